@@ -1,0 +1,190 @@
+import { isLanguage, V3_LANGUAGES, type Language } from '@catalogue/config';
+import {
+  creditsRepository,
+  eshopsRepository,
+  issueToken,
+  normaliseOrigin,
+  originsRepository,
+  tokensRepository,
+  type CreditAccount,
+  type Eshop,
+  type EshopInput,
+  type Knex,
+  type LedgerEntry,
+  type TokenInfo,
+  type TokenKind,
+} from '@catalogue/db';
+
+/** A mistake in what the operator asked for; the CLI prints it and exits non-zero. */
+export class AdminError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'AdminError';
+  }
+}
+
+export interface EshopDetails {
+  eshop: Eshop;
+  origins: string[];
+  tokens: TokenInfo[];
+  credits: CreditAccount;
+}
+
+/** `default` is always active (lists return it when no `lang` is asked for). */
+export function parseLanguages(list: string): Language[] {
+  const codes = list
+    .split(',')
+    .map((c) => c.trim())
+    .filter(Boolean);
+  const unknown = codes.filter((c) => !isLanguage(c));
+  if (unknown.length) {
+    throw new AdminError(
+      `unknown language code(s): ${unknown.join(', ')} (known: ${V3_LANGUAGES.join(', ')})`,
+    );
+  }
+  const wanted = new Set<string>(['default', ...codes]);
+  return V3_LANGUAGES.filter((code) => wanted.has(code));
+}
+
+export function parseOrigin(value: string): string {
+  const origin = normaliseOrigin(value);
+  if (!origin) {
+    throw new AdminError(
+      `not an origin: "${value}" (expected scheme://host[:port], e.g. https://admin.example.com)`,
+    );
+  }
+  return origin;
+}
+
+const DAY = /^\d{4}-\d{2}-\d{2}$/;
+
+export function parseDay(value: string): string {
+  if (
+    !DAY.test(value) ||
+    Number.isNaN(Date.parse(`${value}T00:00:00Z`)) ||
+    new Date(`${value}T00:00:00Z`).toISOString().slice(0, 10) !== value
+  ) {
+    throw new AdminError(`not a date: "${value}" (expected YYYY-MM-DD)`);
+  }
+  return value;
+}
+
+export function parsePositiveInt(value: string, what: string): number {
+  if (!/^\d+$/.test(value) || !Number.isSafeInteger(Number(value)) || Number(value) <= 0) {
+    throw new AdminError(`${what} must be a positive integer (got "${value}")`);
+  }
+  return Number(value);
+}
+
+export interface CreateEshopInput extends EshopInput {
+  origins: string[];
+  credits: number;
+}
+
+export interface CreatedEshop {
+  eshop: Eshop;
+  apiToken: string;
+  whiteLabelToken: string;
+}
+
+export function adminService(db: Knex) {
+  async function requireEshop(trx: Knex | Knex.Transaction, id: number): Promise<Eshop> {
+    const eshop = await eshopsRepository.findById(trx, id);
+    if (!eshop) throw new AdminError(`eshop ${id} not found`);
+    return eshop;
+  }
+
+  return {
+    /** Creates the eshop with one token of each kind, its origins and credits, all or nothing. */
+    async createEshop(input: CreateEshopInput): Promise<CreatedEshop> {
+      return db.transaction(async (trx) => {
+        const eshop = await eshopsRepository.create(trx, input);
+        const api = issueToken('api');
+        const whiteLabel = issueToken('white-label');
+        await tokensRepository.insert(trx, eshop.id, 'api', api);
+        await tokensRepository.insert(trx, eshop.id, 'white-label', whiteLabel);
+        for (const origin of input.origins) await originsRepository.add(trx, eshop.id, origin);
+        if (input.credits > 0) await creditsRepository.topUp(trx, eshop.id, input.credits, 'initial credits');
+        return { eshop, apiToken: api.token, whiteLabelToken: whiteLabel.token };
+      });
+    },
+
+    async showEshop(id: number): Promise<EshopDetails> {
+      const eshop = await requireEshop(db, id);
+      return {
+        eshop,
+        origins: await originsRepository.list(db, id),
+        tokens: await tokensRepository.listForEshop(db, id),
+        credits: await creditsRepository.getAccount(db, id),
+      };
+    },
+
+    listEshops: () => eshopsRepository.list(db),
+
+    async updateEshop(id: number, patch: Partial<EshopInput>): Promise<EshopDetails> {
+      await requireEshop(db, id);
+      await eshopsRepository.update(db, id, patch);
+      return this.showEshop(id);
+    },
+
+    async createToken(eshopId: number, kind: TokenKind): Promise<{ token: string; info: TokenInfo }> {
+      await requireEshop(db, eshopId);
+      const issued = issueToken(kind);
+      const info = await tokensRepository.insert(db, eshopId, kind, issued);
+      return { token: issued.token, info };
+    },
+
+    /** Revokes the one active token whose prefix starts with `prefix`; refuses ambiguity. */
+    async revokeToken(eshopId: number, prefix: string): Promise<TokenInfo> {
+      if (prefix.length < 6) throw new AdminError('give at least the first 6 characters of the token');
+      return db.transaction(async (trx) => {
+        await requireEshop(trx, eshopId);
+        const matches = await tokensRepository.findActiveByPrefix(trx, eshopId, prefix);
+        if (matches.length === 0)
+          throw new AdminError(`no active token of eshop ${eshopId} starts with "${prefix}"`);
+        if (matches.length > 1) {
+          throw new AdminError(
+            `"${prefix}" matches ${matches.length} active tokens (${matches.map((m) => m.prefix).join(', ')}); give more characters`,
+          );
+        }
+        const token = matches[0]!;
+        await tokensRepository.revoke(trx, eshopId, token.kind, token.id);
+        return { ...token, revokedAt: new Date() };
+      });
+    },
+
+    async addOrigin(eshopId: number, origin: string): Promise<string[]> {
+      await requireEshop(db, eshopId);
+      await originsRepository.add(db, eshopId, origin);
+      return originsRepository.list(db, eshopId);
+    },
+
+    async removeOrigin(eshopId: number, origin: string): Promise<string[]> {
+      await requireEshop(db, eshopId);
+      if (!(await originsRepository.remove(db, eshopId, origin))) {
+        throw new AdminError(`origin ${origin} is not allowed for eshop ${eshopId}`);
+      }
+      return originsRepository.list(db, eshopId);
+    },
+
+    async topUp(eshopId: number, amount: number, reason: string | null): Promise<CreditAccount> {
+      return db.transaction(async (trx) => {
+        await requireEshop(trx, eshopId);
+        return creditsRepository.topUp(trx, eshopId, amount, reason);
+      });
+    },
+
+    async credits(
+      eshopId: number,
+      ledgerLimit: number,
+    ): Promise<{ account: CreditAccount; ledger: LedgerEntry[] }> {
+      await requireEshop(db, eshopId);
+      return {
+        account: await creditsRepository.getAccount(db, eshopId),
+        ledger: await creditsRepository.ledger(db, eshopId, ledgerLimit),
+      };
+    },
+  };
+}
+
+export type AdminService = ReturnType<typeof adminService>;

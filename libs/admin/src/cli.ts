@@ -1,0 +1,29 @@
+// The operators' admin CLI: `npm run --silent admin -- <command>` (see USAGE).
+import 'dotenv/config';
+import { loadConfigOrExit } from '@catalogue/config';
+import { createKnex } from '@catalogue/db';
+import { adminService } from './admin.service';
+import { runCli } from './commands';
+
+async function main(): Promise<number> {
+  const config = loadConfigOrExit(process.env);
+  const db = createKnex({ ...config.database, poolMin: 0, poolMax: 2, applicationName: 'catalogue-admin' });
+  try {
+    return await runCli(process.argv.slice(2), () => adminService(db), {
+      out: (text) => process.stdout.write(text),
+      err: (text) => process.stderr.write(text),
+    });
+  } finally {
+    await db.destroy();
+  }
+}
+
+main().then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (err: Error) => {
+    process.stderr.write(`error: ${err.message}\n`);
+    process.exitCode = 1;
+  },
+);

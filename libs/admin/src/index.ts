@@ -1,0 +1,4 @@
+export { adminService, AdminError, parseLanguages, parseOrigin } from './admin.service';
+export type { AdminService, CreatedEshop, EshopDetails } from './admin.service';
+export { runCli, USAGE } from './commands';
+export type { CliIo } from './commands';

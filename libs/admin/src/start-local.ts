@@ -1,0 +1,161 @@
+// `npm start`: everything a developer needs on one machine. Checks PostgreSQL and Redis,
+// migrates, seeds a demo eshop on an empty database (printing its tokens once), then runs
+// the four services in the foreground with readable, prefixed logs. Ctrl-C stops them all
+// gracefully and exits 0.
+import 'dotenv/config';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { loadConfigOrExit, type Config } from '@catalogue/config';
+import { createKnex, ensureDatabase, eshopsRepository, migrateLatest } from '@catalogue/db';
+import { adminService } from './admin.service';
+import { checkDependencies } from './preflight';
+
+const ROOT = join(__dirname, '..', '..', '..');
+const COLOURS = ['\x1b[36m', '\x1b[35m', '\x1b[33m', '\x1b[32m'];
+const RESET = '\x1b[0m';
+
+interface Service {
+  name: string;
+  port: number;
+}
+
+function services(config: Config): Service[] {
+  return [
+    { name: 'catalogue-api', port: config.ports.catalogueApi },
+    { name: 'white-label-api', port: config.ports.whiteLabelApi },
+    { name: 'credit-service', port: config.ports.creditService },
+    { name: 'generation-worker', port: config.ports.generationWorker },
+  ];
+}
+
+const say = (text: string) => process.stdout.write(`${text}\n`);
+
+async function prepareDatabase(config: Config): Promise<void> {
+  await ensureDatabase(config.database.url);
+  const db = createKnex({ ...config.database, poolMin: 0, poolMax: 2, applicationName: 'catalogue-start' });
+  try {
+    const applied = await migrateLatest(db);
+    say(applied.length ? `Applied migrations: ${applied.join(', ')}` : 'Database schema is up to date.');
+    if ((await eshopsRepository.count(db)) > 0) return;
+    const licence = new Date(Date.now() + 365 * 24 * 3600 * 1000).toISOString().slice(0, 10);
+    const demo = await adminService(db).createEshop({
+      name: 'Demo eshop',
+      languages: ['default', 'cs', 'sk', 'en', 'de'],
+      origins: ['http://localhost:5173', `http://localhost:${config.ports.whiteLabelApi}`],
+      credits: 1000,
+      enableSiteLink: true,
+      enableRichSnippet: true,
+      reviewRequired: false,
+      licenceValidUntil: licence,
+    });
+    say(
+      [
+        '',
+        '┌ Demo eshop created — these tokens are shown only now:',
+        `│ eshop id           ${demo.eshop.id}`,
+        `│ API token          ${demo.apiToken}`,
+        `│ white-label token  ${demo.whiteLabelToken}`,
+        '│ allowed origins    http://localhost:5173, ' + `http://localhost:${config.ports.whiteLabelApi}`,
+        `│ try: curl -H "Authorization: Bearer ${demo.apiToken}" http://localhost:${config.ports.catalogueApi}/api/v2/rest/whoami`,
+        '└ More tokens: npm run --silent admin -- token create ' + demo.eshop.id + ' --kind api',
+        '',
+      ].join('\n'),
+    );
+  } finally {
+    await db.destroy();
+  }
+}
+
+function run(service: Service, index: number): ChildProcess {
+  const child = spawn(process.execPath, [join(ROOT, 'services', service.name, 'dist', 'main.js')], {
+    cwd: ROOT,
+    env: { ...process.env, LOG_PRETTY: process.env.LOG_PRETTY ?? (process.stdout.isTTY ? '1' : '0') },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    // Own process group: Ctrl-C reaches only this launcher, which then stops each service
+    // exactly once (a service treats a second signal as "exit now").
+    detached: true,
+  });
+  const label = process.stdout.isTTY
+    ? `${COLOURS[index % COLOURS.length]}${service.name.padEnd(17)}${RESET} | `
+    : `${service.name.padEnd(17)} | `;
+  for (const stream of [child.stdout, child.stderr]) {
+    createInterface({ input: stream! }).on('line', (line) => process.stdout.write(label + line + '\n'));
+  }
+  return child;
+}
+
+async function waitUntilReady(list: Service[]): Promise<boolean> {
+  const deadline = Date.now() + 30_000;
+  while (Date.now() < deadline) {
+    const states = await Promise.all(
+      list.map((s) =>
+        fetch(`http://127.0.0.1:${s.port}/readyz`, { signal: AbortSignal.timeout(1_000) }).then(
+          (r) => r.ok,
+          () => false,
+        ),
+      ),
+    );
+    if (states.every(Boolean)) return true;
+    await new Promise((r) => setTimeout(r, 300));
+  }
+  return false;
+}
+
+async function main(): Promise<void> {
+  const config = loadConfigOrExit(process.env);
+  const problems = await checkDependencies(config.database.url, config.redis.url);
+  if (problems.length) {
+    process.stderr.write(`Cannot start:\n${problems.map((p) => `- ${p}`).join('\n')}\n`);
+    process.exit(1);
+  }
+  await prepareDatabase(config);
+
+  const list = services(config);
+  const children = list.map((service, i) => ({ service, child: run(service, i) }));
+  let stopping = false;
+  let failed = false;
+  let running = children.length;
+
+  const stopAll = () => {
+    stopping = true;
+    for (const { child } of children)
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+  };
+  for (const { service, child } of children) {
+    child.on('exit', (code, signal) => {
+      running -= 1;
+      if (code !== 0) failed = true;
+      if (!stopping) {
+        process.stderr.write(
+          `${service.name} exited unexpectedly (${signal ?? `code ${code}`}); stopping the others\n`,
+        );
+        stopAll();
+      }
+      if (running === 0) process.exit(failed ? 1 : 0);
+    });
+  }
+  process.on('SIGINT', () => (stopping ? undefined : (say('\nStopping…'), stopAll())));
+  process.on('SIGTERM', () => (stopping ? undefined : stopAll()));
+  // If this launcher dies some other way, take the services with it.
+  process.on('exit', () => {
+    for (const { child } of children) if (child.exitCode === null) child.kill('SIGTERM');
+  });
+
+  if (await waitUntilReady(list)) {
+    say(
+      '\nReady:\n' +
+        list
+          .map((s) => `  ${s.name.padEnd(17)} http://localhost:${s.port}  (/healthz /readyz /metrics)`)
+          .join('\n') +
+        '\nPress Ctrl-C to stop.\n',
+    );
+  } else if (!stopping) {
+    process.stderr.write('Some services did not become ready within 30 s; see their logs above.\n');
+  }
+}
+
+main().catch((err: Error) => {
+  process.stderr.write(`npm start failed: ${err.message}\n`);
+  process.exit(1);
+});

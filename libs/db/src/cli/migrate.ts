@@ -1,0 +1,25 @@
+// `npm run migrate`: creates the database when missing and applies every pending migration.
+// Safe to run again and again; used as the Helm pre-install/pre-upgrade Job.
+import 'dotenv/config';
+import { loadConfigOrExit } from '@catalogue/config';
+import { createKnex } from '../knex';
+import { ensureDatabase, migrateLatest, databaseName } from '../migrate';
+
+async function main(): Promise<void> {
+  const config = loadConfigOrExit(process.env);
+  const created = await ensureDatabase(config.database.url);
+  const db = createKnex({ ...config.database, poolMin: 0, poolMax: 1, applicationName: 'catalogue-migrate' });
+  try {
+    const applied = await migrateLatest(db);
+    process.stdout.write(
+      `${JSON.stringify({ database: databaseName(config.database.url), created, applied })}\n`,
+    );
+  } finally {
+    await db.destroy();
+  }
+}
+
+main().catch((err: Error) => {
+  process.stderr.write(`migration failed: ${err.message}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,74 @@
+import type { Knex } from 'knex';
+import pg from 'pg';
+import { migrations, type Migration } from './migrations';
+
+// Migrations are imported statically rather than discovered on disk, so the same list
+// runs from TypeScript sources (tests) and from compiled JavaScript (production image).
+const migrationSource: Knex.MigrationSource<Migration> = {
+  getMigrations: async () => migrations,
+  getMigrationName: (migration) => migration.name,
+  getMigration: async (migration) => migration,
+};
+
+export async function migrateLatest(db: Knex): Promise<string[]> {
+  const [, applied] = (await db.migrate.latest({ migrationSource })) as [number, string[]];
+  return applied;
+}
+
+/** Rolls back every migration (tests and disaster recovery only). */
+export async function rollbackAll(db: Knex): Promise<string[]> {
+  const [, reverted] = (await db.migrate.rollback({ migrationSource }, true)) as [number, string[]];
+  return reverted;
+}
+
+const DATABASE_NAME = /^[A-Za-z_][A-Za-z0-9_-]{0,62}$/;
+
+/**
+ * Creates the database named in `url` when it does not exist yet, connecting to the
+ * server's `postgres` maintenance database. Returns true when it created it.
+ */
+export async function ensureDatabase(url: string): Promise<boolean> {
+  const name = databaseName(url);
+  const admin = new pg.Client({ connectionString: withDatabase(url, 'postgres') });
+  await admin.connect();
+  try {
+    const found = await admin.query('select 1 from pg_database where datname = $1', [name]);
+    if (found.rowCount) return false;
+    try {
+      await admin.query(`create database "${name}"`);
+      return true;
+    } catch (err) {
+      // Another process (a second replica's migration job) created it a moment ago.
+      if ((err as { code?: string }).code === '42P04') return false;
+      throw err;
+    }
+  } finally {
+    await admin.end();
+  }
+}
+
+/** Drops a database (the test run's own); never used on the service's database. */
+export async function dropDatabase(url: string): Promise<void> {
+  const name = databaseName(url);
+  const admin = new pg.Client({ connectionString: withDatabase(url, 'postgres') });
+  await admin.connect();
+  try {
+    await admin.query(`drop database if exists "${name}" with (force)`);
+  } finally {
+    await admin.end();
+  }
+}
+
+export function databaseName(url: string): string {
+  const name = decodeURIComponent(new URL(url).pathname.replace(/^\//, ''));
+  if (!DATABASE_NAME.test(name)) {
+    throw new Error(`DATABASE_URL must name a database made of letters, digits, _ or - (got "${name}")`);
+  }
+  return name;
+}
+
+export function withDatabase(url: string, database: string): string {
+  const parsed = new URL(url);
+  parsed.pathname = `/${database}`;
+  return parsed.toString();
+}

@@ -1,0 +1,111 @@
+import type { Knex } from 'knex';
+import type { Language } from '@catalogue/config';
+
+export interface Eshop {
+  id: number;
+  name: string;
+  languages: Language[];
+  enableSiteLink: boolean;
+  enableRichSnippet: boolean;
+  reviewRequired: boolean;
+  /** Last day (UTC, YYYY-MM-DD) of the white-label licence; null when there is none. */
+  licenceValidUntil: string | null;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+export interface EshopInput {
+  name: string;
+  languages: Language[];
+  enableSiteLink: boolean;
+  enableRichSnippet: boolean;
+  reviewRequired: boolean;
+  licenceValidUntil: string | null;
+}
+
+interface EshopRow {
+  id: number;
+  name: string;
+  languages: Language[];
+  enable_site_link: boolean;
+  enable_rich_snippet: boolean;
+  review_required: boolean;
+  licence_valid_until: string | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+/** Selects an eshop row; `licence_valid_until` as YYYY-MM-DD text. */
+export function selectEshop(db: Knex | Knex.Transaction) {
+  return db('eshops').select(
+    'eshops.id',
+    'eshops.name',
+    'eshops.languages',
+    'eshops.enable_site_link',
+    'eshops.enable_rich_snippet',
+    'eshops.review_required',
+    db.raw(`to_char(eshops.licence_valid_until, 'YYYY-MM-DD') as licence_valid_until`),
+    'eshops.created_at',
+    'eshops.updated_at',
+  );
+}
+
+export function toEshop(row: EshopRow): Eshop {
+  return {
+    id: row.id,
+    name: row.name,
+    languages: row.languages,
+    enableSiteLink: row.enable_site_link,
+    enableRichSnippet: row.enable_rich_snippet,
+    reviewRequired: row.review_required,
+    licenceValidUntil: row.licence_valid_until,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  };
+}
+
+function toRow(input: Partial<EshopInput>): Record<string, unknown> {
+  const row: Record<string, unknown> = {};
+  if (input.name !== undefined) row.name = input.name;
+  if (input.languages !== undefined) row.languages = input.languages;
+  if (input.enableSiteLink !== undefined) row.enable_site_link = input.enableSiteLink;
+  if (input.enableRichSnippet !== undefined) row.enable_rich_snippet = input.enableRichSnippet;
+  if (input.reviewRequired !== undefined) row.review_required = input.reviewRequired;
+  if (input.licenceValidUntil !== undefined) row.licence_valid_until = input.licenceValidUntil;
+  return row;
+}
+
+export const eshopsRepository = {
+  async create(db: Knex | Knex.Transaction, input: EshopInput): Promise<Eshop> {
+    const [inserted] = await db('eshops').insert(toRow(input)).returning<{ id: number }[]>('id');
+    return (await this.findById(db, inserted!.id))!;
+  },
+
+  async findById(db: Knex | Knex.Transaction, id: number): Promise<Eshop | undefined> {
+    const row = await selectEshop(db).where('eshops.id', id).first();
+    return row ? toEshop(row as EshopRow) : undefined;
+  },
+
+  async list(db: Knex | Knex.Transaction): Promise<Eshop[]> {
+    const rows = await selectEshop(db).orderBy('eshops.id');
+    return (rows as EshopRow[]).map(toEshop);
+  },
+
+  async update(
+    db: Knex | Knex.Transaction,
+    id: number,
+    patch: Partial<EshopInput>,
+  ): Promise<Eshop | undefined> {
+    const changed = await db('eshops')
+      .where({ id })
+      .update({ ...toRow(patch), updated_at: db.fn.now(6) });
+    return changed ? this.findById(db, id) : undefined;
+  },
+
+  async count(db: Knex | Knex.Transaction): Promise<number> {
+    const row = await db('eshops').count<{ count: number }[]>({ count: '*' }).first();
+    return row?.count ?? 0;
+  },
+};
+
+export type { EshopRow };

@@ -1,0 +1,98 @@
+import type { Knex } from 'knex';
+import type { TokenKind } from '../tokens';
+import { selectEshop, toEshop, type Eshop, type EshopRow } from './eshops.repository';
+
+const TABLE: Record<TokenKind, string> = { api: 'api_tokens', 'white-label': 'white_label_tokens' };
+
+export interface TokenInfo {
+  id: number;
+  kind: TokenKind;
+  prefix: string;
+  createdAt: Date;
+  revokedAt: Date | null;
+}
+
+interface TokenRow {
+  id: number;
+  token_prefix: string;
+  created_at: Date;
+  revoked_at: Date | null;
+}
+
+const toInfo =
+  (kind: TokenKind) =>
+  (row: TokenRow): TokenInfo => ({
+    id: row.id,
+    kind,
+    prefix: row.token_prefix,
+    createdAt: row.created_at,
+    revokedAt: row.revoked_at,
+  });
+
+export const tokensRepository = {
+  async insert(
+    db: Knex | Knex.Transaction,
+    eshopId: number,
+    kind: TokenKind,
+    token: { hash: string; prefix: string },
+  ): Promise<TokenInfo> {
+    const [row] = await db(TABLE[kind])
+      .insert({ eshop_id: eshopId, token_hash: token.hash, token_prefix: token.prefix })
+      .returning<TokenRow[]>(['id', 'token_prefix', 'created_at', 'revoked_at']);
+    return toInfo(kind)(row!);
+  },
+
+  /** The eshop of an active (not revoked) token, found by the token's hash. */
+  async findEshopByTokenHash(
+    db: Knex | Knex.Transaction,
+    kind: TokenKind,
+    hash: string,
+  ): Promise<Eshop | undefined> {
+    const table = TABLE[kind];
+    const row = await selectEshop(db)
+      .join(table, `${table}.eshop_id`, 'eshops.id')
+      .where(`${table}.token_hash`, hash)
+      .whereNull(`${table}.revoked_at`)
+      .first();
+    return row ? toEshop(row as EshopRow) : undefined;
+  },
+
+  async listForEshop(db: Knex | Knex.Transaction, eshopId: number): Promise<TokenInfo[]> {
+    const result: TokenInfo[] = [];
+    for (const kind of Object.keys(TABLE) as TokenKind[]) {
+      const rows = await db(TABLE[kind])
+        .select<TokenRow[]>('id', 'token_prefix', 'created_at', 'revoked_at')
+        .where({ eshop_id: eshopId })
+        .orderBy('id');
+      result.push(...rows.map(toInfo(kind)));
+    }
+    return result;
+  },
+
+  /** Active tokens of the eshop whose display prefix starts with `prefix`. */
+  async findActiveByPrefix(
+    db: Knex | Knex.Transaction,
+    eshopId: number,
+    prefix: string,
+  ): Promise<TokenInfo[]> {
+    const pattern = `${prefix.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    const result: TokenInfo[] = [];
+    for (const kind of Object.keys(TABLE) as TokenKind[]) {
+      const rows = await db(TABLE[kind])
+        .select<TokenRow[]>('id', 'token_prefix', 'created_at', 'revoked_at')
+        .where({ eshop_id: eshopId })
+        .whereNull('revoked_at')
+        .where('token_prefix', 'like', pattern);
+      result.push(...rows.map(toInfo(kind)));
+    }
+    return result;
+  },
+
+  async revoke(db: Knex | Knex.Transaction, eshopId: number, kind: TokenKind, id: number): Promise<boolean> {
+    const changed = await db(TABLE[kind])
+      .where({ eshop_id: eshopId, id })
+      .whereNull('revoked_at')
+      .update({ revoked_at: db.fn.now(6) });
+    return changed > 0;
+  },
+};

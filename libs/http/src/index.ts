@@ -1,0 +1,17 @@
+export { createHttpApp } from './app';
+export type { HttpApp, HttpAppOptions } from './app';
+export { startHttpServer } from './server';
+export type { RunningServer } from './server';
+export { healthRouter } from './health';
+export type { ReadinessCheck } from './health';
+export { createHttpMetrics, UNMATCHED_ROUTE } from './metrics';
+export type { HttpMetrics } from './metrics';
+export * from './errors';
+export { validate, inputOf } from './middleware/validate';
+export type { InputSchemas } from './middleware/validate';
+export { apiTokenAuth, whiteLabelAuth, WHITE_LABEL_TOKEN_HEADER } from './middleware/auth';
+export { eshopOf } from './types';
+export type { AppContext, AppRouter, AppState } from './types';
+export { default as Router } from '@koa/router';
+export { buildBaseDeps, closeBaseDeps, exitOnSignals } from './runtime';
+export type { BaseDeps } from './runtime';

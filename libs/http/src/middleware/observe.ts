@@ -1,0 +1,42 @@
+import { randomUUID } from 'node:crypto';
+import type { Middleware } from 'koa';
+import type { Logger } from '@catalogue/logger';
+import type { AppContext, AppState } from '../types';
+import { UNMATCHED_ROUTE, type HttpMetrics } from '../metrics';
+
+const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+/** Probes hit these every few seconds; their log lines go to debug to keep logs readable. */
+const QUIET_PATHS = new Set(['/healthz', '/readyz', '/metrics']);
+
+/**
+ * Outermost middleware: gives every request an id (the caller's X-Request-Id when it is
+ * sane, a new UUID otherwise), then writes one log line and one histogram sample when the
+ * response is final — after the error middleware has set the status.
+ */
+export function observe(logger: Logger, metrics: HttpMetrics): Middleware<AppState, AppContext> {
+  return async (ctx, next) => {
+    const incoming = ctx.get('X-Request-Id');
+    const requestId = REQUEST_ID.test(incoming) ? incoming : randomUUID();
+    ctx.state.requestId = requestId;
+    ctx.set('X-Request-Id', requestId);
+    const started = process.hrtime.bigint();
+    try {
+      await next();
+    } finally {
+      const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+      const route = typeof ctx._matchedRoute === 'string' ? ctx._matchedRoute : UNMATCHED_ROUTE;
+      metrics.requestDuration.observe({ method: ctx.method, route, status: String(ctx.status) }, seconds);
+      const line = {
+        request_id: requestId,
+        method: ctx.method,
+        path: ctx.path,
+        route,
+        status: ctx.status,
+        duration_ms: Math.round(seconds * 1e4) / 10,
+        eshop_id: ctx.state.eshop?.id,
+      };
+      if (QUIET_PATHS.has(ctx.path)) logger.debug(line, 'request');
+      else logger.info(line, 'request');
+    }
+  };
+}

@@ -1,0 +1,46 @@
+import type Joi from 'joi';
+import type { Middleware } from 'koa';
+import { ValidationError, type FieldErrors } from '../errors';
+import type { AppContext, AppState } from '../types';
+
+export interface InputSchemas {
+  params?: Joi.Schema;
+  query?: Joi.Schema;
+  body?: Joi.Schema;
+}
+
+function collect(errors: FieldErrors, prefix: string, error: Joi.ValidationError): void {
+  for (const detail of error.details) {
+    const key = detail.path.length ? detail.path.join('.') : prefix;
+    (errors[key] ??= []).push(detail.message.replace(/"/g, ''));
+  }
+}
+
+/**
+ * Checks params, query and body against joi schemas and puts the converted values on
+ * ctx.state.input. Every problem of every part is reported at once (422).
+ */
+export function validate(schemas: InputSchemas): Middleware<AppState, AppContext> {
+  return async (ctx, next) => {
+    const errors: FieldErrors = {};
+    const input = { params: ctx.params as unknown, query: ctx.query as unknown, body: ctx.request.body };
+    for (const part of ['params', 'query', 'body'] as const) {
+      const schema = schemas[part];
+      if (!schema) continue;
+      const result = schema.validate(input[part], { abortEarly: false, convert: true, stripUnknown: false });
+      if (result.error) collect(errors, part, result.error);
+      else input[part] = result.value;
+    }
+    if (Object.keys(errors).length) throw new ValidationError(errors);
+    ctx.state.input = input;
+    await next();
+  };
+}
+
+/** The validated input of a route (see validate()). */
+export function inputOf<P = unknown, Q = unknown, B = unknown>(ctx: {
+  state: AppState;
+}): { params: P; query: Q; body: B } {
+  if (!ctx.state.input) throw new Error('inputOf() used on a route without validate()');
+  return ctx.state.input as { params: P; query: Q; body: B };
+}

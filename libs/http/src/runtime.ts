@@ -1,0 +1,74 @@
+import { collectDefaultMetrics, Registry } from 'prom-client';
+import type { Redis } from 'ioredis';
+import type { Config } from '@catalogue/config';
+import { createKnex, pingDatabase, type Knex } from '@catalogue/db';
+import { createLogger, type Logger } from '@catalogue/logger';
+import { createRedis, pingRedis } from '@catalogue/queue';
+import type { ReadinessCheck } from './health';
+
+/** What every service process needs: config, logs, Postgres, Redis and a metrics registry. */
+export interface BaseDeps {
+  config: Config;
+  logger: Logger;
+  db: Knex;
+  redis: Redis;
+  registry: Registry;
+  readiness: ReadinessCheck[];
+}
+
+export function buildBaseDeps(config: Config, service: string): BaseDeps {
+  const logger = createLogger({ service, level: config.logLevel, pretty: config.logPretty });
+  const db = createKnex({ ...config.database, applicationName: service });
+  const redis = createRedis(config.redis.url, service);
+  // ioredis reconnects on its own; without a listener every failed attempt is an
+  // "unhandled error event" on stderr. /readyz reports the outage instead.
+  redis.on('error', (err: Error) => logger.debug({ err: err.message }, 'redis connection error'));
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry });
+  return {
+    config,
+    logger,
+    db,
+    redis,
+    registry,
+    readiness: [
+      { name: 'postgres', check: () => pingDatabase(db) },
+      { name: 'redis', check: () => pingRedis(redis) },
+    ],
+  };
+}
+
+export async function closeBaseDeps(deps: BaseDeps): Promise<void> {
+  await deps.db.destroy();
+  await deps.redis.quit().catch(() => deps.redis.disconnect());
+}
+
+/**
+ * On SIGTERM or SIGINT runs `shutdown` once (stop accepting, finish in-flight work, close
+ * connections) and exits 0, or 1 when shutdown failed. A second signal exits at once.
+ */
+export function exitOnSignals(logger: Logger, shutdown: () => Promise<void>): void {
+  let stopping = false;
+  const onSignal = (signal: NodeJS.Signals): void => {
+    if (stopping) {
+      logger.warn({ signal }, 'second signal: exiting without waiting');
+      process.exit(1);
+    }
+    stopping = true;
+    logger.info({ signal }, 'shutting down');
+    shutdown().then(
+      () => {
+        logger.info('stopped');
+        logger.flush();
+        process.exit(0);
+      },
+      (err: unknown) => {
+        logger.error({ err }, 'shutdown failed');
+        logger.flush();
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGTERM', onSignal);
+  process.on('SIGINT', onSignal);
+}

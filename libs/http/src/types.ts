@@ -1,0 +1,22 @@
+import type { ParameterizedContext } from 'koa';
+import type Router from '@koa/router';
+import type { Eshop } from '@catalogue/db';
+
+export interface AppState {
+  requestId: string;
+  /** The tenant of an authenticated request. */
+  eshop?: Eshop;
+  /** The request origin, when the white-label guard allowed it; drives the CORS headers. */
+  corsOrigin?: string;
+  /** Input checked by validate(): a handler reads only this. */
+  input?: { params: unknown; query: unknown; body: unknown };
+}
+
+export type AppContext = ParameterizedContext<AppState> & { _matchedRoute?: string | RegExp };
+export type AppRouter = Router<AppState, AppContext>;
+
+/** The authenticated eshop of a request behind an auth middleware. */
+export function eshopOf(ctx: { state: AppState }): Eshop {
+  if (!ctx.state.eshop) throw new Error('eshopOf() used on a route without an auth middleware');
+  return ctx.state.eshop;
+}

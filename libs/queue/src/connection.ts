@@ -1,0 +1,18 @@
+import { Redis } from 'ioredis';
+
+/**
+ * A Redis connection for BullMQ. `maxRetriesPerRequest: null` is what BullMQ requires for
+ * workers (blocking commands must wait through a reconnect instead of failing).
+ */
+export function createRedis(url: string, connectionName: string): Redis {
+  return new Redis(url, { maxRetriesPerRequest: null, connectionName, lazyConnect: false });
+}
+
+/**
+ * Readiness probe: fails at once while the connection is down (commands would otherwise
+ * wait in the offline queue for the reconnect), and pings when it is up.
+ */
+export async function pingRedis(redis: Redis): Promise<void> {
+  if (redis.status !== 'ready') throw new Error(`redis connection is ${redis.status}`);
+  await redis.ping();
+}

@@ -1,0 +1,10 @@
+export { QUEUE_NAMES, DEFAULT_JOB_OPTIONS } from './jobs';
+export type { JobPayloads, QueueName } from './jobs';
+export { createRedis, pingRedis } from './connection';
+export { createQueues, enqueue, closeQueues } from './producers';
+export type { Queues } from './producers';
+export { createWorkers, closeWorkers } from './worker';
+export type { JobHandler, JobHandlers, WorkerOptions } from './worker';
+export { createQueueMetrics, registerQueueDepth } from './metrics';
+export type { QueueMetrics } from './metrics';
+export type { Job, Worker, Queue } from 'bullmq';

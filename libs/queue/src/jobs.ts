@@ -1,0 +1,37 @@
+/**
+ * Every queue of the system and the payload of its jobs. One queue per job kind, so each
+ * kind scales, retries and is watched on its own; the job name equals the queue name.
+ * Payloads are plain JSON with snake_case keys (they are stored in Redis and read by
+ * other services).
+ */
+export interface JobPayloads {
+  /** Compose and render an imported catalogue item (catalogue-api -> generation-worker). */
+  'render-content': {
+    eshop_id: number;
+    entity_type: 'product' | 'category' | 'brand' | 'blog';
+    external_id: string;
+  };
+  /** Run a white-label generation job row (white-label-api -> generation-worker). */
+  generate: { eshop_id: number; job_id: number };
+  /** Enrich one uploaded listing row (catalogue-api -> generation-worker). */
+  'listing-enrichment': { eshop_id: number; batch_id: number; row_id: number };
+  /** Charge what a finished generation cost and release the rest (worker -> credit-service). */
+  'credit-settlement': { eshop_id: number; job_id: number; actual_cost: number };
+}
+
+export type QueueName = keyof JobPayloads;
+
+export const QUEUE_NAMES: readonly QueueName[] = [
+  'render-content',
+  'generate',
+  'listing-enrichment',
+  'credit-settlement',
+];
+
+/** Retries with exponential backoff and bounded history, for every job unless overridden. */
+export const DEFAULT_JOB_OPTIONS = {
+  attempts: 5,
+  backoff: { type: 'exponential', delay: 2_000 },
+  removeOnComplete: { age: 24 * 3600, count: 1_000 },
+  removeOnFail: { age: 7 * 24 * 3600, count: 10_000 },
+} as const;

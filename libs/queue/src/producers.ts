@@ -1,0 +1,34 @@
+import { Queue, type JobsOptions } from 'bullmq';
+import type { Redis } from 'ioredis';
+import { DEFAULT_JOB_OPTIONS, QUEUE_NAMES, type JobPayloads, type QueueName } from './jobs';
+
+export type Queues = { readonly [Q in QueueName]: Queue<JobPayloads[Q]> };
+
+/** One BullMQ Queue per queue name, sharing one connection and key prefix. */
+export function createQueues(connection: Redis, prefix: string): Queues {
+  return Object.fromEntries(
+    QUEUE_NAMES.map((name) => [
+      name,
+      new Queue(name, { connection, prefix, defaultJobOptions: DEFAULT_JOB_OPTIONS }),
+    ]),
+  ) as unknown as Queues;
+}
+
+/**
+ * Adds a job. Pass a deterministic `jobId` for jobs that must not be queued twice
+ * (BullMQ ignores an add whose id already exists).
+ */
+export async function enqueue<Q extends QueueName>(
+  queues: Queues,
+  name: Q,
+  payload: JobPayloads[Q],
+  opts: JobsOptions = {},
+): Promise<string | undefined> {
+  const queue = queues[name] as unknown as Queue<JobPayloads[Q]>;
+  const job = await queue.add(name as never, payload as never, opts);
+  return job.id;
+}
+
+export async function closeQueues(queues: Queues): Promise<void> {
+  await Promise.all(Object.values(queues).map((q: Queue) => q.close()));
+}

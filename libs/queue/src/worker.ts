@@ -1,0 +1,67 @@
+import { Worker, type Job } from 'bullmq';
+import type { Redis } from 'ioredis';
+import type { Logger } from '@catalogue/logger';
+import type { JobPayloads, QueueName } from './jobs';
+import type { QueueMetrics } from './metrics';
+
+export type JobHandler<Q extends QueueName> = (job: Job<JobPayloads[Q]>) => Promise<unknown>;
+export type JobHandlers<Q extends QueueName = QueueName> = { [K in Q]: JobHandler<K> };
+
+export interface WorkerOptions<Q extends QueueName> {
+  /** The queues this process consumes; each must have exactly one handler. */
+  queues: readonly Q[];
+  handlers: Partial<JobHandlers>;
+  connection: Redis;
+  prefix: string;
+  concurrency: number;
+  logger: Logger;
+  metrics: QueueMetrics;
+}
+
+/**
+ * Starts one BullMQ Worker per consumed queue, with the production settings: stalled jobs
+ * (a worker died mid-job) are taken over after the lock expires, failures retry with the
+ * queue's backoff, and every attempt is counted and timed. Refuses to start when a
+ * consumed queue has no handler, so a deploy can never silently drop a kind of job.
+ */
+export function createWorkers<Q extends QueueName>(opts: WorkerOptions<Q>): Worker[] {
+  const missing = opts.queues.filter((q) => typeof opts.handlers[q] !== 'function');
+  if (missing.length) throw new Error(`no handler for queue(s): ${missing.join(', ')}`);
+
+  return opts.queues.map((queue) => {
+    const handler = opts.handlers[queue] as JobHandler<Q>;
+    const log = opts.logger.child({ queue });
+    const worker = new Worker<JobPayloads[Q]>(queue, (job) => handler(job as Job<JobPayloads[Q]>), {
+      connection: opts.connection,
+      prefix: opts.prefix,
+      concurrency: opts.concurrency,
+      lockDuration: 60_000,
+      stalledInterval: 30_000,
+      maxStalledCount: 2,
+    });
+    const record = (job: Job, outcome: 'completed' | 'retried' | 'failed'): void => {
+      opts.metrics.jobs.inc({ queue, outcome });
+      if (job.processedOn) {
+        const seconds = ((job.finishedOn ?? Date.now()) - job.processedOn) / 1000;
+        opts.metrics.jobDuration.observe({ queue, outcome }, seconds);
+      }
+    };
+    worker.on('completed', (job) => {
+      record(job, 'completed');
+      log.debug({ job_id: job.id }, 'job completed');
+    });
+    worker.on('failed', (job, err) => {
+      if (!job) return;
+      const willRetry = job.attemptsMade < (job.opts.attempts ?? 1) && !err.name.includes('Unrecoverable');
+      record(job, willRetry ? 'retried' : 'failed');
+      log.warn({ job_id: job.id, attempt: job.attemptsMade, will_retry: willRetry, err }, 'job failed');
+    });
+    worker.on('error', (err) => log.error({ err }, 'worker error'));
+    return worker;
+  });
+}
+
+/** Stops taking jobs and waits for the running ones to finish. */
+export async function closeWorkers(workers: Worker[]): Promise<void> {
+  await Promise.all(workers.map((w) => w.close()));
+}

@@ -1,0 +1,113 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { connect, createServer } from 'node:net';
+import { loadConfig, type Config, type Language } from '@catalogue/config';
+import { adminService, type CreatedEshop } from '@catalogue/admin';
+import type { Knex } from '@catalogue/db';
+
+/** The configuration of a test: the run's own database and queue prefix, silent logs. */
+export function testConfig(overrides: Record<string, string> = {}): Config {
+  const databaseUrl = process.env.TEST_DATABASE_URL;
+  const queuePrefix = process.env.TEST_QUEUE_PREFIX;
+  if (!databaseUrl || !queuePrefix)
+    throw new Error('run tests through jest (globalSetup creates the test database)');
+  return loadConfig({
+    DATABASE_URL: databaseUrl,
+    QUEUE_PREFIX: queuePrefix,
+    REDIS_URL: process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379',
+    LOG_LEVEL: 'silent',
+    NODE_ENV: 'test',
+    ...overrides,
+  });
+}
+
+export interface EshopFixture {
+  languages?: Language[];
+  origins?: string[];
+  credits?: number;
+  licenceValidUntil?: string | null;
+  enableSiteLink?: boolean;
+  enableRichSnippet?: boolean;
+  reviewRequired?: boolean;
+  name?: string;
+}
+
+let counter = 0;
+
+/** A new eshop with one API token and one white-label token (each test makes its own). */
+export function makeEshop(db: Knex, fixture: EshopFixture = {}): Promise<CreatedEshop> {
+  counter += 1;
+  return adminService(db).createEshop({
+    name: fixture.name ?? `Test eshop ${process.pid}-${counter}`,
+    languages: fixture.languages ?? ['default', 'cs', 'en'],
+    origins: fixture.origins ?? ['https://admin.shop.test'],
+    credits: fixture.credits ?? 0,
+    enableSiteLink: fixture.enableSiteLink ?? false,
+    enableRichSnippet: fixture.enableRichSnippet ?? false,
+    reviewRequired: fixture.reviewRequired ?? false,
+    licenceValidUntil: fixture.licenceValidUntil === undefined ? '2099-12-31' : fixture.licenceValidUntil,
+  });
+}
+
+/** A free TCP port on the loopback interface. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
+    });
+  });
+}
+
+export interface DisposableRedis {
+  url: string;
+  stop(): Promise<void>;
+}
+
+/**
+ * A private redis-server on a free port, for tests that must stop Redis (the shared one
+ * on 6379 is never stopped by a test).
+ */
+export async function startPrivateRedis(): Promise<DisposableRedis> {
+  const port = await freePort();
+  const child: ChildProcess = spawn(
+    'redis-server',
+    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+    { stdio: 'ignore' },
+  );
+  const deadline = Date.now() + 5_000;
+  for (;;) {
+    const up = await new Promise<boolean>((resolve) => {
+      const socket = connect(port, '127.0.0.1');
+      socket.once('connect', () => (socket.end(), resolve(true)));
+      socket.once('error', () => resolve(false));
+    });
+    if (up) break;
+    if (Date.now() > deadline) throw new Error('redis-server did not start');
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  return {
+    url: `redis://127.0.0.1:${port}`,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        if (child.exitCode !== null) return resolve();
+        child.once('exit', () => resolve());
+        child.kill('SIGKILL');
+      }),
+  };
+}
+
+/** Polls until `check` passes or the time is up (for effects that happen asynchronously). */
+export async function eventually(check: () => Promise<void> | void, timeoutMs = 5_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      await check();
+      return;
+    } catch (err) {
+      if (Date.now() > deadline) throw err;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  }
+}

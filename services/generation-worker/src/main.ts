@@ -1,0 +1,37 @@
+import 'dotenv/config';
+import { loadConfigOrExit } from '@catalogue/config';
+import { exitOnSignals, startHttpServer } from '@catalogue/http';
+import { closeWorkers, createWorkers } from '@catalogue/queue';
+import { createApp } from './app';
+import { buildDeps, closeDeps } from './deps';
+import { buildHandlers, CONSUMED_QUEUES } from './handlers';
+
+async function main(): Promise<void> {
+  const config = loadConfigOrExit(process.env);
+  const deps = buildDeps(config);
+  const workers = createWorkers({
+    queues: CONSUMED_QUEUES,
+    handlers: buildHandlers(deps),
+    connection: deps.redis,
+    prefix: config.redis.queuePrefix,
+    concurrency: config.worker.concurrency,
+    logger: deps.logger,
+    metrics: deps.queueMetrics,
+  });
+  const server = await startHttpServer(createApp(deps), {
+    port: config.ports.generationWorker,
+    logger: deps.logger,
+    shutdownTimeoutMs: config.http.shutdownTimeoutMs,
+  });
+  exitOnSignals(deps.logger, async () => {
+    // Running jobs finish first; the health port stays up meanwhile so probes still answer.
+    await closeWorkers(workers);
+    await server.stop();
+    await closeDeps(deps);
+  });
+}
+
+main().catch((err: Error) => {
+  process.stderr.write(`generation-worker failed to start: ${err.message}\n`);
+  process.exit(1);
+});

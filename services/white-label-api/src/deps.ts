@@ -1,0 +1,12 @@
+import type { Config } from '@catalogue/config';
+import { buildBaseDeps, closeBaseDeps, type BaseDeps } from '@catalogue/http';
+
+export type Deps = BaseDeps;
+
+export function buildDeps(config: Config): Deps {
+  return buildBaseDeps(config, 'white-label-api');
+}
+
+export async function closeDeps(deps: Deps): Promise<void> {
+  await closeBaseDeps(deps);
+}
