@@ -2,10 +2,12 @@ import { isLanguage, V3_LANGUAGES, type Language } from '@catalogue/config';
 import {
   creditsRepository,
   eshopsRepository,
+  hashToken,
   issueToken,
   normaliseOrigin,
   originsRepository,
   tokensRepository,
+  TOKEN_PREFIX_LENGTH,
   type CreditAccount,
   type Eshop,
   type EshopInput,
@@ -69,9 +71,13 @@ export function parseDay(value: string): string {
   return value;
 }
 
-export function parsePositiveInt(value: string, what: string): number {
-  if (!/^\d+$/.test(value) || !Number.isSafeInteger(Number(value)) || Number(value) <= 0) {
-    throw new AdminError(`${what} must be a positive integer (got "${value}")`);
+/** Ids are Postgres integers; credits are kept well inside exact JavaScript numbers. */
+export const MAX_ID = 2_147_483_647;
+export const MAX_CREDITS = 1_000_000_000_000;
+
+export function parsePositiveInt(value: string, what: string, max = MAX_ID): number {
+  if (!/^\d+$/.test(value) || Number(value) <= 0 || Number(value) > max) {
+    throw new AdminError(`${what} must be a whole number from 1 to ${max} (got "${value}")`);
   }
   return Number(value);
 }
@@ -134,12 +140,18 @@ export function adminService(db: Knex) {
       return { token: issued.token, info };
     },
 
-    /** Revokes the one active token whose prefix starts with `prefix`; refuses ambiguity. */
+    /**
+     * Revokes the one active token that starts with `prefix` (its shown prefix, or the whole
+     * token when it leaked); refuses ambiguity.
+     */
     async revokeToken(eshopId: number, prefix: string): Promise<TokenInfo> {
       if (prefix.length < 6) throw new AdminError('give at least the first 6 characters of the token');
       return db.transaction(async (trx) => {
         await requireEshop(trx, eshopId);
-        const matches = await tokensRepository.findActiveByPrefix(trx, eshopId, prefix);
+        const matches =
+          prefix.length > TOKEN_PREFIX_LENGTH
+            ? await tokensRepository.findActiveByHash(trx, eshopId, hashToken(prefix))
+            : await tokensRepository.findActiveByPrefix(trx, eshopId, prefix);
         if (matches.length === 0)
           throw new AdminError(`no active token of eshop ${eshopId} starts with "${prefix}"`);
         if (matches.length > 1) {

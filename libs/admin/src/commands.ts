@@ -4,6 +4,7 @@ type ParseArgsOptionsConfig = NonNullable<ParseArgsConfig['options']>;
 import type { EshopInput, TokenKind } from '@catalogue/db';
 import {
   AdminError,
+  MAX_CREDITS,
   parseDay,
   parseLanguages,
   parseOrigin,
@@ -86,11 +87,15 @@ const commands: Record<string, Handler> = {
       name: eshopName(values.name),
       languages: parseLanguages((values.languages as string | undefined) ?? 'default'),
       origins: ((values.origin as string[] | undefined) ?? []).map(parseOrigin),
-      credits: values.credits === undefined ? 0 : parsePositiveInt(values.credits as string, '--credits'),
+      credits:
+        values.credits === undefined
+          ? 0
+          : parsePositiveInt(values.credits as string, '--credits', MAX_CREDITS),
       enableSiteLink: values['site-link'] === true,
       enableRichSnippet: values['rich-snippet'] === true,
       reviewRequired: values['review-required'] === true,
-      licenceValidUntil: values['licence-until'] ? parseDay(values['licence-until'] as string) : null,
+      licenceValidUntil:
+        values['licence-until'] === undefined ? null : parseDay(values['licence-until'] as string),
     });
     return { id: created.eshop.id, api_token: created.apiToken, white_label_token: created.whiteLabelToken };
   },
@@ -163,7 +168,7 @@ const commands: Record<string, Handler> = {
   async 'credit topup'(args, admin) {
     const { values, positionals } = parse(args, { reason: { type: 'string' } }, ['ID', 'AMOUNT']);
     const id = eshopId(positionals[0]);
-    const amount = parsePositiveInt(positionals[1]!, 'AMOUNT');
+    const amount = parsePositiveInt(positionals[1]!, 'AMOUNT', MAX_CREDITS);
     const account = await admin.topUp(id, amount, (values.reason as string | undefined) ?? null);
     return { eshop_id: id, ...presentCredits(account) };
   },

@@ -63,11 +63,6 @@ const schema = Joi.object({
   SHUTDOWN_TIMEOUT_MS: Joi.number().integer().min(0).default(25_000),
   WORKER_CONCURRENCY: Joi.number().integer().min(1).max(256).default(4),
 })
-  .custom((value: { DATABASE_POOL_MIN: number; DATABASE_POOL_MAX: number }, helpers) =>
-    value.DATABASE_POOL_MIN > value.DATABASE_POOL_MAX
-      ? helpers.message({ custom: '"DATABASE_POOL_MIN" must not exceed "DATABASE_POOL_MAX"' })
-      : value,
-  )
   // Unrelated variables (PATH, HOME, …) are the environment's business, not ours.
   .unknown(true);
 
@@ -83,9 +78,15 @@ export function loadConfig(env: NodeJS.ProcessEnv): Config {
   // An empty variable (FOO=) means "not set", as it does for most tools and in .env files.
   const present = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== ''));
   const { value, error } = schema.validate(present, { abortEarly: false, convert: true });
-  if (error) {
-    throw new ConfigError(error.details.map((d) => d.message));
+  const problems = error ? error.details.map((d) => d.message) : [];
+  // Checked here rather than in the schema, where joi would skip it whenever another
+  // variable is bad, and the operator would fix one problem per restart.
+  const poolMin = Number(present.DATABASE_POOL_MIN ?? 0);
+  const poolMax = Number(present.DATABASE_POOL_MAX ?? 10);
+  if (Number.isInteger(poolMin) && Number.isInteger(poolMax) && poolMin > poolMax) {
+    problems.push('"DATABASE_POOL_MIN" must not exceed "DATABASE_POOL_MAX"');
   }
+  if (problems.length) throw new ConfigError(problems);
   const v = value as Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- shape guaranteed by the schema above
   return deepFreeze({
     nodeEnv: v.NODE_ENV,

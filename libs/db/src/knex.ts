@@ -12,6 +12,8 @@ export interface DatabaseOptions {
   statementTimeoutMs: number;
   /** Shown in pg_stat_activity, so an operator can tell which service holds a connection. */
   applicationName?: string;
+  /** Where Knex reports pool and driver problems (JSON logs instead of its console.log). */
+  log?: { warn(message: string): void; error(message: string): void };
 }
 
 export function createKnex(opts: DatabaseOptions): Knex {
@@ -25,6 +27,16 @@ export function createKnex(opts: DatabaseOptions): Knex {
     },
     pool: { min: opts.poolMin, max: opts.poolMax },
     acquireConnectionTimeout: 10_000,
+    ...(opts.log
+      ? {
+          log: {
+            warn: (message: unknown) => opts.log!.warn(String(message)),
+            error: (message: unknown) => opts.log!.error(String(message)),
+            deprecate: (message: unknown) => opts.log!.warn(String(message)),
+            debug: () => undefined,
+          },
+        }
+      : {}),
   });
 }
 

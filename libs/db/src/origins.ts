@@ -13,5 +13,6 @@ export function normaliseOrigin(value: string): string | null {
   if (url.protocol !== 'http:' && url.protocol !== 'https:') return null;
   if (url.username || url.password || url.search || url.hash) return null;
   if (url.pathname !== '/' && url.pathname !== '') return null;
-  return url.origin;
+  // Stored in varchar(255); no real host name comes near it.
+  return url.origin.length <= 255 ? url.origin : null;
 }

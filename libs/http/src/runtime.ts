@@ -18,7 +18,14 @@ export interface BaseDeps {
 
 export function buildBaseDeps(config: Config, service: string): BaseDeps {
   const logger = createLogger({ service, level: config.logLevel, pretty: config.logPretty });
-  const db = createKnex({ ...config.database, applicationName: service });
+  const db = createKnex({
+    ...config.database,
+    applicationName: service,
+    log: {
+      warn: (msg) => logger.warn({ component: 'knex' }, msg),
+      error: (msg) => logger.error({ component: 'knex' }, msg),
+    },
+  });
   const redis = createRedis(config.redis.url, service);
   // ioredis reconnects on its own; without a listener every failed attempt is an
   // "unhandled error event" on stderr. /readyz reports the outage instead.

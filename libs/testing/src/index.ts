@@ -91,7 +91,7 @@ export async function startPrivateRedis(): Promise<DisposableRedis> {
     url: `redis://127.0.0.1:${port}`,
     stop: () =>
       new Promise<void>((resolve) => {
-        if (child.exitCode !== null) return resolve();
+        if (child.exitCode !== null || child.signalCode !== null) return resolve();
         child.once('exit', () => resolve());
         child.kill('SIGKILL');
       }),

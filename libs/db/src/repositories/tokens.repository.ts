@@ -88,6 +88,19 @@ export const tokensRepository = {
     return result;
   },
 
+  /** The active token of the eshop with this hash (a list, to share findActiveByPrefix's shape). */
+  async findActiveByHash(db: Knex | Knex.Transaction, eshopId: number, hash: string): Promise<TokenInfo[]> {
+    const result: TokenInfo[] = [];
+    for (const kind of Object.keys(TABLE) as TokenKind[]) {
+      const rows = await db(TABLE[kind])
+        .select<TokenRow[]>('id', 'token_prefix', 'created_at', 'revoked_at')
+        .where({ eshop_id: eshopId, token_hash: hash })
+        .whereNull('revoked_at');
+      result.push(...rows.map(toInfo(kind)));
+    }
+    return result;
+  },
+
   async revoke(db: Knex | Knex.Transaction, eshopId: number, kind: TokenKind, id: number): Promise<boolean> {
     const changed = await db(TABLE[kind])
       .where({ eshop_id: eshopId, id })

@@ -1,9 +1,10 @@
 import cors from '@koa/cors';
+import Router from '@koa/router';
 import type { Middleware } from 'koa';
 import compose from 'koa-compose';
 import { hashToken, normaliseOrigin, originsRepository, tokensRepository, type Knex } from '@catalogue/db';
 import { ForbiddenError, UnauthorizedError } from '../errors';
-import type { AppContext, AppState } from '../types';
+import type { AppContext, AppRouter, AppState } from '../types';
 
 const BEARER = /^Bearer\s+(\S+)\s*$/i;
 /** Header of the white-label token (the specification's neutral name). */
@@ -61,4 +62,19 @@ export function whiteLabelAuth(db: Knex): Middleware<AppState, AppContext> {
     maxAge: 600,
   }) as unknown as Middleware<AppState, AppContext>;
   return compose([guard, corsHeaders]);
+}
+
+/**
+ * A router for white-label routes: every route behind whiteLabelAuth, and CORS preflights
+ * for any path under the prefix answered by it (router middleware runs only for matched
+ * routes, so without the catch-all a preflight would never reach the origin check).
+ */
+export function whiteLabelRouter(db: Knex, prefix = '/api/v3/white-label'): AppRouter {
+  const router = new Router<AppState, AppContext>({ prefix });
+  router.use(whiteLabelAuth(db));
+  router.options('/{*path}', (ctx) => {
+    // A plain OPTIONS (not a preflight) that passed the origin check: nothing to say.
+    ctx.status = 204;
+  });
+  return router;
 }
