@@ -1,0 +1,287 @@
+import { spawn } from 'node:child_process';
+import { join } from 'node:path';
+import { ConfigError, loadConfig } from '@catalogue/config';
+
+const ROOT = join(__dirname, '..', '..', '..');
+
+/** The ConfigError thrown by loadConfig(env); fails the test when nothing is thrown. */
+function configError(env: NodeJS.ProcessEnv): ConfigError {
+  try {
+    loadConfig(env);
+  } catch (err) {
+    expect(err).toBeInstanceOf(ConfigError);
+    return err as ConfigError;
+  }
+  throw new Error('expected loadConfig to throw a ConfigError');
+}
+
+function runNode(
+  args: string[],
+  env: NodeJS.ProcessEnv,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, args, { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+    child.once('error', reject);
+    child.once('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+describe('loadConfig', () => {
+  it('when no variable is set, then every setting has its documented default', () => {
+    // Arrange
+    const env = {};
+
+    // Act
+    const config = loadConfig(env);
+
+    // Assert
+    expect(config).toEqual({
+      nodeEnv: 'development',
+      logLevel: 'info',
+      logPretty: false,
+      database: {
+        url: 'postgres://postgres@127.0.0.1:5432/catalogue',
+        poolMin: 0,
+        poolMax: 10,
+        statementTimeoutMs: 30_000,
+      },
+      redis: { url: 'redis://127.0.0.1:6379', queuePrefix: 'catalogue' },
+      ports: { catalogueApi: 3000, whiteLabelApi: 3001, creditService: 3002, generationWorker: 3003 },
+      http: { bodyLimit: '5mb', shutdownTimeoutMs: 25_000 },
+      worker: { concurrency: 4 },
+    });
+  });
+
+  it('when every variable is set, then numbers and booleans are converted and strings kept', () => {
+    // Arrange
+    const env = {
+      NODE_ENV: 'production',
+      LOG_LEVEL: 'debug',
+      LOG_PRETTY: '1',
+      DATABASE_URL: 'postgresql://app:secret@db.internal:6543/cat',
+      DATABASE_POOL_MIN: '2',
+      DATABASE_POOL_MAX: '20',
+      DATABASE_STATEMENT_TIMEOUT_MS: '5000',
+      REDIS_URL: 'rediss://cache.internal:6380',
+      QUEUE_PREFIX: 'prod:cat_1',
+      CATALOGUE_API_PORT: '8000',
+      WHITE_LABEL_API_PORT: '8001',
+      CREDIT_SERVICE_PORT: '8002',
+      GENERATION_WORKER_PORT: '8003',
+      HTTP_BODY_LIMIT: '10mb',
+      SHUTDOWN_TIMEOUT_MS: '0',
+      WORKER_CONCURRENCY: '16',
+    };
+
+    // Act
+    const config = loadConfig(env);
+
+    // Assert
+    expect(config).toEqual({
+      nodeEnv: 'production',
+      logLevel: 'debug',
+      logPretty: true,
+      database: {
+        url: 'postgresql://app:secret@db.internal:6543/cat',
+        poolMin: 2,
+        poolMax: 20,
+        statementTimeoutMs: 5000,
+      },
+      redis: { url: 'rediss://cache.internal:6380', queuePrefix: 'prod:cat_1' },
+      ports: { catalogueApi: 8000, whiteLabelApi: 8001, creditService: 8002, generationWorker: 8003 },
+      http: { bodyLimit: '10mb', shutdownTimeoutMs: 0 },
+      worker: { concurrency: 16 },
+    });
+  });
+
+  it.each([
+    ['1', true],
+    ['true', true],
+    ['0', false],
+    ['false', false],
+  ])('when LOG_PRETTY is "%s", then logPretty is %s', (value, expected) => {
+    // Act
+    const config = loadConfig({ LOG_PRETTY: value });
+
+    // Assert
+    expect(config.logPretty).toBe(expected);
+  });
+
+  it('when unrelated variables are present, then they are ignored', () => {
+    // Act
+    const config = loadConfig({ PATH: '/usr/bin', HOME: '/root', SOMETHING_ELSE: 'x' });
+
+    // Assert
+    expect(config.ports.catalogueApi).toBe(3000);
+    expect(Object.keys(config)).not.toContain('PATH');
+  });
+
+  it('when several variables are bad, then the ConfigError names every one of them', () => {
+    // Arrange
+    const env = {
+      NODE_ENV: 'staging',
+      LOG_LEVEL: 'loud',
+      LOG_PRETTY: 'maybe',
+      DATABASE_URL: 'mysql://db/cat',
+      REDIS_URL: 'http://cache',
+      QUEUE_PREFIX: 'has space',
+      CATALOGUE_API_PORT: 'notaport',
+      WHITE_LABEL_API_PORT: '70000',
+      CREDIT_SERVICE_PORT: '0',
+      GENERATION_WORKER_PORT: '30.5',
+      HTTP_BODY_LIMIT: 'lots',
+      WORKER_CONCURRENCY: '1000',
+    };
+
+    // Act
+    const error = configError(env);
+
+    // Assert
+    expect(error.name).toBe('ConfigError');
+    expect(error.message.startsWith('Invalid configuration: ')).toBe(true);
+    expect(error.message).not.toContain('\n');
+    const named = Object.keys(env);
+    for (const variable of named) expect(error.message).toContain(`"${variable}"`);
+    expect(error.problems).toHaveLength(named.length);
+    named.forEach((variable) =>
+      expect(error.problems.filter((p) => p.includes(`"${variable}"`))).toHaveLength(1),
+    );
+  });
+
+  it.each([
+    ['CATALOGUE_API_PORT', 'abc', 'must be a number'],
+    ['CATALOGUE_API_PORT', '65536', 'must be less than or equal to 65535'],
+    ['DATABASE_POOL_MAX', '0', 'must be greater than or equal to 1'],
+    ['DATABASE_POOL_MIN', '-1', 'must be greater than or equal to 0'],
+    ['DATABASE_STATEMENT_TIMEOUT_MS', '1.5', 'must be an integer'],
+    ['SHUTDOWN_TIMEOUT_MS', 'soon', 'must be a number'],
+    ['QUEUE_PREFIX', 'x'.repeat(65), 'length must be less than or equal to 64'],
+  ])('when %s is "%s", then it is refused (%s)', (variable, value, reason) => {
+    // Act
+    const error = configError({ [variable]: value });
+
+    // Assert
+    expect(error.problems).toEqual([expect.stringContaining(`"${variable}" ${reason}`)]);
+  });
+
+  it('when a variable is an empty string, then it is treated as unset and gets its default', () => {
+    // Arrange
+    const env = {
+      DATABASE_URL: '',
+      REDIS_URL: '',
+      CATALOGUE_API_PORT: '',
+      LOG_PRETTY: '',
+      LOG_LEVEL: '',
+      DATABASE_POOL_MAX: '',
+    };
+
+    // Act
+    const config = loadConfig(env);
+
+    // Assert
+    expect(config.database.url).toBe('postgres://postgres@127.0.0.1:5432/catalogue');
+    expect(config.redis.url).toBe('redis://127.0.0.1:6379');
+    expect(config.ports.catalogueApi).toBe(3000);
+    expect(config.logPretty).toBe(false);
+    expect(config.logLevel).toBe('info');
+    expect(config.database.poolMax).toBe(10);
+  });
+
+  it('when DATABASE_POOL_MIN exceeds DATABASE_POOL_MAX, then the configuration is refused', () => {
+    // Act
+    const error = configError({ DATABASE_POOL_MIN: '5', DATABASE_POOL_MAX: '4' });
+
+    // Assert
+    expect(error.problems).toEqual(['"DATABASE_POOL_MIN" must not exceed "DATABASE_POOL_MAX"']);
+    expect(error.message).toBe(
+      'Invalid configuration: "DATABASE_POOL_MIN" must not exceed "DATABASE_POOL_MAX"',
+    );
+  });
+
+  it('when DATABASE_POOL_MIN exceeds the default DATABASE_POOL_MAX, then the configuration is refused', () => {
+    // Act
+    const error = configError({ DATABASE_POOL_MIN: '11' });
+
+    // Assert
+    expect(error.message).toContain('"DATABASE_POOL_MIN" must not exceed "DATABASE_POOL_MAX"');
+  });
+
+  it('when DATABASE_POOL_MIN equals DATABASE_POOL_MAX, then the configuration is accepted', () => {
+    // Act
+    const config = loadConfig({ DATABASE_POOL_MIN: '3', DATABASE_POOL_MAX: '3' });
+
+    // Assert
+    expect(config.database).toMatchObject({ poolMin: 3, poolMax: 3 });
+  });
+
+  it('when the configuration is loaded, then it and every nested object are frozen', () => {
+    // Arrange
+    const config = loadConfig({});
+
+    // Act
+    const attempts = [
+      () => Object.assign(config, { nodeEnv: 'production' }),
+      () => Object.assign(config.database, { url: 'postgres://elsewhere/db' }),
+      () => Object.assign(config.ports, { catalogueApi: 1 }),
+      () => Object.assign(config.redis, { url: 'redis://elsewhere' }),
+    ];
+
+    // Assert
+    for (const attempt of attempts) expect(attempt).toThrow(TypeError);
+    for (const part of [config, config.database, config.redis, config.ports, config.http, config.worker]) {
+      expect(Object.isFrozen(part)).toBe(true);
+    }
+    expect(config.nodeEnv).toBe('development');
+    expect(config.database.url).toBe('postgres://postgres@127.0.0.1:5432/catalogue');
+    expect(config.ports.catalogueApi).toBe(3000);
+  });
+
+  it('when the same environment is loaded twice, then the results are equal but independent', () => {
+    // Act
+    const first = loadConfig({ CATALOGUE_API_PORT: '4000' });
+    const second = loadConfig({ CATALOGUE_API_PORT: '4000' });
+
+    // Assert
+    expect(first).toEqual(second);
+    expect(first).not.toBe(second);
+  });
+});
+
+describe('a service started with a bad configuration', () => {
+  it('when CATALOGUE_API_PORT is not a port, then catalogue-api exits 1 with one stderr line naming it', async () => {
+    // Arrange
+    const env = { PATH: process.env.PATH ?? '/usr/bin:/bin', CATALOGUE_API_PORT: 'notaport' };
+
+    // Act
+    const result = await runNode(['services/catalogue-api/dist/main.js'], env);
+
+    // Assert
+    expect(result.code).toBe(1);
+    expect(result.stdout).toBe('');
+    const lines = result.stderr.split('\n').filter((line) => line !== '');
+    expect(lines).toHaveLength(1);
+    expect(result.stderr.endsWith('\n')).toBe(true);
+    expect(lines[0]).toContain('CATALOGUE_API_PORT');
+    expect(lines[0]).toBe('Invalid configuration: "CATALOGUE_API_PORT" must be a number');
+  });
+});
+
+describe('loadConfig: every problem at once', () => {
+  it('when the pool bounds are crossed and another variable is bad, then both are reported', () => {
+    let caught: unknown;
+    try {
+      loadConfig({ CATALOGUE_API_PORT: 'x', DATABASE_POOL_MIN: '5', DATABASE_POOL_MAX: '2' });
+    } catch (err) {
+      caught = err;
+    }
+    expect(caught).toBeInstanceOf(ConfigError);
+    expect((caught as ConfigError).problems).toEqual([
+      '"CATALOGUE_API_PORT" must be a number',
+      '"DATABASE_POOL_MIN" must not exceed "DATABASE_POOL_MAX"',
+    ]);
+  });
+});

@@ -1,0 +1,183 @@
+import { adminService } from '@catalogue/admin';
+import { createKnex, tokensRepository, hashToken, type Knex } from '@catalogue/db';
+import {
+  apiTokenAuth,
+  eshopOf,
+  Router,
+  whiteLabelRouter,
+  WHITE_LABEL_TOKEN_HEADER,
+  type AppContext,
+  type AppState,
+} from '@catalogue/http';
+import { makeEshop, testConfig } from '@catalogue/testing';
+import { serve, type TestServer } from './helpers';
+
+const UNAUTHORIZED = { error: 'Authorization token required' };
+
+describe('auth middlewares', () => {
+  let db: Knex;
+  let server: TestServer;
+
+  beforeAll(async () => {
+    db = createKnex(testConfig().database);
+    const api = new Router<AppState, AppContext>({ prefix: '/api' });
+    api.use(apiTokenAuth(db));
+    api.get('/me', (ctx) => {
+      ctx.body = { eshop_id: eshopOf(ctx).id };
+    });
+    const wl = whiteLabelRouter(db, '/wl');
+    wl.get('/me', (ctx) => {
+      ctx.body = { eshop_id: eshopOf(ctx).id };
+    });
+    wl.post('/me', (ctx) => {
+      ctx.body = { eshop_id: eshopOf(ctx).id };
+    });
+    server = await serve([api, wl]);
+  });
+
+  afterAll(async () => {
+    await server.stop();
+    await db.destroy();
+  });
+
+  describe('API token (v1/v2)', () => {
+    test.each([
+      ['no Authorization header', {}],
+      ['another scheme', { Authorization: 'Basic dXNlcjpwYXNz' }],
+      ['an empty bearer', { Authorization: 'Bearer ' }],
+      ['an unknown token', { Authorization: 'Bearer cat_unknown' }],
+    ])('when the request has %s, then 401 with the specification body', async (_, headers) => {
+      const res = await fetch(`${server.url}/api/me`, { headers });
+      expect(res.status).toBe(401);
+      expect(await res.json()).toEqual(UNAUTHORIZED);
+    });
+
+    test('when the token is revoked, then 401', async () => {
+      const shop = await makeEshop(db);
+      const prefix = shop.apiToken.slice(0, 12);
+      await adminService(db).revokeToken(shop.eshop.id, prefix);
+      const res = await fetch(`${server.url}/api/me`, {
+        headers: { Authorization: `Bearer ${shop.apiToken}` },
+      });
+      expect(res.status).toBe(401);
+      expect(await res.json()).toEqual(UNAUTHORIZED);
+    });
+
+    test('when two eshops call with their tokens, then each request belongs to its own eshop', async () => {
+      const a = await makeEshop(db);
+      const b = await makeEshop(db);
+      const asA = await fetch(`${server.url}/api/me`, { headers: { Authorization: `Bearer ${a.apiToken}` } });
+      const asB = await fetch(`${server.url}/api/me`, { headers: { authorization: `bearer ${b.apiToken}` } });
+      expect(await asA.json()).toEqual({ eshop_id: a.eshop.id });
+      expect(await asB.json()).toEqual({ eshop_id: b.eshop.id });
+    });
+
+    test('when a white-label token is sent as a bearer token, then 401', async () => {
+      const shop = await makeEshop(db);
+      const res = await fetch(`${server.url}/api/me`, {
+        headers: { Authorization: `Bearer ${shop.whiteLabelToken}` },
+      });
+      expect(res.status).toBe(401);
+    });
+  });
+
+  describe('white-label token + Origin (v3)', () => {
+    const ORIGIN = 'https://admin.shop-a.test';
+
+    test('when the token is missing or unknown, then 401', async () => {
+      const missing = await fetch(`${server.url}/wl/me`, { headers: { Origin: ORIGIN } });
+      expect(missing.status).toBe(401);
+      expect(await missing.json()).toEqual({ error: 'White-label token required' });
+      const unknown = await fetch(`${server.url}/wl/me`, {
+        headers: { Origin: ORIGIN, [WHITE_LABEL_TOKEN_HEADER]: 'wl_nope' },
+      });
+      expect(unknown.status).toBe(401);
+    });
+
+    test('when the Origin is missing, then 403', async () => {
+      const shop = await makeEshop(db, { origins: [ORIGIN] });
+      const res = await fetch(`${server.url}/wl/me`, {
+        headers: { [WHITE_LABEL_TOKEN_HEADER]: shop.whiteLabelToken },
+      });
+      expect(res.status).toBe(403);
+      expect(await res.json()).toEqual({ error: 'Origin header required' });
+    });
+
+    test.each([
+      ['another host', 'https://evil.test'],
+      ['another scheme', 'http://admin.shop-a.test'],
+      ['another port', 'https://admin.shop-a.test:8443'],
+      ['a subdomain', 'https://x.admin.shop-a.test'],
+      ['garbage', 'null'],
+    ])('when the Origin is %s, then 403 without CORS headers', async (_, origin) => {
+      const shop = await makeEshop(db, { origins: [ORIGIN] });
+      const res = await fetch(`${server.url}/wl/me`, {
+        headers: { Origin: origin, [WHITE_LABEL_TOKEN_HEADER]: shop.whiteLabelToken },
+      });
+      expect(res.status).toBe(403);
+      expect(await res.json()).toEqual({ error: 'Origin not allowed' });
+      expect(res.headers.get('access-control-allow-origin')).toBeNull();
+    });
+
+    test('when the Origin is allowed for another eshop only, then 403', async () => {
+      const a = await makeEshop(db, { origins: ['https://only-a.test'] });
+      const b = await makeEshop(db, { origins: ['https://only-b.test'] });
+      const res = await fetch(`${server.url}/wl/me`, {
+        headers: { Origin: 'https://only-a.test', [WHITE_LABEL_TOKEN_HEADER]: b.whiteLabelToken },
+      });
+      expect(res.status).toBe(403);
+      const ok = await fetch(`${server.url}/wl/me`, {
+        headers: { Origin: 'https://only-a.test', [WHITE_LABEL_TOKEN_HEADER]: a.whiteLabelToken },
+      });
+      expect(await ok.json()).toEqual({ eshop_id: a.eshop.id });
+    });
+
+    test('when token and Origin match, then the request passes with CORS headers for that origin', async () => {
+      const shop = await makeEshop(db, { origins: [ORIGIN] });
+      const res = await fetch(`${server.url}/wl/me`, {
+        method: 'POST',
+        headers: { Origin: ORIGIN, [WHITE_LABEL_TOKEN_HEADER]: shop.whiteLabelToken },
+      });
+      expect(res.status).toBe(200);
+      expect(await res.json()).toEqual({ eshop_id: shop.eshop.id });
+      expect(res.headers.get('access-control-allow-origin')).toBe(ORIGIN);
+    });
+
+    test('when the white-label token is revoked, then 401', async () => {
+      const shop = await makeEshop(db, { origins: [ORIGIN] });
+      const [token] = await tokensRepository.findActiveByPrefix(db, shop.eshop.id, 'wl_');
+      await tokensRepository.revoke(db, shop.eshop.id, 'white-label', token!.id);
+      expect(
+        await tokensRepository.findEshopByTokenHash(db, 'white-label', hashToken(shop.whiteLabelToken)),
+      ).toBeUndefined();
+      const res = await fetch(`${server.url}/wl/me`, {
+        headers: { Origin: ORIGIN, [WHITE_LABEL_TOKEN_HEADER]: shop.whiteLabelToken },
+      });
+      expect(res.status).toBe(401);
+    });
+
+    test('when a CORS preflight comes from an allowed origin, then it is answered with CORS headers', async () => {
+      await makeEshop(db, { origins: ['https://preflight-ok.test'] });
+      const res = await fetch(`${server.url}/wl/me`, {
+        method: 'OPTIONS',
+        headers: {
+          Origin: 'https://preflight-ok.test',
+          'Access-Control-Request-Method': 'POST',
+          'Access-Control-Request-Headers': `content-type,${WHITE_LABEL_TOKEN_HEADER}`,
+        },
+      });
+      expect(res.status).toBe(204);
+      expect(res.headers.get('access-control-allow-origin')).toBe('https://preflight-ok.test');
+      expect(res.headers.get('access-control-allow-headers')).toContain(WHITE_LABEL_TOKEN_HEADER);
+    });
+
+    test('when a CORS preflight comes from an origin no eshop allows, then 403 without CORS headers', async () => {
+      const res = await fetch(`${server.url}/wl/me`, {
+        method: 'OPTIONS',
+        headers: { Origin: 'https://nobody-allows-this.test', 'Access-Control-Request-Method': 'POST' },
+      });
+      expect(res.status).toBe(403);
+      expect(res.headers.get('access-control-allow-origin')).toBeNull();
+    });
+  });
+});

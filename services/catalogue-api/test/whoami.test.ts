@@ -1,0 +1,54 @@
+import { adminService, runCli } from '@catalogue/admin';
+import { startHttpServer, type RunningServer } from '@catalogue/http';
+import { testConfig } from '@catalogue/testing';
+import { createApp } from '../src/app';
+import { buildDeps, closeDeps, type Deps } from '../src/deps';
+
+describe('catalogue-api: GET /api/v2/rest/whoami', () => {
+  let deps: Deps;
+  let server: RunningServer;
+  let url: string;
+
+  beforeAll(async () => {
+    deps = buildDeps(testConfig());
+    server = await startHttpServer(createApp(deps), {
+      port: 0,
+      logger: deps.logger,
+      shutdownTimeoutMs: 1_000,
+    });
+    url = `http://127.0.0.1:${server.port}`;
+  });
+
+  afterAll(async () => {
+    await server.stop();
+    await closeDeps(deps);
+  });
+
+  async function createEshopWithCli(): Promise<{ id: number; api_token: string }> {
+    let out = '';
+    const code = await runCli(['eshop', 'create', '--name', 'Whoami shop'], () => adminService(deps.db), {
+      out: (text) => (out += text),
+      err: () => undefined,
+    });
+    expect(code).toBe(0);
+    return JSON.parse(out) as { id: number; api_token: string };
+  }
+
+  test('when an eshop made by the admin CLI calls with its API token, then 200 names that eshop', async () => {
+    const eshop = await createEshopWithCli();
+    const res = await fetch(`${url}/api/v2/rest/whoami`, {
+      headers: { Authorization: `Bearer ${eshop.api_token}`, Accept: 'application/json' },
+    });
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ data: { eshop_id: eshop.id } });
+  });
+
+  test('when the token is wrong, then 401 with the specification body', async () => {
+    const eshop = await createEshopWithCli();
+    const res = await fetch(`${url}/api/v2/rest/whoami`, {
+      headers: { Authorization: `Bearer ${eshop.api_token}x` },
+    });
+    expect(res.status).toBe(401);
+    expect(await res.json()).toEqual({ error: 'Authorization token required' });
+  });
+});

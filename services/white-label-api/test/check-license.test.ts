@@ -1,0 +1,67 @@
+import { eshopsRepository } from '@catalogue/db';
+import { startHttpServer, WHITE_LABEL_TOKEN_HEADER, type RunningServer } from '@catalogue/http';
+import { makeEshop, testConfig } from '@catalogue/testing';
+import { createApp } from '../src/app';
+import { buildDeps, closeDeps, type Deps } from '../src/deps';
+import { hasValidLicence } from '../src/services/licence.service';
+
+const ORIGIN = 'https://admin.licence.test';
+
+describe('white-label-api: POST /api/v3/white-label/check-license', () => {
+  let deps: Deps;
+  let server: RunningServer;
+  let url: string;
+
+  beforeAll(async () => {
+    deps = buildDeps(testConfig());
+    server = await startHttpServer(createApp(deps), {
+      port: 0,
+      logger: deps.logger,
+      shutdownTimeoutMs: 1_000,
+    });
+    url = `http://127.0.0.1:${server.port}`;
+  });
+
+  afterAll(async () => {
+    await server.stop();
+    await closeDeps(deps);
+  });
+
+  const check = (token: string) =>
+    fetch(`${url}/api/v3/white-label/check-license`, {
+      method: 'POST',
+      headers: { [WHITE_LABEL_TOKEN_HEADER]: token, Origin: ORIGIN, Accept: 'application/json' },
+    });
+
+  test('when the licence runs until a future day, then has_valid_license is true', async () => {
+    const shop = await makeEshop(deps.db, { origins: [ORIGIN], licenceValidUntil: '2099-01-01' });
+    const res = await check(shop.whiteLabelToken);
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ data: { eshop_id: shop.eshop.id, has_valid_license: true } });
+  });
+
+  test('when the licence has expired or was never given, then has_valid_license is false', async () => {
+    const expired = await makeEshop(deps.db, { origins: [ORIGIN], licenceValidUntil: '2020-01-01' });
+    const none = await makeEshop(deps.db, { origins: [ORIGIN], licenceValidUntil: null });
+    expect(await (await check(expired.whiteLabelToken)).json()).toEqual({
+      data: { eshop_id: expired.eshop.id, has_valid_license: false },
+    });
+    expect(await (await check(none.whiteLabelToken)).json()).toEqual({
+      data: { eshop_id: none.eshop.id, has_valid_license: false },
+    });
+  });
+
+  test('when an operator extends the licence, then the next check sees it', async () => {
+    const shop = await makeEshop(deps.db, { origins: [ORIGIN], licenceValidUntil: null });
+    await eshopsRepository.update(deps.db, shop.eshop.id, { licenceValidUntil: '2099-12-31' });
+    expect(await (await check(shop.whiteLabelToken)).json()).toEqual({
+      data: { eshop_id: shop.eshop.id, has_valid_license: true },
+    });
+  });
+
+  test('when the licence ends today, then it is still valid today and not tomorrow', () => {
+    const now = new Date('2026-11-21T23:59:59Z');
+    expect(hasValidLicence({ licenceValidUntil: '2026-11-21' }, now)).toBe(true);
+    expect(hasValidLicence({ licenceValidUntil: '2026-11-20' }, now)).toBe(false);
+  });
+});

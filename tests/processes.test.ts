@@ -1,0 +1,77 @@
+// The four services as an operator runs them: compiled entry points in their own
+// processes (`npm test` builds first), against the test database and queue prefix.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { join } from 'node:path';
+import { eventually, freePort } from '@catalogue/testing';
+
+const ROOT = join(__dirname, '..');
+
+interface Started {
+  child: ChildProcess;
+  url: string;
+  exit: Promise<number | null>;
+  output: () => string;
+}
+
+async function startService(name: string, portVariable: string): Promise<Started> {
+  const port = await freePort();
+  let output = '';
+  const child = spawn(process.execPath, [join(ROOT, 'services', name, 'dist', 'main.js')], {
+    env: {
+      PATH: process.env.PATH,
+      DATABASE_URL: process.env.TEST_DATABASE_URL,
+      QUEUE_PREFIX: process.env.TEST_QUEUE_PREFIX,
+      LOG_LEVEL: 'info',
+      [portVariable]: String(port),
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const exit = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  return { child, url: `http://127.0.0.1:${port}`, exit, output: () => output };
+}
+
+describe.each([
+  ['catalogue-api', 'CATALOGUE_API_PORT'],
+  ['white-label-api', 'WHITE_LABEL_API_PORT'],
+  ['credit-service', 'CREDIT_SERVICE_PORT'],
+  ['generation-worker', 'GENERATION_WORKER_PORT'],
+])('%s process', (name, portVariable) => {
+  let service: Started;
+
+  beforeAll(async () => {
+    service = await startService(name, portVariable);
+  });
+
+  afterAll(() => {
+    if (service.child.exitCode === null) service.child.kill('SIGKILL');
+  });
+
+  test('when started, then /healthz, /readyz and /metrics answer', async () => {
+    await eventually(async () => {
+      const ready = await fetch(`${service.url}/readyz`);
+      expect(ready.status).toBe(200);
+    }, 15_000);
+    expect((await fetch(`${service.url}/healthz`)).status).toBe(200);
+    const metrics = await (await fetch(`${service.url}/metrics`)).text();
+    expect(metrics).toContain('# TYPE http_request_duration_seconds histogram');
+    expect(metrics).toContain('route="/readyz"');
+    expect(metrics).toContain('process_cpu_user_seconds_total');
+    expect(metrics).toContain('nodejs_eventloop_lag_seconds');
+    if (name === 'generation-worker')
+      expect(metrics).toMatch(/queue_jobs\{queue="render-content",state="waiting"\} \d+/);
+  });
+
+  test('when it writes logs, then each line is JSON with the service name and no token', () => {
+    const lines = service.output().trim().split('\n').filter(Boolean);
+    expect(lines.length).toBeGreaterThan(0);
+    for (const line of lines) expect(JSON.parse(line)).toMatchObject({ service: name });
+  });
+
+  test('when sent SIGTERM, then it stops cleanly with exit code 0', async () => {
+    service.child.kill('SIGTERM');
+    expect(await service.exit).toBe(0);
+    expect(service.output()).toContain('"msg":"stopped"');
+  });
+});
