@@ -1,5 +1,6 @@
 import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
 import type { Queue } from 'bullmq';
+import type { Redis } from 'ioredis';
 
 export interface QueueMetrics {
   jobs: Counter<'queue' | 'outcome'>;
@@ -10,7 +11,7 @@ export function createQueueMetrics(registry: Registry): QueueMetrics {
   return {
     jobs: new Counter({
       name: 'queue_jobs_processed_total',
-      help: 'Jobs processed by this worker, by queue and outcome (completed, retried, failed).',
+      help: 'Job attempts ended in this worker, by queue and outcome (completed, retried, failed, stalled).',
       labelNames: ['queue', 'outcome'],
       registers: [registry],
     }),
@@ -29,21 +30,28 @@ const DEPTH_STATES = ['waiting', 'active', 'delayed', 'failed', 'prioritized'] a
 /**
  * Queue depth read from Redis at scrape time, by queue and state. One Redis round trip per
  * queue per scrape; nothing is kept in between, so every replica reports the same truth.
+ * While `connection` (the queues' Redis) is down the gauge keeps its last values: asking
+ * would wait in ioredis' offline queue and hang the whole /metrics response.
  */
-export function registerQueueDepth(registry: Registry, queues: Queue[]): Gauge<'queue' | 'state'> {
+export function registerQueueDepth(
+  registry: Registry,
+  queues: Queue[],
+  connection: Redis,
+): Gauge<'queue' | 'state'> {
   return new Gauge({
     name: 'queue_jobs',
     help: 'Jobs currently in each queue, by state.',
     labelNames: ['queue', 'state'],
     registers: [registry],
     async collect() {
+      if (connection.status !== 'ready') return;
       await Promise.all(
         queues.map(async (queue) => {
           try {
             const counts = await queue.getJobCounts(...DEPTH_STATES);
             for (const state of DEPTH_STATES) this.set({ queue: queue.name, state }, counts[state] ?? 0);
           } catch {
-            // Redis is down: /readyz says so; the scrape still answers with the last values.
+            // Redis went away mid-scrape: /readyz says so; keep the last values.
           }
         }),
       );

@@ -4,13 +4,21 @@ import { DEFAULT_JOB_OPTIONS, QUEUE_NAMES, type JobPayloads, type QueueName } fr
 
 export type Queues = { readonly [Q in QueueName]: Queue<JobPayloads[Q]> };
 
-/** One BullMQ Queue per queue name, sharing one connection and key prefix. */
-export function createQueues(connection: Redis, prefix: string): Queues {
+/**
+ * One BullMQ Queue per queue name, sharing one connection and key prefix. Connection errors
+ * go to `onError` (BullMQ would print each reconnect attempt of each queue to stderr).
+ */
+export function createQueues(
+  connection: Redis,
+  prefix: string,
+  onError: (err: Error) => void = () => undefined,
+): Queues {
   return Object.fromEntries(
-    QUEUE_NAMES.map((name) => [
-      name,
-      new Queue(name, { connection, prefix, defaultJobOptions: DEFAULT_JOB_OPTIONS }),
-    ]),
+    QUEUE_NAMES.map((name) => {
+      const queue = new Queue(name, { connection, prefix, defaultJobOptions: DEFAULT_JOB_OPTIONS });
+      queue.on('error', onError);
+      return [name, queue];
+    }),
   ) as unknown as Queues;
 }
 

@@ -52,9 +52,17 @@ export function createWorkers<Q extends QueueName>(opts: WorkerOptions<Q>): Work
     });
     worker.on('failed', (job, err) => {
       if (!job) return;
-      const willRetry = job.attemptsMade < (job.opts.attempts ?? 1) && !err.name.includes('Unrecoverable');
+      // A handler may throw anything, not only an Error.
+      const unrecoverable = (err as Error | undefined)?.name === 'UnrecoverableError';
+      const willRetry = job.attemptsMade < (job.opts.attempts ?? 1) && !unrecoverable;
       record(job, willRetry ? 'retried' : 'failed');
       log.warn({ job_id: job.id, attempt: job.attemptsMade, will_retry: willRetry, err }, 'job failed');
+    });
+    // A job whose worker died (or blocked the event loop past the lock) is taken over by
+    // another worker; BullMQ emits no 'failed' for it, so it is counted here.
+    worker.on('stalled', (jobId) => {
+      opts.metrics.jobs.inc({ queue, outcome: 'stalled' });
+      log.warn({ job_id: jobId }, 'job stalled');
     });
     worker.on('error', (err) => log.error({ err }, 'worker error'));
     return worker;

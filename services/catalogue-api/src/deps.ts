@@ -8,7 +8,10 @@ export interface Deps extends BaseDeps {
 
 export function buildDeps(config: Config): Deps {
   const base = buildBaseDeps(config, 'catalogue-api');
-  return { ...base, queues: createQueues(base.redis, config.redis.queuePrefix) };
+  const queues = createQueues(base.redis, config.redis.queuePrefix, (err) =>
+    base.logger.debug({ err: err.message }, 'queue connection error'),
+  );
+  return { ...base, queues };
 }
 
 export async function closeDeps(deps: Deps): Promise<void> {

@@ -16,10 +16,12 @@ export interface Deps extends BaseDeps {
 
 export function buildDeps(config: Config): Deps {
   const base = buildBaseDeps(config, 'generation-worker');
-  const queues = createQueues(base.redis, config.redis.queuePrefix);
+  const queues = createQueues(base.redis, config.redis.queuePrefix, (err) =>
+    base.logger.debug({ err: err.message }, 'queue connection error'),
+  );
   // The worker reports the depth of every queue, so one dashboard panel shows the backlog
   // whichever service consumes it.
-  registerQueueDepth(base.registry, Object.values(queues));
+  registerQueueDepth(base.registry, Object.values(queues), base.redis);
   return { ...base, queues, queueMetrics: createQueueMetrics(base.registry) };
 }
 
