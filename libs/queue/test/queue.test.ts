@@ -505,7 +505,7 @@ describe('regressions', () => {
     const h = harness();
     startWorkers(h, ['credit-settlement'], {
       'credit-settlement': async () => {
-        throw 'plain string'; // eslint-disable-line no-throw-literal -- the case under test
+        throw 'plain string'; // the case under test: not an Error
       },
     });
 
