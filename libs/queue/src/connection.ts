@@ -1,11 +1,11 @@
-import { Redis } from 'ioredis';
+import { Redis, type RedisOptions } from 'ioredis';
 
 /**
  * A Redis connection for BullMQ. `maxRetriesPerRequest: null` is what BullMQ requires for
  * workers (blocking commands must wait through a reconnect instead of failing).
  */
-export function createRedis(url: string, connectionName: string): Redis {
-  return new Redis(url, { maxRetriesPerRequest: null, connectionName, lazyConnect: false });
+export function createRedis(url: string, connectionName: string, options: RedisOptions = {}): Redis {
+  return new Redis(url, { maxRetriesPerRequest: null, connectionName, ...options });
 }
 
 /**

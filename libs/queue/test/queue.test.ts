@@ -520,7 +520,7 @@ describe('regressions', () => {
   it('when the queues’ Redis is down, then a scrape answers at once with the last depth', async () => {
     // Arrange
     const redisServer = await startPrivateRedis();
-    const connection = createRedis(redisServer.url, 'depth-down-test');
+    const connection = createRedis(redisServer.url, 'depth-down-test', { disconnectTimeout: 10 });
     connection.on('error', () => undefined);
     const queues = createQueues(connection, `${config.redis.queuePrefix}:depth-down`);
     const registry = new Registry();
