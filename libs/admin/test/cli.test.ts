@@ -1,11 +1,7 @@
-import { spawn } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
-import { join } from 'node:path';
 import { adminService, runCli, USAGE } from '@catalogue/admin';
 import { createKnex, tokensRepository, type Knex } from '@catalogue/db';
-import { makeEshop, testConfig } from '@catalogue/testing';
-
-const ROOT = join(__dirname, '..', '..', '..');
+import { makeEshop, runNodeScript, testConfig } from '@catalogue/testing';
 
 let db: Knex;
 
@@ -1023,21 +1019,8 @@ describe('admin CLI: credits', () => {
 });
 
 describe('the compiled admin CLI', () => {
-  function runAdmin(...args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-    return new Promise((resolve, reject) => {
-      const child = spawn(process.execPath, ['libs/admin/dist/cli.js', ...args], {
-        cwd: ROOT,
-        env: { PATH: process.env.PATH ?? '/usr/bin:/bin', DATABASE_URL: process.env.TEST_DATABASE_URL },
-        stdio: ['ignore', 'pipe', 'pipe'],
-      });
-      let stdout = '';
-      let stderr = '';
-      child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
-      child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
-      child.once('error', reject);
-      child.once('close', (code) => resolve({ code, stdout, stderr }));
-    });
-  }
+  const runAdmin = (...args: string[]) =>
+    runNodeScript('libs/admin/dist/cli.js', args, { DATABASE_URL: process.env.TEST_DATABASE_URL });
 
   it('when run as a process, then create prints the tokens (exit 0) and a missing eshop exits 1 on stderr', async () => {
     // Arrange

@@ -1,8 +1,5 @@
-import { spawn } from 'node:child_process';
-import { join } from 'node:path';
 import { ConfigError, loadConfig } from '@catalogue/config';
-
-const ROOT = join(__dirname, '..', '..', '..');
+import { runNodeScript } from '@catalogue/testing';
 
 /** The ConfigError thrown by loadConfig(env); fails the test when nothing is thrown. */
 function configError(env: NodeJS.ProcessEnv): ConfigError {
@@ -13,21 +10,6 @@ function configError(env: NodeJS.ProcessEnv): ConfigError {
     return err as ConfigError;
   }
   throw new Error('expected loadConfig to throw a ConfigError');
-}
-
-function runNode(
-  args: string[],
-  env: NodeJS.ProcessEnv,
-): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, args, { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
-    child.once('error', reject);
-    child.once('close', (code) => resolve({ code, stdout, stderr }));
-  });
 }
 
 describe('loadConfig', () => {
@@ -254,10 +236,10 @@ describe('loadConfig', () => {
 describe('a service started with a bad configuration', () => {
   it('when CATALOGUE_API_PORT is not a port, then catalogue-api exits 1 with one stderr line naming it', async () => {
     // Arrange
-    const env = { PATH: process.env.PATH ?? '/usr/bin:/bin', CATALOGUE_API_PORT: 'notaport' };
+    const env = { CATALOGUE_API_PORT: 'notaport' };
 
     // Act
-    const result = await runNode(['services/catalogue-api/dist/main.js'], env);
+    const result = await runNodeScript('services/catalogue-api/dist/main.js', [], env);
 
     // Assert
     expect(result.code).toBe(1);

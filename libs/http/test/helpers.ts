@@ -1,15 +1,9 @@
 import { Registry } from 'prom-client';
 import { createLogger } from '@catalogue/logger';
-import {
-  createHttpApp,
-  startHttpServer,
-  type AppRouter,
-  type ReadinessCheck,
-  type RunningServer,
-} from '@catalogue/http';
+import { createHttpApp, type AppRouter, type ReadinessCheck } from '@catalogue/http';
+import { serveApp, type ServedApp } from '@catalogue/testing';
 
-export interface TestServer extends RunningServer {
-  url: string;
+export interface TestServer extends ServedApp {
   registry: Registry;
 }
 
@@ -27,11 +21,5 @@ export async function serve(
     bodyLimit: opts.bodyLimit ?? '1mb',
     routers,
   });
-  const running = await startHttpServer(app, {
-    port: 0,
-    host: '127.0.0.1',
-    logger,
-    shutdownTimeoutMs: opts.shutdownTimeoutMs ?? 5_000,
-  });
-  return { ...running, url: `http://127.0.0.1:${running.port}`, registry };
+  return { ...(await serveApp(app, logger, opts.shutdownTimeoutMs ?? 5_000)), registry };
 }

@@ -1,5 +1,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { connect, createServer } from 'node:net';
+import { join } from 'node:path';
+import { startHttpServer, type HttpApp, type RunningServer } from '@catalogue/http';
+import type { Logger } from '@catalogue/logger';
 import { loadConfig, type Config, type Language } from '@catalogue/config';
 import { adminService, type CreatedEshop } from '@catalogue/admin';
 import type { Knex } from '@catalogue/db';
@@ -110,4 +113,40 @@ export async function eventually(check: () => Promise<void> | void, timeoutMs = 
       await new Promise((r) => setTimeout(r, 50));
     }
   }
+}
+
+/** The repository root (compiled entry points live under it, in each package's dist/). */
+export const REPO_ROOT = join(__dirname, '..', '..', '..');
+
+export interface ScriptResult {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs a compiled Node script of the repository to its end, with only the given environment. */
+export function runNodeScript(script: string, args: string[], env: NodeJS.ProcessEnv): Promise<ScriptResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [script, ...args], {
+      cwd: REPO_ROOT,
+      env: { PATH: process.env.PATH ?? '/usr/bin:/bin', ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout!.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
+    child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+    child.once('error', reject);
+    child.once('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+export interface ServedApp extends RunningServer {
+  url: string;
+}
+
+/** Serves a service's app (createApp(deps)) on a free loopback port. */
+export async function serveApp(app: HttpApp, logger: Logger, shutdownTimeoutMs = 1_000): Promise<ServedApp> {
+  const running = await startHttpServer(app, { port: 0, host: '127.0.0.1', logger, shutdownTimeoutMs });
+  return { ...running, url: `http://127.0.0.1:${running.port}` };
 }

@@ -1,22 +1,15 @@
 import { adminService, runCli } from '@catalogue/admin';
-import { startHttpServer, type RunningServer } from '@catalogue/http';
-import { testConfig } from '@catalogue/testing';
+import { serveApp, testConfig, type ServedApp } from '@catalogue/testing';
 import { createApp } from '../src/app';
 import { buildDeps, closeDeps, type Deps } from '../src/deps';
 
 describe('catalogue-api: GET /api/v2/rest/whoami', () => {
   let deps: Deps;
-  let server: RunningServer;
-  let url: string;
+  let server: ServedApp;
 
   beforeAll(async () => {
     deps = buildDeps(testConfig());
-    server = await startHttpServer(createApp(deps), {
-      port: 0,
-      logger: deps.logger,
-      shutdownTimeoutMs: 1_000,
-    });
-    url = `http://127.0.0.1:${server.port}`;
+    server = await serveApp(createApp(deps), deps.logger);
   });
 
   afterAll(async () => {
@@ -36,7 +29,7 @@ describe('catalogue-api: GET /api/v2/rest/whoami', () => {
 
   test('when an eshop made by the admin CLI calls with its API token, then 200 names that eshop', async () => {
     const eshop = await createEshopWithCli();
-    const res = await fetch(`${url}/api/v2/rest/whoami`, {
+    const res = await fetch(`${server.url}/api/v2/rest/whoami`, {
       headers: { Authorization: `Bearer ${eshop.api_token}`, Accept: 'application/json' },
     });
     expect(res.status).toBe(200);
@@ -45,7 +38,7 @@ describe('catalogue-api: GET /api/v2/rest/whoami', () => {
 
   test('when the token is wrong, then 401 with the specification body', async () => {
     const eshop = await createEshopWithCli();
-    const res = await fetch(`${url}/api/v2/rest/whoami`, {
+    const res = await fetch(`${server.url}/api/v2/rest/whoami`, {
       headers: { Authorization: `Bearer ${eshop.api_token}x` },
     });
     expect(res.status).toBe(401);

@@ -1,6 +1,6 @@
 import { eshopsRepository } from '@catalogue/db';
-import { startHttpServer, WHITE_LABEL_TOKEN_HEADER, type RunningServer } from '@catalogue/http';
-import { makeEshop, testConfig } from '@catalogue/testing';
+import { WHITE_LABEL_TOKEN_HEADER } from '@catalogue/http';
+import { makeEshop, serveApp, testConfig, type ServedApp } from '@catalogue/testing';
 import { createApp } from '../src/app';
 import { buildDeps, closeDeps, type Deps } from '../src/deps';
 import { hasValidLicence } from '../src/services/licence.service';
@@ -9,17 +9,11 @@ const ORIGIN = 'https://admin.licence.test';
 
 describe('white-label-api: POST /api/v3/white-label/check-license', () => {
   let deps: Deps;
-  let server: RunningServer;
-  let url: string;
+  let server: ServedApp;
 
   beforeAll(async () => {
     deps = buildDeps(testConfig());
-    server = await startHttpServer(createApp(deps), {
-      port: 0,
-      logger: deps.logger,
-      shutdownTimeoutMs: 1_000,
-    });
-    url = `http://127.0.0.1:${server.port}`;
+    server = await serveApp(createApp(deps), deps.logger);
   });
 
   afterAll(async () => {
@@ -28,7 +22,7 @@ describe('white-label-api: POST /api/v3/white-label/check-license', () => {
   });
 
   const check = (token: string) =>
-    fetch(`${url}/api/v3/white-label/check-license`, {
+    fetch(`${server.url}/api/v3/white-label/check-license`, {
       method: 'POST',
       headers: { [WHITE_LABEL_TOKEN_HEADER]: token, Origin: ORIGIN, Accept: 'application/json' },
     });
