@@ -16,6 +16,13 @@ export { tokensRepository } from './repositories/tokens.repository';
 export type { TokenInfo } from './repositories/tokens.repository';
 export { originsRepository } from './repositories/origins.repository';
 export { creditsRepository } from './repositories/credits.repository';
-export type { CreditAccount, LedgerEntry, LedgerKind } from './repositories/credits.repository';
+export type {
+  CreditAccount,
+  CreditPrice,
+  JobCredits,
+  LedgerEntry,
+  LedgerKind,
+  ReservationResult,
+} from './repositories/credits.repository';
 export type { Knex } from 'knex';
 export { normaliseOrigin } from './origins';

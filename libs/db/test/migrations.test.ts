@@ -19,10 +19,15 @@ const TABLES = [
   'api_tokens',
   'credit_accounts',
   'credit_ledger',
+  'credit_prices',
   'eshops',
   'white_label_tokens',
 ];
-const MIGRATIONS = ['20261121000100_tenant_core', '20261121000200_credit_accounts'];
+const MIGRATIONS = [
+  '20261121000100_tenant_core',
+  '20261121000200_credit_accounts',
+  '20261121000300_credit_prices',
+];
 
 /** A database URL on the test run's server, named after the run's database plus a suffix. */
 function siblingDatabaseUrl(suffix: string): string {

@@ -1,13 +1,14 @@
 import { createHttpApp, type HttpApp } from '@catalogue/http';
 import type { Deps } from './deps';
+import { publicCreditRoutes } from './routes/public-credit.routes';
 
-/** The credit service's HTTP side (health, readiness, metrics), not listening. */
+/** The credit service's HTTP side: the public price list, health, readiness, metrics. */
 export function createApp(deps: Deps): HttpApp {
   return createHttpApp({
     logger: deps.logger,
     registry: deps.registry,
     readiness: deps.readiness,
     bodyLimit: deps.config.http.bodyLimit,
-    routers: [],
+    routers: [publicCreditRoutes(deps)],
   });
 }

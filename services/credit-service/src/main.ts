@@ -1,12 +1,15 @@
 import 'dotenv/config';
 import { loadConfigOrExit } from '@catalogue/config';
 import { exitOnSignals, startHttpServer } from '@catalogue/http';
+import { closeWorkers } from '@catalogue/queue';
 import { createApp } from './app';
 import { buildDeps, closeDeps } from './deps';
+import { startWorkers } from './workers';
 
 async function main(): Promise<void> {
   const config = loadConfigOrExit(process.env);
   const deps = buildDeps(config);
+  const workers = startWorkers(deps);
   const server = await startHttpServer(createApp(deps), {
     port: config.ports.creditService,
     logger: deps.logger,
@@ -14,6 +17,8 @@ async function main(): Promise<void> {
   });
   exitOnSignals(deps.logger, async () => {
     await server.stop();
+    // A settlement in progress commits or rolls back as a whole; let it finish.
+    await closeWorkers(workers);
     await closeDeps(deps);
   });
 }

@@ -20,6 +20,23 @@ export interface LedgerEntry {
   createdAt: Date;
 }
 
+export interface CreditPrice {
+  operation: string;
+  unit: string;
+  price: number;
+  description: string;
+  updatedAt: Date;
+}
+
+export type ReservationResult =
+  { ok: true; account: CreditAccount } | { ok: false; reason: 'insufficient'; account: CreditAccount };
+
+/** What the ledger holds for one job: its reservation and whether it was settled. */
+export interface JobCredits {
+  reserved: number;
+  settled: boolean;
+}
+
 interface LedgerRow {
   id: number;
   kind: LedgerKind;
@@ -66,6 +83,126 @@ export const creditsRepository = {
       reason,
     });
     return this.getAccount(trx, eshopId);
+  },
+
+  /**
+   * Holds `amount` credits for a job, in the caller's transaction (the one that creates the
+   * job). A single conditional UPDATE decides: it only matches while balance − reserved
+   * covers the amount, so concurrent reservations can never hold more than the balance.
+   * Returns "insufficient" (and writes nothing) instead of throwing.
+   */
+  async reserve(
+    trx: Knex.Transaction,
+    eshopId: number,
+    jobId: number,
+    amount: number,
+  ): Promise<ReservationResult> {
+    const updated = await trx('credit_accounts')
+      .where({ eshop_id: eshopId })
+      .andWhereRaw('balance - reserved >= ?', [amount])
+      .update({ reserved: trx.raw('reserved + ?', [amount]), updated_at: trx.fn.now(6) })
+      .returning<{ balance: number; reserved: number }[]>(['balance', 'reserved']);
+    const row = updated[0];
+    if (!row) return { ok: false, reason: 'insufficient', account: await this.getAccount(trx, eshopId) };
+    await trx('credit_ledger').insert({
+      eshop_id: eshopId,
+      kind: 'reservation',
+      amount: 0,
+      reserved_delta: amount,
+      job_id: jobId,
+      reason: 'generation reserved',
+    });
+    return {
+      ok: true,
+      account: {
+        eshopId,
+        balance: row.balance,
+        reserved: row.reserved,
+        remaining: row.balance - row.reserved,
+      },
+    };
+  },
+
+  /**
+   * Locks the eshop's account row until the transaction ends, so settlements of one eshop
+   * run one after another and each sees what the previous one wrote.
+   */
+  async lockAccount(trx: Knex.Transaction, eshopId: number): Promise<void> {
+    await trx('credit_accounts').where({ eshop_id: eshopId }).forUpdate().first('eshop_id');
+  },
+
+  async jobCredits(db: Knex | Knex.Transaction, eshopId: number, jobId: number): Promise<JobCredits> {
+    const rows = await db('credit_ledger')
+      .select<{ kind: LedgerKind; reserved_delta: number }[]>('kind', 'reserved_delta')
+      .where({ eshop_id: eshopId, job_id: jobId });
+    return {
+      reserved: rows.filter((r) => r.kind === 'reservation').reduce((sum, r) => sum + r.reserved_delta, 0),
+      settled: rows.some((r) => r.kind === 'charge' || r.kind === 'release'),
+    };
+  },
+
+  /**
+   * Settles a job: charges `charge` (taken from the balance and from the reservation) and
+   * releases the rest of `reserved`. The (eshop, job, kind) unique index makes a second
+   * settlement of the same job fail instead of double-charging.
+   */
+  async settle(
+    trx: Knex.Transaction,
+    eshopId: number,
+    jobId: number,
+    reserved: number,
+    charge: number,
+  ): Promise<CreditAccount> {
+    const release = reserved - charge;
+    const rows = [];
+    if (charge > 0) {
+      rows.push({
+        eshop_id: eshopId,
+        kind: 'charge',
+        amount: -charge,
+        reserved_delta: -charge,
+        job_id: jobId,
+        reason: 'generation charged',
+      });
+    }
+    if (release > 0 || charge === 0) {
+      rows.push({
+        eshop_id: eshopId,
+        kind: 'release',
+        amount: 0,
+        reserved_delta: -release,
+        job_id: jobId,
+        reason: 'reservation released',
+      });
+    }
+    await trx('credit_ledger').insert(rows);
+    await trx('credit_accounts')
+      .where({ eshop_id: eshopId })
+      .update({
+        balance: trx.raw('balance - ?', [charge]),
+        reserved: trx.raw('reserved - ?', [reserved]),
+        updated_at: trx.fn.now(6),
+      });
+    return this.getAccount(trx, eshopId);
+  },
+
+  async prices(db: Knex | Knex.Transaction): Promise<CreditPrice[]> {
+    const rows = await db('credit_prices')
+      .select<{ operation: string; unit: string; price: number; description: string; updated_at: Date }[]>(
+        'operation',
+        'unit',
+        'price',
+        'description',
+        'updated_at',
+      )
+      .orderBy('operation');
+    return rows.map((r) => ({
+      operation: r.operation,
+      unit: r.unit,
+      price: r.price,
+      description: r.description,
+      updatedAt: r.updated_at,
+    }));
   },
 
   async ledger(db: Knex | Knex.Transaction, eshopId: number, limit: number): Promise<LedgerEntry[]> {

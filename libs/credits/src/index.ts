@@ -1,0 +1,4 @@
+export { estimateGeneration, estimateListingEnrichment, MissingPriceError } from './estimate';
+export type { CostEstimate, CostLine, GenerationWork, Price } from './estimate';
+export { createCreditMetrics } from './metrics';
+export type { CreditMetrics } from './metrics';

@@ -1,0 +1,35 @@
+import { UnrecoverableError } from 'bullmq';
+import type { CreditMetrics } from '@catalogue/credits';
+import type { Knex } from '@catalogue/db';
+import type { Logger } from '@catalogue/logger';
+import type { JobHandler } from '@catalogue/queue';
+import { InvalidSettlementError, settleJob } from '../services/settlement.service';
+
+export function creditSettlementHandler(deps: {
+  db: Knex;
+  logger: Logger;
+  creditMetrics: CreditMetrics;
+}): JobHandler<'credit-settlement'> {
+  return async (job) => {
+    let result;
+    try {
+      result = await settleJob(deps.db, job.data);
+    } catch (err) {
+      // A malformed payload fails the same way on every attempt: fail it at once.
+      if (err instanceof InvalidSettlementError) throw new UnrecoverableError(err.message);
+      throw err;
+    }
+    const { creditMetrics: m } = deps;
+    m.settlements.inc({ outcome: result.outcome });
+    if (result.outcome === 'settled') {
+      m.charged.inc(result.charged);
+      m.released.inc(result.released);
+      m.settlementLag.observe(Math.max(0, (Date.now() - job.timestamp) / 1000));
+    }
+    deps.logger.info(
+      { eshop_id: job.data.eshop_id, job_id: job.data.job_id, ...result },
+      'credit settlement',
+    );
+    return result;
+  };
+}

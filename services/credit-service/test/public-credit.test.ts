@@ -1,0 +1,68 @@
+import { get } from 'node:http';
+import { serveApp, testConfig, type ServedApp } from '@catalogue/testing';
+
+/**
+ * A plain conditional GET. (fetch marks requests with If-None-Match as uncacheable, which
+ * rightly makes a server answer 200, so it cannot show a cache's revalidation.)
+ */
+function conditionalGet(url: string, etag: string): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    get(url, { headers: { 'If-None-Match': etag } }, (res) => {
+      let body = '';
+      res.on('data', (chunk: Buffer) => (body += chunk.toString()));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+    }).on('error', reject);
+  });
+}
+import { createApp } from '../src/app';
+import { buildDeps, closeDeps, type Deps } from '../src/deps';
+
+describe('GET /public/credit', () => {
+  let deps: Deps;
+  let server: ServedApp;
+  beforeAll(async () => {
+    deps = buildDeps(testConfig());
+    server = await serveApp(createApp(deps), deps.logger);
+  });
+  afterAll(async () => {
+    await server.stop();
+    await closeDeps(deps);
+  });
+
+  test('when asked without any credentials, then it answers the seeded price list', async () => {
+    const res = await fetch(`${server.url}/public/credit`);
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({
+      data: [
+        { operation: 'listing_row_enrichment', unit: 'row', price: 1, description: expect.any(String) },
+        { operation: 'serp_context', unit: 'generation', price: 5, description: expect.any(String) },
+        { operation: 'web_research', unit: 'url', price: 3, description: expect.any(String) },
+        {
+          operation: 'widget_generation',
+          unit: 'widget_language',
+          price: 2,
+          description: expect.any(String),
+        },
+      ],
+    });
+  });
+
+  test('when a client revalidates with the ETag it has, then 304 without a body', async () => {
+    const first = await fetch(`${server.url}/public/credit`);
+    const etag = first.headers.get('etag');
+    expect(etag).toMatch(/^"[A-Za-z0-9_-]+"$/);
+    expect(first.headers.get('cache-control')).toBe('public, max-age=300');
+
+    const again = await conditionalGet(`${server.url}/public/credit`, etag!);
+    expect(again).toEqual({ status: 304, body: '' });
+    const stale = await conditionalGet(`${server.url}/public/credit`, '"old"');
+    expect(stale.status).toBe(200);
+    expect(JSON.parse(stale.body)).toHaveProperty('data');
+  });
+
+  test('when nothing changed, then every response carries the same ETag', async () => {
+    const first = (await fetch(`${server.url}/public/credit`)).headers.get('etag');
+    const second = (await fetch(`${server.url}/public/credit`)).headers.get('etag');
+    expect(second).toBe(first);
+  });
+});
