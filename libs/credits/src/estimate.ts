@@ -42,12 +42,17 @@ export class MissingPriceError extends Error {
   }
 }
 
+function count(value: number, what: string): number {
+  if (!Number.isInteger(value) || value < 0) {
+    throw new RangeError(`${what} must be a whole number ≥ 0 (got ${value})`);
+  }
+  return value;
+}
+
 function line(prices: readonly Price[], operation: string, quantity: number): CostLine {
   const price = prices.find((p) => p.operation === operation);
   if (!price) throw new MissingPriceError(operation);
-  if (!Number.isInteger(quantity) || quantity < 0) {
-    throw new RangeError(`quantity of ${operation} must be a whole number ≥ 0 (got ${quantity})`);
-  }
+  count(quantity, `quantity of ${operation}`);
   return { operation, unit: price.unit, quantity, price: price.price, amount: quantity * price.price };
 }
 
@@ -58,7 +63,8 @@ function total(lines: CostLine[]): CostEstimate {
 
 export function estimateGeneration(prices: readonly Price[], work: GenerationWork): CostEstimate {
   return total([
-    line(prices, 'widget_generation', work.widgets * work.languages),
+    // Each factor is checked on its own: (−2) × (−3) would otherwise pass as 6.
+    line(prices, 'widget_generation', count(work.widgets, 'widgets') * count(work.languages, 'languages')),
     line(prices, 'web_research', work.webResearchUrls),
     line(prices, 'serp_context', work.serpContext ? 1 : 0),
   ]);
