@@ -150,3 +150,39 @@ export async function serveApp(app: HttpApp, logger: Logger, shutdownTimeoutMs =
   const running = await startHttpServer(app, { port: 0, host: '127.0.0.1', logger, shutdownTimeoutMs });
   return { ...running, url: `http://127.0.0.1:${running.port}` };
 }
+
+export interface ServiceModule<D> {
+  buildDeps(config: Config): D;
+  createApp(deps: D): HttpApp;
+  closeDeps(deps: D): Promise<void>;
+}
+
+/**
+ * Runs a service in-process for the tests of the enclosing describe block: its real deps on
+ * the test database and queue prefix, its app on a free port; everything closed afterwards.
+ */
+export function serveServiceForTests<D extends { logger: Logger }>(
+  service: ServiceModule<D>,
+  configOverrides: Record<string, string> = {},
+): { readonly deps: D; readonly url: string } {
+  let deps: D | undefined;
+  let server: ServedApp | undefined;
+  beforeAll(async () => {
+    deps = service.buildDeps(testConfig(configOverrides));
+    server = await serveApp(service.createApp(deps), deps.logger);
+  });
+  afterAll(async () => {
+    await server?.stop();
+    if (deps) await service.closeDeps(deps);
+  });
+  return {
+    get deps() {
+      if (!deps) throw new Error('deps are ready inside tests and hooks only');
+      return deps;
+    },
+    get url() {
+      if (!server) throw new Error('the server runs inside tests and hooks only');
+      return server.url;
+    },
+  };
+}

@@ -1,35 +1,28 @@
 import { adminService, runCli } from '@catalogue/admin';
-import { serveApp, testConfig, type ServedApp } from '@catalogue/testing';
+import { serveServiceForTests } from '@catalogue/testing';
 import { createApp } from '../src/app';
-import { buildDeps, closeDeps, type Deps } from '../src/deps';
+import { buildDeps, closeDeps } from '../src/deps';
 
 describe('catalogue-api: GET /api/v2/rest/whoami', () => {
-  let deps: Deps;
-  let server: ServedApp;
-
-  beforeAll(async () => {
-    deps = buildDeps(testConfig());
-    server = await serveApp(createApp(deps), deps.logger);
-  });
-
-  afterAll(async () => {
-    await server.stop();
-    await closeDeps(deps);
-  });
+  const service = serveServiceForTests({ buildDeps, createApp, closeDeps });
 
   async function createEshopWithCli(): Promise<{ id: number; api_token: string }> {
     let out = '';
-    const code = await runCli(['eshop', 'create', '--name', 'Whoami shop'], () => adminService(deps.db), {
-      out: (text) => (out += text),
-      err: () => undefined,
-    });
+    const code = await runCli(
+      ['eshop', 'create', '--name', 'Whoami shop'],
+      () => adminService(service.deps.db),
+      {
+        out: (text) => (out += text),
+        err: () => undefined,
+      },
+    );
     expect(code).toBe(0);
     return JSON.parse(out) as { id: number; api_token: string };
   }
 
   test('when an eshop made by the admin CLI calls with its API token, then 200 names that eshop', async () => {
     const eshop = await createEshopWithCli();
-    const res = await fetch(`${server.url}/api/v2/rest/whoami`, {
+    const res = await fetch(`${service.url}/api/v2/rest/whoami`, {
       headers: { Authorization: `Bearer ${eshop.api_token}`, Accept: 'application/json' },
     });
     expect(res.status).toBe(200);
@@ -38,7 +31,7 @@ describe('catalogue-api: GET /api/v2/rest/whoami', () => {
 
   test('when the token is wrong, then 401 with the specification body', async () => {
     const eshop = await createEshopWithCli();
-    const res = await fetch(`${server.url}/api/v2/rest/whoami`, {
+    const res = await fetch(`${service.url}/api/v2/rest/whoami`, {
       headers: { Authorization: `Bearer ${eshop.api_token}x` },
     });
     expect(res.status).toBe(401);

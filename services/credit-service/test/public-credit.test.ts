@@ -1,5 +1,5 @@
 import { get } from 'node:http';
-import { serveApp, testConfig, type ServedApp } from '@catalogue/testing';
+import { serveServiceForTests } from '@catalogue/testing';
 
 /**
  * A plain conditional GET. (fetch marks requests with If-None-Match as uncacheable, which
@@ -15,22 +15,13 @@ function conditionalGet(url: string, etag: string): Promise<{ status: number; bo
   });
 }
 import { createApp } from '../src/app';
-import { buildDeps, closeDeps, type Deps } from '../src/deps';
+import { buildDeps, closeDeps } from '../src/deps';
 
 describe('GET /public/credit', () => {
-  let deps: Deps;
-  let server: ServedApp;
-  beforeAll(async () => {
-    deps = buildDeps(testConfig());
-    server = await serveApp(createApp(deps), deps.logger);
-  });
-  afterAll(async () => {
-    await server.stop();
-    await closeDeps(deps);
-  });
+  const service = serveServiceForTests({ buildDeps, createApp, closeDeps });
 
   test('when asked without any credentials, then it answers the seeded price list', async () => {
-    const res = await fetch(`${server.url}/public/credit`);
+    const res = await fetch(`${service.url}/public/credit`);
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual({
       data: [
@@ -48,21 +39,21 @@ describe('GET /public/credit', () => {
   });
 
   test('when a client revalidates with the ETag it has, then 304 without a body', async () => {
-    const first = await fetch(`${server.url}/public/credit`);
+    const first = await fetch(`${service.url}/public/credit`);
     const etag = first.headers.get('etag');
     expect(etag).toMatch(/^"[A-Za-z0-9_-]+"$/);
     expect(first.headers.get('cache-control')).toBe('public, max-age=300');
 
-    const again = await conditionalGet(`${server.url}/public/credit`, etag!);
+    const again = await conditionalGet(`${service.url}/public/credit`, etag!);
     expect(again).toEqual({ status: 304, body: '' });
-    const stale = await conditionalGet(`${server.url}/public/credit`, '"old"');
+    const stale = await conditionalGet(`${service.url}/public/credit`, '"old"');
     expect(stale.status).toBe(200);
     expect(JSON.parse(stale.body)).toHaveProperty('data');
   });
 
   test('when nothing changed, then every response carries the same ETag', async () => {
-    const first = (await fetch(`${server.url}/public/credit`)).headers.get('etag');
-    const second = (await fetch(`${server.url}/public/credit`)).headers.get('etag');
+    const first = (await fetch(`${service.url}/public/credit`)).headers.get('etag');
+    const second = (await fetch(`${service.url}/public/credit`)).headers.get('etag');
     expect(second).toBe(first);
   });
 });

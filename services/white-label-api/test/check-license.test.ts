@@ -1,42 +1,31 @@
 import { eshopsRepository } from '@catalogue/db';
 import { WHITE_LABEL_TOKEN_HEADER } from '@catalogue/http';
-import { makeEshop, serveApp, testConfig, type ServedApp } from '@catalogue/testing';
+import { makeEshop, serveServiceForTests } from '@catalogue/testing';
 import { createApp } from '../src/app';
-import { buildDeps, closeDeps, type Deps } from '../src/deps';
+import { buildDeps, closeDeps } from '../src/deps';
 import { hasValidLicence } from '../src/services/licence.service';
 
 const ORIGIN = 'https://admin.licence.test';
 
 describe('white-label-api: POST /api/v3/white-label/check-license', () => {
-  let deps: Deps;
-  let server: ServedApp;
-
-  beforeAll(async () => {
-    deps = buildDeps(testConfig());
-    server = await serveApp(createApp(deps), deps.logger);
-  });
-
-  afterAll(async () => {
-    await server.stop();
-    await closeDeps(deps);
-  });
+  const service = serveServiceForTests({ buildDeps, createApp, closeDeps });
 
   const check = (token: string) =>
-    fetch(`${server.url}/api/v3/white-label/check-license`, {
+    fetch(`${service.url}/api/v3/white-label/check-license`, {
       method: 'POST',
       headers: { [WHITE_LABEL_TOKEN_HEADER]: token, Origin: ORIGIN, Accept: 'application/json' },
     });
 
   test('when the licence runs until a future day, then has_valid_license is true', async () => {
-    const shop = await makeEshop(deps.db, { origins: [ORIGIN], licenceValidUntil: '2099-01-01' });
+    const shop = await makeEshop(service.deps.db, { origins: [ORIGIN], licenceValidUntil: '2099-01-01' });
     const res = await check(shop.whiteLabelToken);
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual({ data: { eshop_id: shop.eshop.id, has_valid_license: true } });
   });
 
   test('when the licence has expired or was never given, then has_valid_license is false', async () => {
-    const expired = await makeEshop(deps.db, { origins: [ORIGIN], licenceValidUntil: '2020-01-01' });
-    const none = await makeEshop(deps.db, { origins: [ORIGIN], licenceValidUntil: null });
+    const expired = await makeEshop(service.deps.db, { origins: [ORIGIN], licenceValidUntil: '2020-01-01' });
+    const none = await makeEshop(service.deps.db, { origins: [ORIGIN], licenceValidUntil: null });
     expect(await (await check(expired.whiteLabelToken)).json()).toEqual({
       data: { eshop_id: expired.eshop.id, has_valid_license: false },
     });
@@ -46,8 +35,8 @@ describe('white-label-api: POST /api/v3/white-label/check-license', () => {
   });
 
   test('when an operator extends the licence, then the next check sees it', async () => {
-    const shop = await makeEshop(deps.db, { origins: [ORIGIN], licenceValidUntil: null });
-    await eshopsRepository.update(deps.db, shop.eshop.id, { licenceValidUntil: '2099-12-31' });
+    const shop = await makeEshop(service.deps.db, { origins: [ORIGIN], licenceValidUntil: null });
+    await eshopsRepository.update(service.deps.db, shop.eshop.id, { licenceValidUntil: '2099-12-31' });
     expect(await (await check(shop.whiteLabelToken)).json()).toEqual({
       data: { eshop_id: shop.eshop.id, has_valid_license: true },
     });
