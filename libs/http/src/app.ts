@@ -1,5 +1,4 @@
 import Koa from 'koa';
-import bodyParser from 'koa-bodyparser';
 import type { Registry } from 'prom-client';
 import type { Logger } from '@catalogue/logger';
 import { healthRouter, type ReadinessCheck } from './health';
@@ -12,16 +11,15 @@ export interface HttpAppOptions {
   logger: Logger;
   registry: Registry;
   readiness: ReadinessCheck[];
-  /** Largest accepted request body, e.g. "5mb". */
-  bodyLimit: string;
   routers: AppRouter[];
 }
 
 export type HttpApp = Koa<AppState, AppContext>;
 
 /**
- * The Koa app every HTTP service uses: request id and access log, error mapping, JSON body
- * parsing with a size limit, health/readiness/metrics, then the service's routers.
+ * The Koa app every HTTP service uses: request id and access log, error mapping,
+ * health/readiness/metrics, then the service's routers (which parse bodies after their auth,
+ * see parseBody()).
  * Unknown routes end as 404 `{error}` in the error middleware.
  */
 export function createHttpApp(opts: HttpAppOptions): HttpApp {
@@ -34,15 +32,6 @@ export function createHttpApp(opts: HttpAppOptions): HttpApp {
 
   app.use(observe(opts.logger, createHttpMetrics(opts.registry)));
   app.use(errorHandler(opts.logger));
-  app.use(
-    bodyParser({
-      enableTypes: ['json', 'text'],
-      jsonLimit: opts.bodyLimit,
-      textLimit: opts.bodyLimit,
-      extendTypes: { text: ['text/csv'] },
-      strict: true,
-    }),
-  );
   for (const router of [healthRouter(opts.readiness, opts.registry), ...opts.routers]) {
     app.use(router.routes());
     app.use(router.allowedMethods());

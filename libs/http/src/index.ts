@@ -9,7 +9,14 @@ export type { HttpMetrics } from './metrics';
 export * from './errors';
 export { validate, inputOf } from './middleware/validate';
 export type { InputSchemas } from './middleware/validate';
-export { apiTokenAuth, whiteLabelAuth, whiteLabelRouter, WHITE_LABEL_TOKEN_HEADER } from './middleware/auth';
+export {
+  apiRouter,
+  apiTokenAuth,
+  whiteLabelAuth,
+  whiteLabelRouter,
+  WHITE_LABEL_TOKEN_HEADER,
+} from './middleware/auth';
+export { parseBody } from './middleware/body';
 export { eshopOf } from './types';
 export type { AppContext, AppRouter, AppState } from './types';
 export { default as Router } from '@koa/router';

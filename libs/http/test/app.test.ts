@@ -1,5 +1,13 @@
 import Joi from 'joi';
-import { inputOf, NotFoundError, Router, validate, type AppContext, type AppState } from '@catalogue/http';
+import {
+  inputOf,
+  NotFoundError,
+  parseBody,
+  Router,
+  validate,
+  type AppContext,
+  type AppState,
+} from '@catalogue/http';
 import { serve, type TestServer } from './helpers';
 
 function testRoutes() {
@@ -12,6 +20,7 @@ function testRoutes() {
   });
   router.post(
     '/echo',
+    parseBody('1kb'),
     validate({ body: Joi.object({ name: Joi.string().required(), count: Joi.number().integer().min(1) }) }),
     (ctx) => {
       ctx.body = inputOf<unknown, unknown, { name: string; count?: number }>(ctx).body;
@@ -26,7 +35,7 @@ function testRoutes() {
 describe('createHttpApp', () => {
   let server: TestServer;
   beforeAll(async () => {
-    server = await serve([testRoutes()], { bodyLimit: '1kb' });
+    server = await serve([testRoutes()]);
   });
   afterAll(() => server.stop());
 

@@ -1,14 +1,6 @@
 import { adminService } from '@catalogue/admin';
 import { createKnex, tokensRepository, hashToken, type Knex } from '@catalogue/db';
-import {
-  apiTokenAuth,
-  eshopOf,
-  Router,
-  whiteLabelRouter,
-  WHITE_LABEL_TOKEN_HEADER,
-  type AppContext,
-  type AppState,
-} from '@catalogue/http';
+import { apiRouter, eshopOf, whiteLabelRouter, WHITE_LABEL_TOKEN_HEADER } from '@catalogue/http';
 import { makeEshop, testConfig } from '@catalogue/testing';
 import { serve, type TestServer } from './helpers';
 
@@ -20,12 +12,14 @@ describe('auth middlewares', () => {
 
   beforeAll(async () => {
     db = createKnex(testConfig().database);
-    const api = new Router<AppState, AppContext>({ prefix: '/api' });
-    api.use(apiTokenAuth(db));
+    const api = apiRouter(db, { prefix: '/api', bodyLimit: '1kb' });
     api.get('/me', (ctx) => {
       ctx.body = { eshop_id: eshopOf(ctx).id };
     });
-    const wl = whiteLabelRouter(db, '/wl');
+    api.post('/me', (ctx) => {
+      ctx.body = { eshop_id: eshopOf(ctx).id, body: (ctx.request as { body?: unknown }).body };
+    });
+    const wl = whiteLabelRouter(db, { prefix: '/wl', bodyLimit: '1kb' });
     wl.get('/me', (ctx) => {
       ctx.body = { eshop_id: eshopOf(ctx).id };
     });
@@ -70,6 +64,27 @@ describe('auth middlewares', () => {
       const asB = await fetch(`${server.url}/api/me`, { headers: { authorization: `bearer ${b.apiToken}` } });
       expect(await asA.json()).toEqual({ eshop_id: a.eshop.id });
       expect(await asB.json()).toEqual({ eshop_id: b.eshop.id });
+    });
+
+    test('when the body is malformed or too large but the token is missing, then 401 comes first', async () => {
+      for (const body of ['{not json', JSON.stringify({ x: 'y'.repeat(5_000) })]) {
+        const res = await fetch(`${server.url}/api/me`, {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json' },
+          body,
+        });
+        expect(res.status).toBe(401);
+        expect(await res.json()).toEqual(UNAUTHORIZED);
+      }
+    });
+
+    test('when an authenticated request has a malformed body, then 400; a valid one is parsed', async () => {
+      const shop = await makeEshop(db);
+      const headers = { Authorization: `Bearer ${shop.apiToken}`, 'Content-Type': 'application/json' };
+      const bad = await fetch(`${server.url}/api/me`, { method: 'POST', headers, body: '{not json' });
+      expect(bad.status).toBe(400);
+      const good = await fetch(`${server.url}/api/me`, { method: 'POST', headers, body: '[{"id":"P1"}]' });
+      expect(await good.json()).toEqual({ eshop_id: shop.eshop.id, body: [{ id: 'P1' }] });
     });
 
     test('when a white-label token is sent as a bearer token, then 401', async () => {

@@ -10,7 +10,7 @@ export interface TestServer extends ServedApp {
 /** Runs a createHttpApp() app with the given routers on a free port. */
 export async function serve(
   routers: AppRouter[],
-  opts: { readiness?: ReadinessCheck[]; bodyLimit?: string; shutdownTimeoutMs?: number } = {},
+  opts: { readiness?: ReadinessCheck[]; shutdownTimeoutMs?: number } = {},
 ): Promise<TestServer> {
   const logger = createLogger({ service: 'test', level: 'silent' });
   const registry = new Registry();
@@ -18,7 +18,6 @@ export async function serve(
     logger,
     registry,
     readiness: opts.readiness ?? [],
-    bodyLimit: opts.bodyLimit ?? '1mb',
     routers,
   });
   return { ...(await serveApp(app, logger, opts.shutdownTimeoutMs ?? 5_000)), registry };

@@ -7,7 +7,6 @@ export function createApp(deps: Deps): HttpApp {
     logger: deps.logger,
     registry: deps.registry,
     readiness: deps.readiness,
-    bodyLimit: '100kb',
     routers: [],
   });
 }

@@ -8,7 +8,6 @@ export function createApp(deps: Deps): HttpApp {
     logger: deps.logger,
     registry: deps.registry,
     readiness: deps.readiness,
-    bodyLimit: deps.config.http.bodyLimit,
     routers: [licenceRoutes(deps)],
   });
 }

@@ -10,6 +10,8 @@ const BEARER = /^Bearer\s+(\S+)\s*$/i;
 /** Header of the white-label token (the specification's neutral name). */
 export const WHITE_LABEL_TOKEN_HEADER = 'service-white-label-token';
 
+import { parseBody } from './body';
+
 /** v1/v2: `Authorization: Bearer <API token>` -> ctx.state.eshop, or 401. */
 export function apiTokenAuth(db: Knex): Middleware<AppState, AppContext> {
   return async (ctx, next) => {
@@ -64,14 +66,21 @@ export function whiteLabelAuth(db: Knex): Middleware<AppState, AppContext> {
   return compose([guard, corsHeaders]);
 }
 
+/** A router for catalogue routes (v1/v2): every route behind apiTokenAuth, then body parsing. */
+export function apiRouter(db: Knex, opts: { bodyLimit: string; prefix?: string }): AppRouter {
+  const router = new Router<AppState, AppContext>(opts.prefix ? { prefix: opts.prefix } : {});
+  router.use(apiTokenAuth(db), parseBody(opts.bodyLimit));
+  return router;
+}
+
 /**
- * A router for white-label routes: every route behind whiteLabelAuth, and CORS preflights
+ * A router for white-label routes: every route behind whiteLabelAuth and body parsing, and CORS preflights
  * for any path under the prefix answered by it (router middleware runs only for matched
  * routes, so without the catch-all a preflight would never reach the origin check).
  */
-export function whiteLabelRouter(db: Knex, prefix = '/api/v3/white-label'): AppRouter {
-  const router = new Router<AppState, AppContext>({ prefix });
-  router.use(whiteLabelAuth(db));
+export function whiteLabelRouter(db: Knex, opts: { bodyLimit: string; prefix?: string }): AppRouter {
+  const router = new Router<AppState, AppContext>({ prefix: opts.prefix ?? '/api/v3/white-label' });
+  router.use(whiteLabelAuth(db), parseBody(opts.bodyLimit));
   router.options('/{*path}', (ctx) => {
     // A plain OPTIONS (not a preflight) that passed the origin check: nothing to say.
     ctx.status = 204;
