@@ -1,5 +1,6 @@
 import { isLanguage, V3_LANGUAGES, type Language } from '@catalogue/config';
 import {
+  catalogueRepository,
   creditsRepository,
   eshopsRepository,
   hashToken,
@@ -9,6 +10,8 @@ import {
   tokensRepository,
   TOKEN_PREFIX_LENGTH,
   type CreditAccount,
+  type EntityStatus,
+  type EntityType,
   type Eshop,
   type EshopInput,
   type Knex,
@@ -184,6 +187,15 @@ export function adminService(db: Knex) {
         await requireEshop(trx, eshopId);
         return creditsRepository.topUp(trx, eshopId, amount, reason);
       });
+    },
+
+    /** Sets an item's content status (staff: review -> ready; support: any status). */
+    async setItemStatus(eshopId: number, type: EntityType, externalId: string, status: EntityStatus) {
+      await requireEshop(db, eshopId);
+      if (!(await catalogueRepository.setStatus(db, type, eshopId, externalId, status))) {
+        throw new AdminError(`${type} ${externalId} of eshop ${eshopId} not found`);
+      }
+      return { eshop_id: eshopId, type, external_id: externalId, status };
     },
 
     async credits(

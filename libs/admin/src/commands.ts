@@ -1,7 +1,7 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 
 type ParseArgsOptionsConfig = NonNullable<ParseArgsConfig['options']>;
-import type { EshopInput, TokenKind } from '@catalogue/db';
+import type { EntityStatus, EntityType, EshopInput, TokenKind } from '@catalogue/db';
 import {
   AdminError,
   MAX_CREDITS,
@@ -28,6 +28,7 @@ export const USAGE = `Usage: npm run --silent admin -- <command>
   credit topup ID AMOUNT [--reason TEXT]
   credit show ID
   credit ledger ID [--limit N]
+  item status ID product|category|brand|blog EXTERNAL_ID draft|generate|review|ready
 
 Prints JSON on stdout; errors go to stderr with a non-zero exit code.`;
 
@@ -187,6 +188,26 @@ const commands: Record<string, Handler> = {
       values.limit === undefined ? 50 : Math.min(parsePositiveInt(values.limit as string, '--limit'), 10_000);
     return (await admin.credits(id, limit)).ledger.map(presentLedger);
   },
+};
+
+const ITEM_TYPES: readonly EntityType[] = ['product', 'category', 'brand', 'blog'];
+const ITEM_STATUSES: readonly EntityStatus[] = ['draft', 'generate', 'review', 'ready'];
+
+function oneOf<T extends string>(value: string, allowed: readonly T[], what: string): T {
+  if (!(allowed as readonly string[]).includes(value)) {
+    throw new AdminError(`${what} must be one of ${allowed.join(', ')} (got "${value}")`);
+  }
+  return value as T;
+}
+
+commands['item status'] = async (args, admin) => {
+  const { positionals } = parse(args, {}, ['ID', 'TYPE', 'EXTERNAL_ID', 'STATUS']);
+  return admin.setItemStatus(
+    eshopId(positionals[0]),
+    oneOf(positionals[1]!, ITEM_TYPES, 'TYPE'),
+    positionals[2]!,
+    oneOf(positionals[3]!, ITEM_STATUSES, 'STATUS'),
+  );
 };
 
 export interface CliIo {

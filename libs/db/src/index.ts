@@ -26,3 +26,34 @@ export type {
 } from './repositories/credits.repository';
 export type { Knex } from 'knex';
 export { normaliseOrigin } from './origins';
+export {
+  catalogueRepository,
+  ENTITY_TABLES,
+  COMMON_LANG_FIELDS,
+  isoMicros,
+} from './repositories/catalogue.repository';
+export type {
+  EntityType,
+  EntityStatus,
+  EntityRecord,
+  EntityWrite,
+  StoredEntity,
+  ListedEntity,
+  ListFilter,
+  ListOptions,
+  LangMap,
+} from './repositories/catalogue.repository';
+export { variantsRepository } from './repositories/variants.repository';
+export type { Variant } from './repositories/variants.repository';
+export { parametersRepository } from './repositories/parameters.repository';
+export type { ParameterWrite, ParameterValueWrite, UpsertCounts } from './repositories/parameters.repository';
+export { listingRepository } from './repositories/listing.repository';
+export type {
+  ListingBatch,
+  ListingField,
+  ListingParameter,
+  ListingRow,
+  ListingRowInput,
+  ListingRowStatus,
+  ListingSource,
+} from './repositories/listing.repository';

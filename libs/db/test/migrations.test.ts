@@ -17,16 +17,29 @@ import { makeEshop, testConfig } from '@catalogue/testing';
 const TABLES = [
   'allowed_origins',
   'api_tokens',
+  'blogs',
+  'brands',
+  'categories',
+  'content',
   'credit_accounts',
   'credit_ledger',
   'credit_prices',
   'eshops',
+  'listing_batches',
+  'listing_rows',
+  'parameter_values',
+  'parameters',
+  'product_variants',
+  'products',
   'white_label_tokens',
 ];
 const MIGRATIONS = [
   '20261121000100_tenant_core',
   '20261121000200_credit_accounts',
   '20261121000300_credit_prices',
+  '20261121000400_catalogue_entities',
+  '20261121000500_content',
+  '20261121000600_listing_batches',
 ];
 
 /** A database URL on the test run's server, named after the run's database plus a suffix. */

@@ -7,6 +7,7 @@ export type { ReadinessCheck } from './health';
 export { createHttpMetrics, UNMATCHED_ROUTE } from './metrics';
 export type { HttpMetrics } from './metrics';
 export * from './errors';
+export { fieldMessage, fieldPath } from './messages';
 export { validate, inputOf } from './middleware/validate';
 export type { InputSchemas } from './middleware/validate';
 export {
@@ -17,7 +18,7 @@ export {
   WHITE_LABEL_TOKEN_HEADER,
 } from './middleware/auth';
 export { parseBody } from './middleware/body';
-export { eshopOf } from './types';
+export { bodyOf, eshopOf } from './types';
 export type { AppContext, AppRouter, AppState } from './types';
 export { default as Router } from '@koa/router';
 export { buildBaseDeps, closeBaseDeps, exitOnSignals } from './runtime';

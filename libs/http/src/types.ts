@@ -20,3 +20,11 @@ export function eshopOf(ctx: { state: AppState }): Eshop {
   if (!ctx.state.eshop) throw new Error('eshopOf() used on a route without an auth middleware');
   return ctx.state.eshop;
 }
+
+/**
+ * The parsed request body, unchecked, for handlers whose service validates item by item
+ * (bulk imports report invalid items instead of failing the request).
+ */
+export function bodyOf(ctx: { request: unknown }): unknown {
+  return (ctx.request as { body?: unknown }).body;
+}

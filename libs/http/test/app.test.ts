@@ -87,7 +87,7 @@ describe('createHttpApp', () => {
     const body = (await res.json()) as { error: string; errors: Record<string, string[]> };
     expect(body.error).toBe('The given data was invalid.');
     expect(Object.keys(body.errors).sort()).toEqual(['count', 'name']);
-    expect(body.errors.name).toEqual(['name is required']);
+    expect(body.errors.name).toEqual(['The name field is required.']);
   });
 
   test('when the input is valid, then the handler sees the converted values', async () => {

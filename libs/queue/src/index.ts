@@ -1,7 +1,7 @@
 export { QUEUE_NAMES, DEFAULT_JOB_OPTIONS } from './jobs';
 export type { JobPayloads, QueueName } from './jobs';
 export { createRedis, pingRedis } from './connection';
-export { createQueues, enqueue, closeQueues } from './producers';
+export { createQueues, enqueue, enqueueMany, closeQueues } from './producers';
 export type { Queues } from './producers';
 export { createWorkers, closeWorkers } from './worker';
 export type { JobHandler, JobHandlers, WorkerOptions } from './worker';

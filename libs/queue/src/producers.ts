@@ -37,6 +37,18 @@ export async function enqueue<Q extends QueueName>(
   return job.id;
 }
 
+/** Adds many jobs of one queue in one round trip to Redis. */
+export async function enqueueMany<Q extends QueueName>(
+  queues: Queues,
+  name: Q,
+  payloads: JobPayloads[Q][],
+  opts: JobsOptions = {},
+): Promise<void> {
+  if (!payloads.length) return;
+  const queue = queues[name] as unknown as Queue<JobPayloads[Q]>;
+  await queue.addBulk(payloads.map((data) => ({ name: name as never, data: data as never, opts })));
+}
+
 export async function closeQueues(queues: Queues): Promise<void> {
   await Promise.all(Object.values(queues).map((q: Queue) => q.close()));
 }

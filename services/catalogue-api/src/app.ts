@@ -1,13 +1,22 @@
 import { createHttpApp, type HttpApp } from '@catalogue/http';
 import type { Deps } from './deps';
+import { v1Routes, v2Routes } from './routes/catalogue.routes';
+import { listingRoutes } from './routes/listing.routes';
 import { whoamiRoutes } from './routes/whoami.routes';
+import { createCatalogueServices } from './services';
 
 /** The catalogue API (v1, v2) as a Koa app, not listening. */
 export function createApp(deps: Deps): HttpApp {
+  const services = createCatalogueServices(deps);
   return createHttpApp({
     logger: deps.logger,
     registry: deps.registry,
     readiness: deps.readiness,
-    routers: [whoamiRoutes(deps)],
+    routers: [
+      whoamiRoutes(deps),
+      v1Routes(deps, services),
+      v2Routes(deps, services),
+      listingRoutes(deps, services),
+    ],
   });
 }

@@ -2,6 +2,9 @@ import type { Knex } from 'knex';
 import * as tenantCore from './20261121000100_tenant_core';
 import * as creditAccounts from './20261121000200_credit_accounts';
 import * as creditPrices from './20261121000300_credit_prices';
+import * as catalogueEntities from './20261121000400_catalogue_entities';
+import * as content from './20261121000500_content';
+import * as listingBatches from './20261121000600_listing_batches';
 
 export interface Migration {
   name: string;
@@ -14,4 +17,7 @@ export const migrations: Migration[] = [
   { name: '20261121000100_tenant_core', ...tenantCore },
   { name: '20261121000200_credit_accounts', ...creditAccounts },
   { name: '20261121000300_credit_prices', ...creditPrices },
+  { name: '20261121000400_catalogue_entities', ...catalogueEntities },
+  { name: '20261121000500_content', ...content },
+  { name: '20261121000600_listing_batches', ...listingBatches },
 ];

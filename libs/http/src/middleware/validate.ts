@@ -1,6 +1,7 @@
 import type Joi from 'joi';
 import type { Middleware } from 'koa';
 import { ValidationError, type FieldErrors } from '../errors';
+import { fieldMessage, fieldPath } from '../messages';
 import type { AppContext, AppState } from '../types';
 
 export interface InputSchemas {
@@ -11,8 +12,7 @@ export interface InputSchemas {
 
 function collect(errors: FieldErrors, prefix: string, error: Joi.ValidationError): void {
   for (const detail of error.details) {
-    const key = detail.path.length ? detail.path.join('.') : prefix;
-    (errors[key] ??= []).push(detail.message.replace(/"/g, ''));
+    (errors[fieldPath(detail, prefix)] ??= []).push(fieldMessage(detail, prefix));
   }
 }
 

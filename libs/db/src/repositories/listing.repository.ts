@@ -1,0 +1,127 @@
+import type { Knex } from 'knex';
+
+export type ListingSource = 'feed' | 'research' | 'generated' | 'manual';
+export type ListingRowStatus = 'pending' | 'processing' | 'done' | 'failed';
+
+export interface ListingField {
+  value: string | string[];
+  source: ListingSource;
+}
+
+export interface ListingParameter {
+  label: string;
+  value: string;
+  source: ListingSource;
+  confidence?: number;
+  reference?: string[];
+}
+
+export interface ListingRowInput {
+  externalId: string;
+  field: Record<string, ListingField>;
+  parameter: ListingParameter[];
+}
+
+export interface ListingRow {
+  id: number;
+  externalId: string;
+  status: ListingRowStatus;
+  /** ISO 8601 with a numeric UTC offset, as the specification shows for listing rows. */
+  updatedAt: string;
+  field: Record<string, ListingField>;
+  parameter: ListingParameter[];
+}
+
+export interface ListingBatch {
+  id: number;
+  rowsTotal: number;
+  createdAt: string;
+}
+
+const isoOffset = (column: string) =>
+  `to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"+00:00"')`;
+
+function rowsWhere(db: Knex | Knex.Transaction, eshopId: number, batchId: number, updatedSince?: string) {
+  const query = db('listing_rows').where({ eshop_id: eshopId, batch_id: batchId });
+  if (updatedSince !== undefined) query.andWhere('updated_at', '>', updatedSince);
+  return query;
+}
+
+export const listingRepository = {
+  /** Stores a batch and its rows; returns the batch and the row ids in upload order. */
+  async createBatch(
+    trx: Knex.Transaction,
+    eshopId: number,
+    format: 'json' | 'csv',
+    rows: ListingRowInput[],
+  ): Promise<{ batch: ListingBatch; rowIds: number[] }> {
+    const [batch] = await trx('listing_batches')
+      .insert({ eshop_id: eshopId, format, rows_total: rows.length })
+      .returning<{ id: number; rows_total: number; created_at: string }[]>([
+        'id',
+        'rows_total',
+        trx.raw(`${isoOffset('created_at')} as created_at`) as unknown as string,
+      ]);
+    const rowIds: number[] = [];
+    // 1,000 rows of 5 bound values per statement stays far below Postgres's 65,535 parameters.
+    for (let start = 0; start < rows.length; start += 1000) {
+      const inserted = await trx('listing_rows')
+        .insert(
+          rows.slice(start, start + 1000).map((r) => ({
+            eshop_id: eshopId,
+            batch_id: batch!.id,
+            external_id: r.externalId,
+            field: JSON.stringify(r.field),
+            parameter: JSON.stringify(r.parameter),
+          })),
+        )
+        .returning<{ id: number }[]>('id');
+      rowIds.push(...inserted.map((r) => r.id));
+    }
+    return { batch: { id: batch!.id, rowsTotal: batch!.rows_total, createdAt: batch!.created_at }, rowIds };
+  },
+
+  async batchExists(db: Knex | Knex.Transaction, eshopId: number, batchId: number): Promise<boolean> {
+    return Boolean(await db('listing_batches').where({ eshop_id: eshopId, id: batchId }).first('id'));
+  },
+
+  async listRows(
+    db: Knex | Knex.Transaction,
+    eshopId: number,
+    batchId: number,
+    opts: { page: number; perPage: number; updatedSince?: string },
+  ): Promise<ListingRow[]> {
+    const rows = await rowsWhere(db, eshopId, batchId, opts.updatedSince)
+      .select(
+        'id',
+        'external_id',
+        'status',
+        'field',
+        'parameter',
+        db.raw(`${isoOffset('updated_at')} as updated_at`),
+      )
+      .orderBy('id')
+      .limit(opts.perPage)
+      .offset((opts.page - 1) * opts.perPage);
+    return rows.map((r: Record<string, unknown>) => ({
+      id: r.id as number,
+      externalId: r.external_id as string,
+      status: r.status as ListingRowStatus,
+      updatedAt: r.updated_at as string,
+      field: r.field as Record<string, ListingField>,
+      parameter: r.parameter as ListingParameter[],
+    }));
+  },
+
+  async countRows(
+    db: Knex | Knex.Transaction,
+    eshopId: number,
+    batchId: number,
+    updatedSince?: string,
+  ): Promise<number> {
+    const row = await rowsWhere(db, eshopId, batchId, updatedSince)
+      .count<{ count: number }[]>({ count: '*' })
+      .first();
+    return row?.count ?? 0;
+  },
+};

@@ -1,0 +1,74 @@
+import type { Knex } from 'knex';
+
+export interface ParameterWrite {
+  externalId: number;
+  name: string;
+}
+
+export interface ParameterValueWrite {
+  parameterExternalId: number;
+  externalId: number;
+  value: string;
+}
+
+export interface UpsertCounts {
+  inserted: number;
+  updated: number;
+}
+
+function countInserted(rows: { inserted: boolean }[]): UpsertCounts {
+  const inserted = rows.filter((r) => r.inserted).length;
+  return { inserted, updated: rows.length - inserted };
+}
+
+export const parametersRepository = {
+  /**
+   * Creates or updates parameters and then their values, in two multi-row statements.
+   * `xmax = 0` is true exactly for rows the statement inserted, which tells new from existing.
+   */
+  async upsert(
+    trx: Knex.Transaction,
+    eshopId: number,
+    parameters: ParameterWrite[],
+    values: ParameterValueWrite[],
+  ): Promise<{ parameters: UpsertCounts; values: UpsertCounts }> {
+    if (!parameters.length) return { parameters: countInserted([]), values: countInserted([]) };
+    const written = await trx('parameters')
+      .insert(parameters.map((p) => ({ eshop_id: eshopId, external_id: p.externalId, name: p.name })))
+      .onConflict(['eshop_id', 'external_id'])
+      .merge({ name: trx.raw('excluded.name'), updated_at: trx.fn.now(6) })
+      .returning<{ id: number; external_id: number; inserted: boolean }[]>([
+        'id',
+        'external_id',
+        trx.raw('(xmax = 0) as inserted') as unknown as string,
+      ]);
+    const internalId = new Map(written.map((p) => [p.external_id, p.id]));
+    const valueRows = values.map((v) => ({
+      eshop_id: eshopId,
+      parameter_id: internalId.get(v.parameterExternalId),
+      external_id: v.externalId,
+      value: v.value,
+    }));
+    const writtenValues = valueRows.length
+      ? await trx('parameter_values')
+          .insert(valueRows)
+          .onConflict(['eshop_id', 'parameter_id', 'external_id'])
+          .merge({ value: trx.raw('excluded.value'), updated_at: trx.fn.now(6) })
+          .returning<{ inserted: boolean }[]>([trx.raw('(xmax = 0) as inserted') as unknown as string])
+      : [];
+    return { parameters: countInserted(written), values: countInserted(writtenValues) };
+  },
+
+  async existingIds(
+    db: Knex | Knex.Transaction,
+    eshopId: number,
+    externalIds: number[],
+  ): Promise<Set<number>> {
+    if (!externalIds.length) return new Set();
+    const rows = await db('parameters')
+      .select<{ external_id: number }[]>('external_id')
+      .where('eshop_id', eshopId)
+      .whereIn('external_id', externalIds);
+    return new Set(rows.map((r) => r.external_id));
+  },
+};

@@ -1,0 +1,65 @@
+import Joi from 'joi';
+
+/** `Y-m-d H:i:s`, read as UTC; a real calendar time (2026-02-30 is refused). */
+export const ymdHis = Joi.string().custom((value: string, helpers) => {
+  const match = /^(\d{4})-(\d{2})-(\d{2}) (\d{2}):(\d{2}):(\d{2})$/.exec(value);
+  if (!match) return helpers.error('date.format');
+  const [y, mo, d, h, mi, s] = match.slice(1).map(Number) as [number, number, number, number, number, number];
+  const date = new Date(Date.UTC(y, mo - 1, d, h, mi, s));
+  const same =
+    date.getUTCFullYear() === y &&
+    date.getUTCMonth() === mo - 1 &&
+    date.getUTCDate() === d &&
+    date.getUTCHours() === h &&
+    date.getUTCMinutes() === mi &&
+    date.getUTCSeconds() === s;
+  return same ? date.toISOString() : helpers.error('date.format');
+});
+
+const flag = Joi.boolean().truthy('1').falsy('0');
+const page = Joi.number().integer().min(1).max(1_000_000).default(1);
+
+/** Query of v2 lists; unknown parameters are ignored (cache busters and the like). */
+export const v2ListQuery = Joi.object({
+  page,
+  per_page: Joi.number().integer().min(1).max(100).default(100),
+  is_edited: flag.default(true),
+  last_update_time_from: ymdHis,
+  include: Joi.string().allow('').max(200),
+  lang: Joi.string().allow('').max(200),
+}).unknown(true);
+
+/** Query of v1 lists: is_edited omitted means all items. */
+export const v1ListQuery = Joi.object({
+  page,
+  per_page: Joi.number().integer().min(1).max(100).default(100),
+  is_edited: flag,
+  last_update_time_from: ymdHis,
+}).unknown(true);
+
+export const listingQuery = Joi.object({
+  page,
+  per_page: Joi.number().integer().min(1).max(200).default(200),
+  updated_since: ymdHis,
+}).unknown(true);
+
+export const batchParams = Joi.object({
+  batch_id: Joi.number().integer().min(1).max(Number.MAX_SAFE_INTEGER).required(),
+});
+
+export interface V2ListQuery {
+  page: number;
+  per_page: number;
+  is_edited: boolean;
+  last_update_time_from?: string;
+  include?: string;
+  lang?: string;
+}
+
+export type V1ListQuery = Omit<V2ListQuery, 'include' | 'lang' | 'is_edited'> & { is_edited?: boolean };
+
+export interface ListingQuery {
+  page: number;
+  per_page: number;
+  updated_since?: string;
+}

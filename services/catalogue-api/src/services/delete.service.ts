@@ -1,0 +1,62 @@
+import { catalogueRepository, type EntityType, type Knex } from '@catalogue/db';
+import { bulkItems, byIndex, type ItemError } from './item-check';
+
+const NOT_FOUND: Record<EntityType, string> = {
+  product: 'Product not found',
+  category: 'Category not found',
+  brand: 'Brand not found',
+  blog: 'Blog not found',
+};
+
+export interface DeleteResult {
+  success: boolean;
+  deleted: number;
+  skipped: number;
+  errors: ItemError[];
+}
+
+/** An element of a DELETE body: an id string or `{id}`; anything else is reported. */
+function idOf(element: unknown): string | undefined {
+  const id = typeof element === 'object' && element !== null ? (element as { id?: unknown }).id : element;
+  return typeof id === 'string' && id.length > 0 && id.length <= 255 ? id : undefined;
+}
+
+export function createDeleteService(deps: { db: Knex }) {
+  return {
+    /**
+     * Soft-deletes the listed items in one statement. Missing or already deleted items are
+     * skipped with the Not found message; a repeated id counts once.
+     */
+    async softDelete(eshopId: number, type: EntityType, body: unknown): Promise<DeleteResult> {
+      const elements = bulkItems(body);
+      const errors: ItemError[] = [];
+      const wanted = new Map<string, number>();
+      elements.forEach((element, index) => {
+        const id = idOf(element);
+        if (id === undefined) {
+          errors.push({
+            index,
+            id: null,
+            errors: ['The id field must be a non-empty string of at most 255 characters.'],
+          });
+        } else if (wanted.has(id)) {
+          errors.push({ index, id, errors: ['The id field has a duplicate value.'] });
+        } else {
+          wanted.set(id, index);
+        }
+      });
+      const deleted = await catalogueRepository.softDelete(deps.db, type, eshopId, [...wanted.keys()]);
+      for (const [id, index] of wanted) {
+        if (!deleted.has(id)) errors.push({ index, id, errors: [NOT_FOUND[type]] });
+      }
+      return {
+        success: errors.length === 0,
+        deleted: deleted.size,
+        skipped: errors.length,
+        errors: byIndex(errors),
+      };
+    },
+  };
+}
+
+export type DeleteService = ReturnType<typeof createDeleteService>;

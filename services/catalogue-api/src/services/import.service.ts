@@ -1,0 +1,172 @@
+import type { Logger } from '@catalogue/logger';
+import type { EntityType, Knex } from '@catalogue/db';
+import { enqueueMany, type Queues } from '@catalogue/queue';
+import { ValidationError } from '@catalogue/http';
+import { parameterItemSchema, v2ItemSchema, V1_ITEM_SCHEMAS } from '../schemas/items.schema';
+import { importEntities, missingNames, type WriteItem } from './entity-import';
+import { bulkItems, byIndex, checkItems, type ItemError } from './item-check';
+import { importParameters, type ParameterItem } from './parameter-import';
+
+export interface ImportResult {
+  success: boolean;
+  imported: number;
+  updated: number;
+  skipped: number;
+  errors: ItemError[];
+}
+
+export interface ParameterImportResult extends ImportResult {
+  values_imported: number;
+  values_updated: number;
+}
+
+export type SectionName = 'parameters' | 'categories' | 'brands' | 'products' | 'blogs';
+/** The order of the specification: referenced entities first. */
+export const SECTIONS: readonly SectionName[] = ['parameters', 'categories', 'brands', 'products', 'blogs'];
+const SECTION_TYPE: Record<Exclude<SectionName, 'parameters'>, EntityType> = {
+  categories: 'category',
+  brands: 'brand',
+  products: 'product',
+  blogs: 'blog',
+};
+
+interface ImportDeps {
+  db: Knex;
+  queues: Queues;
+  logger: Logger;
+}
+
+type V1Item = { id: string; name: string; [field: string]: unknown };
+
+/** v1 writes the `default` language: plain strings become one-language maps. */
+function fromV1(type: 'product' | 'category', item: V1Item): WriteItem {
+  const langFields =
+    type === 'product' ? ['name', 'short_description', 'description', 'url'] : ['name', 'url', 'description'];
+  const converted: WriteItem = { id: item.id };
+  for (const [key, value] of Object.entries(item)) {
+    if (key === 'id') continue;
+    converted[key] = langFields.includes(key) ? { default: value } : value;
+  }
+  return converted;
+}
+
+function result(imported: number, updated: number, errors: ItemError[]): ImportResult {
+  return { success: errors.length === 0, imported, updated, skipped: errors.length, errors: byIndex(errors) };
+}
+
+export function createImportService(deps: ImportDeps) {
+  /** Content jobs go out after the commit, so the worker never reads a row that is not there yet. */
+  async function queueRenders(eshopId: number, type: EntityType, externalIds: string[]): Promise<void> {
+    if (!externalIds.length) return;
+    try {
+      await enqueueMany(
+        deps.queues,
+        'render-content',
+        externalIds.map((external_id) => ({ eshop_id: eshopId, entity_type: type, external_id })),
+      );
+    } catch (err) {
+      // The import is committed; the items wait in `generate` until re-queued (docs/decisions.md).
+      deps.logger.error(
+        { err, eshopId, type, count: externalIds.length },
+        'could not queue render-content jobs',
+      );
+    }
+  }
+
+  function checkV2(type: EntityType, items: unknown[], multiImport: boolean) {
+    return checkItems<WriteItem>(items, v2ItemSchema(type, { multiImport }), (item) =>
+      missingNames(type, item),
+    );
+  }
+
+  async function importChecked(
+    eshopId: number,
+    type: EntityType,
+    checked: ReturnType<typeof checkV2>,
+  ): Promise<ImportResult> {
+    const outcome = await deps.db.transaction((trx) => importEntities(trx, eshopId, type, checked.accepted));
+    await queueRenders(eshopId, type, outcome.toRender);
+    return result(outcome.imported, outcome.updated, [...checked.errors, ...outcome.errors]);
+  }
+
+  return {
+    async importV2(eshopId: number, type: EntityType, body: unknown): Promise<ImportResult> {
+      return importChecked(eshopId, type, checkV2(type, bulkItems(body), false));
+    },
+
+    async importV1(eshopId: number, type: 'product' | 'category', body: unknown): Promise<ImportResult> {
+      const checked = checkItems<V1Item>(bulkItems(body), V1_ITEM_SCHEMAS[type]);
+      return importChecked(eshopId, type, {
+        accepted: checked.accepted.map(({ index, item }) => ({ index, item: fromV1(type, item) })),
+        errors: checked.errors,
+      });
+    },
+
+    async importParameters(eshopId: number, body: unknown): Promise<ParameterImportResult> {
+      const checked = checkItems<ParameterItem>(bulkItems(body), parameterItemSchema);
+      const outcome = await deps.db.transaction((trx) => importParameters(trx, eshopId, checked.accepted));
+      return {
+        ...result(outcome.imported, outcome.updated, checked.errors),
+        values_imported: outcome.valuesImported,
+        values_updated: outcome.valuesUpdated,
+      };
+    },
+
+    /**
+     * All sections in one transaction, in the specification's order, so references may point
+     * at items of earlier sections. Invalid items are skipped and reported per section; any
+     * database failure rolls back every section.
+     */
+    async multiImport(
+      eshopId: number,
+      body: unknown,
+    ): Promise<{ success: boolean; results: Record<string, unknown> }> {
+      if (body === null || typeof body !== 'object' || Array.isArray(body)) {
+        throw new ValidationError({ body: ['The body must be an object with sections.'] });
+      }
+      const sections = body as Record<string, unknown>;
+      const present = SECTIONS.filter((s) => sections[s] !== undefined);
+      if (!present.length) {
+        throw new ValidationError({
+          body: [`The body must contain at least one of: ${SECTIONS.join(', ')}.`],
+        });
+      }
+      const items = Object.fromEntries(present.map((s) => [s, bulkItems(sections[s], s)]));
+
+      const renders: [EntityType, string[]][] = [];
+      const results = await deps.db.transaction(async (trx) => {
+        const out: Record<string, ImportResult | ParameterImportResult> = {};
+        for (const section of present) {
+          if (section === 'parameters') {
+            const checked = checkItems<ParameterItem>(items[section]!, parameterItemSchema);
+            const outcome = await importParameters(trx, eshopId, checked.accepted);
+            out[section] = {
+              ...result(outcome.imported, outcome.updated, checked.errors),
+              values_imported: outcome.valuesImported,
+              values_updated: outcome.valuesUpdated,
+            };
+            continue;
+          }
+          const type = SECTION_TYPE[section];
+          const checked = checkV2(type, items[section]!, true);
+          const outcome = await importEntities(trx, eshopId, type, checked.accepted);
+          renders.push([type, outcome.toRender]);
+          out[section] = result(outcome.imported, outcome.updated, [...checked.errors, ...outcome.errors]);
+        }
+        return out;
+      });
+      for (const [type, ids] of renders) await queueRenders(eshopId, type, ids);
+      // `success` belongs to the whole request; the sections carry their counts and errors.
+      const sectionResults = Object.entries(results).map(([name, { success: _each, ...counts }]) => [
+        name,
+        counts,
+      ]);
+      return {
+        success: Object.values(results).every((r) => r.success),
+        results: Object.fromEntries(sectionResults),
+      };
+    },
+  };
+}
+
+export type ImportService = ReturnType<typeof createImportService>;

@@ -1,0 +1,200 @@
+import { LANGUAGES } from '@catalogue/config';
+import {
+  catalogueRepository,
+  type Eshop,
+  type EntityType,
+  type Knex,
+  type LangMap,
+  type ListedEntity,
+} from '@catalogue/db';
+import { ValidationError } from '@catalogue/http';
+import type { V1ListQuery, V2ListQuery } from '../schemas/list.schema';
+
+export type Include = 'nested' | 'marketplace' | 'site_link' | 'rich_snippet' | 'variant';
+
+/** The includes each entity supports, exactly as the specification lists them. */
+export const INCLUDES: Record<EntityType, readonly Include[]> = {
+  product: ['nested', 'marketplace', 'site_link', 'rich_snippet', 'variant'],
+  category: ['nested', 'marketplace', 'rich_snippet'],
+  brand: ['nested', 'marketplace', 'site_link', 'rich_snippet'],
+  blog: ['nested', 'marketplace', 'site_link', 'rich_snippet'],
+};
+
+const PLURAL: Record<EntityType, string> = {
+  product: 'products',
+  category: 'categories',
+  brand: 'brands',
+  blog: 'blogs',
+};
+
+/** v1 shows these languages, in this order, whatever the eshop has active. */
+export const V1_LANGUAGES = ['default', 'cs', 'en', 'de', 'sk'] as const;
+
+function commaList(value: string | undefined): string[] {
+  return [
+    ...new Set(
+      (value ?? '')
+        .split(',')
+        .map((v) => v.trim())
+        .filter(Boolean),
+    ),
+  ];
+}
+
+/** The includes of a request, or 422 naming what is unknown, unsupported or switched off. */
+export function parseIncludes(type: EntityType, eshop: Eshop, raw: string | undefined): Set<Include> {
+  const problems: string[] = [];
+  const includes = new Set<Include>();
+  for (const value of commaList(raw)) {
+    if (!(INCLUDES.product as readonly string[]).includes(value)) {
+      problems.push(`The selected include value ${value} is invalid.`);
+    } else if (!INCLUDES[type].includes(value as Include)) {
+      problems.push(`The include ${value} is not available for ${PLURAL[type]}.`);
+    } else if (value === 'site_link' && !eshop.enableSiteLink) {
+      problems.push('The include site_link requires the eshop setting enable_site_link to be on.');
+    } else if (value === 'rich_snippet' && !eshop.enableRichSnippet) {
+      problems.push('The include rich_snippet requires the eshop setting enable_rich_snippet to be on.');
+    } else {
+      includes.add(value as Include);
+    }
+  }
+  if (problems.length) throw new ValidationError({ include: problems });
+  return includes;
+}
+
+/**
+ * The languages to return: the requested ones (or every one for `all`, `default` when the
+ * parameter is absent) that are active for the eshop, in the eshop's order.
+ */
+export function parseLanguages(eshop: Eshop, raw: string | undefined): string[] {
+  const requested = raw === undefined || raw.trim() === '' ? ['default'] : commaList(raw);
+  const unknown = requested.filter((l) => l !== 'all' && !(LANGUAGES as readonly string[]).includes(l));
+  if (unknown.length) {
+    throw new ValidationError({ lang: unknown.map((l) => `The selected lang value ${l} is invalid.`) });
+  }
+  const wanted = requested.includes('all') ? new Set<string>(LANGUAGES) : new Set(requested);
+  return eshop.languages.filter((l) => wanted.has(l));
+}
+
+function present(map: unknown, langs: readonly string[]): LangMap {
+  const source = (map ?? {}) as LangMap;
+  const out: LangMap = {};
+  for (const lang of langs) if (typeof source[lang] === 'string') out[lang] = source[lang];
+  return out;
+}
+
+function every<T>(map: Record<string, T> | undefined, langs: readonly string[], empty: T): Record<string, T> {
+  return Object.fromEntries(langs.map((lang) => [lang, map?.[lang] ?? empty]));
+}
+
+function v2Item(type: EntityType, row: ListedEntity, langs: string[], includes: Set<Include>) {
+  const f = row.fields;
+  const images = (f.images ?? []) as string[];
+  const item: Record<string, unknown> = {
+    id: row.externalId,
+    guid: row.guid,
+    is_visible: row.isVisible,
+    is_loaded: row.isLoaded,
+    name: present(f.name, langs),
+    ...(type === 'product' && { short_description: present(f.short_description, langs) }),
+    description: present(f.description, langs),
+    url: present(f.url, langs),
+    seo_title: present(f.seo_title, langs),
+    seo_description: present(f.seo_description, langs),
+    ...(type === 'product' && { image_preview: images[0] ?? null }),
+    ...(type === 'brand' && { image_preview: f.image_preview ?? null }),
+    ...(type === 'blog' && { category: f.category ?? null }),
+    content: {
+      html: every(row.content.html, langs, ''),
+      ...(includes.has('marketplace') && { marketplace: every(row.content.marketplace, langs, '') }),
+      ...(includes.has('nested') && { nested: row.content.nested ?? [] }),
+    },
+  };
+  if (includes.has('site_link')) {
+    item.site_link = {
+      html: every(row.content.siteLink?.html, langs, ''),
+      list: every(row.content.siteLink?.list, langs, []),
+    };
+  }
+  if (includes.has('rich_snippet')) {
+    const json = row.content.richSnippet?.json ?? {};
+    item.rich_snippet = {
+      html: every(row.content.richSnippet?.html, langs, ''),
+      json: Object.fromEntries(langs.filter((l) => json[l] !== undefined).map((l) => [l, json[l]])),
+    };
+  }
+  if (includes.has('variant')) item.variant = row.variants ?? [];
+  item.created_at = row.createdAt;
+  item.updated_at = row.updatedAt;
+  return item;
+}
+
+export function createListService(deps: { db: Knex }) {
+  return {
+    async listV2(eshop: Eshop, type: EntityType, query: V2ListQuery) {
+      const includes = parseIncludes(type, eshop, query.include);
+      const langs = parseLanguages(eshop, query.lang);
+      const filter = { isLoaded: query.is_edited, updatedAfter: query.last_update_time_from };
+      const [rows, total] = await Promise.all([
+        catalogueRepository.listPage(deps.db, type, eshop.id, {
+          ...filter,
+          page: query.page,
+          perPage: query.per_page,
+          outputs: {
+            marketplace: includes.has('marketplace'),
+            nested: includes.has('nested'),
+            siteLink: includes.has('site_link'),
+            richSnippet: includes.has('rich_snippet'),
+          },
+          withVariants: includes.has('variant'),
+        }),
+        catalogueRepository.count(deps.db, type, eshop.id, filter),
+      ]);
+      return {
+        data: rows.map((row) => v2Item(type, row, langs, includes)),
+        meta: { current_page: query.page, per_page: query.per_page, total },
+      };
+    },
+
+    /** v1: flat items (the `default` language) with html and marketplace for the v1 languages. */
+    async listV1(eshopId: number, type: 'product' | 'category', query: V1ListQuery) {
+      const filter = { isLoaded: query.is_edited, updatedAfter: query.last_update_time_from };
+      const [rows, total] = await Promise.all([
+        catalogueRepository.listPage(deps.db, type, eshopId, {
+          ...filter,
+          page: query.page,
+          perPage: query.per_page,
+          outputs: { marketplace: true },
+        }),
+        catalogueRepository.count(deps.db, type, eshopId, filter),
+      ]);
+      const items = rows.map((row) => {
+        const text = (field: string) => ((row.fields[field] ?? {}) as LangMap).default ?? '';
+        return {
+          id: row.externalId,
+          name: text('name'),
+          ...(type === 'product' && { short_description: text('short_description') }),
+          url: text('url'),
+          content: {
+            html: every(row.content.html, V1_LANGUAGES, ''),
+            marketplace: every(row.content.marketplace, V1_LANGUAGES, ''),
+          },
+        };
+      });
+      const from = items.length ? (query.page - 1) * query.per_page + 1 : 0;
+      return {
+        [PLURAL[type]]: items,
+        meta: {
+          current_page: query.page,
+          from,
+          last_page: Math.max(1, Math.ceil(total / query.per_page)),
+          per_page: query.per_page,
+          to: items.length ? from + items.length - 1 : 0,
+          total,
+        },
+      };
+    },
+  };
+}
+
+export type ListService = ReturnType<typeof createListService>;

@@ -1,0 +1,137 @@
+import { parse } from 'csv-parse/sync';
+import Joi from 'joi';
+import { listingRepository, type Knex, type ListingField, type ListingRowInput } from '@catalogue/db';
+import { fieldMessage, NotFoundError, ValidationError } from '@catalogue/http';
+import { enqueueMany, type Queues } from '@catalogue/queue';
+import type { Logger } from '@catalogue/logger';
+import type { ListingQuery } from '../schemas/list.schema';
+
+/** Rows per uploaded batch; larger feeds are split by the client into several batches. */
+export const LISTING_ROW_LIMIT = 10_000;
+const PARAMETER_COLUMN = 'parameter:';
+
+const text = Joi.string().max(10_000);
+const rowSchema = Joi.object({
+  code: Joi.string().allow('').max(255),
+  ean: Joi.string().allow('').max(64),
+  parameter: Joi.array()
+    .items(Joi.object({ label: Joi.string().min(1).max(255).required(), value: text.allow('').required() }))
+    .max(500),
+})
+  .pattern(Joi.string().min(1).max(64), Joi.alternatives(text.allow(''), Joi.array().items(text).max(100)))
+  .max(200);
+
+interface RawRow {
+  code?: string;
+  ean?: string;
+  parameter?: { label: string; value: string }[];
+  [field: string]: unknown;
+}
+
+/** CSV: one header row; `parameter:<label>` columns are parameters, every other column a field. */
+function rowsFromCsv(csv: string): RawRow[] {
+  let records: Record<string, string>[];
+  try {
+    records = parse(csv, { columns: true, skip_empty_lines: true, trim: true, bom: true });
+  } catch (err) {
+    throw new ValidationError({ body: [`The CSV could not be read: ${(err as Error).message}`] });
+  }
+  return records.map((record) => {
+    const row: RawRow = { parameter: [] };
+    for (const [column, value] of Object.entries(record)) {
+      if (value === '') continue;
+      if (column.startsWith(PARAMETER_COLUMN))
+        row.parameter!.push({ label: column.slice(PARAMETER_COLUMN.length), value });
+      else row[column] = value;
+    }
+    return row;
+  });
+}
+
+/** A feed row as stored: every non-empty value is a field from the feed. */
+function toRowInput(row: RawRow): ListingRowInput {
+  const field: Record<string, ListingField> = {};
+  for (const [name, value] of Object.entries(row)) {
+    if (name === 'parameter' || value === '' || (Array.isArray(value) && !value.length)) continue;
+    field[name] = { value: value as string | string[], source: 'feed' };
+  }
+  return {
+    externalId: row.code || row.ean!,
+    field,
+    parameter: (row.parameter ?? [])
+      .filter((p) => p.value !== '')
+      .map((p) => ({ ...p, source: 'feed' as const })),
+  };
+}
+
+function checkRows(raw: unknown): ListingRowInput[] {
+  if (!Array.isArray(raw))
+    throw new ValidationError({ body: ['The body must be an array of rows or a CSV file.'] });
+  if (!raw.length) throw new ValidationError({ body: ['The batch must have at least one row.'] });
+  if (raw.length > LISTING_ROW_LIMIT) {
+    throw new ValidationError({ body: [`The batch must not have more than ${LISTING_ROW_LIMIT} rows.`] });
+  }
+  const errors: Record<string, string[]> = {};
+  raw.forEach((row, index) => {
+    const { error, value } = rowSchema.validate(row, { abortEarly: false, convert: false });
+    const problems = error
+      ? error.details.map((d) => fieldMessage({ ...d, path: ['rows', index, ...d.path] }))
+      : [];
+    if (!error && !(value as RawRow).code && !(value as RawRow).ean) {
+      problems.push(`The rows.${index} row needs a code or an ean.`);
+    }
+    if (problems.length) errors[`rows.${index}`] = problems;
+  });
+  if (Object.keys(errors).length) throw new ValidationError(errors);
+  return (raw as RawRow[]).map(toRowInput);
+}
+
+export function createListingService(deps: { db: Knex; queues: Queues; logger: Logger }) {
+  return {
+    /** Stores a whole feed (all rows or none) and queues the enrichment of each row. */
+    async upload(eshopId: number, format: 'json' | 'csv', body: unknown) {
+      const rows = checkRows(format === 'csv' ? rowsFromCsv(typeof body === 'string' ? body : '') : body);
+      const { batch, rowIds } = await deps.db.transaction((trx) =>
+        listingRepository.createBatch(trx, eshopId, format, rows),
+      );
+      try {
+        for (let start = 0; start < rowIds.length; start += 1000) {
+          await enqueueMany(
+            deps.queues,
+            'listing-enrichment',
+            rowIds
+              .slice(start, start + 1000)
+              .map((row_id) => ({ eshop_id: eshopId, batch_id: batch.id, row_id })),
+          );
+        }
+      } catch (err) {
+        // The batch is stored; answering 500 would make the client upload it twice.
+        deps.logger.error({ err, eshopId, batchId: batch.id }, 'could not queue listing-enrichment jobs');
+      }
+      return { data: { batch_id: batch.id, rows: batch.rowsTotal, created_at: batch.createdAt } };
+    },
+
+    async rows(eshopId: number, batchId: number, query: ListingQuery) {
+      if (!(await listingRepository.batchExists(deps.db, eshopId, batchId))) {
+        throw new NotFoundError('Listing batch not found');
+      }
+      const opts = { page: query.page, perPage: query.per_page, updatedSince: query.updated_since };
+      const [rows, total] = await Promise.all([
+        listingRepository.listRows(deps.db, eshopId, batchId, opts),
+        listingRepository.countRows(deps.db, eshopId, batchId, query.updated_since),
+      ]);
+      return {
+        data: rows.map((r) => ({
+          external_id: r.externalId,
+          status: r.status,
+          updated_at: r.updatedAt,
+          field: r.field,
+          parameter: r.parameter,
+        })),
+        meta: { current_page: query.page, per_page: query.per_page, total },
+      };
+    },
+  };
+}
+
+export type ListingService = ReturnType<typeof createListingService>;

@@ -1,0 +1,33 @@
+import { parametersRepository, type Knex } from '@catalogue/db';
+import type { CheckedItem } from './item-check';
+
+export interface ParameterItem {
+  id: number;
+  name: string;
+  values?: { id: number; value: string }[];
+}
+
+/**
+ * Creates or updates parameters and their values (values not sent are kept). Counts say
+ * what existed before: `updated` and `values_updated` count existing rows.
+ */
+export async function importParameters(
+  trx: Knex.Transaction,
+  eshopId: number,
+  items: CheckedItem<ParameterItem>[],
+) {
+  const counts = await parametersRepository.upsert(
+    trx,
+    eshopId,
+    items.map(({ item }) => ({ externalId: item.id, name: item.name })),
+    items.flatMap(({ item }) =>
+      (item.values ?? []).map((v) => ({ parameterExternalId: item.id, externalId: v.id, value: v.value })),
+    ),
+  );
+  return {
+    imported: counts.parameters.inserted,
+    updated: counts.parameters.updated,
+    valuesImported: counts.values.inserted,
+    valuesUpdated: counts.values.updated,
+  };
+}

@@ -1,0 +1,67 @@
+import { makeEshop, serveServiceForTests, type EshopFixture } from '@catalogue/testing';
+import { adminService, type CreatedEshop } from '@catalogue/admin';
+import type { EntityStatus, EntityType } from '@catalogue/db';
+import { createApp } from '../src/app';
+import { buildDeps, closeDeps } from '../src/deps';
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- tests read response fields directly; the contract check validates shapes
+export interface ApiResponse<T = any> {
+  status: number;
+  body: T;
+  headers: Headers;
+}
+
+/** A client of one eshop's API token, as an e-shop back office would call the service. */
+export function client(url: string, token: string) {
+  async function call(method: string, path: string, body?: unknown, contentType = 'application/json') {
+    const res = await fetch(`${url}${path}`, {
+      method,
+      headers: {
+        Authorization: `Bearer ${token}`,
+        Accept: 'application/json',
+        ...(body !== undefined && { 'Content-Type': contentType }),
+      },
+      body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
+    });
+    const text = await res.text();
+    return {
+      status: res.status,
+      body: text ? JSON.parse(text) : undefined,
+      headers: res.headers,
+    } as ApiResponse;
+  }
+  return {
+    get: (path: string) => call('GET', path),
+    post: (path: string, body: unknown, contentType?: string) => call('POST', path, body, contentType),
+    delete: (path: string, body: unknown) => call('DELETE', path, body),
+  };
+}
+
+export type Client = ReturnType<typeof client>;
+
+/** The catalogue API served for a test file, with helpers to make eshops and move items. */
+export function catalogueService() {
+  const service = serveServiceForTests({ buildDeps, createApp, closeDeps });
+  return {
+    get deps() {
+      return service.deps;
+    },
+    get url() {
+      return service.url;
+    },
+    async eshop(fixture: EshopFixture = {}): Promise<CreatedEshop & { api: Client }> {
+      const created = await makeEshop(service.deps.db, fixture);
+      return { ...created, api: client(service.url, created.apiToken) };
+    },
+    /** What staff do with `admin item status` (the worker is not running in these tests). */
+    async setStatus(
+      eshopId: number,
+      type: EntityType,
+      externalIds: string[],
+      status: EntityStatus = 'ready',
+    ) {
+      const admin = adminService(service.deps.db);
+      for (const id of externalIds) await admin.setItemStatus(eshopId, type, id, status);
+    },
+  };
+}
