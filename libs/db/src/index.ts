@@ -57,3 +57,12 @@ export type {
   ListingRowStatus,
   ListingSource,
 } from './repositories/listing.repository';
+export { contentRepository } from './repositories/content.repository';
+export type {
+  ContentEntityType,
+  ContentKey,
+  ContentOrigin,
+  ContentOutputs,
+  StoredContent,
+} from './repositories/content.repository';
+export type { ParameterWithValues } from './repositories/parameters.repository';

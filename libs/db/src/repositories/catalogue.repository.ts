@@ -330,4 +330,33 @@ export const catalogueRepository = {
     const row = await listWhere(db, type, eshopId, filter).count<{ count: number }[]>({ count: '*' }).first();
     return row?.count ?? 0;
   },
+
+  /** Names of referenced entities (a product's brand, its categories), by external id. */
+  async namesOf(
+    db: Knex | Knex.Transaction,
+    type: EntityType,
+    eshopId: number,
+    externalIds: string[],
+  ): Promise<Map<string, LangMap>> {
+    if (!externalIds.length) return new Map();
+    const rows = await db(ENTITY_TABLES[type].table)
+      .select<{ external_id: string; name: LangMap }[]>('external_id', 'name')
+      .where('eshop_id', eshopId)
+      .whereIn('external_id', externalIds);
+    return new Map(rows.map((r) => [r.external_id, r.name]));
+  },
+
+  /** Marks composed content as stored: `generate` items become ready (or review) and loaded. */
+  async markRendered(
+    trx: Knex.Transaction,
+    type: EntityType,
+    eshopId: number,
+    externalId: string,
+    nextStatus: 'ready' | 'review',
+  ): Promise<boolean> {
+    const changed = await trx(ENTITY_TABLES[type].table)
+      .where({ eshop_id: eshopId, external_id: externalId, status: 'generate' })
+      .update({ status: nextStatus, is_loaded: true, updated_at: trx.fn.now(6) });
+    return changed > 0;
+  },
 };

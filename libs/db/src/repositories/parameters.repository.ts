@@ -21,6 +21,12 @@ function countInserted(rows: { inserted: boolean }[]): UpsertCounts {
   return { inserted, updated: rows.length - inserted };
 }
 
+export interface ParameterWithValues {
+  id: number;
+  name: string;
+  values: string[];
+}
+
 export const parametersRepository = {
   /**
    * Creates or updates parameters and then their values, in two multi-row statements.
@@ -70,5 +76,31 @@ export const parametersRepository = {
       .where('eshop_id', eshopId)
       .whereIn('external_id', externalIds);
     return new Set(rows.map((r) => r.external_id));
+  },
+
+  /** Parameters with their values (in value id order), in the order of the given ids. */
+  async parametersWithValues(
+    db: Knex | Knex.Transaction,
+    eshopId: number,
+    externalIds: number[],
+  ): Promise<ParameterWithValues[]> {
+    if (!externalIds.length) return [];
+    const rows = await db('parameters as p')
+      .leftJoin('parameter_values as v', 'v.parameter_id', 'p.id')
+      .select<{ external_id: number; name: string; value: string | null }[]>(
+        'p.external_id',
+        'p.name',
+        'v.value',
+      )
+      .where('p.eshop_id', eshopId)
+      .whereIn('p.external_id', externalIds)
+      .orderBy([{ column: 'p.external_id' }, { column: 'v.external_id' }]);
+    const byId = new Map<number, ParameterWithValues>();
+    for (const row of rows) {
+      const parameter = byId.get(row.external_id) ?? { id: row.external_id, name: row.name, values: [] };
+      if (row.value !== null) parameter.values.push(row.value);
+      byId.set(row.external_id, parameter);
+    }
+    return externalIds.flatMap((id) => (byId.has(id) ? [byId.get(id)!] : []));
   },
 };
