@@ -7,7 +7,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { loadConfigOrExit, type Config } from '@catalogue/config';
-import { createKnex, ensureDatabase, eshopsRepository, migrateLatest } from '@catalogue/db';
+import { createKnex, ensureDatabase, eshopsRepository, prepareDatabase } from '@catalogue/db';
 import { adminService } from './admin.service';
 import { checkDependencies } from './preflight';
 
@@ -31,11 +31,11 @@ function services(config: Config): Service[] {
 
 const say = (text: string) => process.stdout.write(`${text}\n`);
 
-async function prepareDatabase(config: Config): Promise<void> {
+async function prepareLocalDatabase(config: Config): Promise<void> {
   await ensureDatabase(config.database.url);
   const db = createKnex({ ...config.database, poolMin: 0, poolMax: 2, applicationName: 'catalogue-start' });
   try {
-    const applied = await migrateLatest(db);
+    const applied = await prepareDatabase(db);
     say(applied.length ? `Applied migrations: ${applied.join(', ')}` : 'Database schema is up to date.');
     if ((await eshopsRepository.count(db)) > 0) return;
     const licence = new Date(Date.now() + 365 * 24 * 3600 * 1000).toISOString().slice(0, 10);
@@ -109,7 +109,7 @@ async function main(): Promise<void> {
     process.stderr.write(`Cannot start:\n${problems.map((p) => `- ${p}`).join('\n')}\n`);
     process.exit(1);
   }
-  await prepareDatabase(config);
+  await prepareLocalDatabase(config);
 
   const list = services(config);
   const children = list.map((service, i) => ({ service, child: run(service, i) }));

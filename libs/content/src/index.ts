@@ -1,1 +1,46 @@
-export {};
+export { LANGUAGES, pickLanguage, toLangMap } from './model';
+export type { ContentElement, ContentWidget, Language, LangMap, NestedNode, Text } from './model';
+
+export { escapeText, htmlToText, sanitizeHtml } from './sanitize';
+export { safeHref, safeSrc, videoEmbedUrl, VIDEO_EMBED_HOSTS } from './urls';
+export { slugifyHeading } from './slug';
+
+export { renderHtml, withWidgetHtml } from './render/html';
+export { renderMarketplace, MARKETPLACE_TAGS } from './render/marketplace';
+export { renderNested } from './render/nested';
+export { renderSiteLink } from './render/site-link';
+export type { SiteLink, SiteLinkItem } from './render/site-link';
+export { renderAll } from './render/all';
+export type { RenderedContent } from './render/all';
+
+export { buildRichSnippet, jsonForScript } from './snippet';
+export type { JsonLd, RichSnippet, SnippetEntity, SnippetEntityType, SnippetVariant } from './snippet';
+
+export { SEED_WIDGET_CATEGORIES, SEED_WIDGETS, WIDGETS_BY_TYPE } from './catalogue/widgets';
+export type { WidgetCategoryDefinition } from './catalogue/widgets';
+export { SEED_DESIGNS } from './catalogue/designs';
+export { canonicalJson, designStructure, structureHash } from './catalogue/structure';
+export type { StructureOptions, WidgetCatalogue } from './catalogue/structure';
+export type {
+  Binding,
+  DesignCategory,
+  DesignDefinition,
+  DesignStructure,
+  DesignWidgetDefinition,
+  FieldFormat,
+  FieldSpec,
+  FillableStructureWidget,
+  StructureWidget,
+  TemplateNode,
+  UnfillableReason,
+  UnfillableStructureWidget,
+  WidgetDefinition,
+  WidgetSample,
+  WidgetTemplate,
+} from './catalogue/types';
+export { designPreviewHtml, designPreviewTree } from './preview';
+
+export { fillDesign } from './fill';
+export type { FillOptions, FillRequest, FillResult, FillWidgetInput } from './fill';
+export { composeFromEntity } from './compose';
+export type { ComposeBrand, ComposeEntity, ComposeOptions, ComposeParameter } from './compose';

@@ -66,3 +66,7 @@ export type {
   StoredContent,
 } from './repositories/content.repository';
 export type { ParameterWithValues } from './repositories/parameters.repository';
+export { prepareDatabase } from './prepare';
+export { seedCatalogue } from './seeds/catalogue.seed';
+export { designsRepository } from './repositories/designs.repository';
+export type { DesignRow, LoadedDesign } from './repositories/designs.repository';

@@ -24,6 +24,8 @@ const TABLES = [
   'credit_accounts',
   'credit_ledger',
   'credit_prices',
+  'design_widgets',
+  'designs',
   'eshops',
   'listing_batches',
   'listing_rows',
@@ -31,7 +33,10 @@ const TABLES = [
   'parameters',
   'product_variants',
   'products',
+  'prompts',
   'white_label_tokens',
+  'widget_categories',
+  'widgets',
 ];
 const MIGRATIONS = [
   '20261121000100_tenant_core',
@@ -40,6 +45,7 @@ const MIGRATIONS = [
   '20261121000400_catalogue_entities',
   '20261121000500_content',
   '20261121000600_listing_batches',
+  '20261121000700_designs',
 ];
 
 /** A database URL on the test run's server, named after the run's database plus a suffix. */

@@ -4,6 +4,7 @@ export { startHttpServer } from './server';
 export type { RunningServer } from './server';
 export { healthRouter } from './health';
 export type { ReadinessCheck } from './health';
+export { docsRouter, type DocsRouterOptions } from './docs';
 export { createHttpMetrics, UNMATCHED_ROUTE } from './metrics';
 export type { HttpMetrics } from './metrics';
 export * from './errors';

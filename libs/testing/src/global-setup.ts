@@ -2,7 +2,8 @@
 // `npm test` never touches the data of `npm start` and two runs never collide.
 import { randomBytes } from 'node:crypto';
 import { createKnex } from '../../db/src/knex';
-import { ensureDatabase, migrateLatest, withDatabase } from '../../db/src/migrate';
+import { ensureDatabase, withDatabase } from '../../db/src/migrate';
+import { prepareDatabase } from '../../db/src/prepare';
 
 export default async function globalSetup(): Promise<void> {
   const server = process.env.TEST_DATABASE_SERVER_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -11,7 +12,7 @@ export default async function globalSetup(): Promise<void> {
   await ensureDatabase(url);
   const db = createKnex({ url, poolMin: 0, poolMax: 1, statementTimeoutMs: 30_000 });
   try {
-    await migrateLatest(db);
+    await prepareDatabase(db);
   } finally {
     await db.destroy();
   }

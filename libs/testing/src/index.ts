@@ -186,3 +186,4 @@ export function serveServiceForTests<D extends { logger: Logger }>(
     },
   };
 }
+export * from './openapi';

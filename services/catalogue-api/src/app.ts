@@ -1,4 +1,4 @@
-import { createHttpApp, type HttpApp } from '@catalogue/http';
+import { createHttpApp, docsRouter, type HttpApp } from '@catalogue/http';
 import type { Deps } from './deps';
 import { v1Routes, v2Routes } from './routes/catalogue.routes';
 import { listingRoutes } from './routes/listing.routes';

@@ -1,4 +1,9 @@
-import { makeEshop, serveServiceForTests, type EshopFixture } from '@catalogue/testing';
+import {
+  expectMatchesContract,
+  makeEshop,
+  serveServiceForTests,
+  type EshopFixture,
+} from '@catalogue/testing';
 import { adminService, type CreatedEshop } from '@catalogue/admin';
 import type { EntityStatus, EntityType } from '@catalogue/db';
 import { createApp } from '../src/app';
@@ -11,7 +16,10 @@ export interface ApiResponse<T = any> {
   headers: Headers;
 }
 
-/** A client of one eshop's API token, as an e-shop back office would call the service. */
+/**
+ * A client of one eshop's API token, as an e-shop back office would call the service. Every
+ * response is checked against docs/openapi.yaml (status, content type and body schema).
+ */
 export function client(url: string, token: string) {
   async function call(method: string, path: string, body?: unknown, contentType = 'application/json') {
     const res = await fetch(`${url}${path}`, {
@@ -24,11 +32,9 @@ export function client(url: string, token: string) {
       body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
     });
     const text = await res.text();
-    return {
-      status: res.status,
-      body: text ? JSON.parse(text) : undefined,
-      headers: res.headers,
-    } as ApiResponse;
+    const parsed: unknown = text ? JSON.parse(text) : undefined;
+    expectMatchesContract(method, path, res.status, parsed, res.headers.get('content-type'));
+    return { status: res.status, body: parsed, headers: res.headers } as ApiResponse;
   }
   return {
     get: (path: string) => call('GET', path),

@@ -5,6 +5,7 @@ import * as creditPrices from './20261121000300_credit_prices';
 import * as catalogueEntities from './20261121000400_catalogue_entities';
 import * as content from './20261121000500_content';
 import * as listingBatches from './20261121000600_listing_batches';
+import * as designs from './20261121000700_designs';
 
 export interface Migration {
   name: string;
@@ -20,4 +21,5 @@ export const migrations: Migration[] = [
   { name: '20261121000400_catalogue_entities', ...catalogueEntities },
   { name: '20261121000500_content', ...content },
   { name: '20261121000600_listing_batches', ...listingBatches },
+  { name: '20261121000700_designs', ...designs },
 ];

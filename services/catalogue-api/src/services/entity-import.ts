@@ -10,7 +10,7 @@ import {
   type Variant,
 } from '@catalogue/db';
 import { LANG_FIELDS } from '../schemas/items.schema';
-import type { CheckedItem, ItemError } from './item-check';
+import { withoutDuplicates, type CheckedItem, type ItemError } from './item-check';
 
 /** A validated v2 write item (v1 items are converted to this shape). */
 export interface WriteItem {
@@ -146,15 +146,18 @@ export async function importEntities(
   checked: CheckedItem<WriteItem>[],
 ): Promise<EntityImportOutcome> {
   const errors: ItemError[] = [];
-  let items = checked;
+  let referenced = checked;
   if (type === 'product') {
     const refErrors = await referenceErrors(trx, eshopId, checked);
-    items = checked.filter(({ index, item }) => {
+    referenced = checked.filter(({ index, item }) => {
       const messages = refErrors.get(index);
       if (messages) errors.push({ index, id: item.id, errors: messages });
       return !messages;
     });
   }
+  const unique = withoutDuplicates(referenced);
+  errors.push(...unique.errors);
+  const items = unique.accepted;
 
   const stored = await catalogueRepository.findForUpdate(
     trx,

@@ -103,10 +103,10 @@ export function createImportService(deps: ImportDeps) {
     },
 
     async importParameters(eshopId: number, body: unknown): Promise<ParameterImportResult> {
-      const checked = checkItems<ParameterItem>(bulkItems(body), parameterItemSchema);
+      const checked = checkItems<ParameterItem>(bulkItems(body), parameterItemSchema, undefined, 'integer');
       const outcome = await deps.db.transaction((trx) => importParameters(trx, eshopId, checked.accepted));
       return {
-        ...result(outcome.imported, outcome.updated, checked.errors),
+        ...result(outcome.imported, outcome.updated, [...checked.errors, ...outcome.errors]),
         values_imported: outcome.valuesImported,
         values_updated: outcome.valuesUpdated,
       };
@@ -138,10 +138,15 @@ export function createImportService(deps: ImportDeps) {
         const out: Record<string, ImportResult | ParameterImportResult> = {};
         for (const section of present) {
           if (section === 'parameters') {
-            const checked = checkItems<ParameterItem>(items[section]!, parameterItemSchema);
+            const checked = checkItems<ParameterItem>(
+              items[section]!,
+              parameterItemSchema,
+              undefined,
+              'integer',
+            );
             const outcome = await importParameters(trx, eshopId, checked.accepted);
             out[section] = {
-              ...result(outcome.imported, outcome.updated, checked.errors),
+              ...result(outcome.imported, outcome.updated, [...checked.errors, ...outcome.errors]),
               values_imported: outcome.valuesImported,
               values_updated: outcome.valuesUpdated,
             };

@@ -35,40 +35,83 @@ const ITEM_MESSAGES = {
   'object.unknown': (field: string) => `The ${field} field is not a supported language.`,
 };
 
-function idOf(item: unknown): string | number | null {
+/** The id to report for an item: only an id of the entity's type (null otherwise). */
+function idOf(item: unknown, idType: 'string' | 'integer'): string | number | null {
   const id = (item as { id?: unknown } | null)?.id;
-  return typeof id === 'string' || (typeof id === 'number' && Number.isInteger(id)) ? id : null;
+  if (idType === 'string') return typeof id === 'string' ? id : null;
+  return typeof id === 'number' && Number.isSafeInteger(id) ? id : null;
 }
 
 /**
- * Validates each item on its own (strict JSON types, every problem reported), then rejects
- * repeated ids: the first valid occurrence is written, later ones are reported.
+ * The path of the first string inside `value` that holds a NUL character, which PostgreSQL
+ * cannot store in text or JSONB (it would otherwise surface as a 500).
  */
+export function nulPath(value: unknown, path: string[] = []): string | undefined {
+  if (typeof value === 'string') return value.includes('\u0000') ? path.join('.') || 'id' : undefined;
+  if (value === null || typeof value !== 'object') return undefined;
+  for (const [key, child] of Object.entries(value)) {
+    if (key.includes('\u0000')) return [...path, key].join('.');
+    const found = nulPath(child, [...path, key]);
+    if (found !== undefined) return found;
+  }
+  return undefined;
+}
+
+/** Validates each item on its own: strict JSON types, every problem of an item reported. */
 export function checkItems<T extends { id: string | number }>(
   items: unknown[],
   schema: Joi.ObjectSchema,
   extraCheck: (item: T) => string[] = () => [],
+  idType: 'string' | 'integer' = 'string',
 ): { accepted: CheckedItem<T>[]; errors: ItemError[] } {
   const accepted: CheckedItem<T>[] = [];
   const errors: ItemError[] = [];
-  const seen = new Set<string | number>();
   items.forEach((raw, index) => {
     if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) {
       errors.push({ index, id: null, errors: ['The item must be an object.'] });
+      return;
+    }
+    const nul = nulPath(raw);
+    if (nul !== undefined) {
+      errors.push({
+        index,
+        id: idOf(raw, idType),
+        errors: [`The ${nul} field must not contain NUL characters.`],
+      });
       return;
     }
     const { error, value } = schema.validate(raw, { abortEarly: false, convert: false });
     const messages = error
       ? error.details.map((d) => fieldMessage(d, 'item', ITEM_MESSAGES))
       : extraCheck(value as T);
-    if (!messages.length && seen.has((value as T).id)) messages.push('The id field has a duplicate value.');
-    if (messages.length) {
-      errors.push({ index, id: idOf(raw), errors: messages });
-      return;
-    }
-    seen.add((value as T).id);
-    accepted.push({ index, item: value as T });
+    if (messages.length) errors.push({ index, id: idOf(raw, idType), errors: messages });
+    else accepted.push({ index, item: value as T });
   });
+  return { accepted, errors };
+}
+
+/**
+ * Repeated ids among items that passed every check: the first occurrence is written, later
+ * ones are reported.
+ */
+export function withoutDuplicates<T extends { id: string | number }>(
+  items: CheckedItem<T>[],
+): { accepted: CheckedItem<T>[]; errors: ItemError[] } {
+  const seen = new Set<string | number>();
+  const accepted: CheckedItem<T>[] = [];
+  const errors: ItemError[] = [];
+  for (const checked of items) {
+    if (seen.has(checked.item.id)) {
+      errors.push({
+        index: checked.index,
+        id: checked.item.id,
+        errors: ['The id field has a duplicate value.'],
+      });
+    } else {
+      seen.add(checked.item.id);
+      accepted.push(checked);
+    }
+  }
   return { accepted, errors };
 }
 

@@ -120,7 +120,7 @@ function v2Item(type: EntityType, row: ListedEntity, langs: string[], includes: 
     const json = row.content.richSnippet?.json ?? {};
     item.rich_snippet = {
       html: every(row.content.richSnippet?.html, langs, ''),
-      json: Object.fromEntries(langs.filter((l) => json[l] !== undefined).map((l) => [l, json[l]])),
+      json: Object.fromEntries(langs.filter((l) => json[l] != null).map((l) => [l, json[l]])),
     };
   }
   if (includes.has('variant')) item.variant = row.variants ?? [];

@@ -5,6 +5,7 @@ import { fieldMessage, NotFoundError, ValidationError } from '@catalogue/http';
 import { enqueueMany, type Queues } from '@catalogue/queue';
 import type { Logger } from '@catalogue/logger';
 import type { ListingQuery } from '../schemas/list.schema';
+import { nulPath } from './item-check';
 
 /** Rows per uploaded batch; larger feeds are split by the client into several batches. */
 export const LISTING_ROW_LIMIT = 10_000;
@@ -35,6 +36,11 @@ function rowsFromCsv(csv: string): RawRow[] {
     records = parse(csv, { columns: true, skip_empty_lines: true, trim: true, bom: true });
   } catch (err) {
     throw new ValidationError({ body: [`The CSV could not be read: ${(err as Error).message}`] });
+  }
+  if (records.length && Object.hasOwn(records[0]!, 'parameter')) {
+    throw new ValidationError({
+      body: ['The CSV column "parameter" is reserved: name parameter columns "parameter:<label>".'],
+    });
   }
   return records.map((record) => {
     const row: RawRow = { parameter: [] };
@@ -73,6 +79,11 @@ function checkRows(raw: unknown): ListingRowInput[] {
   }
   const errors: Record<string, string[]> = {};
   raw.forEach((row, index) => {
+    const nul = nulPath(row);
+    if (nul !== undefined) {
+      errors[`rows.${index}`] = [`The rows.${index}.${nul} field must not contain NUL characters.`];
+      return;
+    }
     const { error, value } = rowSchema.validate(row, { abortEarly: false, convert: false });
     const problems = error
       ? error.details.map((d) => fieldMessage({ ...d, path: ['rows', index, ...d.path] }))

@@ -1,5 +1,5 @@
 import { parametersRepository, type Knex } from '@catalogue/db';
-import type { CheckedItem } from './item-check';
+import { withoutDuplicates, type CheckedItem, type ItemError } from './item-check';
 
 export interface ParameterItem {
   id: number;
@@ -14,8 +14,15 @@ export interface ParameterItem {
 export async function importParameters(
   trx: Knex.Transaction,
   eshopId: number,
-  items: CheckedItem<ParameterItem>[],
-) {
+  checked: CheckedItem<ParameterItem>[],
+): Promise<{
+  imported: number;
+  updated: number;
+  valuesImported: number;
+  valuesUpdated: number;
+  errors: ItemError[];
+}> {
+  const { accepted: items, errors } = withoutDuplicates(checked);
   const counts = await parametersRepository.upsert(
     trx,
     eshopId,
@@ -29,5 +36,6 @@ export async function importParameters(
     updated: counts.parameters.updated,
     valuesImported: counts.values.inserted,
     valuesUpdated: counts.values.updated,
+    errors,
   };
 }

@@ -1,0 +1,189 @@
+/**
+ * Instantiates a widget template with prepared content (values already sanitised or escaped)
+ * into a content widget. Shared by filling, composition and previews, so that the three can
+ * never disagree about which element a field becomes. Element ids are handed out in document
+ * order by the caller's counter, which is what makes a whole tree deterministic.
+ */
+import type { Binding, FieldSpec, TemplateNode, WidgetDefinition } from './catalogue/types';
+import { isEmptyLangMap, mapLangMap, type ContentElement, type ContentWidget, type LangMap } from './model';
+import { htmlToText } from './sanitize';
+
+/** Content for one widget, every text already in its stored form (see `prepareText`). */
+export interface WidgetContent {
+  fields: Record<string, LangMap>;
+  items: Array<Record<string, LangMap>>;
+  images: string[];
+  icons: string[];
+  /** Alternative text for the widget's images (compose uses the item's name). */
+  alt?: LangMap;
+}
+
+export interface WidgetLimits {
+  item_count: number;
+  image_slot: number;
+  icon_slot: number;
+}
+
+interface Proto {
+  tag: string;
+  class: string;
+  editable: boolean;
+  value: LangMap;
+  extension: Record<string, unknown>;
+  children: Proto[];
+  /** An empty table cell: kept only when its row has content elsewhere. */
+  filler: boolean;
+}
+
+interface Scope {
+  item?: Record<string, LangMap>;
+  itemIndex?: number;
+  image?: string;
+}
+
+const CELLS = new Set(['th', 'td']);
+const VOID = new Set(['hr', 'br']);
+
+/** A language map whose only language is `default` is stored as a plain string attribute. */
+function attributeValue(map: LangMap): string | LangMap {
+  const langs = Object.keys(map);
+  return langs.length === 1 && langs[0] === 'default' ? (map.default ?? '') : map;
+}
+
+export function widgetClass(type: string): string {
+  return `ccs-widget ccs-widget--${type}`;
+}
+
+function instantiate(
+  definition: WidgetDefinition,
+  content: WidgetContent,
+  limits: WidgetLimits,
+): Proto | null {
+  const items = content.items.slice(0, limits.item_count);
+  const images = content.images.slice(0, limits.image_slot);
+  const icons = content.icons.slice(0, limits.icon_slot);
+  let imageCursor = 0;
+
+  const lookup = (binding: Binding | undefined, scope: Scope): LangMap =>
+    binding === undefined
+      ? {}
+      : 'field' in binding
+        ? (content.fields[binding.field] ?? {})
+        : (scope.item?.[binding.item] ?? {});
+
+  const one = (node: TemplateNode, scope: Scope): Proto | null => {
+    const value = lookup(node.text, scope);
+    const extension: Record<string, unknown> = {};
+    if (node.src !== undefined) {
+      let src: string | LangMap | undefined;
+      if (node.src === 'image') src = scope.image ?? images[imageCursor++];
+      else if (node.src === 'icon') src = icons[scope.itemIndex ?? 0];
+      else {
+        const map = lookup(node.src, scope);
+        src = isEmptyLangMap(map) ? undefined : attributeValue(map);
+      }
+      if (src === undefined) return null;
+      extension.src = src;
+      if (node.tag === 'img') extension.alt = content.alt ? attributeValue(content.alt) : '';
+    }
+    const href = lookup(node.href, scope);
+    if (!isEmptyLangMap(href)) extension.href = attributeValue(href);
+    // Values are stored as HTML; an attribute wants the text a reader sees.
+    const title = mapLangMap(lookup(node.title, scope), htmlToText);
+    if (!isEmptyLangMap(title)) extension.title = attributeValue(title);
+    const kids = (node.children ?? []).flatMap((child) => many(child, scope));
+    const rowIsEmpty = node.tag === 'tr' && kids.every((k) => k.filler);
+    const children = node.tag === 'tr' ? (rowIsEmpty ? [] : kids) : kids.filter((k) => !k.filler);
+    const hasContent =
+      !isEmptyLangMap(value) || extension.src !== undefined || VOID.has(node.tag) || children.length > 0;
+    if (!hasContent && !CELLS.has(node.tag)) return null;
+    return {
+      tag: node.tag,
+      class: node.class,
+      editable: node.text !== undefined || node.src !== undefined || node.href !== undefined,
+      value,
+      extension,
+      children,
+      filler: !hasContent,
+    };
+  };
+
+  const many = (node: TemplateNode, scope: Scope): Proto[] => {
+    if (node.repeat === 'items') {
+      return items.flatMap((item, itemIndex) => one(node, { ...scope, item, itemIndex }) ?? []);
+    }
+    if (node.repeat === 'images') {
+      const rest = images.slice(imageCursor);
+      imageCursor = images.length;
+      return rest.flatMap((image) => one(node, { ...scope, image }) ?? []);
+    }
+    const single = one(node, scope);
+    return single === null ? [] : [single];
+  };
+
+  const children = definition.template.flatMap((node) => many(node, {})).filter((k) => !k.filler);
+  if (children.length === 0) return null;
+  return {
+    tag: 'section',
+    class: widgetClass(definition.type),
+    editable: false,
+    value: {},
+    extension: {},
+    children,
+    filler: false,
+  };
+}
+
+export interface WidgetIds {
+  /** Content widget id. */
+  id: number;
+  key: number;
+  widget_id: number;
+  /** Hands out element ids. */
+  nextElementId: () => number;
+}
+
+/** The content widget, or null when the content leaves nothing to show. */
+export function buildWidget(
+  definition: WidgetDefinition,
+  content: WidgetContent,
+  limits: WidgetLimits,
+  ids: WidgetIds,
+): ContentWidget | null {
+  const root = instantiate(definition, content, limits);
+  if (root === null) return null;
+  const elements: ContentElement[] = [];
+  const flatten = (proto: Proto, parentId: number, childId: number): void => {
+    const id = ids.nextElementId();
+    elements.push({
+      id,
+      parent_id: parentId,
+      child_id: childId,
+      class: proto.class,
+      is_editable: proto.editable,
+      tag: proto.tag,
+      value: proto.value,
+      extension: proto.extension,
+    });
+    proto.children.forEach((child, index) => flatten(child, id, index));
+  };
+  flatten(root, 0, 0);
+  return {
+    id: ids.id,
+    key: ids.key,
+    widget_id: ids.widget_id,
+    children: elements,
+    html: '',
+    is_original: true,
+  };
+}
+
+/** Counter for the element ids of one tree: 1, 2, 3, … */
+export function idCounter(start = 1): () => number {
+  let next = start;
+  return () => next++;
+}
+
+export function findSpec(specs: readonly FieldSpec[], role: string): FieldSpec | undefined {
+  return specs.find((spec) => spec.role === role);
+}

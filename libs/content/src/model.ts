@@ -1,0 +1,98 @@
+/**
+ * The widget tree, exactly as the white-label specification shows it: an entity's content is an
+ * ordered list of content widgets, each with a FLAT list of elements that point at their parent.
+ * The flat shape is what the editor sends back (PUT replaces children), so the library never
+ * requires a nested copy to exist; renderers rebuild the hierarchy from `parent_id`.
+ */
+
+/** Language codes of the specification (v2 lists `default … hu`; v3 content adds `uk`). */
+export const LANGUAGES = ['default', 'cs', 'sk', 'en', 'de', 'pl', 'hu', 'uk'] as const;
+export type Language = (typeof LANGUAGES)[number];
+
+/**
+ * A language map. Deliberately not tied to {@link LANGUAGES}: stored trees may hold languages
+ * that an eshop later deactivates, and a renderer only ever reads the one it is asked for.
+ */
+export type LangMap = Partial<Record<string, string>>;
+
+/** A text as callers send it: one string for every language, or a language map. */
+export type Text = string | LangMap;
+
+export interface ContentElement {
+  id: number;
+  /** Id of the parent element; 0 = top level of the widget. */
+  parent_id: number;
+  /** Order among siblings (0-based when built by this library; only the relative order counts). */
+  child_id: number;
+  class: string;
+  is_editable: boolean;
+  tag: string;
+  /** Inner HTML per language (text-format fields are stored HTML-escaped). */
+  value: LangMap;
+  /** Attributes; see README.md (`src`, `alt`, `href`, `title`). `[]` means none. */
+  extension: unknown[] | Record<string, unknown>;
+}
+
+export interface ContentWidget {
+  id: number;
+  /** Order of the widget in the tree (0-based when built by this library). */
+  key: number;
+  /** Id of the widget type in the widget catalogue (`widgets.id`). */
+  widget_id: number;
+  children: ContentElement[];
+  /** Rendered HTML of this widget alone, in one language (see README.md). */
+  html: string;
+  /** True while the widget is as fill/compose built it; the editor clears it on edit. */
+  is_original: boolean;
+}
+
+/** One node of the language-independent `nested` output. */
+export interface NestedNode {
+  id: number;
+  class: string;
+  tag: string;
+  children: NestedNode[];
+}
+
+export function isLangMap(value: unknown): value is LangMap {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** A language's value, falling back to `default` when the language has none. */
+export function pickLanguage(map: LangMap | undefined, lang: string): string {
+  const own = map?.[lang];
+  if (typeof own === 'string' && own.trim() !== '') return own;
+  const fallback = map?.default;
+  return typeof fallback === 'string' ? fallback : '';
+}
+
+/** Like {@link pickLanguage}, for attributes that may be a plain string or a language map. */
+export function pickText(value: unknown, lang: string): string {
+  if (typeof value === 'string') return value;
+  if (isLangMap(value)) return pickLanguage(value as LangMap, lang);
+  return '';
+}
+
+/** A caller's text as a language map; a plain string becomes the `default` for every language. */
+export function toLangMap(text: Text | null | undefined): LangMap {
+  if (typeof text === 'string') return { default: text };
+  if (!isLangMap(text)) return {};
+  const out: LangMap = {};
+  for (const [lang, value] of Object.entries(text)) if (typeof value === 'string') out[lang] = value;
+  return out;
+}
+
+/** Applies `fn` to every language of a map, dropping languages that end up empty. */
+export function mapLangMap(map: LangMap, fn: (value: string) => string): LangMap {
+  const out: LangMap = {};
+  for (const [lang, value] of Object.entries(map)) {
+    if (typeof value !== 'string') continue;
+    const mapped = fn(value);
+    if (mapped.trim() !== '') out[lang] = mapped;
+  }
+  return out;
+}
+
+export function isEmptyLangMap(map: LangMap): boolean {
+  return Object.values(map).every((v) => typeof v !== 'string' || v.trim() === '');
+}

@@ -1,0 +1,50 @@
+/**
+ * Every stored output of one entity for its active languages (render on write, serve on read).
+ * Each language is resolved once and shared by the html, marketplace and site-link outputs, so
+ * the heading ids in `html` and the slugs in `site_link` always agree.
+ */
+import type { ContentWidget, LangMap, NestedNode } from '../model';
+import { buildRichSnippet, type JsonLd, type SnippetEntity } from '../snippet';
+import { renderResolved, resolveTree } from './html';
+import { toMarketplaceHtml } from './marketplace';
+import { renderNested } from './nested';
+import { siteLinkFromResolved, type SiteLinkItem } from './site-link';
+
+export interface RenderedContent {
+  html: LangMap;
+  marketplace: LangMap;
+  nested: NestedNode[][];
+  site_link: { html: LangMap; list: Record<string, SiteLinkItem[]> };
+  rich_snippet: { html: LangMap; json: Record<string, JsonLd> };
+}
+
+/**
+ * Every language gets a key in every language map (an empty string when nothing renders) and in
+ * `site_link.list`; `rich_snippet.json` only has the languages that have a snippet.
+ */
+export function renderAll(
+  tree: readonly ContentWidget[],
+  entity: SnippetEntity | null,
+  languages: readonly string[],
+): RenderedContent {
+  const out: RenderedContent = {
+    html: {},
+    marketplace: {},
+    nested: renderNested(tree),
+    site_link: { html: {}, list: {} },
+    rich_snippet: { html: {}, json: {} },
+  };
+  for (const lang of new Set(languages)) {
+    const resolved = resolveTree(tree, lang);
+    const html = renderResolved(resolved);
+    out.html[lang] = html;
+    out.marketplace[lang] = toMarketplaceHtml(html);
+    const siteLink = siteLinkFromResolved(resolved);
+    out.site_link.html[lang] = siteLink.html;
+    out.site_link.list[lang] = siteLink.list;
+    const snippet = entity === null ? { html: '', json: null } : buildRichSnippet(entity, lang);
+    out.rich_snippet.html[lang] = snippet.html;
+    if (snippet.json !== null) out.rich_snippet.json[lang] = snippet.json;
+  }
+  return out;
+}

@@ -1,0 +1,138 @@
+/**
+ * The full-HTML renderer, and the per-language resolution every other renderer builds on.
+ * Rendering is a pure function of (tree, language): each element takes its value in that
+ * language (falling back to `default`), values are sanitised again here whatever their origin,
+ * and the complete output goes through the output allow-list once more.
+ */
+import { pickLanguage, pickText, type ContentWidget } from '../model';
+import { escapeText, htmlToText, sanitizeHtml, sanitizeOutput, sanitizePhrasing } from '../sanitize';
+import { SlugRegistry } from '../slug';
+import { safeHref, safeSrc, videoEmbedUrl } from '../urls';
+import { CELL_TAGS, elementForest, PHRASING_TAGS, widgetsOf, type ElementNode } from './structure';
+
+export interface HeadingLink {
+  level: 2 | 3;
+  heading: string;
+  slug: string;
+}
+
+export interface ResolvedWidget {
+  widget: ContentWidget;
+  roots: ElementNode[];
+}
+
+export interface ResolvedTree {
+  lang: string;
+  widgets: ResolvedWidget[];
+  /** h2/h3 elements with text, in document order, with their page-unique slugs. */
+  headings: Map<ElementNode, HeadingLink>;
+}
+
+function attributes(element: ElementNode['element']): Record<string, unknown> {
+  const ext = element.extension;
+  return typeof ext === 'object' && ext !== null && !Array.isArray(ext) ? ext : {};
+}
+
+function innerHtml(node: ElementNode, lang: string): string {
+  const value = pickLanguage(node.element.value, lang);
+  if (value === '') return '';
+  return PHRASING_TAGS.has(node.tag) ? sanitizePhrasing(value, node.tag === 'a') : sanitizeHtml(value);
+}
+
+export function resolveTree(tree: readonly ContentWidget[], lang: string): ResolvedTree {
+  const slugs = new SlugRegistry();
+  const headings = new Map<ElementNode, HeadingLink>();
+  const visit = (node: ElementNode): void => {
+    if (node.tag === 'h2' || node.tag === 'h3') {
+      const heading = htmlToText(innerHtml(node, lang));
+      if (heading !== '') {
+        headings.set(node, { level: node.tag === 'h2' ? 2 : 3, heading, slug: slugs.take(heading) });
+      }
+    }
+    node.children.forEach(visit);
+  };
+  const widgets = widgetsOf(tree).map((widget) => ({ widget, roots: elementForest(widget) }));
+  widgets.forEach((w) => w.roots.forEach(visit));
+  return { lang, widgets, headings };
+}
+
+const attr = (name: string, value: string): string => ` ${name}="${escapeText(value)}"`;
+
+function renderNode(node: ElementNode, tree: ResolvedTree, allowEmpty: boolean, extra = ''): string | null {
+  const ext = attributes(node.element);
+  const title = pickText(ext.title, tree.lang);
+  let open = node.className ? attr('class', node.className) : '';
+  const heading = tree.headings.get(node);
+  if (heading) open += attr('id', heading.slug);
+  open += extra;
+
+  if (node.tag === 'img') {
+    const src = safeSrc(ext.src);
+    if (src === null) return null;
+    open += attr('src', src) + attr('alt', pickText(ext.alt, tree.lang));
+    return `<img${open}${title ? attr('title', title) : ''} loading="lazy" />`;
+  }
+  if (node.tag === 'iframe') {
+    const src = videoEmbedUrl(ext.src);
+    if (src === null) return null;
+    open += attr('src', src) + (title ? attr('title', title) : '');
+    return `<iframe${open} loading="lazy" allowfullscreen="" referrerpolicy="strict-origin-when-cross-origin"></iframe>`;
+  }
+  if (node.tag === 'hr' || node.tag === 'br') return `<${node.tag}${open} />`;
+
+  const inner = innerHtml(node, tree.lang) + renderChildren(node, tree);
+  if (inner.trim() === '' && !(allowEmpty && CELL_TAGS.has(node.tag))) return null;
+  let tag = node.tag;
+  if (tag === 'a') {
+    const href = safeHref(ext.href);
+    // A link whose target is unsafe or missing keeps its text and loses the link.
+    if (href === null) tag = 'span';
+    else open += attr('href', href);
+  }
+  if (title) open += attr('title', title);
+  return `<${tag}${open}>${inner}</${tag}>`;
+}
+
+function renderChildren(node: ElementNode, tree: ResolvedTree): string {
+  const rendered = node.children.map((child) => renderNode(child, tree, false));
+  // A table row keeps all of its cells (empty ones too) as soon as one cell has content.
+  if (node.tag === 'tr' && rendered.some((html) => html !== null)) {
+    return node.children.map((child) => renderNode(child, tree, true) ?? '').join('');
+  }
+  return rendered.filter((html): html is string => html !== null).join('');
+}
+
+function widgetIdAttribute(widget: ContentWidget): string {
+  return Number.isSafeInteger(widget.id) ? attr('data-widget-id', String(widget.id)) : '';
+}
+
+/** A widget's HTML inside its wrapper, or '' when nothing of it renders in this language. */
+export function renderResolvedWidget(resolved: ResolvedWidget, tree: ResolvedTree): string {
+  const idAttribute = widgetIdAttribute(resolved.widget);
+  const [only, ...rest] = resolved.roots;
+  const wrapped =
+    only !== undefined &&
+    rest.length === 0 &&
+    (only.tag === 'section' || only.tag === 'div') &&
+    only.className.split(' ').includes('ccs-widget');
+  if (wrapped) return renderNode(only, tree, false, idAttribute) ?? '';
+  const inner = resolved.roots
+    .map((root) => renderNode(root, tree, false))
+    .filter((html): html is string => html !== null)
+    .join('');
+  return inner === '' ? '' : `<div class="ccs-widget"${idAttribute}>${inner}</div>`;
+}
+
+export function renderResolved(tree: ResolvedTree): string {
+  return sanitizeOutput(tree.widgets.map((w) => renderResolvedWidget(w, tree)).join(''));
+}
+
+/** The full HTML of a tree in one language. */
+export function renderHtml(tree: readonly ContentWidget[], lang: string): string {
+  return renderResolved(resolveTree(tree, lang));
+}
+
+/** The tree with each widget's `html` field re-rendered (alone, in one language), e.g. after an edit. */
+export function withWidgetHtml(tree: readonly ContentWidget[], lang = 'default'): ContentWidget[] {
+  return tree.map((widget) => ({ ...widget, html: renderHtml([widget], lang) }));
+}

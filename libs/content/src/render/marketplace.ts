@@ -1,0 +1,72 @@
+/**
+ * Marketplace HTML: the same content reduced to what marketplaces (Heureka, Allegro, eMAG, …)
+ * accept in a description — bare structural and emphasis tags, no attributes at all, so no
+ * classes, styles, ids, data attributes, links, images, iframes or scripts. Built from the full
+ * rendering, then cut down by its own strict allow-list rather than trusting the first pass.
+ */
+import { sanitize, type SanitizeHtml } from '../sanitize-html';
+import type { ContentWidget } from '../model';
+import { renderResolved, resolveTree } from './html';
+
+/** Containers that must not stay behind once everything inside them has been removed. */
+const DROP_WHEN_EMPTY = new Set(['h2', 'h3', 'h4', 'p', 'ul', 'ol', 'li', 'strong', 'em', 'table', 'tr']);
+
+export const MARKETPLACE_TAGS = [
+  'h2',
+  'h3',
+  'h4',
+  'p',
+  'ul',
+  'ol',
+  'li',
+  'table',
+  'thead',
+  'tbody',
+  'tr',
+  'th',
+  'td',
+  'strong',
+  'em',
+  'br',
+] as const;
+
+const MARKETPLACE_POLICY: SanitizeHtml.IOptions = {
+  allowedTags: [...MARKETPLACE_TAGS],
+  allowedAttributes: {},
+  allowedSchemes: [],
+  allowedStyles: {},
+  parseStyleAttributes: false,
+  disallowedTagsMode: 'discard',
+  nonTextTags: [
+    'script',
+    'style',
+    'textarea',
+    'option',
+    'xmp',
+    'noscript',
+    'iframe',
+    'svg',
+    'math',
+    'template',
+  ],
+  transformTags: {
+    h1: 'h2',
+    h5: 'h4',
+    h6: 'h4',
+    b: 'strong',
+    i: 'em',
+    blockquote: 'p',
+    figcaption: 'p',
+    caption: 'p',
+    tfoot: 'tbody',
+  },
+  exclusiveFilter: (frame) => DROP_WHEN_EMPTY.has(frame.tag) && frame.text.trim() === '',
+};
+
+export function toMarketplaceHtml(html: string): string {
+  return sanitize(html, MARKETPLACE_POLICY);
+}
+
+export function renderMarketplace(tree: readonly ContentWidget[], lang: string): string {
+  return toMarketplaceHtml(renderResolved(resolveTree(tree, lang)));
+}

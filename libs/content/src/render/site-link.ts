@@ -1,0 +1,37 @@
+/**
+ * Site links: the content's h2/h3 headings as an in-page navigation. The slugs are the ids that
+ * `renderHtml` puts on the same headings (both come from `resolveTree`), so the links land.
+ */
+import type { ContentWidget } from '../model';
+import { escapeText, sanitizeOutput } from '../sanitize';
+import { resolveTree, type ResolvedTree } from './html';
+
+export interface SiteLinkItem {
+  heading: string;
+  slug: string;
+}
+
+export interface SiteLink {
+  html: string;
+  list: SiteLinkItem[];
+}
+
+export function siteLinkFromResolved(tree: ResolvedTree): SiteLink {
+  const headings = [...tree.headings.values()];
+  if (headings.length === 0) return { html: '', list: [] };
+  const items = headings
+    .map(
+      (h) =>
+        `<li class="ccs-site-link__item ccs-site-link__item--h${h.level}">` +
+        `<a href="#${h.slug}">${escapeText(h.heading)}</a></li>`,
+    )
+    .join('');
+  return {
+    html: sanitizeOutput(`<nav class="ccs-site-link"><ul class="ccs-site-link__list">${items}</ul></nav>`),
+    list: headings.map(({ heading, slug }) => ({ heading, slug })),
+  };
+}
+
+export function renderSiteLink(tree: readonly ContentWidget[], lang: string): SiteLink {
+  return siteLinkFromResolved(resolveTree(tree, lang));
+}

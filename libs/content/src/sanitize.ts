@@ -1,0 +1,204 @@
+/**
+ * Allow-list sanitising with sanitize-html. Three policies:
+ * - `VALUE_POLICY` for HTML that people or models write into an element (`sanitizeHtml`);
+ * - `PHRASING_POLICY` for the inside of headings, paragraphs and links, where block tags would
+ *   make the browser re-nest the document;
+ * - `OUTPUT_POLICY` for the renderers' own output (defence in depth: it also admits the markup
+ *   only renderers produce — widget wrappers, heading ids, allow-listed video iframes).
+ * Anything not listed is dropped; the text of a dropped tag is kept (escaped) unless the tag
+ * holds no readable text (script, style, svg, iframe, …), in which case its content goes too.
+ */
+import { sanitize, type SanitizeHtml } from './sanitize-html';
+import { safeHref, safeSrc, videoEmbedUrl, VIDEO_EMBED_HOSTS } from './urls';
+
+const TEXT_TAGS = ['strong', 'b', 'em', 'i', 'u', 's', 'sub', 'sup', 'span', 'br', 'code'];
+const BLOCK_TAGS = [
+  'p',
+  'h2',
+  'h3',
+  'h4',
+  'ul',
+  'ol',
+  'li',
+  'blockquote',
+  'hr',
+  'pre',
+  'figure',
+  'figcaption',
+];
+const TABLE_TAGS = ['table', 'caption', 'thead', 'tbody', 'tfoot', 'tr', 'th', 'td'];
+
+/** Tags dropped together with everything inside them. */
+const NON_TEXT_TAGS = [
+  'script',
+  'style',
+  'textarea',
+  'option',
+  'xmp',
+  'noscript',
+  'noembed',
+  'noframes',
+  'iframe',
+  'frame',
+  'object',
+  'embed',
+  'svg',
+  'math',
+  'template',
+  'title',
+  'select',
+  'head',
+];
+
+const CLASS_TOKEN = /^[A-Za-z_][A-Za-z0-9_-]{0,63}$/;
+
+/** Keeps only plain class names: no quotes, braces or escapes can reach the attribute. */
+export function cleanClass(value: unknown): string {
+  if (typeof value !== 'string') return '';
+  return value
+    .split(/\s+/)
+    .filter((token) => CLASS_TOKEN.test(token))
+    .slice(0, 12)
+    .join(' ');
+}
+
+type Attributes = SanitizeHtml.Attributes;
+
+/** Re-checks every URL with our own parser and cleans classes, whatever tag they sit on. */
+function checkAttributes(tagName: string, attribs: Attributes, fragmentLinks: boolean): SanitizeHtml.Tag {
+  const out: Attributes = { ...attribs };
+  if ('class' in out) {
+    const cls = cleanClass(out.class);
+    if (cls) out.class = cls;
+    else delete out.class;
+  }
+  if ('href' in out) {
+    const href = out.href ?? '';
+    const fragment = fragmentLinks && /^#[a-z0-9][a-z0-9-]{0,100}$/.test(href);
+    if (!fragment && safeHref(href) === null) delete out.href;
+  }
+  if ('src' in out) {
+    const src = tagName === 'iframe' ? videoEmbedUrl(out.src) : safeSrc(out.src);
+    if (src === null) delete out.src;
+    else out.src = src;
+  }
+  return { tagName, attribs: out };
+}
+
+/** Media that cannot show anything without a source is removed rather than left broken. */
+const dropSourceless = (frame: SanitizeHtml.IFrame): boolean =>
+  (frame.tag === 'img' || frame.tag === 'iframe') && !frame.attribs.src;
+
+const HEADING_MAP = { h1: 'h2', h5: 'h4', h6: 'h4' } as const;
+
+const COMMON: SanitizeHtml.IOptions = {
+  disallowedTagsMode: 'discard',
+  nonTextTags: NON_TEXT_TAGS,
+  allowedSchemes: ['http', 'https', 'mailto'],
+  allowedSchemesByTag: { img: ['http', 'https'], iframe: ['https'] },
+  allowedSchemesAppliedToAttributes: ['href', 'src', 'cite', 'action', 'formaction', 'srcset'],
+  allowProtocolRelative: false,
+  allowedStyles: {},
+  parseStyleAttributes: false,
+  enforceHtmlBoundary: false,
+  exclusiveFilter: dropSourceless,
+};
+
+const VALUE_ATTRIBUTES: Record<string, SanitizeHtml.AllowedAttribute[]> = {
+  '*': ['class', 'title'],
+  a: ['href'],
+  img: ['src', 'alt'],
+  th: ['colspan', 'rowspan'],
+  td: ['colspan', 'rowspan'],
+};
+
+const VALUE_POLICY: SanitizeHtml.IOptions = {
+  ...COMMON,
+  allowedTags: [...TEXT_TAGS, ...BLOCK_TAGS, ...TABLE_TAGS, 'a', 'img'],
+  allowedAttributes: VALUE_ATTRIBUTES,
+  transformTags: { ...HEADING_MAP, '*': (tag, attribs) => checkAttributes(tag, attribs, false) },
+};
+
+const PHRASING_POLICY: SanitizeHtml.IOptions = {
+  ...VALUE_POLICY,
+  allowedTags: [...TEXT_TAGS, 'a'],
+};
+
+const LINK_TEXT_POLICY: SanitizeHtml.IOptions = { ...VALUE_POLICY, allowedTags: TEXT_TAGS };
+
+/** Sanitises HTML written into a widget (html-format fields, element values). */
+export function sanitizeHtml(value: string): string {
+  return sanitize(value, VALUE_POLICY);
+}
+
+/** Sanitises HTML that must stay phrasing content (inside h2, p, a, …); `a` is dropped inside links. */
+export function sanitizePhrasing(value: string, insideLink = false): string {
+  return sanitize(value, insideLink ? LINK_TEXT_POLICY : PHRASING_POLICY);
+}
+
+const OUTPUT_POLICY: SanitizeHtml.IOptions = {
+  ...COMMON,
+  allowedTags: [
+    ...TEXT_TAGS,
+    ...BLOCK_TAGS,
+    ...TABLE_TAGS,
+    'a',
+    'img',
+    'section',
+    'div',
+    'nav',
+    'cite',
+    'iframe',
+  ],
+  allowedAttributes: {
+    ...VALUE_ATTRIBUTES,
+    img: ['src', 'alt', 'loading'],
+    h2: ['id'],
+    h3: ['id'],
+    section: ['data-widget-id'],
+    div: ['data-widget-id'],
+    iframe: ['src', 'loading', 'allowfullscreen', 'referrerpolicy'],
+  },
+  allowedIframeHostnames: [...VIDEO_EMBED_HOSTS],
+  allowIframeRelativeUrls: false,
+  transformTags: { ...HEADING_MAP, '*': (tag, attribs) => checkAttributes(tag, attribs, true) },
+};
+
+/** Final pass over a renderer's complete output. */
+export function sanitizeOutput(html: string): string {
+  return sanitize(html, OUTPUT_POLICY);
+}
+
+/** Escapes a plain text for use as HTML text or a quoted attribute value. */
+export function escapeText(value: string): string {
+  return value
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;')
+    .replace(/'/g, '&#39;');
+}
+
+const TEXT_ONLY: SanitizeHtml.IOptions = {
+  ...COMMON,
+  // Block boundaries are kept as tags for a moment so that they become spaces below.
+  allowedTags: ['p', 'br', 'li', 'h2', 'h3', 'h4', 'td', 'th', 'div', 'blockquote', 'figcaption', 'tr'],
+  allowedAttributes: {},
+  transformTags: HEADING_MAP,
+};
+
+/**
+ * The readable text of an HTML fragment: tags removed, entities decoded, whitespace collapsed.
+ * Used for lengths, heading texts and the plain-text descriptions of rich snippets.
+ */
+export function htmlToText(html: string): string {
+  // sanitize-html's output escapes exactly & < > " in text, so those four are all there is to decode.
+  return sanitize(html, TEXT_ONLY)
+    .replace(/<[^>]*>/g, ' ')
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&quot;/g, '"')
+    .replace(/&amp;/g, '&')
+    .replace(/\s+/g, ' ')
+    .trim();
+}

@@ -1,0 +1,113 @@
+/**
+ * Parses rendered HTML the way a browser would read its tags and attributes (entities decoded),
+ * so that security assertions look at real attributes, not at escaped text that merely looks
+ * like one.
+ */
+import { sanitize } from '../src/sanitize-html';
+
+export interface OpenTag {
+  name: string;
+  attribs: Record<string, string>;
+}
+
+export function openTags(html: string): OpenTag[] {
+  const tags: OpenTag[] = [];
+  sanitize(html, {
+    allowedTags: false,
+    allowedAttributes: false,
+    allowVulnerableTags: true,
+    nonTextTags: [],
+    onOpenTag: (name, attribs) => tags.push({ name: name.toLowerCase(), attribs: { ...attribs } }),
+  });
+  return tags;
+}
+
+const VIDEO_EMBED =
+  /^https:\/\/(www\.youtube-nocookie\.com\/embed\/[A-Za-z0-9_-]+|player\.vimeo\.com\/video\/\d+)$/;
+const ALLOWED_TAGS = new Set([
+  ...[
+    'section',
+    'div',
+    'nav',
+    'h2',
+    'h3',
+    'h4',
+    'p',
+    'span',
+    'strong',
+    'b',
+    'em',
+    'i',
+    'u',
+    's',
+    'sub',
+    'sup',
+  ],
+  ...['br', 'hr', 'code', 'pre', 'ul', 'ol', 'li', 'blockquote', 'figure', 'figcaption', 'cite', 'a', 'img'],
+  ...['table', 'caption', 'thead', 'tbody', 'tfoot', 'tr', 'th', 'td', 'iframe'],
+]);
+const ALLOWED_ATTRIBUTES = new Set([
+  ...['class', 'title', 'id', 'data-widget-id', 'href', 'src', 'alt', 'loading'],
+  ...['allowfullscreen', 'referrerpolicy', 'colspan', 'rowspan'],
+]);
+
+/** Everything in `html` that could run script or load from an unsafe URL, as readable findings. */
+export function dangers(html: string): string[] {
+  const found: string[] = [];
+  for (const { name, attribs } of openTags(html)) {
+    if (!ALLOWED_TAGS.has(name)) found.push(`tag <${name}>`);
+    for (const [attribute, value] of Object.entries(attribs)) {
+      const lower = attribute.toLowerCase();
+      if (!ALLOWED_ATTRIBUTES.has(lower)) found.push(`attribute ${lower} on <${name}>`);
+      if (lower === 'href' && !/^(https?:\/\/|mailto:|#[a-z0-9-]+$)/i.test(value))
+        found.push(`href ${value}`);
+      if (lower === 'src' && name === 'iframe' && !VIDEO_EMBED.test(value)) found.push(`iframe src ${value}`);
+      if (lower === 'src' && name !== 'iframe' && !/^https?:\/\//i.test(value)) found.push(`src ${value}`);
+      // eslint-disable-next-line no-control-regex -- control characters inside a URL are the finding
+      if ((lower === 'href' || lower === 'src') && /[\s\u0000-\u001f]/.test(value))
+        found.push(`url ${value}`);
+      if (lower === 'class' && !/^[A-Za-z0-9_ -]*$/.test(value)) found.push(`class ${value}`);
+    }
+  }
+  if (/<script/i.test(html)) found.push('<script');
+  return found;
+}
+
+/** For marketplace output: any attribute at all, or a tag outside the marketplace list. */
+export function marketplaceDangers(html: string): string[] {
+  const allowed = new Set([
+    'h2',
+    'h3',
+    'h4',
+    'p',
+    'ul',
+    'ol',
+    'li',
+    'table',
+    'thead',
+    'tbody',
+    'tr',
+    'th',
+    'td',
+  ]);
+  ['strong', 'em', 'br'].forEach((t) => allowed.add(t));
+  const found = dangers(html);
+  for (const { name, attribs } of openTags(html)) {
+    if (!allowed.has(name)) found.push(`marketplace tag <${name}>`);
+    if (Object.keys(attribs).length > 0) found.push(`marketplace attributes on <${name}>`);
+  }
+  return found;
+}
+
+/** For rich-snippet HTML: exactly one JSON-LD script whose body holds no markup character. */
+export function snippetDangers(html: string): string[] {
+  if (html === '') return [];
+  const match = /^<script type="application\/ld\+json">([^<>&]*)<\/script>$/.exec(html);
+  if (!match) return [`snippet ${html}`];
+  try {
+    JSON.parse(match[1] ?? '');
+  } catch {
+    return ['snippet body is not JSON'];
+  }
+  return [];
+}

@@ -1,0 +1,13 @@
+import type { Knex } from 'knex';
+import { migrateLatest } from './migrate';
+import { seedCatalogue } from './seeds/catalogue.seed';
+
+/**
+ * Everything a database needs before services use it: pending migrations, then the public
+ * widget catalogue, designs and prompts (idempotent). Returns the migrations applied.
+ */
+export async function prepareDatabase(db: Knex): Promise<string[]> {
+  const applied = await migrateLatest(db);
+  await seedCatalogue(db);
+  return applied;
+}

@@ -1,0 +1,131 @@
+import type { Knex } from 'knex';
+import type {
+  DesignCategory,
+  DesignDefinition,
+  DesignWidgetDefinition,
+  WidgetDefinition,
+  WidgetTemplate,
+} from '@catalogue/content';
+
+export interface DesignRow {
+  id: number;
+  eshopId: number | null;
+  name: string;
+  nameTranslation: Record<string, string>;
+  info: string | null;
+  imagePreview: string | null;
+  category: DesignCategory;
+  type: 'public' | 'custom';
+  position: number;
+  hash: string;
+  previewHtml: string;
+}
+
+/** A design with what its structure is built from: its widgets in order and their templates. */
+export interface LoadedDesign {
+  design: DesignRow;
+  definition: DesignDefinition;
+  designWidgetIds: number[];
+  templates: WidgetTemplate[];
+}
+
+interface RawDesign {
+  id: number;
+  eshop_id: number | null;
+  key: string | null;
+  name: string;
+  name_translation: Record<string, string>;
+  info: string | null;
+  image_preview: string | null;
+  category: DesignCategory;
+  type: 'public' | 'custom';
+  position: number;
+  hash: string;
+  preview_html: string;
+}
+
+function toDesign(row: RawDesign): DesignRow {
+  return {
+    id: row.id,
+    eshopId: row.eshop_id,
+    name: row.name,
+    nameTranslation: row.name_translation,
+    info: row.info,
+    imagePreview: row.image_preview,
+    category: row.category,
+    type: row.type,
+    position: row.position,
+    hash: row.hash,
+    previewHtml: row.preview_html,
+  };
+}
+
+/** Designs an eshop may use: visible public ones and its own custom ones. */
+function accessible(db: Knex | Knex.Transaction, eshopId: number) {
+  return db('designs').where((q) =>
+    q.where({ type: 'public', is_visible: true }).orWhere({ type: 'custom', eshop_id: eshopId }),
+  );
+}
+
+export const designsRepository = {
+  async list(db: Knex | Knex.Transaction, eshopId: number, category?: DesignCategory): Promise<DesignRow[]> {
+    const query = accessible(db, eshopId).select<RawDesign[]>('*').orderBy(['position', 'id']);
+    if (category) query.andWhere({ category });
+    return (await query).map(toDesign);
+  },
+
+  /** The design the worker composes catalogue items with: the first accessible one of the category. */
+  async defaultFor(db: Knex | Knex.Transaction, eshopId: number, category: DesignCategory) {
+    const row = await accessible(db, eshopId)
+      .andWhere({ category })
+      .orderBy([{ column: 'type', order: 'desc' }, 'position', 'id'])
+      .first<RawDesign | undefined>('*');
+    return row ? this.load(db, eshopId, row.id) : undefined;
+  },
+
+  /** A design the eshop may use, with its widgets and their templates; undefined otherwise. */
+  async load(
+    db: Knex | Knex.Transaction,
+    eshopId: number,
+    designId: number,
+  ): Promise<LoadedDesign | undefined> {
+    const row = await accessible(db, eshopId).andWhere({ id: designId }).first<RawDesign | undefined>('*');
+    if (!row) return undefined;
+    const widgets = await db('design_widgets as dw')
+      .join('widgets as w', 'w.id', 'dw.widget_id')
+      .where('dw.design_id', designId)
+      .orderBy('dw.position')
+      .select<
+        {
+          id: number;
+          widget_id: number;
+          overrides: Omit<DesignWidgetDefinition, 'widget'>;
+          definition: WidgetDefinition;
+        }[]
+      >('dw.id', 'dw.widget_id', 'dw.overrides', 'w.definition');
+    const templates = new Map<number, WidgetTemplate>();
+    for (const w of widgets) templates.set(w.widget_id, { ...w.definition, id: w.widget_id });
+    return {
+      design: toDesign(row),
+      definition: {
+        key: row.key ?? `design-${row.id}`,
+        name: row.name,
+        name_translation: row.name_translation,
+        category: row.category,
+        type: 'public',
+        widgets: widgets.map((w) => ({ ...w.overrides, widget: w.definition.type })),
+      },
+      designWidgetIds: widgets.map((w) => w.id),
+      templates: [...templates.values()],
+    };
+  },
+
+  /** Every widget of the catalogue with its template (white-label widget list, editor adds). */
+  async widgets(db: Knex | Knex.Transaction, categoryId?: number): Promise<WidgetTemplate[]> {
+    const query = db('widgets')
+      .select<{ id: number; definition: WidgetDefinition }[]>('id', 'definition')
+      .orderBy(['position', 'id']);
+    if (categoryId !== undefined) query.where({ category_id: categoryId });
+    return (await query).map((w) => ({ ...w.definition, id: w.id }));
+  },
+};

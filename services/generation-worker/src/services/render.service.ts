@@ -1,0 +1,140 @@
+import {
+  composeFromEntity,
+  designStructure,
+  renderAll,
+  type ComposeEntity,
+  type ContentWidget,
+  type SnippetEntity,
+} from '@catalogue/content';
+import {
+  catalogueRepository,
+  contentRepository,
+  designsRepository,
+  eshopsRepository,
+  parametersRepository,
+  variantsRepository,
+  type EntityType,
+  type Knex,
+  type LangMap,
+  type StoredEntity,
+} from '@catalogue/db';
+import type { JobPayloads } from '@catalogue/queue';
+
+export type RenderOutcome =
+  /** Content composed from the item's data and stored. */
+  | 'composed'
+  /** People's content (editor) kept; only the data-driven outputs were re-rendered. */
+  | 'refreshed'
+  /** The item is gone or deleted: nothing to do. */
+  | 'skipped';
+
+/** Brands have no designs of their own; a brand page is composed like a category page. */
+const DESIGN_CATEGORY = {
+  product: 'product',
+  category: 'category',
+  brand: 'category',
+  blog: 'blog',
+} as const;
+
+interface Sources {
+  compose: ComposeEntity;
+  snippet: SnippetEntity;
+}
+
+/** What the item itself says, plus its brand, parameters and variants: nothing invented. */
+async function sourcesOf(
+  trx: Knex.Transaction,
+  type: EntityType,
+  eshopId: number,
+  item: StoredEntity,
+): Promise<Sources> {
+  const f = item.fields as Record<string, unknown> & { name: LangMap; description: LangMap; url: LangMap };
+  const images = (f.images as string[] | undefined) ?? (f.image_preview ? [f.image_preview as string] : []);
+  if (type !== 'product') {
+    return {
+      compose: { type, name: f.name, description: f.description, images },
+      snippet: {
+        type,
+        name: f.name,
+        description: f.description,
+        images,
+        url: f.url,
+        category: (f.category as string) ?? null,
+      },
+    };
+  }
+  const brandId = f.brand_id as string | null;
+  const [brands, parameters, variants] = await Promise.all([
+    catalogueRepository.namesOf(trx, 'brand', eshopId, brandId ? [brandId] : []),
+    parametersRepository.parametersWithValues(trx, eshopId, (f.parameters_ids as number[]) ?? []),
+    variantsRepository.ofProducts(trx, eshopId, [item.id]),
+  ]);
+  const brand = brandId ? (brands.get(brandId) ?? null) : null;
+  return {
+    compose: {
+      type,
+      name: f.name,
+      description: f.description,
+      short_description: f.short_description as LangMap,
+      images,
+      brand: brand ? { name: brand } : null,
+      parameters: parameters.map((p) => ({ name: p.name, value: p.values })),
+    },
+    snippet: {
+      type,
+      name: f.name,
+      description: Object.keys(f.description).length ? f.description : (f.short_description as LangMap),
+      images,
+      brand,
+      variants: variants.get(item.id) ?? [],
+      url: f.url,
+    },
+  };
+}
+
+/**
+ * The render-content job: compose the item's content from the eshop's default design and its
+ * own data, render every active language and store it all in one transaction, then mark the
+ * item loaded and ready (or review). Content that people made (origin `editor`) is never
+ * recomposed: its tree is kept and only the outputs are rendered again, so the data-driven
+ * parts (rich snippet, site links) follow the new data. Running it twice stores the same thing.
+ */
+export async function renderContent(db: Knex, job: JobPayloads['render-content']): Promise<RenderOutcome> {
+  const { eshop_id: eshopId, entity_type: type, external_id: externalId } = job;
+  return db.transaction(async (trx) => {
+    const eshop = await eshopsRepository.findById(trx, eshopId);
+    const item = (await catalogueRepository.findForUpdate(trx, type, eshopId, [externalId])).get(externalId);
+    if (!eshop || !item || item.isDelete) return 'skipped';
+
+    const key = { eshopId, entityType: type, externalId };
+    const existing = await contentRepository.find(trx, key, { lock: true });
+    const sources = await sourcesOf(trx, type, eshopId, item);
+    let tree: ContentWidget[];
+    if (existing?.origin === 'editor') {
+      tree = existing.tree as ContentWidget[];
+    } else {
+      const design = await designsRepository.defaultFor(trx, eshopId, DESIGN_CATEGORY[type]);
+      tree = design
+        ? composeFromEntity(
+            designStructure(design.definition, {
+              design_id: design.design.id,
+              design_widget_ids: design.designWidgetIds,
+              widgets: design.templates,
+            }),
+            design.templates,
+            sources.compose,
+          )
+        : [];
+    }
+    const outputs = renderAll(tree, sources.snippet, eshop.languages);
+    await contentRepository.save(trx, key, { origin: existing?.origin ?? 'composed', tree, ...outputs });
+    await catalogueRepository.markRendered(
+      trx,
+      type,
+      eshopId,
+      externalId,
+      eshop.reviewRequired ? 'review' : 'ready',
+    );
+    return existing?.origin === 'editor' ? 'refreshed' : 'composed';
+  });
+}
