@@ -20,7 +20,8 @@ async function startService(name: string, portVariable: string): Promise<Started
     env: {
       PATH: process.env.PATH,
       DATABASE_URL: process.env.TEST_DATABASE_URL,
-      QUEUE_PREFIX: process.env.TEST_QUEUE_PREFIX,
+      // A prefix of its own: the spawned worker must not take jobs that other test files inspect.
+      QUEUE_PREFIX: `${process.env.TEST_QUEUE_PREFIX}-processes`,
       LOG_LEVEL: 'info',
       [portVariable]: String(port),
     },
