@@ -13,6 +13,7 @@ export function createApp(deps: Deps): HttpApp {
     registry: deps.registry,
     readiness: deps.readiness,
     routers: [
+      docsRouter({ title: 'Catalogue API (v1, v2)' }),
       whoamiRoutes(deps),
       v1Routes(deps, services),
       v2Routes(deps, services),

@@ -267,11 +267,11 @@ describe('catalogue-api: listing batches', () => {
       // Assert
       expect(res.status).toBe(201);
       expect(res.body.data.rows).toBe(10_000);
-      const [{ count }] = await svc.deps
+      const [stored] = await svc.deps
         .db('listing_rows')
         .where({ eshop_id: eshop.id, batch_id: res.body.data.batch_id })
         .count<{ count: number }[]>({ count: '*' });
-      expect(count).toBe(10_000);
+      expect(stored?.count).toBe(10_000);
     });
 
     test('when more than 10,000 rows are uploaded, then 422 and nothing is stored', async () => {

@@ -219,10 +219,11 @@ export const catalogueRepository = {
     externalIds: string[],
   ): Promise<Set<string>> {
     if (!externalIds.length) return new Set();
+    // One array parameter, not one bind parameter per id (a request may name 50,000 ids).
     const rows = await db(ENTITY_TABLES[type].table)
       .select<{ external_id: string }[]>('external_id')
       .where('eshop_id', eshopId)
-      .whereIn('external_id', externalIds);
+      .whereRaw('external_id = any(?::text[])', [externalIds]);
     return new Set(rows.map((r) => r.external_id));
   },
 

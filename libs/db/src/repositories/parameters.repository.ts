@@ -39,8 +39,10 @@ export const parametersRepository = {
     values: ParameterValueWrite[],
   ): Promise<{ parameters: UpsertCounts; values: UpsertCounts }> {
     if (!parameters.length) return { parameters: countInserted([]), values: countInserted([]) };
+    // Rows in id order, so concurrent imports of the same parameters lock them in the same order.
+    const sortedParameters = [...parameters].sort((a, b) => a.externalId - b.externalId);
     const written = await trx('parameters')
-      .insert(parameters.map((p) => ({ eshop_id: eshopId, external_id: p.externalId, name: p.name })))
+      .insert(sortedParameters.map((p) => ({ eshop_id: eshopId, external_id: p.externalId, name: p.name })))
       .onConflict(['eshop_id', 'external_id'])
       .merge({ name: trx.raw('excluded.name'), updated_at: trx.fn.now(6) })
       .returning<{ id: number; external_id: number; inserted: boolean }[]>([
@@ -49,19 +51,25 @@ export const parametersRepository = {
         trx.raw('(xmax = 0) as inserted') as unknown as string,
       ]);
     const internalId = new Map(written.map((p) => [p.external_id, p.id]));
-    const valueRows = values.map((v) => ({
-      eshop_id: eshopId,
-      parameter_id: internalId.get(v.parameterExternalId),
-      external_id: v.externalId,
-      value: v.value,
-    }));
-    const writtenValues = valueRows.length
-      ? await trx('parameter_values')
-          .insert(valueRows)
+    const valueRows = [...values]
+      .sort((a, b) => a.parameterExternalId - b.parameterExternalId || a.externalId - b.externalId)
+      .map((v) => ({
+        eshop_id: eshopId,
+        parameter_id: internalId.get(v.parameterExternalId),
+        external_id: v.externalId,
+        value: v.value,
+      }));
+    const writtenValues: { inserted: boolean }[] = [];
+    // 5,000 rows of 4 bound values stay below Postgres's 65,535 parameters per statement.
+    for (let start = 0; start < valueRows.length; start += 5_000) {
+      writtenValues.push(
+        ...(await trx('parameter_values')
+          .insert(valueRows.slice(start, start + 5_000))
           .onConflict(['eshop_id', 'parameter_id', 'external_id'])
           .merge({ value: trx.raw('excluded.value'), updated_at: trx.fn.now(6) })
-          .returning<{ inserted: boolean }[]>([trx.raw('(xmax = 0) as inserted') as unknown as string])
-      : [];
+          .returning<{ inserted: boolean }[]>([trx.raw('(xmax = 0) as inserted') as unknown as string])),
+      );
+    }
     return { parameters: countInserted(written), values: countInserted(writtenValues) };
   },
 
@@ -74,7 +82,7 @@ export const parametersRepository = {
     const rows = await db('parameters')
       .select<{ external_id: number }[]>('external_id')
       .where('eshop_id', eshopId)
-      .whereIn('external_id', externalIds);
+      .whereRaw('external_id = any(?::bigint[])', [externalIds]);
     return new Set(rows.map((r) => r.external_id));
   },
 

@@ -1,5 +1,5 @@
 import { catalogueRepository, type EntityType, type Knex } from '@catalogue/db';
-import { bulkItems, byIndex, type ItemError } from './item-check';
+import { bulkItems, byIndex, isStorable, type ItemError } from './item-check';
 
 const NOT_FOUND: Record<EntityType, string> = {
   product: 'Product not found',
@@ -18,9 +18,7 @@ export interface DeleteResult {
 /** An element of a DELETE body: an id string or `{id}`; anything else is reported. */
 function idOf(element: unknown): string | undefined {
   const id = typeof element === 'object' && element !== null ? (element as { id?: unknown }).id : element;
-  return typeof id === 'string' && id.length > 0 && id.length <= 255 && !id.includes('\u0000')
-    ? id
-    : undefined;
+  return typeof id === 'string' && id.length > 0 && id.length <= 255 && isStorable(id) ? id : undefined;
 }
 
 export function createDeleteService(deps: { db: Knex }) {
@@ -39,9 +37,7 @@ export function createDeleteService(deps: { db: Knex }) {
           errors.push({
             index,
             id: null,
-            errors: [
-              'The id field must be a non-empty string of at most 255 characters without NUL characters.',
-            ],
+            errors: ['The id field must be a non-empty string of at most 255 characters of valid text.'],
           });
         } else if (wanted.has(id)) {
           errors.push({ index, id, errors: ['The id field has a duplicate value.'] });

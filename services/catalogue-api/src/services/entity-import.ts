@@ -112,11 +112,10 @@ async function referenceErrors(
   const brands = new Set(items.flatMap(({ item }) => (item.brand_id ? [item.brand_id] : [])));
   const categories = new Set(items.flatMap(({ item }) => item.categories_ids ?? []));
   const parameters = new Set(items.flatMap(({ item }) => item.parameters_ids ?? []));
-  const [knownBrands, knownCategories, knownParameters] = await Promise.all([
-    catalogueRepository.existingIds(trx, 'brand', eshopId, [...brands]),
-    catalogueRepository.existingIds(trx, 'category', eshopId, [...categories]),
-    parametersRepository.existingIds(trx, eshopId, [...parameters]),
-  ]);
+  // One after another: the queries share the transaction's single connection.
+  const knownBrands = await catalogueRepository.existingIds(trx, 'brand', eshopId, [...brands]);
+  const knownCategories = await catalogueRepository.existingIds(trx, 'category', eshopId, [...categories]);
+  const knownParameters = await parametersRepository.existingIds(trx, eshopId, [...parameters]);
   const errors = new Map<number, string[]>();
   for (const { index, item } of items) {
     const messages: string[] = [];

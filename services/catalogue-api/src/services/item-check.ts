@@ -38,24 +38,35 @@ const ITEM_MESSAGES = {
 /** The id to report for an item: only an id of the entity's type (null otherwise). */
 function idOf(item: unknown, idType: 'string' | 'integer'): string | number | null {
   const id = (item as { id?: unknown } | null)?.id;
-  if (idType === 'string') return typeof id === 'string' ? id : null;
+  if (idType === 'string') return typeof id === 'string' && isStorable(id) ? id : null;
   return typeof id === 'number' && Number.isSafeInteger(id) ? id : null;
 }
 
+/** A NUL character or an unpaired UTF-16 surrogate: text PostgreSQL cannot store as sent. */
+// eslint-disable-next-line no-control-regex -- matching NUL is the point: Postgres cannot store it
+const UNSTORABLE = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
+export function isStorable(text: string): boolean {
+  return !UNSTORABLE.test(text);
+}
+
 /**
- * The path of the first string inside `value` that holds a NUL character, which PostgreSQL
- * cannot store in text or JSONB (it would otherwise surface as a 500).
+ * The path of the first string (or key) inside `value` that PostgreSQL cannot store: it would
+ * otherwise surface as a 500, or be silently changed (a lone surrogate becomes U+FFFD).
  */
-export function nulPath(value: unknown, path: string[] = []): string | undefined {
-  if (typeof value === 'string') return value.includes('\u0000') ? path.join('.') || 'id' : undefined;
+export function unstorablePath(value: unknown, path: string[] = []): string | undefined {
+  if (typeof value === 'string') return isStorable(value) ? undefined : path.join('.') || 'id';
   if (value === null || typeof value !== 'object') return undefined;
   for (const [key, child] of Object.entries(value)) {
-    if (key.includes('\u0000')) return [...path, key].join('.');
-    const found = nulPath(child, [...path, key]);
+    if (!isStorable(key)) return [...path, key].join('.');
+    const found = unstorablePath(child, [...path, key]);
     if (found !== undefined) return found;
   }
   return undefined;
 }
+
+export const unstorableMessage = (field: string) =>
+  `The ${field} field must be valid text (no NUL characters or unpaired surrogates).`;
 
 /** Validates each item on its own: strict JSON types, every problem of an item reported. */
 export function checkItems<T extends { id: string | number }>(
@@ -71,13 +82,9 @@ export function checkItems<T extends { id: string | number }>(
       errors.push({ index, id: null, errors: ['The item must be an object.'] });
       return;
     }
-    const nul = nulPath(raw);
-    if (nul !== undefined) {
-      errors.push({
-        index,
-        id: idOf(raw, idType),
-        errors: [`The ${nul} field must not contain NUL characters.`],
-      });
+    const unstorable = unstorablePath(raw);
+    if (unstorable !== undefined) {
+      errors.push({ index, id: idOf(raw, idType), errors: [unstorableMessage(unstorable)] });
       return;
     }
     const { error, value } = schema.validate(raw, { abortEarly: false, convert: false });

@@ -5,7 +5,7 @@ import { fieldMessage, NotFoundError, ValidationError } from '@catalogue/http';
 import { enqueueMany, type Queues } from '@catalogue/queue';
 import type { Logger } from '@catalogue/logger';
 import type { ListingQuery } from '../schemas/list.schema';
-import { nulPath } from './item-check';
+import { unstorableMessage, unstorablePath } from './item-check';
 
 /** Rows per uploaded batch; larger feeds are split by the client into several batches. */
 export const LISTING_ROW_LIMIT = 10_000;
@@ -79,9 +79,9 @@ function checkRows(raw: unknown): ListingRowInput[] {
   }
   const errors: Record<string, string[]> = {};
   raw.forEach((row, index) => {
-    const nul = nulPath(row);
-    if (nul !== undefined) {
-      errors[`rows.${index}`] = [`The rows.${index}.${nul} field must not contain NUL characters.`];
+    const unstorable = unstorablePath(row);
+    if (unstorable !== undefined) {
+      errors[`rows.${index}`] = [unstorableMessage(`rows.${index}.${unstorable}`)];
       return;
     }
     const { error, value } = rowSchema.validate(row, { abortEarly: false, convert: false });
