@@ -5,11 +5,15 @@
  * other services).
  */
 export interface JobPayloads {
-  /** Compose and render an imported catalogue item (catalogue-api -> generation-worker). */
+  /**
+   * Compose and render imported catalogue items of one type, as one import wrote them (up to
+   * 100; catalogue-api -> generation-worker). One job per import keeps the queue cost of a
+   * 100-item request at one Redis round trip.
+   */
   'render-content': {
     eshop_id: number;
     entity_type: 'product' | 'category' | 'brand' | 'blog';
-    external_id: string;
+    external_ids: string[];
   };
   /** Run a white-label generation job row (white-label-api -> generation-worker). */
   generate: { eshop_id: number; job_id: number };

@@ -159,13 +159,13 @@ describe('createWorkers', () => {
     startWorkers(h, ['render-content'], {
       'render-content': async (job) => {
         received.push(job.data);
-        return `rendered ${job.data.entity_type} ${job.data.external_id}`;
+        return `rendered ${job.data.entity_type} ${job.data.external_ids.join(',')}`;
       },
     });
     const payload: JobPayloads['render-content'] = {
       eshop_id: 7,
       entity_type: 'product',
-      external_id: 'sku-1',
+      external_ids: ['sku-1'],
     };
 
     // Act
@@ -357,13 +357,13 @@ describe('createQueues and enqueue', () => {
     const first = await enqueue(
       h.queues,
       'render-content',
-      { eshop_id: 7, entity_type: 'product', external_id: 'sku-1' },
+      { eshop_id: 7, entity_type: 'product', external_ids: ['sku-1'] },
       { jobId },
     );
     const second = await enqueue(
       h.queues,
       'render-content',
-      { eshop_id: 7, entity_type: 'brand', external_id: 'other' },
+      { eshop_id: 7, entity_type: 'brand', external_ids: ['other'] },
       { jobId },
     );
 
@@ -379,7 +379,7 @@ describe('createQueues and enqueue', () => {
     expect((await queue.getJob(jobId))!.data).toEqual({
       eshop_id: 7,
       entity_type: 'product',
-      external_id: 'sku-1',
+      external_ids: ['sku-1'],
     });
   });
 
@@ -403,7 +403,7 @@ describe('registerQueueDepth', () => {
     const h = harness();
     registerQueueDepth(h.registry, Object.values(h.queues), h.connection);
     for (let i = 1; i <= 3; i += 1) await enqueue(h.queues, 'generate', { eshop_id: 1, job_id: i });
-    await enqueue(h.queues, 'render-content', { eshop_id: 1, entity_type: 'blog', external_id: 'post-1' });
+    await enqueue(h.queues, 'render-content', { eshop_id: 1, entity_type: 'blog', external_ids: ['post-1'] });
     await enqueue(h.queues, 'listing-enrichment', { eshop_id: 1, batch_id: 1, row_id: 1 }, { delay: 60_000 });
 
     // Act

@@ -59,6 +59,31 @@ export function catalogueService() {
       const created = await makeEshop(service.deps.db, fixture);
       return { ...created, api: client(service.url, created.apiToken) };
     },
+    /**
+     * The render-content work queued for one eshop, one entry per item (a job carries the items of
+     * one import; the queue is shared with other test files, so always filter by eshop).
+     */
+    async renderJobs(
+      eshopId: number,
+    ): Promise<{ eshop_id: number; entity_type: string; external_id: string }[]> {
+      const jobs = await service.deps.queues['render-content'].getJobs([
+        'waiting',
+        'active',
+        'delayed',
+        'prioritized',
+        'completed',
+        'failed',
+      ]);
+      return jobs
+        .filter((job) => job?.data.eshop_id === eshopId)
+        .flatMap(({ data }) =>
+          data.external_ids.map((external_id) => ({
+            eshop_id: data.eshop_id,
+            entity_type: data.entity_type,
+            external_id,
+          })),
+        );
+    },
     /** What staff do with `admin item status` (the worker is not running in these tests). */
     async setStatus(
       eshopId: number,

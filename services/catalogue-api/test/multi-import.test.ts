@@ -1,6 +1,5 @@
 import { catalogueService } from './helpers';
 
-const JOB_STATES = ['waiting', 'active', 'delayed', 'prioritized', 'completed', 'failed'] as const;
 const TABLES = [
   'parameters',
   'parameter_values',
@@ -16,11 +15,9 @@ describe('catalogue-api: POST /api/v2/rest/multi-import', () => {
 
   /** The render-content jobs of one eshop (the queue is shared with other test files), in a stable order. */
   async function renderJobs(eshopId: number) {
-    const jobs = await svc.deps.queues['render-content'].getJobs([...JOB_STATES]);
-    return jobs
-      .filter((job) => job?.data.eshop_id === eshopId)
-      .map((job) => job.data)
-      .sort((a, b) => `${a.entity_type}/${a.external_id}`.localeCompare(`${b.entity_type}/${b.external_id}`));
+    return (await svc.renderJobs(eshopId)).sort((a, b) =>
+      `${a.entity_type}/${a.external_id}`.localeCompare(`${b.entity_type}/${b.external_id}`),
+    );
   }
 
   function rows(table: string, eshopId: number) {

@@ -218,13 +218,7 @@ describe('catalogue-api: parameter import (v1 bulk-import and v2)', () => {
 
       await shop.api.post(path, [{ id: 1, name: 'Colour', values: [{ id: 1, value: 'Red' }] }]);
 
-      const jobs = await svc.deps.queues['render-content'].getJobs([
-        'waiting',
-        'active',
-        'completed',
-        'failed',
-      ]);
-      expect(jobs.filter((job) => job?.data.eshop_id === shop.eshop.id)).toEqual([]);
+      expect(await svc.renderJobs(shop.eshop.id)).toEqual([]);
     });
 
     test('when the body is not an array, then 422 naming the body', async () => {

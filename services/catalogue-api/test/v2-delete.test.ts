@@ -14,15 +14,7 @@ describe('catalogue-api: DELETE /api/v2/rest/{products,categories,brands,blogs} 
 
   /** The render-content jobs of one eshop (the queue is shared with other test files). */
   async function renderJobs(eshopId: number) {
-    const jobs = await svc.deps.queues['render-content'].getJobs([
-      'waiting',
-      'active',
-      'delayed',
-      'prioritized',
-      'completed',
-      'failed',
-    ]);
-    return jobs.filter((job) => job?.data.eshop_id === eshopId).map((job) => job.data);
+    return svc.renderJobs(eshopId);
   }
 
   async function deletedIds(table: string, eshopId: number): Promise<string[]> {

@@ -1,17 +1,11 @@
 import { catalogueService, client } from './helpers';
 
-const JOB_STATES = ['waiting', 'active', 'delayed', 'prioritized', 'completed', 'failed'] as const;
-
 describe('catalogue-api: POST /api/v2/rest/{products,categories,brands,blogs} (v2 import)', () => {
   const svc = catalogueService();
 
-  /** The render-content jobs of one eshop (the queue is shared with other test files). */
+  /** The render-content work of one eshop, one entry per item, sorted by external id. */
   async function renderJobs(eshopId: number) {
-    const jobs = await svc.deps.queues['render-content'].getJobs([...JOB_STATES]);
-    return jobs
-      .filter((job) => job?.data.eshop_id === eshopId)
-      .map((job) => job.data)
-      .sort((a, b) => a.external_id.localeCompare(b.external_id));
+    return (await svc.renderJobs(eshopId)).sort((a, b) => a.external_id.localeCompare(b.external_id));
   }
 
   /** The stored rows of one eshop, with updated_at at full (microsecond) precision. */

@@ -84,17 +84,26 @@ const DATA_FIELDS: Record<EntityType, Record<string, Joi.Schema>> = {
   },
 };
 
-/**
- * A v2 write item. Unknown top-level fields are ignored (clients may send more than we
- * store); unknown language codes are errors.
- */
-export function v2ItemSchema(type: EntityType, opts: { multiImport: boolean }): Joi.ObjectSchema {
+function buildV2ItemSchema(type: EntityType, multiImport: boolean): Joi.ObjectSchema {
   return Joi.object({
     id: externalId.required(),
     is_visible: Joi.boolean(),
     ...DATA_FIELDS[type],
-    ...langFields(LANG_FIELDS[type], opts.multiImport),
+    ...langFields(LANG_FIELDS[type], multiImport),
   }).unknown(true);
+}
+
+const V2_ITEM_SCHEMAS = new Map<string, Joi.ObjectSchema>();
+
+/**
+ * A v2 write item (built once per entity type and mode). Unknown top-level fields are ignored
+ * (clients may send more than we store); unknown language codes are errors.
+ */
+export function v2ItemSchema(type: EntityType, opts: { multiImport: boolean }): Joi.ObjectSchema {
+  const key = `${type}:${opts.multiImport}`;
+  let schema = V2_ITEM_SCHEMAS.get(key);
+  if (!schema) V2_ITEM_SCHEMAS.set(key, (schema = buildV2ItemSchema(type, opts.multiImport)));
+  return schema;
 }
 
 /** v1 items: one language (`default`), plain strings; see DESIGN.md for the fields. */

@@ -47,14 +47,21 @@ export function missingNames(type: EntityType, item: WriteItem): string[] {
     .map((lang) => `The name.${lang} field is required when using language ${lang}.`);
 }
 
-/** JSON with sorted object keys, so stored JSONB and new values compare by content. */
-function canonical(value: unknown): string {
-  return JSON.stringify(value, (_key, v: unknown) =>
-    v && typeof v === 'object' && !Array.isArray(v)
-      ? Object.fromEntries(
-          Object.entries(v as Record<string, unknown>).sort(([a], [b]) => a.localeCompare(b)),
-        )
-      : v,
+/**
+ * Deep equality of JSON values where object key order does not matter (stored JSONB comes
+ * back with its own key order). Cheaper than comparing canonical strings on every import.
+ */
+export function sameJson(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
+  if (Array.isArray(a))
+    return Array.isArray(b) && a.length === b.length && a.every((v, i) => sameJson(v, b[i]));
+  if (Array.isArray(b)) return false;
+  const aKeys = Object.keys(a);
+  if (aKeys.length !== Object.keys(b).length) return false;
+  return aKeys.every(
+    (k) =>
+      Object.hasOwn(b, k) && sameJson((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]),
   );
 }
 
@@ -182,11 +189,10 @@ export async function importEntities(
     const isVisible = item.is_visible ?? before?.isVisible ?? true;
     const variants = variantsOf(item);
     const variantsChanged =
-      variants !== undefined &&
-      canonical(variants) !== canonical(before ? storedVariants.get(before.id) : []);
+      variants !== undefined && !sameJson(variants, before ? (storedVariants.get(before.id) ?? []) : []);
     if (variants !== undefined && variantsChanged) newVariants.set(item.id, variants);
 
-    const sourceChanged = !before || variantsChanged || canonical(fields) !== canonical(before.fields);
+    const sourceChanged = !before || variantsChanged || !sameJson(fields, before.fields);
     if (sourceChanged) {
       writes.push({ externalId: item.id, isVisible, fields, status: 'generate' });
       toRender.push(item.id);

@@ -1,6 +1,6 @@
 import type { Logger } from '@catalogue/logger';
 import type { EntityType, Knex } from '@catalogue/db';
-import { enqueueMany, type Queues } from '@catalogue/queue';
+import { enqueue, type Queues } from '@catalogue/queue';
 import { ValidationError } from '@catalogue/http';
 import { parameterItemSchema, v2ItemSchema, V1_ITEM_SCHEMAS } from '../schemas/items.schema';
 import { importEntities, missingNames, type WriteItem } from './entity-import';
@@ -59,11 +59,11 @@ export function createImportService(deps: ImportDeps) {
   async function queueRenders(eshopId: number, type: EntityType, externalIds: string[]): Promise<void> {
     if (!externalIds.length) return;
     try {
-      await enqueueMany(
-        deps.queues,
-        'render-content',
-        externalIds.map((external_id) => ({ eshop_id: eshopId, entity_type: type, external_id })),
-      );
+      await enqueue(deps.queues, 'render-content', {
+        eshop_id: eshopId,
+        entity_type: type,
+        external_ids: externalIds,
+      });
     } catch (err) {
       // The import is committed; the items wait in `generate` until re-queued (docs/decisions.md).
       deps.logger.error(

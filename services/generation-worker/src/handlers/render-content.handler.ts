@@ -1,12 +1,21 @@
 import type { Knex } from '@catalogue/db';
 import type { Logger } from '@catalogue/logger';
 import type { JobHandler } from '@catalogue/queue';
-import { renderContent } from '../services/render.service';
+import { renderContent, type RenderOutcome } from '../services/render.service';
 
+/**
+ * Renders the items of one import, each in its own transaction. A failure stops the job and
+ * BullMQ retries it; items already rendered are rendered again, which stores the same thing.
+ */
 export function renderContentHandler(deps: { db: Knex; logger: Logger }): JobHandler<'render-content'> {
   return async (job) => {
-    const outcome = await renderContent(deps.db, job.data);
-    deps.logger.debug({ ...job.data, outcome }, 'render-content');
-    return { outcome };
+    const { eshop_id, entity_type, external_ids } = job.data;
+    const outcomes: Partial<Record<RenderOutcome, number>> = {};
+    for (const external_id of external_ids) {
+      const outcome = await renderContent(deps.db, { eshop_id, entity_type, external_id });
+      outcomes[outcome] = (outcomes[outcome] ?? 0) + 1;
+    }
+    deps.logger.debug({ eshop_id, entity_type, items: external_ids.length, outcomes }, 'render-content');
+    return outcomes;
   };
 }

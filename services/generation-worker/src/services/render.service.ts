@@ -99,8 +99,15 @@ async function sourcesOf(
  * recomposed: its tree is kept and only the outputs are rendered again, so the data-driven
  * parts (rich snippet, site links) follow the new data. Running it twice stores the same thing.
  */
-export async function renderContent(db: Knex, job: JobPayloads['render-content']): Promise<RenderOutcome> {
-  const { eshop_id: eshopId, entity_type: type, external_id: externalId } = job;
+/** One item to render. */
+export interface RenderTarget {
+  eshop_id: number;
+  entity_type: JobPayloads['render-content']['entity_type'];
+  external_id: string;
+}
+
+export async function renderContent(db: Knex, target: RenderTarget): Promise<RenderOutcome> {
+  const { eshop_id: eshopId, entity_type: type, external_id: externalId } = target;
   return db.transaction(async (trx) => {
     const eshop = await eshopsRepository.findById(trx, eshopId);
     const item = (await catalogueRepository.findForUpdate(trx, type, eshopId, [externalId])).get(externalId);
