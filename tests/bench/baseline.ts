@@ -1,0 +1,100 @@
+// The bare baseline of the catalogue benchmark, run as its own process like the service:
+// Koa, the same JSON body parser, one pg Pool of the service's default size, and the SQL of
+// baseline-sql.ts. No auth, no validation, no shaping of the rows, no queue.
+//
+//   GET  /products?eshop=ID&page=N&per_page=100  listPage + count SQL, rows returned as they come
+//   POST /products?eshop=ID                       one multi-row upsert of the items of the body
+//   GET  /readyz                                  select 1
+import Koa from 'koa';
+import bodyParser from 'koa-bodyparser';
+import pg from 'pg';
+import { COUNT_SQL, countBindings, LIST_SQL, listBindings, UPSERT_COLUMNS, upsertSql } from './baseline-sql';
+
+// As createKnex does for the service: COUNT(*) and bigint ids as numbers.
+pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number.parseInt(value, 10));
+
+type Item = Record<string, unknown> & { id: string };
+
+const JSON_COLUMNS = new Set(['categories_ids', 'images', 'parameters_ids']);
+const LANG_COLUMNS = new Set([
+  'description',
+  'name',
+  'seo_description',
+  'seo_title',
+  'short_description',
+  'url',
+]);
+
+/** The row catalogueRepository.upsert writes for a new or changed item (status `generate`). */
+function rowValues(eshopId: number, item: Item): unknown[] {
+  return UPSERT_COLUMNS.map((column) => {
+    switch (column) {
+      case 'eshop_id':
+        return eshopId;
+      case 'external_id':
+        return item.id;
+      case 'is_delete':
+        return false;
+      case 'is_visible':
+        return item.is_visible ?? true;
+      case 'status':
+        return 'generate';
+      default:
+        if (JSON_COLUMNS.has(column)) return JSON.stringify(item[column] ?? []);
+        if (LANG_COLUMNS.has(column)) return JSON.stringify(item[column] ?? {});
+        return item[column] ?? null;
+    }
+  });
+}
+
+export function createBaselineApp(pool: pg.Pool, bodyLimit: string): Koa {
+  const app = new Koa();
+  app.use(bodyParser({ enableTypes: ['json'], jsonLimit: bodyLimit, strict: true }));
+  app.use(async (ctx) => {
+    const eshopId = Number(ctx.query.eshop);
+    if (ctx.method === 'GET' && ctx.path === '/products') {
+      const page = Number(ctx.query.page ?? 1);
+      const perPage = Number(ctx.query.per_page ?? 100);
+      const [rows, count] = await Promise.all([
+        pool.query(LIST_SQL, listBindings(eshopId, page, perPage)),
+        pool.query<{ count: number }>(COUNT_SQL, countBindings(eshopId)),
+      ]);
+      ctx.body = {
+        data: rows.rows,
+        meta: { current_page: page, per_page: perPage, total: count.rows[0]?.count },
+      };
+    } else if (ctx.method === 'POST' && ctx.path === '/products') {
+      // Sorted by external id, as the service sorts its writes.
+      const items = [...(ctx.request.body as Item[])].sort((a, b) =>
+        a.id < b.id ? -1 : a.id > b.id ? 1 : 0,
+      );
+      const result = await pool.query(
+        upsertSql(items.length),
+        items.flatMap((item) => rowValues(eshopId, item)),
+      );
+      ctx.body = { success: true, written: result.rowCount };
+    } else if (ctx.method === 'GET' && ctx.path === '/readyz') {
+      await pool.query('select 1');
+      ctx.body = { status: 'ready' };
+    }
+  });
+  return app;
+}
+
+function main(): void {
+  const pool = new pg.Pool({
+    connectionString: process.env.DATABASE_URL,
+    max: 10,
+    application_name: 'baseline',
+  });
+  const server = createBaselineApp(pool, '5mb').listen(Number(process.env.PORT), '127.0.0.1');
+  server.keepAliveTimeout = 65_000; // as the service's startHttpServer
+  const stop = (): void => {
+    server.close(() => void pool.end().then(() => process.exit(0)));
+    server.closeAllConnections();
+  };
+  process.once('SIGTERM', stop);
+  process.once('SIGINT', stop);
+}
+
+if (require.main === module) main();

@@ -1,0 +1,417 @@
+// Benchmark plumbing: a database and queue prefix of the run's own, child processes that
+// serve HTTP, an autocannon wrapper that fails loudly on any error response, and cleanup
+// that runs on success, failure and Ctrl-C.
+import { spawn } from 'node:child_process';
+import { readFile } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+import autocannon from 'autocannon';
+import { Redis } from 'ioredis';
+import {
+  createKnex,
+  dropDatabase,
+  ensureDatabase,
+  migrateLatest,
+  withDatabase,
+  type Knex,
+} from '@catalogue/db';
+
+export const REPO_ROOT = join(__dirname, '..', '..', '..');
+
+export interface BenchEnv {
+  /** Measured seconds per side and scenario. */
+  duration: number;
+  /** Unmeasured seconds per side before each scenario. */
+  warmup: number;
+  connections: number;
+  /** The Postgres server (the database name in it is replaced by the run's own). */
+  databaseUrl: string;
+  redisUrl: string;
+  /** When set, both child processes run with --cpu-prof and write their profiles here at exit. */
+  cpuProfDir: string | undefined;
+  /** Measured runs of each side are split into this many interleaved slices. */
+  rounds: number;
+  /** Scenarios to run (all by default). */
+  scenarios: Set<string>;
+}
+
+function positive(name: string, fallback: number): number {
+  const raw = process.env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isFinite(value) || value <= 0)
+    throw new Error(`${name} must be a positive number (got "${raw}")`);
+  return value;
+}
+
+export function benchEnv(allScenarios: readonly string[]): BenchEnv {
+  const scenarios = (process.env.BENCH_SCENARIOS ?? '').split(',').filter(Boolean);
+  const unknown = scenarios.filter((s) => !allScenarios.includes(s));
+  if (unknown.length) {
+    throw new Error(`BENCH_SCENARIOS: unknown ${unknown.join(', ')} (known: ${allScenarios.join(', ')})`);
+  }
+  return {
+    duration: positive('BENCH_DURATION', 10),
+    warmup: positive('BENCH_WARMUP', 2),
+    connections: Math.round(positive('BENCH_CONNECTIONS', 10)),
+    rounds: Math.round(positive('BENCH_ROUNDS', 2)),
+    databaseUrl: process.env.DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/catalogue',
+    redisUrl: process.env.REDIS_URL || 'redis://127.0.0.1:6379',
+    cpuProfDir: process.env.BENCH_CPU_PROF || undefined,
+    scenarios: new Set(scenarios.length ? scenarios : allScenarios),
+  };
+}
+
+/** Runs registered steps in reverse order, once, whatever happens (Ctrl-C included). */
+export class Cleanup {
+  private readonly steps: { name: string; run: () => Promise<void> }[] = [];
+  private running: Promise<void> | undefined;
+
+  defer(name: string, run: () => Promise<void>): void {
+    this.steps.push({ name, run });
+  }
+
+  run(): Promise<void> {
+    this.running ??= (async () => {
+      for (const step of this.steps.reverse()) {
+        try {
+          await step.run();
+        } catch (err) {
+          process.stderr.write(`cleanup: ${step.name} failed: ${(err as Error).message}\n`);
+        }
+      }
+    })();
+    return this.running;
+  }
+
+  /** On SIGINT/SIGTERM: clean up, then exit 130/143. */
+  onSignals(): void {
+    for (const [signal, code] of [
+      ['SIGINT', 130],
+      ['SIGTERM', 143],
+    ] as const) {
+      process.once(signal, () => {
+        process.stderr.write(`\n${signal}: cleaning up\n`);
+        void this.run().finally(() => process.exit(code));
+      });
+    }
+  }
+}
+
+/** A free TCP port on the loopback interface. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
+    });
+  });
+}
+
+export interface BenchDatabase {
+  url: string;
+  db: Knex;
+}
+
+/** Creates and migrates the run's own database; `cleanup` drops it. */
+export async function createBenchDatabase(
+  serverUrl: string,
+  name: string,
+  cleanup: Cleanup,
+): Promise<BenchDatabase> {
+  const url = withDatabase(serverUrl, name);
+  await ensureDatabase(url);
+  cleanup.defer(`drop database ${name}`, () => dropDatabase(url));
+  const db = createKnex({ url, poolMin: 0, poolMax: 4, statementTimeoutMs: 0, applicationName: 'bench' });
+  cleanup.defer('close bench pool', () => db.destroy());
+  await migrateLatest(db);
+  return { url, db };
+}
+
+/** Deletes every Redis key under `prefix:` (the queues of the run). */
+export async function deleteKeys(redisUrl: string, prefix: string): Promise<number> {
+  const redis = new Redis(redisUrl, { lazyConnect: true, maxRetriesPerRequest: 1 });
+  await redis.connect();
+  let deleted = 0;
+  try {
+    let cursor = '0';
+    do {
+      const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 1000);
+      if (keys.length) deleted += await redis.unlink(...keys);
+      cursor = next;
+    } while (cursor !== '0');
+  } finally {
+    redis.disconnect();
+  }
+  return deleted;
+}
+
+export interface ChildServer {
+  /** Also the application_name of its Postgres connections. */
+  name: string;
+  pid: number;
+  url: string;
+  /** What the process wrote to stdout and stderr (the last 20 KB). */
+  output(): string;
+  /** SIGTERM, then SIGKILL after 10 s; resolves when the process is gone. */
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts a compiled Node script that serves HTTP on `port`, with only the given environment,
+ * and waits until `GET /readyz` answers 200.
+ */
+export async function startChild(opts: {
+  name: string;
+  script: string;
+  port: number;
+  env: Record<string, string>;
+  nodeArgs?: string[];
+  cleanup: Cleanup;
+}): Promise<ChildServer> {
+  let output = '';
+  const child = spawn(process.execPath, [...(opts.nodeArgs ?? []), opts.script], {
+    // Not the repository root: the service would read a developer's .env there.
+    cwd: __dirname,
+    env: { PATH: process.env.PATH ?? '/usr/bin:/bin', ...opts.env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const collect = (chunk: Buffer) => (output = (output + chunk.toString('utf8')).slice(-20_000));
+  child.stdout.on('data', collect);
+  child.stderr.on('data', collect);
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const server: ChildServer = {
+    name: opts.name,
+    pid: child.pid!,
+    url: `http://127.0.0.1:${opts.port}`,
+    output: () => output,
+    async stop() {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      child.kill('SIGTERM');
+      const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+      await exited;
+      clearTimeout(timer);
+    },
+  };
+  opts.cleanup.defer(`stop ${opts.name}`, () => server.stop());
+
+  const deadline = Date.now() + 20_000;
+  for (;;) {
+    if (child.exitCode !== null)
+      throw new Error(`${opts.name} exited with code ${child.exitCode}:\n${output}`);
+    const status = await fetch(`${server.url}/readyz`).then(
+      (res) => res.status,
+      () => 0,
+    );
+    if (status === 200) return server;
+    if (Date.now() > deadline) throw new Error(`${opts.name} not ready after 20 s:\n${output}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+/** CPU milliseconds used so far: the Node process, its Postgres backends, the whole Redis server. */
+export interface CpuTimes {
+  node: number;
+  pg: number;
+  redis: number;
+  /** Per backend pid, so that a delta only counts what each backend used in between. */
+  backends: Map<number, number>;
+}
+
+/** Linux only: user + system time of a process from /proc (clock ticks of 10 ms). */
+async function processCpuMs(pid: number): Promise<number | undefined> {
+  try {
+    const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Where the CPU goes, for the report: undefined when the processes cannot be read (not
+ * Linux, or Postgres on another host or in a container).
+ */
+export async function cpuTimes(server: ChildServer, db: Knex, redis: Redis): Promise<CpuTimes | undefined> {
+  const node = await processCpuMs(server.pid);
+  const { rows } = await db.raw<{ rows: { pid: number }[] }>(
+    'select pid from pg_stat_activity where datname = current_database() and application_name = ?',
+    [server.name],
+  );
+  const backends = new Map<number, number>();
+  for (const { pid } of rows) {
+    const ms = await processCpuMs(pid);
+    if (ms === undefined) return undefined;
+    backends.set(pid, ms);
+  }
+  const info = await redis.info('cpu');
+  const seconds = [...info.matchAll(/used_cpu_(?:sys|user):([\d.]+)/g)].reduce(
+    (sum, m) => sum + Number(m[1]),
+    0,
+  );
+  if (node === undefined) return undefined;
+  return { node, pg: [...backends.values()].reduce((a, b) => a + b, 0), redis: seconds * 1000, backends };
+}
+
+function cpuDelta(before: CpuTimes, after: CpuTimes): Omit<CpuTimes, 'backends'> {
+  let pg = 0;
+  for (const [pid, ms] of after.backends) pg += ms - (before.backends.get(pid) ?? 0);
+  return { node: after.node - before.node, pg, redis: after.redis - before.redis };
+}
+
+export interface LoadSpec {
+  scenario: string;
+  side: string;
+  server: ChildServer;
+  /** Builds each request (called once per request, from all connections in turn). */
+  next: () => autocannon.Request;
+  itemsPerRequest: number;
+  /** Checks a 2xx body; a false answer fails the run. */
+  check?: (body: string) => boolean;
+}
+
+export interface Measurement {
+  scenario: string;
+  side: string;
+  requests: number;
+  seconds: number;
+  reqPerSec: number;
+  itemsPerSec: number;
+  p50: number;
+  p99: number;
+  /** Average response size (headers included). */
+  bytesPerResponse: number;
+  /** CPU ms per request, when it could be measured. */
+  cpuPerRequest: Omit<CpuTimes, 'backends'> | undefined;
+}
+
+interface Slice {
+  requests: number;
+  seconds: number;
+  bytes: number;
+  latencies: number[];
+  cpu: Omit<CpuTimes, 'backends'> | undefined;
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** One autocannon run; any non-2xx answer, socket error, timeout or failed check fails the benchmark. */
+async function runSlice(
+  spec: LoadSpec,
+  opts: { connections: number; duration: number; db: Knex; redis: Redis },
+): Promise<Slice> {
+  let failedChecks = 0;
+  let firstFailure = '';
+  const latencies: number[] = [];
+  const before = await cpuTimes(spec.server, opts.db, opts.redis);
+  const result = await new Promise<autocannon.Result>((resolve, reject) => {
+    const instance = autocannon(
+      {
+        url: spec.server.url,
+        connections: opts.connections,
+        duration: opts.duration,
+        timeout: 30,
+        requests: [
+          {
+            setupRequest: (req) => ({ ...req, ...spec.next() }),
+            onResponse: (status, body) => {
+              if (status < 300 && spec.check && !spec.check(body)) {
+                failedChecks += 1;
+                firstFailure ||= body.slice(0, 500);
+              }
+            },
+          },
+        ],
+      },
+      (err: Error | null, res) => (err ? reject(err) : resolve(res)),
+    );
+    instance.on('response', (_client, _status, _bytes, responseTime) => latencies.push(responseTime));
+  });
+  const problems = [
+    result.non2xx && `${result.non2xx} non-2xx responses ${JSON.stringify(result.statusCodeStats)}`,
+    result.errors && `${result.errors} socket errors`,
+    result.timeouts && `${result.timeouts} timeouts`,
+    failedChecks && `${failedChecks} unexpected bodies, the first: ${firstFailure}`,
+  ].filter(Boolean);
+  if (problems.length) {
+    throw new Error(
+      `${spec.scenario} ${spec.side}: ${problems.join('; ')}\n` +
+        `--- ${spec.server.name} output ---\n${spec.server.output()}`,
+    );
+  }
+  // Requests cut off when the time was up still run on the server: let them finish.
+  await sleep(Math.min(5_000, Math.max(1_000, percentile(latencies, 0.99))));
+  const after = await cpuTimes(spec.server, opts.db, opts.redis);
+  return {
+    requests: result.requests.total,
+    seconds: result.duration,
+    bytes: result.throughput.total,
+    latencies,
+    cpu: before && after ? cpuDelta(before, after) : undefined,
+  };
+}
+
+function percentile(values: number[], p: number): number {
+  if (!values.length) return 0;
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.ceil(p * sorted.length) - 1)]!;
+}
+
+function summary(spec: LoadSpec, slices: Slice[]): Measurement {
+  const requests = slices.reduce((n, s) => n + s.requests, 0);
+  const seconds = slices.reduce((n, s) => n + s.seconds, 0);
+  const latencies = slices.flatMap((s) => s.latencies);
+  const cpu = slices.every((s) => s.cpu) ? slices.map((s) => s.cpu!) : undefined;
+  const perRequest = (key: 'node' | 'pg' | 'redis') => cpu!.reduce((sum, c) => sum + c[key], 0) / requests;
+  return {
+    scenario: spec.scenario,
+    side: spec.side,
+    requests,
+    seconds,
+    reqPerSec: requests / seconds,
+    itemsPerSec: (requests * spec.itemsPerRequest) / seconds,
+    p50: percentile(latencies, 0.5),
+    p99: percentile(latencies, 0.99),
+    bytesPerResponse: slices.reduce((n, s) => n + s.bytes, 0) / requests,
+    cpuPerRequest: cpu && { node: perRequest('node'), pg: perRequest('pg'), redis: perRequest('redis') },
+  };
+}
+
+export interface PairOptions {
+  connections: number;
+  /** Measured seconds per side, split into `rounds` slices. */
+  duration: number;
+  warmup: number;
+  rounds: number;
+  db: Knex;
+  redis: Redis;
+}
+
+/**
+ * Measures two sides of a scenario after a warm-up of each, interleaved in rounds (A B, B A,
+ * A B, …) so that a burst of load from elsewhere on the machine hits both alike.
+ */
+export async function measurePair(
+  specs: [LoadSpec, LoadSpec],
+  opts: PairOptions,
+): Promise<[Measurement, Measurement]> {
+  for (const spec of specs) await runSlice(spec, { ...opts, duration: opts.warmup });
+  const slices: [Slice[], Slice[]] = [[], []];
+  for (let round = 0; round < opts.rounds; round++) {
+    for (const side of round % 2 ? [1, 0] : [0, 1]) {
+      slices[side]!.push(await runSlice(specs[side]!, { ...opts, duration: opts.duration / opts.rounds }));
+    }
+  }
+  return [summary(specs[0], slices[0]), summary(specs[1], slices[1])];
+}
+
+/** A text table: the first `left` columns left-aligned, the others right-aligned. */
+export function table(header: string[], rows: string[][], left = 1): string {
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
+  const line = (cells: string[]) =>
+    cells.map((c, i) => (i < left ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ');
+  return [line(header), ...rows.map(line)].join('\n');
+}
