@@ -70,3 +70,9 @@ export { prepareDatabase } from './prepare';
 export { seedCatalogue } from './seeds/catalogue.seed';
 export { designsRepository } from './repositories/designs.repository';
 export type { DesignRow, LoadedDesign } from './repositories/designs.repository';
+export { generationJobsRepository } from './repositories/generation-jobs.repository';
+export type {
+  GenerationJob,
+  GenerationJobStatus,
+  NewGenerationJob,
+} from './repositories/generation-jobs.repository';

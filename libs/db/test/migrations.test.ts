@@ -27,6 +27,7 @@ const TABLES = [
   'design_widgets',
   'designs',
   'eshops',
+  'generation_jobs',
   'listing_batches',
   'listing_rows',
   'parameter_values',
@@ -46,6 +47,7 @@ const MIGRATIONS = [
   '20261121000500_content',
   '20261121000600_listing_batches',
   '20261121000700_designs',
+  '20261121000800_generation_jobs',
 ];
 
 /** A database URL on the test run's server, named after the run's database plus a suffix. */

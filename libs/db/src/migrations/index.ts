@@ -6,6 +6,7 @@ import * as catalogueEntities from './20261121000400_catalogue_entities';
 import * as content from './20261121000500_content';
 import * as listingBatches from './20261121000600_listing_batches';
 import * as designs from './20261121000700_designs';
+import * as generationJobs from './20261121000800_generation_jobs';
 
 export interface Migration {
   name: string;
@@ -22,4 +23,5 @@ export const migrations: Migration[] = [
   { name: '20261121000500_content', ...content },
   { name: '20261121000600_listing_batches', ...listingBatches },
   { name: '20261121000700_designs', ...designs },
+  { name: '20261121000800_generation_jobs', ...generationJobs },
 ];

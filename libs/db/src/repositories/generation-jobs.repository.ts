@@ -1,0 +1,158 @@
+import type { Knex } from 'knex';
+
+export type GenerationJobStatus = 'pending' | 'running' | 'done' | 'failed';
+
+export interface GenerationJob {
+  id: number;
+  eshopId: number;
+  entityType: string;
+  entityId: string;
+  designId: number;
+  status: GenerationJobStatus;
+  lang: string;
+  context: Record<string, unknown>;
+  estimatedCost: number;
+  chargedCost: number | null;
+  widgetsCreated: number;
+  errorMessage: string | null;
+  provider: string | null;
+  usage: Record<string, number> | null;
+  /** ISO 8601 with a numeric UTC offset, as the white-label specification shows timestamps. */
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface NewGenerationJob {
+  entityType: string;
+  entityId: string;
+  designId: number;
+  lang: string;
+  context: Record<string, unknown>;
+  estimatedCost: number;
+}
+
+const isoOffset = (column: string) =>
+  `to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"+00:00"') as ${column}`;
+
+function select(db: Knex | Knex.Transaction) {
+  return db('generation_jobs').select(
+    'id',
+    'eshop_id',
+    'entity_type',
+    'entity_id',
+    'design_id',
+    'status',
+    'lang',
+    'context',
+    'estimated_cost',
+    'charged_cost',
+    'widgets_created',
+    'error_message',
+    'provider',
+    'usage',
+    db.raw(isoOffset('created_at')),
+    db.raw(isoOffset('updated_at')),
+  );
+}
+
+function toJob(row: Record<string, unknown>): GenerationJob {
+  return {
+    id: row.id as number,
+    eshopId: row.eshop_id as number,
+    entityType: row.entity_type as string,
+    entityId: row.entity_id as string,
+    designId: row.design_id as number,
+    status: row.status as GenerationJobStatus,
+    lang: row.lang as string,
+    context: row.context as Record<string, unknown>,
+    estimatedCost: row.estimated_cost as number,
+    chargedCost: row.charged_cost as number | null,
+    widgetsCreated: row.widgets_created as number,
+    errorMessage: row.error_message as string | null,
+    provider: row.provider as string | null,
+    usage: row.usage as Record<string, number> | null,
+    createdAt: row.created_at as string,
+    updatedAt: row.updated_at as string,
+  };
+}
+
+export const generationJobsRepository = {
+  async create(trx: Knex | Knex.Transaction, eshopId: number, job: NewGenerationJob): Promise<GenerationJob> {
+    const [row] = await trx('generation_jobs')
+      .insert({
+        eshop_id: eshopId,
+        entity_type: job.entityType,
+        entity_id: job.entityId,
+        design_id: job.designId,
+        lang: job.lang,
+        context: JSON.stringify(job.context),
+        estimated_cost: job.estimatedCost,
+      })
+      .returning<{ id: number }[]>('id');
+    return (await this.find(trx, eshopId, row!.id))!;
+  },
+
+  /** A job of the eshop (another eshop's job id finds nothing). */
+  async find(
+    db: Knex | Knex.Transaction,
+    eshopId: number,
+    id: number,
+    opts: { lock?: boolean } = {},
+  ): Promise<GenerationJob | undefined> {
+    const query = select(db).where({ eshop_id: eshopId, id }).first();
+    if (opts.lock) query.forUpdate();
+    const row = await query;
+    return row ? toJob(row as Record<string, unknown>) : undefined;
+  },
+
+  /** The unfinished job of an entity, if any. */
+  async running(
+    db: Knex | Knex.Transaction,
+    eshopId: number,
+    entityType: string,
+    entityId: string,
+  ): Promise<GenerationJob | undefined> {
+    const row = await select(db)
+      .where({ eshop_id: eshopId, entity_type: entityType, entity_id: entityId })
+      .whereIn('status', ['pending', 'running'])
+      .first();
+    return row ? toJob(row as Record<string, unknown>) : undefined;
+  },
+
+  async markRunning(trx: Knex | Knex.Transaction, eshopId: number, id: number): Promise<void> {
+    await trx('generation_jobs')
+      .where({ eshop_id: eshopId, id, status: 'pending' })
+      .update({ status: 'running', updated_at: trx.fn.now(6) });
+  },
+
+  async finish(
+    trx: Knex | Knex.Transaction,
+    eshopId: number,
+    id: number,
+    outcome:
+      | {
+          status: 'done';
+          widgetsCreated: number;
+          chargedCost: number;
+          provider: string;
+          usage: object | null;
+        }
+      | { status: 'failed'; errorMessage: string; provider: string | null; usage: object | null },
+  ): Promise<void> {
+    await trx('generation_jobs')
+      .where({ eshop_id: eshopId, id })
+      .update({
+        status: outcome.status,
+        ...(outcome.status === 'done'
+          ? {
+              widgets_created: outcome.widgetsCreated,
+              charged_cost: outcome.chargedCost,
+              error_message: null,
+            }
+          : { error_message: outcome.errorMessage, charged_cost: 0 }),
+        provider: outcome.provider,
+        usage: outcome.usage ? JSON.stringify(outcome.usage) : null,
+        updated_at: trx.fn.now(6),
+      });
+  },
+};
