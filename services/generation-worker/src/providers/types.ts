@@ -1,0 +1,75 @@
+/**
+ * The one interface every content provider implements. A provider receives a design structure
+ * and the context of one generation job and answers with fill-request entries (the shape
+ * `fillDesign` of @catalogue/content accepts) for the job's language only: each text is a plain
+ * string, which the worker stores under `context.lang`.
+ */
+import type { DesignStructure, FillWidgetInput } from '@catalogue/content';
+
+export interface ResearchExtract {
+  url: string;
+  text: string;
+}
+
+export interface GenerationContext {
+  /** The job's language; every generated text is written in it. */
+  lang: string;
+  /** The eshop's active languages (informative; texts are generated for `lang` only). */
+  languages: string[];
+  name?: string;
+  short_description?: string;
+  /** HTML. */
+  old_description?: string;
+  /** Free text, usually one `Name: value` per line. */
+  parameter?: string;
+  ean?: string;
+  /** Instructions of the shop (the selected prompt). */
+  prompt?: string;
+  /** Wished paragraph length in characters; never raises a field's `max_length`. */
+  paragraph_length?: number;
+  /** Extracts of the `search_web` pages (see research/fetch-pages.ts); empty when not used. */
+  research: ResearchExtract[];
+}
+
+export interface GenerationRequest {
+  structure: DesignStructure;
+  context: GenerationContext;
+}
+
+export interface TokenUsage {
+  prompt_tokens: number;
+  completion_tokens: number;
+  total_tokens: number;
+}
+
+export interface GenerationResult {
+  /** Fill-request entries that pass `fillDesign` validation for the request's structure. */
+  widgets: FillWidgetInput[];
+  /** Tokens used over every attempt that reported usage; null when none did (or builtin). */
+  usage: TokenUsage | null;
+  provider: string;
+  model: string | null;
+}
+
+export interface ContentProvider {
+  readonly name: 'builtin' | 'openai';
+  generate(req: GenerationRequest, signal?: AbortSignal): Promise<GenerationResult>;
+}
+
+/**
+ * A provider failure. `retryable` tells the caller whether trying the whole job again later may
+ * help: errors thrown out of `generate()` after the provider's own retries are final
+ * (`retryable: false`), except when the caller aborted. `usage` carries the tokens already spent
+ * by failed attempts, so they can be recorded on the job too. Messages never contain secrets.
+ */
+export class ProviderError extends Error {
+  override readonly name = 'ProviderError';
+  constructor(
+    message: string,
+    readonly retryable: boolean,
+    readonly status?: number,
+    readonly usage: TokenUsage | null = null,
+  ) {
+    super(message);
+  }
+}

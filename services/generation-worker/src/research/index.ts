@@ -1,0 +1,4 @@
+export { addressProblem, classifyAddress } from './addresses';
+export { htmlBlocks, plainBlocks } from './extract';
+export { fetchResearch } from './fetch-pages';
+export type { ResearchOptions, ResearchPage, ResearchRefusal, ResearchResult } from './fetch-pages';
