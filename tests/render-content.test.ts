@@ -14,6 +14,8 @@ import {
 } from '../services/generation-worker/src/deps';
 import { buildHandlers } from '../services/generation-worker/src/handlers';
 import { renderContent } from '../services/generation-worker/src/services/render.service';
+// The same inspection the content library's XSS suite uses (tags and attributes, parsed).
+import { dangers, marketplaceDangers, snippetDangers } from '../libs/content/test/inspect';
 
 const PREFIX = `${process.env.TEST_QUEUE_PREFIX}-render`;
 
@@ -160,6 +162,41 @@ describe('render-content: import -> worker -> v2 list', () => {
     expect(after.tree).toEqual(edited);
     expect(after.html.default).toContain('Written by a person');
     expect(after.rich_snippet.json.default).toMatchObject({ name: 'Trail shoe v2' });
+  });
+
+  test('when imported fields carry XSS payloads, then no rendered output served by the list carries them', async () => {
+    const s = await shop();
+    const payloads = [
+      '<script>alert(1)</script>',
+      '<img src=x onerror=alert(1)>',
+      '<a href="javascript:alert(1)">x</a>',
+      '<svg onload=alert(1)>',
+      '<iframe src="javascript:alert(1)"></iframe>',
+      '"><script>alert(1)</script>',
+      '</script><script>alert(1)</script>',
+    ];
+    const items = payloads.map((payload, i) => ({
+      id: `X${i}`,
+      name: { default: `Name ${payload}` },
+      description: { default: `<p>Text ${payload}</p>` },
+      short_description: { default: payload },
+      images: ['https://shop.test/x.jpg'],
+    }));
+    const res = await s.call('POST', '/api/v2/rest/products', items);
+    expect(res.body).toMatchObject({ success: true, imported: payloads.length });
+
+    await eventually(async () => {
+      const listed = await s.call('GET', '/api/v2/rest/products?include=marketplace,site_link,rich_snippet');
+      expect(listed.body.data).toHaveLength(payloads.length);
+    }, 15_000);
+    const listed = await s.call('GET', '/api/v2/rest/products?include=marketplace,site_link,rich_snippet');
+
+    for (const item of listed.body.data) {
+      expect(dangers(item.content.html.default)).toEqual([]);
+      expect(dangers(item.site_link.html.default)).toEqual([]);
+      expect(marketplaceDangers(item.content.marketplace.default)).toEqual([]);
+      expect(snippetDangers(item.rich_snippet.html.default)).toEqual([]);
+    }
   });
 
   test('when an item is deleted before its job runs, then the job changes nothing', async () => {
