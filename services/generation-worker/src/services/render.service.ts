@@ -4,6 +4,9 @@ import {
   renderAll,
   type ComposeEntity,
   type ContentWidget,
+  type DesignCategory,
+  type DesignStructure,
+  type WidgetTemplate,
   type SnippetEntity,
 } from '@catalogue/content';
 import {
@@ -36,13 +39,13 @@ const DESIGN_CATEGORY = {
   blog: 'blog',
 } as const;
 
-interface Sources {
+export interface Sources {
   compose: ComposeEntity;
   snippet: SnippetEntity;
 }
 
 /** What the item itself says, plus its brand, parameters and variants: nothing invented. */
-async function sourcesOf(
+export async function sourcesOf(
   trx: Knex.Transaction,
   type: EntityType,
   eshopId: number,
@@ -64,11 +67,14 @@ async function sourcesOf(
     };
   }
   const brandId = f.brand_id as string | null;
-  const [brands, parameters, variants] = await Promise.all([
-    catalogueRepository.namesOf(trx, 'brand', eshopId, brandId ? [brandId] : []),
-    parametersRepository.parametersWithValues(trx, eshopId, (f.parameters_ids as number[]) ?? []),
-    variantsRepository.ofProducts(trx, eshopId, [item.id]),
-  ]);
+  // One after another: the queries share the transaction's single connection.
+  const brands = await catalogueRepository.namesOf(trx, 'brand', eshopId, brandId ? [brandId] : []);
+  const parameters = await parametersRepository.parametersWithValues(
+    trx,
+    eshopId,
+    (f.parameters_ids as number[]) ?? [],
+  );
+  const variants = await variantsRepository.ofProducts(trx, eshopId, [item.id]);
   const brand = brandId ? (brands.get(brandId) ?? null) : null;
   return {
     compose: {
@@ -99,6 +105,41 @@ async function sourcesOf(
  * recomposed: its tree is kept and only the outputs are rendered again, so the data-driven
  * parts (rich snippet, site links) follow the new data. Running it twice stores the same thing.
  */
+/** A design ready for composition: its structure and the templates of its widgets. */
+export interface ComposableDesign {
+  structure: DesignStructure;
+  templates: WidgetTemplate[];
+}
+
+/**
+ * The default designs of eshops, kept for a short while: a job renders up to 100 items of one
+ * eshop and type, and reading the same design (three queries and a structure build) for each
+ * would cost more than the composition. A design edited by an operator is used after `ttlMs`.
+ */
+export function createDesignCache(ttlMs = 30_000) {
+  const entries = new Map<string, { at: number; design: ComposableDesign | undefined }>();
+  return {
+    async get(db: Knex | Knex.Transaction, eshopId: number, category: DesignCategory) {
+      const key = `${eshopId}:${category}`;
+      const hit = entries.get(key);
+      if (hit && Date.now() - hit.at < ttlMs) return hit.design;
+      const loaded = await designsRepository.defaultFor(db, eshopId, category);
+      const design = loaded && {
+        structure: designStructure(loaded.definition, {
+          design_id: loaded.design.id,
+          design_widget_ids: loaded.designWidgetIds,
+          widgets: loaded.templates,
+        }),
+        templates: loaded.templates,
+      };
+      entries.set(key, { at: Date.now(), design });
+      return design;
+    },
+  };
+}
+
+export type DesignCache = ReturnType<typeof createDesignCache>;
+
 /** One item to render. */
 export interface RenderTarget {
   eshop_id: number;
@@ -106,7 +147,11 @@ export interface RenderTarget {
   external_id: string;
 }
 
-export async function renderContent(db: Knex, target: RenderTarget): Promise<RenderOutcome> {
+export async function renderContent(
+  db: Knex,
+  target: RenderTarget,
+  designs: DesignCache = createDesignCache(0),
+): Promise<RenderOutcome> {
   const { eshop_id: eshopId, entity_type: type, external_id: externalId } = target;
   return db.transaction(async (trx) => {
     const eshop = await eshopsRepository.findById(trx, eshopId);
@@ -120,18 +165,8 @@ export async function renderContent(db: Knex, target: RenderTarget): Promise<Ren
     if (existing?.origin === 'editor') {
       tree = existing.tree as ContentWidget[];
     } else {
-      const design = await designsRepository.defaultFor(trx, eshopId, DESIGN_CATEGORY[type]);
-      tree = design
-        ? composeFromEntity(
-            designStructure(design.definition, {
-              design_id: design.design.id,
-              design_widget_ids: design.designWidgetIds,
-              widgets: design.templates,
-            }),
-            design.templates,
-            sources.compose,
-          )
-        : [];
+      const design = await designs.get(trx, eshopId, DESIGN_CATEGORY[type]);
+      tree = design ? composeFromEntity(design.structure, design.templates, sources.compose) : [];
     }
     const outputs = renderAll(tree, sources.snippet, eshop.languages);
     await contentRepository.save(trx, key, { origin: existing?.origin ?? 'composed', tree, ...outputs });
