@@ -35,7 +35,8 @@ export interface BenchEnv {
   scenarios: Set<string>;
 }
 
-function positive(name: string, fallback: number): number {
+/** A positive number from the environment, or `fallback` when unset; throws on anything else. */
+export function positive(name: string, fallback: number): number {
   const raw = process.env[name];
   if (raw === undefined || raw === '') return fallback;
   const value = Number(raw);
@@ -256,7 +257,7 @@ export async function cpuTimes(server: ChildServer, db: Knex, redis: Redis): Pro
   return { node, pg: [...backends.values()].reduce((a, b) => a + b, 0), redis: seconds * 1000, backends };
 }
 
-function cpuDelta(before: CpuTimes, after: CpuTimes): Omit<CpuTimes, 'backends'> {
+export function cpuDelta(before: CpuTimes, after: CpuTimes): Omit<CpuTimes, 'backends'> {
   let pg = 0;
   for (const [pid, ms] of after.backends) pg += ms - (before.backends.get(pid) ?? 0);
   return { node: after.node - before.node, pg, redis: after.redis - before.redis };
