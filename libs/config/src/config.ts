@@ -34,6 +34,30 @@ export interface Config {
   readonly worker: {
     readonly concurrency: number;
   };
+  readonly generation: {
+    /** `builtin`: deterministic offline composer; `openai`: any OpenAI-compatible endpoint. */
+    readonly provider: 'builtin' | 'openai';
+    readonly openai: {
+      readonly baseUrl: string;
+      /** Never logged: the object serialises (JSON, pino) with the key redacted. */
+      readonly apiKey: string;
+      readonly model: string;
+    };
+    /** Time limit of one provider attempt. */
+    readonly providerTimeoutMs: number;
+    /** Provider attempts per job, the first included (retries on 429, 5xx, timeouts). */
+    readonly providerMaxAttempts: number;
+    readonly research: {
+      /** Time limit per URL (DNS, redirects and body). */
+      readonly timeoutMs: number;
+      /** Bytes of a page read at most. */
+      readonly maxBytes: number;
+      /** URLs read per job at most (0 turns web research off). */
+      readonly maxUrls: number;
+      /** Lets research reach loopback addresses: tests and local development only. */
+      readonly allowLoopback: boolean;
+    };
+  };
 }
 
 const port = Joi.number().integer().min(1).max(65535);
@@ -62,6 +86,23 @@ const schema = Joi.object({
     .default('5mb'),
   SHUTDOWN_TIMEOUT_MS: Joi.number().integer().min(0).default(25_000),
   WORKER_CONCURRENCY: Joi.number().integer().min(1).max(256).default(4),
+  GENERATION_PROVIDER: Joi.string().valid('builtin', 'openai').default('builtin'),
+  OPENAI_BASE_URL: Joi.string()
+    .uri({ scheme: ['http', 'https'] })
+    .default('https://api.openai.com/v1'),
+  // A plain string: joi's messages for it never quote the value (see loadConfig).
+  OPENAI_API_KEY: Joi.string().default(''),
+  OPENAI_MODEL: Joi.string().max(200).default('gpt-4o-mini'),
+  PROVIDER_TIMEOUT_MS: Joi.number().integer().min(1000).max(600_000).default(60_000),
+  PROVIDER_MAX_ATTEMPTS: Joi.number().integer().min(1).max(10).default(4),
+  WEB_RESEARCH_TIMEOUT_MS: Joi.number().integer().min(100).max(120_000).default(10_000),
+  WEB_RESEARCH_MAX_BYTES: Joi.number()
+    .integer()
+    .min(1024)
+    .max(50 * 1024 * 1024)
+    .default(1_048_576),
+  WEB_RESEARCH_MAX_URLS: Joi.number().integer().min(0).max(50).default(5),
+  WEB_RESEARCH_ALLOW_LOOPBACK: Joi.boolean().truthy('1').falsy('0').default(false),
 })
   // Unrelated variables (PATH, HOME, …) are the environment's business, not ours.
   .unknown(true);
@@ -86,6 +127,11 @@ export function loadConfig(env: NodeJS.ProcessEnv): Config {
   if (Number.isInteger(poolMin) && Number.isInteger(poolMax) && poolMin > poolMax) {
     problems.push('"DATABASE_POOL_MIN" must not exceed "DATABASE_POOL_MAX"');
   }
+  // Same reason; an OpenAI-compatible endpoint without a key is refused rather than failing
+  // every job later with 401.
+  if (present.GENERATION_PROVIDER === 'openai' && (present.OPENAI_API_KEY ?? '').trim() === '') {
+    problems.push('"OPENAI_API_KEY" is required when "GENERATION_PROVIDER" is openai');
+  }
   if (problems.length) throw new ConfigError(problems);
   const v = value as Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- shape guaranteed by the schema above
   return deepFreeze({
@@ -107,7 +153,35 @@ export function loadConfig(env: NodeJS.ProcessEnv): Config {
     },
     http: { bodyLimit: v.HTTP_BODY_LIMIT, shutdownTimeoutMs: v.SHUTDOWN_TIMEOUT_MS },
     worker: { concurrency: v.WORKER_CONCURRENCY },
+    generation: {
+      provider: v.GENERATION_PROVIDER,
+      openai: withRedacted(
+        { baseUrl: v.OPENAI_BASE_URL, apiKey: v.OPENAI_API_KEY, model: v.OPENAI_MODEL },
+        'apiKey',
+      ),
+      providerTimeoutMs: v.PROVIDER_TIMEOUT_MS,
+      providerMaxAttempts: v.PROVIDER_MAX_ATTEMPTS,
+      research: {
+        timeoutMs: v.WEB_RESEARCH_TIMEOUT_MS,
+        maxBytes: v.WEB_RESEARCH_MAX_BYTES,
+        maxUrls: v.WEB_RESEARCH_MAX_URLS,
+        allowLoopback: v.WEB_RESEARCH_ALLOW_LOOPBACK,
+      },
+    },
   });
+}
+
+/**
+ * Gives `obj` a hidden toJSON that replaces `key` by `[redacted]` (when set), so a careless
+ * `logger.info({ config })` or JSON.stringify never writes the secret. Property access and
+ * spreading still see the real value.
+ */
+function withRedacted<T extends object>(obj: T, key: keyof T & string): T {
+  Object.defineProperty(obj, 'toJSON', {
+    enumerable: false,
+    value: () => ({ ...obj, [key]: obj[key] === '' ? '' : '[redacted]' }),
+  });
+  return obj;
 }
 
 /**

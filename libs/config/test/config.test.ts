@@ -35,6 +35,13 @@ describe('loadConfig', () => {
       ports: { catalogueApi: 3000, whiteLabelApi: 3001, creditService: 3002, generationWorker: 3003 },
       http: { bodyLimit: '5mb', shutdownTimeoutMs: 25_000 },
       worker: { concurrency: 4 },
+      generation: {
+        provider: 'builtin',
+        openai: { baseUrl: 'https://api.openai.com/v1', apiKey: '', model: 'gpt-4o-mini' },
+        providerTimeoutMs: 60_000,
+        providerMaxAttempts: 4,
+        research: { timeoutMs: 10_000, maxBytes: 1_048_576, maxUrls: 5, allowLoopback: false },
+      },
     });
   });
 
@@ -57,6 +64,16 @@ describe('loadConfig', () => {
       HTTP_BODY_LIMIT: '10mb',
       SHUTDOWN_TIMEOUT_MS: '0',
       WORKER_CONCURRENCY: '16',
+      GENERATION_PROVIDER: 'openai',
+      OPENAI_BASE_URL: 'http://ollama.internal:11434/v1',
+      OPENAI_API_KEY: 'sk-live-abcdef123456',
+      OPENAI_MODEL: 'llama3.1:8b',
+      PROVIDER_TIMEOUT_MS: '30000',
+      PROVIDER_MAX_ATTEMPTS: '2',
+      WEB_RESEARCH_TIMEOUT_MS: '5000',
+      WEB_RESEARCH_MAX_BYTES: '65536',
+      WEB_RESEARCH_MAX_URLS: '0',
+      WEB_RESEARCH_ALLOW_LOOPBACK: 'true',
     };
 
     // Act
@@ -77,6 +94,17 @@ describe('loadConfig', () => {
       ports: { catalogueApi: 8000, whiteLabelApi: 8001, creditService: 8002, generationWorker: 8003 },
       http: { bodyLimit: '10mb', shutdownTimeoutMs: 0 },
       worker: { concurrency: 16 },
+      generation: {
+        provider: 'openai',
+        openai: {
+          baseUrl: 'http://ollama.internal:11434/v1',
+          apiKey: 'sk-live-abcdef123456',
+          model: 'llama3.1:8b',
+        },
+        providerTimeoutMs: 30_000,
+        providerMaxAttempts: 2,
+        research: { timeoutMs: 5000, maxBytes: 65_536, maxUrls: 0, allowLoopback: true },
+      },
     });
   });
 
@@ -117,6 +145,14 @@ describe('loadConfig', () => {
       GENERATION_WORKER_PORT: '30.5',
       HTTP_BODY_LIMIT: 'lots',
       WORKER_CONCURRENCY: '1000',
+      GENERATION_PROVIDER: 'magic',
+      OPENAI_BASE_URL: 'ftp://llm',
+      PROVIDER_TIMEOUT_MS: '10',
+      PROVIDER_MAX_ATTEMPTS: '0',
+      WEB_RESEARCH_TIMEOUT_MS: 'soon',
+      WEB_RESEARCH_MAX_BYTES: '2048.5',
+      WEB_RESEARCH_MAX_URLS: '-1',
+      WEB_RESEARCH_ALLOW_LOOPBACK: 'maybe',
     };
 
     // Act
@@ -214,7 +250,17 @@ describe('loadConfig', () => {
 
     // Assert
     for (const attempt of attempts) expect(attempt).toThrow(TypeError);
-    for (const part of [config, config.database, config.redis, config.ports, config.http, config.worker]) {
+    for (const part of [
+      config,
+      config.database,
+      config.redis,
+      config.ports,
+      config.http,
+      config.worker,
+      config.generation,
+      config.generation.openai,
+      config.generation.research,
+    ]) {
       expect(Object.isFrozen(part)).toBe(true);
     }
     expect(config.nodeEnv).toBe('development');
@@ -230,6 +276,68 @@ describe('loadConfig', () => {
     // Assert
     expect(first).toEqual(second);
     expect(first).not.toBe(second);
+  });
+});
+
+describe('loadConfig: generation provider and its secret', () => {
+  const KEY = 'sk-proj-Very5ecretValue0123456789';
+
+  it('when the provider is openai without OPENAI_API_KEY, then the configuration is refused', () => {
+    // Act
+    const error = configError({ GENERATION_PROVIDER: 'openai' });
+
+    // Assert
+    expect(error.problems).toEqual(['"OPENAI_API_KEY" is required when "GENERATION_PROVIDER" is openai']);
+  });
+
+  it('when the provider is openai and the key is blank, then it is refused like a missing key', () => {
+    // Act
+    const error = configError({ GENERATION_PROVIDER: 'openai', OPENAI_API_KEY: '   ' });
+
+    // Assert
+    expect(error.problems).toEqual(['"OPENAI_API_KEY" is required when "GENERATION_PROVIDER" is openai']);
+  });
+
+  it('when the provider is builtin, then no key is needed', () => {
+    // Act
+    const config = loadConfig({ GENERATION_PROVIDER: 'builtin' });
+
+    // Assert
+    expect(config.generation.provider).toBe('builtin');
+    expect(config.generation.openai.apiKey).toBe('');
+  });
+
+  it('when other variables are bad, then the error never contains the key', () => {
+    // Act
+    const error = configError({
+      GENERATION_PROVIDER: 'openai-ish',
+      OPENAI_API_KEY: KEY,
+      OPENAI_BASE_URL: `not a url ${KEY}`,
+      OPENAI_MODEL: 'm'.repeat(201),
+    });
+
+    // Assert
+    expect(error.problems).toHaveLength(3);
+    expect(error.message).not.toContain(KEY);
+    expect(error.message).not.toContain('Very5ecret');
+  });
+
+  it('when the configuration is serialised (as a logger does), then the key is redacted', () => {
+    // Arrange
+    const config = loadConfig({ GENERATION_PROVIDER: 'openai', OPENAI_API_KEY: KEY });
+
+    // Act
+    const json = JSON.stringify({ config });
+
+    // Assert
+    expect(config.generation.openai.apiKey).toBe(KEY);
+    expect({ ...config.generation.openai }.apiKey).toBe(KEY);
+    expect(json).not.toContain(KEY);
+    expect(JSON.parse(json).config.generation.openai).toEqual({
+      baseUrl: 'https://api.openai.com/v1',
+      apiKey: '[redacted]',
+      model: 'gpt-4o-mini',
+    });
   });
 });
 

@@ -76,3 +76,5 @@ export type {
   GenerationJobStatus,
   NewGenerationJob,
 } from './repositories/generation-jobs.repository';
+export { promptsRepository } from './repositories/prompts.repository';
+export type { Prompt } from './repositories/prompts.repository';

@@ -8,10 +8,42 @@ import {
   type QueueMetrics,
   type Queues,
 } from '@catalogue/queue';
+import { createProviderMetrics, instrumentProvider, type ProviderMetrics } from './metrics';
+import { createProvider, type ContentProvider, type ProviderOptions } from './providers';
+import type { ResearchOptions } from './research';
 
 export interface Deps extends BaseDeps {
   queues: Queues;
   queueMetrics: QueueMetrics;
+  /** The configured content provider, built once, timed and counted by `providerMetrics`. */
+  provider: ContentProvider;
+  providerMetrics: ProviderMetrics;
+  /** Limits of the web-research fetcher (generate `search_web`, listing URLs). */
+  research: ResearchOptions;
+}
+
+/** First wait between provider attempts; doubled after each (at most 30 s, or Retry-After). */
+const PROVIDER_BACKOFF_MS = 1_000;
+
+export function providerOptions(config: Config): ProviderOptions {
+  const g = config.generation;
+  if (g.provider === 'builtin') return { provider: 'builtin' };
+  return {
+    provider: 'openai',
+    openai: {
+      baseUrl: g.openai.baseUrl,
+      apiKey: g.openai.apiKey,
+      model: g.openai.model,
+      timeoutMs: g.providerTimeoutMs,
+      maxAttempts: g.providerMaxAttempts,
+      backoffMs: PROVIDER_BACKOFF_MS,
+    },
+  };
+}
+
+export function researchOptions(config: Config): ResearchOptions {
+  const r = config.generation.research;
+  return { timeoutMs: r.timeoutMs, maxBytes: r.maxBytes, maxUrls: r.maxUrls, allowLoopback: r.allowLoopback };
 }
 
 export function buildDeps(config: Config): Deps {
@@ -22,7 +54,15 @@ export function buildDeps(config: Config): Deps {
   // The worker reports the depth of every queue, so one dashboard panel shows the backlog
   // whichever service consumes it.
   registerQueueDepth(base.registry, Object.values(queues), base.redis);
-  return { ...base, queues, queueMetrics: createQueueMetrics(base.registry) };
+  const providerMetrics = createProviderMetrics(base.registry);
+  return {
+    ...base,
+    queues,
+    queueMetrics: createQueueMetrics(base.registry),
+    provider: instrumentProvider(createProvider(providerOptions(config)), providerMetrics),
+    providerMetrics,
+    research: researchOptions(config),
+  };
 }
 
 export async function closeDeps(deps: Deps): Promise<void> {

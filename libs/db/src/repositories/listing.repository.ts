@@ -113,6 +113,74 @@ export const listingRepository = {
     }));
   },
 
+  /** One row of a batch of the eshop (another eshop's or batch's row id finds nothing). */
+  async findRow(
+    db: Knex | Knex.Transaction,
+    eshopId: number,
+    batchId: number,
+    rowId: number,
+    opts: { lock?: boolean } = {},
+  ): Promise<ListingRow | undefined> {
+    const query = db('listing_rows')
+      .where({ eshop_id: eshopId, batch_id: batchId, id: rowId })
+      .first(
+        'id',
+        'external_id',
+        'status',
+        'field',
+        'parameter',
+        db.raw(`${isoOffset('updated_at')} as updated_at`),
+      );
+    if (opts.lock) query.forUpdate();
+    const r = (await query) as Record<string, unknown> | undefined;
+    if (!r) return undefined;
+    return {
+      id: r.id as number,
+      externalId: r.external_id as string,
+      status: r.status as ListingRowStatus,
+      updatedAt: r.updated_at as string,
+      field: r.field as Record<string, ListingField>,
+      parameter: r.parameter as ListingParameter[],
+    };
+  },
+
+  /** `pending` → `processing` (a row taken over after a crash stays `processing`). */
+  async markRowProcessing(
+    db: Knex | Knex.Transaction,
+    eshopId: number,
+    batchId: number,
+    rowId: number,
+  ): Promise<void> {
+    await db('listing_rows')
+      .where({ eshop_id: eshopId, batch_id: batchId, id: rowId, status: 'pending' })
+      .update({ status: 'processing', updated_at: db.fn.now(6) });
+  },
+
+  /** Ends a row: `done` with its enriched fields and parameters, or `failed` with a message. */
+  async finishRow(
+    db: Knex | Knex.Transaction,
+    eshopId: number,
+    batchId: number,
+    rowId: number,
+    outcome:
+      | { status: 'done'; field: Record<string, ListingField>; parameter: ListingParameter[] }
+      | { status: 'failed'; errorMessage: string },
+  ): Promise<void> {
+    await db('listing_rows')
+      .where({ eshop_id: eshopId, batch_id: batchId, id: rowId })
+      .update({
+        status: outcome.status,
+        ...(outcome.status === 'done'
+          ? {
+              field: JSON.stringify(outcome.field),
+              parameter: JSON.stringify(outcome.parameter),
+              error_message: null,
+            }
+          : { error_message: outcome.errorMessage }),
+        updated_at: db.fn.now(6),
+      });
+  },
+
   async countRows(
     db: Knex | Knex.Transaction,
     eshopId: number,
