@@ -26,12 +26,8 @@ export type {
 } from './repositories/credits.repository';
 export type { Knex } from 'knex';
 export { normaliseOrigin } from './origins';
-export {
-  catalogueRepository,
-  ENTITY_TABLES,
-  COMMON_LANG_FIELDS,
-  isoMicros,
-} from './repositories/catalogue.repository';
+export { catalogueRepository, ENTITY_TABLES, COMMON_LANG_FIELDS } from './repositories/catalogue.repository';
+export { isoMicros, isoOffset } from './timestamps';
 export type {
   EntityType,
   EntityStatus,

@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { isoMicros } from '../timestamps';
 
 export type EntityType = 'product' | 'category' | 'brand' | 'blog';
 export type EntityStatus = 'draft' | 'generate' | 'review' | 'ready';
@@ -96,11 +97,6 @@ export interface ListedEntity {
     richSnippet?: { html: LangMap; json: Record<string, unknown> };
   };
   variants?: { code: string; ean: string | null }[];
-}
-
-/** ISO 8601 UTC with microseconds and Z, formatted by Postgres (JS Dates keep only milliseconds). */
-export function isoMicros(column: string): string {
-  return `to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
 }
 
 function columnsOf(type: EntityType): string[] {

@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { isoOffset } from '../timestamps';
 
 export type GenerationJobStatus = 'pending' | 'running' | 'done' | 'failed';
 
@@ -31,9 +32,6 @@ export interface NewGenerationJob {
   estimatedCost: number;
 }
 
-const isoOffset = (column: string) =>
-  `to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"+00:00"') as ${column}`;
-
 function select(db: Knex | Knex.Transaction) {
   return db('generation_jobs').select(
     'id',
@@ -50,8 +48,8 @@ function select(db: Knex | Knex.Transaction) {
     'error_message',
     'provider',
     'usage',
-    db.raw(isoOffset('created_at')),
-    db.raw(isoOffset('updated_at')),
+    db.raw(`${isoOffset('created_at')} as created_at`),
+    db.raw(`${isoOffset('updated_at')} as updated_at`),
   );
 }
 

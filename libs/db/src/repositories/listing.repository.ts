@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { isoOffset } from '../timestamps';
 
 export type ListingSource = 'feed' | 'research' | 'generated' | 'manual';
 export type ListingRowStatus = 'pending' | 'processing' | 'done' | 'failed';
@@ -37,9 +38,6 @@ export interface ListingBatch {
   rowsTotal: number;
   createdAt: string;
 }
-
-const isoOffset = (column: string) =>
-  `to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"+00:00"')`;
 
 function rowsWhere(db: Knex | Knex.Transaction, eshopId: number, batchId: number, updatedSince?: string) {
   const query = db('listing_rows').where({ eshop_id: eshopId, batch_id: batchId });
