@@ -3,7 +3,7 @@
 // worker never takes jobs that other test files inspect.
 import type { Worker } from 'bullmq';
 import { makeEshop, serveServiceForTests, testConfig, eventually } from '@catalogue/testing';
-import { closeWorkers, createWorkers } from '@catalogue/queue';
+import { closeWorkers } from '@catalogue/queue';
 import { contentRepository } from '@catalogue/db';
 import { createApp } from '../services/catalogue-api/src/app';
 import { buildDeps, closeDeps } from '../services/catalogue-api/src/deps';
@@ -12,7 +12,7 @@ import {
   closeDeps as closeWorkerDeps,
   type Deps as WorkerDeps,
 } from '../services/generation-worker/src/deps';
-import { buildHandlers } from '../services/generation-worker/src/handlers';
+import { startWorkers } from '../services/generation-worker/src/handlers';
 import { renderContent } from '../services/generation-worker/src/services/render.service';
 // The same inspection the content library's XSS suite uses (tags and attributes, parsed).
 import { dangers, marketplaceDangers, snippetDangers } from '../libs/content/test/inspect';
@@ -27,15 +27,7 @@ describe('render-content: import -> worker -> v2 list', () => {
   beforeAll(() => {
     const config = testConfig({ QUEUE_PREFIX: PREFIX });
     worker = buildWorkerDeps(config);
-    workers = createWorkers({
-      queues: ['render-content'],
-      handlers: buildHandlers(worker),
-      connection: worker.redis,
-      prefix: PREFIX,
-      concurrency: 2,
-      logger: worker.logger,
-      metrics: worker.queueMetrics,
-    });
+    workers = startWorkers(worker, ['render-content']);
   });
   afterAll(async () => {
     await closeWorkers(workers);

@@ -23,6 +23,7 @@ import {
   type ChildServer,
   type LoadSpec,
   type Measurement,
+  runBenchmark,
 } from './harness';
 
 const SCENARIOS = ['list', 'import-new', 'import-update'] as const;
@@ -396,21 +397,4 @@ async function run(env: BenchEnv, cleanup: Cleanup): Promise<void> {
   }
 }
 
-async function main(): Promise<void> {
-  const env = benchEnv(SCENARIOS);
-  const cleanup = new Cleanup();
-  cleanup.onSignals();
-  try {
-    await run(env, cleanup);
-  } finally {
-    await cleanup.run();
-  }
-}
-
-main().then(
-  () => process.exit(0),
-  (err: Error) => {
-    process.stderr.write(`bench:catalogue failed: ${err.stack ?? err.message}\n`);
-    process.exit(1);
-  },
-);
+runBenchmark('bench:catalogue', () => benchEnv(SCENARIOS), run);

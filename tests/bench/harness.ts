@@ -3,7 +3,6 @@
 // that runs on success, failure and Ctrl-C.
 import { spawn } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
 import { Redis } from 'ioredis';
@@ -99,17 +98,8 @@ export class Cleanup {
   }
 }
 
-/** A free TCP port on the loopback interface. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
-}
+// The tests' helper: a free TCP port on the loopback interface.
+export { freePort } from '@catalogue/testing';
 
 export interface BenchDatabase {
   url: string;
@@ -415,4 +405,32 @@ export function table(header: string[], rows: string[][], left = 1): string {
   const line = (cells: string[]) =>
     cells.map((c, i) => (i < left ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ');
   return [line(header), ...rows.map(line)].join('\n');
+}
+
+/**
+ * Runs a benchmark as a process: cleanup on success, failure and Ctrl-C; exit code 0 for a
+ * report (whatever the ratios), 1 for an error.
+ */
+export function runBenchmark<E>(
+  name: string,
+  env: () => E,
+  run: (env: E, cleanup: Cleanup) => Promise<void>,
+): void {
+  const main = async (): Promise<void> => {
+    const settings = env();
+    const cleanup = new Cleanup();
+    cleanup.onSignals();
+    try {
+      await run(settings, cleanup);
+    } finally {
+      await cleanup.run();
+    }
+  };
+  main().then(
+    () => process.exit(0),
+    (err: Error) => {
+      process.stderr.write(`${name} failed: ${err.stack ?? err.message}\n`);
+      process.exit(1);
+    },
+  );
 }

@@ -40,6 +40,7 @@ import {
   table,
   type ChildServer,
   type CpuTimes,
+  runBenchmark,
 } from './harness';
 import { BARE_QUEUE } from './worker-baseline';
 import {
@@ -576,21 +577,4 @@ async function run(env: WorkerBenchEnv, cleanup: Cleanup): Promise<void> {
   }
 }
 
-async function main(): Promise<void> {
-  const env = workerBenchEnv();
-  const cleanup = new Cleanup();
-  cleanup.onSignals();
-  try {
-    await run(env, cleanup);
-  } finally {
-    await cleanup.run();
-  }
-}
-
-main().then(
-  () => process.exit(0),
-  (err: Error) => {
-    process.stderr.write(`bench:worker failed: ${err.stack ?? err.message}\n`);
-    process.exit(1);
-  },
-);
+runBenchmark('bench:worker', workerBenchEnv, run);

@@ -1,33 +1,11 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { adminService, runCli, USAGE } from '@catalogue/admin';
-import { createKnex, tokensRepository, type Knex } from '@catalogue/db';
-import { makeEshop, runNodeScript, testConfig } from '@catalogue/testing';
+import { USAGE } from '@catalogue/admin';
+import { tokensRepository } from '@catalogue/db';
+import { cliHarness, type CliResult } from './cli-harness';
+import { makeEshop, runNodeScript } from '@catalogue/testing';
 
-let db: Knex;
-
-beforeAll(() => {
-  db = createKnex(testConfig().database);
-});
-
-afterAll(async () => {
-  await db.destroy();
-});
-
-interface CliResult {
-  code: number;
-  out: string;
-  err: string;
-}
-
-async function cli(...argv: string[]): Promise<CliResult> {
-  let out = '';
-  let err = '';
-  const code = await runCli(argv, () => adminService(db), {
-    out: (text) => (out += text),
-    err: (text) => (err += text),
-  });
-  return { code, out, err };
-}
+const harness = cliHarness();
+const { cli } = harness;
 
 /** The JSON a successful command printed (and checks it succeeded cleanly). */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the JSON shapes are asserted by each test
@@ -61,7 +39,8 @@ interface StoredEshop {
 }
 
 function storedEshop(id: number): Promise<StoredEshop | undefined> {
-  return db('eshops')
+  return harness
+    .db('eshops')
     .select(
       'id',
       'name',
@@ -69,19 +48,20 @@ function storedEshop(id: number): Promise<StoredEshop | undefined> {
       'enable_site_link',
       'enable_rich_snippet',
       'review_required',
-      db.raw(`to_char(licence_valid_until, 'YYYY-MM-DD') as licence`),
+      harness.db.raw(`to_char(licence_valid_until, 'YYYY-MM-DD') as licence`),
     )
     .where({ id })
     .first();
 }
 
 async function eshopsNamed(name: string): Promise<number[]> {
-  const rows = await db('eshops').select<{ id: number }[]>('id').where({ name });
+  const rows = await harness.db('eshops').select<{ id: number }[]>('id').where({ name });
   return rows.map((r) => r.id);
 }
 
 async function storedOrigins(eshopId: number): Promise<string[]> {
-  const rows = await db('allowed_origins')
+  const rows = await harness
+    .db('allowed_origins')
     .select<{ origin: string }[]>('origin')
     .where({ eshop_id: eshopId })
     .orderBy('origin');
@@ -96,18 +76,23 @@ interface StoredToken {
 }
 
 function storedTokens(table: 'api_tokens' | 'white_label_tokens', eshopId: number): Promise<StoredToken[]> {
-  return db(table)
+  return harness
+    .db(table)
     .select<StoredToken[]>('id', 'token_hash', 'token_prefix', 'revoked_at')
     .where({ eshop_id: eshopId })
     .orderBy('id');
 }
 
 async function storedBalance(eshopId: number): Promise<{ balance: number; reserved: number } | undefined> {
-  return db('credit_accounts').select('balance', 'reserved').where({ eshop_id: eshopId }).first();
+  return harness.db('credit_accounts').select('balance', 'reserved').where({ eshop_id: eshopId }).first();
 }
 
 function storedLedger(eshopId: number): Promise<{ kind: string; amount: number; reason: string | null }[]> {
-  return db('credit_ledger').select('kind', 'amount', 'reason').where({ eshop_id: eshopId }).orderBy('id');
+  return harness
+    .db('credit_ledger')
+    .select('kind', 'amount', 'reason')
+    .where({ eshop_id: eshopId })
+    .orderBy('id');
 }
 
 describe('admin CLI: usage', () => {
@@ -322,7 +307,7 @@ describe('admin CLI: eshop create', () => {
 describe('admin CLI: eshop show and list', () => {
   it('when an eshop is shown, then its settings, origins, token prefixes and credits are printed', async () => {
     // Arrange
-    const created = await makeEshop(db, {
+    const created = await makeEshop(harness.db, {
       languages: ['default', 'cs'],
       origins: ['https://admin.shop.test', 'http://localhost:8080'],
       credits: 40,
@@ -396,8 +381,8 @@ describe('admin CLI: eshop show and list', () => {
 
   it('when eshops are listed, then the new ones appear in id order without tokens', async () => {
     // Arrange
-    const first = await makeEshop(db, { name: uniqueName('List A') });
-    const second = await makeEshop(db, { name: uniqueName('List B'), reviewRequired: true });
+    const first = await makeEshop(harness.db, { name: uniqueName('List A') });
+    const second = await makeEshop(harness.db, { name: uniqueName('List B'), reviewRequired: true });
 
     // Act
     const result = await cli('eshop', 'list');
@@ -426,7 +411,7 @@ describe('admin CLI: eshop show and list', () => {
 describe('admin CLI: eshop set', () => {
   it('when every option is given, then every setting changes and the details are printed', async () => {
     // Arrange
-    const created = await makeEshop(db, { languages: ['default', 'cs'], reviewRequired: false });
+    const created = await makeEshop(harness.db, { languages: ['default', 'cs'], reviewRequired: false });
     const id = created.eshop.id;
     const name = uniqueName('Renamed');
 
@@ -476,7 +461,7 @@ describe('admin CLI: eshop set', () => {
 
   it('when only some options are given, then the other settings stay as they were', async () => {
     // Arrange
-    const created = await makeEshop(db, { enableSiteLink: true, enableRichSnippet: true });
+    const created = await makeEshop(harness.db, { enableSiteLink: true, enableRichSnippet: true });
     const id = created.eshop.id;
 
     // Act
@@ -497,7 +482,7 @@ describe('admin CLI: eshop set', () => {
 
   it('when --licence-until is "none", then the licence is removed', async () => {
     // Arrange
-    const created = await makeEshop(db, { licenceValidUntil: '2030-01-01' });
+    const created = await makeEshop(harness.db, { licenceValidUntil: '2030-01-01' });
 
     // Act
     const printed = json(await cli('eshop', 'set', String(created.eshop.id), '--licence-until', 'none'));
@@ -517,7 +502,7 @@ describe('admin CLI: eshop set', () => {
     'when set gets %j, then exit code 1 and nothing is changed, even with a valid option',
     async (flags, message) => {
       // Arrange
-      const created = await makeEshop(db);
+      const created = await makeEshop(harness.db);
       const before = await storedEshop(created.eshop.id);
 
       // Act
@@ -540,7 +525,7 @@ describe('admin CLI: eshop set', () => {
 
   it('when set gets no option, then exit code 1 and "nothing to change"', async () => {
     // Arrange
-    const created = await makeEshop(db);
+    const created = await makeEshop(harness.db);
     const before = await storedEshop(created.eshop.id);
 
     // Act
@@ -568,7 +553,7 @@ describe('admin CLI: tokens', () => {
     'when a %s token is created, then it is printed once and stored hashed',
     async (kind, table, start) => {
       // Arrange
-      const created = await makeEshop(db);
+      const created = await makeEshop(harness.db);
       const id = created.eshop.id;
 
       // Act
@@ -587,7 +572,7 @@ describe('admin CLI: tokens', () => {
       expect(rows).toHaveLength(2);
       expect(rows[1]).toMatchObject({ token_hash: sha256(printed.token), token_prefix: printed.prefix });
       expect(JSON.stringify(rows)).not.toContain(printed.token);
-      const found = await tokensRepository.findEshopByTokenHash(db, kind, sha256(printed.token));
+      const found = await tokensRepository.findEshopByTokenHash(harness.db, kind, sha256(printed.token));
       expect(found?.id).toBe(id);
     },
   );
@@ -597,7 +582,7 @@ describe('admin CLI: tokens', () => {
     [[], /--kind must be api or white-label/],
   ])('when token create gets %j, then exit code 1 and no token is stored', async (flags, message) => {
     // Arrange
-    const created = await makeEshop(db);
+    const created = await makeEshop(harness.db);
 
     // Act
     const result = await cli('token', 'create', String(created.eshop.id), ...flags);
@@ -618,7 +603,7 @@ describe('admin CLI: tokens', () => {
 
   it('when a token is revoked by a unique prefix, then only that token is revoked', async () => {
     // Arrange
-    const created = await makeEshop(db);
+    const created = await makeEshop(harness.db);
     const id = created.eshop.id;
     const prefix = created.apiToken.slice(0, 8);
 
@@ -637,13 +622,17 @@ describe('admin CLI: tokens', () => {
     const [wl] = await storedTokens('white_label_tokens', id);
     expect(api?.revoked_at).toBeInstanceOf(Date);
     expect(wl?.revoked_at).toBeNull();
-    expect(await tokensRepository.findEshopByTokenHash(db, 'api', sha256(created.apiToken))).toBeUndefined();
-    expect((await tokensRepository.findEshopByTokenHash(db, 'white-label', wl!.token_hash))?.id).toBe(id);
+    expect(
+      await tokensRepository.findEshopByTokenHash(harness.db, 'api', sha256(created.apiToken)),
+    ).toBeUndefined();
+    expect((await tokensRepository.findEshopByTokenHash(harness.db, 'white-label', wl!.token_hash))?.id).toBe(
+      id,
+    );
   });
 
   it('when a white-label token is revoked by its full display prefix, then it is revoked', async () => {
     // Arrange
-    const created = await makeEshop(db);
+    const created = await makeEshop(harness.db);
     const id = created.eshop.id;
 
     // Act
@@ -659,10 +648,13 @@ describe('admin CLI: tokens', () => {
 
   it('when the prefix matches several active tokens, then exit code 1 and none is revoked', async () => {
     // Arrange
-    const created = await makeEshop(db);
+    const created = await makeEshop(harness.db);
     const id = created.eshop.id;
     for (const token of ['cat_AMBIG001-rest-of-token', 'cat_AMBIG002-rest-of-token']) {
-      await tokensRepository.insert(db, id, 'api', { hash: sha256(token), prefix: token.slice(0, 12) });
+      await tokensRepository.insert(harness.db, id, 'api', {
+        hash: sha256(token),
+        prefix: token.slice(0, 12),
+      });
     }
 
     // Act
@@ -677,7 +669,7 @@ describe('admin CLI: tokens', () => {
 
   it('when the prefix is shorter than 6 characters, then exit code 1 and nothing is revoked', async () => {
     // Arrange
-    const created = await makeEshop(db);
+    const created = await makeEshop(harness.db);
 
     // Act
     const result = await cli('token', 'revoke', String(created.eshop.id), created.apiToken.slice(0, 5));
@@ -690,8 +682,8 @@ describe('admin CLI: tokens', () => {
 
   it('when no active token has the prefix, then exit code 1 and nothing is revoked', async () => {
     // Arrange
-    const created = await makeEshop(db);
-    const other = await makeEshop(db);
+    const created = await makeEshop(harness.db);
+    const other = await makeEshop(harness.db);
     const id = created.eshop.id;
 
     // Act
@@ -709,7 +701,7 @@ describe('admin CLI: tokens', () => {
 
   it('when an already revoked token is revoked again, then exit code 1', async () => {
     // Arrange
-    const created = await makeEshop(db);
+    const created = await makeEshop(harness.db);
     const prefix = created.apiToken.slice(0, 12);
     json(await cli('token', 'revoke', String(created.eshop.id), prefix));
     const [before] = await storedTokens('api_tokens', created.eshop.id);
@@ -735,7 +727,7 @@ describe('admin CLI: tokens', () => {
 describe('admin CLI: origins', () => {
   it('when an origin is added, then it is stored normalised and the full list printed', async () => {
     // Arrange
-    const created = await makeEshop(db, { origins: ['https://admin.shop.test'] });
+    const created = await makeEshop(harness.db, { origins: ['https://admin.shop.test'] });
     const id = created.eshop.id;
 
     // Act
@@ -751,7 +743,7 @@ describe('admin CLI: origins', () => {
 
   it('when an origin with a non-default port is added, then the port is kept', async () => {
     // Arrange
-    const created = await makeEshop(db, { origins: [] });
+    const created = await makeEshop(harness.db, { origins: [] });
 
     // Act
     const printed = json(await cli('origin', 'add', String(created.eshop.id), 'HTTP://LocalHost:5173'));
@@ -763,7 +755,7 @@ describe('admin CLI: origins', () => {
 
   it('when an origin already allowed is added again, then it is stored once', async () => {
     // Arrange
-    const created = await makeEshop(db, { origins: ['https://admin.shop.test'] });
+    const created = await makeEshop(harness.db, { origins: ['https://admin.shop.test'] });
 
     // Act
     const printed = json(await cli('origin', 'add', String(created.eshop.id), 'https://ADMIN.shop.test/'));
@@ -781,7 +773,7 @@ describe('admin CLI: origins', () => {
     ['javascript:alert(1)'],
   ])('when the URL "%s" is added, then exit code 1 and nothing is stored', async (url) => {
     // Arrange
-    const created = await makeEshop(db, { origins: ['https://admin.shop.test'] });
+    const created = await makeEshop(harness.db, { origins: ['https://admin.shop.test'] });
 
     // Act
     const result = await cli('origin', 'add', String(created.eshop.id), url);
@@ -801,7 +793,9 @@ describe('admin CLI: origins', () => {
 
   it('when an allowed origin is removed (in any spelling), then it is gone and the rest printed', async () => {
     // Arrange
-    const created = await makeEshop(db, { origins: ['https://admin.shop.test', 'https://other.shop.test'] });
+    const created = await makeEshop(harness.db, {
+      origins: ['https://admin.shop.test', 'https://other.shop.test'],
+    });
     const id = created.eshop.id;
 
     // Act
@@ -814,7 +808,7 @@ describe('admin CLI: origins', () => {
 
   it('when an origin that is not allowed is removed, then exit code 1 and the list is unchanged', async () => {
     // Arrange
-    const created = await makeEshop(db, { origins: ['https://admin.shop.test'] });
+    const created = await makeEshop(harness.db, { origins: ['https://admin.shop.test'] });
     const id = created.eshop.id;
 
     // Act
@@ -827,7 +821,7 @@ describe('admin CLI: origins', () => {
 
   it('when remove gets a URL with a path, then exit code 1 and nothing is removed', async () => {
     // Arrange
-    const created = await makeEshop(db, { origins: ['https://admin.shop.test'] });
+    const created = await makeEshop(harness.db, { origins: ['https://admin.shop.test'] });
 
     // Act
     const result = await cli('origin', 'remove', String(created.eshop.id), 'https://admin.shop.test/x');
@@ -841,7 +835,7 @@ describe('admin CLI: origins', () => {
 describe('admin CLI: credits', () => {
   it('when credits are topped up, then the balance grows and a ledger row explains it', async () => {
     // Arrange
-    const created = await makeEshop(db, { credits: 0 });
+    const created = await makeEshop(harness.db, { credits: 0 });
     const id = created.eshop.id;
 
     // Act
@@ -862,7 +856,7 @@ describe('admin CLI: credits', () => {
     'when the amount is "%s", then exit code 1 and nothing is recorded',
     async (amount) => {
       // Arrange
-      const created = await makeEshop(db, { credits: 10 });
+      const created = await makeEshop(harness.db, { credits: 10 });
 
       // Act
       const result = await cli('credit', 'topup', String(created.eshop.id), amount);
@@ -880,7 +874,7 @@ describe('admin CLI: credits', () => {
 
   it('when a negative amount is given, then exit code 1 and nothing is recorded', async () => {
     // Arrange
-    const created = await makeEshop(db, { credits: 10 });
+    const created = await makeEshop(harness.db, { credits: 10 });
 
     // Act
     const result = await cli('credit', 'topup', String(created.eshop.id), '-5');
@@ -904,7 +898,7 @@ describe('admin CLI: credits', () => {
 
   it('when credits are shown, then the balance and the newest ledger rows are printed', async () => {
     // Arrange
-    const created = await makeEshop(db, { credits: 30 });
+    const created = await makeEshop(harness.db, { credits: 30 });
     const id = created.eshop.id;
     json(await cli('credit', 'topup', String(id), '5', '--reason', 'bonus'));
 
@@ -943,7 +937,7 @@ describe('admin CLI: credits', () => {
 
   it('when an eshop never had credits, then show prints a zero balance and an empty ledger', async () => {
     // Arrange
-    const created = await makeEshop(db, { credits: 0 });
+    const created = await makeEshop(harness.db, { credits: 0 });
 
     // Act
     const printed = json(await cli('credit', 'show', String(created.eshop.id)));
@@ -961,7 +955,7 @@ describe('admin CLI: credits', () => {
 
   it('when credit show shows more than 10 ledger rows exist, then only the newest 10 are printed', async () => {
     // Arrange
-    const created = await makeEshop(db, { credits: 0 });
+    const created = await makeEshop(harness.db, { credits: 0 });
     const id = created.eshop.id;
     for (let i = 1; i <= 12; i += 1) json(await cli('credit', 'topup', String(id), String(i)));
 
@@ -977,7 +971,7 @@ describe('admin CLI: credits', () => {
 
   it('when the ledger is asked with --limit, then the newest entries come first', async () => {
     // Arrange
-    const created = await makeEshop(db, { credits: 1 });
+    const created = await makeEshop(harness.db, { credits: 1 });
     const id = created.eshop.id;
     json(await cli('credit', 'topup', String(id), '2', '--reason', 'second'));
     json(await cli('credit', 'topup', String(id), '3', '--reason', 'third'));
@@ -1007,7 +1001,7 @@ describe('admin CLI: credits', () => {
     [['credit', 'topup', '1'], /expected ID AMOUNT/],
   ])('when credit gets %j, then exit code 1 and an error', async (argv, message) => {
     // Arrange
-    const created = await makeEshop(db, { credits: 0 });
+    const created = await makeEshop(harness.db, { credits: 0 });
     const args = argv[1] === 'ledger' && argv[2] === '--limit' ? [...argv, String(created.eshop.id)] : argv;
 
     // Act
@@ -1087,7 +1081,7 @@ describe('admin CLI: input past the column limits', () => {
 describe('admin CLI: revoking a leaked token by its full value', () => {
   it('when the whole token is given, then exactly that token is revoked', async () => {
     // Arrange
-    const created = await makeEshop(db);
+    const created = await makeEshop(harness.db);
     const id = created.eshop.id;
 
     // Act
@@ -1101,7 +1095,7 @@ describe('admin CLI: revoking a leaked token by its full value', () => {
 
   it('when a full-length value is not the token, then nothing is revoked', async () => {
     // Arrange
-    const created = await makeEshop(db);
+    const created = await makeEshop(harness.db);
     const id = created.eshop.id;
     const wrong = `${created.apiToken.slice(0, -1)}${created.apiToken.endsWith('A') ? 'B' : 'A'}`;
 

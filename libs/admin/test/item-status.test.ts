@@ -1,34 +1,11 @@
-import { adminService, runCli } from '@catalogue/admin';
-import { createKnex, type EntityStatus, type EntityType, type Knex } from '@catalogue/db';
-import { makeEshop, testConfig } from '@catalogue/testing';
+import type { EntityStatus, EntityType } from '@catalogue/db';
+import { cliHarness, type CliResult } from './cli-harness';
+import { makeEshop } from '@catalogue/testing';
 
 /** `admin item status ID TYPE EXTERNAL_ID STATUS`: how staff move catalogue items between statuses. */
 
-let db: Knex;
-
-beforeAll(() => {
-  db = createKnex(testConfig().database);
-});
-
-afterAll(async () => {
-  await db.destroy();
-});
-
-interface CliResult {
-  code: number;
-  out: string;
-  err: string;
-}
-
-async function cli(...argv: string[]): Promise<CliResult> {
-  let out = '';
-  let err = '';
-  const code = await runCli(argv, () => adminService(db), {
-    out: (text) => (out += text),
-    err: (text) => (err += text),
-  });
-  return { code, out, err };
-}
+const harness = cliHarness();
+const { cli } = harness;
 
 const TABLE: Record<EntityType, string> = {
   product: 'products',
@@ -42,22 +19,23 @@ const STATUSES: EntityStatus[] = ['draft', 'generate', 'review', 'ready'];
 const MISSING_ID = '2147483647';
 
 async function newEshop(): Promise<number> {
-  return (await makeEshop(db)).eshop.id;
+  return (await makeEshop(harness.db)).eshop.id;
 }
 
 /** An item as an import leaves it, in the given status. */
 async function insertItem(eshopId: number, type: EntityType, externalId: string, status: EntityStatus) {
-  await db(TABLE[type]).insert({
+  await harness.db(TABLE[type]).insert({
     eshop_id: eshopId,
     external_id: externalId,
     status,
     name: JSON.stringify({ default: `${type} ${externalId}` }),
-    updated_at: db.raw(`now() - interval '1 hour'`),
+    updated_at: harness.db.raw(`now() - interval '1 hour'`),
   });
 }
 
 async function storedItem(eshopId: number, type: EntityType, externalId: string) {
-  return db(TABLE[type])
+  return harness
+    .db(TABLE[type])
     .where({ eshop_id: eshopId, external_id: externalId })
     .first<{ status: string; updated_at: Date; is_delete: boolean }>('status', 'updated_at', 'is_delete');
 }

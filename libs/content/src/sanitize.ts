@@ -29,7 +29,7 @@ const BLOCK_TAGS = [
 const TABLE_TAGS = ['table', 'caption', 'thead', 'tbody', 'tfoot', 'tr', 'th', 'td'];
 
 /** Tags dropped together with everything inside them. */
-const NON_TEXT_TAGS = [
+export const NON_TEXT_TAGS = [
   'script',
   'style',
   'textarea',

@@ -1,23 +1,15 @@
 import 'dotenv/config';
 import { loadConfigOrExit } from '@catalogue/config';
 import { exitOnSignals, startHttpServer } from '@catalogue/http';
-import { closeWorkers, createWorkers } from '@catalogue/queue';
+import { closeWorkers } from '@catalogue/queue';
 import { createApp } from './app';
 import { buildDeps, closeDeps } from './deps';
-import { buildHandlers, CONSUMED_QUEUES } from './handlers';
+import { startWorkers } from './handlers';
 
 async function main(): Promise<void> {
   const config = loadConfigOrExit(process.env);
   const deps = buildDeps(config);
-  const workers = createWorkers({
-    queues: CONSUMED_QUEUES,
-    handlers: buildHandlers(deps),
-    connection: deps.redis,
-    prefix: config.redis.queuePrefix,
-    concurrency: config.worker.concurrency,
-    logger: deps.logger,
-    metrics: deps.queueMetrics,
-  });
+  const workers = startWorkers(deps);
   const server = await startHttpServer(createApp(deps), {
     port: config.ports.generationWorker,
     logger: deps.logger,

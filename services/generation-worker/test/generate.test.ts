@@ -13,11 +13,11 @@ import {
   generationJobsRepository,
   type GenerationJob,
 } from '@catalogue/db';
-import { closeWorkers, createWorkers, enqueue, type JobPayloads } from '@catalogue/queue';
+import { closeWorkers, enqueue, type JobPayloads } from '@catalogue/queue';
 import { eventually, makeEshop, testConfig } from '@catalogue/testing';
 import { settleJob } from '../../credit-service/src/services/settlement.service';
 import { buildDeps, closeDeps, providerOptions, type Deps } from '../src/deps';
-import { buildHandlers } from '../src/handlers';
+import { startWorkers } from '../src/handlers';
 import { instrumentProvider } from '../src/metrics';
 import { createProvider } from '../src/providers';
 import { runGeneration, type GenerationDeps } from '../src/services/generate.service';
@@ -606,15 +606,7 @@ describe('the generate queue', () => {
   let workers: Worker[];
 
   beforeAll(() => {
-    workers = createWorkers({
-      queues: ['generate'],
-      handlers: buildHandlers(deps),
-      connection: deps.redis,
-      prefix: PREFIX,
-      concurrency: 2,
-      logger: deps.logger,
-      metrics: deps.queueMetrics,
-    });
+    workers = startWorkers(deps, ['generate']);
   });
   afterAll(async () => {
     await closeWorkers(workers);

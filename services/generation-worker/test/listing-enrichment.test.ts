@@ -3,10 +3,10 @@
 import nock from 'nock';
 import type { Worker } from 'bullmq';
 import { listingRepository, type ListingRow, type ListingRowInput } from '@catalogue/db';
-import { closeWorkers, createWorkers, enqueue, type JobPayloads } from '@catalogue/queue';
+import { closeWorkers, enqueue, type JobPayloads } from '@catalogue/queue';
 import { eventually, makeEshop, testConfig } from '@catalogue/testing';
 import { buildDeps, closeDeps, type Deps } from '../src/deps';
-import { buildHandlers } from '../src/handlers';
+import { startWorkers } from '../src/handlers';
 import { ProviderError } from '../src/providers';
 import {
   CONFIRMED_CONFIDENCE,
@@ -293,15 +293,7 @@ describe('the listing-enrichment queue', () => {
   let workers: Worker[];
 
   beforeAll(() => {
-    workers = createWorkers({
-      queues: ['listing-enrichment'],
-      handlers: buildHandlers(deps),
-      connection: deps.redis,
-      prefix: PREFIX,
-      concurrency: 2,
-      logger: deps.logger,
-      metrics: deps.queueMetrics,
-    });
+    workers = startWorkers(deps, ['listing-enrichment']);
   });
   afterAll(async () => {
     await closeWorkers(workers);

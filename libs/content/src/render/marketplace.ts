@@ -7,6 +7,7 @@
 import { sanitize, type SanitizeHtml } from '../sanitize-html';
 import type { ContentWidget } from '../model';
 import { renderResolved, resolveTree } from './html';
+import { NON_TEXT_TAGS } from '../sanitize';
 
 /** Containers that must not stay behind once everything inside them has been removed. */
 const DROP_WHEN_EMPTY = new Set(['h2', 'h3', 'h4', 'p', 'ul', 'ol', 'li', 'strong', 'em', 'table', 'tr']);
@@ -37,18 +38,7 @@ const MARKETPLACE_POLICY: SanitizeHtml.IOptions = {
   allowedStyles: {},
   parseStyleAttributes: false,
   disallowedTagsMode: 'discard',
-  nonTextTags: [
-    'script',
-    'style',
-    'textarea',
-    'option',
-    'xmp',
-    'noscript',
-    'iframe',
-    'svg',
-    'math',
-    'template',
-  ],
+  nonTextTags: NON_TEXT_TAGS,
   transformTags: {
     h1: 'h2',
     h5: 'h4',

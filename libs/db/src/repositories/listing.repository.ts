@@ -39,6 +39,29 @@ export interface ListingBatch {
   createdAt: string;
 }
 
+/** The columns of a listing row as read back, with updated_at formatted by Postgres. */
+function rowColumns(db: Knex | Knex.Transaction) {
+  return [
+    'id',
+    'external_id',
+    'status',
+    'field',
+    'parameter',
+    db.raw(`${isoOffset('updated_at')} as updated_at`),
+  ];
+}
+
+function toListingRow(r: Record<string, unknown>): ListingRow {
+  return {
+    id: r.id as number,
+    externalId: r.external_id as string,
+    status: r.status as ListingRowStatus,
+    updatedAt: r.updated_at as string,
+    field: r.field as Record<string, ListingField>,
+    parameter: r.parameter as ListingParameter[],
+  };
+}
+
 function rowsWhere(db: Knex | Knex.Transaction, eshopId: number, batchId: number, updatedSince?: string) {
   const query = db('listing_rows').where({ eshop_id: eshopId, batch_id: batchId });
   if (updatedSince !== undefined) query.andWhere('updated_at', '>', updatedSince);
@@ -90,25 +113,11 @@ export const listingRepository = {
     opts: { page: number; perPage: number; updatedSince?: string },
   ): Promise<ListingRow[]> {
     const rows = await rowsWhere(db, eshopId, batchId, opts.updatedSince)
-      .select(
-        'id',
-        'external_id',
-        'status',
-        'field',
-        'parameter',
-        db.raw(`${isoOffset('updated_at')} as updated_at`),
-      )
+      .select(rowColumns(db))
       .orderBy('id')
       .limit(opts.perPage)
       .offset((opts.page - 1) * opts.perPage);
-    return rows.map((r: Record<string, unknown>) => ({
-      id: r.id as number,
-      externalId: r.external_id as string,
-      status: r.status as ListingRowStatus,
-      updatedAt: r.updated_at as string,
-      field: r.field as Record<string, ListingField>,
-      parameter: r.parameter as ListingParameter[],
-    }));
+    return (rows as Record<string, unknown>[]).map(toListingRow);
   },
 
   /** One row of a batch of the eshop (another eshop's or batch's row id finds nothing). */
@@ -121,25 +130,10 @@ export const listingRepository = {
   ): Promise<ListingRow | undefined> {
     const query = db('listing_rows')
       .where({ eshop_id: eshopId, batch_id: batchId, id: rowId })
-      .first(
-        'id',
-        'external_id',
-        'status',
-        'field',
-        'parameter',
-        db.raw(`${isoOffset('updated_at')} as updated_at`),
-      );
+      .first(rowColumns(db));
     if (opts.lock) query.forUpdate();
-    const r = (await query) as Record<string, unknown> | undefined;
-    if (!r) return undefined;
-    return {
-      id: r.id as number,
-      externalId: r.external_id as string,
-      status: r.status as ListingRowStatus,
-      updatedAt: r.updated_at as string,
-      field: r.field as Record<string, ListingField>,
-      parameter: r.parameter as ListingParameter[],
-    };
+    const row = (await query) as Record<string, unknown> | undefined;
+    return row ? toListingRow(row) : undefined;
   },
 
   /** `pending` → `processing` (a row taken over after a crash stays `processing`). */

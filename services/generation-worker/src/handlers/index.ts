@@ -1,4 +1,5 @@
-import type { JobHandlers, QueueName } from '@catalogue/queue';
+import { createWorkers, type JobHandlers, type QueueName } from '@catalogue/queue';
+import type { Worker } from 'bullmq';
 import type { Deps } from '../deps';
 import { generateHandler } from './generate.handler';
 import { listingEnrichmentHandler } from './listing-enrichment.handler';
@@ -16,4 +17,20 @@ export function buildHandlers(deps: Deps): Partial<JobHandlers> {
     generate: generateHandler(deps),
     'listing-enrichment': listingEnrichmentHandler(deps),
   };
+}
+
+/**
+ * BullMQ workers for the given queues (all consumed ones by default) with this process's
+ * handlers, settings and metrics.
+ */
+export function startWorkers(deps: Deps, queues: readonly QueueName[] = CONSUMED_QUEUES): Worker[] {
+  return createWorkers({
+    queues,
+    handlers: buildHandlers(deps),
+    connection: deps.redis,
+    prefix: deps.config.redis.queuePrefix,
+    concurrency: deps.config.worker.concurrency,
+    logger: deps.logger,
+    metrics: deps.queueMetrics,
+  });
 }
