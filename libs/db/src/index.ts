@@ -74,3 +74,5 @@ export type {
 } from './repositories/generation-jobs.repository';
 export { promptsRepository } from './repositories/prompts.repository';
 export type { Prompt } from './repositories/prompts.repository';
+export { CATALOGUE_TYPE_OF, saveEditorContent, sourcesOf } from './entity-content';
+export type { EditorContentTarget, EntitySources, SavedEditorContent } from './entity-content';

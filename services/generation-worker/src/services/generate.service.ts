@@ -13,26 +13,16 @@
  * BullMQ retries the job.
  */
 import { UnrecoverableError } from 'bullmq';
-import {
-  designStructure,
-  fillDesign,
-  renderAll,
-  type ContentWidget,
-  type FillWidgetInput,
-  type SnippetEntity,
-  type Text,
-} from '@catalogue/content';
+import { designStructure, fillDesign, type FillWidgetInput, type Text } from '@catalogue/content';
 import { estimateGeneration } from '@catalogue/credits';
 import {
-  catalogueRepository,
-  contentRepository,
   creditsRepository,
   designsRepository,
   eshopsRepository,
   generationJobsRepository,
   promptsRepository,
+  saveEditorContent,
   type ContentEntityType,
-  type EntityType,
   type GenerationJob,
   type Knex,
 } from '@catalogue/db';
@@ -41,7 +31,6 @@ import { enqueue, type JobPayloads, type Queues } from '@catalogue/queue';
 import { ProviderError, type ContentProvider, type GenerationContext, type TokenUsage } from '../providers';
 import { fetchResearch, type ResearchOptions, type ResearchPage } from '../research';
 import { appendWidgets } from './append-widgets';
-import { sourcesOf } from './render.service';
 
 export interface GenerationDeps {
   db: Knex;
@@ -65,12 +54,6 @@ export interface GenerationRunResult {
   actual_cost: number;
 }
 
-/** White-label entity types that have a catalogue item of the same external id. */
-const CATALOGUE_TYPES: Partial<Record<string, EntityType>> = {
-  product: 'product',
-  category: 'category',
-  blog: 'blog',
-};
 const CONTENT_TYPES: ReadonlySet<string> = new Set(['product', 'category', 'blog', 'page']);
 
 /**
@@ -295,40 +278,22 @@ export async function runGeneration(
     );
   }
 
-  const catalogueType = CATALOGUE_TYPES[job.entityType];
-  const key = {
-    eshopId,
-    entityType: job.entityType as ContentEntityType,
-    externalId: job.entityId,
-  };
   const actualCost = await deps.db.transaction(async (trx) => {
     const current = await generationJobsRepository.find(trx, eshopId, jobId, { lock: true });
     if (current === undefined || isFinished(current)) return null;
-    // Same lock order as render-content: the catalogue item, then its content.
-    const item =
-      catalogueType === undefined
-        ? undefined
-        : (await catalogueRepository.findForUpdate(trx, catalogueType, eshopId, [job.entityId])).get(
-            job.entityId,
-          );
-    const existing = await contentRepository.find(trx, key, { lock: true });
-    const tree =
-      context.remove_exist_widget || existing === undefined
-        ? filled.tree
-        : appendWidgets(existing.tree as ContentWidget[], filled.tree, job.lang);
-    const snippet: SnippetEntity =
-      item !== undefined && catalogueType !== undefined && !item.isDelete
-        ? (await sourcesOf(trx, catalogueType, eshopId, item)).snippet
-        : { type: key.entityType as SnippetEntity['type'], name: context.name };
-    await contentRepository.save(trx, key, {
-      origin: 'editor',
-      tree,
-      ...renderAll(tree, snippet, eshop.languages),
-    });
-    // Lists that follow `updated_at` (is_edited, last_update_time_from) see the new content.
-    if (item !== undefined && catalogueType !== undefined) {
-      await catalogueRepository.setStatus(trx, catalogueType, eshopId, job.entityId, item.status);
-    }
+    await saveEditorContent(
+      trx,
+      {
+        eshop,
+        entityType: job.entityType as ContentEntityType,
+        externalId: job.entityId,
+        fallbackName: context.name,
+      },
+      (existing) =>
+        context.remove_exist_widget || existing === undefined
+          ? filled.tree
+          : appendWidgets(existing, filled.tree, job.lang),
+    );
     const cost = estimateGeneration(await creditsRepository.prices(trx), {
       widgets: filled.widgetsCreated,
       languages: 1,

@@ -2,24 +2,18 @@ import {
   composeFromEntity,
   designStructure,
   renderAll,
-  type ComposeEntity,
   type ContentWidget,
   type DesignCategory,
   type DesignStructure,
   type WidgetTemplate,
-  type SnippetEntity,
 } from '@catalogue/content';
 import {
   catalogueRepository,
   contentRepository,
   designsRepository,
   eshopsRepository,
-  parametersRepository,
-  variantsRepository,
-  type EntityType,
+  sourcesOf,
   type Knex,
-  type LangMap,
-  type StoredEntity,
 } from '@catalogue/db';
 import type { JobPayloads } from '@catalogue/queue';
 
@@ -38,65 +32,6 @@ const DESIGN_CATEGORY = {
   brand: 'category',
   blog: 'blog',
 } as const;
-
-export interface Sources {
-  compose: ComposeEntity;
-  snippet: SnippetEntity;
-}
-
-/** What the item itself says, plus its brand, parameters and variants: nothing invented. */
-export async function sourcesOf(
-  trx: Knex.Transaction,
-  type: EntityType,
-  eshopId: number,
-  item: StoredEntity,
-): Promise<Sources> {
-  const f = item.fields as Record<string, unknown> & { name: LangMap; description: LangMap; url: LangMap };
-  const images = (f.images as string[] | undefined) ?? (f.image_preview ? [f.image_preview as string] : []);
-  if (type !== 'product') {
-    return {
-      compose: { type, name: f.name, description: f.description, images },
-      snippet: {
-        type,
-        name: f.name,
-        description: f.description,
-        images,
-        url: f.url,
-        category: (f.category as string) ?? null,
-      },
-    };
-  }
-  const brandId = f.brand_id as string | null;
-  // One after another: the queries share the transaction's single connection.
-  const brands = await catalogueRepository.namesOf(trx, 'brand', eshopId, brandId ? [brandId] : []);
-  const parameters = await parametersRepository.parametersWithValues(
-    trx,
-    eshopId,
-    (f.parameters_ids as number[]) ?? [],
-  );
-  const variants = await variantsRepository.ofProducts(trx, eshopId, [item.id]);
-  const brand = brandId ? (brands.get(brandId) ?? null) : null;
-  return {
-    compose: {
-      type,
-      name: f.name,
-      description: f.description,
-      short_description: f.short_description as LangMap,
-      images,
-      brand: brand ? { name: brand } : null,
-      parameters: parameters.map((p) => ({ name: p.name, value: p.values })),
-    },
-    snippet: {
-      type,
-      name: f.name,
-      description: Object.keys(f.description).length ? f.description : (f.short_description as LangMap),
-      images,
-      brand,
-      variants: variants.get(item.id) ?? [],
-      url: f.url,
-    },
-  };
-}
 
 /**
  * The render-content job: compose the item's content from the eshop's default design and its

@@ -1,0 +1,136 @@
+/**
+ * The content of one entity together with the data it is rendered from. Shared by the
+ * generation worker (render-content, generate) and the white-label editor, so that every
+ * writer locks in the same order, renders with the same data and touches the same rows.
+ */
+import {
+  renderAll,
+  type ComposeEntity,
+  type ContentWidget,
+  type RenderedContent,
+  type SnippetEntity,
+  type Text,
+} from '@catalogue/content';
+import {
+  catalogueRepository,
+  type EntityType,
+  type LangMap,
+  type StoredEntity,
+} from './repositories/catalogue.repository';
+import { contentRepository, type ContentEntityType } from './repositories/content.repository';
+import { parametersRepository } from './repositories/parameters.repository';
+import { variantsRepository } from './repositories/variants.repository';
+import type { Knex } from 'knex';
+
+export interface EntitySources {
+  compose: ComposeEntity;
+  snippet: SnippetEntity;
+}
+
+/** Content entity types that have a catalogue item of the same external id. */
+export const CATALOGUE_TYPE_OF: Partial<Record<ContentEntityType, EntityType>> = {
+  product: 'product',
+  category: 'category',
+  brand: 'brand',
+  blog: 'blog',
+};
+
+/** What the item itself says, plus its brand, parameters and variants: nothing invented. */
+export async function sourcesOf(
+  trx: Knex.Transaction,
+  type: EntityType,
+  eshopId: number,
+  item: StoredEntity,
+): Promise<EntitySources> {
+  const f = item.fields as Record<string, unknown> & { name: LangMap; description: LangMap; url: LangMap };
+  const images = (f.images as string[] | undefined) ?? (f.image_preview ? [f.image_preview as string] : []);
+  if (type !== 'product') {
+    return {
+      compose: { type, name: f.name, description: f.description, images },
+      snippet: {
+        type,
+        name: f.name,
+        description: f.description,
+        images,
+        url: f.url,
+        category: (f.category as string) ?? null,
+      },
+    };
+  }
+  const brandId = f.brand_id as string | null;
+  // One after another: the queries share the transaction's single connection.
+  const brands = await catalogueRepository.namesOf(trx, 'brand', eshopId, brandId ? [brandId] : []);
+  const parameters = await parametersRepository.parametersWithValues(
+    trx,
+    eshopId,
+    (f.parameters_ids as number[]) ?? [],
+  );
+  const variants = await variantsRepository.ofProducts(trx, eshopId, [item.id]);
+  const brand = brandId ? (brands.get(brandId) ?? null) : null;
+  return {
+    compose: {
+      type,
+      name: f.name,
+      description: f.description,
+      short_description: f.short_description as LangMap,
+      images,
+      brand: brand ? { name: brand } : null,
+      parameters: parameters.map((p) => ({ name: p.name, value: p.values })),
+    },
+    snippet: {
+      type,
+      name: f.name,
+      description: Object.keys(f.description).length ? f.description : (f.short_description as LangMap),
+      images,
+      brand,
+      variants: variants.get(item.id) ?? [],
+      url: f.url,
+    },
+  };
+}
+
+export interface EditorContentTarget {
+  eshop: { id: number; languages: readonly string[] };
+  entityType: ContentEntityType;
+  externalId: string;
+  /** Name for the rich snippet when no catalogue item carries one (white-label title, job context). */
+  fallbackName?: Text | null;
+}
+
+export interface SavedEditorContent extends RenderedContent {
+  tree: ContentWidget[];
+}
+
+/**
+ * Writes people's content (filled, edited or generated) of an entity in the caller's
+ * transaction: locks the catalogue item of the same id, then the content row (the lock order
+ * of render-content), derives the new tree from the stored one with `build` (which may throw
+ * to refuse the change: nothing is written), renders every language of the eshop with the
+ * item's data for the data-driven parts, stores it with origin `editor` so imports never
+ * recompose it, and touches the item so lists that follow `updated_at` see the new content.
+ */
+export async function saveEditorContent(
+  trx: Knex.Transaction,
+  target: EditorContentTarget,
+  build: (current: ContentWidget[] | undefined) => ContentWidget[] | Promise<ContentWidget[]>,
+): Promise<SavedEditorContent> {
+  const { eshop, entityType, externalId } = target;
+  const catalogueType = CATALOGUE_TYPE_OF[entityType];
+  const item =
+    catalogueType === undefined
+      ? undefined
+      : (await catalogueRepository.findForUpdate(trx, catalogueType, eshop.id, [externalId])).get(externalId);
+  const key = { eshopId: eshop.id, entityType, externalId };
+  const existing = await contentRepository.find(trx, key, { lock: true });
+  const tree = await build(existing?.tree as ContentWidget[] | undefined);
+  const snippet: SnippetEntity =
+    item !== undefined && catalogueType !== undefined && !item.isDelete
+      ? (await sourcesOf(trx, catalogueType, eshop.id, item)).snippet
+      : { type: entityType, name: target.fallbackName ?? null };
+  const outputs = renderAll(tree, snippet, eshop.languages);
+  await contentRepository.save(trx, key, { origin: 'editor', tree, ...outputs });
+  if (item !== undefined && catalogueType !== undefined) {
+    await catalogueRepository.setStatus(trx, catalogueType, eshop.id, externalId, item.status);
+  }
+  return { tree, ...outputs };
+}
