@@ -6,6 +6,12 @@ import { createLogger, type Logger } from '@catalogue/logger';
 import { createRedis, pingRedis } from '@catalogue/queue';
 import type { ReadinessCheck } from './health';
 
+const DEFAULT_GAUGES_NAMED_TOTAL = [
+  'nodejs_active_handles_total',
+  'nodejs_active_requests_total',
+  'nodejs_active_resources_total',
+];
+
 /** What every service process needs: config, logs, Postgres, Redis and a metrics registry. */
 export interface BaseDeps {
   config: Config;
@@ -32,6 +38,10 @@ export function buildBaseDeps(config: Config, service: string): BaseDeps {
   redis.on('error', (err: Error) => logger.debug({ err: err.message }, 'redis connection error'));
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
+  // prom-client also exports these totals as gauges, which breaks the `_total` = counter
+  // convention (`promtool check metrics` refuses them); `sum(nodejs_active_handles)` etc.
+  // give the same numbers from the by-type gauges it keeps.
+  for (const name of DEFAULT_GAUGES_NAMED_TOTAL) registry.removeSingleMetric(name);
   return {
     config,
     logger,
