@@ -37,7 +37,9 @@ const TABLES = [
   'prompts',
   'white_label_tokens',
   'widget_categories',
+  'widget_favourites',
   'widgets',
+  'wl_entities',
 ];
 const MIGRATIONS = [
   '20261121000100_tenant_core',
@@ -48,6 +50,7 @@ const MIGRATIONS = [
   '20261121000600_listing_batches',
   '20261121000700_designs',
   '20261121000800_generation_jobs',
+  '20261122000100_white_label_entities',
 ];
 
 /** A database URL on the test run's server, named after the run's database plus a suffix. */

@@ -7,6 +7,7 @@ import * as content from './20261121000500_content';
 import * as listingBatches from './20261121000600_listing_batches';
 import * as designs from './20261121000700_designs';
 import * as generationJobs from './20261121000800_generation_jobs';
+import * as whiteLabelEntities from './20261122000100_white_label_entities';
 
 export interface Migration {
   name: string;
@@ -24,4 +25,5 @@ export const migrations: Migration[] = [
   { name: '20261121000600_listing_batches', ...listingBatches },
   { name: '20261121000700_designs', ...designs },
   { name: '20261121000800_generation_jobs', ...generationJobs },
+  { name: '20261122000100_white_label_entities', ...whiteLabelEntities },
 ];

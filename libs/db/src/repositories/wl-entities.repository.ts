@@ -1,0 +1,116 @@
+import type { Knex } from 'knex';
+import type { LangMap } from './catalogue.repository';
+import { isoOffset } from '../timestamps';
+
+export type WlEntityType = 'product' | 'category' | 'blog' | 'page';
+
+/** A host entity registered through the white-label API. */
+export interface WlEntity {
+  id: number;
+  eshopId: number;
+  entityId: string;
+  type: WlEntityType;
+  designId: number | null;
+  oldDescription: LangMap;
+  title: LangMap;
+  /** ISO 8601 with a numeric UTC offset, as the white-label specification shows timestamps. */
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface WlEntityWrite {
+  entityId: string;
+  type: WlEntityType;
+  oldDescription: LangMap;
+  title: LangMap;
+}
+
+function select(db: Knex | Knex.Transaction) {
+  return db('wl_entities').select(
+    'id',
+    'eshop_id',
+    'entity_id',
+    'type',
+    'design_id',
+    'old_description',
+    'title',
+    db.raw(`${isoOffset('created_at')} as created_at`),
+    db.raw(`${isoOffset('updated_at')} as updated_at`),
+  );
+}
+
+function toEntity(row: Record<string, unknown>): WlEntity {
+  return {
+    id: row.id as number,
+    eshopId: row.eshop_id as number,
+    entityId: row.entity_id as string,
+    type: row.type as WlEntityType,
+    designId: row.design_id as number | null,
+    oldDescription: row.old_description as LangMap,
+    title: row.title as LangMap,
+    createdAt: row.created_at as string,
+    updatedAt: row.updated_at as string,
+  };
+}
+
+export const wlEntitiesRepository = {
+  /** Creates the entity, or updates its description and title; `created` says which. */
+  async upsert(
+    db: Knex | Knex.Transaction,
+    eshopId: number,
+    input: WlEntityWrite,
+  ): Promise<{ entity: WlEntity; created: boolean }> {
+    const values = {
+      old_description: JSON.stringify(input.oldDescription),
+      title: JSON.stringify(input.title),
+    };
+    const [row] = await db('wl_entities')
+      .insert({ eshop_id: eshopId, entity_id: input.entityId, type: input.type, ...values })
+      .onConflict(['eshop_id', 'type', 'entity_id'])
+      .merge({ ...values, updated_at: db.fn.now(6) })
+      .returning<{ id: number; created: boolean }[]>(['id', db.raw('(xmax = 0) as created')]);
+    const entity = await select(db).where({ id: row!.id }).first();
+    return { entity: toEntity(entity as Record<string, unknown>), created: row!.created };
+  },
+
+  async find(
+    db: Knex | Knex.Transaction,
+    eshopId: number,
+    type: WlEntityType,
+    entityId: string,
+  ): Promise<WlEntity | undefined> {
+    const row = await select(db).where({ eshop_id: eshopId, type, entity_id: entityId }).first();
+    return row ? toEntity(row as Record<string, unknown>) : undefined;
+  },
+
+  /** The eshop's entities in registration order. */
+  async list(
+    db: Knex | Knex.Transaction,
+    eshopId: number,
+    opts: { type?: WlEntityType; limit?: number; offset?: number } = {},
+  ): Promise<WlEntity[]> {
+    const query = select(db).where({ eshop_id: eshopId }).orderBy('id');
+    if (opts.type) query.andWhere({ type: opts.type });
+    if (opts.limit !== undefined) query.limit(opts.limit);
+    if (opts.offset !== undefined) query.offset(opts.offset);
+    return (await query).map((r) => toEntity(r as Record<string, unknown>));
+  },
+
+  async count(
+    db: Knex | Knex.Transaction,
+    eshopId: number,
+    opts: { type?: WlEntityType } = {},
+  ): Promise<number> {
+    const query = db('wl_entities').where({ eshop_id: eshopId });
+    if (opts.type) query.andWhere({ type: opts.type });
+    const [row] = await query.count<{ count: string }[]>({ count: '*' });
+    return Number(row!.count);
+  },
+
+  /** Records the design filled into the entity and touches it. */
+  async setDesign(db: Knex | Knex.Transaction, eshopId: number, id: number, designId: number): Promise<void> {
+    await db('wl_entities')
+      .where({ eshop_id: eshopId, id })
+      .update({ design_id: designId, updated_at: db.fn.now(6) });
+  },
+};

@@ -1,0 +1,22 @@
+import Joi from 'joi';
+import { LANGUAGES } from '@catalogue/content';
+
+/** Entity types of the white-label API (catalogue brands have no editor). */
+export const ENTITY_TYPES = ['product', 'category', 'blog', 'page'] as const;
+
+/** The host's identifier, as long as a catalogue external id may be. */
+export const entityIdSchema = Joi.string().min(1).max(255);
+export const entityTypeSchema = Joi.string().valid(...ENTITY_TYPES);
+/** An internal id in a path or body (designs, widgets, jobs, favourites). */
+export const idSchema = Joi.number().integer().min(1).max(2_147_483_647);
+
+/** `{entity_id}/type/{entity_type}` path parameters. */
+export const entityParams = Joi.object({
+  entity_id: entityIdSchema.required(),
+  entity_type: entityTypeSchema.required(),
+});
+
+/** A language map of the v3 language codes; every value a string. */
+export function languageMap(value: Joi.StringSchema = Joi.string().allow('')): Joi.ObjectSchema {
+  return Joi.object(Object.fromEntries(LANGUAGES.map((lang) => [lang, value])));
+}
