@@ -28,7 +28,8 @@ export type LangField =
   'name' | 'url' | 'description' | 'short_description' | 'seo_title' | 'seo_description';
 
 const NON_DEFAULT = LANGUAGES.filter((l) => l !== 'default');
-const url = Joi.string()
+/** An http(s) URL (items.fast.ts reads its `uri` rule: keep it one schema). */
+export const urlSchema = Joi.string()
   .max(LIMITS.url)
   .uri({ scheme: ['http', 'https'] });
 const externalId = Joi.string().min(1).max(LIMITS.id);
@@ -70,17 +71,17 @@ export const variantSchema = Joi.object({
 
 const DATA_FIELDS: Record<EntityType, Record<string, Joi.Schema>> = {
   product: {
-    images: Joi.array().items(url).max(LIMITS.images),
+    images: Joi.array().items(urlSchema).max(LIMITS.images),
     brand_id: reference.allow(null),
     categories_ids: Joi.array().items(reference).max(LIMITS.categories_ids),
     parameters_ids: Joi.array().items(parameterId).max(LIMITS.parameters_ids),
     variant: Joi.array().items(variantSchema).max(LIMITS.variants),
   },
-  category: { images: Joi.array().items(url).max(LIMITS.images) },
-  brand: { image_preview: url.allow(null) },
+  category: { images: Joi.array().items(urlSchema).max(LIMITS.images) },
+  brand: { image_preview: urlSchema.allow(null) },
   blog: {
     category: Joi.string().max(LIMITS.category).allow('', null),
-    images: Joi.array().items(url).max(LIMITS.images),
+    images: Joi.array().items(urlSchema).max(LIMITS.images),
   },
 };
 

@@ -2,9 +2,10 @@ import type { Logger } from '@catalogue/logger';
 import type { EntityType, Knex } from '@catalogue/db';
 import { enqueue, type Queues } from '@catalogue/queue';
 import { ValidationError } from '@catalogue/http';
+import { fastItemCheck } from '../schemas/items.fast';
 import { parameterItemSchema, v2ItemSchema, V1_ITEM_SCHEMAS } from '../schemas/items.schema';
 import { importEntities, missingNames, type WriteItem } from './entity-import';
-import { bulkItems, byIndex, checkItems, type ItemError } from './item-check';
+import { bulkItems, byIndex, checkItems, type ItemError, type ItemSchemas } from './item-check';
 import { importParameters, type ParameterItem } from './parameter-import';
 
 export interface ImportResult {
@@ -37,6 +38,11 @@ interface ImportDeps {
 }
 
 type V1Item = { id: string; name: string; [field: string]: unknown };
+
+const PARAMETER_SCHEMAS: ItemSchemas = {
+  joi: parameterItemSchema,
+  fast: fastItemCheck({ version: 'parameter' }),
+};
 
 /** v1 writes the `default` language: plain strings become one-language maps. */
 function fromV1(type: 'product' | 'category', item: V1Item): WriteItem {
@@ -74,9 +80,11 @@ export function createImportService(deps: ImportDeps) {
   }
 
   function checkV2(type: EntityType, items: unknown[], multiImport: boolean) {
-    return checkItems<WriteItem>(items, v2ItemSchema(type, { multiImport }), (item) =>
-      missingNames(type, item),
-    );
+    const schemas: ItemSchemas = {
+      joi: v2ItemSchema(type, { multiImport }),
+      fast: fastItemCheck({ version: 'v2', type, multiImport }),
+    };
+    return checkItems<WriteItem>(items, schemas, (item) => missingNames(type, item));
   }
 
   async function importChecked(
@@ -95,7 +103,10 @@ export function createImportService(deps: ImportDeps) {
     },
 
     async importV1(eshopId: number, type: 'product' | 'category', body: unknown): Promise<ImportResult> {
-      const checked = checkItems<V1Item>(bulkItems(body), V1_ITEM_SCHEMAS[type]);
+      const checked = checkItems<V1Item>(bulkItems(body), {
+        joi: V1_ITEM_SCHEMAS[type],
+        fast: fastItemCheck({ version: 'v1', type }),
+      });
       return importChecked(eshopId, type, {
         accepted: checked.accepted.map(({ index, item }) => ({ index, item: fromV1(type, item) })),
         errors: checked.errors,
@@ -103,7 +114,7 @@ export function createImportService(deps: ImportDeps) {
     },
 
     async importParameters(eshopId: number, body: unknown): Promise<ParameterImportResult> {
-      const checked = checkItems<ParameterItem>(bulkItems(body), parameterItemSchema, undefined, 'integer');
+      const checked = checkItems<ParameterItem>(bulkItems(body), PARAMETER_SCHEMAS, undefined, 'integer');
       const outcome = await deps.db.transaction((trx) => importParameters(trx, eshopId, checked.accepted));
       return {
         ...result(outcome.imported, outcome.updated, [...checked.errors, ...outcome.errors]),
@@ -140,7 +151,7 @@ export function createImportService(deps: ImportDeps) {
           if (section === 'parameters') {
             const checked = checkItems<ParameterItem>(
               items[section]!,
-              parameterItemSchema,
+              PARAMETER_SCHEMAS,
               undefined,
               'integer',
             );
