@@ -1,5 +1,6 @@
 import { createHttpApp, type HttpApp } from '@catalogue/http';
 import type { Deps } from './deps';
+import { generateRoutes } from './routes/generate.routes';
 import { licenceRoutes } from './routes/licence.routes';
 
 /** The white-label API (v3) as a Koa app, not listening. */
@@ -8,6 +9,6 @@ export function createApp(deps: Deps): HttpApp {
     logger: deps.logger,
     registry: deps.registry,
     readiness: deps.readiness,
-    routers: [licenceRoutes(deps)],
+    routers: [licenceRoutes(deps), generateRoutes(deps)],
   });
 }

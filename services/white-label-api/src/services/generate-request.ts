@@ -1,0 +1,140 @@
+/**
+ * What a `POST …/generate` body means for one eshop and entity: the checks joi cannot make
+ * (active language, accessible design of the entity's type, visible prompt, research limit),
+ * the context snapshot the worker reads (services/generation-worker generate.service.ts,
+ * `readContext`) and the cost estimate it reserves. Nothing here writes.
+ */
+import { designStructure, pickLanguage } from '@catalogue/content';
+import { estimateGeneration } from '@catalogue/credits';
+import {
+  creditsRepository,
+  designsRepository,
+  promptsRepository,
+  type Eshop,
+  type Knex,
+  type Prompt,
+  type WlEntity,
+} from '@catalogue/db';
+import { ValidationError, type FieldErrors } from '@catalogue/http';
+import type { GenerateBody } from '../schemas/generate.schema';
+
+/** A checked generation request, ready to be stored as a job row. */
+export interface PlannedGeneration {
+  designId: number;
+  lang: string;
+  /** The snapshot stored on the job: the keys the worker's `readContext` reads, plus the rest of the body. */
+  context: Record<string, unknown>;
+  /** Credits to reserve. */
+  estimate: number;
+}
+
+const sent = <T>(value: T | null | undefined): value is T => value !== undefined && value !== null;
+const filled = (value: string | null | undefined): value is string =>
+  typeof value === 'string' && value.trim() !== '';
+
+/** A registered entity's text (title, old description) in the job's language, else `default`. */
+function entityText(map: Record<string, string | undefined>, lang: string): string | undefined {
+  const own = pickLanguage(map, lang);
+  if (own.trim() !== '') return own;
+  return Object.values(map).find(filled);
+}
+
+/** The request's settings, where the body leaves them out taken from the chosen prompt. */
+function settings(body: GenerateBody, prompt: Prompt | undefined) {
+  return {
+    remove_exist_widget: body.remove_exist_widget ?? prompt?.remove_exist_widget ?? false,
+    use_serp_context: body.use_serp_context ?? prompt?.use_serp_context ?? false,
+    use_web_research: body.use_web_research ?? prompt?.use_web_research ?? false,
+    // The worker reads each distinct URL once, so duplicates are neither read nor charged twice.
+    search_web: [...new Set(body.search_web ?? prompt?.search_web ?? [])],
+    search_model: body.search_model ?? prompt?.search_model ?? [],
+  };
+}
+
+export interface PlanInput {
+  eshop: Eshop;
+  entity: WlEntity;
+  body: GenerateBody;
+  /** WEB_RESEARCH_MAX_URLS: pages the worker reads per job at most. */
+  maxResearchUrls: number;
+}
+
+/**
+ * Checks the body against the eshop and entity and plans the job; a 422 names every field that
+ * is not usable (all at once, like the joi checks before it).
+ */
+export async function planGeneration(db: Knex, input: PlanInput): Promise<PlannedGeneration> {
+  const { eshop, entity, body, maxResearchUrls } = input;
+  const errors: FieldErrors = {};
+  const fail = (field: string, message: string) => (errors[field] ??= []).push(message);
+
+  const lang = body.lang ?? 'default';
+  if (!(eshop.languages as string[]).includes(lang)) {
+    fail('lang', `The lang ${lang} is not an active language of this eshop.`);
+  }
+
+  const designId = body.design_id ?? entity.designId;
+  const design = sent(designId) ? await designsRepository.load(db, eshop.id, designId) : undefined;
+  let fillable = 0;
+  if (!sent(designId)) {
+    fail('design_id', 'The design_id field is required (the entity has no design yet).');
+  } else if (!design) {
+    fail('design_id', 'The selected design_id is invalid.');
+  } else if (design.design.category !== entity.type) {
+    fail(
+      'design_id',
+      `The selected design_id is a ${design.design.category} design, not a ${entity.type} design.`,
+    );
+  } else {
+    const structure = designStructure(design.definition, {
+      design_id: design.design.id,
+      design_widget_ids: design.designWidgetIds,
+      widgets: design.templates,
+    });
+    fillable = structure.widget.filter((w) => w.fillable).length;
+    if (fillable === 0) fail('design_id', 'The selected design has no widget that can be generated.');
+  }
+
+  const prompt = sent(body.prompt_id)
+    ? await promptsRepository.find(db, eshop.id, body.prompt_id)
+    : undefined;
+  if (sent(body.prompt_id) && !prompt) fail('prompt_id', 'The selected prompt_id is invalid.');
+
+  const chosen = settings(body, prompt);
+  const researchUrls = chosen.use_web_research ? chosen.search_web.length : 0;
+  if (researchUrls > maxResearchUrls) {
+    fail(
+      'search_web',
+      maxResearchUrls === 0
+        ? 'Web research is turned off: use_web_research needs an empty search_web field.'
+        : `The search_web field must not have more than ${maxResearchUrls} items when use_web_research is on.`,
+    );
+  }
+  if (Object.keys(errors).length > 0) throw new ValidationError(errors);
+
+  // The worker writes every text in the job's language (the others fall back to it), so one
+  // language per widget is what it charges; the estimate says the same.
+  const estimate = estimateGeneration(await creditsRepository.prices(db), {
+    widgets: fillable,
+    languages: 1,
+    webResearchUrls: researchUrls,
+    serpContext: chosen.use_serp_context,
+  }).total;
+
+  const name = filled(body.name) ? body.name : entityText(entity.title, lang);
+  const oldDescription = filled(body.old_description)
+    ? body.old_description
+    : entityText(entity.oldDescription, lang);
+  const context: Record<string, unknown> = {
+    ...(name !== undefined && { name }),
+    ...(filled(body.short_description) && { short_description: body.short_description }),
+    ...(oldDescription !== undefined && { old_description: oldDescription }),
+    ...(filled(body.parameter) && { parameter: body.parameter }),
+    ...(filled(body.ean) && { ean: body.ean }),
+    ...(prompt && { prompt_id: prompt.id }),
+    ...(sent(body.paragraph_length) && { paragraph_length: body.paragraph_length }),
+    ...chosen,
+    use_ai_profile: body.use_ai_profile ?? false,
+  };
+  return { designId: designId!, lang, context, estimate };
+}

@@ -1,0 +1,207 @@
+/**
+ * White-label generation jobs: start one for an entity (estimate, create the job and reserve its
+ * credits in one transaction, then queue it), resume the running one, poll any of the eshop's.
+ * The generation worker runs the job; credit-service settles it when it ends.
+ */
+import type { CreditMetrics } from '@catalogue/credits';
+import {
+  creditsRepository,
+  generationJobsRepository,
+  type Eshop,
+  type GenerationJob,
+  type Knex,
+  type WlEntityType,
+} from '@catalogue/db';
+import { ConflictError, HttpError, NotFoundError } from '@catalogue/http';
+import type { Logger } from '@catalogue/logger';
+import { enqueue, type Queues } from '@catalogue/queue';
+import type { GenerateBody } from '../schemas/generate.schema';
+import { requireEntity } from './entities.service';
+import { planGeneration } from './generate-request';
+
+export interface GenerateDeps {
+  db: Knex;
+  queues: Queues;
+  creditMetrics: CreditMetrics;
+  logger: Logger;
+  /** WEB_RESEARCH_MAX_URLS. */
+  maxResearchUrls: number;
+}
+
+/** A job as the specification shows it. */
+export interface JobBody {
+  id: number;
+  status: GenerationJob['status'];
+  design_id: number;
+  lang: string;
+  widgets_created: number;
+  error_message: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export function jobBody(job: GenerationJob): JobBody {
+  return {
+    id: job.id,
+    status: job.status,
+    design_id: job.designId,
+    lang: job.lang,
+    widgets_created: job.widgetsCreated,
+    error_message: job.errorMessage,
+    created_at: job.createdAt,
+    updated_at: job.updatedAt,
+  };
+}
+
+/** 422 with what the generation needs and what the eshop has (the issue's body, not `{error}`). */
+export class InsufficientCreditsError extends HttpError {
+  constructor(required: number, remaining: number) {
+    super(422, {
+      message: `This generation needs ${required} credits; ${remaining} remain.`,
+      required,
+      remaining,
+    });
+  }
+}
+
+/** 503: the job could not be handed to the worker; it was ended and its credits released. */
+class QueueUnavailableError extends HttpError {
+  constructor() {
+    super(503, { error: 'The generation could not be queued; nothing was charged. Try again.' });
+  }
+}
+
+function alreadyRunning(job: GenerationJob): ConflictError {
+  return new ConflictError('A generation is already running for this entity', { data: jobBody(job) });
+}
+
+const ONE_RUNNING_INDEX = 'generation_jobs_one_running';
+
+function isOneRunningViolation(err: unknown): boolean {
+  const pg = err as { code?: string; constraint?: string };
+  return pg.code === '23505' && pg.constraint === ONE_RUNNING_INDEX;
+}
+
+/** How long the request waits for Redis before it gives the job up (ioredis queues commands while reconnecting). */
+const QUEUE_TIMEOUT_MS = 5_000;
+
+function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no answer from Redis within ${ms} ms`)), ms);
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
+
+/** The deterministic BullMQ id of a job row: a retried add never queues it twice. */
+export const generateQueueJobId = (jobId: number): string => `generate-${jobId}`;
+
+/**
+ * Ends a job that never reached the queue and gives its reservation back, in one transaction,
+ * so the entity is not blocked by a job nobody runs. Should the add still land later, the
+ * worker finds the job ended and its settlement finds the release: nothing runs or is charged.
+ */
+async function abandon(deps: GenerateDeps, job: GenerationJob): Promise<void> {
+  await deps.db.transaction(async (trx) => {
+    const current = await generationJobsRepository.find(trx, job.eshopId, job.id, { lock: true });
+    if (!current || current.status !== 'pending') return;
+    await generationJobsRepository.finish(trx, job.eshopId, job.id, {
+      status: 'failed',
+      errorMessage: 'The job could not be queued.',
+      provider: null,
+      usage: null,
+    });
+    await creditsRepository.lockAccount(trx, job.eshopId);
+    const credits = await creditsRepository.jobCredits(trx, job.eshopId, job.id);
+    if (!credits.settled && credits.reserved > 0) {
+      await creditsRepository.settle(trx, job.eshopId, job.id, credits.reserved, 0);
+    }
+  });
+}
+
+export interface StartInput {
+  eshop: Eshop;
+  entityType: WlEntityType;
+  entityId: string;
+  body: GenerateBody;
+}
+
+export async function startGeneration(deps: GenerateDeps, input: StartInput): Promise<JobBody> {
+  const { eshop, entityType, entityId } = input;
+  const entity = await requireEntity(deps.db, eshop.id, entityType, entityId);
+  const plan = await planGeneration(deps.db, {
+    eshop,
+    entity,
+    body: input.body,
+    maxResearchUrls: deps.maxResearchUrls,
+  });
+  const running = await generationJobsRepository.running(deps.db, eshop.id, entityType, entityId);
+  if (running) throw alreadyRunning(running);
+  // Checked before anything is written so the common refusal costs no transaction; the
+  // reservation below decides under concurrency.
+  const account = await creditsRepository.getAccount(deps.db, eshop.id);
+  if (plan.estimate > account.remaining) throw new InsufficientCreditsError(plan.estimate, account.remaining);
+
+  let job: GenerationJob;
+  try {
+    job = await deps.db.transaction(async (trx) => {
+      const created = await generationJobsRepository.create(trx, eshop.id, {
+        entityType,
+        entityId,
+        designId: plan.designId,
+        lang: plan.lang,
+        context: plan.context,
+        estimatedCost: plan.estimate,
+      });
+      const reserved = await creditsRepository.reserve(trx, eshop.id, created.id, plan.estimate);
+      // Throwing rolls the job row back with the refusal.
+      if (!reserved.ok) throw new InsufficientCreditsError(plan.estimate, reserved.account.remaining);
+      return created;
+    });
+  } catch (err) {
+    if (!isOneRunningViolation(err)) throw err;
+    // Another request started a job for this entity between our check and our insert.
+    const winner = await generationJobsRepository.running(deps.db, eshop.id, entityType, entityId);
+    if (winner) throw alreadyRunning(winner);
+    throw new ConflictError('A generation for this entity was started at the same time; try again');
+  }
+
+  // After the commit, so the worker never looks for a row that is not there yet.
+  try {
+    await withTimeout(
+      enqueue(
+        deps.queues,
+        'generate',
+        { eshop_id: eshop.id, job_id: job.id },
+        { jobId: generateQueueJobId(job.id) },
+      ),
+      QUEUE_TIMEOUT_MS,
+    );
+  } catch (err) {
+    deps.logger.error({ err, eshop_id: eshop.id, job_id: job.id }, 'could not queue the generate job');
+    await abandon(deps, job);
+    throw new QueueUnavailableError();
+  }
+  deps.creditMetrics.reserved.inc(plan.estimate);
+  return jobBody(job);
+}
+
+/** The entity's pending or running job (the editor resumes it on start), else 404. */
+export async function runningGeneration(
+  db: Knex,
+  eshopId: number,
+  entityType: WlEntityType,
+  entityId: string,
+): Promise<JobBody> {
+  await requireEntity(db, eshopId, entityType, entityId);
+  const job = await generationJobsRepository.running(db, eshopId, entityType, entityId);
+  if (!job) throw new NotFoundError(`No generation is running for ${entityType} "${entityId}"`);
+  return jobBody(job);
+}
+
+/** Any job of the eshop; another eshop's id is 404 like an unknown one. */
+export async function findGeneration(db: Knex, eshopId: number, jobId: number): Promise<JobBody> {
+  const job = await generationJobsRepository.find(db, eshopId, jobId);
+  if (!job) throw new NotFoundError('Generation job not found');
+  return jobBody(job);
+}
