@@ -1,0 +1,162 @@
+/**
+ * Input of the editor's content operations. The schemas check shapes and types; rules that need
+ * the stored tree (ids that must exist, permutations, positions) live in the content services.
+ */
+import Joi from 'joi';
+import { LANGUAGES, type Language } from '@catalogue/content';
+import { entityIdSchema, entityParams, entityTypeSchema, idSchema, languageMap } from './common.schema';
+
+/** Largest HTML value of one element in one language (a whole article fits). */
+const MAX_VALUE = 100_000;
+const MAX_INT = 2_147_483_647;
+
+/** `?lang=` picks the language of each widget's `html` (and of the DOM); default `default`. */
+export const contentQuery = Joi.object({
+  lang: Joi.string()
+    .valid(...LANGUAGES)
+    .default('default'),
+}).unknown(true);
+
+export interface ContentQuery {
+  lang: Language;
+}
+
+export const contentWidgetParams = entityParams.keys({ widget_id: idSchema.required() });
+
+/** An element value: a language map, `[]` (the PHP-style empty map), or one string for `default`. */
+const valueSchema = Joi.alternatives(
+  languageMap(Joi.string().allow('').max(MAX_VALUE)),
+  Joi.array().max(0),
+  Joi.string().allow('').max(MAX_VALUE),
+);
+
+const attributeSchema = Joi.alternatives(
+  Joi.string().allow('').max(2048),
+  languageMap(Joi.string().allow('').max(2048)),
+);
+
+/** Attributes the renderers read; `[]` means none. */
+const extensionSchema = Joi.alternatives(
+  Joi.array().max(0),
+  Joi.object({ src: attributeSchema, alt: attributeSchema, href: attributeSchema, title: attributeSchema }),
+);
+
+export type ValueInput = Record<string, string> | [] | string;
+export type ExtensionInput = Record<string, string | Record<string, string>> | [];
+
+/** An element of a new widget (`json` of the content POST); ids are the caller's own references. */
+const newElementSchema = Joi.object({
+  id: idSchema.required(),
+  parent_id: Joi.number().integer().min(0).max(MAX_INT).default(0),
+  child_id: Joi.number().integer().min(0).max(MAX_INT),
+  class: Joi.string()
+    .allow('')
+    .max(255)
+    .pattern(/^[A-Za-z0-9_ -]*$/)
+    .default(''),
+  is_editable: Joi.boolean().default(true),
+  tag: Joi.string()
+    .pattern(/^[A-Za-z][A-Za-z0-9]{0,15}$/)
+    .required(),
+  value: valueSchema.default({}),
+  extension: extensionSchema.default([]),
+});
+
+export interface NewElementInput {
+  id: number;
+  parent_id: number;
+  child_id?: number;
+  class: string;
+  is_editable: boolean;
+  tag: string;
+  value: ValueInput;
+  extension: ExtensionInput;
+}
+
+/** Content POST: add a widget (`widget_id`, `position`, `json`) or reorder (`ord`); see decisions.md. */
+export const contentPostBody = Joi.object({
+  added: Joi.boolean(),
+  widget_id: idSchema,
+  position: Joi.number().integer().min(0).max(MAX_INT),
+  json: Joi.array().items(newElementSchema).max(500).unique('id'),
+  ord: Joi.array().items(idSchema).max(10_000),
+}).required();
+
+export interface ContentPostInput {
+  added?: boolean;
+  widget_id?: number;
+  position?: number;
+  json?: NewElementInput[];
+  ord?: number[];
+}
+
+/**
+ * An element sent back by PUT: `id` names it, `value` and `extension` are what may change. The
+ * other fields of the element object are accepted so the editor can send back what it read,
+ * and ignored (structure changes go through element-copy and the content POST).
+ */
+const editElementSchema = Joi.object({
+  id: idSchema.required(),
+  value: valueSchema,
+  extension: extensionSchema,
+  parent_id: Joi.any(),
+  child_id: Joi.any(),
+  class: Joi.any(),
+  is_editable: Joi.any(),
+  tag: Joi.any(),
+});
+
+export interface EditElementInput {
+  id: number;
+  value?: ValueInput;
+  extension?: ExtensionInput;
+}
+
+/** PUT: `{"<content widget id>": {children: [element]}}`; the widget's other fields are ignored. */
+export const contentPutBody = Joi.object()
+  .pattern(
+    /^[1-9][0-9]{0,9}$/,
+    Joi.object({
+      children: Joi.array().items(editElementSchema).max(5_000).unique('id').required(),
+      id: Joi.any(),
+      key: Joi.any(),
+      widget_id: Joi.any(),
+      html: Joi.any(),
+      is_original: Joi.any(),
+    }),
+  )
+  .min(1)
+  .max(500)
+  .required();
+
+export type ContentPutInput = Record<string, { children: EditElementInput[] }>;
+
+export const elementCopyBody = Joi.object({
+  action: Joi.string().valid('copy', 'remove').required(),
+  index: Joi.number().integer().min(0).max(MAX_INT).required(),
+  contentId: idSchema.required(),
+  /** The parent element's id; "0" (the default) is the widget's top level. */
+  parent: Joi.alternatives(
+    Joi.string().pattern(/^(0|[1-9][0-9]{0,9})$/),
+    Joi.number().integer().min(0).max(MAX_INT),
+  ).default('0'),
+}).required();
+
+export interface ElementCopyInput {
+  action: 'copy' | 'remove';
+  index: number;
+  contentId: number;
+  parent: string | number;
+}
+
+export const copyWidgetBody = Joi.object({
+  source_entity_id: entityIdSchema.required(),
+  target_entity_id: entityIdSchema.required(),
+  type: entityTypeSchema.required(),
+}).required();
+
+export interface CopyWidgetInput {
+  source_entity_id: string;
+  target_entity_id: string;
+  type: 'product' | 'category' | 'blog' | 'page';
+}

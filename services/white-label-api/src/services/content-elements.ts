@@ -1,0 +1,131 @@
+/**
+ * Elements the editor sends: a new widget's children (content POST `json`) and changed values
+ * (PUT). Values take the stored forms of libs/content (see content-values.ts); every problem of
+ * a request is reported at once (422) and nothing is built from a request with any.
+ */
+import type { ContentElement, ContentWidget, WidgetTemplate } from '@catalogue/content';
+import { ValidationError, type FieldErrors } from '@catalogue/http';
+import type { ContentPutInput, ExtensionInput, NewElementInput } from '../schemas/content.schema';
+import {
+  asLangMap,
+  formatsByClass,
+  mergeValue,
+  prepareExtension,
+  sameLangMap,
+  type ValueFormat,
+} from './content-values';
+import { elementGraphProblems, findWidget, relabel } from './tree-ops';
+
+function add(errors: FieldErrors, key: string, message: string): void {
+  (errors[key] ??= []).push(message);
+}
+
+function attributesOf(extension: ExtensionInput | ContentElement['extension'] | undefined) {
+  return typeof extension === 'object' && extension !== null && !Array.isArray(extension)
+    ? (extension as Record<string, string | Record<string, string>>)
+    : {};
+}
+
+/** A widget built from the caller's elements (their ids are references within `json` only). */
+export function newWidgetFromElements(
+  template: WidgetTemplate,
+  json: readonly NewElementInput[],
+  id: number,
+  nextElementId: () => number,
+): ContentWidget {
+  const errors: FieldErrors = {};
+  for (const [index, problem] of elementGraphProblems(json))
+    add(errors, `json.${index}.parent_id`, `The json.${index}.${problem}.`);
+  const formats = formatsByClass(template);
+  const elements = json.map((element, index): ContentElement => {
+    const format: ValueFormat = formats.get(element.class) ?? 'html';
+    const { extension, problems } = prepareExtension(element.tag, attributesOf(element.extension));
+    for (const [name, tail] of Object.entries(problems)) {
+      add(errors, `json.${index}.extension.${name}`, `The json.${index}.extension.${name} field ${tail}.`);
+    }
+    return {
+      id: element.id,
+      parent_id: element.parent_id,
+      child_id: element.child_id ?? index,
+      class: element.class,
+      is_editable: element.is_editable,
+      tag: element.tag.toLowerCase(),
+      value: mergeValue({}, asLangMap(element.value), format),
+      extension: Object.keys(extension).length > 0 ? dropEmpty(extension) : [],
+    };
+  });
+  if (Object.keys(errors).length > 0) throw new ValidationError(errors);
+  return {
+    id,
+    key: 0,
+    widget_id: template.id,
+    children: relabel(elements, nextElementId),
+    html: '',
+    is_original: false,
+  };
+}
+
+function dropEmpty(attributes: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(attributes).filter(([, v]) => v !== ''));
+}
+
+/**
+ * PUT: changes the values (per language) and attributes of the named elements. Only editable
+ * elements may change; a non-editable element may be sent back unchanged. Unknown widget or
+ * element ids are 422. A widget that changed is no longer `is_original`.
+ */
+export function applyValueEdits(
+  tree: readonly ContentWidget[],
+  templates: readonly WidgetTemplate[],
+  body: ContentPutInput,
+): ContentWidget[] {
+  const errors: FieldErrors = {};
+  const changed = new Map<number, ContentWidget>();
+  for (const [key, { children }] of Object.entries(body)) {
+    const widget = findWidget(tree, Number(key));
+    if (widget === undefined) {
+      add(errors, key, `The content widget ${key} does not exist.`);
+      continue;
+    }
+    const formats = formatsByClass(templates.find((t) => t.id === widget.widget_id));
+    const edits = new Map<number, ContentElement>();
+    children.forEach((sent, index) => {
+      const path = `${key}.children.${index}`;
+      const element = widget.children.find((e) => e.id === sent.id);
+      if (element === undefined) return add(errors, `${path}.id`, `The selected ${path}.id is invalid.`);
+      let next = element;
+      if (sent.value !== undefined) {
+        const value = mergeValue(
+          element.value ?? {},
+          asLangMap(sent.value),
+          formats.get(element.class) ?? 'html',
+        );
+        if (!sameLangMap(value, element.value ?? {})) next = { ...next, value };
+      }
+      if (sent.extension !== undefined) {
+        const { extension, problems } = prepareExtension(element.tag, attributesOf(sent.extension));
+        for (const [name, tail] of Object.entries(problems)) {
+          add(errors, `${path}.extension.${name}`, `The ${path}.extension.${name} field ${tail}.`);
+        }
+        const merged = dropEmpty({ ...attributesOf(element.extension), ...extension });
+        // An empty attribute and a missing one render the same (`alt=""` is always written).
+        if (JSON.stringify(merged) !== JSON.stringify(dropEmpty(attributesOf(element.extension)))) {
+          next = { ...next, extension: Object.keys(merged).length > 0 ? merged : [] };
+        }
+      }
+      if (next === element) return;
+      if (!element.is_editable)
+        return add(errors, `${path}.id`, `The element ${element.id} is not editable.`);
+      edits.set(element.id, next);
+    });
+    if (edits.size > 0) {
+      changed.set(widget.id, {
+        ...widget,
+        children: widget.children.map((e) => edits.get(e.id) ?? e),
+        is_original: false,
+      });
+    }
+  }
+  if (Object.keys(errors).length > 0) throw new ValidationError(errors);
+  return tree.map((widget) => changed.get(widget.id) ?? widget);
+}

@@ -1,0 +1,249 @@
+/**
+ * The editor's content operations on one registered entity: read, add, reorder, delete, the DOM
+ * and copying widgets between entities. Every write goes through `saveEditorContent` in one
+ * transaction, so each edit re-renders every language of the eshop and the catalogue lists
+ * serve it at once. Decisions: docs/decisions.md, "White-label API: content operations".
+ */
+import {
+  designPreviewTree,
+  renderHtml,
+  withWidgetHtml,
+  type ContentWidget,
+  type Language,
+  type WidgetTemplate,
+} from '@catalogue/content';
+import {
+  contentRepository,
+  designsRepository,
+  saveEditorContent,
+  type Eshop,
+  type Knex,
+  type WlEntity,
+  type WlEntityType,
+} from '@catalogue/db';
+import { NotFoundError, ValidationError } from '@catalogue/http';
+import type { ContentPostInput, CopyWidgetInput } from '../schemas/content.schema';
+import { newWidgetFromElements } from './content-elements';
+import { requireEntity } from './entities.service';
+import {
+  copyWidgets,
+  idsAfter,
+  insertWidget,
+  isPermutation,
+  maxElementId,
+  maxWidgetId,
+  relabel,
+  removeWidget,
+  reorderWidgets,
+} from './tree-ops';
+
+export interface ContentTarget {
+  eshop: Pick<Eshop, 'id' | 'languages'>;
+  type: WlEntityType;
+  entityId: string;
+}
+
+/** A stored tree as an array (stored trees come from JSON; anything else counts as empty). */
+function treeOf(stored: unknown): ContentWidget[] {
+  return Array.isArray(stored)
+    ? (stored as unknown[]).filter((w): w is ContentWidget => typeof w === 'object' && w !== null)
+    : [];
+}
+
+const keyOf = (target: ContentTarget) => ({
+  eshopId: target.eshop.id,
+  entityType: target.type,
+  externalId: target.entityId,
+});
+
+/** The rich snippet's name when no catalogue item has one: the title the host registered. */
+function fallbackName(entity: WlEntity) {
+  return Object.keys(entity.title).length > 0 ? entity.title : null;
+}
+
+async function storedTree(db: Knex | Knex.Transaction, target: ContentTarget): Promise<ContentWidget[]> {
+  return treeOf((await contentRepository.find(db, keyOf(target)))?.tree);
+}
+
+/** The content widgets of an entity, each widget's `html` rendered (sanitised) in `lang`. */
+export async function listContent(db: Knex, target: ContentTarget, lang: Language): Promise<ContentWidget[]> {
+  await requireEntity(db, target.eshop.id, target.type, target.entityId);
+  return withWidgetHtml(await storedTree(db, target), lang);
+}
+
+/**
+ * One edit in one transaction: the registered entity (404), then `build` derives the new tree
+ * from the stored one (or throws a typed error: nothing is written). Widget `html` is stored in
+ * `default` and answered in `lang`.
+ */
+export async function editContent(
+  db: Knex,
+  target: ContentTarget,
+  lang: Language,
+  build: (tree: ContentWidget[], trx: Knex.Transaction) => ContentWidget[] | Promise<ContentWidget[]>,
+): Promise<ContentWidget[]> {
+  const saved = await db.transaction(async (trx) => {
+    const entity = await requireEntity(trx, target.eshop.id, target.type, target.entityId);
+    return saveEditorContent(
+      trx,
+      {
+        eshop: target.eshop,
+        entityType: target.type,
+        externalId: target.entityId,
+        fallbackName: fallbackName(entity),
+      },
+      async (current) => withWidgetHtml(await build(treeOf(current), trx), 'default'),
+    );
+  });
+  return withWidgetHtml(saved.tree, lang);
+}
+
+/**
+ * A catalogue widget as the editor adds it: its sample texts and images (what the design
+ * preview shows), for the person to edit. Fresh ids; `is_original` until someone edits it.
+ */
+function widgetFromSample(template: WidgetTemplate, id: number, nextElementId: () => number): ContentWidget {
+  const [built] = designPreviewTree(
+    {
+      key: 'editor-add',
+      name: template.name,
+      name_translation: {},
+      category: 'product',
+      type: 'public',
+      widgets: [{ widget: template.type }],
+    },
+    { widgets: [template] },
+  );
+  const children = built
+    ? relabel(built.children, nextElementId)
+    : [
+        {
+          id: nextElementId(),
+          parent_id: 0,
+          child_id: 0,
+          class: `ccs-widget ccs-widget--${template.type}`,
+          is_editable: false,
+          tag: 'section',
+          value: {},
+          extension: {},
+        },
+      ];
+  return { id, key: 0, widget_id: template.id, children, html: '', is_original: true };
+}
+
+async function addWidget(
+  trx: Knex.Transaction,
+  tree: ContentWidget[],
+  input: ContentPostInput & { widget_id: number },
+): Promise<ContentWidget[]> {
+  const position = input.position ?? tree.length;
+  if (position > tree.length) {
+    throw new ValidationError({
+      position: [`The position field must not be greater than ${tree.length} (the number of widgets).`],
+    });
+  }
+  const template = (await designsRepository.widgets(trx)).find((w) => w.id === input.widget_id);
+  if (template === undefined)
+    throw new ValidationError({ widget_id: ['The selected widget_id is invalid.'] });
+  const id = maxWidgetId(tree) + 1;
+  const nextElementId = idsAfter(maxElementId(tree));
+  const widget =
+    input.json !== undefined && input.json.length > 0
+      ? newWidgetFromElements(template, input.json, id, nextElementId)
+      : widgetFromSample(template, id, nextElementId);
+  return insertWidget(tree, widget, position);
+}
+
+/**
+ * Content POST. `widget_id` (+ `position`, `json`) adds a widget; `ord` reorders. `added`, when
+ * sent, must agree: true for an add, false for a reorder.
+ */
+export function addOrReorder(
+  db: Knex,
+  target: ContentTarget,
+  input: ContentPostInput,
+  lang: Language,
+): Promise<ContentWidget[]> {
+  const adding = input.widget_id !== undefined;
+  if (adding === (input.ord !== undefined)) {
+    throw new ValidationError({
+      widget_id: ['Send either widget_id (to add a widget) or ord (to reorder the widgets).'],
+    });
+  }
+  if (input.added !== undefined && input.added !== adding) {
+    throw new ValidationError({
+      added: [
+        adding
+          ? 'The added field must be true when widget_id is sent.'
+          : 'The added field must be false when ord is sent.',
+      ],
+    });
+  }
+  if (!adding && (input.position !== undefined || input.json !== undefined)) {
+    throw new ValidationError({
+      ord: ['The position and json fields belong to adding a widget, not to ord.'],
+    });
+  }
+  return editContent(db, target, lang, (tree, trx) => {
+    if (input.widget_id !== undefined) return addWidget(trx, tree, { ...input, widget_id: input.widget_id });
+    const order = input.ord ?? [];
+    if (!isPermutation(tree, order)) {
+      throw new ValidationError({
+        ord: [
+          `The ord field must list every content widget id of the entity exactly once (${tree.map((w) => w.id).join(', ') || 'none'}).`,
+        ],
+      });
+    }
+    return reorderWidgets(tree, order);
+  });
+}
+
+/** DELETE of one content widget; 404 when the entity has no widget with that id. */
+export function deleteWidget(
+  db: Knex,
+  target: ContentTarget,
+  widgetId: number,
+  lang: Language,
+): Promise<ContentWidget[]> {
+  return editContent(db, target, lang, (tree) => {
+    const rest = removeWidget(tree, widgetId);
+    if (rest === undefined) throw new NotFoundError(`Content widget ${widgetId} not found`);
+    return rest;
+  });
+}
+
+/** The entity's whole content rendered in one language (the same renderer the lists are stored with). */
+export async function contentDom(db: Knex, target: ContentTarget, lang: Language) {
+  await requireEntity(db, target.eshop.id, target.type, target.entityId);
+  const html = renderHtml(await storedTree(db, target), lang);
+  return { entity_id: target.entityId, entity_type: target.type, html };
+}
+
+/**
+ * Appends copies of the source entity's widgets (fresh ids) to the target's content; the
+ * target's own widgets stay. Both must be registered; copying an entity onto itself or copying
+ * nothing is refused so the editor can tell the person.
+ */
+export async function copyWidgetsBetween(
+  db: Knex,
+  eshop: ContentTarget['eshop'],
+  input: CopyWidgetInput,
+  lang: Language,
+): Promise<ContentWidget[]> {
+  if (input.source_entity_id === input.target_entity_id) {
+    throw new ValidationError({
+      target_entity_id: ['The target_entity_id field must be different from source_entity_id.'],
+    });
+  }
+  const source: ContentTarget = { eshop, type: input.type, entityId: input.source_entity_id };
+  const target: ContentTarget = { eshop, type: input.type, entityId: input.target_entity_id };
+  return editContent(db, target, lang, async (tree, trx) => {
+    await requireEntity(trx, eshop.id, source.type, source.entityId);
+    const widgets = await storedTree(trx, source);
+    if (widgets.length === 0) {
+      throw new ValidationError({ source_entity_id: ['The source entity has no content to copy.'] });
+    }
+    const copies = copyWidgets(widgets, maxWidgetId(tree), idsAfter(maxElementId(tree)));
+    return [...tree, ...copies].map((widget, key) => ({ ...widget, key }));
+  });
+}
