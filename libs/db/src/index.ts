@@ -78,3 +78,7 @@ export { CATALOGUE_TYPE_OF, saveEditorContent, sourcesOf } from './entity-conten
 export type { EditorContentTarget, EntitySources, SavedEditorContent } from './entity-content';
 export { wlEntitiesRepository } from './repositories/wl-entities.repository';
 export type { WlEntity, WlEntityType, WlEntityWrite } from './repositories/wl-entities.repository';
+export { favouritesRepository } from './repositories/favourites.repository';
+export type { WidgetFavourite, WidgetFavouriteWrite } from './repositories/favourites.repository';
+export { widgetCatalogueRepository } from './repositories/widget-catalogue.repository';
+export type { CatalogueWidget } from './repositories/widget-catalogue.repository';

@@ -1,7 +1,15 @@
-import { createHttpApp, type HttpApp } from '@catalogue/http';
+import { createHttpApp, docsRouter, type HttpApp } from '@catalogue/http';
 import type { Deps } from './deps';
 import { generateRoutes } from './routes/generate.routes';
 import { licenceRoutes } from './routes/licence.routes';
+import { contentRoutes } from './routes/content.routes';
+import { creditRoutes } from './routes/credit.routes';
+import { designsRoutes } from './routes/designs.routes';
+import { entitiesRoutes } from './routes/entities.routes';
+import { favouritesRoutes } from './routes/favourites.routes';
+import { fillDesignRoutes } from './routes/fill-design.routes';
+import { promptsRoutes } from './routes/prompts.routes';
+import { widgetsRoutes } from './routes/widgets.routes';
 
 /** The white-label API (v3) as a Koa app, not listening. */
 export function createApp(deps: Deps): HttpApp {
@@ -9,6 +17,20 @@ export function createApp(deps: Deps): HttpApp {
     logger: deps.logger,
     registry: deps.registry,
     readiness: deps.readiness,
-    routers: [licenceRoutes(deps), generateRoutes(deps)],
+    routers: [
+      docsRouter({ title: 'White-label editor API (v3)' }),
+      ...[
+        entitiesRoutes,
+        designsRoutes,
+        fillDesignRoutes,
+        creditRoutes,
+        promptsRoutes,
+        widgetsRoutes,
+        favouritesRoutes,
+        contentRoutes,
+      ].map((r) => r(deps)),
+      licenceRoutes(deps),
+      generateRoutes(deps),
+    ],
   });
 }

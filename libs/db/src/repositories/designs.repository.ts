@@ -120,6 +120,18 @@ export const designsRepository = {
     };
   },
 
+  /** Number of widgets of each design (the white-label list's `widgets_count`); 0 for none. */
+  async widgetCounts(
+    db: Knex | Knex.Transaction,
+    designIds: readonly number[],
+  ): Promise<Map<number, number>> {
+    const rows = await db('design_widgets')
+      .whereIn('design_id', designIds)
+      .groupBy('design_id')
+      .select<{ design_id: number; count: string }[]>('design_id', db.raw('count(*) as count'));
+    return new Map(rows.map((r) => [r.design_id, Number(r.count)]));
+  },
+
   /** Every widget of the catalogue with its template (white-label widget list, editor adds). */
   async widgets(db: Knex | Knex.Transaction, categoryId?: number): Promise<WidgetTemplate[]> {
     const query = db('widgets')

@@ -1,5 +1,15 @@
-import { NotFoundError } from '@catalogue/http';
-import { wlEntitiesRepository, type Knex, type WlEntity, type WlEntityType } from '@catalogue/db';
+import { NotFoundError, ValidationError } from '@catalogue/http';
+import { LANGUAGES, sanitizeHtml, type Text } from '@catalogue/content';
+import {
+  contentRepository,
+  wlEntitiesRepository,
+  type Eshop,
+  type Knex,
+  type LangMap,
+  type WlEntity,
+  type WlEntityType,
+} from '@catalogue/db';
+import { invalidTextErrors } from '../schemas/valid-text.schema';
 
 /** The registered entity of the eshop, or 404: content operations need a registered entity. */
 export async function requireEntity(
@@ -11,4 +21,121 @@ export async function requireEntity(
   const entity = await wlEntitiesRepository.find(db, eshopId, type, entityId);
   if (!entity) throw new NotFoundError(`Entity ${type} "${entityId}" is not registered`);
   return entity;
+}
+
+/** The entity as the specification shows it: texts as one string. */
+export interface EntityView {
+  id: number;
+  entity_id: string;
+  type: WlEntityType;
+  design_id: number | null;
+  old_description: string;
+  title: string;
+  created_at: string;
+  updated_at: string;
+}
+
+/** The `default` text, else the first language (canonical order) that has one, else ''. */
+function firstText(map: LangMap): string {
+  for (const lang of LANGUAGES) {
+    const value = map[lang];
+    if (typeof value === 'string' && value !== '') return value;
+  }
+  return '';
+}
+
+export function entityView(entity: WlEntity): EntityView {
+  return {
+    id: entity.id,
+    entity_id: entity.entityId,
+    type: entity.type,
+    design_id: entity.designId,
+    old_description: firstText(entity.oldDescription),
+    title: firstText(entity.title),
+    created_at: entity.createdAt,
+    updated_at: entity.updatedAt,
+  };
+}
+
+export interface RegisterEntityInput {
+  entity_id: string;
+  type: WlEntityType;
+  old_description?: Text | null;
+  title?: Text | null;
+}
+
+/** A sent text as a language map without empty values; a string is the `default` language. */
+function toMap(text: Text | null, clean: (value: string) => string): LangMap {
+  const map: Partial<Record<string, string>> = typeof text === 'string' ? { default: text } : (text ?? {});
+  const out: LangMap = {};
+  for (const [lang, value] of Object.entries(map)) {
+    const cleaned = typeof value === 'string' ? clean(value) : '';
+    if (cleaned !== '') out[lang] = cleaned;
+  }
+  return out;
+}
+
+/**
+ * Creates the entity, or updates it when the eshop registered this id and type before. A text
+ * that is sent replaces the stored one (all its languages); a text that is not sent is kept, so
+ * a host can re-register an entity with only its new title. The description is HTML and is
+ * sanitised before it is stored; the title is plain text, kept as sent (it only ever leaves
+ * the service inside JSON).
+ */
+export async function registerEntity(
+  db: Knex,
+  eshopId: number,
+  input: RegisterEntityInput,
+): Promise<{ entity: EntityView; created: boolean }> {
+  const textErrors = invalidTextErrors(input);
+  if (Object.keys(textErrors).length > 0) throw new ValidationError(textErrors);
+  return db.transaction(async (trx) => {
+    const existing = await wlEntitiesRepository.find(trx, eshopId, input.type, input.entity_id);
+    const { entity, created } = await wlEntitiesRepository.upsert(trx, eshopId, {
+      entityId: input.entity_id,
+      type: input.type,
+      oldDescription:
+        input.old_description === undefined
+          ? (existing?.oldDescription ?? {})
+          : toMap(input.old_description, sanitizeHtml),
+      title: input.title === undefined ? (existing?.title ?? {}) : toMap(input.title, (v) => v),
+    });
+    return { entity: entityView(entity), created };
+  });
+}
+
+export async function listEntities(
+  db: Knex,
+  eshopId: number,
+  query: { type?: WlEntityType; page: number; per_page: number },
+): Promise<{ data: EntityView[]; meta: { total: number; current_page: number; per_page: number } }> {
+  const filter = query.type ? { type: query.type } : {};
+  const [entities, total] = await Promise.all([
+    wlEntitiesRepository.list(db, eshopId, {
+      ...filter,
+      limit: query.per_page,
+      offset: (query.page - 1) * query.per_page,
+    }),
+    wlEntitiesRepository.count(db, eshopId, filter),
+  ]);
+  return {
+    data: entities.map(entityView),
+    meta: { total, current_page: query.page, per_page: query.per_page },
+  };
+}
+
+/** The stored rendered HTML of a registered entity: every eshop language, '' without content. */
+export async function entityHtml(
+  db: Knex,
+  eshop: Pick<Eshop, 'id' | 'languages'>,
+  type: WlEntityType,
+  entityId: string,
+): Promise<{ html: Record<string, string> }> {
+  await requireEntity(db, eshop.id, type, entityId);
+  const content = await contentRepository.find(db, {
+    eshopId: eshop.id,
+    entityType: type,
+    externalId: entityId,
+  });
+  return { html: Object.fromEntries(eshop.languages.map((lang) => [lang, content?.html[lang] ?? ''])) };
 }

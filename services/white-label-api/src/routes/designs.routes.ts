@@ -1,0 +1,27 @@
+import { eshopOf, inputOf, validate } from '@catalogue/http';
+import type { DesignCategory } from '@catalogue/content';
+import type { Deps } from '../deps';
+import { designParams, listDesignsQuery } from '../schemas/designs.schema';
+import { designPreview, designStructureOf, listDesigns } from '../services/designs.service';
+import { licensedRouter } from './licensed-router';
+
+export function designsRoutes(deps: Pick<Deps, 'db' | 'config'>) {
+  const router = licensedRouter(deps);
+
+  router.get('/design', validate({ query: listDesignsQuery }), async (ctx) => {
+    const { query } = inputOf<unknown, { type?: DesignCategory }>(ctx);
+    ctx.body = await listDesigns(deps.db, eshopOf(ctx).id, query.type);
+  });
+
+  router.get('/design/:design_id/preview', validate({ params: designParams }), async (ctx) => {
+    const { params } = inputOf<{ design_id: number }>(ctx);
+    ctx.body = await designPreview(deps.db, eshopOf(ctx).id, params.design_id);
+  });
+
+  router.get('/design/:design_id/structure', validate({ params: designParams }), async (ctx) => {
+    const { params } = inputOf<{ design_id: number }>(ctx);
+    ctx.body = await designStructureOf(deps.db, eshopOf(ctx).id, params.design_id);
+  });
+
+  return router;
+}

@@ -1,0 +1,14 @@
+import { inputOf, validate } from '@catalogue/http';
+import type { Deps } from '../deps';
+import { listWidgetsQuery } from '../schemas/widgets.schema';
+import { listWidgets } from '../services/widgets.service';
+import { licensedRouter } from './licensed-router';
+
+export function widgetsRoutes(deps: Pick<Deps, 'db' | 'config'>) {
+  const router = licensedRouter(deps);
+  router.get('/widget', validate({ query: listWidgetsQuery }), async (ctx) => {
+    const { query } = inputOf<unknown, { category_id?: number }>(ctx);
+    ctx.body = await listWidgets(deps.db, query.category_id);
+  });
+  return router;
+}

@@ -1,0 +1,28 @@
+import Joi from 'joi';
+import { entityIdSchema, entityTypeSchema, languageMap } from './common.schema';
+
+/** `old_description` / `title`: one string (stored as `default`) or a language map; null clears it. */
+function text(maxLength: number) {
+  const value = Joi.string().allow('').max(maxLength);
+  return Joi.alternatives().try(value, languageMap(value)).allow(null);
+}
+
+/**
+ * Fields a host sends beyond these are ignored (it may send more than we store), like the
+ * catalogue API's imports.
+ */
+export const registerEntityBody = Joi.object({
+  entity_id: entityIdSchema.required(),
+  type: entityTypeSchema.required(),
+  // As long as a catalogue description may be.
+  old_description: text(200_000),
+  title: text(255),
+})
+  .unknown(true)
+  .required();
+
+export const listEntitiesQuery = Joi.object({
+  type: entityTypeSchema,
+  page: Joi.number().integer().min(1).max(1_000_000).default(1),
+  per_page: Joi.number().integer().min(1).max(100).default(100),
+});

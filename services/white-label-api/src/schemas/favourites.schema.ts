@@ -1,0 +1,62 @@
+import Joi from 'joi';
+import { LANGUAGES } from '@catalogue/content';
+import { idSchema, languageMap } from './common.schema';
+
+/** PHP-style empty map: `[]` means "nothing" wherever a map is expected. */
+const emptyArray = Joi.array().max(0);
+
+/** Attributes the renderer reads (libs/content README); URLs are judged by the service. */
+const ATTRIBUTES = {
+  src: Joi.string().max(2048),
+  href: Joi.string().max(2048),
+  alt: Joi.string().allow('').max(1000),
+  title: Joi.string().allow('').max(1000),
+};
+
+const attributeObject = Joi.object(ATTRIBUTES);
+
+/**
+ * `extension` of a favourite element: a language map of attribute objects (the
+ * specification's favourites shape, `{"default": {"src": …}, "cs": []}`), or attributes whose
+ * values are strings or language maps (the shape content widgets use), or `[]` for none.
+ */
+const extensionSchema = Joi.alternatives().try(
+  emptyArray,
+  Joi.object({
+    ...Object.fromEntries(
+      LANGUAGES.map((lang) => [lang, Joi.alternatives().try(emptyArray, attributeObject)]),
+    ),
+    ...Object.fromEntries(
+      Object.entries(ATTRIBUTES).map(([name, schema]) => [
+        name,
+        Joi.alternatives().try(schema, languageMap(schema)),
+      ]),
+    ),
+  }),
+);
+
+const elementSchema = Joi.object({
+  id: idSchema.required(),
+  parent_id: Joi.number().integer().min(0).max(2_147_483_647).required(),
+  child_id: Joi.number().integer().min(0).max(2_147_483_647).required(),
+  class: Joi.string().allow('').max(255).default(''),
+  is_editable: Joi.boolean().default(true),
+  tag: Joi.string()
+    .pattern(/^[A-Za-z][A-Za-z0-9]{0,15}$/)
+    .required(),
+  // Inner HTML per language, as long as a catalogue description may be.
+  value: Joi.alternatives()
+    .try(languageMap(Joi.string().allow('').max(200_000)), emptyArray)
+    .default({}),
+  extension: extensionSchema.default([]),
+})
+  // Fields of a content element the favourite does not keep (e.g. `html`) are ignored.
+  .unknown(true);
+
+export const createFavouriteBody = Joi.object({
+  name: Joi.string().trim().min(1).max(255).required(),
+  widget_id: idSchema.required(),
+  children: Joi.array().items(elementSchema).min(1).max(1_000).required(),
+}).required();
+
+export const favouriteParams = Joi.object({ widget_favourite_id: idSchema.required() });

@@ -1,0 +1,13 @@
+import Joi from 'joi';
+import { idSchema } from './common.schema';
+
+/**
+ * The envelope only: each widget entry is checked against the design's structure by libs/content
+ * `fillDesign`, which reports every problem keyed by its path (`widget.0.fields.paragraph`).
+ * No design has more widgets than this, and duplicates are refused there, so the cap only stops
+ * oversized requests early.
+ */
+export const fillDesignBody = Joi.object({
+  design_id: idSchema.required(),
+  widget: Joi.array().items(Joi.object().unknown(true)).min(1).max(100).required(),
+}).required();

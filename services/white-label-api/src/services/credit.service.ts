@@ -1,0 +1,7 @@
+import { creditsRepository, type Knex } from '@catalogue/db';
+
+/** What a new generation may still reserve: the balance minus credits held for running jobs. */
+export async function remainingCredits(db: Knex, eshopId: number): Promise<{ data: { remaining: number } }> {
+  const account = await creditsRepository.getAccount(db, eshopId);
+  return { data: { remaining: account.remaining } };
+}

@@ -1,0 +1,70 @@
+import { ValidationError } from '@catalogue/http';
+import { fillDesign, type FillWidgetInput } from '@catalogue/content';
+import {
+  saveEditorContent,
+  wlEntitiesRepository,
+  type Eshop,
+  type Knex,
+  type WlEntityType,
+} from '@catalogue/db';
+import { invalidTextErrors } from '../schemas/valid-text.schema';
+import { loadDesignStructure } from './designs.service';
+import { requireEntity } from './entities.service';
+
+export interface FillDesignInput {
+  design_id: number;
+  widget: FillWidgetInput[];
+}
+
+export interface FillDesignResult {
+  html: Record<string, string>;
+  widget_created: number;
+}
+
+/**
+ * Fills a design with the caller's texts and makes it the entity's whole content (no credits).
+ * Everything is checked before anything is written; the content, its rendered outputs in every
+ * eshop language and the entity's design are then written in one transaction.
+ */
+export async function fillEntityDesign(
+  db: Knex,
+  eshop: Pick<Eshop, 'id' | 'languages'>,
+  type: WlEntityType,
+  entityId: string,
+  input: FillDesignInput,
+): Promise<FillDesignResult> {
+  const entity = await requireEntity(db, eshop.id, type, entityId);
+  const textErrors = invalidTextErrors(input.widget, 'widget');
+  if (Object.keys(textErrors).length > 0) throw new ValidationError(textErrors);
+  const design = await loadDesignStructure(db, eshop.id, input.design_id);
+  // A body field naming something the eshop cannot use is a 422, as in the catalogue API;
+  // another eshop's custom design reads exactly like one that does not exist.
+  if (!design) throw new ValidationError({ design_id: ['The selected design_id is invalid.'] });
+  if (design.structure.category !== type) {
+    throw new ValidationError({
+      design_id: [`The selected design_id is a ${design.structure.category} design, not a ${type} design.`],
+    });
+  }
+  const filled = fillDesign(design.structure, design.templates, input);
+  if (!filled.ok) throw new ValidationError(filled.errors);
+
+  const saved = await db.transaction(async (trx) => {
+    const result = await saveEditorContent(
+      trx,
+      {
+        eshop,
+        entityType: type,
+        externalId: entityId,
+        fallbackName: Object.keys(entity.title).length > 0 ? entity.title : null,
+      },
+      // A second fill replaces the whole content: the stored tree is not looked at.
+      () => filled.tree,
+    );
+    await wlEntitiesRepository.setDesign(trx, eshop.id, entity.id, design.design.id);
+    return result;
+  });
+  return {
+    html: Object.fromEntries(eshop.languages.map((lang) => [lang, saved.html[lang] ?? ''])),
+    widget_created: filled.widgetsCreated,
+  };
+}
