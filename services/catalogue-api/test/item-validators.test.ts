@@ -4,7 +4,7 @@ import type Joi from 'joi';
 import type { EntityType } from '@catalogue/db';
 import { fastItemCheck, type ItemKind } from '../src/schemas/items.fast';
 import { parameterItemSchema, v2ItemSchema, V1_ITEM_SCHEMAS } from '../src/schemas/items.schema';
-import { checkItems } from '../src/services/item-check';
+import { checkItems, isStorable } from '../src/services/item-check';
 import { missingNames } from '../src/services/entity-import';
 import { BAD_ITEMS, type BadItemEndpoint } from './bad-items';
 import { itemOf } from './item-arbitraries';
@@ -252,5 +252,29 @@ describe('catalogue-api: the precompiled item check against Joi', () => {
       }),
       { numRuns: 100 },
     );
+  });
+
+  test('when any text is checked for storability, then the native check answers as the lookaround regex it replaced', () => {
+    // eslint-disable-next-line no-control-regex -- NUL is what Postgres cannot store
+    const unstorable = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+    const texts = fc.oneof(
+      fc.string({ unit: 'binary', maxLength: 8 }),
+      fc
+        .array(fc.constantFrom('a', '\u0000', '\ud800', '\udbff', '\udc00', '\udfff', '😀', 'é'), {
+          maxLength: 6,
+        })
+        .map((parts) => parts.join('')),
+    );
+
+    fc.assert(
+      fc.property(texts, (text) => expect(isStorable(text)).toBe(!unstorable.test(text))),
+      { numRuns: 2000 },
+    );
+    expect([isStorable('😀'), isStorable('\ud83d'), isStorable('\ude00x'), isStorable('a\u0000')]).toEqual([
+      true,
+      false,
+      false,
+      false,
+    ]);
   });
 });

@@ -42,12 +42,20 @@ function idOf(item: unknown, idType: 'string' | 'integer'): string | number | nu
   return typeof id === 'number' && Number.isSafeInteger(id) ? id : null;
 }
 
-/** A NUL character or an unpaired UTF-16 surrogate: text PostgreSQL cannot store as sent. */
-// eslint-disable-next-line no-control-regex -- matching NUL is the point: Postgres cannot store it
-const UNSTORABLE = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+declare global {
+  interface String {
+    /** ES2024 (Node ≥ 20): false when the string has an unpaired UTF-16 surrogate. */
+    isWellFormed(): boolean;
+  }
+}
 
+/**
+ * No NUL character and no unpaired UTF-16 surrogate: text PostgreSQL can store as sent. Native
+ * checks, because every string of every import passes here (a lookaround regex cost 3–4 times
+ * as much on the benchmark's descriptions).
+ */
 export function isStorable(text: string): boolean {
-  return !UNSTORABLE.test(text);
+  return text.isWellFormed() && !text.includes('\u0000');
 }
 
 /**
