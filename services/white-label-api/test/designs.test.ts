@@ -52,9 +52,7 @@ describe('white-label-api: designs (list, preview, structure)', () => {
     test('when a seeded design is listed, then it carries the spec fields, its widget count and its structure hash', async () => {
       const shop = await service.shop();
       const res = await shop.get('/design?type=product');
-      const classic = res.body.data.find(
-        (d: DesignBody) => d.name === 'Classic product',
-      );
+      const classic = res.body.data.find((d: DesignBody) => d.name === 'Classic product');
       const stored = await db()('designs').where({ key: 'product-classic' }).first();
       expect(classic).toEqual({
         id: stored.id,
