@@ -1,0 +1,105 @@
+import { eshopOf, inputOf, validate } from '@catalogue/http';
+import type { WlEntityType } from '@catalogue/db';
+import type { Deps } from '../deps';
+import { entityParams } from '../schemas/common.schema';
+import {
+  contentPostBody,
+  contentPutBody,
+  contentQuery,
+  contentWidgetParams,
+  copyWidgetBody,
+  elementCopyBody,
+  type ContentPostInput,
+  type ContentPutInput,
+  type ContentQuery,
+  type CopyWidgetInput,
+  type ElementCopyInput,
+} from '../schemas/content.schema';
+import { editValues, elementAction } from '../services/content-edit.service';
+import {
+  addOrReorder,
+  contentDom,
+  copyWidgetsBetween,
+  deleteWidget,
+  listContent,
+  type ContentTarget,
+} from '../services/content.service';
+import { licensedRouter } from './licensed-router';
+
+interface EntityPath {
+  entity_id: string;
+  entity_type: WlEntityType;
+}
+
+const ENTITY = '/:entity_id/type/:entity_type';
+
+/** The editor's operations on an entity's content widgets and elements. */
+export function contentRoutes(deps: Pick<Deps, 'db' | 'config'>) {
+  const router = licensedRouter(deps);
+  const targetOf = (ctx: Parameters<typeof eshopOf>[0], params: EntityPath): ContentTarget => ({
+    eshop: eshopOf(ctx),
+    type: params.entity_type,
+    entityId: params.entity_id,
+  });
+
+  router.get(`/content${ENTITY}`, validate({ params: entityParams, query: contentQuery }), async (ctx) => {
+    const { params, query } = inputOf<EntityPath, ContentQuery>(ctx);
+    ctx.body = await listContent(deps.db, targetOf(ctx, params), query.lang);
+  });
+
+  router.post(
+    `/content${ENTITY}`,
+    validate({ params: entityParams, query: contentQuery, body: contentPostBody }),
+    async (ctx) => {
+      const { params, query, body } = inputOf<EntityPath, ContentQuery, ContentPostInput>(ctx);
+      ctx.body = await addOrReorder(deps.db, targetOf(ctx, params), body, query.lang);
+    },
+  );
+
+  router.put(
+    `/content${ENTITY}`,
+    validate({ params: entityParams, query: contentQuery, body: contentPutBody }),
+    async (ctx) => {
+      const { params, query, body } = inputOf<EntityPath, ContentQuery, ContentPutInput>(ctx);
+      ctx.body = await editValues(deps.db, targetOf(ctx, params), body, query.lang);
+    },
+  );
+
+  router.delete(
+    `/content${ENTITY}/widget/:widget_id`,
+    validate({ params: contentWidgetParams, query: contentQuery }),
+    async (ctx) => {
+      const { params, query } = inputOf<EntityPath & { widget_id: number }, ContentQuery>(ctx);
+      ctx.body = await deleteWidget(deps.db, targetOf(ctx, params), params.widget_id, query.lang);
+    },
+  );
+
+  router.post(
+    `/content/element-copy${ENTITY}`,
+    validate({ params: entityParams, query: contentQuery, body: elementCopyBody }),
+    async (ctx) => {
+      const { params, query, body } = inputOf<EntityPath, ContentQuery, ElementCopyInput>(ctx);
+      ctx.body = await elementAction(deps.db, targetOf(ctx, params), body, query.lang);
+    },
+  );
+
+  router.post(
+    `/content/dom${ENTITY}`,
+    validate({ params: entityParams, query: contentQuery }),
+    async (ctx) => {
+      const { params, query } = inputOf<EntityPath, ContentQuery>(ctx);
+      ctx.body = { data: await contentDom(deps.db, targetOf(ctx, params), query.lang) };
+    },
+  );
+
+  router.post(
+    '/content/copy-widget',
+    validate({ query: contentQuery, body: copyWidgetBody }),
+    async (ctx) => {
+      const { query, body } = inputOf<unknown, ContentQuery, CopyWidgetInput>(ctx);
+      ctx.body = await copyWidgetsBetween(deps.db, eshopOf(ctx), body, query.lang);
+    },
+  );
+
+  return router;
+}
