@@ -1,0 +1,221 @@
+import { contentService, elementByClass, elementIds, type Body } from './content-helpers';
+
+describe('white-label-api: PUT content and element-copy', () => {
+  const svc = contentService();
+
+  /** An eshop with product `id` holding a section (widget 1) and an faq (widget 2). */
+  async function arrange(id: string, languages: ('default' | 'cs' | 'en')[] = ['default', 'cs', 'en']) {
+    const shop = await svc.shop({ languages });
+    await shop.register(id);
+    await shop.add(id, 'section');
+    const tree = await shop.add(id, 'faq');
+    return { shop, section: tree[0]!, faq: tree[1]! };
+  }
+
+  test('when values are sent per language, then those languages change, others stay, and every output is re-rendered', async () => {
+    const { shop, section } = await arrange('E1');
+    const heading = elementByClass(section, 'ccs-section__heading');
+    const text = elementByClass(section, 'ccs-section__text');
+    const res = await shop.call('PUT', '/content/E1/type/product?lang=cs', {
+      '1': {
+        children: [
+          { id: heading.id, value: { cs: 'Bota & ponožka', en: 'Shoe' } },
+          { ...text, value: { default: '<p>New <strong>body</strong></p>' } },
+        ],
+      },
+    });
+    expect(res.status).toBe(200);
+    const edited = res.body[0];
+    expect(edited.is_original).toBe(false);
+    expect(elementByClass(edited, 'ccs-section__heading').value).toEqual({
+      default: 'Made for everyday use',
+      cs: 'Bota &amp; ponožka',
+      en: 'Shoe',
+    });
+    expect(elementByClass(edited, 'ccs-section__text').value).toEqual({
+      default: '<p>New <strong>body</strong></p>',
+    });
+    expect(edited.html).toContain('Bota &amp; ponožka');
+    expect(res.body[1].is_original).toBe(true);
+
+    const stored = await shop.stored('E1');
+    expect(stored?.tree).toEqual(
+      res.body.map((w: Body, i: number) => (i === 0 ? { ...w, html: expect.any(String) } : w)),
+    );
+    expect(stored?.html.cs).toContain('Bota &amp; ponožka');
+    expect(stored?.html.en).toContain('>Shoe</h2>');
+    expect(stored?.html.default).toContain('Made for everyday use');
+    expect(stored?.html.default).toContain('<p>New <strong>body</strong></p>');
+    expect(stored?.marketplace.cs).toContain('<h2>Bota &amp; ponožka</h2>');
+    expect(stored?.nested).toHaveLength(2);
+  });
+
+  test('when a value read from GET is sent back unchanged, then nothing is escaped twice and the widget stays original', async () => {
+    const { shop } = await arrange('E2');
+    await shop.call('PUT', '/content/E2/type/product', {
+      '1': { children: [{ id: 2, value: { default: 'Tom & Jerry' } }] },
+    });
+    const read = await shop.call('GET', '/content/E2/type/product');
+    const again = await shop.call('PUT', '/content/E2/type/product', {
+      '1': { children: read.body[0].children },
+    });
+    expect(again.status).toBe(200);
+    expect(again.body).toEqual(read.body);
+    expect(elementByClass(again.body[0], 'ccs-section__heading').value.default).toBe('Tom &amp; Jerry');
+  });
+
+  test('when an empty string is sent for a language, then that language is removed and falls back to default', async () => {
+    const { shop } = await arrange('E3');
+    await shop.call('PUT', '/content/E3/type/product', {
+      '1': { children: [{ id: 2, value: { cs: 'Nadpis' } }] },
+    });
+    const res = await shop.call('PUT', '/content/E3/type/product', {
+      '1': { children: [{ id: 2, value: { cs: '' } }] },
+    });
+    expect(elementByClass(res.body[0], 'ccs-section__heading').value).toEqual({
+      default: 'Made for everyday use',
+    });
+    expect((await shop.stored('E3'))?.html.cs).toContain('Made for everyday use');
+  });
+
+  test('when attributes are sent, then safe URLs and plain texts are stored; unsafe ones are 422 and nothing changes', async () => {
+    const shop = await svc.shop();
+    await shop.register('E4');
+    const [widget] = await shop.add('E4', 'image_text');
+    const image = widget!.children.find((e) => e.tag === 'img')!;
+    const ok = await shop.call('PUT', '/content/E4/type/product', {
+      '1': {
+        children: [
+          {
+            id: image.id,
+            extension: { src: 'https://cdn.shop.test/a.jpg', alt: { default: 'Shoe', cs: 'Bota' } },
+          },
+        ],
+      },
+    });
+    expect(ok.status).toBe(200);
+    expect(ok.body[0].children.find((e: Body) => e.id === image.id).extension).toEqual({
+      src: 'https://cdn.shop.test/a.jpg',
+      alt: { default: 'Shoe', cs: 'Bota' },
+    });
+    expect((await shop.stored('E4'))?.html.cs).toContain('src="https://cdn.shop.test/a.jpg" alt="Bota"');
+
+    const before = await shop.stored('E4');
+    const bad = await shop.call('PUT', '/content/E4/type/product', {
+      '1': { children: [{ id: image.id, extension: { src: 'javascript:alert(1)', alt: '<b>x</b>' } }] },
+    });
+    expect(bad).toEqual({
+      status: 422,
+      body: {
+        error: 'The given data was invalid.',
+        errors: {
+          '1.children.0.extension.src': ['The 1.children.0.extension.src field must be a valid URL.'],
+          '1.children.0.extension.alt': ['The 1.children.0.extension.alt field must not contain HTML.'],
+        },
+      },
+    });
+    expect(await shop.stored('E4')).toEqual(before);
+  });
+
+  test('when PUT names unknown widgets or elements, changes a non-editable element or is malformed, then 422 and nothing changes', async () => {
+    const { shop, section } = await arrange('E5');
+    const before = await shop.stored('E5');
+    const wrapper = section.children.find((e) => e.parent_id === 0)!;
+    const cases: [unknown, Record<string, string[]>][] = [
+      [{ '9': { children: [] } }, { '9': ['The content widget 9 does not exist.'] }],
+      [
+        { '1': { children: [{ id: 999, value: { default: 'x' } }] } },
+        { '1.children.0.id': ['The selected 1.children.0.id is invalid.'] },
+      ],
+      [
+        { '1': { children: [{ id: wrapper.id, value: { default: 'x' } }] } },
+        { '1.children.0.id': [`The element ${wrapper.id} is not editable.`] },
+      ],
+      [{}, { body: ['The body field must not be empty.'] }],
+      [{ abc: { children: [] } }, { abc: ['The abc field is not allowed.'] }],
+      [{ '1': {} }, { '1.children': ['The 1.children field is required.'] }],
+      [
+        { '1': { children: [{ id: 2, value: { xx: 'y' } }] } },
+        { '1.children.0.value.xx': ['The 1.children.0.value.xx field is not allowed.'] },
+      ],
+    ];
+    for (const [body, errors] of cases) {
+      const res = await shop.call('PUT', '/content/E5/type/product', body);
+      expect([body, res.status, res.body]).toEqual([
+        body,
+        422,
+        { error: 'The given data was invalid.', errors },
+      ]);
+    }
+    // One bad widget among good ones: the good change is not written either.
+    const mixed = await shop.call('PUT', '/content/E5/type/product', {
+      '1': { children: [{ id: 2, value: { default: 'Changed' } }] },
+      '9': { children: [] },
+    });
+    expect(mixed.status).toBe(422);
+    expect(await shop.stored('E5')).toEqual(before);
+  });
+
+  test('when an element is copied, then the duplicate (with descendants and fresh ids) follows it and renders', async () => {
+    const { shop, faq } = await arrange('E6');
+    const list = elementByClass(faq, 'ccs-faq__list');
+    const items = faq.children.filter((e) => e.parent_id === list.id);
+    expect(items).toHaveLength(5);
+    const res = await shop.call('POST', '/content/element-copy/E6/type/product', {
+      action: 'copy',
+      index: 0,
+      contentId: 2,
+      parent: String(list.id),
+    });
+    expect(res.status).toBe(200);
+    const copied = res.body[1];
+    const after = copied.children
+      .filter((e: Body) => e.parent_id === list.id)
+      .sort((a: Body, b: Body) => a.child_id - b.child_id);
+    expect(after).toHaveLength(6);
+    expect(after[0].id).toBe(items[0]!.id);
+    const copy = after[1];
+    expect(copy.id).toBeGreaterThan(Math.max(...elementIds([res.body[0], faq])));
+    const copyKids = copied.children.filter((e: Body) => e.parent_id === copy.id);
+    expect(copyKids.map((e: Body) => e.value)).toEqual(
+      faq.children.filter((e) => e.parent_id === items[0]!.id).map((e) => e.value),
+    );
+    const ids = elementIds(res.body);
+    expect(new Set(ids).size).toBe(ids.length);
+    expect(copied.is_original).toBe(false);
+    const html = (await shop.stored('E6'))?.html.default ?? '';
+    expect(html.split('How long does delivery take?').length - 1).toBe(2);
+  });
+
+  test('when an element is removed, then it goes with its descendants; bad references are 422 and change nothing', async () => {
+    const { shop, faq } = await arrange('E7');
+    const list = elementByClass(faq, 'ccs-faq__list');
+    const res = await shop.call('POST', '/content/element-copy/E7/type/product', {
+      action: 'remove',
+      index: 1,
+      contentId: 2,
+      parent: list.id,
+    });
+    expect(res.status).toBe(200);
+    const html = (await shop.stored('E7'))?.html.default ?? '';
+    expect(html).not.toContain('Can I return it?');
+    expect(html).toContain('How long does delivery take?');
+    expect(res.body[1].children).toHaveLength(faq.children.length - 3);
+
+    const before = await shop.stored('E7');
+    const cases: [unknown, string][] = [
+      [{ action: 'copy', index: 0, contentId: 9, parent: '0' }, 'contentId'],
+      [{ action: 'copy', index: 0, contentId: 2, parent: '99999' }, 'parent'],
+      [{ action: 'copy', index: 4, contentId: 2, parent: String(list.id) }, 'index'],
+      [{ action: 'remove', index: 0, contentId: 2 }, 'index'],
+      [{ action: 'move', index: 0, contentId: 2 }, 'action'],
+      [{ action: 'copy', index: -1, contentId: 2, parent: 'top' }, 'index'],
+    ];
+    for (const [body, field] of cases) {
+      const bad = await shop.call('POST', '/content/element-copy/E7/type/product', body);
+      expect([body, bad.status]).toEqual([body, 422]);
+      expect(Object.keys(bad.body.errors)).toContain(field);
+    }
+    expect(await shop.stored('E7')).toEqual(before);
+  });
+});
