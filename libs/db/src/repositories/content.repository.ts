@@ -43,6 +43,18 @@ export const contentRepository = {
     return (await query) as StoredContent | undefined;
   },
 
+  /**
+   * Serialises the writers of one entity's content for the rest of the transaction, also before
+   * its row exists (`find(…, {lock: true})` locks nothing then, so two first edits would each
+   * start from an empty tree and one would be lost). A hash collision only serialises two
+   * unrelated entities.
+   */
+  async lockKey(trx: Knex.Transaction, key: ContentKey): Promise<void> {
+    await trx.raw('select pg_advisory_xact_lock(hashtextextended(?, 0))', [
+      `content:${key.eshopId}:${key.entityType}:${key.externalId}`,
+    ]);
+  },
+
   /** Creates or replaces the content of an entity: its tree, origin and every rendered output. */
   async save(trx: Knex | Knex.Transaction, key: ContentKey, content: StoredContent): Promise<void> {
     const values = {
