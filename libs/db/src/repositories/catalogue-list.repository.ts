@@ -1,0 +1,135 @@
+import type { Knex } from 'knex';
+import { isoMicros } from '../timestamps';
+import {
+  columnsOf,
+  ENTITY_TABLES,
+  type EntityType,
+  type LangMap,
+  type ListedEntity,
+  type ListFilter,
+  type ListOptions,
+} from './catalogue-tables';
+
+function listWhere(
+  db: Knex | Knex.Transaction,
+  type: EntityType,
+  eshopId: number,
+  filter: ListFilter,
+): Knex.QueryBuilder {
+  const { table, listedOnlyWhenReady } = ENTITY_TABLES[type];
+  const query = db(`${table} as e`).where('e.eshop_id', eshopId).andWhere('e.is_delete', false);
+  if (listedOnlyWhenReady) query.andWhere('e.status', 'ready');
+  if (filter.isLoaded !== undefined) query.andWhere('e.is_loaded', filter.isLoaded);
+  if (filter.updatedAfter !== undefined) query.andWhere('e.updated_at', '>', filter.updatedAfter);
+  return query;
+}
+
+interface ListRow {
+  id: number;
+  external_id: string;
+  guid: string;
+  is_visible: boolean;
+  is_loaded: boolean;
+  created_at: string;
+  updated_at: string;
+  html: LangMap | null;
+  marketplace?: LangMap | null;
+  nested?: unknown[] | null;
+  site_link?: ListedEntity['content']['siteLink'] | null;
+  rich_snippet?: ListedEntity['content']['richSnippet'] | null;
+  variants?: { code: string; ean: string | null }[];
+  [column: string]: unknown;
+}
+
+/** Reads of catalogue entities: list pages with their stored content, counts, names. */
+export const catalogueReads = {
+  /** One page of listed items with their stored content, in internal-id order (one query). */
+  async listPage(
+    db: Knex | Knex.Transaction,
+    type: EntityType,
+    eshopId: number,
+    opts: ListOptions,
+  ): Promise<ListedEntity[]> {
+    const columns = columnsOf(type).map((c) => `e.${c}`);
+    const outputs = [
+      opts.outputs.marketplace && 'c.marketplace',
+      opts.outputs.nested && 'c.nested',
+      opts.outputs.siteLink && 'c.site_link',
+      opts.outputs.richSnippet && 'c.rich_snippet',
+    ].filter((c): c is string => Boolean(c));
+    const query = listWhere(db, type, eshopId, opts)
+      .leftJoin('content as c', (join) =>
+        join
+          .on('c.eshop_id', 'e.eshop_id')
+          .andOn('c.entity_type', db.raw('?', [type]))
+          .andOn('c.external_id', 'e.external_id'),
+      )
+      .select(
+        'e.id',
+        'e.external_id',
+        'e.guid',
+        'e.is_visible',
+        'e.is_loaded',
+        ...columns,
+        db.raw(`${isoMicros('e.created_at')} as created_at`),
+        db.raw(`${isoMicros('e.updated_at')} as updated_at`),
+        'c.html',
+        ...outputs,
+      )
+      .orderBy('e.id')
+      .limit(opts.perPage)
+      .offset((opts.page - 1) * opts.perPage);
+    if (opts.withVariants) {
+      query.select(
+        db.raw(
+          `coalesce((select json_agg(json_build_object('code', v.code, 'ean', v.ean) order by v.id)
+             from product_variants v where v.product_id = e.id), '[]'::json) as variants`,
+        ),
+      );
+    }
+    const rows = (await query) as ListRow[];
+    return rows.map((row) => ({
+      id: row.id,
+      externalId: row.external_id,
+      guid: row.guid,
+      isVisible: row.is_visible,
+      isLoaded: row.is_loaded,
+      fields: Object.fromEntries(columnsOf(type).map((c) => [c, row[c]])),
+      createdAt: row.created_at,
+      updatedAt: row.updated_at,
+      content: {
+        html: row.html ?? {},
+        ...(opts.outputs.marketplace && { marketplace: row.marketplace ?? {} }),
+        ...(opts.outputs.nested && { nested: row.nested ?? [] }),
+        ...(opts.outputs.siteLink && { siteLink: row.site_link ?? { html: {}, list: {} } }),
+        ...(opts.outputs.richSnippet && { richSnippet: row.rich_snippet ?? { html: {}, json: {} } }),
+      },
+      ...(opts.withVariants && { variants: row.variants ?? [] }),
+    }));
+  },
+
+  async count(
+    db: Knex | Knex.Transaction,
+    type: EntityType,
+    eshopId: number,
+    filter: ListFilter,
+  ): Promise<number> {
+    const row = await listWhere(db, type, eshopId, filter).count<{ count: number }[]>({ count: '*' }).first();
+    return row?.count ?? 0;
+  },
+
+  /** Names of referenced entities (a product's brand, its categories), by external id. */
+  async namesOf(
+    db: Knex | Knex.Transaction,
+    type: EntityType,
+    eshopId: number,
+    externalIds: string[],
+  ): Promise<Map<string, LangMap>> {
+    if (!externalIds.length) return new Map();
+    const rows = await db(ENTITY_TABLES[type].table)
+      .select<{ external_id: string; name: LangMap }[]>('external_id', 'name')
+      .where('eshop_id', eshopId)
+      .whereIn('external_id', externalIds);
+    return new Map(rows.map((r) => [r.external_id, r.name]));
+  },
+};

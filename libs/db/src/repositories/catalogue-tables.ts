@@ -1,0 +1,105 @@
+// The catalogue entities' tables and the shapes their repository functions read and write.
+
+export type EntityType = 'product' | 'category' | 'brand' | 'blog';
+export type EntityStatus = 'draft' | 'generate' | 'review' | 'ready';
+export type LangMap = Record<string, string>;
+
+/** Language-map columns of every entity; products add short_description. */
+export const COMMON_LANG_FIELDS = ['name', 'url', 'description', 'seo_title', 'seo_description'] as const;
+
+interface EntityTable {
+  table: string;
+  langFields: readonly string[];
+  /** Non-language columns written by imports, besides is_visible. */
+  dataFields: readonly string[];
+  /** Lists show only `ready` items, except brands, which have no status filter. */
+  listedOnlyWhenReady: boolean;
+}
+
+export const ENTITY_TABLES: Record<EntityType, EntityTable> = {
+  product: {
+    table: 'products',
+    langFields: [...COMMON_LANG_FIELDS, 'short_description'],
+    dataFields: ['images', 'brand_id', 'categories_ids', 'parameters_ids'],
+    listedOnlyWhenReady: true,
+  },
+  category: {
+    table: 'categories',
+    langFields: COMMON_LANG_FIELDS,
+    dataFields: ['images'],
+    listedOnlyWhenReady: true,
+  },
+  brand: {
+    table: 'brands',
+    langFields: COMMON_LANG_FIELDS,
+    dataFields: ['image_preview'],
+    listedOnlyWhenReady: false,
+  },
+  blog: {
+    table: 'blogs',
+    langFields: COMMON_LANG_FIELDS,
+    dataFields: ['category', 'images'],
+    listedOnlyWhenReady: true,
+  },
+};
+
+/** JSONB columns among the data fields (knex needs them serialised). */
+export const JSON_FIELDS = new Set(['images', 'categories_ids', 'parameters_ids']);
+
+/** The stored, importable state of an entity: what an import compares and writes. */
+export interface EntityRecord {
+  externalId: string;
+  isVisible: boolean;
+  /** Language maps and data fields by column name. */
+  fields: Record<string, unknown>;
+}
+
+export interface StoredEntity extends EntityRecord {
+  id: number;
+  status: EntityStatus;
+  isDelete: boolean;
+}
+
+export interface EntityWrite extends EntityRecord {
+  status: EntityStatus;
+}
+
+export interface ListFilter {
+  isLoaded?: boolean;
+  /** Only items updated strictly after this instant (ISO string, UTC). */
+  updatedAfter?: string;
+}
+
+export interface ListOptions extends ListFilter {
+  page: number;
+  perPage: number;
+  /** Rendered outputs to read besides content.html. */
+  outputs: { marketplace?: boolean; nested?: boolean; siteLink?: boolean; richSnippet?: boolean };
+  withVariants?: boolean;
+}
+
+/** A listed item as stored, with its rendered content (missing content reads as empty). */
+export interface ListedEntity {
+  id: number;
+  externalId: string;
+  guid: string;
+  isVisible: boolean;
+  isLoaded: boolean;
+  fields: Record<string, unknown>;
+  createdAt: string;
+  updatedAt: string;
+  content: {
+    html: LangMap;
+    marketplace?: LangMap;
+    nested?: unknown[];
+    siteLink?: { html: LangMap; list: Record<string, { heading: string; slug: string }[]> };
+    richSnippet?: { html: LangMap; json: Record<string, unknown> };
+  };
+  variants?: { code: string; ean: string | null }[];
+}
+
+/** The importable columns of an entity type: its language maps, then its data fields. */
+export function columnsOf(type: EntityType): string[] {
+  const t = ENTITY_TABLES[type];
+  return [...t.langFields, ...t.dataFields];
+}

@@ -1,0 +1,144 @@
+import type { Knex } from 'knex';
+import {
+  columnsOf,
+  ENTITY_TABLES,
+  JSON_FIELDS,
+  type EntityStatus,
+  type EntityType,
+  type EntityWrite,
+  type StoredEntity,
+} from './catalogue-tables';
+
+function toWriteRow(type: EntityType, eshopId: number, write: EntityWrite): Record<string, unknown> {
+  const row: Record<string, unknown> = {
+    eshop_id: eshopId,
+    external_id: write.externalId,
+    is_visible: write.isVisible,
+    is_delete: false,
+    status: write.status,
+  };
+  for (const column of columnsOf(type)) {
+    const value = write.fields[column];
+    row[column] =
+      JSON_FIELDS.has(column) || ENTITY_TABLES[type].langFields.includes(column)
+        ? JSON.stringify(value ?? (JSON_FIELDS.has(column) ? [] : {}))
+        : (value ?? null);
+  }
+  return row;
+}
+
+/** Writes of catalogue entities: imports (lock, upsert), references, deletes and statuses. */
+export const catalogueWrites = {
+  /** The stored state of the given items, locked for the rest of the caller's transaction. */
+  async findForUpdate(
+    trx: Knex.Transaction,
+    type: EntityType,
+    eshopId: number,
+    externalIds: string[],
+  ): Promise<Map<string, StoredEntity>> {
+    if (!externalIds.length) return new Map();
+    const rows = await trx(ENTITY_TABLES[type].table)
+      .select('id', 'external_id', 'status', 'is_visible', 'is_delete', ...columnsOf(type))
+      .where('eshop_id', eshopId)
+      .whereIn('external_id', externalIds)
+      .orderBy('id')
+      .forUpdate();
+    return new Map(
+      rows.map((row: Record<string, unknown>) => {
+        const fields = Object.fromEntries(columnsOf(type).map((c) => [c, row[c]]));
+        return [
+          row.external_id as string,
+          {
+            id: row.id as number,
+            externalId: row.external_id as string,
+            status: row.status as EntityStatus,
+            isVisible: row.is_visible as boolean,
+            isDelete: row.is_delete as boolean,
+            fields,
+          },
+        ];
+      }),
+    );
+  },
+
+  /**
+   * Creates or updates items in one multi-row statement. Returns internal ids by external id.
+   * Every written row is visible again (an import brings back a soft-deleted item).
+   */
+  async upsert(
+    trx: Knex.Transaction,
+    type: EntityType,
+    eshopId: number,
+    writes: EntityWrite[],
+  ): Promise<Map<string, number>> {
+    if (!writes.length) return new Map();
+    const columns = ['is_visible', 'is_delete', 'status', ...columnsOf(type)];
+    const merge = Object.fromEntries(columns.map((c) => [c, trx.raw('excluded.??', [c])]));
+    const rows = await trx(ENTITY_TABLES[type].table)
+      .insert(writes.map((w) => toWriteRow(type, eshopId, w)))
+      .onConflict(['eshop_id', 'external_id'])
+      .merge({ ...merge, updated_at: trx.fn.now(6) })
+      .returning<{ id: number; external_id: string }[]>(['id', 'external_id']);
+    return new Map(rows.map((r) => [r.external_id, r.id]));
+  },
+
+  /** Which of the external ids exist for the eshop (soft-deleted ones included). */
+  async existingIds(
+    db: Knex | Knex.Transaction,
+    type: EntityType,
+    eshopId: number,
+    externalIds: string[],
+  ): Promise<Set<string>> {
+    if (!externalIds.length) return new Set();
+    // One array parameter, not one bind parameter per id (a request may name 50,000 ids).
+    const rows = await db(ENTITY_TABLES[type].table)
+      .select<{ external_id: string }[]>('external_id')
+      .where('eshop_id', eshopId)
+      .whereRaw('external_id = any(?::text[])', [externalIds]);
+    return new Set(rows.map((r) => r.external_id));
+  },
+
+  /** Soft-deletes the items that exist and are not deleted yet; returns their external ids. */
+  async softDelete(
+    db: Knex | Knex.Transaction,
+    type: EntityType,
+    eshopId: number,
+    externalIds: string[],
+  ): Promise<Set<string>> {
+    if (!externalIds.length) return new Set();
+    const rows = await db(ENTITY_TABLES[type].table)
+      .where('eshop_id', eshopId)
+      .whereIn('external_id', externalIds)
+      .andWhere('is_delete', false)
+      .update({ is_delete: true, updated_at: db.fn.now(6) })
+      .returning<{ external_id: string }[]>('external_id');
+    return new Set(rows.map((r) => r.external_id));
+  },
+
+  async setStatus(
+    db: Knex | Knex.Transaction,
+    type: EntityType,
+    eshopId: number,
+    externalId: string,
+    status: EntityStatus,
+  ): Promise<boolean> {
+    const changed = await db(ENTITY_TABLES[type].table)
+      .where({ eshop_id: eshopId, external_id: externalId })
+      .update({ status, updated_at: db.fn.now(6) });
+    return changed > 0;
+  },
+
+  /** Marks composed content as stored: `generate` items become ready (or review) and loaded. */
+  async markRendered(
+    trx: Knex.Transaction,
+    type: EntityType,
+    eshopId: number,
+    externalId: string,
+    nextStatus: 'ready' | 'review',
+  ): Promise<boolean> {
+    const changed = await trx(ENTITY_TABLES[type].table)
+      .where({ eshop_id: eshopId, external_id: externalId, status: 'generate' })
+      .update({ status: nextStatus, is_loaded: true, updated_at: trx.fn.now(6) });
+    return changed > 0;
+  },
+};
