@@ -1,0 +1,117 @@
+{{/* Name of the chart, overridable. */}}
+{{- define "cc.name" -}}
+{{- default .Chart.Name .Values.nameOverride | trunc 63 | trimSuffix "-" -}}
+{{- end -}}
+
+{{/* Full name of the release's objects; component names are appended to it. */}}
+{{- define "cc.fullname" -}}
+{{- if .Values.fullnameOverride -}}
+{{- .Values.fullnameOverride | trunc 40 | trimSuffix "-" -}}
+{{- else -}}
+{{- $name := default .Chart.Name .Values.nameOverride -}}
+{{- if contains $name .Release.Name -}}
+{{- .Release.Name | trunc 40 | trimSuffix "-" -}}
+{{- else -}}
+{{- printf "%s-%s" .Release.Name $name | trunc 40 | trimSuffix "-" -}}
+{{- end -}}
+{{- end -}}
+{{- end -}}
+
+{{/*
+The four services: values key, name (also the container command's directory), the
+environment variable of its port, and whether it may have an Ingress.
+*/}}
+{{- define "cc.components" -}}
+catalogueApi: { name: catalogue-api, portEnv: CATALOGUE_API_PORT, api: true }
+whiteLabelApi: { name: white-label-api, portEnv: WHITE_LABEL_API_PORT, api: true }
+creditService: { name: credit-service, portEnv: CREDIT_SERVICE_PORT, api: true }
+generationWorker: { name: generation-worker, portEnv: GENERATION_WORKER_PORT, api: false }
+{{- end -}}
+
+{{- define "cc.labels" -}}
+helm.sh/chart: {{ printf "%s-%s" .Chart.Name .Chart.Version | replace "+" "_" }}
+{{ include "cc.selectorLabels" . }}
+app.kubernetes.io/version: {{ .Chart.AppVersion | quote }}
+app.kubernetes.io/managed-by: {{ .Release.Service }}
+app.kubernetes.io/part-of: {{ include "cc.name" . }}
+{{- with .Values.commonLabels }}
+{{ toYaml . }}
+{{- end }}
+{{- end -}}
+
+{{- define "cc.selectorLabels" -}}
+app.kubernetes.io/name: {{ include "cc.name" . }}
+app.kubernetes.io/instance: {{ .Release.Name }}
+{{- end -}}
+
+{{/* Labels of one component; call with (dict "root" $ "component" "catalogue-api"). */}}
+{{- define "cc.componentLabels" -}}
+{{ include "cc.labels" .root }}
+app.kubernetes.io/component: {{ .component }}
+{{- end -}}
+
+{{- define "cc.componentSelectorLabels" -}}
+{{ include "cc.selectorLabels" .root }}
+app.kubernetes.io/component: {{ .component }}
+{{- end -}}
+
+{{- define "cc.image" -}}
+{{- if .Values.image.digest -}}
+{{- printf "%s@%s" .Values.image.repository .Values.image.digest -}}
+{{- else -}}
+{{- printf "%s:%s" .Values.image.repository (default .Chart.AppVersion .Values.image.tag) -}}
+{{- end -}}
+{{- end -}}
+
+{{- define "cc.serviceAccountName" -}}
+{{- if .Values.serviceAccount.create -}}
+{{- default (include "cc.fullname" .) .Values.serviceAccount.name -}}
+{{- else -}}
+{{- default "default" .Values.serviceAccount.name -}}
+{{- end -}}
+{{- end -}}
+
+{{/* The Secret holding DATABASE_URL, REDIS_URL and OPENAI_API_KEY. */}}
+{{- define "cc.secretName" -}}
+{{- default (printf "%s-secrets" (include "cc.fullname" .)) .Values.secrets.existingSecret -}}
+{{- end -}}
+
+{{/* Data of the ConfigMap: `config` plus every service's port. Never a secret. */}}
+{{- define "cc.configData" -}}
+{{- range $key, $value := .Values.config }}
+{{- /* YAML numbers arrive as float64, which toString writes as 1.048576e+06. */}}
+{{ $key }}: {{ ternary ($value | int64 | toString) ($value | toString) (kindIs "float64" $value) | quote }}
+{{- end }}
+{{- range $key, $c := fromYaml (include "cc.components" .) }}
+{{ $c.portEnv }}: {{ (index $.Values $key).port | toString | quote }}
+{{- end }}
+{{- end -}}
+
+{{/* Data of the chart-made Secret (when no existingSecret). */}}
+{{- define "cc.secretData" -}}
+DATABASE_URL: {{ required "secrets.databaseUrl is required (or set secrets.existingSecret)" .Values.secrets.databaseUrl | b64enc | quote }}
+REDIS_URL: {{ required "secrets.redisUrl is required (or set secrets.existingSecret)" .Values.secrets.redisUrl | b64enc | quote }}
+{{- if .Values.secrets.openaiApiKey }}
+OPENAI_API_KEY: {{ .Values.secrets.openaiApiKey | b64enc | quote }}
+{{- end }}
+{{- end -}}
+
+{{/* Environment of every container: the ConfigMap, then the Secret. */}}
+{{- define "cc.envFrom" -}}
+- configMapRef:
+    name: {{ include "cc.fullname" .root }}-config{{ .suffix }}
+- secretRef:
+    name: {{ .secretName }}
+{{- end -}}
+
+{{/* Fails the render on combinations that would start pods that cannot work. */}}
+{{- define "cc.validate" -}}
+{{- if and (eq (toString .Values.config.GENERATION_PROVIDER) "openai") (not .Values.secrets.existingSecret) (not .Values.secrets.openaiApiKey) -}}
+{{- fail "GENERATION_PROVIDER=openai needs secrets.openaiApiKey or an existingSecret with OPENAI_API_KEY" -}}
+{{- end -}}
+{{- end -}}
+
+{{/* PromQL label matchers of this release's scrape targets (ServiceMonitor below). */}}
+{{- define "cc.promSelector" -}}
+namespace="{{ .Release.Namespace }}",service=~"{{ include "cc.fullname" . }}-.+"
+{{- end -}}
