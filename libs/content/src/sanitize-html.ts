@@ -8,3 +8,50 @@ import type SanitizeHtml from 'sanitize-html';
 
 export { sanitize };
 export type { SanitizeHtml };
+
+/**
+ * Characters without which sanitize-html returns its input unchanged, whatever the policy: no
+ * tag can start, no entity needs decoding and nothing needs escaping (a property test in
+ * sanitize.test.ts checks this against sanitize-html itself).
+ */
+const NEEDS_PARSING = /[<>&"]/;
+
+/** Texts longer than this are sanitised every time rather than kept. */
+const MAX_MEMO_TEXT = 16_384;
+/** Characters (inputs and results) kept per policy; the oldest entries go first. */
+const MEMO_BUDGET = 1_000_000;
+
+interface Memo {
+  results: Map<string, string>;
+  size: number;
+}
+
+const memos = new WeakMap<SanitizeHtml.IOptions, Memo>();
+
+/**
+ * `sanitize(value, policy)` for the library's own fixed policies, parsing each text at most once
+ * while it stays in a small per-policy memo. Rendering one entity parses the same texts many
+ * times (composition, then every language, html and marketplace alike), and sanitising is a
+ * pure function of (policy, text), so a remembered result is exactly what parsing would give.
+ * Only for policies whose callbacks are pure: never for one that collects what it sees.
+ */
+export function sanitizeMemo(value: string, policy: SanitizeHtml.IOptions): string {
+  if (!NEEDS_PARSING.test(value)) return value;
+  if (value.length > MAX_MEMO_TEXT) return sanitize(value, policy);
+  let memo = memos.get(policy);
+  if (memo === undefined) {
+    memo = { results: new Map(), size: 0 };
+    memos.set(policy, memo);
+  }
+  const known = memo.results.get(value);
+  if (known !== undefined) return known;
+  const result = sanitize(value, policy);
+  memo.results.set(value, result);
+  memo.size += value.length + result.length;
+  for (const [oldest, old] of memo.results) {
+    if (memo.size <= MEMO_BUDGET) break;
+    memo.results.delete(oldest);
+    memo.size -= oldest.length + old.length;
+  }
+  return result;
+}

@@ -8,7 +8,7 @@
  * Anything not listed is dropped; the text of a dropped tag is kept (escaped) unless the tag
  * holds no readable text (script, style, svg, iframe, …), in which case its content goes too.
  */
-import { sanitize, type SanitizeHtml } from './sanitize-html';
+import { sanitizeMemo, type SanitizeHtml } from './sanitize-html';
 import { safeHref, safeSrc, videoEmbedUrl, VIDEO_EMBED_HOSTS } from './urls';
 
 const TEXT_TAGS = ['strong', 'b', 'em', 'i', 'u', 's', 'sub', 'sup', 'span', 'br', 'code'];
@@ -128,12 +128,12 @@ const LINK_TEXT_POLICY: SanitizeHtml.IOptions = { ...VALUE_POLICY, allowedTags: 
 
 /** Sanitises HTML written into a widget (html-format fields, element values). */
 export function sanitizeHtml(value: string): string {
-  return sanitize(value, VALUE_POLICY);
+  return sanitizeMemo(value, VALUE_POLICY);
 }
 
 /** Sanitises HTML that must stay phrasing content (inside h2, p, a, …); `a` is dropped inside links. */
 export function sanitizePhrasing(value: string, insideLink = false): string {
-  return sanitize(value, insideLink ? LINK_TEXT_POLICY : PHRASING_POLICY);
+  return sanitizeMemo(value, insideLink ? LINK_TEXT_POLICY : PHRASING_POLICY);
 }
 
 const OUTPUT_POLICY: SanitizeHtml.IOptions = {
@@ -166,7 +166,7 @@ const OUTPUT_POLICY: SanitizeHtml.IOptions = {
 
 /** Final pass over a renderer's complete output. */
 export function sanitizeOutput(html: string): string {
-  return sanitize(html, OUTPUT_POLICY);
+  return sanitizeMemo(html, OUTPUT_POLICY);
 }
 
 /** Escapes a plain text for use as HTML text or a quoted attribute value. */
@@ -193,7 +193,7 @@ const TEXT_ONLY: SanitizeHtml.IOptions = {
  */
 export function htmlToText(html: string): string {
   // sanitize-html's output escapes exactly & < > " in text, so those four are all there is to decode.
-  return sanitize(html, TEXT_ONLY)
+  return sanitizeMemo(html, TEXT_ONLY)
     .replace(/<[^>]*>/g, ' ')
     .replace(/&lt;/g, '<')
     .replace(/&gt;/g, '>')
@@ -202,3 +202,12 @@ export function htmlToText(html: string): string {
     .replace(/\s+/g, ' ')
     .trim();
 }
+
+/** The fixed policies of this module, for the tests that check sanitize-html's behaviour under them. */
+export const POLICIES: Readonly<Record<string, SanitizeHtml.IOptions>> = {
+  value: VALUE_POLICY,
+  phrasing: PHRASING_POLICY,
+  linkText: LINK_TEXT_POLICY,
+  output: OUTPUT_POLICY,
+  textOnly: TEXT_ONLY,
+};

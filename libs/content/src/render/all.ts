@@ -5,8 +5,8 @@
  */
 import type { ContentWidget, LangMap, NestedNode } from '../model';
 import { buildRichSnippet, type JsonLd, type SnippetEntity } from '../snippet';
-import { renderResolved, resolveTree } from './html';
-import { toMarketplaceHtml } from './marketplace';
+import { renderResolvedWidgets, resolveTree } from './html';
+import { marketplaceFromWidgets } from './marketplace';
 import { renderNested } from './nested';
 import { siteLinkFromResolved, type SiteLinkItem } from './site-link';
 
@@ -36,9 +36,9 @@ export function renderAll(
   };
   for (const lang of new Set(languages)) {
     const resolved = resolveTree(tree, lang);
-    const html = renderResolved(resolved);
-    out.html[lang] = html;
-    out.marketplace[lang] = toMarketplaceHtml(html);
+    const widgetsHtml = renderResolvedWidgets(resolved);
+    out.html[lang] = widgetsHtml.join('');
+    out.marketplace[lang] = marketplaceFromWidgets(widgetsHtml);
     const siteLink = siteLinkFromResolved(resolved);
     out.site_link.html[lang] = siteLink.html;
     out.site_link.list[lang] = siteLink.list;

@@ -123,8 +123,19 @@ export function renderResolvedWidget(resolved: ResolvedWidget, tree: ResolvedTre
   return inner === '' ? '' : `<div class="ccs-widget"${idAttribute}>${inner}</div>`;
 }
 
+/**
+ * Each widget's final HTML, through the output allow-list one widget at a time. A widget's HTML is
+ * balanced (its wrapper closes everything it opens), so this is what one pass over the whole
+ * page gives (a property test checks it), and a widget rendered before — while composing, in
+ * another language that falls back to the same values, for another item with the same
+ * parameters — is not parsed again.
+ */
+export function renderResolvedWidgets(tree: ResolvedTree): string[] {
+  return tree.widgets.map((w) => sanitizeOutput(renderResolvedWidget(w, tree)));
+}
+
 export function renderResolved(tree: ResolvedTree): string {
-  return sanitizeOutput(tree.widgets.map((w) => renderResolvedWidget(w, tree)).join(''));
+  return renderResolvedWidgets(tree).join('');
 }
 
 /** The full HTML of a tree in one language. */

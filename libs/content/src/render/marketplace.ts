@@ -4,9 +4,9 @@
  * classes, styles, ids, data attributes, links, images, iframes or scripts. Built from the full
  * rendering, then cut down by its own strict allow-list rather than trusting the first pass.
  */
-import { sanitize, type SanitizeHtml } from '../sanitize-html';
+import { sanitizeMemo, type SanitizeHtml } from '../sanitize-html';
 import type { ContentWidget } from '../model';
-import { renderResolved, resolveTree } from './html';
+import { renderResolvedWidgets, resolveTree } from './html';
 import { NON_TEXT_TAGS } from '../sanitize';
 
 /** Containers that must not stay behind once everything inside them has been removed. */
@@ -31,7 +31,7 @@ export const MARKETPLACE_TAGS = [
   'br',
 ] as const;
 
-const MARKETPLACE_POLICY: SanitizeHtml.IOptions = {
+export const MARKETPLACE_POLICY: SanitizeHtml.IOptions = {
   allowedTags: [...MARKETPLACE_TAGS],
   allowedAttributes: {},
   allowedSchemes: [],
@@ -54,9 +54,14 @@ const MARKETPLACE_POLICY: SanitizeHtml.IOptions = {
 };
 
 export function toMarketplaceHtml(html: string): string {
-  return sanitize(html, MARKETPLACE_POLICY);
+  return sanitizeMemo(html, MARKETPLACE_POLICY);
+}
+
+/** The marketplace HTML of a page from its widgets' HTML, cut down one widget at a time (see `renderResolvedWidgets`). */
+export function marketplaceFromWidgets(widgetsHtml: readonly string[]): string {
+  return widgetsHtml.map(toMarketplaceHtml).join('');
 }
 
 export function renderMarketplace(tree: readonly ContentWidget[], lang: string): string {
-  return toMarketplaceHtml(renderResolved(resolveTree(tree, lang)));
+  return marketplaceFromWidgets(renderResolvedWidgets(resolveTree(tree, lang)));
 }

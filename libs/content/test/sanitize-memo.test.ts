@@ -1,0 +1,82 @@
+/**
+ * The renderers parse each text once per policy (a memo) and sanitise a page one widget at a
+ * time. These properties hold those shortcuts to what sanitize-html itself does and to what one
+ * output pass over the whole page gave before, for hostile trees and strings.
+ */
+import fc from 'fast-check';
+import { renderAll, renderHtml, renderMarketplace, type ContentWidget } from '@catalogue/content';
+import { sanitize, sanitizeMemo } from '../src/sanitize-html';
+import { POLICIES, sanitizeOutput } from '../src/sanitize';
+import { MARKETPLACE_POLICY, toMarketplaceHtml } from '../src/render/marketplace';
+import { renderResolvedWidget, resolveTree } from '../src/render/html';
+import { lang, nastyString, tree } from './arbitraries';
+
+const ALL_POLICIES = { ...POLICIES, marketplace: MARKETPLACE_POLICY };
+const policyName = fc.constantFrom(...Object.keys(ALL_POLICIES));
+const policyOf = (name: string) => ALL_POLICIES[name as keyof typeof ALL_POLICIES]!;
+
+/** Any text, control characters and astral planes included, without the four that start markup. */
+const plainText = fc
+  .oneof(fc.string({ unit: 'binary', maxLength: 60 }), fc.string({ unit: 'grapheme', maxLength: 60 }))
+  .filter((text) => !/[<>&"]/.test(text));
+
+/** The page as it was sanitised before: the widgets' raw HTML, then one output pass over all of it. */
+function onePassPage(t: readonly ContentWidget[], l: string): string {
+  const resolved = resolveTree(t, l);
+  return sanitizeOutput(resolved.widgets.map((w) => renderResolvedWidget(w, resolved)).join(''));
+}
+
+describe('sanitising each text once', () => {
+  it('when a text has none of < > & ", then sanitize-html returns it unchanged under every policy', () => {
+    fc.assert(
+      fc.property(plainText, policyName, (text, name) => {
+        expect(sanitize(text, policyOf(name))).toBe(text);
+      }),
+      { numRuns: 2_000 },
+    );
+  });
+
+  it('when a text is sanitised again with the same policy, then the remembered result is what a fresh parse gives', () => {
+    fc.assert(
+      fc.property(fc.oneof(nastyString, plainText), policyName, (text, name) => {
+        const policy = policyOf(name);
+        const fresh = sanitize(text, policy);
+        expect(sanitizeMemo(text, policy)).toBe(fresh);
+        expect(sanitizeMemo(text, policy)).toBe(fresh);
+      }),
+      { numRuns: 1_000 },
+    );
+  });
+
+  it('when two policies sanitise the same text, then each gets its own result', () => {
+    const text = '<h2>Title</h2><p>text <a href="https://shop.test/">link</a></p>';
+
+    const value = sanitizeMemo(text, POLICIES.value!);
+    const phrasing = sanitizeMemo(text, POLICIES.phrasing!);
+
+    expect(value).toBe('<h2>Title</h2><p>text <a href="https://shop.test/">link</a></p>');
+    expect(phrasing).toBe('Titletext <a href="https://shop.test/">link</a>');
+  });
+});
+
+describe('sanitising a page one widget at a time', () => {
+  it('when any tree is rendered, then the html equals one output pass over the whole page', () => {
+    fc.assert(
+      fc.property(tree, lang, (t, l) => {
+        expect(renderHtml(t, l)).toBe(onePassPage(t, l));
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('when any tree is rendered for a marketplace, then it equals the marketplace pass over the whole page', () => {
+    fc.assert(
+      fc.property(tree, lang, (t, l) => {
+        const expected = toMarketplaceHtml(onePassPage(t, l));
+        expect(renderMarketplace(t, l)).toBe(expected);
+        expect(renderAll(t, null, [l]).marketplace[l]).toBe(expected);
+      }),
+      { numRuns: 500 },
+    );
+  });
+});
