@@ -1,0 +1,128 @@
+// Shared arrangement of the generate tests: the service on a queue prefix no worker consumes
+// (so queued jobs stay to be inspected), eshops with registered entities, and a client that
+// checks every response against docs/openapi.yaml.
+import { designStructure, SEED_DESIGNS } from '@catalogue/content';
+import { creditsRepository, wlEntitiesRepository, type Knex, type WlEntityType } from '@catalogue/db';
+import { WHITE_LABEL_TOKEN_HEADER } from '@catalogue/http';
+import {
+  expectMatchesContract,
+  makeEshop,
+  serveServiceForTests,
+  testConfig,
+  type EshopFixture,
+} from '@catalogue/testing';
+import { createApp } from '../src/app';
+import { buildDeps, closeDeps } from '../src/deps';
+
+export const ORIGIN = 'https://admin.generate.test';
+export const BASE = '/api/v3/white-label';
+/** WEB_RESEARCH_MAX_URLS of these tests. */
+export const MAX_URLS = 2;
+/** Seeded prices (credit_prices): per widget and language, per research URL, per SERP context. */
+export const PRICE = { widget: 2, url: 3, serp: 5 };
+
+/** Fillable widgets of a seeded design, from the pure structure (independent of the service). */
+export function fillableWidgets(key: string): number {
+  const design = SEED_DESIGNS.find((d) => d.key === key);
+  if (!design) throw new Error(`no seeded design ${key}`);
+  return designStructure(design).widget.filter((w) => w.fillable).length;
+}
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- tests read response fields directly; the contract check validates shapes
+export type Body = any;
+
+export interface Reply {
+  status: number;
+  body: Body;
+}
+
+export function generateService(queueSuffix: string) {
+  const service = serveServiceForTests(
+    { buildDeps, createApp, closeDeps },
+    {
+      QUEUE_PREFIX: `${testConfig().redis.queuePrefix}-${queueSuffix}`,
+      WEB_RESEARCH_MAX_URLS: String(MAX_URLS),
+    },
+  );
+
+  function client(token: string) {
+    return async (method: string, path: string, body?: unknown): Promise<Reply> => {
+      const res = await fetch(`${service.url}${BASE}${path}`, {
+        method,
+        headers: {
+          [WHITE_LABEL_TOKEN_HEADER]: token,
+          Origin: ORIGIN,
+          Accept: 'application/json',
+          ...(body !== undefined && { 'Content-Type': 'application/json' }),
+        },
+        body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
+      });
+      const text = await res.text();
+      const parsed: unknown = text ? JSON.parse(text) : undefined;
+      expectMatchesContract(method, `${BASE}${path}`, res.status, parsed, res.headers.get('content-type'));
+      return { status: res.status, body: parsed };
+    };
+  }
+
+  /** An eshop with credits, a client of its white-label token and helpers to arrange its data. */
+  async function shop(fixture: EshopFixture & { topUp?: number } = {}) {
+    const db = service.deps.db;
+    const created = await makeEshop(db, { origins: [ORIGIN], ...fixture });
+    const eshopId = created.eshop.id;
+    if (fixture.topUp) {
+      await db.transaction((trx) => creditsRepository.topUp(trx, eshopId, fixture.topUp!, 'test top-up'));
+    }
+    return {
+      id: eshopId,
+      call: client(created.whiteLabelToken),
+      register: (entityId: string, type: WlEntityType = 'product', title: Record<string, string> = {}) =>
+        wlEntitiesRepository.upsert(db, eshopId, { entityId, type, title, oldDescription: {} }),
+      jobs: () => db('generation_jobs').where({ eshop_id: eshopId }).orderBy('id').select('*'),
+      ledger: () =>
+        db('credit_ledger')
+          .where({ eshop_id: eshopId })
+          .orderBy('id')
+          .select('kind', 'amount', 'reserved_delta', 'job_id'),
+      account: () => creditsRepository.getAccount(db, eshopId),
+    };
+  }
+
+  return {
+    get deps() {
+      return service.deps;
+    },
+    shop,
+  };
+}
+
+export async function designId(db: Knex, key: string): Promise<number> {
+  const row = await db('designs').where({ key }).first<{ id: number }>('id');
+  return row.id;
+}
+
+/** A custom design of one eshop with the widgets of a seeded design (tests only: no SQL in services). */
+export async function customDesign(db: Knex, eshopId: number, copyOf: string): Promise<number> {
+  const source = await db('designs').where({ key: copyOf }).first('*');
+  const [row] = await db('designs')
+    .insert({
+      eshop_id: eshopId,
+      name: `Custom ${copyOf}`,
+      category: source.category,
+      type: 'custom',
+      hash: source.hash,
+      position: 0,
+    })
+    .returning<{ id: number }[]>('id');
+  const widgets = await db('design_widgets')
+    .where({ design_id: source.id })
+    .select('widget_id', 'position', 'overrides');
+  await db('design_widgets').insert(
+    widgets.map((w: { widget_id: number; position: number; overrides: unknown }) => ({
+      design_id: row!.id,
+      widget_id: w.widget_id,
+      position: w.position,
+      overrides: JSON.stringify(w.overrides),
+    })),
+  );
+  return row!.id;
+}

@@ -1,0 +1,84 @@
+// A start whose job cannot be queued (Redis gone after the commit) must not leave a pending job
+// that nobody runs, blocks the entity and holds credits. Uses a private redis-server it can stop.
+import { closeQueues } from '@catalogue/queue';
+import { creditsRepository, wlEntitiesRepository } from '@catalogue/db';
+import { WHITE_LABEL_TOKEN_HEADER } from '@catalogue/http';
+import {
+  expectMatchesContract,
+  makeEshop,
+  serveApp,
+  startPrivateRedis,
+  testConfig,
+  type DisposableRedis,
+  type ServedApp,
+} from '@catalogue/testing';
+import { createApp } from '../src/app';
+import { buildDeps, type Deps } from '../src/deps';
+import { BASE, designId, ORIGIN } from './generate-helpers';
+
+describe('white-label-api: POST …/generate while Redis is down', () => {
+  let redis: DisposableRedis;
+  let deps: Deps;
+  let server: ServedApp;
+
+  beforeAll(async () => {
+    redis = await startPrivateRedis();
+    deps = buildDeps(testConfig({ REDIS_URL: redis.url }));
+    server = await serveApp(createApp(deps), deps.logger);
+  });
+  afterAll(async () => {
+    await server.stop();
+    // closeDeps() would wait for a Redis that is gone (queue.close() never answers): close by hand.
+    await deps.db.destroy();
+    deps.redis.disconnect();
+    await Promise.race([closeQueues(deps.queues), new Promise((r) => setTimeout(r, 1_000))]);
+    await redis.stop();
+  });
+
+  test('when the job cannot be queued, then 503, the job ends failed and its reservation is released', async () => {
+    const shop = await makeEshop(deps.db, { origins: [ORIGIN] });
+    const eshopId = shop.eshop.id;
+    await deps.db.transaction((trx) => creditsRepository.topUp(trx, eshopId, 100, 'test top-up'));
+    await wlEntitiesRepository.upsert(deps.db, eshopId, {
+      entityId: 'Q1',
+      type: 'product',
+      title: {},
+      oldDescription: {},
+    });
+    await redis.stop();
+
+    const path = `${BASE}/content/Q1/type/product/generate`;
+    const res = await fetch(`${server.url}${path}`, {
+      method: 'POST',
+      headers: {
+        [WHITE_LABEL_TOKEN_HEADER]: shop.whiteLabelToken,
+        Origin: ORIGIN,
+        'Content-Type': 'application/json',
+      },
+      body: JSON.stringify({ design_id: await designId(deps.db, 'product-classic') }),
+    });
+    const body: unknown = await res.json();
+
+    expectMatchesContract('POST', path, res.status, body, res.headers.get('content-type'));
+    expect(res.status).toBe(503);
+    expect(body).toEqual({ error: 'The generation could not be queued; nothing was charged. Try again.' });
+    const jobs = await deps
+      .db('generation_jobs')
+      .where({ eshop_id: eshopId })
+      .select('status', 'error_message');
+    expect(jobs).toEqual([{ status: 'failed', error_message: 'The job could not be queued.' }]);
+    expect(await creditsRepository.getAccount(deps.db, eshopId)).toEqual({
+      eshopId,
+      balance: 100,
+      reserved: 0,
+      remaining: 100,
+    });
+    const ledger = await deps
+      .db('credit_ledger')
+      .where({ eshop_id: eshopId })
+      .orderBy('id')
+      .select('kind', 'amount', 'reserved_delta');
+    expect(ledger.map((r: { kind: string }) => r.kind)).toEqual(['topup', 'reservation', 'release']);
+    expect(ledger.reduce((sum: number, r: { reserved_delta: number }) => sum + r.reserved_delta, 0)).toBe(0);
+  }, 20_000);
+});
