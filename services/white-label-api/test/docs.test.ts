@@ -1,0 +1,53 @@
+import { expectMatchesContract } from '@catalogue/testing';
+import { parse } from 'yaml';
+import { editorService } from './editor-client';
+
+describe('white-label-api: API reference at /docs', () => {
+  const service = editorService();
+
+  const get = async (path: string, headers: Record<string, string> = {}) => {
+    const res = await fetch(`${service.url}${path}`, { headers });
+    const text = await res.text();
+    const type = res.headers.get('content-type');
+    const body = type?.startsWith('application/json') ? (JSON.parse(text) as unknown) : text;
+    expectMatchesContract('GET', path, res.status, res.status === 304 ? undefined : body, type);
+    return { res, text, body };
+  };
+
+  test('when /docs is opened without any token or Origin, then the Swagger UI page is served', async () => {
+    const { res, text } = await get('/docs');
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/^text\/html/);
+    expect(text).toContain('<title>White-label editor API (v3)</title>');
+    expect(text).toContain("url: '/docs/openapi.yaml'");
+    const asset = await fetch(`${service.url}/docs/assets/swagger-ui-bundle.js`);
+    expect(asset.status).toBe(200);
+    await asset.arrayBuffer();
+  });
+
+  test('when the document is read, then it describes every white-label operation, as YAML with an ETag and as JSON', async () => {
+    const { res, text } = await get('/docs/openapi.yaml');
+    expect(res.status).toBe(200);
+    const paths = Object.keys((parse(text) as { paths: Record<string, unknown> }).paths);
+    for (const path of [
+      '/api/v3/white-label/register-entity',
+      '/api/v3/white-label/entity',
+      '/api/v3/white-label/entity/{entity_id}/type/{entity_type}/html',
+      '/api/v3/white-label/entity/{entity_id}/type/{entity_type}/design',
+      '/api/v3/white-label/design',
+      '/api/v3/white-label/design/{design_id}/preview',
+      '/api/v3/white-label/design/{design_id}/structure',
+      '/api/v3/white-label/credit',
+      '/api/v3/white-label/prompt',
+      '/api/v3/white-label/widget',
+      '/api/v3/white-label/widget-favourite',
+      '/api/v3/white-label/widget-favourite/{widget_favourite_id}',
+    ]) {
+      expect(paths).toContain(path);
+    }
+    // 304 revalidation itself is tested with the docs router in libs/http.
+    expect(res.headers.get('etag')).toMatch(/^"/);
+    const json = await get('/docs/openapi.json');
+    expect((json.body as { openapi: string }).openapi).toMatch(/^3\./);
+  });
+});
