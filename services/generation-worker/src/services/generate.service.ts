@@ -13,46 +13,31 @@
  * BullMQ retries the job.
  */
 import { UnrecoverableError } from 'bullmq';
-import { designStructure, fillDesign, type FillWidgetInput, type Text } from '@catalogue/content';
+import { designStructure, fillDesign } from '@catalogue/content';
 import { estimateGeneration } from '@catalogue/credits';
 import {
   creditsRepository,
   designsRepository,
   eshopsRepository,
   generationJobsRepository,
-  promptsRepository,
   saveEditorContent,
   type ContentEntityType,
-  type GenerationJob,
-  type Knex,
 } from '@catalogue/db';
-import type { Logger } from '@catalogue/logger';
-import { enqueue, type JobPayloads, type Queues } from '@catalogue/queue';
-import { ProviderError, type ContentProvider, type GenerationContext, type TokenUsage } from '../providers';
-import { fetchResearch, type ResearchOptions, type ResearchPage } from '../research';
+import type { JobPayloads } from '@catalogue/queue';
+import { ProviderError, type GenerationContext, type TokenUsage } from '../providers';
 import { appendWidgets } from './append-widgets';
+import { fillProblems, inLanguage, promptText, readContext, research } from './generation-context';
+import {
+  failGeneration,
+  isFinished,
+  queueSettlement,
+  settleFinished,
+  type GenerationDeps,
+  type GenerationRunResult,
+} from './generation-end';
 
-export interface GenerationDeps {
-  db: Knex;
-  queues: Queues;
-  logger: Logger;
-  provider: ContentProvider;
-  research: ResearchOptions;
-}
-
-export type GenerationOutcome =
-  /** Content written, job `done`. */
-  | 'done'
-  /** Job `failed` (provider failure, design unavailable, nothing to write); reservation released. */
-  | 'failed'
-  /** The job had ended before (a redelivery): nothing written again. */
-  | 'already_finished';
-
-export interface GenerationRunResult {
-  outcome: GenerationOutcome;
-  widgets_created: number;
-  actual_cost: number;
-}
+export { failGeneration } from './generation-end';
+export type { GenerationDeps, GenerationOutcome, GenerationRunResult } from './generation-end';
 
 const CONTENT_TYPES: ReadonlySet<string> = new Set(['product', 'category', 'blog', 'page']);
 
@@ -61,148 +46,6 @@ const CONTENT_TYPES: ReadonlySet<string> = new Set(['product', 'category', 'blog
  * job reserved for it is released at settlement instead of charged.
  */
 const SERP_CONTEXT_PROVIDED = false;
-
-const MAX_ERROR_MESSAGE = 1_000;
-
-/** The context snapshot as stored by the generate endpoint (the request body, see spec rule 5). */
-interface JobContext {
-  name?: string;
-  short_description?: string;
-  old_description?: string;
-  parameter?: string;
-  ean?: string;
-  prompt_id?: number;
-  paragraph_length?: number;
-  remove_exist_widget: boolean;
-  use_serp_context: boolean;
-  use_web_research: boolean;
-  search_web: string[];
-}
-
-const str = (value: unknown): string | undefined =>
-  typeof value === 'string' && value.trim() !== '' ? value : undefined;
-const int = (value: unknown): number | undefined =>
-  typeof value === 'number' && Number.isSafeInteger(value) ? value : undefined;
-
-/** The snapshot read defensively: a value of the wrong type counts as not sent. */
-function readContext(raw: Record<string, unknown>): JobContext {
-  return {
-    name: str(raw.name),
-    short_description: str(raw.short_description),
-    old_description: str(raw.old_description),
-    parameter: str(raw.parameter),
-    ean: str(raw.ean),
-    prompt_id: int(raw.prompt_id),
-    paragraph_length: int(raw.paragraph_length),
-    remove_exist_widget: raw.remove_exist_widget === true,
-    use_serp_context: raw.use_serp_context === true,
-    use_web_research: raw.use_web_research === true,
-    search_web: Array.isArray(raw.search_web)
-      ? raw.search_web.filter((url): url is string => typeof url === 'string' && url.trim() !== '')
-      : [],
-  };
-}
-
-const isFinished = (job: GenerationJob): boolean => job.status === 'done' || job.status === 'failed';
-
-const clip = (text: string): string =>
-  text.length <= MAX_ERROR_MESSAGE ? text : `${text.slice(0, MAX_ERROR_MESSAGE - 1)}…`;
-
-/** The instructions of the selected prompt: a prompt every eshop sees or one of this eshop's own. */
-async function promptText(
-  db: Knex,
-  eshopId: number,
-  promptId: number | undefined,
-): Promise<string | undefined> {
-  if (promptId === undefined) return undefined;
-  return str((await promptsRepository.find(db, eshopId, promptId))?.prompt);
-}
-
-/** A provider's plain texts as language maps of the job's language. */
-function inLanguage(widgets: readonly FillWidgetInput[], lang: string): FillWidgetInput[] {
-  const texts = (record: Record<string, Text>): Record<string, Text> =>
-    Object.fromEntries(
-      Object.entries(record).map(([role, text]) => [
-        role,
-        typeof text === 'string' ? { [lang]: text } : text,
-      ]),
-    );
-  return widgets.map((widget) => ({
-    ...widget,
-    ...(widget.fields ? { fields: texts(widget.fields) } : {}),
-    ...(widget.items ? { items: widget.items.map(texts) } : {}),
-  }));
-}
-
-function fillProblems(errors: Record<string, string[]>): string {
-  return Object.values(errors).flat().join(' ');
-}
-
-function settlementJobId(jobId: number): string {
-  return `settle-${jobId}`;
-}
-
-async function queueSettlement(
-  deps: GenerationDeps,
-  payload: JobPayloads['credit-settlement'],
-): Promise<void> {
-  await enqueue(deps.queues, 'credit-settlement', payload, { jobId: settlementJobId(payload.job_id) });
-}
-
-/**
- * Ends a job `failed` (unless it has ended already) and queues the release of its reservation.
- * Usage spent on failed provider attempts is recorded too.
- */
-export async function failGeneration(
-  deps: GenerationDeps,
-  eshopId: number,
-  jobId: number,
-  failure: { message: string; provider: string | null; usage: TokenUsage | null },
-): Promise<GenerationRunResult> {
-  const state = await deps.db.transaction(async (trx) => {
-    const current = await generationJobsRepository.find(trx, eshopId, jobId, { lock: true });
-    if (current === undefined) return 'missing';
-    if (isFinished(current)) return 'finished';
-    await generationJobsRepository.finish(trx, eshopId, jobId, {
-      status: 'failed',
-      errorMessage: clip(failure.message),
-      provider: failure.provider,
-      usage: failure.usage,
-    });
-    return 'failed';
-  });
-  if (state === 'missing') return { outcome: 'already_finished', widgets_created: 0, actual_cost: 0 };
-  if (state === 'finished') return settleFinished(deps, eshopId, jobId);
-  await queueSettlement(deps, { eshop_id: eshopId, job_id: jobId, actual_cost: 0 });
-  deps.logger.info(
-    { eshop_id: eshopId, job_id: jobId, provider: failure.provider, error: clip(failure.message) },
-    'generation failed',
-  );
-  return { outcome: 'failed', widgets_created: 0, actual_cost: 0 };
-}
-
-/** A redelivered job that had ended: queue its settlement again (a no-op when it was queued). */
-async function settleFinished(
-  deps: GenerationDeps,
-  eshopId: number,
-  jobId: number,
-): Promise<GenerationRunResult> {
-  const job = await generationJobsRepository.find(deps.db, eshopId, jobId);
-  if (job === undefined) return { outcome: 'already_finished', widgets_created: 0, actual_cost: 0 };
-  const actualCost = job.status === 'done' ? (job.chargedCost ?? 0) : 0;
-  await queueSettlement(deps, { eshop_id: eshopId, job_id: jobId, actual_cost: actualCost });
-  return { outcome: 'already_finished', widgets_created: job.widgetsCreated, actual_cost: actualCost };
-}
-
-async function research(deps: GenerationDeps, context: JobContext): Promise<ResearchPage[]> {
-  if (!context.use_web_research || context.search_web.length === 0) return [];
-  const result = await fetchResearch(context.search_web, deps.research);
-  // Reasons only: the URLs are the host's data and may carry tokens in their query strings.
-  if (result.refused.length > 0) {
-    deps.logger.info({ refused: result.refused.map((r) => r.reason) }, 'research pages not read');
-  }
-  return result.pages;
-}
 
 /**
  * Runs one generation job row. Returns what happened; throws UnrecoverableError when the job
