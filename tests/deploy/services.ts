@@ -1,0 +1,69 @@
+// The four compiled services in their own processes, as the image runs them, against the
+// test database and a queue prefix of their own (removed by the global teardown).
+import { spawn, type ChildProcess } from 'node:child_process';
+import { join } from 'node:path';
+import { REPO_ROOT, eventually, freePort } from '@catalogue/testing';
+
+export const SERVICES = [
+  ['catalogue-api', 'CATALOGUE_API_PORT'],
+  ['white-label-api', 'WHITE_LABEL_API_PORT'],
+  ['credit-service', 'CREDIT_SERVICE_PORT'],
+  ['generation-worker', 'GENERATION_WORKER_PORT'],
+] as const;
+
+export type ServiceName = (typeof SERVICES)[number][0];
+
+export interface RunningService {
+  name: ServiceName;
+  url: string;
+  child: ChildProcess;
+  output: () => string;
+  stop: () => Promise<void>;
+}
+
+export async function startService(
+  name: ServiceName,
+  portVariable: string,
+  queuePrefix: string,
+): Promise<RunningService> {
+  const port = await freePort();
+  let output = '';
+  const child = spawn(process.execPath, [join(REPO_ROOT, 'services', name, 'dist', 'main.js')], {
+    cwd: REPO_ROOT,
+    env: {
+      PATH: process.env.PATH,
+      DATABASE_URL: process.env.TEST_DATABASE_URL,
+      REDIS_URL: process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379',
+      QUEUE_PREFIX: queuePrefix,
+      LOG_LEVEL: 'warn',
+      NODE_ENV: 'test',
+      [portVariable]: String(port),
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const service: RunningService = {
+    name,
+    url: `http://127.0.0.1:${port}`,
+    child,
+    output: () => output,
+    stop: async () => {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+      const killer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+      await exited;
+      clearTimeout(killer);
+    },
+  };
+  try {
+    await eventually(async () => {
+      if (child.exitCode !== null) throw new Error(`${name} exited: ${output}`);
+      expect((await fetch(`${service.url}/readyz`)).status).toBe(200);
+    }, 20_000);
+  } catch (err) {
+    await service.stop();
+    throw err;
+  }
+  return service;
+}
