@@ -229,6 +229,16 @@ describe('white-label-api: entities (register-entity, GET entity, GET …/html)'
       expect(res.body).toEqual({ error: 'Entity product "THEIRS" is not registered' });
     });
 
+    test('when the entity_id in the path holds a NUL character, then 422 instead of a database error', async () => {
+      const shop = await service.shop();
+      const res = await shop.get('/entity/a%00b/type/product/html');
+      expect(res.status).toBe(422);
+      expect(res.body.errors.entity_id).toEqual(['The entity_id field is invalid.']);
+      const fill = await shop.post('/entity/a%00b/type/product/design', { design_id: 1, widget: [{}] });
+      expect(fill.status).toBe(422);
+      expect(fill.body.errors.entity_id).toEqual(['The entity_id field is invalid.']);
+    });
+
     test('when the type is unknown, then 422', async () => {
       const shop = await service.shop();
       const res = await shop.get('/entity/A/type/brand/html');
