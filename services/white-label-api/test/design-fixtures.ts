@@ -55,3 +55,20 @@ export async function seededDesignId(db: Knex, key: string): Promise<number> {
   if (!row) throw new Error(`no seeded design ${key}`);
   return row.id;
 }
+
+/** The seeded product-classic design: section, image_text, benefit (3), parameters, gallery (4). */
+export async function classicDesign(db: Knex) {
+  const id = await seededDesignId(db, 'product-classic');
+  const [section, imageText, benefit, parameters, gallery] = await db('design_widgets')
+    .where({ design_id: id })
+    .orderBy('position')
+    .pluck<number[]>('id');
+  return {
+    id,
+    section: section!,
+    imageText: imageText!,
+    benefit: benefit!,
+    parameters: parameters!,
+    gallery: gallery!,
+  };
+}

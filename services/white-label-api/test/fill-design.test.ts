@@ -1,39 +1,12 @@
-import { catalogueRepository, contentRepository, wlEntitiesRepository } from '@catalogue/db';
-import { serveServiceForTests } from '@catalogue/testing';
-import { createApp as createCatalogueApp } from '../../catalogue-api/src/app';
-import {
-  buildDeps as buildCatalogueDeps,
-  closeDeps as closeCatalogueDeps,
-} from '../../catalogue-api/src/deps';
-import { insertDesign, seededDesignId } from './design-fixtures';
+import { contentRepository, wlEntitiesRepository } from '@catalogue/db';
+import { classicDesign, insertDesign, seededDesignId } from './design-fixtures';
 import { editorService, EXPIRED, LICENCE_ERROR, type Shop } from './editor-client';
 
 describe('white-label-api: POST /entity/{entity_id}/type/{entity_type}/design (fill-design)', () => {
   const service = editorService();
-  // The catalogue API in the same process, on a queue prefix no worker consumes, to read the
-  // v2 list the way an eshop back office does.
-  const catalogue = serveServiceForTests(
-    { buildDeps: buildCatalogueDeps, createApp: createCatalogueApp, closeDeps: closeCatalogueDeps },
-    { QUEUE_PREFIX: `${process.env.TEST_QUEUE_PREFIX}-fill-design` },
-  );
   const db = () => service.deps.db;
 
-  /** The seeded product-classic design: section, image_text, benefit (3), parameters, gallery (4). */
-  async function classic() {
-    const id = await seededDesignId(db(), 'product-classic');
-    const [section, imageText, benefit, parameters, gallery] = await db()('design_widgets')
-      .where({ design_id: id })
-      .orderBy('position')
-      .pluck<number[]>('id');
-    return {
-      id,
-      section: section!,
-      imageText: imageText!,
-      benefit: benefit!,
-      parameters: parameters!,
-      gallery: gallery!,
-    };
-  }
+  const classic = () => classicDesign(db());
 
   const content = (shop: Shop, entityId: string, type: 'product' | 'page' = 'product') =>
     contentRepository.find(db(), { eshopId: shop.id, entityType: type, externalId: entityId });
@@ -273,37 +246,6 @@ describe('white-label-api: POST /entity/{entity_id}/type/{entity_type}/design (f
       );
     }
     expect(res.body.html.cs).toContain('Hi');
-  });
-
-  test('when a catalogue product with the same id is filled, then the v2 list returns the filled content', async () => {
-    const shop = await registered({ languages: ['default', 'cs'] }, 'SHOE-1');
-    const api = (path: string, init: RequestInit = {}) =>
-      fetch(`${catalogue.url}${path}`, {
-        ...init,
-        headers: { Authorization: `Bearer ${shop.created.apiToken}`, 'Content-Type': 'application/json' },
-      });
-    const imported = await api('/api/v2/rest/products', {
-      method: 'POST',
-      body: JSON.stringify([{ id: 'SHOE-1', name: { default: 'Trail shoe', cs: 'Bota' } }]),
-    });
-    expect(imported.status).toBe(200);
-    // What the generation worker does once it composed the item (none runs in this test).
-    await db().transaction((trx) =>
-      catalogueRepository.markRendered(trx, 'product', shop.id, 'SHOE-1', 'ready'),
-    );
-    const d = await classic();
-    const filled = await shop.post('/entity/SHOE-1/type/product/design', {
-      design_id: d.id,
-      widget: [{ design_widget_id: d.section, fields: { heading: { default: 'Filled', cs: 'Vyplněno' } } }],
-    });
-    expect(filled.status).toBe(200);
-    const list = await api('/api/v2/rest/products?lang=all');
-    const body = (await list.json()) as {
-      data: Array<{ id: string; content: { html: Record<string, string> } }>;
-    };
-    const item = body.data.find((p) => p.id === 'SHOE-1');
-    expect(item?.content.html).toEqual(filled.body.html);
-    expect(item?.content.html.cs).toContain('Vyplněno');
   });
 
   test('when the licence is not valid, then fill-design answers 403 and stores nothing', async () => {
