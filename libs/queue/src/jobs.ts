@@ -21,6 +21,12 @@ export interface JobPayloads {
   'listing-enrichment': { eshop_id: number; batch_id: number; row_id: number };
   /** Charge what a finished generation cost and release the rest (worker -> credit-service). */
   'credit-settlement': { eshop_id: number; job_id: number; actual_cost: number };
+  /**
+   * Find work that was lost (generation jobs abandoned by BullMQ, items whose render job was
+   * never queued) and end or re-queue it. Queued only by its job scheduler, one job per period
+   * however many workers run (generation-worker -> generation-worker).
+   */
+  'sweep-stale-work': Record<string, never>;
 }
 
 export type QueueName = keyof JobPayloads;
@@ -30,6 +36,7 @@ export const QUEUE_NAMES: readonly QueueName[] = [
   'generate',
   'listing-enrichment',
   'credit-settlement',
+  'sweep-stale-work',
 ];
 
 /** Retries with exponential backoff and bounded history, for every job unless overridden. */

@@ -8,9 +8,16 @@ import {
   type QueueMetrics,
   type Queues,
 } from '@catalogue/queue';
-import { createProviderMetrics, instrumentProvider, type ProviderMetrics } from './metrics';
+import {
+  createProviderMetrics,
+  createSweepMetrics,
+  instrumentProvider,
+  type ProviderMetrics,
+  type SweepMetrics,
+} from './metrics';
 import { createProvider, type ContentProvider, type ProviderOptions } from './providers';
 import type { ResearchOptions } from './research';
+import type { SweepOptions } from './services/sweep.service';
 
 export interface Deps extends BaseDeps {
   queues: Queues;
@@ -20,6 +27,8 @@ export interface Deps extends BaseDeps {
   providerMetrics: ProviderMetrics;
   /** Limits of the web-research fetcher (generate `search_web`, listing URLs). */
   research: ResearchOptions;
+  sweep: SweepOptions;
+  sweepMetrics: SweepMetrics;
 }
 
 /** First wait between provider attempts; doubled after each (at most 30 s, or Retry-After). */
@@ -46,6 +55,28 @@ export function researchOptions(config: Config): ResearchOptions {
   return { timeoutMs: r.timeoutMs, maxBytes: r.maxBytes, maxUrls: r.maxUrls, allowLoopback: r.allowLoopback };
 }
 
+/** Longest wait between two provider attempts (the backoff doubles from 1 s up to this). */
+const PROVIDER_MAX_BACKOFF_MS = 30_000;
+/** Slack on top of the longest legitimate generation, and how long an item may wait in `generate`. */
+const SWEEP_MARGIN_MS = 5 * 60_000;
+
+/**
+ * When the sweeper may call a generation abandoned: past every provider attempt at its time
+ * limit, the waits between them and every research page read at its time limit, plus a margin
+ * (a job still carried by a live queue job is never touched, however old).
+ */
+export function sweepOptions(config: Config): SweepOptions {
+  const g = config.generation;
+  const provider =
+    g.providerTimeoutMs * g.providerMaxAttempts + PROVIDER_MAX_BACKOFF_MS * (g.providerMaxAttempts - 1);
+  const research = g.research.timeoutMs * g.research.maxUrls;
+  return {
+    jobDeadlineMs: provider + research + SWEEP_MARGIN_MS,
+    itemDeadlineMs: SWEEP_MARGIN_MS,
+    batch: 500,
+  };
+}
+
 export function buildDeps(config: Config): Deps {
   const base = buildBaseDeps(config, 'generation-worker');
   const queues = createQueues(base.redis, config.redis.queuePrefix, (err) =>
@@ -62,6 +93,8 @@ export function buildDeps(config: Config): Deps {
     provider: instrumentProvider(createProvider(providerOptions(config)), providerMetrics),
     providerMetrics,
     research: researchOptions(config),
+    sweep: sweepOptions(config),
+    sweepMetrics: createSweepMetrics(base.registry),
   };
 }
 

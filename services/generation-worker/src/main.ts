@@ -4,12 +4,13 @@ import { exitOnSignals, startHttpServer } from '@catalogue/http';
 import { closeWorkers } from '@catalogue/queue';
 import { createApp } from './app';
 import { buildDeps, closeDeps } from './deps';
-import { startWorkers } from './handlers';
+import { scheduleSweep, startWorkers } from './handlers';
 
 async function main(): Promise<void> {
   const config = loadConfigOrExit(process.env);
   const deps = buildDeps(config);
   const workers = startWorkers(deps);
+  await scheduleSweep(deps);
   const server = await startHttpServer(createApp(deps), {
     port: config.ports.generationWorker,
     logger: deps.logger,

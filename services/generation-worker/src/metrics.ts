@@ -65,3 +65,18 @@ export function instrumentProvider(provider: ContentProvider, metrics: ProviderM
     },
   };
 }
+
+export interface SweepMetrics {
+  swept: Counter<'kind'>;
+}
+
+export function createSweepMetrics(registry: Registry): SweepMetrics {
+  return {
+    swept: new Counter({
+      name: 'stale_work_swept_total',
+      help: 'Lost work the sweeper found, by kind: generation_job (abandoned generation ended failed, credits released), catalogue_item (item stuck in generate, render queued again).',
+      labelNames: ['kind'],
+      registers: [registry],
+    }),
+  };
+}

@@ -117,6 +117,24 @@ export const generationJobsRepository = {
     return row ? toJob(row as Record<string, unknown>) : undefined;
   },
 
+  /**
+   * Unfinished jobs of every eshop whose row has not changed for `idleSeconds`, oldest first:
+   * the candidates the stale-work sweeper checks against the queue (the partial index of
+   * unfinished jobs keeps this cheap however many finished jobs there are).
+   */
+  async staleUnfinished(
+    db: Knex | Knex.Transaction,
+    idleSeconds: number,
+    limit: number,
+  ): Promise<GenerationJob[]> {
+    const rows = await select(db)
+      .whereIn('status', ['pending', 'running'])
+      .where('updated_at', '<', db.raw('now() - make_interval(secs => ?)', [idleSeconds]))
+      .orderBy([{ column: 'updated_at' }, { column: 'id' }])
+      .limit(limit);
+    return rows.map((row) => toJob(row as Record<string, unknown>));
+  },
+
   async markRunning(trx: Knex | Knex.Transaction, eshopId: number, id: number): Promise<void> {
     await trx('generation_jobs')
       .where({ eshop_id: eshopId, id, status: 'pending' })

@@ -4,18 +4,28 @@ import type { Deps } from '../deps';
 import { generateHandler } from './generate.handler';
 import { listingEnrichmentHandler } from './listing-enrichment.handler';
 import { renderContentHandler } from './render-content.handler';
+import { sweepStaleWorkHandler } from './sweep-stale-work.handler';
 
 /**
  * The queues this worker consumes and their handlers (one file per job name in this
  * folder). createWorkers() refuses to start when a listed queue has no handler.
  */
-export const CONSUMED_QUEUES: readonly QueueName[] = ['render-content', 'generate', 'listing-enrichment'];
+export const CONSUMED_QUEUES: readonly QueueName[] = [
+  'render-content',
+  'generate',
+  'listing-enrichment',
+  'sweep-stale-work',
+];
+
+/** How often the stale-work sweeper runs (one sweep per period across all replicas). */
+export const SWEEP_EVERY_MS = 60_000;
 
 export function buildHandlers(deps: Deps): Partial<JobHandlers> {
   return {
     'render-content': renderContentHandler(deps),
     generate: generateHandler(deps),
     'listing-enrichment': listingEnrichmentHandler(deps),
+    'sweep-stale-work': sweepStaleWorkHandler(deps),
   };
 }
 
@@ -33,4 +43,20 @@ export function startWorkers(deps: Deps, queues: readonly QueueName[] = CONSUMED
     logger: deps.logger,
     metrics: deps.queueMetrics,
   });
+}
+
+/**
+ * Declares the sweeper's job scheduler. Every replica declares the same scheduler id, so Redis
+ * holds one schedule and queues one sweep per period, whichever replica takes it.
+ */
+export async function scheduleSweep(deps: Deps): Promise<void> {
+  await deps.queues['sweep-stale-work'].upsertJobScheduler(
+    'sweep-stale-work',
+    { every: SWEEP_EVERY_MS },
+    {
+      name: 'sweep-stale-work',
+      data: {},
+      opts: { attempts: 1, removeOnComplete: { count: 100 }, removeOnFail: { count: 100 } },
+    },
+  );
 }

@@ -32,6 +32,9 @@ export interface GenerationRunResult {
   actual_cost: number;
 }
 
+/** What ending a job needs: no provider, so the sweeper can end jobs too. */
+export type EndDeps = Pick<GenerationDeps, 'db' | 'queues' | 'logger'>;
+
 const MAX_ERROR_MESSAGE = 1_000;
 
 export const isFinished = (job: GenerationJob): boolean => job.status === 'done' || job.status === 'failed';
@@ -44,7 +47,7 @@ export function settlementJobId(jobId: number): string {
 }
 
 export async function queueSettlement(
-  deps: GenerationDeps,
+  deps: EndDeps,
   payload: JobPayloads['credit-settlement'],
 ): Promise<void> {
   await enqueue(deps.queues, 'credit-settlement', payload, { jobId: settlementJobId(payload.job_id) });
@@ -55,7 +58,7 @@ export async function queueSettlement(
  * Usage spent on failed provider attempts is recorded too.
  */
 export async function failGeneration(
-  deps: GenerationDeps,
+  deps: EndDeps,
   eshopId: number,
   jobId: number,
   failure: { message: string; provider: string | null; usage: TokenUsage | null },
@@ -84,7 +87,7 @@ export async function failGeneration(
 
 /** A redelivered job that had ended: queue its settlement again (a no-op when it was queued). */
 export async function settleFinished(
-  deps: GenerationDeps,
+  deps: EndDeps,
   eshopId: number,
   jobId: number,
 ): Promise<GenerationRunResult> {

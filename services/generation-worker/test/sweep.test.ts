@@ -1,0 +1,204 @@
+// The stale-work sweeper against the real database and Redis. Its deadlines are an hour here and
+// the test makes its own rows two hours old, so rows of other test files (all younger) are never
+// swept; the deps run on a queue prefix of their own, so the queued jobs can be inspected.
+import {
+  catalogueRepository,
+  contentRepository,
+  creditsRepository,
+  generationJobsRepository,
+  type GenerationJob,
+} from '@catalogue/db';
+import { enqueue, type JobPayloads } from '@catalogue/queue';
+import { makeEshop, testConfig } from '@catalogue/testing';
+import { settleJob } from '../../credit-service/src/services/settlement.service';
+import { buildDeps, closeDeps, sweepOptions, type Deps } from '../src/deps';
+import { scheduleSweep, SWEEP_EVERY_MS } from '../src/handlers';
+import { renderContentHandler } from '../src/handlers/render-content.handler';
+import { ABANDONED_MESSAGE, sweepStaleWork, type SweepDeps } from '../src/services/sweep.service';
+
+const PREFIX = `${process.env.TEST_QUEUE_PREFIX}-sweep`;
+const HOUR_MS = 3_600_000;
+const RESERVED = 12;
+
+let deps: Deps;
+let sweepDeps: SweepDeps;
+
+beforeAll(() => {
+  deps = buildDeps(testConfig({ QUEUE_PREFIX: PREFIX }));
+  sweepDeps = { ...deps, sweep: { jobDeadlineMs: HOUR_MS, itemDeadlineMs: HOUR_MS, batch: 500 } };
+});
+afterAll(async () => {
+  await closeDeps(deps);
+});
+
+let counter = 0;
+const nextId = (): string => `SWEEP-${process.pid}-${++counter}`;
+
+async function shop(): Promise<number> {
+  const { eshop } = await makeEshop(deps.db, { languages: ['default', 'cs'] });
+  await deps.db.transaction((trx) => creditsRepository.topUp(trx, eshop.id, 100, 'test top-up'));
+  return eshop.id;
+}
+
+/** A job row with its reservation, as the white-label generate endpoint leaves it. */
+async function createJob(eshopId: number): Promise<GenerationJob> {
+  const design = await deps.db('designs').where({ key: 'product-classic' }).first<{ id: number }>('id');
+  return deps.db.transaction(async (trx) => {
+    const job = await generationJobsRepository.create(trx, eshopId, {
+      entityType: 'product',
+      entityId: nextId(),
+      designId: design.id,
+      lang: 'default',
+      context: { name: 'Trail shoe' },
+      estimatedCost: RESERVED,
+    });
+    expect((await creditsRepository.reserve(trx, eshopId, job.id, RESERVED)).ok).toBe(true);
+    return job;
+  });
+}
+
+/** Moves a row's last change two hours back, past the sweeper's one-hour deadline. */
+const age = (table: string, where: Record<string, unknown>) =>
+  deps
+    .db(table)
+    .where(where)
+    .update({ updated_at: deps.db.raw(`now() - interval '2 hours'`) });
+
+const reload = async (job: GenerationJob): Promise<GenerationJob> =>
+  (await generationJobsRepository.find(deps.db, job.eshopId, job.id))!;
+
+async function settlementsOf(jobId: number) {
+  const jobs = await deps.queues['credit-settlement'].getJobs(['waiting', 'delayed', 'active', 'completed']);
+  return jobs.filter((j) => j?.data.job_id === jobId).map((j) => ({ id: j.id, data: j.data }));
+}
+
+async function renderJobsOf(eshopId: number) {
+  const jobs = await deps.queues['render-content'].getJobs(['waiting', 'delayed', 'active']);
+  return jobs.filter((j) => j?.data.eshop_id === eshopId);
+}
+
+async function swept(kind: string): Promise<number> {
+  const metric = await deps.sweepMetrics.swept.get();
+  return metric.values.find((v) => v.labels.kind === kind)?.value ?? 0;
+}
+
+describe('sweeping abandoned generation jobs', () => {
+  test('when a job row is idle past the deadline and no queue job carries it, then it is ended failed and its reservation is released exactly once', async () => {
+    const eshopId = await shop();
+    const job = await createJob(eshopId);
+    await age('generation_jobs', { id: job.id });
+    const countedBefore = await swept('generation_job');
+
+    await sweepStaleWork(sweepDeps);
+    await sweepStaleWork(sweepDeps);
+
+    const ended = await reload(job);
+    expect(ended).toMatchObject({ status: 'failed', errorMessage: ABANDONED_MESSAGE, chargedCost: 0 });
+    const settlements = await settlementsOf(job.id);
+    expect(settlements).toEqual([
+      { id: `settle-${job.id}`, data: { eshop_id: eshopId, job_id: job.id, actual_cost: 0 } },
+    ]);
+    expect(await swept('generation_job')).toBe(countedBefore + 1);
+    expect(await settleJob(deps.db, settlements[0]!.data)).toMatchObject({ outcome: 'settled' });
+    expect(await settleJob(deps.db, settlements[0]!.data)).toMatchObject({ outcome: 'duplicate' });
+    expect(await creditsRepository.getAccount(deps.db, eshopId)).toMatchObject({ balance: 100, reserved: 0 });
+  });
+
+  test('when a running job row is idle past the deadline but a live queue job still carries it, then it is left alone', async () => {
+    const eshopId = await shop();
+    const job = await createJob(eshopId);
+    await generationJobsRepository.markRunning(deps.db, eshopId, job.id);
+    await age('generation_jobs', { id: job.id });
+    const payload: JobPayloads['generate'] = { eshop_id: eshopId, job_id: job.id };
+    const queued = await enqueue(deps.queues, 'generate', payload, { delay: 60_000 });
+
+    await sweepStaleWork(sweepDeps);
+
+    expect((await reload(job)).status).toBe('running');
+    expect(await settlementsOf(job.id)).toEqual([]);
+    await (await deps.queues.generate.getJob(queued!))!.remove();
+  });
+
+  test('when a job row has no queue job but is younger than the deadline, then it is left alone', async () => {
+    const eshopId = await shop();
+    const job = await createJob(eshopId);
+
+    await sweepStaleWork(sweepDeps);
+
+    expect((await reload(job)).status).toBe('pending');
+    expect(await settlementsOf(job.id)).toEqual([]);
+    expect(await creditsRepository.getAccount(deps.db, eshopId)).toMatchObject({ reserved: RESERVED });
+  });
+});
+
+describe('sweeping items stuck in generate', () => {
+  async function importProducts(eshopId: number, ids: string[]): Promise<void> {
+    await deps.db.transaction((trx) =>
+      catalogueRepository.upsert(
+        trx,
+        'product',
+        eshopId,
+        ids.map((id) => ({
+          externalId: id,
+          isVisible: true,
+          status: 'generate' as const,
+          fields: { name: { default: `Shoe ${id}` }, description: { default: '<p>Light and warm.</p>' } },
+        })),
+      ),
+    );
+  }
+
+  const statusOf = async (eshopId: number, id: string): Promise<string> =>
+    (await deps.db('products').where({ eshop_id: eshopId, external_id: id }).first('status'))
+      .status as string;
+
+  test('when an item has waited in generate past the deadline, then a render job is queued for it once and rendering makes it ready', async () => {
+    const eshopId = await shop();
+    const [stuck, fresh] = [nextId(), nextId()];
+    await importProducts(eshopId, [stuck, fresh]);
+    await age('products', { eshop_id: eshopId, external_id: stuck });
+    const countedBefore = await swept('catalogue_item');
+
+    await sweepStaleWork(sweepDeps);
+    await sweepStaleWork(sweepDeps);
+
+    const jobs = await renderJobsOf(eshopId);
+    expect(jobs.map((j) => j.data)).toEqual([
+      { eshop_id: eshopId, entity_type: 'product', external_ids: [stuck] },
+    ]);
+    expect(await swept('catalogue_item')).toBe(countedBefore + 1);
+    await renderContentHandler(deps)(jobs[0]!);
+    expect(await statusOf(eshopId, stuck)).toBe('ready');
+    expect(await statusOf(eshopId, fresh)).toBe('generate');
+    const content = await contentRepository.find(deps.db, {
+      eshopId,
+      entityType: 'product',
+      externalId: stuck,
+    });
+    expect(content?.html.cs).toContain(`Shoe ${stuck}`);
+  });
+});
+
+describe('scheduling the sweeper', () => {
+  test('when several worker replicas start, then one schedule queues one sweep per period', async () => {
+    const queue = deps.queues['sweep-stale-work'];
+
+    await Promise.all([scheduleSweep(deps), scheduleSweep(deps), scheduleSweep(deps)]);
+
+    const schedulers = await queue.getJobSchedulers();
+    expect(schedulers).toEqual([expect.objectContaining({ key: 'sweep-stale-work', every: SWEEP_EVERY_MS })]);
+    const pending = await queue.getJobs(['waiting', 'delayed', 'prioritized']);
+    expect(pending).toHaveLength(1);
+    await queue.removeJobScheduler('sweep-stale-work');
+  });
+});
+
+describe('sweeper deadlines', () => {
+  test('when the provider may take 4 attempts of 60 s, then a job is called abandoned only after all of them, the waits and the research, plus 5 minutes', () => {
+    const options = sweepOptions(testConfig({ PROVIDER_TIMEOUT_MS: '60000', PROVIDER_MAX_ATTEMPTS: '4' }));
+
+    const research = 10_000 * 5;
+    expect(options.jobDeadlineMs).toBe(4 * 60_000 + 3 * 30_000 + research + 5 * 60_000);
+    expect(options.itemDeadlineMs).toBe(5 * 60_000);
+  });
+});
