@@ -76,7 +76,12 @@ describe('white-label-api: POST …/generate with bad input', () => {
     ],
     ['name is a number', () => ({ design_id: classic, name: 5 }), 'name', /must be a string/],
     ['name is too long', () => ({ design_id: classic, name: 'n'.repeat(256) }), 'name', /255 characters/],
-    ['name holds a NUL character', () => ({ design_id: classic, name: 'a\u0000b' }), 'name', /invalid/],
+    [
+      'name holds a NUL character',
+      () => ({ design_id: classic, name: 'a\u0000b' }),
+      'name',
+      /must be valid text/,
+    ],
     [
       'short_description is too long',
       () => ({ design_id: classic, short_description: 's'.repeat(10_001) }),
@@ -96,7 +101,18 @@ describe('white-label-api: POST …/generate with bad input', () => {
       /string/,
     ],
     ['ean is too long', () => ({ design_id: classic, ean: '1'.repeat(65) }), 'ean', /64 characters/],
-    ['ean holds an unpaired surrogate', () => ({ design_id: classic, ean: '\ud800' }), 'ean', /invalid/],
+    [
+      'ean holds an unpaired surrogate',
+      () => ({ design_id: classic, ean: '\ud800' }),
+      'ean',
+      /must be valid text/,
+    ],
+    [
+      'search_model holds a NUL character',
+      () => ({ design_id: classic, search_model: ['\u0000'] }),
+      'search_model.0',
+      /must be valid text/,
+    ],
     [
       'use_serp_context is 1',
       () => ({ design_id: classic, use_serp_context: 1 }),

@@ -2,22 +2,15 @@ import Joi from 'joi';
 import { LANGUAGES } from '@catalogue/content';
 import { idSchema } from './common.schema';
 
-/**
- * A NUL character or an unpaired UTF-16 surrogate: PostgreSQL cannot store it in the job's
- * JSONB snapshot, so it is a 422 here instead of a 500 at the insert.
- */
-// eslint-disable-next-line no-control-regex -- matching NUL is the point: Postgres cannot store it
-const UNSTORABLE = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
-
 /** Hard cap of the research list in the body; the configured WEB_RESEARCH_MAX_URLS is checked by the service. */
 export const SEARCH_WEB_MAX_ITEMS = 100;
 
 /**
  * Optional texts of the host page. `''` and `null` mean "not sent" (a host form posts empty
- * fields); limits follow the catalogue's fields of the same meaning.
+ * fields); limits follow the catalogue's fields of the same meaning. Text PostgreSQL cannot
+ * store is refused by the service (`invalidTextErrors`), with the wording of the other operations.
  */
-const text = (max: number) =>
-  Joi.string().strict().allow('', null).max(max).pattern(UNSTORABLE, { invert: true });
+const text = (max: number) => Joi.string().strict().allow('', null).max(max);
 
 /** Optional flags: JSON booleans only (`"true"` is not one), `null` = not sent. */
 const flag = Joi.boolean().strict().allow(null);
@@ -48,10 +41,7 @@ export const generateBody = Joi.object({
   use_serp_context: flag,
   use_web_research: flag,
   search_web: Joi.array().items(url).max(SEARCH_WEB_MAX_ITEMS).allow(null),
-  search_model: Joi.array()
-    .items(Joi.string().strict().min(1).max(100).pattern(UNSTORABLE, { invert: true }))
-    .max(10)
-    .allow(null),
+  search_model: Joi.array().items(Joi.string().strict().min(1).max(100)).max(10).allow(null),
   // Characters per paragraph field the host would like; 0 = no preference.
   paragraph_length: Joi.number().strict().integer().min(0).max(10_000).allow(null),
   use_ai_profile: flag,
