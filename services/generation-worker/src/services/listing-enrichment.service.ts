@@ -13,20 +13,28 @@
  * retries). Database errors propagate so BullMQ retries; a retried row is processed again from
  * its stored feed values, and everything is written at once at the end.
  */
-import {
-  escapeText,
-  htmlToText,
-  sanitizeHtml,
-  type DesignStructure,
-  type FieldSpec,
-  type FillableStructureWidget,
-  type FillWidgetInput,
-} from '@catalogue/content';
+import type { FillWidgetInput } from '@catalogue/content';
 import { listingRepository, type Knex, type ListingField, type ListingParameter } from '@catalogue/db';
 import type { Logger } from '@catalogue/logger';
 import type { JobPayloads } from '@catalogue/queue';
-import { parameterPairs, ProviderError, type ContentProvider, type GenerationContext } from '../providers';
+import { ProviderError, type ContentProvider, type GenerationContext } from '../providers';
 import { fetchResearch, type ResearchOptions, type ResearchPage } from '../research';
+import {
+  isUrl,
+  RESEARCH_CONFIDENCE,
+  RESEARCH_URL_FIELDS,
+  researchParameters,
+  researchUrls,
+} from './listing-research';
+import {
+  fieldsFromWidgets,
+  listingStructure,
+  STANDARD_FIELDS,
+  type StandardField,
+} from './listing-structure';
+
+// The confidences a research parameter can carry, for callers of this job.
+export { CONFIRMED_CONFIDENCE, DISPUTED_CONFIDENCE, RESEARCH_CONFIDENCE } from './listing-research';
 
 export interface ListingDeps {
   db: Knex;
@@ -36,28 +44,6 @@ export interface ListingDeps {
 }
 
 export type ListingOutcome = 'done' | 'failed' | 'missing' | 'already_finished';
-
-/** The fields every listed product should have; the ones a row lacks are generated. */
-export const STANDARD_FIELDS = ['name', 'description', 'short_description'] as const;
-export type StandardField = (typeof STANDARD_FIELDS)[number];
-
-/** Feed fields holding the address of the product's page (read for research). */
-export const RESEARCH_URL_FIELDS = ['url', 'source_url'] as const;
-
-/** A `Label: value` line found on one page. */
-export const RESEARCH_CONFIDENCE = 60;
-/** The same label and value found on two or more pages. */
-export const CONFIRMED_CONFIDENCE = 80;
-/** Pages disagree about the value: the first one is kept, flagged as doubtful. */
-export const DISPUTED_CONFIDENCE = 30;
-
-const MAX_LABEL = 60;
-const MAX_LABEL_WORDS = 6;
-const MAX_VALUE = 200;
-const MAX_RESEARCH_PARAMETERS = 50;
-
-/** Limits of what generation writes. */
-const LIMITS = { name: 120, description: 2000, short_description: 300, facts: 10 } as const;
 
 const LABELS: Record<string, string> = { ean: 'EAN', sku: 'SKU', mpn: 'MPN', gtin: 'GTIN' };
 
@@ -77,168 +63,6 @@ const humanLabel = (name: string): string => {
   const words = name.replace(/[_-]+/g, ' ').trim();
   return words.charAt(0).toUpperCase() + words.slice(1);
 };
-
-const isUrl = (value: string): boolean => /^https?:\/\//i.test(value);
-
-/** The http(s) addresses in the row's URL fields, each once. */
-export function researchUrls(field: Record<string, ListingField>): string[] {
-  const urls: string[] = [];
-  for (const name of RESEARCH_URL_FIELDS) {
-    const value = field[name]?.value;
-    for (const url of Array.isArray(value) ? value : value === undefined ? [] : [value]) {
-      if (typeof url === 'string' && isUrl(url.trim()) && !urls.includes(url.trim())) urls.push(url.trim());
-    }
-  }
-  return urls;
-}
-
-/** A `Label: value` pair that reads like a product property (not a URL cut at its colon, not prose). */
-const plausiblePair = (label: string, value: string): boolean =>
-  label.length <= MAX_LABEL &&
-  label.split(/\s+/).length <= MAX_LABEL_WORDS &&
-  !/https?:|www\.|\bhttps?$/i.test(label) &&
-  /\p{L}/u.test(label) &&
-  value.length <= MAX_VALUE &&
-  !value.startsWith('//');
-
-/**
- * Parameters found on the research pages: `Label: value` lines (also `Label = value` and
- * tab-separated), one per label, never a label in `known` (the feed's own parameters win).
- */
-export function researchParameters(
-  pages: readonly ResearchPage[],
-  known: readonly ListingParameter[],
-): ListingParameter[] {
-  const taken = new Set(known.map((p) => p.label.trim().toLowerCase()));
-  const found = new Map<string, ListingParameter>();
-  for (const page of pages) {
-    for (const pair of parameterPairs(page.text)) {
-      const label = pair.title;
-      const value = pair.text;
-      const id = label.toLowerCase();
-      if (taken.has(id) || !plausiblePair(label, value)) continue;
-      const seen = found.get(id);
-      if (seen === undefined) {
-        if (found.size >= MAX_RESEARCH_PARAMETERS) continue;
-        found.set(id, {
-          label,
-          value,
-          source: 'research',
-          confidence: RESEARCH_CONFIDENCE,
-          reference: [page.url],
-        });
-      } else if (!seen.reference?.includes(page.url)) {
-        if (seen.value.toLowerCase() === value.toLowerCase()) {
-          if (seen.confidence !== DISPUTED_CONFIDENCE) seen.confidence = CONFIRMED_CONFIDENCE;
-          seen.reference = [...(seen.reference ?? []), page.url];
-        } else {
-          seen.confidence = DISPUTED_CONFIDENCE;
-        }
-      }
-    }
-  }
-  return [...found.values()];
-}
-
-const spec = (role: string, format: FieldSpec['format'], max_length: number, hint: string): FieldSpec => ({
-  role,
-  format,
-  max_length,
-  hint,
-});
-
-function widget(
-  id: number,
-  name: string,
-  description: string,
-  fields: FieldSpec[],
-  items: FieldSpec[] = [],
-  itemCount = 0,
-): FillableStructureWidget {
-  return {
-    design_widget_id: id,
-    position: id - 1,
-    type: items.length > 0 ? 'benefit' : 'section',
-    widget_name: name,
-    widget_description: description,
-    fillable: true,
-    item_count: itemCount,
-    field: fields,
-    item_field: items,
-    image_slot: 0,
-    icon_slot: 0,
-  };
-}
-
-const MAIN = 1;
-const FACTS = 2;
-const SHORT = 3;
-
-/**
- * The fields to write, as a small design the providers understand: the name as the heading and
- * the description as the paragraph of one section, the description's list of facts as benefit
- * items, the short description as a plain-text paragraph of its own.
- */
-export function listingStructure(missing: ReadonlySet<StandardField>): DesignStructure {
-  const widgets: FillableStructureWidget[] = [];
-  const main: FieldSpec[] = [];
-  if (missing.has('name')) main.push(spec('heading', 'text', LIMITS.name, 'The product name'));
-  if (missing.has('description')) {
-    main.push(spec('paragraph', 'html', LIMITS.description, 'The product description'));
-  }
-  if (main.length > 0) {
-    widgets.push(widget(MAIN, 'Product', 'Name and description of the product', main));
-  }
-  if (missing.has('description')) {
-    widgets.push(
-      widget(
-        FACTS,
-        'Key facts',
-        'Facts about the product, each a short label and its value',
-        [],
-        [
-          spec('benefit_title', 'text', 80, 'A property of the product'),
-          spec('benefit_text', 'text', 300, 'Its value'),
-        ],
-        LIMITS.facts,
-      ),
-    );
-  }
-  if (missing.has('short_description')) {
-    widgets.push(
-      widget(SHORT, 'Short description', 'One or two sentences for product lists', [
-        spec('paragraph', 'text', LIMITS.short_description, 'The short description'),
-      ]),
-    );
-  }
-  return { design_id: 0, design_name: 'Product listing', category: 'product', widget: widgets };
-}
-
-const textOf = (value: unknown): string => (typeof value === 'string' ? value.trim() : '');
-
-/** What the provider wrote, as listing fields (plain text, or sanitised HTML for the description). */
-export function fieldsFromWidgets(
-  widgets: readonly FillWidgetInput[],
-): Partial<Record<StandardField, string>> {
-  const byId = new Map(widgets.map((w) => [w.design_widget_id, w]));
-  const out: Partial<Record<StandardField, string>> = {};
-  const main = byId.get(MAIN);
-  const name = textOf(main?.fields?.heading);
-  if (name !== '') out.name = name;
-  const paragraph = textOf(main?.fields?.paragraph);
-  const facts = (byId.get(FACTS)?.items ?? [])
-    .map((item) => [textOf(item.benefit_title), textOf(item.benefit_text)] as const)
-    .filter(([title, text]) => title !== '' && text !== '');
-  const list =
-    facts.length === 0
-      ? ''
-      : `<ul>${facts.map(([t, v]) => `<li><strong>${escapeText(t)}</strong>: ${escapeText(v)}</li>`).join('')}</ul>`;
-  const description = sanitizeHtml(`${paragraph}${list}`).trim();
-  if (htmlToText(description).trim() !== '') out.description = description;
-  const short = textOf(byId.get(SHORT)?.fields?.paragraph);
-  if (short !== '') out.short_description = short;
-  return out;
-}
 
 /** The provider's context: the row's own values and the research extracts, nothing else. */
 function contextOf(
