@@ -315,6 +315,29 @@ describe('catalogue-api: POST /api/v2/rest/{products,categories,brands,blogs} (v
       expect(await renderJobs(shop.eshop.id)).toEqual(jobsBefore);
     });
 
+    test('when only the variants of a ready product change, then it goes back to generate with a render job', async () => {
+      const shop = await svc.eshop();
+      const variants = [
+        { code: 'V1', ean: '123' },
+        { code: 'V2', ean: null },
+      ];
+      await shop.api.post('/api/v2/rest/products', [product('P1', { variant: variants })]);
+      await svc.setStatus(shop.eshop.id, 'product', ['P1'], 'ready');
+      const jobsBefore = await renderJobs(shop.eshop.id);
+
+      const res = await shop.api.post('/api/v2/rest/products', [
+        product('P1', { variant: [variants[1], variants[0]] }),
+      ]);
+
+      expect(res.status).toBe(200);
+      expect(res.body).toEqual({ success: true, imported: 0, updated: 1, skipped: 0, errors: [] });
+      const [row] = await rows('products', shop.eshop.id);
+      expect(row.status).toBe('generate');
+      const stored = await svc.deps.db('product_variants').where({ product_id: row.id }).orderBy('id');
+      expect(stored.map((v) => v.code)).toEqual(['V2', 'V1']);
+      expect(await renderJobs(shop.eshop.id)).toHaveLength(jobsBefore.length + 1);
+    });
+
     test('when only is_visible changes, then the row is updated but keeps its status and no render job is queued', async () => {
       const shop = await svc.eshop();
       await shop.api.post('/api/v2/rest/categories', [{ id: 'C1', name: { default: 'Chairs' } }]);

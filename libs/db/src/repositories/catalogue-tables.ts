@@ -54,10 +54,17 @@ export interface EntityRecord {
   fields: Record<string, unknown>;
 }
 
+export interface StoredVariant {
+  code: string;
+  ean: string | null;
+}
+
 export interface StoredEntity extends EntityRecord {
   id: number;
   status: EntityStatus;
   isDelete: boolean;
+  /** A product's variants in internal-id order, when asked for (`withVariants`). */
+  variants?: StoredVariant[];
 }
 
 export interface EntityWrite extends EntityRecord {

@@ -7,6 +7,7 @@ import {
   type EntityType,
   type EntityWrite,
   type StoredEntity,
+  type StoredVariant,
 } from './catalogue-tables';
 
 function toWriteRow(type: EntityType, eshopId: number, write: EntityWrite): Record<string, unknown> {
@@ -29,20 +30,36 @@ function toWriteRow(type: EntityType, eshopId: number, write: EntityWrite): Reco
 
 /** Writes of catalogue entities: imports (lock, upsert), references, deletes and statuses. */
 export const catalogueWrites = {
-  /** The stored state of the given items, locked for the rest of the caller's transaction. */
+  /**
+   * The stored state of the given items, locked for the rest of the caller's transaction.
+   * `withVariants` (products) also reads each product's variants, in internal-id order, in the
+   * same statement: an import that sends variants compares them without another round trip.
+   */
   async findForUpdate(
     trx: Knex.Transaction,
     type: EntityType,
     eshopId: number,
     externalIds: string[],
+    opts: { withVariants?: boolean } = {},
   ): Promise<Map<string, StoredEntity>> {
     if (!externalIds.length) return new Map();
-    const rows = await trx(ENTITY_TABLES[type].table)
+    const { table } = ENTITY_TABLES[type];
+    const query = trx(table)
       .select('id', 'external_id', 'status', 'is_visible', 'is_delete', ...columnsOf(type))
       .where('eshop_id', eshopId)
       .whereIn('external_id', externalIds)
       .orderBy('id')
       .forUpdate();
+    if (opts.withVariants) {
+      query.select(
+        trx.raw(
+          `coalesce((select json_agg(json_build_object('code', v.code, 'ean', v.ean) order by v.id)
+             from product_variants v where v.product_id = ??.id), '[]'::json) as variants`,
+          [table],
+        ),
+      );
+    }
+    const rows = await query;
     return new Map(
       rows.map((row: Record<string, unknown>) => {
         const fields = Object.fromEntries(columnsOf(type).map((c) => [c, row[c]]));
@@ -55,6 +72,7 @@ export const catalogueWrites = {
             isVisible: row.is_visible as boolean,
             isDelete: row.is_delete as boolean,
             fields,
+            ...(opts.withVariants && { variants: row.variants as StoredVariant[] }),
           },
         ];
       }),

@@ -170,15 +170,8 @@ export async function importEntities(
     type,
     eshopId,
     items.map(({ item }) => item.id),
+    { withVariants: type === 'product' && items.some(({ item }) => item.variant !== undefined) },
   );
-  const storedVariants =
-    type === 'product'
-      ? await variantsRepository.ofProducts(
-          trx,
-          eshopId,
-          items.flatMap(({ item }) => (item.variant && stored.has(item.id) ? [stored.get(item.id)!.id] : [])),
-        )
-      : new Map<number, Variant[]>();
 
   const writes: EntityWrite[] = [];
   const newVariants = new Map<string, Variant[]>();
@@ -188,8 +181,7 @@ export async function importEntities(
     const fields = mergedFields(type, before, item);
     const isVisible = item.is_visible ?? before?.isVisible ?? true;
     const variants = variantsOf(item);
-    const variantsChanged =
-      variants !== undefined && !sameJson(variants, before ? (storedVariants.get(before.id) ?? []) : []);
+    const variantsChanged = variants !== undefined && !sameJson(variants, before?.variants ?? []);
     if (variants !== undefined && variantsChanged) newVariants.set(item.id, variants);
 
     const sourceChanged = !before || variantsChanged || !sameJson(fields, before.fields);
