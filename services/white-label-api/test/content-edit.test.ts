@@ -156,6 +156,47 @@ describe('white-label-api: PUT content and element-copy', () => {
     expect(await shop.stored('E5')).toEqual(before);
   });
 
+  test('when a favourite-shaped element list is added as json, then its per-language attributes become the element attributes', async () => {
+    const shop = await svc.shop({ languages: ['default', 'cs'] });
+    await shop.register('E8');
+    const imageText = await svc.widgetOf('image_text');
+    const res = await shop.call('POST', '/content/E8/type/product', {
+      widget_id: imageText.id,
+      json: [
+        {
+          id: 1,
+          parent_id: 0,
+          tag: 'figure',
+          class: 'ccs-image-text__media',
+          is_editable: false,
+          value: [],
+          extension: [],
+        },
+        {
+          id: 2,
+          parent_id: 1,
+          tag: 'img',
+          class: 'ccs-image-text__image',
+          value: [],
+          extension: { default: { src: 'https://cdn.shop.test/f.jpg', alt: 'Shoe' }, cs: { alt: 'Bota' } },
+        },
+      ],
+    });
+    expect(res.status).toBe(200);
+    expect(res.body[0].children[1].extension).toEqual({
+      src: 'https://cdn.shop.test/f.jpg',
+      alt: { default: 'Shoe', cs: 'Bota' },
+    });
+    expect((await shop.stored('E8'))?.html.cs).toContain('src="https://cdn.shop.test/f.jpg" alt="Bota"');
+    const bad = await shop.call('POST', '/content/E8/type/product', {
+      widget_id: imageText.id,
+      json: [{ id: 1, tag: 'img', extension: { cs: { src: 'javascript:alert(1)' } } }],
+    });
+    expect(bad.body.errors).toEqual({
+      'json.0.extension.src': ['The json.0.extension.src field must be a valid URL.'],
+    });
+  });
+
   test('when an element is copied, then the duplicate (with descendants and fresh ids) follows it and renders', async () => {
     const { shop, faq } = await arrange('E6');
     const list = elementByClass(faq, 'ccs-faq__list');

@@ -1,3 +1,4 @@
+import { eshopsRepository } from '@catalogue/db';
 import { contentService, type Body } from './content-helpers';
 
 describe('white-label-api: content operations never cross eshops', () => {
@@ -87,5 +88,24 @@ describe('white-label-api: content operations never cross eshops', () => {
 
     expect(await a.stored('P1')).toEqual(product);
     expect(await a.stored('PG1', 'page')).toEqual(page);
+  });
+
+  test('when the licence has lapsed, then content operations are 403 and nothing changes', async () => {
+    const { a, product } = await arrangeA();
+    await eshopsRepository.update(svc.deps.db, a.id, { licenceValidUntil: '2020-01-01' });
+    const section = await svc.widgetOf('section');
+    for (const [method, path, body] of [
+      ['GET', '/content/P1/type/product'],
+      ['POST', '/content/P1/type/product', { widget_id: section.id }],
+      ['DELETE', '/content/P1/type/product/widget/1'],
+    ] as [string, string, unknown?][]) {
+      const res = await a.call(method, path, body);
+      expect([method, res.status, res.body]).toEqual([
+        method,
+        403,
+        { error: 'The white-label licence of this eshop is not valid' },
+      ]);
+    }
+    expect(await a.stored('P1')).toEqual(product);
   });
 });

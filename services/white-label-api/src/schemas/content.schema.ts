@@ -35,14 +35,30 @@ const attributeSchema = Joi.alternatives(
   languageMap(Joi.string().allow('').max(2048)),
 );
 
-/** Attributes the renderers read; `[]` means none. */
+const plainAttributes = Joi.object({
+  src: Joi.string().allow('').max(2048),
+  alt: Joi.string().allow('').max(2048),
+  href: Joi.string().allow('').max(2048),
+  title: Joi.string().allow('').max(2048),
+});
+
+/**
+ * Attributes the renderers read; `[]` means none. Also the favourites' shape, a language map of
+ * attribute objects (`{default: {src, alt}, cs: {alt}}`), so a favourite's children can be
+ * added as they were read.
+ */
 const extensionSchema = Joi.alternatives(
   Joi.array().max(0),
   Joi.object({ src: attributeSchema, alt: attributeSchema, href: attributeSchema, title: attributeSchema }),
+  Joi.object().pattern(
+    Joi.string().valid(...LANGUAGES),
+    Joi.alternatives(Joi.array().max(0), plainAttributes),
+  ),
 );
 
 export type ValueInput = Record<string, string> | [] | string;
-export type ExtensionInput = Record<string, string | Record<string, string>> | [];
+export type ExtensionInput =
+  Record<string, string | Record<string, string>> | Record<string, Record<string, string> | []> | [];
 
 /** An element of a new widget (`json` of the content POST); ids are the caller's own references. */
 const newElementSchema = Joi.object({

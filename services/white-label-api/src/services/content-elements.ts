@@ -20,10 +20,28 @@ function add(errors: FieldErrors, key: string, message: string): void {
   (errors[key] ??= []).push(message);
 }
 
-function attributesOf(extension: ExtensionInput | ContentElement['extension'] | undefined) {
-  return typeof extension === 'object' && extension !== null && !Array.isArray(extension)
-    ? (extension as Record<string, string | Record<string, string>>)
-    : {};
+const ATTRIBUTES = new Set(['src', 'alt', 'href', 'title']);
+
+/**
+ * Attributes keyed by name. The favourites' shape (a language map of attribute objects) is
+ * turned into attributes whose values are language maps, the shape of content elements.
+ */
+function attributesOf(
+  extension: ExtensionInput | ContentElement['extension'] | undefined,
+): Record<string, string | Record<string, string>> {
+  if (typeof extension !== 'object' || extension === null || Array.isArray(extension)) return {};
+  const entries = Object.entries(extension as Record<string, unknown>);
+  if (entries.every(([name]) => ATTRIBUTES.has(name))) {
+    return extension as Record<string, string | Record<string, string>>;
+  }
+  const byName: Record<string, Record<string, string>> = {};
+  for (const [lang, attributes] of entries) {
+    if (typeof attributes !== 'object' || attributes === null || Array.isArray(attributes)) continue;
+    for (const [name, value] of Object.entries(attributes as Record<string, string>)) {
+      (byName[name] ??= {})[lang] = value;
+    }
+  }
+  return byName;
 }
 
 /** A widget built from the caller's elements (their ids are references within `json` only). */

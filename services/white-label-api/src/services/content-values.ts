@@ -109,7 +109,8 @@ export function prepareExtension(
   const extension: Record<string, Attribute> = {};
   const problems: Record<string, string> = {};
   const lower = tag.trim().toLowerCase();
-  for (const [name, value] of Object.entries(raw)) {
+  for (const [name, sent] of Object.entries(raw)) {
+    let value = sent;
     if (typeof value !== 'string') {
       const bad = Object.keys(value).find((lang) => !SUPPORTED.has(lang));
       if (bad !== undefined) {
@@ -122,17 +123,25 @@ export function prepareExtension(
       else extension[name] = mapAttribute(value, (v) => v.trim());
       continue;
     }
+    // The renderers read `src` and `href` as one string (libs/content render/html.ts), so a
+    // language map is only accepted when it names one URL for every language.
+    if (typeof value !== 'string') {
+      const urls = new Set(eachText(value).filter((v) => v.trim() !== ''));
+      if (urls.size > 1) {
+        problems[name] = 'must be one URL for every language';
+        continue;
+      }
+      value = [...urls][0] ?? '';
+    }
     const check = name === 'href' ? safeHref : lower === 'iframe' ? videoEmbedUrl : safeSrc;
-    if (eachText(value).some((v) => v.trim() !== '' && check(v) === null)) {
+    const url = value.trim() === '' ? '' : check(value);
+    if (url === null) {
       problems[name] =
         lower === 'iframe' && name === 'src' ? 'must be a YouTube or Vimeo video URL' : 'must be a valid URL';
     } else {
       // The parser's serialisation percent-encodes quotes and angle brackets, so what is stored
       // (and answered in `children`) reads as a URL, not as markup, wherever it is shown.
-      extension[name] = mapAttribute(value, (v) => {
-        const url = v.trim() === '' ? null : check(v);
-        return url === null ? '' : new URL(url).href;
-      });
+      extension[name] = url === '' ? '' : new URL(url).href;
     }
   }
   return { extension, problems };
