@@ -85,6 +85,18 @@ describe('white-label-api: entities (register-entity, GET entity, GET …/html)'
       expect((await stored(shop.id, 'page', 'N'))?.title).toEqual({});
     });
 
+    test('when the body carries fields the API does not store, then they are ignored', async () => {
+      const shop = await service.shop();
+      const res = await shop.post('/register-entity', {
+        entity_id: 'U',
+        type: 'page',
+        url: 'a\u0000',
+        extra: { x: 1 },
+      });
+      expect(res.status).toBe(201);
+      expect(res.body.data).toMatchObject({ entity_id: 'U', title: '', old_description: '' });
+    });
+
     test('when old_description carries script, handlers or javascript: links, then only safe HTML is stored and answered', async () => {
       const shop = await service.shop();
       const res = await shop.post('/register-entity', {

@@ -87,7 +87,9 @@ export async function registerEntity(
   eshopId: number,
   input: RegisterEntityInput,
 ): Promise<{ entity: EntityView; created: boolean }> {
-  const textErrors = invalidTextErrors(input);
+  // Only the fields that are stored: fields the service ignores cannot make a request fail.
+  const { entity_id, old_description, title } = input;
+  const textErrors = invalidTextErrors({ entity_id, old_description, title });
   if (Object.keys(textErrors).length > 0) throw new ValidationError(textErrors);
   return db.transaction(async (trx) => {
     const existing = await wlEntitiesRepository.find(trx, eshopId, input.type, input.entity_id);
