@@ -65,6 +65,34 @@ describe('white-label-api: POST /entity/{entity_id}/type/{entity_type}/design (f
     expect((await shop.get('/entity/P1/type/product/html')).body).toEqual({ html: res.body.html });
   });
 
+  test('when a page (no catalogue item) is filled from the structure it read, then its content is stored and rendered', async () => {
+    const shop = await service.shop();
+    await shop.post('/register-entity', { entity_id: 'about', type: 'page', title: 'About us' });
+    const design = (await shop.get('/design?type=page')).body.data[0];
+    const structure = (await shop.get(`/design/${design.id}/structure`)).body;
+    const target = structure.widget.find(
+      (w: { fillable: boolean; field?: Array<{ role: string; format: string }> }) =>
+        w.fillable && w.field!.some((f) => f.format === 'text'),
+    );
+    const role = target.field.find((f: { format: string }) => f.format === 'text').role;
+    const res = await shop.post('/entity/about/type/page/design', {
+      design_id: design.id,
+      widget: [{ design_widget_id: target.design_widget_id, fields: { [role]: 'We make shoes' } }],
+    });
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({
+      html: {
+        default: expect.stringContaining('We make shoes'),
+        cs: expect.any(String),
+        en: expect.any(String),
+      },
+      widget_created: 1,
+    });
+    const stored = await content(shop, 'about', 'page');
+    expect(stored?.html).toEqual(res.body.html);
+    expect((await wlEntitiesRepository.find(db(), shop.id, 'page', 'about'))?.designId).toBe(design.id);
+  });
+
   test('when a design is filled a second time, then the whole content is replaced', async () => {
     const shop = await registered();
     const d = await classic();
