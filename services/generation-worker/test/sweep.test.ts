@@ -57,12 +57,19 @@ async function createJob(eshopId: number): Promise<GenerationJob> {
   });
 }
 
-/** Moves a row's last change two hours back, past the sweeper's one-hour deadline. */
-const age = (table: string, where: Record<string, unknown>) =>
+/** Moves rows' last change two hours back, past the sweeper's one-hour deadline. */
+const TWO_HOURS_AGO = `now() - interval '2 hours'`;
+const ageJob = (job: GenerationJob) =>
   deps
-    .db(table)
-    .where(where)
-    .update({ updated_at: deps.db.raw(`now() - interval '2 hours'`) });
+    .db('generation_jobs')
+    .where({ id: job.id })
+    .update({ updated_at: deps.db.raw(TWO_HOURS_AGO) });
+const ageProducts = (eshopId: number, ids: string[]) =>
+  deps
+    .db('products')
+    .where({ eshop_id: eshopId })
+    .whereIn('external_id', ids)
+    .update({ updated_at: deps.db.raw(TWO_HOURS_AGO) });
 
 const reload = async (job: GenerationJob): Promise<GenerationJob> =>
   (await generationJobsRepository.find(deps.db, job.eshopId, job.id))!;
@@ -86,7 +93,7 @@ describe('sweeping abandoned generation jobs', () => {
   test('when a job row is idle past the deadline and no queue job carries it, then it is ended failed and its reservation is released exactly once', async () => {
     const eshopId = await shop();
     const job = await createJob(eshopId);
-    await age('generation_jobs', { id: job.id });
+    await ageJob(job);
     const countedBefore = await swept('generation_job');
 
     await sweepStaleWork(sweepDeps);
@@ -108,7 +115,7 @@ describe('sweeping abandoned generation jobs', () => {
     const eshopId = await shop();
     const job = await createJob(eshopId);
     await generationJobsRepository.markRunning(deps.db, eshopId, job.id);
-    await age('generation_jobs', { id: job.id });
+    await ageJob(job);
     const payload: JobPayloads['generate'] = { eshop_id: eshopId, job_id: job.id };
     const queued = await enqueue(deps.queues, 'generate', payload, { delay: 60_000 });
 
@@ -152,30 +159,30 @@ describe('sweeping items stuck in generate', () => {
     (await deps.db('products').where({ eshop_id: eshopId, external_id: id }).first('status'))
       .status as string;
 
-  test('when an item has waited in generate past the deadline, then a render job is queued for it once and rendering makes it ready', async () => {
+  test('when items have waited in generate past the deadline, then one render job per item is queued once and rendering makes them ready', async () => {
     const eshopId = await shop();
-    const [stuck, fresh] = [nextId(), nextId()];
-    await importProducts(eshopId, [stuck, fresh]);
-    await age('products', { eshop_id: eshopId, external_id: stuck });
+    const [first, second, fresh] = [nextId(), nextId(), nextId()];
+    await importProducts(eshopId, [first, second, fresh]);
+    await ageProducts(eshopId, [first, second]);
     const countedBefore = await swept('catalogue_item');
 
     await sweepStaleWork(sweepDeps);
     await sweepStaleWork(sweepDeps);
 
     const jobs = await renderJobsOf(eshopId);
-    expect(jobs.map((j) => j.data)).toEqual([
-      { eshop_id: eshopId, entity_type: 'product', external_ids: [stuck] },
-    ]);
-    expect(await swept('catalogue_item')).toBe(countedBefore + 1);
-    await renderContentHandler(deps)(jobs[0]!);
-    expect(await statusOf(eshopId, stuck)).toBe('ready');
+    expect(jobs.map((j) => j.data.external_ids).sort()).toEqual([[first], [second]]);
+    expect(jobs.every((j) => j.data.eshop_id === eshopId && j.data.entity_type === 'product')).toBe(true);
+    expect(await swept('catalogue_item')).toBe(countedBefore + 2);
+    for (const job of jobs) await renderContentHandler(deps)(job);
+    expect(await statusOf(eshopId, first)).toBe('ready');
+    expect(await statusOf(eshopId, second)).toBe('ready');
     expect(await statusOf(eshopId, fresh)).toBe('generate');
     const content = await contentRepository.find(deps.db, {
       eshopId,
       entityType: 'product',
-      externalId: stuck,
+      externalId: first,
     });
-    expect(content?.html.cs).toContain(`Shoe ${stuck}`);
+    expect(content?.html.cs).toContain(`Shoe ${first}`);
   });
 });
 

@@ -9,13 +9,12 @@
  *   `settle-<job_id>`: settled once, however often the sweep runs.
  * - A catalogue item stays in `generate` when Redis failed right after its import committed.
  *   Once it has been idle for a few minutes, a `render-content` job is queued for it again
- *   (rendering is idempotent), at most one per eshop and entity type in flight.
+ *   (rendering is idempotent), one job per item, at most one in flight per item.
  *
  * It runs as a job of its own queue, queued by a BullMQ job scheduler: one sweep per period
  * across all replicas, and two overlapping sweeps are harmless.
  */
 import { generationJobsRepository, stuckItemsRepository, type StuckItem } from '@catalogue/db';
-import { enqueue } from '@catalogue/queue';
 import type { SweepMetrics } from '../metrics';
 import { failGeneration, type EndDeps } from './generation-end';
 
@@ -40,8 +39,6 @@ export interface SweepResult {
 
 /** States in which a queue job will still run (or is running). */
 const LIVE_STATES = ['active', 'waiting', 'delayed', 'prioritized', 'waiting-children'] as const;
-/** Items per render job, as an import queues them. */
-const RENDER_BATCH = 100;
 
 export const ABANDONED_MESSAGE =
   'The generation job was abandoned: it did not finish in time and no worker holds it any more. No credits were charged.';
@@ -77,30 +74,23 @@ async function failAbandonedGenerations(deps: SweepDeps): Promise<number> {
 async function requeueStuckItems(deps: SweepDeps): Promise<number> {
   const idleSeconds = deps.sweep.itemDeadlineMs / 1000;
   const stuck = await stuckItemsRepository.waitingForRender(deps.db, idleSeconds, deps.sweep.batch);
-  const groups = new Map<string, StuckItem[]>();
-  for (const item of stuck) {
-    const key = `${item.eshopId}:${item.entityType}`;
-    groups.set(key, [...(groups.get(key) ?? []), item]);
-  }
-  let queued = 0;
-  for (const [key, items] of groups) {
-    // While a sweep's render job of this eshop and type is unfinished, later sweeps add none:
-    // a long render backlog must not fill up with copies. (The add is deduplicated as well, for
-    // two sweeps that race.)
-    const deduplicationId = `sweep-render-${key}`;
-    if ((await deps.queues['render-content'].getDeduplicationJobId(deduplicationId)) !== null) continue;
-    const batch = items.slice(0, RENDER_BATCH);
-    const { eshopId, entityType } = batch[0]!;
-    await enqueue(
-      deps.queues,
-      'render-content',
-      { eshop_id: eshopId, entity_type: entityType, external_ids: batch.map((i) => i.externalId) },
-      { deduplication: { id: deduplicationId } },
-    );
-    queued += batch.length;
-  }
-  deps.sweepMetrics.swept.inc({ kind: 'catalogue_item' }, queued);
-  return queued;
+  const queue = deps.queues['render-content'];
+  const deduplicationId = (item: StuckItem): string =>
+    `sweep-render-${item.eshopId}-${item.entityType}-${item.externalId}`;
+  // While a sweep's render job of an item is unfinished, later sweeps add none, so a long render
+  // backlog does not fill up with copies (the add is deduplicated too, for sweeps that race).
+  const pending = await Promise.all(stuck.map((item) => queue.getDeduplicationJobId(deduplicationId(item))));
+  const missing = stuck.filter((_, index) => pending[index] === null);
+  // One item per job: an item that cannot render must not hold back the others.
+  await queue.addBulk(
+    missing.map((item) => ({
+      name: 'render-content' as const,
+      data: { eshop_id: item.eshopId, entity_type: item.entityType, external_ids: [item.externalId] },
+      opts: { deduplication: { id: deduplicationId(item) } },
+    })),
+  );
+  deps.sweepMetrics.swept.inc({ kind: 'catalogue_item' }, missing.length);
+  return missing.length;
 }
 
 export async function sweepStaleWork(deps: SweepDeps): Promise<SweepResult> {
