@@ -121,13 +121,20 @@ export function applyValueEdits(
         if (!sameLangMap(value, element.value ?? {})) next = { ...next, value };
       }
       if (sent.extension !== undefined) {
-        const { extension, problems } = prepareExtension(element.tag, attributesOf(sent.extension));
+        // An attribute sent back exactly as stored is no change, whatever shape it has.
+        const stored = attributesOf(element.extension);
+        const changes = Object.fromEntries(
+          Object.entries(attributesOf(sent.extension)).filter(
+            ([name, value]) => JSON.stringify(value) !== JSON.stringify(stored[name]),
+          ),
+        );
+        const { extension, problems } = prepareExtension(element.tag, changes);
         for (const [name, tail] of Object.entries(problems)) {
           add(errors, `${path}.extension.${name}`, `The ${path}.extension.${name} field ${tail}.`);
         }
-        const merged = dropEmpty({ ...attributesOf(element.extension), ...extension });
+        const merged = dropEmpty({ ...stored, ...extension });
         // An empty attribute and a missing one render the same (`alt=""` is always written).
-        if (JSON.stringify(merged) !== JSON.stringify(dropEmpty(attributesOf(element.extension)))) {
+        if (JSON.stringify(merged) !== JSON.stringify(dropEmpty(stored))) {
           next = { ...next, extension: Object.keys(merged).length > 0 ? merged : [] };
         }
       }
