@@ -1,6 +1,6 @@
 import { applyValueEdits, newWidgetFromElements } from '../src/services/content-elements';
 import { applyElementAction } from '../src/services/content-edit.service';
-import { formatsByClass, mergeValue, prepareExtension } from '../src/services/content-values';
+import { elementTag, formatsByClass, mergeValue, prepareExtension } from '../src/services/content-values';
 import { idsAfter } from '../src/services/tree-ops';
 import { el, SECTION, TEMPLATES, tree, validationErrors } from './content-trees';
 
@@ -167,5 +167,12 @@ describe('editor values (pure)', () => {
       [23, 21, 2, 'div', { cs: '<p>P</p>' }],
     ]);
     expect(widget).toMatchObject({ id: 5, widget_id: SECTION.id, is_original: false });
+    expect(['SCRIPT', 'object', 'h1', 'B', 'iframe'].map(elementTag)).toEqual([
+      'div',
+      'div',
+      'h2',
+      'strong',
+      'iframe',
+    ]);
   });
 });

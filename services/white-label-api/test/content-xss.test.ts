@@ -81,6 +81,9 @@ function findings(stored: StoredContent | undefined, widgets: Body[]): string[] 
     for (const widget of tree) {
       found.push(...dangers(widget.html).map((d) => `${where} widget ${widget.id} html: ${d}`));
       for (const element of widget.children) {
+        if (['script', 'object', 'embed', 'style', 'svg'].includes(element.tag)) {
+          found.push(`${where} element ${element.id} tag ${element.tag}`);
+        }
         for (const value of Object.values(element.value as Record<string, string>)) {
           found.push(...dangers(value).map((d) => `${where} element ${element.id} value: ${d}`));
         }
@@ -139,6 +142,7 @@ describe('white-label-api: XSS payloads through the content operations', () => {
           },
           { id: 3, parent_id: 1, tag: 'div', value: { default: payload, cs: `<div>${payload}</div>` } },
           { id: 4, parent_id: 1, tag: 'script', value: payload },
+          { id: 6, parent_id: 1, tag: 'object', value: payload },
           {
             id: 5,
             parent_id: 1,

@@ -8,6 +8,7 @@ import { ValidationError, type FieldErrors } from '@catalogue/http';
 import type { ContentPutInput, ExtensionInput, NewElementInput } from '../schemas/content.schema';
 import {
   asLangMap,
+  elementTag,
   formatsByClass,
   mergeValue,
   prepareExtension,
@@ -57,7 +58,10 @@ export function newWidgetFromElements(
   const formats = formatsByClass(template);
   const elements = json.map((element, index): ContentElement => {
     const format: ValueFormat = formats.get(element.class) ?? 'html';
-    const { extension, problems } = prepareExtension(element.tag, attributesOf(element.extension));
+    const { extension, problems } = prepareExtension(
+      elementTag(element.tag),
+      attributesOf(element.extension),
+    );
     for (const [name, tail] of Object.entries(problems)) {
       add(errors, `json.${index}.extension.${name}`, `The json.${index}.extension.${name} field ${tail}.`);
     }
@@ -67,7 +71,7 @@ export function newWidgetFromElements(
       child_id: element.child_id ?? index,
       class: element.class,
       is_editable: element.is_editable,
-      tag: element.tag.toLowerCase(),
+      tag: elementTag(element.tag),
       value: mergeValue({}, asLangMap(element.value), format),
       extension: Object.keys(extension).length > 0 ? dropEmpty(extension) : [],
     };
