@@ -1,6 +1,7 @@
 import { applyValueEdits, newWidgetFromElements } from '../src/services/content-elements';
 import { applyElementAction } from '../src/services/content-edit.service';
 import { elementTag, formatsByClass, mergeValue, prepareExtension } from '../src/services/content-values';
+import type { ExtensionInput } from '../src/schemas/content.schema';
 import { idsAfter } from '../src/services/tree-ops';
 import { el, SECTION, TEMPLATES, tree, validationErrors } from './content-trees';
 
@@ -90,7 +91,14 @@ describe('editor values (pure)', () => {
         ],
       },
     ];
-    const same = applyValueEdits(stored, TEMPLATES, { '1': { children: stored[0]!.children } });
+    const same = applyValueEdits(stored, TEMPLATES, {
+      '1': {
+        children: stored[0]!.children.map(({ id, extension }) => ({
+          id,
+          extension: extension as ExtensionInput,
+        })),
+      },
+    });
     expect(same).toEqual(stored);
     const errors = validationErrors(() =>
       applyValueEdits(stored, TEMPLATES, {
