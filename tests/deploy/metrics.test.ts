@@ -6,6 +6,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { stringify } from 'yaml';
+import { databaseName, dropDatabase, withDatabase } from '@catalogue/db';
+import { runNodeScript } from '@catalogue/testing';
 import { EVERYTHING_VALUES, NAMESPACE, RELEASE, renderChart, type K8sObject } from './chart';
 import {
   dashboardQueries,
@@ -45,12 +47,22 @@ const expositions = new Map<ServiceName, string>();
 let exported: Map<string, ExportedMetric>;
 let chart: K8sObject[];
 
+// A database of their own, made by the image's migration command: the worker's stale-work
+// sweeper scans every eshop of its database and would take work other test files stage in
+// the shared one. The queue prefix is removed by the global teardown.
+const databaseUrl = withDatabase(
+  process.env.TEST_DATABASE_URL!,
+  `${databaseName(process.env.TEST_DATABASE_URL!)}_metrics`,
+);
+
 beforeAll(async () => {
-  const prefix = `${process.env.TEST_QUEUE_PREFIX}-metrics`;
-  const [, objects] = await Promise.all([
-    Promise.all(SERVICES.map(async ([name, port]) => services.push(await startService(name, port, prefix)))),
+  const [migrated, objects] = await Promise.all([
+    runNodeScript('libs/db/dist/cli/migrate.js', [], { DATABASE_URL: databaseUrl }),
     renderChart(['-f', EVERYTHING_VALUES]),
   ]);
+  expect(migrated).toMatchObject({ code: 0 });
+  const env = { databaseUrl, queuePrefix: `${process.env.TEST_QUEUE_PREFIX}-metrics` };
+  await Promise.all(SERVICES.map(async ([name, port]) => services.push(await startService(name, port, env))));
   chart = objects;
   for (const service of services) {
     // Some traffic first, so labelled series have samples (a 404 is the unmatched route).
@@ -65,6 +77,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await Promise.all(services.map((s) => s.stop()));
+  await dropDatabase(databaseUrl);
 });
 
 describe('exported metrics', () => {

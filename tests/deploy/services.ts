@@ -1,5 +1,4 @@
-// The four compiled services in their own processes, as the image runs them, against the
-// test database and a queue prefix of their own (removed by the global teardown).
+// The four compiled services in their own processes, as the image runs them.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { REPO_ROOT, eventually, freePort } from '@catalogue/testing';
@@ -24,7 +23,7 @@ export interface RunningService {
 export async function startService(
   name: ServiceName,
   portVariable: string,
-  queuePrefix: string,
+  env: { databaseUrl: string; queuePrefix: string },
 ): Promise<RunningService> {
   const port = await freePort();
   let output = '';
@@ -32,9 +31,9 @@ export async function startService(
     cwd: REPO_ROOT,
     env: {
       PATH: process.env.PATH,
-      DATABASE_URL: process.env.TEST_DATABASE_URL,
+      DATABASE_URL: env.databaseUrl,
       REDIS_URL: process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379',
-      QUEUE_PREFIX: queuePrefix,
+      QUEUE_PREFIX: env.queuePrefix,
       LOG_LEVEL: 'warn',
       NODE_ENV: 'test',
       [portVariable]: String(port),
