@@ -52,14 +52,22 @@ export const NON_TEXT_TAGS = [
 
 const CLASS_TOKEN = /^[A-Za-z_][A-Za-z0-9_-]{0,63}$/;
 
+/** Results of `cleanClass`: a tree repeats a handful of class strings on every element. */
+const cleanClasses = new Map<string, string>();
+const MAX_CLEAN_CLASSES = 1_000;
+
 /** Keeps only plain class names: no quotes, braces or escapes can reach the attribute. */
 export function cleanClass(value: unknown): string {
   if (typeof value !== 'string') return '';
-  return value
+  const known = cleanClasses.get(value);
+  if (known !== undefined) return known;
+  const clean = value
     .split(/\s+/)
     .filter((token) => CLASS_TOKEN.test(token))
     .slice(0, 12)
     .join(' ');
+  if (cleanClasses.size < MAX_CLEAN_CLASSES && value.length <= 200) cleanClasses.set(value, clean);
+  return clean;
 }
 
 type Attributes = SanitizeHtml.Attributes;

@@ -5,9 +5,9 @@
  */
 import type { ContentWidget, LangMap, NestedNode } from '../model';
 import { buildRichSnippet, type JsonLd, type SnippetEntity } from '../snippet';
-import { renderResolvedWidgets, resolveTree } from './html';
+import { renderResolvedWidgets, resolveTree, widgetForest } from './html';
 import { marketplaceFromWidgets } from './marketplace';
-import { renderNested } from './nested';
+import { nestedFromForest } from './nested';
 import { siteLinkFromResolved, type SiteLinkItem } from './site-link';
 
 export interface RenderedContent {
@@ -27,15 +27,16 @@ export function renderAll(
   entity: SnippetEntity | null,
   languages: readonly string[],
 ): RenderedContent {
+  const forest = widgetForest(tree);
   const out: RenderedContent = {
     html: {},
     marketplace: {},
-    nested: renderNested(tree),
+    nested: nestedFromForest(forest),
     site_link: { html: {}, list: {} },
     rich_snippet: { html: {}, json: {} },
   };
   for (const lang of new Set(languages)) {
-    const resolved = resolveTree(tree, lang);
+    const resolved = resolveTree(tree, lang, forest);
     const widgetsHtml = renderResolvedWidgets(resolved);
     out.html[lang] = widgetsHtml.join('');
     out.marketplace[lang] = marketplaceFromWidgets(widgetsHtml);

@@ -39,7 +39,18 @@ function innerHtml(node: ElementNode, lang: string): string {
   return PHRASING_TAGS.has(node.tag) ? sanitizePhrasing(value, node.tag === 'a') : sanitizeHtml(value);
 }
 
-export function resolveTree(tree: readonly ContentWidget[], lang: string): ResolvedTree {
+/** The element hierarchy of every widget (language independent), built once for all languages. */
+export type WidgetForest = ReadonlyArray<{ widget: ContentWidget; roots: ElementNode[] }>;
+
+export function widgetForest(tree: readonly ContentWidget[]): WidgetForest {
+  return widgetsOf(tree).map((widget) => ({ widget, roots: elementForest(widget) }));
+}
+
+export function resolveTree(
+  tree: readonly ContentWidget[],
+  lang: string,
+  forest: WidgetForest = widgetForest(tree),
+): ResolvedTree {
   const slugs = new SlugRegistry();
   const headings = new Map<ElementNode, HeadingLink>();
   const visit = (node: ElementNode): void => {
@@ -51,7 +62,7 @@ export function resolveTree(tree: readonly ContentWidget[], lang: string): Resol
     }
     node.children.forEach(visit);
   };
-  const widgets = widgetsOf(tree).map((widget) => ({ widget, roots: elementForest(widget) }));
+  const widgets = [...forest];
   widgets.forEach((w) => w.roots.forEach(visit));
   return { lang, widgets, headings };
 }

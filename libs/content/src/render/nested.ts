@@ -12,3 +12,8 @@ const toNode = (node: ElementNode): NestedNode => ({
 export function renderNested(tree: readonly ContentWidget[]): NestedNode[][] {
   return widgetsOf(tree).map((widget) => elementForest(widget).map(toNode));
 }
+
+/** {@link renderNested} from a forest already built. */
+export function nestedFromForest(forest: ReadonlyArray<{ roots: ElementNode[] }>): NestedNode[][] {
+  return forest.map((w) => w.roots.map(toNode));
+}
