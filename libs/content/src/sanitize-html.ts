@@ -18,15 +18,31 @@ const NEEDS_PARSING = /[<>&"]/;
 
 /** Texts longer than this are sanitised every time rather than kept. */
 const MAX_MEMO_TEXT = 16_384;
-/** Characters (inputs and results) kept per policy; the oldest entries go first. */
-const MEMO_BUDGET = 1_000_000;
+/** Characters (inputs and results) kept per policy and generation. */
+const GENERATION_BUDGET = 500_000;
 
+/**
+ * Two generations per policy: results go into `young`; when it is full it becomes `old` and the
+ * previous `old` is dropped. A hit in `old` moves back into `young`, so texts in use survive,
+ * and every operation stays O(1) (no eviction scans).
+ */
 interface Memo {
-  results: Map<string, string>;
+  young: Map<string, string>;
+  old: Map<string, string>;
   size: number;
 }
 
 const memos = new WeakMap<SanitizeHtml.IOptions, Memo>();
+
+function remember(memo: Memo, value: string, result: string): void {
+  if (memo.size > GENERATION_BUDGET) {
+    memo.old = memo.young;
+    memo.young = new Map();
+    memo.size = 0;
+  }
+  memo.young.set(value, result);
+  memo.size += value.length + result.length;
+}
 
 /**
  * `sanitize(value, policy)` for the library's own fixed policies, parsing each text at most once
@@ -40,18 +56,13 @@ export function sanitizeMemo(value: string, policy: SanitizeHtml.IOptions): stri
   if (value.length > MAX_MEMO_TEXT) return sanitize(value, policy);
   let memo = memos.get(policy);
   if (memo === undefined) {
-    memo = { results: new Map(), size: 0 };
+    memo = { young: new Map(), old: new Map(), size: 0 };
     memos.set(policy, memo);
   }
-  const known = memo.results.get(value);
-  if (known !== undefined) return known;
-  const result = sanitize(value, policy);
-  memo.results.set(value, result);
-  memo.size += value.length + result.length;
-  for (const [oldest, old] of memo.results) {
-    if (memo.size <= MEMO_BUDGET) break;
-    memo.results.delete(oldest);
-    memo.size -= oldest.length + old.length;
-  }
+  const recent = memo.young.get(value);
+  if (recent !== undefined) return recent;
+  const older = memo.old.get(value);
+  const result = older ?? sanitize(value, policy);
+  remember(memo, value, result);
   return result;
 }

@@ -48,6 +48,19 @@ describe('sanitising each text once', () => {
     );
   });
 
+  it('when more texts than the memo holds are sanitised, then every result is still what a fresh parse gives', () => {
+    const policy = POLICIES.value!;
+    // About 1.5 M characters in and out: the memo drops and renews its generations on the way.
+    const texts = Array.from({ length: 600 }, (_, n) => `<p onclick="x">${n} ${'text '.repeat(240)}</p>`);
+
+    const first = texts.map((text) => sanitizeMemo(text, policy));
+    const again = texts.map((text) => sanitizeMemo(text, policy));
+
+    const fresh = texts.map((text) => sanitize(text, policy));
+    expect(first).toEqual(fresh);
+    expect(again).toEqual(fresh);
+  });
+
   it('when two policies sanitise the same text, then each gets its own result', () => {
     const text = '<h2>Title</h2><p>text <a href="https://shop.test/">link</a></p>';
 
