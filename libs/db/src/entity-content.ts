@@ -103,8 +103,8 @@ export interface SavedEditorContent extends RenderedContent {
 
 /**
  * Writes people's content (filled, edited or generated) of an entity in the caller's
- * transaction: locks the catalogue item of the same id, then the content row (the lock order
- * of render-content), derives the new tree from the stored one with `build` (which may throw
+ * transaction: takes the entity's content lock, then locks the catalogue item of the same id
+ * and the content row (the lock order of render-content), derives the new tree from the stored one with `build` (which may throw
  * to refuse the change: nothing is written), renders every language of the eshop with the
  * item's data for the data-driven parts, stores it with origin `editor` so imports never
  * recompose it, and touches the item so lists that follow `updated_at` see the new content.
@@ -115,12 +115,15 @@ export async function saveEditorContent(
   build: (current: ContentWidget[] | undefined) => ContentWidget[] | Promise<ContentWidget[]>,
 ): Promise<SavedEditorContent> {
   const { eshop, entityType, externalId } = target;
+  const key = { eshopId: eshop.id, entityType, externalId };
+  // FOR UPDATE locks nothing while an entity has no content row (nor catalogue item) yet:
+  // without this, concurrent first writes would each start from an empty tree.
+  await contentRepository.lockKey(trx, key);
   const catalogueType = CATALOGUE_TYPE_OF[entityType];
   const item =
     catalogueType === undefined
       ? undefined
       : (await catalogueRepository.findForUpdate(trx, catalogueType, eshop.id, [externalId])).get(externalId);
-  const key = { eshopId: eshop.id, entityType, externalId };
   const existing = await contentRepository.find(trx, key, { lock: true });
   const tree = await build(existing?.tree as ContentWidget[] | undefined);
   const snippet: SnippetEntity =

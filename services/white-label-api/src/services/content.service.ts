@@ -84,8 +84,6 @@ export async function editContent(
 ): Promise<ContentWidget[]> {
   const saved = await db.transaction(async (trx) => {
     const entity = await requireEntity(trx, target.eshop.id, target.type, target.entityId);
-    // Taken before saveEditorContent's row locks (nothing else takes it after them): no deadlock.
-    await contentRepository.lockKey(trx, keyOf(target));
     return saveEditorContent(
       trx,
       {
