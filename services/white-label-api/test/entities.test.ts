@@ -249,6 +249,17 @@ describe('white-label-api: entities (register-entity, GET entity, GET …/html)'
       const fill = await shop.post('/entity/a%00b/type/product/design', { design_id: 1, widget: [{}] });
       expect(fill.status).toBe(422);
       expect(fill.body.errors.entity_id).toEqual(['The entity_id field is invalid.']);
+      for (const path of ['/content/a%00b/type/product', '/content/a%00b/type/product/generate']) {
+        const res = await shop.get(path);
+        expect(res.status).toBe(422);
+        expect(res.body.errors.entity_id).toEqual(['The entity_id field is invalid.']);
+      }
+      const copy = await shop.post('/content/copy-widget', {
+        source_entity_id: 'a\u0000b',
+        target_entity_id: 'c',
+        type: 'product',
+      });
+      expect(copy.status).toBe(422);
     });
 
     test('when the type is unknown, then 422', async () => {

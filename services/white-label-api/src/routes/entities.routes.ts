@@ -1,7 +1,8 @@
 import { eshopOf, inputOf, validate } from '@catalogue/http';
 import type { WlEntityType } from '@catalogue/db';
 import type { Deps } from '../deps';
-import { listEntitiesQuery, registerEntityBody, storedEntityParams } from '../schemas/entities.schema';
+import { entityParams } from '../schemas/common.schema';
+import { listEntitiesQuery, registerEntityBody } from '../schemas/entities.schema';
 import {
   entityHtml,
   listEntities,
@@ -28,14 +29,10 @@ export function entitiesRoutes(deps: Pick<Deps, 'db' | 'config'>) {
     ctx.body = await listEntities(deps.db, eshopOf(ctx).id, query);
   });
 
-  router.get(
-    '/entity/:entity_id/type/:entity_type/html',
-    validate({ params: storedEntityParams }),
-    async (ctx) => {
-      const { params } = inputOf<EntityPath>(ctx);
-      ctx.body = await entityHtml(deps.db, eshopOf(ctx), params.entity_type, params.entity_id);
-    },
-  );
+  router.get('/entity/:entity_id/type/:entity_type/html', validate({ params: entityParams }), async (ctx) => {
+    const { params } = inputOf<EntityPath>(ctx);
+    ctx.body = await entityHtml(deps.db, eshopOf(ctx), params.entity_type, params.entity_id);
+  });
 
   return router;
 }

@@ -1,7 +1,7 @@
 import { eshopOf, inputOf, validate } from '@catalogue/http';
 import type { WlEntityType } from '@catalogue/db';
 import type { Deps } from '../deps';
-import { storedEntityParams } from '../schemas/entities.schema';
+import { entityParams } from '../schemas/common.schema';
 import { fillDesignBody } from '../schemas/fill-design.schema';
 import { fillEntityDesign, type FillDesignInput } from '../services/fill-design.service';
 import { licensedRouter } from './licensed-router';
@@ -11,7 +11,7 @@ export function fillDesignRoutes(deps: Pick<Deps, 'db' | 'config'>) {
 
   router.post(
     '/entity/:entity_id/type/:entity_type/design',
-    validate({ params: storedEntityParams, body: fillDesignBody }),
+    validate({ params: entityParams, body: fillDesignBody }),
     async (ctx) => {
       const { params, body } = inputOf<
         { entity_id: string; entity_type: WlEntityType },

@@ -1,11 +1,18 @@
 import Joi from 'joi';
 import { LANGUAGES } from '@catalogue/content';
+import { isValidText } from './valid-text.schema';
 
 /** Entity types of the white-label API (catalogue brands have no editor). */
 export const ENTITY_TYPES = ['product', 'category', 'blog', 'page'] as const;
 
-/** The host's identifier, as long as a catalogue external id may be. */
-export const entityIdSchema = Joi.string().min(1).max(255);
+/**
+ * The host's identifier, as long as a catalogue external id may be, and text PostgreSQL can
+ * compare: a decoded `%00` in a path would otherwise reach a query and fail there (500).
+ */
+export const entityIdSchema = Joi.string()
+  .min(1)
+  .max(255)
+  .custom((value: string, helpers) => (isValidText(value) ? value : helpers.error('any.invalid')));
 export const entityTypeSchema = Joi.string().valid(...ENTITY_TYPES);
 /** An internal id in a path or body (designs, widgets, jobs, favourites). */
 export const idSchema = Joi.number().integer().min(1).max(2_147_483_647);

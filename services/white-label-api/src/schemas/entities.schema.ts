@@ -1,6 +1,5 @@
 import Joi from 'joi';
-import { entityIdSchema, entityParams, entityTypeSchema, languageMap } from './common.schema';
-import { isValidText } from './valid-text.schema';
+import { entityIdSchema, entityTypeSchema, languageMap } from './common.schema';
 
 /** `old_description` / `title`: one string (stored as `default`) or a language map; null clears it. */
 function text(maxLength: number) {
@@ -26,14 +25,4 @@ export const listEntitiesQuery = Joi.object({
   type: entityTypeSchema,
   page: Joi.number().integer().min(1).max(1_000_000).default(1),
   per_page: Joi.number().integer().min(1).max(100).default(100),
-});
-
-/**
- * `{entity_id}/type/{entity_type}` with an entity_id PostgreSQL can compare: a decoded `%00`
- * in the path would otherwise reach the query and fail there (500) instead of being a 422.
- */
-export const storedEntityParams = entityParams.keys({
-  entity_id: entityIdSchema
-    .custom((value: string, helpers) => (isValidText(value) ? value : helpers.error('any.invalid')))
-    .required(),
 });
