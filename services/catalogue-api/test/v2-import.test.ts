@@ -463,6 +463,35 @@ describe('catalogue-api: POST /api/v2/rest/{products,categories,brands,blogs} (v
       expect(res.body.updated).toBe(1);
       expect(await svc.deps.db('product_variants').where({ eshop_id: shop.eshop.id })).toEqual([]);
     });
+
+    test('when 100 products carry as many variants as allowed (100,000 rows), then every variant is written, and replaced on the next import', async () => {
+      const shop = await svc.eshop();
+      const items = (round: string) =>
+        Array.from({ length: 100 }, (_, p) =>
+          product(`P${p}`, {
+            variant: Array.from({ length: 1000 }, (_, v) => ({ code: `${round}-${p}-${v}`, ean: null })),
+          }),
+        );
+      // Another product's variants are not touched by the replacement.
+      await shop.api.post('/api/v2/rest/products', [product('OTHER', { variant: [{ code: 'keep' }] })]);
+
+      const created = await shop.api.post('/api/v2/rest/products', items('a'));
+      const replaced = await shop.api.post('/api/v2/rest/products', items('b'));
+
+      expect(created.body).toMatchObject({ success: true, imported: 100 });
+      expect(replaced.body).toMatchObject({ success: true, updated: 100 });
+      const counts = await svc.deps
+        .db('product_variants')
+        .where({ eshop_id: shop.eshop.id })
+        .select(svc.deps.db.raw("split_part(code, '-', 1) as round"))
+        .count({ n: '*' })
+        .groupByRaw("split_part(code, '-', 1)")
+        .orderBy('round');
+      expect(counts).toEqual([
+        { round: 'b', n: 100000 },
+        { round: 'keep', n: 1 },
+      ]);
+    });
   });
 
   describe('invalid items', () => {

@@ -1,5 +1,8 @@
 import type { Knex } from 'knex';
 
+/** Rows per insert: 4 bindings each stays far below PostgreSQL's 65,535. */
+const INSERT_CHUNK = 10_000;
+
 export interface Variant {
   code: string;
   ean: string | null;
@@ -23,16 +26,28 @@ export const variantsRepository = {
     return byProduct;
   },
 
-  /** Replaces the variants of each given product (two statements for all of them). */
-  async replace(trx: Knex.Transaction, eshopId: number, variants: Map<number, Variant[]>): Promise<void> {
+  /**
+   * Replaces the variants of each given product: one delete for those that may have variants
+   * (products created in the same transaction have none, so `created` skips them) and one plain
+   * multi-row insert (`batchInsert` would wrap it in a savepoint: two more round trips), chunked
+   * only past the bind-parameter limit.
+   */
+  async replace(
+    trx: Knex.Transaction,
+    eshopId: number,
+    variants: Map<number, Variant[]>,
+    created: ReadonlySet<number> = new Set(),
+  ): Promise<void> {
     if (!variants.size) return;
-    await trx('product_variants')
-      .where('eshop_id', eshopId)
-      .whereIn('product_id', [...variants.keys()])
-      .delete();
+    const existing = [...variants.keys()].filter((id) => !created.has(id));
+    if (existing.length) {
+      await trx('product_variants').where('eshop_id', eshopId).whereIn('product_id', existing).delete();
+    }
     const rows = [...variants].flatMap(([productId, list]) =>
       list.map((v) => ({ eshop_id: eshopId, product_id: productId, code: v.code, ean: v.ean })),
     );
-    if (rows.length) await trx.batchInsert('product_variants', rows, 1000);
+    for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
+      await trx('product_variants').insert(rows.slice(i, i + INSERT_CHUNK));
+    }
   },
 };

@@ -201,6 +201,9 @@ export async function importEntities(
       trx,
       eshopId,
       new Map([...newVariants].map(([externalId, list]) => [ids.get(externalId)!, list])),
+      new Set(
+        [...newVariants.keys()].filter((externalId) => !stored.has(externalId)).map((id) => ids.get(id)!),
+      ),
     );
   }
   const imported = items.filter(({ item }) => !stored.has(item.id)).length;
