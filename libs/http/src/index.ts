@@ -9,6 +9,7 @@ export { createHttpMetrics, UNMATCHED_ROUTE } from './metrics';
 export type { HttpMetrics } from './metrics';
 export * from './errors';
 export { fieldMessage, fieldPath } from './messages';
+export { firstUnstorablePath, isStorableText, unstorableTextErrors, unstorableTextMessage } from './text';
 export { validate, inputOf } from './middleware/validate';
 export type { InputSchemas } from './middleware/validate';
 export {

@@ -50,6 +50,22 @@ describe('white-label-api: PUT content and element-copy', () => {
     expect(stored?.nested).toHaveLength(2);
   });
 
+  test('when a value holds text PostgreSQL cannot store (NUL, lone surrogate), then 422 naming it and nothing changes', async () => {
+    const { shop } = await arrange('E0');
+    const before = await shop.stored('E0');
+
+    const res = await shop.call('PUT', '/content/E0/type/product', {
+      '1': { children: [{ id: 2, value: { default: 'a\u0000b', cs: '\ud800' } }] },
+    });
+
+    expect(res.status).toBe(422);
+    expect(Object.keys(res.body.errors).sort()).toEqual([
+      '1.children.0.value.cs',
+      '1.children.0.value.default',
+    ]);
+    expect(await shop.stored('E0')).toEqual(before);
+  });
+
   test('when a value read from GET is sent back unchanged, then nothing is escaped twice and the widget stays original', async () => {
     const { shop } = await arrange('E2');
     await shop.call('PUT', '/content/E2/type/product', {

@@ -90,7 +90,7 @@ describe('white-label-api: entities (register-entity, GET entity, GET …/html)'
       const res = await shop.post('/register-entity', {
         entity_id: 'U',
         type: 'page',
-        url: 'a\u0000',
+        url: 'https://shop.test/u',
         extra: { x: 1 },
       });
       expect(res.status).toBe(201);

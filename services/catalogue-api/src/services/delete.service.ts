@@ -1,5 +1,6 @@
 import { catalogueRepository, type EntityType, type Knex } from '@catalogue/db';
-import { bulkItems, byIndex, isStorable, type ItemError } from './item-check';
+import { isStorableText } from '@catalogue/http';
+import { bulkItems, byIndex, type ItemError } from './item-check';
 
 const NOT_FOUND: Record<EntityType, string> = {
   product: 'Product not found',
@@ -18,7 +19,7 @@ export interface DeleteResult {
 /** An element of a DELETE body: an id string or `{id}`; anything else is reported. */
 function idOf(element: unknown): string | undefined {
   const id = typeof element === 'object' && element !== null ? (element as { id?: unknown }).id : element;
-  return typeof id === 'string' && id.length > 0 && id.length <= 255 && isStorable(id) ? id : undefined;
+  return typeof id === 'string' && id.length > 0 && id.length <= 255 && isStorableText(id) ? id : undefined;
 }
 
 export function createDeleteService(deps: { db: Knex }) {

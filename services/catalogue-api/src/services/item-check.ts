@@ -1,5 +1,12 @@
 import type Joi from 'joi';
-import { fieldMessage, HttpError, ValidationError } from '@catalogue/http';
+import {
+  fieldMessage,
+  firstUnstorablePath,
+  HttpError,
+  isStorableText,
+  unstorableTextMessage,
+  ValidationError,
+} from '@catalogue/http';
 
 /** Items per bulk request (imports, deletes, and each multi-import section). */
 export const BULK_LIMIT = 100;
@@ -38,52 +45,9 @@ const ITEM_MESSAGES = {
 /** The id to report for an item: only an id of the entity's type (null otherwise). */
 function idOf(item: unknown, idType: 'string' | 'integer'): string | number | null {
   const id = (item as { id?: unknown } | null)?.id;
-  if (idType === 'string') return typeof id === 'string' && isStorable(id) ? id : null;
+  if (idType === 'string') return typeof id === 'string' && isStorableText(id) ? id : null;
   return typeof id === 'number' && Number.isSafeInteger(id) ? id : null;
 }
-
-declare global {
-  interface String {
-    /** ES2024 (Node ≥ 20): false when the string has an unpaired UTF-16 surrogate. */
-    isWellFormed(): boolean;
-  }
-}
-
-/**
- * No NUL character and no unpaired UTF-16 surrogate: text PostgreSQL can store as sent. Native
- * checks, because every string of every import passes here (a lookaround regex cost 3–4 times
- * as much on the benchmark's descriptions).
- */
-export function isStorable(text: string): boolean {
-  return text.isWellFormed() && !text.includes('\u0000');
-}
-
-/**
- * The path of the first string (or key) inside `value` that PostgreSQL cannot store: it would
- * otherwise surface as a 500, or be silently changed (a lone surrogate becomes U+FFFD).
- */
-export function unstorablePath(value: unknown): string | undefined {
-  const path = unstorableKeys(value);
-  return path && (path.join('.') || 'id');
-}
-
-/** The keys down to the first unstorable text, built only when one is found (the hot path finds none). */
-function unstorableKeys(value: unknown): string[] | undefined {
-  if (typeof value === 'string') return isStorable(value) ? undefined : [];
-  if (value === null || typeof value !== 'object') return undefined;
-  for (const key of Object.keys(value)) {
-    if (!isStorable(key)) return [key];
-    const found = unstorableKeys((value as Record<string, unknown>)[key]);
-    if (found) {
-      found.unshift(key);
-      return found;
-    }
-  }
-  return undefined;
-}
-
-export const unstorableMessage = (field: string) =>
-  `The ${field} field must be valid text (no NUL characters or unpaired surrogates).`;
 
 /**
  * The checks of one kind of item: `fast` (precompiled, schemas/items.fast.ts) accepts exactly
@@ -109,9 +73,9 @@ export function checkItems<T extends { id: string | number }>(
       errors.push({ index, id: null, errors: ['The item must be an object.'] });
       return;
     }
-    const unstorable = unstorablePath(raw);
+    const unstorable = firstUnstorablePath(raw);
     if (unstorable !== undefined) {
-      errors.push({ index, id: idOf(raw, idType), errors: [unstorableMessage(unstorable)] });
+      errors.push({ index, id: idOf(raw, idType), errors: [unstorableTextMessage(unstorable)] });
       return;
     }
     let messages: string[];

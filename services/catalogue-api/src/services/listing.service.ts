@@ -1,11 +1,16 @@
 import { parse } from 'csv-parse/sync';
 import Joi from 'joi';
 import { listingRepository, type Knex, type ListingField, type ListingRowInput } from '@catalogue/db';
-import { fieldMessage, NotFoundError, ValidationError } from '@catalogue/http';
+import {
+  fieldMessage,
+  firstUnstorablePath,
+  NotFoundError,
+  unstorableTextMessage,
+  ValidationError,
+} from '@catalogue/http';
 import { enqueueMany, type Queues } from '@catalogue/queue';
 import type { Logger } from '@catalogue/logger';
 import type { ListingQuery } from '../schemas/list.schema';
-import { unstorableMessage, unstorablePath } from './item-check';
 
 /** Rows per uploaded batch; larger feeds are split by the client into several batches. */
 export const LISTING_ROW_LIMIT = 10_000;
@@ -79,9 +84,9 @@ function checkRows(raw: unknown): ListingRowInput[] {
   }
   const errors: Record<string, string[]> = {};
   raw.forEach((row, index) => {
-    const unstorable = unstorablePath(row);
+    const unstorable = firstUnstorablePath(row);
     if (unstorable !== undefined) {
-      errors[`rows.${index}`] = [unstorableMessage(`rows.${index}.${unstorable}`)];
+      errors[`rows.${index}`] = [unstorableTextMessage(`rows.${index}.${unstorable}`)];
       return;
     }
     const { error, value } = rowSchema.validate(row, { abortEarly: false, convert: false });
