@@ -12,6 +12,7 @@ import {
   DEFAULT_JOB_OPTIONS,
   enqueue,
   pingRedis,
+  QUEUE_NAMES,
   registerQueueDepth,
   type JobHandler,
   type JobHandlers,
@@ -416,7 +417,7 @@ describe('registerQueueDepth', () => {
     expect(depth.get('listing-enrichment/delayed')).toBe(1);
     for (const state of ['waiting', 'active', 'delayed', 'failed', 'prioritized'])
       expect(depth.get(`credit-settlement/${state}`)).toBe(0);
-    expect(depth.size).toBe(4 * 5);
+    expect(depth.size).toBe(QUEUE_NAMES.length * 5);
 
     // Act: the next scrape reads Redis again
     await enqueue(h.queues, 'generate', { eshop_id: 1, job_id: 4 });
