@@ -8,7 +8,7 @@ export const SEARCH_WEB_MAX_ITEMS = 100;
 /**
  * Optional texts of the host page. `''` and `null` mean "not sent" (a host form posts empty
  * fields); limits follow the catalogue's fields of the same meaning. Text PostgreSQL cannot
- * store is refused by the service (`invalidTextErrors`), with the wording of the other operations.
+ * store is refused for every body by licensedRouter.
  */
 const text = (max: number) => Joi.string().strict().allow('', null).max(max);
 

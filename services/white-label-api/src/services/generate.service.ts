@@ -12,11 +12,10 @@ import {
   type Knex,
   type WlEntityType,
 } from '@catalogue/db';
-import { ConflictError, HttpError, NotFoundError, ValidationError } from '@catalogue/http';
+import { ConflictError, HttpError, NotFoundError } from '@catalogue/http';
 import type { Logger } from '@catalogue/logger';
 import { enqueue, type Queues } from '@catalogue/queue';
 import type { GenerateBody } from '../schemas/generate.schema';
-import { invalidTextErrors } from '../schemas/valid-text.schema';
 import { requireEntity } from './entities.service';
 import { planGeneration } from './generate-request';
 
@@ -129,9 +128,6 @@ export interface StartInput {
 
 export async function startGeneration(deps: GenerateDeps, input: StartInput): Promise<JobBody> {
   const { eshop, entityType, entityId } = input;
-  // NUL or a lone surrogate would fail the JSONB insert with a 500; refuse it like a bad type.
-  const textErrors = invalidTextErrors(input.body);
-  if (Object.keys(textErrors).length > 0) throw new ValidationError(textErrors);
   const entity = await requireEntity(deps.db, eshop.id, entityType, entityId);
   const plan = await planGeneration(deps.db, {
     eshop,
