@@ -1,0 +1,119 @@
+// bench:worker report: the rounds, CPU per job of each side and the ratios, as printed.
+import { LANGUAGES } from './fixtures';
+import { table, type CpuTimes } from './harness';
+import { ESHOPS } from './worker-seed';
+
+export const TARGET = 0.5;
+export const WARMUP_JOBS = 200;
+
+export interface Run {
+  side: string;
+  jobs: number;
+  seconds: number;
+  /** CPU ms of the whole run, when it could be measured. */
+  cpu: (Omit<CpuTimes, 'backends'> & { bench: number }) | undefined;
+}
+
+/** What the report says about the settings of the run. */
+export interface ReportSettings {
+  jobs: number;
+  rounds: number;
+  concurrency: number;
+}
+
+export const log = (line: string) => process.stdout.write(`${line}\n`);
+
+export const fixed = (value: number, digits = 0) =>
+  value.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
+
+export function report(
+  env: ReportSettings,
+  machineLine: string,
+  seed: { seconds: number; others: number },
+  sides: ReadonlyArray<{ label: string }>,
+  rounds: Run[][],
+): void {
+  const total = (label: string) => {
+    const runs = rounds.flat().filter((r) => r.side === label);
+    const jobs = runs.reduce((n, r) => n + r.jobs, 0);
+    const seconds = runs.reduce((n, r) => n + r.seconds, 0);
+    const cpu = runs.every((r) => r.cpu) ? runs.map((r) => r.cpu!) : undefined;
+    const perJob = (key: 'node' | 'pg' | 'redis' | 'bench') =>
+      cpu ? fixed(cpu.reduce((sum, c) => sum + c[key], 0) / jobs, 2) : '–';
+    // The side's own CPU (its Node process, Postgres backends and Redis), without the benchmark's.
+    const ownCpu = cpu ? cpu.reduce((sum, c) => sum + c.node + c.pg + c.redis, 0) / jobs : undefined;
+    return { label, jobs, seconds, jobsPerSec: jobs / seconds, perJob, ownCpu };
+  };
+  const [service, bare] = sides.map((s) => total(s.label)) as [
+    ReturnType<typeof total>,
+    ReturnType<typeof total>,
+  ];
+  const rate = (round: Run[], label: string) => {
+    const run = round.find((r) => r.side === label)!;
+    return run.jobs / run.seconds;
+  };
+  const ratio = service.jobsPerSec / bare.jobsPerSec;
+
+  log('');
+  log(
+    `worker benchmark: ${fixed(env.jobs)} render-content jobs of one product each (${ESHOPS} eshops, languages ` +
+      `${LANGUAGES.join(',')}), concurrency ${env.concurrency}, ${env.rounds} interleaved rounds after a ` +
+      `${Math.min(WARMUP_JOBS, env.jobs)}-job warm-up of each side`,
+  );
+  log(`machine: ${machineLine}`);
+  log(
+    `seeded ${fixed(env.jobs)} products in ${fixed(seed.seconds, 1)} s; per item the generation worker runs ` +
+      `${seed.others} statements more than the bare worker when its design cache is cold (content lookup, brand, ` +
+      'parameters, variants, 3 design reads), 4 more once the eshop’s default design is cached',
+  );
+  log('');
+  log(
+    table(
+      ['round', 'side', 'seconds', 'jobs/s'],
+      rounds.flatMap((round, i) =>
+        round.map((r) => [String(i + 1), r.side, fixed(r.seconds, 2), fixed(r.jobs / r.seconds)]),
+      ),
+      2,
+    ),
+  );
+  log('');
+  log(
+    table(
+      ['side', 'jobs', 'seconds', 'jobs/s', 'cpu ms/job: node', 'pg', 'redis', 'bench'],
+      [service, bare].map((s) => [
+        s.label,
+        fixed(s.jobs),
+        fixed(s.seconds, 2),
+        fixed(s.jobsPerSec),
+        s.perJob('node'),
+        s.perJob('pg'),
+        s.perJob('redis'),
+        s.perJob('bench'),
+      ]),
+    ),
+  );
+  log(
+    'cpu ms/job: CPU time per job of the side’s Node process, of its Postgres backends, of the whole Redis ' +
+      'server and of the benchmark process (queueing and polling)',
+  );
+  log('');
+  log(
+    table(
+      ['queue', 'worker/bare', 'per round', 'cpu bare/worker', 'target', 'result'],
+      [
+        [
+          'render-content',
+          fixed(ratio, 2),
+          rounds.map((round) => fixed(rate(round, service.label) / rate(round, bare.label), 2)).join(' '),
+          service.ownCpu && bare.ownCpu ? fixed(bare.ownCpu / service.ownCpu, 2) : '–',
+          `≥ ${fixed(TARGET, 2)}`,
+          ratio >= TARGET ? 'PASS' : 'BELOW',
+        ],
+      ],
+    ),
+  );
+  log(
+    'cpu bare/worker: CPU per job of the bare worker over that of the generation worker (node + pg + redis); ' +
+      'on a CPU-bound machine the throughput ratio follows it, and it varies less with load from elsewhere',
+  );
+}
