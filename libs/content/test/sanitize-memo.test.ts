@@ -4,7 +4,13 @@
  * output pass over the whole page gave before, for hostile trees and strings.
  */
 import fc from 'fast-check';
-import { renderAll, renderHtml, renderMarketplace, type ContentWidget } from '@catalogue/content';
+import {
+  renderAll,
+  renderHtml,
+  renderMarketplace,
+  renderSiteLink,
+  type ContentWidget,
+} from '@catalogue/content';
 import { sanitize, sanitizeMemo } from '../src/sanitize-html';
 import { POLICIES, sanitizeOutput } from '../src/sanitize';
 import { MARKETPLACE_POLICY, toMarketplaceHtml } from '../src/render/marketplace';
@@ -91,5 +97,44 @@ describe('sanitising a page one widget at a time', () => {
       }),
       { numRuns: 500 },
     );
+  });
+});
+
+describe('site links without an output pass', () => {
+  it('when any tree is rendered, then the output allow-list would leave the site-link navigation unchanged', () => {
+    fc.assert(
+      fc.property(tree, lang, (t, l) => {
+        const { html } = renderSiteLink(t, l);
+        expect(sanitizeOutput(html)).toBe(html);
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('when a heading holds markup characters and quotes, then the navigation shows them as text', () => {
+    const heading = {
+      id: 1,
+      parent_id: 0,
+      child_id: 0,
+      class: '',
+      is_editable: true,
+      tag: 'h2',
+      extension: [],
+    };
+    const tree = [
+      {
+        id: 1,
+        key: 0,
+        widget_id: 1,
+        html: '',
+        is_original: true,
+        children: [{ ...heading, value: { default: 'Tom &amp; "Jerry" &lt;3 it&#39;s' } }],
+      },
+    ];
+
+    const { html, list } = renderSiteLink(tree, 'default');
+
+    expect(list).toEqual([{ heading: `Tom & "Jerry" <3 it's`, slug: 'tom-jerry-3-its' }]);
+    expect(html).toContain(`<a href="#tom-jerry-3-its">Tom &amp; "Jerry" &lt;3 it's</a>`);
   });
 });
