@@ -49,8 +49,11 @@ const extension = fc.oneof(
   fc.constant([] as unknown[]),
   fc.record(
     {
-      src: fc.oneof(nastyString, fc.constant('https://cdn.test/a.jpg')),
-      href: nastyString,
+      src: fc.oneof(
+        nastyString,
+        fc.constantFrom('https://cdn.test/a.jpg?w=1&h="2"', 'https://www.youtube.com/watch?v=dQw4w9WgXcQ'),
+      ),
+      href: fc.oneof(nastyString, fc.constantFrom("https://shop.test/a?b=1&c='2'", 'mailto:shop@shop.test')),
       alt: nastyString,
       title: langMap,
     },

@@ -100,6 +100,54 @@ describe('sanitising a page one widget at a time', () => {
   });
 });
 
+describe('widgets that nest plainly skip the output pass', () => {
+  it('when a widget nests plainly, then the output pass gives its html back unchanged', () => {
+    let plain = 0;
+    fc.assert(
+      fc.property(tree, lang, (t, l) => {
+        const resolved = resolveTree(t, l);
+        for (const w of resolved.widgets.filter((widget) => widget.plain)) {
+          const html = renderResolvedWidget(w, resolved);
+          expect(sanitizeOutput(html)).toBe(html);
+          if (html !== '') plain += 1;
+        }
+      }),
+      { numRuns: 1_000 },
+    );
+    // Not vacuous: many generated widgets render something and nest plainly.
+    expect(plain).toBeGreaterThan(100);
+  });
+
+  it('when a paragraph holds a block element or a list item holds markup, then the widget does not nest plainly', () => {
+    const el = (id: number, parent: number, tag: string, value: Record<string, string> = {}) => ({
+      id,
+      parent_id: parent,
+      child_id: id,
+      class: '',
+      is_editable: true,
+      tag,
+      value,
+      extension: [],
+    });
+    const widget = (children: ReturnType<typeof el>[]) => ({
+      id: 1,
+      key: 0,
+      widget_id: 1,
+      html: '',
+      is_original: true,
+      children,
+    });
+    const plainOf = (w: ContentWidget) => resolveTree([w], 'default').widgets[0]!.plain;
+
+    expect(plainOf(widget([el(1, 0, 'p', { default: 'a' }), el(2, 1, 'div', { default: 'b' })]))).toBe(false);
+    expect(plainOf(widget([el(1, 0, 'li', { default: '<p>a</p>' })]))).toBe(false);
+    expect(plainOf(widget([el(1, 0, 'ul'), el(2, 1, 'li', { default: 'a' })]))).toBe(true);
+    expect(
+      renderHtml([widget([el(1, 0, 'p', { default: 'a' }), el(2, 1, 'div', { default: 'b' })])], 'default'),
+    ).toBe('<div class="ccs-widget" data-widget-id="1"><p>a</p><div>b</div><p></p></div>');
+  });
+});
+
 describe('site links without an output pass', () => {
   it('when any tree is rendered, then the output allow-list would leave the site-link navigation unchanged', () => {
     fc.assert(

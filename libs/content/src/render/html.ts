@@ -2,13 +2,21 @@
  * The full-HTML renderer, and the per-language resolution every other renderer builds on.
  * Rendering is a pure function of (tree, language): each element takes its value in that
  * language (falling back to `default`), values are sanitised again here whatever their origin,
- * and the complete output goes through the output allow-list once more.
+ * and the output goes through the output allow-list once more, widget by widget — except for a
+ * widget that nests plainly, whose HTML is written exactly as that pass would give it back.
  */
 import { pickLanguage, pickText, type ContentWidget } from '../model';
-import { escapeText, htmlToText, sanitizeHtml, sanitizeOutput, sanitizePhrasing } from '../sanitize';
+import { htmlToText, sanitizeHtml, sanitizeOutput, sanitizePhrasing } from '../sanitize';
 import { SlugRegistry } from '../slug';
 import { safeHref, safeSrc, videoEmbedUrl } from '../urls';
-import { CELL_TAGS, elementForest, PHRASING_TAGS, widgetsOf, type ElementNode } from './structure';
+import {
+  CELL_TAGS,
+  elementForest,
+  nestsPlainly,
+  PHRASING_TAGS,
+  widgetsOf,
+  type ElementNode,
+} from './structure';
 
 export interface HeadingLink {
   level: 2 | 3;
@@ -19,6 +27,8 @@ export interface HeadingLink {
 export interface ResolvedWidget {
   widget: ContentWidget;
   roots: ElementNode[];
+  /** See `nestsPlainly`: the output pass would give this widget's HTML back unchanged. */
+  plain: boolean;
 }
 
 export interface ResolvedTree {
@@ -40,10 +50,13 @@ function innerHtml(node: ElementNode, lang: string): string {
 }
 
 /** The element hierarchy of every widget (language independent), built once for all languages. */
-export type WidgetForest = ReadonlyArray<{ widget: ContentWidget; roots: ElementNode[] }>;
+export type WidgetForest = readonly ResolvedWidget[];
 
 export function widgetForest(tree: readonly ContentWidget[]): WidgetForest {
-  return widgetsOf(tree).map((widget) => ({ widget, roots: elementForest(widget) }));
+  return widgetsOf(tree).map((widget) => {
+    const roots = elementForest(widget);
+    return { widget, roots, plain: nestsPlainly(roots) };
+  });
 }
 
 export function resolveTree(
@@ -67,7 +80,9 @@ export function resolveTree(
   return { lang, widgets, headings };
 }
 
-const attr = (name: string, value: string): string => ` ${name}="${escapeText(value)}"`;
+/** An attribute as sanitize-html writes one: `& < > "` escaped, nothing else. */
+const attr = (name: string, value: string): string =>
+  ` ${name}="${value.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;')}"`;
 
 function renderNode(node: ElementNode, tree: ResolvedTree, allowEmpty: boolean, extra = ''): string | null {
   const ext = attributes(node.element);
@@ -87,7 +102,7 @@ function renderNode(node: ElementNode, tree: ResolvedTree, allowEmpty: boolean, 
     const src = videoEmbedUrl(ext.src);
     if (src === null) return null;
     open += attr('src', src) + (title ? attr('title', title) : '');
-    return `<iframe${open} loading="lazy" allowfullscreen="" referrerpolicy="strict-origin-when-cross-origin"></iframe>`;
+    return `<iframe${open} loading="lazy" allowfullscreen referrerpolicy="strict-origin-when-cross-origin"></iframe>`;
   }
   if (node.tag === 'hr' || node.tag === 'br') return `<${node.tag}${open} />`;
 
@@ -142,7 +157,10 @@ export function renderResolvedWidget(resolved: ResolvedWidget, tree: ResolvedTre
  * parameters — is not parsed again.
  */
 export function renderResolvedWidgets(tree: ResolvedTree): string[] {
-  return tree.widgets.map((w) => sanitizeOutput(renderResolvedWidget(w, tree)));
+  return tree.widgets.map((w) => {
+    const html = renderResolvedWidget(w, tree);
+    return w.plain ? html : sanitizeOutput(html);
+  });
 }
 
 export function renderResolved(tree: ResolvedTree): string {

@@ -92,3 +92,59 @@ export function elementForest(widget: ContentWidget): ElementNode[] {
     });
   return build(0);
 }
+
+/**
+ * Tags whose opening closes the element it sits in, for the tags a tree renders (htmlparser2's
+ * `openImpliesClose`): a `div` inside a `p` ends the `p`, an `li` inside an `li` ends the first.
+ * Where a tree nests like that, the output pass re-nests the HTML it is given.
+ */
+const IMPLIED_CLOSE: Readonly<Record<string, readonly string[]>> = {
+  tr: ['tr', 'th', 'td'],
+  th: ['th'],
+  td: ['thead', 'th', 'td'],
+  li: ['li'],
+  tbody: ['thead', 'tbody'],
+  tfoot: ['thead', 'tbody'],
+  ...Object.fromEntries(
+    [
+      'p',
+      'h2',
+      'h3',
+      'h4',
+      'blockquote',
+      'div',
+      'figcaption',
+      'figure',
+      'hr',
+      'ol',
+      'pre',
+      'section',
+      'table',
+      'ul',
+    ].map((tag) => [tag, ['p']]),
+  ),
+};
+/** Elements that some opening tag closes. */
+const CLOSABLE = new Set(Object.values(IMPLIED_CLOSE).flat());
+
+const hasMarkup = (value: unknown): boolean =>
+  typeof value === 'object' &&
+  value !== null &&
+  Object.values(value).some((text) => typeof text === 'string' && text.includes('<'));
+
+/**
+ * True when no element of the widget can be closed early by what is rendered inside it: no
+ * child whose tag closes it, and no value with markup inside a closable element (a `p`'s value
+ * is phrasing-only, which closes nothing). Such a widget's HTML parses back into the same tree,
+ * which is what lets the renderer skip the output pass for it.
+ */
+export function nestsPlainly(roots: readonly ElementNode[]): boolean {
+  const plain = (node: ElementNode): boolean => {
+    if (CLOSABLE.has(node.tag)) {
+      if (node.tag !== 'p' && hasMarkup(node.element.value)) return false;
+      if (node.children.some((child) => IMPLIED_CLOSE[child.tag]?.includes(node.tag))) return false;
+    }
+    return node.children.every(plain);
+  };
+  return roots.every(plain);
+}
