@@ -13,7 +13,7 @@ import {
 } from '@catalogue/content';
 import { sanitize, sanitizeMemo } from '../src/sanitize-html';
 import { POLICIES, sanitizeOutput } from '../src/sanitize';
-import { MARKETPLACE_POLICY, toMarketplaceHtml } from '../src/render/marketplace';
+import { hasNoMarketplaceText, MARKETPLACE_POLICY, toMarketplaceHtml } from '../src/render/marketplace';
 import { renderResolvedWidget, resolveTree } from '../src/render/html';
 import { lang, nastyString, tree } from './arbitraries';
 
@@ -145,6 +145,39 @@ describe('widgets that nest plainly skip the output pass', () => {
     expect(
       renderHtml([widget([el(1, 0, 'p', { default: 'a' }), el(2, 1, 'div', { default: 'b' })])], 'default'),
     ).toBe('<div class="ccs-widget" data-widget-id="1"><p>a</p><div>b</div><p></p></div>');
+  });
+});
+
+describe('widgets without text in marketplace output', () => {
+  it('when a widget renders no text, then its marketplace html is empty without parsing it', () => {
+    let textless = 0;
+    fc.assert(
+      fc.property(tree, lang, (t, l) => {
+        const resolved = resolveTree(t, l);
+        for (const w of resolved.widgets) {
+          const html = sanitizeOutput(renderResolvedWidget(w, resolved));
+          if (html === '' || !hasNoMarketplaceText(html)) continue;
+          textless += 1;
+          expect(toMarketplaceHtml(html)).toBe('');
+        }
+      }),
+      { numRuns: 3_000 },
+    );
+    expect(textless).toBeGreaterThan(10);
+  });
+
+  it('when a widget holds only an empty cell or a line break, then it is parsed like any other', () => {
+    expect(hasNoMarketplaceText('<div class="ccs-widget"><table><tr><td></td></tr></table></div>')).toBe(
+      false,
+    );
+    expect(hasNoMarketplaceText('<div class="ccs-widget"><br /></div>')).toBe(false);
+    expect(hasNoMarketplaceText('<div class="ccs-widget"><blockquote></blockquote></div>')).toBe(false);
+    expect(toMarketplaceHtml('<div class="ccs-widget"><blockquote></blockquote></div>')).toBe('<p></p>');
+    expect(
+      hasNoMarketplaceText(
+        '<section class="ccs-widget"><figure><img src="https://cdn.test/a.jpg" alt="a &gt; b" /></figure></section>',
+      ),
+    ).toBe(true);
   });
 });
 

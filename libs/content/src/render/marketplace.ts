@@ -57,9 +57,24 @@ export function toMarketplaceHtml(html: string): string {
   return sanitizeMemo(html, MARKETPLACE_POLICY);
 }
 
+/**
+ * Tags this policy can keep with nothing inside: allowed ones not in DROP_WHEN_EMPTY, and those
+ * renamed by `transformTags` (the empty-check sees the name they had: an empty `blockquote`
+ * stays as `<p></p>`).
+ */
+const KEPT_WHEN_EMPTY = /<(br|td|th|thead|tbody|tfoot|blockquote|figcaption|caption|b|i|h1|h5|h6)\b/i;
+
+/**
+ * A widget's HTML without any text (only tags: a gallery, an image) and without a tag kept when
+ * empty: the marketplace pass would return '' for it (a property test checks this), so it is not
+ * parsed. Attribute values cannot hide a `>`: the renderer and sanitize-html escape it.
+ */
+export const hasNoMarketplaceText = (html: string): boolean =>
+  html.replace(/<[^>]*>/g, '') === '' && !KEPT_WHEN_EMPTY.test(html);
+
 /** The marketplace HTML of a page from its widgets' HTML, cut down one widget at a time (see `renderResolvedWidgets`). */
 export function marketplaceFromWidgets(widgetsHtml: readonly string[]): string {
-  return widgetsHtml.map(toMarketplaceHtml).join('');
+  return widgetsHtml.map((html) => (hasNoMarketplaceText(html) ? '' : toMarketplaceHtml(html))).join('');
 }
 
 export function renderMarketplace(tree: readonly ContentWidget[], lang: string): string {
