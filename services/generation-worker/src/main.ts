@@ -10,7 +10,11 @@ async function main(): Promise<void> {
   const config = loadConfigOrExit(process.env);
   const deps = buildDeps(config);
   const workers = startWorkers(deps);
-  await scheduleSweep(deps);
+  // Not awaited: while Redis is unreachable the call waits for it, and the health port must
+  // come up meanwhile. Every replica declares the same schedule, so one success is enough.
+  scheduleSweep(deps).catch((err: unknown) =>
+    deps.logger.error({ err }, 'could not declare the stale-work sweeper schedule'),
+  );
   const server = await startHttpServer(createApp(deps), {
     port: config.ports.generationWorker,
     logger: deps.logger,
