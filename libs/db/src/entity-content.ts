@@ -18,8 +18,7 @@ import {
   type StoredEntity,
 } from './repositories/catalogue.repository';
 import { contentRepository, type ContentEntityType } from './repositories/content.repository';
-import { parametersRepository } from './repositories/parameters.repository';
-import { variantsRepository } from './repositories/variants.repository';
+import { productRelationsRepository } from './repositories/product-relations.repository';
 import type { Knex } from 'knex';
 
 export interface EntitySources {
@@ -57,16 +56,11 @@ export async function sourcesOf(
       },
     };
   }
-  const brandId = f.brand_id as string | null;
-  // One after another: the queries share the transaction's single connection.
-  const brands = await catalogueRepository.namesOf(trx, 'brand', eshopId, brandId ? [brandId] : []);
-  const parameters = await parametersRepository.parametersWithValues(
-    trx,
-    eshopId,
-    (f.parameters_ids as number[]) ?? [],
-  );
-  const variants = await variantsRepository.ofProducts(trx, eshopId, [item.id]);
-  const brand = brandId ? (brands.get(brandId) ?? null) : null;
+  const { brand, parameters, variants } = await productRelationsRepository.of(trx, eshopId, {
+    id: item.id,
+    brandId: (f.brand_id as string | null) ?? null,
+    parameterIds: (f.parameters_ids as number[]) ?? [],
+  });
   return {
     compose: {
       type,
@@ -83,7 +77,7 @@ export async function sourcesOf(
       description: Object.keys(f.description).length ? f.description : (f.short_description as LangMap),
       images,
       brand,
-      variants: variants.get(item.id) ?? [],
+      variants,
       url: f.url,
     },
   };
@@ -124,7 +118,7 @@ export async function saveEditorContent(
     catalogueType === undefined
       ? undefined
       : (await catalogueRepository.findForUpdate(trx, catalogueType, eshop.id, [externalId])).get(externalId);
-  const existing = await contentRepository.find(trx, key, { lock: true });
+  const existing = await contentRepository.lockTree(trx, key);
   const tree = await build(existing?.tree as ContentWidget[] | undefined);
   const snippet: SnippetEntity =
     item !== undefined && catalogueType !== undefined && !item.isDelete

@@ -117,19 +117,4 @@ export const catalogueReads = {
     const row = await listWhere(db, type, eshopId, filter).count<{ count: number }[]>({ count: '*' }).first();
     return row?.count ?? 0;
   },
-
-  /** Names of referenced entities (a product's brand, its categories), by external id. */
-  async namesOf(
-    db: Knex | Knex.Transaction,
-    type: EntityType,
-    eshopId: number,
-    externalIds: string[],
-  ): Promise<Map<string, LangMap>> {
-    if (!externalIds.length) return new Map();
-    const rows = await db(ENTITY_TABLES[type].table)
-      .select<{ external_id: string; name: LangMap }[]>('external_id', 'name')
-      .where('eshop_id', eshopId)
-      .whereIn('external_id', externalIds);
-    return new Map(rows.map((r) => [r.external_id, r.name]));
-  },
 };

@@ -34,18 +34,31 @@ function where(key: ContentKey) {
 }
 
 export const contentRepository = {
-  async find(db: Knex | Knex.Transaction, key: ContentKey, opts: { lock?: boolean } = {}) {
-    const query = db('content')
+  async find(db: Knex | Knex.Transaction, key: ContentKey): Promise<StoredContent | undefined> {
+    return (await db('content')
       .select('origin', 'tree', ...OUTPUT_COLUMNS)
       .where(where(key))
+      .first()) as StoredContent | undefined;
+  },
+
+  /**
+   * Locks the content row of an entity for the rest of the transaction and reads only what a
+   * writer needs to derive the next tree (not the rendered outputs it will replace).
+   */
+  async lockTree(
+    trx: Knex.Transaction,
+    key: ContentKey,
+  ): Promise<Pick<StoredContent, 'origin' | 'tree'> | undefined> {
+    return trx('content')
+      .select<Pick<StoredContent, 'origin' | 'tree'>[]>('origin', 'tree')
+      .where(where(key))
+      .forUpdate()
       .first();
-    if (opts.lock) query.forUpdate();
-    return (await query) as StoredContent | undefined;
   },
 
   /**
    * Serialises the writers of one entity's content for the rest of the transaction, also before
-   * its row exists (`find(…, {lock: true})` locks nothing then, so two first edits would each
+   * its row exists (`lockTree` locks nothing then, so two first edits would each
    * start from an empty tree and one would be lost). A hash collision only serialises two
    * unrelated entities.
    */

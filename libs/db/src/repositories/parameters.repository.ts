@@ -85,30 +85,4 @@ export const parametersRepository = {
       .whereRaw('external_id = any(?::bigint[])', [externalIds]);
     return new Set(rows.map((r) => r.external_id));
   },
-
-  /** Parameters with their values (in value id order), in the order of the given ids. */
-  async parametersWithValues(
-    db: Knex | Knex.Transaction,
-    eshopId: number,
-    externalIds: number[],
-  ): Promise<ParameterWithValues[]> {
-    if (!externalIds.length) return [];
-    const rows = await db('parameters as p')
-      .leftJoin('parameter_values as v', 'v.parameter_id', 'p.id')
-      .select<{ external_id: number; name: string; value: string | null }[]>(
-        'p.external_id',
-        'p.name',
-        'v.value',
-      )
-      .where('p.eshop_id', eshopId)
-      .whereIn('p.external_id', externalIds)
-      .orderBy([{ column: 'p.external_id' }, { column: 'v.external_id' }]);
-    const byId = new Map<number, ParameterWithValues>();
-    for (const row of rows) {
-      const parameter = byId.get(row.external_id) ?? { id: row.external_id, name: row.name, values: [] };
-      if (row.value !== null) parameter.values.push(row.value);
-      byId.set(row.external_id, parameter);
-    }
-    return externalIds.flatMap((id) => (byId.has(id) ? [byId.get(id)!] : []));
-  },
 };

@@ -9,23 +9,6 @@ export interface Variant {
 }
 
 export const variantsRepository = {
-  /** Variants of the given products, each list in internal-id order. */
-  async ofProducts(
-    db: Knex | Knex.Transaction,
-    eshopId: number,
-    productIds: number[],
-  ): Promise<Map<number, Variant[]>> {
-    const byProduct = new Map<number, Variant[]>(productIds.map((id) => [id, []]));
-    if (!productIds.length) return byProduct;
-    const rows = await db('product_variants')
-      .select<{ product_id: number; code: string; ean: string | null }[]>('product_id', 'code', 'ean')
-      .where('eshop_id', eshopId)
-      .whereIn('product_id', productIds)
-      .orderBy('id');
-    for (const row of rows) byProduct.get(row.product_id)?.push({ code: row.code, ean: row.ean });
-    return byProduct;
-  },
-
   /**
    * Replaces the variants of each given product: one delete for those that may have variants
    * (products created in the same transaction have none, so `created` skips them) and one plain

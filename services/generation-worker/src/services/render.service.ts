@@ -94,7 +94,7 @@ export async function renderContent(
     if (!eshop || !item || item.isDelete) return 'skipped';
 
     const key = { eshopId, entityType: type, externalId };
-    const existing = await contentRepository.find(trx, key, { lock: true });
+    const existing = await contentRepository.lockTree(trx, key);
     const sources = await sourcesOf(trx, type, eshopId, item);
     let tree: ContentWidget[];
     if (existing?.origin === 'editor') {
