@@ -63,8 +63,9 @@ export function report(
   log(`machine: ${machineLine}`);
   log(
     `seeded ${fixed(env.jobs)} products in ${fixed(seed.seconds, 1)} s; per item the generation worker runs ` +
-      `${seed.others} statements more than the bare worker when its design cache is cold (content lookup, brand, ` +
-      'parameters, variants, 3 design reads), 4 more once the eshop’s default design is cached',
+      `${seed.others} statements more than the bare worker when its design cache is cold (the content row's ` +
+      `lock, the product's brand, parameters and variants, 3 design reads), ${seed.others - 3} more once the ` +
+      'eshop’s default design is cached',
   );
   log('');
   log(
