@@ -86,6 +86,31 @@ describe('renderHtml', () => {
     );
   });
 
+  it('when src and href are language maps (per-language URL fields), then each language renders its own, falling back to default', () => {
+    const media = [
+      widget(1, [
+        el(
+          1,
+          0,
+          'img',
+          {},
+          { extension: { src: { default: 'https://cdn.test/en.jpg', cs: 'https://cdn.test/cs.jpg' } } },
+        ),
+        el(2, 0, 'a', 'Buy', {
+          extension: { href: { default: 'https://shop.test/buy', cs: 'javascript:alert(1)' } },
+        }),
+      ]),
+    ];
+    expect(renderHtml(media, 'cs')).toBe(
+      '<div class="ccs-widget" data-widget-id="1">' +
+        '<img src="https://cdn.test/cs.jpg" alt="" loading="lazy" /><span>Buy</span></div>',
+    );
+    expect(renderHtml(media, 'de')).toBe(
+      '<div class="ccs-widget" data-widget-id="1">' +
+        '<img src="https://cdn.test/en.jpg" alt="" loading="lazy" /><a href="https://shop.test/buy">Buy</a></div>',
+    );
+  });
+
   it('when a link has no safe href, then its text stays without the link', () => {
     const link = [widget(1, [el(1, 0, 'a', 'Click', { extension: { href: 'javascript:alert(1)' } })])];
     expect(renderHtml(link, 'default')).toBe(

@@ -93,13 +93,13 @@ function renderNode(node: ElementNode, tree: ResolvedTree, allowEmpty: boolean, 
   open += extra;
 
   if (node.tag === 'img') {
-    const src = safeSrc(ext.src);
+    const src = safeSrc(pickText(ext.src, tree.lang));
     if (src === null) return null;
     open += attr('src', src) + attr('alt', pickText(ext.alt, tree.lang));
     return `<img${open}${title ? attr('title', title) : ''} loading="lazy" />`;
   }
   if (node.tag === 'iframe') {
-    const src = videoEmbedUrl(ext.src);
+    const src = videoEmbedUrl(pickText(ext.src, tree.lang));
     if (src === null) return null;
     open += attr('src', src) + (title ? attr('title', title) : '');
     return `<iframe${open} loading="lazy" allowfullscreen referrerpolicy="strict-origin-when-cross-origin"></iframe>`;
@@ -110,7 +110,7 @@ function renderNode(node: ElementNode, tree: ResolvedTree, allowEmpty: boolean, 
   if (inner.trim() === '' && !(allowEmpty && CELL_TAGS.has(node.tag))) return null;
   let tag = node.tag;
   if (tag === 'a') {
-    const href = safeHref(ext.href);
+    const href = safeHref(pickText(ext.href, tree.lang));
     // A link whose target is unsafe or missing keeps its text and loses the link.
     if (href === null) tag = 'span';
     else open += attr('href', href);
