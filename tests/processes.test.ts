@@ -2,9 +2,24 @@
 // processes (`npm test` builds first), against the test database and queue prefix.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
-import { eventually, freePort } from '@catalogue/testing';
+import { databaseName, dropDatabase, withDatabase } from '@catalogue/db';
+import { eventually, freePort, runNodeScript } from '@catalogue/testing';
 
 const ROOT = join(__dirname, '..');
+
+// A database of their own, made by the migration command an operator runs: the worker's
+// stale-work sweeper scans every eshop of its database and would take work that other test
+// files stage in the shared one (stale generation jobs, items stuck in generate).
+const DATABASE_URL = withDatabase(
+  process.env.TEST_DATABASE_URL!,
+  `${databaseName(process.env.TEST_DATABASE_URL!)}_processes`,
+);
+
+beforeAll(async () => {
+  expect(await runNodeScript('libs/db/dist/cli/migrate.js', [], { DATABASE_URL })).toMatchObject({ code: 0 });
+}, 60_000);
+
+afterAll(() => dropDatabase(DATABASE_URL));
 
 interface Started {
   child: ChildProcess;
@@ -19,7 +34,7 @@ async function startService(name: string, portVariable: string): Promise<Started
   const child = spawn(process.execPath, [join(ROOT, 'services', name, 'dist', 'main.js')], {
     env: {
       PATH: process.env.PATH,
-      DATABASE_URL: process.env.TEST_DATABASE_URL,
+      DATABASE_URL,
       // A prefix of its own: the spawned worker must not take jobs that other test files inspect.
       QUEUE_PREFIX: `${process.env.TEST_QUEUE_PREFIX}-processes`,
       LOG_LEVEL: 'info',
