@@ -14,60 +14,8 @@ import {
   type FillWidgetInput,
   type SnippetEntity,
 } from '@catalogue/content';
-import { dangers, marketplaceDangers, snippetDangers } from './inspect';
+import { dangers, marketplaceDangers, snippetDangers, XSS_PAYLOADS as PAYLOADS } from './inspect';
 import { el, TEMPLATES, widget } from './trees';
-
-/** OWASP XSS filter-evasion style payloads. */
-const PAYLOADS = [
-  '<script>alert(1)</script>',
-  '<SCRIPT SRC=//xss.test/x.js></SCRIPT>',
-  '<img src=x onerror=alert(1)>',
-  '<img src="javascript:alert(1)">',
-  '<IMG SRC=&#x6A&#x61&#x76&#x61&#x73&#x63&#x72&#x69&#x70&#x74&#x3A&#x61&#x6C&#x65&#x72&#x74&#x28&#x31&#x29>',
-  '<svg onload=alert(1)>',
-  '<svg><script>alert(1)</script></svg>',
-  '<math><mtext><table><mglyph><style><img src=x onerror=alert(1)>',
-  '<a href="javascript:alert(1)">x</a>',
-  '<a href="JaVaScRiPt:alert(1)">x</a>',
-  '<a href="jav&#x09;ascript:alert(1)">x</a>',
-  '<a href="jav&#x0A;ascript:alert(1)">x</a>',
-  '<a href=" &#14; javascript:alert(1)">x</a>',
-  '<a href="&#106;&#97;&#118;&#97;&#115;&#99;&#114;&#105;&#112;&#116;&#58;alert(1)">x</a>',
-  '<a href="data:text/html;base64,PHNjcmlwdD5hbGVydCgxKTwvc2NyaXB0Pg==">x</a>',
-  '<a href="vbscript:msgbox(1)">x</a>',
-  '<a href="//evil.test/">x</a>',
-  '<a href="https://ok.test/" onclick="alert(1)">x</a>',
-  '<iframe src="javascript:alert(1)"></iframe>',
-  '<iframe src=javascript:alert(1)>',
-  '<iframe src="https://evil.test/embed/abcdefgh"></iframe>',
-  '<iframe srcdoc="<script>alert(1)</script>"></iframe>',
-  '<div style="background:url(javascript:alert(1))">x</div>',
-  '<p style="width: expression(alert(1))">x</p>',
-  '<style>@import "javascript:alert(1)";</style>',
-  '<body onload=alert(1)>',
-  '<object data="javascript:alert(1)"></object>',
-  '<embed src="javascript:alert(1)">',
-  '<form action="javascript:alert(1)"><button formaction="javascript:alert(1)">x</button></form>',
-  '<input onfocus=alert(1) autofocus>',
-  '<details open ontoggle=alert(1)>',
-  '<meta http-equiv="refresh" content="0;url=javascript:alert(1)">',
-  '<base href="javascript:alert(1)//">',
-  '<link rel="stylesheet" href="javascript:alert(1)">',
-  '"><script>alert(1)</script>',
-  "'><img src=x onerror=alert(1)>",
-  '" onmouseover="alert(1)',
-  "' onmouseover='alert(1)",
-  '&lt;script&gt;alert(1)&lt;/script&gt;',
-  '&#60;script&#62;alert(1)&#60;/script&#62;',
-  '</script><script>alert(1)</script>',
-  '<scr<script>ipt>alert(1)</scr</script>ipt>',
-  '<!--<img src="--><img src=x onerror=alert(1)//">',
-  '<noscript><p title="</noscript><img src=x onerror=alert(1)>">',
-  '<textarea><script>alert(1)</script></textarea>',
-  '<xmp><img src=x onerror=alert(1)></xmp>',
-  '<video><source onerror=alert(1)></video>',
-  'javascript:alert(1)',
-];
 
 function expectSafe(tree: ContentWidget[], entity: SnippetEntity | null = null): void {
   const languages = ['default', 'cs'];
