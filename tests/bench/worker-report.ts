@@ -63,8 +63,8 @@ export function report(
   log(`machine: ${machineLine}`);
   log(
     `seeded ${fixed(env.jobs)} products in ${fixed(seed.seconds, 1)} s; per item the generation worker runs ` +
-      `${seed.others} statements more than the bare worker when its design cache is cold (the content row's ` +
-      `lock, the product's brand, parameters and variants, 3 design reads), ${seed.others - 3} more once the ` +
+      `${seed.others} statements more than the bare worker when its design cache is cold (one statement for ` +
+      `the content row's lock and the product's brand, parameters and variants; 3 design reads), ${seed.others - 3} more once the ` +
       'eshop’s default design is cached',
   );
   log('');

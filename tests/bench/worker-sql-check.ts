@@ -41,7 +41,7 @@ export async function checkBareSql(
     db.off('query', listen);
   }
   if (outcome !== 'composed') throw new Error(`rendering ${item.externalId} for the SQL check: ${outcome}`);
-  const statements = seen.filter((q) => /^\s*(select|insert|update)/i.test(q.sql));
+  const statements = seen.filter((q) => /^\s*(select|insert|update|with)/i.test(q.sql));
   const upsert = statements.at(-2);
   const content = contentFromBindings(upsert?.bindings ?? []);
   const expected = [

@@ -17,7 +17,12 @@ import {
   type LangMap,
   type StoredEntity,
 } from './repositories/catalogue.repository';
-import { contentRepository, type ContentEntityType } from './repositories/content.repository';
+import {
+  contentRepository,
+  type ContentEntityType,
+  type ContentKey,
+  type StoredContent,
+} from './repositories/content.repository';
 import { productRelationsRepository } from './repositories/product-relations.repository';
 import type { Knex } from 'knex';
 
@@ -34,51 +39,64 @@ export const CATALOGUE_TYPE_OF: Partial<Record<ContentEntityType, EntityType>> =
   blog: 'blog',
 };
 
-/** What the item itself says, plus its brand, parameters and variants: nothing invented. */
-export async function sourcesOf(
+type LockedContent = Pick<StoredContent, 'origin' | 'tree'> | undefined;
+
+/**
+ * Locks the content row of a catalogue item (whose own row the caller has locked already) and
+ * reads what the item is rendered from: what it says, plus its brand, parameters and variants,
+ * nothing invented. For a product that is one statement, for other types the lock alone.
+ */
+export async function lockContentAndSources(
   trx: Knex.Transaction,
   type: EntityType,
-  eshopId: number,
+  key: ContentKey,
   item: StoredEntity,
-): Promise<EntitySources> {
+): Promise<{ existing: LockedContent; sources: EntitySources }> {
   const f = item.fields as Record<string, unknown> & { name: LangMap; description: LangMap; url: LangMap };
   const images = (f.images as string[] | undefined) ?? (f.image_preview ? [f.image_preview as string] : []);
   if (type !== 'product') {
     return {
-      compose: { type, name: f.name, description: f.description, images },
-      snippet: {
-        type,
-        name: f.name,
-        description: f.description,
-        images,
-        url: f.url,
-        category: (f.category as string) ?? null,
+      existing: await contentRepository.lockTree(trx, key),
+      sources: {
+        compose: { type, name: f.name, description: f.description, images },
+        snippet: {
+          type,
+          name: f.name,
+          description: f.description,
+          images,
+          url: f.url,
+          category: (f.category as string) ?? null,
+        },
       },
     };
   }
-  const { brand, parameters, variants } = await productRelationsRepository.of(trx, eshopId, {
+  const { content, relations } = await productRelationsRepository.withLockedContent(trx, key, {
     id: item.id,
     brandId: (f.brand_id as string | null) ?? null,
     parameterIds: (f.parameters_ids as number[]) ?? [],
   });
+  const { brand, parameters, variants } = relations;
   return {
-    compose: {
-      type,
-      name: f.name,
-      description: f.description,
-      short_description: f.short_description as LangMap,
-      images,
-      brand: brand ? { name: brand } : null,
-      parameters: parameters.map((p) => ({ name: p.name, value: p.values })),
-    },
-    snippet: {
-      type,
-      name: f.name,
-      description: Object.keys(f.description).length ? f.description : (f.short_description as LangMap),
-      images,
-      brand,
-      variants,
-      url: f.url,
+    existing: content,
+    sources: {
+      compose: {
+        type,
+        name: f.name,
+        description: f.description,
+        short_description: f.short_description as LangMap,
+        images,
+        brand: brand ? { name: brand } : null,
+        parameters: parameters.map((p) => ({ name: p.name, value: p.values })),
+      },
+      snippet: {
+        type,
+        name: f.name,
+        description: Object.keys(f.description).length ? f.description : (f.short_description as LangMap),
+        images,
+        brand,
+        variants,
+        url: f.url,
+      },
     },
   };
 }
@@ -118,12 +136,12 @@ export async function saveEditorContent(
     catalogueType === undefined
       ? undefined
       : (await catalogueRepository.findForUpdate(trx, catalogueType, eshop.id, [externalId])).get(externalId);
-  const existing = await contentRepository.lockTree(trx, key);
+  const listed = item !== undefined && catalogueType !== undefined && !item.isDelete;
+  const { existing, sources } = listed
+    ? await lockContentAndSources(trx, catalogueType, key, item)
+    : { existing: await contentRepository.lockTree(trx, key), sources: undefined };
   const tree = await build(existing?.tree as ContentWidget[] | undefined);
-  const snippet: SnippetEntity =
-    item !== undefined && catalogueType !== undefined && !item.isDelete
-      ? (await sourcesOf(trx, catalogueType, eshop.id, item)).snippet
-      : { type: entityType, name: target.fallbackName ?? null };
+  const snippet: SnippetEntity = sources?.snippet ?? { type: entityType, name: target.fallbackName ?? null };
   const outputs = renderAll(tree, snippet, eshop.languages);
   await contentRepository.save(trx, key, { origin: 'editor', tree, ...outputs });
   if (item !== undefined && catalogueType !== undefined) {

@@ -76,7 +76,7 @@ export type {
 } from './repositories/generation-jobs.repository';
 export { promptsRepository } from './repositories/prompts.repository';
 export type { Prompt } from './repositories/prompts.repository';
-export { CATALOGUE_TYPE_OF, saveEditorContent, sourcesOf } from './entity-content';
+export { CATALOGUE_TYPE_OF, lockContentAndSources, saveEditorContent } from './entity-content';
 export type { EditorContentTarget, EntitySources, SavedEditorContent } from './entity-content';
 export { wlEntitiesRepository } from './repositories/wl-entities.repository';
 export type { WlEntity, WlEntityType, WlEntityWrite } from './repositories/wl-entities.repository';

@@ -2,12 +2,14 @@ import { createKnex, type Knex } from '@catalogue/db';
 import { productRelationsRepository } from '../src/repositories/product-relations.repository';
 import { makeEshop, testConfig } from '@catalogue/testing';
 
-describe('productRelationsRepository.of (what the render worker reads for a product)', () => {
+describe('productRelationsRepository.withLockedContent (what the render worker reads for a product)', () => {
   let db: Knex;
   beforeAll(() => {
     db = createKnex(testConfig().database);
   });
   afterAll(() => db.destroy());
+
+  const key = (eshopId: number) => ({ eshopId, entityType: 'product' as const, externalId: 'P1' });
 
   /** A product with a brand, parameters (values inserted out of id order) and variants. */
   async function arrange(eshopId: number) {
@@ -36,13 +38,16 @@ describe('productRelationsRepository.of (what the render worker reads for a prod
     const shop = await makeEshop(db);
     const productId = await arrange(shop.eshop.id);
 
-    const relations = await productRelationsRepository.of(db, shop.eshop.id, {
-      id: productId,
-      brandId: 'B1',
-      // Listed order, an unknown id (dropped) and a repeated one (kept, as the product lists it).
-      parameterIds: [3, 99, 7, 3],
-    });
+    const { content, relations } = await db.transaction((trx) =>
+      productRelationsRepository.withLockedContent(trx, key(shop.eshop.id), {
+        id: productId,
+        brandId: 'B1',
+        // Listed order, an unknown id (dropped) and a repeated one (kept, as the product lists it).
+        parameterIds: [3, 99, 7, 3],
+      }),
+    );
 
+    expect(content).toBeUndefined();
     expect(relations).toEqual({
       brand: { default: 'Peak' },
       parameters: [
@@ -62,13 +67,14 @@ describe('productRelationsRepository.of (what the render worker reads for a prod
     const productId = await arrange(shop.eshop.id);
     await db('product_variants').where({ product_id: productId }).delete();
 
-    expect(
-      await productRelationsRepository.of(db, shop.eshop.id, {
+    const { relations } = await db.transaction((trx) =>
+      productRelationsRepository.withLockedContent(trx, key(shop.eshop.id), {
         id: productId,
         brandId: null,
         parameterIds: [],
       }),
-    ).toEqual({ brand: null, parameters: [], variants: [] });
+    );
+    expect(relations).toEqual({ brand: null, parameters: [], variants: [] });
   });
 
   test('when another eshop has the same brand and parameter ids, then only the product’s own eshop is read', async () => {
@@ -79,12 +85,48 @@ describe('productRelationsRepository.of (what the render worker reads for a prod
       .insert({ eshop_id: mine.eshop.id, external_id: 'P1', name: { default: 'Mine' } })
       .returning<{ id: number }[]>('id');
 
-    expect(
-      await productRelationsRepository.of(db, mine.eshop.id, {
+    const { relations } = await db.transaction((trx) =>
+      productRelationsRepository.withLockedContent(trx, key(mine.eshop.id), {
         id: product!.id,
         brandId: 'B1',
         parameterIds: [7, 3],
       }),
-    ).toEqual({ brand: null, parameters: [], variants: [] });
+    );
+    expect(relations).toEqual({ brand: null, parameters: [], variants: [] });
+  });
+
+  test('when the product has content, then its origin and tree come back and the row stays locked until the transaction ends', async () => {
+    const shop = await makeEshop(db);
+    const productId = await arrange(shop.eshop.id);
+    await db('content').insert({
+      eshop_id: shop.eshop.id,
+      entity_type: 'product',
+      external_id: 'P1',
+      origin: 'editor',
+      tree: JSON.stringify([{ id: 1 }]),
+    });
+    const product = { id: productId, brandId: null, parameterIds: [] };
+
+    await db.transaction(async (trx) => {
+      const { content } = await productRelationsRepository.withLockedContent(
+        trx,
+        key(shop.eshop.id),
+        product,
+      );
+      expect(content).toEqual({ origin: 'editor', tree: [{ id: 1 }] });
+      // Another transaction cannot take the row while this one holds it.
+      const other = await db.transaction(async (probe) => {
+        await probe.raw('set local lock_timeout = 100');
+        return probe('content')
+          .where({ eshop_id: shop.eshop.id, external_id: 'P1' })
+          .forUpdate()
+          .first()
+          .then(
+            () => 'taken',
+            (err: Error) => err.message,
+          );
+      });
+      expect(other).toMatch(/lock timeout/);
+    });
   });
 });

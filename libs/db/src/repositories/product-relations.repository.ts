@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import type { LangMap } from './catalogue-tables';
+import type { ContentKey, StoredContent } from './content.repository';
 import type { ParameterWithValues } from './parameters.repository';
 import type { Variant } from './variants.repository';
 
@@ -12,10 +13,13 @@ export interface ProductRelations {
   variants: Variant[];
 }
 
-// One statement instead of one per relation: the render worker reads this for every product,
-// and each round trip inside its transaction costs more than the rows it carries.
-const RELATIONS_SQL = `
-select
+export interface ProductRef {
+  id: number;
+  brandId: string | null;
+  parameterIds: number[];
+}
+
+const RELATIONS = `
   (select b.name from brands b where b.eshop_id = :eshopId and b.external_id = :brandId) as brand,
   coalesce((
     select json_agg(json_build_object(
@@ -35,27 +39,49 @@ select
     where pv.eshop_id = :eshopId and pv.product_id = :productId
   ), '[]'::json) as variants`;
 
+// The render worker reads these for every product inside its transaction, where each round
+// trip costs more than the rows it carries: one statement for all of them and the lock of the
+// product's content row (a locking CTE, taken after the item's lock as ever).
+const LOCKED_CONTENT_AND_RELATIONS_SQL = `with locked as (
+  select origin, tree from content
+  where eshop_id = :eshopId and entity_type = :entityType and external_id = :externalId
+  for update
+)
+select (select row_to_json(locked) from locked) as content, ${RELATIONS}`;
+
+interface Row {
+  content?: Pick<StoredContent, 'origin' | 'tree'> | null;
+  brand: LangMap | null;
+  parameters: ParameterWithValues[];
+  variants: Variant[];
+}
+
+function relationsOf(row: Row, product: ProductRef): ProductRelations {
+  const byId = new Map(row.parameters.map((p) => [p.id, p]));
+  return {
+    brand: row.brand,
+    // As listed by the product (a parameter it lists twice appears twice, as it always has).
+    parameters: product.parameterIds.flatMap((id) => (byId.has(id) ? [byId.get(id)!] : [])),
+    variants: row.variants,
+  };
+}
+
+function bindings(eshopId: number, product: ProductRef) {
+  return { eshopId, brandId: product.brandId, parameterIds: product.parameterIds, productId: product.id };
+}
+
 export const productRelationsRepository = {
-  async of(
-    db: Knex | Knex.Transaction,
-    eshopId: number,
-    product: { id: number; brandId: string | null; parameterIds: number[] },
-  ): Promise<ProductRelations> {
-    const { rows } = await db.raw<{
-      rows: { brand: LangMap | null; parameters: ParameterWithValues[]; variants: Variant[] }[];
-    }>(RELATIONS_SQL, {
-      eshopId,
-      brandId: product.brandId,
-      parameterIds: product.parameterIds,
-      productId: product.id,
+  /** The product's relations, and its content row locked for the rest of the transaction. */
+  async withLockedContent(
+    trx: Knex.Transaction,
+    key: ContentKey,
+    product: ProductRef,
+  ): Promise<{ content: Pick<StoredContent, 'origin' | 'tree'> | undefined; relations: ProductRelations }> {
+    const { rows } = await trx.raw<{ rows: Row[] }>(LOCKED_CONTENT_AND_RELATIONS_SQL, {
+      ...bindings(key.eshopId, product),
+      entityType: key.entityType,
+      externalId: key.externalId,
     });
-    const row = rows[0]!;
-    const byId = new Map(row.parameters.map((p) => [p.id, p]));
-    return {
-      brand: row.brand,
-      // As listed by the product (a parameter it lists twice appears twice, as it always has).
-      parameters: product.parameterIds.flatMap((id) => (byId.has(id) ? [byId.get(id)!] : [])),
-      variants: row.variants,
-    };
+    return { content: rows[0]!.content ?? undefined, relations: relationsOf(rows[0]!, product) };
   },
 };

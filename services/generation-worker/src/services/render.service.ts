@@ -12,7 +12,7 @@ import {
   contentRepository,
   designsRepository,
   eshopsRepository,
-  sourcesOf,
+  lockContentAndSources,
   type Knex,
 } from '@catalogue/db';
 import type { JobPayloads } from '@catalogue/queue';
@@ -94,8 +94,7 @@ export async function renderContent(
     if (!eshop || !item || item.isDelete) return 'skipped';
 
     const key = { eshopId, entityType: type, externalId };
-    const existing = await contentRepository.lockTree(trx, key);
-    const sources = await sourcesOf(trx, type, eshopId, item);
+    const { existing, sources } = await lockContentAndSources(trx, type, key, item);
     let tree: ContentWidget[];
     if (existing?.origin === 'editor') {
       tree = existing.tree as ContentWidget[];
