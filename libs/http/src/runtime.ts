@@ -57,7 +57,29 @@ export function buildBaseDeps(config: Config, service: string): BaseDeps {
 
 export async function closeBaseDeps(deps: BaseDeps): Promise<void> {
   await deps.db.destroy();
-  await deps.redis.quit().catch(() => deps.redis.disconnect());
+  await closeRedis(deps.redis);
+}
+
+/**
+ * QUIT when Redis answers, so replies in flight arrive first; otherwise (down, reconnecting) QUIT
+ * would wait in the offline queue for a reconnect that may never come: drop the connection.
+ */
+async function closeRedis(redis: Redis, timeoutMs = 2_000): Promise<void> {
+  if (redis.status === 'ready') {
+    let timer: NodeJS.Timeout | undefined;
+    const quit = redis.quit().then(
+      () => true,
+      () => false,
+    );
+    const gaveUp = new Promise<false>((resolve) => {
+      timer = setTimeout(() => resolve(false), timeoutMs);
+      timer.unref();
+    });
+    const done = await Promise.race([quit, gaveUp]);
+    clearTimeout(timer);
+    if (done) return;
+  }
+  redis.disconnect();
 }
 
 /**

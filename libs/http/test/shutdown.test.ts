@@ -1,40 +1,31 @@
-import { Router, type AppContext, type AppState } from '@catalogue/http';
-import { serve } from './helpers';
+import { buildBaseDeps, closeBaseDeps } from '@catalogue/http';
+import { closeQueues, createQueues, enqueue } from '@catalogue/queue';
+import { startPrivateRedis, testConfig } from '@catalogue/testing';
 
-describe('startHttpServer().stop()', () => {
-  test('when a request is in flight, then it completes and new connections are refused', async () => {
-    const router = new Router<AppState, AppContext>();
-    let release!: () => void;
-    const started = new Promise<void>((resolveStarted) => {
-      router.get('/slow', async (ctx) => {
-        resolveStarted();
-        await new Promise<void>((r) => (release = r));
-        ctx.body = { done: true };
-      });
-    });
-    const server = await serve([router]);
+/** What `fn` settles to, or 'still waiting' after `ms`. */
+function within<T>(ms: number, fn: () => Promise<T>): Promise<T | 'still waiting'> {
+  let timer: NodeJS.Timeout | undefined;
+  return Promise.race([
+    fn().finally(() => clearTimeout(timer)),
+    new Promise<'still waiting'>((resolve) => (timer = setTimeout(() => resolve('still waiting'), ms))),
+  ]);
+}
 
-    const inFlight = fetch(`${server.url}/slow`);
-    await started;
-    const stopped = server.stop();
-    // The server no longer accepts connections while the slow request is still running.
-    await expect(fetch(`${server.url}/healthz`, { headers: { Connection: 'close' } })).rejects.toThrow();
-    release();
+describe('shutdown while Redis is down (an operator stopping pods during a Redis outage)', () => {
+  test('when a queued command waits for a reconnect, then closing the queues and the connections still returns', async () => {
+    const redisServer = await startPrivateRedis();
+    const deps = buildBaseDeps(
+      testConfig({ REDIS_URL: redisServer.url, LOG_LEVEL: 'silent' }),
+      'shutdown-test',
+    );
+    deps.redis.on('error', () => undefined);
+    const queues = createQueues(deps.redis, `${testConfig().redis.queuePrefix}:shutdown`);
+    await enqueue(queues, 'generate', { eshop_id: 1, job_id: 1 });
+    await redisServer.stop();
+    // A command that waits in the offline queue for the reconnect, as a request in flight would.
+    void enqueue(queues, 'generate', { eshop_id: 1, job_id: 2 }).catch(() => undefined);
 
-    const res = await inFlight;
-    expect(res.status).toBe(200);
-    expect(await res.json()).toEqual({ done: true });
-    await expect(stopped).resolves.toBeUndefined();
-  });
-
-  test('when a request outlives the shutdown timeout, then the connection is cut and stop resolves', async () => {
-    const router = new Router<AppState, AppContext>();
-    router.get('/never', () => new Promise(() => undefined));
-    const server = await serve([router], { shutdownTimeoutMs: 200 });
-    const hanging = fetch(`${server.url}/never`).catch((err: Error) => err);
-    await new Promise((r) => setTimeout(r, 50));
-    await server.stop();
-    // fetch rejects with a TypeError (from another realm under jest, so no instanceof check).
-    expect(String(await hanging)).toMatch(/fetch failed/);
+    expect(await within(5_000, () => closeQueues(queues, 500).then(() => 'closed'))).toBe('closed');
+    expect(await within(5_000, () => closeBaseDeps(deps).then(() => 'closed'))).toBe('closed');
   });
 });

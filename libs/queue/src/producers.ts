@@ -49,6 +49,18 @@ export async function enqueueMany<Q extends QueueName>(
   await queue.addBulk(payloads.map((data) => ({ name: name as never, data: data as never, opts })));
 }
 
-export async function closeQueues(queues: Queues): Promise<void> {
-  await Promise.all(Object.values(queues).map((q: Queue) => q.close()));
+/**
+ * Closes the queues, waiting at most `timeoutMs`: while Redis is unreachable a queue with a
+ * command still waiting for the reconnect never finishes closing, and a stopping process must
+ * not hang on it (the shared connection is then dropped by its owner).
+ */
+export async function closeQueues(queues: Queues, timeoutMs = 2_000): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const gaveUp = new Promise<void>((resolve) => {
+    timer = setTimeout(resolve, timeoutMs);
+    timer.unref();
+  });
+  const closed = Promise.all(Object.values(queues).map((q: Queue) => q.close().catch(() => undefined)));
+  await Promise.race([closed, gaveUp]);
+  clearTimeout(timer);
 }

@@ -1,6 +1,5 @@
 // A start whose job cannot be queued (Redis gone after the commit) must not leave a pending job
 // that nobody runs, blocks the entity and holds credits. Uses a private redis-server it can stop.
-import { closeQueues } from '@catalogue/queue';
 import { creditsRepository, wlEntitiesRepository } from '@catalogue/db';
 import { WHITE_LABEL_TOKEN_HEADER } from '@catalogue/http';
 import {
@@ -13,7 +12,7 @@ import {
   type ServedApp,
 } from '@catalogue/testing';
 import { createApp } from '../src/app';
-import { buildDeps, type Deps } from '../src/deps';
+import { buildDeps, closeDeps, type Deps } from '../src/deps';
 import { BASE, designId, ORIGIN } from './generate-helpers';
 
 describe('white-label-api: POST …/generate while Redis is down', () => {
@@ -28,10 +27,8 @@ describe('white-label-api: POST …/generate while Redis is down', () => {
   });
   afterAll(async () => {
     await server.stop();
-    // closeDeps() would wait for a Redis that is gone (queue.close() never answers): close by hand.
-    await deps.db.destroy();
-    deps.redis.disconnect();
-    await Promise.race([closeQueues(deps.queues), new Promise((r) => setTimeout(r, 1_000))]);
+    // The service's own shutdown, with Redis still gone: it must return, not wait for a reconnect.
+    await closeDeps(deps);
     await redis.stop();
   });
 
