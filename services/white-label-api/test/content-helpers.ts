@@ -3,48 +3,21 @@
 // entities, and readers of what is stored.
 import type { ContentWidget } from '@catalogue/content';
 import { contentRepository, designsRepository, wlEntitiesRepository, type WlEntityType } from '@catalogue/db';
-import { WHITE_LABEL_TOKEN_HEADER } from '@catalogue/http';
-import {
-  expectMatchesContract,
-  makeEshop,
-  serveServiceForTests,
-  type EshopFixture,
-} from '@catalogue/testing';
+import { makeEshop, serveServiceForTests, type EshopFixture } from '@catalogue/testing';
 import { createApp } from '../src/app';
 import { buildDeps, closeDeps } from '../src/deps';
+import { ORIGIN, wlRequest } from './editor-client';
 
-export const ORIGIN = 'https://admin.content.test';
-export const BASE = '/api/v3/white-label';
-
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- tests read response fields directly; the contract check validates shapes
-export type Body = any;
-
-export interface Reply {
-  status: number;
-  body: Body;
-}
+export { BASE, ORIGIN, type Body, type Reply } from './editor-client';
 
 export function contentService() {
   const service = serveServiceForTests({ buildDeps, createApp, closeDeps });
 
-  function client(token: string) {
-    return async (method: string, path: string, body?: unknown): Promise<Reply> => {
-      const res = await fetch(`${service.url}${BASE}${path}`, {
-        method,
-        headers: {
-          [WHITE_LABEL_TOKEN_HEADER]: token,
-          Origin: ORIGIN,
-          Accept: 'application/json',
-          ...(body !== undefined && { 'Content-Type': 'application/json' }),
-        },
-        body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
-      });
-      const text = await res.text();
-      const parsed: unknown = text ? JSON.parse(text) : undefined;
-      expectMatchesContract(method, `${BASE}${path}`, res.status, parsed, res.headers.get('content-type'));
-      return { status: res.status, body: parsed };
-    };
-  }
+  // Status and body only: these tests compare whole replies.
+  const client = (token: string) => async (method: string, path: string, body?: unknown) => {
+    const { status, body: answer } = await wlRequest(service.url, token, method, path, body);
+    return { status, body: answer };
+  };
 
   /** The seeded catalogue widget of a type (`section`, `faq`, …). */
   async function widgetOf(type: string) {

@@ -28,33 +28,39 @@ export interface CallOptions {
   token?: string;
 }
 
+/**
+ * One white-label request as a host's editor sends it: the token and the allowed Origin unless
+ * told otherwise, JSON in and out; every response is checked against docs/openapi.yaml.
+ */
+export async function wlRequest(
+  serviceUrl: string,
+  token: string,
+  method: string,
+  path: string,
+  body?: unknown,
+  opts: CallOptions = {},
+): Promise<Reply> {
+  const origin = opts.origin === undefined ? ORIGIN : opts.origin;
+  const res = await fetch(`${serviceUrl}${BASE}${path}`, {
+    method,
+    headers: {
+      [WHITE_LABEL_TOKEN_HEADER]: opts.token ?? token,
+      ...(origin !== null && { Origin: origin }),
+      Accept: 'application/json',
+      ...(body !== undefined && { 'Content-Type': 'application/json' }),
+    },
+    body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
+  });
+  const text = await res.text();
+  const parsed: unknown = text ? JSON.parse(text) : undefined;
+  expectMatchesContract(method, `${BASE}${path}`, res.status, parsed, res.headers.get('content-type'));
+  return { status: res.status, body: parsed, headers: res.headers };
+}
+
 export function editorService() {
   const service = serveServiceForTests({ buildDeps, createApp, closeDeps });
-
-  /** One request with the eshop's token and allowed Origin unless told otherwise; contract-checked. */
-  async function request(
-    token: string,
-    method: string,
-    path: string,
-    body?: unknown,
-    opts: CallOptions = {},
-  ): Promise<Reply> {
-    const origin = opts.origin === undefined ? ORIGIN : opts.origin;
-    const res = await fetch(`${service.url}${BASE}${path}`, {
-      method,
-      headers: {
-        [WHITE_LABEL_TOKEN_HEADER]: opts.token ?? token,
-        ...(origin !== null && { Origin: origin }),
-        Accept: 'application/json',
-        ...(body !== undefined && { 'Content-Type': 'application/json' }),
-      },
-      body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
-    });
-    const text = await res.text();
-    const parsed: unknown = text ? JSON.parse(text) : undefined;
-    expectMatchesContract(method, `${BASE}${path}`, res.status, parsed, res.headers.get('content-type'));
-    return { status: res.status, body: parsed, headers: res.headers };
-  }
+  const request = (token: string, method: string, path: string, body?: unknown, opts?: CallOptions) =>
+    wlRequest(service.url, token, method, path, body, opts);
 
   /** An eshop allowing ORIGIN, with a client of its white-label token. */
   async function shop(fixture: EshopFixture = {}) {

@@ -3,19 +3,13 @@
 // checks every response against docs/openapi.yaml.
 import { designStructure, SEED_DESIGNS } from '@catalogue/content';
 import { creditsRepository, wlEntitiesRepository, type Knex, type WlEntityType } from '@catalogue/db';
-import { WHITE_LABEL_TOKEN_HEADER } from '@catalogue/http';
-import {
-  expectMatchesContract,
-  makeEshop,
-  serveServiceForTests,
-  testConfig,
-  type EshopFixture,
-} from '@catalogue/testing';
+import { makeEshop, serveServiceForTests, testConfig, type EshopFixture } from '@catalogue/testing';
 import { createApp } from '../src/app';
 import { buildDeps, closeDeps } from '../src/deps';
+import { ORIGIN, wlRequest } from './editor-client';
 
-export const ORIGIN = 'https://admin.generate.test';
-export const BASE = '/api/v3/white-label';
+export { BASE, ORIGIN, type Body, type Reply } from './editor-client';
+
 /** WEB_RESEARCH_MAX_URLS of these tests. */
 export const MAX_URLS = 2;
 /** Seeded prices (credit_prices): per widget and language, per research URL, per SERP context. */
@@ -28,14 +22,6 @@ export function fillableWidgets(key: string): number {
   return designStructure(design).widget.filter((w) => w.fillable).length;
 }
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- tests read response fields directly; the contract check validates shapes
-export type Body = any;
-
-export interface Reply {
-  status: number;
-  body: Body;
-}
-
 export function generateService(queueSuffix: string) {
   const service = serveServiceForTests(
     { buildDeps, createApp, closeDeps },
@@ -45,24 +31,11 @@ export function generateService(queueSuffix: string) {
     },
   );
 
-  function client(token: string) {
-    return async (method: string, path: string, body?: unknown): Promise<Reply> => {
-      const res = await fetch(`${service.url}${BASE}${path}`, {
-        method,
-        headers: {
-          [WHITE_LABEL_TOKEN_HEADER]: token,
-          Origin: ORIGIN,
-          Accept: 'application/json',
-          ...(body !== undefined && { 'Content-Type': 'application/json' }),
-        },
-        body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
-      });
-      const text = await res.text();
-      const parsed: unknown = text ? JSON.parse(text) : undefined;
-      expectMatchesContract(method, `${BASE}${path}`, res.status, parsed, res.headers.get('content-type'));
-      return { status: res.status, body: parsed };
-    };
-  }
+  // Status and body only: these tests compare whole replies.
+  const client = (token: string) => async (method: string, path: string, body?: unknown) => {
+    const { status, body: answer } = await wlRequest(service.url, token, method, path, body);
+    return { status, body: answer };
+  };
 
   /** An eshop with credits, a client of its white-label token and helpers to arrange its data. */
   async function shop(fixture: EshopFixture & { topUp?: number } = {}) {
