@@ -3,7 +3,7 @@ import type { Redis } from 'ioredis';
 import type { Config } from '@catalogue/config';
 import { createKnex, pingDatabase, type Knex } from '@catalogue/db';
 import { createLogger, type Logger } from '@catalogue/logger';
-import { createRedis, pingRedis } from '@catalogue/queue';
+import { createRedis, pingRedis, withTimeout } from '@catalogue/queue';
 import type { ReadinessCheck } from './health';
 
 const DEFAULT_GAUGES_NAMED_TOTAL = [
@@ -65,21 +65,13 @@ export async function closeBaseDeps(deps: BaseDeps): Promise<void> {
  * would wait in the offline queue for a reconnect that may never come: drop the connection.
  */
 async function closeRedis(redis: Redis, timeoutMs = 2_000): Promise<void> {
-  if (redis.status === 'ready') {
-    let timer: NodeJS.Timeout | undefined;
-    const quit = redis.quit().then(
+  const quit =
+    redis.status === 'ready' &&
+    (await withTimeout(redis.quit(), timeoutMs).then(
       () => true,
       () => false,
-    );
-    const gaveUp = new Promise<false>((resolve) => {
-      timer = setTimeout(() => resolve(false), timeoutMs);
-      timer.unref();
-    });
-    const done = await Promise.race([quit, gaveUp]);
-    clearTimeout(timer);
-    if (done) return;
-  }
-  redis.disconnect();
+    ));
+  if (!quit) redis.disconnect();
 }
 
 /**

@@ -16,3 +16,16 @@ export async function pingRedis(redis: Redis): Promise<void> {
   if (redis.status !== 'ready') throw new Error(`redis connection is ${redis.status}`);
   await redis.ping();
 }
+
+/**
+ * `promise`, or a rejection after `ms`: with `maxRetriesPerRequest: null` a command waits in the
+ * offline queue for as long as Redis is unreachable, and a request or a shutdown must not.
+ */
+export function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no answer from Redis within ${ms} ms`)), ms);
+    timer.unref();
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}

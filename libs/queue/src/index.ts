@@ -1,6 +1,6 @@
 export { QUEUE_NAMES, DEFAULT_JOB_OPTIONS } from './jobs';
 export type { JobPayloads, QueueName } from './jobs';
-export { createRedis, pingRedis } from './connection';
+export { createRedis, pingRedis, withTimeout } from './connection';
 export { createQueues, enqueue, enqueueMany, closeQueues } from './producers';
 export type { Queues } from './producers';
 export { createWorkers, closeWorkers } from './worker';

@@ -1,5 +1,6 @@
 import { Queue, type JobsOptions } from 'bullmq';
 import type { Redis } from 'ioredis';
+import { withTimeout } from './connection';
 import { DEFAULT_JOB_OPTIONS, QUEUE_NAMES, type JobPayloads, type QueueName } from './jobs';
 
 export type Queues = { readonly [Q in QueueName]: Queue<JobPayloads[Q]> };
@@ -55,12 +56,6 @@ export async function enqueueMany<Q extends QueueName>(
  * not hang on it (the shared connection is then dropped by its owner).
  */
 export async function closeQueues(queues: Queues, timeoutMs = 2_000): Promise<void> {
-  let timer: NodeJS.Timeout | undefined;
-  const gaveUp = new Promise<void>((resolve) => {
-    timer = setTimeout(resolve, timeoutMs);
-    timer.unref();
-  });
   const closed = Promise.all(Object.values(queues).map((q: Queue) => q.close().catch(() => undefined)));
-  await Promise.race([closed, gaveUp]);
-  clearTimeout(timer);
+  await withTimeout(closed, timeoutMs).catch(() => undefined);
 }

@@ -14,7 +14,7 @@ import {
 } from '@catalogue/db';
 import { ConflictError, HttpError, NotFoundError } from '@catalogue/http';
 import type { Logger } from '@catalogue/logger';
-import { enqueue, type Queues } from '@catalogue/queue';
+import { enqueue, withTimeout, type Queues } from '@catalogue/queue';
 import type { GenerateBody } from '../schemas/generate.schema';
 import { requireEntity } from './entities.service';
 import { planGeneration } from './generate-request';
@@ -84,14 +84,6 @@ function isOneRunningViolation(err: unknown): boolean {
 
 /** How long the request waits for Redis before it gives the job up (ioredis queues commands while reconnecting). */
 const QUEUE_TIMEOUT_MS = 5_000;
-
-function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`no answer from Redis within ${ms} ms`)), ms);
-  });
-  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
-}
 
 /** The deterministic BullMQ id of a job row: a retried add never queues it twice. */
 export const generateQueueJobId = (jobId: number): string => `generate-${jobId}`;
