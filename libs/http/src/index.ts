@@ -5,6 +5,7 @@ export type { RunningServer } from './server';
 export { healthRouter } from './health';
 export type { ReadinessCheck } from './health';
 export { docsRouter, type DocsRouterOptions } from './docs';
+export { contentHash, publicAssetsRouter, type PublicAsset } from './assets';
 export { createHttpMetrics, UNMATCHED_ROUTE } from './metrics';
 export type { HttpMetrics } from './metrics';
 export * from './errors';

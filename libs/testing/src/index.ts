@@ -187,3 +187,4 @@ export function serveServiceForTests<D extends { logger: Logger }>(
   };
 }
 export * from './openapi';
+export { chromiumPath, launchBrowser } from './browser';

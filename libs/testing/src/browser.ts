@@ -1,0 +1,23 @@
+import { existsSync } from 'node:fs';
+import type { Browser } from 'playwright-core';
+
+/**
+ * Debian's chromium (`apt-get install -y chromium`; `.ci/run` installs it when missing), or
+ * the browser named by CHROMIUM_PATH. Playwright's own browser downloads are not used: they
+ * come from a host this project cannot reach.
+ */
+export function chromiumPath(): string {
+  const path = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+  if (!existsSync(path))
+    throw new Error(`no Chromium at ${path}: run 'apt-get install -y chromium' or set CHROMIUM_PATH`);
+  return path;
+}
+
+/**
+ * A headless Chromium for a browser test; the caller closes it in afterAll. playwright-core is
+ * loaded here, not at import, so test files without a browser do not pay for it.
+ */
+export async function launchBrowser(): Promise<Browser> {
+  const { chromium } = await import('playwright-core');
+  return chromium.launch({ executablePath: chromiumPath(), headless: true });
+}
