@@ -2,6 +2,7 @@
 import js from '@eslint/js';
 import prettier from 'eslint-config-prettier';
 import globals from 'globals';
+import nodePlugin from 'eslint-plugin-n';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
@@ -36,6 +37,20 @@ export default tseslint.config(
       'scripts/**',
     ],
     rules: { 'no-restricted-properties': 'off' },
+  },
+  {
+    // Node 24 runs CI and the image, yet `engines` promises Node 22.12+: refuse Node and
+    // JavaScript APIs that 22.12 lacks, which @types/node 24 would happily type-check.
+    files: ['**/*.ts', '**/*.js', '**/*.mjs'],
+    plugins: { n: nodePlugin },
+    settings: { node: { version: '>=22.12.0' } },
+    rules: {
+      // ReadableStream is named only as fetch()'s body type; the global has existed since
+      // Node 18 and only its "stable" label came in 22.15.
+      'n/no-unsupported-features/node-builtins': ['error', { ignores: ['ReadableStream'] }],
+      'n/no-unsupported-features/es-builtins': 'error',
+      'n/no-unsupported-features/es-syntax': ['error', { ignores: ['modules'] }],
+    },
   },
   {
     files: ['**/*.js', '**/*.cjs'],

@@ -1,10 +1,25 @@
+/**
+ * sanitize-html 2.17.7 (libs/content) depends on htmlparser2 12 and its DOM helpers, which ship
+ * ES modules only. Node ≥ 22.12 loads them from CommonJS natively (the services do), but Jest's
+ * own module loader can only with its experimental VM modules (Node ≥ 24.9 and a flag), so they
+ * are transpiled to CommonJS like the sources: plain `npx jest` works on every supported Node.
+ */
+const ESM_ONLY = ['htmlparser2', 'domhandler', 'domutils', 'dom-serializer', 'domelementtype', 'entities'];
+
 /** @type {import('jest').Config} */
 module.exports = {
   testEnvironment: 'node',
   roots: ['<rootDir>/libs', '<rootDir>/services', '<rootDir>/tests'],
   testMatch: ['**/test/**/*.test.ts', '<rootDir>/tests/**/*.test.ts'],
   testPathIgnorePatterns: ['/node_modules/', '/dist/'],
-  transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: '<rootDir>/tsconfig.test.json' }] },
+  transform: {
+    '^.+\\.ts$': ['ts-jest', { tsconfig: '<rootDir>/tsconfig.test.json' }],
+    [`/node_modules/(${ESM_ONLY.join('|')})/.+\\.js$`]: [
+      'ts-jest',
+      { tsconfig: { allowJs: true, module: 'commonjs', target: 'ES2022', sourceMap: false } },
+    ],
+  },
+  transformIgnorePatterns: [`/node_modules/(?!(${ESM_ONLY.join('|')})/)`],
   // Workspace packages are tested from their sources, not from dist/.
   moduleNameMapper: { '^@catalogue/([a-z-]+)$': '<rootDir>/libs/$1/src' },
   globalSetup: '<rootDir>/libs/testing/src/global-setup.ts',

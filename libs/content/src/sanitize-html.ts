@@ -1,7 +1,6 @@
 /**
- * The sanitiser, in one place. sanitize-html is pinned to 2.17: 2.18 moved to htmlparser2 12,
- * which is ESM-only, and Jest on Node 20 cannot load an ESM-only dependency of a CommonJS
- * package. Move up when the project runs on Node ≥ 22 (or Jest loads ESM natively).
+ * The sanitiser, in one place. sanitize-html 2.17.7 depends on htmlparser2 12, which is ESM-only:
+ * Node ≥ 22.12 requires it natively, and jest.config.js transpiles it for Jest.
  */
 import sanitize from 'sanitize-html';
 import type SanitizeHtml from 'sanitize-html';
