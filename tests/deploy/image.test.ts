@@ -19,6 +19,8 @@ interface ComposeService {
   depends_on?: Record<string, { condition: string }>;
   environment?: Record<string, string>;
   stop_grace_period?: string;
+  ports?: string[];
+  healthcheck?: { test: string[] };
 }
 
 const compose = parse(read('deploy/compose.yaml'), { merge: true }) as {
@@ -29,9 +31,11 @@ const stages = dockerfile.split(/^FROM /m).slice(1);
 const finalStage = stages[stages.length - 1]!;
 
 describe('docker/Dockerfile', () => {
-  test('when read, then it builds in stages and runs on Node 20 slim as a non-root user without HEALTHCHECK', () => {
+  test('when read, then it builds in stages and runs on Node 24 slim as a non-root user without HEALTHCHECK', () => {
     expect(stages.length).toBeGreaterThanOrEqual(3);
-    expect(dockerfile).toMatch(/^ARG NODE_IMAGE=node:20[\d.]*-[a-z]+-slim$/m);
+    // The runtime CI tests on (.nvmrc; scripts/use-node24.sh).
+    const nvmrc = read('.nvmrc').trim();
+    expect(dockerfile).toMatch(new RegExp(`^ARG NODE_IMAGE=node:${nvmrc}[\\d.]*-[a-z]+-slim$`, 'm'));
     expect(finalStage).toMatch(/^\$\{NODE_IMAGE\} AS runtime/);
     expect(finalStage).toMatch(/^USER [1-9]\d*:[1-9]\d*$/m);
     expect(dockerfile).not.toMatch(/^HEALTHCHECK/m);
@@ -39,6 +43,43 @@ describe('docker/Dockerfile', () => {
     expect(dockerfile).toMatch(/--omit=dev/);
     expect(finalStage).not.toMatch(/COPY --from=build \/app\/node_modules/);
     expect(finalStage).toContain('docs/openapi.yaml');
+  });
+
+  test('when built, then dependencies come from the lock file alone, with npm ci', () => {
+    expect(dockerfile).not.toMatch(/npm install(?! --global "npm@)/);
+    expect(dockerfile.match(/^RUN npm ci /gm)).toHaveLength(2);
+  });
+
+  test('when the image is inspected, then its OCI labels say what it is and where it comes from', () => {
+    const version = (JSON.parse(read('package.json')) as { version: string }).version;
+    expect(finalStage).toMatch(new RegExp(`^ARG VERSION=${version.replace(/\./g, '\\.')}$`, 'm'));
+    for (const [label, arg] of [
+      ['source', 'SOURCE'],
+      ['version', 'VERSION'],
+      ['revision', 'REVISION'],
+    ]) {
+      expect(finalStage).toMatch(new RegExp(`^ARG ${arg}=`, 'm'));
+      expect(finalStage).toContain(`org.opencontainers.image.${label}="\${${arg}}"`);
+    }
+  });
+
+  test('when it runs, then npm and corepack are not in the image (nothing needs them at run time)', () => {
+    const removed = /^RUN rm -rf ([^&]+)/m.exec(finalStage)![1]!.split(/\s+\\?\s*/);
+    for (const path of [
+      '/usr/local/lib/node_modules/npm',
+      '/usr/local/lib/node_modules/corepack',
+      '/usr/local/bin/npm',
+      '/usr/local/bin/npx',
+      '/usr/local/bin/corepack',
+    ])
+      expect(removed).toContain(path);
+    const commands = finalStage
+      .replace(/\\\n/g, ' ')
+      .split('\n')
+      .filter((line) => /^(RUN|CMD|ENTRYPOINT) /.test(line))
+      .flatMap((line) => line.replace(/^\w+ /, '').split(/&&|;|\|\|/))
+      .map((command) => command.replace(/^[\s["]+/, ''));
+    expect(commands.filter((command) => /^(npm|npx|corepack)\b/.test(command))).toEqual([]);
   });
 
   test('when read, then the build context leaves out dependencies, outputs, secrets and git', () => {
@@ -70,6 +111,22 @@ describe('deploy/compose.yaml', () => {
       expect(existsSync(join(REPO_ROOT, service.command![1]!))).toBe(true);
       expect(service.depends_on).toMatchObject({ migrate: { condition: 'service_completed_successfully' } });
       expect(service).toMatchObject({ user: '10001:10001', read_only: true });
+    }
+  });
+
+  test('when pulled, then every third-party image is pinned to a minor version', () => {
+    for (const name of ['postgres', 'redis'])
+      expect(compose.services[name]!.image).toMatch(new RegExp(`^${name}:\\d+\\.\\d+(\\.\\d+)?-alpine$`));
+  });
+
+  test('when an app service runs, then compose checks the readiness of that same service', () => {
+    for (const name of app) {
+      const service = compose.services[name]!;
+      const port = service.ports![0]!.split(':').pop()!;
+      expect(Object.values(service.environment!)).toContain(port);
+      const [kind, binary, flag, script] = service.healthcheck!.test;
+      expect([kind, binary, flag]).toEqual(['CMD', 'node', '-e']);
+      expect(script).toContain(`fetch('http://127.0.0.1:${port}/readyz')`);
     }
   });
 
