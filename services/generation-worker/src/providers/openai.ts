@@ -69,6 +69,21 @@ function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
   });
 }
 
+/**
+ * What a failed fetch says went wrong: undici's `cause.code` (ECONNRESET…), else the thrown
+ * value's own `code` or `name`. Node 24's fetch may reject with a value that is not an Error.
+ */
+function errorCode(err: unknown): string {
+  const e = (typeof err === 'object' && err !== null ? err : {}) as {
+    cause?: { code?: unknown };
+    code?: unknown;
+    name?: unknown;
+  };
+  for (const candidate of [e.cause?.code, e.code, e.name])
+    if (typeof candidate === 'string') return candidate;
+  return 'unknown';
+}
+
 /** One attempt's outcome when it did not produce widgets. */
 interface Failure {
   reason: string;
@@ -191,9 +206,7 @@ export function createOpenAiProvider(options: OpenAiProviderOptions): ContentPro
         } catch (err) {
           if (signal?.aborted) throw aborted();
           if (timedOut) return { reason: `timed out after ${options.timeoutMs} ms`, retryable: true };
-          const cause = (err as { cause?: { code?: unknown } }).cause?.code;
-          const code = typeof cause === 'string' ? cause : (err as Error).name;
-          return { reason: `network error (${redact(code)})`, retryable: true };
+          return { reason: `network error (${redact(errorCode(err))})`, retryable: true };
         } finally {
           clearTimeout(timer);
           signal?.removeEventListener('abort', onAbort);
