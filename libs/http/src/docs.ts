@@ -3,7 +3,8 @@ import { createReadStream } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import Router from '@koa/router';
-import { parse } from 'yaml';
+import { parse, stringify } from 'yaml';
+import { serviceDocument } from './docs-document';
 import { NotFoundError } from './errors';
 import type { AppContext, AppRouter, AppState } from './types';
 
@@ -21,6 +22,11 @@ const ASSETS: Readonly<Record<string, string>> = {
 };
 
 export interface DocsRouterOptions {
+  /**
+   * Path prefixes of the operations this service serves (`/api/v3/`): the document served is
+   * restricted to them and to the probes, metrics and /docs that every service has.
+   */
+  operations: readonly string[];
   /** Title of the HTML page (default: the document's info.title). */
   title?: string;
   /** The OpenAPI document to serve (default: the repository's docs/openapi.yaml). */
@@ -70,20 +76,27 @@ function page(title: string): string {
 }
 
 /**
- * The API reference, without authentication: `GET /docs` (Swagger UI), `GET /docs/openapi.yaml`,
- * `GET /docs/openapi.json` and the few Swagger UI assets under `/docs/assets/`. The document is
+ * The API reference of one service, without authentication: `GET /docs` (Swagger UI),
+ * `GET /docs/openapi.yaml`, `GET /docs/openapi.json` (its own operations only, see
+ * docs-document.ts) and the few Swagger UI assets under `/docs/assets/`. The document is
  * read once, on the first request, and served with `Cache-Control: no-cache` and an ETag, so
  * clients revalidate cheaply after a deployment.
  */
-export function docsRouter(opts: DocsRouterOptions = {}): AppRouter {
+export function docsRouter(opts: DocsRouterOptions): AppRouter {
   const documentPath = opts.documentPath ?? OPENAPI_PATH;
   const assetsDir = dirname(require.resolve('swagger-ui-dist/package.json'));
   let loading: Promise<LoadedDocument> | undefined;
 
   const load = (): Promise<LoadedDocument> =>
     (loading ??= readFile(documentPath, 'utf8')
-      .then((yaml) => {
-        const doc = parse(yaml) as { info?: { title?: unknown } };
+      .then((full) => {
+        const doc = serviceDocument(
+          parse(full) as Parameters<typeof serviceDocument>[0],
+          opts.operations,
+        ) as {
+          info?: { title?: unknown };
+        };
+        const yaml = stringify(doc, { lineWidth: 0 });
         const json = JSON.stringify(doc);
         const title = typeof doc.info?.title === 'string' ? doc.info.title : 'API reference';
         return { yaml, yamlEtag: etagOf(yaml), json, jsonEtag: etagOf(json), title };

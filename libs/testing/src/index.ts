@@ -188,3 +188,4 @@ export function serveServiceForTests<D extends { logger: Logger }>(
 }
 export * from './openapi';
 export { chromiumPath, launchBrowser } from './browser';
+export * from './served-docs';

@@ -13,7 +13,7 @@ export function createApp(deps: Deps): HttpApp {
     registry: deps.registry,
     readiness: deps.readiness,
     routers: [
-      docsRouter({ title: 'Catalogue API (v1, v2)' }),
+      docsRouter({ title: 'Catalogue API (v1, v2)', operations: ['/api/v1/', '/api/v2/'] }),
       whoamiRoutes(deps),
       v1Routes(deps, services),
       v2Routes(deps, services),

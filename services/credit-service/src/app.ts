@@ -1,13 +1,16 @@
-import { createHttpApp, type HttpApp } from '@catalogue/http';
+import { createHttpApp, docsRouter, type HttpApp } from '@catalogue/http';
 import type { Deps } from './deps';
 import { publicCreditRoutes } from './routes/public-credit.routes';
 
-/** The credit service's HTTP side: the public price list, health, readiness, metrics. */
+/** The credit service's HTTP side: the public price list, its API reference, health, readiness, metrics. */
 export function createApp(deps: Deps): HttpApp {
   return createHttpApp({
     logger: deps.logger,
     registry: deps.registry,
     readiness: deps.readiness,
-    routers: [publicCreditRoutes(deps)],
+    routers: [
+      publicCreditRoutes(deps),
+      docsRouter({ title: 'Credit service', operations: ['/public/credit'] }),
+    ],
   });
 }

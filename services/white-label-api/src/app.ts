@@ -18,7 +18,7 @@ export function createApp(deps: Deps): HttpApp {
     registry: deps.registry,
     readiness: deps.readiness,
     routers: [
-      docsRouter({ title: 'White-label editor API (v3)' }),
+      docsRouter({ title: 'White-label editor API (v3)', operations: ['/api/v3/'] }),
       ...[
         entitiesRoutes,
         designsRoutes,

@@ -1,4 +1,4 @@
-import { expectMatchesContract } from '@catalogue/testing';
+import { expectMatchesContract, loadServedDocs } from '@catalogue/testing';
 import { parse } from 'yaml';
 import { editorService } from './editor-client';
 
@@ -49,5 +49,18 @@ describe('white-label-api: API reference at /docs', () => {
     expect(res.headers.get('etag')).toMatch(/^"/);
     const json = await get('/docs/openapi.json');
     expect((json.body as { openapi: string }).openapi).toMatch(/^3\./);
+  });
+
+  test('when the served document is read, then "Try it out" on check-license calls this service, and no catalogue operation is listed', async () => {
+    const docs = await loadServedDocs(service.url);
+
+    expect(docs.servers).toEqual([{ url: '/' }]);
+    expect(docs.operations).toContain('POST /api/v3/white-label/check-license');
+    expect(docs.operations).toContain('GET /readyz');
+    const foreign = docs.operations.filter(
+      (op) => !/^\w+ \/(api\/v3\/|healthz|readyz|metrics|docs)/.test(op),
+    );
+    expect(foreign).toEqual([]);
+    expect(docs.danglingRefs).toEqual([]);
   });
 });

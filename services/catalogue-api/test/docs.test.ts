@@ -1,0 +1,31 @@
+import { loadServedDocs, serveServiceForTests } from '@catalogue/testing';
+import { createApp } from '../src/app';
+import { buildDeps, closeDeps } from '../src/deps';
+
+describe('catalogue-api: API reference at /docs', () => {
+  const service = serveServiceForTests({ buildDeps, createApp, closeDeps });
+
+  test('when the served document is read, then it has the v1/v2 and health operations only, called on this service', async () => {
+    const docs = await loadServedDocs(service.url);
+
+    // "Try it out" calls the host that served the page, whatever ingress is in front.
+    expect(docs.servers).toEqual([{ url: '/' }]);
+    expect(docs.operations).toEqual(
+      expect.arrayContaining([
+        'GET /api/v2/rest/whoami',
+        'POST /api/v1/products/bulk-import',
+        'GET /api/v2/rest/products',
+        'GET /healthz',
+        'GET /readyz',
+        'GET /metrics',
+        'GET /docs',
+      ]),
+    );
+    const foreign = docs.operations.filter(
+      (op) => !/^\w+ \/(api\/v[12]\/|healthz|readyz|metrics|docs)/.test(op),
+    );
+    expect(foreign).toEqual([]);
+    expect(docs.operations).not.toContain('POST /api/v3/white-label/check-license');
+    expect(docs.danglingRefs).toEqual([]);
+  });
+});
