@@ -94,23 +94,25 @@ export function elementForest(widget: ContentWidget): ElementNode[] {
 }
 
 /**
- * Tags whose opening closes the element it sits in, for the tags a tree renders (htmlparser2's
- * `openImpliesClose`): a `div` inside a `p` ends the `p`, an `li` inside an `li` ends the first.
- * Where a tree nests like that, the output pass re-nests the HTML it is given.
+ * Tags whose opening closes the element it sits in, for the tags a tree renders (htmlparser2
+ * 12's `openImpliesClose`, which sanitize-html 2.17.7 parses with): a `div` inside a `p` ends the
+ * `p`, an `li` inside an `li` ends the first, a heading inside a heading ends the outer one, an
+ * `a` inside an `a` ends the first. Where a tree nests like that, the output pass re-nests the
+ * HTML it is given. Check this table again when sanitize-html moves to another htmlparser2.
  */
+const HEADINGS = ['h2', 'h3', 'h4'];
 const IMPLIED_CLOSE: Readonly<Record<string, readonly string[]>> = {
   tr: ['tr', 'th', 'td'],
   th: ['th'],
   td: ['thead', 'th', 'td'],
   li: ['li'],
+  a: ['a'],
   tbody: ['thead', 'tbody'],
   tfoot: ['thead', 'tbody'],
+  ...Object.fromEntries(HEADINGS.map((tag) => [tag, [...HEADINGS, 'p']])),
   ...Object.fromEntries(
     [
       'p',
-      'h2',
-      'h3',
-      'h4',
       'blockquote',
       'div',
       'figcaption',
