@@ -111,19 +111,9 @@ const IMPLIED_CLOSE: Readonly<Record<string, readonly string[]>> = {
   tfoot: ['thead', 'tbody'],
   ...Object.fromEntries(HEADINGS.map((tag) => [tag, [...HEADINGS, 'p']])),
   ...Object.fromEntries(
-    [
-      'p',
-      'blockquote',
-      'div',
-      'figcaption',
-      'figure',
-      'hr',
-      'ol',
-      'pre',
-      'section',
-      'table',
-      'ul',
-    ].map((tag) => [tag, ['p']]),
+    ['p', 'blockquote', 'div', 'figcaption', 'figure', 'hr', 'ol', 'pre', 'section', 'table', 'ul'].map(
+      (tag) => [tag, ['p']],
+    ),
   ),
 };
 /** Elements that some opening tag closes. */
