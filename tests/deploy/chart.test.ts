@@ -8,6 +8,7 @@ import { REPO_ROOT } from '@catalogue/testing';
 import {
   CHART_DIR,
   EVERYTHING_VALUES,
+  UMBRELLA_VALUES,
   describeObject,
   helmTemplate,
   podSpecs,
@@ -25,6 +26,7 @@ const SETUP_TIMEOUT_MS = 120_000;
 const VARIANTS: Array<[string, string[]]> = [
   ['default values', []],
   ['every optional object on', ['-f', EVERYTHING_VALUES]],
+  ['umbrella-style values with global', ['-f', UMBRELLA_VALUES]],
 ];
 
 const SECRET_KEYS = ['DATABASE_URL', 'REDIS_URL', 'OPENAI_API_KEY'];
@@ -36,6 +38,13 @@ beforeAll(async () => {
 }, SETUP_TIMEOUT_MS);
 
 const objectsOf = (variant: string): K8sObject[] => rendered.get(variant)!;
+const defaults = parse(readFileSync(join(CHART_DIR, 'values.yaml'), 'utf8'));
+/** The values file of a variant, over the defaults (one level deep is enough here). */
+const values = (variant: string) => {
+  const file = VARIANTS.find(([name]) => name === variant)![1][1];
+  const given = file ? parse(readFileSync(file, 'utf8')) : {};
+  return { ...defaults, ...given, secrets: { ...defaults.secrets, ...given.secrets } };
+};
 const ofKind = (objects: K8sObject[], kind: string): K8sObject[] => objects.filter((o) => o.kind === kind);
 const isHook = (o: K8sObject): boolean => Boolean(o.metadata.annotations?.['helm.sh/hook']);
 const configData = (o: K8sObject): Record<string, string> => (o.data ?? {}) as Record<string, string>;
@@ -102,9 +111,14 @@ describe.each(VARIANTS)('chart with %s', (variant, args) => {
     expect(pod.restartPolicy).toBe('Never');
     // Hooks run before the release's own objects exist: everything the Job reads is a hook
     // made before it (lower weight), or an existing Secret.
-    const refs = pod.containers[0]!.envFrom!.map((e) => e.configMapRef?.name ?? e.secretRef?.name);
+    const container = pod.containers[0]!;
+    const refs = [
+      ...container.envFrom!.map((e) => e.configMapRef?.name ?? e.secretRef?.name),
+      ...(container.env ?? []).map((e) => e.valueFrom?.secretKeyRef?.name),
+    ].filter((name): name is string => name !== undefined);
+    const existing = [values(variant).secrets.existingSecret, 'catalogue-extra'];
     const weight = (o: K8sObject): number => Number(o.metadata.annotations?.['helm.sh/hook-weight'] ?? 0);
-    for (const name of refs) {
+    for (const name of refs.filter((ref) => !existing.includes(ref))) {
       const source = objects.find((o) => o.metadata.name === name);
       expect({ name, hook: source && isHook(source) }).toEqual({ name, hook: true });
       expect(weight(source!)).toBeLessThan(weight(job!));
@@ -113,9 +127,8 @@ describe.each(VARIANTS)('chart with %s', (variant, args) => {
 
   test('when rendered, then no secret is in a ConfigMap and every pod gets them from a Secret', () => {
     const objects = objectsOf(variant);
-    const values = parse(
-      readFileSync(args.length ? EVERYTHING_VALUES : join(CHART_DIR, 'values.yaml'), 'utf8'),
-    );
+    const values = parse(readFileSync(args.length ? args[1]! : join(CHART_DIR, 'values.yaml'), 'utf8'));
+    values.secrets ??= {};
     const secretValues = [
       values.secrets.databaseUrl,
       values.secrets.redisUrl,
@@ -129,23 +142,38 @@ describe.each(VARIANTS)('chart with %s', (variant, args) => {
       for (const secret of secretValues) expect(text).not.toContain(secret);
     }
     const secrets = ofKind(objects, 'Secret');
+    const existingSecret: string | undefined = values.secrets.existingSecret;
+    const keys = { DATABASE_URL: 'databaseUrl', REDIS_URL: 'redisUrl', OPENAI_API_KEY: 'openaiApiKey' };
     for (const { owner, pod } of podSpecs(objects)) {
-      const secretRefs = pod.containers[0]!.envFrom!.flatMap((e) => (e.secretRef ? [e.secretRef.name] : []));
-      expect({ owner: describeObject(owner), secretRefs: secretRefs.length }).toEqual({
+      const fromSecret = Object.fromEntries(
+        (pod.containers[0]!.env ?? []).flatMap((e) =>
+          e.valueFrom?.secretKeyRef ? [[e.name, e.valueFrom.secretKeyRef]] : [],
+        ),
+      );
+      expect({ owner: describeObject(owner), vars: Object.keys(fromSecret).sort() }).toEqual({
         owner: describeObject(owner),
-        secretRefs: 1,
+        vars: Object.keys(keys).sort(),
       });
-      const secret = secrets.find((s) => s.metadata.name === secretRefs[0]);
+      if (existingSecret) {
+        // The operator's Secret, under the keys the values name.
+        for (const [name, key] of Object.entries(keys))
+          expect(fromSecret[name]).toMatchObject({
+            name: existingSecret,
+            key: values.secrets.existingSecretKeys[key],
+          });
+        continue;
+      }
+      const secret = secrets.find((s) => s.metadata.name === fromSecret.DATABASE_URL!.name);
       const decoded = Object.fromEntries(
         Object.entries((secret!.data ?? {}) as Record<string, string>).map(([k, v]) => [
           k,
           Buffer.from(v, 'base64').toString(),
         ]),
       );
-      expect(decoded).toMatchObject({
-        DATABASE_URL: values.secrets.databaseUrl,
-        REDIS_URL: values.secrets.redisUrl,
-      });
+      expect(decoded[fromSecret.DATABASE_URL!.key]).toBe(
+        values.secrets.databaseUrl ?? defaults.secrets.databaseUrl,
+      );
+      expect(decoded[fromSecret.REDIS_URL!.key]).toBe(values.secrets.redisUrl ?? defaults.secrets.redisUrl);
       // Literal env values of containers are as visible as a ConfigMap.
       for (const env of pod.containers[0]!.env ?? [])
         for (const s of secretValues) expect(env.value ?? '').not.toContain(s);
@@ -230,6 +258,7 @@ describe('chart options', () => {
       'ServiceMonitor',
       'PrometheusRule',
       'NetworkPolicy',
+      'ScaledObject',
     ])
       expect(kinds).toContain(kind);
     const dashboards = ofKind(objectsOf('every optional object on'), 'ConfigMap').filter(
@@ -239,16 +268,16 @@ describe('chart options', () => {
     expect(() => JSON.parse(Object.values(configData(dashboards[0]!))[0]!)).not.toThrow();
   });
 
-  test('when every optional object is on, then HPAs cover both APIs and the worker and an Ingress never targets the worker', () => {
+  test('when every optional object is on, then HPAs cover both APIs, KEDA the worker, and an Ingress never targets the worker', () => {
     const objects = objectsOf('every optional object on');
     const component = (o: K8sObject): string => o.metadata.labels!['app.kubernetes.io/component']!;
     expect(ofKind(objects, 'HorizontalPodAutoscaler').map(component).sort()).toEqual([
       'catalogue-api',
-      'generation-worker',
       'white-label-api',
     ]);
+    expect(ofKind(objects, 'ScaledObject').map(component)).toEqual(['generation-worker']);
     expect(ofKind(objects, 'Ingress').map(component)).not.toContain('generation-worker');
-    // An HPA owns the replica count.
+    // An HPA (or KEDA's) owns the replica count.
     for (const d of ofKind(objects, 'Deployment'))
       if (component(d) !== 'credit-service')
         expect((d.spec as { replicas?: number }).replicas).toBeUndefined();
@@ -258,7 +287,14 @@ describe('chart options', () => {
     const objects = await renderChart(['--set', 'secrets.existingSecret=catalogue-prod']);
     expect(ofKind(objects, 'Secret')).toEqual([]);
     for (const { pod } of podSpecs(objects))
-      expect(pod.containers[0]!.envFrom).toContainEqual({ secretRef: { name: 'catalogue-prod' } });
+      for (const [name, key] of [
+        ['DATABASE_URL', 'DATABASE_URL'],
+        ['REDIS_URL', 'REDIS_URL'],
+      ])
+        expect(pod.containers[0]!.env).toContainEqual({
+          name,
+          valueFrom: { secretKeyRef: { name: 'catalogue-prod', key } },
+        });
   });
 
   test.each([

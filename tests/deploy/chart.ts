@@ -8,6 +8,7 @@ import { layerBinary, run } from './tools';
 
 export const CHART_DIR = join(REPO_ROOT, 'helm', 'catalogue-content');
 export const EVERYTHING_VALUES = join(CHART_DIR, 'ci', 'everything-values.yaml');
+export const UMBRELLA_VALUES = join(CHART_DIR, 'ci', 'umbrella-values.yaml');
 export const RELEASE = 'shop';
 export const NAMESPACE = 'catalogue';
 
@@ -54,6 +55,7 @@ export const describeObject = (o: K8sObject): string => `${o.kind} ${o.metadata.
 function modelModule({ apiVersion, kind }: K8sObject): string {
   if (apiVersion.startsWith('monitoring.coreos.com/'))
     return `@kubernetes-models/prometheus-operator/${apiVersion}/${kind}`;
+  if (apiVersion.startsWith('keda.sh/')) return `@kubernetes-models/keda/${apiVersion}/${kind}`;
   return `kubernetes-models/${apiVersion}/${kind}`;
 }
 
@@ -139,7 +141,7 @@ export interface Container {
   name: string;
   command?: string[];
   envFrom?: Array<{ configMapRef?: { name: string }; secretRef?: { name: string } }>;
-  env?: Array<{ name: string; value?: string }>;
+  env?: Array<{ name: string; value?: string; valueFrom?: { secretKeyRef?: { name: string; key: string } } }>;
   livenessProbe?: { httpGet?: { path: string; port: string | number } };
   readinessProbe?: { httpGet?: { path: string; port: string | number } };
   securityContext?: Record<string, unknown>;

@@ -112,13 +112,23 @@ describe('dashboard and alerts', () => {
 
   test('when rendered, then the chart has alert rules and dashboard panels to check', () => {
     const alerts = ruleQueries(chart).map((q) => q.where);
-    for (const alert of ['ErrorRatio', 'Latency', 'QueueBacklog', 'JobsFailing', 'NotReady'])
+    for (const alert of [
+      'ErrorRatio',
+      'Latency',
+      'QueueBacklog',
+      'QueueStuck',
+      'JobsFailing',
+      'NotReady',
+      'TargetDown',
+      'TargetsAbsent',
+    ])
       expect(alerts.some((a) => a.includes(alert))).toBe(true);
     expect(dashboardQueries(chart).length).toBeGreaterThan(20);
   });
 
   test('when their queries are read, then every metric they use is exported by a service', () => {
-    const known = new Set([...exported.values()].flatMap(seriesNames));
+    // `up` is written by Prometheus itself for every scrape target.
+    const known = new Set(['up', ...[...exported.values()].flatMap(seriesNames)]);
     const missing = queries().flatMap((q) =>
       metricNamesIn(q.expr)
         .filter((name) => !known.has(name))
@@ -211,6 +221,46 @@ describe('dashboard and alerts', () => {
               ],
             ],
           ),
+          firing('CatalogueContentQueueStuck', '25m', { severity: 'critical', queue: 'generate' }, [
+            [`queue_jobs${target('generation-worker', 'queue="generate",state="waiting"')}`, '3x40'],
+            [
+              `queue_jobs_processed_total${target('generation-worker', 'queue="generate",outcome="completed"')}`,
+              '7x40',
+            ],
+          ]),
+          firing(
+            'CatalogueContentTargetDown',
+            '10m',
+            {
+              severity: 'critical',
+              job: 'credit-service',
+              pod: 'credit-service-1',
+              service: `${RELEASE}-catalogue-content-credit-service`,
+              instance: '10.0.0.7:3002',
+            },
+            [[`up${target('credit-service', 'instance="10.0.0.7:3002"')}`, '0x20']],
+          ),
+          {
+            interval: '1m',
+            input_series: [{ series: 'up{namespace="elsewhere",job="other"}', values: '1x30' }],
+            alert_rule_test: [
+              {
+                eval_time: '20m',
+                alertname: 'CatalogueContentTargetsAbsent',
+                exp_alerts: [{ exp_labels: { severity: 'warning' } }],
+              },
+            ],
+          },
+          // A quiet API whose only requests fail: below errorRatioMinRequestsPerSecond, no page.
+          {
+            interval: '1m',
+            input_series: [
+              { series: `http_request_duration_seconds_count${api('status="500"')}`, values: '0+1x40' },
+            ],
+            alert_rule_test: [
+              { eval_time: '30m', alertname: 'CatalogueContentApiErrorRatioHigh', exp_alerts: [] },
+            ],
+          },
           firing('CatalogueContentJobsFailing', '20m', { severity: 'warning', queue: 'generate' }, [
             [
               `queue_jobs_processed_total${target('generation-worker', 'queue="generate",outcome="failed"')}`,
@@ -248,6 +298,14 @@ describe('dashboard and alerts', () => {
                 series: `queue_jobs_processed_total${target('generation-worker', 'queue="generate",outcome="completed"')}`,
                 values: '0+5x60',
               },
+              {
+                series: `queue_jobs_processed_total${target('generation-worker', 'queue="render-content",outcome="completed"')}`,
+                values: '0+5x60',
+              },
+              ...['catalogue-api', 'white-label-api', 'credit-service', 'generation-worker'].map((name) => ({
+                series: `up${target(name, `instance="${name}:80"`)}`,
+                values: '1x60',
+              })),
             ],
             alert_rule_test: ruleQueries(chart).map((q) => ({
               eval_time: '50m',
@@ -261,7 +319,11 @@ describe('dashboard and alerts', () => {
           stringify({ rule_files: ['rules.yaml'], evaluation_interval: '1m', tests }),
         );
         const result = await run(promtool!, ['test', 'rules', 'tests.yaml'], { cwd: dir });
-        expect({ code: result.code, output: result.stdout + result.stderr }).toMatchObject({ code: 0 });
+        // The output names the alert and series of any failed case.
+        expect({ code: result.code, output: result.stdout + result.stderr }).toEqual({
+          code: 0,
+          output: expect.stringContaining('SUCCESS'),
+        });
       } finally {
         rmSync(dir, { recursive: true, force: true });
       }

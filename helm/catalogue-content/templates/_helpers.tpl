@@ -19,13 +19,15 @@
 
 {{/*
 The four services: values key, name (also the container command's directory), the
-environment variable of its port, and whether it may have an Ingress.
+environment variable of its port, whether it may have an Ingress, and the only paths an
+Ingress routes to it (its API; /docs is added per ingress.docs). /metrics, /healthz and
+/readyz stay inside the cluster.
 */}}
 {{- define "cc.components" -}}
-catalogueApi: { name: catalogue-api, portEnv: CATALOGUE_API_PORT, api: true }
-whiteLabelApi: { name: white-label-api, portEnv: WHITE_LABEL_API_PORT, api: true }
-creditService: { name: credit-service, portEnv: CREDIT_SERVICE_PORT, api: true }
-generationWorker: { name: generation-worker, portEnv: GENERATION_WORKER_PORT, api: false }
+catalogueApi: { name: catalogue-api, portEnv: CATALOGUE_API_PORT, api: true, paths: [/api/v1, /api/v2] }
+whiteLabelApi: { name: white-label-api, portEnv: WHITE_LABEL_API_PORT, api: true, paths: [/api/v3] }
+creditService: { name: credit-service, portEnv: CREDIT_SERVICE_PORT, api: true, paths: [/public/credit] }
+generationWorker: { name: generation-worker, portEnv: GENERATION_WORKER_PORT, api: false, paths: [] }
 {{- end -}}
 
 {{- define "cc.labels" -}}
@@ -96,16 +98,83 @@ OPENAI_API_KEY: {{ .Values.secrets.openaiApiKey | b64enc | quote }}
 {{- end }}
 {{- end -}}
 
-{{/* Environment of every container: the ConfigMap, then the Secret. */}}
+{{/* Environment of every container: the ConfigMap, then `extraEnvFrom`. */}}
 {{- define "cc.envFrom" -}}
 - configMapRef:
     name: {{ include "cc.fullname" .root }}-config{{ .suffix }}
-- secretRef:
-    name: {{ .secretName }}
+{{- with .root.Values.extraEnvFrom }}
+{{ toYaml . }}
+{{- end }}
+{{- end -}}
+
+{{/*
+The secret variables, each from its key of the Secret: the chart's (keys named like the
+variables) or `secrets.existingSecret` (keys from `secrets.existingSecretKeys`).
+*/}}
+{{- define "cc.secretEnv" -}}
+{{- $keys := ternary .root.Values.secrets.existingSecretKeys (dict "databaseUrl" "DATABASE_URL" "redisUrl" "REDIS_URL" "openaiApiKey" "OPENAI_API_KEY") (not (empty .root.Values.secrets.existingSecret)) -}}
+- name: DATABASE_URL
+  valueFrom:
+    secretKeyRef: { name: {{ .secretName }}, key: {{ $keys.databaseUrl }} }
+- name: REDIS_URL
+  valueFrom:
+    secretKeyRef: { name: {{ .secretName }}, key: {{ $keys.redisUrl }} }
+- name: OPENAI_API_KEY
+  valueFrom:
+    # Only the openai provider needs it (cc.validate checks that it is given then).
+    secretKeyRef: { name: {{ .secretName }}, key: {{ $keys.openaiApiKey }}, optional: true }
+{{- end -}}
+
+{{/* Pod-level settings shared by every pod of the release. */}}
+{{- define "cc.priorityClassName" -}}
+{{- $name := default .root.Values.priorityClassName .component.priorityClassName -}}
+{{- with $name }}
+priorityClassName: {{ . }}
+{{- end }}
+{{- end -}}
+
+{{/*
+A component's affinity: its own when set, else a preferred anti-affinity spreading its pods
+over nodes (a node drain or loss then takes one replica, not all).
+*/}}
+{{- define "cc.affinity" -}}
+{{- if .values.affinity -}}
+{{ toYaml .values.affinity }}
+{{- else -}}
+podAntiAffinity:
+  preferredDuringSchedulingIgnoredDuringExecution:
+    - weight: 100
+      podAffinityTerm:
+        topologyKey: kubernetes.io/hostname
+        labelSelector:
+          matchLabels:
+            {{- include "cc.componentSelectorLabels" (dict "root" .root "component" .component) | nindent 12 }}
+{{- end -}}
 {{- end -}}
 
 {{/* Fails the render on combinations that would start pods that cannot work. */}}
 {{- define "cc.validate" -}}
+{{- if .Values.networkPolicy.enabled -}}
+{{- $egress := .Values.networkPolicy.extraEgress -}}
+{{- if empty $egress -}}
+{{- fail "networkPolicy.enabled needs networkPolicy.extraEgress rules for PostgreSQL and Redis: without them every pod is cut off from its database" -}}
+{{- end -}}
+{{- if not .Values.secrets.existingSecret -}}
+{{- $host := (urlParse .Values.secrets.databaseUrl).host -}}
+{{- $port := ternary (last (splitList ":" $host)) "5432" (contains ":" $host) -}}
+{{- $open := false -}}
+{{- range $egress -}}
+{{- if not .ports -}}{{- $open = true -}}{{- end -}}
+{{- range .ports -}}{{- if eq (toString .port) $port -}}{{- $open = true -}}{{- end -}}{{- end -}}
+{{- end -}}
+{{- if not $open -}}
+{{- fail (printf "networkPolicy.extraEgress has no rule for the database port %s (secrets.databaseUrl): every pod would be cut off from PostgreSQL" $port) -}}
+{{- end -}}
+{{- end -}}
+{{- end -}}
+{{- if and .Values.generationWorker.keda.enabled .Values.generationWorker.autoscaling.enabled -}}
+{{- fail "generationWorker.keda.enabled and generationWorker.autoscaling.enabled both scale the worker: KEDA makes its own HPA, turn one off" -}}
+{{- end -}}
 {{- if and (eq (toString .Values.config.GENERATION_PROVIDER) "openai") (not .Values.secrets.existingSecret) (not .Values.secrets.openaiApiKey) -}}
 {{- fail "GENERATION_PROVIDER=openai needs secrets.openaiApiKey or an existingSecret with OPENAI_API_KEY" -}}
 {{- end -}}
