@@ -247,7 +247,7 @@ describe('dashboard and alerts', () => {
               {
                 eval_time: '20m',
                 alertname: 'CatalogueContentTargetsAbsent',
-                exp_alerts: [{ exp_labels: { severity: 'warning' } }],
+                exp_alerts: [{ exp_labels: { severity: 'warning', namespace: NAMESPACE } }],
               },
             ],
           },
