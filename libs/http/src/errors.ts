@@ -15,6 +15,16 @@ export class HttpError extends Error {
 
 export type FieldErrors = Record<string, string[]>;
 
+/**
+ * An empty FieldErrors without a prototype: its keys are field names a client chose, and on a
+ * plain object `toString`, `constructor` or `valueOf` would already be there (a push onto a
+ * function: 500) and `__proto__` would replace the prototype instead of naming a field (the
+ * error silently lost).
+ */
+export function fieldErrors(): FieldErrors {
+  return Object.create(null) as FieldErrors;
+}
+
 /** 422: the request is well-formed JSON but its content is not acceptable. */
 export class ValidationError extends HttpError {
   constructor(

@@ -1,4 +1,5 @@
-import { createServer, type Server } from 'node:http';
+import { createServer, STATUS_CODES, type Server } from 'node:http';
+import type { Duplex } from 'node:stream';
 import type { AddressInfo } from 'node:net';
 import type { Logger } from '@catalogue/logger';
 import type { HttpApp } from './app';
@@ -18,6 +19,7 @@ export async function startHttpServer(
   opts: { port: number; host?: string; logger: Logger; shutdownTimeoutMs: number },
 ): Promise<RunningServer> {
   const server = createServer(app.callback());
+  server.on('clientError', answerClientError);
   // Longer than typical load-balancer idle timeouts, so the balancer closes first.
   server.keepAliveTimeout = 65_000;
   server.headersTimeout = 66_000;
@@ -49,4 +51,30 @@ export async function startHttpServer(
       server.closeIdleConnections();
     }));
   return { server, port, stop };
+}
+
+const CLIENT_ERRORS: Record<string, [number, string]> = {
+  HPE_HEADER_OVERFLOW: [431, 'Request header fields too large'],
+  ERR_HTTP_REQUEST_TIMEOUT: [408, 'Request timeout'],
+};
+
+/**
+ * Requests Node's HTTP parser refuses before Koa sees them (a method HTTP does not know, a
+ * malformed request line or header) are answered in JSON like every other error, with the
+ * status Node itself would send; then the connection is closed, as Node does.
+ */
+function answerClientError(err: Error & { code?: string }, socket: Duplex): void {
+  // As Node's own handler: nothing to write on a reset or closed socket, nor while the response
+  // to an earlier request of the connection is being written (it would be corrupted).
+  const inFlight = (socket as Duplex & { _httpMessage?: { headersSent?: boolean } })._httpMessage;
+  if (err.code === 'ECONNRESET' || !socket.writable || inFlight?.headersSent) {
+    socket.destroy();
+    return;
+  }
+  const [status, error] = CLIENT_ERRORS[err.code ?? ''] ?? [400, 'Bad request'];
+  const body = JSON.stringify({ error });
+  socket.end(
+    `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
+      `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+  );
 }

@@ -1,4 +1,4 @@
-import type { FieldErrors } from './errors';
+import { fieldErrors, type FieldErrors } from './errors';
 
 declare global {
   interface String {
@@ -45,7 +45,7 @@ function unstorableKeys(value: unknown): string[] | undefined {
 
 /** Every string (or key) inside `value` that cannot be stored, as field errors keyed by path. */
 export function unstorableTextErrors(value: unknown, prefix = ''): FieldErrors {
-  const errors: FieldErrors = {};
+  const errors = fieldErrors();
   const walk = (node: unknown, at: string): void => {
     if (typeof node === 'string') {
       if (!isStorableText(node)) errors[at || 'body'] = [unstorableTextMessage(at || 'body')];

@@ -28,6 +28,12 @@ function clientErrorBody(err: StatusError): { status: number; error: string } | 
   }
 }
 
+const EMPTY_ANSWERS: Record<number, string> = {
+  404: 'Not found',
+  405: 'Method not allowed',
+  501: 'Method not implemented',
+};
+
 /**
  * Maps every error to the JSON bodies of the design: typed HttpErrors as they declare,
  * body-parser errors to 400/413, unknown routes to 404, and everything else to a 500
@@ -38,11 +44,14 @@ export function errorHandler(logger: Logger): Middleware<AppState, AppContext> {
     try {
       await next();
       if (ctx.body === undefined || ctx.body === null) {
-        if (ctx.status === 404) {
-          ctx.status = 404;
-          ctx.body = { error: 'Not found' };
-        } else if (ctx.status === 405) {
-          ctx.body = { error: 'Method not allowed' };
+        // Answers no handler wrote: unknown routes, and the router's 405 (a method another route
+        // of the path has, `Allow` set) and 501 (TRACE, PROPFIND…: no route has the method).
+        const status = ctx.status;
+        const error = EMPTY_ANSWERS[status];
+        if (error) {
+          // Set explicitly: Koa turns its own default 404 into 200 when a body is set.
+          ctx.status = status;
+          ctx.body = { error };
         }
       }
     } catch (err) {

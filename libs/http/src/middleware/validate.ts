@@ -1,6 +1,6 @@
 import type Joi from 'joi';
 import type { Middleware } from 'koa';
-import { ValidationError, type FieldErrors } from '../errors';
+import { fieldErrors, ValidationError, type FieldErrors } from '../errors';
 import { fieldMessage, fieldPath } from '../messages';
 import type { AppContext, AppState } from '../types';
 
@@ -22,7 +22,7 @@ function collect(errors: FieldErrors, prefix: string, error: Joi.ValidationError
  */
 export function validate(schemas: InputSchemas): Middleware<AppState, AppContext> {
   return async (ctx, next) => {
-    const errors: FieldErrors = {};
+    const errors = fieldErrors();
     const input = { params: ctx.params as unknown, query: ctx.query as unknown, body: ctx.request.body };
     for (const part of ['params', 'query', 'body'] as const) {
       const schema = schemas[part];

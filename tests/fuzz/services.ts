@@ -1,0 +1,102 @@
+// The three HTTP services in-process on the test database, for the fuzz, fault and tenancy
+// tests, with a raw HTTP client: these tests send what fetch() refuses to send (TRACE, unknown
+// methods, corrupt Content-Encoding bodies) and must see exactly what the server wrote.
+import { request as httpRequest } from 'node:http';
+import { serveServiceForTests } from '@catalogue/testing';
+import { createApp as createCatalogueApp } from '../../services/catalogue-api/src/app';
+import {
+  buildDeps as buildCatalogueDeps,
+  closeDeps as closeCatalogueDeps,
+} from '../../services/catalogue-api/src/deps';
+import { createApp as createCreditApp } from '../../services/credit-service/src/app';
+import {
+  buildDeps as buildCreditDeps,
+  closeDeps as closeCreditDeps,
+} from '../../services/credit-service/src/deps';
+import { createApp as createWhiteLabelApp } from '../../services/white-label-api/src/app';
+import {
+  buildDeps as buildWhiteLabelDeps,
+  closeDeps as closeWhiteLabelDeps,
+} from '../../services/white-label-api/src/deps';
+
+/**
+ * Both APIs and the credit-service for the enclosing describe block, on a queue prefix of their
+ * own that no worker consumes (queued work stays queued; see the tenancy test for draining it).
+ */
+export function serveAll(queuePrefix: string) {
+  const overrides = { QUEUE_PREFIX: queuePrefix };
+  const catalogue = serveServiceForTests(
+    { buildDeps: buildCatalogueDeps, createApp: createCatalogueApp, closeDeps: closeCatalogueDeps },
+    overrides,
+  );
+  const whiteLabel = serveServiceForTests(
+    { buildDeps: buildWhiteLabelDeps, createApp: createWhiteLabelApp, closeDeps: closeWhiteLabelDeps },
+    overrides,
+  );
+  const credit = serveServiceForTests(
+    { buildDeps: buildCreditDeps, createApp: createCreditApp, closeDeps: closeCreditDeps },
+    overrides,
+  );
+  return { catalogue, whiteLabel, credit };
+}
+
+export interface RawReply {
+  status: number;
+  contentType: string;
+  text: string;
+  headers: Record<string, string | string[] | undefined>;
+}
+
+export interface RawRequest {
+  method: string;
+  path: string;
+  headers?: Record<string, string>;
+  body?: string | Buffer;
+}
+
+/** One request on a fresh connection, answered or failed within 30 s. */
+export function rawRequest(baseUrl: string, req: RawRequest): Promise<RawReply> {
+  const url = new URL(baseUrl);
+  return new Promise((resolve, reject) => {
+    const outgoing = httpRequest(
+      {
+        host: url.hostname,
+        port: url.port,
+        method: req.method,
+        path: req.path,
+        headers: {
+          ...(req.body !== undefined && { 'Content-Length': String(Buffer.byteLength(req.body)) }),
+          ...req.headers,
+        },
+        agent: false,
+        timeout: 30_000,
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('error', reject);
+        res.on('end', () =>
+          resolve({
+            status: res.statusCode ?? 0,
+            contentType: String(res.headers['content-type'] ?? ''),
+            text: Buffer.concat(chunks).toString('utf8'),
+            headers: res.headers,
+          }),
+        );
+      },
+    );
+    outgoing.on('timeout', () => outgoing.destroy(new Error(`${req.method} ${req.path}: no answer in 30 s`)));
+    outgoing.on('error', reject);
+    outgoing.end(req.body);
+  });
+}
+
+/** The JSON body of a reply, or undefined when it is not JSON (the caller asserts on that). */
+export function jsonOf(reply: RawReply): unknown {
+  if (!/^application\/json\b/i.test(reply.contentType)) return undefined;
+  try {
+    return JSON.parse(reply.text) as unknown;
+  } catch {
+    return undefined;
+  }
+}
