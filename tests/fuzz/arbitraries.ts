@@ -94,6 +94,8 @@ export interface IdPools {
   strings: string[];
   /** Internal ids: designs, widgets, content widgets and elements, jobs, favourites, parameters, batches. */
   integers: number[];
+  /** The ids a field or parameter of this name refers to (`widget_favourite_id` -> favourites). */
+  byName?: Record<string, number[]>;
 }
 
 /** Every property name the document gives any schema: an unknown field of one body is often a known field of another (`variant` on a category). */
@@ -101,15 +103,19 @@ export interface IdPools {
  * Every property name any schema of the document has: an unknown field of one body is often a
  * known field of another (`variant` on a category, `seo_title` on a v1 item).
  */
-const FIELD_NAMES: string[] = [...new Set(collectPropertyNames(DOCUMENT.components))];
+const FIELD_SCHEMAS = new Map<string, Schema>();
+collectPropertyNames(DOCUMENT.components, FIELD_SCHEMAS);
 
-function collectPropertyNames(node: unknown, out: string[] = []): string[] {
+function collectPropertyNames(node: unknown, out: Map<string, Schema>): void {
   if (Array.isArray(node)) node.forEach((child) => collectPropertyNames(child, out));
   else if (isObject(node)) {
-    if (isObject(node.properties)) out.push(...Object.keys(node.properties));
+    if (isObject(node.properties)) {
+      for (const [name, schema] of Object.entries(node.properties)) {
+        if (!out.has(name)) out.set(name, resolve(schema));
+      }
+    }
     Object.values(node).forEach((child) => collectPropertyNames(child, out));
   }
-  return out;
 }
 
 const EMPTY_POOLS: IdPools = { strings: [], integers: [] };
@@ -210,7 +216,8 @@ function idArb(
   type: 'string' | 'integer',
   ctx: Context,
 ) {
-  const pool = type === 'string' ? ctx.pools.strings : ctx.pools.integers;
+  const pool =
+    type === 'string' ? ctx.pools.strings : (name && ctx.pools.byName?.[name]) || ctx.pools.integers;
   if (!name || !ID_NAME.test(name) || pool.length === 0) return base;
   return fc.oneof({ arbitrary: fc.constantFrom(...pool), weight: 3 }, { arbitrary: base, weight: 1 });
 }
@@ -267,7 +274,9 @@ function objectArb(schema: Schema, ctx: Context): fc.Arbitrary<unknown> {
     : typeof names.pattern === 'string'
       ? fc.oneof(
           fc.stringMatching(new RegExp(names.pattern)),
-          ...(ctx.pools.integers.length ? [fc.constantFrom(...ctx.pools.integers.map(String))] : []),
+          ...(ctx.pools.byName?.contentId?.length
+            ? [fc.constantFrom(...ctx.pools.byName.contentId.map(String))]
+            : []),
         )
       : fc.string({ maxLength: 8 });
   const extra = fc.dictionary(key, valueArb(additional, undefined, ctx), {
@@ -359,6 +368,18 @@ function withAt(
   return copy;
 }
 
+/** A field another body has, with a value of its own schema (or a hostile one). */
+const foreignField: fc.Arbitrary<[string, unknown]> = fc
+  .constantFrom(...FIELD_SCHEMAS.keys())
+  .chain((name) =>
+    fc
+      .oneof(
+        valueArb(FIELD_SCHEMAS.get(name)!, name, { pools: { strings: [], integers: [] }, depth: 2 }),
+        hostileValue,
+      )
+      .map((value): [string, unknown] => [name, value]),
+  );
+
 /** `value` with one hostile change somewhere inside it (or itself replaced). */
 export function mutated(value: unknown): fc.Arbitrary<unknown> {
   const paths = containerPaths(value);
@@ -368,9 +389,10 @@ export function mutated(value: unknown): fc.Arbitrary<unknown> {
       fc.constantFrom(...paths),
       fc.nat(),
       hostileValue,
-      fc.constantFrom('replace', 'add', 'drop', 'proto'),
+      fc.constantFrom('replace', 'add', 'drop', 'proto', 'foreign'),
+      foreignField,
     )
-    .map(([path, pick, hostile, how]) =>
+    .map(([path, pick, hostile, how, [field, fieldValue]]) =>
       withAt(value, path, (container) => {
         const keys = Object.keys(container);
         const key = keys.length ? keys[pick % keys.length]! : '0';
@@ -386,7 +408,8 @@ export function mutated(value: unknown): fc.Arbitrary<unknown> {
             configurable: true,
             writable: true,
           });
-        else container[pick % 3 ? FIELD_NAMES[pick % FIELD_NAMES.length]! : `unknown_${pick % 5}`] = hostile;
+        else if (how === 'foreign') container[field] = fieldValue;
+        else container[`unknown_${pick % 5}`] = hostile;
       }),
     );
 }

@@ -230,10 +230,21 @@ const TENANT_TABLES_WITH_IDS = [
  */
 export async function idPoolsOf(db: Knex, eshop: SeededEshop): Promise<IdPools> {
   const integers = new Set<number>();
-  for (const table of TENANT_TABLES_WITH_IDS) {
-    for (const id of await db(table).where({ eshop_id: eshop.eshop.id }).pluck('id'))
-      integers.add(Number(id));
-  }
+  const byName: Record<string, number[]> = {};
+  const add = (names: string[], ids: number[]) => {
+    for (const id of ids) integers.add(id);
+    for (const name of names) (byName[name] ??= []).push(...ids);
+  };
+  const idsOf = async (table: string) =>
+    (await db(table).where({ eshop_id: eshop.eshop.id }).pluck('id')).map(Number);
+  for (const table of TENANT_TABLES_WITH_IDS) add([], await idsOf(table));
+  add(['widget_favourite_id'], await idsOf('widget_favourites'));
+  add(['generate_id'], await idsOf('generation_jobs'));
+  add(['batch_id'], await idsOf('listing_batches'));
+  add(
+    ['parameters_ids'],
+    (await db('parameters').where({ eshop_id: eshop.eshop.id }).pluck('external_id')).map(Number),
+  );
   for (const [entityId, type] of [
     ['P1', 'product'],
     ['C1', 'category'],
@@ -241,12 +252,18 @@ export async function idPoolsOf(db: Knex, eshop: SeededEshop): Promise<IdPools> 
   ]) {
     const { body } = await eshop.call('GET', `${WL}/content/${entityId}/type/${type}`);
     for (const widget of Array.isArray(body) ? body : []) {
-      integers.add(widget.id);
-      integers.add(widget.widget_id);
-      for (const element of widget.children) integers.add(element.id);
+      add(['widget_id', 'contentId', 'ord'], [widget.id]);
+      add(['widget_id'], [widget.widget_id]);
+      add(
+        ['id', 'parent', 'parent_id', 'child_id'],
+        widget.children.map((e: Body) => e.id as number),
+      );
     }
   }
   const designs = await eshop.call('GET', `${WL}/design`);
-  for (const design of designs.body.data) integers.add(design.id);
-  return { strings: [...SHARED_IDS, 'P1-S'], integers: [...integers].sort((a, b) => a - b) };
+  add(
+    ['design_id'],
+    designs.body.data.map((d: Body) => d.id as number),
+  );
+  return { strings: [...SHARED_IDS, 'P1-S'], integers: [...integers].sort((a, b) => a - b), byName };
 }
