@@ -209,7 +209,8 @@ export async function seedEshop(
   return { ...created, origin, call, jobId: job.data.id };
 }
 
-const TENANT_TABLES_WITH_IDS = [
+/** Tenant tables whose rows have an `id` of their own. */
+export const TENANT_TABLES_WITH_IDS = [
   'products',
   'categories',
   'brands',

@@ -2,7 +2,7 @@
 // them, and A's stored rows. Two snapshots are equal only if no byte A can see has changed.
 import { createHash } from 'node:crypto';
 import type { Knex } from '@catalogue/db';
-import { WL, type SeededEshop } from '../fuzz/dataset';
+import { TENANT_TABLES_WITH_IDS, WL, type SeededEshop } from '../fuzz/dataset';
 
 const V2_INCLUDES: Record<string, string> = {
   products: 'nested,marketplace,site_link,rich_snippet,variant',
@@ -18,23 +18,7 @@ const ENTITIES = [
 ] as const;
 
 /** Tenant tables read row by row (every column) for A's `eshop_id`. */
-const TABLES = [
-  'products',
-  'categories',
-  'brands',
-  'blogs',
-  'parameters',
-  'parameter_values',
-  'product_variants',
-  'content',
-  'wl_entities',
-  'widget_favourites',
-  'generation_jobs',
-  'credit_accounts',
-  'credit_ledger',
-  'listing_batches',
-  'listing_rows',
-];
+const TABLES = [...TENANT_TABLES_WITH_IDS, 'content', 'credit_accounts', 'credit_ledger'];
 
 export interface ReadBackTarget {
   eshop: SeededEshop;
