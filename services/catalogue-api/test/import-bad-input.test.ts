@@ -60,6 +60,11 @@ describe('catalogue-api: imports with bad or oversized input', () => {
     { case: 'an empty body', body: '', contentType: 'application/json' },
     { case: 'a JSON array sent as text/plain', body: '[{"id": "P1"}]', contentType: 'text/plain' },
     { case: 'form-encoded data', body: 'id=P1&name=Chair', contentType: 'application/x-www-form-urlencoded' },
+    {
+      case: 'an item nested 2,000 levels deep',
+      body: `[{"id": "P1", "name": {"default": ${'['.repeat(2000)}"deep"${']'.repeat(2000)}}}]`,
+      contentType: undefined,
+    },
   ])(
     'when the body is $case, then a 4xx error body and nothing is written',
     async ({ body, contentType }) => {
