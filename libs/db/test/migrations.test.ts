@@ -12,7 +12,7 @@ import {
   withDatabase,
   type Knex,
 } from '@catalogue/db';
-import { makeEshop, testConfig } from '@catalogue/testing';
+import { makeEshop, siblingDatabaseUrl, testConfig } from '@catalogue/testing';
 
 const TABLES = [
   'allowed_origins',
@@ -51,13 +51,8 @@ const MIGRATIONS = [
   '20261121000700_designs',
   '20261121000800_generation_jobs',
   '20261122000100_white_label_entities',
+  '20261123000100_tenant_references',
 ];
-
-/** A database URL on the test run's server, named after the run's database plus a suffix. */
-function siblingDatabaseUrl(suffix: string): string {
-  const testUrl = testConfig().database.url;
-  return withDatabase(testUrl, `${databaseName(testUrl)}_${suffix}`);
-}
 
 async function databaseExists(name: string): Promise<boolean> {
   const maintenance = createKnex({

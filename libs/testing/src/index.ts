@@ -5,7 +5,14 @@ import { startHttpServer, type HttpApp, type RunningServer } from '@catalogue/ht
 import type { Logger } from '@catalogue/logger';
 import { loadConfig, type Config, type Language } from '@catalogue/config';
 import { adminService, type CreatedEshop } from '@catalogue/admin';
-import type { Knex } from '@catalogue/db';
+import {
+  databaseName,
+  generationJobsRepository,
+  withDatabase,
+  wlEntitiesRepository,
+  type Knex,
+  type WlEntityType,
+} from '@catalogue/db';
 
 /** The configuration of a test: the run's own database and queue prefix, silent logs. */
 export function testConfig(overrides: Record<string, string> = {}): Config {
@@ -21,6 +28,15 @@ export function testConfig(overrides: Record<string, string> = {}): Config {
     NODE_ENV: 'test',
     ...overrides,
   });
+}
+
+/**
+ * A database URL on the test run's server, named after the run's database plus a suffix: for
+ * tests that need a schema of their own (migrations up and down, throwaway tables).
+ */
+export function siblingDatabaseUrl(suffix: string): string {
+  const testUrl = testConfig().database.url;
+  return withDatabase(testUrl, `${databaseName(testUrl)}_${suffix}`);
 }
 
 export interface EshopFixture {
@@ -49,6 +65,48 @@ export function makeEshop(db: Knex, fixture: EshopFixture = {}): Promise<Created
     reviewRequired: fixture.reviewRequired ?? false,
     licenceValidUntil: fixture.licenceValidUntil === undefined ? '2099-12-31' : fixture.licenceValidUntil,
   });
+}
+
+export interface GenerationJobFixture {
+  entityType?: WlEntityType;
+  entityId?: string;
+  /** Key of a seeded public design. */
+  designKey?: string;
+  estimatedCost?: number;
+}
+
+/**
+ * A pending generation job of the eshop, for an entity registered for it (the database refuses
+ * a job of an entity the eshop has not registered, and credit ledger rows of a job that does
+ * not exist). Returns the job's id.
+ */
+export async function makeGenerationJob(
+  db: Knex | Knex.Transaction,
+  eshopId: number,
+  fixture: GenerationJobFixture = {},
+): Promise<number> {
+  counter += 1;
+  const entityType = fixture.entityType ?? 'product';
+  const entityId = fixture.entityId ?? `JOB-ENTITY-${process.pid}-${counter}`;
+  await wlEntitiesRepository.upsert(db, eshopId, {
+    entityId,
+    type: entityType,
+    oldDescription: {},
+    title: {},
+  });
+  const design = await db('designs')
+    .where({ key: fixture.designKey ?? 'product-classic' })
+    .first<{ id: number } | undefined>('id');
+  if (!design) throw new Error(`no seeded design ${fixture.designKey ?? 'product-classic'}`);
+  const job = await generationJobsRepository.create(db, eshopId, {
+    entityType,
+    entityId,
+    designId: design.id,
+    lang: 'default',
+    context: {},
+    estimatedCost: fixture.estimatedCost ?? 0,
+  });
+  return job.id;
 }
 
 /** A free TCP port on the loopback interface. */
