@@ -12,7 +12,13 @@ import {
   withDatabase,
   type Knex,
 } from '@catalogue/db';
-import { makeEshop, siblingDatabaseUrl, testConfig } from '@catalogue/testing';
+import {
+  freshSiblingDatabase,
+  makeEshop,
+  siblingDatabaseUrl,
+  testConfig,
+  type SiblingDatabase,
+} from '@catalogue/testing';
 
 const TABLES = [
   'allowed_origins',
@@ -110,19 +116,15 @@ describe('ensureDatabase', () => {
 });
 
 describe('migrations on a fresh database', () => {
-  const url = siblingDatabaseUrl('migrations');
+  let sibling: SiblingDatabase;
   let db: Knex;
 
   beforeAll(async () => {
-    await dropDatabase(url);
-    await ensureDatabase(url);
-    db = createKnex({ url, poolMin: 0, poolMax: 2, statementTimeoutMs: 30_000 });
+    sibling = await freshSiblingDatabase('migrations');
+    db = sibling.db;
   });
 
-  afterAll(async () => {
-    await db?.destroy();
-    await dropDatabase(url);
-  });
+  afterAll(() => sibling?.drop());
 
   it('when the database is empty, then migrateLatest applies every migration and creates the tables', async () => {
     // Arrange

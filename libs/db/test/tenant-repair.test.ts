@@ -1,35 +1,24 @@
 // The migration that adds the tenant references first repairs rows that break them. Those rows
 // are written here with the constraints absent (schema as it was before the migration), then
 // the migration runs and what it kept, removed and logged is checked.
-import {
-  createKnex,
-  dropDatabase,
-  ensureDatabase,
-  migrateLatest,
-  migrateUpTo,
-  type Knex,
-} from '@catalogue/db';
-import { siblingDatabaseUrl } from '@catalogue/testing';
+import { migrateLatest, migrateUpTo, type Knex } from '@catalogue/db';
+import { freshSiblingDatabase, type SiblingDatabase } from '@catalogue/testing';
 import { tenancyViolations } from './tenancy-catalog';
 
 const BEFORE = '20261122000100_white_label_entities';
 const MIGRATION = '20261123000100_tenant_references';
 
 describe(`migration ${MIGRATION} on rows written before it`, () => {
-  const url = siblingDatabaseUrl('repair');
+  let sibling: SiblingDatabase;
   let db: Knex;
 
   beforeAll(async () => {
-    await dropDatabase(url);
-    await ensureDatabase(url);
-    db = createKnex({ url, poolMin: 0, poolMax: 1, statementTimeoutMs: 30_000 });
+    sibling = await freshSiblingDatabase('repair');
+    db = sibling.db;
     await migrateUpTo(db, BEFORE);
   });
 
-  afterAll(async () => {
-    await db?.destroy();
-    await dropDatabase(url);
-  });
+  afterAll(() => sibling?.drop());
 
   const insert = async (table: string, row: Record<string, unknown>): Promise<number> => {
     const [written] = await db(table).insert(row).returning<{ id: number }[]>('id');

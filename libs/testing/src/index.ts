@@ -6,7 +6,10 @@ import type { Logger } from '@catalogue/logger';
 import { loadConfig, type Config, type Language } from '@catalogue/config';
 import { adminService, type CreatedEshop } from '@catalogue/admin';
 import {
+  createKnex,
   databaseName,
+  dropDatabase,
+  ensureDatabase,
   generationJobsRepository,
   withDatabase,
   wlEntitiesRepository,
@@ -37,6 +40,29 @@ export function testConfig(overrides: Record<string, string> = {}): Config {
 export function siblingDatabaseUrl(suffix: string): string {
   const testUrl = testConfig().database.url;
   return withDatabase(testUrl, `${databaseName(testUrl)}_${suffix}`);
+}
+
+export interface SiblingDatabase {
+  url: string;
+  db: Knex;
+  /** Closes the connections and drops the database. */
+  drop(): Promise<void>;
+}
+
+/** An empty database of its own beside the run's (dropped first if a crashed run left it). */
+export async function freshSiblingDatabase(suffix: string): Promise<SiblingDatabase> {
+  const url = siblingDatabaseUrl(suffix);
+  await dropDatabase(url);
+  await ensureDatabase(url);
+  const db = createKnex({ url, poolMin: 0, poolMax: 2, statementTimeoutMs: 30_000 });
+  return {
+    url,
+    db,
+    drop: async () => {
+      await db.destroy();
+      await dropDatabase(url);
+    },
+  };
 }
 
 export interface EshopFixture {
