@@ -10,9 +10,7 @@ import {
   databaseName,
   dropDatabase,
   ensureDatabase,
-  generationJobsRepository,
   withDatabase,
-  wlEntitiesRepository,
   type Knex,
   type WlEntityType,
 } from '@catalogue/db';
@@ -104,7 +102,7 @@ export interface GenerationJobFixture {
 /**
  * A pending generation job of the eshop, for an entity registered for it (the database refuses
  * a job of an entity the eshop has not registered, and credit ledger rows of a job that does
- * not exist). Returns the job's id.
+ * not exist). One statement, as property tests make hundreds of them. Returns the job's id.
  */
 export async function makeGenerationJob(
   db: Knex | Knex.Transaction,
@@ -112,27 +110,25 @@ export async function makeGenerationJob(
   fixture: GenerationJobFixture = {},
 ): Promise<number> {
   counter += 1;
-  const entityType = fixture.entityType ?? 'product';
-  const entityId = fixture.entityId ?? `JOB-ENTITY-${process.pid}-${counter}`;
-  await wlEntitiesRepository.upsert(db, eshopId, {
-    entityId,
-    type: entityType,
-    oldDescription: {},
-    title: {},
-  });
-  const design = await db('designs')
-    .where({ key: fixture.designKey ?? 'product-classic' })
-    .first<{ id: number } | undefined>('id');
-  if (!design) throw new Error(`no seeded design ${fixture.designKey ?? 'product-classic'}`);
-  const job = await generationJobsRepository.create(db, eshopId, {
-    entityType,
-    entityId,
-    designId: design.id,
-    lang: 'default',
-    context: {},
-    estimatedCost: fixture.estimatedCost ?? 0,
-  });
-  return job.id;
+  const { rows } = await db.raw<{ rows: { id: number }[] }>(
+    `with entity as (
+       insert into wl_entities (eshop_id, type, entity_id) values (:eshopId, :type, :entityId)
+       on conflict (eshop_id, type, entity_id) do update set updated_at = now()
+       returning eshop_id, type, entity_id)
+     insert into generation_jobs (eshop_id, entity_type, entity_id, design_id, lang, estimated_cost)
+     select entity.eshop_id, entity.type, entity.entity_id, designs.id, 'default', :cost
+     from entity join designs on designs.key = :designKey and designs.type = 'public'
+     returning id`,
+    {
+      eshopId,
+      type: fixture.entityType ?? 'product',
+      entityId: fixture.entityId ?? `JOB-ENTITY-${process.pid}-${counter}`,
+      designKey: fixture.designKey ?? 'product-classic',
+      cost: fixture.estimatedCost ?? 0,
+    },
+  );
+  if (!rows[0]) throw new Error(`no seeded public design ${fixture.designKey ?? 'product-classic'}`);
+  return rows[0].id;
 }
 
 /** A free TCP port on the loopback interface. */
