@@ -228,6 +228,23 @@ describe('generation jobs and the credit ledger', () => {
     const id = shop.eshop.id;
     const jobId = await makeGenerationJob(db, id);
     await db.transaction((trx) => creditsRepository.reserve(trx, id, jobId, 10));
+    // Its own custom design, used by an entity and a job, goes in the same statement.
+    const own = await customDesign(id);
+    const { entity } = await wlEntitiesRepository.upsert(db, id, {
+      entityId: nextId('E'),
+      type: 'product',
+      oldDescription: {},
+      title: {},
+    });
+    await wlEntitiesRepository.setDesign(db, id, entity.id, own);
+    await generationJobsRepository.create(db, id, {
+      entityType: 'product',
+      entityId: entity.entityId,
+      designId: own,
+      lang: 'default',
+      context: {},
+      estimatedCost: 0,
+    });
     await db('product_variants').insert({ eshop_id: id, product_id: await product(id), code: 'V' });
     await db('listing_batches').insert({ eshop_id: id, format: 'json', rows_total: 0 });
 
