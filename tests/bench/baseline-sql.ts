@@ -11,7 +11,7 @@ export const LIST_SQL =
   `to_char(e.updated_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as updated_at, ` +
   '"c"."html", "c"."marketplace", "c"."nested", ' +
   `coalesce((select json_agg(json_build_object('code', v.code, 'ean', v.ean) order by v.id)\n` +
-  `             from product_variants v where v.product_id = e.id), '[]'::json) as variants ` +
+  `             from product_variants v where v.eshop_id = e.eshop_id and v.product_id = e.id), '[]'::json) as variants ` +
   'from "products" as "e" left join "content" as "c" on "c"."eshop_id" = "e"."eshop_id" ' +
   'and "c"."entity_type" = $1 and "c"."external_id" = "e"."external_id" ' +
   'where "e"."eshop_id" = $2 and "e"."is_delete" = $3 and "e"."status" = $4 and "e"."is_loaded" = $5 ' +

@@ -2,6 +2,7 @@ export { createKnex, pingDatabase } from './knex';
 export type { DatabaseOptions } from './knex';
 export {
   migrateLatest,
+  migrateUpTo,
   rollbackAll,
   ensureDatabase,
   dropDatabase,

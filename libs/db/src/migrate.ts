@@ -15,6 +15,24 @@ export async function migrateLatest(db: Knex): Promise<string[]> {
   return applied;
 }
 
+/**
+ * Applies pending migrations in order up to and including `name`, and no further (tests that
+ * need the schema as it was before a migration, to see what that migration does to old rows).
+ */
+export async function migrateUpTo(db: Knex, name: string): Promise<string[]> {
+  if (!migrations.some((m) => m.name === name)) throw new Error(`unknown migration ${name}`);
+  const applied: string[] = [];
+  const [done] = (await db.migrate.list({ migrationSource })) as [{ name: string }[], unknown];
+  if (done.some((m) => m.name === name)) return applied;
+  for (const migration of migrations) {
+    if (done.some((m) => m.name === migration.name)) continue;
+    await db.migrate.up({ migrationSource, name: migration.name });
+    applied.push(migration.name);
+    if (migration.name === name) break;
+  }
+  return applied;
+}
+
 /** Rolls back every migration (tests and disaster recovery only). */
 export async function rollbackAll(db: Knex): Promise<string[]> {
   const [, reverted] = (await db.migrate.rollback({ migrationSource }, true)) as [number, string[]];

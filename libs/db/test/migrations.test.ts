@@ -12,7 +12,13 @@ import {
   withDatabase,
   type Knex,
 } from '@catalogue/db';
-import { makeEshop, testConfig } from '@catalogue/testing';
+import {
+  freshSiblingDatabase,
+  makeEshop,
+  siblingDatabaseUrl,
+  testConfig,
+  type SiblingDatabase,
+} from '@catalogue/testing';
 
 const TABLES = [
   'allowed_origins',
@@ -51,13 +57,8 @@ const MIGRATIONS = [
   '20261121000700_designs',
   '20261121000800_generation_jobs',
   '20261122000100_white_label_entities',
+  '20261123000100_tenant_references',
 ];
-
-/** A database URL on the test run's server, named after the run's database plus a suffix. */
-function siblingDatabaseUrl(suffix: string): string {
-  const testUrl = testConfig().database.url;
-  return withDatabase(testUrl, `${databaseName(testUrl)}_${suffix}`);
-}
 
 async function databaseExists(name: string): Promise<boolean> {
   const maintenance = createKnex({
@@ -115,19 +116,15 @@ describe('ensureDatabase', () => {
 });
 
 describe('migrations on a fresh database', () => {
-  const url = siblingDatabaseUrl('migrations');
+  let sibling: SiblingDatabase;
   let db: Knex;
 
   beforeAll(async () => {
-    await dropDatabase(url);
-    await ensureDatabase(url);
-    db = createKnex({ url, poolMin: 0, poolMax: 2, statementTimeoutMs: 30_000 });
+    sibling = await freshSiblingDatabase('migrations');
+    db = sibling.db;
   });
 
-  afterAll(async () => {
-    await db?.destroy();
-    await dropDatabase(url);
-  });
+  afterAll(() => sibling?.drop());
 
   it('when the database is empty, then migrateLatest applies every migration and creates the tables', async () => {
     // Arrange

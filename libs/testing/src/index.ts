@@ -5,7 +5,15 @@ import { startHttpServer, type HttpApp, type RunningServer } from '@catalogue/ht
 import type { Logger } from '@catalogue/logger';
 import { loadConfig, type Config, type Language } from '@catalogue/config';
 import { adminService, type CreatedEshop } from '@catalogue/admin';
-import type { Knex } from '@catalogue/db';
+import {
+  createKnex,
+  databaseName,
+  dropDatabase,
+  ensureDatabase,
+  withDatabase,
+  type Knex,
+  type WlEntityType,
+} from '@catalogue/db';
 
 /** The configuration of a test: the run's own database and queue prefix, silent logs. */
 export function testConfig(overrides: Record<string, string> = {}): Config {
@@ -21,6 +29,38 @@ export function testConfig(overrides: Record<string, string> = {}): Config {
     NODE_ENV: 'test',
     ...overrides,
   });
+}
+
+/**
+ * A database URL on the test run's server, named after the run's database plus a suffix: for
+ * tests that need a schema of their own (migrations up and down, throwaway tables).
+ */
+export function siblingDatabaseUrl(suffix: string): string {
+  const testUrl = testConfig().database.url;
+  return withDatabase(testUrl, `${databaseName(testUrl)}_${suffix}`);
+}
+
+export interface SiblingDatabase {
+  url: string;
+  db: Knex;
+  /** Closes the connections and drops the database. */
+  drop(): Promise<void>;
+}
+
+/** An empty database of its own beside the run's (dropped first if a crashed run left it). */
+export async function freshSiblingDatabase(suffix: string): Promise<SiblingDatabase> {
+  const url = siblingDatabaseUrl(suffix);
+  await dropDatabase(url);
+  await ensureDatabase(url);
+  const db = createKnex({ url, poolMin: 0, poolMax: 2, statementTimeoutMs: 30_000 });
+  return {
+    url,
+    db,
+    drop: async () => {
+      await db.destroy();
+      await dropDatabase(url);
+    },
+  };
 }
 
 export interface EshopFixture {
@@ -49,6 +89,46 @@ export function makeEshop(db: Knex, fixture: EshopFixture = {}): Promise<Created
     reviewRequired: fixture.reviewRequired ?? false,
     licenceValidUntil: fixture.licenceValidUntil === undefined ? '2099-12-31' : fixture.licenceValidUntil,
   });
+}
+
+export interface GenerationJobFixture {
+  entityType?: WlEntityType;
+  entityId?: string;
+  /** Key of a seeded public design. */
+  designKey?: string;
+  estimatedCost?: number;
+}
+
+/**
+ * A pending generation job of the eshop, for an entity registered for it (the database refuses
+ * a job of an entity the eshop has not registered, and credit ledger rows of a job that does
+ * not exist). One statement, as property tests make hundreds of them. Returns the job's id.
+ */
+export async function makeGenerationJob(
+  db: Knex | Knex.Transaction,
+  eshopId: number,
+  fixture: GenerationJobFixture = {},
+): Promise<number> {
+  counter += 1;
+  const { rows } = await db.raw<{ rows: { id: number }[] }>(
+    `with entity as (
+       insert into wl_entities (eshop_id, type, entity_id) values (:eshopId, :type, :entityId)
+       on conflict (eshop_id, type, entity_id) do update set updated_at = now()
+       returning eshop_id, type, entity_id)
+     insert into generation_jobs (eshop_id, entity_type, entity_id, design_id, lang, estimated_cost)
+     select entity.eshop_id, entity.type, entity.entity_id, designs.id, 'default', :cost
+     from entity join designs on designs.key = :designKey and designs.type = 'public'
+     returning id`,
+    {
+      eshopId,
+      type: fixture.entityType ?? 'product',
+      entityId: fixture.entityId ?? `JOB-ENTITY-${process.pid}-${counter}`,
+      designKey: fixture.designKey ?? 'product-classic',
+      cost: fixture.estimatedCost ?? 0,
+    },
+  );
+  if (!rows[0]) throw new Error(`no seeded public design ${fixture.designKey ?? 'product-classic'}`);
+  return rows[0].id;
 }
 
 /** A free TCP port on the loopback interface. */

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { adminService } from '@catalogue/admin';
 import { createKnex, creditsRepository, type CreditAccount, type Knex } from '@catalogue/db';
-import { makeEshop, testConfig } from '@catalogue/testing';
+import { makeEshop, makeGenerationJob, testConfig } from '@catalogue/testing';
 import { settleJob, type SettlementResult } from '../src/services/settlement.service';
 
 let db: Knex;
@@ -13,13 +13,6 @@ beforeAll(() => {
 afterAll(async () => {
   await db.destroy();
 });
-
-/**
- * Job ids come from a counter with a large random base, so no two runs (nor two test
- * processes) ever reuse one; credit_ledger is unique on (eshop_id, job_id, kind).
- */
-let nextJobId = 1_000_000_000 + Math.floor(Math.random() * 1_000_000_000_000);
-const freshJobId = (): number => (nextJobId += 1);
 
 type Operation =
   | { kind: 'topUp'; amount: number; viaAdmin: boolean }
@@ -220,7 +213,8 @@ async function apply(eshopId: number, model: Model, op: Operation): Promise<void
       return;
     }
     case 'reserve': {
-      const jobId = freshJobId();
+      // A real job row: the ledger's job reference is a foreign key (eshop_id, job_id).
+      const jobId = await makeGenerationJob(db, eshopId);
       const before = await snapshot(eshopId);
       const result = await db.transaction((trx) => creditsRepository.reserve(trx, eshopId, jobId, op.amount));
       const fits = model.hasAccount && model.balance - model.reserved >= op.amount;

@@ -1,5 +1,5 @@
 import { creditsRepository, createKnex, type Knex } from '@catalogue/db';
-import { makeEshop, testConfig } from '@catalogue/testing';
+import { makeEshop, makeGenerationJob, testConfig } from '@catalogue/testing';
 
 async function ledgerSums(db: Knex, eshopId: number) {
   const row = await db('credit_ledger')
@@ -22,11 +22,11 @@ describe('credit reservations', () => {
   test('when 50 jobs reserve at once against a balance that covers 10, then exactly 10 succeed', async () => {
     const shop = await makeEshop(db, { credits: 100 });
     const eshopId = shop.eshop.id;
+    const jobs: number[] = [];
+    for (let i = 0; i < 50; i += 1) jobs.push(await makeGenerationJob(db, eshopId));
 
     const results = await Promise.all(
-      Array.from({ length: 50 }, (_, i) =>
-        db.transaction((trx) => creditsRepository.reserve(trx, eshopId, 10_000 + i, 10)),
-      ),
+      jobs.map((jobId) => db.transaction((trx) => creditsRepository.reserve(trx, eshopId, jobId, 10))),
     );
 
     expect(results.filter((r) => r.ok)).toHaveLength(10);
@@ -63,10 +63,11 @@ describe('credit reservations', () => {
   test('when the transaction that reserved rolls back, then the reservation is gone too', async () => {
     const shop = await makeEshop(db, { credits: 50 });
     const eshopId = shop.eshop.id;
+    const jobId = await makeGenerationJob(db, eshopId);
 
     await expect(
       db.transaction(async (trx) => {
-        await creditsRepository.reserve(trx, eshopId, 7, 20);
+        await creditsRepository.reserve(trx, eshopId, jobId, 20);
         throw new Error('creating the job failed');
       }),
     ).rejects.toThrow('creating the job failed');

@@ -1,15 +1,13 @@
 import { Registry } from 'prom-client';
 import { creditsRepository, type Knex } from '@catalogue/db';
 import { closeQueues, closeWorkers, createQueues, enqueue, type Queues, type Worker } from '@catalogue/queue';
-import { eventually, makeEshop, testConfig } from '@catalogue/testing';
+import { eventually, makeEshop, makeGenerationJob, testConfig } from '@catalogue/testing';
 import { buildDeps, closeDeps, type Deps } from '../src/deps';
 import { settleJob } from '../src/services/settlement.service';
 import { startWorkers } from '../src/workers';
 
-let nextJobId = 50_000 + Math.floor(Math.random() * 1_000_000);
-
 async function reservedJob(db: Knex, eshopId: number, amount: number): Promise<number> {
-  const jobId = nextJobId++;
+  const jobId = await makeGenerationJob(db, eshopId);
   const result = await db.transaction((trx) => creditsRepository.reserve(trx, eshopId, jobId, amount));
   expect(result.ok).toBe(true);
   return jobId;

@@ -11,7 +11,9 @@ import {
   creditsRepository,
   designsRepository,
   generationJobsRepository,
+  wlEntitiesRepository,
   type GenerationJob,
+  type WlEntityType,
 } from '@catalogue/db';
 import { closeWorkers, enqueue, type JobPayloads } from '@catalogue/queue';
 import { eventually, makeEshop, testConfig } from '@catalogue/testing';
@@ -91,10 +93,19 @@ async function createJob(setup: JobSetup): Promise<{ job: GenerationJob; estimat
     webResearchUrls: context.use_web_research ? context.search_web.length : 0,
     serpContext: context.use_serp_context,
   }).total;
+  const entityType = (setup.entityType ?? 'product') as WlEntityType;
+  const entityId = setup.entityId ?? nextEntity();
   const job = await deps.db.transaction(async (trx) => {
+    // Jobs exist only for entities the eshop registered (a foreign key says so).
+    await wlEntitiesRepository.upsert(trx, setup.eshopId, {
+      entityId,
+      type: entityType,
+      oldDescription: {},
+      title: {},
+    });
     const created = await generationJobsRepository.create(trx, setup.eshopId, {
-      entityType: setup.entityType ?? 'product',
-      entityId: setup.entityId ?? nextEntity(),
+      entityType,
+      entityId,
       designId: id,
       lang: setup.lang ?? 'default',
       context,
@@ -376,15 +387,15 @@ describe('runGeneration with the builtin provider', () => {
   test('when the design is not available to the eshop, then the job fails and everything is released', async () => {
     const eshopId = await shop();
     const { job } = await createJob({ eshopId });
-    // Another eshop's custom design: not accessible to this one.
-    const stranger = await shop();
+    // A public design withdrawn after the job started (another eshop's custom design cannot be
+    // named at all: the database refuses it, see libs/db/test/tenant-references.test.ts).
     const [custom] = await deps
       .db('designs')
       .insert({
-        eshop_id: stranger,
-        name: 'Private',
+        name: 'Withdrawn',
         category: 'product',
-        type: 'custom',
+        type: 'public',
+        is_visible: false,
         hash: 'x'.repeat(64),
       })
       .returning<{ id: number }[]>('id');

@@ -6,6 +6,7 @@ import {
   contentRepository,
   creditsRepository,
   generationJobsRepository,
+  wlEntitiesRepository,
   type GenerationJob,
 } from '@catalogue/db';
 import { enqueue, type JobPayloads } from '@catalogue/queue';
@@ -44,9 +45,16 @@ async function shop(): Promise<number> {
 async function createJob(eshopId: number): Promise<GenerationJob> {
   const design = await deps.db('designs').where({ key: 'product-classic' }).first<{ id: number }>('id');
   return deps.db.transaction(async (trx) => {
+    const entityId = nextId();
+    await wlEntitiesRepository.upsert(trx, eshopId, {
+      entityId,
+      type: 'product',
+      oldDescription: {},
+      title: {},
+    });
     const job = await generationJobsRepository.create(trx, eshopId, {
       entityType: 'product',
-      entityId: nextId(),
+      entityId,
       designId: design.id,
       lang: 'default',
       context: { name: 'Trail shoe' },

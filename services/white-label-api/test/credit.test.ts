@@ -1,4 +1,5 @@
 import { creditsRepository } from '@catalogue/db';
+import { makeGenerationJob } from '@catalogue/testing';
 import { editorService, EXPIRED, LICENCE_ERROR } from './editor-client';
 
 describe('white-label-api: GET /credit', () => {
@@ -6,8 +7,9 @@ describe('white-label-api: GET /credit', () => {
 
   test('when the eshop has a balance and credits held for a running job, then remaining is balance minus reserved', async () => {
     const shop = await service.shop({ credits: 100 });
-    // What starting a generation does (the ledger does not need the job row).
-    await service.deps.db.transaction((trx) => creditsRepository.reserve(trx, shop.id, 1, 30));
+    // What starting a generation does.
+    const jobId = await makeGenerationJob(service.deps.db, shop.id);
+    await service.deps.db.transaction((trx) => creditsRepository.reserve(trx, shop.id, jobId, 30));
     const res = await shop.get('/credit');
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ data: { remaining: 70 } });

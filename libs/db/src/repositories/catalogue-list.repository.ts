@@ -83,7 +83,7 @@ export const catalogueReads = {
       query.select(
         db.raw(
           `coalesce((select json_agg(json_build_object('code', v.code, 'ean', v.ean) order by v.id)
-             from product_variants v where v.product_id = e.id), '[]'::json) as variants`,
+             from product_variants v where v.eshop_id = e.eshop_id and v.product_id = e.id), '[]'::json) as variants`,
         ),
       );
     }

@@ -54,8 +54,8 @@ export const catalogueWrites = {
       query.select(
         trx.raw(
           `coalesce((select json_agg(json_build_object('code', v.code, 'ean', v.ean) order by v.id)
-             from product_variants v where v.product_id = ??.id), '[]'::json) as variants`,
-          [table],
+             from product_variants v where v.eshop_id = ??.eshop_id and v.product_id = ??.id), '[]'::json) as variants`,
+          [table, table],
         ),
       );
     }

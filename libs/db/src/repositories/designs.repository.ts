@@ -60,6 +60,15 @@ function toDesign(row: RawDesign): DesignRow {
   };
 }
 
+/**
+ * The owner a row that uses the design must name beside its id (0 for a public design, the
+ * eshop of a custom one). The database refuses the row unless that owner is 0 or the row's own
+ * eshop, so another eshop's custom design can never be used, whatever the caller checked.
+ */
+export function designOwner(db: Knex | Knex.Transaction, designId: number): Knex.Raw {
+  return db.raw('coalesce((select owner from designs where id = ?), 0)', [designId]);
+}
+
 /** Designs an eshop may use: visible public ones and its own custom ones. */
 function accessible(db: Knex | Knex.Transaction, eshopId: number) {
   return db('designs').where((q) =>

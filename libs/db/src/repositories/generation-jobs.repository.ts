@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import { isoOffset } from '../timestamps';
+import { designOwner } from './designs.repository';
 
 export type GenerationJobStatus = 'pending' | 'running' | 'done' | 'failed';
 
@@ -82,6 +83,7 @@ export const generationJobsRepository = {
         entity_type: job.entityType,
         entity_id: job.entityId,
         design_id: job.designId,
+        design_owner: designOwner(trx, job.designId),
         lang: job.lang,
         context: JSON.stringify(job.context),
         estimated_cost: job.estimatedCost,

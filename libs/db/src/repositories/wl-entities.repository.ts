@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import type { LangMap } from './catalogue.repository';
 import { isoOffset } from '../timestamps';
+import { designOwner } from './designs.repository';
 
 export type WlEntityType = 'product' | 'category' | 'blog' | 'page';
 
@@ -111,6 +112,6 @@ export const wlEntitiesRepository = {
   async setDesign(db: Knex | Knex.Transaction, eshopId: number, id: number, designId: number): Promise<void> {
     await db('wl_entities')
       .where({ eshop_id: eshopId, id })
-      .update({ design_id: designId, updated_at: db.fn.now(6) });
+      .update({ design_id: designId, design_owner: designOwner(db, designId), updated_at: db.fn.now(6) });
   },
 };
