@@ -28,6 +28,7 @@ const TABLES = [
   'designs',
   'eshops',
   'generation_jobs',
+  'idempotency_keys',
   'listing_batches',
   'listing_rows',
   'parameter_values',
@@ -51,6 +52,8 @@ const MIGRATIONS = [
   '20261121000700_designs',
   '20261121000800_generation_jobs',
   '20261122000100_white_label_entities',
+  '20261123000100_eshop_rate_limit',
+  '20261123000200_idempotency_keys',
 ];
 
 /** A database URL on the test run's server, named after the run's database plus a suffix. */

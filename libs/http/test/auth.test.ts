@@ -1,6 +1,6 @@
 import { adminService } from '@catalogue/admin';
 import { createKnex, tokensRepository, hashToken, type Knex } from '@catalogue/db';
-import { apiRouter, eshopOf, whiteLabelRouter, WHITE_LABEL_TOKEN_HEADER } from '@catalogue/http';
+import { apiRouter, eshopOf, NO_RATE_LIMITS, whiteLabelRouter, WHITE_LABEL_TOKEN_HEADER } from '@catalogue/http';
 import { makeEshop, testConfig } from '@catalogue/testing';
 import { serve, type TestServer } from './helpers';
 
@@ -12,14 +12,15 @@ describe('auth middlewares', () => {
 
   beforeAll(async () => {
     db = createKnex(testConfig().database);
-    const api = apiRouter(db, { prefix: '/api', bodyLimit: '1kb' });
+    const deps = { db, config: { http: { bodyLimit: '1kb' } }, rateLimits: NO_RATE_LIMITS };
+    const api = apiRouter(deps, { prefix: '/api' });
     api.get('/me', (ctx) => {
       ctx.body = { eshop_id: eshopOf(ctx).id };
     });
     api.post('/me', (ctx) => {
       ctx.body = { eshop_id: eshopOf(ctx).id, body: (ctx.request as { body?: unknown }).body };
     });
-    const wl = whiteLabelRouter(db, { prefix: '/wl', bodyLimit: '1kb' });
+    const wl = whiteLabelRouter(deps, { prefix: '/wl' });
     wl.get('/me', (ctx) => {
       ctx.body = { eshop_id: eshopOf(ctx).id };
     });

@@ -8,6 +8,8 @@ import * as listingBatches from './20261121000600_listing_batches';
 import * as designs from './20261121000700_designs';
 import * as generationJobs from './20261121000800_generation_jobs';
 import * as whiteLabelEntities from './20261122000100_white_label_entities';
+import * as eshopRateLimit from './20261123000100_eshop_rate_limit';
+import * as idempotencyKeys from './20261123000200_idempotency_keys';
 
 export interface Migration {
   name: string;
@@ -26,4 +28,6 @@ export const migrations: Migration[] = [
   { name: '20261121000700_designs', ...designs },
   { name: '20261121000800_generation_jobs', ...generationJobs },
   { name: '20261122000100_white_label_entities', ...whiteLabelEntities },
+  { name: '20261123000100_eshop_rate_limit', ...eshopRateLimit },
+  { name: '20261123000200_idempotency_keys', ...idempotencyKeys },
 ];

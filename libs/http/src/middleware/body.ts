@@ -1,18 +1,34 @@
 import type { Middleware } from 'koa';
 import bodyParser from 'koa-bodyparser';
+import { UnsupportedMediaTypeError } from '../errors';
 import type { AppContext, AppState } from '../types';
 
+/** Body formats a router accepts. */
+export type BodyType = 'json' | 'csv';
+
+const MEDIA_TYPES: Record<BodyType, string> = { json: 'application/json', csv: 'text/csv' };
+
 /**
- * Parses JSON (objects and arrays only) and text/CSV bodies up to `limit`. Routers install it
- * after their auth middleware, so an unauthenticated request gets its 401 whatever its body
- * and the server never reads a large body for a caller it does not know.
+ * Parses JSON (objects and arrays only) and, where allowed, CSV bodies up to `limit`. Routers
+ * install it after their auth middleware, so an unauthenticated request gets its 401 whatever
+ * its body and the server never reads a large body for a caller it does not know.
+ * A body of another type (a form from `curl -d`, text/plain) is refused with 415 before it is
+ * read: left unparsed it would reach the validators as "missing fields", a misleading 422.
  */
-export function parseBody(limit: string): Middleware<AppState, AppContext> {
-  return bodyParser({
-    enableTypes: ['json', 'text'],
+export function parseBody(limit: string, types: BodyType[] = ['json']): Middleware<AppState, AppContext> {
+  const accepted = types.map((t) => MEDIA_TYPES[t]);
+  const parser = bodyParser({
+    enableTypes: types.includes('csv') ? ['json', 'text'] : ['json'],
     jsonLimit: limit,
     textLimit: limit,
     extendTypes: { text: ['text/csv'] },
     strict: true,
   }) as unknown as Middleware<AppState, AppContext>;
+  return async (ctx, next) => {
+    // ctx.is() answers null when there is no body at all (GET, an empty POST): nothing to check.
+    if (ctx.is(accepted) === false) {
+      throw new UnsupportedMediaTypeError(`Send the body as ${accepted.join(' or ')}.`);
+    }
+    return parser(ctx, next);
+  };
 }
