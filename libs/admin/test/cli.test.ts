@@ -329,6 +329,7 @@ describe('admin CLI: eshop show and list', () => {
       enable_rich_snippet: false,
       review_required: false,
       licence_valid_until: '2031-12-31',
+      rate_limit_per_minute: null,
       created_at: created.eshop.createdAt.toISOString(),
       updated_at: created.eshop.updatedAt.toISOString(),
       origins: ['http://localhost:8080', 'https://admin.shop.test'],
@@ -401,6 +402,7 @@ describe('admin CLI: eshop show and list', () => {
       enable_rich_snippet: false,
       review_required: true,
       licence_valid_until: '2099-12-31',
+      rate_limit_per_minute: null,
       created_at: second.eshop.createdAt.toISOString(),
       updated_at: second.eshop.updatedAt.toISOString(),
     });
@@ -444,6 +446,7 @@ describe('admin CLI: eshop set', () => {
       enable_rich_snippet: true,
       review_required: true,
       licence_valid_until: '2032-02-29',
+      rate_limit_per_minute: null,
       origins: ['https://admin.shop.test'],
       credits: { balance: 0, reserved: 0, remaining: 0 },
     });

@@ -293,6 +293,7 @@ describe('catalogue-api: POST /api/v2/rest/multi-import', () => {
       expect(res.status).toBe(422);
       expect(res.body).toEqual({
         error: 'The given data was invalid.',
+        code: 'validation_failed',
         errors: { [field]: [expect.any(String)] },
       });
       expect(Object.values(await counts(shop.eshop.id)).every((n) => n === 0)).toBe(true);
@@ -310,6 +311,7 @@ describe('catalogue-api: POST /api/v2/rest/multi-import', () => {
       expect(res.body).toEqual({
         success: false,
         errors: { bulk: ['Maximum 100 items allowed for bulk import'] },
+        code: 'bulk_limit_exceeded',
       });
       expect(await counts(shop.eshop.id)).toMatchObject({ brands: 0, products: 0 });
       expect(await renderJobs(shop.eshop.id)).toEqual([]);

@@ -66,6 +66,7 @@ describe('catalogue-api: POST /api/v2/rest/{products,categories,brands,blogs} (v
       expect(res.status).toBe(422);
       expect(res.body).toEqual({
         error: 'The given data was invalid.',
+        code: 'validation_failed',
         errors: { body: [expect.any(String)] },
       });
       expect(await rows('products', shop.eshop.id)).toEqual([]);
@@ -81,6 +82,7 @@ describe('catalogue-api: POST /api/v2/rest/{products,categories,brands,blogs} (v
       expect(res.body).toEqual({
         success: false,
         errors: { bulk: ['Maximum 100 items allowed for bulk import'] },
+        code: 'bulk_limit_exceeded',
       });
       expect(await rows('products', shop.eshop.id)).toEqual([]);
       expect(await renderJobs(shop.eshop.id)).toEqual([]);

@@ -6,7 +6,11 @@ import type { Knex } from 'knex';
 export async function up(db: Knex): Promise<void> {
   await db.schema.alterTable('eshops', (t) => {
     t.integer('rate_limit_per_minute').nullable();
-    t.check('?? is null or ?? between 1 and 1000000', ['rate_limit_per_minute', 'rate_limit_per_minute'], 'eshops_rate_limit_positive');
+    t.check(
+      'rate_limit_per_minute is null or rate_limit_per_minute between 1 and 1000000',
+      [],
+      'eshops_rate_limit_positive',
+    );
   });
 }
 
