@@ -25,7 +25,10 @@ export const ERROR_CODES = {
     status: 415,
     meaning: 'The body is not sent as a content type the endpoint accepts (application/json).',
   },
-  validation_failed: { status: 422, meaning: 'The request is well-formed but its content is not acceptable.' },
+  validation_failed: {
+    status: 422,
+    meaning: 'The request is well-formed but its content is not acceptable.',
+  },
   bulk_limit_exceeded: { status: 422, meaning: 'More items than a bulk request accepts (100).' },
   credits_insufficient: { status: 422, meaning: 'The estimated cost exceeds the remaining credits.' },
   idempotency_key_reused: {

@@ -90,7 +90,10 @@ export const idempotencyRepository = {
 
   /** Lets the key go (the attempt failed and changed nothing): a retry runs again. */
   async release(db: Knex, eshopId: number, key: string, lockId: string): Promise<void> {
-    await db('idempotency_keys').where({ eshop_id: eshopId, key, lock_id: lockId }).whereNull('response_status').delete();
+    await db('idempotency_keys')
+      .where({ eshop_id: eshopId, key, lock_id: lockId })
+      .whereNull('response_status')
+      .delete();
   },
 
   /** Deletes up to `limit` expired keys; returns how many. */

@@ -3,7 +3,14 @@ import Router from '@koa/router';
 import type { Middleware } from 'koa';
 import compose from 'koa-compose';
 import type { Config } from '@catalogue/config';
-import { hashToken, normaliseOrigin, originsRepository, tokensRepository, type Knex, type TokenKind } from '@catalogue/db';
+import {
+  hashToken,
+  normaliseOrigin,
+  originsRepository,
+  tokensRepository,
+  type Knex,
+  type TokenKind,
+} from '@catalogue/db';
 import { ForbiddenError, UnauthorizedError } from '../errors';
 import type { RateLimits, TokenBucket } from '../rate-limit/limits';
 import { bucketByMethod, enforce, limitByToken } from '../rate-limit/middleware';
@@ -69,11 +76,7 @@ async function authenticate(
   enforce(ctx, blocked);
   if (!eshop) {
     enforce(ctx, await limits.recordAuthFailure(ctx.ip));
-    throw new UnauthorizedError(
-      check.invalid,
-      'token_invalid',
-      `${check.challenge}, error="invalid_token"`,
-    );
+    throw new UnauthorizedError(check.invalid, 'token_invalid', `${check.challenge}, error="invalid_token"`);
   }
   ctx.state.eshop = eshop;
   ctx.state.tokenHash = hash;
@@ -95,7 +98,9 @@ export function apiTokenAuth(deps: Pick<RouterDeps, 'db' | 'rateLimits'>): Middl
  * allows (and counted against its address's anonymous budget); the real request that follows
  * is checked against its own eshop. CORS headers are sent for allowed origins only.
  */
-export function whiteLabelAuth(deps: Pick<RouterDeps, 'db' | 'rateLimits'>): Middleware<AppState, AppContext> {
+export function whiteLabelAuth(
+  deps: Pick<RouterDeps, 'db' | 'rateLimits'>,
+): Middleware<AppState, AppContext> {
   const guard: Middleware<AppState, AppContext> = async (ctx, next) => {
     const origin = normaliseOrigin(ctx.get('Origin'));
     if (ctx.method === 'OPTIONS') {

@@ -28,7 +28,8 @@ function clientErrorBody(err: StatusError): { status: number; error: string; cod
       return {
         status: err.status,
         error: err.expose && err.message ? err.message : 'Bad request',
-        code: err.status === 404 ? 'not_found' : err.status === 405 ? 'method_not_allowed' : 'validation_failed',
+        code:
+          err.status === 404 ? 'not_found' : err.status === 405 ? 'method_not_allowed' : 'validation_failed',
       };
   }
 }

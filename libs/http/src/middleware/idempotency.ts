@@ -102,7 +102,13 @@ export function idempotent(deps: IdempotencyDeps): Middleware<AppState, AppConte
     try {
       await next();
       const body: unknown = ctx.body;
-      if (ctx.status >= 200 && ctx.status < 300 && body !== null && typeof body === 'object' && !Buffer.isBuffer(body)) {
+      if (
+        ctx.status >= 200 &&
+        ctx.status < 300 &&
+        body !== null &&
+        typeof body === 'object' &&
+        !Buffer.isBuffer(body)
+      ) {
         await idempotencyRepository.complete(deps.db, eshopId, key, lockId, {
           status: ctx.status,
           body: JSON.stringify(body),
@@ -116,7 +122,9 @@ export function idempotent(deps: IdempotencyDeps): Middleware<AppState, AppConte
         // request's own outcome (or error) is what the client must see.
         await idempotencyRepository
           .release(deps.db, eshopId, key, lockId)
-          .catch((err: unknown) => deps.logger.warn({ err, eshop_id: eshopId }, 'could not release an idempotency key'));
+          .catch((err: unknown) =>
+            deps.logger.warn({ err, eshop_id: eshopId }, 'could not release an idempotency key'),
+          );
       }
     }
   };

@@ -51,7 +51,10 @@ export function limitByToken(
   return async (ctx, next) => {
     if (ctx.method !== 'OPTIONS' && ctx.state.tokenHash) {
       const eshop = eshopOf(ctx);
-      enforce(ctx, await limits.consumeToken(ctx.state.tokenHash, bucketOf(ctx.method), eshop.rateLimitPerMinute));
+      enforce(
+        ctx,
+        await limits.consumeToken(ctx.state.tokenHash, bucketOf(ctx.method), eshop.rateLimitPerMinute),
+      );
     }
     await next();
   };
