@@ -411,6 +411,31 @@ describe('admin CLI: eshop show and list', () => {
 });
 
 describe('admin CLI: eshop set', () => {
+  it('when --rate-limit is given, then eshop show prints it, "default" clears it and a bad value changes nothing', async () => {
+    // Arrange
+    const created = await makeEshop(harness.db);
+    const id = String(created.eshop.id);
+    const stored = async () =>
+      (await harness.db('eshops').where({ id: created.eshop.id }).first('rate_limit_per_minute'))
+        .rate_limit_per_minute;
+
+    // Act
+    const set = await cli('eshop', 'set', id, '--rate-limit', '3000');
+    const shown = await cli('eshop', 'show', id);
+    const refused = await cli('eshop', 'set', id, '--rate-limit', '0');
+    const afterRefusal = await stored();
+    const cleared = await cli('eshop', 'set', id, '--rate-limit', 'default');
+
+    // Assert
+    expect(json(set).rate_limit_per_minute).toBe(3000);
+    expect(json(shown).rate_limit_per_minute).toBe(3000);
+    expect(refused.code).toBe(1);
+    expect(refused.err).toBe('error: --rate-limit must be a whole number from 1 to 1000000 (got "0")\n');
+    expect(afterRefusal).toBe(3000);
+    expect(json(cleared).rate_limit_per_minute).toBeNull();
+    expect(await stored()).toBeNull();
+  });
+
   it('when every option is given, then every setting changes and the details are printed', async () => {
     // Arrange
     const created = await makeEshop(harness.db, { languages: ['default', 'cs'], reviewRequired: false });
