@@ -65,14 +65,19 @@ describe('catalogue-api: error shape', () => {
   test('when the codes are listed, then docs/openapi.yaml and the README list exactly the codes of libs/http', () => {
     const codes = Object.keys(ERROR_CODES).sort();
     const document = parse(readFileSync(join(REPO_ROOT, 'docs', 'openapi.yaml'), 'utf8')) as {
-      components: { schemas: { ErrorCode: { enum: string[] } } };
+      components: { schemas: { ErrorCode: { enum: string[]; description: string } } };
     };
     expect([...document.components.schemas.ErrorCode.enum].sort()).toEqual(codes);
     const readme = readFileSync(join(REPO_ROOT, 'README.md'), 'utf8');
-    const listed = [...readme.matchAll(/^\| `([a-z_]+)` \| (\d{3}) \|/gm)].map((m) => [m[1], Number(m[2])]);
-    expect(listed.map(([code]) => code).sort()).toEqual(codes);
-    for (const [code, status] of listed)
-      expect(ERROR_CODES[code as keyof typeof ERROR_CODES].status).toBe(status);
+    for (const table of [readme, document.components.schemas.ErrorCode.description]) {
+      const listed = [...table.matchAll(/^\s*\| `([a-z_]+)` \| (\d{3}) \|/gm)].map(
+        (m) => [m[1]!, Number(m[2])] as const,
+      );
+      expect(listed.map(([code]) => code).sort()).toEqual(codes);
+      for (const [code, status] of listed) {
+        expect(ERROR_CODES[code as keyof typeof ERROR_CODES].status).toBe(status);
+      }
+    }
     expect(openApiValidator().compileAll()).toEqual([]);
   });
 });
