@@ -259,7 +259,7 @@ describe('catalogue-api: listing batches', () => {
 
       // Assert
       expect(res.status).toBe(415);
-      expect(res.body).toEqual({ error: expect.any(String) });
+      expect(res.body).toEqual({ error: expect.any(String), code: 'unsupported_media_type' });
       expect(await batches(eshop.id)).toEqual([]);
     });
 

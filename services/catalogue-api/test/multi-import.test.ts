@@ -350,7 +350,7 @@ describe('catalogue-api: POST /api/v2/rest/multi-import', () => {
       });
 
       expect(res.status).toBe(401);
-      expect(await res.json()).toEqual({ error: 'Authorization token required' });
+      expect(await res.json()).toEqual({ error: 'Authorization token required', code: 'token_missing' });
       expect(await counts(shop.eshop.id)).toMatchObject({ brands: 0 });
     });
   });
@@ -401,7 +401,11 @@ describe('catalogue-api: POST /api/v2/rest/multi-import', () => {
       const res = await shop.api.post('/api/v2/rest/multi-import', body);
 
       expect(res.status).toBe(500);
-      expect(res.body).toEqual({ error: expect.any(String), request_id: expect.any(String) });
+      expect(res.body).toEqual({
+        error: expect.any(String),
+        request_id: expect.any(String),
+        code: 'internal',
+      });
       expect(JSON.stringify(res.body)).not.toContain('injected failure');
       expect(res.headers.get('x-request-id')).toBe(res.body.request_id);
       expect(await counts(shop.eshop.id)).toEqual({

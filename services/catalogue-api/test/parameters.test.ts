@@ -262,7 +262,7 @@ describe('catalogue-api: parameter import (v1 bulk-import and v2)', () => {
       });
 
       expect(res.status).toBe(401);
-      expect(await res.json()).toEqual({ error: 'Authorization token required' });
+      expect(await res.json()).toEqual({ error: 'Authorization token required', code: 'token_missing' });
       expect(await stored(shop.eshop.id)).toEqual([]);
     });
   });

@@ -211,7 +211,7 @@ describe('catalogue-api: DELETE /api/v2/rest/{products,categories,brands,blogs} 
     const res = await shop.api.delete('/api/v2/rest/products', '["P1"');
 
     expect(res.status).toBe(400);
-    expect(res.body).toEqual({ error: expect.any(String) });
+    expect(res.body).toEqual({ error: expect.any(String), code: 'malformed_json' });
     expect(await deletedIds('products', shop.eshop.id)).toEqual([]);
   });
 
@@ -226,7 +226,7 @@ describe('catalogue-api: DELETE /api/v2/rest/{products,categories,brands,blogs} 
     });
 
     expect(res.status).toBe(401);
-    expect(await res.json()).toEqual({ error: 'Authorization token required' });
+    expect(await res.json()).toEqual({ error: 'Authorization token required', code: 'token_missing' });
     expect(await deletedIds('products', shop.eshop.id)).toEqual([]);
   });
 });
