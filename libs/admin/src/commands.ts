@@ -21,6 +21,7 @@ export const USAGE = `Usage: npm run --silent admin -- <command>
   eshop list
   eshop set ID [--name NAME] [--languages LIST] [--site-link on|off] [--rich-snippet on|off]
                [--review-required on|off] [--licence-until YYYY-MM-DD|none]
+               [--rate-limit REQUESTS_PER_MINUTE|default]
   token create ID --kind api|white-label
   token revoke ID TOKEN_PREFIX
   origin add ID URL
@@ -65,6 +66,9 @@ function eshopName(value: unknown): string {
   if (name.length > 200) throw new AdminError('--name must be at most 200 characters');
   return name;
 }
+
+/** The migration's check constraint allows up to this many requests per minute. */
+const MAX_RATE_LIMIT = 1_000_000;
 
 const eshopId = (value: string | undefined) => parsePositiveInt(value ?? '', 'ID');
 
@@ -121,6 +125,7 @@ const commands: Record<string, Handler> = {
         'rich-snippet': { type: 'string' },
         'review-required': { type: 'string' },
         'licence-until': { type: 'string' },
+        'rate-limit': { type: 'string' },
       },
       ['ID'],
     );
@@ -133,6 +138,11 @@ const commands: Record<string, Handler> = {
     };
     const licence = values['licence-until'] as string | undefined;
     if (licence !== undefined) patch.licenceValidUntil = licence === 'none' ? null : parseDay(licence);
+    const rateLimit = values['rate-limit'] as string | undefined;
+    if (rateLimit !== undefined) {
+      patch.rateLimitPerMinute =
+        rateLimit === 'default' ? null : parsePositiveInt(rateLimit, '--rate-limit', MAX_RATE_LIMIT);
+    }
     const changes = Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined));
     if (Object.keys(changes).length === 0)
       throw new AdminError('nothing to change: give at least one option');

@@ -11,6 +11,8 @@ export function presentEshop(eshop: Eshop) {
     enable_rich_snippet: eshop.enableRichSnippet,
     review_required: eshop.reviewRequired,
     licence_valid_until: eshop.licenceValidUntil,
+    // null: the configured RATE_LIMIT_* defaults apply.
+    rate_limit_per_minute: eshop.rateLimitPerMinute,
     created_at: eshop.createdAt.toISOString(),
     updated_at: eshop.updatedAt.toISOString(),
   };

@@ -329,6 +329,7 @@ describe('admin CLI: eshop show and list', () => {
       enable_rich_snippet: false,
       review_required: false,
       licence_valid_until: '2031-12-31',
+      rate_limit_per_minute: null,
       created_at: created.eshop.createdAt.toISOString(),
       updated_at: created.eshop.updatedAt.toISOString(),
       origins: ['http://localhost:8080', 'https://admin.shop.test'],
@@ -401,6 +402,7 @@ describe('admin CLI: eshop show and list', () => {
       enable_rich_snippet: false,
       review_required: true,
       licence_valid_until: '2099-12-31',
+      rate_limit_per_minute: null,
       created_at: second.eshop.createdAt.toISOString(),
       updated_at: second.eshop.updatedAt.toISOString(),
     });
@@ -409,6 +411,31 @@ describe('admin CLI: eshop show and list', () => {
 });
 
 describe('admin CLI: eshop set', () => {
+  it('when --rate-limit is given, then eshop show prints it, "default" clears it and a bad value changes nothing', async () => {
+    // Arrange
+    const created = await makeEshop(harness.db);
+    const id = String(created.eshop.id);
+    const stored = async () =>
+      (await harness.db('eshops').where({ id: created.eshop.id }).first('rate_limit_per_minute'))
+        .rate_limit_per_minute;
+
+    // Act
+    const set = await cli('eshop', 'set', id, '--rate-limit', '3000');
+    const shown = await cli('eshop', 'show', id);
+    const refused = await cli('eshop', 'set', id, '--rate-limit', '0');
+    const afterRefusal = await stored();
+    const cleared = await cli('eshop', 'set', id, '--rate-limit', 'default');
+
+    // Assert
+    expect(json(set).rate_limit_per_minute).toBe(3000);
+    expect(json(shown).rate_limit_per_minute).toBe(3000);
+    expect(refused.code).toBe(1);
+    expect(refused.err).toBe('error: --rate-limit must be a whole number from 1 to 1000000 (got "0")\n');
+    expect(afterRefusal).toBe(3000);
+    expect(json(cleared).rate_limit_per_minute).toBeNull();
+    expect(await stored()).toBeNull();
+  });
+
   it('when every option is given, then every setting changes and the details are printed', async () => {
     // Arrange
     const created = await makeEshop(harness.db, { languages: ['default', 'cs'], reviewRequired: false });
@@ -444,6 +471,7 @@ describe('admin CLI: eshop set', () => {
       enable_rich_snippet: true,
       review_required: true,
       licence_valid_until: '2032-02-29',
+      rate_limit_per_minute: null,
       origins: ['https://admin.shop.test'],
       credits: { balance: 0, reserved: 0, remaining: 0 },
     });

@@ -34,6 +34,23 @@ export interface Config {
   readonly worker: {
     readonly concurrency: number;
   };
+  /**
+   * Request budgets, counted in Redis so every replica shares them. Per token: reads (GET),
+   * writes (other methods) and generation starts per minute; an eshop's `rate_limit_per_minute`
+   * replaces `readPerMinute` and scales the other two by the same factor. Per client address:
+   * requests without a token, and failed authentications (a much smaller budget).
+   */
+  readonly rateLimit: {
+    readonly enabled: boolean;
+    readonly readPerMinute: number;
+    readonly writePerMinute: number;
+    readonly generatePerMinute: number;
+    readonly anonymousPerMinute: number;
+    readonly authFailures: number;
+    readonly authFailureWindowSeconds: number;
+    /** How long a request waits for the limiter's Redis before it passes unlimited (fail open). */
+    readonly redisTimeoutMs: number;
+  };
   readonly generation: {
     /** `builtin`: deterministic offline composer; `openai`: any OpenAI-compatible endpoint. */
     readonly provider: 'builtin' | 'openai';
@@ -86,6 +103,14 @@ const schema = Joi.object({
     .default('5mb'),
   SHUTDOWN_TIMEOUT_MS: Joi.number().integer().min(0).default(25_000),
   WORKER_CONCURRENCY: Joi.number().integer().min(1).max(256).default(4),
+  RATE_LIMIT_ENABLED: Joi.boolean().truthy('1').falsy('0').default(true),
+  RATE_LIMIT_READ_PER_MINUTE: Joi.number().integer().min(1).max(1_000_000).default(600),
+  RATE_LIMIT_WRITE_PER_MINUTE: Joi.number().integer().min(1).max(1_000_000).default(120),
+  RATE_LIMIT_GENERATE_PER_MINUTE: Joi.number().integer().min(1).max(1_000_000).default(20),
+  RATE_LIMIT_ANONYMOUS_PER_MINUTE: Joi.number().integer().min(1).max(1_000_000).default(60),
+  RATE_LIMIT_AUTH_FAILURES: Joi.number().integer().min(1).max(1_000_000).default(20),
+  RATE_LIMIT_AUTH_FAILURE_WINDOW_SECONDS: Joi.number().integer().min(1).max(86_400).default(900),
+  RATE_LIMIT_REDIS_TIMEOUT_MS: Joi.number().integer().min(10).max(10_000).default(250),
   GENERATION_PROVIDER: Joi.string().valid('builtin', 'openai').default('builtin'),
   OPENAI_BASE_URL: Joi.string()
     .uri({ scheme: ['http', 'https'] })
@@ -153,6 +178,16 @@ export function loadConfig(env: NodeJS.ProcessEnv): Config {
     },
     http: { bodyLimit: v.HTTP_BODY_LIMIT, shutdownTimeoutMs: v.SHUTDOWN_TIMEOUT_MS },
     worker: { concurrency: v.WORKER_CONCURRENCY },
+    rateLimit: {
+      enabled: v.RATE_LIMIT_ENABLED,
+      readPerMinute: v.RATE_LIMIT_READ_PER_MINUTE,
+      writePerMinute: v.RATE_LIMIT_WRITE_PER_MINUTE,
+      generatePerMinute: v.RATE_LIMIT_GENERATE_PER_MINUTE,
+      anonymousPerMinute: v.RATE_LIMIT_ANONYMOUS_PER_MINUTE,
+      authFailures: v.RATE_LIMIT_AUTH_FAILURES,
+      authFailureWindowSeconds: v.RATE_LIMIT_AUTH_FAILURE_WINDOW_SECONDS,
+      redisTimeoutMs: v.RATE_LIMIT_REDIS_TIMEOUT_MS,
+    },
     generation: {
       provider: v.GENERATION_PROVIDER,
       openai: withRedacted(

@@ -85,3 +85,5 @@ export { favouritesRepository } from './repositories/favourites.repository';
 export type { WidgetFavourite, WidgetFavouriteWrite } from './repositories/favourites.repository';
 export { widgetCatalogueRepository } from './repositories/widget-catalogue.repository';
 export type { CatalogueWidget } from './repositories/widget-catalogue.repository';
+export { idempotencyRepository } from './repositories/idempotency.repository';
+export type { IdempotencyClaim, IdempotencyRecord } from './repositories/idempotency.repository';

@@ -34,6 +34,7 @@ const TABLES = [
   'designs',
   'eshops',
   'generation_jobs',
+  'idempotency_keys',
   'listing_batches',
   'listing_rows',
   'parameter_values',
@@ -58,6 +59,8 @@ const MIGRATIONS = [
   '20261121000800_generation_jobs',
   '20261122000100_white_label_entities',
   '20261123000100_tenant_references',
+  '20261123000200_eshop_rate_limit',
+  '20261123000300_idempotency_keys',
 ];
 
 async function databaseExists(name: string): Promise<boolean> {

@@ -12,6 +12,8 @@ export interface HttpAppOptions {
   registry: Registry;
   readiness: ReadinessCheck[];
   routers: AppRouter[];
+  /** Proxies in front of the service whose X-Forwarded-For entries are trusted (default 1). */
+  trustedProxies?: number;
 }
 
 export type HttpApp = Koa<AppState, AppContext>;
@@ -24,15 +26,29 @@ export type HttpApp = Koa<AppState, AppContext>;
  */
 export function createHttpApp(opts: HttpAppOptions): HttpApp {
   const app = new Koa<AppState, AppContext>();
-  // Behind the Kubernetes ingress, the client address is in X-Forwarded-For.
+  // Behind the Kubernetes ingress, the client address is in X-Forwarded-For; only the entry
+  // the ingress appended is trusted (the leftmost ones are whatever the client sent), or a
+  // client could pick a new address per request and escape its per-address rate limits.
   app.proxy = true;
+  app.maxIpsCount = opts.trustedProxies ?? 1;
   // Errors are logged by errorHandler with the request id; Koa's default printer would
   // log client-caused errors too.
   app.silent = true;
 
-  app.use(observe(opts.logger, createHttpMetrics(opts.registry)));
+  const routers = [healthRouter(opts.readiness, opts.registry), ...opts.routers];
+  // Route templates, for the metrics label: a request refused by a router's middleware has the
+  // router's own path pattern as its matched route, which is not one of these.
+  const templates = new Set(
+    routers.flatMap((router) =>
+      router.stack
+        .filter((layer) => layer.methods.length > 0)
+        .map((layer) => layer.path)
+        .filter((path): path is string => typeof path === 'string'),
+    ),
+  );
+  app.use(observe(opts.logger, createHttpMetrics(opts.registry), templates));
   app.use(errorHandler(opts.logger));
-  for (const router of [healthRouter(opts.readiness, opts.registry), ...opts.routers]) {
+  for (const router of routers) {
     app.use(router.routes());
     app.use(router.allowedMethods());
   }

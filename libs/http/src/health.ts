@@ -2,15 +2,17 @@ import Router from '@koa/router';
 import type { Registry } from 'prom-client';
 import type { AppContext, AppState } from './types';
 
-/** A dependency that must answer for the service to take traffic. */
-export interface ReadinessCheck {
-  name: string;
-  check(): Promise<void>;
-}
+/**
+ * A dependency that must answer for the service to take traffic; or, with `critical: false`,
+ * a detail reported by /readyz that never makes it fail (its check returns the state to show).
+ */
+export type ReadinessCheck =
+  | { name: string; critical?: true; check(): Promise<void> }
+  | { name: string; critical: false; check(): Promise<string> };
 
 const CHECK_TIMEOUT_MS = 2_000;
 
-function withTimeout(promise: Promise<void>, ms: number): Promise<void> {
+function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {
     timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
@@ -30,18 +32,21 @@ export function healthRouter(checks: ReadinessCheck[], registry: Registry): Rout
   });
   router.get('/readyz', async (ctx) => {
     const results = await Promise.all(
-      checks.map(async ({ name, check }) => {
+      checks.map(async (c) => {
         try {
-          await withTimeout(check(), CHECK_TIMEOUT_MS);
-          return [name, 'ok'] as const;
+          const state = await withTimeout<string | void>(c.check(), CHECK_TIMEOUT_MS);
+          return { name: c.name, critical: c.critical !== false, state: state ?? 'ok' };
         } catch {
-          return [name, 'unavailable'] as const;
+          return { name: c.name, critical: c.critical !== false, state: 'unavailable' };
         }
       }),
     );
-    const ready = results.every(([, state]) => state === 'ok');
+    const ready = results.every((r) => !r.critical || r.state === 'ok');
     ctx.status = ready ? 200 : 503;
-    ctx.body = { status: ready ? 'ready' : 'not_ready', checks: Object.fromEntries(results) };
+    ctx.body = {
+      status: ready ? 'ready' : 'not_ready',
+      checks: Object.fromEntries(results.map((r) => [r.name, r.state])),
+    };
   });
   router.get('/metrics', async (ctx) => {
     ctx.set('Content-Type', registry.contentType);

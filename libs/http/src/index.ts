@@ -6,9 +6,15 @@ export { healthRouter } from './health';
 export type { ReadinessCheck } from './health';
 export { docsRouter, type DocsRouterOptions } from './docs';
 export { contentHash, publicAssetsRouter, type PublicAsset } from './assets';
-export { createHttpMetrics, UNMATCHED_ROUTE } from './metrics';
-export type { HttpMetrics } from './metrics';
+export { BEFORE_ROUTING, createHttpMetrics, createRateLimitMetrics, UNMATCHED_ROUTE } from './metrics';
+export type { HttpMetrics, RateLimitMetrics } from './metrics';
 export * from './errors';
+export { ERROR_CODES, type ErrorCode } from './codes';
+export { createRateLimits, NO_RATE_LIMITS } from './rate-limit/limits';
+export type { Policy, RateLimitDecision, RateLimits, TokenBucket } from './rate-limit/limits';
+export { limitByAddress, rateLimitHeaders, RateLimitedError } from './rate-limit/middleware';
+export { idempotent, IDEMPOTENCY_LOCK_SECONDS, IDEMPOTENCY_TTL_SECONDS } from './middleware/idempotency';
+export type { IdempotencyDeps } from './middleware/idempotency';
 export { fieldMessage, fieldPath } from './messages';
 export { firstUnstorablePath, isStorableText, unstorableTextErrors, unstorableTextMessage } from './text';
 export { validate, inputOf } from './middleware/validate';
@@ -20,7 +26,9 @@ export {
   whiteLabelRouter,
   WHITE_LABEL_TOKEN_HEADER,
 } from './middleware/auth';
+export type { RouterDeps, TokenRouterOptions } from './middleware/auth';
 export { parseBody } from './middleware/body';
+export type { BodyType } from './middleware/body';
 export { bodyOf, eshopOf } from './types';
 export type { AppContext, AppRouter, AppState } from './types';
 export { default as Router } from '@koa/router';

@@ -1,4 +1,4 @@
-import { Histogram, type Registry } from 'prom-client';
+import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
 
 export interface HttpMetrics {
   requestDuration: Histogram<'method' | 'route' | 'status'>;
@@ -6,6 +6,11 @@ export interface HttpMetrics {
 
 /** The label used for requests that matched no route: never the raw path (unbounded). */
 export const UNMATCHED_ROUTE = 'unmatched';
+/**
+ * The label of requests refused by a router's middleware (auth, rate limit, body parsing)
+ * before their route ran: the router would otherwise report its own path pattern.
+ */
+export const BEFORE_ROUTING = 'before_routing';
 
 export function createHttpMetrics(registry: Registry): HttpMetrics {
   return {
@@ -16,5 +21,28 @@ export function createHttpMetrics(registry: Registry): HttpMetrics {
       buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
       registers: [registry],
     }),
+  };
+}
+
+export interface RateLimitMetrics {
+  decisions: Counter<'policy' | 'decision'>;
+  failingOpen: Gauge;
+}
+
+export function createRateLimitMetrics(registry: Registry): RateLimitMetrics {
+  const failingOpen = new Gauge({
+    name: 'rate_limiter_failing_open',
+    help: '1 while the rate limiter cannot reach Redis and lets every request pass, else 0.',
+    registers: [registry],
+  });
+  failingOpen.set(0);
+  return {
+    decisions: new Counter({
+      name: 'rate_limit_decisions_total',
+      help: 'Requests counted by the rate limiter, by policy and decision (allowed, limited, failed_open).',
+      labelNames: ['policy', 'decision'],
+      registers: [registry],
+    }),
+    failingOpen,
   };
 }

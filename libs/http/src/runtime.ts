@@ -5,6 +5,8 @@ import { createKnex, pingDatabase, type Knex } from '@catalogue/db';
 import { createLogger, type Logger } from '@catalogue/logger';
 import { createRedis, pingRedis, withTimeout } from '@catalogue/queue';
 import type { ReadinessCheck } from './health';
+import { createRateLimitMetrics } from './metrics';
+import { createRateLimits, type RateLimits } from './rate-limit/limits';
 
 const DEFAULT_GAUGES_NAMED_TOTAL = [
   'nodejs_active_handles_total',
@@ -20,6 +22,8 @@ export interface BaseDeps {
   redis: Redis;
   registry: Registry;
   readiness: ReadinessCheck[];
+  /** Request budgets in the shared Redis (see createRateLimits). */
+  rateLimits: RateLimits;
 }
 
 export function buildBaseDeps(config: Config, service: string): BaseDeps {
@@ -42,6 +46,7 @@ export function buildBaseDeps(config: Config, service: string): BaseDeps {
   // convention (`promtool check metrics` refuses them); `sum(nodejs_active_handles)` etc.
   // give the same numbers from the by-type gauges it keeps.
   for (const name of DEFAULT_GAUGES_NAMED_TOTAL) registry.removeSingleMetric(name);
+  const rateLimits = createRateLimits(redis, config, createRateLimitMetrics(registry), logger);
   return {
     config,
     logger,
@@ -51,7 +56,10 @@ export function buildBaseDeps(config: Config, service: string): BaseDeps {
     readiness: [
       { name: 'postgres', check: () => pingDatabase(db) },
       { name: 'redis', check: () => pingRedis(redis) },
+      // Reported, never failing readiness: without Redis the limiter lets requests pass.
+      { name: 'rate_limiter', critical: false, check: () => Promise.resolve(rateLimits.state()) },
     ],
+    rateLimits,
   };
 }
 

@@ -3,6 +3,7 @@ import type { Duplex } from 'node:stream';
 import type { AddressInfo } from 'node:net';
 import type { Logger } from '@catalogue/logger';
 import type { HttpApp } from './app';
+import type { ErrorCode } from './codes';
 
 export interface RunningServer {
   server: Server;
@@ -53,9 +54,9 @@ export async function startHttpServer(
   return { server, port, stop };
 }
 
-const CLIENT_ERRORS: Record<string, [number, string]> = {
-  HPE_HEADER_OVERFLOW: [431, 'Request header fields too large'],
-  ERR_HTTP_REQUEST_TIMEOUT: [408, 'Request timeout'],
+const CLIENT_ERRORS: Record<string, [number, string, ErrorCode]> = {
+  HPE_HEADER_OVERFLOW: [431, 'Request header fields too large', 'headers_too_large'],
+  ERR_HTTP_REQUEST_TIMEOUT: [408, 'Request timeout', 'request_timeout'],
 };
 
 /**
@@ -71,8 +72,8 @@ function answerClientError(err: Error & { code?: string }, socket: Duplex): void
     socket.destroy();
     return;
   }
-  const [status, error] = CLIENT_ERRORS[err.code ?? ''] ?? [400, 'Bad request'];
-  const body = JSON.stringify({ error });
+  const [status, error, code] = CLIENT_ERRORS[err.code ?? ''] ?? [400, 'Bad request', 'bad_request'];
+  const body = JSON.stringify({ error, code });
   socket.end(
     `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
       `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,

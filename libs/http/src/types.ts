@@ -6,6 +6,8 @@ export interface AppState {
   requestId: string;
   /** The tenant of an authenticated request. */
   eshop?: Eshop;
+  /** SHA-256 of the request's valid token: the key of its rate-limit budgets. */
+  tokenHash?: string;
   /** The request origin, when the white-label guard allowed it; drives the CORS headers. */
   corsOrigin?: string;
   /** Input checked by validate(): a handler reads only this. */

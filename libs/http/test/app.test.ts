@@ -42,19 +42,19 @@ describe('createHttpApp', () => {
   test('when a route does not exist, then 404 with a JSON error', async () => {
     const res = await fetch(`${server.url}/nowhere`);
     expect(res.status).toBe(404);
-    expect(await res.json()).toEqual({ error: 'Not found' });
+    expect(await res.json()).toEqual({ error: 'Not found', code: 'not_found' });
   });
 
   test('when a route exists for another method, then 405 with a JSON error', async () => {
     const res = await fetch(`${server.url}/echo`);
     expect(res.status).toBe(405);
-    expect(await res.json()).toEqual({ error: 'Method not allowed' });
+    expect(await res.json()).toEqual({ error: 'Method not allowed', code: 'method_not_allowed' });
   });
 
   test('when a handler throws a typed error, then its status and body are sent', async () => {
     const res = await fetch(`${server.url}/missing`);
     expect(res.status).toBe(404);
-    expect(await res.json()).toEqual({ error: 'Product not found' });
+    expect(await res.json()).toEqual({ error: 'Product not found', code: 'not_found' });
   });
 
   test('when the body is not valid JSON, then 400 without echoing the body', async () => {
@@ -64,7 +64,7 @@ describe('createHttpApp', () => {
       body: '{"name": <script>',
     });
     expect(res.status).toBe(400);
-    expect(await res.json()).toEqual({ error: 'Malformed JSON in request body' });
+    expect(await res.json()).toEqual({ error: 'Malformed JSON in request body', code: 'malformed_json' });
   });
 
   test('when the body is larger than the limit, then 413', async () => {
@@ -74,7 +74,7 @@ describe('createHttpApp', () => {
       body: JSON.stringify({ name: 'x'.repeat(5_000) }),
     });
     expect(res.status).toBe(413);
-    expect(await res.json()).toEqual({ error: 'Request body too large' });
+    expect(await res.json()).toEqual({ error: 'Request body too large', code: 'body_too_large' });
   });
 
   test('when the input breaks the schema, then 422 lists every field problem', async () => {
@@ -104,7 +104,11 @@ describe('createHttpApp', () => {
     const res = await fetch(`${server.url}/boom`);
     expect(res.status).toBe(500);
     const body = await res.json();
-    expect(body).toEqual({ error: 'Internal server error', request_id: res.headers.get('x-request-id') });
+    expect(body).toEqual({
+      error: 'Internal server error',
+      request_id: res.headers.get('x-request-id'),
+      code: 'internal',
+    });
     expect(JSON.stringify(body)).not.toContain('hunter2');
   });
 

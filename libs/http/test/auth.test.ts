@@ -1,10 +1,18 @@
 import { adminService } from '@catalogue/admin';
 import { createKnex, tokensRepository, hashToken, type Knex } from '@catalogue/db';
-import { apiRouter, eshopOf, whiteLabelRouter, WHITE_LABEL_TOKEN_HEADER } from '@catalogue/http';
+import {
+  apiRouter,
+  eshopOf,
+  NO_RATE_LIMITS,
+  whiteLabelRouter,
+  WHITE_LABEL_TOKEN_HEADER,
+} from '@catalogue/http';
 import { makeEshop, testConfig } from '@catalogue/testing';
 import { serve, type TestServer } from './helpers';
 
-const UNAUTHORIZED = { error: 'Authorization token required' };
+/** v1/v2 keep the specification's text for both cases; the code and the challenge tell them apart. */
+const MISSING = { error: 'Authorization token required', code: 'token_missing' };
+const INVALID = { error: 'Authorization token required', code: 'token_invalid' };
 
 describe('auth middlewares', () => {
   let db: Knex;
@@ -12,14 +20,15 @@ describe('auth middlewares', () => {
 
   beforeAll(async () => {
     db = createKnex(testConfig().database);
-    const api = apiRouter(db, { prefix: '/api', bodyLimit: '1kb' });
+    const deps = { db, config: { http: { bodyLimit: '1kb' } }, rateLimits: NO_RATE_LIMITS };
+    const api = apiRouter(deps, { prefix: '/api' });
     api.get('/me', (ctx) => {
       ctx.body = { eshop_id: eshopOf(ctx).id };
     });
     api.post('/me', (ctx) => {
       ctx.body = { eshop_id: eshopOf(ctx).id, body: (ctx.request as { body?: unknown }).body };
     });
-    const wl = whiteLabelRouter(db, { prefix: '/wl', bodyLimit: '1kb' });
+    const wl = whiteLabelRouter(deps, { prefix: '/wl' });
     wl.get('/me', (ctx) => {
       ctx.body = { eshop_id: eshopOf(ctx).id };
     });
@@ -39,11 +48,18 @@ describe('auth middlewares', () => {
       ['no Authorization header', {}],
       ['another scheme', { Authorization: 'Basic dXNlcjpwYXNz' }],
       ['an empty bearer', { Authorization: 'Bearer ' }],
-      ['an unknown token', { Authorization: 'Bearer cat_unknown' }],
-    ])('when the request has %s, then 401 with the specification body', async (_, headers) => {
+    ])('when the request has %s, then 401 token_missing with a Bearer challenge', async (_, headers) => {
       const res = await fetch(`${server.url}/api/me`, { headers });
       expect(res.status).toBe(401);
-      expect(await res.json()).toEqual(UNAUTHORIZED);
+      expect(await res.json()).toEqual(MISSING);
+      expect(res.headers.get('www-authenticate')).toBe('Bearer realm="catalogue"');
+    });
+
+    test('when the request has an unknown token, then 401 token_invalid with an invalid_token challenge', async () => {
+      const res = await fetch(`${server.url}/api/me`, { headers: { Authorization: 'Bearer cat_unknown' } });
+      expect(res.status).toBe(401);
+      expect(await res.json()).toEqual(INVALID);
+      expect(res.headers.get('www-authenticate')).toBe('Bearer realm="catalogue", error="invalid_token"');
     });
 
     test('when the token is revoked, then 401', async () => {
@@ -54,7 +70,7 @@ describe('auth middlewares', () => {
         headers: { Authorization: `Bearer ${shop.apiToken}` },
       });
       expect(res.status).toBe(401);
-      expect(await res.json()).toEqual(UNAUTHORIZED);
+      expect(await res.json()).toEqual(INVALID);
     });
 
     test('when two eshops call with their tokens, then each request belongs to its own eshop', async () => {
@@ -74,7 +90,7 @@ describe('auth middlewares', () => {
           body,
         });
         expect(res.status).toBe(401);
-        expect(await res.json()).toEqual(UNAUTHORIZED);
+        expect(await res.json()).toEqual(MISSING);
       }
     });
 
@@ -102,11 +118,14 @@ describe('auth middlewares', () => {
     test('when the token is missing or unknown, then 401', async () => {
       const missing = await fetch(`${server.url}/wl/me`, { headers: { Origin: ORIGIN } });
       expect(missing.status).toBe(401);
-      expect(await missing.json()).toEqual({ error: 'White-label token required' });
+      expect(await missing.json()).toEqual({ error: 'White-label token required', code: 'token_missing' });
+      expect(missing.headers.get('www-authenticate')).toMatch(/^WhiteLabelToken realm="white-label"/);
       const unknown = await fetch(`${server.url}/wl/me`, {
         headers: { Origin: ORIGIN, [WHITE_LABEL_TOKEN_HEADER]: 'wl_nope' },
       });
       expect(unknown.status).toBe(401);
+      expect(await unknown.json()).toEqual({ error: 'White-label token invalid', code: 'token_invalid' });
+      expect(unknown.headers.get('www-authenticate')).toContain('error="invalid_token"');
     });
 
     test('when the Origin is missing, then 403', async () => {
@@ -115,7 +134,7 @@ describe('auth middlewares', () => {
         headers: { [WHITE_LABEL_TOKEN_HEADER]: shop.whiteLabelToken },
       });
       expect(res.status).toBe(403);
-      expect(await res.json()).toEqual({ error: 'Origin header required' });
+      expect(await res.json()).toEqual({ error: 'Origin header required', code: 'origin_forbidden' });
     });
 
     test.each([
@@ -130,7 +149,7 @@ describe('auth middlewares', () => {
         headers: { Origin: origin, [WHITE_LABEL_TOKEN_HEADER]: shop.whiteLabelToken },
       });
       expect(res.status).toBe(403);
-      expect(await res.json()).toEqual({ error: 'Origin not allowed' });
+      expect(await res.json()).toEqual({ error: 'Origin not allowed', code: 'origin_forbidden' });
       expect(res.headers.get('access-control-allow-origin')).toBeNull();
     });
 

@@ -71,7 +71,7 @@ describe('docsRouter', () => {
   ])('when %s is requested, then 404 (only allow-listed assets are served)', async (path) => {
     const res = await rawGet(server.url, path);
     expect(res.status).toBe(404);
-    expect(JSON.parse(res.body)).toEqual({ error: 'Not found' });
+    expect(JSON.parse(res.body)).toEqual({ error: 'Not found', code: 'not_found' });
   });
 
   test('when the YAML and the JSON document are fetched, then they are the same OpenAPI 3.1 document', async () => {

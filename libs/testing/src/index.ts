@@ -15,6 +15,19 @@ import {
   type WlEntityType,
 } from '@catalogue/db';
 
+/**
+ * Rate limits stay on in tests (every request goes through the limiter, on the run's own Redis
+ * prefix) with budgets no test reaches by accident: the whole suite calls from 127.0.0.1, and
+ * many tests assert 401s. Rate-limit tests set small budgets of their own.
+ */
+const GENEROUS_RATE_LIMITS = {
+  RATE_LIMIT_READ_PER_MINUTE: '100000',
+  RATE_LIMIT_WRITE_PER_MINUTE: '100000',
+  RATE_LIMIT_GENERATE_PER_MINUTE: '100000',
+  RATE_LIMIT_ANONYMOUS_PER_MINUTE: '100000',
+  RATE_LIMIT_AUTH_FAILURES: '100000',
+};
+
 /** The configuration of a test: the run's own database and queue prefix, silent logs. */
 export function testConfig(overrides: Record<string, string> = {}): Config {
   const databaseUrl = process.env.TEST_DATABASE_URL;
@@ -27,6 +40,7 @@ export function testConfig(overrides: Record<string, string> = {}): Config {
     REDIS_URL: process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379',
     LOG_LEVEL: 'silent',
     NODE_ENV: 'test',
+    ...GENEROUS_RATE_LIMITS,
     ...overrides,
   });
 }

@@ -155,6 +155,18 @@ function isEmptyBody(body: unknown): boolean {
   return body === undefined || body === null || body === '';
 }
 
+/**
+ * Every error response of every service carries a stable `code` (libs/http/src/codes.ts), whatever
+ * its documented schema says: checked on each response a test validates, across the whole suite.
+ */
+function errorCodeProblems(status: number, body: unknown): string[] {
+  if (status < 400 || isEmptyBody(body)) return [];
+  if (!isObject(body)) return [`error response ${status} is not a JSON object with a code`];
+  return typeof body.code === 'string' && /^[a-z_]+$/.test(body.code)
+    ? []
+    : [`error response ${status} has no \`code\` (every error body needs one)`];
+}
+
 /** The validator of one OpenAPI document. */
 export function createOpenApiValidator(document: unknown, name = 'docs/openapi.yaml'): OpenApiValidator {
   if (!isObject(document) || !isObject(document.paths)) throw new Error(`${name} has no paths`);
@@ -201,6 +213,14 @@ export function createOpenApiValidator(document: unknown, name = 'docs/openapi.y
   };
 
   const validate: OpenApiValidator['validate'] = (method, url, status, body, contentType) => {
+    const problems = [
+      ...documentedProblems(method, url, status, body, contentType),
+      ...errorCodeProblems(status, body),
+    ];
+    return problems;
+  };
+
+  const documentedProblems: OpenApiValidator['validate'] = (method, url, status, body, contentType) => {
     const path = pathOf(url);
     const template = findPath(path);
     if (!template) return [`path ${path} is not documented`];

@@ -73,18 +73,33 @@ describe('openApiValidator', () => {
   });
 
   test('when the status is not documented for the operation, then that is the problem', () => {
-    expect(contract.validate('GET', '/api/v2/rest/whoami', 418, { error: 'teapot' })).toEqual([
-      'status 418 is not documented for GET /api/v2/rest/whoami (documented: 200, 401)',
-    ]);
+    expect(
+      contract.validate('GET', '/api/v2/rest/whoami', 418, { error: 'teapot', code: 'internal' }),
+    ).toEqual(['status 418 is not documented for GET /api/v2/rest/whoami (documented: 200, 401, 429)']);
   });
 
   test('when a status refers to components/responses, then the referenced schema is applied', () => {
     expect(
-      contract.validate('GET', '/api/v2/rest/whoami', 401, { error: 'Authorization token required' }),
+      contract.validate('GET', '/api/v2/rest/whoami', 401, {
+        error: 'Authorization token required',
+        code: 'token_missing',
+      }),
     ).toEqual([]);
-    expect(contract.validate('GET', '/api/v2/rest/whoami', 401, { error: 'Nope' })).toEqual([
-      '/error: must be "Authorization token required"',
+    expect(
+      contract.validate('GET', '/api/v2/rest/whoami', 401, { error: 'Nope', code: 'token_invalid' }),
+    ).toEqual(['/error: must be "Authorization token required"']);
+  });
+
+  test('when an error response has no code, then that is a problem even where the schema would allow it', () => {
+    expect(
+      contract.validate('GET', '/api/v2/rest/whoami', 401, { error: 'Authorization token required' }),
+    ).toEqual([
+      '(root): missing property "code"',
+      'error response 401 has no `code` (every error body needs one)',
     ]);
+    expect(contract.validate('GET', '/api/v2/rest/whoami', 401, 'Unauthorized', 'text/plain')).toContain(
+      'error response 401 is not a JSON object with a code',
+    );
   });
 
   test('when a path has a template parameter, then a concrete path matches it', () => {
@@ -110,7 +125,10 @@ describe('openApiValidator', () => {
     const body = { data: [row], meta: { current_page: 1, per_page: 200, total: 1 } };
     expect(contract.validate('GET', '/api/v2/rest/listing/42/product?page=1', 200, body)).toEqual([]);
     expect(
-      contract.validate('GET', '/api/v2/rest/listing/42/product', 404, { error: 'Listing batch not found' }),
+      contract.validate('GET', '/api/v2/rest/listing/42/product', 404, {
+        error: 'Listing batch not found',
+        code: 'not_found',
+      }),
     ).toEqual([]);
     expect(
       contract.validate('GET', '/api/v2/rest/listing/42/product', 200, {
@@ -154,12 +172,17 @@ describe('openApiValidator', () => {
   });
 
   test('when a bulk request is over the limit, then the bulk body is documented as 422', () => {
-    const body = { success: false, errors: { bulk: ['Maximum 100 items allowed for bulk import'] } };
+    const body = {
+      success: false,
+      errors: { bulk: ['Maximum 100 items allowed for bulk import'] },
+      code: 'bulk_limit_exceeded',
+    };
     expect(contract.validate('POST', '/api/v2/rest/products', 422, body)).toEqual([]);
     expect(contract.validate('DELETE', '/api/v2/rest/brands', 422, body)).toEqual([]);
     expect(
       contract.validate('POST', '/api/v1/products/bulk-import', 422, {
         error: 'The given data was invalid.',
+        code: 'validation_failed',
         errors: { body: ['must be an array'] },
       }),
     ).toEqual([]);

@@ -169,6 +169,7 @@ describe('catalogue-api: listing batches', () => {
       expect(res.status).toBe(422);
       expect(res.body).toEqual({
         error: INVALID,
+        code: 'validation_failed',
         errors: { 'rows.1': [expect.stringMatching(/code.*ean/)] },
       });
       expect(await batches(eshop.id)).toEqual([]);
@@ -186,6 +187,7 @@ describe('catalogue-api: listing batches', () => {
       expect(res.status).toBe(422);
       expect(res.body).toEqual({
         error: INVALID,
+        code: 'validation_failed',
         errors: { 'rows.1': [expect.stringMatching(/code.*ean/)] },
       });
       expect(await batches(eshop.id)).toEqual([]);
@@ -215,7 +217,11 @@ describe('catalogue-api: listing batches', () => {
 
       // Assert
       expect(res.status).toBe(422);
-      expect(res.body).toEqual({ error: INVALID, errors: { body: [expect.any(String)] } });
+      expect(res.body).toEqual({
+        error: INVALID,
+        code: 'validation_failed',
+        errors: { body: [expect.any(String)] },
+      });
       expect(await batches(eshop.id)).toEqual([]);
     });
 
@@ -235,6 +241,7 @@ describe('catalogue-api: listing batches', () => {
         expect(res.status).toBe(422);
         expect(res.body).toEqual({
           error: INVALID,
+          code: 'validation_failed',
           errors: {
             body: ['The CSV column "parameter" is reserved: name parameter columns "parameter:<label>".'],
           },
@@ -252,7 +259,7 @@ describe('catalogue-api: listing batches', () => {
 
       // Assert
       expect(res.status).toBe(415);
-      expect(res.body).toEqual({ error: expect.any(String) });
+      expect(res.body).toEqual({ error: expect.any(String), code: 'unsupported_media_type' });
       expect(await batches(eshop.id)).toEqual([]);
     });
 
@@ -287,7 +294,11 @@ describe('catalogue-api: listing batches', () => {
       // Assert
       for (const res of [json, fromCsv]) {
         expect(res.status).toBe(422);
-        expect(res.body).toEqual({ error: INVALID, errors: { body: [expect.stringContaining('10000')] } });
+        expect(res.body).toEqual({
+          error: INVALID,
+          code: 'validation_failed',
+          errors: { body: [expect.stringContaining('10000')] },
+        });
       }
       expect(await batches(eshop.id)).toEqual([]);
     });
@@ -430,7 +441,11 @@ describe('catalogue-api: listing batches', () => {
       expect(max.status).toBe(200);
       expect(max.body.data).toHaveLength(1);
       expect(over.status).toBe(422);
-      expect(over.body).toEqual({ error: INVALID, errors: { per_page: [expect.any(String)] } });
+      expect(over.body).toEqual({
+        error: INVALID,
+        code: 'validation_failed',
+        errors: { per_page: [expect.any(String)] },
+      });
     });
 
     test('when updated_since is given, then only rows changed strictly after it are returned', async () => {
@@ -475,7 +490,11 @@ describe('catalogue-api: listing batches', () => {
 
         // Assert
         expect(res.status).toBe(422);
-        expect(res.body).toEqual({ error: INVALID, errors: { updated_since: [expect.any(String)] } });
+        expect(res.body).toEqual({
+          error: INVALID,
+          code: 'validation_failed',
+          errors: { updated_since: [expect.any(String)] },
+        });
       },
     );
 
@@ -491,9 +510,9 @@ describe('catalogue-api: listing batches', () => {
 
       // Assert
       expect(res.status).toBe(404);
-      expect(res.body).toEqual({ error: 'Listing batch not found' });
+      expect(res.body).toEqual({ error: 'Listing batch not found', code: 'not_found' });
       expect(missing.status).toBe(404);
-      expect(missing.body).toEqual({ error: 'Listing batch not found' });
+      expect(missing.body).toEqual({ error: 'Listing batch not found', code: 'not_found' });
       const own = await owner.api.get(`/api/v2/rest/listing/${batchId}/product`);
       expect(own.status).toBe(200);
     });
@@ -509,7 +528,11 @@ describe('catalogue-api: listing batches', () => {
 
         // Assert
         expect(res.status).toBe(422);
-        expect(res.body).toEqual({ error: INVALID, errors: { batch_id: [expect.any(String)] } });
+        expect(res.body).toEqual({
+          error: INVALID,
+          code: 'validation_failed',
+          errors: { batch_id: [expect.any(String)] },
+        });
       },
     );
   });

@@ -293,6 +293,7 @@ describe('catalogue-api: POST /api/v2/rest/multi-import', () => {
       expect(res.status).toBe(422);
       expect(res.body).toEqual({
         error: 'The given data was invalid.',
+        code: 'validation_failed',
         errors: { [field]: [expect.any(String)] },
       });
       expect(Object.values(await counts(shop.eshop.id)).every((n) => n === 0)).toBe(true);
@@ -310,6 +311,7 @@ describe('catalogue-api: POST /api/v2/rest/multi-import', () => {
       expect(res.body).toEqual({
         success: false,
         errors: { bulk: ['Maximum 100 items allowed for bulk import'] },
+        code: 'bulk_limit_exceeded',
       });
       expect(await counts(shop.eshop.id)).toMatchObject({ brands: 0, products: 0 });
       expect(await renderJobs(shop.eshop.id)).toEqual([]);
@@ -348,7 +350,7 @@ describe('catalogue-api: POST /api/v2/rest/multi-import', () => {
       });
 
       expect(res.status).toBe(401);
-      expect(await res.json()).toEqual({ error: 'Authorization token required' });
+      expect(await res.json()).toEqual({ error: 'Authorization token required', code: 'token_missing' });
       expect(await counts(shop.eshop.id)).toMatchObject({ brands: 0 });
     });
   });
@@ -399,7 +401,11 @@ describe('catalogue-api: POST /api/v2/rest/multi-import', () => {
       const res = await shop.api.post('/api/v2/rest/multi-import', body);
 
       expect(res.status).toBe(500);
-      expect(res.body).toEqual({ error: expect.any(String), request_id: expect.any(String) });
+      expect(res.body).toEqual({
+        error: expect.any(String),
+        request_id: expect.any(String),
+        code: 'internal',
+      });
       expect(JSON.stringify(res.body)).not.toContain('injected failure');
       expect(res.headers.get('x-request-id')).toBe(res.body.request_id);
       expect(await counts(shop.eshop.id)).toEqual({

@@ -229,6 +229,7 @@ describe('catalogue-api: parameter import (v1 bulk-import and v2)', () => {
       expect(res.status).toBe(422);
       expect(res.body).toEqual({
         error: 'The given data was invalid.',
+        code: 'validation_failed',
         errors: { body: [expect.any(String)] },
       });
       expect(await stored(shop.eshop.id)).toEqual([]);
@@ -246,6 +247,7 @@ describe('catalogue-api: parameter import (v1 bulk-import and v2)', () => {
       expect(res.body).toEqual({
         success: false,
         errors: { bulk: ['Maximum 100 items allowed for bulk import'] },
+        code: 'bulk_limit_exceeded',
       });
       expect(await stored(shop.eshop.id)).toEqual([]);
     });
@@ -260,7 +262,7 @@ describe('catalogue-api: parameter import (v1 bulk-import and v2)', () => {
       });
 
       expect(res.status).toBe(401);
-      expect(await res.json()).toEqual({ error: 'Authorization token required' });
+      expect(await res.json()).toEqual({ error: 'Authorization token required', code: 'token_missing' });
       expect(await stored(shop.eshop.id)).toEqual([]);
     });
   });

@@ -408,7 +408,11 @@ describe('catalogue-api: v1 products and categories', () => {
 
       // Assert
       expect(res.status).toBe(422);
-      expect(res.body).toEqual({ error: INVALID, errors: { [name]: [expect.any(String)] } });
+      expect(res.body).toEqual({
+        error: INVALID,
+        code: 'validation_failed',
+        errors: { [name]: [expect.any(String)] },
+      });
     });
   });
 });

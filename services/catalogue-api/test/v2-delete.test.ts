@@ -182,6 +182,7 @@ describe('catalogue-api: DELETE /api/v2/rest/{products,categories,brands,blogs} 
     expect(res.status).toBe(422);
     expect(res.body).toEqual({
       error: 'The given data was invalid.',
+      code: 'validation_failed',
       errors: { body: [expect.any(String)] },
     });
     expect(await deletedIds('products', shop.eshop.id)).toEqual([]);
@@ -198,6 +199,7 @@ describe('catalogue-api: DELETE /api/v2/rest/{products,categories,brands,blogs} 
     expect(res.body).toEqual({
       success: false,
       errors: { bulk: ['Maximum 100 items allowed for bulk import'] },
+      code: 'bulk_limit_exceeded',
     });
     expect(await deletedIds('products', shop.eshop.id)).toEqual([]);
   });
@@ -209,7 +211,7 @@ describe('catalogue-api: DELETE /api/v2/rest/{products,categories,brands,blogs} 
     const res = await shop.api.delete('/api/v2/rest/products', '["P1"');
 
     expect(res.status).toBe(400);
-    expect(res.body).toEqual({ error: expect.any(String) });
+    expect(res.body).toEqual({ error: expect.any(String), code: 'malformed_json' });
     expect(await deletedIds('products', shop.eshop.id)).toEqual([]);
   });
 
@@ -224,7 +226,7 @@ describe('catalogue-api: DELETE /api/v2/rest/{products,categories,brands,blogs} 
     });
 
     expect(res.status).toBe(401);
-    expect(await res.json()).toEqual({ error: 'Authorization token required' });
+    expect(await res.json()).toEqual({ error: 'Authorization token required', code: 'token_missing' });
     expect(await deletedIds('products', shop.eshop.id)).toEqual([]);
   });
 });

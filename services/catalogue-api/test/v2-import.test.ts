@@ -34,7 +34,7 @@ describe('catalogue-api: POST /api/v2/rest/{products,categories,brands,blogs} (v
       });
 
       expect(res.status).toBe(401);
-      expect(await res.json()).toEqual({ error: 'Authorization token required' });
+      expect(await res.json()).toEqual({ error: 'Authorization token required', code: 'token_missing' });
       expect(await rows('products', shop.eshop.id)).toEqual([]);
     });
 
@@ -44,7 +44,7 @@ describe('catalogue-api: POST /api/v2/rest/{products,categories,brands,blogs} (v
       const res = await client(svc.url, `${shop.apiToken}x`).post('/api/v2/rest/products', [product('P1')]);
 
       expect(res.status).toBe(401);
-      expect(res.body).toEqual({ error: 'Authorization token required' });
+      expect(res.body).toEqual({ error: 'Authorization token required', code: 'token_invalid' });
       expect(await rows('products', shop.eshop.id)).toEqual([]);
     });
 
@@ -54,7 +54,7 @@ describe('catalogue-api: POST /api/v2/rest/{products,categories,brands,blogs} (v
       const res = await shop.api.post('/api/v2/rest/products', '[{"id": "P1", "name": ');
 
       expect(res.status).toBe(400);
-      expect(res.body).toEqual({ error: expect.any(String) });
+      expect(res.body).toEqual({ error: expect.any(String), code: 'malformed_json' });
       expect(await rows('products', shop.eshop.id)).toEqual([]);
     });
 
@@ -66,6 +66,7 @@ describe('catalogue-api: POST /api/v2/rest/{products,categories,brands,blogs} (v
       expect(res.status).toBe(422);
       expect(res.body).toEqual({
         error: 'The given data was invalid.',
+        code: 'validation_failed',
         errors: { body: [expect.any(String)] },
       });
       expect(await rows('products', shop.eshop.id)).toEqual([]);
@@ -81,6 +82,7 @@ describe('catalogue-api: POST /api/v2/rest/{products,categories,brands,blogs} (v
       expect(res.body).toEqual({
         success: false,
         errors: { bulk: ['Maximum 100 items allowed for bulk import'] },
+        code: 'bulk_limit_exceeded',
       });
       expect(await rows('products', shop.eshop.id)).toEqual([]);
       expect(await renderJobs(shop.eshop.id)).toEqual([]);

@@ -119,7 +119,11 @@ describe('catalogue-api: v2 list query parameters', () => {
 
         // Assert
         expect(res.status).toBe(422);
-        expect(res.body).toEqual({ error: INVALID, errors: { is_edited: [expect.any(String)] } });
+        expect(res.body).toEqual({
+          error: INVALID,
+          code: 'validation_failed',
+          errors: { is_edited: [expect.any(String)] },
+        });
       },
     );
   });
@@ -181,6 +185,7 @@ describe('catalogue-api: v2 list query parameters', () => {
       expect(res.status).toBe(422);
       expect(res.body).toEqual({
         error: INVALID,
+        code: 'validation_failed',
         errors: { last_update_time_from: [expect.any(String)] },
       });
     });
@@ -211,7 +216,11 @@ describe('catalogue-api: v2 list query parameters', () => {
       expect(max.status).toBe(200);
       expect(max.body.meta).toEqual({ current_page: 1, per_page: 100, total: 1 });
       expect(over.status).toBe(422);
-      expect(over.body).toEqual({ error: INVALID, errors: { per_page: [expect.any(String)] } });
+      expect(over.body).toEqual({
+        error: INVALID,
+        code: 'validation_failed',
+        errors: { per_page: [expect.any(String)] },
+      });
     });
 
     test.each([
@@ -232,7 +241,11 @@ describe('catalogue-api: v2 list query parameters', () => {
 
       // Assert
       expect(res.status).toBe(422);
-      expect(res.body).toEqual({ error: INVALID, errors: { [name]: [expect.any(String)] } });
+      expect(res.body).toEqual({
+        error: INVALID,
+        code: 'validation_failed',
+        errors: { [name]: [expect.any(String)] },
+      });
     });
 
     test('when 25 ready items are read in pages of 10, then the pages concatenate to all of them in creation order', async () => {

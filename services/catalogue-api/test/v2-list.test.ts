@@ -282,7 +282,11 @@ describe('catalogue-api: v2 lists (items, languages, includes)', () => {
 
         // Assert
         expect(res.status).toBe(422);
-        expect(res.body).toEqual({ error: INVALID, errors: { lang: expect.any(Array) } });
+        expect(res.body).toEqual({
+          error: INVALID,
+          code: 'validation_failed',
+          errors: { lang: expect.any(Array) },
+        });
         expect(res.body.errors.lang.length).toBeGreaterThan(0);
         for (const message of res.body.errors.lang) expect(typeof message).toBe('string');
       },
@@ -409,7 +413,11 @@ describe('catalogue-api: v2 lists (items, languages, includes)', () => {
 
         // Assert
         expect(res.status).toBe(422);
-        expect(res.body).toEqual({ error: INVALID, errors: { include: [expect.stringContaining(setting)] } });
+        expect(res.body).toEqual({
+          error: INVALID,
+          code: 'validation_failed',
+          errors: { include: [expect.stringContaining(setting)] },
+        });
       },
     );
 
@@ -611,6 +619,7 @@ describe('catalogue-api: v2 lists (items, languages, includes)', () => {
       expect(res.status).toBe(422);
       expect(res.body).toEqual({
         error: INVALID,
+        code: 'validation_failed',
         errors: { include: [expect.stringContaining('site_link')] },
       });
     });
@@ -640,6 +649,7 @@ describe('catalogue-api: v2 lists (items, languages, includes)', () => {
           expect(res.status).toBe(422);
           expect(res.body).toEqual({
             error: INVALID,
+            code: 'validation_failed',
             errors: { include: [expect.stringContaining(include)] },
           });
         }
@@ -657,7 +667,11 @@ describe('catalogue-api: v2 lists (items, languages, includes)', () => {
 
       // Assert
       expect(res.status).toBe(422);
-      expect(res.body).toEqual({ error: INVALID, errors: { include: [expect.stringContaining('reviews')] } });
+      expect(res.body).toEqual({
+        error: INVALID,
+        code: 'validation_failed',
+        errors: { include: [expect.stringContaining('reviews')] },
+      });
     });
   });
 

@@ -35,6 +35,6 @@ describe('catalogue-api: GET /api/v2/rest/whoami', () => {
       headers: { Authorization: `Bearer ${eshop.api_token}x` },
     });
     expect(res.status).toBe(401);
-    expect(await res.json()).toEqual({ error: 'Authorization token required' });
+    expect(await res.json()).toEqual({ error: 'Authorization token required', code: 'token_invalid' });
   });
 });

@@ -217,3 +217,26 @@ describe('sweeper deadlines', () => {
     expect(options.itemDeadlineMs).toBe(5 * 60_000);
   });
 });
+
+describe('sweeping expired idempotency keys', () => {
+  test('when keys are past their 24 hours, then a sweep deletes them and keeps the live ones', async () => {
+    const { eshop } = await makeEshop(deps.db);
+    const row = (key: string, expires: string) => ({
+      eshop_id: eshop.id,
+      key,
+      fingerprint: 'f'.repeat(64),
+      lock_id: '00000000-0000-4000-8000-000000000000',
+      response_status: 200,
+      response_body: '{}',
+      response_content_type: 'application/json',
+      locked_until: deps.db.raw(`now()`),
+      expires_at: deps.db.raw(`now() + interval '${expires}'`),
+    });
+    await deps.db('idempotency_keys').insert([row('old', '-1 minute'), row('live', '1 hour')]);
+
+    const result = await sweepStaleWork(sweepDeps);
+
+    expect(result.idempotency_keys_expired).toBeGreaterThanOrEqual(1);
+    expect(await deps.db('idempotency_keys').where({ eshop_id: eshop.id }).pluck('key')).toEqual(['live']);
+  });
+});

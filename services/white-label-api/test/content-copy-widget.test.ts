@@ -70,11 +70,11 @@ describe('white-label-api: POST content/copy-widget', () => {
 
     expect(await copy({ source_entity_id: 'NOPE', target_entity_id: 'A', type: 'product' })).toEqual({
       status: 404,
-      body: { error: 'Entity product "NOPE" is not registered' },
+      body: { error: 'Entity product "NOPE" is not registered', code: 'not_found' },
     });
     expect(await copy({ source_entity_id: 'A', target_entity_id: 'NOPE', type: 'product' })).toEqual({
       status: 404,
-      body: { error: 'Entity product "NOPE" is not registered' },
+      body: { error: 'Entity product "NOPE" is not registered', code: 'not_found' },
     });
     // Registered as a product, not as a page.
     expect((await copy({ source_entity_id: 'A', target_entity_id: 'EMPTY', type: 'page' })).status).toBe(404);
@@ -82,6 +82,7 @@ describe('white-label-api: POST content/copy-widget', () => {
       status: 422,
       body: {
         error: 'The given data was invalid.',
+        code: 'validation_failed',
         errors: { source_entity_id: ['The source entity has no content to copy.'] },
       },
     });

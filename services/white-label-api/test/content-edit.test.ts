@@ -124,6 +124,7 @@ describe('white-label-api: PUT content and element-copy', () => {
       status: 422,
       body: {
         error: 'The given data was invalid.',
+        code: 'validation_failed',
         errors: {
           '1.children.0.extension.src': ['The 1.children.0.extension.src field must be a valid URL.'],
           '1.children.0.extension.alt': ['The 1.children.0.extension.alt field must not contain HTML.'],
@@ -160,7 +161,7 @@ describe('white-label-api: PUT content and element-copy', () => {
       expect([body, res.status, res.body]).toEqual([
         body,
         422,
-        { error: 'The given data was invalid.', errors },
+        { error: 'The given data was invalid.', code: 'validation_failed', errors },
       ]);
     }
     // One bad widget among good ones: the good change is not written either.

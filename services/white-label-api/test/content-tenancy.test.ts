@@ -103,7 +103,7 @@ describe('white-label-api: content operations never cross eshops', () => {
       expect([method, res.status, res.body]).toEqual([
         method,
         403,
-        { error: 'The white-label licence of this eshop is not valid' },
+        { error: 'The white-label licence of this eshop is not valid', code: 'licence_invalid' },
       ]);
     }
     expect(await a.stored('P1')).toEqual(product);

@@ -32,7 +32,7 @@ describe('white-label-api: content widgets (GET, POST add/reorder, DELETE, dom)'
         method,
         path,
         404,
-        { error: 'Entity product "P-none" is not registered' },
+        { error: 'Entity product "P-none" is not registered', code: 'not_found' },
       ]);
     }
     expect(await shop.stored('P-none')).toBeUndefined();
@@ -84,6 +84,7 @@ describe('white-label-api: content widgets (GET, POST add/reorder, DELETE, dom)'
       status: 422,
       body: {
         error: 'The given data was invalid.',
+        code: 'validation_failed',
         errors: { position: ['The position field must not be greater than 4 (the number of widgets).'] },
       },
     });
@@ -153,7 +154,7 @@ describe('white-label-api: content widgets (GET, POST add/reorder, DELETE, dom)'
       expect([body, res.status, res.body]).toEqual([
         body,
         422,
-        { error: 'The given data was invalid.', errors },
+        { error: 'The given data was invalid.', code: 'validation_failed', errors },
       ]);
     }
     const malformed = await shop.call('POST', '/content/P4/type/product', '{"widget_id": ');
@@ -254,7 +255,10 @@ describe('white-label-api: content widgets (GET, POST add/reorder, DELETE, dom)'
     expect(stored?.html.default).not.toContain('data-widget-id="1"');
 
     const missing = await shop.call('DELETE', '/content/P6/type/product/widget/1');
-    expect(missing).toEqual({ status: 404, body: { error: 'Content widget 1 not found' } });
+    expect(missing).toEqual({
+      status: 404,
+      body: { error: 'Content widget 1 not found', code: 'not_found' },
+    });
     expect(await shop.stored('P6')).toEqual(stored);
     const bad = await shop.call('DELETE', '/content/P6/type/product/widget/abc');
     expect(bad.status).toBe(422);
@@ -292,7 +296,11 @@ describe('white-label-api: content widgets (GET, POST add/reorder, DELETE, dom)'
     const bad = await shop.call('GET', '/content/P7/type/product?lang=xx');
     expect(bad).toEqual({
       status: 422,
-      body: { error: 'The given data was invalid.', errors: { lang: ['The selected lang is invalid.'] } },
+      body: {
+        error: 'The given data was invalid.',
+        code: 'validation_failed',
+        errors: { lang: ['The selected lang is invalid.'] },
+      },
     });
     const badType = await shop.call('GET', '/content/P7/type/brand');
     expect(badType.status).toBe(422);

@@ -163,7 +163,7 @@ describe('white-label-api: designs (list, preview, structure)', () => {
           for (const part of ['preview', 'structure']) {
             const res = await shop.get(`/design/${id}/${part}`);
             expect(res.status).toBe(404);
-            expect(res.body).toEqual({ error: 'Design not found' });
+            expect(res.body).toEqual({ error: 'Design not found', code: 'not_found' });
           }
         }
         expect((await other.get(`/design/${theirs}/structure`)).status).toBe(200);

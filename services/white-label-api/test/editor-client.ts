@@ -26,6 +26,8 @@ export interface Reply {
 export interface CallOptions {
   origin?: string | null;
   token?: string;
+  /** More request headers (Idempotency-Key, X-Forwarded-For, …). */
+  headers?: Record<string, string>;
 }
 
 /**
@@ -48,6 +50,7 @@ export async function wlRequest(
       ...(origin !== null && { Origin: origin }),
       Accept: 'application/json',
       ...(body !== undefined && { 'Content-Type': 'application/json' }),
+      ...opts.headers,
     },
     body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
   });
@@ -93,4 +96,7 @@ export type Shop = Awaited<ReturnType<ReturnType<typeof editorService>['shop']>>
 
 /** An eshop whose licence ended: every licensed operation must answer 403 and change nothing. */
 export const EXPIRED = { licenceValidUntil: '2020-01-01' } as const;
-export const LICENCE_ERROR = { error: 'The white-label licence of this eshop is not valid' };
+export const LICENCE_ERROR = {
+  error: 'The white-label licence of this eshop is not valid',
+  code: 'licence_invalid',
+};

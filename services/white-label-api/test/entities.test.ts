@@ -238,7 +238,7 @@ describe('white-label-api: entities (register-entity, GET entity, GET …/html)'
       expect((await shop.get('/entity/NOPE/type/product/html')).status).toBe(404);
       const res = await shop.get('/entity/THEIRS/type/product/html');
       expect(res.status).toBe(404);
-      expect(res.body).toEqual({ error: 'Entity product "THEIRS" is not registered' });
+      expect(res.body).toEqual({ error: 'Entity product "THEIRS" is not registered', code: 'not_found' });
     });
 
     test('when the entity_id in the path holds a NUL character, then 422 instead of a database error', async () => {
@@ -293,7 +293,7 @@ describe('white-label-api: entities (register-entity, GET entity, GET …/html)'
         { origin: 'https://evil.test' },
       );
       expect(res.status).toBe(403);
-      expect(res.body).toEqual({ error: 'Origin not allowed' });
+      expect(res.body).toEqual({ error: 'Origin not allowed', code: 'origin_forbidden' });
       expect(res.headers.get('access-control-allow-origin')).toBeNull();
       expect((await shop.get('/entity', { origin: null })).status).toBe(403);
       expect(await wlEntitiesRepository.count(service.deps.db, shop.id)).toBe(0);

@@ -117,7 +117,7 @@ describe('white-label-api: widget favourites', () => {
     expect(first.status).toBe(201);
     const guessed = await shop.get(`/widget-favourite/${theirs.body.data.id}`);
     expect(guessed.status).toBe(404);
-    expect(guessed.body).toEqual({ error: 'Widget favourite not found' });
+    expect(guessed.body).toEqual({ error: 'Widget favourite not found', code: 'not_found' });
   });
 
   test("when a favourite is deleted, then it is gone; another eshop's favourite is 404 and untouched", async () => {

@@ -216,7 +216,7 @@ describe('white-label-api: POST /entity/{entity_id}/type/{entity_type}/design (f
     };
     const res = await intruder.post('/entity/P1/type/product/design', body);
     expect(res.status).toBe(404);
-    expect(res.body).toEqual({ error: 'Entity product "P1" is not registered' });
+    expect(res.body).toEqual({ error: 'Entity product "P1" is not registered', code: 'not_found' });
     expect(await content(owner, 'P1')).toEqual(before);
     expect(await content(intruder, 'P1')).toBeUndefined();
   });

@@ -227,7 +227,7 @@ describe('white-label-api: POST …/generate with bad input', () => {
     const res = await post('{"design_id":');
 
     expect(res.status).toBe(400);
-    expect(res.body).toEqual({ error: 'Malformed JSON in request body' });
+    expect(res.body).toEqual({ error: 'Malformed JSON in request body', code: 'malformed_json' });
     expect(await shop.jobs()).toEqual([]);
   });
 

@@ -48,6 +48,9 @@ export function generateService(queueSuffix: string) {
     return {
       id: eshopId,
       call: client(created.whiteLabelToken),
+      /** A request with more headers (Idempotency-Key), answering headers too. */
+      send: (method: string, path: string, body: unknown, headers: Record<string, string>) =>
+        wlRequest(service.url, created.whiteLabelToken, method, path, body, { headers }),
       register: (entityId: string, type: WlEntityType = 'product', title: Record<string, string> = {}) =>
         wlEntitiesRepository.upsert(db, eshopId, { entityId, type, title, oldDescription: {} }),
       jobs: () => db('generation_jobs').where({ eshop_id: eshopId }).orderBy('id').select('*'),

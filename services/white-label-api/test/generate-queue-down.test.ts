@@ -58,7 +58,11 @@ describe('white-label-api: POST …/generate while Redis is down', () => {
 
     expectMatchesContract('POST', path, res.status, body, res.headers.get('content-type'));
     expect(res.status).toBe(503);
-    expect(body).toEqual({ error: 'The generation could not be queued; nothing was charged. Try again.' });
+    expect(body).toEqual({
+      error: 'The generation could not be queued; nothing was charged. Try again.',
+      code: 'unavailable',
+    });
+    expect(res.headers.get('retry-after')).toBe('5');
     const jobs = await deps
       .db('generation_jobs')
       .where({ eshop_id: eshopId })

@@ -59,7 +59,10 @@ describe('white-label-api: GET …/generate and GET generate/{id}', () => {
     const polled = await s.call('GET', `/generate/${job.id}`);
 
     expect(resume.status).toBe(404);
-    expect(resume.body).toEqual({ error: `No generation is running for product "${entity}"` });
+    expect(resume.body).toEqual({
+      error: `No generation is running for product "${entity}"`,
+      code: 'not_found',
+    });
     expect(polled.status).toBe(200);
     expect(polled.body.data).toMatchObject({
       id: job.id,
@@ -93,11 +96,11 @@ describe('white-label-api: GET …/generate and GET generate/{id}', () => {
 
     expect(await s.call('GET', path(entity))).toEqual({
       status: 404,
-      body: { error: `No generation is running for product "${entity}"` },
+      body: { error: `No generation is running for product "${entity}"`, code: 'not_found' },
     });
     expect(await s.call('GET', path('never-registered', 'blog'))).toEqual({
       status: 404,
-      body: { error: 'Entity blog "never-registered" is not registered' },
+      body: { error: 'Entity blog "never-registered" is not registered', code: 'not_found' },
     });
   });
 
@@ -108,7 +111,7 @@ describe('white-label-api: GET …/generate and GET generate/{id}', () => {
 
     for (const id of [job.id, job.id - 1, job.id + 1]) {
       const res = await intruder.call('GET', `/generate/${id}`);
-      expect(res).toEqual({ status: 404, body: { error: 'Generation job not found' } });
+      expect(res).toEqual({ status: 404, body: { error: 'Generation job not found', code: 'not_found' } });
     }
     expect(await intruder.call('GET', path(entity))).toMatchObject({ status: 404 });
     expect((await owner.call('GET', `/generate/${job.id}`)).body).toEqual({ data: job });

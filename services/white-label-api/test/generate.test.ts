@@ -161,6 +161,8 @@ describe('white-label-api: POST …/generate', () => {
       message: `This generation needs ${cost} credits; ${cost / 2} remain.`,
       required: cost,
       remaining: cost / 2,
+      error: `This generation needs ${cost} credits; ${cost / 2} remain.`,
+      code: 'credits_insufficient',
     });
     expect(await s.jobs()).toEqual(before.jobs);
     expect(await s.ledger()).toEqual(before.ledger);
@@ -179,6 +181,7 @@ describe('white-label-api: POST …/generate', () => {
     expect(second.status).toBe(409);
     expect(second.body).toEqual({
       error: 'A generation is already running for this entity',
+      code: 'generation_running',
       data: first.body.data,
     });
     expect(await s.jobs()).toHaveLength(1);
@@ -246,7 +249,7 @@ describe('white-label-api: POST …/generate', () => {
     ] as const) {
       const res = await s.call('POST', path(id), { design_id: classic });
       expect(res.status).toBe(404);
-      expect(res.body).toEqual({ error: `Entity product "${id}" is not registered` });
+      expect(res.body).toEqual({ error: `Entity product "${id}" is not registered`, code: 'not_found' });
     }
     expect(await a.call('POST', path(entity, 'category'), { design_id: classic })).toMatchObject({
       status: 404,
@@ -264,7 +267,10 @@ describe('white-label-api: POST …/generate', () => {
     const res = await s.call('POST', path(entity), { design_id: classic });
 
     expect(res.status).toBe(403);
-    expect(res.body).toEqual({ error: 'The white-label licence of this eshop is not valid' });
+    expect(res.body).toEqual({
+      error: 'The white-label licence of this eshop is not valid',
+      code: 'licence_invalid',
+    });
     expect(await s.jobs()).toEqual([]);
   });
 

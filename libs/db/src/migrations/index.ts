@@ -9,6 +9,8 @@ import * as designs from './20261121000700_designs';
 import * as generationJobs from './20261121000800_generation_jobs';
 import * as whiteLabelEntities from './20261122000100_white_label_entities';
 import * as tenantReferences from './20261123000100_tenant_references';
+import * as eshopRateLimit from './20261123000200_eshop_rate_limit';
+import * as idempotencyKeys from './20261123000300_idempotency_keys';
 
 export interface Migration {
   name: string;
@@ -28,4 +30,6 @@ export const migrations: Migration[] = [
   { name: '20261121000800_generation_jobs', ...generationJobs },
   { name: '20261122000100_white_label_entities', ...whiteLabelEntities },
   { name: '20261123000100_tenant_references', ...tenantReferences },
+  { name: '20261123000200_eshop_rate_limit', ...eshopRateLimit },
+  { name: '20261123000300_idempotency_keys', ...idempotencyKeys },
 ];

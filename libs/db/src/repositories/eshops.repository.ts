@@ -10,6 +10,8 @@ export interface Eshop {
   reviewRequired: boolean;
   /** Last day (UTC, YYYY-MM-DD) of the white-label licence; null when there is none. */
   licenceValidUntil: string | null;
+  /** Requests per minute that replace the configured read budget (others scale); null: defaults. */
+  rateLimitPerMinute: number | null;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -21,6 +23,7 @@ export interface EshopInput {
   enableRichSnippet: boolean;
   reviewRequired: boolean;
   licenceValidUntil: string | null;
+  rateLimitPerMinute?: number | null;
 }
 
 interface EshopRow {
@@ -31,6 +34,7 @@ interface EshopRow {
   enable_rich_snippet: boolean;
   review_required: boolean;
   licence_valid_until: string | null;
+  rate_limit_per_minute: number | null;
   created_at: Date;
   updated_at: Date;
 }
@@ -45,6 +49,7 @@ export function selectEshop(db: Knex | Knex.Transaction) {
     'eshops.enable_rich_snippet',
     'eshops.review_required',
     db.raw(`to_char(eshops.licence_valid_until, 'YYYY-MM-DD') as licence_valid_until`),
+    'eshops.rate_limit_per_minute',
     'eshops.created_at',
     'eshops.updated_at',
   );
@@ -59,6 +64,7 @@ export function toEshop(row: EshopRow): Eshop {
     enableRichSnippet: row.enable_rich_snippet,
     reviewRequired: row.review_required,
     licenceValidUntil: row.licence_valid_until,
+    rateLimitPerMinute: row.rate_limit_per_minute,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
   };
@@ -72,6 +78,7 @@ function toRow(input: Partial<EshopInput>): Record<string, unknown> {
   if (input.enableRichSnippet !== undefined) row.enable_rich_snippet = input.enableRichSnippet;
   if (input.reviewRequired !== undefined) row.review_required = input.reviewRequired;
   if (input.licenceValidUntil !== undefined) row.licence_valid_until = input.licenceValidUntil;
+  if (input.rateLimitPerMinute !== undefined) row.rate_limit_per_minute = input.rateLimitPerMinute;
   return row;
 }
 

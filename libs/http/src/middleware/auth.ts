@@ -2,25 +2,91 @@ import cors from '@koa/cors';
 import Router from '@koa/router';
 import type { Middleware } from 'koa';
 import compose from 'koa-compose';
-import { hashToken, normaliseOrigin, originsRepository, tokensRepository, type Knex } from '@catalogue/db';
+import type { Config } from '@catalogue/config';
+import {
+  hashToken,
+  normaliseOrigin,
+  originsRepository,
+  tokensRepository,
+  type Knex,
+  type TokenKind,
+} from '@catalogue/db';
 import { ForbiddenError, UnauthorizedError } from '../errors';
+import type { RateLimits, TokenBucket } from '../rate-limit/limits';
+import { bucketByMethod, enforce, limitByToken } from '../rate-limit/middleware';
 import type { AppContext, AppRouter, AppState } from '../types';
+import { parseBody, type BodyType } from './body';
 
 const BEARER = /^Bearer\s+(\S+)\s*$/i;
 /** Header of the white-label token (the specification's neutral name). */
 export const WHITE_LABEL_TOKEN_HEADER = 'service-white-label-token';
 
-import { parseBody } from './body';
+/** What a token router needs: the database, the body limit, the rate limits. */
+export interface RouterDeps {
+  db: Knex;
+  config: { readonly http: Pick<Config['http'], 'bodyLimit'> };
+  rateLimits: RateLimits;
+}
 
-/** v1/v2: `Authorization: Bearer <API token>` -> ctx.state.eshop, or 401. */
-export function apiTokenAuth(db: Knex): Middleware<AppState, AppContext> {
+interface TokenCheck {
+  kind: TokenKind;
+  /** The 401 texts: v1/v2 keep the specification's text for both cases (the code tells them apart). */
+  missing: string;
+  invalid: string;
+  /** The `WWW-Authenticate` challenge of a 401. */
+  challenge: string;
+}
+
+const API_TOKEN: TokenCheck = {
+  kind: 'api',
+  missing: 'Authorization token required',
+  invalid: 'Authorization token required',
+  challenge: 'Bearer realm="catalogue"',
+};
+const WHITE_LABEL_TOKEN: TokenCheck = {
+  kind: 'white-label',
+  missing: 'White-label token required',
+  invalid: 'White-label token invalid',
+  challenge: `WhiteLabelToken realm="white-label", header="${WHITE_LABEL_TOKEN_HEADER}"`,
+};
+
+/**
+ * Finds the eshop of a token, throttling per client address: a request without a token counts
+ * against the address's anonymous budget (then 401 `token_missing`); with a token, an address
+ * that used up its failed-authentication budget is refused (429) before the token is even
+ * judged, so a guesser cannot tell a hit while blocked; an unknown token counts as a failure
+ * (401 `token_invalid`, 429 once the budget is gone).
+ */
+async function authenticate(
+  deps: Pick<RouterDeps, 'db' | 'rateLimits'>,
+  ctx: Parameters<Middleware<AppState, AppContext>>[0],
+  check: TokenCheck,
+  token: string | undefined,
+): Promise<void> {
+  const limits = deps.rateLimits;
+  if (!token) {
+    enforce(ctx, await limits.consumeAnonymous(ctx.ip));
+    throw new UnauthorizedError(check.missing, 'token_missing', check.challenge);
+  }
+  const hash = hashToken(token);
+  const [blocked, eshop] = await Promise.all([
+    limits.authFailureBlock(ctx.ip),
+    tokensRepository.findEshopByTokenHash(deps.db, check.kind, hash),
+  ]);
+  enforce(ctx, blocked);
+  if (!eshop) {
+    enforce(ctx, await limits.recordAuthFailure(ctx.ip));
+    throw new UnauthorizedError(check.invalid, 'token_invalid', `${check.challenge}, error="invalid_token"`);
+  }
+  ctx.state.eshop = eshop;
+  ctx.state.tokenHash = hash;
+}
+
+/** v1/v2: `Authorization: Bearer <API token>` -> ctx.state.eshop, or 401/429. */
+export function apiTokenAuth(deps: Pick<RouterDeps, 'db' | 'rateLimits'>): Middleware<AppState, AppContext> {
   return async (ctx, next) => {
     const match = BEARER.exec(ctx.get('Authorization'));
-    const eshop = match
-      ? await tokensRepository.findEshopByTokenHash(db, 'api', hashToken(match[1]!))
-      : undefined;
-    if (!eshop) throw new UnauthorizedError('Authorization token required');
-    ctx.state.eshop = eshop;
+    await authenticate(deps, ctx, API_TOKEN, match?.[1]);
     await next();
   };
 }
@@ -29,29 +95,28 @@ export function apiTokenAuth(db: Knex): Middleware<AppState, AppContext> {
  * v3: the white-label token names the eshop (401 when missing or unknown) and the Origin
  * must be one of that eshop's allowed origins, compared as scheme+host+port (403).
  * A CORS preflight carries no token, so it is answered only for an origin that some eshop
- * allows; the real request that follows is checked against its own eshop. CORS headers are
- * sent for allowed origins only.
+ * allows (and counted against its address's anonymous budget); the real request that follows
+ * is checked against its own eshop. CORS headers are sent for allowed origins only.
  */
-export function whiteLabelAuth(db: Knex): Middleware<AppState, AppContext> {
+export function whiteLabelAuth(
+  deps: Pick<RouterDeps, 'db' | 'rateLimits'>,
+): Middleware<AppState, AppContext> {
   const guard: Middleware<AppState, AppContext> = async (ctx, next) => {
     const origin = normaliseOrigin(ctx.get('Origin'));
     if (ctx.method === 'OPTIONS') {
-      if (!origin || !(await originsRepository.isAllowedByAny(db, origin))) {
-        throw new ForbiddenError('Origin not allowed');
+      enforce(ctx, await deps.rateLimits.consumeAnonymous(ctx.ip));
+      if (!origin || !(await originsRepository.isAllowedByAny(deps.db, origin))) {
+        throw new ForbiddenError('Origin not allowed', 'origin_forbidden');
       }
       ctx.state.corsOrigin = origin;
       return next();
     }
-    const token = ctx.get(WHITE_LABEL_TOKEN_HEADER);
-    const eshop = token
-      ? await tokensRepository.findEshopByTokenHash(db, 'white-label', hashToken(token))
-      : undefined;
-    if (!eshop) throw new UnauthorizedError('White-label token required');
-    if (!ctx.get('Origin')) throw new ForbiddenError('Origin header required');
-    if (!origin || !(await originsRepository.isAllowed(db, eshop.id, origin))) {
-      throw new ForbiddenError('Origin not allowed');
+    await authenticate(deps, ctx, WHITE_LABEL_TOKEN, ctx.get(WHITE_LABEL_TOKEN_HEADER) || undefined);
+    const eshop = ctx.state.eshop!;
+    if (!ctx.get('Origin')) throw new ForbiddenError('Origin header required', 'origin_forbidden');
+    if (!origin || !(await originsRepository.isAllowed(deps.db, eshop.id, origin))) {
+      throw new ForbiddenError('Origin not allowed', 'origin_forbidden');
     }
-    ctx.state.eshop = eshop;
     ctx.state.corsOrigin = origin;
     return next();
   };
@@ -59,28 +124,55 @@ export function whiteLabelAuth(db: Knex): Middleware<AppState, AppContext> {
     // @koa/cors defaults to "*": always decide per request, and only for a checked origin.
     origin: (ctx) => (ctx.state as AppState).corsOrigin ?? '',
     allowMethods: ['GET', 'POST', 'PUT', 'DELETE', 'OPTIONS'],
-    allowHeaders: ['Content-Type', 'Accept', WHITE_LABEL_TOKEN_HEADER, 'X-Request-Id'],
-    exposeHeaders: ['X-Request-Id'],
+    allowHeaders: ['Content-Type', 'Accept', WHITE_LABEL_TOKEN_HEADER, 'X-Request-Id', 'Idempotency-Key'],
+    exposeHeaders: [
+      'X-Request-Id',
+      'RateLimit',
+      'RateLimit-Policy',
+      'Retry-After',
+      'Idempotent-Replayed',
+      'WWW-Authenticate',
+    ],
     maxAge: 600,
   }) as unknown as Middleware<AppState, AppContext>;
   return compose([guard, corsHeaders]);
 }
 
-/** A router for catalogue routes (v1/v2): every route behind apiTokenAuth, then body parsing. */
-export function apiRouter(db: Knex, opts: { bodyLimit: string; prefix?: string }): AppRouter {
+export interface TokenRouterOptions {
+  prefix?: string;
+  /** Content types the routes' bodies may have (default JSON only; anything else is 415). */
+  bodyTypes?: BodyType[];
+  /** The budget of non-GET requests (`generate` for the generation router). */
+  writes?: TokenBucket;
+}
+
+/**
+ * A router for catalogue routes (v1/v2): every route behind apiTokenAuth, its token's rate
+ * limit, then body parsing (so a refused caller never has its body read).
+ */
+export function apiRouter(deps: RouterDeps, opts: TokenRouterOptions = {}): AppRouter {
   const router = new Router<AppState, AppContext>(opts.prefix ? { prefix: opts.prefix } : {});
-  router.use(apiTokenAuth(db), parseBody(opts.bodyLimit));
+  router.use(
+    apiTokenAuth(deps),
+    limitByToken(deps.rateLimits, bucketByMethod(opts.writes)),
+    parseBody(deps.config.http.bodyLimit, opts.bodyTypes),
+  );
   return router;
 }
 
 /**
- * A router for white-label routes: every route behind whiteLabelAuth and body parsing, and CORS preflights
- * for any path under the prefix answered by it (router middleware runs only for matched
- * routes, so without the catch-all a preflight would never reach the origin check).
+ * A router for white-label routes: every route behind whiteLabelAuth, the token's rate limit
+ * and body parsing, and CORS preflights for any path under the prefix answered by it (router
+ * middleware runs only for matched routes, so without the catch-all a preflight would never
+ * reach the origin check).
  */
-export function whiteLabelRouter(db: Knex, opts: { bodyLimit: string; prefix?: string }): AppRouter {
+export function whiteLabelRouter(deps: RouterDeps, opts: TokenRouterOptions = {}): AppRouter {
   const router = new Router<AppState, AppContext>({ prefix: opts.prefix ?? '/api/v3/white-label' });
-  router.use(whiteLabelAuth(db), parseBody(opts.bodyLimit));
+  router.use(
+    whiteLabelAuth(deps),
+    limitByToken(deps.rateLimits, bucketByMethod(opts.writes)),
+    parseBody(deps.config.http.bodyLimit, opts.bodyTypes),
+  );
   router.options('/{*path}', (ctx) => {
     // A plain OPTIONS (not a preflight) that passed the origin check: nothing to say.
     ctx.status = 204;

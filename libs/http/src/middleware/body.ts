@@ -1,7 +1,12 @@
 import type { Middleware } from 'koa';
 import bodyParser from 'koa-bodyparser';
-import { BadRequestError, HttpError } from '../errors';
+import { BadRequestError, HttpError, UnsupportedMediaTypeError } from '../errors';
 import type { AppContext, AppState } from '../types';
+
+/** Body formats a router accepts. */
+export type BodyType = 'json' | 'csv';
+
+const MEDIA_TYPES: Record<BodyType, string> = { json: 'application/json', csv: 'text/csv' };
 
 /**
  * Deepest nesting of arrays and objects a JSON body may have. The deepest body the APIs define
@@ -37,10 +42,10 @@ function clientErrorOf(err: unknown, encoding: string): HttpError | undefined {
   const status = (err as { status?: unknown }).status;
   const message = String((err as { message?: unknown }).message ?? '');
   if (status === 415 && message.startsWith('Unsupported Content-Encoding')) {
-    return new HttpError(415, { error: 'Unsupported Content-Encoding: send identity, gzip, deflate or br' });
+    return new UnsupportedMediaTypeError('Unsupported Content-Encoding: send identity, gzip, deflate or br');
   }
   if (status === undefined && DECODED_ENCODINGS.has(encoding)) {
-    return new BadRequestError(`The request body is not valid ${encoding} data`);
+    return new BadRequestError(`The request body is not valid ${encoding} data`, 'body_encoding_invalid');
   }
   if (status === 400 && message.includes('forbidden prototype property')) {
     return new BadRequestError('JSON keys named __proto__ are not accepted');
@@ -49,20 +54,30 @@ function clientErrorOf(err: unknown, encoding: string): HttpError | undefined {
 }
 
 /**
- * Parses JSON (objects and arrays only) and text/CSV bodies up to `limit` (after decompression).
- * Routers install it after their auth middleware, so an unauthenticated request gets its 401
- * whatever its body and the server never reads a large body for a caller it does not know.
- * A JSON body nested deeper than MAX_JSON_DEPTH is refused here, before any route walks it.
+ * Parses JSON (objects and arrays only) and, where allowed, CSV bodies up to `limit` (after
+ * decompression). Routers install it after their auth middleware, so an unauthenticated request
+ * gets its 401 whatever its body and the server never reads a large body for a caller it does
+ * not know. A body of another type (a form from `curl -d`, text/plain) is refused with 415
+ * before it is read: left unparsed it would reach the validators as "missing fields", a
+ * misleading 422. A JSON body nested deeper than MAX_JSON_DEPTH is refused here, before any
+ * route walks it.
  */
-export function parseBody(limit: string): Middleware<AppState, AppContext> {
+export function parseBody(limit: string, types: BodyType[] = ['json']): Middleware<AppState, AppContext> {
+  const accepted = types.map((t) => MEDIA_TYPES[t]);
   const parse = bodyParser({
-    enableTypes: ['json', 'text'],
+    enableTypes: types.includes('csv') ? ['json', 'text'] : ['json'],
     jsonLimit: limit,
     textLimit: limit,
     extendTypes: { text: ['text/csv'] },
     strict: true,
   }) as unknown as Middleware<AppState, AppContext>;
   return async (ctx, next) => {
+    // An empty body (GET, a POST with `Content-Length: 0` such as check-license) has no type to
+    // check; type-is counts a zero length as a body.
+    const hasBody = ctx.get('Transfer-Encoding') !== '' || (ctx.request.length ?? 0) > 0;
+    if (hasBody && !ctx.is(accepted)) {
+      throw new UnsupportedMediaTypeError(`Send the body as ${accepted.join(' or ')}.`);
+    }
     let parsed = false;
     try {
       await parse(ctx, async () => {
@@ -74,7 +89,10 @@ export function parseBody(limit: string): Middleware<AppState, AppContext> {
     if (!parsed) return;
     const body = (ctx.request as { body?: unknown }).body;
     if (typeof body === 'object' && nestedDeeperThan(body, MAX_JSON_DEPTH)) {
-      throw new BadRequestError(`The JSON body is nested more than ${MAX_JSON_DEPTH} levels deep`);
+      throw new BadRequestError(
+        `The JSON body is nested more than ${MAX_JSON_DEPTH} levels deep`,
+        'body_too_deep',
+      );
     }
     await next();
   };

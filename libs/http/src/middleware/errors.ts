@@ -1,5 +1,6 @@
 import type { Middleware } from 'koa';
 import type { Logger } from '@catalogue/logger';
+import type { ErrorCode } from '../codes';
 import { HttpError } from '../errors';
 import type { AppContext, AppState } from '../types';
 
@@ -14,30 +15,36 @@ interface StatusError {
  * message a client should see. The parser's own messages are not shown: they can quote
  * the body back.
  */
-function clientErrorBody(err: StatusError): { status: number; error: string } | undefined {
+function clientErrorBody(err: StatusError): { status: number; error: string; code: ErrorCode } | undefined {
   if (typeof err.status !== 'number' || err.status < 400 || err.status >= 500) return undefined;
   switch (err.status) {
     case 400:
-      return { status: 400, error: 'Malformed JSON in request body' };
+      return { status: 400, error: 'Malformed JSON in request body', code: 'malformed_json' };
     case 413:
-      return { status: 413, error: 'Request body too large' };
+      return { status: 413, error: 'Request body too large', code: 'body_too_large' };
     case 415:
-      return { status: 415, error: 'Unsupported content type' };
+      return { status: 415, error: 'Unsupported content type', code: 'unsupported_media_type' };
     default:
-      return { status: err.status, error: err.expose && err.message ? err.message : 'Bad request' };
+      return {
+        status: err.status,
+        error: err.expose && err.message ? err.message : 'Bad request',
+        code:
+          err.status === 404 ? 'not_found' : err.status === 405 ? 'method_not_allowed' : 'validation_failed',
+      };
   }
 }
 
-const EMPTY_ANSWERS: Record<number, string> = {
-  404: 'Not found',
-  405: 'Method not allowed',
-  501: 'Method not implemented',
+const EMPTY_ANSWERS: Record<number, { error: string; code: ErrorCode }> = {
+  404: { error: 'Not found', code: 'not_found' },
+  405: { error: 'Method not allowed', code: 'method_not_allowed' },
+  501: { error: 'Method not implemented', code: 'method_not_implemented' },
 };
 
 /**
- * Maps every error to the JSON bodies of the design: typed HttpErrors as they declare,
- * body-parser errors to 400/413, unknown routes to 404, and everything else to a 500
- * that names the request id but never the cause. Only 5xx are logged with their stack.
+ * Maps every error to the JSON bodies of the design, each with its `code`: typed HttpErrors as
+ * they declare (with their headers), body-parser errors to 400/413/415, unknown routes to 404,
+ * and everything else to a 500 that names the request id but never the cause. Only 5xx are
+ * logged with their stack.
  */
 export function errorHandler(logger: Logger): Middleware<AppState, AppContext> {
   return async (ctx, next) => {
@@ -51,24 +58,25 @@ export function errorHandler(logger: Logger): Middleware<AppState, AppContext> {
         if (error) {
           // Set explicitly: Koa turns its own default 404 into 200 when a body is set.
           ctx.status = status;
-          ctx.body = { error };
+          ctx.body = { ...error };
         }
       }
     } catch (err) {
       if (err instanceof HttpError) {
         ctx.status = err.status;
+        ctx.set(err.headers);
         ctx.body = err.body;
         return;
       }
       const client = clientErrorBody(err as StatusError);
       if (client) {
         ctx.status = client.status;
-        ctx.body = { error: client.error };
+        ctx.body = { error: client.error, code: client.code };
         return;
       }
       logger.error({ err, request_id: ctx.state.requestId, path: ctx.path }, 'unhandled error');
       ctx.status = 500;
-      ctx.body = { error: 'Internal server error', request_id: ctx.state.requestId };
+      ctx.body = { error: 'Internal server error', request_id: ctx.state.requestId, code: 'internal' };
     }
   };
 }

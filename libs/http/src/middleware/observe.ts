@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Middleware } from 'koa';
 import type { Logger } from '@catalogue/logger';
 import type { AppContext, AppState } from '../types';
-import { UNMATCHED_ROUTE, type HttpMetrics } from '../metrics';
+import { BEFORE_ROUTING, UNMATCHED_ROUTE, type HttpMetrics } from '../metrics';
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 /** Probes hit these every few seconds; their log lines go to debug to keep logs readable. */
@@ -11,9 +11,15 @@ const QUIET_PATHS = new Set(['/healthz', '/readyz', '/metrics']);
 /**
  * Outermost middleware: gives every request an id (the caller's X-Request-Id when it is
  * sane, a new UUID otherwise), then writes one log line and one histogram sample when the
- * response is final — after the error middleware has set the status.
+ * response is final — after the error middleware has set the status. The route label is a
+ * route template, `unmatched`, or `before_routing` for a request a router's middleware (auth,
+ * rate limit, body parsing) refused before any route ran.
  */
-export function observe(logger: Logger, metrics: HttpMetrics): Middleware<AppState, AppContext> {
+export function observe(
+  logger: Logger,
+  metrics: HttpMetrics,
+  templates: ReadonlySet<string>,
+): Middleware<AppState, AppContext> {
   return async (ctx, next) => {
     const incoming = ctx.get('X-Request-Id');
     const requestId = REQUEST_ID.test(incoming) ? incoming : randomUUID();
@@ -24,7 +30,13 @@ export function observe(logger: Logger, metrics: HttpMetrics): Middleware<AppSta
       await next();
     } finally {
       const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-      const route = typeof ctx._matchedRoute === 'string' ? ctx._matchedRoute : UNMATCHED_ROUTE;
+      const matched = ctx._matchedRoute;
+      const route =
+        matched === undefined
+          ? UNMATCHED_ROUTE
+          : typeof matched === 'string' && templates.has(matched)
+            ? matched
+            : BEFORE_ROUTING;
       metrics.requestDuration.observe({ method: ctx.method, route, status: String(ctx.status) }, seconds);
       const line = {
         request_id: requestId,

@@ -1,4 +1,4 @@
-import { apiRouter, bodyOf, eshopOf, inputOf, validate } from '@catalogue/http';
+import { apiRouter, bodyOf, eshopOf, idempotent, inputOf, validate, type RouterDeps } from '@catalogue/http';
 import type { EntityType } from '@catalogue/db';
 import type { Deps } from '../deps';
 import { v1ListQuery, v2ListQuery, type V1ListQuery, type V2ListQuery } from '../schemas/list.schema';
@@ -12,43 +12,46 @@ const V2_ENTITIES: [string, EntityType][] = [
 ];
 
 /** v2: list, import and soft-delete per entity; parameters; multi-import. */
-export function v2Routes(deps: Pick<Deps, 'db' | 'config'>, services: CatalogueServices) {
-  const router = apiRouter(deps.db, { bodyLimit: deps.config.http.bodyLimit, prefix: '/api/v2/rest' });
+export function v2Routes(deps: RouterDeps & Pick<Deps, 'logger'>, services: CatalogueServices) {
+  const router = apiRouter(deps, { prefix: '/api/v2/rest' });
+  // A retried import with the same Idempotency-Key answers what the first one did.
+  const once = idempotent(deps);
   for (const [path, type] of V2_ENTITIES) {
     router.get(`/${path}`, validate({ query: v2ListQuery }), async (ctx) => {
       ctx.body = await services.list.listV2(eshopOf(ctx), type, inputOf<unknown, V2ListQuery>(ctx).query);
     });
-    router.post(`/${path}`, async (ctx) => {
+    router.post(`/${path}`, once, async (ctx) => {
       ctx.body = await services.imports.importV2(eshopOf(ctx).id, type, bodyOf(ctx));
     });
     router.delete(`/${path}`, async (ctx) => {
       ctx.body = await services.deletes.softDelete(eshopOf(ctx).id, type, bodyOf(ctx));
     });
   }
-  router.post('/parameters', async (ctx) => {
+  router.post('/parameters', once, async (ctx) => {
     ctx.body = await services.imports.importParameters(eshopOf(ctx).id, bodyOf(ctx));
   });
-  router.post('/multi-import', async (ctx) => {
+  router.post('/multi-import', once, async (ctx) => {
     ctx.body = await services.imports.multiImport(eshopOf(ctx).id, bodyOf(ctx));
   });
   return router;
 }
 
 /** v1: products and categories (one language), parameters. */
-export function v1Routes(deps: Pick<Deps, 'db' | 'config'>, services: CatalogueServices) {
-  const router = apiRouter(deps.db, { bodyLimit: deps.config.http.bodyLimit, prefix: '/api/v1' });
+export function v1Routes(deps: RouterDeps & Pick<Deps, 'logger'>, services: CatalogueServices) {
+  const router = apiRouter(deps, { prefix: '/api/v1' });
+  const once = idempotent(deps);
   for (const [path, type] of [
     ['products', 'product'],
     ['categories', 'category'],
   ] as const) {
-    router.post(`/${path}/bulk-import`, async (ctx) => {
+    router.post(`/${path}/bulk-import`, once, async (ctx) => {
       ctx.body = await services.imports.importV1(eshopOf(ctx).id, type, bodyOf(ctx));
     });
     router.get(`/${path}/list`, validate({ query: v1ListQuery }), async (ctx) => {
       ctx.body = await services.list.listV1(eshopOf(ctx).id, type, inputOf<unknown, V1ListQuery>(ctx).query);
     });
   }
-  router.post('/parameters/bulk-import', async (ctx) => {
+  router.post('/parameters/bulk-import', once, async (ctx) => {
     ctx.body = await services.imports.importParameters(eshopOf(ctx).id, bodyOf(ctx));
   });
   return router;

@@ -25,7 +25,10 @@ export interface CheckedItem<T> {
 /** 422 with the specification's body for a request over the bulk limit. */
 export class BulkLimitError extends HttpError {
   constructor() {
-    super(422, { success: false, errors: { bulk: [`Maximum ${BULK_LIMIT} items allowed for bulk import`] } });
+    super(422, 'bulk_limit_exceeded', {
+      success: false,
+      errors: { bulk: [`Maximum ${BULK_LIMIT} items allowed for bulk import`] },
+    });
   }
 }
 

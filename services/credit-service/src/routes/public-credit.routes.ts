@@ -1,15 +1,16 @@
 import { createHash } from 'node:crypto';
 import { creditsRepository } from '@catalogue/db';
-import { Router, type AppContext, type AppState } from '@catalogue/http';
+import { limitByAddress, Router, type AppContext, type AppState } from '@catalogue/http';
 import type { Deps } from '../deps';
 
 /**
  * GET /public/credit: the price list, without auth. Cacheable: a strong ETag of the body
  * (so a price change is seen on the next revalidation) and five minutes of freshness.
  */
-export function publicCreditRoutes(deps: Pick<Deps, 'db'>) {
+export function publicCreditRoutes(deps: Pick<Deps, 'db' | 'rateLimits'>) {
   const router = new Router<AppState, AppContext>();
-  router.get('/public/credit', async (ctx) => {
+  // No token: counted against the client address's anonymous budget.
+  router.get('/public/credit', limitByAddress(deps.rateLimits), async (ctx) => {
     const prices = await creditsRepository.prices(deps.db);
     const body = {
       data: prices.map((p) => ({

@@ -11,10 +11,18 @@
  *   Once it has been idle for a few minutes, a `render-content` job is queued for it again
  *   (rendering is idempotent), one job per item, at most one in flight per item.
  *
+ * - An Idempotency-Key kept past its 24 hours is deleted (lookups ignore it already; this only
+ *   bounds the table).
+ *
  * It runs as a job of its own queue, queued by a BullMQ job scheduler: one sweep per period
  * across all replicas, and two overlapping sweeps are harmless.
  */
-import { generationJobsRepository, stuckItemsRepository, type StuckItem } from '@catalogue/db';
+import {
+  generationJobsRepository,
+  idempotencyRepository,
+  stuckItemsRepository,
+  type StuckItem,
+} from '@catalogue/db';
 import type { SweepMetrics } from '../metrics';
 import { failGeneration, type EndDeps } from './generation-end';
 
@@ -35,6 +43,7 @@ export type SweepDeps = EndDeps & {
 export interface SweepResult {
   generation_jobs_failed: number;
   items_requeued: number;
+  idempotency_keys_expired: number;
 }
 
 /** States in which a queue job will still run (or is running). */
@@ -93,11 +102,19 @@ async function requeueStuckItems(deps: SweepDeps): Promise<number> {
   return missing.length;
 }
 
+async function deleteExpiredIdempotencyKeys(deps: SweepDeps): Promise<number> {
+  const deleted = await idempotencyRepository.deleteExpired(deps.db, deps.sweep.batch);
+  deps.sweepMetrics.swept.inc({ kind: 'idempotency_key' }, deleted);
+  return deleted;
+}
+
 export async function sweepStaleWork(deps: SweepDeps): Promise<SweepResult> {
   const result = {
     generation_jobs_failed: await failAbandonedGenerations(deps),
     items_requeued: await requeueStuckItems(deps),
+    idempotency_keys_expired: await deleteExpiredIdempotencyKeys(deps),
   };
+  // Expired keys are routine, not lost work: they alone do not warn.
   if (result.generation_jobs_failed > 0 || result.items_requeued > 0) {
     deps.logger.warn(result, 'stale work swept');
   }

@@ -1,6 +1,5 @@
-import { eshopOf, inputOf, validate } from '@catalogue/http';
+import { eshopOf, idempotent, inputOf, validate } from '@catalogue/http';
 import type { WlEntityType } from '@catalogue/db';
-import type { Deps } from '../deps';
 import { entityParams } from '../schemas/common.schema';
 import {
   contentPostBody,
@@ -24,7 +23,7 @@ import {
   listContent,
   type ContentTarget,
 } from '../services/content.service';
-import { licensedRouter } from './licensed-router';
+import { licensedRouter, type RouteDeps } from './licensed-router';
 
 interface EntityPath {
   entity_id: string;
@@ -34,8 +33,10 @@ interface EntityPath {
 const ENTITY = '/:entity_id/type/:entity_type';
 
 /** The editor's operations on an entity's content widgets and elements. */
-export function contentRoutes(deps: Pick<Deps, 'db' | 'config'>) {
+export function contentRoutes(deps: RouteDeps) {
   const router = licensedRouter(deps);
+  // POSTs that change content accept an Idempotency-Key (content/dom only reads).
+  const once = idempotent(deps);
   const targetOf = (ctx: Parameters<typeof eshopOf>[0], params: EntityPath): ContentTarget => ({
     eshop: eshopOf(ctx),
     type: params.entity_type,
@@ -49,6 +50,7 @@ export function contentRoutes(deps: Pick<Deps, 'db' | 'config'>) {
 
   router.post(
     `/content${ENTITY}`,
+    once,
     validate({ params: entityParams, query: contentQuery, body: contentPostBody }),
     async (ctx) => {
       const { params, query, body } = inputOf<EntityPath, ContentQuery, ContentPostInput>(ctx);
@@ -76,6 +78,7 @@ export function contentRoutes(deps: Pick<Deps, 'db' | 'config'>) {
 
   router.post(
     `/content/element-copy${ENTITY}`,
+    once,
     validate({ params: entityParams, query: contentQuery, body: elementCopyBody }),
     async (ctx) => {
       const { params, query, body } = inputOf<EntityPath, ContentQuery, ElementCopyInput>(ctx);
@@ -94,6 +97,7 @@ export function contentRoutes(deps: Pick<Deps, 'db' | 'config'>) {
 
   router.post(
     '/content/copy-widget',
+    once,
     validate({ query: contentQuery, body: copyWidgetBody }),
     async (ctx) => {
       const { query, body } = inputOf<unknown, ContentQuery, CopyWidgetInput>(ctx);

@@ -1,11 +1,10 @@
 import { eshopOf, inputOf, validate } from '@catalogue/http';
 import type { DesignCategory } from '@catalogue/content';
-import type { Deps } from '../deps';
 import { designParams, listDesignsQuery } from '../schemas/designs.schema';
 import { designPreview, designStructureOf, listDesigns } from '../services/designs.service';
-import { licensedRouter } from './licensed-router';
+import { licensedRouter, type RouteDeps } from './licensed-router';
 
-export function designsRoutes(deps: Pick<Deps, 'db' | 'config'>) {
+export function designsRoutes(deps: RouteDeps) {
   const router = licensedRouter(deps);
 
   router.get('/design', validate({ query: listDesignsQuery }), async (ctx) => {

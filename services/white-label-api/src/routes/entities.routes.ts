@@ -1,6 +1,5 @@
-import { eshopOf, inputOf, validate } from '@catalogue/http';
+import { eshopOf, idempotent, inputOf, validate } from '@catalogue/http';
 import type { WlEntityType } from '@catalogue/db';
-import type { Deps } from '../deps';
 import { entityParams } from '../schemas/common.schema';
 import { listEntitiesQuery, registerEntityBody } from '../schemas/entities.schema';
 import {
@@ -9,14 +8,14 @@ import {
   registerEntity,
   type RegisterEntityInput,
 } from '../services/entities.service';
-import { licensedRouter } from './licensed-router';
+import { licensedRouter, type RouteDeps } from './licensed-router';
 
 type EntityPath = { entity_id: string; entity_type: WlEntityType };
 
-export function entitiesRoutes(deps: Pick<Deps, 'db' | 'config'>) {
+export function entitiesRoutes(deps: RouteDeps) {
   const router = licensedRouter(deps);
 
-  router.post('/register-entity', validate({ body: registerEntityBody }), async (ctx) => {
+  router.post('/register-entity', idempotent(deps), validate({ body: registerEntityBody }), async (ctx) => {
     const { body } = inputOf<unknown, unknown, RegisterEntityInput>(ctx);
     const { entity, created } = await registerEntity(deps.db, eshopOf(ctx).id, body);
     // 201 tells a host that this call created the entity; a re-registration is a plain 200.

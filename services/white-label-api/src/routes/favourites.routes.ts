@@ -1,5 +1,4 @@
-import { eshopOf, inputOf, validate } from '@catalogue/http';
-import type { Deps } from '../deps';
+import { eshopOf, idempotent, inputOf, validate } from '@catalogue/http';
 import { createFavouriteBody, favouriteParams } from '../schemas/favourites.schema';
 import {
   createFavourite,
@@ -8,18 +7,18 @@ import {
   listFavourites,
   type CreateFavouriteInput,
 } from '../services/favourites.service';
-import { licensedRouter } from './licensed-router';
+import { licensedRouter, type RouteDeps } from './licensed-router';
 
 type FavouritePath = { widget_favourite_id: number };
 
-export function favouritesRoutes(deps: Pick<Deps, 'db' | 'config'>) {
+export function favouritesRoutes(deps: RouteDeps) {
   const router = licensedRouter(deps);
 
   router.get('/widget-favourite', async (ctx) => {
     ctx.body = await listFavourites(deps.db, eshopOf(ctx).id);
   });
 
-  router.post('/widget-favourite', validate({ body: createFavouriteBody }), async (ctx) => {
+  router.post('/widget-favourite', idempotent(deps), validate({ body: createFavouriteBody }), async (ctx) => {
     const { body } = inputOf<unknown, unknown, CreateFavouriteInput>(ctx);
     ctx.status = 201;
     ctx.body = await createFavourite(deps.db, eshopOf(ctx).id, body);

@@ -1,16 +1,16 @@
-import { eshopOf, inputOf, validate } from '@catalogue/http';
+import { eshopOf, idempotent, inputOf, validate } from '@catalogue/http';
 import type { WlEntityType } from '@catalogue/db';
-import type { Deps } from '../deps';
 import { entityParams } from '../schemas/common.schema';
 import { fillDesignBody } from '../schemas/fill-design.schema';
 import { fillEntityDesign, type FillDesignInput } from '../services/fill-design.service';
-import { licensedRouter } from './licensed-router';
+import { licensedRouter, type RouteDeps } from './licensed-router';
 
-export function fillDesignRoutes(deps: Pick<Deps, 'db' | 'config'>) {
+export function fillDesignRoutes(deps: RouteDeps) {
   const router = licensedRouter(deps);
 
   router.post(
     '/entity/:entity_id/type/:entity_type/design',
+    idempotent(deps),
     validate({ params: entityParams, body: fillDesignBody }),
     async (ctx) => {
       const { params, body } = inputOf<

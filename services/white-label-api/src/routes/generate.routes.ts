@@ -1,4 +1,4 @@
-import { eshopOf, inputOf, validate } from '@catalogue/http';
+import { eshopOf, idempotent, inputOf, validate } from '@catalogue/http';
 import type { WlEntityType } from '@catalogue/db';
 import type { Deps } from '../deps';
 import { entityParams } from '../schemas/common.schema';
@@ -10,7 +10,8 @@ type EntityParams = { entity_id: string; entity_type: WlEntityType };
 
 /** Generation jobs: start (credits reserved), resume the running one, poll by id. */
 export function generateRoutes(deps: Deps) {
-  const router = licensedRouter(deps);
+  // POST here is a generation start: it has its own (small) budget per token.
+  const router = licensedRouter(deps, { writes: 'generate' });
   const generateDeps = {
     db: deps.db,
     queues: deps.queues,
@@ -21,6 +22,8 @@ export function generateRoutes(deps: Deps) {
 
   router.post(
     '/content/:entity_id/type/:entity_type/generate',
+    // A retried start with the same Idempotency-Key answers the first job: charged once.
+    idempotent(deps),
     validate({ params: entityParams, body: generateBody }),
     async (ctx) => {
       const { params, body } = inputOf<EntityParams, unknown, GenerateBody>(ctx);

@@ -1,10 +1,9 @@
 import { inputOf, validate } from '@catalogue/http';
-import type { Deps } from '../deps';
 import { listWidgetsQuery } from '../schemas/widgets.schema';
 import { listWidgets } from '../services/widgets.service';
-import { licensedRouter } from './licensed-router';
+import { licensedRouter, type RouteDeps } from './licensed-router';
 
-export function widgetsRoutes(deps: Pick<Deps, 'db' | 'config'>) {
+export function widgetsRoutes(deps: RouteDeps) {
   const router = licensedRouter(deps);
   router.get('/widget', validate({ query: listWidgetsQuery }), async (ctx) => {
     const { query } = inputOf<unknown, { category_id?: number }>(ctx);

@@ -12,7 +12,7 @@ import {
   type Knex,
   type WlEntityType,
 } from '@catalogue/db';
-import { ConflictError, HttpError, NotFoundError } from '@catalogue/http';
+import { ConflictError, HttpError, NotFoundError, UnavailableError } from '@catalogue/http';
 import type { Logger } from '@catalogue/logger';
 import { enqueue, withTimeout, type Queues } from '@catalogue/queue';
 import type { GenerateBody } from '../schemas/generate.schema';
@@ -56,23 +56,23 @@ export function jobBody(job: GenerationJob): JobBody {
 /** 422 with what the generation needs and what the eshop has (the issue's body, not `{error}`). */
 export class InsufficientCreditsError extends HttpError {
   constructor(required: number, remaining: number) {
-    super(422, {
-      message: `This generation needs ${required} credits; ${remaining} remain.`,
-      required,
-      remaining,
-    });
+    const message = `This generation needs ${required} credits; ${remaining} remain.`;
+    // `error` too, so every error body has one; `message` stays as the issue gave it.
+    super(422, 'credits_insufficient', { message, required, remaining, error: message });
   }
 }
 
 /** 503: the job could not be handed to the worker; it was ended and its credits released. */
-class QueueUnavailableError extends HttpError {
+class QueueUnavailableError extends UnavailableError {
   constructor() {
-    super(503, { error: 'The generation could not be queued; nothing was charged. Try again.' });
+    super('The generation could not be queued; nothing was charged. Try again.');
   }
 }
 
 function alreadyRunning(job: GenerationJob): ConflictError {
-  return new ConflictError('A generation is already running for this entity', { data: jobBody(job) });
+  return new ConflictError('A generation is already running for this entity', 'generation_running', {
+    data: jobBody(job),
+  });
 }
 
 const ONE_RUNNING_INDEX = 'generation_jobs_one_running';
@@ -155,7 +155,10 @@ export async function startGeneration(deps: GenerateDeps, input: StartInput): Pr
     // Another request started a job for this entity between our check and our insert.
     const winner = await generationJobsRepository.running(deps.db, eshop.id, entityType, entityId);
     if (winner) throw alreadyRunning(winner);
-    throw new ConflictError('A generation for this entity was started at the same time; try again');
+    throw new ConflictError(
+      'A generation for this entity was started at the same time; try again',
+      'generation_running',
+    );
   }
 
   // After the commit, so the worker never looks for a row that is not there yet.

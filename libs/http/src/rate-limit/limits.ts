@@ -1,0 +1,187 @@
+import type { Redis } from 'ioredis';
+import { RateLimiterRedis, RateLimiterRes, RLWrapperTimeouts } from 'rate-limiter-flexible';
+import type { Config } from '@catalogue/config';
+import type { Logger } from '@catalogue/logger';
+import type { RateLimitMetrics } from '../metrics';
+
+/** The per-token budgets: cheap reads, bulk writes, generation starts. */
+export type TokenBucket = 'read' | 'write' | 'generate';
+/** Every budget, named as in the `RateLimit-Policy` header. */
+export type Policy = TokenBucket | 'anonymous' | 'auth-failure';
+
+/** The outcome of counting one request against one budget. */
+export interface RateLimitDecision {
+  policy: Policy;
+  /** Requests allowed per window. */
+  limit: number;
+  windowSeconds: number;
+  /** Requests left in the current window. */
+  remaining: number;
+  /** Seconds until the window restarts. */
+  resetSeconds: number;
+  allowed: boolean;
+}
+
+/** What the limiter says when its Redis does not answer: nothing (the request passes). */
+export type MaybeDecision = RateLimitDecision | undefined;
+
+export interface RateLimits {
+  /** Counts a request of an authenticated token; `override` is the eshop's requests per minute. */
+  consumeToken(tokenHash: string, bucket: TokenBucket, override: number | null): Promise<MaybeDecision>;
+  /** Counts a request that carries no token, per client address. */
+  consumeAnonymous(address: string): Promise<MaybeDecision>;
+  /** The address's failed-authentication budget when it is used up (then every token is refused). */
+  authFailureBlock(address: string): Promise<MaybeDecision>;
+  /** Counts a failed authentication of the address. */
+  recordAuthFailure(address: string): Promise<MaybeDecision>;
+  /** For the readiness detail: `failing_open` while the last Redis call of the limiter failed. */
+  state(): 'ok' | 'failing_open' | 'disabled';
+}
+
+const pass = (): Promise<MaybeDecision> => Promise.resolve(undefined);
+
+/** Limits that let everything pass (RATE_LIMIT_ENABLED=0, and routers built by unit tests). */
+export const NO_RATE_LIMITS: RateLimits = {
+  consumeToken: pass,
+  consumeAnonymous: pass,
+  authFailureBlock: pass,
+  recordAuthFailure: pass,
+  state: () => 'disabled',
+};
+
+interface Budget {
+  policy: Policy;
+  points: number;
+  windowSeconds: number;
+}
+
+/**
+ * Redis-backed rate limits (rate-limiter-flexible, fixed windows), shared by every replica
+ * through the deployment's Redis. Redis trouble never refuses a request: a down connection is
+ * refused at once (`rejectIfRedisNotReady`), a frozen one after `redisTimeoutMs`, and the
+ * request passes unlimited ("fail open") while the metric and the readiness detail say so.
+ * A rate limit protects the service; it must not take it down with Redis.
+ */
+export function createRateLimits(
+  redis: Redis,
+  config: Config,
+  metrics: RateLimitMetrics,
+  logger: Logger,
+): RateLimits {
+  const settings = config.rateLimit;
+  const limiters = new Map<string, RLWrapperTimeouts>();
+  let failingOpen = false;
+
+  // One limiter per (policy, points): an eshop override changes the points, not the key, so
+  // the count carries over when an operator changes the limit.
+  const limiterOf = ({ policy, points, windowSeconds }: Budget): RLWrapperTimeouts => {
+    const id = `${policy}:${points}:${windowSeconds}`;
+    let limiter = limiters.get(id);
+    if (!limiter) {
+      limiter = new RLWrapperTimeouts({
+        limiter: new RateLimiterRedis({
+          storeClient: redis,
+          keyPrefix: `${config.redis.queuePrefix}:rl:${policy}`,
+          points,
+          duration: windowSeconds,
+          rejectIfRedisNotReady: true,
+        }),
+        timeoutMs: settings.redisTimeoutMs,
+      });
+      limiters.set(id, limiter);
+    }
+    return limiter;
+  };
+
+  const setFailingOpen = (value: boolean): void => {
+    if (value !== failingOpen) {
+      failingOpen = value;
+      metrics.failingOpen.set(value ? 1 : 0);
+      if (value) logger.warn('rate limiter cannot reach Redis: requests pass unlimited');
+      else logger.info('rate limiter reaches Redis again');
+    }
+  };
+
+  const decisionOf = (budget: Budget, res: RateLimiterRes, allowed: boolean): RateLimitDecision => ({
+    policy: budget.policy,
+    limit: budget.points,
+    windowSeconds: budget.windowSeconds,
+    remaining: Math.max(0, budget.points - res.consumedPoints),
+    resetSeconds: Math.max(1, Math.ceil(res.msBeforeNext / 1000)),
+    allowed,
+  });
+
+  /** Runs a limiter call; a Redis failure is a pass (undefined), counted and remembered. */
+  const guarded = async (
+    budget: Budget,
+    call: () => Promise<RateLimitDecision>,
+    countAllowed = true,
+  ): Promise<MaybeDecision> => {
+    try {
+      const decision = await call();
+      setFailingOpen(false);
+      if (countAllowed || !decision.allowed) {
+        metrics.decisions.inc({ policy: budget.policy, decision: decision.allowed ? 'allowed' : 'limited' });
+      }
+      return decision;
+    } catch (err) {
+      setFailingOpen(true);
+      metrics.decisions.inc({ policy: budget.policy, decision: 'failed_open' });
+      logger.debug({ err: (err as Error).message, policy: budget.policy }, 'rate limiter failed open');
+      return undefined;
+    }
+  };
+
+  const consume = (budget: Budget, key: string): Promise<MaybeDecision> =>
+    guarded(budget, async () => {
+      try {
+        return decisionOf(budget, await limiterOf(budget).consume(key), true);
+      } catch (rejection) {
+        // Over the budget rejects with a RateLimiterRes; anything else is a Redis failure.
+        if (rejection instanceof RateLimiterRes) return decisionOf(budget, rejection, false);
+        throw rejection;
+      }
+    });
+
+  const tokenBudget = (bucket: TokenBucket, override: number | null): Budget => {
+    const defaults = {
+      read: settings.readPerMinute,
+      write: settings.writePerMinute,
+      generate: settings.generatePerMinute,
+    };
+    // The override replaces the read budget; writes and generation starts keep their ratio.
+    const points =
+      override === null
+        ? defaults[bucket]
+        : Math.max(1, Math.round((override * defaults[bucket]) / settings.readPerMinute));
+    return { policy: bucket, points, windowSeconds: 60 };
+  };
+  const anonymous: Budget = { policy: 'anonymous', points: settings.anonymousPerMinute, windowSeconds: 60 };
+  const authFailure: Budget = {
+    policy: 'auth-failure',
+    points: settings.authFailures,
+    windowSeconds: settings.authFailureWindowSeconds,
+  };
+
+  if (!settings.enabled) return NO_RATE_LIMITS;
+
+  return {
+    consumeToken: (tokenHash, bucket, override) => consume(tokenBudget(bucket, override), tokenHash),
+    consumeAnonymous: (address) => consume(anonymous, address),
+    recordAuthFailure: (address) => consume(authFailure, address),
+    // A read, not a count: every request with a token checks it (a blocked address must not
+    // learn that a guessed token is valid), but only failures use the budget up.
+    authFailureBlock: async (address) => {
+      const decision = await guarded(
+        authFailure,
+        async () => {
+          const res = (await limiterOf(authFailure).get(address)) ?? new RateLimiterRes(0, 0, 0);
+          return decisionOf(authFailure, res, res.consumedPoints < authFailure.points);
+        },
+        false,
+      );
+      return decision && !decision.allowed ? decision : undefined;
+    },
+    state: () => (failingOpen ? 'failing_open' : 'ok'),
+  };
+}

@@ -1,0 +1,215 @@
+// Rate limits on the real Redis: budgets per token and per address, shared by every replica,
+// the IETF RateLimit fields, 429 with Retry-After, and failing open when Redis is gone.
+import { adminService } from '@catalogue/admin';
+import {
+  expectMatchesContract,
+  makeEshop,
+  serveApp,
+  startPrivateRedis,
+  testConfig,
+  type ServedApp,
+} from '@catalogue/testing';
+import { createApp } from '../src/app';
+import { buildDeps, closeDeps, type Deps } from '../src/deps';
+
+/** Small budgets, on a key prefix of this file's own. */
+const LIMITS = {
+  RATE_LIMIT_READ_PER_MINUTE: '5',
+  RATE_LIMIT_WRITE_PER_MINUTE: '2',
+  RATE_LIMIT_GENERATE_PER_MINUTE: '1',
+  RATE_LIMIT_ANONYMOUS_PER_MINUTE: '3',
+  RATE_LIMIT_AUTH_FAILURES: '3',
+  RATE_LIMIT_AUTH_FAILURE_WINDOW_SECONDS: '600',
+};
+
+interface Instance {
+  deps: Deps;
+  server: ServedApp;
+}
+
+async function start(overrides: Record<string, string>): Promise<Instance> {
+  const deps = buildDeps(testConfig({ ...LIMITS, ...overrides }));
+  return { deps, server: await serveApp(createApp(deps), deps.logger) };
+}
+
+async function stop(instance: Instance): Promise<void> {
+  await instance.server.stop();
+  await closeDeps(instance.deps);
+}
+
+let addressCounter = 0;
+/** A client address of its own per test (the app trusts one proxy's X-Forwarded-For). */
+const nextAddress = () => `198.51.100.${(process.pid + ++addressCounter) % 250}`;
+
+async function get(url: string, path: string, headers: Record<string, string>) {
+  const res = await fetch(`${url}${path}`, { headers });
+  const body: unknown = await res.json();
+  expectMatchesContract('GET', path, res.status, body, res.headers.get('content-type'));
+  return { status: res.status, body, headers: res.headers };
+}
+
+describe('catalogue-api: rate limits', () => {
+  const prefix = `${testConfig().redis.queuePrefix}-rl-${process.pid}`;
+  let a: Instance;
+  let b: Instance;
+
+  beforeAll(async () => {
+    // Two replicas of the API on one Redis: one budget.
+    a = await start({ QUEUE_PREFIX: prefix });
+    b = await start({ QUEUE_PREFIX: prefix });
+  });
+
+  afterAll(async () => {
+    await stop(a);
+    await stop(b);
+  });
+
+  test('when a token bursts over its read budget, then 429 with Retry-After and the RateLimit fields; another token is not affected', async () => {
+    // Arrange
+    const shop = await makeEshop(a.deps.db);
+    const other = await makeEshop(a.deps.db);
+    const auth = { Authorization: `Bearer ${shop.apiToken}` };
+
+    // Act
+    const answers = [];
+    for (let i = 0; i < 6; i += 1) answers.push(await get(a.server.url, '/api/v2/rest/whoami', auth));
+
+    // Assert
+    expect(answers.map((r) => r.status)).toEqual([200, 200, 200, 200, 200, 429]);
+    expect(answers[0]!.headers.get('ratelimit-policy')).toBe('"read";q=5;w=60');
+    expect(answers[0]!.headers.get('ratelimit')).toMatch(/^"read";r=4;t=([1-9]|[1-5]\d|60)$/);
+    expect(answers[4]!.headers.get('ratelimit')).toMatch(/^"read";r=0;t=\d+$/);
+    const refused = answers[5]!;
+    expect(refused.body).toEqual({
+      error: expect.stringMatching(/^Too many requests; retry after \d+ seconds\.$/),
+      code: 'rate_limited',
+    });
+    const retryAfter = Number(refused.headers.get('retry-after'));
+    expect(retryAfter).toBeGreaterThanOrEqual(1);
+    expect(retryAfter).toBeLessThanOrEqual(60);
+    expect(refused.headers.get('ratelimit')).toBe(`"read";r=0;t=${retryAfter}`);
+    const unaffected = await get(a.server.url, '/api/v2/rest/whoami', {
+      Authorization: `Bearer ${other.apiToken}`,
+    });
+    expect(unaffected.status).toBe(200);
+  });
+
+  test('when two API processes serve one token, then they share its budget', async () => {
+    const shop = await makeEshop(a.deps.db);
+    const auth = { Authorization: `Bearer ${shop.apiToken}` };
+
+    const statuses = [];
+    for (let i = 0; i < 6; i += 1) {
+      statuses.push((await get((i % 2 === 0 ? a : b).server.url, '/api/v2/rest/whoami', auth)).status);
+    }
+
+    expect(statuses).toEqual([200, 200, 200, 200, 200, 429]);
+  });
+
+  test('when writes are over their budget, then reads of the same token still pass (separate budgets)', async () => {
+    const shop = await makeEshop(a.deps.db);
+    const headers = { Authorization: `Bearer ${shop.apiToken}`, 'Content-Type': 'application/json' };
+    const post = () =>
+      fetch(`${a.server.url}/api/v2/rest/brands`, { method: 'POST', headers, body: JSON.stringify([]) });
+
+    const writes = [(await post()).status, (await post()).status];
+    const third = await post();
+    const read = await get(a.server.url, '/api/v2/rest/whoami', headers);
+
+    expect(writes).toEqual([200, 200]);
+    expect(third.status).toBe(429);
+    expect(third.headers.get('ratelimit-policy')).toBe('"write";q=2;w=60');
+    expect(read.status).toBe(200);
+  });
+
+  test('when an operator sets the eshop a rate limit, then its tokens get that read budget and writes scale with it', async () => {
+    const shop = await makeEshop(a.deps.db);
+    await adminService(a.deps.db).updateEshop(shop.eshop.id, { rateLimitPerMinute: 10 });
+    const auth = { Authorization: `Bearer ${shop.apiToken}` };
+
+    const first = await get(a.server.url, '/api/v2/rest/whoami', auth);
+    const write = await fetch(`${a.server.url}/api/v2/rest/brands`, {
+      method: 'POST',
+      headers: { ...auth, 'Content-Type': 'application/json' },
+      body: '[]',
+    });
+
+    expect(first.headers.get('ratelimit-policy')).toBe('"read";q=10;w=60');
+    // Default write budget 2 for 5 reads: 10 reads give 4 writes.
+    expect(write.headers.get('ratelimit-policy')).toBe('"write";q=4;w=60');
+  });
+
+  test('when an address keeps sending unknown tokens, then it is refused with 429 after its failure budget, even with a valid token; other addresses are not', async () => {
+    const shop = await makeEshop(a.deps.db);
+    const guesser = nextAddress();
+    const guess = (token: string) =>
+      get(b.server.url, '/api/v2/rest/whoami', {
+        Authorization: `Bearer ${token}`,
+        'X-Forwarded-For': guesser,
+      });
+
+    const failures = [];
+    for (let i = 0; i < 3; i += 1) failures.push(await guess(`cat_guess_${i}`));
+    const blockedGuess = await guess('cat_guess_4');
+    const blockedValid = await guess(shop.apiToken);
+    const elsewhere = await get(b.server.url, '/api/v2/rest/whoami', {
+      Authorization: `Bearer ${shop.apiToken}`,
+      'X-Forwarded-For': nextAddress(),
+    });
+
+    expect(failures.map((r) => [r.status, (r.body as { code: string }).code])).toEqual([
+      [401, 'token_invalid'],
+      [401, 'token_invalid'],
+      [401, 'token_invalid'],
+    ]);
+    expect(blockedGuess.status).toBe(429);
+    expect(blockedGuess.headers.get('ratelimit-policy')).toBe('"auth-failure";q=3;w=600');
+    expect(blockedValid.status).toBe(429);
+    expect(elsewhere.status).toBe(200);
+  });
+
+  test('when an address sends requests without a token, then they count against its anonymous budget', async () => {
+    const address = nextAddress();
+    const statuses = [];
+    for (let i = 0; i < 4; i += 1) {
+      statuses.push((await get(a.server.url, '/api/v2/rest/whoami', { 'X-Forwarded-For': address })).status);
+    }
+    expect(statuses).toEqual([401, 401, 401, 429]);
+  });
+});
+
+describe('catalogue-api: rate limits when Redis is gone', () => {
+  test('when the limiter Redis dies, then requests pass unlimited, the metric and the readiness detail say so', async () => {
+    // Arrange: the API on a private Redis, with a budget of one read per minute.
+    const redis = await startPrivateRedis();
+    const instance = await start({ REDIS_URL: redis.url, RATE_LIMIT_READ_PER_MINUTE: '1' });
+    try {
+      const shop = await makeEshop(instance.deps.db);
+      const auth = { Authorization: `Bearer ${shop.apiToken}` };
+      const limited = [
+        (await get(instance.server.url, '/api/v2/rest/whoami', auth)).status,
+        (await get(instance.server.url, '/api/v2/rest/whoami', auth)).status,
+      ];
+      expect(limited).toEqual([200, 429]);
+
+      // Act
+      await redis.stop();
+      const during = [];
+      for (let i = 0; i < 3; i += 1) during.push(await get(instance.server.url, '/api/v2/rest/whoami', auth));
+      const metrics = await (await fetch(`${instance.server.url}/metrics`)).text();
+      const ready = (await (await fetch(`${instance.server.url}/readyz`)).json()) as {
+        checks: Record<string, string>;
+      };
+
+      // Assert
+      expect(during.map((r) => r.status)).toEqual([200, 200, 200]);
+      expect(during[0]!.headers.get('ratelimit')).toBeNull();
+      expect(metrics).toContain('rate_limiter_failing_open 1');
+      expect(metrics).toMatch(/rate_limit_decisions_total\{policy="read",decision="failed_open"\} 3/);
+      expect(ready.checks.rate_limiter).toBe('failing_open');
+    } finally {
+      await stop(instance);
+      await redis.stop();
+    }
+  });
+});
