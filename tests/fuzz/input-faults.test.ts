@@ -104,7 +104,7 @@ describe('input faults: deep JSON, prototype keys, corrupt encodings, unknown me
       const reply = await (api === 'catalogue' ? catalogue(req) : whiteLabel(req));
 
       expectJsonClientError(reply, [400]);
-      expect(jsonOf(reply)).toEqual({ error: expect.stringContaining('nested') });
+      expect(jsonOf(reply)).toEqual({ error: expect.stringContaining('nested'), code: 'body_too_deep' });
     });
 
     test('when a body is nested exactly as deep as allowed, then it is processed as usual', async () => {
@@ -159,7 +159,10 @@ describe('input faults: deep JSON, prototype keys, corrupt encodings, unknown me
         if (name === '__proto__') {
           // Refused by the JSON parser (prototype poisoning), with a message that says why.
           expectJsonClientError(reply, [400]);
-          expect(jsonOf(reply)).toEqual({ error: 'JSON keys named __proto__ are not accepted' });
+          expect(jsonOf(reply)).toEqual({
+            error: 'JSON keys named __proto__ are not accepted',
+            code: 'malformed_json',
+          });
         } else {
           expectJsonClientError(reply, [422]);
           expect(Object.keys((jsonOf(reply) as { errors: object }).errors)).toContain(name);
@@ -214,7 +217,10 @@ describe('input faults: deep JSON, prototype keys, corrupt encodings, unknown me
 
         for (const reply of replies) {
           expectJsonClientError(reply, [400]);
-          expect(jsonOf(reply)).toEqual({ error: `The request body is not valid ${encoding} data` });
+          expect(jsonOf(reply)).toEqual({
+            error: `The request body is not valid ${encoding} data`,
+            code: 'body_encoding_invalid',
+          });
         }
       },
     );
@@ -245,6 +251,7 @@ describe('input faults: deep JSON, prototype keys, corrupt encodings, unknown me
       expectJsonClientError(reply, [415]);
       expect(jsonOf(reply)).toEqual({
         error: 'Unsupported Content-Encoding: send identity, gzip, deflate or br',
+        code: 'unsupported_media_type',
       });
     });
   });

@@ -18,6 +18,8 @@ export const NOT_A_FOREIGN_KEY: Readonly<Record<string, string>> = {
   'products.categories_ids':
     'a JSON array of external ids as the client sent them (an array cannot carry a foreign key); ' +
     'read back as sent, never joined',
+  'idempotency_keys.lock_id':
+    'a random token of the attempt that holds the key while it runs (only that attempt may store the answer), not a row id',
   'products.parameters_ids':
     'a JSON array of parameter external ids as the client sent them; reads resolve them within the eshop ' +
     '(parameters.eshop_id = the product eshop)',
