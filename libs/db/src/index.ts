@@ -33,6 +33,7 @@ export type {
   EntityStatus,
   EntityRecord,
   EntityWrite,
+  UpsertedRow,
   StoredEntity,
   ListedEntity,
   ListFilter,
