@@ -1,3 +1,4 @@
+import { importEntities } from '../src/services/entity-import';
 import { catalogueService } from './helpers';
 
 /**
@@ -189,6 +190,20 @@ describe('catalogue-api: fields outside the write contract are ignored', () => {
         short_description: { default: 'Short' },
       },
     ]);
+  });
+
+  test('when the write path itself is handed a category with variants, then it writes no variant row', async () => {
+    // Second line of defence: even an item that slipped past the projection cannot write variants.
+    const shop = await svc.eshop();
+
+    const outcome = await svc.deps.db.transaction((trx) =>
+      importEntities(trx, shop.eshop.id, 'category', [
+        { index: 0, item: { id: 'C1', name: { default: 'Chairs' }, variant: VARIANT } },
+      ]),
+    );
+
+    expect(outcome).toMatchObject({ imported: 1, updated: 0, errors: [] });
+    expect(await svc.deps.db('product_variants').where({ eshop_id: shop.eshop.id })).toEqual([]);
   });
 
   test('when an unknown field holds text PostgreSQL cannot store, then it is ignored like any unknown field', async () => {
