@@ -65,7 +65,12 @@ const MERGED = [
   'parameters_ids',
 ];
 
-/** catalogueRepository.upsert of `rows` products: one multi-row INSERT … ON CONFLICT DO UPDATE. */
+/**
+ * catalogueRepository.upsert of `rows` products: one multi-row INSERT … ON CONFLICT DO UPDATE.
+ * The service also passes `updateOnly` (the ids its locking read found), which adds
+ * `where "products".id = any($n::bigint[])` to the update; the baseline has no locking read, so
+ * it has no such list and updates every conflicting row.
+ */
 export function upsertSql(rows: number): string {
   const width = UPSERT_COLUMNS.length;
   const values = Array.from(
@@ -76,6 +81,6 @@ export function upsertSql(rows: number): string {
     `insert into "products" (${UPSERT_COLUMNS.map((c) => `"${c}"`).join(', ')}) values ${values.join(', ')} ` +
     'on conflict ("eshop_id", "external_id") do update set ' +
     MERGED.map((c) => `"${c}" = excluded."${c}"`).join(',') +
-    ',"updated_at" = CURRENT_TIMESTAMP(6) returning "id", "external_id"'
+    ',"updated_at" = CURRENT_TIMESTAMP(6) returning "id", "external_id", (xmax = 0) as inserted'
   );
 }

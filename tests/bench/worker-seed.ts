@@ -122,7 +122,7 @@ export async function seed(db: Knex, count: number): Promise<BenchItem[]> {
         await variantsRepository.replace(
           trx,
           eshopId,
-          new Map(sources.map((s) => [ids.get(s.write.externalId)!, s.variants])),
+          new Map(sources.map((s) => [ids.get(s.write.externalId)!.id, s.variants])),
         );
       }
     }

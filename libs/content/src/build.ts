@@ -5,7 +5,14 @@
  * order by the caller's counter, which is what makes a whole tree deterministic.
  */
 import type { Binding, FieldSpec, TemplateNode, WidgetDefinition } from './catalogue/types';
-import { isEmptyLangMap, mapLangMap, type ContentElement, type ContentWidget, type LangMap } from './model';
+import {
+  isEmptyLangMap,
+  mapLangMap,
+  wireExtension,
+  type ContentElement,
+  type ContentWidget,
+  type LangMap,
+} from './model';
 import { htmlToText } from './sanitize';
 
 /** Content for one widget, every text already in its stored form (see `prepareText`). */
@@ -163,7 +170,7 @@ export function buildWidget(
       is_editable: proto.editable,
       tag: proto.tag,
       value: proto.value,
-      extension: proto.extension,
+      extension: wireExtension(proto.extension),
     });
     proto.children.forEach((child, index) => flatten(child, id, index));
   };

@@ -1,4 +1,4 @@
-export { LANGUAGES, pickLanguage, toLangMap } from './model';
+export { LANGUAGES, pickLanguage, toLangMap, wireExtension } from './model';
 export type { ContentElement, ContentWidget, Language, LangMap, NestedNode, Text } from './model';
 
 export { escapeText, htmlToText, sanitizeHtml } from './sanitize';

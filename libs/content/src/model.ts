@@ -93,6 +93,22 @@ export function mapLangMap(map: LangMap, fn: (value: string) => string): LangMap
   return out;
 }
 
+const LANGUAGE_SET: ReadonlySet<string> = new Set(LANGUAGES);
+
+/**
+ * An element's `extension` as the API shows it: `[]` when it holds nothing, never `{}` (the
+ * specification's "array", a PHP-style empty array), also for each language of the favourites'
+ * language-map shape (`{"default": {"src": …}, "cs": []}`). Stored trees may hold `{}`.
+ */
+export function wireExtension(extension: unknown): unknown[] | Record<string, unknown> {
+  if (!isLangMap(extension)) return [];
+  const entries = Object.entries(extension).map(([key, value]) => [
+    key,
+    LANGUAGE_SET.has(key) && isLangMap(value) && Object.keys(value).length === 0 ? [] : value,
+  ]);
+  return entries.length > 0 ? Object.fromEntries(entries) : [];
+}
+
 export function isEmptyLangMap(map: LangMap): boolean {
   return Object.values(map).every((v) => typeof v !== 'string' || v.trim() === '');
 }

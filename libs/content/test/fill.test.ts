@@ -240,7 +240,7 @@ describe('fillDesign success', () => {
         is_editable: false,
         tag: 'section',
         value: {},
-        extension: {},
+        extension: [],
       },
       {
         id: 2,
@@ -250,7 +250,7 @@ describe('fillDesign success', () => {
         is_editable: true,
         tag: 'h2',
         value: { default: 'Intro' },
-        extension: {},
+        extension: [],
       },
       {
         id: 3,
@@ -260,7 +260,7 @@ describe('fillDesign success', () => {
         is_editable: true,
         tag: 'div',
         value: { default: '<p>Hello world</p>' },
-        extension: {},
+        extension: [],
       },
     ]);
   });

@@ -34,6 +34,7 @@ export type {
   EntityStatus,
   EntityRecord,
   EntityWrite,
+  UpsertedRow,
   StoredEntity,
   ListedEntity,
   ListFilter,

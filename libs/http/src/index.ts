@@ -18,7 +18,7 @@ export type { IdempotencyDeps } from './middleware/idempotency';
 export { fieldMessage, fieldPath } from './messages';
 export { firstUnstorablePath, isStorableText, unstorableTextErrors, unstorableTextMessage } from './text';
 export { validate, inputOf } from './middleware/validate';
-export type { InputSchemas } from './middleware/validate';
+export type { InputSchemas, MessageOverrides } from './middleware/validate';
 export {
   apiRouter,
   apiTokenAuth,

@@ -60,6 +60,10 @@ export function fieldMessage(
     case 'any.only':
       return `The selected ${field} is invalid.`;
     case 'date.format':
+      if (typeof detail.context?.format === 'string') {
+        return `The ${field} field must match the format ${detail.context.format}.`;
+      }
+      return `The ${field} field format is invalid.`;
     case 'string.pattern.base':
       return `The ${field} field format is invalid.`;
     default:

@@ -379,6 +379,16 @@ export function createOpenApiValidator(document: unknown, name = 'docs/openapi.y
 }
 
 const validators = new Map<string, OpenApiValidator>();
+const documents = new Map<string, Record<string, unknown>>();
+
+/** The parsed docs/openapi.yaml, for tests that hold a contract in code against it. */
+export function openApiDocument(
+  documentPath = join(REPO_ROOT, 'docs', 'openapi.yaml'),
+): Record<string, unknown> {
+  let document = documents.get(documentPath);
+  if (!document) documents.set(documentPath, (document = parse(readFileSync(documentPath, 'utf8')) as Json));
+  return document;
+}
 
 /** The validator of the repository's docs/openapi.yaml (or another file), loaded once. */
 export function openApiValidator(documentPath = join(REPO_ROOT, 'docs', 'openapi.yaml')): OpenApiValidator {

@@ -23,7 +23,7 @@ function product(overrides: Record<string, unknown> = {}): Record<string, unknow
     url: { default: 'https://shop.test/chair' },
     seo_title: {},
     seo_description: {},
-    image_preview: null,
+    image_preview: '',
     content: { html: { default: '<div>Chair</div>', cs: '' } },
     created_at: timestamp,
     updated_at: timestamp,
@@ -156,6 +156,10 @@ describe('openApiValidator', () => {
     expect(contract.validate('GET', '/api/v2/rest/products', 200, page({ ...full, brand_id: 'B' }))).toEqual([
       '/data/0: unexpected property "brand_id"',
     ]);
+    // Typed string by the specification: "" when there is no image, never null.
+    expect(
+      contract.validate('GET', '/api/v2/rest/products', 200, page({ ...full, image_preview: null })),
+    ).toEqual(['/data/0/image_preview: must be string']);
     expect(
       contract.validate(
         'GET',

@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import { LANGUAGES } from '@catalogue/config';
 import type { EntityType } from '@catalogue/db';
-import { LANG_FIELDS, LIMITS, type LangField } from '../src/schemas/items.schema';
-import type { ItemKind } from '../src/schemas/items.fast';
+import { LANG_FIELDS, LIMITS, type LangField } from '../src/schemas/items.contract';
+import type { ItemKind } from '../src/schemas/items.contract';
 
 /**
  * Generated import items for the validator equivalence proof, from "clean" values (the right
@@ -198,6 +198,21 @@ const unknownFields = fc.dictionary(
 );
 
 /**
+ * A clean v2 item also keeps the cross-field rule: every language a language map uses has a name
+ * (otherwise nearly every generated item would be refused for that alone).
+ */
+function withNames(kind: ItemKind, item: Record<string, unknown>): Record<string, unknown> {
+  if (kind.version !== 'v2') return item;
+  const name = { ...(item.name as Record<string, unknown>) };
+  for (const field of LANG_FIELDS[kind.type]) {
+    for (const [lang, value] of Object.entries((item[field] ?? {}) as Record<string, unknown>)) {
+      if (value !== null && typeof name[lang] !== 'string') name[lang] = `name ${lang}`;
+    }
+  }
+  return { ...item, name };
+}
+
+/**
  * One import item of `kind` as the service would parse it from a request body: clean; clean but
  * for one noisy field (so a single defect decides, which is where validators drift apart);
  * noisy throughout; or junk.
@@ -207,7 +222,7 @@ export function itemOf(kind: ItemKind): fc.Arbitrary<unknown> {
   const [noisyFields] = NOISY.fieldsOf(kind);
   const clean = fc
     .tuple(fc.record(cleanFields, { requiredKeys: required }), unknownFields)
-    .map(([known, unknown]) => ({ ...unknown, ...known }));
+    .map(([known, unknown]) => withNames(kind, { ...unknown, ...known }));
   const oneNoisy = fc
     .tuple(clean, fc.constantFrom(...Object.keys(noisyFields)))
     .chain(([item, key]) => noisyFields[key]!.map((value) => ({ ...item, [key]: value })));

@@ -493,10 +493,23 @@ describe('catalogue-api: listing batches', () => {
         expect(res.body).toEqual({
           error: INVALID,
           code: 'validation_failed',
-          errors: { updated_since: [expect.any(String)] },
+          errors: { updated_since: ['The updated_since field must match the format Y-m-d H:i:s.'] },
         });
       },
     );
+
+    test('when updated_since is sent empty, then it is treated as omitted', async () => {
+      // Arrange
+      const { api } = await svc.eshop();
+      const batchId = await upload(api, [{ code: 'SKU-1' }]);
+
+      // Act
+      const res = await api.get(`/api/v2/rest/listing/${batchId}/product?updated_since=`);
+
+      // Assert
+      expect(res.status).toBe(200);
+      expect(res.body.data.map((r: { external_id: string }) => r.external_id)).toEqual(['SKU-1']);
+    });
 
     test("when another eshop's batch id is read, then 404 Listing batch not found", async () => {
       // Arrange

@@ -292,11 +292,12 @@ describe('catalogue-api: v1 products and categories', () => {
 
     test.each([
       ['omitted', ['P1-loaded', 'P2-unloaded']],
+      ['', ['P1-loaded', 'P2-unloaded']],
       ['true', ['P1-loaded']],
       ['1', ['P1-loaded']],
       ['false', ['P2-unloaded']],
       ['0', ['P2-unloaded']],
-    ])('when is_edited is %s, then the list is %j', async (isEdited, expected) => {
+    ])('when is_edited is "%s", then the list is %j (empty = omitted)', async (isEdited, expected) => {
       // Arrange
       const { eshop, api } = await svc.eshop();
       await importV1(api, 'product', [

@@ -567,6 +567,40 @@ describe('catalogue-api: POST /api/v2/rest/{products,categories,brands,blogs} (v
       expect(await rows('categories', shop.eshop.id)).toEqual([]);
     });
 
+    test('when a used language has an empty name and the item has other problems, then all of them are reported at once in the specification form', async () => {
+      const shop = await svc.eshop();
+
+      const res = await shop.api.post('/api/v2/rest/products', [
+        { id: 'P1', name: { default: 'Chair', cs: '' } },
+        {
+          id: 'P2',
+          name: { default: 'Chair' },
+          description: { de: 'Stuhl' },
+          is_visible: 'yes',
+          images: ['x'],
+        },
+        { id: 'P3', name: { default: '' } },
+        { id: 'P4', name: { default: 'Chair', sk: 5 } },
+      ]);
+
+      expect(res.status).toBe(200);
+      expect(res.body.errors).toEqual([
+        { index: 0, id: 'P1', errors: ['The name.cs field is required when using language cs.'] },
+        {
+          index: 1,
+          id: 'P2',
+          errors: [
+            'The is_visible field must be true or false.',
+            'The images.0 field must be a valid URL.',
+            'The name.de field is required when using language de.',
+          ],
+        },
+        { index: 2, id: 'P3', errors: ['The name.default field is required when using language default.'] },
+        { index: 3, id: 'P4', errors: ['The name.sk field must be a string.'] },
+      ]);
+      expect(await rows('products', shop.eshop.id)).toEqual([]);
+    });
+
     test('when strings are sent for integers or booleans, then they are not converted', async () => {
       const shop = await svc.eshop();
       await shop.api.post('/api/v2/rest/parameters', [{ id: 1, name: 'Colour' }]);

@@ -186,8 +186,24 @@ describe('catalogue-api: v2 list query parameters', () => {
       expect(res.body).toEqual({
         error: INVALID,
         code: 'validation_failed',
-        errors: { last_update_time_from: [expect.any(String)] },
+        errors: {
+          last_update_time_from: ['The last_update_time_from field must match the format Y-m-d H:i:s.'],
+        },
       });
+    });
+
+    test('when is_edited= and last_update_time_from= are sent empty, then they are treated as omitted (like lang=)', async () => {
+      // Arrange
+      const { api } = await loadedAndUnloaded();
+
+      // Act
+      const empty = await api.get('/api/v2/rest/products?is_edited=&last_update_time_from=&lang=');
+      const omitted = await api.get('/api/v2/rest/products');
+
+      // Assert
+      expect(empty.status).toBe(200);
+      expect(idsOf(empty.body)).toEqual(['A-loaded']);
+      expect(empty.body).toEqual(omitted.body);
     });
   });
 

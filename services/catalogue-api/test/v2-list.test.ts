@@ -590,6 +590,31 @@ describe('catalogue-api: v2 lists (items, languages, includes)', () => {
       expect(blog).toMatchObject({ id: 'post-1', category: 'News', name: { default: 'blog post-1' } });
     });
 
+    test('when a product, brand or blog has no image or category, then image_preview and category are "" (typed string, never null)', async () => {
+      // Arrange
+      const { eshop, api } = await svc.eshop();
+      await importItems(api, 'product', [item('product', 'P1')]);
+      await importItems(api, 'brand', [
+        item('brand', 'B1'),
+        item('brand', 'B2', { image_preview: 'https://cdn.shop.test/b2.png' }),
+      ]);
+      await importItems(api, 'brand', [item('brand', 'B2', { image_preview: null })]);
+      await importItems(api, 'blog', [item('blog', 'L1'), item('blog', 'L2', { category: null })]);
+      await publish(eshop.id, 'product', ['P1']);
+      await publish(eshop.id, 'brand', ['B1', 'B2']);
+      await publish(eshop.id, 'blog', ['L1', 'L2']);
+
+      // Act
+      const products = await api.get('/api/v2/rest/products');
+      const brands = await api.get('/api/v2/rest/brands');
+      const blogs = await api.get('/api/v2/rest/blogs');
+
+      // Assert
+      expect(products.body.data.map((p: { image_preview: unknown }) => p.image_preview)).toEqual(['']);
+      expect(brands.body.data.map((b: { image_preview: unknown }) => b.image_preview)).toEqual(['', '']);
+      expect(blogs.body.data.map((b: { category: unknown }) => b.category)).toEqual(['', '']);
+    });
+
     test('when a category is listed, then it has only the common fields', async () => {
       // Arrange
       const { eshop, api } = await svc.eshop();

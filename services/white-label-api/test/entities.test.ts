@@ -131,7 +131,21 @@ describe('white-label-api: entities (register-entity, GET entity, GET …/html)'
         'title.xx',
         'The title.xx field is not allowed.',
       ],
-      [{ entity_id: 'A', type: 'page', title: 5 }, 'title', undefined],
+      [
+        { entity_id: 'A', type: 'page', title: 5 },
+        'title',
+        'The title field must be a string or a language map (an object keyed by language code).',
+      ],
+      [
+        { entity_id: 'A', type: 'page', title: ['Garden chair'] },
+        'title',
+        'The title field must be a string or a language map (an object keyed by language code).',
+      ],
+      [
+        { entity_id: 'A', type: 'page', old_description: ['<p>Old</p>'] },
+        'old_description',
+        'The old_description field must be a string or a language map (an object keyed by language code).',
+      ],
       [{ entity_id: '', type: 'page' }, 'entity_id', 'The entity_id field is required.'],
       [
         { entity_id: 'A', type: 'page', title: 'a\u0000b' },

@@ -226,6 +226,17 @@ describe('white-label-api: POST /entity/{entity_id}/type/{entity_type}/design (f
     [{ design_id: 1, widget: [] }, 'widget', 'The widget field must have at least 1 items.'],
     [{ design_id: 1 }, 'widget', 'The widget field is required.'],
     [{ design_id: '1x', widget: [{}] }, 'design_id', 'The design_id field must be an integer.'],
+    // As strict about JSON types as generate: a numeric string is not an integer.
+    [
+      { design_id: '1', widget: [{ design_widget_id: 1 }] },
+      'design_id',
+      'The design_id field must be an integer.',
+    ],
+    [
+      { design_id: true, widget: [{ design_widget_id: 1 }] },
+      'design_id',
+      'The design_id field must be an integer.',
+    ],
   ])('when the body is %j, then 422 names %s', async (body, field, message) => {
     const shop = await registered();
     const res = await shop.post('/entity/P1/type/product/design', body);

@@ -5,7 +5,7 @@
  * and the output goes through the output allow-list once more, widget by widget — except for a
  * widget that nests plainly, whose HTML is written exactly as that pass would give it back.
  */
-import { pickLanguage, pickText, type ContentWidget } from '../model';
+import { pickLanguage, pickText, wireExtension, type ContentWidget } from '../model';
 import { htmlToText, sanitizeHtml, sanitizeOutput, sanitizePhrasing } from '../sanitize';
 import { SlugRegistry } from '../slug';
 import { safeHref, safeSrc, videoEmbedUrl } from '../urls';
@@ -174,5 +174,10 @@ export function renderHtml(tree: readonly ContentWidget[], lang: string): string
 
 /** The tree with each widget's `html` field re-rendered (alone, in one language), e.g. after an edit. */
 export function withWidgetHtml(tree: readonly ContentWidget[], lang = 'default'): ContentWidget[] {
-  return tree.map((widget) => ({ ...widget, html: renderHtml([widget], lang) }));
+  return tree.map((widget) => ({
+    ...widget,
+    // Every v3 answer and editor write passes here: trees stored with `{}` come out as `[]`.
+    children: widget.children.map((element) => ({ ...element, extension: wireExtension(element.extension) })),
+    html: renderHtml([widget], lang),
+  }));
 }

@@ -71,6 +71,12 @@ export interface EntityWrite extends EntityRecord {
   status: EntityStatus;
 }
 
+/** A row an upsert wrote: its internal id, and whether the statement inserted it. */
+export interface UpsertedRow {
+  id: number;
+  inserted: boolean;
+}
+
 export interface ListFilter {
   isLoaded?: boolean;
   /** Only items updated strictly after this instant (ISO string, UTC). */

@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import {
   columnsOf,
+  type UpsertedRow,
   ENTITY_TABLES,
   JSON_FIELDS,
   type EntityStatus,
@@ -80,24 +81,38 @@ export const catalogueWrites = {
   },
 
   /**
-   * Creates or updates items in one multi-row statement. Returns internal ids by external id.
-   * Every written row is visible again (an import brings back a soft-deleted item).
+   * Creates or updates items in one multi-row statement. Returns, by external id, the internal
+   * id and whether this statement inserted the row (`xmax = 0`). Every written row is visible
+   * again (an import brings back a soft-deleted item).
+   *
+   * `updateOnly` (internal ids the caller has locked) limits the update to those rows: a write
+   * meant as a new row that meets a row a concurrent transaction created meanwhile is then
+   * neither inserted nor updated, and is missing from the result, so the caller can merge it
+   * with that row instead of overwriting it. The conflicting row is still locked
+   * (ON CONFLICT DO UPDATE locks rows whose WHERE is false).
    */
   async upsert(
     trx: Knex.Transaction,
     type: EntityType,
     eshopId: number,
     writes: EntityWrite[],
-  ): Promise<Map<string, number>> {
+    opts: { updateOnly?: readonly number[] } = {},
+  ): Promise<Map<string, UpsertedRow>> {
     if (!writes.length) return new Map();
+    const { table } = ENTITY_TABLES[type];
     const columns = ['is_visible', 'is_delete', 'status', ...columnsOf(type)];
     const merge = Object.fromEntries(columns.map((c) => [c, trx.raw('excluded.??', [c])]));
-    const rows = await trx(ENTITY_TABLES[type].table)
+    const query = trx(table)
       .insert(writes.map((w) => toWriteRow(type, eshopId, w)))
       .onConflict(['eshop_id', 'external_id'])
-      .merge({ ...merge, updated_at: trx.fn.now(6) })
-      .returning<{ id: number; external_id: string }[]>(['id', 'external_id']);
-    return new Map(rows.map((r) => [r.external_id, r.id]));
+      .merge({ ...merge, updated_at: trx.fn.now(6) });
+    if (opts.updateOnly) query.whereRaw('??.id = any(?::bigint[])', [table, [...opts.updateOnly]]);
+    const rows = await query.returning<{ id: number; external_id: string; inserted: boolean }[]>([
+      'id',
+      'external_id',
+      trx.raw('(xmax = 0) as inserted') as unknown as string,
+    ]);
+    return new Map(rows.map((r) => [r.external_id, { id: r.id, inserted: r.inserted }]));
   },
 
   /** Which of the external ids exist for the eshop (soft-deleted ones included). */

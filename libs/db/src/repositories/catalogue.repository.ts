@@ -16,6 +16,7 @@ export {
   type ListFilter,
   type ListOptions,
   type StoredEntity,
+  type UpsertedRow,
 } from './catalogue-tables';
 
 export const catalogueRepository = { ...catalogueWrites, ...catalogueReads };

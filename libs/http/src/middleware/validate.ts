@@ -10,17 +10,29 @@ export interface InputSchemas {
   body?: Joi.Schema;
 }
 
-function collect(errors: FieldErrors, prefix: string, error: Joi.ValidationError): void {
+/** A route's own wording for a joi error type (see fieldMessage's `overrides`). */
+export type MessageOverrides = Partial<Record<string, (field: string) => string>>;
+
+function collect(
+  errors: FieldErrors,
+  prefix: string,
+  error: Joi.ValidationError,
+  messages: MessageOverrides,
+): void {
   for (const detail of error.details) {
-    (errors[fieldPath(detail, prefix)] ??= []).push(fieldMessage(detail, prefix));
+    (errors[fieldPath(detail, prefix)] ??= []).push(fieldMessage(detail, prefix, messages));
   }
 }
 
 /**
  * Checks params, query and body against joi schemas and puts the converted values on
- * ctx.state.input. Every problem of every part is reported at once (422).
+ * ctx.state.input. Every problem of every part is reported at once (422). `messages` words the
+ * errors of a type for this route (e.g. which shapes a field with alternatives accepts).
  */
-export function validate(schemas: InputSchemas): Middleware<AppState, AppContext> {
+export function validate(
+  schemas: InputSchemas,
+  opts: { messages?: MessageOverrides } = {},
+): Middleware<AppState, AppContext> {
   return async (ctx, next) => {
     const errors = fieldErrors();
     const input = { params: ctx.params as unknown, query: ctx.query as unknown, body: ctx.request.body };
@@ -28,7 +40,7 @@ export function validate(schemas: InputSchemas): Middleware<AppState, AppContext
       const schema = schemas[part];
       if (!schema) continue;
       const result = schema.validate(input[part], { abortEarly: false, convert: true, stripUnknown: false });
-      if (result.error) collect(errors, part, result.error);
+      if (result.error) collect(errors, part, result.error, opts.messages ?? {});
       else input[part] = result.value;
     }
     if (Object.keys(errors).length) throw new ValidationError(errors);

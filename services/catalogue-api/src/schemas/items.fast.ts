@@ -1,22 +1,26 @@
 import Ajv, { _, type AnySchemaObject, type KeywordCxt, type ValidateFunction } from 'ajv';
 import { LANGUAGES } from '@catalogue/config';
-import type { EntityType } from '@catalogue/db';
-import { LANG_FIELDS, LIMITS, urlSchema, type LangField } from './items.schema';
+import {
+  contractOf,
+  kindKey,
+  LIMITS,
+  type FieldRule,
+  type ItemContract,
+  type ItemKind,
+} from './items.contract';
+import { urlSchema } from './items.schema';
 
 /**
- * Precompiled (Ajv) twins of the Joi item schemas in items.schema.ts, for the import hot path:
- * Joi costs about 3.5 ms of CPU per 100 items (docs/benchmarks.md). An item the twin accepts is
- * used as sent; any other item goes through Joi, which writes the specification's messages. So
- * a twin may be stricter than Joi (a false "no" only costs time), never looser, and must accept
- * only items for which Joi returns a value deep-equal to the item (no defaults, no conversions:
- * Joi runs with `convert: false`). test/item-validators.test.ts proves both for a table of
- * inputs and for generated ones.
+ * Precompiled (Ajv) twins of the Joi item schemas, both compiled from the write contracts
+ * (items.contract.ts), for the import hot path: Joi costs about 3.5 ms of CPU per 100 items
+ * (docs/benchmarks.md). An item the twin accepts is used as projected; any other item goes
+ * through Joi, which writes the specification's messages. So a twin may be stricter than Joi (a
+ * false "no" only costs time), never looser, and must accept only items for which Joi returns a
+ * value deep-equal to the item (no defaults, no conversions: Joi runs with `convert: false`).
+ * test/item-validators.test.ts proves both for a table of inputs and for generated ones.
  */
 
-export type ItemKind =
-  | { version: 'v2'; type: EntityType; multiImport: boolean }
-  | { version: 'v1'; type: 'product' | 'category' }
-  | { version: 'parameter' };
+export type { ItemKind };
 
 type Schema = AnySchemaObject;
 
@@ -64,133 +68,71 @@ function createAjv(): Ajv {
   return ajv;
 }
 
-// Joi's `object().unknown(true)` drops a `__proto__` key from its result, so an object carrying
-// one is not returned "as sent": leave it to Joi. (It also keeps v1's field copy from setting
-// a prototype.)
-const NO_PROTO: Schema = { not: { const: '__proto__' } };
-
-const text = (max: number, opts: { min1?: boolean; nullable?: boolean } = {}): Schema => ({
-  type: opts.nullable ? ['string', 'null'] : 'string',
-  // At least one code point is the same as at least one code unit.
-  ...(opts.min1 && { minLength: 1 }),
-  maxUnits: max,
-});
-const url = (nullable = false): Schema => ({
-  ...text(LIMITS.url, { nullable }),
-  format: 'joi-http-uri',
-});
-const array = (items: Schema, max: number, extra: Schema = {}): Schema => ({
-  type: 'array',
-  maxItems: max,
-  items,
-  ...extra,
-});
-const parameterId: Schema = { type: 'integer', minimum: 1, maximum: Number.MAX_SAFE_INTEGER };
-const reference = (nullable = false) => text(LIMITS.reference, { min1: true, nullable });
-const images = array(url(), LIMITS.images);
-
 const NON_DEFAULT = LANGUAGES.filter((l) => l !== 'default');
 
-/** Joi's langMap(): known language codes only; `name` texts non-empty; null where multi-import allows. */
-function langMap(field: LangField, nullable: boolean): Schema {
-  const value = (isNullable: boolean) =>
-    field === 'name'
-      ? text(LIMITS.name, { min1: true, nullable: isNullable })
-      : text(LIMITS[field], { nullable: isNullable });
-  return {
-    type: 'object',
-    properties: Object.fromEntries([
-      ['default', value(false)],
-      ...NON_DEFAULT.map((lang) => [lang, value(nullable)]),
-    ]),
-    additionalProperties: false,
-    ...(field === 'name' && { minProperties: 1 }),
-  };
-}
-
-const DATA_FIELDS: Record<EntityType, Record<string, Schema>> = {
-  product: {
-    images,
-    brand_id: reference(true),
-    categories_ids: array(reference(), LIMITS.categories_ids),
-    parameters_ids: array(parameterId, LIMITS.parameters_ids),
-    variant: array(
-      {
-        type: 'object',
-        required: ['code'],
-        properties: {
-          code: text(LIMITS.variant_code, { min1: true }),
-          ean: text(LIMITS.ean, { nullable: true }),
-        },
-        propertyNames: NO_PROTO,
-      },
-      LIMITS.variants,
-    ),
-  },
-  category: { images },
-  brand: { image_preview: url(true) },
-  blog: { category: text(LIMITS.category, { nullable: true }), images },
-};
-
-/** An item object with unknown fields allowed, as Joi's `object({...}).unknown(true)`. */
-const item = (required: string[], properties: Record<string, Schema>): Schema => ({
-  type: 'object',
-  required,
-  properties,
-  propertyNames: NO_PROTO,
+const text = (max: number, opts: { nonEmpty?: boolean; nullable?: boolean } = {}): Schema => ({
+  type: opts.nullable ? ['string', 'null'] : 'string',
+  // At least one code point is the same as at least one code unit.
+  ...(opts.nonEmpty && { minLength: 1 }),
+  maxUnits: max,
 });
 
-function schemaOf(kind: ItemKind): Schema {
-  const id = text(LIMITS.id, { min1: true });
-  switch (kind.version) {
-    case 'v2':
-      return item(['id', 'name'], {
-        id,
-        is_visible: { type: 'boolean' },
-        ...DATA_FIELDS[kind.type],
-        ...Object.fromEntries(LANG_FIELDS[kind.type].map((f) => [f, langMap(f, kind.multiImport)])),
-      });
-    case 'v1': {
-      const common = {
-        id,
-        name: text(LIMITS.name, { min1: true }),
-        url: text(LIMITS.url),
-        description: text(LIMITS.description),
-        is_visible: { type: 'boolean' },
-        images,
+function ruleSchema(rule: FieldRule): Schema {
+  switch (rule.kind) {
+    case 'text':
+      return text(rule.max, rule);
+    case 'url':
+      return { ...text(LIMITS.url, rule), format: 'joi-http-uri' };
+    case 'boolean':
+      return { type: 'boolean' };
+    case 'positiveInteger':
+      return { type: 'integer', minimum: 1, maximum: Number.MAX_SAFE_INTEGER };
+    case 'langMap': {
+      const value = (nullable: boolean) => text(LIMITS[rule.field], { nullable });
+      return {
+        type: 'object',
+        properties: Object.fromEntries([
+          ['default', value(false)],
+          ...NON_DEFAULT.map((lang) => [lang, value(rule.nullable)]),
+        ]),
+        additionalProperties: false,
+        ...(rule.field === 'name' && { minProperties: 1 }),
       };
-      if (kind.type === 'category') return item(['id', 'name'], common);
-      const { images: _images, ...product } = DATA_FIELDS.product;
-      const { variant: _variant, ...references } = product;
-      return item(['id', 'name'], {
-        ...common,
-        short_description: text(LIMITS.short_description),
-        ...references,
-      });
     }
-    case 'parameter':
-      return item(['id', 'name'], {
-        id: parameterId,
-        name: text(LIMITS.parameter_name, { min1: true }),
-        values: array(
-          item(['id', 'value'], { id: parameterId, value: text(LIMITS.parameter_value) }),
-          LIMITS.parameter_values,
-          { uniqueIds: true },
-        ),
-      });
+    case 'array':
+      return {
+        type: 'array',
+        maxItems: rule.max,
+        items: ruleSchema(rule.items),
+        ...(rule.uniqueIds && { uniqueIds: true }),
+      };
+    case 'object':
+      return objectSchema(rule.contract);
   }
+}
+
+/** Exactly the contract's fields, like the Joi schema (items are projected before the check). */
+function objectSchema(contract: ItemContract): Schema {
+  return {
+    type: 'object',
+    required: [...contract.required],
+    properties: Object.fromEntries(
+      Object.entries(contract.fields).map(([field, rule]) => [field, ruleSchema(rule)]),
+    ),
+    additionalProperties: false,
+  };
 }
 
 let ajv: Ajv | undefined;
 const compiled = new Map<string, ValidateFunction>();
 
-/** The precompiled check of one kind of item (compiled on first use, then kept). */
+/** The precompiled check of one kind of (projected) item (compiled on first use, then kept). */
 export function fastItemCheck(kind: ItemKind): (item: unknown) => boolean {
-  const key = JSON.stringify(kind);
+  const key = kindKey(kind);
   let validate = compiled.get(key);
   if (!validate) {
     ajv ??= createAjv();
-    validate = ajv.compile(schemaOf(kind));
+    validate = ajv.compile(objectSchema(contractOf(kind)));
     compiled.set(key, validate);
   }
   return validate;

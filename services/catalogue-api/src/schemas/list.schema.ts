@@ -1,22 +1,37 @@
 import Joi from 'joi';
 
-/** `Y-m-d H:i:s`, read as UTC; a real calendar time (2026-02-30 is refused). */
-export const ymdHis = Joi.string().custom((value: string, helpers) => {
-  const match = /^(\d{4})-(\d{2})-(\d{2}) (\d{2}):(\d{2}):(\d{2})$/.exec(value);
-  if (!match) return helpers.error('date.format');
-  const [y, mo, d, h, mi, s] = match.slice(1).map(Number) as [number, number, number, number, number, number];
-  const date = new Date(Date.UTC(y, mo - 1, d, h, mi, s));
-  const same =
-    date.getUTCFullYear() === y &&
-    date.getUTCMonth() === mo - 1 &&
-    date.getUTCDate() === d &&
-    date.getUTCHours() === h &&
-    date.getUTCMinutes() === mi &&
-    date.getUTCSeconds() === s;
-  return same ? date.toISOString() : helpers.error('date.format');
-});
+const YMD_HIS = 'Y-m-d H:i:s';
 
-const flag = Joi.boolean().truthy('1').falsy('0');
+/**
+ * `Y-m-d H:i:s`, read as UTC; a real calendar time (2026-02-30 is refused). An empty value
+ * (`last_update_time_from=`) is the same as none, as for `lang=`.
+ */
+export const ymdHis = Joi.string()
+  .empty('')
+  .custom((value: string, helpers) => {
+    const match = /^(\d{4})-(\d{2})-(\d{2}) (\d{2}):(\d{2}):(\d{2})$/.exec(value);
+    if (!match) return helpers.error('date.format', { format: YMD_HIS });
+    const [y, mo, d, h, mi, s] = match.slice(1).map(Number) as [
+      number,
+      number,
+      number,
+      number,
+      number,
+      number,
+    ];
+    const date = new Date(Date.UTC(y, mo - 1, d, h, mi, s));
+    const same =
+      date.getUTCFullYear() === y &&
+      date.getUTCMonth() === mo - 1 &&
+      date.getUTCDate() === d &&
+      date.getUTCHours() === h &&
+      date.getUTCMinutes() === mi &&
+      date.getUTCSeconds() === s;
+    return same ? date.toISOString() : helpers.error('date.format', { format: YMD_HIS });
+  });
+
+/** `true`/`1`, `false`/`0`; an empty value (`is_edited=`) is the same as none. */
+const flag = Joi.boolean().truthy('1').falsy('0').empty('');
 const page = Joi.number().integer().min(1).max(1_000_000).default(1);
 
 /** Query of v2 lists; unknown parameters are ignored (cache busters and the like). */

@@ -9,10 +9,12 @@ import {
   type StoredEntity,
   type Variant,
 } from '@catalogue/db';
-import { LANG_FIELDS } from '../schemas/items.schema';
 import { withoutDuplicates, type CheckedItem, type ItemError } from './item-check';
 
-/** A validated v2 write item (v1 items are converted to this shape). */
+/**
+ * A validated v2 write item (v1 items are converted to this shape), holding only the fields of
+ * its type's write contract (schemas/items.contract.ts): `variant` only on products.
+ */
 export interface WriteItem {
   id: string;
   is_visible?: boolean;
@@ -32,19 +34,6 @@ export interface EntityImportOutcome {
   errors: ItemError[];
   /** External ids whose content must be (re)composed: created, or source fields changed. */
   toRender: string[];
-}
-
-/** "The name.cs field is required when using language cs." for every language an item uses. */
-export function missingNames(type: EntityType, item: WriteItem): string[] {
-  const name = (item.name ?? {}) as Record<string, unknown>;
-  const used = new Set<string>();
-  for (const field of LANG_FIELDS[type]) {
-    const map = (item[field] ?? {}) as Record<string, unknown>;
-    for (const [lang, value] of Object.entries(map)) if (value !== null) used.add(lang);
-  }
-  return [...used]
-    .filter((lang) => typeof name[lang] !== 'string')
-    .map((lang) => `The name.${lang} field is required when using language ${lang}.`);
 }
 
 /**
@@ -102,7 +91,9 @@ function mergedFields(
   return fields;
 }
 
-function variantsOf(item: WriteItem): Variant[] | undefined {
+/** Variants belong to products: no other type's item may write product_variants rows. */
+function variantsOf(type: EntityType, item: WriteItem): Variant[] | undefined {
+  if (type !== 'product') return undefined;
   return item.variant?.map((v) => ({ code: v.code, ean: v.ean ? v.ean : null }));
 }
 
@@ -138,12 +129,90 @@ async function referenceErrors(
   return errors;
 }
 
+interface WriteRound {
+  imported: number;
+  updated: number;
+  toRender: string[];
+  /** Items written as new that a concurrent request created first: merge them again. */
+  lost: CheckedItem<WriteItem>[];
+}
+
+/**
+ * One locking read and one multi-row upsert of `items`. Counts come from what the upsert did
+ * (`xmax = 0`), not from what the read saw: two requests creating the same new ids at once both
+ * see nothing to lock, and the second one's write meets the first one's row. That write then
+ * updates nothing (`updateOnly`) and the item comes back in `lost`, to be merged with the row
+ * the other request stored, as if the requests had run one after the other.
+ */
+async function writeRound(
+  trx: Knex.Transaction,
+  eshopId: number,
+  type: EntityType,
+  items: CheckedItem<WriteItem>[],
+): Promise<WriteRound> {
+  const stored = await catalogueRepository.findForUpdate(
+    trx,
+    type,
+    eshopId,
+    items.map(({ item }) => item.id),
+    { withVariants: items.some(({ item }) => variantsOf(type, item) !== undefined) },
+  );
+
+  const writes: EntityWrite[] = [];
+  const newVariants = new Map<string, Variant[]>();
+  const rendered = new Set<string>();
+  for (const { item } of items) {
+    const before = stored.get(item.id);
+    const fields = mergedFields(type, before, item);
+    const isVisible = item.is_visible ?? before?.isVisible ?? true;
+    const variants = variantsOf(type, item);
+    const variantsChanged = variants !== undefined && !sameJson(variants, before?.variants ?? []);
+    if (variants !== undefined && variantsChanged) newVariants.set(item.id, variants);
+
+    const sourceChanged = !before || variantsChanged || !sameJson(fields, before.fields);
+    if (sourceChanged) {
+      writes.push({ externalId: item.id, isVisible, fields, status: 'generate' });
+      rendered.add(item.id);
+    } else if (isVisible !== before.isVisible || before.isDelete) {
+      writes.push({ externalId: item.id, isVisible, fields, status: before.status });
+    }
+  }
+
+  // The same row order in every request keeps concurrent imports from deadlocking each other.
+  writes.sort((a, b) => (a.externalId < b.externalId ? -1 : a.externalId > b.externalId ? 1 : 0));
+  const written = await catalogueRepository.upsert(trx, type, eshopId, writes, {
+    updateOnly: [...stored.values()].map((s) => s.id),
+  });
+  const lost = items.filter(({ item }) => !stored.has(item.id) && !written.has(item.id));
+  const lostIds = new Set(lost.map(({ item }) => item.id));
+  for (const id of lostIds) newVariants.delete(id);
+  if (newVariants.size) {
+    await variantsRepository.replace(
+      trx,
+      eshopId,
+      new Map([...newVariants].map(([externalId, list]) => [written.get(externalId)!.id, list])),
+      new Set(
+        [...newVariants.keys()].filter((id) => written.get(id)!.inserted).map((id) => written.get(id)!.id),
+      ),
+    );
+  }
+  // Items left unwritten (same data) existed; every written row says whether it was inserted.
+  const imported = [...written.values()].filter((row) => row.inserted).length;
+  return {
+    imported,
+    updated: items.length - lost.length - imported,
+    toRender: [...rendered].filter((id) => !lostIds.has(id)),
+    lost,
+  };
+}
+
 /**
  * Creates or updates validated items of one entity type inside the caller's transaction:
- * one locking read, one multi-row upsert, and for products the reference checks and the
- * variant replacement. An item whose source fields changed (or a new one) goes back to
+ * for products first the reference checks, then one locking read and one multi-row upsert (and
+ * the variant replacement). An item whose source fields changed (or a new one) goes back to
  * `generate` and is returned in `toRender`; a change of is_visible alone, or bringing back a
- * soft-deleted item, keeps its status and content.
+ * soft-deleted item, keeps its status and content. `imported` and `updated` count what this
+ * request inserted and updated.
  */
 export async function importEntities(
   trx: Knex.Transaction,
@@ -163,49 +232,18 @@ export async function importEntities(
   }
   const unique = withoutDuplicates(referenced);
   errors.push(...unique.errors);
-  const items = unique.accepted;
 
-  const stored = await catalogueRepository.findForUpdate(
-    trx,
-    type,
-    eshopId,
-    items.map(({ item }) => item.id),
-    { withVariants: type === 'product' && items.some(({ item }) => item.variant !== undefined) },
-  );
-
-  const writes: EntityWrite[] = [];
-  const newVariants = new Map<string, Variant[]>();
-  const toRender: string[] = [];
-  for (const { item } of items) {
-    const before = stored.get(item.id);
-    const fields = mergedFields(type, before, item);
-    const isVisible = item.is_visible ?? before?.isVisible ?? true;
-    const variants = variantsOf(item);
-    const variantsChanged = variants !== undefined && !sameJson(variants, before?.variants ?? []);
-    if (variants !== undefined && variantsChanged) newVariants.set(item.id, variants);
-
-    const sourceChanged = !before || variantsChanged || !sameJson(fields, before.fields);
-    if (sourceChanged) {
-      writes.push({ externalId: item.id, isVisible, fields, status: 'generate' });
-      toRender.push(item.id);
-    } else if (isVisible !== before.isVisible || before.isDelete) {
-      writes.push({ externalId: item.id, isVisible, fields, status: before.status });
-    }
+  const outcome: EntityImportOutcome = { imported: 0, updated: 0, errors, toRender: [] };
+  let pending = unique.accepted;
+  // A lost item's row exists (and is locked by this transaction) once its round is over, so the
+  // second round updates it; a third round would mean rows disappear, which imports never do.
+  for (let round = 0; pending.length; round++) {
+    if (round === 2) throw new Error(`${pending.length} ${type} items could be neither inserted nor updated`);
+    const result = await writeRound(trx, eshopId, type, pending);
+    outcome.imported += result.imported;
+    outcome.updated += result.updated;
+    outcome.toRender.push(...result.toRender);
+    pending = result.lost;
   }
-
-  // The same row order in every request keeps concurrent imports from deadlocking each other.
-  writes.sort((a, b) => (a.externalId < b.externalId ? -1 : a.externalId > b.externalId ? 1 : 0));
-  const ids = await catalogueRepository.upsert(trx, type, eshopId, writes);
-  if (newVariants.size) {
-    await variantsRepository.replace(
-      trx,
-      eshopId,
-      new Map([...newVariants].map(([externalId, list]) => [ids.get(externalId)!, list])),
-      new Set(
-        [...newVariants.keys()].filter((externalId) => !stored.has(externalId)).map((id) => ids.get(id)!),
-      ),
-    );
-  }
-  const imported = items.filter(({ item }) => !stored.has(item.id)).length;
-  return { imported, updated: items.length - imported, errors, toRender };
+  return outcome;
 }

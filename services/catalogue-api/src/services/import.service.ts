@@ -2,10 +2,9 @@ import type { Logger } from '@catalogue/logger';
 import type { EntityType, Knex } from '@catalogue/db';
 import { enqueue, type Queues } from '@catalogue/queue';
 import { ValidationError } from '@catalogue/http';
-import { fastItemCheck } from '../schemas/items.fast';
-import { parameterItemSchema, v2ItemSchema, V1_ITEM_SCHEMAS } from '../schemas/items.schema';
-import { importEntities, missingNames, type WriteItem } from './entity-import';
-import { bulkItems, byIndex, checkItems, type ItemError, type ItemSchemas } from './item-check';
+import { LANG_FIELDS } from '../schemas/items.contract';
+import { importEntities, type WriteItem } from './entity-import';
+import { bulkItems, byIndex, checkItems, type ItemError } from './item-check';
 import { importParameters, type ParameterItem } from './parameter-import';
 
 export interface ImportResult {
@@ -39,15 +38,12 @@ interface ImportDeps {
 
 type V1Item = { id: string; name: string; [field: string]: unknown };
 
-const PARAMETER_SCHEMAS: ItemSchemas = {
-  joi: parameterItemSchema,
-  fast: fastItemCheck({ version: 'parameter' }),
-};
-
-/** v1 writes the `default` language: plain strings become one-language maps. */
+/**
+ * v1 writes the `default` language: its plain strings become one-language maps. The item holds
+ * only the v1 contract's fields (checkItems projected it), so nothing else reaches the write.
+ */
 function fromV1(type: 'product' | 'category', item: V1Item): WriteItem {
-  const langFields =
-    type === 'product' ? ['name', 'short_description', 'description', 'url'] : ['name', 'url', 'description'];
+  const langFields: readonly string[] = LANG_FIELDS[type];
   const converted: WriteItem = { id: item.id };
   for (const [key, value] of Object.entries(item)) {
     if (key === 'id') continue;
@@ -80,11 +76,7 @@ export function createImportService(deps: ImportDeps) {
   }
 
   function checkV2(type: EntityType, items: unknown[], multiImport: boolean) {
-    const schemas: ItemSchemas = {
-      joi: v2ItemSchema(type, { multiImport }),
-      fast: fastItemCheck({ version: 'v2', type, multiImport }),
-    };
-    return checkItems<WriteItem>(items, schemas, (item) => missingNames(type, item));
+    return checkItems<WriteItem>(items, { version: 'v2', type, multiImport });
   }
 
   async function importChecked(
@@ -103,10 +95,7 @@ export function createImportService(deps: ImportDeps) {
     },
 
     async importV1(eshopId: number, type: 'product' | 'category', body: unknown): Promise<ImportResult> {
-      const checked = checkItems<V1Item>(bulkItems(body), {
-        joi: V1_ITEM_SCHEMAS[type],
-        fast: fastItemCheck({ version: 'v1', type }),
-      });
+      const checked = checkItems<V1Item>(bulkItems(body), { version: 'v1', type });
       return importChecked(eshopId, type, {
         accepted: checked.accepted.map(({ index, item }) => ({ index, item: fromV1(type, item) })),
         errors: checked.errors,
@@ -114,7 +103,7 @@ export function createImportService(deps: ImportDeps) {
     },
 
     async importParameters(eshopId: number, body: unknown): Promise<ParameterImportResult> {
-      const checked = checkItems<ParameterItem>(bulkItems(body), PARAMETER_SCHEMAS, undefined, 'integer');
+      const checked = checkItems<ParameterItem>(bulkItems(body), { version: 'parameter' });
       const outcome = await deps.db.transaction((trx) => importParameters(trx, eshopId, checked.accepted));
       return {
         ...result(outcome.imported, outcome.updated, [...checked.errors, ...outcome.errors]),
@@ -149,12 +138,7 @@ export function createImportService(deps: ImportDeps) {
         const out: Record<string, ImportResult | ParameterImportResult> = {};
         for (const section of present) {
           if (section === 'parameters') {
-            const checked = checkItems<ParameterItem>(
-              items[section]!,
-              PARAMETER_SCHEMAS,
-              undefined,
-              'integer',
-            );
+            const checked = checkItems<ParameterItem>(items[section]!, { version: 'parameter' });
             const outcome = await importParameters(trx, eshopId, checked.accepted);
             out[section] = {
               ...result(outcome.imported, outcome.updated, [...checked.errors, ...outcome.errors]),

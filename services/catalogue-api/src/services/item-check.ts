@@ -1,5 +1,15 @@
 import type Joi from 'joi';
 import {
+  contractOf,
+  crossFieldRule,
+  kindKey,
+  projectItem,
+  type ItemContract,
+  type ItemKind,
+} from '../schemas/items.contract';
+import { fastItemCheck } from '../schemas/items.fast';
+import { itemSchema } from '../schemas/items.schema';
+import {
   fieldMessage,
   firstUnstorablePath,
   HttpError,
@@ -40,35 +50,73 @@ export function bulkItems(body: unknown, field = 'body'): unknown[] {
   return body;
 }
 
-/** Items ignore unknown fields, so an unknown key can only be a language code of a language map. */
+/** Items are projected onto their contract, so an unknown key can only be a language code of a language map. */
 const ITEM_MESSAGES = {
   'object.unknown': (field: string) => `The ${field} field is not a supported language.`,
 };
 
 /** The id to report for an item: only an id of the entity's type (null otherwise). */
-function idOf(item: unknown, idType: 'string' | 'integer'): string | number | null {
-  const id = (item as { id?: unknown } | null)?.id;
+function idOf(item: Record<string, unknown>, idType: 'string' | 'integer'): string | number | null {
+  const id = item.id;
   if (idType === 'string') return typeof id === 'string' && isStorableText(id) ? id : null;
   return typeof id === 'number' && Number.isSafeInteger(id) ? id : null;
 }
 
 /**
- * The checks of one kind of item: `fast` (precompiled, schemas/items.fast.ts) accepts exactly
- * what Joi would return unchanged, or less; Joi sees only the items it refuses, to report them
- * in the specification's words.
+ * Everything that checks one kind of item, all from its write contract: the projection onto the
+ * contract's fields, `fast` (precompiled, schemas/items.fast.ts), which accepts exactly what Joi
+ * would return unchanged, or less, `joi`, which sees only the items `fast` refuses, to report
+ * them in the specification's words, and the cross-field rule, which runs on both paths.
  */
-export interface ItemSchemas {
-  joi: Joi.ObjectSchema;
+export interface ItemValidator {
+  contract: ItemContract;
   fast: (item: unknown) => boolean;
+  joi: Joi.ObjectSchema;
+  rule: (item: Record<string, unknown>) => string[];
+  idType: 'string' | 'integer';
 }
 
-/** Validates each item on its own: strict JSON types, every problem of an item reported. */
+const VALIDATORS = new Map<string, ItemValidator>();
+
+export function itemValidator(kind: ItemKind): ItemValidator {
+  const key = kindKey(kind);
+  let validator = VALIDATORS.get(key);
+  if (!validator) {
+    validator = {
+      contract: contractOf(kind),
+      fast: fastItemCheck(kind),
+      joi: itemSchema(kind),
+      rule: crossFieldRule(kind),
+      idType: kind.version === 'parameter' ? 'integer' : 'string',
+    };
+    VALIDATORS.set(key, validator);
+  }
+  return validator;
+}
+
+/**
+ * The problems of one projected item in the specification's words, and the value to write when
+ * there are none. Every problem is reported at once: the cross-field rule runs beside Joi.
+ */
+export function explainItem(
+  validator: ItemValidator,
+  item: Record<string, unknown>,
+): { messages: string[]; value: unknown } {
+  if (validator.fast(item)) return { messages: validator.rule(item), value: item };
+  const result = validator.joi.validate(item, { abortEarly: false, convert: false });
+  const messages = (result.error?.details ?? []).map((d) => fieldMessage(d, 'item', ITEM_MESSAGES));
+  return { messages: [...messages, ...validator.rule(item)], value: result.value };
+}
+
+/**
+ * Validates each item on its own: unknown fields dropped first (by the contract), then strict
+ * JSON types, every problem of an item reported.
+ */
 export function checkItems<T extends { id: string | number }>(
   items: unknown[],
-  schemas: ItemSchemas,
-  extraCheck: (item: T) => string[] = () => [],
-  idType: 'string' | 'integer' = 'string',
+  kind: ItemKind,
 ): { accepted: CheckedItem<T>[]; errors: ItemError[] } {
+  const validator = itemValidator(kind);
   const accepted: CheckedItem<T>[] = [];
   const errors: ItemError[] = [];
   items.forEach((raw, index) => {
@@ -76,23 +124,14 @@ export function checkItems<T extends { id: string | number }>(
       errors.push({ index, id: null, errors: ['The item must be an object.'] });
       return;
     }
-    const unstorable = firstUnstorablePath(raw);
+    const item = projectItem(validator.contract, raw as Record<string, unknown>);
+    const unstorable = firstUnstorablePath(item);
     if (unstorable !== undefined) {
-      errors.push({ index, id: idOf(raw, idType), errors: [unstorableTextMessage(unstorable)] });
+      errors.push({ index, id: idOf(item, validator.idType), errors: [unstorableTextMessage(unstorable)] });
       return;
     }
-    let messages: string[];
-    let value: unknown = raw;
-    if (schemas.fast(raw)) {
-      messages = extraCheck(raw as T);
-    } else {
-      const result = schemas.joi.validate(raw, { abortEarly: false, convert: false });
-      value = result.value;
-      messages = result.error
-        ? result.error.details.map((d) => fieldMessage(d, 'item', ITEM_MESSAGES))
-        : extraCheck(value as T);
-    }
-    if (messages.length) errors.push({ index, id: idOf(raw, idType), errors: messages });
+    const { messages, value } = explainItem(validator, item);
+    if (messages.length) errors.push({ index, id: idOf(item, validator.idType), errors: messages });
     else accepted.push({ index, item: value as T });
   });
   return { accepted, errors };

@@ -101,9 +101,10 @@ function v2Item(type: EntityType, row: ListedEntity, langs: string[], includes: 
     url: present(f.url, langs),
     seo_title: present(f.seo_title, langs),
     seo_description: present(f.seo_description, langs),
-    ...(type === 'product' && { image_preview: images[0] ?? null }),
-    ...(type === 'brand' && { image_preview: f.image_preview ?? null }),
-    ...(type === 'blog' && { category: f.category ?? null }),
+    // The specification types these `string` (it marks nullable fields): '' when there is none.
+    ...(type === 'product' && { image_preview: images[0] ?? '' }),
+    ...(type === 'brand' && { image_preview: (f.image_preview as string | null) ?? '' }),
+    ...(type === 'blog' && { category: (f.category as string | null) ?? '' }),
     content: {
       html: every(row.content.html, langs, ''),
       ...(includes.has('marketplace') && { marketplace: every(row.content.marketplace, langs, '') }),

@@ -1,7 +1,7 @@
 import { eshopOf, idempotent, inputOf, validate } from '@catalogue/http';
 import type { WlEntityType } from '@catalogue/db';
 import { entityParams } from '../schemas/common.schema';
-import { listEntitiesQuery, registerEntityBody } from '../schemas/entities.schema';
+import { listEntitiesQuery, registerEntityBody, registerEntityMessages } from '../schemas/entities.schema';
 import {
   entityHtml,
   listEntities,
@@ -15,13 +15,18 @@ type EntityPath = { entity_id: string; entity_type: WlEntityType };
 export function entitiesRoutes(deps: RouteDeps) {
   const router = licensedRouter(deps);
 
-  router.post('/register-entity', idempotent(deps), validate({ body: registerEntityBody }), async (ctx) => {
-    const { body } = inputOf<unknown, unknown, RegisterEntityInput>(ctx);
-    const { entity, created } = await registerEntity(deps.db, eshopOf(ctx).id, body);
-    // 201 tells a host that this call created the entity; a re-registration is a plain 200.
-    ctx.status = created ? 201 : 200;
-    ctx.body = { data: entity, message: created ? 'Entity created' : 'Entity updated' };
-  });
+  router.post(
+    '/register-entity',
+    idempotent(deps),
+    validate({ body: registerEntityBody }, { messages: registerEntityMessages }),
+    async (ctx) => {
+      const { body } = inputOf<unknown, unknown, RegisterEntityInput>(ctx);
+      const { entity, created } = await registerEntity(deps.db, eshopOf(ctx).id, body);
+      // 201 tells a host that this call created the entity; a re-registration is a plain 200.
+      ctx.status = created ? 201 : 200;
+      ctx.body = { data: entity, message: created ? 'Entity created' : 'Entity updated' };
+    },
+  );
 
   router.get('/entity', validate({ query: listEntitiesQuery }), async (ctx) => {
     const { query } = inputOf<unknown, { type?: WlEntityType; page: number; per_page: number }>(ctx);

@@ -8,6 +8,15 @@ function text(maxLength: number) {
 }
 
 /**
+ * Only the texts have alternatives: anything else (the specification's example shows an array)
+ * is told what is accepted.
+ */
+export const registerEntityMessages = {
+  'alternatives.types': (field: string) =>
+    `The ${field} field must be a string or a language map (an object keyed by language code).`,
+};
+
+/**
  * Fields a host sends beyond these are ignored (it may send more than we store), like the
  * catalogue API's imports.
  */

@@ -8,6 +8,7 @@ import { idSchema } from './common.schema';
  * oversized requests early.
  */
 export const fillDesignBody = Joi.object({
-  design_id: idSchema.required(),
+  // A JSON integer, as in generate: `"1"` is not converted (the request validator converts by default).
+  design_id: idSchema.strict().required(),
   widget: Joi.array().items(Joi.object().unknown(true)).min(1).max(100).required(),
 }).required();

@@ -125,7 +125,7 @@ function widgetFromSample(template: WidgetTemplate, id: number, nextElementId: (
           is_editable: false,
           tag: 'section',
           value: {},
-          extension: {},
+          extension: [],
         },
       ];
   return { id, key: 0, widget_id: template.id, children, html: '', is_original: true };

@@ -1,5 +1,5 @@
 import { NotFoundError, ValidationError, type FieldErrors } from '@catalogue/http';
-import { LANGUAGES, safeHref, safeSrc, sanitizeHtml } from '@catalogue/content';
+import { LANGUAGES, safeHref, safeSrc, sanitizeHtml, wireExtension } from '@catalogue/content';
 import {
   favouritesRepository,
   widgetCatalogueRepository,
@@ -40,7 +40,11 @@ function favouriteView(favourite: WidgetFavourite): FavouriteView {
     id: favourite.id,
     name: favourite.name,
     widget_id: favourite.widgetId,
-    children: favourite.children as FavouriteElement[],
+    // `[]` for no attributes, never `{}` (favourites stored before this rule may hold `{}`).
+    children: (favourite.children as FavouriteElement[]).map((element) => ({
+      ...element,
+      extension: wireExtension(element.extension),
+    })),
     created_at: favourite.createdAt,
     updated_at: favourite.updatedAt,
   };
@@ -116,7 +120,7 @@ function storedElement(element: CreateFavouriteInput['children'][number]): Favou
     is_editable: element.is_editable,
     tag: element.tag,
     value: Object.fromEntries(Object.entries(value).map(([lang, html]) => [lang, sanitizeHtml(html)])),
-    extension: element.extension,
+    extension: wireExtension(element.extension),
   };
 }
 
