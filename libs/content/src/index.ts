@@ -11,6 +11,7 @@ export { renderNested } from './render/nested';
 export { renderSiteLink } from './render/site-link';
 export type { SiteLink, SiteLinkItem } from './render/site-link';
 export { renderAll } from './render/all';
+export { normaliseTag } from './render/structure';
 export type { RenderedContent } from './render/all';
 
 export { buildRichSnippet, jsonForScript } from './snippet';
