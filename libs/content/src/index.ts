@@ -45,3 +45,5 @@ export { fillDesign } from './fill';
 export type { FillOptions, FillRequest, FillResult, FillWidgetInput } from './fill';
 export { composeFromEntity } from './compose';
 export type { ComposeBrand, ComposeEntity, ComposeOptions, ComposeParameter } from './compose';
+
+export { CONTENT_STYLESHEET_FILE, CONTENT_STYLESHEET_PATH } from './stylesheet';

@@ -6,6 +6,7 @@ export { healthRouter } from './health';
 export type { ReadinessCheck } from './health';
 export { docsRouter, type DocsRouterOptions } from './docs';
 export { contentHash, publicAssetsRouter, type PublicAsset } from './assets';
+export { contentStylesheet, contentStylesheetHref } from './content-stylesheet';
 export { createHttpMetrics, UNMATCHED_ROUTE } from './metrics';
 export type { HttpMetrics } from './metrics';
 export * from './errors';
