@@ -63,6 +63,9 @@ async function screenshotWidgets(page: Page, width: number): Promise<void> {
   }
 }
 
+// A page is measured whole (axe, every text box); the shared machine makes that slow, never wrong.
+jest.setTimeout(120_000);
+
 describe('ccs-content.css in a browser: every widget type', () => {
   let browser: Browser;
   beforeAll(async () => {
