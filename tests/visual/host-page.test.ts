@@ -5,9 +5,8 @@
 // ccs-content.css inside a storefront whose own CSS is hostile to embedded content (rules on `*`,
 // `img`, `h2`, `div`, tables, lists, loaded AFTER the stylesheet so they win every tie): the
 // widgets keep the layout they have on a plain page, and nothing outside the content changes.
-import { launchBrowser } from '@catalogue/testing';
-import type { Browser, Page } from 'playwright-core';
-import { openPage, pageHtml } from './page';
+import type { Page } from 'playwright-core';
+import { onPage, pageHtml, useBrowser } from './page';
 import { sampleHtml } from './samples';
 
 const AGGRESSIVE_CSS = `
@@ -100,22 +99,9 @@ function differences(a: string, b: string | undefined): string[] {
 jest.setTimeout(120_000);
 
 describe('ccs-content.css in a hostile storefront', () => {
-  let browser: Browser;
-  beforeAll(async () => {
-    browser = await launchBrowser();
-  });
-  afterAll(async () => {
-    await browser?.close();
-  });
-
-  const measure = async <T>(html: string, width: number, fn: (p: Page) => Promise<T>): Promise<T> => {
-    const p = await openPage(browser, html, width);
-    try {
-      return await fn(p);
-    } finally {
-      await p.context().close();
-    }
-  };
+  const chromium = useBrowser();
+  const measure = <T>(html: string, width: number, fn: (p: Page) => Promise<T>): Promise<T> =>
+    onPage(chromium.browser, html, width, fn);
 
   test.each([360, 1280])(
     'when the host styles *, img, h2, div, lists and tables after it, then at %i px every widget keeps the layout it has on a plain page',

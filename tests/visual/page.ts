@@ -7,6 +7,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { CONTENT_STYLESHEET_FILE, CONTENT_STYLESHEET_PATH } from '@catalogue/content';
+import { launchBrowser } from '@catalogue/testing';
 import type { Browser, Page, Route } from 'playwright-core';
 
 const ORIGIN = 'https://shop.test';
@@ -77,4 +78,36 @@ export async function openPage(browser: Browser, html: string, width: number): P
   });
   for (const frame of await page.locator('iframe').all()) await frame.contentFrame().locator('p').waitFor();
   return page;
+}
+
+/** One Chromium for the tests of the enclosing describe block. */
+export function useBrowser(): { readonly browser: Browser } {
+  let browser: Browser | undefined;
+  beforeAll(async () => {
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+  });
+  return {
+    get browser() {
+      if (!browser) throw new Error('the browser runs inside tests and hooks only');
+      return browser;
+    },
+  };
+}
+
+/** `fn` on the page opened at a width (see openPage); the page's context is closed afterwards. */
+export async function onPage<T>(
+  browser: Browser,
+  html: string,
+  width: number,
+  fn: (page: Page) => Promise<T>,
+): Promise<T> {
+  const page = await openPage(browser, html, width);
+  try {
+    return await fn(page);
+  } finally {
+    await page.context().close();
+  }
 }

@@ -7,10 +7,10 @@
 // widget (English) are written to tests/visual/output for docs/widgets.md (see its last section).
 import { copyFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { REPO_ROOT, launchBrowser } from '@catalogue/testing';
-import type { Browser, Page } from 'playwright-core';
+import { REPO_ROOT } from '@catalogue/testing';
+import type { Page } from 'playwright-core';
 import { layoutProblems, seriousAccessibilityProblems } from './checks';
-import { openPage, pageHtml } from './page';
+import { onPage, pageHtml, useBrowser } from './page';
 import { sampleHtml, WIDGET_TYPES } from './samples';
 
 const OUTPUT = join(REPO_ROOT, 'tests', 'visual', 'output');
@@ -67,21 +67,14 @@ async function screenshotWidgets(page: Page, width: number): Promise<void> {
 jest.setTimeout(120_000);
 
 describe('ccs-content.css in a browser: every widget type', () => {
-  let browser: Browser;
-  beforeAll(async () => {
-    browser = await launchBrowser();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    console.log(`widget screenshots (360 and 1280 px): ${OUTPUT}`);
-  });
+  const chromium = useBrowser();
+  afterAll(() => console.log(`widget screenshots (360 and 1280 px): ${OUTPUT}`));
 
   describe.each(['default', 'cs'] as const)('content in %s', (lang) => {
     test.each([360, 768, 1280])(
       'when shown at %i px, then nothing scrolls sideways, images stay inside, no text overlaps and axe finds nothing serious',
       async (width) => {
-        const page = await openPage(browser, storefront(lang), width);
-        try {
+        await onPage(chromium.browser, storefront(lang), width, async (page) => {
           const rendered = await page
             .locator('.ccs-widget')
             .evaluateAll((els) =>
@@ -91,18 +84,15 @@ describe('ccs-content.css in a browser: every widget type', () => {
           expect(await layoutProblems(page)).toEqual([]);
           expect(await seriousAccessibilityProblems(page)).toEqual([]);
           if (lang === 'default' && SHOT_WIDTHS.includes(width)) await screenshotWidgets(page, width);
-        } finally {
-          await page.context().close();
-        }
+        });
       },
     );
   });
 
   test('when the layout is checked, then the widgets are laid out as designed at phone and desktop widths', async () => {
-    const measure = async (width: number) => {
-      const page = await openPage(browser, storefront('default'), width);
-      try {
-        return await page.evaluate(() => {
+    const measure = (width: number) =>
+      onPage(chromium.browser, storefront('default'), width, (page) =>
+        page.evaluate(() => {
           const top = (s: string) => document.querySelector(s)!.getBoundingClientRect();
           // Items side by side on the first row.
           const columns = (s: string) => {
@@ -118,11 +108,8 @@ describe('ccs-content.css in a browser: every widget type', () => {
             videoRatio: top('.ccs-video__frame').width / top('.ccs-video__frame').height,
             buttonHeight: top('.ccs-cta__button').height,
           };
-        });
-      } finally {
-        await page.context().close();
-      }
-    };
+        }),
+      );
     const phone = await measure(360);
     const desktop = await measure(1280);
     expect(phone).toMatchObject({ galleryColumns: 2, benefitColumns: 1, imageBesideText: false });
@@ -135,8 +122,7 @@ describe('ccs-content.css in a browser: every widget type', () => {
   });
 
   test('when answers are closed, then they open without script, and print shows them all', async () => {
-    const page = await openPage(browser, storefront('default'), 768);
-    try {
+    await onPage(chromium.browser, storefront('default'), 768, async (page) => {
       const answer = page.locator('.ccs-faq__answer').first();
       expect(await page.locator('details.ccs-faq__item[open]').count()).toBe(0);
       expect(await answer.isVisible()).toBe(false);
@@ -148,14 +134,11 @@ describe('ccs-content.css in a browser: every widget type', () => {
         .locator('.ccs-faq__answer')
         .evaluateAll((els) => els.map((el) => el.getBoundingClientRect().height));
       expect(heights.every((h) => h > 0)).toBe(true);
-    } finally {
-      await page.context().close();
-    }
+    });
   });
 
   test('when the reader asks for reduced motion, then nothing animates', async () => {
-    const page = await openPage(browser, storefront('default'), 768);
-    try {
+    await onPage(chromium.browser, storefront('default'), 768, async (page) => {
       await page.emulateMedia({ reducedMotion: 'reduce' });
       const durations = await page.evaluate(() =>
         [...document.querySelectorAll('.ccs-widget *')].flatMap((el) => [
@@ -164,8 +147,6 @@ describe('ccs-content.css in a browser: every widget type', () => {
         ]),
       );
       expect(new Set(durations)).toEqual(new Set(['0s']));
-    } finally {
-      await page.context().close();
-    }
+    });
   });
 });
