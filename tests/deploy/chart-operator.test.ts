@@ -21,7 +21,7 @@ const ofKind = (objects: K8sObject[], kind: string): K8sObject[] => objects.filt
 const component = (o: K8sObject): string => o.metadata.labels!['app.kubernetes.io/component']!;
 
 describe('Ingress', () => {
-  test('when every Ingress is on, then it routes each API and /docs only, never /metrics or the probes', () => {
+  test('when every Ingress is on, then it routes each API, the content stylesheet and /docs only, never /metrics or the probes', () => {
     const routed = Object.fromEntries(
       ofKind(everything, 'Ingress').map((ingress) => {
         const rules = (ingress.spec as { rules: Array<{ http: { paths: Array<{ path: string }> } }> }).rules;
@@ -29,8 +29,9 @@ describe('Ingress', () => {
       }),
     );
     expect(routed).toEqual({
-      'catalogue-api': ['/api/v1', '/api/v2', '/docs'],
-      'white-label-api': ['/api/v3', '/docs'],
+      // /content/v1: the content stylesheet storefronts load from either API.
+      'catalogue-api': ['/api/v1', '/api/v2', '/content/v1', '/docs'],
+      'white-label-api': ['/api/v3', '/content/v1', '/docs'],
       // ingress.docs: false in the everything values
       'credit-service': ['/public/credit'],
     });

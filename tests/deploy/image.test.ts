@@ -43,6 +43,8 @@ describe('docker/Dockerfile', () => {
     expect(dockerfile).toMatch(/--omit=dev/);
     expect(finalStage).not.toMatch(/COPY --from=build \/app\/node_modules/);
     expect(finalStage).toContain('docs/openapi.yaml');
+    // The content stylesheet is read from beside libs/content at run time (served at /content/v1/).
+    expect(finalStage).toMatch(/^COPY libs\/content\/assets \.\/libs\/content\/assets$/m);
   });
 
   test('when built, then dependencies come from the lock file alone, with npm ci', () => {

@@ -11,6 +11,7 @@ export { renderNested } from './render/nested';
 export { renderSiteLink } from './render/site-link';
 export type { SiteLink, SiteLinkItem } from './render/site-link';
 export { renderAll } from './render/all';
+export { normaliseTag } from './render/structure';
 export type { RenderedContent } from './render/all';
 
 export { buildRichSnippet, jsonForScript } from './snippet';
@@ -44,3 +45,5 @@ export { fillDesign } from './fill';
 export type { FillOptions, FillRequest, FillResult, FillWidgetInput } from './fill';
 export { composeFromEntity } from './compose';
 export type { ComposeBrand, ComposeEntity, ComposeOptions, ComposeParameter } from './compose';
+
+export { CONTENT_STYLESHEET_FILE, CONTENT_STYLESHEET_PATH } from './stylesheet';

@@ -156,6 +156,8 @@ const OUTPUT_POLICY: SanitizeHtml.IOptions = {
     'div',
     'nav',
     'cite',
+    'details',
+    'summary',
     'iframe',
   ],
   allowedAttributes: {

@@ -43,6 +43,8 @@ const tag = fc.constantFrom(
   'tr',
   'table',
   'blockquote',
+  'details',
+  'summary',
   'x',
 );
 const extension = fc.oneof(

@@ -44,6 +44,7 @@ const ALLOWED_TAGS = new Set([
     'sup',
   ],
   ...['br', 'hr', 'code', 'pre', 'ul', 'ol', 'li', 'blockquote', 'figure', 'figcaption', 'cite', 'a', 'img'],
+  ...['details', 'summary'],
   ...['table', 'caption', 'thead', 'tbody', 'tfoot', 'tr', 'th', 'td', 'iframe'],
 ]);
 const ALLOWED_ATTRIBUTES = new Set([

@@ -1,4 +1,5 @@
 import {
+  designPreviewTree,
   renderAll,
   renderHtml,
   renderMarketplace,
@@ -278,5 +279,32 @@ describe('renderAll', () => {
       site_link: { html: { default: '', de: '' }, list: { default: [], de: [] } },
       rich_snippet: { html: { default: '', de: '' }, json: {} },
     });
+  });
+});
+
+describe('a FAQ as fill builds it', () => {
+  const faq = designPreviewTree({
+    key: 'f',
+    name: 'f',
+    name_translation: {},
+    category: 'product',
+    type: 'public',
+    widgets: [{ widget: 'faq', item_count: 2 }],
+  });
+
+  it('when rendered, then each question is the summary of a native details (no script needed) and only the h2 is a site link', () => {
+    const html = renderHtml(faq, 'default');
+    expect(html).toContain(
+      '<div class="ccs-faq__list"><details class="ccs-faq__item"><summary class="ccs-faq__question">How long does delivery take?</summary>' +
+        '<div class="ccs-faq__answer"><p>Usually two to three working days.</p></div></details>',
+    );
+    expect(renderSiteLink(faq, 'default').list.map((l) => l.heading)).toEqual(['Questions and answers']);
+  });
+
+  it('when cut down for a marketplace, then the question stays a heading and details/summary disappear', () => {
+    expect(renderMarketplace(faq, 'default')).toBe(
+      '<h2>Questions and answers</h2><h3>How long does delivery take?</h3><p>Usually two to three working days.</p>' +
+        '<h3>Can I return it?</h3><p>Yes, within 30 days of delivery.</p>',
+    );
   });
 });

@@ -6,6 +6,7 @@ export { healthRouter } from './health';
 export type { ReadinessCheck } from './health';
 export { docsRouter, type DocsRouterOptions } from './docs';
 export { contentHash, publicAssetsRouter, type PublicAsset } from './assets';
+export { contentStylesheet, contentStylesheetHref } from './content-stylesheet';
 export { BEFORE_ROUTING, createHttpMetrics, createRateLimitMetrics, UNMATCHED_ROUTE } from './metrics';
 export type { HttpMetrics, RateLimitMetrics } from './metrics';
 export * from './errors';

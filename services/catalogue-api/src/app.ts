@@ -1,4 +1,10 @@
-import { createHttpApp, docsRouter, type HttpApp } from '@catalogue/http';
+import {
+  contentStylesheet,
+  createHttpApp,
+  docsRouter,
+  publicAssetsRouter,
+  type HttpApp,
+} from '@catalogue/http';
 import type { Deps } from './deps';
 import { v1Routes, v2Routes } from './routes/catalogue.routes';
 import { listingRoutes } from './routes/listing.routes';
@@ -13,7 +19,8 @@ export function createApp(deps: Deps): HttpApp {
     registry: deps.registry,
     readiness: deps.readiness,
     routers: [
-      docsRouter({ title: 'Catalogue API (v1, v2)', operations: ['/api/v1/', '/api/v2/'] }),
+      docsRouter({ title: 'Catalogue API (v1, v2)', operations: ['/api/v1/', '/api/v2/', '/content/v1/'] }),
+      publicAssetsRouter([contentStylesheet]),
       whoamiRoutes(deps),
       v1Routes(deps, services),
       v2Routes(deps, services),

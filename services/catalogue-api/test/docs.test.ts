@@ -21,8 +21,10 @@ describe('catalogue-api: API reference at /docs', () => {
         'GET /docs',
       ]),
     );
+    // Storefronts load the content stylesheet from either API.
+    expect(docs.operations).toContain('GET /content/v1/ccs-content.css');
     const foreign = docs.operations.filter(
-      (op) => !/^\w+ \/(api\/v[12]\/|healthz|readyz|metrics|docs)/.test(op),
+      (op) => !/^\w+ \/(api\/v[12]\/|content\/v1\/|healthz|readyz|metrics|docs)/.test(op),
     );
     expect(foreign).toEqual([]);
     expect(docs.operations).not.toContain('POST /api/v3/white-label/check-license');

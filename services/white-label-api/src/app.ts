@@ -1,4 +1,10 @@
-import { createHttpApp, docsRouter, type HttpApp } from '@catalogue/http';
+import {
+  contentStylesheet,
+  createHttpApp,
+  docsRouter,
+  publicAssetsRouter,
+  type HttpApp,
+} from '@catalogue/http';
 import type { Deps } from './deps';
 import { generateRoutes } from './routes/generate.routes';
 import { licenceRoutes } from './routes/licence.routes';
@@ -18,7 +24,8 @@ export function createApp(deps: Deps): HttpApp {
     registry: deps.registry,
     readiness: deps.readiness,
     routers: [
-      docsRouter({ title: 'White-label editor API (v3)', operations: ['/api/v3/'] }),
+      docsRouter({ title: 'White-label editor API (v3)', operations: ['/api/v3/', '/content/v1/'] }),
+      publicAssetsRouter([contentStylesheet]),
       ...[
         entitiesRoutes,
         designsRoutes,

@@ -56,9 +56,11 @@ describe('white-label-api: API reference at /docs', () => {
 
     expect(docs.servers).toEqual([{ url: '/' }]);
     expect(docs.operations).toContain('POST /api/v3/white-label/check-license');
+    // Storefronts load the content stylesheet from either API.
+    expect(docs.operations).toContain('GET /content/v1/ccs-content.css');
     expect(docs.operations).toContain('GET /readyz');
     const foreign = docs.operations.filter(
-      (op) => !/^\w+ \/(api\/v3\/|healthz|readyz|metrics|docs)/.test(op),
+      (op) => !/^\w+ \/(api\/v3\/|content\/v1\/|healthz|readyz|metrics|docs)/.test(op),
     );
     expect(foreign).toEqual([]);
     expect(docs.danglingRefs).toEqual([]);

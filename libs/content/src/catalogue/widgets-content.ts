@@ -63,11 +63,12 @@ export const CONTENT_WIDGETS: readonly WidgetDefinition[] = [
         class: 'ccs-faq__list',
         children: [
           {
-            tag: 'div',
+            // A native disclosure: answers open and close without JavaScript.
+            tag: 'details',
             class: 'ccs-faq__item',
             repeat: 'items',
             children: [
-              { tag: 'h3', class: 'ccs-faq__question', text: { item: 'question' } },
+              { tag: 'summary', class: 'ccs-faq__question', text: { item: 'question' } },
               { tag: 'div', class: 'ccs-faq__answer', text: { item: 'answer' } },
             ],
           },

@@ -10,7 +10,8 @@ import { renderResolvedWidgets, resolveTree } from './html';
 import { NON_TEXT_TAGS } from '../sanitize';
 
 /** Containers that must not stay behind once everything inside them has been removed. */
-const DROP_WHEN_EMPTY = new Set(['h2', 'h3', 'h4', 'p', 'ul', 'ol', 'li', 'strong', 'em', 'table', 'tr']);
+// `summary` (a FAQ question) is renamed to h3 below; the check sees the name it had.
+const DROP_WHEN_EMPTY = new Set('h2 h3 h4 p ul ol li strong em table tr summary'.split(' '));
 
 export const MARKETPLACE_TAGS = [
   'h2',
@@ -49,6 +50,8 @@ export const MARKETPLACE_POLICY: SanitizeHtml.IOptions = {
     figcaption: 'p',
     caption: 'p',
     tfoot: 'tbody',
+    // A FAQ question (the `summary` of its `details`) stays a heading; `details` itself is unwrapped.
+    summary: 'h3',
   },
   exclusiveFilter: (frame) => DROP_WHEN_EMPTY.has(frame.tag) && frame.text.trim() === '',
 };

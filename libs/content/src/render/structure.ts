@@ -39,6 +39,8 @@ const ELEMENT_TAGS = new Set([
   'figcaption',
   'blockquote',
   'cite',
+  'details',
+  'summary',
   'a',
   'img',
   'iframe',
@@ -52,7 +54,7 @@ const TAG_ALIASES: Record<string, string> = { h1: 'h2', h5: 'h4', h6: 'h4', b: '
 /** Elements that never render children (void elements, and iframes whose content is not shown). */
 export const LEAF_TAGS = new Set(['img', 'hr', 'br', 'iframe']);
 /** Elements whose value must stay phrasing content. */
-export const PHRASING_TAGS = new Set(['h2', 'h3', 'h4', 'p', 'span', 'strong', 'em', 'cite', 'a']);
+export const PHRASING_TAGS = new Set(['h2', 'h3', 'h4', 'p', 'span', 'strong', 'em', 'cite', 'summary', 'a']);
 export const CELL_TAGS = new Set(['th', 'td']);
 
 export function normaliseTag(tag: unknown): string {
@@ -111,9 +113,20 @@ const IMPLIED_CLOSE: Readonly<Record<string, readonly string[]>> = {
   tfoot: ['thead', 'tbody'],
   ...Object.fromEntries(HEADINGS.map((tag) => [tag, [...HEADINGS, 'p']])),
   ...Object.fromEntries(
-    ['p', 'blockquote', 'div', 'figcaption', 'figure', 'hr', 'ol', 'pre', 'section', 'table', 'ul'].map(
-      (tag) => [tag, ['p']],
-    ),
+    [
+      'p',
+      'blockquote',
+      'details',
+      'div',
+      'figcaption',
+      'figure',
+      'hr',
+      'ol',
+      'pre',
+      'section',
+      'table',
+      'ul',
+    ].map((tag) => [tag, ['p']]),
   ),
 };
 /** Elements that some opening tag closes. */

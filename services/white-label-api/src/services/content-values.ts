@@ -7,6 +7,7 @@ import {
   escapeText,
   htmlToText,
   LANGUAGES,
+  normaliseTag,
   safeHref,
   safeSrc,
   sanitizeHtml,
@@ -81,23 +82,11 @@ export function sameLangMap(a: LangMap, b: LangMap): boolean {
 }
 
 /**
- * Tags an element may be stored with: what the renderers emit (libs/content
- * render/structure.ts, whose `normaliseTag` is not exported). Storing the tag the renderer will
- * use keeps `script`, `iframe` (outside video embeds), `object`… out of the `children` the
- * editor builds its DOM from.
+ * The tag an element is stored with: the one the renderers will use (libs/content
+ * `normaliseTag`), which keeps `script`, `iframe` (outside video embeds), `object`… out of the
+ * `children` the editor builds its DOM from.
  */
-const ELEMENT_TAGS = new Set(
-  'section div h2 h3 h4 p span strong em ul ol li table caption thead tbody tfoot tr th td figure figcaption blockquote cite a img iframe hr br'.split(
-    ' ',
-  ),
-);
-const TAG_ALIASES: Record<string, string> = { h1: 'h2', h5: 'h4', h6: 'h4', b: 'strong', i: 'em' };
-
-export function elementTag(tag: string): string {
-  const lower = tag.trim().toLowerCase();
-  const aliased = TAG_ALIASES[lower] ?? lower;
-  return ELEMENT_TAGS.has(aliased) ? aliased : 'div';
-}
+export const elementTag = (tag: string): string => normaliseTag(tag);
 
 const MARKUP = /<[a-zA-Z!/?]/;
 const SUPPORTED = new Set<string>(LANGUAGES);
