@@ -5,7 +5,7 @@
 import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import { WHITE_LABEL_TOKEN_HEADER } from '@catalogue/http';
 import { makeEshop } from '@catalogue/testing';
-import { jsonOf, rawRequest, serveAll, type RawReply, type RawRequest } from './services';
+import { jsonOf, rawRequest, rawSocketRequest, serveAll, type RawReply, type RawRequest } from './services';
 
 const ORIGIN = 'https://admin.faults.test';
 const WL = '/api/v3/white-label';
@@ -279,14 +279,15 @@ describe('input faults: deep JSON, prototype keys, corrupt encodings, unknown me
       },
     );
 
-    test.each(SERVICES)(
-      'when $service gets a method HTTP does not know, then 400 JSON',
-      async ({ send, path }) => {
-        const reply = await send({ method: 'FROBNICATE', path });
+    test.each([
+      { service: 'catalogue', url: () => apps.catalogue.url, path: '/api/v2/rest/products' },
+      { service: 'white-label', url: () => apps.whiteLabel.url, path: `${WL}/entity` },
+      { service: 'credit', url: () => apps.credit.url, path: '/public/credit' },
+    ])('when $service gets a method HTTP does not know, then 400 JSON', async ({ url, path }) => {
+      const reply = await rawSocketRequest(url(), 'FROBNICATE', path);
 
-        expectJsonClientError(reply, [400]);
-      },
-    );
+      expectJsonClientError(reply, [400]);
+    });
 
     test.each(SERVICES)(
       'when $service has answered the faults, then it still serves',

@@ -2,6 +2,7 @@
 // tests, with a raw HTTP client: these tests send what fetch() refuses to send (TRACE, unknown
 // methods, corrupt Content-Encoding bodies) and must see exactly what the server wrote.
 import { request as httpRequest } from 'node:http';
+import { connect } from 'node:net';
 import { serveServiceForTests } from '@catalogue/testing';
 import { createApp as createCatalogueApp } from '../../services/catalogue-api/src/app';
 import {
@@ -88,6 +89,41 @@ export function rawRequest(baseUrl: string, req: RawRequest): Promise<RawReply> 
     outgoing.on('timeout', () => outgoing.destroy(new Error(`${req.method} ${req.path}: no answer in 30 s`)));
     outgoing.on('error', reject);
     outgoing.end(req.body);
+  });
+}
+
+/**
+ * A request written byte for byte on a plain socket, for what an HTTP client library will not
+ * send or may rewrite (a method HTTP does not know): nock, once another test file of the same
+ * jest worker has activated it, intercepts node:http requests, and such a request never reached
+ * the server. Reads until the server closes the connection.
+ */
+export function rawSocketRequest(baseUrl: string, method: string, path: string): Promise<RawReply> {
+  const url = new URL(baseUrl);
+  return new Promise((resolve, reject) => {
+    const socket = connect(Number(url.port), url.hostname, () => {
+      socket.write(`${method} ${path} HTTP/1.1\r\nHost: ${url.host}\r\nConnection: close\r\n\r\n`);
+    });
+    const chunks: Buffer[] = [];
+    socket.setTimeout(20_000, () => socket.destroy(new Error(`${method} ${path}: no answer in 20 s`)));
+    socket.on('data', (chunk: Buffer) => chunks.push(chunk));
+    socket.on('error', reject);
+    socket.on('close', () => {
+      const text = Buffer.concat(chunks).toString('utf8');
+      const [head = '', body = ''] = text.split('\r\n\r\n', 2);
+      const [statusLine = '', ...lines] = head.split('\r\n');
+      const headers: Record<string, string> = {};
+      for (const line of lines) {
+        const at = line.indexOf(':');
+        if (at > 0) headers[line.slice(0, at).trim().toLowerCase()] = line.slice(at + 1).trim();
+      }
+      resolve({
+        status: Number(statusLine.split(' ')[1] ?? 0),
+        contentType: headers['content-type'] ?? '',
+        text: body,
+        headers,
+      });
+    });
   });
 }
 
