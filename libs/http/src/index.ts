@@ -30,6 +30,7 @@ export {
 export type { RouterDeps, TokenRouterOptions } from './middleware/auth';
 export { parseBody } from './middleware/body';
 export type { BodyType } from './middleware/body';
+export { embeddableBy } from './middleware/security';
 export { bodyOf, eshopOf } from './types';
 export type { AppContext, AppRouter, AppState } from './types';
 export { default as Router } from '@koa/router';

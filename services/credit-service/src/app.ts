@@ -8,6 +8,7 @@ export function createApp(deps: Deps): HttpApp {
     logger: deps.logger,
     registry: deps.registry,
     readiness: deps.readiness,
+    maxConcurrentRequests: deps.config.http.maxConcurrentRequests,
     routers: [
       publicCreditRoutes(deps),
       docsRouter({ title: 'Credit service', operations: ['/public/credit'] }),

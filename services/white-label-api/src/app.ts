@@ -23,6 +23,7 @@ export function createApp(deps: Deps): HttpApp {
     logger: deps.logger,
     registry: deps.registry,
     readiness: deps.readiness,
+    maxConcurrentRequests: deps.config.http.maxConcurrentRequests,
     routers: [
       docsRouter({ title: 'White-label editor API (v3)', operations: ['/api/v3/', '/content/v1/'] }),
       publicAssetsRouter([contentStylesheet]),
