@@ -50,6 +50,12 @@ export interface OpenApiValidator {
   schemas(): DocumentedSchema[];
   /** Compiles every schema of schemas(); returns the failures (broken $refs, bad keywords). */
   compileAll(): string[];
+  /**
+   * Problems of the document's examples: an operation whose request body has no example, an
+   * operation with no example of a successful (2xx) response that has a body, and an example
+   * that its schema refuses (checked as strictly as the responses the tests observe).
+   */
+  exampleProblems(): string[];
 }
 
 const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
@@ -375,7 +381,71 @@ export function createOpenApiValidator(document: unknown, name = 'docs/openapi.y
       }
     });
 
-  return { validate, expectValid, fetch: checkedFetch, schemas, compileAll };
+  /** The examples of a request body's or response's content, by media type (`example` or `examples`). */
+  const examplesOf = (
+    base: string,
+    node: unknown,
+  ): Array<{ mediaType: string; pointer: string; value: unknown }> => {
+    const content = isObject(node) && isObject(node.content) ? node.content : {};
+    return Object.entries(content).flatMap(([mediaType, media]) => {
+      if (!isObject(media)) return [];
+      const pointer = `${base}${pointerOf(['content', mediaType, 'schema'])}`;
+      const named = isObject(media.examples) ? Object.values(media.examples) : [];
+      return [
+        ...(media.example !== undefined ? [{ mediaType, pointer, value: media.example }] : []),
+        ...named.filter(isObject).map((example) => ({ mediaType, pointer, value: example.value })),
+      ];
+    });
+  };
+
+  const exampleProblems = (): string[] => {
+    const problems: string[] = [];
+    const check = (label: string, examples: ReturnType<typeof examplesOf>): void => {
+      for (const { mediaType, pointer, value } of examples) {
+        if (!isJsonMediaType(mediaTypeOf(mediaType))) {
+          if (typeof value !== 'string') problems.push(`${label} ${mediaType}: the example is not a string`);
+          continue;
+        }
+        const validateExample = compile(pointer);
+        if (!validateExample(value))
+          problems.push(
+            ...[...new Set((validateExample.errors ?? []).map(describeError))].map(
+              (p) => `${label} ${mediaType} example: ${p}`,
+            ),
+          );
+      }
+    };
+    for (const [template, item] of Object.entries(paths)) {
+      if (!isObject(item)) continue;
+      for (const verb of METHODS) {
+        const operation = item[verb];
+        if (!isObject(operation)) continue;
+        const label = `${verb.toUpperCase()} ${template}`;
+        const opPointer = pointerOf(['paths', template, verb]);
+        if (operation.requestBody !== undefined) {
+          const body = deref(`${opPointer}/requestBody`);
+          const examples = examplesOf(body.pointer, body.node);
+          if (examples.length === 0) problems.push(`${label}: the request body has no example`);
+          check(`${label} request`, examples);
+        }
+        let successExamples = 0;
+        let successBodies = 0;
+        for (const status of Object.keys(isObject(operation.responses) ? operation.responses : {})) {
+          const response = deref(`${opPointer}${pointerOf(['responses', status])}`);
+          const examples = examplesOf(response.pointer, response.node);
+          check(`${label} ${status}`, examples);
+          if (!status.startsWith('2')) continue;
+          if (isObject(response.node) && isObject(response.node.content)) successBodies += 1;
+          successExamples += examples.length;
+        }
+        if (successBodies > 0 && successExamples === 0)
+          problems.push(`${label}: no successful response has an example`);
+      }
+    }
+    return problems;
+  };
+
+  return { validate, expectValid, fetch: checkedFetch, schemas, compileAll, exampleProblems };
 }
 
 const validators = new Map<string, OpenApiValidator>();

@@ -243,6 +243,54 @@ describe('openApiValidator', () => {
     expect(problems).toHaveLength(1);
     expect(problems[0]).toMatch(/^GET \/x 200 application\/json: .*Missing/);
   });
+
+  test('when the examples are read, then every operation has a request and a response example, and each matches its schema', () => {
+    expect(contract.exampleProblems()).toEqual([]);
+  });
+
+  test('when an operation lacks examples or one is wrong, then exampleProblems names each', () => {
+    const json = (schema: unknown, example?: unknown) => ({
+      content: { 'application/json': { schema, ...(example !== undefined && { example }) } },
+    });
+    const item = {
+      type: 'object',
+      required: ['id'],
+      additionalProperties: false,
+      properties: { id: { type: 'integer' } },
+    };
+    const document = createOpenApiValidator({
+      openapi: '3.1.0',
+      paths: {
+        '/bare': {
+          post: { requestBody: json(item), responses: { '200': { description: 'x', ...json(item) } } },
+        },
+        '/wrong': {
+          post: {
+            requestBody: json(item, { id: 'one' }),
+            responses: { '200': { description: 'x', ...json(item, { id: 1, extra: true }) } },
+          },
+        },
+        '/empty': { delete: { responses: { '204': { description: 'no body' } } } },
+        '/text': {
+          get: {
+            responses: {
+              '200': {
+                description: 'x',
+                content: { 'text/plain': { schema: { type: 'string' }, example: 1 } },
+              },
+            },
+          },
+        },
+      },
+    });
+    expect(document.exampleProblems()).toEqual([
+      'POST /bare: the request body has no example',
+      'POST /bare: no successful response has an example',
+      'POST /wrong request application/json example: /id: must be integer',
+      'POST /wrong 200 application/json example: (root): unexpected property "extra"',
+      'GET /text 200 text/plain: the example is not a string',
+    ]);
+  });
 });
 
 describe('checkedFetch', () => {
