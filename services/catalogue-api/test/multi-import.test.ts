@@ -266,6 +266,45 @@ describe('catalogue-api: POST /api/v2/rest/multi-import', () => {
     expect(await rows('categories', shop.eshop.id)).toEqual([]);
   });
 
+  test('when every name language sent is null, then an item left without any name is skipped and reported, and one that keeps a name is written', async () => {
+    const shop = await svc.eshop({ languages: ['default', 'cs', 'en'] });
+    await shop.api.post('/api/v2/rest/products', [
+      { id: 'P-CS', name: { cs: 'Židle' } },
+      { id: 'P-BOTH', name: { default: 'Chair', cs: 'Židle' } },
+    ]);
+    const before = await rows('products', shop.eshop.id);
+
+    const res = await shop.api.post('/api/v2/rest/multi-import', {
+      products: [
+        { id: 'P-NEW', name: { cs: null } },
+        { id: 'P-CS', name: { cs: null } },
+        { id: 'P-BOTH', name: { cs: null } },
+      ],
+    });
+
+    expect(res.status).toBe(200);
+    const nameless = ['The name field is required.'];
+    expect(res.body).toEqual({
+      success: false,
+      results: {
+        products: {
+          imported: 0,
+          updated: 1,
+          skipped: 2,
+          errors: [
+            { index: 0, id: 'P-NEW', errors: nameless },
+            { index: 1, id: 'P-CS', errors: nameless },
+          ],
+        },
+      },
+    });
+    const after = await rows('products', shop.eshop.id);
+    const byId = (list: typeof after, id: string) => list.find((row) => row.external_id === id);
+    expect(after).toHaveLength(2);
+    expect(byId(after, 'P-BOTH').name).toEqual({ default: 'Chair' });
+    expect(byId(after, 'P-CS')).toEqual(byId(before, 'P-CS'));
+  });
+
   test('when a section is an empty array, then it is reported with zero counts', async () => {
     const shop = await svc.eshop();
 

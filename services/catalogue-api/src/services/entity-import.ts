@@ -129,9 +129,18 @@ async function referenceErrors(
   return errors;
 }
 
+/**
+ * Every item keeps a name in some language. The contract checks what is sent; only here, with
+ * the stored row, can a multi-import item whose names are all `null` be seen to leave a new
+ * item nameless or remove an existing item's last name.
+ */
+const NAMELESS = ['The name field is required.'];
+
 interface WriteRound {
   imported: number;
   updated: number;
+  /** Items refused on their merged fields (NAMELESS); nothing of them is written. */
+  errors: ItemError[];
   toRender: string[];
   /** Items written as new that a concurrent request created first: merge them again. */
   lost: CheckedItem<WriteItem>[];
@@ -161,9 +170,14 @@ async function writeRound(
   const writes: EntityWrite[] = [];
   const newVariants = new Map<string, Variant[]>();
   const rendered = new Set<string>();
-  for (const { item } of items) {
+  const errors: ItemError[] = [];
+  for (const { index, item } of items) {
     const before = stored.get(item.id);
     const fields = mergedFields(type, before, item);
+    if (Object.keys(fields.name as Record<string, string>).length === 0) {
+      errors.push({ index, id: item.id, errors: NAMELESS });
+      continue;
+    }
     const isVisible = item.is_visible ?? before?.isVisible ?? true;
     const variants = variantsOf(type, item);
     const variantsChanged = variants !== undefined && !sameJson(variants, before?.variants ?? []);
@@ -183,7 +197,10 @@ async function writeRound(
   const written = await catalogueRepository.upsert(trx, type, eshopId, writes, {
     updateOnly: [...stored.values()].map((s) => s.id),
   });
-  const lost = items.filter(({ item }) => !stored.has(item.id) && !written.has(item.id));
+  const refused = new Set(errors.map((e) => e.index));
+  const lost = items.filter(
+    ({ index, item }) => !refused.has(index) && !stored.has(item.id) && !written.has(item.id),
+  );
   const lostIds = new Set(lost.map(({ item }) => item.id));
   for (const id of lostIds) newVariants.delete(id);
   if (newVariants.size) {
@@ -200,7 +217,8 @@ async function writeRound(
   const imported = [...written.values()].filter((row) => row.inserted).length;
   return {
     imported,
-    updated: items.length - lost.length - imported,
+    updated: items.length - lost.length - imported - errors.length,
+    errors,
     toRender: [...rendered].filter((id) => !lostIds.has(id)),
     lost,
   };
@@ -242,6 +260,7 @@ export async function importEntities(
     const result = await writeRound(trx, eshopId, type, pending);
     outcome.imported += result.imported;
     outcome.updated += result.updated;
+    outcome.errors.push(...result.errors);
     outcome.toRender.push(...result.toRender);
     pending = result.lost;
   }
