@@ -25,11 +25,13 @@ export {
   apiTokenAuth,
   whiteLabelAuth,
   whiteLabelRouter,
+  WHITE_LABEL_PREFIX,
   WHITE_LABEL_TOKEN_HEADER,
 } from './middleware/auth';
 export type { RouterDeps, TokenRouterOptions } from './middleware/auth';
 export { parseBody } from './middleware/body';
 export type { BodyType } from './middleware/body';
+export { whiteLabelCors } from './middleware/cors';
 export { bodyOf, eshopOf } from './types';
 export type { AppContext, AppRouter, AppState } from './types';
 export { default as Router } from '@koa/router';

@@ -3,6 +3,7 @@ import {
   createHttpApp,
   docsRouter,
   publicAssetsRouter,
+  whiteLabelCors,
   type HttpApp,
 } from '@catalogue/http';
 import type { Deps } from './deps';
@@ -23,6 +24,7 @@ export function createApp(deps: Deps): HttpApp {
     logger: deps.logger,
     registry: deps.registry,
     readiness: deps.readiness,
+    middleware: [whiteLabelCors(deps)],
     routers: [
       docsRouter({ title: 'White-label editor API (v3)', operations: ['/api/v3/', '/content/v1/'] }),
       publicAssetsRouter([contentStylesheet]),
