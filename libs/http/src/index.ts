@@ -9,6 +9,7 @@ export { contentHash, publicAssetsRouter, type PublicAsset } from './assets';
 export { contentStylesheet, contentStylesheetHref } from './content-stylesheet';
 export { BEFORE_ROUTING, createHttpMetrics, createRateLimitMetrics, UNMATCHED_ROUTE } from './metrics';
 export type { HttpMetrics, RateLimitMetrics } from './metrics';
+export { publicCreditRouter } from './public-credit';
 export * from './errors';
 export { ERROR_CODES, type ErrorCode } from './codes';
 export { createRateLimits, NO_RATE_LIMITS } from './rate-limit/limits';

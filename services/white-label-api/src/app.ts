@@ -3,10 +3,12 @@ import {
   createHttpApp,
   docsRouter,
   publicAssetsRouter,
+  publicCreditRouter,
   whiteLabelCors,
   type HttpApp,
 } from '@catalogue/http';
 import type { Deps } from './deps';
+import { editorAssetsRouter } from './routes/editor-assets.routes';
 import { generateRoutes } from './routes/generate.routes';
 import { licenceRoutes } from './routes/licence.routes';
 import { contentRoutes } from './routes/content.routes';
@@ -26,8 +28,10 @@ export function createApp(deps: Deps): HttpApp {
     readiness: deps.readiness,
     middleware: [whiteLabelCors(deps)],
     routers: [
-      docsRouter({ title: 'White-label editor API (v3)', operations: ['/api/v3/', '/content/v1/'] }),
+      docsRouter({ title: 'White-label editor API (v3)', operations: ['/api/v3/', '/content/v1/', '/public/credit', '/editor/v1/'] }),
       publicAssetsRouter([contentStylesheet]),
+      publicCreditRouter(deps),
+      editorAssetsRouter(),
       ...[
         entitiesRoutes,
         designsRoutes,
