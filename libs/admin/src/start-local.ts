@@ -98,7 +98,9 @@ async function demoToken(db: Knex, origin: string): Promise<string | undefined> 
     (text) => (JSON.parse(text) as { whiteLabelToken?: string }).whiteLabelToken,
     () => undefined,
   );
-  const owner = saved ? await tokensRepository.findEshopByTokenHash(db, 'white-label', hashToken(saved)) : undefined;
+  const owner = saved
+    ? await tokensRepository.findEshopByTokenHash(db, 'white-label', hashToken(saved))
+    : undefined;
   const demo = owner ?? (await eshopsRepository.list(db)).find((e) => e.name === DEMO_ESHOP);
   if (!demo) return undefined;
   // DEMO_HOST_PORT may have changed since the eshop was made: its page must stay allowed.

@@ -59,13 +59,15 @@ export class CcsAddPanel extends PanelBase {
     return html`<section class="panel" aria-labelledby="add-title">
       <h3 id="add-title">${t('addTitle')}</h3>
       <div class="toolbar">
-        <label>${t('addPosition')}
+        <label
+          >${t('addPosition')}
           <select @change=${(e: Event) => (this.position = Number((e.target as HTMLSelectElement).value))}>
             <option value="-1">${t('addAtEnd')}</option>
             ${Array.from({ length: this.count }, (_, i) => html`<option value=${i}>${t('addBefore', { n: i + 1 })}</option>`)}
           </select>
         </label>
-        <label>${t('category')}
+        <label
+          >${t('category')}
           <select @change=${(e: Event) => (this.category = Number((e.target as HTMLSelectElement).value))}>
             ${[...categories].map(([id, name]) => html`<option value=${id} ?selected=${id === this.category}>${name}</option>`)}
           </select>
@@ -75,16 +77,29 @@ export class CcsAddPanel extends PanelBase {
       ${this.catalogue === null && !this.failed ? html`<p class="hint">${t('loading')}</p>` : nothing}
       <h4>${t('catalogue')}</h4>
       <div class="grid">
-        ${shown.map((w) => html`<button class="choice" data-widget-type=${w.type}
-            @click=${() => this.send('ccs-add', { body: { widget_id: w.id, ...this.at() }, via: 'catalogue' })}>
-            <strong>${w.name}</strong><small>${w.description}</small></button>`)}
+        ${shown.map(
+          (w) =>
+            html`<button
+              class="choice"
+              data-widget-type=${w.type}
+              @click=${() => this.send('ccs-add', { body: { widget_id: w.id, ...this.at() }, via: 'catalogue' })}
+            >
+              <strong>${w.name}</strong><small>${w.description}</small>
+            </button>`,
+        )}
       </div>
       <h4>${t('favourites')}</h4>
       ${this.favourites?.length === 0 ? html`<p class="hint">${t('noFavourites')}</p>` : nothing}
       <div class="grid">
-        ${(this.favourites ?? []).map((f) => html`<button class="choice"
-            @click=${() => this.send('ccs-add', { body: { widget_id: f.widget_id, json: f.children, ...this.at() }, via: 'favourite' })}>
-            <strong>${f.name}</strong></button>`)}
+        ${(this.favourites ?? []).map(
+          (f) =>
+            html`<button
+              class="choice"
+              @click=${() => this.send('ccs-add', { body: { widget_id: f.widget_id, json: f.children, ...this.at() }, via: 'favourite' })}
+            >
+              <strong>${f.name}</strong>
+            </button>`,
+        )}
       </div>
     </section>`;
   }

@@ -10,7 +10,7 @@ import { Api, ApiError } from './api';
 import { errorMessage, translator, type Translate } from './i18n';
 import { editableNodes, editedValue } from './inline-edit';
 import { editorStyles } from './styles';
-import type { ContentWidget, GenerationJob } from './types';
+import type { CatalogueWidget, ContentWidget, GenerationJob } from './types';
 import { JobWatcher } from './job-watcher';
 import './add-panel';
 import './generate-panel';
@@ -69,6 +69,8 @@ export class CcsEditor extends LitElement {
   declare dropIndex: number | null;
 
   private api!: Api;
+  /** Catalogue widget names by id, for the widgets' labels. */
+  private names = new Map<number, string>();
   /** The API client (read by the job watcher). */
   get apiClient(): Api {
     return this.api;
@@ -107,7 +109,12 @@ export class CcsEditor extends LitElement {
   }
 
   protected override willUpdate(changed: PropertyValues<this>): void {
-    if (changed.has('apiBase') || changed.has('token') || changed.has('entityId') || changed.has('entityType')) {
+    if (
+      changed.has('apiBase') ||
+      changed.has('token') ||
+      changed.has('entityId') ||
+      changed.has('entityType')
+    ) {
       this.api = new Api(this.apiBase || location.origin, this.token);
     }
   }
@@ -152,7 +159,10 @@ export class CcsEditor extends LitElement {
     try {
       const licence = await this.api.post<{ data: { has_valid_license: boolean } }>('/check-license');
       if (!licence.data.has_valid_license) {
-        this.fail(new ApiError(403, 'The white-label licence of this eshop is not valid', 'licence', undefined), true);
+        this.fail(
+          new ApiError(403, 'The white-label licence of this eshop is not valid', 'licence', undefined),
+          true,
+        );
         return;
       }
       await this.api.post('/register-entity', {
@@ -160,21 +170,27 @@ export class CcsEditor extends LitElement {
         type: this.entityType,
         ...(this.entityTitle && { title: this.entityTitle }),
       });
-      const [all, widgets, running] = await Promise.all([
+      const [all, widgets, running, catalogue] = await Promise.all([
         this.api.get<{ html: Record<string, string> }>(`/entity${this.entityPath}/html`),
         this.api.get<ContentWidget[]>(`/content${this.entityPath}?lang=${this.lang}`),
         this.api.get<{ data: GenerationJob }>(`/content${this.entityPath}/generate`).catch((err: unknown) => {
           if (err instanceof ApiError && err.status === 404) return null;
           throw err;
         }),
+        this.api.get<{ data: CatalogueWidget[] }>('/widget'),
       ]);
       this.languages = Object.keys(all.html);
       this.widgets = widgets;
+      this.names = new Map(catalogue.data.map((w) => [w.id, w.name]));
       this.phase = 'ready';
-      if (running) this.watcher.watch(running.data);
       await this.updateComplete;
       if (widgets.length) performance.mark('ccs-first-widget');
-      this.emit('ccs-ready', { entity_id: this.entityId, languages: this.languages, widgets: widgets.length });
+      this.emit('ccs-ready', {
+        entity_id: this.entityId,
+        languages: this.languages,
+        widgets: widgets.length,
+      });
+      if (running) this.watcher.watch(running.data);
     } catch (err) {
       this.fail(err, this.phase !== 'ready');
     }
@@ -185,7 +201,12 @@ export class CcsEditor extends LitElement {
   }
 
   /** Runs one change against the API; the answer (the widgets) replaces the list. */
-  private async change(action: string, detail: Record<string, unknown>, run: () => Promise<ContentWidget[]>, done: string): Promise<boolean> {
+  private async change(
+    action: string,
+    detail: Record<string, unknown>,
+    run: () => Promise<ContentWidget[]>,
+    done: string,
+  ): Promise<boolean> {
     this.busy = true;
     this.error = '';
     this.status = this.t('saving');
@@ -227,10 +248,12 @@ export class CcsEditor extends LitElement {
   private async moveByKeyboard(from: number, to: number): Promise<void> {
     if (!(await this.move(from, to))) return;
     await this.updateComplete;
-    // Focus follows the widget, so pressing the same button again keeps moving it.
-    const dir = to < from ? 'up' : 'down';
-    const button = this.renderRoot.querySelector<HTMLButtonElement>(`li.widget:nth-child(${to + 1}) button[data-move="${dir}"]`);
-    (button && !button.disabled ? button : this.renderRoot.querySelector<HTMLElement>(`li.widget:nth-child(${to + 1}) .handle`))?.focus();
+    // Focus follows the widget, so pressing the same key again keeps moving it (or, at the
+    // end of the list, lands on the other direction's button).
+    const item = this.renderRoot.querySelector(`li.widget:nth-child(${to + 1})`);
+    const same = item?.querySelector<HTMLButtonElement>(`button[data-move="${to < from ? 'up' : 'down'}"]`);
+    const other = item?.querySelector<HTMLButtonElement>(`button[data-move="${to < from ? 'down' : 'up'}"]`);
+    (same && !same.disabled ? same : other)?.focus();
   }
 
   private async deleteWidget(widget: ContentWidget, position: number): Promise<void> {
@@ -238,7 +261,7 @@ export class CcsEditor extends LitElement {
       'delete',
       { widget_id: widget.id },
       () => this.api.delete(`/content${this.entityPath}/widget/${widget.id}?lang=${this.lang}`),
-      this.t('deleted'),
+      '', // the undo bar says it
     );
     if (ok) {
       this.deleted = { widget, position };
@@ -252,17 +275,24 @@ export class CcsEditor extends LitElement {
     const deleted = this.deleted;
     if (!deleted) return;
     const json = deleted.widget.children.map((e) => ({
-      id: e.id, parent_id: e.parent_id, child_id: e.child_id, class: e.class,
-      is_editable: e.is_editable, tag: e.tag, value: e.value, extension: e.extension,
+      id: e.id,
+      parent_id: e.parent_id,
+      child_id: e.child_id,
+      class: e.class,
+      is_editable: e.is_editable,
+      tag: e.tag,
+      value: e.value,
+      extension: e.extension,
     }));
     const ok = await this.change(
       'restore',
       { widget_id: deleted.widget.widget_id },
-      () => this.api.post(`/content${this.entityPath}?lang=${this.lang}`, {
-        widget_id: deleted.widget.widget_id,
-        position: Math.min(deleted.position, this.widgets.length),
-        json,
-      }),
+      () =>
+        this.api.post(`/content${this.entityPath}?lang=${this.lang}`, {
+          widget_id: deleted.widget.widget_id,
+          position: Math.min(deleted.position, this.widgets.length),
+          json,
+        }),
       this.t('restored'),
     );
     if (ok) this.deleted = null;
@@ -273,6 +303,8 @@ export class CcsEditor extends LitElement {
     this.emit('ccs-generation', { job });
     if (job.status === 'done') {
       this.status = this.t('generated', { n: job.widgets_created });
+      // The texts were written in the job's language: show that one.
+      if (this.languages.includes(job.lang)) this.lang = job.lang;
       void this.reload().then(
         () => this.emit('ccs-change', { action: 'generate', entity_id: this.entityId, job_id: job.id }),
         (err: unknown) => this.fail(err),
@@ -283,6 +315,10 @@ export class CcsEditor extends LitElement {
   }
 
   protected override updated(): void {
+    // `?selected` does not move a select the person already used; the language may change
+    // under it (a finished generation shows its own language).
+    const select = this.renderRoot.querySelector<HTMLSelectElement>('select.lang');
+    if (select && select.value !== this.lang) select.value = this.lang;
     this.wireEditables();
   }
 
@@ -331,7 +367,12 @@ export class CcsEditor extends LitElement {
     }
   }
 
-  private async save(widget: ContentWidget, elementId: number, node: HTMLElement, plain: boolean): Promise<void> {
+  private async save(
+    widget: ContentWidget,
+    elementId: number,
+    node: HTMLElement,
+    plain: boolean,
+  ): Promise<void> {
     if (!node.isContentEditable) return;
     if (node.innerHTML === node.dataset.before) {
       node.removeAttribute('contenteditable');
@@ -341,9 +382,10 @@ export class CcsEditor extends LitElement {
     const ok = await this.change(
       'edit',
       { widget_id: widget.id, element_id: elementId },
-      () => this.api.put(`/content${this.entityPath}?lang=${this.lang}`, {
-        [widget.id]: { children: [{ id: elementId, value: { [this.lang]: value } }] },
-      }),
+      () =>
+        this.api.put(`/content${this.entityPath}?lang=${this.lang}`, {
+          [widget.id]: { children: [{ id: elementId, value: { [this.lang]: value } }] },
+        }),
       this.t('saved'),
     );
     // On failure the text stays in the field, still editable, next to the message.
@@ -372,14 +414,20 @@ export class CcsEditor extends LitElement {
     const t = this.t;
     const toggle = (panel: Panel) => () => (this.panel = this.panel === panel ? 'none' : panel);
     return html`<div class="toolbar">
-      <label>${t('language')}
-        <select @change=${(e: Event) => void this.switchLanguage((e.target as HTMLSelectElement).value)}>
+      <label
+        >${t('language')}
+        <select
+          class="lang"
+          @change=${(e: Event) => void this.switchLanguage((e.target as HTMLSelectElement).value)}
+        >
           ${this.languages.map((l) => html`<option value=${l} ?selected=${l === this.lang}>${l === 'default' ? t('languageDefault') : l}</option>`)}
         </select>
       </label>
       <button aria-expanded=${this.panel === 'add'} @click=${toggle('add')}>${t('add')}</button>
       <button aria-expanded=${this.panel === 'designs'} @click=${toggle('designs')}>${t('designs')}</button>
-      <button aria-expanded=${this.panel === 'generate'} @click=${toggle('generate')}>${t('generate')}</button>
+      <button aria-expanded=${this.panel === 'generate'} @click=${toggle('generate')}>
+        ${t('generate')}
+      </button>
       <button @click=${() => void this.refresh()}>${t('refresh')}</button>
     </div>`;
   }
@@ -388,29 +436,70 @@ export class CcsEditor extends LitElement {
     const t = this.t;
     const running = this.job && (this.job.status === 'pending' || this.job.status === 'running');
     return html`
-      ${running ? html`<div class="progress" role="status">
-            <progress aria-label=${t('generate')}></progress>
-            ${t('generating', { status: this.job!.status === 'pending' ? t('jobPending') : t('jobRunning') })}
-          </div>` : nothing}
-      ${this.deleted ? html`<div class="undo">${t('deleted')}
-            <button class="undo-button" @click=${() => void this.undo()}>${t('undo')}</button></div>` : nothing}
-      ${this.panel === 'add' ? html`<ccs-add-panel .api=${this.api} .t=${t} .count=${this.widgets.length}
-            @ccs-failed=${(e: CustomEvent<unknown>) => this.fail(e.detail)}
-            @ccs-add=${(e: CustomEvent<{ body: Record<string, unknown>; via: string }>) => void this.add(e.detail.body, e.detail.via)}
-            @ccs-close=${() => (this.panel = 'none')}></ccs-add-panel>` : nothing}
-      ${this.panel === 'generate' ? html`<ccs-generate-panel .api=${this.api} .t=${t} .entityPath=${this.entityPath}
-            .entityType=${this.entityType} .languages=${this.languages} .lang=${this.lang} .running=${Boolean(running)}
-            @ccs-started=${(e: CustomEvent<GenerationJob>) => this.watcher.watch(e.detail)}
-            @ccs-failed=${(e: CustomEvent<unknown>) => this.report(e.detail)}
-            @ccs-close=${() => (this.panel = 'none')}></ccs-generate-panel>` : nothing}
-      ${this.panel === 'designs' ? html`<ccs-designs-panel .api=${this.api} .t=${t} .entityPath=${this.entityPath}
-            .entityType=${this.entityType}
-            @ccs-filled=${(e: CustomEvent<{ widget_created: number }>) => void this.afterFill(e.detail.widget_created)}
-            @ccs-failed=${(e: CustomEvent<unknown>) => this.report(e.detail)}
-            @ccs-close=${() => (this.panel = 'none')}></ccs-designs-panel>` : nothing}
+      ${
+        running
+          ? html`<div class="progress" role="status">
+              <progress aria-label=${t('generate')}></progress>
+              ${t('generating', { status: this.job!.status === 'pending' ? t('jobPending') : t('jobRunning') })}
+            </div>`
+          : nothing
+      }
+      ${
+        this.deleted
+          ? html`<div class="undo">
+              ${t('deleted')}
+              <button class="undo-button" @click=${() => void this.undo()}>${t('undo')}</button>
+            </div>`
+          : nothing
+      }
+      ${
+        this.panel === 'add'
+          ? html`<ccs-add-panel
+              .api=${this.api}
+              .t=${t}
+              .count=${this.widgets.length}
+              @ccs-failed=${(e: CustomEvent<unknown>) => this.fail(e.detail)}
+              @ccs-add=${(e: CustomEvent<{ body: Record<string, unknown>; via: string }>) => void this.add(e.detail.body, e.detail.via)}
+              @ccs-close=${() => (this.panel = 'none')}
+            ></ccs-add-panel>`
+          : nothing
+      }
+      ${
+        this.panel === 'generate'
+          ? html`<ccs-generate-panel
+              .api=${this.api}
+              .t=${t}
+              .entityPath=${this.entityPath}
+              .entityType=${this.entityType}
+              .languages=${this.languages}
+              .lang=${this.lang}
+              .running=${Boolean(running)}
+              @ccs-started=${(e: CustomEvent<GenerationJob>) => this.watcher.watch(e.detail)}
+              @ccs-failed=${(e: CustomEvent<unknown>) => this.report(e.detail)}
+              @ccs-close=${() => (this.panel = 'none')}
+            ></ccs-generate-panel>`
+          : nothing
+      }
+      ${
+        this.panel === 'designs'
+          ? html`<ccs-designs-panel
+              .api=${this.api}
+              .t=${t}
+              .entityPath=${this.entityPath}
+              .entityType=${this.entityType}
+              @ccs-filled=${(e: CustomEvent<{ widget_created: number }>) => void this.afterFill(e.detail.widget_created)}
+              @ccs-failed=${(e: CustomEvent<unknown>) => this.report(e.detail)}
+              @ccs-close=${() => (this.panel = 'none')}
+            ></ccs-designs-panel>`
+          : nothing
+      }
       ${this.widgets.length ? html`<p class="hint">${t('editHint')}</p>` : html`<p class="hint">${t('empty')}</p>`}
       <ol class="widgets" aria-label=${t('widgetsLabel')} aria-busy=${this.busy}>
-        ${repeat(this.widgets, (w) => w.id, (w, i) => this.renderWidget(w, i))}
+        ${repeat(
+          this.widgets,
+          (w) => w.id,
+          (w, i) => this.renderWidget(w, i),
+        )}
       </ol>
     `;
   }
@@ -418,22 +507,74 @@ export class CcsEditor extends LitElement {
   private renderWidget(widget: ContentWidget, i: number) {
     const t = this.t;
     const total = this.widgets.length;
-    const label = t('widgetLabel', { n: i + 1, total });
-    return html`<li class="widget ${this.dropIndex === i ? 'drop-target' : ''}" data-id=${widget.id} aria-label=${label}
-        @dragover=${(e: DragEvent) => { if (this.dragFrom !== null) { e.preventDefault(); this.dropIndex = i; } }}
-        @dragleave=${() => (this.dropIndex = null)}
-        @drop=${(e: DragEvent) => { e.preventDefault(); const from = this.dragFrom; this.dragFrom = null; this.dropIndex = null; if (from !== null) void this.move(from, i); }}>
+    const name = this.names.get(widget.widget_id);
+    const label = `${name ? `${name} · ` : ''}${t('widgetLabel', { n: i + 1, total })}`;
+    return html`<li
+      class="widget ${this.dropIndex === i ? 'drop-target' : ''}"
+      data-id=${widget.id}
+      aria-label=${label}
+      @dragover=${(e: DragEvent) => {
+        if (this.dragFrom !== null) {
+          e.preventDefault();
+          this.dropIndex = i;
+        }
+      }}
+      @dragleave=${() => (this.dropIndex = null)}
+      @drop=${(e: DragEvent) => {
+        e.preventDefault();
+        const from = this.dragFrom;
+        this.dragFrom = null;
+        this.dropIndex = null;
+        if (from !== null) void this.move(from, i);
+      }}
+    >
       <div class="widget-bar">
-        <span class="handle" draggable="true" role="img" aria-label=${t('dragHandle')} title=${t('dragHandle')}
-          @dragstart=${(e: DragEvent) => { this.dragFrom = i; e.dataTransfer?.setData('text/plain', String(widget.id)); }}
-          @dragend=${() => { this.dragFrom = null; this.dropIndex = null; }}>⠿</span>
+        <span
+          class="handle"
+          draggable="true"
+          role="img"
+          aria-label=${t('dragHandle')}
+          title=${t('dragHandle')}
+          @dragstart=${(e: DragEvent) => {
+            this.dragFrom = i;
+            e.dataTransfer?.setData('text/plain', String(widget.id));
+          }}
+          @dragend=${() => {
+            this.dragFrom = null;
+            this.dropIndex = null;
+          }}
+          >⠿</span
+        >
         <span class="name">${label}</span>
-        <button class="icon" data-move="up" aria-label=${`${t('moveUp')} (${label})`} title=${t('moveUp')} ?disabled=${this.busy || i === 0}
-          @click=${() => void this.moveByKeyboard(i, i - 1)}>↑</button>
-        <button class="icon" data-move="down" aria-label=${`${t('moveDown')} (${label})`} title=${t('moveDown')} ?disabled=${this.busy || i === total - 1}
-          @click=${() => void this.moveByKeyboard(i, i + 1)}>↓</button>
-        <button class="icon danger" aria-label=${`${t('delete')} (${label})`} title=${t('delete')} ?disabled=${this.busy}
-          @click=${() => void this.deleteWidget(widget, i)}>✕</button>
+        <button
+          class="icon"
+          data-move="up"
+          aria-label=${`${t('moveUp')} (${label})`}
+          title=${t('moveUp')}
+          ?disabled=${this.busy || i === 0}
+          @click=${() => void this.moveByKeyboard(i, i - 1)}
+        >
+          ↑
+        </button>
+        <button
+          class="icon"
+          data-move="down"
+          aria-label=${`${t('moveDown')} (${label})`}
+          title=${t('moveDown')}
+          ?disabled=${this.busy || i === total - 1}
+          @click=${() => void this.moveByKeyboard(i, i + 1)}
+        >
+          ↓
+        </button>
+        <button
+          class="icon danger"
+          aria-label=${`${t('delete')} (${label})`}
+          title=${t('delete')}
+          ?disabled=${this.busy}
+          @click=${() => void this.deleteWidget(widget, i)}
+        >
+          ✕
+        </button>
       </div>
       <div class="widget-body">${unsafeHTML(widget.html)}</div>
     </li>`;

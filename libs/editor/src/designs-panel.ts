@@ -74,17 +74,31 @@ export class CcsDesignsPanel extends PanelBase {
   }
 
   private body() {
-    const lines = (s: string) => s.split(/\s+/).map((u) => u.trim()).filter(Boolean);
+    const lines = (s: string) =>
+      s
+        .split(/\s+/)
+        .map((u) => u.trim())
+        .filter(Boolean);
     return {
       design_id: this.structure!.design_id,
       widget: this.structure!.widget.filter((w) => w.fillable).flatMap((w) => {
         const e = this.entry(w.design_widget_id);
         const fields = Object.fromEntries(Object.entries(e.fields).filter(([, v]) => v.trim() !== ''));
-        const items = e.items.map((i) => Object.fromEntries(Object.entries(i).filter(([, v]) => v.trim() !== ''))).filter((i) => Object.keys(i).length);
+        const items = e.items
+          .map((i) => Object.fromEntries(Object.entries(i).filter(([, v]) => v.trim() !== '')))
+          .filter((i) => Object.keys(i).length);
         const image = lines(e.image);
         const icon = lines(e.icon);
         if (!Object.keys(fields).length && !items.length && !image.length && !icon.length) return [];
-        return [{ design_widget_id: w.design_widget_id, ...(Object.keys(fields).length && { fields }), ...(items.length && { items }), ...(image.length && { image }), ...(icon.length && { icon }) }];
+        return [
+          {
+            design_widget_id: w.design_widget_id,
+            ...(Object.keys(fields).length && { fields }),
+            ...(items.length && { items }),
+            ...(image.length && { image }),
+            ...(icon.length && { icon }),
+          },
+        ];
       }),
     };
   }
@@ -93,7 +107,10 @@ export class CcsDesignsPanel extends PanelBase {
     this.sending = true;
     this.message = '';
     try {
-      const res = await this.api.post<{ widget_created: number }>(`/entity${this.entityPath}/design`, this.body());
+      const res = await this.api.post<{ widget_created: number }>(
+        `/entity${this.entityPath}/design`,
+        this.body(),
+      );
       this.send('ccs-filled', { widget_created: res.widget_created });
     } catch (err) {
       this.message = errorMessage(this.t, err);
@@ -110,10 +127,27 @@ export class CcsDesignsPanel extends PanelBase {
     const input = (e: Event) => set((e.target as HTMLInputElement).value);
     return html`<div class="field">
       <label for=${id}>${spec.hint || spec.role}</label>
-      ${spec.format === 'html' || spec.max_length > 200
-        ? html`<textarea id=${id} rows="3" .value=${value} aria-invalid=${over} aria-describedby=${`${id}-n`} @input=${input}></textarea>`
-        : html`<input id=${id} .value=${value} aria-invalid=${over} aria-describedby=${`${id}-n`} @input=${input} />`}
-      <span id=${`${id}-n`} class="counter ${over ? 'over' : ''}" aria-live="polite">${over ? t('tooLong', { max: spec.max_length }) : t('charCount', { n: value.length, max: spec.max_length })}</span>
+      ${
+        spec.format === 'html' || spec.max_length > 200
+          ? html`<textarea
+              id=${id}
+              rows="3"
+              .value=${value}
+              aria-invalid=${over}
+              aria-describedby=${`${id}-n`}
+              @input=${input}
+            ></textarea>`
+          : html`<input
+              id=${id}
+              .value=${value}
+              aria-invalid=${over}
+              aria-describedby=${`${id}-n`}
+              @input=${input}
+            />`
+      }
+      <span id=${`${id}-n`} class="counter ${over ? 'over' : ''}" aria-live="polite"
+        >${over ? t('tooLong', { max: spec.max_length }) : t('charCount', { n: value.length, max: spec.max_length })}</span
+      >
     </div>`;
   }
 
@@ -122,22 +156,54 @@ export class CcsDesignsPanel extends PanelBase {
     const t = this.t;
     const id = w.design_widget_id;
     const e = this.entry(id);
-    const field = (spec: FieldSpec) => this.renderField(`f-${id}-${spec.role}`, spec, e.fields[spec.role] ?? '', (v) => this.update_(id, (x) => ({ ...x, fields: { ...x.fields, [spec.role]: v } })));
-    const item = (n: number) => html`<fieldset><legend>${t('itemN', { n: n + 1 })}</legend>
-      ${(w.item_field ?? []).map((spec) => this.renderField(`i-${id}-${n}-${spec.role}`, spec, e.items[n]?.[spec.role] ?? '', (v) => this.update_(id, (x) => {
-        const items = [...x.items];
-        for (let k = items.length; k <= n; k++) items[k] = {};
-        items[n] = { ...items[n], [spec.role]: v };
-        return { ...x, items };
-      })))}</fieldset>`;
-    return html`<fieldset class="design-widget"><legend>${w.widget_name}</legend>
+    const field = (spec: FieldSpec) =>
+      this.renderField(`f-${id}-${spec.role}`, spec, e.fields[spec.role] ?? '', (v) =>
+        this.update_(id, (x) => ({ ...x, fields: { ...x.fields, [spec.role]: v } })),
+      );
+    const item = (n: number) =>
+      html`<fieldset>
+        <legend>${t('itemN', { n: n + 1 })}</legend>
+        ${(w.item_field ?? []).map((spec) =>
+          this.renderField(`i-${id}-${n}-${spec.role}`, spec, e.items[n]?.[spec.role] ?? '', (v) =>
+            this.update_(id, (x) => {
+              const items = [...x.items];
+              for (let k = items.length; k <= n; k++) items[k] = {};
+              items[n] = { ...items[n], [spec.role]: v };
+              return { ...x, items };
+            }),
+          ),
+        )}
+      </fieldset>`;
+    return html`<fieldset class="design-widget">
+      <legend>${w.widget_name}</legend>
       ${w.widget_description ? html`<p class="hint">${w.widget_description}</p>` : nothing}
-      ${(w.field ?? []).map(field)}
-      ${Array.from({ length: w.item_count ?? 0 }, (_, n) => item(n))}
-      ${w.image_slot ? html`<div class="field"><label for=${`img-${id}`}>${t('images')} (${w.image_slot})</label>
-          <textarea id=${`img-${id}`} rows="2" .value=${e.image} @input=${(ev: Event) => this.update_(id, (x) => ({ ...x, image: (ev.target as HTMLTextAreaElement).value }))}></textarea></div>` : nothing}
-      ${w.icon_slot ? html`<div class="field"><label for=${`ico-${id}`}>${t('icons')} (${w.icon_slot})</label>
-          <textarea id=${`ico-${id}`} rows="2" .value=${e.icon} @input=${(ev: Event) => this.update_(id, (x) => ({ ...x, icon: (ev.target as HTMLTextAreaElement).value }))}></textarea></div>` : nothing}
+      ${(w.field ?? []).map(field)} ${Array.from({ length: w.item_count ?? 0 }, (_, n) => item(n))}
+      ${
+        w.image_slot
+          ? html`<div class="field">
+              <label for=${`img-${id}`}>${t('images')} (${w.image_slot})</label>
+              <textarea
+                id=${`img-${id}`}
+                rows="2"
+                .value=${e.image}
+                @input=${(ev: Event) => this.update_(id, (x) => ({ ...x, image: (ev.target as HTMLTextAreaElement).value }))}
+              ></textarea>
+            </div>`
+          : nothing
+      }
+      ${
+        w.icon_slot
+          ? html`<div class="field">
+              <label for=${`ico-${id}`}>${t('icons')} (${w.icon_slot})</label>
+              <textarea
+                id=${`ico-${id}`}
+                rows="2"
+                .value=${e.icon}
+                @input=${(ev: Event) => this.update_(id, (x) => ({ ...x, icon: (ev.target as HTMLTextAreaElement).value }))}
+              ></textarea>
+            </div>`
+          : nothing
+      }
     </fieldset>`;
   }
 
@@ -145,13 +211,18 @@ export class CcsDesignsPanel extends PanelBase {
     const t = this.t;
     const error = this.message ? html`<div class="error" role="alert">${this.message}</div>` : nothing;
     if (this.structure) {
-      const over = this.structure.widget.some((w) => [...(w.field ?? [])].some((s) => (this.entry(w.design_widget_id).fields[s.role] ?? '').length > s.max_length));
+      const over = this.structure.widget.some((w) =>
+        [...(w.field ?? [])].some(
+          (s) => (this.entry(w.design_widget_id).fields[s.role] ?? '').length > s.max_length,
+        ),
+      );
       return html`<section class="panel" aria-labelledby="fill-title">
         <h3 id="fill-title">${t('designsTitle')}: ${this.structure.design_name}</h3>
-        ${this.structure.widget.map((w) => this.renderWidget(w))}
-        ${error}
+        ${this.structure.widget.map((w) => this.renderWidget(w))} ${error}
         <div class="toolbar">
-          <button class="primary" ?disabled=${this.sending || over} @click=${() => void this.fill()}>${t('fill')}</button>
+          <button class="primary" ?disabled=${this.sending || over} @click=${() => void this.fill()}>
+            ${t('fill')}
+          </button>
           <button @click=${() => (this.structure = null)}>${t('back')}</button>
           <button @click=${() => this.close()}>${t('close')}</button>
         </div>
@@ -159,15 +230,17 @@ export class CcsDesignsPanel extends PanelBase {
     }
     return html`<section class="panel" aria-labelledby="designs-title">
       <h3 id="designs-title">${t('designs')}</h3>
-      ${this.designs === null && !this.message ? html`<p class="hint">${t('loading')}</p>` : nothing}
-      ${error}
+      ${this.designs === null && !this.message ? html`<p class="hint">${t('loading')}</p>` : nothing} ${error}
       <div class="grid">
-        ${(this.designs ?? []).map((d) => html`<div class="choice">
-          ${d.image_preview ? html`<img src=${d.image_preview} alt=${t('previewOf', { name: d.name })} width="160" height="120" />` : nothing}
-          <strong>${d.name}</strong><small>${d.widgets_count} widgets</small>
-          ${d.preview_url ? html`<a href=${d.preview_url} target="_blank" rel="noopener">${t('openPreview')}</a>` : nothing}
-          <button data-design=${d.id} @click=${() => void this.pick(d)}>${t('pickDesign')}</button>
-        </div>`)}
+        ${(this.designs ?? []).map(
+          (d) =>
+            html`<div class="choice">
+              ${d.image_preview ? html`<img src=${d.image_preview} alt=${t('previewOf', { name: d.name })} width="160" height="120" />` : nothing}
+              <strong>${d.name}</strong><small>${d.widgets_count} widgets</small>
+              ${d.preview_url ? html`<a href=${d.preview_url} target="_blank" rel="noopener">${t('openPreview')}</a>` : nothing}
+              <button data-design=${d.id} @click=${() => void this.pick(d)}>${t('pickDesign')}</button>
+            </div>`,
+        )}
       </div>
       <div class="toolbar"><button @click=${() => this.close()}>${t('close')}</button></div>
     </section>`;

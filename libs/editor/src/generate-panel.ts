@@ -39,7 +39,14 @@ export class CcsGeneratePanel extends PanelBase {
   declare prices: Price[] | null;
   declare remaining: number | null;
   declare fillable: Record<number, number>;
-  declare form: { prompt: number; lang: string; design: number; replace: boolean; research: boolean; urls: string };
+  declare form: {
+    prompt: number;
+    lang: string;
+    design: number;
+    replace: boolean;
+    research: boolean;
+    urls: string;
+  };
   declare message: string;
   declare sending: boolean;
 
@@ -87,7 +94,14 @@ export class CcsGeneratePanel extends PanelBase {
   }
 
   private urls(): string[] {
-    return [...new Set(this.form.urls.split(/\s+/).map((u) => u.trim()).filter(Boolean))];
+    return [
+      ...new Set(
+        this.form.urls
+          .split(/\s+/)
+          .map((u) => u.trim())
+          .filter(Boolean),
+      ),
+    ];
   }
 
   private cost(): number | null {
@@ -108,7 +122,10 @@ export class CcsGeneratePanel extends PanelBase {
 
   private set(patch: Partial<CcsGeneratePanel['form']>): void {
     this.form = { ...this.form, ...patch };
-    if (patch.design) void this.loadStructure(patch.design).catch((err: unknown) => (this.message = errorMessage(this.t, err)));
+    if (patch.design)
+      void this.loadStructure(patch.design).catch(
+        (err: unknown) => (this.message = errorMessage(this.t, err)),
+      );
   }
 
   private async start(): Promise<void> {
@@ -128,9 +145,13 @@ export class CcsGeneratePanel extends PanelBase {
     } catch (err) {
       this.message = errorMessage(this.t, err);
       // A 409 names the job already running: follow it instead of starting another.
-      const running = err instanceof ApiError && err.status === 409 ? (err.body as { data?: GenerationJob }).data : undefined;
+      const running =
+        err instanceof ApiError && err.status === 409
+          ? (err.body as { data?: GenerationJob }).data
+          : undefined;
       if (running) this.send('ccs-started', running);
-      const remaining = (err instanceof ApiError ? (err.body as { remaining?: unknown }) : undefined)?.remaining;
+      const remaining = (err instanceof ApiError ? (err.body as { remaining?: unknown }) : undefined)
+        ?.remaining;
       if (typeof remaining === 'number') this.remaining = remaining;
       this.dispatchEvent(new CustomEvent('ccs-failed', { detail: err, bubbles: true, composed: true }));
     } finally {
@@ -146,30 +167,72 @@ export class CcsGeneratePanel extends PanelBase {
     const checked = (e: Event) => (e.target as HTMLInputElement).checked;
     return html`<section class="panel" aria-labelledby="gen-title">
       <h3 id="gen-title">${t('generateTitle')}</h3>
-      <div class="field"><label for="g-prompt">${t('prompt')}</label>
+      <div class="field">
+        <label for="g-prompt">${t('prompt')}</label>
         <select id="g-prompt" @change=${(e: Event) => this.set({ prompt: Number(value(e)) })}>
           <option value="0">${t('promptNone')}</option>
           ${this.prompts.map((p) => html`<option value=${p.id} ?selected=${p.id === this.form.prompt}>${p.name}</option>`)}
-        </select></div>
-      <div class="field"><label for="g-design">${t('design')}</label>
+        </select>
+      </div>
+      <div class="field">
+        <label for="g-design">${t('design')}</label>
         <select id="g-design" @change=${(e: Event) => this.set({ design: Number(value(e)) })}>
           ${this.designs.map((d) => html`<option value=${d.id} ?selected=${d.id === this.form.design}>${d.name}</option>`)}
-        </select></div>
-      <div class="field"><label for="g-lang">${t('generateLang')}</label>
+        </select>
+      </div>
+      <div class="field">
+        <label for="g-lang">${t('generateLang')}</label>
         <select id="g-lang" @change=${(e: Event) => this.set({ lang: value(e) })}>
           ${this.languages.map((l) => html`<option value=${l} ?selected=${l === this.form.lang}>${l === 'default' ? t('languageDefault') : l}</option>`)}
-        </select></div>
-      <label><input type="checkbox" .checked=${this.form.replace} @change=${(e: Event) => this.set({ replace: checked(e) })} />${t('removeExisting')}</label>
-      <label><input type="checkbox" .checked=${this.form.research} @change=${(e: Event) => this.set({ research: checked(e) })} />${t('webResearch')}</label>
-      ${this.form.research ? html`<div class="field"><label for="g-urls">${t('researchUrls')}</label>
-          <textarea id="g-urls" rows="3" .value=${this.form.urls} @input=${(e: Event) => this.set({ urls: value(e) })}></textarea></div>` : nothing}
-      <p class="estimate" aria-live="polite">${this.remaining === null ? t('loading')
-        : cost === null ? t('estimateUnknown', { remaining: this.remaining })
-        : affordable ? t('estimate', { cost, remaining: this.remaining })
-        : t('cannotAfford', { cost, remaining: this.remaining })}</p>
+        </select>
+      </div>
+      <label
+        ><input
+          type="checkbox"
+          .checked=${this.form.replace}
+          @change=${(e: Event) => this.set({ replace: checked(e) })}
+        />${t('removeExisting')}</label
+      >
+      <label
+        ><input
+          type="checkbox"
+          .checked=${this.form.research}
+          @change=${(e: Event) => this.set({ research: checked(e) })}
+        />${t('webResearch')}</label
+      >
+      ${
+        this.form.research
+          ? html`<div class="field">
+              <label for="g-urls">${t('researchUrls')}</label>
+              <textarea
+                id="g-urls"
+                rows="3"
+                .value=${this.form.urls}
+                @input=${(e: Event) => this.set({ urls: value(e) })}
+              ></textarea>
+            </div>`
+          : nothing
+      }
+      <p class="estimate" aria-live="polite">
+        ${
+          this.remaining === null
+            ? t('loading')
+            : cost === null
+              ? t('estimateUnknown', { remaining: this.remaining })
+              : affordable
+                ? t('estimate', { cost, remaining: this.remaining })
+                : t('cannotAfford', { cost, remaining: this.remaining })
+        }
+      </p>
       ${this.message ? html`<div class="error" role="alert">${this.message}</div>` : nothing}
       <div class="toolbar">
-        <button class="primary" ?disabled=${this.sending || this.running || !affordable || !this.form.design} @click=${() => void this.start()}>${t('start')}</button>
+        <button
+          class="primary"
+          ?disabled=${this.sending || this.running || !affordable || !this.form.design}
+          @click=${() => void this.start()}
+        >
+          ${t('start')}
+        </button>
         <button @click=${() => this.close()}>${t('close')}</button>
       </div>
     </section>`;

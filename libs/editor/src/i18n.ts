@@ -27,7 +27,8 @@ export function errorMessage(t: Translate, err: unknown): string {
   if (err.status === 401) return t('errToken');
   if (err.status === 403) {
     if (/licen[cs]e/i.test(message) || err.code?.includes('licen')) return t('errLicence');
-    if (/origin/i.test(message) || err.code?.includes('origin')) return t('errOrigin', { origin: location.origin });
+    if (/origin/i.test(message) || err.code?.includes('origin'))
+      return t('errOrigin', { origin: location.origin });
     return t('errForbidden', { message });
   }
   if (err.status === 404) return t('errNotFound', { message });

@@ -9,7 +9,21 @@
 import type { ContentElement, ContentWidget } from './types';
 
 /** Tags whose text is a plain-text field: edited as text, sent back escaped. */
-const PLAIN_TAGS = new Set(['h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'cite', 'a', 'span', 'th', 'td', 'dt', 'figcaption']);
+const PLAIN_TAGS = new Set([
+  'h1',
+  'h2',
+  'h3',
+  'h4',
+  'h5',
+  'h6',
+  'cite',
+  'a',
+  'span',
+  'th',
+  'td',
+  'dt',
+  'figcaption',
+]);
 
 export interface EditableNode {
   element: ContentElement;

@@ -1,6 +1,12 @@
 import { Registry } from 'prom-client';
 import { createLogger } from '@catalogue/logger';
-import { createHttpApp, type AppContext, type AppRouter, type AppState, type ReadinessCheck } from '@catalogue/http';
+import {
+  createHttpApp,
+  type AppContext,
+  type AppRouter,
+  type AppState,
+  type ReadinessCheck,
+} from '@catalogue/http';
 import type { Middleware } from 'koa';
 import { serveApp, type ServedApp } from '@catalogue/testing';
 

@@ -48,7 +48,11 @@ describe('v3 from a browser', () => {
       expect(invalid.headers.get('access-control-allow-origin')).toBe(ORIGIN);
       const large = await raw('/register-entity', {
         method: 'POST',
-        headers: { Origin: ORIGIN, [WHITE_LABEL_TOKEN_HEADER]: shop.token, 'Content-Type': 'application/json' },
+        headers: {
+          Origin: ORIGIN,
+          [WHITE_LABEL_TOKEN_HEADER]: shop.token,
+          'Content-Type': 'application/json',
+        },
         body: JSON.stringify({ entity_id: 'x'.repeat(6_000_000) }),
       });
       expect(large.status).toBe(413);
@@ -71,10 +75,11 @@ describe('v3 from a browser', () => {
       'when %s is asked for, then 404 JSON with CORS headers, with or without a token',
       async (path) => {
         const shop = await service.shop();
-        for (const headers of [
+        const variants: Record<string, string>[] = [
           { Origin: ORIGIN },
           { Origin: ORIGIN, [WHITE_LABEL_TOKEN_HEADER]: shop.token },
-        ]) {
+        ];
+        for (const headers of variants) {
           const { res, body } = await raw(path, { headers });
           expect(res.status).toBe(404);
           expect(res.headers.get('content-type')).toMatch(/application\/json/);
@@ -99,7 +104,9 @@ describe('v3 from a browser', () => {
       });
       expect(res.status).toBe(405);
       expect(body).toEqual({ error: 'Method not allowed' });
-      const allowed = (res.headers.get('allow') ?? '').split(/,\s*/).filter((m) => m !== 'HEAD' && m !== 'OPTIONS');
+      const allowed = (res.headers.get('allow') ?? '')
+        .split(/,\s*/)
+        .filter((m) => m !== 'HEAD' && m !== 'OPTIONS');
       if (onlyThese) expect(allowed.sort()).toEqual(allow);
       else for (const m of allow) if (m !== 'DELETE' || method !== 'PATCH') expect(allowed).toContain(m);
       expect(res.headers.get('access-control-allow-origin')).toBe(ORIGIN);
