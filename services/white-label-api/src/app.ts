@@ -8,6 +8,7 @@ import {
   type HttpApp,
 } from '@catalogue/http';
 import type { Deps } from './deps';
+import { designPreviewRoutes } from './routes/design-preview.routes';
 import { editorAssetsRouter } from './routes/editor-assets.routes';
 import { generateRoutes } from './routes/generate.routes';
 import { licenceRoutes } from './routes/licence.routes';
@@ -32,6 +33,7 @@ export function createApp(deps: Deps): HttpApp {
       publicAssetsRouter([contentStylesheet]),
       publicCreditRouter(deps),
       editorAssetsRouter(),
+      designPreviewRoutes(deps),
       ...[
         entitiesRoutes,
         designsRoutes,
