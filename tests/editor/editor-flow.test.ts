@@ -43,6 +43,9 @@ async function expectNoSeriousViolations(page: Page, state: string): Promise<voi
   }).toEqual({ state, violations: [] });
 }
 
+/** A widget's html without its own id (a copy is another widget with the same content). */
+const bare = (html: string) => html.replace(/ data-widget-id="\d+"/g, '');
+
 afterAll(() => process.stdout.write(`editor screenshots: ${SCREENSHOTS}\n`));
 
 describe('<ccs-editor> on the demo host page', () => {
@@ -146,6 +149,42 @@ describe('<ccs-editor> on the demo host page', () => {
     const restored = await api(shop, '/content/DEMO-1/type/product');
     expect(restored).toHaveLength(3);
     expect(restored[2].html).toBe(added.html);
+
+    // Save the first widget as a favourite, add it back from the favourites at the top.
+    await editor
+      .locator('li.widget')
+      .first()
+      .getByRole('button', { name: /^Save as a favourite/ })
+      .click();
+    expect(await waitForEvent(page, 'ccs-change', 8)).toMatchObject({ action: 'favourite' });
+    const favourites = await api(shop, '/widget-favourite');
+    expect(favourites.data).toHaveLength(1);
+    await editor.getByRole('button', { name: 'Add widget' }).click();
+    await editor.getByLabel('Position').selectOption({ label: 'Before widget 1' });
+    await editor.locator('ccs-add-panel button.choice', { hasText: favourites.data[0].name }).click();
+    expect(await waitForEvent(page, 'ccs-change', 9)).toMatchObject({ action: 'add', via: 'favourite' });
+    const withFavourite = await api(shop, '/content/DEMO-1/type/product?lang=cs');
+    expect(withFavourite).toHaveLength(4);
+    expect(bare(withFavourite[0].html)).toBe(bare(withFavourite[1].html));
+
+    // Copy a widget to another product (registered by its own editor elsewhere).
+    await api(shop, '/register-entity', {
+      method: 'POST',
+      body: JSON.stringify({ entity_id: 'DEMO-2', type: 'product' }),
+    });
+    await editor
+      .locator('li.widget')
+      .first()
+      .getByRole('button', { name: /^Copy to another item/ })
+      .click();
+    await editor.getByLabel('Identifier of the item').fill('DEMO-2');
+    await page.keyboard.press('Enter');
+    expect(await waitForEvent(page, 'ccs-change', 10)).toMatchObject({
+      action: 'copy',
+      target_entity_id: 'DEMO-2',
+    });
+    const copied = await api(shop, '/content/DEMO-2/type/product?lang=cs');
+    expect(copied.map((w: Body) => bare(w.html))).toEqual([bare(withFavourite[0].html)]);
 
     expect((await hostEvents(page)).filter((e) => e.name === 'ccs-error')).toEqual([]);
     await page.close();

@@ -95,3 +95,43 @@ export function escapeText(text: string): string {
 export function editedValue(node: HTMLElement, plain: boolean): string {
   return plain ? escapeText(node.textContent ?? '') : node.innerHTML;
 }
+
+/**
+ * Makes a rendered node editable in place: focusable, a click or Enter starts editing, Enter
+ * (Shift+Enter in rich text: a new line) or leaving the field saves, Escape puts the text
+ * back. A node already wired is left alone (unsafeHTML replaces nodes when the html changes).
+ */
+export function makeEditable(node: HTMLElement, plain: boolean, label: string, commit: () => void): void {
+  if (node.classList.contains('ccs-editable')) return;
+  node.classList.add('ccs-editable');
+  node.tabIndex = 0;
+  node.setAttribute('role', 'textbox');
+  node.setAttribute('aria-label', `${label}: ${(node.textContent ?? '').slice(0, 60)}`);
+  const start = () => {
+    if (node.isContentEditable) return;
+    node.dataset.before = node.innerHTML;
+    node.contentEditable = plain ? 'plaintext-only' : 'true';
+    node.focus();
+  };
+  node.addEventListener('click', (e) => {
+    e.preventDefault();
+    start();
+  });
+  node.addEventListener('keydown', (e) => {
+    if (!node.isContentEditable) {
+      if (e.key === 'Enter') {
+        e.preventDefault();
+        start();
+      }
+      return;
+    }
+    if (e.key === 'Escape') {
+      node.innerHTML = node.dataset.before ?? node.innerHTML;
+      node.removeAttribute('contenteditable');
+    } else if (e.key === 'Enter' && (plain || !e.shiftKey)) {
+      e.preventDefault();
+      node.blur();
+    }
+  });
+  node.addEventListener('blur', commit);
+}
