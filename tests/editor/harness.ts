@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Worker } from 'bullmq';
 import type { Browser, Page } from 'playwright-core';
-import { demoHostPage } from '../../libs/admin/src/demo-host';
+import { demoHostPage } from '@catalogue/admin';
 import { closeWorkers } from '@catalogue/queue';
 import {
   freePort,

@@ -151,39 +151,53 @@ export class EditorCore extends LitElement {
     this.emit('ccs-error', { status, message: errorMessage(this.t, err), code });
   }
 
+  /**
+   * Opening costs round trips (each with a CORS preflight), so it runs what it can at once:
+   * the licence check beside the registration, then the content alone (on a busy server the
+   * first widget comes sooner without company), drawn as soon as it arrives, while the
+   * languages, a running generation and the widget names are read.
+   */
   protected async open(): Promise<void> {
     this.error = '';
     this.fatal = '';
     if (this.phase !== 'ready') this.phase = 'loading';
     try {
-      const licence = await this.api.post<{ data: { has_valid_license: boolean } }>('/check-license');
-      if (!licence.data.has_valid_license) {
+      const [licence, registered] = await Promise.allSettled([
+        this.api.post<{ data: { has_valid_license: boolean } }>('/check-license'),
+        this.api.post('/register-entity', {
+          entity_id: this.entityId,
+          type: this.entityType,
+          ...(this.entityTitle && { title: this.entityTitle }),
+        }),
+      ]);
+      // The licence check speaks first: a refused registration is then only its consequence.
+      if (licence.status === 'rejected') throw licence.reason;
+      if (!licence.value.data.has_valid_license) {
         this.fail(
           new ApiError(403, 'The white-label licence of this eshop is not valid', 'licence', undefined),
           true,
         );
         return;
       }
-      await this.api.post('/register-entity', {
-        entity_id: this.entityId,
-        type: this.entityType,
-        ...(this.entityTitle && { title: this.entityTitle }),
-      });
-      const [all, widgets, running, catalogue] = await Promise.all([
+      if (registered.status === 'rejected') throw registered.reason;
+      const widgets = await this.api.get<ContentWidget[]>(`/content${this.entityPath}?lang=${this.lang}`);
+      const rest = Promise.all([
         this.api.get<{ html: Record<string, string> }>(`/entity${this.entityPath}/html`),
-        this.api.get<ContentWidget[]>(`/content${this.entityPath}?lang=${this.lang}`),
         this.api.get<{ data: GenerationJob }>(`/content${this.entityPath}/generate`).catch((err: unknown) => {
           if (err instanceof ApiError && err.status === 404) return null;
           throw err;
         }),
         this.api.get<{ data: CatalogueWidget[] }>('/widget'),
       ]);
-      this.languages = Object.keys(all.html);
+      rest.catch(() => undefined); // awaited below; not an unhandled rejection meanwhile
       this.widgets = widgets;
-      this.names = new Map(catalogue.data.map((w) => [w.id, w.name]));
+      if (this.languages.length === 0) this.languages = [this.lang];
       this.phase = 'ready';
       await this.updateComplete;
       if (widgets.length) performance.mark('ccs-first-widget');
+      const [all, running, catalogue] = await rest;
+      this.languages = Object.keys(all.html);
+      this.names = new Map(catalogue.data.map((w) => [w.id, w.name]));
       this.emit('ccs-ready', {
         entity_id: this.entityId,
         languages: this.languages,
