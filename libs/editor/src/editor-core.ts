@@ -287,16 +287,7 @@ export class EditorCore extends LitElement {
   protected async undo(): Promise<void> {
     const deleted = this.deleted;
     if (!deleted) return;
-    const json = deleted.widget.children.map((e) => ({
-      id: e.id,
-      parent_id: e.parent_id,
-      child_id: e.child_id,
-      class: e.class,
-      is_editable: e.is_editable,
-      tag: e.tag,
-      value: e.value,
-      extension: e.extension,
-    }));
+    const json = this.elementsOf(deleted.widget);
     const ok = await this.change(
       'restore',
       { widget_id: deleted.widget.widget_id },

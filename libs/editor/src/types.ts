@@ -1,26 +1,10 @@
 /** Shapes of the white-label API (v3) as the editor reads them (see docs/openapi.yaml). */
 
-export type LangMap = Partial<Record<string, string>>;
+// The content widget and its elements are the widget tree of libs/content (type-only: nothing
+// of that library is bundled).
+import type { ContentElement, LangMap } from '@catalogue/content';
 
-export interface ContentElement {
-  id: number;
-  parent_id: number;
-  child_id: number;
-  class: string;
-  is_editable: boolean;
-  tag: string;
-  value: LangMap | [];
-  extension: unknown;
-}
-
-export interface ContentWidget {
-  id: number;
-  key: number;
-  widget_id: number;
-  children: ContentElement[];
-  html: string;
-  is_original: boolean;
-}
+export type { ContentElement, ContentWidget, LangMap } from '@catalogue/content';
 
 export interface CatalogueWidget {
   id: number;
