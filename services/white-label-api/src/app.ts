@@ -29,7 +29,10 @@ export function createApp(deps: Deps): HttpApp {
     readiness: deps.readiness,
     middleware: [whiteLabelCors(deps)],
     routers: [
-      docsRouter({ title: 'White-label editor API (v3)', operations: ['/api/v3/', '/content/v1/', '/public/credit', '/editor/v1/'] }),
+      docsRouter({
+        title: 'White-label editor API (v3)',
+        operations: ['/api/v3/', '/content/v1/', '/public/credit', '/editor/v1/', '/design-preview/'],
+      }),
       publicAssetsRouter([contentStylesheet]),
       publicCreditRouter(deps),
       editorAssetsRouter(),
