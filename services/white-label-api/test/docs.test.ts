@@ -60,14 +60,10 @@ describe('white-label-api: API reference at /docs', () => {
     expect(docs.operations).toContain('GET /content/v1/ccs-content.css');
     expect(docs.operations).toContain('GET /readyz');
     const foreign = docs.operations.filter(
-<<<<<<< HEAD
-      (op) => !/^\w+ \/(api\/v3\/|content\/v1\/|healthz|readyz|metrics|docs)/.test(op),
-=======
       (op) =>
-        !/^\w+ \/(api\/v3\/|public\/credit$|editor\/v1\/|design-preview\/v1\/|healthz|readyz|metrics|docs)/.test(
+        !/^\w+ \/(api\/v3\/|content\/v1\/|public\/credit$|editor\/v1\/|design-preview\/v1\/|healthz|readyz|metrics|docs)/.test(
           op,
         ),
->>>>>>> 9b9a472 (white-label-api docs test: its /docs lists the price list, the editor bundle and the design previews it serves)
     );
     expect(foreign).toEqual([]);
     expect(docs.operations).toEqual(
