@@ -83,7 +83,7 @@ describe('v3 from a browser', () => {
           const { res, body } = await raw(path, { headers });
           expect(res.status).toBe(404);
           expect(res.headers.get('content-type')).toMatch(/application\/json/);
-          expect(body).toEqual({ error: 'Not found' });
+          expect(body).toEqual({ error: 'Not found', code: 'not_found' });
           expect(res.headers.get('access-control-allow-origin')).toBe(ORIGIN);
         }
       },
@@ -103,7 +103,7 @@ describe('v3 from a browser', () => {
         headers: { Origin: ORIGIN, [WHITE_LABEL_TOKEN_HEADER]: shop.token },
       });
       expect(res.status).toBe(405);
-      expect(body).toEqual({ error: 'Method not allowed' });
+      expect(body).toEqual({ error: 'Method not allowed', code: 'method_not_allowed' });
       const allowed = (res.headers.get('allow') ?? '')
         .split(/,\s*/)
         .filter((m) => m !== 'HEAD' && m !== 'OPTIONS');
@@ -139,7 +139,7 @@ describe('v3 from a browser', () => {
     test('when an origin no eshop allows preflights, then 403 JSON without CORS headers', async () => {
       const res = await preflight('/content/P1/type/product', FOREIGN);
       expect(res.status).toBe(403);
-      expect(await res.json()).toEqual({ error: 'Origin not allowed' });
+      expect(await res.json()).toEqual({ error: 'Origin not allowed', code: 'origin_forbidden' });
       expect(res.headers.get('access-control-allow-origin')).toBeNull();
     });
   });
