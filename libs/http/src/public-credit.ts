@@ -1,6 +1,6 @@
-import { createHash } from 'node:crypto';
 import Router from '@koa/router';
 import { creditsRepository, type Knex } from '@catalogue/db';
+import { contentHash } from './assets';
 import type { RateLimits } from './rate-limit/limits';
 import { limitByAddress } from './rate-limit/middleware';
 import type { AppContext, AppRouter, AppState } from './types';
@@ -26,7 +26,7 @@ export function publicCreditRouter(deps: { db: Knex; rateLimits: RateLimits }): 
     };
     ctx.set('Access-Control-Allow-Origin', '*');
     ctx.set('Cache-Control', 'public, max-age=300');
-    ctx.etag = createHash('sha256').update(JSON.stringify(body)).digest('base64url').slice(0, 27);
+    ctx.etag = contentHash(JSON.stringify(body));
     ctx.status = 200;
     if (ctx.fresh) {
       ctx.status = 304;

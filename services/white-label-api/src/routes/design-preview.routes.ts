@@ -1,7 +1,6 @@
-import { createHash } from 'node:crypto';
 import { designPreviewPage, designThumbnailSvg } from '@catalogue/content';
 import { designsRepository } from '@catalogue/db';
-import { NotFoundError, Router, type AppContext, type AppState } from '@catalogue/http';
+import { contentHash, NotFoundError, Router, type AppContext, type AppState } from '@catalogue/http';
 import type { Deps } from '../deps';
 
 const FILE = /^([0-9a-f]{64})\.(svg|html)$/;
@@ -38,7 +37,7 @@ export function designPreviewRoutes(deps: Pick<Deps, 'db'>) {
         ? "default-src 'none'; style-src 'unsafe-inline'"
         : "default-src 'none'; style-src 'self' 'unsafe-inline'; img-src https: data:; frame-src https://www.youtube-nocookie.com https://player.vimeo.com",
     );
-    ctx.etag = createHash('sha256').update(body).digest('base64url').slice(0, 27);
+    ctx.etag = contentHash(body);
     ctx.status = 200;
     if (ctx.fresh) {
       ctx.status = 304;
