@@ -2,3 +2,5 @@ export { adminService, AdminError, parseLanguages, parseOrigin } from './admin.s
 export type { AdminService, CreatedEshop, EshopDetails } from './admin.service';
 export { runCli, USAGE } from './commands';
 export type { CliIo } from './commands';
+export { demoHostPage, startDemoHost } from './demo-host';
+export type { DemoHostOptions } from './demo-host';

@@ -4,14 +4,27 @@
 // gracefully and exits 0.
 import 'dotenv/config';
 import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { loadConfigOrExit, type Config } from '@catalogue/config';
-import { createKnex, ensureDatabase, eshopsRepository, prepareDatabase } from '@catalogue/db';
+import {
+  createKnex,
+  ensureDatabase,
+  eshopsRepository,
+  hashToken,
+  prepareDatabase,
+  tokensRepository,
+  type Knex,
+} from '@catalogue/db';
 import { adminService } from './admin.service';
+import { startDemoHost } from './demo-host';
 import { checkDependencies } from './preflight';
 
 const ROOT = join(__dirname, '..', '..', '..');
+/** The demo eshop's white-label token for the demo page (tokens are stored hashed only). */
+const DEMO_TOKEN_FILE = join(ROOT, '.demo', 'white-label-token.json');
+const DEMO_ESHOP = 'Demo eshop';
 const COLOURS = ['\x1b[36m', '\x1b[35m', '\x1b[33m', '\x1b[32m'];
 const RESET = '\x1b[0m';
 
@@ -31,18 +44,18 @@ function services(config: Config): Service[] {
 
 const say = (text: string) => process.stdout.write(`${text}\n`);
 
-async function prepareLocalDatabase(config: Config): Promise<void> {
+async function prepareLocalDatabase(config: Config): Promise<string | undefined> {
   await ensureDatabase(config.database.url);
   const db = createKnex({ ...config.database, poolMin: 0, poolMax: 2, applicationName: 'catalogue-start' });
   try {
     const applied = await prepareDatabase(db);
     say(applied.length ? `Applied migrations: ${applied.join(', ')}` : 'Database schema is up to date.');
-    if ((await eshopsRepository.count(db)) > 0) return;
+    if ((await eshopsRepository.count(db)) > 0) return await demoToken(db, demoOrigin(config));
     const licence = new Date(Date.now() + 365 * 24 * 3600 * 1000).toISOString().slice(0, 10);
     const demo = await adminService(db).createEshop({
-      name: 'Demo eshop',
+      name: DEMO_ESHOP,
       languages: ['default', 'cs', 'sk', 'en', 'de'],
-      origins: ['http://localhost:5173', `http://localhost:${config.ports.whiteLabelApi}`],
+      origins: [demoOrigin(config), `http://localhost:${config.ports.whiteLabelApi}`],
       credits: 1000,
       enableSiteLink: true,
       enableRichSnippet: true,
@@ -56,15 +69,46 @@ async function prepareLocalDatabase(config: Config): Promise<void> {
         `│ eshop id           ${demo.eshop.id}`,
         `│ API token          ${demo.apiToken}`,
         `│ white-label token  ${demo.whiteLabelToken}`,
-        '│ allowed origins    http://localhost:5173, ' + `http://localhost:${config.ports.whiteLabelApi}`,
+        `│ allowed origins    ${demoOrigin(config)}, http://localhost:${config.ports.whiteLabelApi}`,
         `│ try: curl -H "Authorization: Bearer ${demo.apiToken}" http://localhost:${config.ports.catalogueApi}/api/v2/rest/whoami`,
         '└ More tokens: npm run --silent admin -- token create ' + demo.eshop.id + ' --kind api',
         '',
       ].join('\n'),
     );
+    await saveDemoToken(demo.whiteLabelToken);
+    return demo.whiteLabelToken;
   } finally {
     await db.destroy();
   }
+}
+
+const demoOrigin = (config: Config): string => `http://localhost:${config.ports.demoHost}`;
+
+async function saveDemoToken(token: string): Promise<void> {
+  await mkdir(join(ROOT, '.demo'), { recursive: true });
+  await writeFile(DEMO_TOKEN_FILE, JSON.stringify({ whiteLabelToken: token }), { mode: 0o600 });
+}
+
+/**
+ * The demo page needs a white-label token of the demo eshop: the one saved when it was made, or
+ * (a database from before, a revoked token) a new one. Undefined when there is no demo eshop.
+ */
+async function demoToken(db: Knex, origin: string): Promise<string | undefined> {
+  const saved = await readFile(DEMO_TOKEN_FILE, 'utf8').then(
+    (text) => (JSON.parse(text) as { whiteLabelToken?: string }).whiteLabelToken,
+    () => undefined,
+  );
+  const owner = saved
+    ? await tokensRepository.findEshopByTokenHash(db, 'white-label', hashToken(saved))
+    : undefined;
+  const demo = owner ?? (await eshopsRepository.list(db)).find((e) => e.name === DEMO_ESHOP);
+  if (!demo) return undefined;
+  // DEMO_HOST_PORT may have changed since the eshop was made: its page must stay allowed.
+  await adminService(db).addOrigin(demo.id, origin);
+  if (owner && saved) return saved;
+  const { token } = await adminService(db).createToken(demo.id, 'white-label');
+  await saveDemoToken(token);
+  return token;
 }
 
 function run(service: Service, index: number): ChildProcess {
@@ -109,7 +153,7 @@ async function main(): Promise<void> {
     process.stderr.write(`Cannot start:\n${problems.map((p) => `- ${p}`).join('\n')}\n`);
     process.exit(1);
   }
-  await prepareLocalDatabase(config);
+  const demoWhiteLabelToken = await prepareLocalDatabase(config);
 
   const list = services(config);
   const children = list.map((service, i) => ({ service, child: run(service, i) }));
@@ -143,11 +187,25 @@ async function main(): Promise<void> {
   });
 
   if (await waitUntilReady(list)) {
+    const demo = demoWhiteLabelToken
+      ? await startDemoHost({
+          port: config.ports.demoHost,
+          apiBase: `http://localhost:${config.ports.whiteLabelApi}`,
+          whiteLabelToken: demoWhiteLabelToken,
+        }).then(
+          (server) => {
+            process.on('exit', () => server.close());
+            return `  ${'demo host page'.padEnd(17)} http://localhost:${config.ports.demoHost}/  (the editor, embedded)`;
+          },
+          (err: Error) => `  demo host page not started: ${err.message}`,
+        )
+      : `  demo host page not started: no "${DEMO_ESHOP}" in this database`;
     say(
       '\nReady:\n' +
         list
           .map((s) => `  ${s.name.padEnd(17)} http://localhost:${s.port}  (/healthz /readyz /metrics)`)
           .join('\n') +
+        `\n${demo}` +
         '\nPress Ctrl-C to stop.\n',
     );
   } else if (!stopping) {

@@ -25,6 +25,8 @@ export interface Config {
     readonly whiteLabelApi: number;
     readonly creditService: number;
     readonly generationWorker: number;
+    /** `npm start`'s demo host page (an origin the demo eshop allows). */
+    readonly demoHost: number;
   };
   readonly http: {
     readonly bodyLimit: string;
@@ -98,6 +100,7 @@ const schema = Joi.object({
   WHITE_LABEL_API_PORT: port.default(3001),
   CREDIT_SERVICE_PORT: port.default(3002),
   GENERATION_WORKER_PORT: port.default(3003),
+  DEMO_HOST_PORT: port.default(5173),
   HTTP_BODY_LIMIT: Joi.string()
     .pattern(/^\d+(kb|mb)$/i)
     .default('5mb'),
@@ -175,6 +178,7 @@ export function loadConfig(env: NodeJS.ProcessEnv): Config {
       whiteLabelApi: v.WHITE_LABEL_API_PORT,
       creditService: v.CREDIT_SERVICE_PORT,
       generationWorker: v.GENERATION_WORKER_PORT,
+      demoHost: v.DEMO_HOST_PORT,
     },
     http: { bodyLimit: v.HTTP_BODY_LIMIT, shutdownTimeoutMs: v.SHUTDOWN_TIMEOUT_MS },
     worker: { concurrency: v.WORKER_CONCURRENCY },

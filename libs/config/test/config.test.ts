@@ -32,7 +32,13 @@ describe('loadConfig', () => {
         statementTimeoutMs: 30_000,
       },
       redis: { url: 'redis://127.0.0.1:6379', queuePrefix: 'catalogue' },
-      ports: { catalogueApi: 3000, whiteLabelApi: 3001, creditService: 3002, generationWorker: 3003 },
+      ports: {
+        catalogueApi: 3000,
+        whiteLabelApi: 3001,
+        creditService: 3002,
+        generationWorker: 3003,
+        demoHost: 5173,
+      },
       http: { bodyLimit: '5mb', shutdownTimeoutMs: 25_000 },
       worker: { concurrency: 4 },
       rateLimit: {
@@ -71,6 +77,7 @@ describe('loadConfig', () => {
       WHITE_LABEL_API_PORT: '8001',
       CREDIT_SERVICE_PORT: '8002',
       GENERATION_WORKER_PORT: '8003',
+      DEMO_HOST_PORT: '8173',
       HTTP_BODY_LIMIT: '10mb',
       SHUTDOWN_TIMEOUT_MS: '0',
       WORKER_CONCURRENCY: '16',
@@ -109,7 +116,13 @@ describe('loadConfig', () => {
         statementTimeoutMs: 5000,
       },
       redis: { url: 'rediss://cache.internal:6380', queuePrefix: 'prod:cat_1' },
-      ports: { catalogueApi: 8000, whiteLabelApi: 8001, creditService: 8002, generationWorker: 8003 },
+      ports: {
+        catalogueApi: 8000,
+        whiteLabelApi: 8001,
+        creditService: 8002,
+        generationWorker: 8003,
+        demoHost: 8173,
+      },
       http: { bodyLimit: '10mb', shutdownTimeoutMs: 0 },
       worker: { concurrency: 16 },
       rateLimit: {

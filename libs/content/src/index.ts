@@ -40,6 +40,7 @@ export type {
   WidgetTemplate,
 } from './catalogue/types';
 export { designPreviewHtml, designPreviewTree } from './preview';
+export { designPreviewPage, designThumbnailSvg } from './preview-page';
 
 export { fillDesign } from './fill';
 export type { FillOptions, FillRequest, FillResult, FillWidgetInput } from './fill';

@@ -1,4 +1,4 @@
-import Koa from 'koa';
+import Koa, { type Middleware } from 'koa';
 import type { Registry } from 'prom-client';
 import type { Logger } from '@catalogue/logger';
 import { healthRouter, type ReadinessCheck } from './health';
@@ -14,6 +14,8 @@ export interface HttpAppOptions {
   routers: AppRouter[];
   /** Proxies in front of the service whose X-Forwarded-For entries are trusted (default 1). */
   trustedProxies?: number;
+  /** Middleware run inside the error mapping, before the routers (e.g. whiteLabelCors). */
+  middleware?: Middleware<AppState, AppContext>[];
 }
 
 export type HttpApp = Koa<AppState, AppContext>;
@@ -48,6 +50,7 @@ export function createHttpApp(opts: HttpAppOptions): HttpApp {
   );
   app.use(observe(opts.logger, createHttpMetrics(opts.registry), templates));
   app.use(errorHandler(opts.logger));
+  for (const mw of opts.middleware ?? []) app.use(mw);
   for (const router of routers) {
     app.use(router.routes());
     app.use(router.allowedMethods());

@@ -9,6 +9,7 @@ export { contentHash, publicAssetsRouter, type PublicAsset } from './assets';
 export { contentStylesheet, contentStylesheetHref } from './content-stylesheet';
 export { BEFORE_ROUTING, createHttpMetrics, createRateLimitMetrics, UNMATCHED_ROUTE } from './metrics';
 export type { HttpMetrics, RateLimitMetrics } from './metrics';
+export { publicCreditRouter } from './public-credit';
 export * from './errors';
 export { ERROR_CODES, type ErrorCode } from './codes';
 export { createRateLimits, NO_RATE_LIMITS } from './rate-limit/limits';
@@ -25,11 +26,13 @@ export {
   apiTokenAuth,
   whiteLabelAuth,
   whiteLabelRouter,
+  WHITE_LABEL_PREFIX,
   WHITE_LABEL_TOKEN_HEADER,
 } from './middleware/auth';
 export type { RouterDeps, TokenRouterOptions } from './middleware/auth';
 export { parseBody } from './middleware/body';
 export type { BodyType } from './middleware/body';
+export { whiteLabelCors } from './middleware/cors';
 export { bodyOf, eshopOf } from './types';
 export type { AppContext, AppRouter, AppState } from './types';
 export { default as Router } from '@koa/router';

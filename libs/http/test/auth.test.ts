@@ -4,6 +4,7 @@ import {
   apiRouter,
   eshopOf,
   NO_RATE_LIMITS,
+  whiteLabelCors,
   whiteLabelRouter,
   WHITE_LABEL_TOKEN_HEADER,
 } from '@catalogue/http';
@@ -35,7 +36,7 @@ describe('auth middlewares', () => {
     wl.post('/me', (ctx) => {
       ctx.body = { eshop_id: eshopOf(ctx).id };
     });
-    server = await serve([api, wl]);
+    server = await serve([api, wl], { middleware: [whiteLabelCors(deps, '/wl')] });
   });
 
   afterAll(async () => {

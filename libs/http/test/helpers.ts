@@ -1,6 +1,13 @@
 import { Registry } from 'prom-client';
 import { createLogger } from '@catalogue/logger';
-import { createHttpApp, type AppRouter, type ReadinessCheck } from '@catalogue/http';
+import {
+  createHttpApp,
+  type AppContext,
+  type AppRouter,
+  type AppState,
+  type ReadinessCheck,
+} from '@catalogue/http';
+import type { Middleware } from 'koa';
 import { serveApp, type ServedApp } from '@catalogue/testing';
 
 export interface TestServer extends ServedApp {
@@ -10,7 +17,11 @@ export interface TestServer extends ServedApp {
 /** Runs a createHttpApp() app with the given routers on a free port. */
 export async function serve(
   routers: AppRouter[],
-  opts: { readiness?: ReadinessCheck[]; shutdownTimeoutMs?: number } = {},
+  opts: {
+    readiness?: ReadinessCheck[];
+    shutdownTimeoutMs?: number;
+    middleware?: Middleware<AppState, AppContext>[];
+  } = {},
 ): Promise<TestServer> {
   const logger = createLogger({ service: 'test', level: 'silent' });
   const registry = new Registry();
@@ -19,6 +30,7 @@ export async function serve(
     registry,
     readiness: opts.readiness ?? [],
     routers,
+    middleware: opts.middleware ?? [],
   });
   return { ...(await serveApp(app, logger, opts.shutdownTimeoutMs ?? 5_000)), registry };
 }

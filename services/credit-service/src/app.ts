@@ -1,6 +1,5 @@
-import { createHttpApp, docsRouter, type HttpApp } from '@catalogue/http';
+import { createHttpApp, docsRouter, publicCreditRouter, type HttpApp } from '@catalogue/http';
 import type { Deps } from './deps';
-import { publicCreditRoutes } from './routes/public-credit.routes';
 
 /** The credit service's HTTP side: the public price list, its API reference, health, readiness, metrics. */
 export function createApp(deps: Deps): HttpApp {
@@ -9,7 +8,7 @@ export function createApp(deps: Deps): HttpApp {
     registry: deps.registry,
     readiness: deps.readiness,
     routers: [
-      publicCreditRoutes(deps),
+      publicCreditRouter(deps),
       docsRouter({ title: 'Credit service', operations: ['/public/credit'] }),
     ],
   });

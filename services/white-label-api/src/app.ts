@@ -3,9 +3,13 @@ import {
   createHttpApp,
   docsRouter,
   publicAssetsRouter,
+  publicCreditRouter,
+  whiteLabelCors,
   type HttpApp,
 } from '@catalogue/http';
 import type { Deps } from './deps';
+import { designPreviewRoutes } from './routes/design-preview.routes';
+import { editorAssetsRouter } from './routes/editor-assets.routes';
 import { generateRoutes } from './routes/generate.routes';
 import { licenceRoutes } from './routes/licence.routes';
 import { contentRoutes } from './routes/content.routes';
@@ -23,9 +27,16 @@ export function createApp(deps: Deps): HttpApp {
     logger: deps.logger,
     registry: deps.registry,
     readiness: deps.readiness,
+    middleware: [whiteLabelCors(deps)],
     routers: [
-      docsRouter({ title: 'White-label editor API (v3)', operations: ['/api/v3/', '/content/v1/'] }),
+      docsRouter({
+        title: 'White-label editor API (v3)',
+        operations: ['/api/v3/', '/content/v1/', '/public/credit', '/editor/v1/', '/design-preview/'],
+      }),
       publicAssetsRouter([contentStylesheet]),
+      publicCreditRouter(deps),
+      editorAssetsRouter(),
+      designPreviewRoutes(deps),
       ...[
         entitiesRoutes,
         designsRoutes,

@@ -42,7 +42,9 @@ describe('white-label-api: designs (list, preview, structure)', () => {
         expect(res.body.data.find((d: DesignBody) => d.id === own)).toMatchObject({
           type: 'custom',
           widgets_count: 2,
-          preview_url: null,
+          preview_url: expect.stringMatching(
+            new RegExp(`^${service.url}/design-preview/v1/${own}/[0-9a-f]{64}\\.html$`),
+          ),
         });
       } finally {
         await db()('designs').whereIn('id', [own, theirs, hidden]).delete();
@@ -59,13 +61,13 @@ describe('white-label-api: designs (list, preview, structure)', () => {
         name: 'Classic product',
         name_translation: { default: 'Classic product', en: 'Classic product', cs: 'Klasický produkt' },
         info: null,
-        image_preview: stored.image_preview,
+        image_preview: `${service.url}/design-preview/v1/${stored.id}/${stored.hash}.svg`,
         category: 'product',
         type: 'public',
         position: stored.position,
         hash: stored.hash,
         widgets_count: SEED_DESIGNS.find((d) => d.key === 'product-classic')!.widgets.length,
-        preview_url: null,
+        preview_url: `${service.url}/design-preview/v1/${stored.id}/${stored.hash}.html`,
       });
     });
 

@@ -51,7 +51,7 @@ describe('white-label-api: API reference at /docs', () => {
     expect((json.body as { openapi: string }).openapi).toMatch(/^3\./);
   });
 
-  test('when the served document is read, then "Try it out" on check-license calls this service, and no catalogue operation is listed', async () => {
+  test('when the served document is read, then "Try it out" on check-license calls this service, and no catalogue operation is listed (the price list, the editor bundle and the design previews are served here too)', async () => {
     const docs = await loadServedDocs(service.url);
 
     expect(docs.servers).toEqual([{ url: '/' }]);
@@ -60,9 +60,19 @@ describe('white-label-api: API reference at /docs', () => {
     expect(docs.operations).toContain('GET /content/v1/ccs-content.css');
     expect(docs.operations).toContain('GET /readyz');
     const foreign = docs.operations.filter(
-      (op) => !/^\w+ \/(api\/v3\/|content\/v1\/|healthz|readyz|metrics|docs)/.test(op),
+      (op) =>
+        !/^\w+ \/(api\/v3\/|content\/v1\/|public\/credit$|editor\/v1\/|design-preview\/v1\/|healthz|readyz|metrics|docs)/.test(
+          op,
+        ),
     );
     expect(foreign).toEqual([]);
+    expect(docs.operations).toEqual(
+      expect.arrayContaining([
+        'GET /public/credit',
+        'GET /editor/v1/ccs-editor.js',
+        'GET /design-preview/v1/{design_id}/{file}',
+      ]),
+    );
     expect(docs.danglingRefs).toEqual([]);
   });
 });

@@ -129,6 +129,26 @@ export const designsRepository = {
     };
   },
 
+  /**
+   * A design by id and structure hash, whoever may use it, with its widget types in order: what
+   * its public preview files are drawn from. The hash (sha-256, only in an eshop's own design
+   * list) stands in for the token that an `<img src>` cannot send.
+   */
+  async findForPreview(
+    db: Knex | Knex.Transaction,
+    designId: number,
+    hash: string,
+  ): Promise<{ design: DesignRow; widgetTypes: string[] } | undefined> {
+    const row = await db('designs').where({ id: designId, hash }).first<RawDesign | undefined>('*');
+    if (!row) return undefined;
+    const widgets = await db('design_widgets as dw')
+      .join('widgets as w', 'w.id', 'dw.widget_id')
+      .where('dw.design_id', designId)
+      .orderBy('dw.position')
+      .select<{ type: string }[]>('w.type');
+    return { design: toDesign(row), widgetTypes: widgets.map((w) => w.type) };
+  },
+
   /** Number of widgets of each design (the white-label list's `widgets_count`); 0 for none. */
   async widgetCounts(
     db: Knex | Knex.Transaction,

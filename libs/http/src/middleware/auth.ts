@@ -1,7 +1,5 @@
-import cors from '@koa/cors';
 import Router from '@koa/router';
 import type { Middleware } from 'koa';
-import compose from 'koa-compose';
 import type { Config } from '@catalogue/config';
 import {
   hashToken,
@@ -20,6 +18,8 @@ import { parseBody, type BodyType } from './body';
 const BEARER = /^Bearer\s+(\S+)\s*$/i;
 /** Header of the white-label token (the specification's neutral name). */
 export const WHITE_LABEL_TOKEN_HEADER = 'service-white-label-token';
+/** Where every white-label (v3) route lives. */
+export const WHITE_LABEL_PREFIX = '/api/v3/white-label';
 
 /** What a token router needs: the database, the body limit, the rate limits. */
 export interface RouterDeps {
@@ -94,48 +94,21 @@ export function apiTokenAuth(deps: Pick<RouterDeps, 'db' | 'rateLimits'>): Middl
 /**
  * v3: the white-label token names the eshop (401 when missing or unknown) and the Origin
  * must be one of that eshop's allowed origins, compared as scheme+host+port (403).
- * A CORS preflight carries no token, so it is answered only for an origin that some eshop
- * allows (and counted against its address's anonymous budget); the real request that follows
- * is checked against its own eshop. CORS headers are sent for allowed origins only.
+ * Preflights and CORS headers are whiteLabelCors()'s, on the app, so they reach error answers.
  */
 export function whiteLabelAuth(
   deps: Pick<RouterDeps, 'db' | 'rateLimits'>,
 ): Middleware<AppState, AppContext> {
-  const guard: Middleware<AppState, AppContext> = async (ctx, next) => {
-    const origin = normaliseOrigin(ctx.get('Origin'));
-    if (ctx.method === 'OPTIONS') {
-      enforce(ctx, await deps.rateLimits.consumeAnonymous(ctx.ip));
-      if (!origin || !(await originsRepository.isAllowedByAny(deps.db, origin))) {
-        throw new ForbiddenError('Origin not allowed', 'origin_forbidden');
-      }
-      ctx.state.corsOrigin = origin;
-      return next();
-    }
+  return async (ctx, next) => {
     await authenticate(deps, ctx, WHITE_LABEL_TOKEN, ctx.get(WHITE_LABEL_TOKEN_HEADER) || undefined);
     const eshop = ctx.state.eshop!;
     if (!ctx.get('Origin')) throw new ForbiddenError('Origin header required', 'origin_forbidden');
+    const origin = normaliseOrigin(ctx.get('Origin'));
     if (!origin || !(await originsRepository.isAllowed(deps.db, eshop.id, origin))) {
       throw new ForbiddenError('Origin not allowed', 'origin_forbidden');
     }
-    ctx.state.corsOrigin = origin;
     return next();
   };
-  const corsHeaders = cors({
-    // @koa/cors defaults to "*": always decide per request, and only for a checked origin.
-    origin: (ctx) => (ctx.state as AppState).corsOrigin ?? '',
-    allowMethods: ['GET', 'POST', 'PUT', 'DELETE', 'OPTIONS'],
-    allowHeaders: ['Content-Type', 'Accept', WHITE_LABEL_TOKEN_HEADER, 'X-Request-Id', 'Idempotency-Key'],
-    exposeHeaders: [
-      'X-Request-Id',
-      'RateLimit',
-      'RateLimit-Policy',
-      'Retry-After',
-      'Idempotent-Replayed',
-      'WWW-Authenticate',
-    ],
-    maxAge: 600,
-  }) as unknown as Middleware<AppState, AppContext>;
-  return compose([guard, corsHeaders]);
 }
 
 export interface TokenRouterOptions {
@@ -162,20 +135,15 @@ export function apiRouter(deps: RouterDeps, opts: TokenRouterOptions = {}): AppR
 
 /**
  * A router for white-label routes: every route behind whiteLabelAuth, the token's rate limit
- * and body parsing, and CORS preflights for any path under the prefix answered by it (router
- * middleware runs only for matched routes, so without the catch-all a preflight would never
- * reach the origin check).
+ * and body parsing. Needs whiteLabelCors() on the app for browsers (preflights, CORS headers
+ * on every answer, errors included).
  */
 export function whiteLabelRouter(deps: RouterDeps, opts: TokenRouterOptions = {}): AppRouter {
-  const router = new Router<AppState, AppContext>({ prefix: opts.prefix ?? '/api/v3/white-label' });
+  const router = new Router<AppState, AppContext>({ prefix: opts.prefix ?? WHITE_LABEL_PREFIX });
   router.use(
     whiteLabelAuth(deps),
     limitByToken(deps.rateLimits, bucketByMethod(opts.writes)),
     parseBody(deps.config.http.bodyLimit, opts.bodyTypes),
   );
-  router.options('/{*path}', (ctx) => {
-    // A plain OPTIONS (not a preflight) that passed the origin check: nothing to say.
-    ctx.status = 204;
-  });
   return router;
 }

@@ -9,7 +9,9 @@ export function designsRoutes(deps: RouteDeps) {
 
   router.get('/design', validate({ query: listDesignsQuery }), async (ctx) => {
     const { query } = inputOf<unknown, { type?: DesignCategory }>(ctx);
-    ctx.body = await listDesigns(deps.db, eshopOf(ctx).id, query.type);
+    // The preview URLs point back at this API as the browser reached it (behind the ingress too:
+    // app.proxy trusts X-Forwarded-Proto/Host).
+    ctx.body = await listDesigns(deps.db, eshopOf(ctx).id, query.type, `${ctx.protocol}://${ctx.host}`);
   });
 
   router.get('/design/:design_id/preview', validate({ params: designParams }), async (ctx) => {

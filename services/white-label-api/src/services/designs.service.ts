@@ -13,32 +13,41 @@ export interface DesignView {
   name: string;
   name_translation: Record<string, string>;
   info: string | null;
-  image_preview: string | null;
+  /** A stored thumbnail URL, else the SVG the service draws from the widget layout. */
+  image_preview: string;
   category: DesignCategory;
   type: 'public' | 'custom';
   position: number;
   hash: string;
   widgets_count: number;
-  /**
-   * Null: previews are not served at a URL a browser could open on its own (every white-label
-   * request needs the token header); the editor reads `GET /design/{id}/preview` instead.
-   */
-  preview_url: null;
+  /** The design filled with its sample content, as a page a browser opens on its own. */
+  preview_url: string;
 }
 
-function designView(design: DesignRow, widgetsCount: number): DesignView {
+/**
+ * Where a design's public preview files live: under the API's own origin, named by the design's
+ * structure hash, which only the eshops that may use the design see (an `<img>` or a new tab
+ * cannot send the token header).
+ */
+export function designPreviewUrls(apiOrigin: string, design: Pick<DesignRow, 'id' | 'hash'>) {
+  const base = `${apiOrigin}/design-preview/v1/${design.id}/${design.hash}`;
+  return { image: `${base}.svg`, page: `${base}.html` };
+}
+
+function designView(design: DesignRow, widgetsCount: number, apiOrigin: string): DesignView {
+  const urls = designPreviewUrls(apiOrigin, design);
   return {
     id: design.id,
     name: design.name,
     name_translation: design.nameTranslation,
     info: design.info,
-    image_preview: design.imagePreview,
+    image_preview: design.imagePreview ?? urls.image,
     category: design.category,
     type: design.type,
     position: design.position,
     hash: design.hash,
     widgets_count: widgetsCount,
-    preview_url: null,
+    preview_url: urls.page,
   };
 }
 
@@ -46,14 +55,15 @@ function designView(design: DesignRow, widgetsCount: number): DesignView {
 export async function listDesigns(
   db: Knex,
   eshopId: number,
-  type?: DesignCategory,
+  type: DesignCategory | undefined,
+  apiOrigin: string,
 ): Promise<{ data: DesignView[] }> {
   const designs = await designsRepository.list(db, eshopId, type);
   const counts = await designsRepository.widgetCounts(
     db,
     designs.map((d) => d.id),
   );
-  return { data: designs.map((d) => designView(d, counts.get(d.id) ?? 0)) };
+  return { data: designs.map((d) => designView(d, counts.get(d.id) ?? 0, apiOrigin)) };
 }
 
 /** A design the eshop may use with its structure and widget templates, or undefined. */

@@ -1,13 +1,17 @@
-import { createHash } from 'node:crypto';
-import { creditsRepository } from '@catalogue/db';
-import { limitByAddress, Router, type AppContext, type AppState } from '@catalogue/http';
-import type { Deps } from '../deps';
+import Router from '@koa/router';
+import { creditsRepository, type Knex } from '@catalogue/db';
+import { contentHash } from './assets';
+import type { RateLimits } from './rate-limit/limits';
+import { limitByAddress } from './rate-limit/middleware';
+import type { AppContext, AppRouter, AppState } from './types';
 
 /**
  * GET /public/credit: the price list, without auth. Cacheable: a strong ETag of the body
  * (so a price change is seen on the next revalidation) and five minutes of freshness.
+ * Served by credit-service and by white-label-api, where the editor reads it to show a
+ * generation's cost before starting it; it is public, so any page may read it (CORS `*`).
  */
-export function publicCreditRoutes(deps: Pick<Deps, 'db' | 'rateLimits'>) {
+export function publicCreditRouter(deps: { db: Knex; rateLimits: RateLimits }): AppRouter {
   const router = new Router<AppState, AppContext>();
   // No token: counted against the client address's anonymous budget.
   router.get('/public/credit', limitByAddress(deps.rateLimits), async (ctx) => {
@@ -20,8 +24,9 @@ export function publicCreditRoutes(deps: Pick<Deps, 'db' | 'rateLimits'>) {
         description: p.description,
       })),
     };
+    ctx.set('Access-Control-Allow-Origin', '*');
     ctx.set('Cache-Control', 'public, max-age=300');
-    ctx.etag = createHash('sha256').update(JSON.stringify(body)).digest('base64url').slice(0, 27);
+    ctx.etag = contentHash(JSON.stringify(body));
     ctx.status = 200;
     if (ctx.fresh) {
       ctx.status = 304;

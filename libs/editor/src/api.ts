@@ -1,0 +1,87 @@
+/**
+ * The v3 API as the editor calls it: the white-label token on every request, JSON both ways,
+ * and every failure turned into an {@link ApiError} carrying the status, the body's own
+ * message and its machine-readable `code` when the service sends one.
+ */
+export const TOKEN_HEADER = 'service-white-label-token';
+
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+    readonly code: string | undefined,
+    readonly body: unknown,
+  ) {
+    super(message);
+    this.name = 'ApiError';
+  }
+}
+
+/** The message a body carries (`error` or `message`), or '' when it has none. */
+function messageOf(body: unknown): string {
+  if (typeof body !== 'object' || body === null) return '';
+  const { error, message } = body as { error?: unknown; message?: unknown };
+  if (typeof error === 'string') return error;
+  if (typeof message === 'string') return message;
+  return '';
+}
+
+function codeOf(body: unknown): string | undefined {
+  const code = (body as { code?: unknown } | null)?.code;
+  return typeof code === 'string' ? code : undefined;
+}
+
+export class Api {
+  constructor(
+    private readonly base: string,
+    private readonly token: string,
+  ) {}
+
+  /** A URL under the API's origin (the designs' preview images and pages are served there). */
+  url(path: string): string {
+    return new URL(path, this.base.endsWith('/') ? this.base : `${this.base}/`).toString();
+  }
+
+  async call<T>(method: string, path: string, body?: unknown): Promise<T> {
+    let res: Response;
+    try {
+      res = await fetch(this.url(`api/v3/white-label${path}`), {
+        method,
+        headers: {
+          [TOKEN_HEADER]: this.token,
+          Accept: 'application/json',
+          ...(body !== undefined && { 'Content-Type': 'application/json' }),
+        },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+    } catch {
+      // The browser tells a script nothing more: offline, DNS, or an origin refused without CORS.
+      throw new ApiError(0, '', 'network', undefined);
+    }
+    const text = await res.text();
+    let parsed: unknown;
+    try {
+      parsed = text ? JSON.parse(text) : undefined;
+    } catch {
+      parsed = undefined;
+    }
+    if (!res.ok) throw new ApiError(res.status, messageOf(parsed), codeOf(parsed), parsed);
+    return parsed as T;
+  }
+
+  get<T>(path: string): Promise<T> {
+    return this.call<T>('GET', path);
+  }
+
+  post<T>(path: string, body?: unknown): Promise<T> {
+    return this.call<T>('POST', path, body ?? {});
+  }
+
+  put<T>(path: string, body: unknown): Promise<T> {
+    return this.call<T>('PUT', path, body);
+  }
+
+  delete<T>(path: string): Promise<T> {
+    return this.call<T>('DELETE', path);
+  }
+}

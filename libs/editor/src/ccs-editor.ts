@@ -1,0 +1,170 @@
+/**
+ * <ccs-editor>: the content editor a host page embeds. It talks only to the white-label API
+ * (v3) at `api-base`, with the host's white-label token; state and operations are in
+ * editor-core.ts, this file draws them.
+ */
+import { html, nothing } from 'lit';
+import { repeat } from 'lit/directives/repeat.js';
+import { EditorCore, type Panel } from './editor-core';
+import type { GenerationJob } from './types';
+import { renderWidgetItem, type WidgetItemView } from './widget-item';
+import './add-panel';
+import './generate-panel';
+import './designs-panel';
+
+/** The stylesheet of rendered content, served by the API (so widgets look as on the shop). */
+const CONTENT_CSS = 'content/v1/ccs-content.css';
+
+export class CcsEditor extends EditorCore {
+  protected override render() {
+    const t = this.t;
+    const base = this.api?.url(CONTENT_CSS);
+    return html`
+      ${base ? html`<link rel="stylesheet" href=${base} />` : nothing}
+      <header>
+        <h2>${t('title', { entity: this.entityTitle || this.entityId })}</h2>
+        ${this.phase === 'ready' ? this.renderToolbar() : nothing}
+      </header>
+      <div class="status" role="status" aria-live="polite">${this.status}</div>
+      ${this.error ? html`<div class="error" role="alert">${this.error}</div>` : nothing}
+      ${this.phase === 'fatal' ? html`<div class="error" role="alert">${this.fatal}</div>` : nothing}
+      ${this.phase === 'loading' ? html`<p class="hint">${t('loading')}</p>` : nothing}
+      ${this.phase === 'ready' ? this.renderReady() : nothing}
+    `;
+  }
+
+  protected renderToolbar() {
+    const t = this.t;
+    const toggle = (panel: Panel) => () => (this.panel = this.panel === panel ? 'none' : panel);
+    return html`<div class="toolbar">
+      <label
+        >${t('language')}
+        <select
+          class="lang"
+          @change=${(e: Event) => void this.switchLanguage((e.target as HTMLSelectElement).value)}
+        >
+          ${this.languages.map((l) => html`<option value=${l} ?selected=${l === this.lang}>${l === 'default' ? t('languageDefault') : l}</option>`)}
+        </select>
+      </label>
+      <button aria-expanded=${this.panel === 'add'} @click=${toggle('add')}>${t('add')}</button>
+      <button aria-expanded=${this.panel === 'designs'} @click=${toggle('designs')}>${t('designs')}</button>
+      <button aria-expanded=${this.panel === 'generate'} @click=${toggle('generate')}>
+        ${t('generate')}
+      </button>
+      <button @click=${() => void this.refresh()}>${t('refresh')}</button>
+    </div>`;
+  }
+
+  protected renderReady() {
+    const t = this.t;
+    const running = this.job && (this.job.status === 'pending' || this.job.status === 'running');
+    return html`
+      ${
+        running
+          ? html`<div class="progress" role="status">
+              <progress aria-label=${t('generate')}></progress>
+              ${t('generating', { status: this.job!.status === 'pending' ? t('jobPending') : t('jobRunning') })}
+            </div>`
+          : nothing
+      }
+      ${
+        this.deleted
+          ? html`<div class="undo">
+              ${t('deleted')}
+              <button class="undo-button" @click=${() => void this.undo()}>${t('undo')}</button>
+            </div>`
+          : nothing
+      }
+      ${
+        this.panel === 'add'
+          ? html`<ccs-add-panel
+              .api=${this.api}
+              .t=${t}
+              .count=${this.widgets.length}
+              @ccs-failed=${(e: CustomEvent<unknown>) => this.fail(e.detail)}
+              @ccs-add=${(e: CustomEvent<{ body: Record<string, unknown>; via: string }>) => void this.add(e.detail.body, e.detail.via)}
+              @ccs-close=${() => (this.panel = 'none')}
+            ></ccs-add-panel>`
+          : nothing
+      }
+      ${
+        this.panel === 'generate'
+          ? html`<ccs-generate-panel
+              .api=${this.api}
+              .t=${t}
+              .entityPath=${this.entityPath}
+              .entityType=${this.entityType}
+              .languages=${this.languages}
+              .lang=${this.lang}
+              .running=${Boolean(running)}
+              @ccs-started=${(e: CustomEvent<GenerationJob>) => this.watcher.watch(e.detail)}
+              @ccs-failed=${(e: CustomEvent<unknown>) => this.report(e.detail)}
+              @ccs-close=${() => (this.panel = 'none')}
+            ></ccs-generate-panel>`
+          : nothing
+      }
+      ${
+        this.panel === 'designs'
+          ? html`<ccs-designs-panel
+              .api=${this.api}
+              .t=${t}
+              .entityPath=${this.entityPath}
+              .entityType=${this.entityType}
+              @ccs-filled=${(e: CustomEvent<{ widget_created: number }>) => void this.afterFill(e.detail.widget_created)}
+              @ccs-failed=${(e: CustomEvent<unknown>) => this.report(e.detail)}
+              @ccs-close=${() => (this.panel = 'none')}
+            ></ccs-designs-panel>`
+          : nothing
+      }
+      ${this.widgets.length ? html`<p class="hint">${t('editHint')}</p>` : html`<p class="hint">${t('empty')}</p>`}
+      <ol class="widgets" aria-label=${t('widgetsLabel')} aria-busy=${this.busy}>
+        ${repeat(
+          this.widgets,
+          (w) => w.id,
+          (w, i) => renderWidgetItem(this.itemView, w, i),
+        )}
+      </ol>
+    `;
+  }
+
+  /** What a widget's row needs from the editor (see widget-item.ts). */
+  protected get itemView(): WidgetItemView {
+    return {
+      t: this.t,
+      total: this.widgets.length,
+      busy: this.busy,
+      dropIndex: this.dropIndex,
+      copying: this.copying,
+      nameOf: (w) => this.names.get(w.widget_id),
+      dragStart: (i) => (this.dragFrom = i),
+      dragOver: (i) => {
+        if (this.dragFrom === null) return false;
+        this.dropIndex = i;
+        return true;
+      },
+      dragEnd: () => {
+        this.dragFrom = null;
+        this.dropIndex = null;
+      },
+      drop: (i) => {
+        const from = this.dragFrom;
+        this.dragFrom = null;
+        this.dropIndex = null;
+        if (from !== null) void this.move(from, i);
+      },
+      moveBy: (from, to) => void this.moveByKeyboard(from, to),
+      remove: (w, i) => void this.deleteWidget(w, i),
+      favourite: (w) => void this.saveFavourite(w, this.names.get(w.widget_id)),
+      toggleCopy: (w) => (this.copying = this.copying === w.id ? null : w.id),
+      copyTo: (w, target) => void this.copyTo(w, target),
+    };
+  }
+}
+
+if (!customElements.get('ccs-editor')) customElements.define('ccs-editor', CcsEditor);
+
+declare global {
+  interface HTMLElementTagNameMap {
+    'ccs-editor': CcsEditor;
+  }
+}

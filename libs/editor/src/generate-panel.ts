@@ -1,0 +1,242 @@
+import { html, nothing } from 'lit';
+import { estimateGeneration } from '@catalogue/credits/dist/estimate.js';
+import { ApiError } from './api';
+import { errorMessage } from './i18n';
+import { PanelBase } from './panel-base';
+import type { Design, DesignStructure, GenerationJob, Price, Prompt } from './types';
+
+/**
+ * The generate form: prompt, language, design, replace or append, web research URLs; the
+ * estimate (the service's own formula, libs/credits) against the remaining credits before
+ * starting, and the start refused here when it cannot be afforded. A refusal from the API
+ * (409 running, 422 credits or fields, 503 queue down) is shown in the form, which keeps
+ * everything the person entered.
+ */
+export class CcsGeneratePanel extends PanelBase {
+  static override properties = {
+    ...PanelBase.properties,
+    entityPath: { attribute: false },
+    entityType: { attribute: false },
+    languages: { attribute: false },
+    lang: { attribute: false },
+    running: { attribute: false },
+    prompts: { state: true },
+    designs: { state: true },
+    prices: { state: true },
+    remaining: { state: true },
+    fillable: { state: true },
+    form: { state: true },
+    message: { state: true },
+    sending: { state: true },
+  };
+  declare entityPath: string;
+  declare entityType: string;
+  declare languages: string[];
+  declare lang: string;
+  declare running: boolean;
+  declare prompts: Prompt[];
+  declare designs: Design[];
+  declare prices: Price[] | null;
+  declare remaining: number | null;
+  declare fillable: Record<number, number>;
+  declare form: {
+    prompt: number;
+    lang: string;
+    design: number;
+    replace: boolean;
+    research: boolean;
+    urls: string;
+  };
+  declare message: string;
+  declare sending: boolean;
+
+  constructor() {
+    super();
+    this.prompts = [];
+    this.designs = [];
+    this.prices = null;
+    this.remaining = null;
+    this.fillable = {};
+    this.form = { prompt: 0, lang: 'default', design: 0, replace: true, research: false, urls: '' };
+    this.message = '';
+    this.sending = false;
+  }
+
+  override connectedCallback(): void {
+    super.connectedCallback();
+    this.form = { ...this.form, lang: this.lang };
+    void this.load();
+  }
+
+  private async load(): Promise<void> {
+    try {
+      const [prompts, designs, credit, prices] = await Promise.all([
+        this.api.get<{ data: Prompt[] }>('/prompt'),
+        this.api.get<{ data: Design[] }>(`/design?type=${this.entityType}`),
+        this.api.get<{ data: { remaining: number } }>('/credit'),
+        fetch(this.api.url('public/credit')).then((r) => r.json() as Promise<{ data: Price[] }>),
+      ]);
+      this.prompts = prompts.data;
+      this.designs = designs.data;
+      this.remaining = credit.data.remaining;
+      this.prices = prices.data;
+      this.form = { ...this.form, design: designs.data[0]?.id ?? 0 };
+      await this.loadStructure(this.form.design);
+    } catch (err) {
+      this.message = errorMessage(this.t, err);
+    }
+  }
+
+  private async loadStructure(id: number): Promise<void> {
+    if (!id || id in this.fillable) return;
+    const structure = await this.api.get<DesignStructure>(`/design/${id}/structure`);
+    this.fillable = { ...this.fillable, [id]: structure.widget.filter((w) => w.fillable).length };
+  }
+
+  private urls(): string[] {
+    return [
+      ...new Set(
+        this.form.urls
+          .split(/\s+/)
+          .map((u) => u.trim())
+          .filter(Boolean),
+      ),
+    ];
+  }
+
+  private cost(): number | null {
+    const widgets = this.fillable[this.form.design];
+    if (!this.prices || widgets === undefined) return null;
+    const prompt = this.prompts.find((p) => p.id === this.form.prompt);
+    try {
+      return estimateGeneration(this.prices, {
+        widgets,
+        languages: 1,
+        webResearchUrls: this.form.research ? this.urls().length : 0,
+        serpContext: prompt?.use_serp_context ?? false,
+      }).total;
+    } catch {
+      return null;
+    }
+  }
+
+  private set(patch: Partial<CcsGeneratePanel['form']>): void {
+    this.form = { ...this.form, ...patch };
+    if (patch.design)
+      void this.loadStructure(patch.design).catch(
+        (err: unknown) => (this.message = errorMessage(this.t, err)),
+      );
+  }
+
+  private async start(): Promise<void> {
+    this.sending = true;
+    this.message = '';
+    try {
+      const { data } = await this.api.post<{ data: GenerationJob }>(`/content${this.entityPath}/generate`, {
+        design_id: this.form.design || null,
+        prompt_id: this.form.prompt || null,
+        lang: this.form.lang,
+        remove_exist_widget: this.form.replace,
+        use_web_research: this.form.research,
+        search_web: this.form.research ? this.urls() : [],
+      });
+      this.send('ccs-started', data);
+      this.close();
+    } catch (err) {
+      this.message = errorMessage(this.t, err);
+      // A 409 names the job already running: follow it instead of starting another.
+      const running =
+        err instanceof ApiError && err.status === 409
+          ? (err.body as { data?: GenerationJob }).data
+          : undefined;
+      if (running) this.send('ccs-started', running);
+      const remaining = (err instanceof ApiError ? (err.body as { remaining?: unknown }) : undefined)
+        ?.remaining;
+      if (typeof remaining === 'number') this.remaining = remaining;
+      this.dispatchEvent(new CustomEvent('ccs-failed', { detail: err, bubbles: true, composed: true }));
+    } finally {
+      this.sending = false;
+    }
+  }
+
+  protected override render() {
+    const t = this.t;
+    const cost = this.cost();
+    const affordable = cost === null || this.remaining === null || cost <= this.remaining;
+    const value = (e: Event) => (e.target as HTMLInputElement).value;
+    const checked = (e: Event) => (e.target as HTMLInputElement).checked;
+    return html`<section class="panel" aria-labelledby="gen-title">
+      <h3 id="gen-title">${t('generateTitle')}</h3>
+      <div class="field">
+        <label for="g-prompt">${t('prompt')}</label>
+        <select id="g-prompt" @change=${(e: Event) => this.set({ prompt: Number(value(e)) })}>
+          <option value="0">${t('promptNone')}</option>
+          ${this.prompts.map((p) => html`<option value=${p.id} ?selected=${p.id === this.form.prompt}>${p.name}</option>`)}
+        </select>
+      </div>
+      <div class="field">
+        <label for="g-design">${t('design')}</label>
+        <select id="g-design" @change=${(e: Event) => this.set({ design: Number(value(e)) })}>
+          ${this.designs.map((d) => html`<option value=${d.id} ?selected=${d.id === this.form.design}>${d.name}</option>`)}
+        </select>
+      </div>
+      <div class="field">
+        <label for="g-lang">${t('generateLang')}</label>
+        <select id="g-lang" @change=${(e: Event) => this.set({ lang: value(e) })}>
+          ${this.languages.map((l) => html`<option value=${l} ?selected=${l === this.form.lang}>${l === 'default' ? t('languageDefault') : l}</option>`)}
+        </select>
+      </div>
+      <label
+        ><input
+          type="checkbox"
+          .checked=${this.form.replace}
+          @change=${(e: Event) => this.set({ replace: checked(e) })}
+        />${t('removeExisting')}</label
+      >
+      <label
+        ><input
+          type="checkbox"
+          .checked=${this.form.research}
+          @change=${(e: Event) => this.set({ research: checked(e) })}
+        />${t('webResearch')}</label
+      >
+      ${
+        this.form.research
+          ? html`<div class="field">
+              <label for="g-urls">${t('researchUrls')}</label>
+              <textarea
+                id="g-urls"
+                rows="3"
+                .value=${this.form.urls}
+                @input=${(e: Event) => this.set({ urls: value(e) })}
+              ></textarea>
+            </div>`
+          : nothing
+      }
+      <p class="estimate" aria-live="polite">
+        ${
+          this.remaining === null
+            ? t('loading')
+            : cost === null
+              ? t('estimateUnknown', { remaining: this.remaining })
+              : affordable
+                ? t('estimate', { cost, remaining: this.remaining })
+                : t('cannotAfford', { cost, remaining: this.remaining })
+        }
+      </p>
+      ${this.message ? html`<div class="error" role="alert">${this.message}</div>` : nothing}
+      <div class="toolbar">
+        <button
+          class="primary"
+          ?disabled=${this.sending || this.running || !affordable || !this.form.design}
+          @click=${() => void this.start()}
+        >
+          ${t('start')}
+        </button>
+        <button @click=${() => this.close()}>${t('close')}</button>
+      </div>
+    </section>`;
+  }
+}
+
+if (!customElements.get('ccs-generate-panel')) customElements.define('ccs-generate-panel', CcsGeneratePanel);

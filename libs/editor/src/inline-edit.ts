@@ -1,0 +1,137 @@
+/**
+ * Finds, in a widget's rendered HTML (the API's `html`, which carries no element ids), the DOM
+ * node of each editable element. The renderer writes every element with its class, in tree
+ * order (siblings by `child_id`), and leaves out empty ones, so the k-th rendered node with a
+ * class is the k-th non-empty element of the tree with that class. When the counts disagree
+ * (an element the renderer dropped for another reason, e.g. an unsafe link) that class is not
+ * offered for editing rather than editing the wrong element.
+ */
+import type { ContentElement, ContentWidget } from './types';
+
+/** Tags whose text is a plain-text field: edited as text, sent back escaped. */
+const PLAIN_TAGS = new Set([
+  'h1',
+  'h2',
+  'h3',
+  'h4',
+  'h5',
+  'h6',
+  'cite',
+  'a',
+  'span',
+  'th',
+  'td',
+  'dt',
+  'figcaption',
+]);
+
+export interface EditableNode {
+  element: ContentElement;
+  node: HTMLElement;
+  plain: boolean;
+}
+
+function valueIn(element: ContentElement, lang: string): string {
+  const value = Array.isArray(element.value) ? {} : element.value;
+  const own = value[lang];
+  if (typeof own === 'string' && own.trim() !== '') return own;
+  return typeof value.default === 'string' ? value.default : '';
+}
+
+const classKey = (cls: string): string => cls.trim().split(/\s+/).filter(Boolean).join(' ');
+
+/** The widget's elements in document order (depth first, siblings by child_id then id). */
+function inTreeOrder(widget: ContentWidget): ContentElement[] {
+  const byParent = new Map<number, ContentElement[]>();
+  for (const e of widget.children) byParent.set(e.parent_id, [...(byParent.get(e.parent_id) ?? []), e]);
+  const out: ContentElement[] = [];
+  const seen = new Set<number>();
+  const visit = (parent: number): void => {
+    const siblings = [...(byParent.get(parent) ?? [])].sort((a, b) => a.child_id - b.child_id || a.id - b.id);
+    for (const e of siblings) {
+      if (seen.has(e.id)) continue;
+      seen.add(e.id);
+      out.push(e);
+      visit(e.id);
+    }
+  };
+  visit(0);
+  return out;
+}
+
+export function editableNodes(widget: ContentWidget, root: HTMLElement, lang: string): EditableNode[] {
+  const ordered = inTreeOrder(widget);
+  const hasChildren = new Set(widget.children.map((e) => e.parent_id));
+  const byClass = new Map<string, ContentElement[]>();
+  for (const e of ordered) {
+    const key = classKey(e.class);
+    if (!key || e.tag === 'img' || e.tag === 'iframe' || e.tag === 'hr' || e.tag === 'br') continue;
+    if (valueIn(e, lang) === '' && !hasChildren.has(e.id)) continue;
+    byClass.set(key, [...(byClass.get(key) ?? []), e]);
+  }
+  const nodesByClass = new Map<string, HTMLElement[]>();
+  for (const node of root.querySelectorAll<HTMLElement>('[class]')) {
+    const key = classKey(node.getAttribute('class') ?? '');
+    nodesByClass.set(key, [...(nodesByClass.get(key) ?? []), node]);
+  }
+  const out: EditableNode[] = [];
+  for (const [key, elements] of byClass) {
+    const nodes = nodesByClass.get(key) ?? [];
+    if (nodes.length !== elements.length) continue;
+    elements.forEach((element, i) => {
+      // Only leaves with text are edited in place: a container's children are its own elements.
+      if (!element.is_editable || hasChildren.has(element.id)) return;
+      out.push({ element, node: nodes[i]!, plain: PLAIN_TAGS.has(element.tag.toLowerCase()) });
+    });
+  }
+  return out;
+}
+
+export function escapeText(text: string): string {
+  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+}
+
+/** What to send for a node the person edited: its text escaped, or its (re-sanitised) markup. */
+export function editedValue(node: HTMLElement, plain: boolean): string {
+  return plain ? escapeText(node.textContent ?? '') : node.innerHTML;
+}
+
+/**
+ * Makes a rendered node editable in place: focusable, a click or Enter starts editing, Enter
+ * (Shift+Enter in rich text: a new line) or leaving the field saves, Escape puts the text
+ * back. A node already wired is left alone (unsafeHTML replaces nodes when the html changes).
+ */
+export function makeEditable(node: HTMLElement, plain: boolean, label: string, commit: () => void): void {
+  if (node.classList.contains('ccs-editable')) return;
+  node.classList.add('ccs-editable');
+  node.tabIndex = 0;
+  node.setAttribute('role', 'textbox');
+  node.setAttribute('aria-label', `${label}: ${(node.textContent ?? '').slice(0, 60)}`);
+  const start = () => {
+    if (node.isContentEditable) return;
+    node.dataset.before = node.innerHTML;
+    node.contentEditable = plain ? 'plaintext-only' : 'true';
+    node.focus();
+  };
+  node.addEventListener('click', (e) => {
+    e.preventDefault();
+    start();
+  });
+  node.addEventListener('keydown', (e) => {
+    if (!node.isContentEditable) {
+      if (e.key === 'Enter') {
+        e.preventDefault();
+        start();
+      }
+      return;
+    }
+    if (e.key === 'Escape') {
+      node.innerHTML = node.dataset.before ?? node.innerHTML;
+      node.removeAttribute('contenteditable');
+    } else if (e.key === 'Enter' && (plain || !e.shiftKey)) {
+      e.preventDefault();
+      node.blur();
+    }
+  });
+  node.addEventListener('blur', commit);
+}

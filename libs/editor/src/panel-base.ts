@@ -1,0 +1,20 @@
+import { LitElement } from 'lit';
+import type { Api } from './api';
+import type { Translate } from './i18n';
+import { editorStyles } from './styles';
+
+/** What every panel of the editor shares: the API client, the texts, and events to the editor. */
+export class PanelBase extends LitElement {
+  static override styles = editorStyles;
+  static override properties = { api: { attribute: false }, t: { attribute: false } };
+  declare api: Api;
+  declare t: Translate;
+
+  protected send(name: string, detail?: unknown): void {
+    this.dispatchEvent(new CustomEvent(name, { detail, bubbles: true, composed: true }));
+  }
+
+  protected close(): void {
+    this.send('ccs-close');
+  }
+}

@@ -1,0 +1,241 @@
+import { css } from 'lit';
+
+/**
+ * Themable through custom properties (set them on `ccs-editor` or any ancestor); usable from
+ * 360 px wide. Focus is always visible. Widgets keep their last height while content reloads
+ * (min-height on the list), so the host page does not jump.
+ */
+export const editorStyles = css`
+  :host {
+    --_accent: var(--ccs-accent, #1d4ed8);
+    --_text: var(--ccs-text, #111827);
+    --_muted: var(--ccs-muted, #4b5563);
+    --_bg: var(--ccs-bg, #ffffff);
+    --_surface: var(--ccs-surface, #f3f4f6);
+    --_border: var(--ccs-border, #d1d5db);
+    --_danger: var(--ccs-danger, #b91c1c);
+    --_radius: var(--ccs-radius, 6px);
+    display: block;
+    min-width: 0;
+    font-family: var(--ccs-font, system-ui, sans-serif);
+    color: var(--_text);
+    background: var(--_bg);
+    container-type: inline-size;
+  }
+  * {
+    box-sizing: border-box;
+  }
+  :focus-visible {
+    outline: 3px solid var(--_accent);
+    outline-offset: 2px;
+  }
+  header {
+    display: flex;
+    flex-wrap: wrap;
+    gap: 0.5rem;
+    align-items: center;
+    justify-content: space-between;
+    margin-bottom: 0.75rem;
+  }
+  h2 {
+    font-size: 1.125rem;
+    margin: 0;
+  }
+  .toolbar {
+    display: flex;
+    flex-wrap: wrap;
+    gap: 0.5rem;
+    align-items: center;
+  }
+  button,
+  select,
+  input,
+  textarea {
+    font: inherit;
+    color: inherit;
+  }
+  button {
+    min-height: 2.25rem;
+    padding: 0.25rem 0.75rem;
+    border: 1px solid var(--_border);
+    border-radius: var(--_radius);
+    background: var(--_bg);
+    cursor: pointer;
+  }
+  button.primary {
+    background: var(--_accent);
+    border-color: var(--_accent);
+    color: #fff;
+  }
+  button.danger {
+    color: var(--_danger);
+  }
+  button:disabled {
+    opacity: 0.55;
+    cursor: not-allowed;
+  }
+  button.icon {
+    min-width: 2.25rem;
+    padding: 0.25rem 0.5rem;
+  }
+  select,
+  input,
+  textarea {
+    border: 1px solid var(--_border);
+    border-radius: var(--_radius);
+    padding: 0.35rem 0.5rem;
+    background: var(--_bg);
+    max-width: 100%;
+  }
+  label {
+    display: inline-flex;
+    gap: 0.4rem;
+    align-items: center;
+  }
+  .status {
+    min-height: 1.5rem;
+    color: var(--_muted);
+    margin: 0.25rem 0;
+  }
+  .error {
+    color: var(--_danger);
+    border: 1px solid var(--_danger);
+    border-radius: var(--_radius);
+    padding: 0.5rem 0.75rem;
+    margin: 0.5rem 0;
+  }
+  .hint {
+    color: var(--_muted);
+    font-size: 0.875rem;
+    margin: 0 0 0.5rem;
+  }
+  ol.widgets {
+    list-style: none;
+    margin: 0;
+    padding: 0;
+    display: grid;
+    gap: 0.75rem;
+  }
+  ol.widgets.loading {
+    opacity: 0.6;
+  }
+  li.widget {
+    border: 1px solid var(--_border);
+    border-radius: var(--_radius);
+    background: var(--_bg);
+  }
+  li.widget.drop-target {
+    border-color: var(--_accent);
+    box-shadow: 0 0 0 2px var(--_accent);
+  }
+  .widget-bar {
+    display: flex;
+    flex-wrap: wrap;
+    gap: 0.25rem;
+    align-items: center;
+    padding: 0.25rem 0.5rem;
+    background: var(--_surface);
+    border-bottom: 1px solid var(--_border);
+    border-radius: var(--_radius) var(--_radius) 0 0;
+  }
+  .widget-bar .name {
+    flex: 1;
+    font-size: 0.875rem;
+    color: var(--_muted);
+  }
+  .handle {
+    cursor: grab;
+  }
+  .widget-body {
+    padding: 0.75rem;
+    overflow-wrap: anywhere;
+  }
+  .widget-body img {
+    max-width: 100%;
+    height: auto;
+  }
+  .ccs-editable {
+    cursor: text;
+    border-radius: 2px;
+  }
+  .ccs-editable:hover {
+    outline: 1px dashed var(--_accent);
+  }
+  .ccs-editable[contenteditable] {
+    outline: 2px solid var(--_accent);
+    background: var(--_surface);
+  }
+  .ccs-editable.invalid {
+    outline-color: var(--_danger);
+  }
+  .panel {
+    border: 1px solid var(--_border);
+    border-radius: var(--_radius);
+    padding: 0.75rem;
+    margin: 0.75rem 0;
+    background: var(--_surface);
+  }
+  .panel h3 {
+    margin: 0 0 0.5rem;
+    font-size: 1rem;
+  }
+  .grid {
+    display: grid;
+    gap: 0.5rem;
+    grid-template-columns: repeat(auto-fill, minmax(10rem, 1fr));
+  }
+  .choice {
+    display: flex;
+    flex-direction: column;
+    align-items: stretch;
+    text-align: left;
+    gap: 0.25rem;
+  }
+  .choice small {
+    color: var(--_muted);
+  }
+  .field {
+    display: grid;
+    gap: 0.25rem;
+    margin-bottom: 0.5rem;
+  }
+  .counter {
+    font-size: 0.8rem;
+    color: var(--_muted);
+    justify-self: end;
+  }
+  .counter.over {
+    color: var(--_danger);
+    font-weight: 600;
+  }
+  .progress {
+    display: flex;
+    gap: 0.5rem;
+    align-items: center;
+  }
+  progress {
+    width: 10rem;
+  }
+  .undo {
+    display: flex;
+    gap: 0.5rem;
+    align-items: center;
+  }
+  .visually-hidden {
+    position: absolute;
+    width: 1px;
+    height: 1px;
+    overflow: hidden;
+    clip: rect(0 0 0 0);
+    white-space: nowrap;
+  }
+  @container (max-width: 480px) {
+    header {
+      flex-direction: column;
+      align-items: stretch;
+    }
+    .widget-bar .name {
+      flex-basis: 100%;
+    }
+  }
+`;

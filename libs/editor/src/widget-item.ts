@@ -1,0 +1,102 @@
+import { html, nothing } from 'lit';
+import { unsafeHTML } from 'lit/directives/unsafe-html.js';
+import type { Translate } from './i18n';
+import type { ContentWidget } from './types';
+
+/** What a widget's row shows and does; the editor provides it. */
+export interface WidgetItemView {
+  t: Translate;
+  total: number;
+  busy: boolean;
+  dropIndex: number | null;
+  copying: number | null;
+  nameOf(widget: ContentWidget): string | undefined;
+  dragStart(index: number): void;
+  /** False when no widget of this editor is being dragged (the drop is then not ours). */
+  dragOver(index: number): boolean;
+  dragEnd(): void;
+  drop(index: number): void;
+  moveBy(from: number, to: number): void;
+  remove(widget: ContentWidget, index: number): void;
+  favourite(widget: ContentWidget): void;
+  toggleCopy(widget: ContentWidget): void;
+  copyTo(widget: ContentWidget, target: string): void;
+}
+
+/**
+ * One widget of the list: its toolbar (drag handle; move up/down, the keyboard's way to
+ * reorder; favourite; copy to another item; delete) and its content, rendered from the API's
+ * sanitised `html`.
+ */
+export function renderWidgetItem(v: WidgetItemView, widget: ContentWidget, i: number) {
+  const { t } = v;
+  const name = v.nameOf(widget);
+  const label = `${name ? `${name} · ` : ''}${t('widgetLabel', { n: i + 1, total: v.total })}`;
+  const button = (
+    text: string,
+    key: string,
+    action: () => void,
+    opts: { disabled?: boolean; cls?: string; move?: string; expanded?: boolean } = {},
+  ) =>
+    html`<button
+      class="icon ${opts.cls ?? ''}"
+      data-move=${opts.move ?? nothing}
+      aria-label=${`${t(key as Parameters<Translate>[0])} (${label})`}
+      aria-expanded=${opts.expanded === undefined ? nothing : String(opts.expanded)}
+      title=${t(key as Parameters<Translate>[0])}
+      ?disabled=${opts.disabled ?? false}
+      @click=${action}
+    >
+      ${text}
+    </button>`;
+  return html`<li
+    class="widget ${v.dropIndex === i ? 'drop-target' : ''}"
+    data-id=${widget.id}
+    aria-label=${label}
+    @dragover=${(e: DragEvent) => {
+      if (v.dragOver(i)) e.preventDefault();
+    }}
+    @drop=${(e: DragEvent) => {
+      e.preventDefault();
+      v.drop(i);
+    }}
+  >
+    <div class="widget-bar">
+      <span
+        class="handle"
+        draggable="true"
+        role="img"
+        aria-label=${t('dragHandle')}
+        title=${t('dragHandle')}
+        @dragstart=${(e: DragEvent) => {
+          v.dragStart(i);
+          e.dataTransfer?.setData('text/plain', String(widget.id));
+        }}
+        @dragend=${() => v.dragEnd()}
+        >⠿</span
+      >
+      <span class="name">${label}</span>
+      ${button('↑', 'moveUp', () => v.moveBy(i, i - 1), { disabled: v.busy || i === 0, move: 'up' })}
+      ${button('↓', 'moveDown', () => v.moveBy(i, i + 1), { disabled: v.busy || i === v.total - 1, move: 'down' })}
+      ${button('☆', 'favourite', () => v.favourite(widget), { disabled: v.busy })}
+      ${button('⧉', 'copyTo', () => v.toggleCopy(widget), { expanded: v.copying === widget.id })}
+      ${button('✕', 'delete', () => v.remove(widget, i), { disabled: v.busy, cls: 'danger' })}
+    </div>
+    ${
+      v.copying === widget.id
+        ? html`<form
+            class="copy-form toolbar"
+            @submit=${(e: SubmitEvent) => {
+              e.preventDefault();
+              const target = new FormData(e.target as HTMLFormElement).get('target');
+              if (typeof target === 'string' && target.trim()) v.copyTo(widget, target.trim());
+            }}
+          >
+            <label>${t('copyTarget')} <input name="target" required maxlength="255" /></label>
+            <button type="submit">${t('copy')}</button>
+          </form>`
+        : nothing
+    }
+    <div class="widget-body">${unsafeHTML(widget.html)}</div>
+  </li>`;
+}

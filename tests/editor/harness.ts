@@ -1,0 +1,192 @@
+// What the editor's browser tests share: the real services in-process on their own ports and
+// queue prefix (white-label-api serving the bundle, catalogue-api, the generation worker with
+// the builtin provider, credit settlement), a host page server that serves the demo host page
+// (libs/admin demo-host) for any token, entity and UI language, and Debian's chromium.
+import { createServer, type Server } from 'node:http';
+import { mkdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Worker } from 'bullmq';
+import type { Browser, Page } from 'playwright-core';
+import { demoHostPage } from '@catalogue/admin';
+import { closeWorkers } from '@catalogue/queue';
+import {
+  freePort,
+  launchBrowser,
+  makeEshop,
+  serveServiceForTests,
+  testConfig,
+  type EshopFixture,
+} from '@catalogue/testing';
+import { createApp as createCatalogueApp } from '../../services/catalogue-api/src/app';
+import {
+  buildDeps as buildCatalogueDeps,
+  closeDeps as closeCatalogueDeps,
+} from '../../services/catalogue-api/src/deps';
+import {
+  buildDeps as buildCreditDeps,
+  closeDeps as closeCreditDeps,
+  type Deps as CreditDeps,
+} from '../../services/credit-service/src/deps';
+import { startWorkers as startSettlement } from '../../services/credit-service/src/workers';
+import {
+  buildDeps as buildWorkerDeps,
+  closeDeps as closeWorkerDeps,
+  type Deps as WorkerDeps,
+} from '../../services/generation-worker/src/deps';
+import { startWorkers as startGeneration } from '../../services/generation-worker/src/handlers';
+import { createApp } from '../../services/white-label-api/src/app';
+import { buildDeps, closeDeps } from '../../services/white-label-api/src/deps';
+
+/** Where the screenshots go (printed once by the tests); one is committed for the README. */
+export const SCREENSHOTS = process.env.EDITOR_SCREENSHOTS ?? join(tmpdir(), 'ccs-editor-screenshots');
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- API answers are read field by field
+export type Body = any;
+
+export interface HostPageOptions {
+  token: string;
+  entityId?: string;
+  entityTitle?: string;
+  uiLang?: string;
+}
+
+/** A server of the demo host page on its own origin; the query names token, entity and language. */
+async function startHostPages(apiBase: () => string): Promise<{ server: Server; origin: string }> {
+  const port = await freePort();
+  const server = createServer((req, res) => {
+    const url = new URL(req.url ?? '/', 'http://host');
+    if (url.pathname !== '/') {
+      res.writeHead(404).end();
+      return;
+    }
+    const q = url.searchParams;
+    res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' });
+    res.end(
+      demoHostPage({
+        port,
+        apiBase: apiBase(),
+        whiteLabelToken: q.get('token') ?? '',
+        entityId: q.get('entity') ?? 'DEMO-1',
+        entityTitle: q.get('title') ?? 'Trail shoe',
+        uiLang: q.get('lang') ?? 'en',
+      }),
+    );
+  });
+  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
+  return { server, origin: `http://127.0.0.1:${port}` };
+}
+
+export function editorHarness(prefix: string) {
+  const queue = { QUEUE_PREFIX: `${process.env.TEST_QUEUE_PREFIX}-${prefix}` };
+  const wl = serveServiceForTests({ buildDeps, createApp, closeDeps }, queue);
+  const catalogue = serveServiceForTests(
+    { buildDeps: buildCatalogueDeps, createApp: createCatalogueApp, closeDeps: closeCatalogueDeps },
+    queue,
+  );
+  let worker: WorkerDeps;
+  let credit: CreditDeps;
+  let generation: Worker[] = [];
+  let settlement: Worker[] = [];
+  let browser: Browser;
+  let host: { server: Server; origin: string };
+  let other: { server: Server; origin: string };
+
+  beforeAll(async () => {
+    mkdirSync(SCREENSHOTS, { recursive: true });
+    const config = testConfig({ ...queue, GENERATION_PROVIDER: 'builtin' });
+    worker = buildWorkerDeps(config);
+    credit = buildCreditDeps(config);
+    generation = startGeneration(worker, ['render-content', 'generate']);
+    settlement = startSettlement(credit);
+    host = await startHostPages(() => wl.url);
+    other = await startHostPages(() => wl.url);
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await new Promise((r) => host?.server.close(r));
+    await new Promise((r) => other?.server.close(r));
+    await closeWorkers([...generation, ...settlement]);
+    await closeWorkerDeps(worker);
+    await closeCreditDeps(credit);
+  });
+
+  return {
+    get wl() {
+      return wl;
+    },
+    get catalogue() {
+      return catalogue;
+    },
+    /** The page origin every test eshop allows. */
+    get origin() {
+      return host.origin;
+    },
+    /** Another page origin (allowed by no eshop unless a test says so). */
+    get otherOrigin() {
+      return other.origin;
+    },
+    /** Holds generation jobs in the queue (to see a running job resumed), then lets them run. */
+    pauseGeneration: () => Promise.all(generation.map((w) => w.pause(true))),
+    resumeGeneration: () => generation.forEach((w) => w.resume()),
+
+    async shop(fixture: EshopFixture = {}) {
+      return makeEshop(wl.deps.db, {
+        origins: [host.origin],
+        languages: ['default', 'cs', 'en'],
+        credits: 500,
+        ...fixture,
+      });
+    },
+
+    /** A new page (360 px wide when asked) on the host page of `origin`, with the editor opened. */
+    async open(opts: HostPageOptions & { origin?: string; width?: number }): Promise<Page> {
+      // A context of its own per page: axe needs one, and no state leaks between tests.
+      const context = await browser.newContext({ viewport: { width: opts.width ?? 1024, height: 900 } });
+      const page = await context.newPage();
+      page.on('close', () => void context.close());
+      page.on('pageerror', (err) => process.stderr.write(`page error: ${err.message}\n`));
+      const q = new URLSearchParams({
+        token: opts.token,
+        entity: opts.entityId ?? 'DEMO-1',
+        title: opts.entityTitle ?? 'Trail shoe',
+        lang: opts.uiLang ?? 'en',
+      });
+      await page.goto(`${opts.origin ?? host.origin}/?${q.toString()}`);
+      return page;
+    },
+  };
+}
+
+/** The `ccs-*` events the host page has received so far. */
+export function hostEvents(page: Page): Promise<Array<{ name: string; detail: Body }>> {
+  return page.evaluate('window.ccsEvents');
+}
+
+/** Evaluates an expression in the page (a string: these tests are compiled without DOM types). */
+export function inPage<T>(page: Page, expression: string): Promise<T> {
+  return page.evaluate(expression) as Promise<T>;
+}
+
+/** Waits until the editor shows `n` widgets. */
+export async function waitForWidgets(page: Page, n: number): Promise<void> {
+  await page.waitForFunction(
+    `document.querySelector('ccs-editor').shadowRoot.querySelectorAll('li.widget').length === ${n}`,
+  );
+}
+
+/** Waits until the host page has received an event of this name (and returns its detail). */
+export async function waitForEvent(page: Page, name: string, count = 1): Promise<Body> {
+  await page.waitForFunction(
+    `window.ccsEvents.filter((e) => e.name === ${JSON.stringify(name)}).length >= ${count}`,
+  );
+  const events = await hostEvents(page);
+  return events.filter((e) => e.name === name)[count - 1]!.detail;
+}
+
+export async function shot(page: Page, name: string): Promise<string> {
+  const path = join(SCREENSHOTS, `${name}.png`);
+  await page.screenshot({ path, fullPage: true });
+  return path;
+}
