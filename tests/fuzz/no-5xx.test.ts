@@ -3,8 +3,8 @@
 // odd queries, path segments and content types — from a client whose eshop has data, so lookups
 // find things. Every answer must be below 500 and JSON.
 //
-// FUZZ_REQUESTS sets how many requests run (default 2,000: `npm test`; CI runs 10,000 through
-// `npm run test:fuzz`). Half run from a fixed seed, half from a random seed that is printed;
+// FUZZ_REQUESTS sets how many requests run (default 2,000: `npm test`; CI's `.ci/run` and
+// `npm run test:fuzz` run 10,000). Half run from a fixed seed, half from a random seed that is printed;
 // FUZZ_SEED=<seed> replays one seed with all the requests.
 import fc from 'fast-check';
 import { WHITE_LABEL_TOKEN_HEADER } from '@catalogue/http';
