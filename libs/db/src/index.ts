@@ -1,4 +1,4 @@
-export { createKnex, pingDatabase } from './knex';
+export { createKnex, isDatabaseUnavailable, pingDatabase } from './knex';
 export type { DatabaseOptions } from './knex';
 export {
   migrateLatest,

@@ -241,7 +241,8 @@ export interface ServedApp extends RunningServer {
 
 /** Serves a service's app (createApp(deps)) on a free loopback port. */
 export async function serveApp(app: HttpApp, logger: Logger, shutdownTimeoutMs = 1_000): Promise<ServedApp> {
-  const running = await startHttpServer(app, { port: 0, host: '127.0.0.1', logger, shutdownTimeoutMs });
+  // No idle grace: test clients send nothing after their last response.
+  const running = await startHttpServer(app, { port: 0, host: '127.0.0.1', logger, shutdownTimeoutMs, idleGraceMs: 0 });
   return { ...running, url: `http://127.0.0.1:${running.port}` };
 }
 
@@ -283,3 +284,4 @@ export function serveServiceForTests<D extends { logger: Logger }>(
 export * from './openapi';
 export { chromiumPath, launchBrowser } from './browser';
 export * from './served-docs';
+export * from './private-postgres';
