@@ -31,7 +31,9 @@ export function createKnex(opts: DatabaseOptions): Knex {
       statement_timeout: opts.statementTimeoutMs,
       // statement_timeout is enforced by the server: a frozen or unreachable server never
       // answers, so the client gives up too (the connection is then discarded).
-      ...(opts.statementTimeoutMs > 0 ? { query_timeout: opts.statementTimeoutMs + QUERY_TIMEOUT_SLACK_MS } : {}),
+      ...(opts.statementTimeoutMs > 0
+        ? { query_timeout: opts.statementTimeoutMs + QUERY_TIMEOUT_SLACK_MS }
+        : {}),
       connectionTimeoutMillis: connectTimeoutMs,
       // A peer that vanished without a FIN is noticed by TCP instead of never.
       keepAlive: true,
@@ -69,7 +71,15 @@ const UNAVAILABLE_SQLSTATES = new Set([
   '40001', // serialization_failure
   '40P01', // deadlock_detected
 ]);
-const UNAVAILABLE_ERRNOS = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENOTFOUND', 'EAI_AGAIN']);
+const UNAVAILABLE_ERRNOS = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'EHOSTUNREACH',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+]);
 // Knex puts the SQL in front of the driver's message ("select … - Query read timeout").
 const UNAVAILABLE_MESSAGES = [
   /^Knex: Timeout acquiring a connection/,
@@ -90,7 +100,8 @@ export function isDatabaseUnavailable(err: unknown): boolean {
   if (!err || typeof err !== 'object') return false;
   const e = err as { name?: unknown; code?: unknown; message?: unknown; errors?: unknown };
   if (e.name === 'KnexTimeoutError') return true;
-  if (typeof e.code === 'string' && (UNAVAILABLE_SQLSTATES.has(e.code) || e.code.startsWith('08'))) return true;
+  if (typeof e.code === 'string' && (UNAVAILABLE_SQLSTATES.has(e.code) || e.code.startsWith('08')))
+    return true;
   if (typeof e.code === 'string' && UNAVAILABLE_ERRNOS.has(e.code)) return true;
   // Node reports a refused connection to a name with several addresses as an AggregateError.
   if (Array.isArray(e.errors) && e.errors.some(isDatabaseUnavailable)) return true;

@@ -242,7 +242,13 @@ export interface ServedApp extends RunningServer {
 /** Serves a service's app (createApp(deps)) on a free loopback port. */
 export async function serveApp(app: HttpApp, logger: Logger, shutdownTimeoutMs = 1_000): Promise<ServedApp> {
   // No idle grace: test clients send nothing after their last response.
-  const running = await startHttpServer(app, { port: 0, host: '127.0.0.1', logger, shutdownTimeoutMs, idleGraceMs: 0 });
+  const running = await startHttpServer(app, {
+    port: 0,
+    host: '127.0.0.1',
+    logger,
+    shutdownTimeoutMs,
+    idleGraceMs: 0,
+  });
   return { ...running, url: `http://127.0.0.1:${running.port}` };
 }
 

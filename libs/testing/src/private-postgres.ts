@@ -68,7 +68,14 @@ function childrenOf(pid: number): number[] {
 const quiet = { warn: () => undefined, error: () => undefined };
 
 async function waitForConnections(url: string, deadlineMs: number): Promise<void> {
-  const db = createKnex({ url, poolMin: 0, poolMax: 1, statementTimeoutMs: 5_000, connectTimeoutMs: 1_000, log: quiet });
+  const db = createKnex({
+    url,
+    poolMin: 0,
+    poolMax: 1,
+    statementTimeoutMs: 5_000,
+    connectTimeoutMs: 1_000,
+    log: quiet,
+  });
   try {
     const deadline = Date.now() + deadlineMs;
     for (;;) {
@@ -138,7 +145,12 @@ export async function startPrivatePostgres(): Promise<DisposablePostgres> {
     });
 
   await start();
-  const admin = createKnex({ url: `${serverUrl}/postgres`, poolMin: 0, poolMax: 1, statementTimeoutMs: 30_000 });
+  const admin = createKnex({
+    url: `${serverUrl}/postgres`,
+    poolMin: 0,
+    poolMax: 1,
+    statementTimeoutMs: 30_000,
+  });
   try {
     await admin.raw('create database catalogue');
   } finally {

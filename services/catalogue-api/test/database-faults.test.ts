@@ -1,4 +1,10 @@
-import { makeEshop, serveApp, startPrivatePostgres, testConfig, type DisposablePostgres } from '@catalogue/testing';
+import {
+  makeEshop,
+  serveApp,
+  startPrivatePostgres,
+  testConfig,
+  type DisposablePostgres,
+} from '@catalogue/testing';
 import type { ServedApp } from '@catalogue/testing';
 import { createApp } from '../src/app';
 import { buildDeps, closeDeps, type Deps } from '../src/deps';
