@@ -49,12 +49,17 @@ describe('catalogue-api stopped under keep-alive load', () => {
 
       const errors: string[] = [];
       const statuses = new Map<number, number>();
-      const load = autocannon({
-        url: `${url}/api/v2/rest/whoami`,
-        headers: { authorization: `Bearer ${token}` },
-        connections: 16,
-        duration: 30,
-      });
+      let finish: (result: autocannon.Result) => void = () => undefined;
+      const done = new Promise<autocannon.Result>((resolve) => (finish = resolve));
+      const load = autocannon(
+        {
+          url: `${url}/api/v2/rest/whoami`,
+          headers: { authorization: `Bearer ${token}` },
+          connections: 16,
+          duration: 30,
+        },
+        (err, result) => finish(result),
+      );
       load.on('reqError', (err: NodeJS.ErrnoException) => errors.push(err.code ?? err.message));
       let draining = false;
       let answeredWhileDraining = 0;
@@ -62,7 +67,6 @@ describe('catalogue-api stopped under keep-alive load', () => {
         statuses.set(status, (statuses.get(status) ?? 0) + 1);
         if (draining) answeredWhileDraining += 1;
       });
-      const done = new Promise<autocannon.Result>((resolve) => load.once('done', resolve));
 
       await new Promise((r) => setTimeout(r, 1_000));
       child.kill('SIGTERM');

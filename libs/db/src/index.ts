@@ -70,7 +70,7 @@ export { designsRepository } from './repositories/designs.repository';
 export type { DesignRow, LoadedDesign } from './repositories/designs.repository';
 export { generationJobsRepository } from './repositories/generation-jobs.repository';
 export { stuckItemsRepository } from './repositories/stuck-items.repository';
-export type { StuckItem } from './repositories/stuck-items.repository';
+export type { StuckItem, StuckListingRow } from './repositories/stuck-items.repository';
 export type {
   GenerationJob,
   GenerationJobStatus,

@@ -1,5 +1,5 @@
 import { Agent, get, type IncomingMessage } from 'node:http';
-import { Router, createHttpApp, startHttpServer } from '@catalogue/http';
+import { Router, createHttpApp, startHttpServer, type AppContext, type AppState } from '@catalogue/http';
 import { createLogger } from '@catalogue/logger';
 import { Registry } from 'prom-client';
 
@@ -16,7 +16,7 @@ function fetchOn(agent: Agent, url: string): Promise<{ res: IncomingMessage; reu
 describe('HTTP server drain (stop)', () => {
   test('when stopped, then during the pre-stop delay an idle keep-alive connection still serves, answering with Connection: close', async () => {
     const logger = createLogger({ service: 'test', level: 'silent' });
-    const router = new Router();
+    const router = new Router<AppState, AppContext>();
     router.get('/ping', (ctx) => {
       ctx.body = { ok: true };
     });
