@@ -32,6 +32,11 @@ export interface Config {
   };
   readonly http: {
     readonly bodyLimit: string;
+    /**
+     * Largest body of a catalogue bulk import (v1, v2, multi-import, parameters): 100 items with
+     * every text field at its limit in one language must fit (docs/decisions.md).
+     */
+    readonly importBodyLimit: string;
     /** How long a stopping service waits for in-flight requests before closing them. */
     readonly shutdownTimeoutMs: number;
     /** How long a stopping API keeps serving (with `Connection: close`) before it stops accepting. */
@@ -111,6 +116,9 @@ const schema = Joi.object({
   HTTP_BODY_LIMIT: Joi.string()
     .pattern(/^\d+(kb|mb)$/i)
     .default('5mb'),
+  HTTP_IMPORT_BODY_LIMIT: Joi.string()
+    .pattern(/^\d+(kb|mb)$/i)
+    .default('32mb'),
   SHUTDOWN_TIMEOUT_MS: Joi.number().integer().min(0).default(25_000),
   SHUTDOWN_DELAY_MS: Joi.number().integer().min(0).max(60_000).default(0),
   HTTP_MAX_CONCURRENT_REQUESTS: Joi.number().integer().min(1).max(100_000).default(200),
@@ -192,6 +200,7 @@ export function loadConfig(env: NodeJS.ProcessEnv): Config {
     },
     http: {
       bodyLimit: v.HTTP_BODY_LIMIT,
+      importBodyLimit: v.HTTP_IMPORT_BODY_LIMIT,
       shutdownTimeoutMs: v.SHUTDOWN_TIMEOUT_MS,
       shutdownDelayMs: v.SHUTDOWN_DELAY_MS,
       maxConcurrentRequests: v.HTTP_MAX_CONCURRENT_REQUESTS,
