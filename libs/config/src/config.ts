@@ -102,7 +102,7 @@ const schema = Joi.object({
   DATABASE_POOL_MIN: Joi.number().integer().min(0).default(0),
   DATABASE_POOL_MAX: Joi.number().integer().min(1).max(1000).default(10),
   DATABASE_STATEMENT_TIMEOUT_MS: Joi.number().integer().min(0).default(30_000),
-  DATABASE_CONNECT_TIMEOUT_MS: Joi.number().integer().min(100).max(60_000).default(5_000),
+  DATABASE_CONNECT_TIMEOUT_MS: Joi.number().integer().min(100).max(60_000).default(10_000),
   REDIS_URL: redisUrl.default('redis://127.0.0.1:6379'),
   QUEUE_PREFIX: Joi.string()
     .pattern(/^[A-Za-z0-9:_-]+$/)

@@ -30,7 +30,7 @@ describe('loadConfig', () => {
         poolMin: 0,
         poolMax: 10,
         statementTimeoutMs: 30_000,
-        connectTimeoutMs: 5_000,
+        connectTimeoutMs: 10_000,
       },
       redis: { url: 'redis://127.0.0.1:6379', queuePrefix: 'catalogue' },
       ports: {
@@ -121,7 +121,7 @@ describe('loadConfig', () => {
         poolMin: 2,
         poolMax: 20,
         statementTimeoutMs: 5000,
-        connectTimeoutMs: 5_000,
+        connectTimeoutMs: 10_000,
       },
       redis: { url: 'rediss://cache.internal:6380', queuePrefix: 'prod:cat_1' },
       ports: {

@@ -10,7 +10,7 @@ export interface DatabaseOptions {
   poolMin: number;
   poolMax: number;
   statementTimeoutMs: number;
-  /** Time limit of opening a connection and of waiting for a free one in the pool (default 5 s). */
+  /** Time limit of opening a connection and of waiting for a free one in the pool (default 10 s). */
   connectTimeoutMs?: number;
   /** Shown in pg_stat_activity, so an operator can tell which service holds a connection. */
   applicationName?: string;
@@ -22,7 +22,7 @@ export interface DatabaseOptions {
 const QUERY_TIMEOUT_SLACK_MS = 2_000;
 
 export function createKnex(opts: DatabaseOptions): Knex {
-  const connectTimeoutMs = opts.connectTimeoutMs ?? 5_000;
+  const connectTimeoutMs = opts.connectTimeoutMs ?? 10_000;
   return knex({
     client: 'pg',
     connection: {
