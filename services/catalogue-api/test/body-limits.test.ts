@@ -1,7 +1,7 @@
 import { makeEshop, serveServiceForTests } from '@catalogue/testing';
 import { createApp } from '../src/app';
 import { buildDeps, closeDeps } from '../src/deps';
-import { LIMITS } from '../src/schemas/items.schema';
+import { LIMITS } from '../src/schemas/items.contract';
 import { client } from './helpers';
 
 /**
