@@ -33,7 +33,6 @@ export type { RouterDeps, TokenRouterOptions } from './middleware/auth';
 export { parseBody } from './middleware/body';
 export type { BodyType } from './middleware/body';
 export { whiteLabelCors } from './middleware/cors';
-export { embeddableBy } from './middleware/security';
 export { bodyOf, eshopOf } from './types';
 export type { AppContext, AppRouter, AppState } from './types';
 export { default as Router } from '@koa/router';
