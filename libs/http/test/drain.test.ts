@@ -1,15 +1,39 @@
-import { Agent, get, type IncomingMessage } from 'node:http';
+import { connect, type Socket } from 'node:net';
 import { Router, createHttpApp, startHttpServer, type AppContext, type AppState } from '@catalogue/http';
 import { createLogger } from '@catalogue/logger';
 import { Registry } from 'prom-client';
 
-function fetchOn(agent: Agent, url: string): Promise<{ res: IncomingMessage; reused: boolean }> {
+interface Answer {
+  status: number;
+  headers: Record<string, string>;
+}
+
+/**
+ * One GET on an open keep-alive socket, read up to the end of its body (Content-Length). A plain
+ * socket, not node:http: a nock interceptor left active in the jest worker by another test file
+ * replaces node:http's sockets, and then no connection is ever reused.
+ */
+function getOn(socket: Socket, host: string, path: string): Promise<Answer> {
   return new Promise((resolve, reject) => {
-    const req = get(url, { agent }, (res) => {
-      res.resume();
-      res.once('end', () => resolve({ res, reused: req.reusedSocket }));
-    });
-    req.once('error', reject);
+    let buffered = Buffer.alloc(0);
+    const onData = (chunk: Buffer) => {
+      buffered = Buffer.concat([buffered, chunk]);
+      const end = buffered.indexOf('\r\n\r\n');
+      if (end < 0) return;
+      const [statusLine = '', ...lines] = buffered.subarray(0, end).toString('latin1').split('\r\n');
+      const headers: Record<string, string> = {};
+      for (const line of lines) {
+        const at = line.indexOf(':');
+        if (at > 0) headers[line.slice(0, at).trim().toLowerCase()] = line.slice(at + 1).trim();
+      }
+      if (buffered.length < end + 4 + Number(headers['content-length'] ?? 0)) return;
+      socket.off('data', onData);
+      socket.off('error', reject);
+      resolve({ status: Number(statusLine.split(' ')[1]), headers });
+    };
+    socket.on('data', onData);
+    socket.once('error', reject);
+    socket.write(`GET ${path} HTTP/1.1\r\nHost: ${host}\r\nConnection: keep-alive\r\n\r\n`);
   });
 }
 
@@ -28,22 +52,22 @@ describe('HTTP server drain (stop)', () => {
       shutdownTimeoutMs: 5_000,
       shutdownDelayMs: 500,
     });
-    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
-    const url = `http://127.0.0.1:${server.port}/ping`;
+    const host = `127.0.0.1:${server.port}`;
+    const socket = connect(server.port, '127.0.0.1');
     try {
-      // Opens the keep-alive connection (its header is not asserted: a nock interceptor left in
-      // the jest worker by another file may rewrite it).
-      expect((await fetchOn(agent, url)).res.statusCode).toBe(200);
+      await new Promise<void>((resolve, reject) => socket.once('connect', resolve).once('error', reject));
+      const before = await getOn(socket, host, '/ping');
+      expect(before.status).toBe(200);
+      expect(before.headers.connection).toBe('keep-alive');
 
       const stopped = server.stop();
-      // The connection idle when the drain began is used again, not reset.
-      const during = await fetchOn(agent, url);
-      expect(during.res.statusCode).toBe(200);
-      expect(during.reused).toBe(true);
-      expect(during.res.headers.connection).toBe('close');
+      // The connection idle when the drain began is used again, not reset, and told to close.
+      const during = await getOn(socket, host, '/ping');
+      expect(during.status).toBe(200);
+      expect(during.headers.connection).toBe('close');
       await stopped;
     } finally {
-      agent.destroy();
+      socket.destroy();
     }
   });
 });
