@@ -214,7 +214,7 @@ describe('<ccs-editor> on the demo host page', () => {
       await expect(editor.locator('.progress').isVisible()).resolves.toBe(true);
       await shot(page, 'generation-resumed');
     } finally {
-      h.resumeGeneration();
+      await h.resumeGeneration();
     }
     expect(await waitForEvent(page, 'ccs-change')).toMatchObject({
       action: 'generate',

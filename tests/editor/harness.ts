@@ -127,9 +127,13 @@ export function editorHarness(prefix: string) {
     get otherOrigin() {
       return other.origin;
     },
-    /** Holds generation jobs in the queue (to see a running job resumed), then lets them run. */
-    pauseGeneration: () => Promise.all(generation.map((w) => w.pause(true))),
-    resumeGeneration: () => generation.forEach((w) => w.resume()),
+    /**
+     * Holds generation jobs in the queue (to see a running job resumed), then lets them run.
+     * The queue is paused, not the workers: a worker already waiting for a job when it is
+     * paused may still take the next one.
+     */
+    pauseGeneration: () => worker.queues.generate.pause(),
+    resumeGeneration: () => worker.queues.generate.resume(),
 
     async shop(fixture: EshopFixture = {}) {
       return makeEshop(wl.deps.db, {

@@ -14,6 +14,8 @@ export interface Config {
     readonly poolMin: number;
     readonly poolMax: number;
     readonly statementTimeoutMs: number;
+    /** Time limit of opening a connection and of taking one from a full pool. */
+    readonly connectTimeoutMs: number;
   };
   readonly redis: {
     readonly url: string;
@@ -30,8 +32,17 @@ export interface Config {
   };
   readonly http: {
     readonly bodyLimit: string;
+    /**
+     * Largest body of a catalogue bulk import (v1, v2, multi-import, parameters): 100 items with
+     * every text field at its limit in one language must fit (docs/decisions.md).
+     */
+    readonly importBodyLimit: string;
     /** How long a stopping service waits for in-flight requests before closing them. */
     readonly shutdownTimeoutMs: number;
+    /** How long a stopping API keeps serving (with `Connection: close`) before it stops accepting. */
+    readonly shutdownDelayMs: number;
+    /** Requests one process answers at once; more get 503 at once instead of queueing for the pool. */
+    readonly maxConcurrentRequests: number;
   };
   readonly worker: {
     readonly concurrency: number;
@@ -91,6 +102,7 @@ const schema = Joi.object({
   DATABASE_POOL_MIN: Joi.number().integer().min(0).default(0),
   DATABASE_POOL_MAX: Joi.number().integer().min(1).max(1000).default(10),
   DATABASE_STATEMENT_TIMEOUT_MS: Joi.number().integer().min(0).default(30_000),
+  DATABASE_CONNECT_TIMEOUT_MS: Joi.number().integer().min(100).max(60_000).default(10_000),
   REDIS_URL: redisUrl.default('redis://127.0.0.1:6379'),
   QUEUE_PREFIX: Joi.string()
     .pattern(/^[A-Za-z0-9:_-]+$/)
@@ -104,7 +116,12 @@ const schema = Joi.object({
   HTTP_BODY_LIMIT: Joi.string()
     .pattern(/^\d+(kb|mb)$/i)
     .default('5mb'),
+  HTTP_IMPORT_BODY_LIMIT: Joi.string()
+    .pattern(/^\d+(kb|mb)$/i)
+    .default('32mb'),
   SHUTDOWN_TIMEOUT_MS: Joi.number().integer().min(0).default(25_000),
+  SHUTDOWN_DELAY_MS: Joi.number().integer().min(0).max(60_000).default(0),
+  HTTP_MAX_CONCURRENT_REQUESTS: Joi.number().integer().min(1).max(100_000).default(200),
   WORKER_CONCURRENCY: Joi.number().integer().min(1).max(256).default(4),
   RATE_LIMIT_ENABLED: Joi.boolean().truthy('1').falsy('0').default(true),
   RATE_LIMIT_READ_PER_MINUTE: Joi.number().integer().min(1).max(1_000_000).default(600),
@@ -171,6 +188,7 @@ export function loadConfig(env: NodeJS.ProcessEnv): Config {
       poolMin: v.DATABASE_POOL_MIN,
       poolMax: v.DATABASE_POOL_MAX,
       statementTimeoutMs: v.DATABASE_STATEMENT_TIMEOUT_MS,
+      connectTimeoutMs: v.DATABASE_CONNECT_TIMEOUT_MS,
     },
     redis: { url: v.REDIS_URL, queuePrefix: v.QUEUE_PREFIX },
     ports: {
@@ -180,7 +198,13 @@ export function loadConfig(env: NodeJS.ProcessEnv): Config {
       generationWorker: v.GENERATION_WORKER_PORT,
       demoHost: v.DEMO_HOST_PORT,
     },
-    http: { bodyLimit: v.HTTP_BODY_LIMIT, shutdownTimeoutMs: v.SHUTDOWN_TIMEOUT_MS },
+    http: {
+      bodyLimit: v.HTTP_BODY_LIMIT,
+      importBodyLimit: v.HTTP_IMPORT_BODY_LIMIT,
+      shutdownTimeoutMs: v.SHUTDOWN_TIMEOUT_MS,
+      shutdownDelayMs: v.SHUTDOWN_DELAY_MS,
+      maxConcurrentRequests: v.HTTP_MAX_CONCURRENT_REQUESTS,
+    },
     worker: { concurrency: v.WORKER_CONCURRENCY },
     rateLimit: {
       enabled: v.RATE_LIMIT_ENABLED,

@@ -30,6 +30,7 @@ describe('loadConfig', () => {
         poolMin: 0,
         poolMax: 10,
         statementTimeoutMs: 30_000,
+        connectTimeoutMs: 10_000,
       },
       redis: { url: 'redis://127.0.0.1:6379', queuePrefix: 'catalogue' },
       ports: {
@@ -39,7 +40,13 @@ describe('loadConfig', () => {
         generationWorker: 3003,
         demoHost: 5173,
       },
-      http: { bodyLimit: '5mb', shutdownTimeoutMs: 25_000 },
+      http: {
+        bodyLimit: '5mb',
+        importBodyLimit: '32mb',
+        shutdownTimeoutMs: 25_000,
+        shutdownDelayMs: 0,
+        maxConcurrentRequests: 200,
+      },
       worker: { concurrency: 4 },
       rateLimit: {
         enabled: true,
@@ -114,6 +121,7 @@ describe('loadConfig', () => {
         poolMin: 2,
         poolMax: 20,
         statementTimeoutMs: 5000,
+        connectTimeoutMs: 10_000,
       },
       redis: { url: 'rediss://cache.internal:6380', queuePrefix: 'prod:cat_1' },
       ports: {
@@ -123,7 +131,13 @@ describe('loadConfig', () => {
         generationWorker: 8003,
         demoHost: 8173,
       },
-      http: { bodyLimit: '10mb', shutdownTimeoutMs: 0 },
+      http: {
+        bodyLimit: '10mb',
+        importBodyLimit: '32mb',
+        shutdownTimeoutMs: 0,
+        shutdownDelayMs: 0,
+        maxConcurrentRequests: 200,
+      },
       worker: { concurrency: 16 },
       rateLimit: {
         enabled: false,

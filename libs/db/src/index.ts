@@ -1,4 +1,4 @@
-export { createKnex, pingDatabase } from './knex';
+export { createKnex, isDatabaseUnavailable, pingDatabase } from './knex';
 export type { DatabaseOptions } from './knex';
 export {
   migrateLatest,
@@ -70,7 +70,7 @@ export { designsRepository } from './repositories/designs.repository';
 export type { DesignRow, LoadedDesign } from './repositories/designs.repository';
 export { generationJobsRepository } from './repositories/generation-jobs.repository';
 export { stuckItemsRepository } from './repositories/stuck-items.repository';
-export type { StuckItem } from './repositories/stuck-items.repository';
+export type { StuckItem, StuckListingRow } from './repositories/stuck-items.repository';
 export type {
   GenerationJob,
   GenerationJobStatus,

@@ -61,6 +61,7 @@ const MIGRATIONS = [
   '20261123000100_tenant_references',
   '20261123000200_eshop_rate_limit',
   '20261123000300_idempotency_keys',
+  '20261123000400_sweep_indexes',
 ];
 
 async function databaseExists(name: string): Promise<boolean> {

@@ -3,8 +3,10 @@ import type { Registry } from 'prom-client';
 import type { Logger } from '@catalogue/logger';
 import { healthRouter, type ReadinessCheck } from './health';
 import { createHttpMetrics } from './metrics';
+import { concurrencyLimit } from './middleware/concurrency';
 import { errorHandler } from './middleware/errors';
 import { observe } from './middleware/observe';
+import { securityHeaders } from './middleware/security';
 import type { AppContext, AppRouter, AppState } from './types';
 
 export interface HttpAppOptions {
@@ -16,13 +18,15 @@ export interface HttpAppOptions {
   trustedProxies?: number;
   /** Middleware run inside the error mapping, before the routers (e.g. whiteLabelCors). */
   middleware?: Middleware<AppState, AppContext>[];
+  /** Requests answered at once by this process; more get 503 (default: no limit). */
+  maxConcurrentRequests?: number;
 }
 
 export type HttpApp = Koa<AppState, AppContext>;
 
 /**
- * The Koa app every HTTP service uses: request id and access log, error mapping,
- * health/readiness/metrics, then the service's routers (which parse bodies after their auth,
+ * The Koa app every HTTP service uses: request id and access log, security headers, error
+ * mapping, the per-process concurrency limit, health/readiness/metrics, then the service's routers (which parse bodies after their auth,
  * see parseBody()).
  * Unknown routes end as 404 `{error}` in the error middleware.
  */
@@ -49,7 +53,9 @@ export function createHttpApp(opts: HttpAppOptions): HttpApp {
     ),
   );
   app.use(observe(opts.logger, createHttpMetrics(opts.registry), templates));
+  app.use(securityHeaders());
   app.use(errorHandler(opts.logger));
+  if (opts.maxConcurrentRequests) app.use(concurrencyLimit(opts.maxConcurrentRequests));
   for (const mw of opts.middleware ?? []) app.use(mw);
   for (const router of routers) {
     app.use(router.routes());

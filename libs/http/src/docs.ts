@@ -6,6 +6,7 @@ import Router from '@koa/router';
 import { parse, stringify } from 'yaml';
 import { serviceDocument } from './docs-document';
 import { NotFoundError } from './errors';
+import { docsSecurityHeaders } from './middleware/security';
 import type { AppContext, AppRouter, AppState } from './types';
 
 /** docs/openapi.yaml of the repository, from libs/http/src (jest) and libs/http/dist (compiled) alike. */
@@ -62,18 +63,20 @@ function page(title: string): string {
   <body>
     <div id="swagger-ui"></div>
     <script src="/docs/assets/swagger-ui-bundle.js"></script>
-    <script>
-      window.ui = SwaggerUIBundle({
-        url: '/docs/openapi.yaml',
-        dom_id: '#swagger-ui',
-        deepLinking: true,
-        persistAuthorization: false,
-      });
-    </script>
+    <script src="/docs/assets/init.js"></script>
   </body>
 </html>
 `;
 }
+
+/** Starts Swagger UI; a file of its own, because the page's CSP allows no inline script. */
+const INIT_SCRIPT = `window.ui = SwaggerUIBundle({
+  url: '/docs/openapi.yaml',
+  dom_id: '#swagger-ui',
+  deepLinking: true,
+  persistAuthorization: false,
+});
+`;
 
 /**
  * The API reference of one service, without authentication: `GET /docs` (Swagger UI),
@@ -120,21 +123,27 @@ export function docsRouter(opts: DocsRouterOptions): AppRouter {
   };
 
   const router = new Router<AppState, AppContext>();
-  router.get('/docs', async (ctx) => {
+  const secured = docsSecurityHeaders();
+  router.get('/docs', secured, async (ctx) => {
     const doc = await load();
     ctx.set('Cache-Control', 'no-cache');
     ctx.type = 'text/html; charset=utf-8';
     ctx.body = page(opts.title ?? doc.title);
   });
-  router.get('/docs/openapi.yaml', async (ctx) => {
+  router.get('/docs/openapi.yaml', secured, async (ctx) => {
     const doc = await load();
     sendDocument(ctx, 'application/yaml; charset=utf-8', doc.yaml, doc.yamlEtag);
   });
-  router.get('/docs/openapi.json', async (ctx) => {
+  router.get('/docs/openapi.json', secured, async (ctx) => {
     const doc = await load();
     sendDocument(ctx, 'application/json; charset=utf-8', doc.json, doc.jsonEtag);
   });
-  router.get('/docs/assets/:file', (ctx) => {
+  router.get('/docs/assets/init.js', secured, (ctx) => {
+    ctx.set('Cache-Control', 'no-cache');
+    ctx.type = 'application/javascript; charset=utf-8';
+    ctx.body = INIT_SCRIPT;
+  });
+  router.get('/docs/assets/:file', secured, (ctx) => {
     const file = ctx.params.file ?? '';
     const type = Object.hasOwn(ASSETS, file) ? ASSETS[file] : undefined;
     if (!type) throw new NotFoundError();

@@ -1,6 +1,12 @@
-import { createServer, STATUS_CODES, type Server } from 'node:http';
+import {
+  createServer,
+  STATUS_CODES,
+  type IncomingMessage,
+  type Server,
+  type ServerResponse,
+} from 'node:http';
+import { Server as NetServer, type AddressInfo, type Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
-import type { AddressInfo } from 'node:net';
 import type { Logger } from '@catalogue/logger';
 import type { HttpApp } from './app';
 import type { ErrorCode } from './codes';
@@ -9,18 +15,55 @@ export interface RunningServer {
   server: Server;
   port: number;
   /**
-   * Stops accepting connections, lets in-flight requests finish (up to the timeout, then
-   * cuts what is left) and resolves when the server is closed.
+   * Drains and stops: keeps serving for the pre-stop delay, then stops accepting connections,
+   * lets in-flight requests finish (up to the timeout, then cuts what is left) and resolves
+   * when the server is closed. Every response from the first moment of the drain carries
+   * `Connection: close`, so keep-alive clients learn to reconnect elsewhere instead of having
+   * their connection reset under them.
    */
   stop(): Promise<void>;
 }
 
-export async function startHttpServer(
-  app: HttpApp,
-  opts: { port: number; host?: string; logger: Logger; shutdownTimeoutMs: number },
-): Promise<RunningServer> {
-  const server = createServer(app.callback());
+export interface HttpServerOptions {
+  port: number;
+  host?: string;
+  logger: Logger;
+  /** How long in-flight requests may run after the listener closed; then they are cut. */
+  shutdownTimeoutMs: number;
+  /**
+   * How long the server keeps accepting and serving after stop() is called (Kubernetes keeps
+   * routing traffic to a terminating pod for a few seconds). 0 by default.
+   */
+  shutdownDelayMs?: number;
+  /**
+   * How long a keep-alive connection that is idle when the listener closes may still send one
+   * last request (answered with `Connection: close`) before it is closed.
+   */
+  idleGraceMs?: number;
+}
+
+const DEFAULT_IDLE_GRACE_MS = 1_000;
+
+const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+export async function startHttpServer(app: HttpApp, opts: HttpServerOptions): Promise<RunningServer> {
+  const handle = app.callback();
+  let draining = false;
+  /** Requests being answered on each open connection (0: idle keep-alive connection). */
+  const inFlight = new Map<Socket, number>();
+  const server = createServer((req: IncomingMessage, res: ServerResponse) => {
+    const socket = req.socket;
+    inFlight.set(socket, (inFlight.get(socket) ?? 0) + 1);
+    res.once('close', () => inFlight.set(socket, Math.max(0, (inFlight.get(socket) ?? 1) - 1)));
+    // Node ends the connection after this response; the client knows it before sending more.
+    if (draining) res.setHeader('Connection', 'close');
+    void handle(req, res);
+  });
   server.on('clientError', answerClientError);
+  server.on('connection', (socket: Socket) => {
+    inFlight.set(socket, 0);
+    socket.once('close', () => inFlight.delete(socket));
+  });
   // Longer than typical load-balancer idle timeouts, so the balancer closes first.
   server.keepAliveTimeout = 65_000;
   server.headersTimeout = 66_000;
@@ -34,23 +77,36 @@ export async function startHttpServer(
   const port = (server.address() as AddressInfo).port;
   opts.logger.info({ port }, 'listening');
 
-  let stopping: Promise<void> | undefined;
-  const stop = (): Promise<void> =>
-    (stopping ??= new Promise<void>((resolve) => {
-      server.close(() => resolve());
-      // Keep-alive connections that are idle (or become idle once their response is
-      // written) are closed as they go; after the timeout the rest are cut.
-      const sweep = setInterval(() => server.closeIdleConnections(), 100);
+  /** Closes the connections that are idle now; busy ones close after their response. */
+  const closeIdle = (): void => {
+    for (const [socket, count] of inFlight) if (count === 0) socket.end();
+  };
+
+  const drain = async (): Promise<void> => {
+    draining = true;
+    if (opts.shutdownDelayMs) {
+      opts.logger.info({ delay_ms: opts.shutdownDelayMs }, 'draining: still serving before closing');
+      await sleep(opts.shutdownDelayMs);
+    }
+    await new Promise<void>((resolve) => {
       const deadline = setTimeout(() => {
         opts.logger.warn('shutdown timeout reached; closing remaining connections');
         server.closeAllConnections();
       }, opts.shutdownTimeoutMs);
-      server.once('close', () => {
-        clearInterval(sweep);
+      // net.Server's close only stops accepting: http.Server's own close() would also destroy
+      // every idle keep-alive connection at once, racing clients that are sending on it.
+      NetServer.prototype.close.call(server, () => {
         clearTimeout(deadline);
+        clearTimeout(grace);
+        resolve();
       });
-      server.closeIdleConnections();
-    }));
+      // A connection idle now may carry a request already on its way: give it a moment.
+      const grace = setTimeout(closeIdle, opts.idleGraceMs ?? DEFAULT_IDLE_GRACE_MS);
+    });
+  };
+
+  let stopping: Promise<void> | undefined;
+  const stop = (): Promise<void> => (stopping ??= drain());
   return { server, port, stop };
 }
 

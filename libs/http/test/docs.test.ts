@@ -40,7 +40,11 @@ describe('docsRouter', () => {
     expect(html).toContain('<title>Catalogue &#60;API&#62; reference</title>');
     expect(html).toContain('href="/docs/assets/swagger-ui.css"');
     expect(html).toContain('src="/docs/assets/swagger-ui-bundle.js"');
-    expect(html).toContain("url: '/docs/openapi.yaml'");
+    expect(html).toContain('src="/docs/assets/init.js"');
+    // The start script is a file of its own: the page's CSP allows no inline script.
+    expect(await (await fetch(`${server.url}/docs/assets/init.js`)).text()).toContain(
+      "url: '/docs/openapi.yaml'",
+    );
   });
 
   test.each([

@@ -1,4 +1,4 @@
-export { QUEUE_NAMES, DEFAULT_JOB_OPTIONS } from './jobs';
+export { QUEUE_NAMES, DEFAULT_JOB_OPTIONS, ENQUEUE_TIMEOUT_MS, listingJobId } from './jobs';
 export type { JobPayloads, QueueName } from './jobs';
 export { createRedis, pingRedis, withTimeout } from './connection';
 export { createQueues, enqueue, enqueueMany, closeQueues } from './producers';
@@ -8,3 +8,5 @@ export type { JobHandler, JobHandlers, WorkerOptions } from './worker';
 export { createQueueMetrics, registerQueueDepth } from './metrics';
 export type { QueueMetrics } from './metrics';
 export type { Job, Worker, Queue } from 'bullmq';
+export { addFair, fairKey, FAIR_QUEUES } from './fair';
+export type { FairJob, FairQueueName } from './fair';

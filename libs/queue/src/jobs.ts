@@ -46,3 +46,18 @@ export const DEFAULT_JOB_OPTIONS = {
   removeOnComplete: { age: 24 * 3600, count: 1_000 },
   removeOnFail: { age: 7 * 24 * 3600, count: 10_000 },
 } as const;
+
+/**
+ * The BullMQ id of a listing row's enrichment job: at most one job per row, and the sweeper can
+ * tell a row whose job is waiting from one whose job is gone.
+ */
+export function listingJobId(rowId: number): string {
+  return `listing-${rowId}`;
+}
+
+/**
+ * How long a request waits for Redis to take its jobs after its data is committed. Past it the
+ * request answers as if queued (the sweeper queues the committed work again) or, for a generate
+ * start, ends its job: an outage must not hold requests for its whole length.
+ */
+export const ENQUEUE_TIMEOUT_MS = 5_000;

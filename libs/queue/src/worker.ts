@@ -1,6 +1,7 @@
 import { Worker, type Job } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { Logger } from '@catalogue/logger';
+import { fairKey, isFairQueue, releasePlace } from './fair';
 import type { JobPayloads, QueueName } from './jobs';
 import type { QueueMetrics } from './metrics';
 
@@ -31,7 +32,19 @@ export function createWorkers<Q extends QueueName>(opts: WorkerOptions<Q>): Work
   return opts.queues.map((queue) => {
     const handler = opts.handlers[queue] as JobHandler<Q>;
     const log = opts.logger.child({ queue });
-    const worker = new Worker<JobPayloads[Q]>(queue, (job) => handler(job as Job<JobPayloads[Q]>), {
+    const fair = isFairQueue(queue) ? fairKey(opts.prefix, queue) : undefined;
+    const run = async (job: Job<JobPayloads[Q]>): Promise<unknown> => {
+      // The job left its eshop's line of waiting jobs (first start only: retries and stalled
+      // restarts were counted out already).
+      if (fair && job.attemptsStarted <= 1) {
+        const eshopId = (job.data as { eshop_id: number }).eshop_id;
+        await releasePlace(opts.connection, fair, eshopId).catch((err: unknown) =>
+          log.warn({ err, job_id: job.id }, 'could not release the fair-queue place'),
+        );
+      }
+      return handler(job);
+    };
+    const worker = new Worker<JobPayloads[Q]>(queue, run, {
       connection: opts.connection,
       prefix: opts.prefix,
       concurrency: opts.concurrency,

@@ -160,38 +160,50 @@ export function freePort(): Promise<number> {
 export interface DisposableRedis {
   url: string;
   stop(): Promise<void>;
+  /** Kills the server and starts an empty one on the same port (Redis restarted, its data lost). */
+  restart(): Promise<void>;
 }
 
 /**
  * A private redis-server on a free port, for tests that must stop Redis (the shared one
- * on 6379 is never stopped by a test).
+ * on 6379 is never stopped by a test). Nothing is persisted: a restart comes back empty.
  */
 export async function startPrivateRedis(): Promise<DisposableRedis> {
   const port = await freePort();
-  const child: ChildProcess = spawn(
-    'redis-server',
-    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
-    { stdio: 'ignore' },
-  );
-  const deadline = Date.now() + 5_000;
-  for (;;) {
-    const up = await new Promise<boolean>((resolve) => {
-      const socket = connect(port, '127.0.0.1');
-      socket.once('connect', () => (socket.end(), resolve(true)));
-      socket.once('error', () => resolve(false));
+  let child: ChildProcess | undefined;
+  const start = async (): Promise<void> => {
+    child = spawn(
+      'redis-server',
+      ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+      { stdio: 'ignore' },
+    );
+    const deadline = Date.now() + 5_000;
+    for (;;) {
+      const up = await new Promise<boolean>((resolve) => {
+        const socket = connect(port, '127.0.0.1');
+        socket.once('connect', () => (socket.end(), resolve(true)));
+        socket.once('error', () => resolve(false));
+      });
+      if (up) break;
+      if (Date.now() > deadline) throw new Error('redis-server did not start');
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  };
+  const stop = (): Promise<void> =>
+    new Promise<void>((resolve) => {
+      const running = child;
+      if (!running || running.exitCode !== null || running.signalCode !== null) return resolve();
+      running.once('exit', () => resolve());
+      running.kill('SIGKILL');
     });
-    if (up) break;
-    if (Date.now() > deadline) throw new Error('redis-server did not start');
-    await new Promise((r) => setTimeout(r, 50));
-  }
+  await start();
   return {
     url: `redis://127.0.0.1:${port}`,
-    stop: () =>
-      new Promise<void>((resolve) => {
-        if (child.exitCode !== null || child.signalCode !== null) return resolve();
-        child.once('exit', () => resolve());
-        child.kill('SIGKILL');
-      }),
+    stop,
+    restart: async () => {
+      await stop();
+      await start();
+    },
   };
 }
 
@@ -241,7 +253,14 @@ export interface ServedApp extends RunningServer {
 
 /** Serves a service's app (createApp(deps)) on a free loopback port. */
 export async function serveApp(app: HttpApp, logger: Logger, shutdownTimeoutMs = 1_000): Promise<ServedApp> {
-  const running = await startHttpServer(app, { port: 0, host: '127.0.0.1', logger, shutdownTimeoutMs });
+  // No idle grace: test clients send nothing after their last response.
+  const running = await startHttpServer(app, {
+    port: 0,
+    host: '127.0.0.1',
+    logger,
+    shutdownTimeoutMs,
+    idleGraceMs: 0,
+  });
   return { ...running, url: `http://127.0.0.1:${running.port}` };
 }
 
@@ -283,3 +302,4 @@ export function serveServiceForTests<D extends { logger: Logger }>(
 export * from './openapi';
 export { chromiumPath, launchBrowser } from './browser';
 export * from './served-docs';
+export * from './private-postgres';

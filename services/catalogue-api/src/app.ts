@@ -18,6 +18,7 @@ export function createApp(deps: Deps): HttpApp {
     logger: deps.logger,
     registry: deps.registry,
     readiness: deps.readiness,
+    maxConcurrentRequests: deps.config.http.maxConcurrentRequests,
     routers: [
       docsRouter({ title: 'Catalogue API (v1, v2)', operations: ['/api/v1/', '/api/v2/', '/content/v1/'] }),
       publicAssetsRouter([contentStylesheet]),

@@ -7,6 +7,7 @@ export function createApp(deps: Deps): HttpApp {
     logger: deps.logger,
     registry: deps.registry,
     readiness: deps.readiness,
+    maxConcurrentRequests: deps.config.http.maxConcurrentRequests,
     routers: [
       publicCreditRouter(deps),
       docsRouter({ title: 'Credit service', operations: ['/public/credit'] }),

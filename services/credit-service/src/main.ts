@@ -14,6 +14,7 @@ async function main(): Promise<void> {
     port: config.ports.creditService,
     logger: deps.logger,
     shutdownTimeoutMs: config.http.shutdownTimeoutMs,
+    shutdownDelayMs: config.http.shutdownDelayMs,
   });
   exitOnSignals(deps.logger, async () => {
     await server.stop();

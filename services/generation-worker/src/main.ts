@@ -4,17 +4,15 @@ import { exitOnSignals, startHttpServer } from '@catalogue/http';
 import { closeWorkers } from '@catalogue/queue';
 import { createApp } from './app';
 import { buildDeps, closeDeps } from './deps';
-import { scheduleSweep, startWorkers } from './handlers';
+import { keepSweepScheduled, startWorkers } from './handlers';
 
 async function main(): Promise<void> {
   const config = loadConfigOrExit(process.env);
   const deps = buildDeps(config);
   const workers = startWorkers(deps);
-  // Not awaited: while Redis is unreachable the call waits for it, and the health port must
-  // come up meanwhile. Every replica declares the same schedule, so one success is enough.
-  scheduleSweep(deps).catch((err: unknown) =>
-    deps.logger.error({ err }, 'could not declare the stale-work sweeper schedule'),
-  );
+  // Every replica declares the same schedule (one success is enough), again after Redis comes
+  // back without it; nothing here waits for Redis, so the health port comes up meanwhile.
+  const stopScheduling = keepSweepScheduled(deps);
   const server = await startHttpServer(createApp(deps), {
     port: config.ports.generationWorker,
     logger: deps.logger,
@@ -22,6 +20,7 @@ async function main(): Promise<void> {
   });
   exitOnSignals(deps.logger, async () => {
     // Running jobs finish first; the health port stays up meanwhile so probes still answer.
+    stopScheduling();
     await closeWorkers(workers);
     await server.stop();
     await closeDeps(deps);

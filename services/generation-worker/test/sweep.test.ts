@@ -88,7 +88,7 @@ async function settlementsOf(jobId: number) {
 }
 
 async function renderJobsOf(eshopId: number) {
-  const jobs = await deps.queues['render-content'].getJobs(['waiting', 'delayed', 'active']);
+  const jobs = await deps.queues['render-content'].getJobs(['waiting', 'prioritized', 'delayed', 'active']);
   return jobs.filter((j) => j?.data.eshop_id === eshopId);
 }
 

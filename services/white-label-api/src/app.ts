@@ -27,6 +27,7 @@ export function createApp(deps: Deps): HttpApp {
     logger: deps.logger,
     registry: deps.registry,
     readiness: deps.readiness,
+    maxConcurrentRequests: deps.config.http.maxConcurrentRequests,
     middleware: [whiteLabelCors(deps)],
     routers: [
       docsRouter({

@@ -11,6 +11,7 @@ async function main(): Promise<void> {
     port: config.ports.whiteLabelApi,
     logger: deps.logger,
     shutdownTimeoutMs: config.http.shutdownTimeoutMs,
+    shutdownDelayMs: config.http.shutdownDelayMs,
   });
   exitOnSignals(deps.logger, async () => {
     await server.stop();

@@ -19,7 +19,7 @@ describe('white-label-api: API reference at /docs', () => {
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toMatch(/^text\/html/);
     expect(text).toContain('<title>White-label editor API (v3)</title>');
-    expect(text).toContain("url: '/docs/openapi.yaml'");
+    expect(text).toContain('src="/docs/assets/init.js"');
     const asset = await fetch(`${service.url}/docs/assets/swagger-ui-bundle.js`);
     expect(asset.status).toBe(200);
     await asset.arrayBuffer();

@@ -11,6 +11,7 @@ import * as whiteLabelEntities from './20261122000100_white_label_entities';
 import * as tenantReferences from './20261123000100_tenant_references';
 import * as eshopRateLimit from './20261123000200_eshop_rate_limit';
 import * as idempotencyKeys from './20261123000300_idempotency_keys';
+import * as sweepIndexes from './20261123000400_sweep_indexes';
 
 export interface Migration {
   name: string;
@@ -32,4 +33,5 @@ export const migrations: Migration[] = [
   { name: '20261123000100_tenant_references', ...tenantReferences },
   { name: '20261123000200_eshop_rate_limit', ...eshopRateLimit },
   { name: '20261123000300_idempotency_keys', ...idempotencyKeys },
+  { name: '20261123000400_sweep_indexes', ...sweepIndexes },
 ];

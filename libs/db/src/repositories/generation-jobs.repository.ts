@@ -120,19 +120,22 @@ export const generationJobsRepository = {
   },
 
   /**
-   * Unfinished jobs of every eshop whose row has not changed for `idleSeconds`, oldest first:
-   * the candidates the stale-work sweeper checks against the queue (the partial index of
-   * unfinished jobs keeps this cheap however many finished jobs there are).
+   * Unfinished jobs of every eshop whose row has not changed for `idleSeconds`, in id order
+   * after `afterId` (a sweep pages through all of them): the candidates the stale-work sweeper
+   * checks against the queue (the partial index of unfinished jobs keeps this cheap however
+   * many finished jobs there are).
    */
   async staleUnfinished(
     db: Knex | Knex.Transaction,
     idleSeconds: number,
     limit: number,
+    afterId = 0,
   ): Promise<GenerationJob[]> {
     const rows = await select(db)
       .whereIn('status', ['pending', 'running'])
       .where('updated_at', '<', db.raw('now() - make_interval(secs => ?)', [idleSeconds]))
-      .orderBy([{ column: 'updated_at' }, { column: 'id' }])
+      .where('id', '>', afterId)
+      .orderBy('id')
       .limit(limit);
     return rows.map((row) => toJob(row as Record<string, unknown>));
   },

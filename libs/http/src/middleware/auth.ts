@@ -113,6 +113,8 @@ export function whiteLabelAuth(
 
 export interface TokenRouterOptions {
   prefix?: string;
+  /** Largest body of these routes (default `HTTP_BODY_LIMIT`; bulk imports have their own). */
+  bodyLimit?: string;
   /** Content types the routes' bodies may have (default JSON only; anything else is 415). */
   bodyTypes?: BodyType[];
   /** The budget of non-GET requests (`generate` for the generation router). */
@@ -128,7 +130,7 @@ export function apiRouter(deps: RouterDeps, opts: TokenRouterOptions = {}): AppR
   router.use(
     apiTokenAuth(deps),
     limitByToken(deps.rateLimits, bucketByMethod(opts.writes)),
-    parseBody(deps.config.http.bodyLimit, opts.bodyTypes),
+    parseBody(opts.bodyLimit ?? deps.config.http.bodyLimit, opts.bodyTypes),
   );
   return router;
 }

@@ -1,7 +1,8 @@
 import type { Middleware } from 'koa';
+import { isDatabaseUnavailable } from '@catalogue/db';
 import type { Logger } from '@catalogue/logger';
 import type { ErrorCode } from '../codes';
-import { HttpError } from '../errors';
+import { HttpError, UnavailableError } from '../errors';
 import type { AppContext, AppState } from '../types';
 
 interface StatusError {
@@ -42,7 +43,8 @@ const EMPTY_ANSWERS: Record<number, { error: string; code: ErrorCode }> = {
 
 /**
  * Maps every error to the JSON bodies of the design, each with its `code`: typed HttpErrors as
- * they declare (with their headers), body-parser errors to 400/413/415, unknown routes to 404,
+ * they declare (with their headers), body-parser errors to 400/413/415, database outages and
+ * timeouts to 503 `unavailable` with Retry-After, unknown routes to 404,
  * and everything else to a 500 that names the request id but never the cause. Only 5xx are
  * logged with their stack.
  */
@@ -61,7 +63,14 @@ export function errorHandler(logger: Logger): Middleware<AppState, AppContext> {
           ctx.body = { ...error };
         }
       }
-    } catch (err) {
+    } catch (caught) {
+      let err = caught;
+      if (!(err instanceof HttpError) && isDatabaseUnavailable(err)) {
+        // An outage, a full pool or a timeout: the client may retry; the operator sees it in
+        // /readyz and in this warning, without a stack per failed request.
+        logger.warn({ err: (err as Error).message, request_id: ctx.state.requestId }, 'database unavailable');
+        err = new UnavailableError('The service is temporarily unavailable; try again shortly.');
+      }
       if (err instanceof HttpError) {
         ctx.status = err.status;
         ctx.set(err.headers);

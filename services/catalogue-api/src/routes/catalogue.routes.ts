@@ -12,8 +12,8 @@ const V2_ENTITIES: [string, EntityType][] = [
 ];
 
 /** v2: list, import and soft-delete per entity; parameters; multi-import. */
-export function v2Routes(deps: RouterDeps & Pick<Deps, 'logger'>, services: CatalogueServices) {
-  const router = apiRouter(deps, { prefix: '/api/v2/rest' });
+export function v2Routes(deps: RouterDeps & Pick<Deps, 'logger' | 'config'>, services: CatalogueServices) {
+  const router = apiRouter(deps, { prefix: '/api/v2/rest', bodyLimit: deps.config.http.importBodyLimit });
   // A retried import with the same Idempotency-Key answers what the first one did.
   const once = idempotent(deps);
   for (const [path, type] of V2_ENTITIES) {
@@ -37,8 +37,8 @@ export function v2Routes(deps: RouterDeps & Pick<Deps, 'logger'>, services: Cata
 }
 
 /** v1: products and categories (one language), parameters. */
-export function v1Routes(deps: RouterDeps & Pick<Deps, 'logger'>, services: CatalogueServices) {
-  const router = apiRouter(deps, { prefix: '/api/v1' });
+export function v1Routes(deps: RouterDeps & Pick<Deps, 'logger' | 'config'>, services: CatalogueServices) {
+  const router = apiRouter(deps, { prefix: '/api/v1', bodyLimit: deps.config.http.importBodyLimit });
   const once = idempotent(deps);
   for (const [path, type] of [
     ['products', 'product'],

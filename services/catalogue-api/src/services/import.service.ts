@@ -1,6 +1,6 @@
 import type { Logger } from '@catalogue/logger';
 import type { EntityType, Knex } from '@catalogue/db';
-import { enqueue, type Queues } from '@catalogue/queue';
+import { addFair, ENQUEUE_TIMEOUT_MS, withTimeout, type Queues } from '@catalogue/queue';
 import { ValidationError } from '@catalogue/http';
 import { LANG_FIELDS } from '../schemas/items.contract';
 import { importEntities, type WriteItem } from './entity-import';
@@ -61,11 +61,14 @@ export function createImportService(deps: ImportDeps) {
   async function queueRenders(eshopId: number, type: EntityType, externalIds: string[]): Promise<void> {
     if (!externalIds.length) return;
     try {
-      await enqueue(deps.queues, 'render-content', {
-        eshop_id: eshopId,
-        entity_type: type,
-        external_ids: externalIds,
-      });
+      // Fair between eshops (libs/queue fair.ts); bounded, so a Redis outage does not hold the
+      // answer: the items are committed and the sweeper queues them again.
+      await withTimeout(
+        addFair(deps.queues['render-content'], 'render-content', [
+          { data: { eshop_id: eshopId, entity_type: type, external_ids: externalIds } },
+        ]),
+        ENQUEUE_TIMEOUT_MS,
+      );
     } catch (err) {
       // The import is committed; the items wait in `generate` until re-queued (docs/decisions.md).
       deps.logger.error(

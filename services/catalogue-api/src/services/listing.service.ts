@@ -8,7 +8,7 @@ import {
   unstorableTextMessage,
   ValidationError,
 } from '@catalogue/http';
-import { enqueueMany, type Queues } from '@catalogue/queue';
+import { ENQUEUE_TIMEOUT_MS, listingJobId, withTimeout, type Queues } from '@catalogue/queue';
 import type { Logger } from '@catalogue/logger';
 import type { ListingQuery } from '../schemas/list.schema';
 
@@ -111,15 +111,22 @@ export function createListingService(deps: { db: Knex; queues: Queues; logger: L
         listingRepository.createBatch(trx, eshopId, format, rows),
       );
       try {
-        for (let start = 0; start < rowIds.length; start += 1000) {
-          await enqueueMany(
-            deps.queues,
-            'listing-enrichment',
-            rowIds
-              .slice(start, start + 1000)
-              .map((row_id) => ({ eshop_id: eshopId, batch_id: batch.id, row_id })),
-          );
-        }
+        // Bounded, so a Redis outage does not hold the answer: the rows are committed and the
+        // sweeper queues those whose job is missing. One id per row: never two jobs for a row.
+        await withTimeout(
+          (async () => {
+            for (let start = 0; start < rowIds.length; start += 1000) {
+              await deps.queues['listing-enrichment'].addBulk(
+                rowIds.slice(start, start + 1000).map((row_id) => ({
+                  name: 'listing-enrichment' as const,
+                  data: { eshop_id: eshopId, batch_id: batch.id, row_id },
+                  opts: { jobId: listingJobId(row_id) },
+                })),
+              );
+            }
+          })(),
+          ENQUEUE_TIMEOUT_MS,
+        );
       } catch (err) {
         // The batch is stored; answering 500 would make the client upload it twice.
         deps.logger.error({ err, eshopId, batchId: batch.id }, 'could not queue listing-enrichment jobs');

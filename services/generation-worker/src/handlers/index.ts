@@ -1,4 +1,4 @@
-import { createWorkers, type JobHandlers, type QueueName } from '@catalogue/queue';
+import { createWorkers, withTimeout, type JobHandlers, type QueueName } from '@catalogue/queue';
 import type { Worker } from 'bullmq';
 import type { Deps } from '../deps';
 import { generateHandler } from './generate.handler';
@@ -59,4 +59,28 @@ export async function scheduleSweep(deps: Deps): Promise<void> {
       opts: { attempts: 1, removeOnComplete: { count: 100 }, removeOnFail: { count: 100 } },
     },
   );
+}
+
+/**
+ * Keeps the sweeper's schedule declared for as long as the worker runs: at once, whenever the
+ * Redis connection is ready again (a Redis restarted empty has lost the schedule, and with it
+ * every sweep) and every period (a Redis flushed without dropping the connection). Declaring
+ * is idempotent and cheap. Returns the function that stops it.
+ */
+export function keepSweepScheduled(deps: Deps): () => void {
+  const declare = (): void => {
+    // While Redis is down the call would wait in the offline queue; the 'ready' event comes.
+    if (deps.redis.status !== 'ready') return;
+    withTimeout(scheduleSweep(deps), SWEEP_EVERY_MS / 2).catch((err: unknown) =>
+      deps.logger.error({ err }, 'could not declare the stale-work sweeper schedule'),
+    );
+  };
+  deps.redis.on('ready', declare);
+  const timer = setInterval(declare, SWEEP_EVERY_MS);
+  timer.unref();
+  declare();
+  return () => {
+    clearInterval(timer);
+    deps.redis.off('ready', declare);
+  };
 }

@@ -7,22 +7,28 @@
  *   idle for longer than any generation may take and no live queue job carries it, it is ended
  *   `failed` through the same path as a provider failure, which queues its release under
  *   `settle-<job_id>`: settled once, however often the sweep runs.
- * - A catalogue item stays in `generate` when Redis failed right after its import committed.
- *   Once it has been idle for a few minutes, a `render-content` job is queued for it again
- *   (rendering is idempotent), one job per item, at most one in flight per item.
- *
+ * - A catalogue item stays in `generate` when Redis failed right after its import committed, or
+ *   lost the job. Once it has been idle for a few minutes and no live render job carries it (an
+ *   item merely waiting in a long backlog is left alone), a `render-content` job is queued for
+ *   it again (rendering is idempotent), one job per item, at most one in flight per item.
+ * - A listing row stays `pending`/`processing` when its enrichment job was never queued or was
+ *   lost. Once idle past the generation deadline with no job under its id, it is queued again.
  * - An Idempotency-Key kept past its 24 hours is deleted (lookups ignore it already; this only
  *   bounds the table).
  *
- * It runs as a job of its own queue, queued by a BullMQ job scheduler: one sweep per period
- * across all replicas, and two overlapping sweeps are harmless.
+ * Each kind is paged through to the end in one sweep (recovery after Redis lost everything is
+ * not capped at one page per minute). It runs as a job of its own queue, queued by a BullMQ job
+ * scheduler: one sweep per period across all replicas, and two overlapping sweeps are harmless.
  */
 import {
+  ENTITY_TABLES,
   generationJobsRepository,
   idempotencyRepository,
   stuckItemsRepository,
+  type EntityType,
   type StuckItem,
 } from '@catalogue/db';
+import { addFair, listingJobId } from '@catalogue/queue';
 import type { SweepMetrics } from '../metrics';
 import { failGeneration, type EndDeps } from './generation-end';
 
@@ -31,7 +37,7 @@ export interface SweepOptions {
   jobDeadlineMs: number;
   /** An item in `generate` idle this long gets a render job again. */
   itemDeadlineMs: number;
-  /** Rows looked at per kind (and entity type) in one sweep; the next sweep takes the rest. */
+  /** Rows read per page; a sweep reads pages until none is left. */
   batch: number;
 }
 
@@ -43,6 +49,7 @@ export type SweepDeps = EndDeps & {
 export interface SweepResult {
   generation_jobs_failed: number;
   items_requeued: number;
+  listing_rows_requeued: number;
   idempotency_keys_expired: number;
 }
 
@@ -54,6 +61,19 @@ export const ABANDONED_MESSAGE =
 
 const generationKey = (eshopId: number, jobId: number): string => `${eshopId}:${jobId}`;
 
+/** Every page of rows `read` finds, in id order: a sweep reads to the end, not one page a period. */
+async function* pages<T extends { id: number }>(
+  batch: number,
+  read: (afterId: number) => Promise<T[]>,
+): AsyncGenerator<T[]> {
+  for (let afterId = 0; ;) {
+    const page = await read(afterId);
+    if (page.length > 0) yield page;
+    if (page.length < batch) return;
+    afterId = page[page.length - 1]!.id;
+  }
+}
+
 /** The generation rows that live queue jobs carry, read in one atomic snapshot of the queue. */
 async function liveGenerations(deps: SweepDeps): Promise<Set<string>> {
   const jobs = await deps.queues.generate.getJobs([...LIVE_STATES]);
@@ -62,44 +82,104 @@ async function liveGenerations(deps: SweepDeps): Promise<Set<string>> {
 
 async function failAbandonedGenerations(deps: SweepDeps): Promise<number> {
   const idleSeconds = deps.sweep.jobDeadlineMs / 1000;
-  const stale = await generationJobsRepository.staleUnfinished(deps.db, idleSeconds, deps.sweep.batch);
-  if (stale.length === 0) return 0;
-  const live = await liveGenerations(deps);
+  let live: Set<string> | undefined;
   let failed = 0;
-  for (const job of stale) {
-    if (live.has(generationKey(job.eshopId, job.id))) continue;
-    const result = await failGeneration(deps, job.eshopId, job.id, {
-      message: ABANDONED_MESSAGE,
-      provider: null,
-      usage: null,
-    });
-    // Another delivery may have ended it meanwhile; only what this sweep ended counts.
-    if (result.outcome === 'failed') failed += 1;
+  const stalePages = pages(deps.sweep.batch, (afterId) =>
+    generationJobsRepository.staleUnfinished(deps.db, idleSeconds, deps.sweep.batch, afterId),
+  );
+  for await (const stale of stalePages) {
+    live ??= await liveGenerations(deps);
+    for (const job of stale) {
+      if (live.has(generationKey(job.eshopId, job.id))) continue;
+      const result = await failGeneration(deps, job.eshopId, job.id, {
+        message: ABANDONED_MESSAGE,
+        provider: null,
+        usage: null,
+      });
+      // Another delivery may have ended it meanwhile; only what this sweep ended counts.
+      if (result.outcome === 'failed') failed += 1;
+    }
   }
   deps.sweepMetrics.swept.inc({ kind: 'generation_job' }, failed);
   return failed;
 }
 
+const itemKey = (eshopId: number, type: string, externalId: string): string =>
+  `${eshopId}:${type}:${externalId}`;
+
+/** The items that live render jobs carry (waiting in a backlog, delayed for a retry, running). */
+async function liveRenders(deps: SweepDeps): Promise<Set<string>> {
+  const jobs = await deps.queues['render-content'].getJobs([...LIVE_STATES]);
+  const keys = new Set<string>();
+  for (const { data } of jobs) {
+    for (const id of data.external_ids) keys.add(itemKey(data.eshop_id, data.entity_type, id));
+  }
+  return keys;
+}
+
 async function requeueStuckItems(deps: SweepDeps): Promise<number> {
   const idleSeconds = deps.sweep.itemDeadlineMs / 1000;
-  const stuck = await stuckItemsRepository.waitingForRender(deps.db, idleSeconds, deps.sweep.batch);
   const queue = deps.queues['render-content'];
   const deduplicationId = (item: StuckItem): string =>
     `sweep-render-${item.eshopId}-${item.entityType}-${item.externalId}`;
-  // While a sweep's render job of an item is unfinished, later sweeps add none, so a long render
-  // backlog does not fill up with copies (the add is deduplicated too, for sweeps that race).
-  const pending = await Promise.all(stuck.map((item) => queue.getDeduplicationJobId(deduplicationId(item))));
-  const missing = stuck.filter((_, index) => pending[index] === null);
-  // One item per job: an item that cannot render must not hold back the others.
-  await queue.addBulk(
-    missing.map((item) => ({
-      name: 'render-content' as const,
-      data: { eshop_id: item.eshopId, entity_type: item.entityType, external_ids: [item.externalId] },
-      opts: { deduplication: { id: deduplicationId(item) } },
-    })),
+  let live: Set<string> | undefined;
+  let requeued = 0;
+  for (const type of Object.keys(ENTITY_TABLES) as EntityType[]) {
+    const stuckPages = pages(deps.sweep.batch, (afterId) =>
+      stuckItemsRepository.waitingForRender(deps.db, type, idleSeconds, deps.sweep.batch, afterId),
+    );
+    for await (const stuck of stuckPages) {
+      live ??= await liveRenders(deps);
+      const lost = stuck.filter(
+        (item) => !live!.has(itemKey(item.eshopId, item.entityType, item.externalId)),
+      );
+      // While a sweep's render job of an item is unfinished, later sweeps add none (the add is
+      // deduplicated too, for sweeps that race).
+      const pending = await Promise.all(
+        lost.map((item) => queue.getDeduplicationJobId(deduplicationId(item))),
+      );
+      const missing = lost.filter((_, index) => pending[index] === null);
+      // One item per job: an item that cannot render must not hold back the others. Fair like
+      // the imports' jobs, so one eshop's recovery does not hold back another's.
+      await addFair(
+        queue,
+        'render-content',
+        missing.map((item) => ({
+          data: { eshop_id: item.eshopId, entity_type: item.entityType, external_ids: [item.externalId] },
+          opts: { deduplication: { id: deduplicationId(item) } },
+        })),
+      );
+      requeued += missing.length;
+    }
+  }
+  deps.sweepMetrics.swept.inc({ kind: 'catalogue_item' }, requeued);
+  return requeued;
+}
+
+/** Listing rows whose enrichment job is gone (not merely waiting: a live job keeps its id). */
+async function requeueStuckListingRows(deps: SweepDeps): Promise<number> {
+  const idleSeconds = deps.sweep.jobDeadlineMs / 1000;
+  const queue = deps.queues['listing-enrichment'];
+  let requeued = 0;
+  const rowPages = pages(deps.sweep.batch, (afterId) =>
+    stuckItemsRepository.unfinishedListingRows(deps.db, idleSeconds, deps.sweep.batch, afterId),
   );
-  deps.sweepMetrics.swept.inc({ kind: 'catalogue_item' }, missing.length);
-  return missing.length;
+  for await (const rows of rowPages) {
+    const states = await Promise.all(rows.map((row) => queue.getJobState(listingJobId(row.id))));
+    // 'unknown': no job under the row's id any more. A finished job whose row is unfinished
+    // failed to end it; it is not run again here.
+    const lost = rows.filter((_, index) => states[index] === 'unknown');
+    await queue.addBulk(
+      lost.map((row) => ({
+        name: 'listing-enrichment' as const,
+        data: { eshop_id: row.eshopId, batch_id: row.batchId, row_id: row.id },
+        opts: { jobId: listingJobId(row.id) },
+      })),
+    );
+    requeued += lost.length;
+  }
+  deps.sweepMetrics.swept.inc({ kind: 'listing_row' }, requeued);
+  return requeued;
 }
 
 async function deleteExpiredIdempotencyKeys(deps: SweepDeps): Promise<number> {
@@ -112,10 +192,11 @@ export async function sweepStaleWork(deps: SweepDeps): Promise<SweepResult> {
   const result = {
     generation_jobs_failed: await failAbandonedGenerations(deps),
     items_requeued: await requeueStuckItems(deps),
+    listing_rows_requeued: await requeueStuckListingRows(deps),
     idempotency_keys_expired: await deleteExpiredIdempotencyKeys(deps),
   };
   // Expired keys are routine, not lost work: they alone do not warn.
-  if (result.generation_jobs_failed > 0 || result.items_requeued > 0) {
+  if (result.generation_jobs_failed > 0 || result.items_requeued > 0 || result.listing_rows_requeued > 0) {
     deps.logger.warn(result, 'stale work swept');
   }
   return result;

@@ -14,7 +14,7 @@ import {
 } from '@catalogue/db';
 import { ConflictError, HttpError, NotFoundError, UnavailableError } from '@catalogue/http';
 import type { Logger } from '@catalogue/logger';
-import { enqueue, withTimeout, type Queues } from '@catalogue/queue';
+import { ENQUEUE_TIMEOUT_MS, enqueue, withTimeout, type Queues } from '@catalogue/queue';
 import type { GenerateBody } from '../schemas/generate.schema';
 import { requireEntity } from './entities.service';
 import { planGeneration } from './generate-request';
@@ -81,9 +81,6 @@ function isOneRunningViolation(err: unknown): boolean {
   const pg = err as { code?: string; constraint?: string };
   return pg.code === '23505' && pg.constraint === ONE_RUNNING_INDEX;
 }
-
-/** How long the request waits for Redis before it gives the job up (ioredis queues commands while reconnecting). */
-const QUEUE_TIMEOUT_MS = 5_000;
 
 /** The deterministic BullMQ id of a job row: a retried add never queues it twice. */
 export const generateQueueJobId = (jobId: number): string => `generate-${jobId}`;
@@ -170,7 +167,7 @@ export async function startGeneration(deps: GenerateDeps, input: StartInput): Pr
         { eshop_id: eshop.id, job_id: job.id },
         { jobId: generateQueueJobId(job.id) },
       ),
-      QUEUE_TIMEOUT_MS,
+      ENQUEUE_TIMEOUT_MS,
     );
   } catch (err) {
     deps.logger.error({ err, eshop_id: eshop.id, job_id: job.id }, 'could not queue the generate job');
