@@ -1,11 +1,14 @@
 /**
  * <ccs-editor>: the content editor a host page embeds. It talks only to the white-label API
- * (v3) at `api-base`, with the host's white-label token; state and operations are in
- * editor-core.ts, this file draws them.
+ * (v3) at `api-base`, with the host's white-label token. The state is in editor-state.ts, the
+ * operations in editor-core.ts, the API calls in content-api.ts; this file draws them (a
+ * widget's row in widget-item.ts, in-place editing in inline-edit.ts, the panels in *-panel.ts).
  */
 import { html, nothing } from 'lit';
 import { repeat } from 'lit/directives/repeat.js';
 import { EditorCore, type Panel } from './editor-core';
+import { entriesOf } from './entries';
+import { editableNodes, makeEditable } from './inline-edit';
 import type { GenerationJob } from './types';
 import { renderWidgetItem, type WidgetItemView } from './widget-item';
 import './add-panel';
@@ -135,7 +138,8 @@ export class CcsEditor extends EditorCore {
       busy: this.busy,
       dropIndex: this.dropIndex,
       copying: this.copying,
-      nameOf: (w) => this.names.get(w.widget_id),
+      entriesOpen: this.entriesOf,
+      nameOf: (w) => this.nameOf(w),
       dragStart: (i) => (this.dragFrom = i),
       dragOver: (i) => {
         if (this.dragFrom === null) return false;
@@ -154,10 +158,33 @@ export class CcsEditor extends EditorCore {
       },
       moveBy: (from, to) => void this.moveByKeyboard(from, to),
       remove: (w, i) => void this.deleteWidget(w, i),
-      favourite: (w) => void this.saveFavourite(w, this.names.get(w.widget_id)),
+      favourite: (w) => void this.saveFavourite(w),
       toggleCopy: (w) => (this.copying = this.copying === w.id ? null : w.id),
       copyTo: (w, target) => void this.copyTo(w, target),
+      entries: (w) => entriesOf(w, this.catalogue.get(w.widget_id)?.item_class ?? null, this.lang),
+      toggleEntries: (w) => (this.entriesOf = this.entriesOf === w.id ? null : w.id),
+      entryAction: (action, w, entry, k) => void this.entryAction(action, w, entry.element, k),
     };
+  }
+
+  protected override updated(): void {
+    // `?selected` does not move a select the person already used; the language may change
+    // under it (a finished generation shows its own language).
+    const select = this.renderRoot.querySelector<HTMLSelectElement>('select.lang');
+    if (select && select.value !== this.lang) select.value = this.lang;
+    this.wireEditables();
+  }
+
+  /** Marks the editable texts of every rendered widget and edits them in place. */
+  protected wireEditables(): void {
+    for (const item of this.renderRoot.querySelectorAll<HTMLElement>('li.widget')) {
+      const widget = this.widgets.find((w) => String(w.id) === item.dataset.id);
+      const body = item.querySelector<HTMLElement>('.widget-body');
+      if (!widget || !body) continue;
+      for (const { element, node, plain } of editableNodes(widget, body, this.lang)) {
+        makeEditable(node, plain, this.t('edit'), () => void this.save(widget, element.id, node, plain));
+      }
+    }
   }
 }
 

@@ -31,7 +31,7 @@ export interface EditableNode {
   plain: boolean;
 }
 
-function valueIn(element: ContentElement, lang: string): string {
+export function valueIn(element: ContentElement, lang: string): string {
   const value = Array.isArray(element.value) ? {} : element.value;
   const own = value[lang];
   if (typeof own === 'string' && own.trim() !== '') return own;
@@ -41,7 +41,7 @@ function valueIn(element: ContentElement, lang: string): string {
 const classKey = (cls: string): string => cls.trim().split(/\s+/).filter(Boolean).join(' ');
 
 /** The widget's elements in document order (depth first, siblings by child_id then id). */
-function inTreeOrder(widget: ContentWidget): ContentElement[] {
+export function inTreeOrder(widget: ContentWidget): ContentElement[] {
   const byParent = new Map<number, ContentElement[]>();
   for (const e of widget.children) byParent.set(e.parent_id, [...(byParent.get(e.parent_id) ?? []), e]);
   const out: ContentElement[] = [];

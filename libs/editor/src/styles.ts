@@ -146,6 +146,25 @@ export const editorStyles = css`
   .handle {
     cursor: grab;
   }
+  ol.entries {
+    margin: 0;
+    padding: 0.5rem 0.75rem;
+    list-style: none;
+    display: grid;
+    gap: 0.25rem;
+    border-bottom: 1px solid var(--_border);
+  }
+  ol.entries li {
+    display: flex;
+    flex-wrap: wrap;
+    gap: 0.25rem 0.5rem;
+    align-items: center;
+  }
+  .entry-text {
+    flex: 1;
+    min-width: 10rem;
+    font-size: 0.875rem;
+  }
   .widget-body {
     padding: 0.75rem;
     overflow-wrap: anywhere;
