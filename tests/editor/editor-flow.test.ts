@@ -263,6 +263,19 @@ describe('<ccs-editor> on the demo host page', () => {
     const [removed] = await api(shop, '/content/FAQ-1/type/product');
     expect(questions(removed)).toEqual(before);
     await expect(entries.getByRole('listitem').count()).resolves.toBe(before.length);
+
+    // Down to one entry (elsewhere), then Reload: the last entry cannot be removed, only the widget.
+    for (let n = before.length; n > 1; n--) {
+      await api(shop, '/content/element-copy/FAQ-1/type/product', {
+        method: 'POST',
+        body: JSON.stringify({ action: 'remove', index: 1, contentId: original.id, parent: String(list.id) }),
+      });
+    }
+    await editor.getByRole('button', { name: 'Reload' }).click();
+    await waitForEvent(page, 'ccs-ready', 2);
+    await expect(entries.getByRole('listitem').count()).resolves.toBe(1);
+    await expect(entries.getByRole('button', { name: /^Remove/ }).isDisabled()).resolves.toBe(true);
+    await expect(entries.getByRole('button', { name: /^Duplicate/ }).isEnabled()).resolves.toBe(true);
     expect((await hostEvents(page)).filter((e) => e.name === 'ccs-error')).toEqual([]);
     await page.close();
   });
