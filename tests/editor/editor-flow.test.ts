@@ -89,6 +89,10 @@ describe('<ccs-editor> on the demo host page', () => {
     await page.keyboard.type('Na horské stezky');
     await page.keyboard.press('Enter');
     expect(await waitForEvent(page, 'ccs-change', 2)).toMatchObject({ action: 'edit', lang: 'cs' });
+    // Enter saved it; focus stays on that text (drawn anew from the answer), not at the page's top.
+    await page.waitForFunction(
+      `document.querySelector('ccs-editor').shadowRoot.activeElement?.textContent === 'Na horské stezky'`,
+    );
     const html = await api(shop, '/entity/DEMO-1/type/product/html');
     expect(html.html.cs).toContain('Na horské stezky');
     expect(html.html.default).toContain('Built for trails');
@@ -299,6 +303,18 @@ describe('<ccs-editor> on the demo host page', () => {
       expect(started.job).toMatchObject({ status: 'pending', lang: 'cs' });
 
       await page.reload();
+      await page.waitForTimeout(5000);
+      process.stdout.write('EVENTS ' + JSON.stringify(await hostEvents(page)) + '\n');
+      process.stdout.write(
+        'STATE ' +
+          JSON.stringify(
+            await inPage(
+              page,
+              `(() => { const e = document.querySelector('ccs-editor'); return [e.phase, e.error, e.fatal, e.status, e.job] })()`,
+            ),
+          ) +
+          '\n',
+      );
       const resumed = await waitForEvent(page, 'ccs-generation');
       expect(resumed.job).toMatchObject({ id: started.job.id, status: 'pending' });
       await expect(editor.locator('.progress').isVisible()).resolves.toBe(true);

@@ -8,6 +8,7 @@ import { html, nothing } from 'lit';
 import { repeat } from 'lit/directives/repeat.js';
 import { EditorCore, type Panel } from './editor-core';
 import { entriesOf } from './entries';
+import { languageName } from './i18n';
 import { editableNodes, makeEditable } from './inline-edit';
 import type { GenerationJob } from './types';
 import { renderWidgetItem, type WidgetItemView } from './widget-item';
@@ -46,12 +47,16 @@ export class CcsEditor extends EditorCore {
           class="lang"
           @change=${(e: Event) => void this.switchLanguage((e.target as HTMLSelectElement).value)}
         >
-          ${this.languages.map((l) => html`<option value=${l} ?selected=${l === this.lang}>${l === 'default' ? t('languageDefault') : l}</option>`)}
+          ${this.languages.map((l) => html`<option value=${l} ?selected=${l === this.lang}>${languageName(t, l)}</option>`)}
         </select>
       </label>
-      <button aria-expanded=${this.panel === 'add'} @click=${toggle('add')}>${t('add')}</button>
-      <button aria-expanded=${this.panel === 'designs'} @click=${toggle('designs')}>${t('designs')}</button>
-      <button aria-expanded=${this.panel === 'generate'} @click=${toggle('generate')}>
+      <button data-panel="add" aria-expanded=${this.panel === 'add'} @click=${toggle('add')}>
+        ${t('add')}
+      </button>
+      <button data-panel="designs" aria-expanded=${this.panel === 'designs'} @click=${toggle('designs')}>
+        ${t('designs')}
+      </button>
+      <button data-panel="generate" aria-expanded=${this.panel === 'generate'} @click=${toggle('generate')}>
         ${t('generate')}
       </button>
       <button @click=${() => void this.refresh()}>${t('refresh')}</button>
@@ -86,7 +91,7 @@ export class CcsEditor extends EditorCore {
               .count=${this.widgets.length}
               @ccs-failed=${(e: CustomEvent<unknown>) => this.fail(e.detail)}
               @ccs-add=${(e: CustomEvent<{ body: Record<string, unknown>; via: string }>) => void this.add(e.detail.body, e.detail.via)}
-              @ccs-close=${() => (this.panel = 'none')}
+              @ccs-close=${() => void this.closePanel()}
             ></ccs-add-panel>`
           : nothing
       }
@@ -102,7 +107,7 @@ export class CcsEditor extends EditorCore {
               .running=${Boolean(running)}
               @ccs-started=${(e: CustomEvent<GenerationJob>) => this.watcher.watch(e.detail)}
               @ccs-failed=${(e: CustomEvent<unknown>) => this.report(e.detail)}
-              @ccs-close=${() => (this.panel = 'none')}
+              @ccs-close=${() => void this.closePanel()}
             ></ccs-generate-panel>`
           : nothing
       }
@@ -113,9 +118,10 @@ export class CcsEditor extends EditorCore {
               .t=${t}
               .entityPath=${this.entityPath}
               .entityType=${this.entityType}
+              .uiLang=${this.uiLang}
               @ccs-filled=${(e: CustomEvent<{ widget_created: number }>) => void this.afterFill(e.detail.widget_created)}
               @ccs-failed=${(e: CustomEvent<unknown>) => this.report(e.detail)}
-              @ccs-close=${() => (this.panel = 'none')}
+              @ccs-close=${() => void this.closePanel()}
             ></ccs-designs-panel>`
           : nothing
       }

@@ -5,7 +5,7 @@
  */
 import { ApiError } from './api';
 import { EditorState } from './editor-state';
-import { editedValue } from './inline-edit';
+import { editableNodes, editedValue } from './inline-edit';
 import { JobWatcher } from './job-watcher';
 import type { ContentElement, ContentWidget, GenerationJob } from './types';
 
@@ -24,10 +24,12 @@ export class EditorCore extends EditorState {
   }
 
   /**
-   * Opening costs round trips (each with a CORS preflight), so it runs what it can at once:
-   * the licence check beside the registration, then the content alone (on a busy server the
-   * first widget comes sooner without company), drawn as soon as it arrives, while the
-   * languages, a running generation and the widget catalogue are read.
+   * Opening costs round trips (each with a CORS preflight), so the first one asks for
+   * everything the first widget needs at once: the licence check, the registration and the
+   * content. Only an entity seen for the first time has no content to read before it is
+   * registered: its read is then made again. The content is drawn as soon as it is there,
+   * while the languages, a running generation and the widget catalogue are read (on a busy
+   * server the first widget comes sooner without their company).
    */
   protected async open(): Promise<void> {
     this.error = '';
@@ -35,9 +37,10 @@ export class EditorCore extends EditorState {
     if (this.phase !== 'ready') this.phase = 'loading';
     const content = this.content;
     try {
-      const [licence, registered] = await Promise.allSettled([
+      const [licence, registered, read] = await Promise.allSettled([
         content.checkLicence(),
         content.register(this.entityTitle),
+        content.widgets(this.lang),
       ]);
       // The licence check speaks first: a refused registration is then only its consequence.
       if (licence.status === 'rejected') throw licence.reason;
@@ -49,7 +52,7 @@ export class EditorCore extends EditorState {
         return;
       }
       if (registered.status === 'rejected') throw registered.reason;
-      const widgets = await content.widgets(this.lang);
+      const widgets = read.status === 'fulfilled' ? read.value : await content.widgets(this.lang);
       const rest = Promise.all([content.languages(), content.running(), content.catalogue()]);
       rest.catch(() => undefined); // awaited below; not an unhandled rejection meanwhile
       this.widgets = widgets;
@@ -165,6 +168,7 @@ export class EditorCore extends EditorState {
     if (!node.isContentEditable) return;
     if (node.innerHTML === node.dataset.before) {
       node.removeAttribute('contenteditable');
+      this.keepFocus(widget.id, elementId, node);
       return;
     }
     const value = editedValue(node, plain);
@@ -175,8 +179,32 @@ export class EditorCore extends EditorState {
       this.t('saved'),
     );
     // On failure the text stays in the field, still editable, next to the message.
-    if (ok) node.removeAttribute('contenteditable');
-    else node.classList.add('invalid');
+    if (!ok) {
+      node.classList.add('invalid');
+      return;
+    }
+    node.removeAttribute('contenteditable');
+    await this.updateComplete;
+    this.keepFocus(widget.id, elementId, node);
+  }
+
+  /**
+   * After Enter saved a text (focus went nowhere), focus goes back to that text — drawn anew
+   * from the answer's html when it changed — so the keyboard goes on from there rather than
+   * from the top of the page. A person who moved on (Tab, a click) keeps focus where it went.
+   */
+  private keepFocus(widgetId: number, elementId: number, node: HTMLElement): void {
+    if (document.activeElement !== document.body && document.activeElement !== null) return;
+    if (node.isConnected) {
+      node.focus();
+      return;
+    }
+    const body = this.renderRoot.querySelector<HTMLElement>(`li.widget[data-id="${widgetId}"] .widget-body`);
+    const widget = this.widgets.find((w) => w.id === widgetId);
+    if (!body || !widget) return;
+    editableNodes(widget, body, this.lang)
+      .find((e) => e.element.id === elementId)
+      ?.node.focus();
   }
 
   /**
@@ -236,11 +264,11 @@ export class EditorCore extends EditorState {
       () => this.content.add(body, this.lang),
       this.t('added'),
     );
-    if (ok) this.panel = 'none';
+    if (ok) await this.closePanel();
   }
 
   protected async afterFill(created: number): Promise<void> {
-    this.panel = 'none';
+    void this.closePanel();
     this.status = this.t('filled', { n: created });
     try {
       await this.reload();
@@ -248,6 +276,14 @@ export class EditorCore extends EditorState {
     } catch (err) {
       this.fail(err);
     }
+  }
+
+  /** Closes the open panel and puts focus back on the button that opened it. */
+  protected async closePanel(): Promise<void> {
+    const open = this.panel;
+    this.panel = 'none';
+    await this.updateComplete;
+    this.renderRoot.querySelector<HTMLButtonElement>(`button[data-panel="${open}"]`)?.focus();
   }
 
   override disconnectedCallback(): void {

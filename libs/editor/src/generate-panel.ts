@@ -1,7 +1,7 @@
 import { html, nothing } from 'lit';
 import { estimateGeneration } from '@catalogue/credits/dist/estimate.js';
 import { ApiError } from './api';
-import { errorMessage } from './i18n';
+import { errorMessage, languageName } from './i18n';
 import { PanelBase } from './panel-base';
 import type { Design, DesignStructure, GenerationJob, Price, Prompt } from './types';
 
@@ -183,7 +183,7 @@ export class CcsGeneratePanel extends PanelBase {
       <div class="field">
         <label for="g-lang">${t('generateLang')}</label>
         <select id="g-lang" @change=${(e: Event) => this.set({ lang: value(e) })}>
-          ${this.languages.map((l) => html`<option value=${l} ?selected=${l === this.form.lang}>${l === 'default' ? t('languageDefault') : l}</option>`)}
+          ${this.languages.map((l) => html`<option value=${l} ?selected=${l === this.form.lang}>${languageName(t, l)}</option>`)}
         </select>
       </div>
       <label

@@ -38,7 +38,15 @@ export function valueIn(element: ContentElement, lang: string): string {
   return typeof value.default === 'string' ? value.default : '';
 }
 
-const classKey = (cls: string): string => cls.trim().split(/\s+/).filter(Boolean).join(' ');
+/** Classes the editor itself puts on a rendered node (not the renderer's). */
+const OWN_CLASSES = new Set(['ccs-editable', 'invalid']);
+
+const classKey = (cls: string): string =>
+  cls
+    .trim()
+    .split(/\s+/)
+    .filter((c) => c && !OWN_CLASSES.has(c))
+    .join(' ');
 
 /** The widget's elements in document order (depth first, siblings by child_id then id). */
 export function inTreeOrder(widget: ContentWidget): ContentElement[] {

@@ -77,6 +77,11 @@ export const editorStyles = css`
   button.icon {
     min-width: 2.25rem;
     padding: 0.25rem 0.5rem;
+    display: inline-grid;
+    place-items: center;
+  }
+  .glyph {
+    display: block;
   }
   select,
   input,
@@ -145,6 +150,11 @@ export const editorStyles = css`
   }
   .handle {
     cursor: grab;
+    display: inline-grid;
+    place-items: center;
+    min-width: 1.5rem;
+    min-height: 2.25rem;
+    color: var(--_muted);
   }
   ol.entries {
     margin: 0;
@@ -168,6 +178,9 @@ export const editorStyles = css`
   .widget-body {
     padding: 0.75rem;
     overflow-wrap: anywhere;
+  }
+  .widget-body > .ccs-widget {
+    margin-bottom: 0;
   }
   .widget-body img {
     max-width: 100%;
@@ -209,6 +222,14 @@ export const editorStyles = css`
     align-items: stretch;
     text-align: left;
     gap: 0.25rem;
+  }
+  .choice img {
+    width: 100%;
+    height: 7.5rem;
+    object-fit: contain;
+    background: var(--_bg);
+    border: 1px solid var(--_border);
+    border-radius: var(--_radius);
   }
   .choice small {
     color: var(--_muted);

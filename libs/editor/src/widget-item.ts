@@ -1,6 +1,7 @@
 import { html, nothing } from 'lit';
 import { unsafeHTML } from 'lit/directives/unsafe-html.js';
 import type { Entry } from './entries';
+import { icon, type IconName } from './icons';
 import type { Translate } from './i18n';
 import type { ContentWidget } from './types';
 
@@ -41,7 +42,7 @@ export function renderWidgetItem(v: WidgetItemView, widget: ContentWidget, i: nu
   const label = `${name ? `${name} · ` : ''}${t('widgetLabel', { n: i + 1, total: v.total })}`;
   const entries = v.entries(widget);
   const button = (
-    text: string,
+    glyph: IconName,
     key: string,
     action: () => void,
     opts: { disabled?: boolean; cls?: string; move?: string; expanded?: boolean } = {},
@@ -55,7 +56,7 @@ export function renderWidgetItem(v: WidgetItemView, widget: ContentWidget, i: nu
       ?disabled=${opts.disabled ?? false}
       @click=${action}
     >
-      ${text}
+      ${icon(glyph)}
     </button>`;
   return html`<li
     class="widget ${v.dropIndex === i ? 'drop-target' : ''}"
@@ -81,19 +82,21 @@ export function renderWidgetItem(v: WidgetItemView, widget: ContentWidget, i: nu
           e.dataTransfer?.setData('text/plain', String(widget.id));
         }}
         @dragend=${() => v.dragEnd()}
-        >⠿</span
+        >${icon('grip')}</span
       >
       <span class="name">${label}</span>
-      ${button('↑', 'moveUp', () => v.moveBy(i, i - 1), { disabled: v.busy || i === 0, move: 'up' })}
-      ${button('↓', 'moveDown', () => v.moveBy(i, i + 1), { disabled: v.busy || i === v.total - 1, move: 'down' })}
+      ${button('up', 'moveUp', () => v.moveBy(i, i - 1), { disabled: v.busy || i === 0, move: 'up' })}
+      ${button('down', 'moveDown', () => v.moveBy(i, i + 1), { disabled: v.busy || i === v.total - 1, move: 'down' })}
       ${
         entries.length
-          ? button('☰', 'entries', () => v.toggleEntries(widget), { expanded: v.entriesOpen === widget.id })
+          ? button('entries', 'entries', () => v.toggleEntries(widget), {
+              expanded: v.entriesOpen === widget.id,
+            })
           : nothing
       }
-      ${button('☆', 'favourite', () => v.favourite(widget), { disabled: v.busy })}
-      ${button('⧉', 'copyTo', () => v.toggleCopy(widget), { expanded: v.copying === widget.id })}
-      ${button('✕', 'delete', () => v.remove(widget, i), { disabled: v.busy, cls: 'danger' })}
+      ${button('favourite', 'favourite', () => v.favourite(widget), { disabled: v.busy })}
+      ${button('copy', 'copyTo', () => v.toggleCopy(widget), { expanded: v.copying === widget.id })}
+      ${button('delete', 'delete', () => v.remove(widget, i), { disabled: v.busy, cls: 'danger' })}
     </div>
     ${
       v.copying === widget.id
