@@ -104,6 +104,7 @@ export class CcsEditor extends EditorCore {
               .entityType=${this.entityType}
               .languages=${this.languages}
               .lang=${this.lang}
+              .count=${this.widgets.length}
               .running=${Boolean(running)}
               @ccs-started=${(e: CustomEvent<GenerationJob>) => this.watcher.watch(e.detail)}
               @ccs-failed=${(e: CustomEvent<unknown>) => this.report(e.detail)}
@@ -118,7 +119,6 @@ export class CcsEditor extends EditorCore {
               .t=${t}
               .entityPath=${this.entityPath}
               .entityType=${this.entityType}
-              .uiLang=${this.uiLang}
               @ccs-filled=${(e: CustomEvent<{ widget_created: number }>) => void this.afterFill(e.detail.widget_created)}
               @ccs-failed=${(e: CustomEvent<unknown>) => this.report(e.detail)}
               @ccs-close=${() => void this.closePanel()}

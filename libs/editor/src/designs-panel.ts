@@ -1,6 +1,6 @@
 import { html, nothing } from 'lit';
 import { ApiError } from './api';
-import { errorMessage } from './i18n';
+import { designName, errorMessage } from './i18n';
 import { PanelBase } from './panel-base';
 import type { Design, DesignStructure, FieldSpec, StructureWidget } from './types';
 
@@ -22,7 +22,6 @@ export class CcsDesignsPanel extends PanelBase {
     ...PanelBase.properties,
     entityPath: { attribute: false },
     entityType: { attribute: false },
-    uiLang: { attribute: false },
     designs: { state: true },
     structure: { state: true },
     entries: { state: true },
@@ -31,8 +30,6 @@ export class CcsDesignsPanel extends PanelBase {
   };
   declare entityPath: string;
   declare entityType: string;
-  /** The UI language: a design's name is shown in it when the design has it. */
-  declare uiLang: string;
   declare designs: Design[] | null;
   declare structure: DesignStructure | null;
   declare entries: Record<number, Entry>;
@@ -236,7 +233,7 @@ export class CcsDesignsPanel extends PanelBase {
       ${this.designs === null && !this.message ? html`<p class="hint">${t('loading')}</p>` : nothing} ${error}
       <div class="grid">
         ${(this.designs ?? []).map((d) => {
-          const name = d.name_translation?.[this.uiLang] || d.name;
+          const name = designName(d, t);
           return html`<div class="choice">
             ${d.image_preview ? html`<img src=${d.image_preview} alt=${t('previewOf', { name })} width="160" height="120" />` : nothing}
             <strong>${name}</strong><small>${t('widgetCount', { n: d.widgets_count })}</small>

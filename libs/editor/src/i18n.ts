@@ -30,6 +30,15 @@ export function translator(uiLang: string): Translate {
   return Object.assign(t, { lang });
 }
 
+/** A design's name in the UI language when it has one. */
+export function designName(
+  design: { name: string; name_translation?: Record<string, unknown> },
+  t: Translate,
+): string {
+  const own = design.name_translation?.[t.lang];
+  return typeof own === 'string' && own ? own : design.name;
+}
+
 /** A content language as a shop owner reads it: "Czech (cs)", or the default language's name. */
 export function languageName(t: Translate, code: string): string {
   if (code === 'default') return t('languageDefault');

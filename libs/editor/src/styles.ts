@@ -114,6 +114,9 @@ export const editorStyles = css`
     font-size: 0.875rem;
     margin: 0 0 0.5rem;
   }
+  .hint.warning {
+    color: var(--_danger);
+  }
   ol.widgets {
     list-style: none;
     margin: 0;
@@ -275,7 +278,7 @@ export const editorStyles = css`
       align-items: stretch;
     }
     .widget-bar .name {
-      flex-basis: 100%;
+      flex-basis: calc(100% - 2rem);
     }
   }
 `;

@@ -51,6 +51,8 @@ export const cs: Messages = {
   prompt: 'Zadání',
   promptNone: 'Bez zadání',
   generateLang: 'Jazyk textů',
+  replaceWarning:
+    '{n:Zobrazený|Zobrazené|Zobrazených} {n} {n:widget|widgety|widgetů} se po zapsání nového obsahu {n:smaže|smažou|smaže}.',
   removeExisting: 'Nahradit stávající widgety',
   webResearch: 'Načíst fakta z webových stránek',
   researchUrls: 'Webové stránky (jedna adresa na řádek)',

@@ -54,6 +54,7 @@ export const en = {
   promptNone: 'No prompt',
   generateLang: 'Language of the texts',
   removeExisting: 'Replace the existing widgets',
+  replaceWarning: 'The {n} {n:widget|widgets} shown now will be deleted when the new content is written.',
   webResearch: 'Read web pages for facts',
   researchUrls: 'Web pages (one URL a line)',
   design: 'Design',
