@@ -2,8 +2,9 @@ import { css } from 'lit';
 
 /**
  * Themable through custom properties (set them on `ccs-editor` or any ancestor); usable from
- * 360 px wide. Focus is always visible. Widgets keep their last height while content reloads
- * (min-height on the list), so the host page does not jump.
+ * 360 px wide. Focus is always visible. A reload (refresh, another language, a finished
+ * generation) keeps the widgets on screen until the new ones replace them, so the host page
+ * does not jump.
  */
 export const editorStyles = css`
   :host {
@@ -123,9 +124,6 @@ export const editorStyles = css`
     padding: 0;
     display: grid;
     gap: 0.75rem;
-  }
-  ol.widgets.loading {
-    opacity: 0.6;
   }
   li.widget {
     border: 1px solid var(--_border);
