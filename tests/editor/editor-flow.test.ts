@@ -89,6 +89,10 @@ describe('<ccs-editor> on the demo host page', () => {
     await page.keyboard.type('Na horské stezky');
     await page.keyboard.press('Enter');
     expect(await waitForEvent(page, 'ccs-change', 2)).toMatchObject({ action: 'edit', lang: 'cs' });
+    // Enter saved it; focus stays on that text (drawn anew from the answer), not at the page's top.
+    await page.waitForFunction(
+      `document.querySelector('ccs-editor').shadowRoot.activeElement?.textContent === 'Na horské stezky'`,
+    );
     const html = await api(shop, '/entity/DEMO-1/type/product/html');
     expect(html.html.cs).toContain('Na horské stezky');
     expect(html.html.default).toContain('Built for trails');
@@ -190,6 +194,96 @@ describe('<ccs-editor> on the demo host page', () => {
     await page.close();
   });
 
+  test('when a shop owner duplicates and removes an entry of a widget with the keyboard, then element-copy stores it and focus stays in the list', async () => {
+    const shop = await h.shop();
+    await api(shop, '/register-entity', {
+      method: 'POST',
+      body: JSON.stringify({ entity_id: 'FAQ-1', type: 'product' }),
+    });
+    const catalogue = (await api(shop, '/widget')).data;
+    const faq = catalogue.find((w: Body) => w.type === 'faq');
+    const section = catalogue.find((w: Body) => w.type === 'section');
+    await api(shop, '/content/FAQ-1/type/product', {
+      method: 'POST',
+      body: JSON.stringify({ widget_id: faq.id }),
+    });
+    const [original] = await api(shop, '/content/FAQ-1/type/product', {
+      method: 'POST',
+      body: JSON.stringify({ widget_id: section.id }),
+    });
+    const list = original.children.find((e: Body) => e.class === 'ccs-faq__list');
+    const questions = (w: Body) =>
+      w.children
+        .filter((e: Body) => e.parent_id === list.id)
+        .sort((a: Body, b: Body) => a.child_id - b.child_id)
+        .map((item: Body) => w.children.find((e: Body) => e.parent_id === item.id).value.default);
+    const before = questions(original);
+    expect(before.length).toBeGreaterThan(1);
+
+    const page = await h.open({ token: shop.whiteLabelToken, entityId: 'FAQ-1' });
+    await waitForEvent(page, 'ccs-ready');
+    const editor = page.locator('ccs-editor');
+    // A section repeats nothing: it offers no entries.
+    await expect(
+      editor
+        .locator('li.widget')
+        .nth(1)
+        .getByRole('button', { name: /^Entries/ })
+        .count(),
+    ).resolves.toBe(0);
+
+    const toggle = editor
+      .locator('li.widget')
+      .first()
+      .getByRole('button', { name: /^Entries/ });
+    await toggle.focus();
+    await page.keyboard.press('Enter');
+    const entries = editor.getByRole('list', { name: /^Entries of/ });
+    await expect(entries.getByRole('listitem').count()).resolves.toBe(before.length);
+    await expectNoSeriousViolations(page, 'entries');
+    await entries.getByRole('button', { name: `Duplicate (Entry 1: ${before[0]})` }).focus();
+    await page.keyboard.press('Enter');
+    expect(await waitForEvent(page, 'ccs-change')).toMatchObject({
+      action: 'entry-copy',
+      widget_id: original.id,
+    });
+    const [copied] = await api(shop, '/content/FAQ-1/type/product');
+    expect(questions(copied)).toEqual([before[0], ...before]);
+    const html = await api(shop, '/entity/FAQ-1/type/product/html');
+    expect(html.html.default.split(before[0]).length - 1).toBe(2);
+    // Focus went to the copy's row, so the keyboard user goes on from there.
+    expect(
+      await inPage(
+        page,
+        `document.querySelector('ccs-editor').shadowRoot.activeElement?.getAttribute('aria-label')`,
+      ),
+    ).toBe(`Duplicate (Entry 2: ${before[0]})`);
+    await shot(page, 'entries');
+
+    // Remove the second entry (the copy) with Tab from the focused "Duplicate" and Enter.
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Enter');
+    expect(await waitForEvent(page, 'ccs-change', 2)).toMatchObject({ action: 'entry-remove' });
+    const [removed] = await api(shop, '/content/FAQ-1/type/product');
+    expect(questions(removed)).toEqual(before);
+    await expect(entries.getByRole('listitem').count()).resolves.toBe(before.length);
+
+    // Down to one entry (elsewhere), then Reload: the last entry cannot be removed, only the widget.
+    for (let n = before.length; n > 1; n--) {
+      await api(shop, '/content/element-copy/FAQ-1/type/product', {
+        method: 'POST',
+        body: JSON.stringify({ action: 'remove', index: 1, contentId: original.id, parent: String(list.id) }),
+      });
+    }
+    await editor.getByRole('button', { name: 'Reload' }).click();
+    await waitForEvent(page, 'ccs-ready', 2);
+    await expect(entries.getByRole('listitem').count()).resolves.toBe(1);
+    await expect(entries.getByRole('button', { name: /^Remove/ }).isDisabled()).resolves.toBe(true);
+    await expect(entries.getByRole('button', { name: /^Duplicate/ }).isEnabled()).resolves.toBe(true);
+    expect((await hostEvents(page)).filter((e) => e.name === 'ccs-error')).toEqual([]);
+    await page.close();
+  });
+
   test('when a generation runs and the page is reloaded, then the editor resumes it and reloads the content when done', async () => {
     const shop = await h.shop({ credits: 500 });
     const page = await h.open({ token: shop.whiteLabelToken, entityId: 'GEN-1' });
@@ -209,6 +303,18 @@ describe('<ccs-editor> on the demo host page', () => {
       expect(started.job).toMatchObject({ status: 'pending', lang: 'cs' });
 
       await page.reload();
+      await page.waitForTimeout(5000);
+      process.stdout.write('EVENTS ' + JSON.stringify(await hostEvents(page)) + '\n');
+      process.stdout.write(
+        'STATE ' +
+          JSON.stringify(
+            await inPage(
+              page,
+              `(() => { const e = document.querySelector('ccs-editor'); return [e.phase, e.error, e.fatal, e.status, e.job] })()`,
+            ),
+          ) +
+          '\n',
+      );
       const resumed = await waitForEvent(page, 'ccs-generation');
       expect(resumed.job).toMatchObject({ id: started.job.id, status: 'pending' });
       await expect(editor.locator('.progress').isVisible()).resolves.toBe(true);

@@ -3,7 +3,7 @@
 // the builtin provider, credit settlement), a host page server that serves the demo host page
 // (libs/admin demo-host) for any token, entity and UI language, and Debian's chromium.
 import { createServer, type Server } from 'node:http';
-import { mkdirSync } from 'node:fs';
+import { copyFileSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Worker } from 'bullmq';
@@ -189,8 +189,14 @@ export async function waitForEvent(page: Page, name: string, count = 1): Promise
   return events.filter((e) => e.name === name)[count - 1]!.detail;
 }
 
+/** The state the README shows (docs/images/editor-demo.png), copied there with UPDATE_EDITOR_DOCS=1. */
+const README_SHOT = 'deleted-undo';
+
 export async function shot(page: Page, name: string): Promise<string> {
   const path = join(SCREENSHOTS, `${name}.png`);
   await page.screenshot({ path, fullPage: true });
+  if (name === README_SHOT && process.env.UPDATE_EDITOR_DOCS === '1') {
+    copyFileSync(path, join(__dirname, '..', '..', 'docs', 'images', 'editor-demo.png'));
+  }
   return path;
 }

@@ -31,7 +31,7 @@ export function demoHostPage(opts: DemoHostOptions): string {
   header, main { max-width: 64rem; margin: 0 auto; padding: 1rem; }
   header { border-bottom: 1px solid #e5e7eb; }
   ccs-editor { display: block; background: #fff; border: 1px solid #e5e7eb; border-radius: 8px; padding: 1rem; min-height: 12rem; }
-  #events { font: 0.8rem ui-monospace, monospace; max-height: 10rem; overflow: auto; background: #111827; color: #e5e7eb; padding: 0.5rem; border-radius: 6px; }
+  #events { font: 0.8rem ui-monospace, monospace; max-height: 10rem; overflow: auto; background: #111827; color: #e5e7eb; padding: 0.5rem; border-radius: 6px; overflow-wrap: anywhere; }
 </style>
 <script type="module" src="${a(opts.apiBase)}/editor/v1/ccs-editor.js"></script>
 </head>

@@ -20,7 +20,7 @@ export type { JsonLd, RichSnippet, SnippetEntity, SnippetEntityType, SnippetVari
 export { SEED_WIDGET_CATEGORIES, SEED_WIDGETS, WIDGETS_BY_TYPE } from './catalogue/widgets';
 export type { WidgetCategoryDefinition } from './catalogue/widgets';
 export { SEED_DESIGNS } from './catalogue/designs';
-export { canonicalJson, designStructure, structureHash } from './catalogue/structure';
+export { canonicalJson, designStructure, repeatedClass, structureHash } from './catalogue/structure';
 export type { StructureOptions, WidgetCatalogue } from './catalogue/structure';
 export type {
   Binding,

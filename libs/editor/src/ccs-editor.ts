@@ -1,11 +1,15 @@
 /**
  * <ccs-editor>: the content editor a host page embeds. It talks only to the white-label API
- * (v3) at `api-base`, with the host's white-label token; state and operations are in
- * editor-core.ts, this file draws them.
+ * (v3) at `api-base`, with the host's white-label token. The state is in editor-state.ts, the
+ * operations in editor-core.ts, the API calls in content-api.ts; this file draws them (a
+ * widget's row in widget-item.ts, in-place editing in inline-edit.ts, the panels in *-panel.ts).
  */
 import { html, nothing } from 'lit';
 import { repeat } from 'lit/directives/repeat.js';
 import { EditorCore, type Panel } from './editor-core';
+import { entriesOf } from './entries';
+import { languageName } from './i18n';
+import { editableNodes, makeEditable } from './inline-edit';
 import type { GenerationJob } from './types';
 import { renderWidgetItem, type WidgetItemView } from './widget-item';
 import './add-panel';
@@ -43,12 +47,16 @@ export class CcsEditor extends EditorCore {
           class="lang"
           @change=${(e: Event) => void this.switchLanguage((e.target as HTMLSelectElement).value)}
         >
-          ${this.languages.map((l) => html`<option value=${l} ?selected=${l === this.lang}>${l === 'default' ? t('languageDefault') : l}</option>`)}
+          ${this.languages.map((l) => html`<option value=${l} ?selected=${l === this.lang}>${languageName(t, l)}</option>`)}
         </select>
       </label>
-      <button aria-expanded=${this.panel === 'add'} @click=${toggle('add')}>${t('add')}</button>
-      <button aria-expanded=${this.panel === 'designs'} @click=${toggle('designs')}>${t('designs')}</button>
-      <button aria-expanded=${this.panel === 'generate'} @click=${toggle('generate')}>
+      <button data-panel="add" aria-expanded=${this.panel === 'add'} @click=${toggle('add')}>
+        ${t('add')}
+      </button>
+      <button data-panel="designs" aria-expanded=${this.panel === 'designs'} @click=${toggle('designs')}>
+        ${t('designs')}
+      </button>
+      <button data-panel="generate" aria-expanded=${this.panel === 'generate'} @click=${toggle('generate')}>
         ${t('generate')}
       </button>
       <button @click=${() => void this.refresh()}>${t('refresh')}</button>
@@ -83,7 +91,7 @@ export class CcsEditor extends EditorCore {
               .count=${this.widgets.length}
               @ccs-failed=${(e: CustomEvent<unknown>) => this.fail(e.detail)}
               @ccs-add=${(e: CustomEvent<{ body: Record<string, unknown>; via: string }>) => void this.add(e.detail.body, e.detail.via)}
-              @ccs-close=${() => (this.panel = 'none')}
+              @ccs-close=${() => void this.closePanel()}
             ></ccs-add-panel>`
           : nothing
       }
@@ -96,10 +104,11 @@ export class CcsEditor extends EditorCore {
               .entityType=${this.entityType}
               .languages=${this.languages}
               .lang=${this.lang}
+              .count=${this.widgets.length}
               .running=${Boolean(running)}
               @ccs-started=${(e: CustomEvent<GenerationJob>) => this.watcher.watch(e.detail)}
               @ccs-failed=${(e: CustomEvent<unknown>) => this.report(e.detail)}
-              @ccs-close=${() => (this.panel = 'none')}
+              @ccs-close=${() => void this.closePanel()}
             ></ccs-generate-panel>`
           : nothing
       }
@@ -112,7 +121,7 @@ export class CcsEditor extends EditorCore {
               .entityType=${this.entityType}
               @ccs-filled=${(e: CustomEvent<{ widget_created: number }>) => void this.afterFill(e.detail.widget_created)}
               @ccs-failed=${(e: CustomEvent<unknown>) => this.report(e.detail)}
-              @ccs-close=${() => (this.panel = 'none')}
+              @ccs-close=${() => void this.closePanel()}
             ></ccs-designs-panel>`
           : nothing
       }
@@ -135,7 +144,8 @@ export class CcsEditor extends EditorCore {
       busy: this.busy,
       dropIndex: this.dropIndex,
       copying: this.copying,
-      nameOf: (w) => this.names.get(w.widget_id),
+      entriesOpen: this.entriesOf,
+      nameOf: (w) => this.nameOf(w),
       dragStart: (i) => (this.dragFrom = i),
       dragOver: (i) => {
         if (this.dragFrom === null) return false;
@@ -154,10 +164,33 @@ export class CcsEditor extends EditorCore {
       },
       moveBy: (from, to) => void this.moveByKeyboard(from, to),
       remove: (w, i) => void this.deleteWidget(w, i),
-      favourite: (w) => void this.saveFavourite(w, this.names.get(w.widget_id)),
+      favourite: (w) => void this.saveFavourite(w),
       toggleCopy: (w) => (this.copying = this.copying === w.id ? null : w.id),
       copyTo: (w, target) => void this.copyTo(w, target),
+      entries: (w) => entriesOf(w, this.catalogue.get(w.widget_id)?.item_class ?? null, this.lang),
+      toggleEntries: (w) => (this.entriesOf = this.entriesOf === w.id ? null : w.id),
+      entryAction: (action, w, entry, k) => void this.entryAction(action, w, entry.element, k),
     };
+  }
+
+  protected override updated(): void {
+    // `?selected` does not move a select the person already used; the language may change
+    // under it (a finished generation shows its own language).
+    const select = this.renderRoot.querySelector<HTMLSelectElement>('select.lang');
+    if (select && select.value !== this.lang) select.value = this.lang;
+    this.wireEditables();
+  }
+
+  /** Marks the editable texts of every rendered widget and edits them in place. */
+  protected wireEditables(): void {
+    for (const item of this.renderRoot.querySelectorAll<HTMLElement>('li.widget')) {
+      const widget = this.widgets.find((w) => String(w.id) === item.dataset.id);
+      const body = item.querySelector<HTMLElement>('.widget-body');
+      if (!widget || !body) continue;
+      for (const { element, node, plain } of editableNodes(widget, body, this.lang)) {
+        makeEditable(node, plain, this.t('edit'), () => void this.save(widget, element.id, node, plain));
+      }
+    }
   }
 }
 

@@ -1,6 +1,6 @@
 import { html, nothing } from 'lit';
 import { ApiError } from './api';
-import { errorMessage } from './i18n';
+import { designName, errorMessage } from './i18n';
 import { PanelBase } from './panel-base';
 import type { Design, DesignStructure, FieldSpec, StructureWidget } from './types';
 
@@ -162,7 +162,7 @@ export class CcsDesignsPanel extends PanelBase {
       );
     const item = (n: number) =>
       html`<fieldset>
-        <legend>${t('itemN', { n: n + 1 })}</legend>
+        <legend>${t('entryN', { n: n + 1 })}</legend>
         ${(w.item_field ?? []).map((spec) =>
           this.renderField(`i-${id}-${n}-${spec.role}`, spec, e.items[n]?.[spec.role] ?? '', (v) =>
             this.update_(id, (x) => {
@@ -232,15 +232,31 @@ export class CcsDesignsPanel extends PanelBase {
       <h3 id="designs-title">${t('designs')}</h3>
       ${this.designs === null && !this.message ? html`<p class="hint">${t('loading')}</p>` : nothing} ${error}
       <div class="grid">
-        ${(this.designs ?? []).map(
-          (d) =>
-            html`<div class="choice">
-              ${d.image_preview ? html`<img src=${d.image_preview} alt=${t('previewOf', { name: d.name })} width="160" height="120" />` : nothing}
-              <strong>${d.name}</strong><small>${d.widgets_count} widgets</small>
-              ${d.preview_url ? html`<a href=${d.preview_url} target="_blank" rel="noopener">${t('openPreview')}</a>` : nothing}
-              <button data-design=${d.id} @click=${() => void this.pick(d)}>${t('pickDesign')}</button>
-            </div>`,
-        )}
+        ${(this.designs ?? []).map((d) => {
+          const name = designName(d, t);
+          return html`<div class="choice">
+            ${d.image_preview ? html`<img src=${d.image_preview} alt=${t('previewOf', { name })} width="160" height="120" />` : nothing}
+            <strong>${name}</strong><small>${t('widgetCount', { n: d.widgets_count })}</small>
+            ${
+              d.preview_url
+                ? html`<a
+                    href=${d.preview_url}
+                    target="_blank"
+                    rel="noopener"
+                    aria-label=${`${t('openPreview')}: ${name}`}
+                    >${t('openPreview')}</a
+                  >`
+                : nothing
+            }
+            <button
+              data-design=${d.id}
+              aria-label=${`${t('pickDesign')}: ${name}`}
+              @click=${() => void this.pick(d)}
+            >
+              ${t('pickDesign')}
+            </button>
+          </div>`;
+        })}
       </div>
       <div class="toolbar"><button @click=${() => this.close()}>${t('close')}</button></div>
     </section>`;

@@ -1,7 +1,7 @@
 import { html, nothing } from 'lit';
 import { estimateGeneration } from '@catalogue/credits/dist/estimate.js';
 import { ApiError } from './api';
-import { errorMessage } from './i18n';
+import { designName, errorMessage, languageName } from './i18n';
 import { PanelBase } from './panel-base';
 import type { Design, DesignStructure, GenerationJob, Price, Prompt } from './types';
 
@@ -19,6 +19,7 @@ export class CcsGeneratePanel extends PanelBase {
     entityType: { attribute: false },
     languages: { attribute: false },
     lang: { attribute: false },
+    count: { attribute: false },
     running: { attribute: false },
     prompts: { state: true },
     designs: { state: true },
@@ -32,6 +33,8 @@ export class CcsGeneratePanel extends PanelBase {
   declare entityPath: string;
   declare entityType: string;
   declare languages: string[];
+  /** How many widgets the entity shows now (a replacing generation deletes them). */
+  declare count: number;
   declare lang: string;
   declare running: boolean;
   declare prompts: Prompt[];
@@ -57,7 +60,8 @@ export class CcsGeneratePanel extends PanelBase {
     this.prices = null;
     this.remaining = null;
     this.fillable = {};
-    this.form = { prompt: 0, lang: 'default', design: 0, replace: true, research: false, urls: '' };
+    this.count = 0;
+    this.form = { prompt: 0, lang: 'default', design: 0, replace: false, research: false, urls: '' };
     this.message = '';
     this.sending = false;
   }
@@ -120,6 +124,17 @@ export class CcsGeneratePanel extends PanelBase {
     }
   }
 
+  /** A prompt brings its own settings (as the API would apply them); the form can still change them. */
+  private pickPrompt(id: number): void {
+    const prompt = this.prompts.find((p) => p.id === id);
+    this.set({
+      prompt: id,
+      replace: prompt?.remove_exist_widget ?? false,
+      research: prompt?.use_web_research ?? false,
+      urls: (prompt?.search_web ?? []).join('\n'),
+    });
+  }
+
   private set(patch: Partial<CcsGeneratePanel['form']>): void {
     this.form = { ...this.form, ...patch };
     if (patch.design)
@@ -169,7 +184,7 @@ export class CcsGeneratePanel extends PanelBase {
       <h3 id="gen-title">${t('generateTitle')}</h3>
       <div class="field">
         <label for="g-prompt">${t('prompt')}</label>
-        <select id="g-prompt" @change=${(e: Event) => this.set({ prompt: Number(value(e)) })}>
+        <select id="g-prompt" @change=${(e: Event) => this.pickPrompt(Number(value(e)))}>
           <option value="0">${t('promptNone')}</option>
           ${this.prompts.map((p) => html`<option value=${p.id} ?selected=${p.id === this.form.prompt}>${p.name}</option>`)}
         </select>
@@ -177,13 +192,13 @@ export class CcsGeneratePanel extends PanelBase {
       <div class="field">
         <label for="g-design">${t('design')}</label>
         <select id="g-design" @change=${(e: Event) => this.set({ design: Number(value(e)) })}>
-          ${this.designs.map((d) => html`<option value=${d.id} ?selected=${d.id === this.form.design}>${d.name}</option>`)}
+          ${this.designs.map((d) => html`<option value=${d.id} ?selected=${d.id === this.form.design}>${designName(d, t)}</option>`)}
         </select>
       </div>
       <div class="field">
         <label for="g-lang">${t('generateLang')}</label>
         <select id="g-lang" @change=${(e: Event) => this.set({ lang: value(e) })}>
-          ${this.languages.map((l) => html`<option value=${l} ?selected=${l === this.form.lang}>${l === 'default' ? t('languageDefault') : l}</option>`)}
+          ${this.languages.map((l) => html`<option value=${l} ?selected=${l === this.form.lang}>${languageName(t, l)}</option>`)}
         </select>
       </div>
       <label
@@ -193,6 +208,7 @@ export class CcsGeneratePanel extends PanelBase {
           @change=${(e: Event) => this.set({ replace: checked(e) })}
         />${t('removeExisting')}</label
       >
+      ${this.form.replace && this.count > 0 ? html`<p class="hint warning">${t('replaceWarning', { n: this.count })}</p>` : nothing}
       <label
         ><input
           type="checkbox"

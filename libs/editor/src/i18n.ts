@@ -4,15 +4,50 @@ import { en, type MessageKey, type Messages } from './messages/en';
 
 const CATALOGUES: Record<string, Messages> = { en, cs };
 
-export type Translate = (key: MessageKey, params?: Record<string, string | number>) => string;
+export interface Translate {
+  (key: MessageKey, params?: Record<string, string | number>): string;
+  /** The language the texts are in. */
+  readonly lang: string;
+}
 
-/** The texts of `uiLang` (English when the editor has no messages file for it). */
+/**
+ * The texts of `uiLang` (English when the editor has no messages file for it). `{name}` is
+ * replaced by the value; `{name:one|few|other}` picks the word form for that number by the
+ * language's plural rules (`{n:widget|widgets}`; Czech `{n:widget|widgety|widgetů}`).
+ */
 export function translator(uiLang: string): Translate {
-  const messages = CATALOGUES[uiLang] ?? en;
-  return (key, params = {}) =>
-    messages[key].replace(/\{(\w+)\}/g, (whole, name: string) =>
-      name in params ? String(params[name]) : whole,
-    );
+  const lang = CATALOGUES[uiLang] ? uiLang : 'en';
+  const messages = CATALOGUES[lang]!;
+  const plural = new Intl.PluralRules(lang);
+  const t = (key: MessageKey, params: Record<string, string | number> = {}) =>
+    messages[key].replace(/\{(\w+)(?::([^}]*))?\}/g, (whole, name: string, forms?: string) => {
+      if (!(name in params)) return whole;
+      if (forms === undefined) return String(params[name]);
+      const words = forms.split('|');
+      const rule = plural.select(Number(params[name]));
+      return (rule === 'one' ? words[0] : rule === 'few' && words.length > 2 ? words[1] : words.at(-1)) ?? '';
+    });
+  return Object.assign(t, { lang });
+}
+
+/** A design's name in the UI language when it has one. */
+export function designName(
+  design: { name: string; name_translation?: Record<string, unknown> },
+  t: Translate,
+): string {
+  const own = design.name_translation?.[t.lang];
+  return typeof own === 'string' && own ? own : design.name;
+}
+
+/** A content language as a shop owner reads it: "Czech (cs)", or the default language's name. */
+export function languageName(t: Translate, code: string): string {
+  if (code === 'default') return t('languageDefault');
+  try {
+    const name = new Intl.DisplayNames([t.lang], { type: 'language' }).of(code);
+    return name && name !== code ? `${name} (${code})` : code;
+  } catch {
+    return code;
+  }
 }
 
 /**

@@ -31,17 +31,25 @@ export interface EditableNode {
   plain: boolean;
 }
 
-function valueIn(element: ContentElement, lang: string): string {
+export function valueIn(element: ContentElement, lang: string): string {
   const value = Array.isArray(element.value) ? {} : element.value;
   const own = value[lang];
   if (typeof own === 'string' && own.trim() !== '') return own;
   return typeof value.default === 'string' ? value.default : '';
 }
 
-const classKey = (cls: string): string => cls.trim().split(/\s+/).filter(Boolean).join(' ');
+/** Classes the editor itself puts on a rendered node (not the renderer's). */
+const OWN_CLASSES = new Set(['ccs-editable', 'invalid']);
+
+const classKey = (cls: string): string =>
+  cls
+    .trim()
+    .split(/\s+/)
+    .filter((c) => c && !OWN_CLASSES.has(c))
+    .join(' ');
 
 /** The widget's elements in document order (depth first, siblings by child_id then id). */
-function inTreeOrder(widget: ContentWidget): ContentElement[] {
+export function inTreeOrder(widget: ContentWidget): ContentElement[] {
   const byParent = new Map<number, ContentElement[]>();
   for (const e of widget.children) byParent.set(e.parent_id, [...(byParent.get(e.parent_id) ?? []), e]);
   const out: ContentElement[] = [];

@@ -10,6 +10,16 @@ export class PanelBase extends LitElement {
   declare api: Api;
   declare t: Translate;
 
+  constructor() {
+    super();
+    // Escape closes the panel from anywhere inside it (the editor puts focus back on its button).
+    this.addEventListener('keydown', (e: KeyboardEvent) => {
+      if (e.key !== 'Escape' || e.defaultPrevented) return;
+      e.preventDefault();
+      this.close();
+    });
+  }
+
   protected send(name: string, detail?: unknown): void {
     this.dispatchEvent(new CustomEvent(name, { detail, bubbles: true, composed: true }));
   }

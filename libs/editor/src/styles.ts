@@ -2,8 +2,9 @@ import { css } from 'lit';
 
 /**
  * Themable through custom properties (set them on `ccs-editor` or any ancestor); usable from
- * 360 px wide. Focus is always visible. Widgets keep their last height while content reloads
- * (min-height on the list), so the host page does not jump.
+ * 360 px wide. Focus is always visible. A reload (refresh, another language, a finished
+ * generation) keeps the widgets on screen until the new ones replace them, so the host page
+ * does not jump.
  */
 export const editorStyles = css`
   :host {
@@ -77,6 +78,11 @@ export const editorStyles = css`
   button.icon {
     min-width: 2.25rem;
     padding: 0.25rem 0.5rem;
+    display: inline-grid;
+    place-items: center;
+  }
+  .glyph {
+    display: block;
   }
   select,
   input,
@@ -109,15 +115,15 @@ export const editorStyles = css`
     font-size: 0.875rem;
     margin: 0 0 0.5rem;
   }
+  .hint.warning {
+    color: var(--_danger);
+  }
   ol.widgets {
     list-style: none;
     margin: 0;
     padding: 0;
     display: grid;
     gap: 0.75rem;
-  }
-  ol.widgets.loading {
-    opacity: 0.6;
   }
   li.widget {
     border: 1px solid var(--_border);
@@ -145,10 +151,37 @@ export const editorStyles = css`
   }
   .handle {
     cursor: grab;
+    display: inline-grid;
+    place-items: center;
+    min-width: 1.5rem;
+    min-height: 2.25rem;
+    color: var(--_muted);
+  }
+  ol.entries {
+    margin: 0;
+    padding: 0.5rem 0.75rem;
+    list-style: none;
+    display: grid;
+    gap: 0.25rem;
+    border-bottom: 1px solid var(--_border);
+  }
+  ol.entries li {
+    display: flex;
+    flex-wrap: wrap;
+    gap: 0.25rem 0.5rem;
+    align-items: center;
+  }
+  .entry-text {
+    flex: 1;
+    min-width: 10rem;
+    font-size: 0.875rem;
   }
   .widget-body {
     padding: 0.75rem;
     overflow-wrap: anywhere;
+  }
+  .widget-body > .ccs-widget {
+    margin-bottom: 0;
   }
   .widget-body img {
     max-width: 100%;
@@ -190,6 +223,14 @@ export const editorStyles = css`
     align-items: stretch;
     text-align: left;
     gap: 0.25rem;
+  }
+  .choice img {
+    width: 100%;
+    height: 7.5rem;
+    object-fit: contain;
+    background: var(--_bg);
+    border: 1px solid var(--_border);
+    border-radius: var(--_radius);
   }
   .choice small {
     color: var(--_muted);
@@ -235,7 +276,7 @@ export const editorStyles = css`
       align-items: stretch;
     }
     .widget-bar .name {
-      flex-basis: 100%;
+      flex-basis: calc(100% - 2rem);
     }
   }
 `;

@@ -14,6 +14,8 @@ export interface CatalogueWidget {
   category_id: number;
   category_key: string;
   category_name: string;
+  /** The class of the element repeated per item or image (offered to duplicate or remove), or null. */
+  item_class: string | null;
 }
 
 export interface Favourite {

@@ -1,5 +1,7 @@
 import { html, nothing } from 'lit';
 import { unsafeHTML } from 'lit/directives/unsafe-html.js';
+import type { Entry } from './entries';
+import { icon, type IconName } from './icons';
 import type { Translate } from './i18n';
 import type { ContentWidget } from './types';
 
@@ -10,6 +12,8 @@ export interface WidgetItemView {
   busy: boolean;
   dropIndex: number | null;
   copying: number | null;
+  /** The widget whose list of entries is open. */
+  entriesOpen: number | null;
   nameOf(widget: ContentWidget): string | undefined;
   dragStart(index: number): void;
   /** False when no widget of this editor is being dragged (the drop is then not ours). */
@@ -21,19 +25,24 @@ export interface WidgetItemView {
   favourite(widget: ContentWidget): void;
   toggleCopy(widget: ContentWidget): void;
   copyTo(widget: ContentWidget, target: string): void;
+  /** The entries element-copy can duplicate or remove (none for a widget that repeats nothing). */
+  entries(widget: ContentWidget): Entry[];
+  toggleEntries(widget: ContentWidget): void;
+  entryAction(action: 'copy' | 'remove', widget: ContentWidget, entry: Entry, index: number): void;
 }
 
 /**
  * One widget of the list: its toolbar (drag handle; move up/down, the keyboard's way to
- * reorder; favourite; copy to another item; delete) and its content, rendered from the API's
- * sanitised `html`.
+ * reorder; its entries, when it repeats some; favourite; copy to another item; delete) and its
+ * content, rendered from the API's sanitised `html`.
  */
 export function renderWidgetItem(v: WidgetItemView, widget: ContentWidget, i: number) {
   const { t } = v;
   const name = v.nameOf(widget);
   const label = `${name ? `${name} · ` : ''}${t('widgetLabel', { n: i + 1, total: v.total })}`;
+  const entries = v.entries(widget);
   const button = (
-    text: string,
+    glyph: IconName,
     key: string,
     action: () => void,
     opts: { disabled?: boolean; cls?: string; move?: string; expanded?: boolean } = {},
@@ -47,7 +56,7 @@ export function renderWidgetItem(v: WidgetItemView, widget: ContentWidget, i: nu
       ?disabled=${opts.disabled ?? false}
       @click=${action}
     >
-      ${text}
+      ${icon(glyph)}
     </button>`;
   return html`<li
     class="widget ${v.dropIndex === i ? 'drop-target' : ''}"
@@ -73,14 +82,21 @@ export function renderWidgetItem(v: WidgetItemView, widget: ContentWidget, i: nu
           e.dataTransfer?.setData('text/plain', String(widget.id));
         }}
         @dragend=${() => v.dragEnd()}
-        >⠿</span
+        >${icon('grip')}</span
       >
       <span class="name">${label}</span>
-      ${button('↑', 'moveUp', () => v.moveBy(i, i - 1), { disabled: v.busy || i === 0, move: 'up' })}
-      ${button('↓', 'moveDown', () => v.moveBy(i, i + 1), { disabled: v.busy || i === v.total - 1, move: 'down' })}
-      ${button('☆', 'favourite', () => v.favourite(widget), { disabled: v.busy })}
-      ${button('⧉', 'copyTo', () => v.toggleCopy(widget), { expanded: v.copying === widget.id })}
-      ${button('✕', 'delete', () => v.remove(widget, i), { disabled: v.busy, cls: 'danger' })}
+      ${button('up', 'moveUp', () => v.moveBy(i, i - 1), { disabled: v.busy || i === 0, move: 'up' })}
+      ${button('down', 'moveDown', () => v.moveBy(i, i + 1), { disabled: v.busy || i === v.total - 1, move: 'down' })}
+      ${
+        entries.length
+          ? button('entries', 'entries', () => v.toggleEntries(widget), {
+              expanded: v.entriesOpen === widget.id,
+            })
+          : nothing
+      }
+      ${button('favourite', 'favourite', () => v.favourite(widget), { disabled: v.busy })}
+      ${button('copy', 'copyTo', () => v.toggleCopy(widget), { expanded: v.copying === widget.id })}
+      ${button('delete', 'delete', () => v.remove(widget, i), { disabled: v.busy, cls: 'danger' })}
     </div>
     ${
       v.copying === widget.id
@@ -97,6 +113,35 @@ export function renderWidgetItem(v: WidgetItemView, widget: ContentWidget, i: nu
           </form>`
         : nothing
     }
+    ${v.entriesOpen === widget.id && entries.length ? renderEntries(v, widget, entries, label) : nothing}
     <div class="widget-body">${unsafeHTML(widget.html)}</div>
   </li>`;
+}
+
+/** The widget's entries, each with "duplicate" and "remove" (the last one cannot be removed). */
+function renderEntries(v: WidgetItemView, widget: ContentWidget, entries: Entry[], label: string) {
+  const { t } = v;
+  return html`<ol class="entries" aria-label=${t('entriesOf', { widget: label })}>
+    ${entries.map((entry, k) => {
+      const name = `${t('entryN', { n: k + 1 })}${entry.text ? `: ${entry.text}` : ''}`;
+      return html`<li>
+        <span class="entry-text">${name}</span>
+        <button
+          aria-label=${`${t('entryDuplicate')} (${name})`}
+          ?disabled=${v.busy}
+          @click=${() => v.entryAction('copy', widget, entry, k)}
+        >
+          ${t('entryDuplicate')}
+        </button>
+        <button
+          class="danger"
+          aria-label=${`${t('entryRemove')} (${name})`}
+          ?disabled=${v.busy || entries.length === 1}
+          @click=${() => v.entryAction('remove', widget, entry, k)}
+        >
+          ${t('entryRemove')}
+        </button>
+      </li>`;
+    })}
+  </ol>`;
 }

@@ -39,10 +39,23 @@ describe('white-label-api: GET /widget', () => {
       item_field: [],
       image_slot: 0,
       icon_slot: 0,
+      item_class: null,
     });
     expect(res.body.data.find((w: WidgetBody) => w.type === 'parameters')).toMatchObject({
       fillable: false,
       reason: 'filled_from_data',
+      item_class: 'ccs-parameters__row',
+    });
+    // The element repeated per item or image: what the editor offers to duplicate or remove.
+    const itemClasses = Object.fromEntries(
+      res.body.data.map((w: WidgetBody & { item_class: string | null }) => [w.type, w.item_class]),
+    );
+    expect(itemClasses).toMatchObject({
+      benefit: 'ccs-benefit__item',
+      faq: 'ccs-faq__item',
+      comparison: 'ccs-comparison__row',
+      gallery: 'ccs-gallery__item',
+      cta: null,
     });
   });
 

@@ -11,6 +11,7 @@ import type {
   DesignWidgetDefinition,
   FieldSpec,
   StructureWidget,
+  TemplateNode,
   WidgetDefinition,
 } from './types';
 
@@ -121,4 +122,18 @@ export function canonicalJson(value: unknown): string {
 /** sha256 (hex) of the canonical JSON of a structure: the design's `hash`. */
 export function structureHash(structure: DesignStructure): string {
   return createHash('sha256').update(canonicalJson(structure)).digest('hex');
+}
+
+/**
+ * The class of the element a widget repeats once per item (a benefit, a question, a table row)
+ * or per image (a gallery picture), or null when it repeats nothing: the element an editor
+ * offers to duplicate or remove with element-copy.
+ */
+export function repeatedClass(template: readonly TemplateNode[]): string | null {
+  for (const node of template) {
+    if (node.repeat && node.class) return node.class;
+    const inner = repeatedClass(node.children ?? []);
+    if (inner !== null) return inner;
+  }
+  return null;
 }

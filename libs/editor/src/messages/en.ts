@@ -1,4 +1,8 @@
-/** English UI texts of the editor. `{name}` is replaced by a value. */
+/**
+ * English UI texts of the editor. `{name}` is replaced by a value, `{n:one|other}` is the word
+ * form for the number n (see i18n.ts). "Item" is the host's catalogue item (a product);
+ * "entry" is a repeated part of a widget (a question, a benefit, a table row).
+ */
 export const en = {
   title: 'Content of {entity}',
   loading: 'Loading the content…',
@@ -16,6 +20,13 @@ export const en = {
   copyTarget: 'Identifier of the item',
   copy: 'Copy',
   copied: 'Widget copied to {target}.',
+  entries: 'Entries',
+  entriesOf: 'Entries of {widget}',
+  entryN: 'Entry {n}',
+  entryDuplicate: 'Duplicate',
+  entryRemove: 'Remove',
+  entryCopied: 'Entry {n} duplicated.',
+  entryRemoved: 'Entry {n} removed.',
   delete: 'Delete',
   deleted: 'Widget deleted.',
   undo: 'Undo',
@@ -43,6 +54,7 @@ export const en = {
   promptNone: 'No prompt',
   generateLang: 'Language of the texts',
   removeExisting: 'Replace the existing widgets',
+  replaceWarning: 'The {n} {n:widget|widgets} shown now will be deleted when the new content is written.',
   webResearch: 'Read web pages for facts',
   researchUrls: 'Web pages (one URL a line)',
   design: 'Design',
@@ -54,16 +66,16 @@ export const en = {
   generating: 'Generating… {status}',
   jobPending: 'waiting in the queue',
   jobRunning: 'writing the texts',
-  generated: 'Generation finished: {n} widgets written.',
+  generated: 'Generation finished: {n} {n:widget|widgets} written.',
   generationFailed: 'The generation failed: {message}',
   designs: 'Designs',
   designsTitle: 'Fill a design',
+  widgetCount: '{n} {n:widget|widgets}',
   pickDesign: 'Use this design',
   previewOf: 'Preview of {name}',
   openPreview: 'Open the preview',
   fill: 'Fill the design',
-  filled: 'The design was filled: {n} widgets.',
-  itemN: 'Item {n}',
+  filled: 'The design was filled: {n} {n:widget|widgets}.',
   images: 'Image URLs',
   icons: 'Icon URLs',
   charCount: '{n} / {max}',

@@ -1,4 +1,4 @@
-import type { FieldSpec, UnfillableReason } from '@catalogue/content';
+import { repeatedClass, type FieldSpec, type UnfillableReason } from '@catalogue/content';
 import { widgetCatalogueRepository, type CatalogueWidget, type Knex } from '@catalogue/db';
 
 /** A widget of the catalogue: what it is, where it is listed, and what it can be filled with. */
@@ -18,6 +18,8 @@ export interface WidgetView {
   item_field: FieldSpec[];
   image_slot: number;
   icon_slot: number;
+  /** The class of the element repeated per item or image (what element-copy duplicates), or null. */
+  item_class: string | null;
 }
 
 function widgetView(widget: CatalogueWidget): WidgetView {
@@ -37,6 +39,7 @@ function widgetView(widget: CatalogueWidget): WidgetView {
     item_field: d.item_field,
     image_slot: d.image_slot,
     icon_slot: d.icon_slot,
+    item_class: repeatedClass(d.template),
   };
 }
 

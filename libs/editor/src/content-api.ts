@@ -1,0 +1,140 @@
+/**
+ * The v3 calls the editor makes about its one entity, each naming the path and body the
+ * specification gives it; every write answers the entity's widgets as they are now (in `lang`).
+ * No state and no DOM: the editor (editor-core.ts) decides when to call and what to show.
+ */
+import { ApiError, type Api } from './api';
+import type { CatalogueWidget, ContentElement, ContentWidget, GenerationJob } from './types';
+
+/** A widget's elements as a write body takes them (`[]` values become empty maps). */
+export function elementsOf(widget: ContentWidget) {
+  return widget.children.map((e) => ({
+    id: e.id,
+    parent_id: e.parent_id,
+    child_id: e.child_id,
+    class: e.class,
+    is_editable: e.is_editable,
+    tag: e.tag,
+    value: Array.isArray(e.value) ? {} : e.value,
+    extension: e.extension,
+  }));
+}
+
+export class ContentApi {
+  constructor(
+    readonly api: Api,
+    readonly entityId: string,
+    readonly entityType: string,
+  ) {}
+
+  /** `/{entity_id}/type/{entity_type}`, as every entity path of the API ends. */
+  get entityPath(): string {
+    return `/${encodeURIComponent(this.entityId)}/type/${encodeURIComponent(this.entityType)}`;
+  }
+
+  private content(lang: string, tail = ''): string {
+    return `/content${this.entityPath}${tail}?lang=${encodeURIComponent(lang)}`;
+  }
+
+  checkLicence(): Promise<{ data: { has_valid_license: boolean } }> {
+    return this.api.post('/check-license');
+  }
+
+  register(title: string): Promise<unknown> {
+    return this.api.post('/register-entity', {
+      entity_id: this.entityId,
+      type: this.entityType,
+      ...(title && { title }),
+    });
+  }
+
+  widgets(lang: string): Promise<ContentWidget[]> {
+    return this.api.get(this.content(lang));
+  }
+
+  /** The eshop's languages: the keys of the entity's html map. */
+  async languages(): Promise<string[]> {
+    const { html } = await this.api.get<{ html: Record<string, string> }>(`/entity${this.entityPath}/html`);
+    return Object.keys(html);
+  }
+
+  /** The entity's running generation, or null when none runs (the API's 404). */
+  running(): Promise<GenerationJob | null> {
+    return this.api.get<{ data: GenerationJob }>(`/content${this.entityPath}/generate`).then(
+      (r) => r.data,
+      (err: unknown) => {
+        if (err instanceof ApiError && err.status === 404) return null;
+        throw err;
+      },
+    );
+  }
+
+  async catalogue(): Promise<CatalogueWidget[]> {
+    return (await this.api.get<{ data: CatalogueWidget[] }>('/widget')).data;
+  }
+
+  reorder(order: number[], lang: string): Promise<ContentWidget[]> {
+    return this.api.post(this.content(lang), { ord: order });
+  }
+
+  /** Adds a catalogue widget (`widget_id`, optional `position` and `json`). */
+  add(body: Record<string, unknown>, lang: string): Promise<ContentWidget[]> {
+    return this.api.post(this.content(lang), body);
+  }
+
+  /** Puts a deleted widget back at `position`, with the texts and images it had. */
+  restore(widget: ContentWidget, position: number, lang: string): Promise<ContentWidget[]> {
+    return this.add({ widget_id: widget.widget_id, position, json: elementsOf(widget) }, lang);
+  }
+
+  remove(widget: ContentWidget, lang: string): Promise<ContentWidget[]> {
+    return this.api.delete(this.content(lang, `/widget/${widget.id}`));
+  }
+
+  /** PUT one element's value in `lang`. */
+  edit(widget: ContentWidget, elementId: number, value: string, lang: string): Promise<ContentWidget[]> {
+    return this.api.put(this.content(lang), {
+      [widget.id]: { children: [{ id: elementId, value: { [lang]: value } }] },
+    });
+  }
+
+  /**
+   * element-copy: duplicates (`copy`, right after it) or removes an element with what it holds.
+   * The API names it by its parent and its 0-based index among the parent's children.
+   */
+  elementAction(
+    action: 'copy' | 'remove',
+    widget: ContentWidget,
+    element: ContentElement,
+    lang: string,
+  ): Promise<ContentWidget[]> {
+    const siblings = widget.children
+      .filter((e) => e.parent_id === element.parent_id)
+      .sort((a, b) => a.child_id - b.child_id || a.id - b.id);
+    return this.api.post(`/content/element-copy${this.entityPath}?lang=${encodeURIComponent(lang)}`, {
+      action,
+      index: siblings.findIndex((e) => e.id === element.id),
+      contentId: widget.id,
+      parent: String(element.parent_id),
+    });
+  }
+
+  favourite(widget: ContentWidget, name: string): Promise<unknown> {
+    return this.api.post('/widget-favourite', {
+      name,
+      widget_id: widget.widget_id,
+      children: elementsOf(widget),
+    });
+  }
+
+  /** Copies one widget, as it is, to the end of another registered entity of the same type. */
+  copyTo(widget: ContentWidget, target: string): Promise<ContentWidget[]> {
+    return this.api.post(
+      `/content/${encodeURIComponent(target)}/type/${encodeURIComponent(this.entityType)}`,
+      {
+        widget_id: widget.widget_id,
+        json: elementsOf(widget),
+      },
+    );
+  }
+}

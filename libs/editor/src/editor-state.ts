@@ -1,0 +1,182 @@
+/**
+ * The state of <ccs-editor>: its attributes, what it shows, and how it tells the host page
+ * (DOM events `ccs-change`, `ccs-error`, …). Operations are in editor-core.ts, calls in
+ * content-api.ts, drawing in ccs-editor.ts.
+ */
+import { LitElement, type PropertyValues } from 'lit';
+import { Api, ApiError } from './api';
+import { ContentApi } from './content-api';
+import { errorMessage, translator, type Translate } from './i18n';
+import { editorStyles } from './styles';
+import type { CatalogueWidget, ContentWidget, GenerationJob } from './types';
+
+export type Panel = 'none' | 'add' | 'generate' | 'designs';
+
+export interface Deleted {
+  widget: ContentWidget;
+  position: number;
+}
+
+export class EditorState extends LitElement {
+  static override styles = editorStyles;
+  static override properties = {
+    apiBase: { attribute: 'api-base' },
+    token: {},
+    entityId: { attribute: 'entity-id' },
+    entityType: { attribute: 'entity-type' },
+    entityTitle: { attribute: 'entity-title' },
+    uiLang: { attribute: 'ui-lang' },
+    phase: { state: true },
+    languages: { state: true },
+    lang: { state: true },
+    widgets: { state: true },
+    busy: { state: true },
+    status: { state: true },
+    error: { state: true },
+    fatal: { state: true },
+    deleted: { state: true },
+    panel: { state: true },
+    job: { state: true },
+    dropIndex: { state: true },
+    copying: { state: true },
+    entriesOf: { state: true },
+    catalogue: { state: true },
+  };
+
+  declare apiBase: string;
+  declare token: string;
+  declare entityId: string;
+  declare entityType: string;
+  declare entityTitle: string;
+  declare uiLang: string;
+  declare phase: 'loading' | 'ready' | 'fatal';
+  declare languages: string[];
+  declare lang: string;
+  declare widgets: ContentWidget[];
+  declare busy: boolean;
+  declare status: string;
+  declare error: string;
+  declare fatal: string;
+  declare deleted: Deleted | null;
+  declare panel: Panel;
+  declare job: GenerationJob | null;
+  declare dropIndex: number | null;
+  /** The widget whose "copy to another entity" form is open. */
+  declare copying: number | null;
+  /** The widget whose list of entries (duplicate / remove an entry) is open. */
+  declare entriesOf: number | null;
+  /** The widget catalogue by id: names for the labels, entry classes for element-copy. */
+  declare catalogue: ReadonlyMap<number, CatalogueWidget>;
+
+  protected api!: Api;
+  protected content!: ContentApi;
+  protected dragFrom: number | null = null;
+
+  constructor() {
+    super();
+    this.apiBase = '';
+    this.token = '';
+    this.entityId = '';
+    this.entityType = 'product';
+    this.entityTitle = '';
+    this.uiLang = 'en';
+    this.phase = 'loading';
+    this.languages = [];
+    this.lang = 'default';
+    this.widgets = [];
+    this.busy = false;
+    this.status = '';
+    this.error = '';
+    this.fatal = '';
+    this.deleted = null;
+    this.panel = 'none';
+    this.job = null;
+    this.dropIndex = null;
+    this.copying = null;
+    this.entriesOf = null;
+    this.catalogue = new Map();
+  }
+
+  /** The API client (read by the job watcher and handed to the panels). */
+  get apiClient(): Api {
+    return this.api;
+  }
+
+  get t(): Translate {
+    return translator(this.uiLang);
+  }
+
+  protected get entityPath(): string {
+    return this.content.entityPath;
+  }
+
+  protected override willUpdate(changed: PropertyValues<this>): void {
+    if (
+      changed.has('apiBase') ||
+      changed.has('token') ||
+      changed.has('entityId') ||
+      changed.has('entityType')
+    ) {
+      this.api = new Api(this.apiBase || location.origin, this.token);
+      this.content = new ContentApi(this.api, this.entityId, this.entityType);
+    }
+  }
+
+  protected emit(name: string, detail: unknown): void {
+    this.dispatchEvent(new CustomEvent(name, { detail, bubbles: true, composed: true }));
+  }
+
+  /** Shows an API failure and tells the host; what the person typed stays where it was. */
+  protected fail(err: unknown, fatal = false): void {
+    const message = errorMessage(this.t, err);
+    if (fatal) {
+      this.fatal = message;
+      this.phase = 'fatal';
+    } else this.error = message;
+    this.status = '';
+    this.report(err);
+  }
+
+  /** Tells the host about a failure (a panel may already show it). */
+  protected report(err: unknown): void {
+    const status = err instanceof ApiError ? err.status : 0;
+    const code = err instanceof ApiError ? err.code : undefined;
+    this.emit('ccs-error', { status, message: errorMessage(this.t, err), code });
+  }
+
+  /** Runs one change against the API; the answer (the widgets) replaces the list. */
+  protected async change(
+    action: string,
+    detail: Record<string, unknown>,
+    run: () => Promise<ContentWidget[]>,
+    done: string,
+  ): Promise<boolean> {
+    this.busy = true;
+    this.error = '';
+    this.status = this.t('saving');
+    try {
+      this.widgets = await run();
+      this.status = done;
+      this.emit('ccs-change', { action, entity_id: this.entityId, lang: this.lang, ...detail });
+      return true;
+    } catch (err) {
+      this.fail(err);
+      return false;
+    } finally {
+      this.busy = false;
+    }
+  }
+
+  /** Runs a call that answers no widgets (a favourite, a copy elsewhere) with the same feedback. */
+  protected async act(run: () => Promise<void>): Promise<void> {
+    this.busy = true;
+    this.error = '';
+    try {
+      await run();
+    } catch (err) {
+      this.fail(err);
+    } finally {
+      this.busy = false;
+    }
+  }
+}
