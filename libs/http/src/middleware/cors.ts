@@ -28,9 +28,21 @@ export function whiteLabelCors(
     const origin = normaliseOrigin(ctx.get('Origin'));
     if (origin && (await originsRepository.isAllowedByAny(deps.db, origin))) ctx.state.corsOrigin = origin;
     if (ctx.method === 'OPTIONS') {
-      // A preflight carries no token: it counts against its address's anonymous budget.
-      enforce(ctx, await deps.rateLimits.consumeAnonymous(ctx.ip));
-      if (!ctx.state.corsOrigin) throw new ForbiddenError('Origin not allowed', 'origin_forbidden');
+      // A preflight carries no token: an allowed origin's count against its address's preflight
+      // budget (with the CORS headers, so the page can read a 429), others' against the
+      // anonymous one.
+      if (!ctx.state.corsOrigin) {
+        enforce(ctx, await deps.rateLimits.consumeAnonymous(ctx.ip));
+        throw new ForbiddenError('Origin not allowed', 'origin_forbidden');
+      }
+      const decision = await deps.rateLimits.consumePreflight(ctx.ip);
+      if (decision && !decision.allowed) {
+        // @koa/cors answers a preflight itself; a refused one is answered by the error
+        // middleware, which keeps the headers set before the throw.
+        ctx.set('Access-Control-Allow-Origin', ctx.state.corsOrigin);
+        ctx.vary('Origin');
+      }
+      enforce(ctx, decision);
     }
     return headers(ctx, next);
   };

@@ -7,7 +7,7 @@ import type { RateLimitMetrics } from '../metrics';
 /** The per-token budgets: cheap reads, bulk writes, generation starts. */
 export type TokenBucket = 'read' | 'write' | 'generate';
 /** Every budget, named as in the `RateLimit-Policy` header. */
-export type Policy = TokenBucket | 'anonymous' | 'auth-failure';
+export type Policy = TokenBucket | 'anonymous' | 'preflight' | 'auth-failure';
 
 /** The outcome of counting one request against one budget. */
 export interface RateLimitDecision {
@@ -30,6 +30,12 @@ export interface RateLimits {
   consumeToken(tokenHash: string, bucket: TokenBucket, override: number | null): Promise<MaybeDecision>;
   /** Counts a request that carries no token, per client address. */
   consumeAnonymous(address: string): Promise<MaybeDecision>;
+  /**
+   * Counts a CORS preflight from an origin some eshop allows, per client address. A browser
+   * preflights every new URL (each entity's paths are new), so a host's editor sends several a
+   * product: they get the read budget, not the small anonymous one.
+   */
+  consumePreflight(address: string): Promise<MaybeDecision>;
   /** The address's failed-authentication budget when it is used up (then every token is refused). */
   authFailureBlock(address: string): Promise<MaybeDecision>;
   /** Counts a failed authentication of the address. */
@@ -44,6 +50,7 @@ const pass = (): Promise<MaybeDecision> => Promise.resolve(undefined);
 export const NO_RATE_LIMITS: RateLimits = {
   consumeToken: pass,
   consumeAnonymous: pass,
+  consumePreflight: pass,
   authFailureBlock: pass,
   recordAuthFailure: pass,
   state: () => 'disabled',
@@ -157,6 +164,7 @@ export function createRateLimits(
     return { policy: bucket, points, windowSeconds: 60 };
   };
   const anonymous: Budget = { policy: 'anonymous', points: settings.anonymousPerMinute, windowSeconds: 60 };
+  const preflight: Budget = { policy: 'preflight', points: settings.readPerMinute, windowSeconds: 60 };
   const authFailure: Budget = {
     policy: 'auth-failure',
     points: settings.authFailures,
@@ -168,6 +176,7 @@ export function createRateLimits(
   return {
     consumeToken: (tokenHash, bucket, override) => consume(tokenBudget(bucket, override), tokenHash),
     consumeAnonymous: (address) => consume(anonymous, address),
+    consumePreflight: (address) => consume(preflight, address),
     recordAuthFailure: (address) => consume(authFailure, address),
     // A read, not a count: every request with a token checks it (a blocked address must not
     // learn that a guessed token is valid), but only failures use the budget up.
