@@ -9,11 +9,11 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { Redis } from 'ioredis';
 import { RateLimiterRedis } from 'rate-limiter-flexible';
-import { adminService } from '@catalogue/admin';
 import {
   benchEnv,
   Cleanup,
   createBenchDatabase,
+  createBenchEshop,
   deleteKeys,
   freePort,
   measurePair,
@@ -152,16 +152,7 @@ async function run(env: BenchEnv, cleanup: Cleanup): Promise<void> {
     `delete Redis keys ${queuePrefix}:*`,
     async () => void (await deleteKeys(env.redisUrl, queuePrefix)),
   );
-  const created = await adminService(db).createEshop({
-    name: 'Bench limits',
-    languages: ['default'],
-    origins: [],
-    credits: 0,
-    enableSiteLink: false,
-    enableRichSnippet: false,
-    reviewRequired: false,
-    licenceValidUntil: null,
-  });
+  const eshop = await createBenchEshop(db, 'Bench limits');
   const limited = await startService('limited', env, url, queuePrefix, true, cleanup);
   const unlimited = await startService('unlimited', env, url, `${queuePrefix}-off`, false, cleanup);
   cleanup.defer(
@@ -176,14 +167,14 @@ async function run(env: BenchEnv, cleanup: Cleanup): Promise<void> {
     next: () => ({
       method: 'GET',
       path: '/api/v2/rest/whoami',
-      headers: { authorization: `Bearer ${created.apiToken}` },
+      headers: { authorization: `Bearer ${eshop.token}` },
     }),
     itemsPerRequest: 1,
-    check: (body) => body.includes(`"eshop_id":${created.eshop.id}`),
+    check: (body) => body.includes(`"eshop_id":${eshop.id}`),
   });
   // The limiter must be in the measured path: its answer carries the RateLimit fields.
   const probe = await fetch(`${limited.url}/api/v2/rest/whoami`, {
-    headers: { authorization: `Bearer ${created.apiToken}` },
+    headers: { authorization: `Bearer ${eshop.token}` },
   });
   if (!probe.headers.get('ratelimit')) throw new Error('the limited side answered without RateLimit');
 
