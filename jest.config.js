@@ -24,6 +24,8 @@ module.exports = {
   moduleNameMapper: { '^@catalogue/([a-z-]+)$': '<rootDir>/libs/$1/src' },
   globalSetup: '<rootDir>/libs/testing/src/global-setup.ts',
   globalTeardown: '<rootDir>/libs/testing/src/global-teardown.ts',
+  // Every error response of every served app must carry a `code` (libs/testing/src/error-codes.ts).
+  setupFilesAfterEnv: ['<rootDir>/libs/testing/src/error-codes.setup.ts'],
   testTimeout: 30000,
   maxWorkers: 2,
 };

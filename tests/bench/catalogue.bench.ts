@@ -5,7 +5,6 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type autocannon from 'autocannon';
 import { Redis } from 'ioredis';
-import { adminService } from '@catalogue/admin';
 import { catalogueRepository, type EntityWrite, type Knex } from '@catalogue/db';
 import { COUNT_SQL, countBindings, LIST_SQL, listBindings, upsertSql } from './baseline-sql';
 import { contentInsert, productId, productItem } from './fixtures';
@@ -13,6 +12,7 @@ import {
   benchEnv,
   Cleanup,
   createBenchDatabase,
+  createBenchEshop,
   deleteKeys,
   freePort,
   measurePair,
@@ -108,20 +108,9 @@ async function checkBaselineSql(db: Knex, eshopId: number): Promise<void> {
 }
 
 async function createEshops(db: Knex): Promise<BenchEshop[]> {
-  const admin = adminService(db);
   const eshops: BenchEshop[] = [];
   for (const n of range(1, ESHOPS)) {
-    const created = await admin.createEshop({
-      name: `Bench eshop ${n}`,
-      languages: ['default', 'cs', 'en'],
-      origins: [],
-      credits: 0,
-      enableSiteLink: false,
-      enableRichSnippet: false,
-      reviewRequired: false,
-      licenceValidUntil: null,
-    });
-    eshops.push({ id: created.eshop.id, token: created.apiToken });
+    eshops.push(await createBenchEshop(db, `Bench eshop ${n}`, ['default', 'cs', 'en']));
   }
   return eshops;
 }

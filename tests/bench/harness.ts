@@ -6,6 +6,8 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
 import { Redis } from 'ioredis';
+import { adminService } from '@catalogue/admin';
+import type { Language } from '@catalogue/config';
 import {
   createKnex,
   dropDatabase,
@@ -96,6 +98,25 @@ export class Cleanup {
       });
     }
   }
+}
+
+/** An eshop with an API token and nothing else switched on (no credits, origins or licence). */
+export async function createBenchEshop(
+  db: Knex,
+  name: string,
+  languages: Language[] = ['default'],
+): Promise<{ id: number; token: string }> {
+  const created = await adminService(db).createEshop({
+    name,
+    languages,
+    origins: [],
+    credits: 0,
+    enableSiteLink: false,
+    enableRichSnippet: false,
+    reviewRequired: false,
+    licenceValidUntil: null,
+  });
+  return { id: created.eshop.id, token: created.apiToken };
 }
 
 // The tests' helper: a free TCP port on the loopback interface.

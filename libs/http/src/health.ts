@@ -1,5 +1,6 @@
 import Router from '@koa/router';
 import type { Registry } from 'prom-client';
+import type { ErrorCode } from './codes';
 import type { AppContext, AppState } from './types';
 
 /**
@@ -43,10 +44,11 @@ export function healthRouter(checks: ReadinessCheck[], registry: Registry): Rout
     );
     const ready = results.every((r) => !r.critical || r.state === 'ok');
     ctx.status = ready ? 200 : 503;
-    ctx.body = {
-      status: ready ? 'ready' : 'not_ready',
-      checks: Object.fromEntries(results.map((r) => [r.name, r.state])),
-    };
+    const checksBody = Object.fromEntries(results.map((r) => [r.name, r.state]));
+    // A 503 is an error body like any other: it carries its code (libs/http/src/codes.ts).
+    ctx.body = ready
+      ? { status: 'ready', checks: checksBody }
+      : { status: 'not_ready', code: 'unavailable' satisfies ErrorCode, checks: checksBody };
   });
   router.get('/metrics', async (ctx) => {
     ctx.set('Content-Type', registry.contentType);

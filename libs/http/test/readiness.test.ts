@@ -50,6 +50,7 @@ describe('/readyz', () => {
       expect(res.status).toBe(503);
       expect(await res.json()).toEqual({
         status: 'not_ready',
+        code: 'unavailable',
         checks: { postgres: 'ok', redis: 'unavailable' },
       });
     });
@@ -68,7 +69,11 @@ describe('/readyz', () => {
     try {
       const res = await fetch(`${deadServer.url}/readyz`);
       expect(res.status).toBe(503);
-      expect(await res.json()).toEqual({ status: 'not_ready', checks: { postgres: 'unavailable' } });
+      expect(await res.json()).toEqual({
+        status: 'not_ready',
+        code: 'unavailable',
+        checks: { postgres: 'unavailable' },
+      });
     } finally {
       await deadServer.stop();
       await deadDb.destroy();

@@ -3,6 +3,7 @@ import { connect, createServer } from 'node:net';
 import { join } from 'node:path';
 import { startHttpServer, type HttpApp, type RunningServer } from '@catalogue/http';
 import type { Logger } from '@catalogue/logger';
+import { observeErrorCodes } from './error-codes';
 import { loadConfig, type Config, type Language } from '@catalogue/config';
 import { adminService, type CreatedEshop } from '@catalogue/admin';
 import {
@@ -253,6 +254,7 @@ export interface ServedApp extends RunningServer {
 
 /** Serves a service's app (createApp(deps)) on a free loopback port. */
 export async function serveApp(app: HttpApp, logger: Logger, shutdownTimeoutMs = 1_000): Promise<ServedApp> {
+  observeErrorCodes(app);
   // No idle grace: test clients send nothing after their last response.
   const running = await startHttpServer(app, {
     port: 0,
@@ -300,6 +302,7 @@ export function serveServiceForTests<D extends { logger: Logger }>(
   };
 }
 export * from './openapi';
+export { observedErrorCodes } from './error-codes';
 export { chromiumPath, launchBrowser } from './browser';
 export * from './served-docs';
 export * from './private-postgres';

@@ -165,7 +165,7 @@ function isEmptyBody(body: unknown): boolean {
  * Every error response of every service carries a stable `code` (libs/http/src/codes.ts), whatever
  * its documented schema says: checked on each response a test validates, across the whole suite.
  */
-function errorCodeProblems(status: number, body: unknown): string[] {
+export function errorCodeProblems(status: number, body: unknown): string[] {
   if (status < 400 || isEmptyBody(body)) return [];
   if (!isObject(body)) return [`error response ${status} is not a JSON object with a code`];
   return typeof body.code === 'string' && /^[a-z_]+$/.test(body.code)

@@ -3,7 +3,9 @@
 // key can be taken again, and the key row is what PostgreSQL keeps (surviving restarts).
 import { idempotencyRepository } from '@catalogue/db';
 import { IDEMPOTENCY_LOCK_SECONDS } from '@catalogue/http';
-import { expectMatchesContract } from '@catalogue/testing';
+import { expectMatchesContract, serveApp, testConfig } from '@catalogue/testing';
+import { createApp } from '../src/app';
+import { buildDeps, closeDeps } from '../src/deps';
 import { catalogueService } from './helpers';
 
 let counter = 0;
@@ -155,5 +157,74 @@ describe('catalogue-api: Idempotency-Key on imports', () => {
     expect(res.status).toBe(400);
     expect(res.body.code).toBe('idempotency_key_invalid');
     expect(await svc.deps.db('brands').where({ eshop_id: eshop.id })).toEqual([]);
+  });
+
+  /** Every creating POST of the catalogue API, with a body that creates one thing. */
+  const CREATING_POSTS: [path: string, body: unknown, stored: string][] = [
+    [
+      '/api/v1/products/bulk-import',
+      [{ id: 'X1', name: 'Chair', url: 'https://shop.test/chair' }],
+      'products',
+    ],
+    [
+      '/api/v1/categories/bulk-import',
+      [{ id: 'X1', name: 'Chairs', url: 'https://shop.test/chairs' }],
+      'categories',
+    ],
+    [
+      '/api/v1/parameters/bulk-import',
+      [{ id: 1, name: 'Colour', values: [{ id: 1, value: 'Red' }] }],
+      'parameters',
+    ],
+    ['/api/v2/rest/products', [{ id: 'X1', name: { default: 'Chair' } }], 'products'],
+    ['/api/v2/rest/parameters', [{ id: 1, name: 'Colour', values: [{ id: 1, value: 'Red' }] }], 'parameters'],
+    ['/api/v2/rest/multi-import', { brands: [brand('B1', 'Acme')] }, 'brands'],
+    ['/api/v2/rest/listing', [{ code: 'L1', name: 'Desk lamp' }], 'listing_rows'],
+  ];
+
+  test.each(CREATING_POSTS)(
+    'when POST %s is retried with the same key, then the first answer is replayed and nothing is stored twice',
+    async (path, body, table) => {
+      const { eshop, apiToken } = await svc.eshop();
+      const key = nextKey();
+      const first = await post(apiToken, path, body, key);
+      const rowsBefore = await svc.deps.db(table).where({ eshop_id: eshop.id }).select('*');
+
+      const retry = await post(apiToken, path, body, key);
+
+      expect(first.status).toBeLessThan(300);
+      expect(first.headers.get('idempotent-replayed')).toBeNull();
+      expect(retry.status).toBe(first.status);
+      expect(retry.body).toEqual(first.body);
+      expect(retry.headers.get('idempotent-replayed')).toBe('true');
+      expect(rowsBefore.length).toBeGreaterThan(0);
+      expect(await svc.deps.db(table).where({ eshop_id: eshop.id }).select('*')).toEqual(rowsBefore);
+    },
+  );
+
+  test('when the retry reaches another replica (or the process restarted), then it is replayed from PostgreSQL', async () => {
+    const { eshop, apiToken } = await svc.eshop();
+    const key = nextKey();
+    const first = await post(apiToken, '/api/v2/rest/brands', [brand('B1', 'Acme')], key);
+    const otherDeps = buildDeps(testConfig());
+    const other = await serveApp(createApp(otherDeps), otherDeps.logger);
+    try {
+      const res = await fetch(`${other.url}/api/v2/rest/brands`, {
+        method: 'POST',
+        headers: {
+          Authorization: `Bearer ${apiToken}`,
+          'Content-Type': 'application/json',
+          'Idempotency-Key': key,
+        },
+        body: JSON.stringify([brand('B1', 'Acme')]),
+      });
+      expect(res.status).toBe(200);
+      expect(res.headers.get('idempotent-replayed')).toBe('true');
+      expect(await res.json()).toEqual(first.body);
+      expect(await svc.deps.db('brands').where({ eshop_id: eshop.id })).toHaveLength(1);
+    } finally {
+      await other.stop();
+      await closeDeps(otherDeps);
+    }
   });
 });

@@ -340,4 +340,21 @@ describe('white-label-api: entities (register-entity, GET entity, GET …/html)'
       expect(res.headers.get('access-control-allow-origin')).toBe(ORIGIN);
     });
   });
+
+  test('when a registration is retried with the same Idempotency-Key, then the first 201 is replayed and the entity is stored once', async () => {
+    const shop = await service.shop();
+    const body = { entity_id: 'P-IDEM', type: 'product', title: 'Shoe' };
+    const headers = { 'Idempotency-Key': `reg-${process.pid}-${Date.now()}` };
+
+    const first = await shop.post('/register-entity', body, { headers });
+    const storedFirst = await stored(shop.id, 'product', 'P-IDEM');
+    const retry = await shop.post('/register-entity', body, { headers });
+
+    expect(first.status).toBe(201);
+    // Run again, the registration would answer 200 "Entity updated".
+    expect(retry.status).toBe(201);
+    expect(retry.body).toEqual(first.body);
+    expect(retry.headers.get('idempotent-replayed')).toBe('true');
+    expect(await stored(shop.id, 'product', 'P-IDEM')).toEqual(storedFirst);
+  });
 });

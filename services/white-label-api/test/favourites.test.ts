@@ -237,4 +237,19 @@ describe('white-label-api: widget favourites', () => {
     }
     expect((await stored(shop)).map((f) => f.id)).toEqual([existing.id]);
   });
+
+  test('when a create is retried with the same Idempotency-Key, then the first answer is replayed and one favourite is stored', async () => {
+    const shop = await service.shop();
+    const body = { name: 'Once', widget_id: sectionId, children: children() };
+    const headers = { 'Idempotency-Key': `fav-${process.pid}-${Date.now()}` };
+
+    const first = await shop.post('/widget-favourite', body, { headers });
+    const retry = await shop.post('/widget-favourite', body, { headers });
+
+    expect(first.status).toBeLessThan(300);
+    expect(retry.status).toBe(first.status);
+    expect(retry.body).toEqual(first.body);
+    expect(retry.headers.get('idempotent-replayed')).toBe('true');
+    expect((await stored(shop)).map((f) => f.name)).toEqual(['Once']);
+  });
 });

@@ -304,4 +304,24 @@ describe('white-label-api: POST /entity/{entity_id}/type/{entity_type}/design (f
     expect(res.body).toEqual(LICENCE_ERROR);
     expect(await content(shop, 'P1')).toBeUndefined();
   });
+
+  test('when a fill is retried with the same Idempotency-Key, then the first answer is replayed and the content is not written again', async () => {
+    const shop = await registered();
+    const d = await classic();
+    const body = {
+      design_id: d.id,
+      widget: [{ design_widget_id: d.section, fields: { heading: 'Hello', paragraph: '<p>Once</p>' } }],
+    };
+    const headers = { 'Idempotency-Key': `fill-${process.pid}-${Date.now()}` };
+
+    const first = await shop.post('/entity/P1/type/product/design', body, { headers });
+    const storedFirst = await content(shop, 'P1');
+    const retry = await shop.post('/entity/P1/type/product/design', body, { headers });
+
+    expect(first.status).toBe(200);
+    expect(retry.status).toBe(200);
+    expect(retry.body).toEqual(first.body);
+    expect(retry.headers.get('idempotent-replayed')).toBe('true');
+    expect(await content(shop, 'P1')).toEqual(storedFirst);
+  });
 });
