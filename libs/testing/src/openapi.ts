@@ -309,6 +309,40 @@ export function createOpenApiValidator(document: unknown, name = 'docs/openapi.y
     return { status: res.status, headers: res.headers, body: body as T, text };
   };
 
+  /** Every operation of the document, with its path item, its label and its JSON pointer. */
+  const operations = (): Array<{
+    template: string;
+    item: Json;
+    operation: Json;
+    label: string;
+    opPointer: string;
+  }> =>
+    Object.entries(paths).flatMap(([template, item]) =>
+      isObject(item)
+        ? METHODS.flatMap((verb) => {
+            const operation = item[verb];
+            return isObject(operation)
+              ? [
+                  {
+                    template,
+                    item,
+                    operation,
+                    label: `${verb.toUpperCase()} ${template}`,
+                    opPointer: pointerOf(['paths', template, verb]),
+                  },
+                ]
+              : [];
+          })
+        : [],
+    );
+
+  /** The statuses an operation documents, each with its (dereferenced) response object. */
+  const responsesOf = (operation: Json, opPointer: string) =>
+    Object.keys(isObject(operation.responses) ? operation.responses : {}).map((status) => ({
+      status,
+      ...deref(`${opPointer}${pointerOf(['responses', status])}`),
+    }));
+
   const schemas = (): DocumentedSchema[] => {
     const found: DocumentedSchema[] = [];
     const addContent = (label: string, base: string, content: unknown): void => {
@@ -322,41 +356,33 @@ export function createOpenApiValidator(document: unknown, name = 'docs/openapi.y
         }
       }
     };
-    for (const [template, item] of Object.entries(paths)) {
-      if (!isObject(item)) continue;
-      for (const verb of METHODS) {
-        const operation = item[verb];
-        if (!isObject(operation)) continue;
-        const label = `${verb.toUpperCase()} ${template}`;
-        const opPointer = pointerOf(['paths', template, verb]);
-        for (const status of Object.keys(isObject(operation.responses) ? operation.responses : {})) {
-          const response = deref(`${opPointer}${pointerOf(['responses', status])}`);
-          addContent(
-            `${label} ${status}`,
-            response.pointer,
-            isObject(response.node) ? response.node.content : undefined,
-          );
-        }
-        if (operation.requestBody !== undefined) {
-          const body = deref(`${opPointer}/requestBody`);
-          addContent(`${label} request`, body.pointer, isObject(body.node) ? body.node.content : undefined);
-        }
-        const parameters = [
-          ...(Array.isArray(item.parameters)
-            ? item.parameters.map((_, i) => pointerOf(['paths', template, 'parameters', String(i)]))
-            : []),
-          ...(Array.isArray(operation.parameters)
-            ? operation.parameters.map((_, i) => `${opPointer}/parameters/${i}`)
-            : []),
-        ];
-        for (const parameterPointer of parameters) {
-          const parameter = deref(parameterPointer);
-          if (isObject(parameter.node) && parameter.node.schema !== undefined) {
-            found.push({
-              label: `${label} parameter ${String(parameter.node.name)}`,
-              pointer: `${parameter.pointer}/schema`,
-            });
-          }
+    for (const { template, item, operation, label, opPointer } of operations()) {
+      for (const response of responsesOf(operation, opPointer)) {
+        addContent(
+          `${label} ${response.status}`,
+          response.pointer,
+          isObject(response.node) ? response.node.content : undefined,
+        );
+      }
+      if (operation.requestBody !== undefined) {
+        const body = deref(`${opPointer}/requestBody`);
+        addContent(`${label} request`, body.pointer, isObject(body.node) ? body.node.content : undefined);
+      }
+      const parameters = [
+        ...(Array.isArray(item.parameters)
+          ? item.parameters.map((_, i) => pointerOf(['paths', template, 'parameters', String(i)]))
+          : []),
+        ...(Array.isArray(operation.parameters)
+          ? operation.parameters.map((_, i) => `${opPointer}/parameters/${i}`)
+          : []),
+      ];
+      for (const parameterPointer of parameters) {
+        const parameter = deref(parameterPointer);
+        if (isObject(parameter.node) && parameter.node.schema !== undefined) {
+          found.push({
+            label: `${label} parameter ${String(parameter.node.name)}`,
+            pointer: `${parameter.pointer}/schema`,
+          });
         }
       }
     }
@@ -415,32 +441,24 @@ export function createOpenApiValidator(document: unknown, name = 'docs/openapi.y
           );
       }
     };
-    for (const [template, item] of Object.entries(paths)) {
-      if (!isObject(item)) continue;
-      for (const verb of METHODS) {
-        const operation = item[verb];
-        if (!isObject(operation)) continue;
-        const label = `${verb.toUpperCase()} ${template}`;
-        const opPointer = pointerOf(['paths', template, verb]);
-        if (operation.requestBody !== undefined) {
-          const body = deref(`${opPointer}/requestBody`);
-          const examples = examplesOf(body.pointer, body.node);
-          if (examples.length === 0) problems.push(`${label}: the request body has no example`);
-          check(`${label} request`, examples);
-        }
-        let successExamples = 0;
-        let successBodies = 0;
-        for (const status of Object.keys(isObject(operation.responses) ? operation.responses : {})) {
-          const response = deref(`${opPointer}${pointerOf(['responses', status])}`);
-          const examples = examplesOf(response.pointer, response.node);
-          check(`${label} ${status}`, examples);
-          if (!status.startsWith('2')) continue;
-          if (isObject(response.node) && isObject(response.node.content)) successBodies += 1;
-          successExamples += examples.length;
-        }
-        if (successBodies > 0 && successExamples === 0)
-          problems.push(`${label}: no successful response has an example`);
+    for (const { operation, label, opPointer } of operations()) {
+      if (operation.requestBody !== undefined) {
+        const body = deref(`${opPointer}/requestBody`);
+        const examples = examplesOf(body.pointer, body.node);
+        if (examples.length === 0) problems.push(`${label}: the request body has no example`);
+        check(`${label} request`, examples);
       }
+      let successExamples = 0;
+      let successBodies = 0;
+      for (const response of responsesOf(operation, opPointer)) {
+        const examples = examplesOf(response.pointer, response.node);
+        check(`${label} ${response.status}`, examples);
+        if (!response.status.startsWith('2')) continue;
+        if (isObject(response.node) && isObject(response.node.content)) successBodies += 1;
+        successExamples += examples.length;
+      }
+      if (successBodies > 0 && successExamples === 0)
+        problems.push(`${label}: no successful response has an example`);
     }
     return problems;
   };
