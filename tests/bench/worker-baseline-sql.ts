@@ -11,7 +11,7 @@ export const ESHOP_SQL =
   'select "eshops"."id", "eshops"."name", "eshops"."languages", "eshops"."enable_site_link", ' +
   '"eshops"."enable_rich_snippet", "eshops"."review_required", ' +
   `to_char(eshops.licence_valid_until, 'YYYY-MM-DD') as licence_valid_until, ` +
-  '"eshops"."created_at", "eshops"."updated_at" from "eshops" where "eshops"."id" = $1 limit $2';
+  '"eshops"."rate_limit_per_minute", "eshops"."created_at", "eshops"."updated_at" from "eshops" where "eshops"."id" = $1 limit $2';
 
 export function eshopBindings(eshopId: number): unknown[] {
   return [eshopId, 1];
