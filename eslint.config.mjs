@@ -29,7 +29,7 @@ export default tseslint.config(
       '**/src/main.ts',
       'libs/admin/src/cli.ts',
       'libs/admin/src/start-local.ts',
-      'libs/db/src/cli/*.ts',
+      'libs/content-store/src/cli/*.ts',
       'libs/testing/**/*.ts',
       '**/*.test.ts',
       'tests/**/*.ts',

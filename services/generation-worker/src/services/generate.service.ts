@@ -13,14 +13,13 @@
  * BullMQ retries the job.
  */
 import { UnrecoverableError } from 'bullmq';
-import { designStructure, fillDesign } from '@catalogue/content';
+import { fillDesign } from '@catalogue/content';
+import { loadDesign, saveEditorContent, structureOf } from '@catalogue/content-store';
 import { estimateGeneration } from '@catalogue/credits';
 import {
   creditsRepository,
-  designsRepository,
   eshopsRepository,
   generationJobsRepository,
-  saveEditorContent,
   type ContentEntityType,
 } from '@catalogue/db';
 import type { JobPayloads } from '@catalogue/queue';
@@ -66,17 +65,13 @@ export async function runGeneration(
     failGeneration(deps, eshopId, jobId, { message, provider, usage });
 
   if (!CONTENT_TYPES.has(job.entityType)) return fail(`Unknown entity type "${job.entityType}".`);
-  const design = await designsRepository.load(deps.db, eshopId, job.designId);
+  const design = await loadDesign(deps.db, eshopId, job.designId);
   if (design === undefined) return fail(`Design ${job.designId} is not available to this eshop.`);
   const eshop = await eshopsRepository.findById(deps.db, eshopId);
   if (eshop === undefined) throw new UnrecoverableError(`eshop ${eshopId} not found`);
 
   const context = readContext(job.context);
-  const structure = designStructure(design.definition, {
-    design_id: design.design.id,
-    design_widget_ids: design.designWidgetIds,
-    widgets: design.templates,
-  });
+  const structure = structureOf(design);
   const pages = await research(deps, context);
   const generationContext: GenerationContext = {
     lang: job.lang,

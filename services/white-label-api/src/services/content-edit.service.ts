@@ -4,7 +4,8 @@
  * `editContent`, one transaction each.
  */
 import type { ContentWidget, Language } from '@catalogue/content';
-import { designsRepository, type Knex } from '@catalogue/db';
+import { widgetTemplates } from '@catalogue/content-store';
+import type { Knex } from '@catalogue/db';
 import { ValidationError } from '@catalogue/http';
 import type { ContentPutInput, ElementCopyInput } from '../schemas/content.schema';
 import { applyValueEdits } from './content-elements';
@@ -19,7 +20,7 @@ export function editValues(
   lang: Language,
 ): Promise<ContentWidget[]> {
   return editContent(db, target, lang, async (tree, trx) =>
-    applyValueEdits(tree, await designsRepository.widgets(trx), body),
+    applyValueEdits(tree, await widgetTemplates(trx), body),
   );
 }
 

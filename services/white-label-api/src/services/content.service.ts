@@ -12,15 +12,8 @@ import {
   type Language,
   type WidgetTemplate,
 } from '@catalogue/content';
-import {
-  contentRepository,
-  designsRepository,
-  saveEditorContent,
-  type Eshop,
-  type Knex,
-  type WlEntity,
-  type WlEntityType,
-} from '@catalogue/db';
+import { contentRepository, type Eshop, type Knex, type WlEntity, type WlEntityType } from '@catalogue/db';
+import { saveEditorContent, widgetTemplates } from '@catalogue/content-store';
 import { NotFoundError, ValidationError } from '@catalogue/http';
 import type { ContentPostInput, CopyWidgetInput } from '../schemas/content.schema';
 import { newWidgetFromElements } from './content-elements';
@@ -142,7 +135,7 @@ async function addWidget(
       position: [`The position field must not be greater than ${tree.length} (the number of widgets).`],
     });
   }
-  const template = (await designsRepository.widgets(trx)).find((w) => w.id === input.widget_id);
+  const template = (await widgetTemplates(trx)).find((w) => w.id === input.widget_id);
   if (template === undefined)
     throw new ValidationError({ widget_id: ['The selected widget_id is invalid.'] });
   const id = maxWidgetId(tree) + 1;

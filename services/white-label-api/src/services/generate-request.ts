@@ -4,11 +4,11 @@
  * the context snapshot the worker reads (services/generation-worker generate.service.ts,
  * `readContext`) and the cost estimate it reserves. Nothing here writes.
  */
-import { designStructure, pickLanguage } from '@catalogue/content';
+import { pickLanguage } from '@catalogue/content';
+import { loadDesign, structureOf } from '@catalogue/content-store';
 import { estimateGeneration } from '@catalogue/credits';
 import {
   creditsRepository,
-  designsRepository,
   promptsRepository,
   type Eshop,
   type Knex,
@@ -74,7 +74,7 @@ export async function planGeneration(db: Knex, input: PlanInput): Promise<Planne
   }
 
   const designId = body.design_id ?? entity.designId;
-  const design = sent(designId) ? await designsRepository.load(db, eshop.id, designId) : undefined;
+  const design = sent(designId) ? await loadDesign(db, eshop.id, designId) : undefined;
   let fillable = 0;
   if (!sent(designId)) {
     fail('design_id', 'The design_id field is required (the entity has no design yet).');
@@ -86,11 +86,7 @@ export async function planGeneration(db: Knex, input: PlanInput): Promise<Planne
       `The selected design_id is a ${design.design.category} design, not a ${entity.type} design.`,
     );
   } else {
-    const structure = designStructure(design.definition, {
-      design_id: design.design.id,
-      design_widget_ids: design.designWidgetIds,
-      widgets: design.templates,
-    });
+    const structure = structureOf(design);
     fillable = structure.widget.filter((w) => w.fillable).length;
     if (fillable === 0) fail('design_id', 'The selected design has no widget that can be generated.');
   }
