@@ -3,7 +3,7 @@
  * credits in one transaction, then queue it), resume the running one, poll any of the eshop's.
  * The generation worker runs the job; credit-service settles it when it ends.
  */
-import type { CreditMetrics } from '@catalogue/credits';
+import { settleReservation, type CreditMetrics } from '@catalogue/credits';
 import {
   creditsRepository,
   generationJobsRepository,
@@ -100,11 +100,7 @@ async function abandon(deps: GenerateDeps, job: GenerationJob): Promise<void> {
       provider: null,
       usage: null,
     });
-    await creditsRepository.lockAccount(trx, job.eshopId);
-    const credits = await creditsRepository.jobCredits(trx, job.eshopId, job.id);
-    if (!credits.settled && credits.reserved > 0) {
-      await creditsRepository.settle(trx, job.eshopId, job.id, credits.reserved, 0);
-    }
+    await settleReservation(trx, job.eshopId, job.id, 0);
   });
 }
 
