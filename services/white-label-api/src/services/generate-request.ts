@@ -1,8 +1,7 @@
 /**
  * What a `POST …/generate` body means for one eshop and entity: the checks joi cannot make
  * (active language, accessible design of the entity's type, visible prompt, research limit),
- * the context snapshot the worker reads (services/generation-worker generate.service.ts,
- * `readContext`) and the cost estimate it reserves. Nothing here writes.
+ * the context snapshot the worker reads (`GenerateJobContext`, libs/db) and the cost estimate it reserves. Nothing here writes.
  */
 import { pickLanguage } from '@catalogue/content';
 import { loadDesign, structureOf } from '@catalogue/content-store';
@@ -11,6 +10,7 @@ import {
   creditsRepository,
   promptsRepository,
   type Eshop,
+  type GenerateJobContext,
   type Knex,
   type Prompt,
   type WlEntity,
@@ -22,8 +22,8 @@ import type { GenerateBody } from '../schemas/generate.schema';
 export interface PlannedGeneration {
   designId: number;
   lang: string;
-  /** The snapshot stored on the job: the keys the worker's `readContext` reads, plus the rest of the body. */
-  context: Record<string, unknown>;
+  /** The snapshot stored on the job. */
+  context: GenerateJobContext;
   /** Credits to reserve. */
   estimate: number;
 }
@@ -121,7 +121,7 @@ export async function planGeneration(db: Knex, input: PlanInput): Promise<Planne
   const oldDescription = filled(body.old_description)
     ? body.old_description
     : entityText(entity.oldDescription, lang);
-  const context: Record<string, unknown> = {
+  const context: GenerateJobContext = {
     ...(name !== undefined && { name }),
     ...(filled(body.short_description) && { short_description: body.short_description }),
     ...(oldDescription !== undefined && { old_description: oldDescription }),

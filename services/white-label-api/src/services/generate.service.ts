@@ -14,7 +14,7 @@ import {
 } from '@catalogue/db';
 import { ConflictError, HttpError, NotFoundError, UnavailableError } from '@catalogue/http';
 import type { Logger } from '@catalogue/logger';
-import { ENQUEUE_TIMEOUT_MS, enqueue, withTimeout, type Queues } from '@catalogue/queue';
+import { ENQUEUE_TIMEOUT_MS, enqueue, generateJobId, withTimeout, type Queues } from '@catalogue/queue';
 import type { GenerateBody } from '../schemas/generate.schema';
 import { requireEntity } from './entities.service';
 import { planGeneration } from './generate-request';
@@ -82,8 +82,6 @@ function isOneRunningViolation(err: unknown): boolean {
   return pg.code === '23505' && pg.constraint === ONE_RUNNING_INDEX;
 }
 
-/** The deterministic BullMQ id of a job row: a retried add never queues it twice. */
-export const generateQueueJobId = (jobId: number): string => `generate-${jobId}`;
 
 /**
  * Ends a job that never reached the queue and gives its reservation back, in one transaction,
@@ -161,7 +159,7 @@ export async function startGeneration(deps: GenerateDeps, input: StartInput): Pr
         deps.queues,
         'generate',
         { eshop_id: eshop.id, job_id: job.id },
-        { jobId: generateQueueJobId(job.id) },
+        { jobId: generateJobId(job.id) },
       ),
       ENQUEUE_TIMEOUT_MS,
     );
