@@ -4,7 +4,7 @@
 import nock from 'nock';
 import type { Worker } from 'bullmq';
 import { loadDesign, structureOf as structureOfLoaded } from '@catalogue/content-store';
-import { designStructure, htmlToText, type ContentWidget, type DesignStructure } from '@catalogue/content';
+import { htmlToText, type ContentWidget, type DesignStructure } from '@catalogue/content';
 import { estimateGeneration } from '@catalogue/credits';
 import {
   catalogueRepository,

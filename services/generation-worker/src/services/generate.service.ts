@@ -13,7 +13,7 @@
  * BullMQ retries the job.
  */
 import { UnrecoverableError } from 'bullmq';
-import { fillDesign } from '@catalogue/content';
+import { appendWidgets, fillDesign } from '@catalogue/content';
 import { loadDesign, saveEditorContent, structureOf } from '@catalogue/content-store';
 import { estimateGeneration } from '@catalogue/credits';
 import {
@@ -24,7 +24,6 @@ import {
 } from '@catalogue/db';
 import type { JobPayloads } from '@catalogue/queue';
 import { ProviderError, type GenerationContext, type TokenUsage } from '../providers';
-import { appendWidgets } from './append-widgets';
 import { fillProblems, inLanguage, promptText, readContext, research } from './generation-context';
 import {
   failGeneration,

@@ -5,8 +5,17 @@
  * serve it at once. Decisions: docs/decisions.md, "White-label API: content operations".
  */
 import {
+  copyWidgets,
   designPreviewTree,
+  idsAfter,
+  insertWidget,
+  isPermutation,
+  maxElementId,
+  maxWidgetId,
+  relabel,
+  removeWidget,
   renderHtml,
+  reorderWidgets,
   withWidgetHtml,
   type ContentWidget,
   type Language,
@@ -18,17 +27,6 @@ import { NotFoundError, ValidationError } from '@catalogue/http';
 import type { ContentPostInput, CopyWidgetInput } from '../schemas/content.schema';
 import { newWidgetFromElements } from './content-elements';
 import { requireEntity } from './entities.service';
-import {
-  copyWidgets,
-  idsAfter,
-  insertWidget,
-  isPermutation,
-  maxElementId,
-  maxWidgetId,
-  relabel,
-  removeWidget,
-  reorderWidgets,
-} from './tree-ops';
 
 export interface ContentTarget {
   eshop: Pick<Eshop, 'id' | 'languages'>;

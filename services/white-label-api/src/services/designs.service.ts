@@ -1,10 +1,5 @@
 import { NotFoundError } from '@catalogue/http';
-import {
-  designStructure,
-  type DesignCategory,
-  type DesignStructure,
-  type WidgetTemplate,
-} from '@catalogue/content';
+import { type DesignCategory, type DesignStructure, type WidgetTemplate } from '@catalogue/content';
 import { loadDesign, structureOf } from '@catalogue/content-store';
 import { designsRepository, type DesignRow, type Knex } from '@catalogue/db';
 
