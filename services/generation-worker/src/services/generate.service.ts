@@ -13,18 +13,28 @@
  * BullMQ retries the job.
  */
 import { UnrecoverableError } from 'bullmq';
-import { appendWidgets, fillDesign } from '@catalogue/content';
-import { loadDesign, saveEditorContent, structureOf } from '@catalogue/content-store';
+import { appendWidgets, fillDesign, type ContentWidget, type DesignStructure } from '@catalogue/content';
+import { loadDesign, saveEditorContent, structureOf, type LoadedDesign } from '@catalogue/content-store';
 import { estimateGeneration } from '@catalogue/credits';
 import {
   creditsRepository,
   eshopsRepository,
   generationJobsRepository,
   type ContentEntityType,
+  type Eshop,
+  type GenerationJob,
 } from '@catalogue/db';
 import type { JobPayloads } from '@catalogue/queue';
 import { ProviderError, type GenerationContext, type TokenUsage } from '../providers';
-import { fillProblems, inLanguage, promptText, readContext, research } from './generation-context';
+import type { ResearchPage } from '../research';
+import {
+  fillProblems,
+  inLanguage,
+  promptText,
+  readContext,
+  research,
+  type JobContext,
+} from './generation-context';
 import {
   failGeneration,
   isFinished,
@@ -45,27 +55,37 @@ const CONTENT_TYPES: ReadonlySet<string> = new Set(['product', 'category', 'blog
  */
 const SERP_CONTEXT_PROVIDED = false;
 
-/**
- * Runs one generation job row. Returns what happened; throws UnrecoverableError when the job
- * does not exist for that eshop, and lets database and Redis errors through (BullMQ retries).
- */
-export async function runGeneration(
-  deps: GenerationDeps,
-  payload: JobPayloads['generate'],
-): Promise<GenerationRunResult> {
-  const { eshop_id: eshopId, job_id: jobId } = payload;
-  const job = await generationJobsRepository.find(deps.db, eshopId, jobId);
-  if (job === undefined)
-    throw new UnrecoverableError(`generation job ${jobId} of eshop ${eshopId} not found`);
-  if (isFinished(job)) return settleFinished(deps, eshopId, jobId);
-  await generationJobsRepository.markRunning(deps.db, eshopId, jobId);
+/** A job's failure: the message it ends with, and what the provider used on the way. */
+interface Failure {
+  failed: string;
+  provider?: string | null;
+  usage?: TokenUsage | null;
+}
 
-  const fail = (message: string, provider: string | null = null, usage: TokenUsage | null = null) =>
-    failGeneration(deps, eshopId, jobId, { message, provider, usage });
+/** What a running job is generated from. */
+interface JobInputs {
+  design: LoadedDesign;
+  eshop: Eshop;
+  context: JobContext;
+  structure: DesignStructure;
+  pages: ResearchPage[];
+  generationContext: GenerationContext;
+}
 
-  if (!CONTENT_TYPES.has(job.entityType)) return fail(`Unknown entity type "${job.entityType}".`);
+/** Generated widgets filled into the design. */
+interface Generated {
+  tree: ContentWidget[];
+  widgetsCreated: number;
+  provider: string;
+  usage: TokenUsage | null;
+}
+
+/** Step 1: the design, the eshop, the stored context, the research pages and the prompt of the job. */
+async function loadInputs(deps: GenerationDeps, job: GenerationJob): Promise<JobInputs | Failure> {
+  const { eshopId } = job;
+  if (!CONTENT_TYPES.has(job.entityType)) return { failed: `Unknown entity type "${job.entityType}".` };
   const design = await loadDesign(deps.db, eshopId, job.designId);
-  if (design === undefined) return fail(`Design ${job.designId} is not available to this eshop.`);
+  if (design === undefined) return { failed: `Design ${job.designId} is not available to this eshop.` };
   const eshop = await eshopsRepository.findById(deps.db, eshopId);
   if (eshop === undefined) throw new UnrecoverableError(`eshop ${eshopId} not found`);
 
@@ -84,83 +104,141 @@ export async function runGeneration(
     paragraph_length: context.paragraph_length,
     research: pages,
   };
+  return { design, eshop, context, structure, pages, generationContext };
+}
 
+/** Step 2: the provider's widgets, filled into the design in the job's language. */
+async function generateTree(
+  deps: GenerationDeps,
+  job: GenerationJob,
+  inputs: JobInputs,
+): Promise<Generated | Failure> {
   let generated;
   try {
-    generated = await deps.provider.generate({ structure, context: generationContext });
+    generated = await deps.provider.generate({
+      structure: inputs.structure,
+      context: inputs.generationContext,
+    });
   } catch (err) {
     if (!(err instanceof ProviderError)) throw err;
     // The provider retried already; its messages carry no secrets.
-    return fail(`Content generation failed: ${err.message}`, deps.provider.name, err.usage);
+    return {
+      failed: `Content generation failed: ${err.message}`,
+      provider: deps.provider.name,
+      usage: err.usage,
+    };
   }
   const { provider, usage } = generated;
   if (generated.widgets.length === 0) {
-    return fail(
-      'Nothing could be generated for this design from the context sent (name, descriptions, parameters, research).',
+    return {
+      failed:
+        'Nothing could be generated for this design from the context sent (name, descriptions, parameters, research).',
       provider,
       usage,
-    );
+    };
   }
   const filled = fillDesign(
-    structure,
-    design.templates,
+    inputs.structure,
+    inputs.design.templates,
     { widget: inLanguage(generated.widgets, job.lang) },
     { htmlLanguage: job.lang },
   );
   if (!filled.ok) {
-    return fail(
-      `The generated content does not fit the design: ${fillProblems(filled.errors)}`,
+    return {
+      failed: `The generated content does not fit the design: ${fillProblems(filled.errors)}`,
       provider,
       usage,
-    );
+    };
   }
+  return { tree: filled.tree, widgetsCreated: filled.widgetsCreated, provider, usage };
+}
 
-  const actualCost = await deps.db.transaction(async (trx) => {
+/**
+ * Step 3, in one transaction: the content (replacing or appended to the entity's), and the job
+ * `done` with what it cost. Null when another delivery ended the job meanwhile.
+ */
+async function storeGenerated(
+  deps: GenerationDeps,
+  job: GenerationJob,
+  inputs: JobInputs,
+  generated: Generated,
+): Promise<number | null> {
+  const { eshopId, id: jobId } = job;
+  const { context } = inputs;
+  return deps.db.transaction(async (trx) => {
     const current = await generationJobsRepository.find(trx, eshopId, jobId, { lock: true });
     if (current === undefined || isFinished(current)) return null;
     await saveEditorContent(
       trx,
       {
-        eshop,
+        eshop: inputs.eshop,
         entityType: job.entityType as ContentEntityType,
         externalId: job.entityId,
         fallbackName: context.name,
       },
       (existing) =>
         context.remove_exist_widget || existing === undefined
-          ? filled.tree
-          : appendWidgets(existing, filled.tree, job.lang),
+          ? generated.tree
+          : appendWidgets(existing, generated.tree, job.lang),
     );
     const cost = estimateGeneration(await creditsRepository.prices(trx), {
-      widgets: filled.widgetsCreated,
+      widgets: generated.widgetsCreated,
       languages: 1,
-      webResearchUrls: pages.length,
+      webResearchUrls: inputs.pages.length,
       serpContext: SERP_CONTEXT_PROVIDED && context.use_serp_context,
     }).total;
     // Never more than was reserved: the settlement charges at most that, and the row says the same.
     const charged = Math.min(cost, current.estimatedCost);
     await generationJobsRepository.finish(trx, eshopId, jobId, {
       status: 'done',
-      widgetsCreated: filled.widgetsCreated,
+      widgetsCreated: generated.widgetsCreated,
       chargedCost: charged,
-      provider,
-      usage,
+      provider: generated.provider,
+      usage: generated.usage,
     });
     return charged;
   });
+}
+
+const isFailure = (value: object): value is Failure => 'failed' in value;
+
+/**
+ * Runs one generation job row. Returns what happened; throws UnrecoverableError when the job
+ * does not exist for that eshop, and lets database and Redis errors through (BullMQ retries).
+ */
+export async function runGeneration(
+  deps: GenerationDeps,
+  payload: JobPayloads['generate'],
+): Promise<GenerationRunResult> {
+  const { eshop_id: eshopId, job_id: jobId } = payload;
+  const job = await generationJobsRepository.find(deps.db, eshopId, jobId);
+  if (job === undefined)
+    throw new UnrecoverableError(`generation job ${jobId} of eshop ${eshopId} not found`);
+  if (isFinished(job)) return settleFinished(deps, eshopId, jobId);
+  await generationJobsRepository.markRunning(deps.db, eshopId, jobId);
+
+  const fail = ({ failed, provider = null, usage = null }: Failure) =>
+    failGeneration(deps, eshopId, jobId, { message: failed, provider, usage });
+
+  const inputs = await loadInputs(deps, job);
+  if (isFailure(inputs)) return fail(inputs);
+  const generated = await generateTree(deps, job, inputs);
+  if (isFailure(generated)) return fail(generated);
+  const actualCost = await storeGenerated(deps, job, inputs, generated);
   if (actualCost === null) return settleFinished(deps, eshopId, jobId);
+
   await queueSettlement(deps, { eshop_id: eshopId, job_id: jobId, actual_cost: actualCost });
   deps.logger.info(
     {
       eshop_id: eshopId,
       job_id: jobId,
-      provider,
-      widgets_created: filled.widgetsCreated,
-      research_pages: pages.length,
+      provider: generated.provider,
+      widgets_created: generated.widgetsCreated,
+      research_pages: inputs.pages.length,
       actual_cost: actualCost,
-      usage,
+      usage: generated.usage,
     },
     'generation done',
   );
-  return { outcome: 'done', widgets_created: filled.widgetsCreated, actual_cost: actualCost };
+  return { outcome: 'done', widgets_created: generated.widgetsCreated, actual_cost: actualCost };
 }
