@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import type { Prompt } from './prompts.repository';
 
 /**
  * Upserts of the public widget catalogue, designs and prompts by their stable keys (the seed of
@@ -101,17 +102,7 @@ export const catalogueSeedRepository = {
 
   async upsertPrompt(
     trx: Knex.Transaction,
-    prompt: {
-      key: string;
-      name: string;
-      prompt: string;
-      remove_exist_widget: boolean;
-      use_serp_context: boolean;
-      use_web_research: boolean;
-      search_web: string[];
-      search_model: string[];
-      position: number;
-    },
+    prompt: Omit<Prompt, 'id'> & { key: string; position: number },
   ): Promise<void> {
     const row = {
       ...prompt,
