@@ -1,5 +1,5 @@
 // The SQL the bare worker of the worker benchmark runs: the statements renderContent
-// (services/generation-worker/src/services/render.service.ts) runs to store an item's content,
+// (libs/content-store/src/render-content.ts) runs to store an item's content,
 // as knex generates them, copied here. worker.bench.ts renders one seeded product with the real
 // renderContent at the start of every run and stops when these differ from what it ran.
 //
