@@ -82,7 +82,6 @@ function isOneRunningViolation(err: unknown): boolean {
   return pg.code === '23505' && pg.constraint === ONE_RUNNING_INDEX;
 }
 
-
 /**
  * Ends a job that never reached the queue and gives its reservation back, in one transaction,
  * so the entity is not blocked by a job nobody runs. Should the add still land later, the
