@@ -5,6 +5,80 @@ import globals from 'globals';
 import nodePlugin from 'eslint-plugin-n';
 import tseslint from 'typescript-eslint';
 
+/*
+ * Package rules (docs/architecture.md): services import libs, never each other; a lib never
+ * imports a service; libs/db is SQL only and imports no domain library (only libs/config).
+ * Checked on every import, `import type` included, by package name and by relative path.
+ */
+const SERVICES = ['catalogue-api', 'credit-service', 'generation-worker', 'white-label-api'];
+const LIBS = [
+  'admin',
+  'config',
+  'content',
+  'content-store',
+  'credits',
+  'db',
+  'http',
+  'logger',
+  'queue',
+  'testing',
+];
+
+/** `no-restricted-imports` patterns that forbid importing each of `packages` by name or path. */
+function forbid(packages, kind, reason) {
+  return packages.map((name) => ({
+    group: [`@catalogue/${name}`, `@catalogue/${name}/**`, `**/${kind}/${name}`, `**/${kind}/${name}/**`],
+    message: `${reason} (docs/architecture.md, package rules).`,
+  }));
+}
+
+const packageRules = [
+  ...SERVICES.map((service) => ({
+    files: [`services/${service}/**/*.ts`],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: forbid(
+            SERVICES.filter((other) => other !== service),
+            'services',
+            'A service never imports another service: move the shared rule into a library',
+          ),
+        },
+      ],
+    },
+  })),
+  {
+    files: ['libs/**/*.ts'],
+    ignores: ['libs/db/src/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { patterns: forbid(SERVICES, 'services', 'A library never imports a service') },
+      ],
+    },
+  },
+  {
+    // Its tests may use libs/testing; what ships may not.
+    files: ['libs/db/src/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            ...forbid(SERVICES, 'services', 'A library never imports a service'),
+            ...forbid(
+              LIBS.filter((lib) => lib !== 'db' && lib !== 'config'),
+              'libs',
+              'libs/db is SQL only: it imports libs/config and nothing above it',
+            ),
+          ],
+        },
+      ],
+    },
+  },
+];
+
 export default tseslint.config(
   { ignores: ['**/dist/**', '**/node_modules/**', 'coverage/**', '.tools/**', 'helm/**'] },
   js.configs.recommended,
@@ -29,7 +103,7 @@ export default tseslint.config(
       '**/src/main.ts',
       'libs/admin/src/cli.ts',
       'libs/admin/src/start-local.ts',
-      'libs/db/src/cli/*.ts',
+      'libs/content-store/src/cli/*.ts',
       'libs/testing/**/*.ts',
       '**/*.test.ts',
       'tests/**/*.ts',
@@ -62,5 +136,6 @@ export default tseslint.config(
     files: ['**/*.js', '**/*.cjs'],
     rules: { '@typescript-eslint/no-require-imports': 'off' },
   },
+  ...packageRules,
   prettier,
 );

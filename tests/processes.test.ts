@@ -16,7 +16,9 @@ const DATABASE_URL = withDatabase(
 );
 
 beforeAll(async () => {
-  expect(await runNodeScript('libs/db/dist/cli/migrate.js', [], { DATABASE_URL })).toMatchObject({ code: 0 });
+  expect(await runNodeScript('libs/content-store/dist/cli/migrate.js', [], { DATABASE_URL })).toMatchObject({
+    code: 0,
+  });
 }, 60_000);
 
 afterAll(() => dropDatabase(DATABASE_URL));

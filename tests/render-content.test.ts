@@ -13,7 +13,7 @@ import {
   type Deps as WorkerDeps,
 } from '../services/generation-worker/src/deps';
 import { startWorkers } from '../services/generation-worker/src/handlers';
-import { renderContent } from '../services/generation-worker/src/services/render.service';
+import { renderContent } from '@catalogue/content-store';
 // The same inspection the content library's XSS suite uses (tags and attributes, parsed).
 import { dangers, marketplaceDangers, snippetDangers } from '../libs/content/test/inspect';
 

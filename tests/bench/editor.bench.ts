@@ -8,7 +8,7 @@ import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { adminService, startDemoHost } from '@catalogue/admin';
-import { prepareDatabase } from '@catalogue/db';
+import { prepareDatabase } from '@catalogue/content-store';
 import { launchBrowser } from '@catalogue/testing';
 import { Cleanup, createBenchDatabase, freePort, positive, REPO_ROOT, startChild, table } from './harness';
 

@@ -1,5 +1,5 @@
 // The SQL the bare worker of the worker benchmark runs: the statements renderContent
-// (services/generation-worker/src/services/render.service.ts) runs to store an item's content,
+// (libs/content-store/src/render-content.ts) runs to store an item's content,
 // as knex generates them, copied here. worker.bench.ts renders one seeded product with the real
 // renderContent at the start of every run and stops when these differ from what it ran.
 //
@@ -11,7 +11,7 @@ export const ESHOP_SQL =
   'select "eshops"."id", "eshops"."name", "eshops"."languages", "eshops"."enable_site_link", ' +
   '"eshops"."enable_rich_snippet", "eshops"."review_required", ' +
   `to_char(eshops.licence_valid_until, 'YYYY-MM-DD') as licence_valid_until, ` +
-  '"eshops"."created_at", "eshops"."updated_at" from "eshops" where "eshops"."id" = $1 limit $2';
+  '"eshops"."rate_limit_per_minute", "eshops"."created_at", "eshops"."updated_at" from "eshops" where "eshops"."id" = $1 limit $2';
 
 export function eshopBindings(eshopId: number): unknown[] {
   return [eshopId, 1];

@@ -1,7 +1,7 @@
 // bench:worker SQL check: the bare worker must run exactly the statements renderContent runs
 // around composing and rendering, and write what renderContent stored.
 import type { Knex } from '@catalogue/db';
-import { renderContent } from '@catalogue/generation-worker/dist/services/render.service';
+import { renderContent } from '@catalogue/content-store';
 import type { BenchItem } from './worker-seed';
 import {
   contentFromBindings,

@@ -8,7 +8,8 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
-import { prepareDatabase, type Knex } from '@catalogue/db';
+import { prepareDatabase } from '@catalogue/content-store';
+import type { Knex } from '@catalogue/db';
 import {
   closeQueues,
   createQueues,

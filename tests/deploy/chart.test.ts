@@ -107,7 +107,7 @@ describe.each(VARIANTS)('chart with %s', (variant, args) => {
     expect(more).toHaveLength(0);
     expect(job!.metadata.annotations).toMatchObject({ 'helm.sh/hook': 'pre-install,pre-upgrade' });
     const { pod } = podSpecs([job!])[0]!;
-    expect(pod.containers[0]!.command).toEqual(['node', 'libs/db/dist/cli/migrate.js']);
+    expect(pod.containers[0]!.command).toEqual(['node', 'libs/content-store/dist/cli/migrate.js']);
     expect(pod.restartPolicy).toBe('Never');
     // Hooks run before the release's own objects exist: everything the Job reads is a hook
     // made before it (lower weight), or an existing Secret.

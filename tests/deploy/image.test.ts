@@ -103,7 +103,7 @@ describe('deploy/compose.yaml', () => {
 
   test('when started with the app profile, then the migration runs first and every service starts from the image', () => {
     const migrate = compose.services.migrate!;
-    expect(migrate.command).toEqual(['node', 'libs/db/dist/cli/migrate.js']);
+    expect(migrate.command).toEqual(['node', 'libs/content-store/dist/cli/migrate.js']);
     expect(migrate.depends_on).toMatchObject({ postgres: { condition: 'service_healthy' } });
     expect(existsSync(join(REPO_ROOT, migrate.command![1]!))).toBe(true);
     for (const name of app) {

@@ -57,7 +57,7 @@ const databaseUrl = withDatabase(
 
 beforeAll(async () => {
   const [migrated, objects] = await Promise.all([
-    runNodeScript('libs/db/dist/cli/migrate.js', [], { DATABASE_URL: databaseUrl }),
+    runNodeScript('libs/content-store/dist/cli/migrate.js', [], { DATABASE_URL: databaseUrl }),
     renderChart(['-f', EVERYTHING_VALUES]),
   ]);
   expect(migrated).toMatchObject({ code: 0 });

@@ -1,4 +1,4 @@
-import { isLanguage, V3_LANGUAGES, type Language } from '@catalogue/config';
+import { isLanguage, CONTENT_LANGUAGES, type Language } from '@catalogue/config';
 import {
   catalogueRepository,
   creditsRepository,
@@ -44,11 +44,11 @@ export function parseLanguages(list: string): Language[] {
   const unknown = codes.filter((c) => !isLanguage(c));
   if (unknown.length) {
     throw new AdminError(
-      `unknown language code(s): ${unknown.join(', ')} (known: ${V3_LANGUAGES.join(', ')})`,
+      `unknown language code(s): ${unknown.join(', ')} (known: ${CONTENT_LANGUAGES.join(', ')})`,
     );
   }
   const wanted = new Set<string>(['default', ...codes]);
-  return V3_LANGUAGES.filter((code) => wanted.has(code));
+  return CONTENT_LANGUAGES.filter((code) => wanted.has(code));
 }
 
 export function parseOrigin(value: string): string {

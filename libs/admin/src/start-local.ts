@@ -8,12 +8,12 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { loadConfigOrExit, type Config } from '@catalogue/config';
+import { prepareDatabase } from '@catalogue/content-store';
 import {
   createKnex,
   ensureDatabase,
   eshopsRepository,
   hashToken,
-  prepareDatabase,
   tokensRepository,
   type Knex,
 } from '@catalogue/db';

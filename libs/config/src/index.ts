@@ -1,4 +1,4 @@
 export { loadConfig, loadConfigOrExit, ConfigError } from './config';
 export type { Config } from './config';
-export { LANGUAGES, V3_LANGUAGES, isLanguage } from './languages';
+export { CATALOGUE_API_LANGUAGES, CONTENT_LANGUAGES, isLanguage } from './languages';
 export type { Language } from './languages';

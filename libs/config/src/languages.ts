@@ -1,9 +1,17 @@
-/** Language codes of the catalogue API (v1, v2). */
-export const LANGUAGES = ['default', 'cs', 'sk', 'en', 'de', 'pl', 'hu'] as const;
-/** The white-label API (v3) also knows Ukrainian. */
-export const V3_LANGUAGES = [...LANGUAGES, 'uk'] as const;
-export type Language = (typeof V3_LANGUAGES)[number];
+/**
+ * The two language sets of the system, declared once (names say which is which).
+ *
+ * CATALOGUE_API_LANGUAGES: the language keys of the catalogue API v1/v2 (item language maps,
+ * `lang` of the lists), as that specification lists them.
+ */
+export const CATALOGUE_API_LANGUAGES = ['default', 'cs', 'sk', 'en', 'de', 'pl', 'hu'] as const;
+/**
+ * CONTENT_LANGUAGES: the languages content is written, stored and rendered in, an eshop may turn
+ * on, and the white-label API v3 accepts: the catalogue's plus Ukrainian.
+ */
+export const CONTENT_LANGUAGES = [...CATALOGUE_API_LANGUAGES, 'uk'] as const;
+export type Language = (typeof CONTENT_LANGUAGES)[number];
 
 export function isLanguage(code: string): code is Language {
-  return (V3_LANGUAGES as readonly string[]).includes(code);
+  return (CONTENT_LANGUAGES as readonly string[]).includes(code);
 }

@@ -61,74 +61,99 @@ export function widgetClass(type: string): string {
   return `ccs-widget ccs-widget--${type}`;
 }
 
+/** One instantiation: the widget's content cut to its limits, and how many images are placed. */
+interface Instantiation {
+  content: WidgetContent;
+  items: Array<Record<string, LangMap>>;
+  images: string[];
+  icons: string[];
+  /** Images are placed in document order: the next unplaced one. */
+  imageCursor: number;
+}
+
+function lookup(run: Instantiation, binding: Binding | undefined, scope: Scope): LangMap {
+  if (binding === undefined) return {};
+  return 'field' in binding ? (run.content.fields[binding.field] ?? {}) : (scope.item?.[binding.item] ?? {});
+}
+
+/** The node's `src`: an image in order (or the scope's), the item's icon, or a bound value. */
+function sourceOf(run: Instantiation, node: TemplateNode, scope: Scope): string | LangMap | undefined {
+  if (node.src === 'image') return scope.image ?? run.images[run.imageCursor++];
+  if (node.src === 'icon') return run.icons[scope.itemIndex ?? 0];
+  const map = lookup(run, node.src, scope);
+  return isEmptyLangMap(map) ? undefined : attributeValue(map);
+}
+
+/** The element's attributes (src, alt, href, title), or null when it needs a source it has not. */
+function extensionOf(run: Instantiation, node: TemplateNode, scope: Scope): Record<string, unknown> | null {
+  const extension: Record<string, unknown> = {};
+  if (node.src !== undefined) {
+    const src = sourceOf(run, node, scope);
+    if (src === undefined) return null;
+    extension.src = src;
+    if (node.tag === 'img') extension.alt = run.content.alt ? attributeValue(run.content.alt) : '';
+  }
+  const href = lookup(run, node.href, scope);
+  if (!isEmptyLangMap(href)) extension.href = attributeValue(href);
+  // Values are stored as HTML; an attribute wants the text a reader sees.
+  const title = mapLangMap(lookup(run, node.title, scope), htmlToText);
+  if (!isEmptyLangMap(title)) extension.title = attributeValue(title);
+  return extension;
+}
+
+/** One template node as an element, or null when it has nothing to show. */
+function instantiateNode(run: Instantiation, node: TemplateNode, scope: Scope): Proto | null {
+  const value = lookup(run, node.text, scope);
+  const extension = extensionOf(run, node, scope);
+  if (extension === null) return null;
+  const kids = (node.children ?? []).flatMap((child) => instantiateMany(run, child, scope));
+  const rowIsEmpty = node.tag === 'tr' && kids.every((k) => k.filler);
+  const children = node.tag === 'tr' ? (rowIsEmpty ? [] : kids) : kids.filter((k) => !k.filler);
+  const hasContent =
+    !isEmptyLangMap(value) || extension.src !== undefined || VOID.has(node.tag) || children.length > 0;
+  if (!hasContent && !CELLS.has(node.tag)) return null;
+  return {
+    tag: node.tag,
+    class: node.class,
+    editable: node.text !== undefined || node.src !== undefined || node.href !== undefined,
+    value,
+    extension,
+    children,
+    filler: !hasContent,
+  };
+}
+
+/** A template node as elements: once per item or per remaining image when it repeats. */
+function instantiateMany(run: Instantiation, node: TemplateNode, scope: Scope): Proto[] {
+  if (node.repeat === 'items') {
+    return run.items.flatMap(
+      (item, itemIndex) => instantiateNode(run, node, { ...scope, item, itemIndex }) ?? [],
+    );
+  }
+  if (node.repeat === 'images') {
+    const rest = run.images.slice(run.imageCursor);
+    run.imageCursor = run.images.length;
+    return rest.flatMap((image) => instantiateNode(run, node, { ...scope, image }) ?? []);
+  }
+  const single = instantiateNode(run, node, scope);
+  return single === null ? [] : [single];
+}
+
 function instantiate(
   definition: WidgetDefinition,
   content: WidgetContent,
   limits: WidgetLimits,
 ): Proto | null {
-  const items = content.items.slice(0, limits.item_count);
-  const images = content.images.slice(0, limits.image_slot);
-  const icons = content.icons.slice(0, limits.icon_slot);
-  let imageCursor = 0;
-
-  const lookup = (binding: Binding | undefined, scope: Scope): LangMap =>
-    binding === undefined
-      ? {}
-      : 'field' in binding
-        ? (content.fields[binding.field] ?? {})
-        : (scope.item?.[binding.item] ?? {});
-
-  const one = (node: TemplateNode, scope: Scope): Proto | null => {
-    const value = lookup(node.text, scope);
-    const extension: Record<string, unknown> = {};
-    if (node.src !== undefined) {
-      let src: string | LangMap | undefined;
-      if (node.src === 'image') src = scope.image ?? images[imageCursor++];
-      else if (node.src === 'icon') src = icons[scope.itemIndex ?? 0];
-      else {
-        const map = lookup(node.src, scope);
-        src = isEmptyLangMap(map) ? undefined : attributeValue(map);
-      }
-      if (src === undefined) return null;
-      extension.src = src;
-      if (node.tag === 'img') extension.alt = content.alt ? attributeValue(content.alt) : '';
-    }
-    const href = lookup(node.href, scope);
-    if (!isEmptyLangMap(href)) extension.href = attributeValue(href);
-    // Values are stored as HTML; an attribute wants the text a reader sees.
-    const title = mapLangMap(lookup(node.title, scope), htmlToText);
-    if (!isEmptyLangMap(title)) extension.title = attributeValue(title);
-    const kids = (node.children ?? []).flatMap((child) => many(child, scope));
-    const rowIsEmpty = node.tag === 'tr' && kids.every((k) => k.filler);
-    const children = node.tag === 'tr' ? (rowIsEmpty ? [] : kids) : kids.filter((k) => !k.filler);
-    const hasContent =
-      !isEmptyLangMap(value) || extension.src !== undefined || VOID.has(node.tag) || children.length > 0;
-    if (!hasContent && !CELLS.has(node.tag)) return null;
-    return {
-      tag: node.tag,
-      class: node.class,
-      editable: node.text !== undefined || node.src !== undefined || node.href !== undefined,
-      value,
-      extension,
-      children,
-      filler: !hasContent,
-    };
+  const run: Instantiation = {
+    content,
+    items: content.items.slice(0, limits.item_count),
+    images: content.images.slice(0, limits.image_slot),
+    icons: content.icons.slice(0, limits.icon_slot),
+    imageCursor: 0,
   };
-
-  const many = (node: TemplateNode, scope: Scope): Proto[] => {
-    if (node.repeat === 'items') {
-      return items.flatMap((item, itemIndex) => one(node, { ...scope, item, itemIndex }) ?? []);
-    }
-    if (node.repeat === 'images') {
-      const rest = images.slice(imageCursor);
-      imageCursor = images.length;
-      return rest.flatMap((image) => one(node, { ...scope, image }) ?? []);
-    }
-    const single = one(node, scope);
-    return single === null ? [] : [single];
-  };
-
-  const children = definition.template.flatMap((node) => many(node, {})).filter((k) => !k.filler);
+  const children = definition.template
+    .flatMap((node) => instantiateMany(run, node, {}))
+    .filter((k) => !k.filler);
   if (children.length === 0) return null;
   return {
     tag: 'section',

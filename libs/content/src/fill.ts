@@ -8,7 +8,8 @@
 import { buildWidget, findSpec, idCounter, type WidgetContent } from './build';
 import { widgetLookup } from './catalogue/structure';
 import type { DesignStructure, FieldSpec, FillableStructureWidget, WidgetTemplate } from './catalogue/types';
-import { isLangMap, LANGUAGES, type ContentWidget, type LangMap, type Text } from './model';
+import { CONTENT_LANGUAGES } from '@catalogue/config';
+import { isLangMap, type ContentWidget, type LangMap, type Text } from './model';
 import { renderHtml } from './render/html';
 import { prepareText, textProblems } from './text';
 import { safeSrc } from './urls';
@@ -36,7 +37,7 @@ export type FillResult =
   | { ok: false; errors: Record<string, string[]> };
 
 const WIDGET_KEYS = new Set(['design_widget_id', 'image', 'icon', 'fields', 'items']);
-const SUPPORTED_LANGUAGES: ReadonlySet<string> = new Set(LANGUAGES);
+const SUPPORTED_LANGUAGES: ReadonlySet<string> = new Set(CONTENT_LANGUAGES);
 
 class Errors {
   readonly all: Record<string, string[]> = {};

@@ -1,4 +1,4 @@
-export { LANGUAGES, pickLanguage, toLangMap, wireExtension } from './model';
+export { pickLanguage, toLangMap, wireExtension } from './model';
 export type { ContentElement, ContentWidget, Language, LangMap, NestedNode, Text } from './model';
 
 export { escapeText, htmlToText, sanitizeHtml } from './sanitize';
@@ -48,3 +48,5 @@ export { composeFromEntity } from './compose';
 export type { ComposeBrand, ComposeEntity, ComposeOptions, ComposeParameter } from './compose';
 
 export { CONTENT_STYLESHEET_FILE, CONTENT_STYLESHEET_PATH } from './stylesheet';
+
+export * from './tree';

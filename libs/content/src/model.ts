@@ -5,12 +5,12 @@
  * requires a nested copy to exist; renderers rebuild the hierarchy from `parent_id`.
  */
 
-/** Language codes of the specification (v2 lists `default … hu`; v3 content adds `uk`). */
-export const LANGUAGES = ['default', 'cs', 'sk', 'en', 'de', 'pl', 'hu', 'uk'] as const;
-export type Language = (typeof LANGUAGES)[number];
+import { CONTENT_LANGUAGES, type Language } from '@catalogue/config';
+
+export type { Language };
 
 /**
- * A language map. Deliberately not tied to {@link LANGUAGES}: stored trees may hold languages
+ * A language map. Deliberately not tied to {@link CONTENT_LANGUAGES}: stored trees may hold languages
  * that an eshop later deactivates, and a renderer only ever reads the one it is asked for.
  */
 export type LangMap = Partial<Record<string, string>>;
@@ -93,7 +93,7 @@ export function mapLangMap(map: LangMap, fn: (value: string) => string): LangMap
   return out;
 }
 
-const LANGUAGE_SET: ReadonlySet<string> = new Set(LANGUAGES);
+const LANGUAGE_SET: ReadonlySet<string> = new Set(CONTENT_LANGUAGES);
 
 /**
  * An element's `extension` as the API shows it: `[]` when it holds nothing, never `{}` (the

@@ -41,6 +41,7 @@ export type {
   ListOptions,
   LangMap,
 } from './repositories/catalogue.repository';
+export { productRelationsRepository } from './repositories/product-relations.repository';
 export { variantsRepository } from './repositories/variants.repository';
 export type { Variant } from './repositories/variants.repository';
 export { parametersRepository } from './repositories/parameters.repository';
@@ -64,13 +65,20 @@ export type {
   StoredContent,
 } from './repositories/content.repository';
 export type { ParameterWithValues } from './repositories/parameters.repository';
-export { prepareDatabase } from './prepare';
-export { seedCatalogue } from './seeds/catalogue.seed';
 export { designsRepository } from './repositories/designs.repository';
-export type { DesignRow, LoadedDesign } from './repositories/designs.repository';
+export { catalogueSeedRepository } from './repositories/catalogue-seed.repository';
+export type {
+  DesignRow,
+  StoredDesign,
+  StoredDesignCategory,
+  StoredDesignWidget,
+  StoredWidget,
+} from './repositories/designs.repository';
+export type { JsonDocument } from './json';
 export { generationJobsRepository } from './repositories/generation-jobs.repository';
 export { stuckItemsRepository } from './repositories/stuck-items.repository';
 export type { StuckItem, StuckListingRow } from './repositories/stuck-items.repository';
+export type { GenerateJobContext } from './generate-context';
 export type {
   GenerationJob,
   GenerationJobStatus,
@@ -78,8 +86,6 @@ export type {
 } from './repositories/generation-jobs.repository';
 export { promptsRepository } from './repositories/prompts.repository';
 export type { Prompt } from './repositories/prompts.repository';
-export { CATALOGUE_TYPE_OF, lockContentAndSources, saveEditorContent } from './entity-content';
-export type { EditorContentTarget, EntitySources, SavedEditorContent } from './entity-content';
 export { wlEntitiesRepository } from './repositories/wl-entities.repository';
 export type { WlEntity, WlEntityType, WlEntityWrite } from './repositories/wl-entities.repository';
 export { favouritesRepository } from './repositories/favourites.repository';

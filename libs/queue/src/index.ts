@@ -1,4 +1,13 @@
-export { QUEUE_NAMES, DEFAULT_JOB_OPTIONS, ENQUEUE_TIMEOUT_MS, listingJobId } from './jobs';
+export {
+  QUEUE_NAMES,
+  DEFAULT_JOB_OPTIONS,
+  ENQUEUE_TIMEOUT_MS,
+  generateJobId,
+  listingJobId,
+  settlementJobId,
+  SWEEP_SCHEDULER_ID,
+  sweepRenderDeduplicationId,
+} from './jobs';
 export type { JobPayloads, QueueName } from './jobs';
 export { createRedis, pingRedis, withTimeout } from './connection';
 export { createQueues, enqueue, enqueueMany, closeQueues } from './producers';

@@ -47,6 +47,34 @@ export const DEFAULT_JOB_OPTIONS = {
   removeOnFail: { age: 7 * 24 * 3600, count: 10_000 },
 } as const;
 
+/*
+ * Deterministic BullMQ ids: a job that must not run twice is added under an id derived from what
+ * it works on, so a retried add, a redelivery or a second sweep finds it there instead of queueing
+ * a copy. Every producer builds its ids here.
+ */
+
+/** The `generate` job of a generation job row (white-label API; a retried add never queues it twice). */
+export function generateJobId(jobId: number): string {
+  return `generate-${jobId}`;
+}
+
+/** The `credit-settlement` job of a generation job row: however many paths end the job, it settles once. */
+export function settlementJobId(jobId: number): string {
+  return `settle-${jobId}`;
+}
+
+/** The id of the one job scheduler that queues `sweep-stale-work` (every replica declares the same one). */
+export const SWEEP_SCHEDULER_ID = 'sweep-stale-work';
+
+/** Deduplication id of the sweeper's `render-content` job for one stuck item: at most one in flight. */
+export function sweepRenderDeduplicationId(item: {
+  eshopId: number;
+  entityType: string;
+  externalId: string;
+}): string {
+  return `sweep-render-${item.eshopId}-${item.entityType}-${item.externalId}`;
+}
+
 /**
  * The BullMQ id of a listing row's enrichment job: at most one job per row, and the sweeper can
  * tell a row whose job is waiting from one whose job is gone.

@@ -3,7 +3,7 @@
 import { randomBytes } from 'node:crypto';
 import { createKnex } from '../../db/src/knex';
 import { ensureDatabase, withDatabase } from '../../db/src/migrate';
-import { prepareDatabase } from '../../db/src/prepare';
+import { prepareDatabase } from '../../content-store/src/prepare';
 
 export default async function globalSetup(): Promise<void> {
   const server = process.env.TEST_DATABASE_SERVER_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';

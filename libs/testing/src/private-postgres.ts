@@ -2,7 +2,8 @@ import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
 import { chownSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createKnex, prepareDatabase } from '@catalogue/db';
+import { prepareDatabase } from '@catalogue/content-store';
+import { createKnex } from '@catalogue/db';
 import { freePort } from './index';
 
 /**

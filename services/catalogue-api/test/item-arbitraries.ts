@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { LANGUAGES } from '@catalogue/config';
+import { CATALOGUE_API_LANGUAGES } from '@catalogue/config';
 import type { EntityType } from '@catalogue/db';
 import { LANG_FIELDS, LIMITS, type LangField } from '../src/schemas/items.contract';
 import type { ItemKind } from '../src/schemas/items.contract';
@@ -90,9 +90,9 @@ function generators(clean: boolean) {
       );
 
   const langKey = clean
-    ? fc.constantFrom(...LANGUAGES)
+    ? fc.constantFrom(...CATALOGUE_API_LANGUAGES)
     : fc.oneof(
-        { arbitrary: fc.constantFrom(...LANGUAGES), weight: 8 },
+        { arbitrary: fc.constantFrom(...CATALOGUE_API_LANGUAGES), weight: 8 },
         { arbitrary: fc.constantFrom('xx', 'EN', 'cz', '__proto__', 'constructor', ''), weight: 1 },
       );
   const langMap = (field: LangField) =>

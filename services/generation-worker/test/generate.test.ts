@@ -3,13 +3,13 @@
 // their own, so settlement jobs can be inspected and no other test file's worker takes them.
 import nock from 'nock';
 import type { Worker } from 'bullmq';
-import { designStructure, htmlToText, type ContentWidget, type DesignStructure } from '@catalogue/content';
+import { loadDesign, structureOf as structureOfLoaded } from '@catalogue/content-store';
+import { htmlToText, type ContentWidget, type DesignStructure } from '@catalogue/content';
 import { estimateGeneration } from '@catalogue/credits';
 import {
   catalogueRepository,
   contentRepository,
   creditsRepository,
-  designsRepository,
   generationJobsRepository,
   wlEntitiesRepository,
   type GenerationJob,
@@ -64,12 +64,7 @@ async function designId(key: string): Promise<number> {
 }
 
 async function structureOf(eshopId: number, id: number): Promise<DesignStructure> {
-  const design = (await designsRepository.load(deps.db, eshopId, id))!;
-  return designStructure(design.definition, {
-    design_id: design.design.id,
-    design_widget_ids: design.designWidgetIds,
-    widgets: design.templates,
-  });
+  return structureOfLoaded((await loadDesign(deps.db, eshopId, id))!);
 }
 
 interface JobSetup {

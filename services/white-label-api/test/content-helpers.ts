@@ -2,7 +2,8 @@
 // white-label client whose every response is checked against docs/openapi.yaml, registered
 // entities, and readers of what is stored.
 import type { ContentWidget } from '@catalogue/content';
-import { contentRepository, designsRepository, wlEntitiesRepository, type WlEntityType } from '@catalogue/db';
+import { widgetTemplates } from '@catalogue/content-store';
+import { contentRepository, wlEntitiesRepository, type WlEntityType } from '@catalogue/db';
 import { makeEshop, serveServiceForTests, type EshopFixture } from '@catalogue/testing';
 import { createApp } from '../src/app';
 import { buildDeps, closeDeps } from '../src/deps';
@@ -21,7 +22,7 @@ export function contentService() {
 
   /** The seeded catalogue widget of a type (`section`, `faq`, …). */
   async function widgetOf(type: string) {
-    const widget = (await designsRepository.widgets(service.deps.db)).find((w) => w.type === type);
+    const widget = (await widgetTemplates(service.deps.db)).find((w) => w.type === type);
     if (!widget) throw new Error(`no seeded widget ${type}`);
     return widget;
   }

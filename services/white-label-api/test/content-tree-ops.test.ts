@@ -1,5 +1,5 @@
-import type { ContentWidget } from '@catalogue/content';
 import {
+  type ContentWidget,
   childrenOf,
   copyElement,
   copyWidgets,
@@ -11,7 +11,7 @@ import {
   removeElement,
   removeWidget,
   reorderWidgets,
-} from '../src/services/tree-ops';
+} from '@catalogue/content';
 import { tree } from './content-trees';
 
 function allIds(t: ContentWidget[]): number[] {

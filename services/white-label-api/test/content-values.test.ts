@@ -1,8 +1,7 @@
 import { applyValueEdits, newWidgetFromElements } from '../src/services/content-elements';
 import { applyElementAction } from '../src/services/content-edit.service';
-import { elementTag, formatsByClass, mergeValue, prepareExtension } from '../src/services/content-values';
+import { elementTag, formatsByClass, idsAfter, mergeValue, prepareExtension } from '@catalogue/content';
 import type { ExtensionInput } from '../src/schemas/content.schema';
-import { idsAfter } from '../src/services/tree-ops';
 import { el, SECTION, TEMPLATES, tree, validationErrors } from './content-trees';
 
 describe('editor values (pure)', () => {

@@ -1,11 +1,8 @@
 import type { Knex } from 'knex';
-import type {
-  DesignCategory,
-  DesignDefinition,
-  DesignWidgetDefinition,
-  WidgetDefinition,
-  WidgetTemplate,
-} from '@catalogue/content';
+import type { JsonDocument } from '../json';
+
+/** The categories the `designs.category` column accepts (libs/content's `StoredDesignCategory`). */
+export type StoredDesignCategory = 'product' | 'category' | 'blog' | 'page';
 
 export interface DesignRow {
   id: number;
@@ -14,19 +11,35 @@ export interface DesignRow {
   nameTranslation: Record<string, string>;
   info: string | null;
   imagePreview: string | null;
-  category: DesignCategory;
+  category: StoredDesignCategory;
   type: 'public' | 'custom';
   position: number;
   hash: string;
   previewHtml: string;
 }
 
-/** A design with what its structure is built from: its widgets in order and their templates. */
-export interface LoadedDesign {
+/**
+ * A design's rows: the design, and its widgets in order with their per-design overrides and the
+ * catalogue definition of their widget (libs/content-store assembles the design from them).
+ */
+export interface StoredDesign {
   design: DesignRow;
-  definition: DesignDefinition;
-  designWidgetIds: number[];
-  templates: WidgetTemplate[];
+  key: string | null;
+  widgets: StoredDesignWidget[];
+}
+
+export interface StoredDesignWidget {
+  /** design_widgets.id */
+  id: number;
+  widgetId: number;
+  overrides: JsonDocument;
+  definition: JsonDocument;
+}
+
+/** A widget of the catalogue: its id and its stored definition. */
+export interface StoredWidget {
+  id: number;
+  definition: JsonDocument;
 }
 
 interface RawDesign {
@@ -37,7 +50,7 @@ interface RawDesign {
   name_translation: Record<string, string>;
   info: string | null;
   image_preview: string | null;
-  category: DesignCategory;
+  category: StoredDesignCategory;
   type: 'public' | 'custom';
   position: number;
   hash: string;
@@ -77,14 +90,18 @@ function accessible(db: Knex | Knex.Transaction, eshopId: number) {
 }
 
 export const designsRepository = {
-  async list(db: Knex | Knex.Transaction, eshopId: number, category?: DesignCategory): Promise<DesignRow[]> {
+  async list(
+    db: Knex | Knex.Transaction,
+    eshopId: number,
+    category?: StoredDesignCategory,
+  ): Promise<DesignRow[]> {
     const query = accessible(db, eshopId).select<RawDesign[]>('*').orderBy(['position', 'id']);
     if (category) query.andWhere({ category });
     return (await query).map(toDesign);
   },
 
   /** The design the worker composes catalogue items with: the first accessible one of the category. */
-  async defaultFor(db: Knex | Knex.Transaction, eshopId: number, category: DesignCategory) {
+  async defaultFor(db: Knex | Knex.Transaction, eshopId: number, category: StoredDesignCategory) {
     const row = await accessible(db, eshopId)
       .andWhere({ category })
       .orderBy([{ column: 'type', order: 'desc' }, 'position', 'id'])
@@ -92,12 +109,12 @@ export const designsRepository = {
     return row ? this.load(db, eshopId, row.id) : undefined;
   },
 
-  /** A design the eshop may use, with its widgets and their templates; undefined otherwise. */
+  /** A design the eshop may use, with its widgets and their definitions; undefined otherwise. */
   async load(
     db: Knex | Knex.Transaction,
     eshopId: number,
     designId: number,
-  ): Promise<LoadedDesign | undefined> {
+  ): Promise<StoredDesign | undefined> {
     const row = await accessible(db, eshopId).andWhere({ id: designId }).first<RawDesign | undefined>('*');
     if (!row) return undefined;
     const widgets = await db('design_widgets as dw')
@@ -108,24 +125,19 @@ export const designsRepository = {
         {
           id: number;
           widget_id: number;
-          overrides: Omit<DesignWidgetDefinition, 'widget'>;
-          definition: WidgetDefinition;
+          overrides: JsonDocument;
+          definition: JsonDocument;
         }[]
       >('dw.id', 'dw.widget_id', 'dw.overrides', 'w.definition');
-    const templates = new Map<number, WidgetTemplate>();
-    for (const w of widgets) templates.set(w.widget_id, { ...w.definition, id: w.widget_id });
     return {
       design: toDesign(row),
-      definition: {
-        key: row.key ?? `design-${row.id}`,
-        name: row.name,
-        name_translation: row.name_translation,
-        category: row.category,
-        type: 'public',
-        widgets: widgets.map((w) => ({ ...w.overrides, widget: w.definition.type })),
-      },
-      designWidgetIds: widgets.map((w) => w.id),
-      templates: [...templates.values()],
+      key: row.key,
+      widgets: widgets.map((w) => ({
+        id: w.id,
+        widgetId: w.widget_id,
+        overrides: w.overrides,
+        definition: w.definition,
+      })),
     };
   },
 
@@ -161,12 +173,10 @@ export const designsRepository = {
     return new Map(rows.map((r) => [r.design_id, Number(r.count)]));
   },
 
-  /** Every widget of the catalogue with its template (white-label widget list, editor adds). */
-  async widgets(db: Knex | Knex.Transaction, categoryId?: number): Promise<WidgetTemplate[]> {
-    const query = db('widgets')
-      .select<{ id: number; definition: WidgetDefinition }[]>('id', 'definition')
-      .orderBy(['position', 'id']);
+  /** Every widget of the catalogue with its definition (white-label widget list, editor adds). */
+  async widgets(db: Knex | Knex.Transaction, categoryId?: number): Promise<StoredWidget[]> {
+    const query = db('widgets').select<StoredWidget[]>('id', 'definition').orderBy(['position', 'id']);
     if (categoryId !== undefined) query.where({ category_id: categoryId });
-    return (await query).map((w) => ({ ...w.definition, id: w.id }));
+    return query;
   },
 };

@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import type { GenerateJobContext } from '../generate-context';
 import { isoOffset } from '../timestamps';
 import { designOwner } from './designs.repository';
 
@@ -12,7 +13,7 @@ export interface GenerationJob {
   designId: number;
   status: GenerationJobStatus;
   lang: string;
-  context: Record<string, unknown>;
+  context: GenerateJobContext;
   estimatedCost: number;
   chargedCost: number | null;
   widgetsCreated: number;
@@ -29,7 +30,7 @@ export interface NewGenerationJob {
   entityId: string;
   designId: number;
   lang: string;
-  context: Record<string, unknown>;
+  context: GenerateJobContext;
   estimatedCost: number;
 }
 
@@ -63,7 +64,7 @@ function toJob(row: Record<string, unknown>): GenerationJob {
     designId: row.design_id as number,
     status: row.status as GenerationJobStatus,
     lang: row.lang as string,
-    context: row.context as Record<string, unknown>,
+    context: row.context as GenerateJobContext,
     estimatedCost: row.estimated_cost as number,
     chargedCost: row.charged_cost as number | null,
     widgetsCreated: row.widgets_created as number,

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import type { WidgetDefinition } from '@catalogue/content';
+import type { JsonDocument } from '../json';
 
 /** A widget of the catalogue with its category, as the white-label widget list shows it. */
 export interface CatalogueWidget {
@@ -11,7 +11,7 @@ export interface CatalogueWidget {
   categoryKey: string;
   categoryName: string;
   position: number;
-  definition: WidgetDefinition;
+  definition: JsonDocument;
 }
 
 interface RawWidget {
@@ -23,7 +23,7 @@ interface RawWidget {
   category_key: string;
   category_name: string;
   position: number;
-  definition: WidgetDefinition;
+  definition: JsonDocument;
 }
 
 function select(db: Knex | Knex.Transaction) {

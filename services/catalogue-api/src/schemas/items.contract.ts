@@ -1,4 +1,4 @@
-import { LANGUAGES } from '@catalogue/config';
+import { CATALOGUE_API_LANGUAGES } from '@catalogue/config';
 import type { EntityType } from '@catalogue/db';
 
 /**
@@ -219,7 +219,7 @@ export function projectItem(contract: ItemContract, raw: Record<string, unknown>
   return item;
 }
 
-const KNOWN_LANGUAGES: ReadonlySet<string> = new Set(LANGUAGES);
+const KNOWN_LANGUAGES: ReadonlySet<string> = new Set(CATALOGUE_API_LANGUAGES);
 
 /**
  * The specification's cross-field rule of v2 items: a language that any language map of the item

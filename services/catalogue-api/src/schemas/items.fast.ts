@@ -1,5 +1,5 @@
 import Ajv, { _, type AnySchemaObject, type KeywordCxt, type ValidateFunction } from 'ajv';
-import { LANGUAGES } from '@catalogue/config';
+import { CATALOGUE_API_LANGUAGES } from '@catalogue/config';
 import {
   contractOf,
   kindKey,
@@ -68,7 +68,7 @@ function createAjv(): Ajv {
   return ajv;
 }
 
-const NON_DEFAULT = LANGUAGES.filter((l) => l !== 'default');
+const NON_DEFAULT = CATALOGUE_API_LANGUAGES.filter((l) => l !== 'default');
 
 const text = (max: number, opts: { nonEmpty?: boolean; nullable?: boolean } = {}): Schema => ({
   type: opts.nullable ? ['string', 'null'] : 'string',

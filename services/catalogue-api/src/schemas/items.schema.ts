@@ -1,5 +1,5 @@
 import Joi from 'joi';
-import { LANGUAGES } from '@catalogue/config';
+import { CATALOGUE_API_LANGUAGES } from '@catalogue/config';
 import {
   contractOf,
   kindKey,
@@ -15,7 +15,7 @@ import {
  * items the precompiled check (items.fast.ts) refuses.
  */
 
-const NON_DEFAULT = LANGUAGES.filter((l) => l !== 'default');
+const NON_DEFAULT = CATALOGUE_API_LANGUAGES.filter((l) => l !== 'default');
 
 /** An http(s) URL (items.fast.ts reads its `uri` rule: keep it one schema). */
 export const urlSchema = Joi.string()

@@ -1,4 +1,4 @@
-import { LANGUAGES } from '@catalogue/config';
+import { CATALOGUE_API_LANGUAGES } from '@catalogue/config';
 import {
   catalogueRepository,
   type Eshop,
@@ -68,11 +68,13 @@ export function parseIncludes(type: EntityType, eshop: Eshop, raw: string | unde
  */
 export function parseLanguages(eshop: Eshop, raw: string | undefined): string[] {
   const requested = raw === undefined || raw.trim() === '' ? ['default'] : commaList(raw);
-  const unknown = requested.filter((l) => l !== 'all' && !(LANGUAGES as readonly string[]).includes(l));
+  const unknown = requested.filter(
+    (l) => l !== 'all' && !(CATALOGUE_API_LANGUAGES as readonly string[]).includes(l),
+  );
   if (unknown.length) {
     throw new ValidationError({ lang: unknown.map((l) => `The selected lang value ${l} is invalid.`) });
   }
-  const wanted = requested.includes('all') ? new Set<string>(LANGUAGES) : new Set(requested);
+  const wanted = requested.includes('all') ? new Set<string>(CATALOGUE_API_LANGUAGES) : new Set(requested);
   return eshop.languages.filter((l) => wanted.has(l));
 }
 

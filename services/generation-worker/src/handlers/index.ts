@@ -1,4 +1,10 @@
-import { createWorkers, withTimeout, type JobHandlers, type QueueName } from '@catalogue/queue';
+import {
+  createWorkers,
+  SWEEP_SCHEDULER_ID,
+  withTimeout,
+  type JobHandlers,
+  type QueueName,
+} from '@catalogue/queue';
 import type { Worker } from 'bullmq';
 import type { Deps } from '../deps';
 import { generateHandler } from './generate.handler';
@@ -51,7 +57,7 @@ export function startWorkers(deps: Deps, queues: readonly QueueName[] = CONSUMED
  */
 export async function scheduleSweep(deps: Deps): Promise<void> {
   await deps.queues['sweep-stale-work'].upsertJobScheduler(
-    'sweep-stale-work',
+    SWEEP_SCHEDULER_ID,
     { every: SWEEP_EVERY_MS },
     {
       name: 'sweep-stale-work',

@@ -1,7 +1,7 @@
 import type { Knex } from '@catalogue/db';
 import type { Logger } from '@catalogue/logger';
 import type { JobHandler } from '@catalogue/queue';
-import { createDesignCache, renderContent, type RenderOutcome } from '../services/render.service';
+import { createDesignCache, renderContent, type RenderOutcome } from '@catalogue/content-store';
 
 /**
  * Renders the items of one import, each in its own transaction. A failure stops the job and

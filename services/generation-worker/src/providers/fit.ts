@@ -6,7 +6,6 @@
 import {
   escapeText,
   htmlToText,
-  LANGUAGES,
   safeHref,
   safeSrc,
   videoEmbedUrl,
@@ -17,11 +16,12 @@ import {
   type LangMap,
   type Text,
 } from '@catalogue/content';
+import { CONTENT_LANGUAGES } from '@catalogue/config';
 import { htmlBlocks } from '../research/extract';
 import { collapse, cutText, length } from './text';
 
 const MARKUP = /<[a-zA-Z!/?]/;
-const SUPPORTED_LANGUAGES: ReadonlySet<string> = new Set(LANGUAGES);
+const SUPPORTED_LANGUAGES: ReadonlySet<string> = new Set(CONTENT_LANGUAGES);
 
 type Texts = Record<string, Text>;
 

@@ -6,7 +6,7 @@
  * thrown after that is final (`retryable: false`), so BullMQ's job-level retries do not multiply
  * the provider's own. The API key goes into the Authorization header and nowhere else.
  */
-import type { FillWidgetInput } from '@catalogue/content';
+import type { DesignStructure, FillWidgetInput } from '@catalogue/content';
 import { fitToStructure, isFillable, withParagraphLength } from './fit';
 import { addUsage, contextUrls, dropInventedUrls, isObject, Malformed, parseAnswer } from './openai-answer';
 import { systemMessage, userMessage } from './openai-prompt';
@@ -14,6 +14,7 @@ import { cutText } from './text';
 import {
   ProviderError,
   type ContentProvider,
+  type GenerationContext,
   type GenerationRequest,
   type GenerationResult,
   type TokenUsage,
@@ -93,6 +94,69 @@ interface Failure {
   retryAfterMs?: number | null;
 }
 
+/** The chat-completions request: the design as the system message, the job's context as the user's. */
+function requestBody(
+  options: OpenAiProviderOptions,
+  structure: DesignStructure,
+  context: GenerationContext,
+): string {
+  return JSON.stringify({
+    model: options.model,
+    messages: [
+      { role: 'system', content: systemMessage(structure, context.lang) },
+      {
+        role: 'user',
+        content: userMessage(context, options.maxResearchChars, options.maxContextChars),
+      },
+    ],
+    response_format: { type: 'json_object' },
+    temperature: options.temperature ?? 0.3,
+  });
+}
+
+/**
+ * A 2xx answer read: the usage it reports added to `usage` (also when the rest is malformed),
+ * and its widgets checked, stripped of URLs the context did not give and fitted to the structure.
+ */
+function readAnswer(
+  text: string,
+  usage: TokenUsage | null,
+  structure: DesignStructure,
+  allowedUrls: ReturnType<typeof contextUrls>,
+  requestedModel: string,
+): { usage: TokenUsage | null; outcome: GenerationResult | Failure } {
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch {
+    return {
+      usage,
+      outcome: { reason: 'malformed answer: the response is not JSON', retryable: true, malformed: true },
+    };
+  }
+  const total = addUsage(usage, isObject(data) ? data.usage : undefined);
+  const malformed = (reason: string) => ({
+    usage: total,
+    outcome: { reason: `malformed answer: ${reason}`, retryable: true, malformed: true },
+  });
+  const choice = isObject(data) && Array.isArray(data.choices) ? data.choices[0] : undefined;
+  const message = isObject(choice) ? choice.message : undefined;
+  const content = isObject(message) ? message.content : undefined;
+  if (typeof content !== 'string') return malformed('no message content');
+  let widgets: FillWidgetInput[];
+  try {
+    widgets = parseAnswer(content);
+  } catch (err) {
+    if (!(err instanceof Malformed)) throw err;
+    return malformed(err.message);
+  }
+  dropInventedUrls(structure, widgets, allowedUrls);
+  const fitted = fitToStructure(structure, widgets);
+  if (fitted.length === 0) return malformed('no usable widget');
+  const model = isObject(data) && typeof data.model === 'string' ? data.model : requestedModel;
+  return { usage: total, outcome: { widgets: fitted, usage: total, provider: 'openai', model } };
+}
+
 export function createOpenAiProvider(options: OpenAiProviderOptions): ContentProvider {
   const doFetch = options.fetch ?? fetch;
   const endpoint = `${options.baseUrl.replace(/\/+$/, '')}/chat/completions`;
@@ -128,6 +192,31 @@ export function createOpenAiProvider(options: OpenAiProviderOptions): ContentPro
   const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'application/json' };
   if (secret !== '') headers.authorization = `Bearer ${secret}`;
 
+  /** Step 1 of an attempt: an HTTP status that is not an answer, as a failure (null when 2xx). */
+  const httpFailure = (res: Response, text: string): Failure | null => {
+    if (res.status === 429) {
+      return {
+        reason: `HTTP 429: ${shortReason(text)}`,
+        status: 429,
+        retryable: true,
+        retryAfterMs: retryAfterMs(res.headers.get('retry-after')),
+      };
+    }
+    if (!res.ok) {
+      const retryable = res.status >= 500 || res.status === 408;
+      return { reason: `HTTP ${res.status}: ${shortReason(text)}`, status: res.status, retryable };
+    }
+    return null;
+  };
+
+  /** How long to wait after failed attempt `n`: the endpoint's Retry-After, else jittered backoff. */
+  const waitAfter = (outcome: Failure, n: number): number => {
+    const backoff = Math.min(options.backoffMs * 2 ** (n - 1), maxBackoffMs);
+    return outcome.retryAfterMs !== undefined && outcome.retryAfterMs !== null
+      ? Math.min(outcome.retryAfterMs, maxBackoffMs)
+      : backoff / 2 + (Math.random() * backoff) / 2;
+  };
+
   return {
     name: 'openai',
     async generate(req: GenerationRequest, signal?: AbortSignal): Promise<GenerationResult> {
@@ -135,18 +224,7 @@ export function createOpenAiProvider(options: OpenAiProviderOptions): ContentPro
       if (!structure.widget.some(isFillable)) {
         return { widgets: [], usage: null, provider: 'openai', model: options.model };
       }
-      const body = JSON.stringify({
-        model: options.model,
-        messages: [
-          { role: 'system', content: systemMessage(structure, req.context.lang) },
-          {
-            role: 'user',
-            content: userMessage(req.context, options.maxResearchChars, options.maxContextChars),
-          },
-        ],
-        response_format: { type: 'json_object' },
-        temperature: options.temperature ?? 0.3,
-      });
+      const body = requestBody(options, structure, req.context);
       const allowedUrls = contextUrls(req.context);
       let usage: TokenUsage | null = null;
       let malformed = 0;
@@ -164,45 +242,11 @@ export function createOpenAiProvider(options: OpenAiProviderOptions): ContentPro
         try {
           const res = await doFetch(endpoint, { method: 'POST', headers, body, signal: controller.signal });
           const text = await res.text();
-          if (res.status === 429) {
-            return {
-              reason: `HTTP 429: ${shortReason(text)}`,
-              status: 429,
-              retryable: true,
-              retryAfterMs: retryAfterMs(res.headers.get('retry-after')),
-            };
-          }
-          if (!res.ok) {
-            const retryable = res.status >= 500 || res.status === 408;
-            return { reason: `HTTP ${res.status}: ${shortReason(text)}`, status: res.status, retryable };
-          }
-          let data: unknown;
-          try {
-            data = JSON.parse(text);
-          } catch {
-            return { reason: 'malformed answer: the response is not JSON', retryable: true, malformed: true };
-          }
-          usage = addUsage(usage, isObject(data) ? data.usage : undefined);
-          const choice = isObject(data) && Array.isArray(data.choices) ? data.choices[0] : undefined;
-          const message = isObject(choice) ? choice.message : undefined;
-          const content = isObject(message) ? message.content : undefined;
-          if (typeof content !== 'string') {
-            return { reason: 'malformed answer: no message content', retryable: true, malformed: true };
-          }
-          let widgets: FillWidgetInput[];
-          try {
-            widgets = parseAnswer(content);
-          } catch (err) {
-            if (!(err instanceof Malformed)) throw err;
-            return { reason: `malformed answer: ${err.message}`, retryable: true, malformed: true };
-          }
-          dropInventedUrls(structure, widgets, allowedUrls);
-          const fitted = fitToStructure(structure, widgets);
-          if (fitted.length === 0) {
-            return { reason: 'malformed answer: no usable widget', retryable: true, malformed: true };
-          }
-          const model = isObject(data) && typeof data.model === 'string' ? data.model : options.model;
-          return { widgets: fitted, usage, provider: 'openai', model };
+          const failure = httpFailure(res, text);
+          if (failure) return failure;
+          const answer = readAnswer(text, usage, structure, allowedUrls, options.model);
+          usage = answer.usage;
+          return answer.outcome;
         } catch (err) {
           if (signal?.aborted) throw aborted();
           if (timedOut) return { reason: `timed out after ${options.timeoutMs} ms`, retryable: true };
@@ -226,13 +270,8 @@ export function createOpenAiProvider(options: OpenAiProviderOptions): ContentPro
           throw new ProviderError(`openai provider: ${outcome.reason} (twice)`, false, undefined, usage);
         }
         if (n === maxAttempts) break;
-        const backoff = Math.min(options.backoffMs * 2 ** (n - 1), maxBackoffMs);
-        const wait =
-          outcome.retryAfterMs !== undefined && outcome.retryAfterMs !== null
-            ? Math.min(outcome.retryAfterMs, maxBackoffMs)
-            : backoff / 2 + (Math.random() * backoff) / 2;
         try {
-          await sleep(wait, signal);
+          await sleep(waitAfter(outcome, n), signal);
         } catch {
           throw aborted();
         }

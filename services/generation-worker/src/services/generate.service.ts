@@ -13,20 +13,28 @@
  * BullMQ retries the job.
  */
 import { UnrecoverableError } from 'bullmq';
-import { designStructure, fillDesign } from '@catalogue/content';
+import { appendWidgets, fillDesign, type ContentWidget, type DesignStructure } from '@catalogue/content';
+import { loadDesign, saveEditorContent, structureOf, type LoadedDesign } from '@catalogue/content-store';
 import { estimateGeneration } from '@catalogue/credits';
 import {
   creditsRepository,
-  designsRepository,
   eshopsRepository,
   generationJobsRepository,
-  saveEditorContent,
   type ContentEntityType,
+  type Eshop,
+  type GenerationJob,
 } from '@catalogue/db';
 import type { JobPayloads } from '@catalogue/queue';
 import { ProviderError, type GenerationContext, type TokenUsage } from '../providers';
-import { appendWidgets } from './append-widgets';
-import { fillProblems, inLanguage, promptText, readContext, research } from './generation-context';
+import type { ResearchPage } from '../research';
+import {
+  fillProblems,
+  inLanguage,
+  promptText,
+  readContext,
+  research,
+  type JobContext,
+} from './generation-context';
 import {
   failGeneration,
   isFinished,
@@ -47,6 +55,153 @@ const CONTENT_TYPES: ReadonlySet<string> = new Set(['product', 'category', 'blog
  */
 const SERP_CONTEXT_PROVIDED = false;
 
+/** A job's failure: the message it ends with, and what the provider used on the way. */
+interface Failure {
+  failed: string;
+  provider?: string | null;
+  usage?: TokenUsage | null;
+}
+
+/** What a running job is generated from. */
+interface JobInputs {
+  design: LoadedDesign;
+  eshop: Eshop;
+  context: JobContext;
+  structure: DesignStructure;
+  pages: ResearchPage[];
+  generationContext: GenerationContext;
+}
+
+/** Generated widgets filled into the design. */
+interface Generated {
+  tree: ContentWidget[];
+  widgetsCreated: number;
+  provider: string;
+  usage: TokenUsage | null;
+}
+
+/** Step 1: the design, the eshop, the stored context, the research pages and the prompt of the job. */
+async function loadInputs(deps: GenerationDeps, job: GenerationJob): Promise<JobInputs | Failure> {
+  const { eshopId } = job;
+  if (!CONTENT_TYPES.has(job.entityType)) return { failed: `Unknown entity type "${job.entityType}".` };
+  const design = await loadDesign(deps.db, eshopId, job.designId);
+  if (design === undefined) return { failed: `Design ${job.designId} is not available to this eshop.` };
+  const eshop = await eshopsRepository.findById(deps.db, eshopId);
+  if (eshop === undefined) throw new UnrecoverableError(`eshop ${eshopId} not found`);
+
+  const context = readContext(job.context);
+  const structure = structureOf(design);
+  const pages = await research(deps, context);
+  const generationContext: GenerationContext = {
+    lang: job.lang,
+    languages: eshop.languages,
+    name: context.name,
+    short_description: context.short_description,
+    old_description: context.old_description,
+    parameter: context.parameter,
+    ean: context.ean,
+    prompt: await promptText(deps.db, eshopId, context.prompt_id),
+    paragraph_length: context.paragraph_length,
+    research: pages,
+  };
+  return { design, eshop, context, structure, pages, generationContext };
+}
+
+/** Step 2: the provider's widgets, filled into the design in the job's language. */
+async function generateTree(
+  deps: GenerationDeps,
+  job: GenerationJob,
+  inputs: JobInputs,
+): Promise<Generated | Failure> {
+  let generated;
+  try {
+    generated = await deps.provider.generate({
+      structure: inputs.structure,
+      context: inputs.generationContext,
+    });
+  } catch (err) {
+    if (!(err instanceof ProviderError)) throw err;
+    // The provider retried already; its messages carry no secrets.
+    return {
+      failed: `Content generation failed: ${err.message}`,
+      provider: deps.provider.name,
+      usage: err.usage,
+    };
+  }
+  const { provider, usage } = generated;
+  if (generated.widgets.length === 0) {
+    return {
+      failed:
+        'Nothing could be generated for this design from the context sent (name, descriptions, parameters, research).',
+      provider,
+      usage,
+    };
+  }
+  const filled = fillDesign(
+    inputs.structure,
+    inputs.design.templates,
+    { widget: inLanguage(generated.widgets, job.lang) },
+    { htmlLanguage: job.lang },
+  );
+  if (!filled.ok) {
+    return {
+      failed: `The generated content does not fit the design: ${fillProblems(filled.errors)}`,
+      provider,
+      usage,
+    };
+  }
+  return { tree: filled.tree, widgetsCreated: filled.widgetsCreated, provider, usage };
+}
+
+/**
+ * Step 3, in one transaction: the content (replacing or appended to the entity's), and the job
+ * `done` with what it cost. Null when another delivery ended the job meanwhile.
+ */
+async function storeGenerated(
+  deps: GenerationDeps,
+  job: GenerationJob,
+  inputs: JobInputs,
+  generated: Generated,
+): Promise<number | null> {
+  const { eshopId, id: jobId } = job;
+  const { context } = inputs;
+  return deps.db.transaction(async (trx) => {
+    const current = await generationJobsRepository.find(trx, eshopId, jobId, { lock: true });
+    if (current === undefined || isFinished(current)) return null;
+    await saveEditorContent(
+      trx,
+      {
+        eshop: inputs.eshop,
+        entityType: job.entityType as ContentEntityType,
+        externalId: job.entityId,
+        fallbackName: context.name,
+      },
+      (existing) =>
+        context.remove_exist_widget || existing === undefined
+          ? generated.tree
+          : appendWidgets(existing, generated.tree, job.lang),
+    );
+    const cost = estimateGeneration(await creditsRepository.prices(trx), {
+      widgets: generated.widgetsCreated,
+      languages: 1,
+      webResearchUrls: inputs.pages.length,
+      serpContext: SERP_CONTEXT_PROVIDED && context.use_serp_context,
+    }).total;
+    // Never more than was reserved: the settlement charges at most that, and the row says the same.
+    const charged = Math.min(cost, current.estimatedCost);
+    await generationJobsRepository.finish(trx, eshopId, jobId, {
+      status: 'done',
+      widgetsCreated: generated.widgetsCreated,
+      chargedCost: charged,
+      provider: generated.provider,
+      usage: generated.usage,
+    });
+    return charged;
+  });
+}
+
+const isFailure = (value: object): value is Failure => 'failed' in value;
+
 /**
  * Runs one generation job row. Returns what happened; throws UnrecoverableError when the job
  * does not exist for that eshop, and lets database and Redis errors through (BullMQ retries).
@@ -62,111 +217,28 @@ export async function runGeneration(
   if (isFinished(job)) return settleFinished(deps, eshopId, jobId);
   await generationJobsRepository.markRunning(deps.db, eshopId, jobId);
 
-  const fail = (message: string, provider: string | null = null, usage: TokenUsage | null = null) =>
-    failGeneration(deps, eshopId, jobId, { message, provider, usage });
+  const fail = ({ failed, provider = null, usage = null }: Failure) =>
+    failGeneration(deps, eshopId, jobId, { message: failed, provider, usage });
 
-  if (!CONTENT_TYPES.has(job.entityType)) return fail(`Unknown entity type "${job.entityType}".`);
-  const design = await designsRepository.load(deps.db, eshopId, job.designId);
-  if (design === undefined) return fail(`Design ${job.designId} is not available to this eshop.`);
-  const eshop = await eshopsRepository.findById(deps.db, eshopId);
-  if (eshop === undefined) throw new UnrecoverableError(`eshop ${eshopId} not found`);
-
-  const context = readContext(job.context);
-  const structure = designStructure(design.definition, {
-    design_id: design.design.id,
-    design_widget_ids: design.designWidgetIds,
-    widgets: design.templates,
-  });
-  const pages = await research(deps, context);
-  const generationContext: GenerationContext = {
-    lang: job.lang,
-    languages: eshop.languages,
-    name: context.name,
-    short_description: context.short_description,
-    old_description: context.old_description,
-    parameter: context.parameter,
-    ean: context.ean,
-    prompt: await promptText(deps.db, eshopId, context.prompt_id),
-    paragraph_length: context.paragraph_length,
-    research: pages,
-  };
-
-  let generated;
-  try {
-    generated = await deps.provider.generate({ structure, context: generationContext });
-  } catch (err) {
-    if (!(err instanceof ProviderError)) throw err;
-    // The provider retried already; its messages carry no secrets.
-    return fail(`Content generation failed: ${err.message}`, deps.provider.name, err.usage);
-  }
-  const { provider, usage } = generated;
-  if (generated.widgets.length === 0) {
-    return fail(
-      'Nothing could be generated for this design from the context sent (name, descriptions, parameters, research).',
-      provider,
-      usage,
-    );
-  }
-  const filled = fillDesign(
-    structure,
-    design.templates,
-    { widget: inLanguage(generated.widgets, job.lang) },
-    { htmlLanguage: job.lang },
-  );
-  if (!filled.ok) {
-    return fail(
-      `The generated content does not fit the design: ${fillProblems(filled.errors)}`,
-      provider,
-      usage,
-    );
-  }
-
-  const actualCost = await deps.db.transaction(async (trx) => {
-    const current = await generationJobsRepository.find(trx, eshopId, jobId, { lock: true });
-    if (current === undefined || isFinished(current)) return null;
-    await saveEditorContent(
-      trx,
-      {
-        eshop,
-        entityType: job.entityType as ContentEntityType,
-        externalId: job.entityId,
-        fallbackName: context.name,
-      },
-      (existing) =>
-        context.remove_exist_widget || existing === undefined
-          ? filled.tree
-          : appendWidgets(existing, filled.tree, job.lang),
-    );
-    const cost = estimateGeneration(await creditsRepository.prices(trx), {
-      widgets: filled.widgetsCreated,
-      languages: 1,
-      webResearchUrls: pages.length,
-      serpContext: SERP_CONTEXT_PROVIDED && context.use_serp_context,
-    }).total;
-    // Never more than was reserved: the settlement charges at most that, and the row says the same.
-    const charged = Math.min(cost, current.estimatedCost);
-    await generationJobsRepository.finish(trx, eshopId, jobId, {
-      status: 'done',
-      widgetsCreated: filled.widgetsCreated,
-      chargedCost: charged,
-      provider,
-      usage,
-    });
-    return charged;
-  });
+  const inputs = await loadInputs(deps, job);
+  if (isFailure(inputs)) return fail(inputs);
+  const generated = await generateTree(deps, job, inputs);
+  if (isFailure(generated)) return fail(generated);
+  const actualCost = await storeGenerated(deps, job, inputs, generated);
   if (actualCost === null) return settleFinished(deps, eshopId, jobId);
+
   await queueSettlement(deps, { eshop_id: eshopId, job_id: jobId, actual_cost: actualCost });
   deps.logger.info(
     {
       eshop_id: eshopId,
       job_id: jobId,
-      provider,
-      widgets_created: filled.widgetsCreated,
-      research_pages: pages.length,
+      provider: generated.provider,
+      widgets_created: generated.widgetsCreated,
+      research_pages: inputs.pages.length,
       actual_cost: actualCost,
-      usage,
+      usage: generated.usage,
     },
     'generation done',
   );
-  return { outcome: 'done', widgets_created: filled.widgetsCreated, actual_cost: actualCost };
+  return { outcome: 'done', widgets_created: generated.widgetsCreated, actual_cost: actualCost };
 }

@@ -3,32 +3,27 @@
  * the selected prompt, the research pages, and the provider's texts in the job's language.
  */
 import type { FillWidgetInput, Text } from '@catalogue/content';
-import { promptsRepository, type Knex } from '@catalogue/db';
+import { promptsRepository, type GenerateJobContext, type Knex } from '@catalogue/db';
 import { fetchResearch, type ResearchPage } from '../research';
 import type { GenerationDeps } from './generation-end';
 
-/** The context snapshot as stored by the generate endpoint (the request body, see spec rule 5). */
-export interface JobContext {
-  name?: string;
-  short_description?: string;
-  old_description?: string;
-  parameter?: string;
-  ean?: string;
-  prompt_id?: number;
-  paragraph_length?: number;
-  remove_exist_widget: boolean;
-  use_serp_context: boolean;
-  use_web_research: boolean;
-  search_web: string[];
-}
+/** What the worker uses of the stored context, with its defaults applied. */
+export type JobContext = Required<
+  Pick<GenerateJobContext, 'remove_exist_widget' | 'use_serp_context' | 'use_web_research' | 'search_web'>
+> &
+  Omit<GenerateJobContext, 'search_model' | 'use_ai_profile'>;
 
 const str = (value: unknown): string | undefined =>
   typeof value === 'string' && value.trim() !== '' ? value : undefined;
 const int = (value: unknown): number | undefined =>
   typeof value === 'number' && Number.isSafeInteger(value) ? value : undefined;
 
-/** The snapshot read defensively: a value of the wrong type counts as not sent. */
-export function readContext(raw: Record<string, unknown>): JobContext {
+/**
+ * The stored snapshot read defensively (it is JSON from the database, and rows outlive the code
+ * that wrote them): a blank text or a value of the wrong type counts as not sent.
+ */
+export function readContext(stored: GenerateJobContext): JobContext {
+  const raw: Partial<Record<keyof GenerateJobContext, unknown>> = stored;
   return {
     name: str(raw.name),
     short_description: str(raw.short_description),

@@ -6,7 +6,7 @@
  */
 import { generationJobsRepository, type GenerationJob, type Knex } from '@catalogue/db';
 import type { Logger } from '@catalogue/logger';
-import { enqueue, type JobPayloads, type Queues } from '@catalogue/queue';
+import { enqueue, settlementJobId, type JobPayloads, type Queues } from '@catalogue/queue';
 import type { ContentProvider, TokenUsage } from '../providers';
 import type { ResearchOptions } from '../research';
 
@@ -41,10 +41,6 @@ export const isFinished = (job: GenerationJob): boolean => job.status === 'done'
 
 const clip = (text: string): string =>
   text.length <= MAX_ERROR_MESSAGE ? text : `${text.slice(0, MAX_ERROR_MESSAGE - 1)}…`;
-
-export function settlementJobId(jobId: number): string {
-  return `settle-${jobId}`;
-}
 
 export async function queueSettlement(
   deps: EndDeps,

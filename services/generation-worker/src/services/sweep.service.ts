@@ -26,9 +26,8 @@ import {
   idempotencyRepository,
   stuckItemsRepository,
   type EntityType,
-  type StuckItem,
 } from '@catalogue/db';
-import { addFair, listingJobId } from '@catalogue/queue';
+import { addFair, listingJobId, sweepRenderDeduplicationId } from '@catalogue/queue';
 import type { SweepMetrics } from '../metrics';
 import { failGeneration, type EndDeps } from './generation-end';
 
@@ -120,8 +119,6 @@ async function liveRenders(deps: SweepDeps): Promise<Set<string>> {
 async function requeueStuckItems(deps: SweepDeps): Promise<number> {
   const idleSeconds = deps.sweep.itemDeadlineMs / 1000;
   const queue = deps.queues['render-content'];
-  const deduplicationId = (item: StuckItem): string =>
-    `sweep-render-${item.eshopId}-${item.entityType}-${item.externalId}`;
   let live: Set<string> | undefined;
   let requeued = 0;
   for (const type of Object.keys(ENTITY_TABLES) as EntityType[]) {
@@ -136,7 +133,7 @@ async function requeueStuckItems(deps: SweepDeps): Promise<number> {
       // While a sweep's render job of an item is unfinished, later sweeps add none (the add is
       // deduplicated too, for sweeps that race).
       const pending = await Promise.all(
-        lost.map((item) => queue.getDeduplicationJobId(deduplicationId(item))),
+        lost.map((item) => queue.getDeduplicationJobId(sweepRenderDeduplicationId(item))),
       );
       const missing = lost.filter((_, index) => pending[index] === null);
       // One item per job: an item that cannot render must not hold back the others. Fair like
@@ -146,7 +143,7 @@ async function requeueStuckItems(deps: SweepDeps): Promise<number> {
         'render-content',
         missing.map((item) => ({
           data: { eshop_id: item.eshopId, entity_type: item.entityType, external_ids: [item.externalId] },
-          opts: { deduplication: { id: deduplicationId(item) } },
+          opts: { deduplication: { id: sweepRenderDeduplicationId(item) } },
         })),
       );
       requeued += missing.length;

@@ -1,5 +1,5 @@
 import Joi from 'joi';
-import { LANGUAGES } from '@catalogue/content';
+import { CONTENT_LANGUAGES } from '@catalogue/config';
 import { isValidText } from './valid-text.schema';
 
 /** Entity types of the white-label API (catalogue brands have no editor). */
@@ -25,5 +25,5 @@ export const entityParams = Joi.object({
 
 /** A language map of the v3 language codes; every value a string. */
 export function languageMap(value: Joi.StringSchema = Joi.string().allow('')): Joi.ObjectSchema {
-  return Joi.object(Object.fromEntries(LANGUAGES.map((lang) => [lang, value])));
+  return Joi.object(Object.fromEntries(CONTENT_LANGUAGES.map((lang) => [lang, value])));
 }

@@ -3,7 +3,7 @@
  * the stored tree (ids that must exist, permutations, positions) live in the content services.
  */
 import Joi from 'joi';
-import { LANGUAGES, type Language } from '@catalogue/content';
+import { CONTENT_LANGUAGES, type Language } from '@catalogue/config';
 import { entityIdSchema, entityParams, entityTypeSchema, idSchema, languageMap } from './common.schema';
 
 /** Largest HTML value of one element in one language (a whole article fits). */
@@ -13,7 +13,7 @@ const MAX_INT = 2_147_483_647;
 /** `?lang=` picks the language of each widget's `html` (and of the DOM); default `default`. */
 export const contentQuery = Joi.object({
   lang: Joi.string()
-    .valid(...LANGUAGES)
+    .valid(...CONTENT_LANGUAGES)
     .default('default'),
 }).unknown(true);
 
@@ -51,7 +51,7 @@ const extensionSchema = Joi.alternatives(
   Joi.array().max(0),
   Joi.object({ src: attributeSchema, alt: attributeSchema, href: attributeSchema, title: attributeSchema }),
   Joi.object().pattern(
-    Joi.string().valid(...LANGUAGES),
+    Joi.string().valid(...CONTENT_LANGUAGES),
     Joi.alternatives(Joi.array().max(0), plainAttributes),
   ),
 );

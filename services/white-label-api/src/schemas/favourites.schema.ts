@@ -1,5 +1,5 @@
 import Joi from 'joi';
-import { LANGUAGES } from '@catalogue/content';
+import { CONTENT_LANGUAGES } from '@catalogue/config';
 import { idSchema, languageMap } from './common.schema';
 
 /** PHP-style empty map: `[]` means "nothing" wherever a map is expected. */
@@ -24,7 +24,7 @@ const extensionSchema = Joi.alternatives().try(
   emptyArray,
   Joi.object({
     ...Object.fromEntries(
-      LANGUAGES.map((lang) => [lang, Joi.alternatives().try(emptyArray, attributeObject)]),
+      CONTENT_LANGUAGES.map((lang) => [lang, Joi.alternatives().try(emptyArray, attributeObject)]),
     ),
     ...Object.fromEntries(
       Object.entries(ATTRIBUTES).map(([name, schema]) => [

@@ -1,5 +1,5 @@
 import Joi from 'joi';
-import { LANGUAGES } from '@catalogue/content';
+import { CONTENT_LANGUAGES } from '@catalogue/config';
 import { idSchema } from './common.schema';
 
 /** Hard cap of the research list in the body; the configured WEB_RESEARCH_MAX_URLS is checked by the service. */
@@ -30,7 +30,7 @@ export const generateBody = Joi.object({
   prompt_id: idSchema.strict().allow(null),
   lang: Joi.string()
     .strict()
-    .valid(...LANGUAGES)
+    .valid(...CONTENT_LANGUAGES)
     .allow(null),
   remove_exist_widget: flag,
   name: text(255),

@@ -3,13 +3,22 @@
  * element-copy (duplicate or remove one element with its descendants). Both run through
  * `editContent`, one transaction each.
  */
-import type { ContentWidget, Language } from '@catalogue/content';
-import { designsRepository, type Knex } from '@catalogue/db';
+import {
+  childrenOf,
+  copyElement,
+  findWidget,
+  idsAfter,
+  maxElementId,
+  removeElement,
+  type ContentWidget,
+  type Language,
+} from '@catalogue/content';
+import { widgetTemplates } from '@catalogue/content-store';
+import type { Knex } from '@catalogue/db';
 import { ValidationError } from '@catalogue/http';
 import type { ContentPutInput, ElementCopyInput } from '../schemas/content.schema';
 import { applyValueEdits } from './content-elements';
 import { editContent, type ContentTarget } from './content.service';
-import { childrenOf, copyElement, findWidget, idsAfter, maxElementId, removeElement } from './tree-ops';
 
 /** PUT `{"<content widget id>": {children: [element]}}`. */
 export function editValues(
@@ -19,7 +28,7 @@ export function editValues(
   lang: Language,
 ): Promise<ContentWidget[]> {
   return editContent(db, target, lang, async (tree, trx) =>
-    applyValueEdits(tree, await designsRepository.widgets(trx), body),
+    applyValueEdits(tree, await widgetTemplates(trx), body),
   );
 }
 

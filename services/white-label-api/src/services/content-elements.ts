@@ -1,21 +1,25 @@
 /**
  * Elements the editor sends: a new widget's children (content POST `json`) and changed values
- * (PUT). Values take the stored forms of libs/content (see content-values.ts); every problem of
+ * (PUT). Values take the stored forms of libs/content (see libs/content/src/tree/values.ts); every problem of
  * a request is reported at once (422) and nothing is built from a request with any.
  */
-import type { ContentElement, ContentWidget, WidgetTemplate } from '@catalogue/content';
-import { ValidationError, type FieldErrors } from '@catalogue/http';
-import type { ContentPutInput, ExtensionInput, NewElementInput } from '../schemas/content.schema';
 import {
   asLangMap,
+  elementGraphProblems,
   elementTag,
+  findWidget,
   formatsByClass,
   mergeValue,
   prepareExtension,
+  relabel,
   sameLangMap,
+  type ContentElement,
+  type ContentWidget,
   type ValueFormat,
-} from './content-values';
-import { elementGraphProblems, findWidget, relabel } from './tree-ops';
+  type WidgetTemplate,
+} from '@catalogue/content';
+import { ValidationError, type FieldErrors } from '@catalogue/http';
+import type { ContentPutInput, ExtensionInput, NewElementInput } from '../schemas/content.schema';
 
 function add(errors: FieldErrors, key: string, message: string): void {
   (errors[key] ??= []).push(message);

@@ -5,28 +5,8 @@
  * serve it at once. Decisions: docs/decisions.md, "White-label API: content operations".
  */
 import {
-  designPreviewTree,
-  renderHtml,
-  withWidgetHtml,
-  type ContentWidget,
-  type Language,
-  type WidgetTemplate,
-} from '@catalogue/content';
-import {
-  contentRepository,
-  designsRepository,
-  saveEditorContent,
-  type Eshop,
-  type Knex,
-  type WlEntity,
-  type WlEntityType,
-} from '@catalogue/db';
-import { NotFoundError, ValidationError } from '@catalogue/http';
-import type { ContentPostInput, CopyWidgetInput } from '../schemas/content.schema';
-import { newWidgetFromElements } from './content-elements';
-import { requireEntity } from './entities.service';
-import {
   copyWidgets,
+  designPreviewTree,
   idsAfter,
   insertWidget,
   isPermutation,
@@ -34,8 +14,19 @@ import {
   maxWidgetId,
   relabel,
   removeWidget,
+  renderHtml,
   reorderWidgets,
-} from './tree-ops';
+  withWidgetHtml,
+  type ContentWidget,
+  type Language,
+  type WidgetTemplate,
+} from '@catalogue/content';
+import { contentRepository, type Eshop, type Knex, type WlEntity, type WlEntityType } from '@catalogue/db';
+import { saveEditorContent, widgetTemplates } from '@catalogue/content-store';
+import { NotFoundError, ValidationError } from '@catalogue/http';
+import type { ContentPostInput, CopyWidgetInput } from '../schemas/content.schema';
+import { newWidgetFromElements } from './content-elements';
+import { requireEntity } from './entities.service';
 
 export interface ContentTarget {
   eshop: Pick<Eshop, 'id' | 'languages'>;
@@ -142,7 +133,7 @@ async function addWidget(
       position: [`The position field must not be greater than ${tree.length} (the number of widgets).`],
     });
   }
-  const template = (await designsRepository.widgets(trx)).find((w) => w.id === input.widget_id);
+  const template = (await widgetTemplates(trx)).find((w) => w.id === input.widget_id);
   if (template === undefined)
     throw new ValidationError({ widget_id: ['The selected widget_id is invalid.'] });
   const id = maxWidgetId(tree) + 1;

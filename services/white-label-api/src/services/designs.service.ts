@@ -1,10 +1,6 @@
 import { NotFoundError } from '@catalogue/http';
-import {
-  designStructure,
-  type DesignCategory,
-  type DesignStructure,
-  type WidgetTemplate,
-} from '@catalogue/content';
+import { type DesignCategory, type DesignStructure, type WidgetTemplate } from '@catalogue/content';
+import { loadDesign, structureOf } from '@catalogue/content-store';
 import { designsRepository, type DesignRow, type Knex } from '@catalogue/db';
 
 /** A design as the specification's Design table shows it. */
@@ -72,16 +68,12 @@ export async function loadDesignStructure(
   eshopId: number,
   designId: number,
 ): Promise<{ design: DesignRow; structure: DesignStructure; templates: WidgetTemplate[] } | undefined> {
-  const loaded = await designsRepository.load(db, eshopId, designId);
+  const loaded = await loadDesign(db, eshopId, designId);
   if (!loaded) return undefined;
   return {
     design: loaded.design,
     // The ids are the stored design_widgets ids, the same the worker fills with.
-    structure: designStructure(loaded.definition, {
-      design_id: loaded.design.id,
-      design_widget_ids: loaded.designWidgetIds,
-      widgets: loaded.templates,
-    }),
+    structure: structureOf(loaded),
     templates: loaded.templates,
   };
 }

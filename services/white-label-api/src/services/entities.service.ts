@@ -1,5 +1,6 @@
 import { NotFoundError, ValidationError } from '@catalogue/http';
-import { LANGUAGES, sanitizeHtml, type Text } from '@catalogue/content';
+import { CONTENT_LANGUAGES } from '@catalogue/config';
+import { sanitizeHtml, type Text } from '@catalogue/content';
 import {
   contentRepository,
   wlEntitiesRepository,
@@ -37,7 +38,7 @@ export interface EntityView {
 
 /** The `default` text, else the first language (canonical order) that has one, else ''. */
 function firstText(map: LangMap): string {
-  for (const lang of LANGUAGES) {
+  for (const lang of CONTENT_LANGUAGES) {
     const value = map[lang];
     if (typeof value === 'string' && value !== '') return value;
   }

@@ -1,5 +1,6 @@
 import { NotFoundError, ValidationError, type FieldErrors } from '@catalogue/http';
-import { LANGUAGES, safeHref, safeSrc, sanitizeHtml, wireExtension } from '@catalogue/content';
+import { CONTENT_LANGUAGES } from '@catalogue/config';
+import { safeHref, safeSrc, sanitizeHtml, wireExtension } from '@catalogue/content';
 import {
   favouritesRepository,
   widgetCatalogueRepository,
@@ -50,7 +51,7 @@ function favouriteView(favourite: WidgetFavourite): FavouriteView {
   };
 }
 
-const LANGUAGE_SET: ReadonlySet<string> = new Set(LANGUAGES);
+const LANGUAGE_SET: ReadonlySet<string> = new Set(CONTENT_LANGUAGES);
 const URL_CHECKS: Readonly<Record<string, (value: unknown) => string | null>> = {
   src: safeSrc,
   href: safeHref,

@@ -1,12 +1,7 @@
 import { ValidationError } from '@catalogue/http';
 import { fillDesign, type FillWidgetInput } from '@catalogue/content';
-import {
-  saveEditorContent,
-  wlEntitiesRepository,
-  type Eshop,
-  type Knex,
-  type WlEntityType,
-} from '@catalogue/db';
+import { wlEntitiesRepository, type Eshop, type Knex, type WlEntityType } from '@catalogue/db';
+import { saveEditorContent } from '@catalogue/content-store';
 import { invalidTextErrors } from '../schemas/valid-text.schema';
 import { loadDesignStructure } from './designs.service';
 import { requireEntity } from './entities.service';

@@ -1,16 +1,17 @@
 /**
  * What a `POST …/generate` body means for one eshop and entity: the checks joi cannot make
  * (active language, accessible design of the entity's type, visible prompt, research limit),
- * the context snapshot the worker reads (services/generation-worker generate.service.ts,
- * `readContext`) and the cost estimate it reserves. Nothing here writes.
+ * the context snapshot the worker reads (`GenerateJobContext`, libs/db) and the cost estimate
+ * it reserves. Nothing here writes.
  */
-import { designStructure, pickLanguage } from '@catalogue/content';
+import { pickLanguage } from '@catalogue/content';
+import { loadDesign, structureOf } from '@catalogue/content-store';
 import { estimateGeneration } from '@catalogue/credits';
 import {
   creditsRepository,
-  designsRepository,
   promptsRepository,
   type Eshop,
+  type GenerateJobContext,
   type Knex,
   type Prompt,
   type WlEntity,
@@ -22,8 +23,8 @@ import type { GenerateBody } from '../schemas/generate.schema';
 export interface PlannedGeneration {
   designId: number;
   lang: string;
-  /** The snapshot stored on the job: the keys the worker's `readContext` reads, plus the rest of the body. */
-  context: Record<string, unknown>;
+  /** The snapshot stored on the job. */
+  context: GenerateJobContext;
   /** Credits to reserve. */
   estimate: number;
 }
@@ -59,23 +60,20 @@ export interface PlanInput {
   maxResearchUrls: number;
 }
 
+type Fail = (field: string, message: string) => void;
+
 /**
- * Checks the body against the eshop and entity and plans the job; a 422 names every field that
- * is not usable (all at once, like the joi checks before it).
+ * The design the job fills (sent, else the entity's): accessible, of the entity's type and with
+ * something to generate. Returns how many of its widgets are fillable.
  */
-export async function planGeneration(db: Knex, input: PlanInput): Promise<PlannedGeneration> {
-  const { eshop, entity, body, maxResearchUrls } = input;
-  const errors: FieldErrors = {};
-  const fail = (field: string, message: string) => (errors[field] ??= []).push(message);
-
-  const lang = body.lang ?? 'default';
-  if (!(eshop.languages as string[]).includes(lang)) {
-    fail('lang', `The lang ${lang} is not an active language of this eshop.`);
-  }
-
-  const designId = body.design_id ?? entity.designId;
-  const design = sent(designId) ? await designsRepository.load(db, eshop.id, designId) : undefined;
-  let fillable = 0;
+async function checkDesign(
+  db: Knex,
+  input: PlanInput,
+  designId: number | null | undefined,
+  fail: Fail,
+): Promise<number> {
+  const { eshop, entity } = input;
+  const design = sent(designId) ? await loadDesign(db, eshop.id, designId) : undefined;
   if (!sent(designId)) {
     fail('design_id', 'The design_id field is required (the entity has no design yet).');
   } else if (!design) {
@@ -86,21 +84,15 @@ export async function planGeneration(db: Knex, input: PlanInput): Promise<Planne
       `The selected design_id is a ${design.design.category} design, not a ${entity.type} design.`,
     );
   } else {
-    const structure = designStructure(design.definition, {
-      design_id: design.design.id,
-      design_widget_ids: design.designWidgetIds,
-      widgets: design.templates,
-    });
-    fillable = structure.widget.filter((w) => w.fillable).length;
+    const fillable = structureOf(design).widget.filter((w) => w.fillable).length;
     if (fillable === 0) fail('design_id', 'The selected design has no widget that can be generated.');
+    return fillable;
   }
+  return 0;
+}
 
-  const prompt = sent(body.prompt_id)
-    ? await promptsRepository.find(db, eshop.id, body.prompt_id)
-    : undefined;
-  if (sent(body.prompt_id) && !prompt) fail('prompt_id', 'The selected prompt_id is invalid.');
-
-  const chosen = settings(body, prompt);
+/** Pages the worker will read; more than WEB_RESEARCH_MAX_URLS is refused. */
+function checkResearch(chosen: ReturnType<typeof settings>, maxResearchUrls: number, fail: Fail): number {
   const researchUrls = chosen.use_web_research ? chosen.search_web.length : 0;
   if (researchUrls > maxResearchUrls) {
     fail(
@@ -110,22 +102,25 @@ export async function planGeneration(db: Knex, input: PlanInput): Promise<Planne
         : `The search_web field must not have more than ${maxResearchUrls} items when use_web_research is on.`,
     );
   }
-  if (Object.keys(errors).length > 0) throw new ValidationError(errors);
+  return researchUrls;
+}
 
-  // The worker writes every text in the job's language (the others fall back to it), so one
-  // language per widget is what it charges; the estimate says the same.
-  const estimate = estimateGeneration(await creditsRepository.prices(db), {
-    widgets: fillable,
-    languages: 1,
-    webResearchUrls: researchUrls,
-    serpContext: chosen.use_serp_context,
-  }).total;
-
+/**
+ * The snapshot stored on the job: the body, the prompt's settings, and the entity's own texts
+ * where the body sent none.
+ */
+function jobContext(
+  input: PlanInput,
+  lang: string,
+  prompt: Prompt | undefined,
+  chosen: ReturnType<typeof settings>,
+): GenerateJobContext {
+  const { entity, body } = input;
   const name = filled(body.name) ? body.name : entityText(entity.title, lang);
   const oldDescription = filled(body.old_description)
     ? body.old_description
     : entityText(entity.oldDescription, lang);
-  const context: Record<string, unknown> = {
+  const context: GenerateJobContext = {
     ...(name !== undefined && { name }),
     ...(filled(body.short_description) && { short_description: body.short_description }),
     ...(oldDescription !== undefined && { old_description: oldDescription }),
@@ -136,5 +131,41 @@ export async function planGeneration(db: Knex, input: PlanInput): Promise<Planne
     ...chosen,
     use_ai_profile: body.use_ai_profile ?? false,
   };
-  return { designId: designId!, lang, context, estimate };
+  return context;
+}
+
+/**
+ * Checks the body against the eshop and entity and plans the job; a 422 names every field that
+ * is not usable (all at once, like the joi checks before it).
+ */
+export async function planGeneration(db: Knex, input: PlanInput): Promise<PlannedGeneration> {
+  const { eshop, entity, body, maxResearchUrls } = input;
+  const errors: FieldErrors = {};
+  const fail: Fail = (field, message) => {
+    (errors[field] ??= []).push(message);
+  };
+
+  const lang = body.lang ?? 'default';
+  if (!(eshop.languages as string[]).includes(lang)) {
+    fail('lang', `The lang ${lang} is not an active language of this eshop.`);
+  }
+  const designId = body.design_id ?? entity.designId;
+  const fillable = await checkDesign(db, input, designId, fail);
+  const prompt = sent(body.prompt_id)
+    ? await promptsRepository.find(db, eshop.id, body.prompt_id)
+    : undefined;
+  if (sent(body.prompt_id) && !prompt) fail('prompt_id', 'The selected prompt_id is invalid.');
+  const chosen = settings(body, prompt);
+  const researchUrls = checkResearch(chosen, maxResearchUrls, fail);
+  if (Object.keys(errors).length > 0) throw new ValidationError(errors);
+
+  // The worker writes every text in the job's language (the others fall back to it), so one
+  // language per widget is what it charges; the estimate says the same.
+  const estimate = estimateGeneration(await creditsRepository.prices(db), {
+    widgets: fillable,
+    languages: 1,
+    webResearchUrls: researchUrls,
+    serpContext: chosen.use_serp_context,
+  }).total;
+  return { designId: designId!, lang, context: jobContext(input, lang, prompt, chosen), estimate };
 }

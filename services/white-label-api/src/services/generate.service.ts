@@ -3,7 +3,7 @@
  * credits in one transaction, then queue it), resume the running one, poll any of the eshop's.
  * The generation worker runs the job; credit-service settles it when it ends.
  */
-import type { CreditMetrics } from '@catalogue/credits';
+import { settleReservation, type CreditMetrics } from '@catalogue/credits';
 import {
   creditsRepository,
   generationJobsRepository,
@@ -14,7 +14,7 @@ import {
 } from '@catalogue/db';
 import { ConflictError, HttpError, NotFoundError, UnavailableError } from '@catalogue/http';
 import type { Logger } from '@catalogue/logger';
-import { ENQUEUE_TIMEOUT_MS, enqueue, withTimeout, type Queues } from '@catalogue/queue';
+import { ENQUEUE_TIMEOUT_MS, enqueue, generateJobId, withTimeout, type Queues } from '@catalogue/queue';
 import type { GenerateBody } from '../schemas/generate.schema';
 import { requireEntity } from './entities.service';
 import { planGeneration } from './generate-request';
@@ -82,9 +82,6 @@ function isOneRunningViolation(err: unknown): boolean {
   return pg.code === '23505' && pg.constraint === ONE_RUNNING_INDEX;
 }
 
-/** The deterministic BullMQ id of a job row: a retried add never queues it twice. */
-export const generateQueueJobId = (jobId: number): string => `generate-${jobId}`;
-
 /**
  * Ends a job that never reached the queue and gives its reservation back, in one transaction,
  * so the entity is not blocked by a job nobody runs. Should the add still land later, the
@@ -100,11 +97,7 @@ async function abandon(deps: GenerateDeps, job: GenerationJob): Promise<void> {
       provider: null,
       usage: null,
     });
-    await creditsRepository.lockAccount(trx, job.eshopId);
-    const credits = await creditsRepository.jobCredits(trx, job.eshopId, job.id);
-    if (!credits.settled && credits.reserved > 0) {
-      await creditsRepository.settle(trx, job.eshopId, job.id, credits.reserved, 0);
-    }
+    await settleReservation(trx, job.eshopId, job.id, 0);
   });
 }
 
@@ -165,7 +158,7 @@ export async function startGeneration(deps: GenerateDeps, input: StartInput): Pr
         deps.queues,
         'generate',
         { eshop_id: eshop.id, job_id: job.id },
-        { jobId: generateQueueJobId(job.id) },
+        { jobId: generateJobId(job.id) },
       ),
       ENQUEUE_TIMEOUT_MS,
     );

@@ -1,4 +1,5 @@
 import { repeatedClass, type FieldSpec, type UnfillableReason } from '@catalogue/content';
+import { templateOf } from '@catalogue/content-store';
 import { widgetCatalogueRepository, type CatalogueWidget, type Knex } from '@catalogue/db';
 
 /** A widget of the catalogue: what it is, where it is listed, and what it can be filled with. */
@@ -23,7 +24,7 @@ export interface WidgetView {
 }
 
 function widgetView(widget: CatalogueWidget): WidgetView {
-  const d = widget.definition;
+  const d = templateOf(widget);
   return {
     id: widget.id,
     type: widget.type,

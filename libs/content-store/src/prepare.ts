@@ -1,6 +1,5 @@
-import type { Knex } from 'knex';
-import { migrateLatest } from './migrate';
-import { seedCatalogue } from './seeds/catalogue.seed';
+import { migrateLatest, type Knex } from '@catalogue/db';
+import { seedCatalogue } from './seed/catalogue.seed';
 
 /**
  * Everything a database needs before services use it: pending migrations, then the public

@@ -1,13 +1,15 @@
 /**
- * Pure operations on an entity's widget tree for the editor's content endpoints. Nothing here
- * reads the database or throws HTTP errors: callers check the request first and these
- * functions only rearrange. Trees are never mutated; every function answers a new tree.
+ * Pure operations on an entity's widget tree: the white-label editor's content endpoints and the
+ * generation worker (which appends generated widgets) use them. Nothing here reads the database
+ * or throws HTTP errors: callers check the request first and these functions only rearrange.
+ * Trees are never mutated; every function answers a new tree.
  *
  * Ids: content widget ids and element ids are unique within an entity (libs/content numbers
  * elements across the whole tree) and never change once given. New widgets and elements get
  * ids above the largest in the tree, so they cannot collide with anything the editor holds.
  */
-import type { ContentElement, ContentWidget } from '@catalogue/content';
+import type { ContentElement, ContentWidget } from '../model';
+import { withWidgetHtml } from '../render/html';
 
 type Tree = readonly ContentWidget[];
 
@@ -28,6 +30,11 @@ export function maxElementId(tree: Tree): number {
   let max = 0;
   for (const widget of tree) for (const e of elementsOf(widget)) if (isNumber(e.id) && e.id > max) max = e.id;
   return max;
+}
+
+/** The largest widget key in the tree, -1 for an empty one (keys start at 0). */
+export function maxKey(tree: Tree): number {
+  return tree.reduce((max, w) => (isNumber(w.key) && w.key > max ? w.key : max), -1);
 }
 
 /** Hands out ids above the largest one in use: 1 + max, 2 + max, … */
@@ -207,4 +214,24 @@ export function elementGraphProblems(
     else if (!reachable.has(e.id)) problems.set(index, 'parent_id must not form a cycle');
   });
   return problems;
+}
+
+/**
+ * `existing` followed by `added`, renumbered so that nothing in the tree shares an id: widget ids
+ * continue after the largest widget id, keys after the largest key, element ids after the largest
+ * element id of the whole existing tree (parent references mapped along). The existing widgets
+ * are returned untouched; each added widget's `html` is rendered again in `htmlLanguage`,
+ * because it carries the widget id.
+ */
+export function appendWidgets(existing: Tree, added: Tree, htmlLanguage: string): ContentWidget[] {
+  const nextWidgetId = idsAfter(maxWidgetId(existing));
+  const nextKey = idsAfter(maxKey(existing));
+  const nextElementId = idsAfter(maxElementId(existing));
+  const renumbered = added.map((widget): ContentWidget => ({
+    ...widget,
+    id: nextWidgetId(),
+    key: nextKey(),
+    children: relabel(widget.children, nextElementId),
+  }));
+  return [...existing, ...withWidgetHtml(renumbered, htmlLanguage)];
 }

@@ -3,9 +3,9 @@ import {
   fillDesign,
   SEED_DESIGNS,
   SEED_WIDGETS,
+  appendWidgets,
   type ContentWidget,
 } from '@catalogue/content';
-import { appendWidgets } from '../src/services/append-widgets';
 
 const TEMPLATES = SEED_WIDGETS.map((w, index) => ({ ...w, id: index + 1 }));
 const STRUCTURE = designStructure(

@@ -3,19 +3,12 @@
  * composed content (html sanitised, text escaped), so that edited content renders exactly like
  * filled content and never carries markup a renderer would have to distrust.
  */
-import {
-  escapeText,
-  htmlToText,
-  LANGUAGES,
-  normaliseTag,
-  safeHref,
-  safeSrc,
-  sanitizeHtml,
-  videoEmbedUrl,
-  type LangMap,
-  type TemplateNode,
-  type WidgetTemplate,
-} from '@catalogue/content';
+import type { TemplateNode, WidgetTemplate } from '../catalogue/types';
+import { CONTENT_LANGUAGES } from '@catalogue/config';
+import type { LangMap } from '../model';
+import { normaliseTag } from '../render/structure';
+import { escapeText, htmlToText, sanitizeHtml } from '../sanitize';
+import { safeHref, safeSrc, videoEmbedUrl } from '../urls';
 
 export type ValueFormat = 'html' | 'text';
 
@@ -89,7 +82,7 @@ export function sameLangMap(a: LangMap, b: LangMap): boolean {
 export const elementTag = (tag: string): string => normaliseTag(tag);
 
 const MARKUP = /<[a-zA-Z!/?]/;
-const SUPPORTED = new Set<string>(LANGUAGES);
+const SUPPORTED = new Set<string>(CONTENT_LANGUAGES);
 
 /** An attribute value: a string or a language map of strings. */
 type Attribute = string | LangMap;

@@ -1,6 +1,5 @@
 import {
   composeFromEntity,
-  designStructure,
   renderAll,
   type ContentWidget,
   type DesignCategory,
@@ -10,12 +9,12 @@ import {
 import {
   catalogueRepository,
   contentRepository,
-  designsRepository,
   eshopsRepository,
-  lockContentAndSources,
+  type EntityType,
   type Knex,
 } from '@catalogue/db';
-import type { JobPayloads } from '@catalogue/queue';
+import { defaultDesign, structureOf } from './designs';
+import { lockContentAndSources } from './entity-content';
 
 export type RenderOutcome =
   /** Content composed from the item's data and stored. */
@@ -33,13 +32,6 @@ const DESIGN_CATEGORY = {
   blog: 'blog',
 } as const;
 
-/**
- * The render-content job: compose the item's content from the eshop's default design and its
- * own data, render every active language and store it all in one transaction, then mark the
- * item loaded and ready (or review). Content that people made (origin `editor`) is never
- * recomposed: its tree is kept and only the outputs are rendered again, so the data-driven
- * parts (rich snippet, site links) follow the new data. Running it twice stores the same thing.
- */
 /** A design ready for composition: its structure and the templates of its widgets. */
 export interface ComposableDesign {
   structure: DesignStructure;
@@ -58,15 +50,8 @@ export function createDesignCache(ttlMs = 30_000) {
       const key = `${eshopId}:${category}`;
       const hit = entries.get(key);
       if (hit && Date.now() - hit.at < ttlMs) return hit.design;
-      const loaded = await designsRepository.defaultFor(db, eshopId, category);
-      const design = loaded && {
-        structure: designStructure(loaded.definition, {
-          design_id: loaded.design.id,
-          design_widget_ids: loaded.designWidgetIds,
-          widgets: loaded.templates,
-        }),
-        templates: loaded.templates,
-      };
+      const loaded = await defaultDesign(db, eshopId, category);
+      const design = loaded && { structure: structureOf(loaded), templates: loaded.templates };
       entries.set(key, { at: Date.now(), design });
       return design;
     },
@@ -78,10 +63,17 @@ export type DesignCache = ReturnType<typeof createDesignCache>;
 /** One item to render. */
 export interface RenderTarget {
   eshop_id: number;
-  entity_type: JobPayloads['render-content']['entity_type'];
+  entity_type: EntityType;
   external_id: string;
 }
 
+/**
+ * The render-content job: compose the item's content from the eshop's default design and its
+ * own data, render every active language and store it all in one transaction, then mark the
+ * item loaded and ready (or review). Content that people made (origin `editor`) is never
+ * recomposed: its tree is kept and only the outputs are rendered again, so the data-driven
+ * parts (rich snippet, site links) follow the new data. Running it twice stores the same thing.
+ */
 export async function renderContent(
   db: Knex,
   target: RenderTarget,

@@ -1,5 +1,6 @@
 import { designStructure, SEED_DESIGNS, structureHash, type WidgetTemplate } from '@catalogue/content';
-import { createKnex, seedCatalogue, type Knex } from '@catalogue/db';
+import { seedCatalogue } from '@catalogue/content-store';
+import { createKnex, type Knex } from '@catalogue/db';
 import { testConfig } from '@catalogue/testing';
 
 describe('seedCatalogue (run by prepareDatabase in the test setup)', () => {

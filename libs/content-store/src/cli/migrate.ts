@@ -3,8 +3,7 @@
 // Safe to run again and again; used as the Helm pre-install/pre-upgrade Job.
 import 'dotenv/config';
 import { loadConfigOrExit } from '@catalogue/config';
-import { createKnex } from '../knex';
-import { ensureDatabase, databaseName } from '../migrate';
+import { createKnex, databaseName, ensureDatabase } from '@catalogue/db';
 import { prepareDatabase } from '../prepare';
 
 async function main(): Promise<void> {

@@ -13,18 +13,16 @@ import {
 } from '@catalogue/content';
 import {
   catalogueRepository,
-  type EntityType,
-  type LangMap,
-  type StoredEntity,
-} from './repositories/catalogue.repository';
-import {
   contentRepository,
+  productRelationsRepository,
   type ContentEntityType,
   type ContentKey,
+  type EntityType,
+  type Knex,
+  type LangMap,
   type StoredContent,
-} from './repositories/content.repository';
-import { productRelationsRepository } from './repositories/product-relations.repository';
-import type { Knex } from 'knex';
+  type StoredEntity,
+} from '@catalogue/db';
 
 export interface EntitySources {
   compose: ComposeEntity;

@@ -1,0 +1,8 @@
+export { CATALOGUE_TYPE_OF, lockContentAndSources, saveEditorContent } from './entity-content';
+export type { EditorContentTarget, EntitySources, SavedEditorContent } from './entity-content';
+export { createDesignCache, renderContent } from './render-content';
+export type { ComposableDesign, DesignCache, RenderOutcome, RenderTarget } from './render-content';
+export { defaultDesign, loadDesign, structureOf, templateOf, widgetTemplates } from './designs';
+export type { LoadedDesign } from './designs';
+export { seedCatalogue } from './seed/catalogue.seed';
+export { prepareDatabase } from './prepare';

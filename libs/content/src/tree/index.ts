@@ -1,0 +1,30 @@
+export {
+  appendWidgets,
+  childrenOf,
+  copyElement,
+  copyWidgets,
+  elementGraphProblems,
+  findWidget,
+  idsAfter,
+  insertWidget,
+  isPermutation,
+  maxElementId,
+  maxKey,
+  maxWidgetId,
+  relabel,
+  removeElement,
+  removeWidget,
+  reorderWidgets,
+  subtreeIds,
+  withKeys,
+} from './operations';
+export {
+  asLangMap,
+  elementTag,
+  formatsByClass,
+  mergeValue,
+  prepareExtension,
+  prepareValue,
+  sameLangMap,
+} from './values';
+export type { ValueFormat } from './values';

@@ -1,0 +1,27 @@
+/**
+ * The context a `POST …/generate` request stores on its job row (`generation_jobs.context`):
+ * the request body, with the chosen prompt's settings where the body left them out, and the
+ * registered entity's title and old description where the body sent none (white-label
+ * specification rule 5). The white-label API writes it (`planGeneration`), the generation worker
+ * reads it (`readContext`, which also treats a blank text as not sent).
+ */
+export interface GenerateJobContext {
+  name?: string;
+  short_description?: string;
+  old_description?: string;
+  parameter?: string;
+  ean?: string;
+  prompt_id?: number;
+  paragraph_length?: number;
+  // The white-label API always writes the four below; a row without one (tests' fixtures, rows
+  // written by hand) reads as false and [].
+  remove_exist_widget?: boolean;
+  use_serp_context?: boolean;
+  use_web_research?: boolean;
+  /** Distinct URLs to read when `use_web_research` is on. */
+  search_web?: string[];
+  /** Stored as sent; the worker does not read it. */
+  search_model?: string[];
+  /** Stored as sent; the worker does not read it. */
+  use_ai_profile?: boolean;
+}
