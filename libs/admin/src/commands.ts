@@ -1,6 +1,4 @@
-import { parseArgs, type ParseArgsConfig } from 'node:util';
-
-type ParseArgsOptionsConfig = NonNullable<ParseArgsConfig['options']>;
+import { Command, CommanderError } from 'commander';
 import type { EntityStatus, EntityType, EshopInput, TokenKind } from '@catalogue/db';
 import {
   AdminError,
@@ -33,26 +31,6 @@ export const USAGE = `Usage: npm run --silent admin -- <command>
 
 Prints JSON on stdout; errors go to stderr with a non-zero exit code.`;
 
-type Handler = (args: string[], admin: AdminService) => Promise<unknown>;
-
-function parse(args: string[], options: ParseArgsOptionsConfig, positionals: string[]) {
-  let parsed;
-  try {
-    parsed = parseArgs({ args, options, allowPositionals: true, strict: true });
-  } catch (err) {
-    throw new AdminError((err as Error).message);
-  }
-  if (parsed.positionals.length !== positionals.length) {
-    throw new AdminError(
-      `expected ${positionals.length ? positionals.join(' ') : 'no arguments'} (got "${parsed.positionals.join(' ')}")`,
-    );
-  }
-  return {
-    values: parsed.values as Record<string, string | boolean | string[] | undefined>,
-    positionals: parsed.positionals,
-  };
-}
-
 function onOff(value: string | undefined, flag: string): boolean | undefined {
   if (value === undefined) return undefined;
   if (value === 'on') return true;
@@ -72,134 +50,6 @@ const MAX_RATE_LIMIT = 1_000_000;
 
 const eshopId = (value: string | undefined) => parsePositiveInt(value ?? '', 'ID');
 
-const commands: Record<string, Handler> = {
-  async 'eshop create'(args, admin) {
-    const { values } = parse(
-      args,
-      {
-        name: { type: 'string' },
-        languages: { type: 'string' },
-        origin: { type: 'string', multiple: true },
-        credits: { type: 'string' },
-        'site-link': { type: 'boolean' },
-        'rich-snippet': { type: 'boolean' },
-        'review-required': { type: 'boolean' },
-        'licence-until': { type: 'string' },
-      },
-      [],
-    );
-    const created = await admin.createEshop({
-      name: eshopName(values.name),
-      languages: parseLanguages((values.languages as string | undefined) ?? 'default'),
-      origins: ((values.origin as string[] | undefined) ?? []).map(parseOrigin),
-      credits:
-        values.credits === undefined
-          ? 0
-          : parsePositiveInt(values.credits as string, '--credits', MAX_CREDITS),
-      enableSiteLink: values['site-link'] === true,
-      enableRichSnippet: values['rich-snippet'] === true,
-      reviewRequired: values['review-required'] === true,
-      licenceValidUntil:
-        values['licence-until'] === undefined ? null : parseDay(values['licence-until'] as string),
-    });
-    return { id: created.eshop.id, api_token: created.apiToken, white_label_token: created.whiteLabelToken };
-  },
-
-  async 'eshop show'(args, admin) {
-    const { positionals } = parse(args, {}, ['ID']);
-    return presentDetails(await admin.showEshop(eshopId(positionals[0])));
-  },
-
-  async 'eshop list'(args, admin) {
-    parse(args, {}, []);
-    return (await admin.listEshops()).map(presentEshop);
-  },
-
-  async 'eshop set'(args, admin) {
-    const { values, positionals } = parse(
-      args,
-      {
-        name: { type: 'string' },
-        languages: { type: 'string' },
-        'site-link': { type: 'string' },
-        'rich-snippet': { type: 'string' },
-        'review-required': { type: 'string' },
-        'licence-until': { type: 'string' },
-        'rate-limit': { type: 'string' },
-      },
-      ['ID'],
-    );
-    const patch: Partial<EshopInput> = {
-      name: values.name === undefined ? undefined : eshopName(values.name),
-      languages: values.languages === undefined ? undefined : parseLanguages(values.languages as string),
-      enableSiteLink: onOff(values['site-link'] as string | undefined, 'site-link'),
-      enableRichSnippet: onOff(values['rich-snippet'] as string | undefined, 'rich-snippet'),
-      reviewRequired: onOff(values['review-required'] as string | undefined, 'review-required'),
-    };
-    const licence = values['licence-until'] as string | undefined;
-    if (licence !== undefined) patch.licenceValidUntil = licence === 'none' ? null : parseDay(licence);
-    const rateLimit = values['rate-limit'] as string | undefined;
-    if (rateLimit !== undefined) {
-      patch.rateLimitPerMinute =
-        rateLimit === 'default' ? null : parsePositiveInt(rateLimit, '--rate-limit', MAX_RATE_LIMIT);
-    }
-    const changes = Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined));
-    if (Object.keys(changes).length === 0)
-      throw new AdminError('nothing to change: give at least one option');
-    return presentDetails(await admin.updateEshop(eshopId(positionals[0]), changes));
-  },
-
-  async 'token create'(args, admin) {
-    const { values, positionals } = parse(args, { kind: { type: 'string' } }, ['ID']);
-    const kind = values.kind as string | undefined;
-    if (kind !== 'api' && kind !== 'white-label') throw new AdminError('--kind must be api or white-label');
-    const id = eshopId(positionals[0]);
-    const created = await admin.createToken(id, kind as TokenKind);
-    return { eshop_id: id, token: created.token, ...presentToken(created.info) };
-  },
-
-  async 'token revoke'(args, admin) {
-    const { positionals } = parse(args, {}, ['ID', 'TOKEN_PREFIX']);
-    const id = eshopId(positionals[0]);
-    return { eshop_id: id, ...presentToken(await admin.revokeToken(id, positionals[1]!)) };
-  },
-
-  async 'origin add'(args, admin) {
-    const { positionals } = parse(args, {}, ['ID', 'URL']);
-    const id = eshopId(positionals[0]);
-    return { eshop_id: id, origins: await admin.addOrigin(id, parseOrigin(positionals[1]!)) };
-  },
-
-  async 'origin remove'(args, admin) {
-    const { positionals } = parse(args, {}, ['ID', 'URL']);
-    const id = eshopId(positionals[0]);
-    return { eshop_id: id, origins: await admin.removeOrigin(id, parseOrigin(positionals[1]!)) };
-  },
-
-  async 'credit topup'(args, admin) {
-    const { values, positionals } = parse(args, { reason: { type: 'string' } }, ['ID', 'AMOUNT']);
-    const id = eshopId(positionals[0]);
-    const amount = parsePositiveInt(positionals[1]!, 'AMOUNT', MAX_CREDITS);
-    const account = await admin.topUp(id, amount, (values.reason as string | undefined) ?? null);
-    return { eshop_id: id, ...presentCredits(account) };
-  },
-
-  async 'credit show'(args, admin) {
-    const { positionals } = parse(args, {}, ['ID']);
-    const id = eshopId(positionals[0]);
-    const { account, ledger } = await admin.credits(id, 10);
-    return { eshop_id: id, ...presentCredits(account), ledger: ledger.map(presentLedger) };
-  },
-
-  async 'credit ledger'(args, admin) {
-    const { values, positionals } = parse(args, { limit: { type: 'string' } }, ['ID']);
-    const id = eshopId(positionals[0]);
-    const limit =
-      values.limit === undefined ? 50 : Math.min(parsePositiveInt(values.limit as string, '--limit'), 10_000);
-    return (await admin.credits(id, limit)).ledger.map(presentLedger);
-  },
-};
-
 const ITEM_TYPES: readonly EntityType[] = ['product', 'category', 'brand', 'blog'];
 const ITEM_STATUSES: readonly EntityStatus[] = ['draft', 'generate', 'review', 'ready'];
 
@@ -210,42 +60,232 @@ function oneOf<T extends string>(value: string, allowed: readonly T[], what: str
   return value as T;
 }
 
-commands['item status'] = async (args, admin) => {
-  const { positionals } = parse(args, {}, ['ID', 'TYPE', 'EXTERNAL_ID', 'STATUS']);
-  return admin.setItemStatus(
-    eshopId(positionals[0]),
-    oneOf(positionals[1]!, ITEM_TYPES, 'TYPE'),
-    positionals[2]!,
-    oneOf(positionals[3]!, ITEM_STATUSES, 'STATUS'),
-  );
-};
+/** `--origin` may be given more than once. */
+const collect = (value: string, previous: string[]): string[] => [...previous, value];
+
+/** What a command's action answers: printed as JSON on stdout. */
+type Answer = (result: unknown) => void;
+
+/**
+ * The commands, on commander: each has its own `--help` (usage, arguments, options), unknown
+ * options and missing or excess arguments are refused before anything runs, and the action
+ * hands its result to `answer`.
+ */
+function adminProgram(admin: () => AdminService, answer: Answer): Command {
+  const program = new Command('admin').description('Operate eshops, tokens, origins, credits and items.');
+
+  const eshop = program.command('eshop').description('eshops and their settings');
+  eshop
+    .command('create')
+    .description('create an eshop with an API token and a white-label token (shown only now)')
+    .option('--name <name>', 'the eshop name (required)')
+    .option('--languages <list>', 'active languages, comma-separated', 'default')
+    .option('--origin <url>', 'an allowed white-label origin (repeatable)', collect, [])
+    .option('--credits <n>', 'initial credits')
+    .option('--site-link', 'enable site links')
+    .option('--rich-snippet', 'enable rich snippets')
+    .option('--review-required', 'generated content waits for review')
+    .option('--licence-until <YYYY-MM-DD>', 'white-label licence valid until this day')
+    .action(async (o: Record<string, string | boolean | string[] | undefined>) => {
+      const created = await admin().createEshop({
+        name: eshopName(o.name),
+        languages: parseLanguages(o.languages as string),
+        origins: (o.origin as string[]).map(parseOrigin),
+        credits:
+          o.credits === undefined ? 0 : parsePositiveInt(o.credits as string, '--credits', MAX_CREDITS),
+        enableSiteLink: o.siteLink === true,
+        enableRichSnippet: o.richSnippet === true,
+        reviewRequired: o.reviewRequired === true,
+        licenceValidUntil: o.licenceUntil === undefined ? null : parseDay(o.licenceUntil as string),
+      });
+      answer({
+        id: created.eshop.id,
+        api_token: created.apiToken,
+        white_label_token: created.whiteLabelToken,
+      });
+    });
+  eshop
+    .command('show')
+    .description('an eshop with its settings, origins, tokens and credits')
+    .argument('<ID>', 'eshop id')
+    .action(async (id: string) => answer(presentDetails(await admin().showEshop(eshopId(id)))));
+  eshop
+    .command('list')
+    .description('every eshop')
+    .action(async () => answer((await admin().listEshops()).map(presentEshop)));
+  eshop
+    .command('set')
+    .description('change settings of an eshop (at least one option)')
+    .argument('<ID>', 'eshop id')
+    .option('--name <name>', 'the eshop name')
+    .option('--languages <list>', 'active languages, comma-separated')
+    .option('--site-link <on|off>', 'site links')
+    .option('--rich-snippet <on|off>', 'rich snippets')
+    .option('--review-required <on|off>', 'generated content waits for review')
+    .option('--licence-until <YYYY-MM-DD|none>', 'white-label licence valid until this day')
+    .option('--rate-limit <requests-per-minute|default>', "the eshop's read budget per token")
+    .action(async (id: string, o: Record<string, string | undefined>) => {
+      const patch: Partial<EshopInput> = {
+        name: o.name === undefined ? undefined : eshopName(o.name),
+        languages: o.languages === undefined ? undefined : parseLanguages(o.languages),
+        enableSiteLink: onOff(o.siteLink, 'site-link'),
+        enableRichSnippet: onOff(o.richSnippet, 'rich-snippet'),
+        reviewRequired: onOff(o.reviewRequired, 'review-required'),
+      };
+      if (o.licenceUntil !== undefined)
+        patch.licenceValidUntil = o.licenceUntil === 'none' ? null : parseDay(o.licenceUntil);
+      if (o.rateLimit !== undefined) {
+        patch.rateLimitPerMinute =
+          o.rateLimit === 'default' ? null : parsePositiveInt(o.rateLimit, '--rate-limit', MAX_RATE_LIMIT);
+      }
+      const changes = Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined));
+      if (Object.keys(changes).length === 0)
+        throw new AdminError('nothing to change: give at least one option');
+      answer(presentDetails(await admin().updateEshop(eshopId(id), changes)));
+    });
+
+  const token = program.command('token').description('API and white-label tokens');
+  token
+    .command('create')
+    .description('a new token of an eshop (shown only now)')
+    .argument('<ID>', 'eshop id')
+    .option('--kind <api|white-label>', 'the kind of token')
+    .action(async (id: string, o: { kind?: string }) => {
+      if (o.kind !== 'api' && o.kind !== 'white-label')
+        throw new AdminError('--kind must be api or white-label');
+      const eshop = eshopId(id);
+      const created = await admin().createToken(eshop, o.kind as TokenKind);
+      answer({ eshop_id: eshop, token: created.token, ...presentToken(created.info) });
+    });
+  token
+    .command('revoke')
+    .description('revoke a token by the prefix `eshop show` lists')
+    .argument('<ID>', 'eshop id')
+    .argument('<TOKEN_PREFIX>', 'the token prefix')
+    .action(async (id: string, prefix: string) => {
+      const eshop = eshopId(id);
+      answer({ eshop_id: eshop, ...presentToken(await admin().revokeToken(eshop, prefix)) });
+    });
+
+  const origin = program.command('origin').description('allowed white-label origins');
+  for (const [name, description] of [
+    ['add', 'allow an origin'],
+    ['remove', 'stop allowing an origin'],
+  ] as const) {
+    origin
+      .command(name)
+      .description(description)
+      .argument('<ID>', 'eshop id')
+      .argument('<URL>', 'scheme://host[:port]')
+      .action(async (id: string, url: string) => {
+        const eshop = eshopId(id);
+        const service = admin();
+        const origins = await (name === 'add' ? service.addOrigin : service.removeOrigin).call(
+          service,
+          eshop,
+          parseOrigin(url),
+        );
+        answer({ eshop_id: eshop, origins });
+      });
+  }
+
+  const credit = program.command('credit').description('credits and their ledger');
+  credit
+    .command('topup')
+    .description('add credits')
+    .argument('<ID>', 'eshop id')
+    .argument('<AMOUNT>', 'credits to add')
+    .option('--reason <text>', 'shown in the ledger')
+    .action(async (id: string, amount: string, o: { reason?: string }) => {
+      const eshop = eshopId(id);
+      const account = await admin().topUp(
+        eshop,
+        parsePositiveInt(amount, 'AMOUNT', MAX_CREDITS),
+        o.reason ?? null,
+      );
+      answer({ eshop_id: eshop, ...presentCredits(account) });
+    });
+  credit
+    .command('show')
+    .description('the balance and the last 10 ledger rows')
+    .argument('<ID>', 'eshop id')
+    .action(async (id: string) => {
+      const eshop = eshopId(id);
+      const { account, ledger } = await admin().credits(eshop, 10);
+      answer({ eshop_id: eshop, ...presentCredits(account), ledger: ledger.map(presentLedger) });
+    });
+  credit
+    .command('ledger')
+    .description('ledger rows, newest first')
+    .argument('<ID>', 'eshop id')
+    .option('--limit <n>', 'rows at most (default 50, at most 10,000)')
+    .action(async (id: string, o: { limit?: string }) => {
+      const limit = o.limit === undefined ? 50 : Math.min(parsePositiveInt(o.limit, '--limit'), 10_000);
+      answer((await admin().credits(eshopId(id), limit)).ledger.map(presentLedger));
+    });
+
+  program
+    .command('item')
+    .description('catalogue items')
+    .command('status')
+    .description("set a catalogue item's content status")
+    .argument('<ID>', 'eshop id')
+    .argument('<TYPE>', ITEM_TYPES.join('|'))
+    .argument('<EXTERNAL_ID>', "the item's id")
+    .argument('<STATUS>', ITEM_STATUSES.join('|'))
+    .action(async (id: string, type: string, externalId: string, status: string) =>
+      answer(
+        await admin().setItemStatus(
+          eshopId(id),
+          oneOf(type, ITEM_TYPES, 'TYPE'),
+          externalId,
+          oneOf(status, ITEM_STATUSES, 'STATUS'),
+        ),
+      ),
+    );
+  return program;
+}
 
 export interface CliIo {
   out(text: string): void;
   err(text: string): void;
 }
 
+/** `group action` of every command, for the unknown-command answer with the whole usage. */
+function commandNames(program: Command): Set<string> {
+  return new Set(
+    program.commands.flatMap((group) => group.commands.map((c) => `${group.name()} ${c.name()}`)),
+  );
+}
+
 /** Runs one admin command; returns the process exit code (0 ok, 1 failed, 2 usage). */
 export async function runCli(argv: string[], admin: () => AdminService, io: CliIo): Promise<number> {
-  const [group, action, ...rest] = argv;
+  const [group, action] = argv;
   if (!group || group === 'help' || group === '--help' || group === '-h') {
     io.out(`${USAGE}\n`);
     return group ? 0 : 2;
   }
-  const handler = commands[`${group} ${action ?? ''}`];
-  if (!handler) {
+  let result: unknown;
+  const program = adminProgram(admin, (value) => (result = value));
+  if (!commandNames(program).has(`${group} ${action ?? ''}`)) {
     io.err(`error: unknown command "${[group, action].filter(Boolean).join(' ')}"\n\n${USAGE}\n`);
     return 2;
   }
+  program.exitOverride().configureOutput({ writeOut: io.out, writeErr: io.err });
+  for (const command of program.commands.flatMap((g) => [g, ...g.commands])) {
+    command.exitOverride().configureOutput({ writeOut: io.out, writeErr: io.err });
+  }
   try {
-    const result = await handler(rest, admin());
-    io.out(`${JSON.stringify(result, null, 2)}\n`);
-    return 0;
+    await program.parseAsync(argv, { from: 'user' });
   } catch (err) {
+    // Commander has printed its message (or the help) already.
+    if (err instanceof CommanderError) return err.exitCode === 0 ? 0 : 1;
     if (err instanceof AdminError) {
       io.err(`error: ${err.message}\n`);
       return 1;
     }
     throw err;
   }
+  io.out(`${JSON.stringify(result, null, 2)}\n`);
+  return 0;
 }

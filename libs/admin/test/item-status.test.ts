@@ -170,8 +170,8 @@ describe('admin CLI: item status', () => {
   });
 
   test.each([
-    [['item', 'status', '1', 'product', 'P1'], /expected ID TYPE EXTERNAL_ID STATUS/],
-    [['item', 'status', '1', 'product', 'P1', 'ready', 'extra'], /expected ID TYPE EXTERNAL_ID STATUS/],
+    [['item', 'status', '1', 'product', 'P1'], /missing required argument 'STATUS'/],
+    [['item', 'status', '1', 'product', 'P1', 'ready', 'extra'], /too many arguments for 'status'/],
     [['item', 'status', 'abc', 'product', 'P1', 'ready'], /ID must be a whole number/],
   ])(
     'when the arguments are %j, then it fails with a message saying what is expected',
