@@ -12,13 +12,6 @@ type EntityParams = { entity_id: string; entity_type: WlEntityType };
 export function generateRoutes(deps: Deps) {
   // POST here is a generation start: it has its own (small) budget per token.
   const router = licensedRouter(deps, { writes: 'generate' });
-  const generateDeps = {
-    db: deps.db,
-    queues: deps.queues,
-    creditMetrics: deps.creditMetrics,
-    logger: deps.logger,
-    maxResearchUrls: deps.config.generation.research.maxUrls,
-  };
 
   router.post(
     '/content/:entity_id/type/:entity_type/generate',
@@ -27,7 +20,7 @@ export function generateRoutes(deps: Deps) {
     validate({ params: entityParams, body: generateBody }),
     async (ctx) => {
       const { params, body } = inputOf<EntityParams, unknown, GenerateBody>(ctx);
-      const job = await startGeneration(generateDeps, {
+      const job = await startGeneration(deps, {
         eshop: eshopOf(ctx),
         entityType: params.entity_type,
         entityId: params.entity_id,

@@ -3,7 +3,7 @@
  * credits in one transaction, then queue it), resume the running one, poll any of the eshop's.
  * The generation worker runs the job; credit-service settles it when it ends.
  */
-import { settleReservation, type CreditMetrics } from '@catalogue/credits';
+import { settleReservation } from '@catalogue/credits';
 import {
   creditsRepository,
   generationJobsRepository,
@@ -13,20 +13,14 @@ import {
   type WlEntityType,
 } from '@catalogue/db';
 import { ConflictError, HttpError, NotFoundError, UnavailableError } from '@catalogue/http';
-import type { Logger } from '@catalogue/logger';
-import { ENQUEUE_TIMEOUT_MS, enqueue, generateJobId, withTimeout, type Queues } from '@catalogue/queue';
+import { ENQUEUE_TIMEOUT_MS, enqueue, generateJobId, withTimeout } from '@catalogue/queue';
+import type { Deps } from '../deps';
 import type { GenerateBody } from '../schemas/generate.schema';
 import { requireEntity } from './entities.service';
 import { planGeneration } from './generate-request';
 
-export interface GenerateDeps {
-  db: Knex;
-  queues: Queues;
-  creditMetrics: CreditMetrics;
-  logger: Logger;
-  /** WEB_RESEARCH_MAX_URLS. */
-  maxResearchUrls: number;
-}
+/** What starting a generation needs of the service (WEB_RESEARCH_MAX_URLS comes from config). */
+export type GenerateDeps = Pick<Deps, 'db' | 'queues' | 'creditMetrics' | 'logger' | 'config'>;
 
 /** A job as the specification shows it. */
 export interface JobBody {
@@ -115,7 +109,7 @@ export async function startGeneration(deps: GenerateDeps, input: StartInput): Pr
     eshop,
     entity,
     body: input.body,
-    maxResearchUrls: deps.maxResearchUrls,
+    maxResearchUrls: deps.config.generation.research.maxUrls,
   });
   const running = await generationJobsRepository.running(deps.db, eshop.id, entityType, entityId);
   if (running) throw alreadyRunning(running);
