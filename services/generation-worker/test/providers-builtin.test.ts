@@ -1,0 +1,327 @@
+import fc from 'fast-check';
+import { htmlToText, SEED_DESIGNS, type DesignStructure, type FillWidgetInput } from '@catalogue/content';
+import {
+  createBuiltinProvider,
+  createProvider,
+  fitToStructure,
+  type GenerationContext,
+} from '../src/providers';
+import { design, STRUCTURES, STORY, fills, CONTEXT, options, request } from './providers-fixtures';
+
+/** Every sentence of a text appears in the context: the builtin provider invents nothing. */
+function contextBlob(context: GenerationContext): string {
+  const parts = [context.name, context.short_description, context.old_description, context.parameter];
+  return [...parts, ...context.research.map((page) => page.text)]
+    .map((part) => htmlToText((part ?? '').replace(/\n/g, ' <br> ')))
+    .join(' \u0000 ');
+}
+function textsOf(widgets: FillWidgetInput[]): string[] {
+  const out: string[] = [];
+  for (const widget of widgets) {
+    for (const text of Object.values(widget.fields ?? {})) out.push(String(text));
+    for (const item of widget.items ?? []) for (const text of Object.values(item)) out.push(String(text));
+  }
+  return out;
+}
+function expectNothingInvented(widgets: FillWidgetInput[], context: GenerationContext): void {
+  const blob = contextBlob(context);
+  for (const text of textsOf(widgets)) {
+    const blocks = text.includes('<') ? text.split(/<\/?p>/).map(htmlToText) : [text];
+    for (const block of blocks.filter((b) => b !== '')) {
+      for (const sentence of block.split(/(?<=[.!?])\s+/)) expect(blob).toContain(sentence);
+    }
+  }
+}
+
+describe('builtin provider', () => {
+  const builtin = createBuiltinProvider();
+
+  it('is the provider createProvider builds by default configuration', () => {
+    expect(createProvider({ provider: 'builtin' }).name).toBe('builtin');
+    expect(createProvider({ provider: 'openai', openai: options() }).name).toBe('openai');
+    expect(() => createProvider({ provider: 'openai' })).toThrow('needs its options');
+  });
+
+  it('is deterministic and offline', async () => {
+    const spy = jest.spyOn(globalThis, 'fetch');
+    try {
+      const a = await builtin.generate(request());
+      const b = await builtin.generate(request());
+      expect(JSON.stringify(a)).toBe(JSON.stringify(b));
+      expect(a.usage).toBeNull();
+      expect(a.model).toBeNull();
+      expect(spy).not.toHaveBeenCalled();
+    } finally {
+      spy.mockRestore();
+    }
+  });
+
+  it.each(STRUCTURES.map((s) => [s.design_name, s] as const))(
+    'fills %s within its limits and from the context only',
+    async (_name, structure) => {
+      for (const context of [
+        CONTEXT,
+        { ...CONTEXT, paragraph_length: 40 },
+        { ...CONTEXT, old_description: `<p>${'Velmi dlouhá věta bez konce '.repeat(100)}</p>` },
+        { lang: 'en', languages: ['en'], name: 'Only a name', research: [] },
+      ]) {
+        const result = await builtin.generate(request(structure, context));
+        const filled = fills(structure, result.widgets);
+        if (!filled.ok) throw new Error(JSON.stringify(filled.errors));
+        expectNothingInvented(result.widgets, context);
+      }
+      const empty = await builtin.generate(
+        request(structure, { lang: 'cs', languages: ['cs'], research: [] }),
+      );
+      expect(empty.widgets).toEqual([]);
+    },
+  );
+
+  it('fits every seeded design whatever the context holds (property)', async () => {
+    const piece = fc.oneof(
+      fc.string({ maxLength: 30 }),
+      fc.constantFrom(
+        '<p>',
+        '</p>',
+        '<li>',
+        '<b>x</b>',
+        '&amp;',
+        '<script>x</script>',
+        '. ',
+        '? ',
+        '\n',
+        ': ',
+      ),
+      fc.constantFrom('Material: leather\n', 'Why is it good? ', 'Because it is. ', 'slovo '.repeat(80)),
+    );
+    const text = fc.array(piece, { maxLength: 10 }).map((parts) => parts.join(''));
+    const context = fc.record({
+      lang: fc.constant('cs'),
+      languages: fc.constant<string[]>(['cs']),
+      name: fc.option(text, { nil: undefined }),
+      short_description: fc.option(text, { nil: undefined }),
+      old_description: fc.option(text, { nil: undefined }),
+      parameter: fc.option(text, { nil: undefined }),
+      paragraph_length: fc.option(fc.integer({ min: -5, max: 500 }), { nil: undefined }),
+      research: fc.array(fc.record({ url: fc.constant('https://r.example/'), text }), { maxLength: 2 }),
+    });
+    await fc.assert(
+      fc.asyncProperty(fc.constantFrom(...STRUCTURES), context, async (structure, ctx) => {
+        const { widgets } = await builtin.generate(request(structure, ctx));
+        if (widgets.length === 0) return;
+        const filled = fills(structure, widgets);
+        if (!filled.ok) throw new Error(JSON.stringify({ errors: filled.errors, widgets }));
+      }),
+      { numRuns: 200 },
+    );
+  });
+
+  it('writes name, description sentences, parameter benefits and research questions', async () => {
+    const structure = STRUCTURES[SEED_DESIGNS.indexOf(design('category-intro'))] as DesignStructure;
+    const { widgets } = await builtin.generate(request(structure));
+    expect(widgets).toEqual([
+      {
+        design_widget_id: 51,
+        fields: {
+          heading: 'Kožená peněženka Tom & Jerry',
+          paragraph:
+            '<p>Praktická peněženka z pravé kůže. Vejde se do každé kapsy!</p>' +
+            '<p>Má 8 slotů na karty a kapsu na mince. Vyrobeno v Česku.</p><p>Ruční šití</p><p>Dárková krabička</p>',
+        },
+      },
+      {
+        design_widget_id: 52,
+        items: [
+          { benefit_title: 'Materiál', benefit_text: 'kůže' },
+          { benefit_title: 'Barva', benefit_text: 'hnědá' },
+          { benefit_title: 'Rozměry', benefit_text: '10 x 12 cm' },
+        ],
+      },
+      {
+        design_widget_id: 53,
+        items: [
+          { question: 'Jak peněženku čistit?', answer: '<p>Vlhkým hadříkem. Nepoužívejte rozpouštědla.</p>' },
+          { question: 'Má peněženka záruku?', answer: '<p>Ano, dva roky.</p>' },
+        ],
+      },
+    ]);
+  });
+
+  it('leaves the questions out without research and widgets it has no text for', async () => {
+    const { widgets } = await builtin.generate(request(STORY, { ...CONTEXT, research: [] }));
+    // section only: no image, testimonial, questions or call to action can be written honestly.
+    expect(widgets.map((w) => w.design_widget_id)).toEqual([11]);
+  });
+
+  it('respects paragraph_length and continues the text in the next widget', async () => {
+    const article = STRUCTURES[SEED_DESIGNS.indexOf(design('blog-article'))] as DesignStructure;
+    const { widgets } = await builtin.generate(request(article, { ...CONTEXT, paragraph_length: 60 }));
+    const paragraphs = widgets.map((w) => htmlToText(String(w.fields?.paragraph ?? '')));
+    expect(paragraphs).toEqual([
+      'Praktická peněženka z pravé kůže. Vejde se do každé kapsy!',
+      'Má 8 slotů na karty a kapsu na mince. Vyrobeno v Česku.',
+      'Ruční šití Dárková krabička',
+    ]);
+    for (const p of paragraphs) expect(p.length).toBeLessThanOrEqual(60);
+  });
+
+  it('cuts a sentence longer than the field at a word boundary', async () => {
+    const long = 'Slovo '.repeat(100).trim() + '.';
+    const { widgets } = await builtin.generate(
+      request(STORY, {
+        lang: 'cs',
+        languages: ['cs'],
+        short_description: long,
+        paragraph_length: 33,
+        research: [],
+      }),
+    );
+    expect(widgets[0]?.fields?.paragraph).toBe('<p>Slovo Slovo Slovo Slovo Slovo</p>');
+  });
+});
+
+describe('fitToStructure', () => {
+  const compact = STRUCTURES[SEED_DESIGNS.indexOf(design('product-compact'))] as DesignStructure; // 41 section(400), 42 benefit(3, text 150), 43 parameters
+
+  it('keeps fillable widgets and known roles only, the first entry per widget, in design order', () => {
+    const fitted = fitToStructure(compact, [
+      { design_widget_id: 42, items: [{ benefit_title: 'A', benefit_text: 'B', extra: 'x' }] },
+      { design_widget_id: 41, fields: { heading: 'H', colour: 'red' } },
+      { design_widget_id: 41, fields: { heading: 'second' } },
+      { design_widget_id: 43, items: [{ name: 'n', value: 'v' }] },
+      { design_widget_id: '41', fields: { heading: 'string id' } },
+      { design_widget_id: 77, fields: { heading: 'unknown' } },
+      null,
+      'text',
+    ]);
+    expect(fitted).toEqual([
+      { design_widget_id: 41, fields: { heading: 'H' } },
+      { design_widget_id: 42, items: [{ benefit_title: 'A', benefit_text: 'B' }] },
+    ]);
+  });
+
+  it('cuts texts on a word boundary and html to plain paragraphs', () => {
+    const fitted = fitToStructure(compact, [
+      {
+        design_widget_id: 41,
+        fields: {
+          heading: `<b>Bold</b> ${'heading '.repeat(30)}`,
+          paragraph: `<h2>Title</h2><p>${'word '.repeat(200)}</p><script>alert(1)</script>`,
+        },
+      },
+    ]);
+    const fields = fitted[0]?.fields ?? {};
+    expect(String(fields.heading)).toMatch(/^Bold heading( heading)*$/);
+    expect(String(fields.heading).length).toBeLessThanOrEqual(120);
+    expect(String(fields.paragraph)).toMatch(/^<p>Title<\/p><p>word( word)*<\/p>$/);
+    expect(htmlToText(String(fields.paragraph)).length).toBeLessThanOrEqual(400);
+    expect(fills(compact, fitted).ok).toBe(true);
+  });
+
+  it('keeps at most item_count items and drops empty ones, images and icons within their slots', () => {
+    const imageText = STRUCTURES[0] as DesignStructure; // product-classic: 12 image_text, 13 benefit, 15 gallery(4)
+    const fitted = fitToStructure(imageText, [
+      {
+        design_widget_id: 12,
+        fields: { paragraph: '   ' },
+        image: ['https://img.example/1.jpg', 'https://img.example/2.jpg'],
+      },
+      {
+        design_widget_id: 13,
+        items: [
+          { benefit_title: '' },
+          { benefit_title: 'A' },
+          { benefit_text: 'B' },
+          { benefit_title: 'C' },
+          { benefit_title: 'D' },
+        ],
+        icon: ['https://img.example/i.svg', 'javascript:alert(1)', 'https://img.example/j.svg'],
+      },
+      { design_widget_id: 15, image: ['ftp://x/y.png', 'https://img.example/a.png'] },
+      { design_widget_id: 11, fields: { heading: '<script>x</script>' } },
+    ]);
+    expect(fitted).toEqual([
+      { design_widget_id: 12, image: ['https://img.example/1.jpg'] },
+      {
+        design_widget_id: 13,
+        items: [{ benefit_title: 'A' }, { benefit_text: 'B' }, { benefit_title: 'C' }],
+        icon: ['https://img.example/i.svg', 'https://img.example/j.svg'],
+      },
+      { design_widget_id: 15, image: ['https://img.example/a.png'] },
+    ]);
+    expect(fills(imageText, fitted).ok).toBe(true);
+  });
+
+  it('always produces a valid fill request (property)', () => {
+    const nasty = fc
+      .array(
+        fc.oneof(
+          fc.string({ maxLength: 40 }),
+          fc.string({ unit: 'binary', maxLength: 20 }),
+          fc.constantFrom(
+            '<p>',
+            '</p>',
+            '<b>',
+            '<script>alert(1)</script>',
+            '&lt;b',
+            '&amp;',
+            '<',
+            ' ',
+            '\n',
+            'https://www.youtube.com/watch?v=dQw4w9WgXcQ',
+            'https://example.com/x',
+            'javascript:alert(1)',
+            'slovo '.repeat(60),
+          ),
+        ),
+        { maxLength: 12 },
+      )
+      .map((parts) => parts.join(''));
+    const roles = fc.constantFrom(
+      'heading',
+      'paragraph',
+      'question',
+      'answer',
+      'benefit_title',
+      'benefit_text',
+      'quote',
+      'author',
+      'text',
+      'button_label',
+      'button_href',
+      'video_url',
+      'label',
+      'label_a',
+      'value_a',
+      'bogus',
+    );
+    const text = fc.oneof(
+      nasty,
+      fc.dictionary(fc.constantFrom('default', 'cs', 'xx'), nasty, { maxKeys: 3 }),
+      fc.integer(),
+    );
+    const texts = fc.dictionary(roles, text, { maxKeys: 6 });
+    const urls = fc.array(fc.oneof(fc.constant('https://img.example/a.png'), nasty), { maxLength: 8 });
+    fc.assert(
+      fc.property(
+        fc.constantFrom(...STRUCTURES),
+        fc.array(fc.integer({ min: 0, max: 110 }), { maxLength: 8 }),
+        fc.array(
+          fc.record(
+            { fields: texts, items: fc.array(texts, { maxLength: 8 }), image: urls, icon: urls },
+            { requiredKeys: [] },
+          ),
+          { minLength: 8, maxLength: 8 },
+        ),
+        (structure, ids, bodies) => {
+          const widgets = ids.map((id, i) => ({ design_widget_id: id, ...bodies[i] }));
+          const fitted = fitToStructure(structure, widgets);
+          if (fitted.length === 0) return;
+          const filled = fills(structure, fitted);
+          if (!filled.ok) throw new Error(JSON.stringify({ errors: filled.errors, fitted }));
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+});
