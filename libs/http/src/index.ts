@@ -19,8 +19,8 @@ export { idempotent, IDEMPOTENCY_LOCK_SECONDS, IDEMPOTENCY_TTL_SECONDS } from '.
 export type { IdempotencyDeps } from './middleware/idempotency';
 export { fieldMessage, fieldPath } from './messages';
 export { firstUnstorablePath, isStorableText, unstorableTextErrors, unstorableTextMessage } from './text';
-export { validate, inputOf } from './middleware/validate';
-export type { InputSchemas, MessageOverrides } from './middleware/validate';
+export { validate } from './middleware/validate';
+export type { InputSchemas, MessageOverrides, Validated } from './middleware/validate';
 export {
   apiRouter,
   apiTokenAuth,

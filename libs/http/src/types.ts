@@ -10,8 +10,6 @@ export interface AppState {
   tokenHash?: string;
   /** The request origin, when the white-label guard allowed it; drives the CORS headers. */
   corsOrigin?: string;
-  /** Input checked by validate(): a handler reads only this. */
-  input?: { params: unknown; query: unknown; body: unknown };
 }
 
 export type AppContext = ParameterizedContext<AppState> & { _matchedRoute?: string | RegExp };

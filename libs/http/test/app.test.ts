@@ -1,13 +1,5 @@
 import Joi from 'joi';
-import {
-  inputOf,
-  NotFoundError,
-  parseBody,
-  Router,
-  validate,
-  type AppContext,
-  type AppState,
-} from '@catalogue/http';
+import { NotFoundError, parseBody, Router, validate, type AppContext, type AppState } from '@catalogue/http';
 import { serve, type TestServer } from './helpers';
 
 function testRoutes() {
@@ -21,9 +13,14 @@ function testRoutes() {
   router.post(
     '/echo',
     parseBody('1kb'),
-    validate({ body: Joi.object({ name: Joi.string().required(), count: Joi.number().integer().min(1) }) }),
+    validate({
+      body: Joi.object<{ name: string; count?: number }, true>({
+        name: Joi.string().required(),
+        count: Joi.number().integer().min(1),
+      }),
+    }),
     (ctx) => {
-      ctx.body = inputOf<unknown, unknown, { name: string; count?: number }>(ctx).body;
+      ctx.body = ctx.state.input.body;
     },
   );
   router.get('/boom', () => {

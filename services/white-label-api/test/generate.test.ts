@@ -104,8 +104,8 @@ describe('white-label-api: POST …/generate', () => {
       job_id: res.body.data.id,
     });
     const [job] = await s.jobs();
-    expect(job.estimated_cost).toBe(expected);
-    expect(job.context.search_web).toEqual(['https://maker.test/a', 'https://maker.test/b']);
+    expect(job!.estimated_cost).toBe(expected);
+    expect(job!.context.search_web).toEqual(['https://maker.test/a', 'https://maker.test/b']);
   });
 
   test('when fields are left out, then the entity title, the entity design, the prompt settings and the default language are used', async () => {
@@ -131,14 +131,14 @@ describe('white-label-api: POST …/generate', () => {
     expect(res.status).toBe(200);
     expect(res.body.data).toMatchObject({ design_id: custom.id, lang: 'default' });
     const [job] = await s.jobs();
-    expect(job.context).toMatchObject({
+    expect(job!.context).toMatchObject({
       name: 'Registered title',
       prompt_id: prompt!.id,
       remove_exist_widget: true,
       use_web_research: true,
       search_web: ['https://maker.test/p'],
     });
-    expect(job.estimated_cost).toBe(fillableWidgets('product-story') * PRICE.widget + PRICE.url);
+    expect(job!.estimated_cost).toBe(fillableWidgets('product-story') * PRICE.widget + PRICE.url);
   });
 
   test('when the estimate exceeds the remaining credits, then 422 says what is required and what remains, and nothing is written or queued', async () => {
@@ -284,7 +284,7 @@ describe('white-label-api: POST …/generate', () => {
 
     expect(res.status).toBe(200);
     const [job] = await s.jobs();
-    expect(job.estimated_cost).toBe(widgets * PRICE.widget);
-    expect(job.context.search_web).toEqual(urls);
+    expect(job!.estimated_cost).toBe(widgets * PRICE.widget);
+    expect(job!.context.search_web).toEqual(urls);
   });
 });

@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import type { TimestampsOut, WidgetFavouriteRow } from '../tables';
 import { isoOffset } from '../timestamps';
 
 /** A widget an eshop saved with its own content, to insert again in the editor. */
@@ -20,8 +21,10 @@ export interface WidgetFavouriteWrite {
   children: unknown[];
 }
 
+type FavouriteOut = Omit<WidgetFavouriteRow, keyof TimestampsOut> & TimestampsOut;
+
 function select(db: Knex | Knex.Transaction) {
-  return db('widget_favourites').select(
+  return db('widget_favourites').select<FavouriteOut[]>(
     'id',
     'eshop_id',
     'name',
@@ -32,15 +35,15 @@ function select(db: Knex | Knex.Transaction) {
   );
 }
 
-function toFavourite(row: Record<string, unknown>): WidgetFavourite {
+function toFavourite(row: FavouriteOut): WidgetFavourite {
   return {
-    id: row.id as number,
-    eshopId: row.eshop_id as number,
-    name: row.name as string,
-    widgetId: row.widget_id as number,
-    children: row.children as unknown[],
-    createdAt: row.created_at as string,
-    updatedAt: row.updated_at as string,
+    id: row.id,
+    eshopId: row.eshop_id,
+    name: row.name,
+    widgetId: row.widget_id,
+    children: row.children,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
   };
 }
 
@@ -48,12 +51,12 @@ function toFavourite(row: Record<string, unknown>): WidgetFavourite {
 export const favouritesRepository = {
   async list(db: Knex | Knex.Transaction, eshopId: number): Promise<WidgetFavourite[]> {
     const rows = await select(db).where({ eshop_id: eshopId }).orderBy('id');
-    return rows.map((r) => toFavourite(r as Record<string, unknown>));
+    return rows.map((r) => toFavourite(r));
   },
 
   async find(db: Knex | Knex.Transaction, eshopId: number, id: number): Promise<WidgetFavourite | undefined> {
     const row = await select(db).where({ eshop_id: eshopId, id }).first();
-    return row ? toFavourite(row as Record<string, unknown>) : undefined;
+    return row ? toFavourite(row) : undefined;
   },
 
   async create(

@@ -1,9 +1,10 @@
 import type { Knex } from 'knex';
 import type { GenerateJobContext } from '../generate-context';
+import type { GenerationJobRow, TimestampsOut } from '../tables';
 import { isoOffset } from '../timestamps';
 import { designOwner } from './designs.repository';
 
-export type GenerationJobStatus = 'pending' | 'running' | 'done' | 'failed';
+export type GenerationJobStatus = GenerationJobRow['status'];
 
 export interface GenerationJob {
   id: number;
@@ -34,8 +35,10 @@ export interface NewGenerationJob {
   estimatedCost: number;
 }
 
+type JobOut = Omit<GenerationJobRow, 'design_owner' | keyof TimestampsOut> & TimestampsOut;
+
 function select(db: Knex | Knex.Transaction) {
-  return db('generation_jobs').select(
+  return db('generation_jobs').select<JobOut[]>(
     'id',
     'eshop_id',
     'entity_type',
@@ -55,24 +58,24 @@ function select(db: Knex | Knex.Transaction) {
   );
 }
 
-function toJob(row: Record<string, unknown>): GenerationJob {
+function toJob(row: JobOut): GenerationJob {
   return {
-    id: row.id as number,
-    eshopId: row.eshop_id as number,
-    entityType: row.entity_type as string,
-    entityId: row.entity_id as string,
-    designId: row.design_id as number,
-    status: row.status as GenerationJobStatus,
-    lang: row.lang as string,
-    context: row.context as GenerateJobContext,
-    estimatedCost: row.estimated_cost as number,
-    chargedCost: row.charged_cost as number | null,
-    widgetsCreated: row.widgets_created as number,
-    errorMessage: row.error_message as string | null,
-    provider: row.provider as string | null,
-    usage: row.usage as Record<string, number> | null,
-    createdAt: row.created_at as string,
-    updatedAt: row.updated_at as string,
+    id: row.id,
+    eshopId: row.eshop_id,
+    entityType: row.entity_type,
+    entityId: row.entity_id,
+    designId: row.design_id,
+    status: row.status,
+    lang: row.lang,
+    context: row.context,
+    estimatedCost: row.estimated_cost,
+    chargedCost: row.charged_cost,
+    widgetsCreated: row.widgets_created,
+    errorMessage: row.error_message,
+    provider: row.provider,
+    usage: row.usage,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
   };
 }
 
@@ -103,7 +106,7 @@ export const generationJobsRepository = {
     const query = select(db).where({ eshop_id: eshopId, id }).first();
     if (opts.lock) query.forUpdate();
     const row = await query;
-    return row ? toJob(row as Record<string, unknown>) : undefined;
+    return row ? toJob(row) : undefined;
   },
 
   /** The unfinished job of an entity, if any. */
@@ -117,7 +120,7 @@ export const generationJobsRepository = {
       .where({ eshop_id: eshopId, entity_type: entityType, entity_id: entityId })
       .whereIn('status', ['pending', 'running'])
       .first();
-    return row ? toJob(row as Record<string, unknown>) : undefined;
+    return row ? toJob(row) : undefined;
   },
 
   /**
@@ -138,7 +141,7 @@ export const generationJobsRepository = {
       .where('id', '>', afterId)
       .orderBy('id')
       .limit(limit);
-    return rows.map((row) => toJob(row as Record<string, unknown>));
+    return rows.map((row) => toJob(row));
   },
 
   async markRunning(trx: Knex | Knex.Transaction, eshopId: number, id: number): Promise<void> {

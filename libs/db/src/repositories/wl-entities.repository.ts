@@ -1,9 +1,10 @@
 import type { Knex } from 'knex';
 import type { LangMap } from './catalogue.repository';
+import type { TimestampsOut, WlEntityRow } from '../tables';
 import { isoOffset } from '../timestamps';
 import { designOwner } from './designs.repository';
 
-export type WlEntityType = 'product' | 'category' | 'blog' | 'page';
+export type WlEntityType = WlEntityRow['type'];
 
 /** A host entity registered through the white-label API. */
 export interface WlEntity {
@@ -26,8 +27,10 @@ export interface WlEntityWrite {
   title: LangMap;
 }
 
+type EntityOut = Omit<WlEntityRow, 'design_owner' | keyof TimestampsOut> & TimestampsOut;
+
 function select(db: Knex | Knex.Transaction) {
-  return db('wl_entities').select(
+  return db('wl_entities').select<EntityOut[]>(
     'id',
     'eshop_id',
     'entity_id',
@@ -40,17 +43,17 @@ function select(db: Knex | Knex.Transaction) {
   );
 }
 
-function toEntity(row: Record<string, unknown>): WlEntity {
+function toEntity(row: EntityOut): WlEntity {
   return {
-    id: row.id as number,
-    eshopId: row.eshop_id as number,
-    entityId: row.entity_id as string,
-    type: row.type as WlEntityType,
-    designId: row.design_id as number | null,
-    oldDescription: row.old_description as LangMap,
-    title: row.title as LangMap,
-    createdAt: row.created_at as string,
-    updatedAt: row.updated_at as string,
+    id: row.id,
+    eshopId: row.eshop_id,
+    entityId: row.entity_id,
+    type: row.type,
+    designId: row.design_id,
+    oldDescription: row.old_description,
+    title: row.title,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
   };
 }
 
@@ -70,8 +73,9 @@ export const wlEntitiesRepository = {
       .onConflict(['eshop_id', 'type', 'entity_id'])
       .merge({ ...values, updated_at: db.fn.now(6) })
       .returning<{ id: number; created: boolean }[]>(['id', db.raw('(xmax = 0) as created')]);
-    const entity = await select(db).where({ id: row!.id }).first();
-    return { entity: toEntity(entity as Record<string, unknown>), created: row!.created };
+    // Written just above in this transaction: it is there.
+    const entity = (await select(db).where({ id: row!.id }).first())!;
+    return { entity: toEntity(entity), created: row!.created };
   },
 
   async find(
@@ -81,7 +85,7 @@ export const wlEntitiesRepository = {
     entityId: string,
   ): Promise<WlEntity | undefined> {
     const row = await select(db).where({ eshop_id: eshopId, type, entity_id: entityId }).first();
-    return row ? toEntity(row as Record<string, unknown>) : undefined;
+    return row ? toEntity(row) : undefined;
   },
 
   /** The eshop's entities in registration order. */
@@ -94,7 +98,7 @@ export const wlEntitiesRepository = {
     if (opts.type) query.andWhere({ type: opts.type });
     if (opts.limit !== undefined) query.limit(opts.limit);
     if (opts.offset !== undefined) query.offset(opts.offset);
-    return (await query).map((r) => toEntity(r as Record<string, unknown>));
+    return (await query).map((r) => toEntity(r));
   },
 
   async count(

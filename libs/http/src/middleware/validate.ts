@@ -4,10 +4,28 @@ import { fieldErrors, ValidationError, type FieldErrors } from '../errors';
 import { fieldMessage, fieldPath } from '../messages';
 import type { AppContext, AppState } from '../types';
 
-export interface InputSchemas {
-  params?: Joi.Schema;
-  query?: Joi.Schema;
-  body?: Joi.Schema;
+/**
+ * The joi schemas of a route's parts. Each schema's declared type (`Joi.object<T, true>(…)`, whose
+ * strict key map makes TypeScript check the schema's keys against T) becomes the type of that
+ * part in the handler's `ctx.state.input`.
+ */
+export interface InputSchemas<P = unknown, Q = unknown, B = unknown> {
+  params?: Joi.Schema<P>;
+  query?: Joi.Schema<Q>;
+  body?: Joi.Schema<B>;
+}
+
+/**
+ * Refuses a schema typed `any` (a bare `Joi.object({…})`): its part would reach the handler
+ * unchecked by TypeScript. Declare the schema's type with `Joi.object<T, true>({…})`.
+ */
+type Typed<P, Q, B> = (0 extends 1 & P ? { params: never } : unknown) &
+  (0 extends 1 & Q ? { query: never } : unknown) &
+  (0 extends 1 & B ? { body: never } : unknown);
+
+/** What validate() leaves on ctx.state for the handlers after it. */
+export interface Validated<P, Q, B> {
+  input: { params: P; query: Q; body: B };
 }
 
 /** A route's own wording for a joi error type (see fieldMessage's `overrides`). */
@@ -26,13 +44,15 @@ function collect(
 
 /**
  * Checks params, query and body against joi schemas and puts the converted values on
- * ctx.state.input. Every problem of every part is reported at once (422). `messages` words the
- * errors of a type for this route (e.g. which shapes a field with alternatives accepts).
+ * ctx.state.input, typed from the schemas for the handlers after it (koa-router infers the
+ * state from the middleware before a handler). Every problem of every part is reported at once
+ * (422). `messages` words the errors of a type for this route (e.g. which shapes a field with
+ * alternatives accepts).
  */
-export function validate(
-  schemas: InputSchemas,
+export function validate<P = unknown, Q = unknown, B = unknown>(
+  schemas: InputSchemas<P, Q, B> & Typed<P, Q, B>,
   opts: { messages?: MessageOverrides } = {},
-): Middleware<AppState, AppContext> {
+): Middleware<AppState & Validated<P, Q, B>, AppContext> {
   return async (ctx, next) => {
     const errors = fieldErrors();
     const input = { params: ctx.params as unknown, query: ctx.query as unknown, body: ctx.request.body };
@@ -44,15 +64,8 @@ export function validate(
       else input[part] = result.value;
     }
     if (Object.keys(errors).length) throw new ValidationError(errors);
-    ctx.state.input = input;
+    // The one place the checked values meet their types: each part passed its schema just above.
+    ctx.state.input = input as Validated<P, Q, B>['input'];
     await next();
   };
-}
-
-/** The validated input of a route (see validate()). */
-export function inputOf<P = unknown, Q = unknown, B = unknown>(ctx: {
-  state: AppState;
-}): { params: P; query: Q; body: B } {
-  if (!ctx.state.input) throw new Error('inputOf() used on a route without validate()');
-  return ctx.state.input as { params: P; query: Q; body: B };
 }

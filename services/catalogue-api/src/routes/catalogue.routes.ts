@@ -1,7 +1,7 @@
-import { apiRouter, bodyOf, eshopOf, idempotent, inputOf, validate, type RouterDeps } from '@catalogue/http';
+import { apiRouter, bodyOf, eshopOf, idempotent, validate, type RouterDeps } from '@catalogue/http';
 import type { EntityType } from '@catalogue/db';
 import type { Deps } from '../deps';
-import { v1ListQuery, v2ListQuery, type V1ListQuery, type V2ListQuery } from '../schemas/list.schema';
+import { v1ListQuery, v2ListQuery } from '../schemas/list.schema';
 import type { CatalogueServices } from '../services';
 
 const V2_ENTITIES: [string, EntityType][] = [
@@ -18,7 +18,7 @@ export function v2Routes(deps: RouterDeps & Pick<Deps, 'logger' | 'config'>, ser
   const once = idempotent(deps);
   for (const [path, type] of V2_ENTITIES) {
     router.get(`/${path}`, validate({ query: v2ListQuery }), async (ctx) => {
-      ctx.body = await services.list.listV2(eshopOf(ctx), type, inputOf<unknown, V2ListQuery>(ctx).query);
+      ctx.body = await services.list.listV2(eshopOf(ctx), type, ctx.state.input.query);
     });
     router.post(`/${path}`, once, async (ctx) => {
       ctx.body = await services.imports.importV2(eshopOf(ctx).id, type, bodyOf(ctx));
@@ -48,7 +48,7 @@ export function v1Routes(deps: RouterDeps & Pick<Deps, 'logger' | 'config'>, ser
       ctx.body = await services.imports.importV1(eshopOf(ctx).id, type, bodyOf(ctx));
     });
     router.get(`/${path}/list`, validate({ query: v1ListQuery }), async (ctx) => {
-      ctx.body = await services.list.listV1(eshopOf(ctx).id, type, inputOf<unknown, V1ListQuery>(ctx).query);
+      ctx.body = await services.list.listV1(eshopOf(ctx).id, type, ctx.state.input.query);
     });
   }
   router.post('/parameters/bulk-import', once, async (ctx) => {

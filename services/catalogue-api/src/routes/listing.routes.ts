@@ -1,6 +1,6 @@
-import { apiRouter, bodyOf, eshopOf, idempotent, inputOf, validate, type RouterDeps } from '@catalogue/http';
+import { apiRouter, bodyOf, eshopOf, idempotent, validate, type RouterDeps } from '@catalogue/http';
 import type { Deps } from '../deps';
-import { batchParams, listingQuery, type ListingQuery } from '../schemas/list.schema';
+import { batchParams, listingQuery } from '../schemas/list.schema';
 import type { CatalogueServices } from '../services';
 
 /** Listing batches: upload a feed (JSON rows or CSV), read its enriched rows. */
@@ -13,7 +13,7 @@ export function listingRoutes(deps: RouterDeps & Pick<Deps, 'logger'>, services:
     ctx.body = await services.listing.upload(eshopOf(ctx).id, format, bodyOf(ctx));
   });
   router.get('/:batch_id/product', validate({ params: batchParams, query: listingQuery }), async (ctx) => {
-    const { params, query } = inputOf<{ batch_id: number }, ListingQuery>(ctx);
+    const { params, query } = ctx.state.input;
     ctx.body = await services.listing.rows(eshopOf(ctx).id, params.batch_id, query);
   });
   return router;

@@ -34,34 +34,6 @@ export const ymdHis = Joi.string()
 const flag = Joi.boolean().truthy('1').falsy('0').empty('');
 const page = Joi.number().integer().min(1).max(1_000_000).default(1);
 
-/** Query of v2 lists; unknown parameters are ignored (cache busters and the like). */
-export const v2ListQuery = Joi.object({
-  page,
-  per_page: Joi.number().integer().min(1).max(100).default(100),
-  is_edited: flag.default(true),
-  last_update_time_from: ymdHis,
-  include: Joi.string().allow('').max(200),
-  lang: Joi.string().allow('').max(200),
-}).unknown(true);
-
-/** Query of v1 lists: is_edited omitted means all items. */
-export const v1ListQuery = Joi.object({
-  page,
-  per_page: Joi.number().integer().min(1).max(100).default(100),
-  is_edited: flag,
-  last_update_time_from: ymdHis,
-}).unknown(true);
-
-export const listingQuery = Joi.object({
-  page,
-  per_page: Joi.number().integer().min(1).max(200).default(200),
-  updated_since: ymdHis,
-}).unknown(true);
-
-export const batchParams = Joi.object({
-  batch_id: Joi.number().integer().min(1).max(Number.MAX_SAFE_INTEGER).required(),
-});
-
 export interface V2ListQuery {
   page: number;
   per_page: number;
@@ -78,3 +50,31 @@ export interface ListingQuery {
   per_page: number;
   updated_since?: string;
 }
+
+/** Query of v2 lists; unknown parameters are ignored (cache busters and the like). */
+export const v2ListQuery = Joi.object<V2ListQuery, true>({
+  page,
+  per_page: Joi.number().integer().min(1).max(100).default(100),
+  is_edited: flag.default(true),
+  last_update_time_from: ymdHis,
+  include: Joi.string().allow('').max(200),
+  lang: Joi.string().allow('').max(200),
+}).unknown(true);
+
+/** Query of v1 lists: is_edited omitted means all items. */
+export const v1ListQuery = Joi.object<V1ListQuery, true>({
+  page,
+  per_page: Joi.number().integer().min(1).max(100).default(100),
+  is_edited: flag,
+  last_update_time_from: ymdHis,
+}).unknown(true);
+
+export const listingQuery = Joi.object<ListingQuery, true>({
+  page,
+  per_page: Joi.number().integer().min(1).max(200).default(200),
+  updated_since: ymdHis,
+}).unknown(true);
+
+export const batchParams = Joi.object<{ batch_id: number }, true>({
+  batch_id: Joi.number().integer().min(1).max(Number.MAX_SAFE_INTEGER).required(),
+});

@@ -1,6 +1,5 @@
-import { eshopOf, idempotent, inputOf, validate } from '@catalogue/http';
-import type { WlEntityType } from '@catalogue/db';
-import { entityParams } from '../schemas/common.schema';
+import { eshopOf, idempotent, validate } from '@catalogue/http';
+import { entityParams, type EntityPath } from '../schemas/common.schema';
 import {
   contentPostBody,
   contentPutBody,
@@ -8,11 +7,6 @@ import {
   contentWidgetParams,
   copyWidgetBody,
   elementCopyBody,
-  type ContentPostInput,
-  type ContentPutInput,
-  type ContentQuery,
-  type CopyWidgetInput,
-  type ElementCopyInput,
 } from '../schemas/content.schema';
 import { editValues, elementAction } from '../services/content-edit.service';
 import {
@@ -24,11 +18,6 @@ import {
   type ContentTarget,
 } from '../services/content.service';
 import { licensedRouter, type RouteDeps } from './licensed-router';
-
-interface EntityPath {
-  entity_id: string;
-  entity_type: WlEntityType;
-}
 
 const ENTITY = '/:entity_id/type/:entity_type';
 
@@ -44,7 +33,7 @@ export function contentRoutes(deps: RouteDeps) {
   });
 
   router.get(`/content${ENTITY}`, validate({ params: entityParams, query: contentQuery }), async (ctx) => {
-    const { params, query } = inputOf<EntityPath, ContentQuery>(ctx);
+    const { params, query } = ctx.state.input;
     ctx.body = await listContent(deps.db, targetOf(ctx, params), query.lang);
   });
 
@@ -53,7 +42,7 @@ export function contentRoutes(deps: RouteDeps) {
     once,
     validate({ params: entityParams, query: contentQuery, body: contentPostBody }),
     async (ctx) => {
-      const { params, query, body } = inputOf<EntityPath, ContentQuery, ContentPostInput>(ctx);
+      const { params, query, body } = ctx.state.input;
       ctx.body = await addOrReorder(deps.db, targetOf(ctx, params), body, query.lang);
     },
   );
@@ -62,7 +51,7 @@ export function contentRoutes(deps: RouteDeps) {
     `/content${ENTITY}`,
     validate({ params: entityParams, query: contentQuery, body: contentPutBody }),
     async (ctx) => {
-      const { params, query, body } = inputOf<EntityPath, ContentQuery, ContentPutInput>(ctx);
+      const { params, query, body } = ctx.state.input;
       ctx.body = await editValues(deps.db, targetOf(ctx, params), body, query.lang);
     },
   );
@@ -71,7 +60,7 @@ export function contentRoutes(deps: RouteDeps) {
     `/content${ENTITY}/widget/:widget_id`,
     validate({ params: contentWidgetParams, query: contentQuery }),
     async (ctx) => {
-      const { params, query } = inputOf<EntityPath & { widget_id: number }, ContentQuery>(ctx);
+      const { params, query } = ctx.state.input;
       ctx.body = await deleteWidget(deps.db, targetOf(ctx, params), params.widget_id, query.lang);
     },
   );
@@ -81,7 +70,7 @@ export function contentRoutes(deps: RouteDeps) {
     once,
     validate({ params: entityParams, query: contentQuery, body: elementCopyBody }),
     async (ctx) => {
-      const { params, query, body } = inputOf<EntityPath, ContentQuery, ElementCopyInput>(ctx);
+      const { params, query, body } = ctx.state.input;
       ctx.body = await elementAction(deps.db, targetOf(ctx, params), body, query.lang);
     },
   );
@@ -90,7 +79,7 @@ export function contentRoutes(deps: RouteDeps) {
     `/content/dom${ENTITY}`,
     validate({ params: entityParams, query: contentQuery }),
     async (ctx) => {
-      const { params, query } = inputOf<EntityPath, ContentQuery>(ctx);
+      const { params, query } = ctx.state.input;
       ctx.body = { data: await contentDom(deps.db, targetOf(ctx, params), query.lang) };
     },
   );
@@ -100,7 +89,7 @@ export function contentRoutes(deps: RouteDeps) {
     once,
     validate({ query: contentQuery, body: copyWidgetBody }),
     async (ctx) => {
-      const { query, body } = inputOf<unknown, ContentQuery, CopyWidgetInput>(ctx);
+      const { query, body } = ctx.state.input;
       ctx.body = await copyWidgetsBetween(deps.db, eshopOf(ctx), body, query.lang);
     },
   );

@@ -1,5 +1,4 @@
-import { eshopOf, inputOf, validate } from '@catalogue/http';
-import type { DesignCategory } from '@catalogue/content';
+import { eshopOf, validate } from '@catalogue/http';
 import { designParams, listDesignsQuery } from '../schemas/designs.schema';
 import { designPreview, designStructureOf, listDesigns } from '../services/designs.service';
 import { licensedRouter, type RouteDeps } from './licensed-router';
@@ -8,19 +7,19 @@ export function designsRoutes(deps: RouteDeps) {
   const router = licensedRouter(deps);
 
   router.get('/design', validate({ query: listDesignsQuery }), async (ctx) => {
-    const { query } = inputOf<unknown, { type?: DesignCategory }>(ctx);
+    const { query } = ctx.state.input;
     // The preview URLs point back at this API as the browser reached it (behind the ingress too:
     // app.proxy trusts X-Forwarded-Proto/Host).
     ctx.body = await listDesigns(deps.db, eshopOf(ctx).id, query.type, `${ctx.protocol}://${ctx.host}`);
   });
 
   router.get('/design/:design_id/preview', validate({ params: designParams }), async (ctx) => {
-    const { params } = inputOf<{ design_id: number }>(ctx);
+    const { params } = ctx.state.input;
     ctx.body = await designPreview(deps.db, eshopOf(ctx).id, params.design_id);
   });
 
   router.get('/design/:design_id/structure', validate({ params: designParams }), async (ctx) => {
-    const { params } = inputOf<{ design_id: number }>(ctx);
+    const { params } = ctx.state.input;
     ctx.body = await designStructureOf(deps.db, eshopOf(ctx).id, params.design_id);
   });
 

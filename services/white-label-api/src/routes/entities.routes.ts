@@ -1,16 +1,8 @@
-import { eshopOf, idempotent, inputOf, validate } from '@catalogue/http';
-import type { WlEntityType } from '@catalogue/db';
+import { eshopOf, idempotent, validate } from '@catalogue/http';
 import { entityParams } from '../schemas/common.schema';
 import { listEntitiesQuery, registerEntityBody, registerEntityMessages } from '../schemas/entities.schema';
-import {
-  entityHtml,
-  listEntities,
-  registerEntity,
-  type RegisterEntityInput,
-} from '../services/entities.service';
+import { entityHtml, listEntities, registerEntity } from '../services/entities.service';
 import { licensedRouter, type RouteDeps } from './licensed-router';
-
-type EntityPath = { entity_id: string; entity_type: WlEntityType };
 
 export function entitiesRoutes(deps: RouteDeps) {
   const router = licensedRouter(deps);
@@ -20,7 +12,7 @@ export function entitiesRoutes(deps: RouteDeps) {
     idempotent(deps),
     validate({ body: registerEntityBody }, { messages: registerEntityMessages }),
     async (ctx) => {
-      const { body } = inputOf<unknown, unknown, RegisterEntityInput>(ctx);
+      const { body } = ctx.state.input;
       const { entity, created } = await registerEntity(deps.db, eshopOf(ctx).id, body);
       // 201 tells a host that this call created the entity; a re-registration is a plain 200.
       ctx.status = created ? 201 : 200;
@@ -29,12 +21,12 @@ export function entitiesRoutes(deps: RouteDeps) {
   );
 
   router.get('/entity', validate({ query: listEntitiesQuery }), async (ctx) => {
-    const { query } = inputOf<unknown, { type?: WlEntityType; page: number; per_page: number }>(ctx);
+    const { query } = ctx.state.input;
     ctx.body = await listEntities(deps.db, eshopOf(ctx).id, query);
   });
 
   router.get('/entity/:entity_id/type/:entity_type/html', validate({ params: entityParams }), async (ctx) => {
-    const { params } = inputOf<EntityPath>(ctx);
+    const { params } = ctx.state.input;
     ctx.body = await entityHtml(deps.db, eshopOf(ctx), params.entity_type, params.entity_id);
   });
 

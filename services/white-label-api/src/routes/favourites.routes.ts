@@ -1,15 +1,12 @@
-import { eshopOf, idempotent, inputOf, validate } from '@catalogue/http';
+import { eshopOf, idempotent, validate } from '@catalogue/http';
 import { createFavouriteBody, favouriteParams } from '../schemas/favourites.schema';
 import {
   createFavourite,
   deleteFavourite,
   getFavourite,
   listFavourites,
-  type CreateFavouriteInput,
 } from '../services/favourites.service';
 import { licensedRouter, type RouteDeps } from './licensed-router';
-
-type FavouritePath = { widget_favourite_id: number };
 
 export function favouritesRoutes(deps: RouteDeps) {
   const router = licensedRouter(deps);
@@ -19,13 +16,13 @@ export function favouritesRoutes(deps: RouteDeps) {
   });
 
   router.post('/widget-favourite', idempotent(deps), validate({ body: createFavouriteBody }), async (ctx) => {
-    const { body } = inputOf<unknown, unknown, CreateFavouriteInput>(ctx);
+    const { body } = ctx.state.input;
     ctx.status = 201;
     ctx.body = await createFavourite(deps.db, eshopOf(ctx).id, body);
   });
 
   router.get('/widget-favourite/:widget_favourite_id', validate({ params: favouriteParams }), async (ctx) => {
-    const { params } = inputOf<FavouritePath>(ctx);
+    const { params } = ctx.state.input;
     ctx.body = await getFavourite(deps.db, eshopOf(ctx).id, params.widget_favourite_id);
   });
 
@@ -33,7 +30,7 @@ export function favouritesRoutes(deps: RouteDeps) {
     '/widget-favourite/:widget_favourite_id',
     validate({ params: favouriteParams }),
     async (ctx) => {
-      const { params } = inputOf<FavouritePath>(ctx);
+      const { params } = ctx.state.input;
       ctx.body = await deleteFavourite(deps.db, eshopOf(ctx).id, params.widget_favourite_id);
     },
   );

@@ -1,8 +1,7 @@
-import { eshopOf, idempotent, inputOf, validate } from '@catalogue/http';
-import type { WlEntityType } from '@catalogue/db';
+import { eshopOf, idempotent, validate } from '@catalogue/http';
 import { entityParams } from '../schemas/common.schema';
 import { fillDesignBody } from '../schemas/fill-design.schema';
-import { fillEntityDesign, type FillDesignInput } from '../services/fill-design.service';
+import { fillEntityDesign } from '../services/fill-design.service';
 import { licensedRouter, type RouteDeps } from './licensed-router';
 
 export function fillDesignRoutes(deps: RouteDeps) {
@@ -13,11 +12,7 @@ export function fillDesignRoutes(deps: RouteDeps) {
     idempotent(deps),
     validate({ params: entityParams, body: fillDesignBody }),
     async (ctx) => {
-      const { params, body } = inputOf<
-        { entity_id: string; entity_type: WlEntityType },
-        unknown,
-        FillDesignInput
-      >(ctx);
+      const { params, body } = ctx.state.input;
       ctx.body = await fillEntityDesign(deps.db, eshopOf(ctx), params.entity_type, params.entity_id, body);
     },
   );

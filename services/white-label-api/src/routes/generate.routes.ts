@@ -1,12 +1,9 @@
-import { eshopOf, idempotent, inputOf, validate } from '@catalogue/http';
-import type { WlEntityType } from '@catalogue/db';
+import { eshopOf, idempotent, validate } from '@catalogue/http';
 import type { Deps } from '../deps';
 import { entityParams } from '../schemas/common.schema';
-import { generateBody, generateIdParams, type GenerateBody } from '../schemas/generate.schema';
+import { generateBody, generateIdParams } from '../schemas/generate.schema';
 import { findGeneration, runningGeneration, startGeneration } from '../services/generate.service';
 import { licensedRouter } from './licensed-router';
-
-type EntityParams = { entity_id: string; entity_type: WlEntityType };
 
 /** Generation jobs: start (credits reserved), resume the running one, poll by id. */
 export function generateRoutes(deps: Deps) {
@@ -19,7 +16,7 @@ export function generateRoutes(deps: Deps) {
     idempotent(deps),
     validate({ params: entityParams, body: generateBody }),
     async (ctx) => {
-      const { params, body } = inputOf<EntityParams, unknown, GenerateBody>(ctx);
+      const { params, body } = ctx.state.input;
       const job = await startGeneration(deps, {
         eshop: eshopOf(ctx),
         entityType: params.entity_type,
@@ -34,7 +31,7 @@ export function generateRoutes(deps: Deps) {
     '/content/:entity_id/type/:entity_type/generate',
     validate({ params: entityParams }),
     async (ctx) => {
-      const { params } = inputOf<EntityParams>(ctx);
+      const { params } = ctx.state.input;
       ctx.body = {
         data: await runningGeneration(deps.db, eshopOf(ctx).id, params.entity_type, params.entity_id),
       };
@@ -42,7 +39,7 @@ export function generateRoutes(deps: Deps) {
   );
 
   router.get('/generate/:generate_id', validate({ params: generateIdParams }), async (ctx) => {
-    const { params } = inputOf<{ generate_id: number }>(ctx);
+    const { params } = ctx.state.input;
     ctx.body = { data: await findGeneration(deps.db, eshopOf(ctx).id, params.generate_id) };
   });
 

@@ -17,11 +17,24 @@ export const entityTypeSchema = Joi.string().valid(...ENTITY_TYPES);
 /** An internal id in a path or body (designs, widgets, jobs, favourites). */
 export const idSchema = Joi.number().integer().min(1).max(2_147_483_647);
 
+export type EntityType = (typeof ENTITY_TYPES)[number];
+
 /** `{entity_id}/type/{entity_type}` path parameters. */
-export const entityParams = Joi.object({
+export interface EntityPath {
+  entity_id: string;
+  entity_type: EntityType;
+}
+
+const entityParamKeys = {
   entity_id: entityIdSchema.required(),
   entity_type: entityTypeSchema.required(),
-});
+};
+export const entityParams = Joi.object<EntityPath, true>(entityParamKeys);
+
+/** An entity's path with one more id parameter (`widget_id`, …). */
+export function entityParamsWith<K extends string>(key: K): Joi.ObjectSchema<EntityPath & Record<K, number>> {
+  return Joi.object<EntityPath & Record<K, number>>({ ...entityParamKeys, [key]: idSchema.required() });
+}
 
 /** A language map of the v3 language codes; every value a string. */
 export function languageMap(value: Joi.StringSchema = Joi.string().allow('')): Joi.ObjectSchema {

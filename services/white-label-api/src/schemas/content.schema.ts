@@ -4,14 +4,21 @@
  */
 import Joi from 'joi';
 import { CONTENT_LANGUAGES, type Language } from '@catalogue/config';
-import { entityIdSchema, entityParams, entityTypeSchema, idSchema, languageMap } from './common.schema';
+import {
+  entityIdSchema,
+  entityParamsWith,
+  entityTypeSchema,
+  idSchema,
+  languageMap,
+  type EntityType,
+} from './common.schema';
 
 /** Largest HTML value of one element in one language (a whole article fits). */
 const MAX_VALUE = 100_000;
 const MAX_INT = 2_147_483_647;
 
 /** `?lang=` picks the language of each widget's `html` (and of the DOM); default `default`. */
-export const contentQuery = Joi.object({
+export const contentQuery = Joi.object<ContentQuery, true>({
   lang: Joi.string()
     .valid(...CONTENT_LANGUAGES)
     .default('default'),
@@ -21,7 +28,7 @@ export interface ContentQuery {
   lang: Language;
 }
 
-export const contentWidgetParams = entityParams.keys({ widget_id: idSchema.required() });
+export const contentWidgetParams = entityParamsWith('widget_id');
 
 /** An element value: a language map, `[]` (the PHP-style empty map), or one string for `default`. */
 const valueSchema = Joi.alternatives(
@@ -90,7 +97,7 @@ export interface NewElementInput {
 }
 
 /** Content POST: add a widget (`widget_id`, `position`, `json`) or reorder (`ord`); see decisions.md. */
-export const contentPostBody = Joi.object({
+export const contentPostBody = Joi.object<ContentPostInput, true>({
   added: Joi.boolean(),
   widget_id: idSchema,
   position: Joi.number().integer().min(0).max(MAX_INT),
@@ -129,7 +136,7 @@ export interface EditElementInput {
 }
 
 /** PUT: `{"<content widget id>": {children: [element]}}`; the widget's other fields are ignored. */
-export const contentPutBody = Joi.object()
+export const contentPutBody = Joi.object<ContentPutInput>()
   .pattern(
     /^[1-9][0-9]{0,9}$/,
     Joi.object({
@@ -147,7 +154,7 @@ export const contentPutBody = Joi.object()
 
 export type ContentPutInput = Record<string, { children: EditElementInput[] }>;
 
-export const elementCopyBody = Joi.object({
+export const elementCopyBody = Joi.object<ElementCopyInput, true>({
   action: Joi.string().valid('copy', 'remove').required(),
   index: Joi.number().integer().min(0).max(MAX_INT).required(),
   contentId: idSchema.required(),
@@ -165,7 +172,7 @@ export interface ElementCopyInput {
   parent: string | number;
 }
 
-export const copyWidgetBody = Joi.object({
+export const copyWidgetBody = Joi.object<CopyWidgetInput, true>({
   source_entity_id: entityIdSchema.required(),
   target_entity_id: entityIdSchema.required(),
   type: entityTypeSchema.required(),
@@ -174,5 +181,5 @@ export const copyWidgetBody = Joi.object({
 export interface CopyWidgetInput {
   source_entity_id: string;
   target_entity_id: string;
-  type: 'product' | 'category' | 'blog' | 'page';
+  type: EntityType;
 }

@@ -1,6 +1,8 @@
 import Joi from 'joi';
-import { ENTITY_TYPES, idSchema } from './common.schema';
+import { ENTITY_TYPES, idSchema, type EntityType } from './common.schema';
 
-export const listDesignsQuery = Joi.object({ type: Joi.string().valid(...ENTITY_TYPES) });
+export const listDesignsQuery = Joi.object<{ type?: EntityType }, true>({
+  type: Joi.string().valid(...ENTITY_TYPES),
+});
 
-export const designParams = Joi.object({ design_id: idSchema.required() });
+export const designParams = Joi.object<{ design_id: number }, true>({ design_id: idSchema.required() });

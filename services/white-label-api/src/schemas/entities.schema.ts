@@ -1,5 +1,6 @@
 import Joi from 'joi';
-import { entityIdSchema, entityTypeSchema, languageMap } from './common.schema';
+import type { RegisterEntityInput } from '../services/entities.service';
+import { entityIdSchema, entityTypeSchema, languageMap, type EntityType } from './common.schema';
 
 /** `old_description` / `title`: one string (stored as `default`) or a language map; null clears it. */
 function text(maxLength: number) {
@@ -20,7 +21,7 @@ export const registerEntityMessages = {
  * Fields a host sends beyond these are ignored (it may send more than we store), like the
  * catalogue API's imports.
  */
-export const registerEntityBody = Joi.object({
+export const registerEntityBody = Joi.object<RegisterEntityInput, true>({
   entity_id: entityIdSchema.required(),
   type: entityTypeSchema.required(),
   // As long as a catalogue description may be.
@@ -30,7 +31,13 @@ export const registerEntityBody = Joi.object({
   .unknown(true)
   .required();
 
-export const listEntitiesQuery = Joi.object({
+export interface ListEntitiesQuery {
+  type?: EntityType;
+  page: number;
+  per_page: number;
+}
+
+export const listEntitiesQuery = Joi.object<ListEntitiesQuery, true>({
   type: entityTypeSchema,
   page: Joi.number().integer().min(1).max(1_000_000).default(1),
   per_page: Joi.number().integer().min(1).max(100).default(100),

@@ -1,5 +1,6 @@
 import Joi from 'joi';
 import { CONTENT_LANGUAGES } from '@catalogue/config';
+import type { CreateFavouriteInput } from '../services/favourites.service';
 import { idSchema, languageMap } from './common.schema';
 
 /** PHP-style empty map: `[]` means "nothing" wherever a map is expected. */
@@ -53,10 +54,12 @@ const elementSchema = Joi.object({
   // Fields of a content element the favourite does not keep (e.g. `html`) are ignored.
   .unknown(true);
 
-export const createFavouriteBody = Joi.object({
+export const createFavouriteBody = Joi.object<CreateFavouriteInput, true>({
   name: Joi.string().trim().min(1).max(255).required(),
   widget_id: idSchema.required(),
   children: Joi.array().items(elementSchema).min(1).max(1_000).required(),
 }).required();
 
-export const favouriteParams = Joi.object({ widget_favourite_id: idSchema.required() });
+export const favouriteParams = Joi.object<{ widget_favourite_id: number }, true>({
+  widget_favourite_id: idSchema.required(),
+});

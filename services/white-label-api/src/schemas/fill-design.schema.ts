@@ -1,4 +1,5 @@
 import Joi from 'joi';
+import type { FillDesignInput } from '../services/fill-design.service';
 import { idSchema } from './common.schema';
 
 /**
@@ -7,7 +8,7 @@ import { idSchema } from './common.schema';
  * No design has more widgets than this, and duplicates are refused there, so the cap only stops
  * oversized requests early.
  */
-export const fillDesignBody = Joi.object({
+export const fillDesignBody = Joi.object<FillDesignInput, true>({
   // A JSON integer, as in generate: `"1"` is not converted (the request validator converts by default).
   design_id: idSchema.strict().required(),
   widget: Joi.array().items(Joi.object().unknown(true)).min(1).max(100).required(),

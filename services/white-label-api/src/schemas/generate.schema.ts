@@ -24,7 +24,7 @@ const url = Joi.string()
  * Body of `POST …/generate` (specification rule 5). Types only: whether the design, prompt
  * and language are usable by the eshop and the entity is decided by the service.
  */
-export const generateBody = Joi.object({
+export const generateBody = Joi.object<GenerateBody, true>({
   // Optional: the design the entity was last filled with is used when none is sent.
   design_id: idSchema.strict().allow(null),
   prompt_id: idSchema.strict().allow(null),
@@ -66,4 +66,6 @@ export interface GenerateBody {
 }
 
 /** `generate/{generate_id}` path parameter. */
-export const generateIdParams = Joi.object({ generate_id: idSchema.required() });
+export const generateIdParams = Joi.object<{ generate_id: number }, true>({
+  generate_id: idSchema.required(),
+});

@@ -1,0 +1,90 @@
+/**
+ * The tables' rows as knex sees them (`declare module 'knex/types/tables'`): `db('<table>')` is
+ * typed by these, so a repository's reads come back typed, its inserts and updates are checked
+ * column by column, and a column renamed in a migration breaks the build here, not a request.
+ *
+ * jsonb columns are written as JSON text (pg would send a JS array as a Postgres array), so
+ * their insert/update type is `string`; timestamps are read through `isoOffset()` (strings) and
+ * written by Postgres (`now()`), so any column also takes a knex raw. Add a table here when its
+ * repository is written or touched.
+ */
+import type { Knex } from 'knex';
+import type { GenerateJobContext } from './generate-context';
+import type { LangMap } from './repositories/catalogue.repository';
+
+type Json = string;
+
+/** created_at/updated_at as the repositories read them: ISO 8601 with a numeric offset. */
+export interface TimestampsOut {
+  created_at: string;
+  updated_at: string;
+}
+
+export interface GenerationJobRow {
+  id: number;
+  eshop_id: number;
+  entity_type: string;
+  entity_id: string;
+  design_id: number;
+  design_owner: number;
+  status: 'pending' | 'running' | 'done' | 'failed';
+  lang: string;
+  context: GenerateJobContext;
+  estimated_cost: number;
+  charged_cost: number | null;
+  widgets_created: number;
+  error_message: string | null;
+  provider: string | null;
+  usage: Record<string, number> | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+export interface WlEntityRow {
+  id: number;
+  eshop_id: number;
+  entity_id: string;
+  type: 'product' | 'category' | 'blog' | 'page';
+  design_id: number | null;
+  design_owner: number | null;
+  old_description: LangMap;
+  title: LangMap;
+  created_at: Date;
+  updated_at: Date;
+}
+
+export interface WidgetFavouriteRow {
+  id: number;
+  eshop_id: number;
+  name: string;
+  widget_id: number;
+  children: unknown[];
+  created_at: Date;
+  updated_at: Date;
+}
+
+/** A column's value, or SQL computing it (`now()`, a subquery). */
+type Values<T> = { [K in keyof T]: T[K] | Knex.Raw };
+
+/**
+ * What a row accepts: on insert the `Required` columns and any others but the id; on update any
+ * column but the id. jsonb columns take JSON text.
+ */
+type Writable<Row, JsonKeys extends keyof Row, Required extends keyof Row> = Knex.CompositeTableType<
+  Row,
+  Values<Pick<Row, Required>> &
+    Partial<Values<Omit<Row, JsonKeys | Required | 'id'>>> & { [K in JsonKeys]?: Json | null },
+  Partial<Values<Omit<Row, JsonKeys | 'id'>>> & { [K in JsonKeys]?: Json | null }
+>;
+
+declare module 'knex/types/tables' {
+  interface Tables {
+    generation_jobs: Writable<
+      GenerationJobRow,
+      'context' | 'usage',
+      'eshop_id' | 'entity_type' | 'entity_id' | 'design_id' | 'lang' | 'estimated_cost'
+    >;
+    wl_entities: Writable<WlEntityRow, 'old_description' | 'title', 'eshop_id' | 'entity_id' | 'type'>;
+    widget_favourites: Writable<WidgetFavouriteRow, 'children', 'eshop_id' | 'name' | 'widget_id'>;
+  }
+}
