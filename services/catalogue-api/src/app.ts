@@ -9,11 +9,9 @@ import type { Deps } from './deps';
 import { v1Routes, v2Routes } from './routes/catalogue.routes';
 import { listingRoutes } from './routes/listing.routes';
 import { whoamiRoutes } from './routes/whoami.routes';
-import { createCatalogueServices } from './services';
 
 /** The catalogue API (v1, v2) as a Koa app, not listening. */
 export function createApp(deps: Deps): HttpApp {
-  const services = createCatalogueServices(deps);
   return createHttpApp({
     logger: deps.logger,
     registry: deps.registry,
@@ -23,9 +21,9 @@ export function createApp(deps: Deps): HttpApp {
       docsRouter({ title: 'Catalogue API (v1, v2)', operations: ['/api/v1/', '/api/v2/', '/content/v1/'] }),
       publicAssetsRouter([contentStylesheet]),
       whoamiRoutes(deps),
-      v1Routes(deps, services),
-      v2Routes(deps, services),
-      listingRoutes(deps, services),
+      v1Routes(deps),
+      v2Routes(deps),
+      listingRoutes(deps),
     ],
   });
 }

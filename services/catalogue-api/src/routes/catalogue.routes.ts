@@ -2,7 +2,9 @@ import { apiRouter, bodyOf, eshopOf, idempotent, validate, type RouterDeps } fro
 import type { EntityType } from '@catalogue/db';
 import type { Deps } from '../deps';
 import { v1ListQuery, v2ListQuery } from '../schemas/list.schema';
-import type { CatalogueServices } from '../services';
+import { softDelete } from '../services/delete.service';
+import { importParameters, importV1, importV2, multiImport } from '../services/import.service';
+import { listV1, listV2 } from '../services/list.service';
 
 const V2_ENTITIES: [string, EntityType][] = [
   ['products', 'product'],
@@ -12,32 +14,32 @@ const V2_ENTITIES: [string, EntityType][] = [
 ];
 
 /** v2: list, import and soft-delete per entity; parameters; multi-import. */
-export function v2Routes(deps: RouterDeps & Pick<Deps, 'logger' | 'config'>, services: CatalogueServices) {
+export function v2Routes(deps: RouterDeps & Pick<Deps, 'logger' | 'config' | 'queues'>) {
   const router = apiRouter(deps, { prefix: '/api/v2/rest', bodyLimit: deps.config.http.importBodyLimit });
   // A retried import with the same Idempotency-Key answers what the first one did.
   const once = idempotent(deps);
   for (const [path, type] of V2_ENTITIES) {
     router.get(`/${path}`, validate({ query: v2ListQuery }), async (ctx) => {
-      ctx.body = await services.list.listV2(eshopOf(ctx), type, ctx.state.input.query);
+      ctx.body = await listV2(deps.db, eshopOf(ctx), type, ctx.state.input.query);
     });
     router.post(`/${path}`, once, async (ctx) => {
-      ctx.body = await services.imports.importV2(eshopOf(ctx).id, type, bodyOf(ctx));
+      ctx.body = await importV2(deps, eshopOf(ctx).id, type, bodyOf(ctx));
     });
     router.delete(`/${path}`, async (ctx) => {
-      ctx.body = await services.deletes.softDelete(eshopOf(ctx).id, type, bodyOf(ctx));
+      ctx.body = await softDelete(deps.db, eshopOf(ctx).id, type, bodyOf(ctx));
     });
   }
   router.post('/parameters', once, async (ctx) => {
-    ctx.body = await services.imports.importParameters(eshopOf(ctx).id, bodyOf(ctx));
+    ctx.body = await importParameters(deps, eshopOf(ctx).id, bodyOf(ctx));
   });
   router.post('/multi-import', once, async (ctx) => {
-    ctx.body = await services.imports.multiImport(eshopOf(ctx).id, bodyOf(ctx));
+    ctx.body = await multiImport(deps, eshopOf(ctx).id, bodyOf(ctx));
   });
   return router;
 }
 
 /** v1: products and categories (one language), parameters. */
-export function v1Routes(deps: RouterDeps & Pick<Deps, 'logger' | 'config'>, services: CatalogueServices) {
+export function v1Routes(deps: RouterDeps & Pick<Deps, 'logger' | 'config' | 'queues'>) {
   const router = apiRouter(deps, { prefix: '/api/v1', bodyLimit: deps.config.http.importBodyLimit });
   const once = idempotent(deps);
   for (const [path, type] of [
@@ -45,14 +47,14 @@ export function v1Routes(deps: RouterDeps & Pick<Deps, 'logger' | 'config'>, ser
     ['categories', 'category'],
   ] as const) {
     router.post(`/${path}/bulk-import`, once, async (ctx) => {
-      ctx.body = await services.imports.importV1(eshopOf(ctx).id, type, bodyOf(ctx));
+      ctx.body = await importV1(deps, eshopOf(ctx).id, type, bodyOf(ctx));
     });
     router.get(`/${path}/list`, validate({ query: v1ListQuery }), async (ctx) => {
-      ctx.body = await services.list.listV1(eshopOf(ctx).id, type, ctx.state.input.query);
+      ctx.body = await listV1(deps.db, eshopOf(ctx).id, type, ctx.state.input.query);
     });
   }
   router.post('/parameters/bulk-import', once, async (ctx) => {
-    ctx.body = await services.imports.importParameters(eshopOf(ctx).id, bodyOf(ctx));
+    ctx.body = await importParameters(deps, eshopOf(ctx).id, bodyOf(ctx));
   });
   return router;
 }

@@ -1,20 +1,20 @@
 import { apiRouter, bodyOf, eshopOf, idempotent, validate, type RouterDeps } from '@catalogue/http';
 import type { Deps } from '../deps';
 import { batchParams, listingQuery } from '../schemas/list.schema';
-import type { CatalogueServices } from '../services';
+import { listingRows, uploadListing } from '../services/listing.service';
 
 /** Listing batches: upload a feed (JSON rows or CSV), read its enriched rows. */
-export function listingRoutes(deps: RouterDeps & Pick<Deps, 'logger'>, services: CatalogueServices) {
+export function listingRoutes(deps: RouterDeps & Pick<Deps, 'logger' | 'queues'>) {
   // Any other content type is a 415 from the router's body parser.
   const router = apiRouter(deps, { prefix: '/api/v2/rest/listing', bodyTypes: ['json', 'csv'] });
   router.post('/', idempotent(deps), async (ctx) => {
     const format = ctx.is('text/csv') ? 'csv' : 'json';
     ctx.status = 201;
-    ctx.body = await services.listing.upload(eshopOf(ctx).id, format, bodyOf(ctx));
+    ctx.body = await uploadListing(deps, eshopOf(ctx).id, format, bodyOf(ctx));
   });
   router.get('/:batch_id/product', validate({ params: batchParams, query: listingQuery }), async (ctx) => {
     const { params, query } = ctx.state.input;
-    ctx.body = await services.listing.rows(eshopOf(ctx).id, params.batch_id, query);
+    ctx.body = await listingRows(deps, eshopOf(ctx).id, params.batch_id, query);
   });
   return router;
 }

@@ -22,42 +22,41 @@ function idOf(element: unknown): string | undefined {
   return typeof id === 'string' && id.length > 0 && id.length <= 255 && isStorableText(id) ? id : undefined;
 }
 
-export function createDeleteService(deps: { db: Knex }) {
-  return {
-    /**
-     * Soft-deletes the listed items in one statement. Missing or already deleted items are
-     * skipped with the Not found message; a repeated id counts once.
-     */
-    async softDelete(eshopId: number, type: EntityType, body: unknown): Promise<DeleteResult> {
-      const elements = bulkItems(body);
-      const errors: ItemError[] = [];
-      const wanted = new Map<string, number>();
-      elements.forEach((element, index) => {
-        const id = idOf(element);
-        if (id === undefined) {
-          errors.push({
-            index,
-            id: null,
-            errors: ['The id field must be a non-empty string of at most 255 characters of valid text.'],
-          });
-        } else if (wanted.has(id)) {
-          errors.push({ index, id, errors: ['The id field has a duplicate value.'] });
-        } else {
-          wanted.set(id, index);
-        }
+/**
+ * Soft-deletes the listed items in one statement. Missing or already deleted items are
+ * skipped with the Not found message; a repeated id counts once.
+ */
+export async function softDelete(
+  db: Knex,
+  eshopId: number,
+  type: EntityType,
+  body: unknown,
+): Promise<DeleteResult> {
+  const elements = bulkItems(body);
+  const errors: ItemError[] = [];
+  const wanted = new Map<string, number>();
+  elements.forEach((element, index) => {
+    const id = idOf(element);
+    if (id === undefined) {
+      errors.push({
+        index,
+        id: null,
+        errors: ['The id field must be a non-empty string of at most 255 characters of valid text.'],
       });
-      const deleted = await catalogueRepository.softDelete(deps.db, type, eshopId, [...wanted.keys()]);
-      for (const [id, index] of wanted) {
-        if (!deleted.has(id)) errors.push({ index, id, errors: [NOT_FOUND[type]] });
-      }
-      return {
-        success: errors.length === 0,
-        deleted: deleted.size,
-        skipped: errors.length,
-        errors: byIndex(errors),
-      };
-    },
+    } else if (wanted.has(id)) {
+      errors.push({ index, id, errors: ['The id field has a duplicate value.'] });
+    } else {
+      wanted.set(id, index);
+    }
+  });
+  const deleted = await catalogueRepository.softDelete(db, type, eshopId, [...wanted.keys()]);
+  for (const [id, index] of wanted) {
+    if (!deleted.has(id)) errors.push({ index, id, errors: [NOT_FOUND[type]] });
+  }
+  return {
+    success: errors.length === 0,
+    deleted: deleted.size,
+    skipped: errors.length,
+    errors: byIndex(errors),
   };
 }
-
-export type DeleteService = ReturnType<typeof createDeleteService>;

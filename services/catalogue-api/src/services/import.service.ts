@@ -1,11 +1,11 @@
-import type { Logger } from '@catalogue/logger';
-import type { EntityType, Knex } from '@catalogue/db';
-import { addFair, ENQUEUE_TIMEOUT_MS, withTimeout, type Queues } from '@catalogue/queue';
+import type { EntityType } from '@catalogue/db';
+import { addFair, ENQUEUE_TIMEOUT_MS, withTimeout } from '@catalogue/queue';
 import { ValidationError } from '@catalogue/http';
+import type { Deps } from '../deps';
 import { LANG_FIELDS } from '../schemas/items.contract';
 import { importEntities, type WriteItem } from './entity-import';
 import { bulkItems, byIndex, checkItems, type ItemError } from './item-check';
-import { importParameters, type ParameterItem } from './parameter-import';
+import { importParameters as writeParameters, type ParameterItem } from './parameter-import';
 
 export interface ImportResult {
   success: boolean;
@@ -30,11 +30,7 @@ const SECTION_TYPE: Record<Exclude<SectionName, 'parameters'>, EntityType> = {
   blogs: 'blog',
 };
 
-interface ImportDeps {
-  db: Knex;
-  queues: Queues;
-  logger: Logger;
-}
+type ImportDeps = Pick<Deps, 'db' | 'queues' | 'logger'>;
 
 type V1Item = { id: string; name: string; [field: string]: unknown };
 
@@ -56,120 +52,135 @@ function result(imported: number, updated: number, errors: ItemError[]): ImportR
   return { success: errors.length === 0, imported, updated, skipped: errors.length, errors: byIndex(errors) };
 }
 
-export function createImportService(deps: ImportDeps) {
-  /** Content jobs go out after the commit, so the worker never reads a row that is not there yet. */
-  async function queueRenders(eshopId: number, type: EntityType, externalIds: string[]): Promise<void> {
-    if (!externalIds.length) return;
-    try {
-      // Fair between eshops (libs/queue fair.ts); bounded, so a Redis outage does not hold the
-      // answer: the items are committed and the sweeper queues them again.
-      await withTimeout(
-        addFair(deps.queues['render-content'], 'render-content', [
-          { data: { eshop_id: eshopId, entity_type: type, external_ids: externalIds } },
-        ]),
-        ENQUEUE_TIMEOUT_MS,
-      );
-    } catch (err) {
-      // The import is committed; the items wait in `generate` until re-queued (docs/decisions.md).
-      deps.logger.error(
-        { err, eshopId, type, count: externalIds.length },
-        'could not queue render-content jobs',
-      );
-    }
+/** Content jobs go out after the commit, so the worker never reads a row that is not there yet. */
+async function queueRenders(
+  deps: ImportDeps,
+  eshopId: number,
+  type: EntityType,
+  externalIds: string[],
+): Promise<void> {
+  if (!externalIds.length) return;
+  try {
+    // Fair between eshops (libs/queue fair.ts); bounded, so a Redis outage does not hold the
+    // answer: the items are committed and the sweeper queues them again.
+    await withTimeout(
+      addFair(deps.queues['render-content'], 'render-content', [
+        { data: { eshop_id: eshopId, entity_type: type, external_ids: externalIds } },
+      ]),
+      ENQUEUE_TIMEOUT_MS,
+    );
+  } catch (err) {
+    // The import is committed; the items wait in `generate` until re-queued (docs/decisions.md).
+    deps.logger.error(
+      { err, eshopId, type, count: externalIds.length },
+      'could not queue render-content jobs',
+    );
   }
+}
 
-  function checkV2(type: EntityType, items: unknown[], multiImport: boolean) {
-    return checkItems<WriteItem>(items, { version: 'v2', type, multiImport });
-  }
+function checkV2(type: EntityType, items: unknown[], multiImport: boolean) {
+  return checkItems<WriteItem>(items, { version: 'v2', type, multiImport });
+}
 
-  async function importChecked(
-    eshopId: number,
-    type: EntityType,
-    checked: ReturnType<typeof checkV2>,
-  ): Promise<ImportResult> {
-    const outcome = await deps.db.transaction((trx) => importEntities(trx, eshopId, type, checked.accepted));
-    await queueRenders(eshopId, type, outcome.toRender);
-    return result(outcome.imported, outcome.updated, [...checked.errors, ...outcome.errors]);
-  }
+async function importChecked(
+  deps: ImportDeps,
+  eshopId: number,
+  type: EntityType,
+  checked: ReturnType<typeof checkV2>,
+): Promise<ImportResult> {
+  const outcome = await deps.db.transaction((trx) => importEntities(trx, eshopId, type, checked.accepted));
+  await queueRenders(deps, eshopId, type, outcome.toRender);
+  return result(outcome.imported, outcome.updated, [...checked.errors, ...outcome.errors]);
+}
 
+export async function importV2(
+  deps: ImportDeps,
+  eshopId: number,
+  type: EntityType,
+  body: unknown,
+): Promise<ImportResult> {
+  return importChecked(deps, eshopId, type, checkV2(type, bulkItems(body), false));
+}
+
+export async function importV1(
+  deps: ImportDeps,
+  eshopId: number,
+  type: 'product' | 'category',
+  body: unknown,
+): Promise<ImportResult> {
+  const checked = checkItems<V1Item>(bulkItems(body), { version: 'v1', type });
+  return importChecked(deps, eshopId, type, {
+    accepted: checked.accepted.map(({ index, item }) => ({ index, item: fromV1(type, item) })),
+    errors: checked.errors,
+  });
+}
+
+export async function importParameters(
+  deps: ImportDeps,
+  eshopId: number,
+  body: unknown,
+): Promise<ParameterImportResult> {
+  const checked = checkItems<ParameterItem>(bulkItems(body), { version: 'parameter' });
+  const outcome = await deps.db.transaction((trx) => writeParameters(trx, eshopId, checked.accepted));
   return {
-    async importV2(eshopId: number, type: EntityType, body: unknown): Promise<ImportResult> {
-      return importChecked(eshopId, type, checkV2(type, bulkItems(body), false));
-    },
-
-    async importV1(eshopId: number, type: 'product' | 'category', body: unknown): Promise<ImportResult> {
-      const checked = checkItems<V1Item>(bulkItems(body), { version: 'v1', type });
-      return importChecked(eshopId, type, {
-        accepted: checked.accepted.map(({ index, item }) => ({ index, item: fromV1(type, item) })),
-        errors: checked.errors,
-      });
-    },
-
-    async importParameters(eshopId: number, body: unknown): Promise<ParameterImportResult> {
-      const checked = checkItems<ParameterItem>(bulkItems(body), { version: 'parameter' });
-      const outcome = await deps.db.transaction((trx) => importParameters(trx, eshopId, checked.accepted));
-      return {
-        ...result(outcome.imported, outcome.updated, [...checked.errors, ...outcome.errors]),
-        values_imported: outcome.valuesImported,
-        values_updated: outcome.valuesUpdated,
-      };
-    },
-
-    /**
-     * All sections in one transaction, in the specification's order, so references may point
-     * at items of earlier sections. Invalid items are skipped and reported per section; any
-     * database failure rolls back every section.
-     */
-    async multiImport(
-      eshopId: number,
-      body: unknown,
-    ): Promise<{ success: boolean; results: Record<string, unknown> }> {
-      if (body === null || typeof body !== 'object' || Array.isArray(body)) {
-        throw new ValidationError({ body: ['The body must be an object with sections.'] });
-      }
-      const sections = body as Record<string, unknown>;
-      const present = SECTIONS.filter((s) => sections[s] !== undefined);
-      if (!present.length) {
-        throw new ValidationError({
-          body: [`The body must contain at least one of: ${SECTIONS.join(', ')}.`],
-        });
-      }
-      const items = Object.fromEntries(present.map((s) => [s, bulkItems(sections[s], s)]));
-
-      const renders: [EntityType, string[]][] = [];
-      const results = await deps.db.transaction(async (trx) => {
-        const out: Record<string, ImportResult | ParameterImportResult> = {};
-        for (const section of present) {
-          if (section === 'parameters') {
-            const checked = checkItems<ParameterItem>(items[section]!, { version: 'parameter' });
-            const outcome = await importParameters(trx, eshopId, checked.accepted);
-            out[section] = {
-              ...result(outcome.imported, outcome.updated, [...checked.errors, ...outcome.errors]),
-              values_imported: outcome.valuesImported,
-              values_updated: outcome.valuesUpdated,
-            };
-            continue;
-          }
-          const type = SECTION_TYPE[section];
-          const checked = checkV2(type, items[section]!, true);
-          const outcome = await importEntities(trx, eshopId, type, checked.accepted);
-          renders.push([type, outcome.toRender]);
-          out[section] = result(outcome.imported, outcome.updated, [...checked.errors, ...outcome.errors]);
-        }
-        return out;
-      });
-      for (const [type, ids] of renders) await queueRenders(eshopId, type, ids);
-      // `success` belongs to the whole request; the sections carry their counts and errors.
-      const sectionResults = Object.entries(results).map(([name, { success: _each, ...counts }]) => [
-        name,
-        counts,
-      ]);
-      return {
-        success: Object.values(results).every((r) => r.success),
-        results: Object.fromEntries(sectionResults),
-      };
-    },
+    ...result(outcome.imported, outcome.updated, [...checked.errors, ...outcome.errors]),
+    values_imported: outcome.valuesImported,
+    values_updated: outcome.valuesUpdated,
   };
 }
 
-export type ImportService = ReturnType<typeof createImportService>;
+/**
+ * All sections in one transaction, in the specification's order, so references may point
+ * at items of earlier sections. Invalid items are skipped and reported per section; any
+ * database failure rolls back every section.
+ */
+export async function multiImport(
+  deps: ImportDeps,
+  eshopId: number,
+  body: unknown,
+): Promise<{ success: boolean; results: Record<string, unknown> }> {
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) {
+    throw new ValidationError({ body: ['The body must be an object with sections.'] });
+  }
+  const sections = body as Record<string, unknown>;
+  const present = SECTIONS.filter((s) => sections[s] !== undefined);
+  if (!present.length) {
+    throw new ValidationError({
+      body: [`The body must contain at least one of: ${SECTIONS.join(', ')}.`],
+    });
+  }
+  const items = Object.fromEntries(present.map((s) => [s, bulkItems(sections[s], s)]));
+
+  const renders: [EntityType, string[]][] = [];
+  const results = await deps.db.transaction(async (trx) => {
+    const out: Record<string, ImportResult | ParameterImportResult> = {};
+    for (const section of present) {
+      if (section === 'parameters') {
+        const checked = checkItems<ParameterItem>(items[section]!, { version: 'parameter' });
+        const outcome = await writeParameters(trx, eshopId, checked.accepted);
+        out[section] = {
+          ...result(outcome.imported, outcome.updated, [...checked.errors, ...outcome.errors]),
+          values_imported: outcome.valuesImported,
+          values_updated: outcome.valuesUpdated,
+        };
+        continue;
+      }
+      const type = SECTION_TYPE[section];
+      const checked = checkV2(type, items[section]!, true);
+      const outcome = await importEntities(trx, eshopId, type, checked.accepted);
+      renders.push([type, outcome.toRender]);
+      out[section] = result(outcome.imported, outcome.updated, [...checked.errors, ...outcome.errors]);
+    }
+    return out;
+  });
+  for (const [type, ids] of renders) await queueRenders(deps, eshopId, type, ids);
+  // `success` belongs to the whole request; the sections carry their counts and errors.
+  const sectionResults = Object.entries(results).map(([name, { success: _each, ...counts }]) => [
+    name,
+    counts,
+  ]);
+  return {
+    success: Object.values(results).every((r) => r.success),
+    results: Object.fromEntries(sectionResults),
+  };
+}

@@ -132,72 +132,66 @@ function v2Item(type: EntityType, row: ListedEntity, langs: string[], includes: 
   return item;
 }
 
-export function createListService(deps: { db: Knex }) {
+export async function listV2(db: Knex, eshop: Eshop, type: EntityType, query: V2ListQuery) {
+  const includes = parseIncludes(type, eshop, query.include);
+  const langs = parseLanguages(eshop, query.lang);
+  const filter = { isLoaded: query.is_edited, updatedAfter: query.last_update_time_from };
+  const [rows, total] = await Promise.all([
+    catalogueRepository.listPage(db, type, eshop.id, {
+      ...filter,
+      page: query.page,
+      perPage: query.per_page,
+      outputs: {
+        marketplace: includes.has('marketplace'),
+        nested: includes.has('nested'),
+        siteLink: includes.has('site_link'),
+        richSnippet: includes.has('rich_snippet'),
+      },
+      withVariants: includes.has('variant'),
+    }),
+    catalogueRepository.count(db, type, eshop.id, filter),
+  ]);
   return {
-    async listV2(eshop: Eshop, type: EntityType, query: V2ListQuery) {
-      const includes = parseIncludes(type, eshop, query.include);
-      const langs = parseLanguages(eshop, query.lang);
-      const filter = { isLoaded: query.is_edited, updatedAfter: query.last_update_time_from };
-      const [rows, total] = await Promise.all([
-        catalogueRepository.listPage(deps.db, type, eshop.id, {
-          ...filter,
-          page: query.page,
-          perPage: query.per_page,
-          outputs: {
-            marketplace: includes.has('marketplace'),
-            nested: includes.has('nested'),
-            siteLink: includes.has('site_link'),
-            richSnippet: includes.has('rich_snippet'),
-          },
-          withVariants: includes.has('variant'),
-        }),
-        catalogueRepository.count(deps.db, type, eshop.id, filter),
-      ]);
-      return {
-        data: rows.map((row) => v2Item(type, row, langs, includes)),
-        meta: { current_page: query.page, per_page: query.per_page, total },
-      };
-    },
-
-    /** v1: flat items (the `default` language) with html and marketplace for the v1 languages. */
-    async listV1(eshopId: number, type: 'product' | 'category', query: V1ListQuery) {
-      const filter = { isLoaded: query.is_edited, updatedAfter: query.last_update_time_from };
-      const [rows, total] = await Promise.all([
-        catalogueRepository.listPage(deps.db, type, eshopId, {
-          ...filter,
-          page: query.page,
-          perPage: query.per_page,
-          outputs: { marketplace: true },
-        }),
-        catalogueRepository.count(deps.db, type, eshopId, filter),
-      ]);
-      const items = rows.map((row) => {
-        const text = (field: string) => ((row.fields[field] ?? {}) as LangMap).default ?? '';
-        return {
-          id: row.externalId,
-          name: text('name'),
-          ...(type === 'product' && { short_description: text('short_description') }),
-          url: text('url'),
-          content: {
-            html: every(row.content.html, V1_LANGUAGES, ''),
-            marketplace: every(row.content.marketplace, V1_LANGUAGES, ''),
-          },
-        };
-      });
-      const from = items.length ? (query.page - 1) * query.per_page + 1 : 0;
-      return {
-        [PLURAL[type]]: items,
-        meta: {
-          current_page: query.page,
-          from,
-          last_page: Math.max(1, Math.ceil(total / query.per_page)),
-          per_page: query.per_page,
-          to: items.length ? from + items.length - 1 : 0,
-          total,
-        },
-      };
-    },
+    data: rows.map((row) => v2Item(type, row, langs, includes)),
+    meta: { current_page: query.page, per_page: query.per_page, total },
   };
 }
 
-export type ListService = ReturnType<typeof createListService>;
+/** v1: flat items (the `default` language) with html and marketplace for the v1 languages. */
+export async function listV1(db: Knex, eshopId: number, type: 'product' | 'category', query: V1ListQuery) {
+  const filter = { isLoaded: query.is_edited, updatedAfter: query.last_update_time_from };
+  const [rows, total] = await Promise.all([
+    catalogueRepository.listPage(db, type, eshopId, {
+      ...filter,
+      page: query.page,
+      perPage: query.per_page,
+      outputs: { marketplace: true },
+    }),
+    catalogueRepository.count(db, type, eshopId, filter),
+  ]);
+  const items = rows.map((row) => {
+    const text = (field: string) => ((row.fields[field] ?? {}) as LangMap).default ?? '';
+    return {
+      id: row.externalId,
+      name: text('name'),
+      ...(type === 'product' && { short_description: text('short_description') }),
+      url: text('url'),
+      content: {
+        html: every(row.content.html, V1_LANGUAGES, ''),
+        marketplace: every(row.content.marketplace, V1_LANGUAGES, ''),
+      },
+    };
+  });
+  const from = items.length ? (query.page - 1) * query.per_page + 1 : 0;
+  return {
+    [PLURAL[type]]: items,
+    meta: {
+      current_page: query.page,
+      from,
+      last_page: Math.max(1, Math.ceil(total / query.per_page)),
+      per_page: query.per_page,
+      to: items.length ? from + items.length - 1 : 0,
+      total,
+    },
+  };
+}

@@ -1,6 +1,6 @@
 import { parse } from 'csv-parse/sync';
 import Joi from 'joi';
-import { listingRepository, type Knex, type ListingField, type ListingRowInput } from '@catalogue/db';
+import { listingRepository, type ListingField, type ListingRowInput } from '@catalogue/db';
 import {
   fieldMessage,
   firstUnstorablePath,
@@ -8,9 +8,9 @@ import {
   unstorableTextMessage,
   ValidationError,
 } from '@catalogue/http';
-import { ENQUEUE_TIMEOUT_MS, listingJobId, withTimeout, type Queues } from '@catalogue/queue';
-import type { Logger } from '@catalogue/logger';
+import { ENQUEUE_TIMEOUT_MS, listingJobId, withTimeout } from '@catalogue/queue';
 import type { ListingQuery } from '../schemas/list.schema';
+import type { Deps } from '../deps';
 
 /** Rows per uploaded batch; larger feeds are split by the client into several batches. */
 export const LISTING_ROW_LIMIT = 10_000;
@@ -102,59 +102,60 @@ function checkRows(raw: unknown): ListingRowInput[] {
   return (raw as RawRow[]).map(toRowInput);
 }
 
-export function createListingService(deps: { db: Knex; queues: Queues; logger: Logger }) {
-  return {
-    /** Stores a whole feed (all rows or none) and queues the enrichment of each row. */
-    async upload(eshopId: number, format: 'json' | 'csv', body: unknown) {
-      const rows = checkRows(format === 'csv' ? rowsFromCsv(typeof body === 'string' ? body : '') : body);
-      const { batch, rowIds } = await deps.db.transaction((trx) =>
-        listingRepository.createBatch(trx, eshopId, format, rows),
-      );
-      try {
-        // Bounded, so a Redis outage does not hold the answer: the rows are committed and the
-        // sweeper queues those whose job is missing. One id per row: never two jobs for a row.
-        await withTimeout(
-          (async () => {
-            for (let start = 0; start < rowIds.length; start += 1000) {
-              await deps.queues['listing-enrichment'].addBulk(
-                rowIds.slice(start, start + 1000).map((row_id) => ({
-                  name: 'listing-enrichment' as const,
-                  data: { eshop_id: eshopId, batch_id: batch.id, row_id },
-                  opts: { jobId: listingJobId(row_id) },
-                })),
-              );
-            }
-          })(),
-          ENQUEUE_TIMEOUT_MS,
-        );
-      } catch (err) {
-        // The batch is stored; answering 500 would make the client upload it twice.
-        deps.logger.error({ err, eshopId, batchId: batch.id }, 'could not queue listing-enrichment jobs');
-      }
-      return { data: { batch_id: batch.id, rows: batch.rowsTotal, created_at: batch.createdAt } };
-    },
+type ListingDeps = Pick<Deps, 'db' | 'queues' | 'logger'>;
 
-    async rows(eshopId: number, batchId: number, query: ListingQuery) {
-      if (!(await listingRepository.batchExists(deps.db, eshopId, batchId))) {
-        throw new NotFoundError('Listing batch not found');
-      }
-      const opts = { page: query.page, perPage: query.per_page, updatedSince: query.updated_since };
-      const [rows, total] = await Promise.all([
-        listingRepository.listRows(deps.db, eshopId, batchId, opts),
-        listingRepository.countRows(deps.db, eshopId, batchId, query.updated_since),
-      ]);
-      return {
-        data: rows.map((r) => ({
-          external_id: r.externalId,
-          status: r.status,
-          updated_at: r.updatedAt,
-          field: r.field,
-          parameter: r.parameter,
-        })),
-        meta: { current_page: query.page, per_page: query.per_page, total },
-      };
-    },
-  };
+/** Stores a whole feed (all rows or none) and queues the enrichment of each row. */
+export async function uploadListing(
+  deps: ListingDeps,
+  eshopId: number,
+  format: 'json' | 'csv',
+  body: unknown,
+) {
+  const rows = checkRows(format === 'csv' ? rowsFromCsv(typeof body === 'string' ? body : '') : body);
+  const { batch, rowIds } = await deps.db.transaction((trx) =>
+    listingRepository.createBatch(trx, eshopId, format, rows),
+  );
+  try {
+    // Bounded, so a Redis outage does not hold the answer: the rows are committed and the
+    // sweeper queues those whose job is missing. One id per row: never two jobs for a row.
+    await withTimeout(
+      (async () => {
+        for (let start = 0; start < rowIds.length; start += 1000) {
+          await deps.queues['listing-enrichment'].addBulk(
+            rowIds.slice(start, start + 1000).map((row_id) => ({
+              name: 'listing-enrichment' as const,
+              data: { eshop_id: eshopId, batch_id: batch.id, row_id },
+              opts: { jobId: listingJobId(row_id) },
+            })),
+          );
+        }
+      })(),
+      ENQUEUE_TIMEOUT_MS,
+    );
+  } catch (err) {
+    // The batch is stored; answering 500 would make the client upload it twice.
+    deps.logger.error({ err, eshopId, batchId: batch.id }, 'could not queue listing-enrichment jobs');
+  }
+  return { data: { batch_id: batch.id, rows: batch.rowsTotal, created_at: batch.createdAt } };
 }
 
-export type ListingService = ReturnType<typeof createListingService>;
+export async function listingRows(deps: ListingDeps, eshopId: number, batchId: number, query: ListingQuery) {
+  if (!(await listingRepository.batchExists(deps.db, eshopId, batchId))) {
+    throw new NotFoundError('Listing batch not found');
+  }
+  const opts = { page: query.page, perPage: query.per_page, updatedSince: query.updated_since };
+  const [rows, total] = await Promise.all([
+    listingRepository.listRows(deps.db, eshopId, batchId, opts),
+    listingRepository.countRows(deps.db, eshopId, batchId, query.updated_since),
+  ]);
+  return {
+    data: rows.map((r) => ({
+      external_id: r.externalId,
+      status: r.status,
+      updated_at: r.updatedAt,
+      field: r.field,
+      parameter: r.parameter,
+    })),
+    meta: { current_page: query.page, per_page: query.per_page, total },
+  };
+}

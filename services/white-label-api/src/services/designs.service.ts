@@ -1,5 +1,11 @@
 import { NotFoundError } from '@catalogue/http';
-import { type DesignCategory, type DesignStructure, type WidgetTemplate } from '@catalogue/content';
+import {
+  designPreviewPage,
+  designThumbnailSvg,
+  type DesignCategory,
+  type DesignStructure,
+  type WidgetTemplate,
+} from '@catalogue/content';
 import { loadDesign, structureOf } from '@catalogue/content-store';
 import { designsRepository, type DesignRow, type Knex } from '@catalogue/db';
 
@@ -100,4 +106,28 @@ export async function designStructureOf(
   designId: number,
 ): Promise<DesignStructure> {
   return (await requireDesign(db, eshopId, designId)).structure;
+}
+
+const PREVIEW_FILE = /^([0-9a-f]{64})\.(svg|html)$/;
+const DESIGN_ID = /^[1-9][0-9]{0,9}$/;
+
+/**
+ * A design's public preview file (`<structure hash>.svg` thumbnail drawn from its widget layout,
+ * or `.html`, the design filled with sample content): the hash in the name stands in for the
+ * token, so a wrong hash, id or name is a plain 404.
+ */
+export async function designPreviewFile(
+  db: Knex,
+  designId: string,
+  fileName: string,
+  contentCss: string,
+): Promise<{ kind: 'svg' | 'html'; body: string }> {
+  const file = PREVIEW_FILE.exec(fileName);
+  if (!file || !DESIGN_ID.test(designId)) throw new NotFoundError('Not found');
+  const found = await designsRepository.findForPreview(db, Number(designId), file[1]!);
+  if (!found) throw new NotFoundError('Not found');
+  const { design, widgetTypes } = found;
+  return file[2] === 'svg'
+    ? { kind: 'svg', body: designThumbnailSvg(design.name, widgetTypes) }
+    : { kind: 'html', body: designPreviewPage(design.name, design.previewHtml, contentCss) };
 }
