@@ -90,7 +90,7 @@ describe('tenancy: nothing eshop B sends changes what eshop A reads', () => {
         await db('listing_batches')
           .where({ eshop_id: a.eshop.id })
           .first()
-          .then((r) => r.id),
+          .then((r) => r!.id),
       ),
       favouriteIds: (await db('widget_favourites').where({ eshop_id: a.eshop.id }).pluck('id')).map(Number),
     };

@@ -11,6 +11,7 @@
 import type { Knex } from 'knex';
 import type { GenerateJobContext } from './generate-context';
 import type { LangMap } from './repositories/catalogue.repository';
+import type { ListingField, ListingParameter, ListingRowStatus } from './repositories/listing.repository';
 
 type Json = string;
 
@@ -63,6 +64,27 @@ export interface WidgetFavouriteRow {
   updated_at: Date;
 }
 
+export interface ListingBatchRow {
+  id: number;
+  eshop_id: number;
+  format: 'json' | 'csv';
+  rows_total: number;
+  created_at: Date;
+}
+
+export interface ListingRowRow {
+  id: number;
+  eshop_id: number;
+  batch_id: number;
+  external_id: string;
+  status: ListingRowStatus;
+  field: Record<string, ListingField>;
+  parameter: ListingParameter[];
+  error_message: string | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
 /** A column's value, or SQL computing it (`now()`, a subquery). */
 type Values<T> = { [K in keyof T]: T[K] | Knex.Raw };
 
@@ -86,5 +108,7 @@ declare module 'knex/types/tables' {
     >;
     wl_entities: Writable<WlEntityRow, 'old_description' | 'title', 'eshop_id' | 'entity_id' | 'type'>;
     widget_favourites: Writable<WidgetFavouriteRow, 'children', 'eshop_id' | 'name' | 'widget_id'>;
+    listing_batches: Writable<ListingBatchRow, never, 'eshop_id' | 'format' | 'rows_total'>;
+    listing_rows: Writable<ListingRowRow, 'field' | 'parameter', 'eshop_id' | 'batch_id' | 'external_id'>;
   }
 }

@@ -66,7 +66,7 @@ describe('catalogue-api: listing batches (read rows)', () => {
       const { eshop, api } = await svc.eshop();
       const batchId = await upload(api, [{ code: 'SKU-1', name: 'Chair' }]);
       const enriched = {
-        status: 'done',
+        status: 'done' as const,
         field: JSON.stringify({
           code: { value: 'SKU-1', source: 'feed' },
           name: { value: 'Chair', source: 'feed' },
@@ -144,7 +144,7 @@ describe('catalogue-api: listing batches (read rows)', () => {
         await svc.deps
           .db('listing_rows')
           .where({ eshop_id: eshop.id, batch_id: batchId, external_id: code })
-          .update({ updated_at: updatedAt });
+          .update({ updated_at: svc.deps.db.raw('?::timestamptz', [updatedAt]) });
       }
 
       // Act

@@ -67,7 +67,10 @@ async function oneRow(row: Omit<ListingRowInput, 'externalId'> & { externalId?: 
   };
   const read = async (): Promise<ListingRow & { errorMessage: string | null }> => {
     const found = (await listingRepository.findRow(deps.db, eshopId, batchId, rowIds[0]!))!;
-    const { error_message } = await deps.db('listing_rows').where({ id: rowIds[0] }).first('error_message');
+    const { error_message } = (await deps
+      .db('listing_rows')
+      .where({ id: rowIds[0] })
+      .first('error_message'))!;
     return { ...found, errorMessage: error_message };
   };
   return { eshopId, batchId, payload, read };

@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import type { ListingRowRow } from '../tables';
 import { isoOffset } from '../timestamps';
 
 export type ListingSource = 'feed' | 'research' | 'generated' | 'manual';
@@ -51,14 +52,18 @@ function rowColumns(db: Knex | Knex.Transaction) {
   ];
 }
 
-function toListingRow(r: Record<string, unknown>): ListingRow {
+type RowOut = Pick<ListingRowRow, 'id' | 'external_id' | 'status' | 'field' | 'parameter'> & {
+  updated_at: string;
+};
+
+function toListingRow(r: RowOut): ListingRow {
   return {
-    id: r.id as number,
-    externalId: r.external_id as string,
-    status: r.status as ListingRowStatus,
-    updatedAt: r.updated_at as string,
-    field: r.field as Record<string, ListingField>,
-    parameter: r.parameter as ListingParameter[],
+    id: r.id,
+    externalId: r.external_id,
+    status: r.status,
+    updatedAt: r.updated_at,
+    field: r.field,
+    parameter: r.parameter,
   };
 }
 
@@ -81,7 +86,7 @@ export const listingRepository = {
       .returning<{ id: number; rows_total: number; created_at: string }[]>([
         'id',
         'rows_total',
-        trx.raw(`${isoOffset('created_at')} as created_at`) as unknown as string,
+        trx.raw(`${isoOffset('created_at')} as created_at`),
       ]);
     const rowIds: number[] = [];
     // 1,000 rows of 5 bound values per statement stays far below Postgres's 65,535 parameters.
@@ -113,11 +118,11 @@ export const listingRepository = {
     opts: { page: number; perPage: number; updatedSince?: string },
   ): Promise<ListingRow[]> {
     const rows = await rowsWhere(db, eshopId, batchId, opts.updatedSince)
-      .select(rowColumns(db))
+      .select<RowOut[]>(rowColumns(db))
       .orderBy('id')
       .limit(opts.perPage)
       .offset((opts.page - 1) * opts.perPage);
-    return (rows as Record<string, unknown>[]).map(toListingRow);
+    return rows.map(toListingRow);
   },
 
   /** One row of a batch of the eshop (another eshop's or batch's row id finds nothing). */
@@ -130,9 +135,10 @@ export const listingRepository = {
   ): Promise<ListingRow | undefined> {
     const query = db('listing_rows')
       .where({ eshop_id: eshopId, batch_id: batchId, id: rowId })
-      .first(rowColumns(db));
+      .select<RowOut[]>(rowColumns(db))
+      .first();
     if (opts.lock) query.forUpdate();
-    const row = (await query) as Record<string, unknown> | undefined;
+    const row = await query;
     return row ? toListingRow(row) : undefined;
   },
 
