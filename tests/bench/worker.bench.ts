@@ -46,6 +46,8 @@ interface WorkerBenchEnv {
   jobs: number;
   rounds: number;
   concurrency: number;
+  /** Items per render-content job (1: one job per item; 100: as an import request queues them). */
+  jobSize: number;
   /** Seconds a run may take before the benchmark fails. */
   timeout: number;
   databaseUrl: string;
@@ -58,6 +60,7 @@ function workerBenchEnv(): WorkerBenchEnv {
     jobs: Math.round(positive('BENCH_JOBS', 2_000)),
     rounds: Math.round(positive('BENCH_ROUNDS', 3)),
     concurrency: Math.round(positive('BENCH_CONCURRENCY', 4)),
+    jobSize: Math.round(positive('BENCH_JOB_SIZE', 1)),
     timeout: positive('BENCH_TIMEOUT', 120),
     databaseUrl: process.env.DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/catalogue',
     redisUrl: process.env.REDIS_URL || 'redis://127.0.0.1:6379',
@@ -108,13 +111,22 @@ async function checkNoFailures(side: Side): Promise<void> {
 async function runOnce(
   side: Side,
   items: BenchItem[],
-  ctx: { db: Knex; redis: Redis; timeout: number },
+  ctx: { db: Knex; redis: Redis; timeout: number; jobSize: number },
 ): Promise<Run> {
-  const payloads: Payload[] = items.map((item) => ({
-    eshop_id: item.eshopId,
-    entity_type: 'product',
-    external_ids: [item.externalId],
-  }));
+  // Jobs of `jobSize` items of one eshop (an import request of up to 100 items queues one job).
+  const byEshop = new Map<number, BenchItem[]>();
+  for (const item of items) {
+    const own = byEshop.get(item.eshopId) ?? [];
+    own.push(item);
+    byEshop.set(item.eshopId, own);
+  }
+  const payloads: Payload[] = [...byEshop].flatMap(([eshopId, own]) =>
+    Array.from({ length: Math.ceil(own.length / ctx.jobSize) }, (_, i) => ({
+      eshop_id: eshopId,
+      entity_type: 'product' as const,
+      external_ids: own.slice(i * ctx.jobSize, (i + 1) * ctx.jobSize).map((item) => item.externalId),
+    })),
+  );
   const before = await cpuTimes(side.child, ctx.db, ctx.redis);
   const benchBefore = process.cpuUsage();
   const started = performance.now();
@@ -194,7 +206,7 @@ async function run(env: WorkerBenchEnv, cleanup: Cleanup): Promise<void> {
   // The seeded designs are what the worker composes with.
   await prepareDatabase(db);
 
-  log(`seeding ${fixed(env.jobs)} products…`);
+  log(`seeding ${fixed(env.jobs)} products (jobs of ${env.jobSize} items)…`);
   const seedStarted = performance.now();
   const items = await seed(db, env.jobs);
   const seedSeconds = (performance.now() - seedStarted) / 1000;
@@ -258,7 +270,7 @@ async function run(env: WorkerBenchEnv, cleanup: Cleanup): Promise<void> {
         void (await bareQueue.addBulk(payloads.map((data) => ({ name: 'render-content', data, opts: {} })))),
     },
   ];
-  const ctx = { db, redis, timeout: env.timeout };
+  const ctx = { db, redis, timeout: env.timeout, jobSize: env.jobSize };
 
   await reset(db, sides);
   const warmup = items.slice(0, WARMUP_JOBS);
