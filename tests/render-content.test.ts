@@ -13,7 +13,7 @@ import {
   type Deps as WorkerDeps,
 } from '../services/generation-worker/src/deps';
 import { startWorkers } from '../services/generation-worker/src/handlers';
-import { renderContent } from '@catalogue/content-store';
+import { renderContent, renderContents } from '@catalogue/content-store';
 // The same inspection the content library's XSS suite uses (tags and attributes, parsed).
 import { dangers, marketplaceDangers, snippetDangers } from '../libs/content/test/inspect';
 
@@ -203,5 +203,104 @@ describe('render-content: import -> worker -> v2 list', () => {
     });
 
     expect(outcome).toBe('skipped');
+  });
+
+  test('when one job renders many products, then each gets its own relations and the same content as rendered alone', async () => {
+    const s = await shop();
+    const res = await s.call('POST', '/api/v2/rest/multi-import', {
+      parameters: [
+        { id: 1, name: 'Size', values: [{ id: 1, value: '42' }] },
+        { id: 2, name: 'Colour', values: [{ id: 1, value: 'Red' }] },
+      ],
+      brands: [
+        { id: 'BA', name: { default: 'Alpha' } },
+        { id: 'BB', name: { default: 'Beta' } },
+      ],
+      products: [
+        {
+          id: 'M1',
+          name: { default: 'First' },
+          brand_id: 'BA',
+          parameters_ids: [1],
+          variant: [{ code: 'M1-a', ean: '' }],
+        },
+        { id: 'M2', name: { default: 'Second' }, brand_id: 'BB', parameters_ids: [2, 1] },
+        { id: 'M3', name: { default: 'Third' }, variant: [{ code: 'M3-a', ean: '8590000000434' }] },
+        { id: 'M4', name: { default: 'Gone' } },
+      ],
+    });
+    expect(res.body.success).toBe(true);
+    await eventually(async () => expect(await statusOf(s.id, 'M4')).toBe('ready'), 15_000);
+    const key = (externalId: string) => ({ eshopId: s.id, entityType: 'product' as const, externalId });
+    await api.deps.db('products').where({ eshop_id: s.id, external_id: 'M4' }).update({ is_delete: true });
+    const m2 = (await contentRepository.find(api.deps.db, key('M2')))!;
+    await contentRepository.save(api.deps.db, key('M2'), { ...m2, origin: 'editor' });
+    const alone = new Map<string, unknown>();
+    for (const id of ['M1', 'M2', 'M3']) {
+      await renderContent(api.deps.db, { eshop_id: s.id, entity_type: 'product', external_id: id });
+      alone.set(id, await contentRepository.find(api.deps.db, key(id)));
+    }
+
+    const outcomes = await renderContents(api.deps.db, {
+      eshop_id: s.id,
+      entity_type: 'product',
+      external_ids: ['M3', 'M1', 'M2', 'M4', 'NOPE', 'M1'],
+    });
+
+    expect(Object.fromEntries(outcomes)).toEqual({
+      M3: 'composed',
+      M1: 'composed',
+      M2: 'refreshed',
+      M4: 'skipped',
+      NOPE: 'skipped',
+    });
+    for (const id of ['M1', 'M2', 'M3']) {
+      expect(await contentRepository.find(api.deps.db, key(id))).toEqual(alone.get(id));
+    }
+    const snippet = async (id: string) =>
+      (await contentRepository.find(api.deps.db, key(id)))!.rich_snippet.json.default as Record<
+        string,
+        unknown
+      >;
+    expect(await snippet('M1')).toMatchObject({ name: 'First', brand: { name: 'Alpha' } });
+    expect(await snippet('M2')).toMatchObject({ name: 'Second', brand: { name: 'Beta' } });
+    expect(await snippet('M3')).not.toHaveProperty('brand');
+    expect(JSON.stringify(await snippet('M3'))).toContain('8590000000434');
+    expect(JSON.stringify(await snippet('M1'))).not.toContain('8590000000434');
+  });
+
+  test('when two jobs render overlapping items at once, then both finish and the content is whole', async () => {
+    const s = await shop();
+    const items = Array.from({ length: 30 }, (_, i) => ({
+      id: `C${i}`,
+      name: { default: `Item ${i}` },
+      description: { default: `<p>About item ${i}.</p>` },
+    }));
+    expect((await s.call('POST', '/api/v2/rest/products', items)).body.success).toBe(true);
+    await eventually(async () => expect(await statusOf(s.id, 'C29')).toBe('ready'), 15_000);
+    const ids = items.map((i) => i.id);
+
+    const results = await Promise.all([
+      renderContents(api.deps.db, { eshop_id: s.id, entity_type: 'product', external_ids: ids }),
+      renderContents(api.deps.db, {
+        eshop_id: s.id,
+        entity_type: 'product',
+        external_ids: [...ids].reverse(),
+      }),
+      renderContents(api.deps.db, {
+        eshop_id: s.id,
+        entity_type: 'product',
+        external_ids: ids.slice(10, 20),
+      }),
+    ]);
+
+    expect(results.map((r) => r.size)).toEqual([30, 30, 10]);
+    const stored = await contentRepository.find(api.deps.db, {
+      eshopId: s.id,
+      entityType: 'product',
+      externalId: 'C7',
+    });
+    expect(stored!.html.default).toContain('About item 7.');
+    expect(stored!.rich_snippet.json.default).toMatchObject({ name: 'Item 7' });
   });
 });

@@ -20,6 +20,8 @@ import {
   type EntityType,
   type Knex,
   type LangMap,
+  type ProductRef,
+  type ProductRelations,
   type StoredContent,
   type StoredEntity,
 } from '@catalogue/db';
@@ -39,10 +41,63 @@ export const CATALOGUE_TYPE_OF: Partial<Record<ContentEntityType, EntityType>> =
 
 type LockedContent = Pick<StoredContent, 'origin' | 'tree'> | undefined;
 
+/** A product's references to its relations, as its stored fields name them. */
+export function productRef(item: StoredEntity): ProductRef {
+  const f = item.fields as Record<string, unknown>;
+  return {
+    id: item.id,
+    brandId: (f.brand_id as string | null) ?? null,
+    parameterIds: (f.parameters_ids as number[]) ?? [],
+  };
+}
+
+/**
+ * What a catalogue item is rendered from: what it says, plus (for a product) its brand,
+ * parameters and variants, nothing invented.
+ */
+export function sourcesOf(type: EntityType, item: StoredEntity, relations?: ProductRelations): EntitySources {
+  const f = item.fields as Record<string, unknown> & { name: LangMap; description: LangMap; url: LangMap };
+  const images = (f.images as string[] | undefined) ?? (f.image_preview ? [f.image_preview as string] : []);
+  if (type !== 'product' || !relations) {
+    return {
+      compose: { type, name: f.name, description: f.description, images },
+      snippet: {
+        type,
+        name: f.name,
+        description: f.description,
+        images,
+        url: f.url,
+        category: (f.category as string) ?? null,
+      },
+    };
+  }
+  const { brand, parameters, variants } = relations;
+  return {
+    compose: {
+      type,
+      name: f.name,
+      description: f.description,
+      short_description: f.short_description as LangMap,
+      images,
+      brand: brand ? { name: brand } : null,
+      parameters: parameters.map((p) => ({ name: p.name, value: p.values })),
+    },
+    snippet: {
+      type,
+      name: f.name,
+      description: Object.keys(f.description).length ? f.description : (f.short_description as LangMap),
+      images,
+      brand,
+      variants,
+      url: f.url,
+    },
+  };
+}
+
 /**
  * Locks the content row of a catalogue item (whose own row the caller has locked already) and
- * reads what the item is rendered from: what it says, plus its brand, parameters and variants,
- * nothing invented. For a product that is one statement, for other types the lock alone.
+ * reads what the item is rendered from. For a product that is one statement, for other types
+ * the lock alone.
  */
 export async function lockContentAndSources(
   trx: Knex.Transaction,
@@ -50,53 +105,15 @@ export async function lockContentAndSources(
   key: ContentKey,
   item: StoredEntity,
 ): Promise<{ existing: LockedContent; sources: EntitySources }> {
-  const f = item.fields as Record<string, unknown> & { name: LangMap; description: LangMap; url: LangMap };
-  const images = (f.images as string[] | undefined) ?? (f.image_preview ? [f.image_preview as string] : []);
   if (type !== 'product') {
-    return {
-      existing: await contentRepository.lockTree(trx, key),
-      sources: {
-        compose: { type, name: f.name, description: f.description, images },
-        snippet: {
-          type,
-          name: f.name,
-          description: f.description,
-          images,
-          url: f.url,
-          category: (f.category as string) ?? null,
-        },
-      },
-    };
+    return { existing: await contentRepository.lockTree(trx, key), sources: sourcesOf(type, item) };
   }
-  const { content, relations } = await productRelationsRepository.withLockedContent(trx, key, {
-    id: item.id,
-    brandId: (f.brand_id as string | null) ?? null,
-    parameterIds: (f.parameters_ids as number[]) ?? [],
-  });
-  const { brand, parameters, variants } = relations;
-  return {
-    existing: content,
-    sources: {
-      compose: {
-        type,
-        name: f.name,
-        description: f.description,
-        short_description: f.short_description as LangMap,
-        images,
-        brand: brand ? { name: brand } : null,
-        parameters: parameters.map((p) => ({ name: p.name, value: p.values })),
-      },
-      snippet: {
-        type,
-        name: f.name,
-        description: Object.keys(f.description).length ? f.description : (f.short_description as LangMap),
-        images,
-        brand,
-        variants,
-        url: f.url,
-      },
-    },
-  };
+  const { content, relations } = await productRelationsRepository.withLockedContent(
+    trx,
+    key,
+    productRef(item),
+  );
+  return { existing: content, sources: sourcesOf(type, item, relations) };
 }
 
 export interface EditorContentTarget {

@@ -1,7 +1,13 @@
 export { CATALOGUE_TYPE_OF, lockContentAndSources, saveEditorContent } from './entity-content';
 export type { EditorContentTarget, EntitySources, SavedEditorContent } from './entity-content';
-export { createDesignCache, renderContent } from './render-content';
-export type { ComposableDesign, DesignCache, RenderOutcome, RenderTarget } from './render-content';
+export { createDesignCache, renderContent, renderContents } from './render-content';
+export type {
+  ComposableDesign,
+  DesignCache,
+  RenderBatch,
+  RenderOutcome,
+  RenderTarget,
+} from './render-content';
 export { defaultDesign, loadDesign, structureOf, templateOf, widgetTemplates } from './designs';
 export type { LoadedDesign } from './designs';
 export { seedCatalogue } from './seed/catalogue.seed';

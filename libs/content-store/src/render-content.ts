@@ -10,11 +10,12 @@ import {
   catalogueRepository,
   contentRepository,
   eshopsRepository,
+  productRelationsRepository,
   type EntityType,
   type Knex,
 } from '@catalogue/db';
 import { defaultDesign, structureOf } from './designs';
-import { lockContentAndSources } from './entity-content';
+import { productRef, sourcesOf } from './entity-content';
 
 export type RenderOutcome =
   /** Content composed from the item's data and stored. */
@@ -67,42 +68,86 @@ export interface RenderTarget {
   external_id: string;
 }
 
+/** Items of one eshop and type to render together (a render-content job). */
+export interface RenderBatch {
+  eshop_id: number;
+  entity_type: EntityType;
+  external_ids: readonly string[];
+}
+
 /**
- * The render-content job: compose the item's content from the eshop's default design and its
+ * The render-content job: compose each item's content from the eshop's default design and its
  * own data, render every active language and store it all in one transaction, then mark the
- * item loaded and ready (or review). Content that people made (origin `editor`) is never
+ * items loaded and ready (or review). Content that people made (origin `editor`) is never
  * recomposed: its tree is kept and only the outputs are rendered again, so the data-driven
  * parts (rich snippet, site links) follow the new data. Running it twice stores the same thing.
+ *
+ * Set-based: one locking read of the items (id order, as imports lock them), one of their
+ * content rows, one read of the products' relations, one multi-row content write and one status
+ * update for the whole batch, whatever its size; only composing and rendering run per item.
+ * Returns each item's outcome.
  */
+export async function renderContents(
+  db: Knex,
+  batch: RenderBatch,
+  designs: DesignCache = createDesignCache(0),
+): Promise<Map<string, RenderOutcome>> {
+  const { eshop_id: eshopId, entity_type: type } = batch;
+  const ids = [...new Set(batch.external_ids)];
+  return db.transaction(async (trx) => {
+    const outcomes = new Map<string, RenderOutcome>(ids.map((id) => [id, 'skipped']));
+    const eshop = await eshopsRepository.findById(trx, eshopId);
+    if (!eshop) return outcomes;
+    const items = [...(await catalogueRepository.findForUpdate(trx, type, eshopId, ids)).values()].filter(
+      (item) => !item.isDelete,
+    );
+    if (!items.length) return outcomes;
+    const externalIds = items.map((item) => item.externalId);
+    const existing = await contentRepository.lockTrees(trx, eshopId, type, externalIds);
+    const relations =
+      type === 'product'
+        ? await productRelationsRepository.relationsOfMany(trx, eshopId, items.map(productRef))
+        : undefined;
+    const design = await designs.get(trx, eshopId, DESIGN_CATEGORY[type]);
+
+    const contents = items.map((item) => {
+      const kept = existing.get(item.externalId);
+      const sources = sourcesOf(type, item, relations?.get(item.id));
+      const tree =
+        kept?.origin === 'editor'
+          ? (kept.tree as ContentWidget[])
+          : design
+            ? composeFromEntity(design.structure, design.templates, sources.compose)
+            : [];
+      outcomes.set(item.externalId, kept?.origin === 'editor' ? 'refreshed' : 'composed');
+      const outputs = renderAll(tree, sources.snippet, eshop.languages);
+      return {
+        externalId: item.externalId,
+        content: { origin: kept?.origin ?? 'composed', tree, ...outputs },
+      };
+    });
+    await contentRepository.saveMany(trx, eshopId, type, contents);
+    await catalogueRepository.markRenderedMany(
+      trx,
+      type,
+      eshopId,
+      externalIds,
+      eshop.reviewRequired ? 'review' : 'ready',
+    );
+    return outcomes;
+  });
+}
+
+/** One item's render-content (renderContents of a batch of one). */
 export async function renderContent(
   db: Knex,
   target: RenderTarget,
   designs: DesignCache = createDesignCache(0),
 ): Promise<RenderOutcome> {
-  const { eshop_id: eshopId, entity_type: type, external_id: externalId } = target;
-  return db.transaction(async (trx) => {
-    const eshop = await eshopsRepository.findById(trx, eshopId);
-    const item = (await catalogueRepository.findForUpdate(trx, type, eshopId, [externalId])).get(externalId);
-    if (!eshop || !item || item.isDelete) return 'skipped';
-
-    const key = { eshopId, entityType: type, externalId };
-    const { existing, sources } = await lockContentAndSources(trx, type, key, item);
-    let tree: ContentWidget[];
-    if (existing?.origin === 'editor') {
-      tree = existing.tree as ContentWidget[];
-    } else {
-      const design = await designs.get(trx, eshopId, DESIGN_CATEGORY[type]);
-      tree = design ? composeFromEntity(design.structure, design.templates, sources.compose) : [];
-    }
-    const outputs = renderAll(tree, sources.snippet, eshop.languages);
-    await contentRepository.save(trx, key, { origin: existing?.origin ?? 'composed', tree, ...outputs });
-    await catalogueRepository.markRendered(
-      trx,
-      type,
-      eshopId,
-      externalId,
-      eshop.reviewRequired ? 'review' : 'ready',
-    );
-    return existing?.origin === 'editor' ? 'refreshed' : 'composed';
-  });
+  const outcomes = await renderContents(
+    db,
+    { eshop_id: target.eshop_id, entity_type: target.entity_type, external_ids: [target.external_id] },
+    designs,
+  );
+  return outcomes.get(target.external_id)!;
 }

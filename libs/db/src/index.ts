@@ -41,7 +41,11 @@ export type {
   ListOptions,
   LangMap,
 } from './repositories/catalogue.repository';
-export { productRelationsRepository } from './repositories/product-relations.repository';
+export {
+  productRelationsRepository,
+  type ProductRef,
+  type ProductRelations,
+} from './repositories/product-relations.repository';
 export { variantsRepository } from './repositories/variants.repository';
 export type { Variant } from './repositories/variants.repository';
 export { parametersRepository } from './repositories/parameters.repository';

@@ -174,4 +174,19 @@ export const catalogueWrites = {
       .update({ status: nextStatus, is_loaded: true, updated_at: trx.fn.now(6) });
     return changed > 0;
   },
+
+  /** markRendered for several items of one eshop and type in one statement. */
+  async markRenderedMany(
+    trx: Knex.Transaction,
+    type: EntityType,
+    eshopId: number,
+    externalIds: readonly string[],
+    nextStatus: 'ready' | 'review',
+  ): Promise<void> {
+    if (!externalIds.length) return;
+    await trx(ENTITY_TABLES[type].table)
+      .where({ eshop_id: eshopId, status: 'generate' })
+      .whereRaw('external_id = any(?::text[])', [[...externalIds]])
+      .update({ status: nextStatus, is_loaded: true, updated_at: trx.fn.now(6) });
+  },
 };

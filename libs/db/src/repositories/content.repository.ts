@@ -33,6 +33,15 @@ function where(key: ContentKey) {
   return { eshop_id: key.eshopId, entity_type: key.entityType, external_id: key.externalId };
 }
 
+/** A content's columns as written: jsonb as JSON text. */
+function columnsOf(content: StoredContent) {
+  return {
+    origin: content.origin,
+    tree: JSON.stringify(content.tree),
+    ...Object.fromEntries(OUTPUT_COLUMNS.map((c) => [c, JSON.stringify(content[c])])),
+  };
+}
+
 export const contentRepository = {
   async find(db: Knex | Knex.Transaction, key: ContentKey): Promise<StoredContent | undefined> {
     return (await db('content')
@@ -68,13 +77,60 @@ export const contentRepository = {
     ]);
   },
 
+  /**
+   * Locks the content rows of several entities of one eshop and type (in external-id order) and
+   * reads their trees: the render worker's one locking read for a whole job.
+   */
+  async lockTrees(
+    trx: Knex.Transaction,
+    eshopId: number,
+    entityType: ContentEntityType,
+    externalIds: readonly string[],
+  ): Promise<Map<string, Pick<StoredContent, 'origin' | 'tree'>>> {
+    if (!externalIds.length) return new Map();
+    // Joined on the unnested ids: the plan is an index lookup per id whatever the statistics say.
+    const { rows } = await trx.raw<{
+      rows: Array<Pick<StoredContent, 'origin' | 'tree'> & { external_id: string }>;
+    }>(
+      `select c.external_id, c.origin, c.tree
+         from unnest(?::text[]) as ids(external_id)
+         join content c on c.eshop_id = ? and c.entity_type = ? and c.external_id = ids.external_id
+        order by c.external_id
+        for update of c`,
+      [[...externalIds], eshopId, entityType],
+    );
+    return new Map(rows.map(({ external_id, origin, tree }) => [external_id, { origin, tree }]));
+  },
+
+  /**
+   * Creates or replaces the content of several entities of one eshop and type in one statement
+   * (the render worker's write for a whole job).
+   */
+  async saveMany(
+    trx: Knex.Transaction,
+    eshopId: number,
+    entityType: ContentEntityType,
+    contents: ReadonlyArray<{ externalId: string; content: StoredContent }>,
+  ): Promise<void> {
+    if (!contents.length) return;
+    const rows = contents.map(({ externalId, content }) => ({
+      ...where({ eshopId, entityType, externalId }),
+      ...columnsOf(content),
+    }));
+    await trx('content')
+      .insert(rows)
+      .onConflict(['eshop_id', 'entity_type', 'external_id'])
+      .merge({
+        ...Object.fromEntries(
+          ['origin', 'tree', ...OUTPUT_COLUMNS].map((c) => [c, trx.raw('excluded.??', [c])]),
+        ),
+        updated_at: trx.fn.now(6),
+      });
+  },
+
   /** Creates or replaces the content of an entity: its tree, origin and every rendered output. */
   async save(trx: Knex | Knex.Transaction, key: ContentKey, content: StoredContent): Promise<void> {
-    const values = {
-      origin: content.origin,
-      tree: JSON.stringify(content.tree),
-      ...Object.fromEntries(OUTPUT_COLUMNS.map((c) => [c, JSON.stringify(content[c])])),
-    };
+    const values = columnsOf(content);
     await trx('content')
       .insert({ ...where(key), ...values })
       .onConflict(['eshop_id', 'entity_type', 'external_id'])

@@ -19,8 +19,9 @@ export interface ProductRef {
   parameterIds: number[];
 }
 
-const RELATIONS = `
-  (select b.name from brands b where b.eshop_id = :eshopId and b.external_id = :brandId) as brand,
+/** The relations of one product, as columns; the three arguments are SQL naming its values. */
+const relations = (brandId: string, parameterIds: string, productId: string) => `
+  (select b.name from brands b where b.eshop_id = :eshopId and b.external_id = ${brandId}) as brand,
   coalesce((
     select json_agg(json_build_object(
       'id', p.external_id,
@@ -31,12 +32,12 @@ const RELATIONS = `
         where v.eshop_id = :eshopId and v.parameter_id = p.id
       ), '[]'::json)))
     from parameters p
-    where p.eshop_id = :eshopId and p.external_id = any(:parameterIds::bigint[])
+    where p.eshop_id = :eshopId and p.external_id = any(${parameterIds})
   ), '[]'::json) as parameters,
   coalesce((
     select json_agg(json_build_object('code', pv.code, 'ean', pv.ean) order by pv.id)
     from product_variants pv
-    where pv.eshop_id = :eshopId and pv.product_id = :productId
+    where pv.eshop_id = :eshopId and pv.product_id = ${productId}
   ), '[]'::json) as variants`;
 
 // The render worker reads these for every product inside its transaction, where each round
@@ -47,7 +48,12 @@ const LOCKED_CONTENT_AND_RELATIONS_SQL = `with locked as (
   where eshop_id = :eshopId and entity_type = :entityType and external_id = :externalId
   for update
 )
-select (select row_to_json(locked) from locked) as content, ${RELATIONS}`;
+select (select row_to_json(locked) from locked) as content, ${relations(':brandId', ':parameterIds::bigint[]', ':productId')}`;
+
+// The relations of many products in one statement (the render worker's read for a whole job):
+// the products arrive as one JSON array, each row's subqueries are index lookups.
+const MANY_RELATIONS_SQL = `select x.product_id, ${relations('x.brand_id', 'x.parameter_ids', 'x.product_id')}
+from jsonb_to_recordset(:products::jsonb) as x(product_id bigint, brand_id text, parameter_ids bigint[])`;
 
 interface Row {
   content?: Pick<StoredContent, 'origin' | 'tree'> | null;
@@ -71,6 +77,26 @@ function bindings(eshopId: number, product: ProductRef) {
 }
 
 export const productRelationsRepository = {
+  /** The relations of several products of one eshop, by product id. */
+  async relationsOfMany(
+    trx: Knex | Knex.Transaction,
+    eshopId: number,
+    products: readonly ProductRef[],
+  ): Promise<Map<number, ProductRelations>> {
+    if (!products.length) return new Map();
+    const json = products.map((p) => ({
+      product_id: p.id,
+      brand_id: p.brandId,
+      parameter_ids: p.parameterIds,
+    }));
+    const { rows } = await trx.raw<{ rows: Array<Row & { product_id: number }> }>(MANY_RELATIONS_SQL, {
+      eshopId,
+      products: JSON.stringify(json),
+    });
+    const byId = new Map(rows.map((row) => [row.product_id, row]));
+    return new Map(products.map((p) => [p.id, relationsOf(byId.get(p.id)!, p)]));
+  },
+
   /** The product's relations, and its content row locked for the rest of the transaction. */
   async withLockedContent(
     trx: Knex.Transaction,
