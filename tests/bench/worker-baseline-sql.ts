@@ -1,10 +1,11 @@
-// The SQL the bare worker of the worker benchmark runs: the statements renderContent
-// (libs/content-store/src/render-content.ts) runs to store an item's content,
-// as knex generates them, copied here. worker.bench.ts renders one seeded product with the real
-// renderContent at the start of every run and stops when these differ from what it ran.
+// The SQL the bare worker of the worker benchmark runs: the statements renderContents
+// (libs/content-store/src/render-content.ts) runs to store the content of a job's items, set-based
+// (one statement each for the whole job), as knex generates them for n items, copied here.
+// worker.bench.ts renders two seeded products with the real renderContents at the start of every
+// run and stops when these differ from what it ran.
 //
-// Left out on purpose (they feed composition, not the write): the lookup of the item's stored
-// content, the reads of its brand, parameters and variants, and the three reads of the design.
+// Left out on purpose (they feed composition, not the write): the locking read of the items'
+// stored content, the read of their brands, parameters and variants, and the reads of the design.
 
 /** eshopsRepository.findById. */
 export const ESHOP_SQL =
@@ -17,14 +18,21 @@ export function eshopBindings(eshopId: number): unknown[] {
   return [eshopId, 1];
 }
 
-/** catalogueRepository.findForUpdate of one product. */
-export const LOCK_ITEM_SQL =
-  'select "id", "external_id", "status", "is_visible", "is_delete", "name", "url", "description", ' +
-  '"seo_title", "seo_description", "short_description", "images", "brand_id", "categories_ids", ' +
-  '"parameters_ids" from "products" where "eshop_id" = $1 and "external_id" in ($2) order by "id" asc for update';
+/** `$from, $from+1, …` for n values. */
+const params = (from: number, n: number): string =>
+  Array.from({ length: n }, (_, i) => `$${from + i}`).join(', ');
 
-export function lockItemBindings(eshopId: number, externalId: string): unknown[] {
-  return [eshopId, externalId];
+/** catalogueRepository.findForUpdate of n products. */
+export function lockItemsSql(n: number): string {
+  return (
+    'select "id", "external_id", "status", "is_visible", "is_delete", "name", "url", "description", ' +
+    '"seo_title", "seo_description", "short_description", "images", "brand_id", "categories_ids", ' +
+    `"parameters_ids" from "products" where "eshop_id" = $1 and "external_id" in (${params(2, n)}) order by "id" asc for update`
+  );
+}
+
+export function lockItemsBindings(eshopId: number, externalIds: readonly string[]): unknown[] {
+  return [eshopId, ...externalIds];
 }
 
 /** The stored content of an item, as contentRepository.save receives it: JSON text per column. */
@@ -38,16 +46,27 @@ export interface ContentColumns {
   rich_snippet: string;
 }
 
-/** contentRepository.save of a product. */
-export const UPSERT_CONTENT_SQL =
-  'insert into "content" ("entity_type", "eshop_id", "external_id", "html", "marketplace", "nested", ' +
-  '"origin", "rich_snippet", "site_link", "tree") values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) ' +
-  'on conflict ("eshop_id", "entity_type", "external_id") do update set "origin" = $11,"tree" = $12,' +
-  '"html" = $13,"marketplace" = $14,"nested" = $15,"site_link" = $16,"rich_snippet" = $17,' +
-  '"updated_at" = CURRENT_TIMESTAMP(6)';
+const CONTENT_COLUMNS = 10;
 
-export function upsertContentBindings(eshopId: number, externalId: string, c: ContentColumns): unknown[] {
-  return [
+/** contentRepository.saveMany of n products. */
+export function upsertContentsSql(n: number): string {
+  const rows = Array.from({ length: n }, (_, i) => `(${params(1 + i * CONTENT_COLUMNS, CONTENT_COLUMNS)})`);
+  return (
+    'insert into "content" ("entity_type", "eshop_id", "external_id", "html", "marketplace", "nested", ' +
+    `"origin", "rich_snippet", "site_link", "tree") values ${rows.join(', ')} ` +
+    'on conflict ("eshop_id", "entity_type", "external_id") do update set "origin" = excluded."origin",' +
+    '"tree" = excluded."tree","html" = excluded."html","marketplace" = excluded."marketplace",' +
+    '"nested" = excluded."nested","site_link" = excluded."site_link","rich_snippet" = excluded."rich_snippet",' +
+    '"updated_at" = CURRENT_TIMESTAMP(6)'
+  );
+}
+
+export function upsertContentsBindings(
+  eshopId: number,
+  externalIds: readonly string[],
+  c: ContentColumns,
+): unknown[] {
+  return externalIds.flatMap((externalId) => [
     'product',
     eshopId,
     externalId,
@@ -58,17 +77,10 @@ export function upsertContentBindings(eshopId: number, externalId: string, c: Co
     c.rich_snippet,
     c.site_link,
     c.tree,
-    c.origin,
-    c.tree,
-    c.html,
-    c.marketplace,
-    c.nested,
-    c.site_link,
-    c.rich_snippet,
-  ];
+  ]);
 }
 
-/** Reads the content columns back from the bindings of a captured contentRepository.save. */
+/** Reads the first item's content columns back from the bindings of a captured saveMany. */
 export function contentFromBindings(bindings: readonly unknown[]): ContentColumns {
   const at = (i: number) => {
     const value = bindings[i];
@@ -86,15 +98,15 @@ export function contentFromBindings(bindings: readonly unknown[]): ContentColumn
   };
 }
 
-/** catalogueRepository.markRendered of a product. */
+/** catalogueRepository.markRenderedMany of products. */
 export const MARK_RENDERED_SQL =
   'update "products" set "status" = $1, "is_loaded" = $2, "updated_at" = CURRENT_TIMESTAMP(6) ' +
-  'where "eshop_id" = $3 and "external_id" = $4 and "status" = $5';
+  'where "eshop_id" = $3 and "status" = $4 and external_id = any($5::text[])';
 
 export function markRenderedBindings(
   status: 'ready' | 'review',
   eshopId: number,
-  externalId: string,
+  externalIds: readonly string[],
 ): unknown[] {
-  return [status, true, eshopId, externalId, 'generate'];
+  return [status, true, eshopId, 'generate', [...externalIds]];
 }

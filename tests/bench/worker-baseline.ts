@@ -1,9 +1,9 @@
 // The bare worker of the worker benchmark, run as its own process like the generation worker:
 // a BullMQ Worker with the settings of createWorkers and the same concurrency, one pg Pool of
-// the service's default size, and, per item of a render-content job, one transaction with the
-// statements of worker-baseline-sql.ts: read the eshop, lock the item, upsert a content row with
-// precomputed outputs (read once from CONTENT_FILE), mark the item ready. No composition, no
-// rendering, no logging, no metrics.
+// the service's default size, and, per render-content job, one transaction with the set-based
+// statements of worker-baseline-sql.ts: read the eshop, lock the job's items, upsert their content
+// rows with precomputed outputs (read once from CONTENT_FILE) in one statement, mark them ready in
+// one. No composition, no rendering, no logging, no metrics.
 //
 //   GET /readyz   200 once the worker is connected and Postgres answers
 import { readFileSync } from 'node:fs';
@@ -15,12 +15,12 @@ import type { JobPayloads } from '@catalogue/queue';
 import {
   ESHOP_SQL,
   eshopBindings,
-  LOCK_ITEM_SQL,
-  lockItemBindings,
+  lockItemsBindings,
+  lockItemsSql,
   MARK_RENDERED_SQL,
   markRenderedBindings,
-  UPSERT_CONTENT_SQL,
-  upsertContentBindings,
+  upsertContentsBindings,
+  upsertContentsSql,
   type ContentColumns,
 } from './worker-baseline-sql';
 
@@ -31,32 +31,37 @@ export const BARE_QUEUE = 'render-content-bare';
 
 type Payload = JobPayloads['render-content'];
 
-/** One item in one transaction, as renderContent stores it, minus composition and rendering. */
-async function storeItem(
+/** A job's items in one transaction, as renderContents stores them, minus composing and rendering. */
+async function storeItems(
   pool: pg.Pool,
   content: ContentColumns,
   eshopId: number,
-  externalId: string,
-): Promise<'composed' | 'skipped'> {
+  externalIds: readonly string[],
+): Promise<Record<string, number>> {
+  const ids = [...new Set(externalIds)];
   const client = await pool.connect();
   try {
     await client.query('BEGIN;');
     const eshop = (await client.query<{ review_required: boolean }>(ESHOP_SQL, eshopBindings(eshopId)))
       .rows[0];
-    const item = (
-      await client.query<{ is_delete: boolean }>(LOCK_ITEM_SQL, lockItemBindings(eshopId, externalId))
-    ).rows[0];
-    if (!eshop || !item || item.is_delete) {
-      await client.query('COMMIT;');
-      return 'skipped';
+    const items = eshop
+      ? (
+          await client.query<{ external_id: string; is_delete: boolean }>(
+            lockItemsSql(ids.length),
+            lockItemsBindings(eshopId, ids),
+          )
+        ).rows.filter((item) => !item.is_delete)
+      : [];
+    const live = items.map((item) => item.external_id);
+    if (eshop && live.length) {
+      await client.query(upsertContentsSql(live.length), upsertContentsBindings(eshopId, live, content));
+      await client.query(
+        MARK_RENDERED_SQL,
+        markRenderedBindings(eshop.review_required ? 'review' : 'ready', eshopId, live),
+      );
     }
-    await client.query(UPSERT_CONTENT_SQL, upsertContentBindings(eshopId, externalId, content));
-    await client.query(
-      MARK_RENDERED_SQL,
-      markRenderedBindings(eshop.review_required ? 'review' : 'ready', eshopId, externalId),
-    );
     await client.query('COMMIT;');
-    return 'composed';
+    return { composed: live.length, skipped: ids.length - live.length };
   } catch (err) {
     await client.query('ROLLBACK;').catch(() => undefined);
     throw err;
@@ -76,13 +81,7 @@ async function main(): Promise<void> {
   const worker = new Worker<Payload>(
     BARE_QUEUE,
     async (job: Job<Payload>) => {
-      const { eshop_id, external_ids } = job.data;
-      const outcomes: Record<string, number> = {};
-      for (const externalId of external_ids) {
-        const outcome = await storeItem(pool, content, eshop_id, externalId);
-        outcomes[outcome] = (outcomes[outcome] ?? 0) + 1;
-      }
-      return outcomes;
+      return storeItems(pool, content, job.data.eshop_id, job.data.external_ids);
     },
     {
       connection,

@@ -19,6 +19,7 @@ export interface ReportSettings {
   jobs: number;
   rounds: number;
   concurrency: number;
+  jobSize: number;
 }
 
 export const log = (line: string) => process.stdout.write(`${line}\n`);
@@ -56,21 +57,21 @@ export function report(
 
   log('');
   log(
-    `worker benchmark: ${fixed(env.jobs)} render-content jobs of one product each (${ESHOPS} eshops, languages ` +
+    `worker benchmark: ${fixed(env.jobs)} products in render-content jobs of ${env.jobSize} (${ESHOPS} eshops, languages ` +
       `${LANGUAGES.join(',')}), concurrency ${env.concurrency}, ${env.rounds} interleaved rounds after a ` +
       `${Math.min(WARMUP_JOBS, env.jobs)}-job warm-up of each side`,
   );
   log(`machine: ${machineLine}`);
   log(
-    `seeded ${fixed(env.jobs)} products in ${fixed(seed.seconds, 1)} s; per item the generation worker runs ` +
-      `${seed.others} statements more than the bare worker when its design cache is cold (one statement for ` +
-      `the content row's lock and the product's brand, parameters and variants; 3 design reads), ${seed.others - 3} more once the ` +
+    `seeded ${fixed(env.jobs)} products in ${fixed(seed.seconds, 1)} s; per job the generation worker runs ` +
+      `${seed.others} statements more than the bare worker when its design cache is cold (one statement that locks ` +
+      `the items' content rows and reads their brands, parameters and variants; 3 design reads), ${seed.others - 3} more once the ` +
       'eshop’s default design is cached',
   );
   log('');
   log(
     table(
-      ['round', 'side', 'seconds', 'jobs/s'],
+      ['round', 'side', 'seconds', 'items/s'],
       rounds.flatMap((round, i) =>
         round.map((r) => [String(i + 1), r.side, fixed(r.seconds, 2), fixed(r.jobs / r.seconds)]),
       ),
@@ -80,7 +81,7 @@ export function report(
   log('');
   log(
     table(
-      ['side', 'jobs', 'seconds', 'jobs/s', 'cpu ms/job: node', 'pg', 'redis', 'bench'],
+      ['side', 'items', 'seconds', 'items/s', 'cpu ms/item: node', 'pg', 'redis', 'bench'],
       [service, bare].map((s) => [
         s.label,
         fixed(s.jobs),
@@ -94,7 +95,7 @@ export function report(
     ),
   );
   log(
-    'cpu ms/job: CPU time per job of the side’s Node process, of its Postgres backends, of the whole Redis ' +
+    'cpu ms/item: CPU time per item of the side’s Node process, of its Postgres backends, of the whole Redis ' +
       'server and of the benchmark process (queueing and polling)',
   );
   log('');

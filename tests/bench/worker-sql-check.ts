@@ -1,61 +1,66 @@
 // bench:worker SQL check: the bare worker must run exactly the statements renderContent runs
 // around composing and rendering, and write what renderContent stored.
 import type { Knex } from '@catalogue/db';
-import { renderContent } from '@catalogue/content-store';
+import { renderContents } from '@catalogue/content-store';
 import type { BenchItem } from './worker-seed';
 import {
   contentFromBindings,
   ESHOP_SQL,
   eshopBindings,
-  LOCK_ITEM_SQL,
-  lockItemBindings,
+  lockItemsBindings,
+  lockItemsSql,
   MARK_RENDERED_SQL,
   markRenderedBindings,
-  UPSERT_CONTENT_SQL,
-  upsertContentBindings,
+  upsertContentsBindings,
+  upsertContentsSql,
   type ContentColumns,
 } from './worker-baseline-sql';
 
 /**
- * Renders one seeded product with the real renderContent and checks that the statements the
- * bare worker runs are exactly the ones renderContent runs to read the eshop, lock the item,
- * store the content and mark the item (same text, same bindings, same order). Returns the
- * content it stored, which the bare worker writes for every item.
+ * Renders two seeded products of one eshop in one job with the real renderContents and checks
+ * that the statements the bare worker runs are exactly the ones renderContents runs to read the
+ * eshop, lock the items, store the content and mark the items (same text, same bindings, same
+ * order). Returns the content it stored for the first, which the bare worker writes for every item.
  */
 export async function checkBareSql(
   db: Knex,
-  item: BenchItem,
+  pair: readonly [BenchItem, BenchItem],
 ): Promise<{ content: ContentColumns; others: number }> {
+  const [item] = pair;
+  const ids = pair.map((p) => p.externalId);
   const seen: { sql: string; bindings: unknown[] }[] = [];
   const listen = (query: { sql: string; bindings?: unknown[] }) =>
     seen.push({ sql: query.sql, bindings: query.bindings ?? [] });
   db.on('query', listen);
   let outcome;
   try {
-    outcome = await renderContent(db, {
-      eshop_id: item.eshopId,
-      entity_type: 'product',
-      external_id: item.externalId,
-    });
+    outcome = await renderContents(db, { eshop_id: item.eshopId, entity_type: 'product', external_ids: ids });
   } finally {
     db.off('query', listen);
   }
-  if (outcome !== 'composed') throw new Error(`rendering ${item.externalId} for the SQL check: ${outcome}`);
+  if ([...outcome.values()].some((o) => o !== 'composed')) {
+    throw new Error(`rendering ${ids.join(', ')} for the SQL check: ${JSON.stringify([...outcome])}`);
+  }
   const statements = seen.filter((q) => /^\s*(select|insert|update|with)/i.test(q.sql));
   const upsert = statements.at(-2);
   const content = contentFromBindings(upsert?.bindings ?? []);
+  const second = contentFromBindings((upsert?.bindings ?? []).slice(10));
   const expected = [
     { at: 0, sql: ESHOP_SQL, bindings: eshopBindings(item.eshopId) },
-    { at: 1, sql: LOCK_ITEM_SQL, bindings: lockItemBindings(item.eshopId, item.externalId) },
+    { at: 1, sql: lockItemsSql(2), bindings: lockItemsBindings(item.eshopId, ids) },
     {
       at: statements.length - 2,
-      sql: UPSERT_CONTENT_SQL,
-      bindings: upsertContentBindings(item.eshopId, item.externalId, content),
+      sql: upsertContentsSql(2),
+      // Each item's own content (their names differ), in the order of the ids.
+      bindings: [
+        ...upsertContentsBindings(item.eshopId, [ids[0]!], content),
+        ...upsertContentsBindings(item.eshopId, [ids[1]!], second),
+      ],
     },
     {
       at: statements.length - 1,
       sql: MARK_RENDERED_SQL,
-      bindings: markRenderedBindings('ready', item.eshopId, item.externalId),
+      bindings: markRenderedBindings('ready', item.eshopId, ids),
     },
   ];
   for (const want of expected) {

@@ -60,7 +60,7 @@ function workerBenchEnv(): WorkerBenchEnv {
     jobs: Math.round(positive('BENCH_JOBS', 2_000)),
     rounds: Math.round(positive('BENCH_ROUNDS', 3)),
     concurrency: Math.round(positive('BENCH_CONCURRENCY', 4)),
-    jobSize: Math.round(positive('BENCH_JOB_SIZE', 1)),
+    jobSize: Math.round(positive('BENCH_JOB_SIZE', 100)),
     timeout: positive('BENCH_TIMEOUT', 120),
     databaseUrl: process.env.DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/catalogue',
     redisUrl: process.env.REDIS_URL || 'redis://127.0.0.1:6379',
@@ -210,7 +210,8 @@ async function run(env: WorkerBenchEnv, cleanup: Cleanup): Promise<void> {
   const seedStarted = performance.now();
   const items = await seed(db, env.jobs);
   const seedSeconds = (performance.now() - seedStarted) / 1000;
-  const { content, others } = await checkBareSql(db, items[0]!);
+  const pair = items.filter((item) => item.eshopId === items[0]!.eshopId).slice(0, 2);
+  const { content, others } = await checkBareSql(db, [pair[0]!, pair[1]!]);
   const dir = await mkdtemp(join(tmpdir(), 'worker-bench-'));
   cleanup.defer(`remove ${dir}`, () => rm(dir, { recursive: true, force: true }));
   const contentFile = join(dir, 'content.json');
@@ -290,7 +291,7 @@ async function run(env: WorkerBenchEnv, cleanup: Cleanup): Promise<void> {
     rounds.push(runs);
     log(
       `round ${round + 1}/${env.rounds}: ` +
-        runs.map((r) => `${r.side} ${fixed(r.jobs / r.seconds)} jobs/s`).join(', '),
+        runs.map((r) => `${r.side} ${fixed(r.jobs / r.seconds)} items/s`).join(', '),
     );
   }
   report(env, await machine(db, redis), { seconds: seedSeconds, others }, sides, rounds);

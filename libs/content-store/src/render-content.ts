@@ -13,6 +13,7 @@ import {
   productRelationsRepository,
   type EntityType,
   type Knex,
+  type StoredEntity,
 } from '@catalogue/db';
 import { defaultDesign, structureOf } from './designs';
 import { productRef, sourcesOf } from './entity-content';
@@ -83,8 +84,9 @@ export interface RenderBatch {
  * parts (rich snippet, site links) follow the new data. Running it twice stores the same thing.
  *
  * Set-based: one locking read of the items (id order, as imports lock them), one of their
- * content rows, one read of the products' relations, one multi-row content write and one status
- * update for the whole batch, whatever its size; only composing and rendering run per item.
+ * content rows (for products with their brands, parameters and variants), one multi-row content
+ * write and one status update for the whole batch, whatever its size; only composing and
+ * rendering run per item.
  * Returns each item's outcome.
  */
 export async function renderContents(
@@ -103,16 +105,23 @@ export async function renderContents(
     );
     if (!items.length) return outcomes;
     const externalIds = items.map((item) => item.externalId);
-    const existing = await contentRepository.lockTrees(trx, eshopId, type, externalIds);
-    const relations =
+    // One locking read of the items' content rows, with (for products) their relations.
+    const read =
       type === 'product'
-        ? await productRelationsRepository.relationsOfMany(trx, eshopId, items.map(productRef))
+        ? await productRelationsRepository.withLockedContents(
+            trx,
+            eshopId,
+            items.map((item) => ({ ...productRef(item), externalId: item.externalId })),
+          )
         : undefined;
+    const trees = read ? undefined : await contentRepository.lockTrees(trx, eshopId, type, externalIds);
+    const storedOf = (item: StoredEntity) =>
+      read ? read.get(item.id)?.content : trees?.get(item.externalId);
     const design = await designs.get(trx, eshopId, DESIGN_CATEGORY[type]);
 
     const contents = items.map((item) => {
-      const kept = existing.get(item.externalId);
-      const sources = sourcesOf(type, item, relations?.get(item.id));
+      const kept = storedOf(item);
+      const sources = sourcesOf(type, item, read?.get(item.id)?.relations);
       const tree =
         kept?.origin === 'editor'
           ? (kept.tree as ContentWidget[])

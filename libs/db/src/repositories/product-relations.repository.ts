@@ -50,10 +50,21 @@ const LOCKED_CONTENT_AND_RELATIONS_SQL = `with locked as (
 )
 select (select row_to_json(locked) from locked) as content, ${relations(':brandId', ':parameterIds::bigint[]', ':productId')}`;
 
-// The relations of many products in one statement (the render worker's read for a whole job):
-// the products arrive as one JSON array, each row's subqueries are index lookups.
-const MANY_RELATIONS_SQL = `select x.product_id, ${relations('x.brand_id', 'x.parameter_ids', 'x.product_id')}
-from jsonb_to_recordset(:products::jsonb) as x(product_id bigint, brand_id text, parameter_ids bigint[])`;
+// The same for all products of a render job in one statement: their content rows locked (in
+// external-id order, joined on the unnested ids so the plan does not depend on statistics) and
+// each product's relations; the products arrive as one JSON array, each row's subqueries are
+// index lookups.
+const MANY_LOCKED_CONTENTS_AND_RELATIONS_SQL = `with locked as (
+  select c.external_id, c.origin, c.tree
+  from unnest(:externalIds::text[]) as ids(external_id)
+  join content c on c.eshop_id = :eshopId and c.entity_type = 'product' and c.external_id = ids.external_id
+  order by c.external_id
+  for update of c
+)
+select x.product_id,
+  (select json_build_object('origin', l.origin, 'tree', l.tree) from locked l where l.external_id = x.external_id) as content,
+  ${relations('x.brand_id', 'x.parameter_ids', 'x.product_id')}
+from jsonb_to_recordset(:products::jsonb) as x(product_id bigint, external_id text, brand_id text, parameter_ids bigint[])`;
 
 interface Row {
   content?: Pick<StoredContent, 'origin' | 'tree'> | null;
@@ -77,24 +88,35 @@ function bindings(eshopId: number, product: ProductRef) {
 }
 
 export const productRelationsRepository = {
-  /** The relations of several products of one eshop, by product id. */
-  async relationsOfMany(
-    trx: Knex | Knex.Transaction,
+  /**
+   * withLockedContent for several products of one eshop (the render worker's read for a whole
+   * job): their content rows locked and their relations, by product id.
+   */
+  async withLockedContents(
+    trx: Knex.Transaction,
     eshopId: number,
-    products: readonly ProductRef[],
-  ): Promise<Map<number, ProductRelations>> {
+    products: ReadonlyArray<ProductRef & { externalId: string }>,
+  ): Promise<
+    Map<number, { content: Pick<StoredContent, 'origin' | 'tree'> | undefined; relations: ProductRelations }>
+  > {
     if (!products.length) return new Map();
     const json = products.map((p) => ({
       product_id: p.id,
+      external_id: p.externalId,
       brand_id: p.brandId,
       parameter_ids: p.parameterIds,
     }));
-    const { rows } = await trx.raw<{ rows: Array<Row & { product_id: number }> }>(MANY_RELATIONS_SQL, {
-      eshopId,
-      products: JSON.stringify(json),
-    });
+    const { rows } = await trx.raw<{ rows: Array<Row & { product_id: number }> }>(
+      MANY_LOCKED_CONTENTS_AND_RELATIONS_SQL,
+      { eshopId, externalIds: products.map((p) => p.externalId), products: JSON.stringify(json) },
+    );
     const byId = new Map(rows.map((row) => [row.product_id, row]));
-    return new Map(products.map((p) => [p.id, relationsOf(byId.get(p.id)!, p)]));
+    return new Map(
+      products.map((p) => {
+        const row = byId.get(p.id)!;
+        return [p.id, { content: row.content ?? undefined, relations: relationsOf(row, p) }];
+      }),
+    );
   },
 
   /** The product's relations, and its content row locked for the rest of the transaction. */
