@@ -11,6 +11,7 @@ import { contentInsert, productId, productItem } from './fixtures';
 import {
   benchEnv,
   Cleanup,
+  cpuProfileArgs,
   createBenchDatabase,
   createBenchEshop,
   deleteKeys,
@@ -322,12 +323,6 @@ function report(env: BenchEnv, machineLine: string, seedSeconds: number, results
 }
 
 /** Node flags for BENCH_CPU_PROF: one profile per process, replaced by the next run. */
-function cpuProfile(env: BenchEnv, name: string): string[] {
-  return env.cpuProfDir
-    ? ['--cpu-prof', `--cpu-prof-dir=${env.cpuProfDir}`, `--cpu-prof-name=${name}.cpuprofile`]
-    : [];
-}
-
 async function run(env: BenchEnv, cleanup: Cleanup): Promise<void> {
   const runId = `${process.pid}`;
   const queuePrefix = `catalogue-bench-${runId}`;
@@ -356,7 +351,7 @@ async function run(env: BenchEnv, cleanup: Cleanup): Promise<void> {
       RATE_LIMIT_READ_PER_MINUTE: '1000000',
       RATE_LIMIT_WRITE_PER_MINUTE: '1000000',
     },
-    nodeArgs: cpuProfile(env, 'catalogue-api'),
+    nodeArgs: cpuProfileArgs(env.cpuProfDir, 'catalogue-api'),
     cleanup,
   });
   const baseline = await startChild({
@@ -364,7 +359,7 @@ async function run(env: BenchEnv, cleanup: Cleanup): Promise<void> {
     script: join(__dirname, 'baseline.js'),
     port: baselinePort,
     env: { DATABASE_URL: url, PORT: String(baselinePort), NODE_ENV: 'production' },
-    nodeArgs: cpuProfile(env, 'baseline'),
+    nodeArgs: cpuProfileArgs(env.cpuProfDir, 'baseline'),
     cleanup,
   });
 

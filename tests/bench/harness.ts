@@ -119,6 +119,11 @@ export async function createBenchEshop(
   return { id: created.eshop.id, token: created.apiToken };
 }
 
+/** Node flags that write a CPU profile `<dir>/<name>.cpuprofile` when the process stops (BENCH_CPU_PROF). */
+export function cpuProfileArgs(dir: string | undefined, name: string): string[] {
+  return dir ? ['--cpu-prof', `--cpu-prof-dir=${dir}`, `--cpu-prof-name=${name}.cpuprofile`] : [];
+}
+
 // The tests' helper: a free TCP port on the loopback interface.
 export { freePort } from '@catalogue/testing';
 

@@ -20,6 +20,7 @@ import {
 } from '@catalogue/queue';
 import {
   Cleanup,
+  cpuProfileArgs,
   cpuDelta,
   cpuTimes,
   createBenchDatabase,
@@ -189,12 +190,6 @@ async function machine(db: Knex, redis: Redis): Promise<string> {
 }
 
 /** Node flags for BENCH_CPU_PROF: one profile per process, replaced by the next run. */
-function cpuProfile(env: WorkerBenchEnv, name: string): string[] {
-  return env.cpuProfDir
-    ? ['--cpu-prof', `--cpu-prof-dir=${env.cpuProfDir}`, `--cpu-prof-name=${name}.cpuprofile`]
-    : [];
-}
-
 async function run(env: WorkerBenchEnv, cleanup: Cleanup): Promise<void> {
   const runId = `${process.pid}`;
   const queuePrefix = `catalogue-bench-${runId}`;
@@ -231,7 +226,7 @@ async function run(env: WorkerBenchEnv, cleanup: Cleanup): Promise<void> {
     script: join(REPO_ROOT, 'services', 'generation-worker', 'dist', 'main.js'),
     port: workerPort,
     env: { ...common, GENERATION_WORKER_PORT: String(workerPort), LOG_LEVEL: 'warn' },
-    nodeArgs: cpuProfile(env, 'generation-worker'),
+    nodeArgs: cpuProfileArgs(env.cpuProfDir, 'generation-worker'),
     cleanup,
   });
   const bare = await startChild({
@@ -239,7 +234,7 @@ async function run(env: WorkerBenchEnv, cleanup: Cleanup): Promise<void> {
     script: join(__dirname, 'worker-baseline.js'),
     port: barePort,
     env: { ...common, PORT: String(barePort), CONTENT_FILE: contentFile },
-    nodeArgs: cpuProfile(env, 'bare-worker'),
+    nodeArgs: cpuProfileArgs(env.cpuProfDir, 'bare-worker'),
     cleanup,
   });
 
