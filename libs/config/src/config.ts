@@ -43,6 +43,11 @@ export interface Config {
     readonly shutdownDelayMs: number;
     /** Requests one process answers at once; more get 503 at once instead of queueing for the pool. */
     readonly maxConcurrentRequests: number;
+    /**
+     * How long an API process keeps a token's eshop and an eshop's origins in memory (0: not at
+     * all). Changes empty it at once through NOTIFY; this only bounds the age of an entry.
+     */
+    readonly authCacheTtlMs: number;
   };
   readonly worker: {
     readonly concurrency: number;
@@ -122,6 +127,7 @@ const schema = Joi.object({
   SHUTDOWN_TIMEOUT_MS: Joi.number().integer().min(0).default(25_000),
   SHUTDOWN_DELAY_MS: Joi.number().integer().min(0).max(60_000).default(0),
   HTTP_MAX_CONCURRENT_REQUESTS: Joi.number().integer().min(1).max(100_000).default(200),
+  AUTH_CACHE_TTL_MS: Joi.number().integer().min(0).max(3_600_000).default(60_000),
   WORKER_CONCURRENCY: Joi.number().integer().min(1).max(256).default(4),
   RATE_LIMIT_ENABLED: Joi.boolean().truthy('1').falsy('0').default(true),
   RATE_LIMIT_READ_PER_MINUTE: Joi.number().integer().min(1).max(1_000_000).default(600),
@@ -204,6 +210,7 @@ export function loadConfig(env: NodeJS.ProcessEnv): Config {
       shutdownTimeoutMs: v.SHUTDOWN_TIMEOUT_MS,
       shutdownDelayMs: v.SHUTDOWN_DELAY_MS,
       maxConcurrentRequests: v.HTTP_MAX_CONCURRENT_REQUESTS,
+      authCacheTtlMs: v.AUTH_CACHE_TTL_MS,
     },
     worker: { concurrency: v.WORKER_CONCURRENCY },
     rateLimit: {

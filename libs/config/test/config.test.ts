@@ -46,6 +46,7 @@ describe('loadConfig', () => {
         shutdownTimeoutMs: 25_000,
         shutdownDelayMs: 0,
         maxConcurrentRequests: 200,
+        authCacheTtlMs: 60_000,
       },
       worker: { concurrency: 4 },
       rateLimit: {
@@ -96,6 +97,7 @@ describe('loadConfig', () => {
       RATE_LIMIT_AUTH_FAILURES: '5',
       RATE_LIMIT_AUTH_FAILURE_WINDOW_SECONDS: '600',
       RATE_LIMIT_REDIS_TIMEOUT_MS: '100',
+      AUTH_CACHE_TTL_MS: '5000',
       GENERATION_PROVIDER: 'openai',
       OPENAI_BASE_URL: 'http://ollama.internal:11434/v1',
       OPENAI_API_KEY: 'sk-live-abcdef123456',
@@ -137,6 +139,7 @@ describe('loadConfig', () => {
         shutdownTimeoutMs: 0,
         shutdownDelayMs: 0,
         maxConcurrentRequests: 200,
+        authCacheTtlMs: 5000,
       },
       worker: { concurrency: 16 },
       rateLimit: {

@@ -1,5 +1,7 @@
 export { createKnex, isDatabaseUnavailable, pingDatabase } from './knex';
 export type { DatabaseOptions } from './knex';
+export { listen, AUTH_CHANGED_CHANNEL } from './notifications';
+export type { Listener, ListenerHandlers } from './notifications';
 export {
   migrateLatest,
   migrateUpTo,

@@ -62,6 +62,7 @@ const MIGRATIONS = [
   '20261123000200_eshop_rate_limit',
   '20261123000300_idempotency_keys',
   '20261123000400_sweep_indexes',
+  '20261125000100_auth_change_notify',
 ];
 
 async function databaseExists(name: string): Promise<boolean> {

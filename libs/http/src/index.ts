@@ -38,3 +38,5 @@ export type { AppContext, AppRouter, AppState } from './types';
 export { default as Router } from '@koa/router';
 export { buildBaseDeps, closeBaseDeps, exitOnSignals } from './runtime';
 export type { BaseDeps } from './runtime';
+export { createAuthCache, NO_AUTH_CACHE } from './auth-cache';
+export type { AuthCache } from './auth-cache';

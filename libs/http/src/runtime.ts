@@ -7,6 +7,7 @@ import { createRedis, pingRedis, withTimeout } from '@catalogue/queue';
 import type { ReadinessCheck } from './health';
 import { createRateLimitMetrics } from './metrics';
 import { createRateLimits, type RateLimits } from './rate-limit/limits';
+import { createAuthCache, NO_AUTH_CACHE, type AuthCache } from './auth-cache';
 
 const DEFAULT_GAUGES_NAMED_TOTAL = [
   'nodejs_active_handles_total',
@@ -24,9 +25,19 @@ export interface BaseDeps {
   readiness: ReadinessCheck[];
   /** Request budgets in the shared Redis (see createRateLimits). */
   rateLimits: RateLimits;
+  /** Tokens' eshops and eshops' origins in memory, for the services that authenticate requests. */
+  authCache: AuthCache;
 }
 
-export function buildBaseDeps(config: Config, service: string): BaseDeps {
+/**
+ * `authenticates`: the process serves token-authenticated routes, so it keeps an auth cache
+ * (and its one listening connection); the others do not.
+ */
+export function buildBaseDeps(
+  config: Config,
+  service: string,
+  opts: { authenticates?: boolean } = {},
+): BaseDeps {
   const logger = createLogger({ service, level: config.logLevel, pretty: config.logPretty });
   const db = createKnex({
     ...config.database,
@@ -47,6 +58,14 @@ export function buildBaseDeps(config: Config, service: string): BaseDeps {
   // give the same numbers from the by-type gauges it keeps.
   for (const name of DEFAULT_GAUGES_NAMED_TOTAL) registry.removeSingleMetric(name);
   const rateLimits = createRateLimits(redis, config, createRateLimitMetrics(registry), logger);
+  const authCache = opts.authenticates
+    ? createAuthCache({
+        databaseUrl: config.database.url,
+        ttlMs: config.http.authCacheTtlMs,
+        logger,
+        applicationName: service,
+      })
+    : NO_AUTH_CACHE;
   return {
     config,
     logger,
@@ -58,12 +77,24 @@ export function buildBaseDeps(config: Config, service: string): BaseDeps {
       { name: 'redis', check: () => pingRedis(redis) },
       // Reported, never failing readiness: without Redis the limiter lets requests pass.
       { name: 'rate_limiter', critical: false, check: () => Promise.resolve(rateLimits.state()) },
+      // Reported, never failing readiness: without its listener every request reads Postgres.
+      ...(opts.authenticates
+        ? [
+            {
+              name: 'auth_cache',
+              critical: false as const,
+              check: () => Promise.resolve(authCache.active() ? 'ok' : 'off'),
+            },
+          ]
+        : []),
     ],
     rateLimits,
+    authCache,
   };
 }
 
 export async function closeBaseDeps(deps: BaseDeps): Promise<void> {
+  await deps.authCache.close();
   await deps.db.destroy();
   await closeRedis(deps.redis);
 }

@@ -11,7 +11,7 @@ export interface Deps extends BaseDeps {
 }
 
 export function buildDeps(config: Config): Deps {
-  const base = buildBaseDeps(config, 'white-label-api');
+  const base = buildBaseDeps(config, 'white-label-api', { authenticates: true });
   const queues = createQueues(base.redis, config.redis.queuePrefix, (err) =>
     base.logger.debug({ err: err.message }, 'queue connection error'),
   );

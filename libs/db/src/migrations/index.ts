@@ -12,6 +12,7 @@ import * as tenantReferences from './20261123000100_tenant_references';
 import * as eshopRateLimit from './20261123000200_eshop_rate_limit';
 import * as idempotencyKeys from './20261123000300_idempotency_keys';
 import * as sweepIndexes from './20261123000400_sweep_indexes';
+import * as authChangeNotify from './20261125000100_auth_change_notify';
 
 export interface Migration {
   name: string;
@@ -34,4 +35,5 @@ export const migrations: Migration[] = [
   { name: '20261123000200_eshop_rate_limit', ...eshopRateLimit },
   { name: '20261123000300_idempotency_keys', ...idempotencyKeys },
   { name: '20261123000400_sweep_indexes', ...sweepIndexes },
+  { name: '20261125000100_auth_change_notify', ...authChangeNotify },
 ];

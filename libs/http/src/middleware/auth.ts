@@ -9,6 +9,7 @@ import {
   type Knex,
   type TokenKind,
 } from '@catalogue/db';
+import { NO_AUTH_CACHE, type AuthCache } from '../auth-cache';
 import { ForbiddenError, UnauthorizedError } from '../errors';
 import type { RateLimits, TokenBucket } from '../rate-limit/limits';
 import { bucketByMethod, enforce, limitByToken } from '../rate-limit/middleware';
@@ -21,12 +22,16 @@ export const WHITE_LABEL_TOKEN_HEADER = 'service-white-label-token';
 /** Where every white-label (v3) route lives. */
 export const WHITE_LABEL_PREFIX = '/api/v3/white-label';
 
-/** What a token router needs: the database, the body limit, the rate limits. */
+/** What a token router needs: the database, the body limit, the rate limits (and the auth cache). */
 export interface RouterDeps {
   db: Knex;
   config: { readonly http: Pick<Config['http'], 'bodyLimit'> };
   rateLimits: RateLimits;
+  /** Tokens' eshops and eshops' origins in memory (none: every request reads the database). */
+  authCache?: AuthCache;
 }
+
+type AuthDeps = Pick<RouterDeps, 'db' | 'rateLimits' | 'authCache'>;
 
 interface TokenCheck {
   kind: TokenKind;
@@ -58,7 +63,7 @@ const WHITE_LABEL_TOKEN: TokenCheck = {
  * (401 `token_invalid`, 429 once the budget is gone).
  */
 async function authenticate(
-  deps: Pick<RouterDeps, 'db' | 'rateLimits'>,
+  deps: AuthDeps,
   ctx: Parameters<Middleware<AppState, AppContext>>[0],
   check: TokenCheck,
   token: string | undefined,
@@ -71,7 +76,9 @@ async function authenticate(
   const hash = hashToken(token);
   const [blocked, eshop] = await Promise.all([
     limits.authFailureBlock(ctx.ip),
-    tokensRepository.findEshopByTokenHash(deps.db, check.kind, hash),
+    (deps.authCache ?? NO_AUTH_CACHE).eshopOfToken(check.kind, hash, () =>
+      tokensRepository.findEshopByTokenHash(deps.db, check.kind, hash),
+    ),
   ]);
   enforce(ctx, blocked);
   if (!eshop) {
@@ -83,7 +90,7 @@ async function authenticate(
 }
 
 /** v1/v2: `Authorization: Bearer <API token>` -> ctx.state.eshop, or 401/429. */
-export function apiTokenAuth(deps: Pick<RouterDeps, 'db' | 'rateLimits'>): Middleware<AppState, AppContext> {
+export function apiTokenAuth(deps: AuthDeps): Middleware<AppState, AppContext> {
   return async (ctx, next) => {
     const match = BEARER.exec(ctx.get('Authorization'));
     await authenticate(deps, ctx, API_TOKEN, match?.[1]);
@@ -96,15 +103,18 @@ export function apiTokenAuth(deps: Pick<RouterDeps, 'db' | 'rateLimits'>): Middl
  * must be one of that eshop's allowed origins, compared as scheme+host+port (403).
  * Preflights and CORS headers are whiteLabelCors()'s, on the app, so they reach error answers.
  */
-export function whiteLabelAuth(
-  deps: Pick<RouterDeps, 'db' | 'rateLimits'>,
-): Middleware<AppState, AppContext> {
+export function whiteLabelAuth(deps: AuthDeps): Middleware<AppState, AppContext> {
   return async (ctx, next) => {
     await authenticate(deps, ctx, WHITE_LABEL_TOKEN, ctx.get(WHITE_LABEL_TOKEN_HEADER) || undefined);
     const eshop = ctx.state.eshop!;
     if (!ctx.get('Origin')) throw new ForbiddenError('Origin header required', 'origin_forbidden');
     const origin = normaliseOrigin(ctx.get('Origin'));
-    if (!origin || !(await originsRepository.isAllowed(deps.db, eshop.id, origin))) {
+    const allowed =
+      !!origin &&
+      (await (deps.authCache ?? NO_AUTH_CACHE).originAllowed(eshop.id, origin, () =>
+        originsRepository.isAllowed(deps.db, eshop.id, origin),
+      ));
+    if (!allowed) {
       throw new ForbiddenError('Origin not allowed', 'origin_forbidden');
     }
     return next();

@@ -1,0 +1,133 @@
+// The auth cache across replicas: two catalogue-api processes' worth of deps on the same
+// database, each keeping tokens' eshops in memory, emptied by the NOTIFY of every change to
+// the token and eshop tables (libs/http auth-cache.ts, migration 20261125000100).
+import { adminService } from '@catalogue/admin';
+import { hashToken, tokensRepository } from '@catalogue/db';
+import { eventually, makeEshop, serveServiceForTests } from '@catalogue/testing';
+import { createApp } from '../src/app';
+import { buildDeps, closeDeps } from '../src/deps';
+
+describe('catalogue-api: the auth cache across replicas', () => {
+  const a = serveServiceForTests({ buildDeps, createApp, closeDeps });
+  const b = serveServiceForTests({ buildDeps, createApp, closeDeps });
+  const replicas = [a, b];
+
+  const whoami = async (url: string, token: string): Promise<number> =>
+    (await fetch(`${url}/api/v2/rest/whoami`, { headers: { Authorization: `Bearer ${token}` } })).status;
+  const cacheState = async (url: string): Promise<string> =>
+    ((await (await fetch(`${url}/readyz`)).json()) as { checks: Record<string, string> }).checks.auth_cache!;
+
+  /** Token lookups a replica sends to Postgres while `run` runs. */
+  async function tokenQueries(
+    replica: (typeof replicas)[number],
+    run: () => Promise<unknown>,
+  ): Promise<number> {
+    let count = 0;
+    const listener = (q: { sql: string }) => void (/_tokens"\."token_hash"/.test(q.sql) && count++);
+    replica.deps.db.on('query', listener);
+    try {
+      await run();
+    } finally {
+      replica.deps.db.off('query', listener);
+    }
+    return count;
+  }
+
+  beforeAll(async () => {
+    for (const replica of replicas)
+      await eventually(async () => expect(await cacheState(replica.url)).toBe('ok'), 5_000);
+  });
+
+  async function revokeAll(eshopId: number): Promise<void> {
+    const tokens = await tokensRepository.listForEshop(a.deps.db, eshopId);
+    await a.deps.db.transaction(async (trx) => {
+      for (const t of tokens) await tokensRepository.revoke(trx, eshopId, t.kind, t.id);
+    });
+  }
+
+  test('when a token is used again, then the replica answers from memory without asking Postgres', async () => {
+    const { eshop, apiToken } = await makeEshop(a.deps.db);
+    // makeEshop's own commits notify too; their notifications may land after the first read.
+    await eventually(async () => {
+      expect(await tokenQueries(a, async () => expect(await whoami(a.url, apiToken)).toBe(200))).toBe(0);
+    }, 2_000);
+
+    const queries = await tokenQueries(a, async () => {
+      for (let i = 0; i < 5; i++) expect(await whoami(a.url, apiToken)).toBe(200);
+    });
+
+    expect(queries).toBe(0);
+    expect(eshop.id).toBeGreaterThan(0);
+  });
+
+  test('when a token both replicas hold is revoked, then both refuse it as soon as the change is committed', async () => {
+    const { eshop, apiToken } = await makeEshop(a.deps.db);
+    for (const r of replicas) expect(await whoami(r.url, apiToken)).toBe(200);
+
+    await revokeAll(eshop.id);
+
+    // The notification arrives milliseconds after the commit; the TTL (60 s) is not what ends it.
+    for (const r of replicas)
+      await eventually(async () => expect(await whoami(r.url, apiToken)).toBe(401), 1_000);
+  });
+
+  test('when a revocation is rolled back, then the token keeps working', async () => {
+    const { eshop, apiToken } = await makeEshop(a.deps.db);
+    expect(await whoami(a.url, apiToken)).toBe(200);
+    const [token] = await tokensRepository.listForEshop(a.deps.db, eshop.id);
+
+    await a.deps.db
+      .transaction(async (trx) => {
+        await tokensRepository.revoke(trx, eshop.id, token!.kind, token!.id);
+        throw new Error('roll back');
+      })
+      .catch(() => undefined);
+
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(await whoami(a.url, apiToken)).toBe(200);
+  });
+
+  test('when a token is unknown and then issued, then it works at once (refusals are not kept)', async () => {
+    const { eshop } = await makeEshop(a.deps.db);
+    const token = `cat_${'x'.repeat(40)}-${eshop.id}`;
+    expect(await whoami(a.url, token)).toBe(401);
+
+    await tokensRepository.insert(a.deps.db, eshop.id, 'api', {
+      hash: hashToken(token),
+      prefix: token.slice(0, 12),
+    });
+
+    expect(await whoami(a.url, token)).toBe(200);
+  });
+
+  test('when the listening connection is lost, then the replica reads Postgres for every request until it is back', async () => {
+    const { eshop, apiToken } = await makeEshop(a.deps.db);
+    expect(await whoami(a.url, apiToken)).toBe(200);
+
+    // The listeners of this test run's database (both replicas').
+    await a.deps.db.raw(
+      `select pg_terminate_backend(pid) from pg_stat_activity
+        where application_name = 'catalogue-api-auth-listener' and datname = current_database()`,
+    );
+    await eventually(async () => expect(await cacheState(a.url)).toBe('off'), 2_000);
+    const blind = await tokenQueries(a, () => whoami(a.url, apiToken));
+    await revokeAll(eshop.id);
+    const refused = await whoami(a.url, apiToken);
+
+    expect(blind).toBe(1);
+    expect(refused).toBe(401);
+    for (const r of replicas) await eventually(async () => expect(await cacheState(r.url)).toBe('ok'), 5_000);
+  });
+
+  test('when an eshop is changed, then the replicas read it again', async () => {
+    const { eshop, apiToken } = await makeEshop(a.deps.db);
+    expect(await whoami(b.url, apiToken)).toBe(200);
+
+    await adminService(a.deps.db).updateEshop(eshop.id, { rateLimitPerMinute: 1 });
+
+    await eventually(async () => {
+      const queries = await tokenQueries(b, () => whoami(b.url, apiToken));
+      expect(queries).toBe(1);
+    }, 1_000);
+  });
+});
