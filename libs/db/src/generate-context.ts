@@ -1,8 +1,8 @@
 /**
  * The context a `POST …/generate` request stores on its job row (`generation_jobs.context`):
  * the request body, with the chosen prompt's settings where the body left them out, and the
- * registered entity's title and old description where the body sent none (white-label
- * specification rule 5). The white-label API writes it (`planGeneration`), the generation worker
+ * registered entity's title and old description in the job's language where the body sent none
+ * (white-label specification rule 5; never another language's). The white-label API writes it (`planGeneration`), the generation worker
  * reads it (`readContext`, which also treats a blank text as not sent).
  */
 export interface GenerateJobContext {
@@ -24,4 +24,17 @@ export interface GenerateJobContext {
   search_model?: string[];
   /** Stored as sent; the worker does not read it. */
   use_ai_profile?: boolean;
+  /**
+   * Languages other than the job's that a replacing job (`remove_exist_widget`) writes again,
+   * because the content it replaces has text of their own: each with the registered entity's
+   * title and old description in that language (at least one of the two). Absent: the job
+   * writes its own language only.
+   */
+  other_languages?: Record<string, OtherLanguageSource>;
+}
+
+/** What a replacing job writes another language from: the entity's own texts in it. */
+export interface OtherLanguageSource {
+  name?: string;
+  old_description?: string;
 }

@@ -84,7 +84,7 @@ export type { JsonDocument } from './json';
 export { generationJobsRepository } from './repositories/generation-jobs.repository';
 export { stuckItemsRepository } from './repositories/stuck-items.repository';
 export type { StuckItem, StuckListingRow } from './repositories/stuck-items.repository';
-export type { GenerateJobContext } from './generate-context';
+export type { GenerateJobContext, OtherLanguageSource } from './generate-context';
 export type {
   GenerationJob,
   GenerationJobStatus,

@@ -23,6 +23,7 @@ export {
   elementTag,
   formatsByClass,
   mergeValue,
+  ownLanguages,
   prepareExtension,
   prepareValue,
   sameLangMap,

@@ -5,7 +5,7 @@
  */
 import type { TemplateNode, WidgetTemplate } from '../catalogue/types';
 import { CONTENT_LANGUAGES } from '@catalogue/config';
-import type { LangMap } from '../model';
+import type { ContentWidget, LangMap } from '../model';
 import { normaliseTag } from '../render/structure';
 import { escapeText, htmlToText, sanitizeHtml } from '../sanitize';
 import { safeHref, safeSrc, videoEmbedUrl } from '../urls';
@@ -63,6 +63,19 @@ export function asLangMap(value: unknown): LangMap {
   if (typeof value === 'string') return { default: value };
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return {};
   return Object.fromEntries(Object.entries(value).filter(([, v]) => typeof v === 'string')) as LangMap;
+}
+
+/**
+ * The languages that have text of their own somewhere in a tree (a non-blank element value).
+ * Other languages show the tree only through the `default` fallback.
+ */
+export function ownLanguages(tree: readonly ContentWidget[]): Set<string> {
+  const found = new Set<string>();
+  for (const widget of tree)
+    for (const element of widget.children)
+      for (const [lang, value] of Object.entries(asLangMap(element.value)))
+        if (typeof value === 'string' && value.trim() !== '') found.add(lang);
+  return found;
 }
 
 /** Same content, ignoring languages whose value is blank (the order of keys does not count). */

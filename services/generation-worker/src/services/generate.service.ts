@@ -13,7 +13,13 @@
  * BullMQ retries the job.
  */
 import { UnrecoverableError } from 'bullmq';
-import { appendWidgets, fillDesign, type ContentWidget, type DesignStructure } from '@catalogue/content';
+import {
+  appendWidgets,
+  fillDesign,
+  ownLanguages,
+  type ContentWidget,
+  type DesignStructure,
+} from '@catalogue/content';
 import { loadDesign, saveEditorContent, structureOf, type LoadedDesign } from '@catalogue/content-store';
 import { estimateGeneration } from '@catalogue/credits';
 import {
@@ -29,7 +35,7 @@ import { ProviderError, type GenerationContext, type TokenUsage } from '../provi
 import type { ResearchPage } from '../research';
 import {
   fillProblems,
-  inLanguage,
+  mergeLanguages,
   promptText,
   readContext,
   research,
@@ -69,13 +75,18 @@ interface JobInputs {
   context: JobContext;
   structure: DesignStructure;
   pages: ResearchPage[];
-  generationContext: GenerationContext;
+  /** The job's language first, then each other language a replacing job writes again. */
+  contexts: GenerationContext[];
 }
 
 /** Generated widgets filled into the design. */
 interface Generated {
   tree: ContentWidget[];
   widgetsCreated: number;
+  /** Widgets that got text, summed over the languages written: what is charged. */
+  widgetLanguages: number;
+  /** The languages the tree has text in. */
+  languages: string[];
   provider: string;
   usage: TokenUsage | null;
 }
@@ -92,7 +103,8 @@ async function loadInputs(deps: GenerationDeps, job: GenerationJob): Promise<Job
   const context = readContext(job.context);
   const structure = structureOf(design);
   const pages = await research(deps, context);
-  const generationContext: GenerationContext = {
+  const prompt = await promptText(deps.db, eshopId, context.prompt_id);
+  const own: GenerationContext = {
     lang: job.lang,
     languages: eshop.languages,
     name: context.name,
@@ -100,11 +112,25 @@ async function loadInputs(deps: GenerationDeps, job: GenerationJob): Promise<Job
     old_description: context.old_description,
     parameter: context.parameter,
     ean: context.ean,
-    prompt: await promptText(deps.db, eshopId, context.prompt_id),
+    prompt,
     paragraph_length: context.paragraph_length,
     research: pages,
   };
-  return { design, eshop, context, structure, pages, generationContext };
+  // Another language is written from its own texts only: the host's fields and the research
+  // pages belong to the job's language.
+  const others = Object.entries(context.other_languages)
+    .filter(([lang]) => lang !== job.lang && (eshop.languages as string[]).includes(lang))
+    .map(([lang, source]): GenerationContext => ({
+      lang,
+      languages: eshop.languages,
+      name: source.name,
+      old_description: source.old_description,
+      ean: context.ean,
+      prompt,
+      paragraph_length: context.paragraph_length,
+      research: [],
+    }));
+  return { design, eshop, context, structure, pages, contexts: [own, ...others] };
 }
 
 /** Step 2: the provider's widgets, filled into the design in the job's language. */
@@ -113,23 +139,27 @@ async function generateTree(
   job: GenerationJob,
   inputs: JobInputs,
 ): Promise<Generated | Failure> {
-  let generated;
-  try {
-    generated = await deps.provider.generate({
-      structure: inputs.structure,
-      context: inputs.generationContext,
-    });
-  } catch (err) {
-    if (!(err instanceof ProviderError)) throw err;
-    // The provider retried already; its messages carry no secrets.
-    return {
-      failed: `Content generation failed: ${err.message}`,
-      provider: deps.provider.name,
-      usage: err.usage,
-    };
+  const answers = [];
+  let usage: TokenUsage | null = null;
+  for (const context of inputs.contexts) {
+    let generated;
+    try {
+      generated = await deps.provider.generate({ structure: inputs.structure, context });
+    } catch (err) {
+      if (!(err instanceof ProviderError)) throw err;
+      // The provider retried already; its messages carry no secrets.
+      return {
+        failed: `Content generation failed: ${err.message}`,
+        provider: deps.provider.name,
+        usage: addUsage(usage, err.usage),
+      };
+    }
+    usage = addUsage(usage, generated.usage);
+    answers.push({ lang: context.lang, widgets: generated.widgets });
   }
-  const { provider, usage } = generated;
-  if (generated.widgets.length === 0) {
+  const provider = deps.provider.name;
+  const [own, ...others] = answers;
+  if (own!.widgets.length === 0) {
     return {
       failed:
         'Nothing could be generated for this design from the context sent (name, descriptions, parameters, research).',
@@ -137,10 +167,20 @@ async function generateTree(
       usage,
     };
   }
+  const merged = mergeLanguages(own!, others);
+  const empty = others.filter((other) => merged.perLanguage[other.lang] === 0).map((other) => other.lang);
+  if (empty.length > 0) {
+    // Replacing the widgets would leave these languages without the text they have now.
+    return {
+      failed: `Nothing could be generated in ${empty.join(', ')} (from the entity's title and old description in that language) for the widgets written in ${job.lang}; the content was left as it was.`,
+      provider,
+      usage,
+    };
+  }
   const filled = fillDesign(
     inputs.structure,
     inputs.design.templates,
-    { widget: inLanguage(generated.widgets, job.lang) },
+    { widget: merged.widgets },
     { htmlLanguage: job.lang },
   );
   if (!filled.ok) {
@@ -150,8 +190,27 @@ async function generateTree(
       usage,
     };
   }
-  return { tree: filled.tree, widgetsCreated: filled.widgetsCreated, provider, usage };
+  return {
+    tree: filled.tree,
+    widgetsCreated: filled.widgetsCreated,
+    widgetLanguages: Object.values(merged.perLanguage).reduce((a, b) => a + b, 0),
+    languages: answers.map((answer) => answer.lang),
+    provider,
+    usage,
+  };
 }
+
+function addUsage(a: TokenUsage | null, b: TokenUsage | null): TokenUsage | null {
+  if (a === null || b === null) return a ?? b;
+  return {
+    prompt_tokens: a.prompt_tokens + b.prompt_tokens,
+    completion_tokens: a.completion_tokens + b.completion_tokens,
+    total_tokens: a.total_tokens + b.total_tokens,
+  };
+}
+
+/** Thrown inside the content transaction: replacing now would empty a language (nothing is written). */
+class LanguagesChanged extends Error {}
 
 /**
  * Step 3, in one transaction: the content (replacing or appended to the entity's), and the job
@@ -162,13 +221,13 @@ async function storeGenerated(
   job: GenerationJob,
   inputs: JobInputs,
   generated: Generated,
-): Promise<number | null> {
+): Promise<number | null | Failure> {
   const { eshopId, id: jobId } = job;
   const { context } = inputs;
   return deps.db.transaction(async (trx) => {
     const current = await generationJobsRepository.find(trx, eshopId, jobId, { lock: true });
     if (current === undefined || isFinished(current)) return null;
-    await saveEditorContent(
+    const saved = await saveEditorContent(
       trx,
       {
         eshop: inputs.eshop,
@@ -176,13 +235,32 @@ async function storeGenerated(
         externalId: job.entityId,
         fallbackName: context.name,
       },
-      (existing) =>
-        context.remove_exist_widget || existing === undefined
-          ? generated.tree
-          : appendWidgets(existing, generated.tree, job.lang),
-    );
+      (existing) => {
+        if (existing === undefined) return generated.tree;
+        if (!context.remove_exist_widget) return appendWidgets(existing, generated.tree, job.lang);
+        // The request was planned on the content as it was; an edit since may have given
+        // another language text of its own that this job does not write.
+        const lost = [...ownLanguages(existing)].filter(
+          (lang) =>
+            (inputs.eshop.languages as readonly string[]).includes(lang) &&
+            !generated.languages.includes(lang),
+        );
+        if (lost.length > 0) throw new LanguagesChanged(lost.join(', '));
+        return generated.tree;
+      },
+    ).catch((err: unknown) => {
+      if (err instanceof LanguagesChanged) return err;
+      throw err;
+    });
+    if (saved instanceof LanguagesChanged) {
+      return {
+        failed: `The content changed while the job ran: ${saved.message} now has text of its own that this job does not write, so nothing was replaced.`,
+        provider: generated.provider,
+        usage: generated.usage,
+      };
+    }
     const cost = estimateGeneration(await creditsRepository.prices(trx), {
-      widgets: generated.widgetsCreated,
+      widgets: generated.widgetLanguages,
       languages: 1,
       webResearchUrls: inputs.pages.length,
       serpContext: SERP_CONTEXT_PROVIDED && context.use_serp_context,
@@ -226,6 +304,7 @@ export async function runGeneration(
   if (isFailure(generated)) return fail(generated);
   const actualCost = await storeGenerated(deps, job, inputs, generated);
   if (actualCost === null) return settleFinished(deps, eshopId, jobId);
+  if (typeof actualCost === 'object') return fail(actualCost);
 
   await queueSettlement(deps, { eshop_id: eshopId, job_id: jobId, actual_cost: actualCost });
   deps.logger.info(

@@ -1,9 +1,15 @@
 /**
  * What a generation is given: the context snapshot stored on the job row (read defensively),
- * the selected prompt, the research pages, and the provider's texts in the job's language.
+ * the selected prompt, the research pages, and the providers' texts of each language merged
+ * into one fill request.
  */
 import type { FillWidgetInput, Text } from '@catalogue/content';
-import { promptsRepository, type GenerateJobContext, type Knex } from '@catalogue/db';
+import {
+  promptsRepository,
+  type GenerateJobContext,
+  type Knex,
+  type OtherLanguageSource,
+} from '@catalogue/db';
 import { fetchResearch, type ResearchPage } from '../research';
 import type { GenerationDeps } from './generation-end';
 
@@ -11,7 +17,10 @@ import type { GenerationDeps } from './generation-end';
 export type JobContext = Required<
   Pick<GenerateJobContext, 'remove_exist_widget' | 'use_serp_context' | 'use_web_research' | 'search_web'>
 > &
-  Omit<GenerateJobContext, 'search_model' | 'use_ai_profile'>;
+  Omit<GenerateJobContext, 'search_model' | 'use_ai_profile' | 'other_languages'> & {
+    /** Other languages a replacing job writes, each from its own texts (none: the job's only). */
+    other_languages: Record<string, OtherLanguageSource>;
+  };
 
 const str = (value: unknown): string | undefined =>
   typeof value === 'string' && value.trim() !== '' ? value : undefined;
@@ -38,7 +47,23 @@ export function readContext(stored: GenerateJobContext): JobContext {
     search_web: Array.isArray(raw.search_web)
       ? raw.search_web.filter((url): url is string => typeof url === 'string' && url.trim() !== '')
       : [],
+    other_languages: otherLanguages(raw.other_languages),
   };
+}
+
+function otherLanguages(value: unknown): Record<string, OtherLanguageSource> {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return {};
+  const out: Record<string, OtherLanguageSource> = {};
+  for (const [lang, source] of Object.entries(value as Record<string, unknown>)) {
+    if (typeof source !== 'object' || source === null) continue;
+    const { name, old_description } = source as Record<string, unknown>;
+    const texts = {
+      ...(str(name) && { name: str(name) }),
+      ...(str(old_description) && { old_description: str(old_description) }),
+    };
+    if (Object.keys(texts).length > 0) out[lang] = texts;
+  }
+  return out;
 }
 
 /** The instructions of the selected prompt: a prompt every eshop sees or one of this eshop's own. */
@@ -51,20 +76,75 @@ export async function promptText(
   return str((await promptsRepository.find(db, eshopId, promptId))?.prompt);
 }
 
-/** A provider's plain texts as language maps of the job's language. */
-export function inLanguage(widgets: readonly FillWidgetInput[], lang: string): FillWidgetInput[] {
-  const texts = (record: Record<string, Text>): Record<string, Text> =>
-    Object.fromEntries(
-      Object.entries(record).map(([role, text]) => [
-        role,
-        typeof text === 'string' ? { [lang]: text } : text,
-      ]),
-    );
-  return widgets.map((widget) => ({
-    ...widget,
-    ...(widget.fields ? { fields: texts(widget.fields) } : {}),
-    ...(widget.items ? { items: widget.items.map(texts) } : {}),
-  }));
+/** One language's answer of the provider: plain texts, in the structure's widgets. */
+export interface LanguageWidgets {
+  lang: string;
+  widgets: readonly FillWidgetInput[];
+}
+
+/** The merged fill request, and how many widgets got text in each language (what is charged). */
+export interface MergedWidgets {
+  widgets: FillWidgetInput[];
+  perLanguage: Record<string, number>;
+}
+
+/**
+ * The job language's widgets, with the texts of the other languages added to the same widgets:
+ * a field or item gets another language's text only where the job's language has one too, and
+ * the widgets are the job's language's. So every element of the result has text in the job's
+ * language (its page never falls back to another language's words), and another language gets
+ * its own words wherever it had material for the same place. A widget is matched by its design
+ * widget id (and occurrence, should a provider answer one twice).
+ */
+export function mergeLanguages(primary: LanguageWidgets, others: readonly LanguageWidgets[]): MergedWidgets {
+  const key = (list: readonly FillWidgetInput[]) => {
+    const seen = new Map<number, number>();
+    return list.map((w) => {
+      const n = seen.get(w.design_widget_id) ?? 0;
+      seen.set(w.design_widget_id, n + 1);
+      return `${w.design_widget_id}#${n}`;
+    });
+  };
+  const byKey = others.map((other) => {
+    const keys = key(other.widgets);
+    return { lang: other.lang, widgets: new Map(other.widgets.map((w, i) => [keys[i]!, w])) };
+  });
+  const perLanguage: Record<string, number> = { [primary.lang]: primary.widgets.length };
+  for (const other of others) perLanguage[other.lang] = 0;
+  const primaryKeys = key(primary.widgets);
+
+  const widgets = primary.widgets.map((widget, index) => {
+    const matches = byKey
+      .map((other) => ({ lang: other.lang, widget: other.widgets.get(primaryKeys[index]!) }))
+      .filter((m): m is { lang: string; widget: FillWidgetInput } => m.widget !== undefined);
+    const used = new Set<string>();
+    const texts = (
+      own: Record<string, Text>,
+      pick: (w: FillWidgetInput) => Record<string, Text> | undefined,
+    ) =>
+      Object.fromEntries(
+        Object.entries(own).map(([role, text]) => {
+          const map: Record<string, string> =
+            typeof text === 'string' ? { [primary.lang]: text } : ({ ...text } as Record<string, string>);
+          for (const match of matches) {
+            const theirs = pick(match.widget)?.[role];
+            if (typeof theirs === 'string' && theirs.trim() !== '') {
+              map[match.lang] = theirs;
+              used.add(match.lang);
+            }
+          }
+          return [role, map];
+        }),
+      );
+    const merged: FillWidgetInput = {
+      ...widget,
+      ...(widget.fields ? { fields: texts(widget.fields, (w) => w.fields) } : {}),
+      ...(widget.items ? { items: widget.items.map((item, i) => texts(item, (w) => w.items?.[i])) } : {}),
+    };
+    for (const lang of used) perLanguage[lang] = (perLanguage[lang] ?? 0) + 1;
+    return merged;
+  });
+  return { widgets, perLanguage };
 }
 
 export function fillProblems(errors: Record<string, string[]>): string {

@@ -4,15 +4,17 @@
  * the context snapshot the worker reads (`GenerateJobContext`, libs/db) and the cost estimate
  * it reserves. Nothing here writes.
  */
-import { pickLanguage } from '@catalogue/content';
+import { ownLanguages, type ContentWidget } from '@catalogue/content';
 import { loadDesign, structureOf } from '@catalogue/content-store';
 import { estimateGeneration } from '@catalogue/credits';
 import {
+  contentRepository,
   creditsRepository,
   promptsRepository,
   type Eshop,
   type GenerateJobContext,
   type Knex,
+  type OtherLanguageSource,
   type Prompt,
   type WlEntity,
 } from '@catalogue/db';
@@ -33,11 +35,52 @@ const sent = <T>(value: T | null | undefined): value is T => value !== undefined
 const filled = (value: string | null | undefined): value is string =>
   typeof value === 'string' && value.trim() !== '';
 
-/** A registered entity's text (title, old description) in the job's language, else `default`. */
+/**
+ * A registered entity's text (title, old description) in one language, and only in it: a `cs`
+ * job never writes the English or `default` description into Czech text.
+ */
 function entityText(map: Record<string, string | undefined>, lang: string): string | undefined {
-  const own = pickLanguage(map, lang);
-  if (own.trim() !== '') return own;
-  return Object.values(map).find(filled);
+  const own = map[lang];
+  return filled(own) ? own : undefined;
+}
+
+/**
+ * The other languages a replacing job must write again: those the entity's content has text of
+ * their own in (the others show it through `default`). Each is written from the entity's title
+ * and old description in that language; a language with neither is refused, because replacing
+ * the widgets would leave it without its text or in another language's words.
+ */
+async function otherLanguages(
+  db: Knex,
+  input: PlanInput,
+  lang: string,
+  fail: Fail,
+): Promise<Record<string, OtherLanguageSource>> {
+  const { eshop, entity } = input;
+  const content = await contentRepository.find(db, {
+    eshopId: eshop.id,
+    entityType: entity.type,
+    externalId: entity.entityId,
+  });
+  if (content === undefined) return {};
+  const active = new Set<string>(eshop.languages);
+  const sources: Record<string, OtherLanguageSource> = {};
+  const missing: string[] = [];
+  for (const other of ownLanguages(content.tree as ContentWidget[])) {
+    if (other === lang || !active.has(other)) continue;
+    const name = entityText(entity.title, other);
+    const oldDescription = entityText(entity.oldDescription, other);
+    if (name === undefined && oldDescription === undefined) missing.push(other);
+    else
+      sources[other] = { ...(name && { name }), ...(oldDescription && { old_description: oldDescription }) };
+  }
+  if (missing.length > 0) {
+    fail(
+      'remove_exist_widget',
+      `Replacing the widgets would remove the ${missing.join(', ')} text and the entity has no ${missing.join(', ')} title or old description to write it again from: register them (register-entity) or send remove_exist_widget: false.`,
+    );
+  }
+  return sources;
 }
 
 /** The request's settings, where the body leaves them out taken from the chosen prompt. */
@@ -114,6 +157,7 @@ function jobContext(
   lang: string,
   prompt: Prompt | undefined,
   chosen: ReturnType<typeof settings>,
+  others: Record<string, OtherLanguageSource>,
 ): GenerateJobContext {
   const { entity, body } = input;
   const name = filled(body.name) ? body.name : entityText(entity.title, lang);
@@ -130,6 +174,7 @@ function jobContext(
     ...(sent(body.paragraph_length) && { paragraph_length: body.paragraph_length }),
     ...chosen,
     use_ai_profile: body.use_ai_profile ?? false,
+    ...(Object.keys(others).length > 0 && { other_languages: others }),
   };
   return context;
 }
@@ -157,15 +202,21 @@ export async function planGeneration(db: Knex, input: PlanInput): Promise<Planne
   if (sent(body.prompt_id) && !prompt) fail('prompt_id', 'The selected prompt_id is invalid.');
   const chosen = settings(body, prompt);
   const researchUrls = checkResearch(chosen, maxResearchUrls, fail);
+  const others = chosen.remove_exist_widget ? await otherLanguages(db, input, lang, fail) : {};
   if (Object.keys(errors).length > 0) throw new ValidationError(errors);
 
-  // The worker writes every text in the job's language (the others fall back to it), so one
-  // language per widget is what it charges; the estimate says the same.
+  // The worker charges each widget once per language it writes text in: the job's language, and
+  // for a replacing job each other language written again. The estimate reserves the most.
   const estimate = estimateGeneration(await creditsRepository.prices(db), {
     widgets: fillable,
-    languages: 1,
+    languages: 1 + Object.keys(others).length,
     webResearchUrls: researchUrls,
     serpContext: chosen.use_serp_context,
   }).total;
-  return { designId: designId!, lang, context: jobContext(input, lang, prompt, chosen), estimate };
+  return {
+    designId: designId!,
+    lang,
+    context: jobContext(input, lang, prompt, chosen, others),
+    estimate,
+  };
 }
