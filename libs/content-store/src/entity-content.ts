@@ -51,13 +51,38 @@ export function productRef(item: StoredEntity): ProductRef {
   };
 }
 
+/** A catalogue item's images: its `images`, else its `image_preview`, else none. */
+export function itemImages(fields: Record<string, unknown>): string[] {
+  const images = fields.images;
+  if (Array.isArray(images)) return images.filter((i): i is string => typeof i === 'string');
+  return typeof fields.image_preview === 'string' && fields.image_preview !== ''
+    ? [fields.image_preview]
+    : [];
+}
+
+/**
+ * What generation may use of a catalogue item besides the job's texts: its images and its page in
+ * each language. Nothing for entities without a catalogue item (pages, unknown ids, deleted).
+ */
+export async function generationMaterial(
+  db: Knex,
+  eshopId: number,
+  entityType: ContentEntityType,
+  externalId: string,
+): Promise<{ images: string[]; url: LangMap }> {
+  const type = CATALOGUE_TYPE_OF[entityType];
+  const fields = type && (await catalogueRepository.findFields(db, type, eshopId, externalId));
+  if (!fields) return { images: [], url: {} };
+  return { images: itemImages(fields), url: (fields.url as LangMap | undefined) ?? {} };
+}
+
 /**
  * What a catalogue item is rendered from: what it says, plus (for a product) its brand,
  * parameters and variants, nothing invented.
  */
 export function sourcesOf(type: EntityType, item: StoredEntity, relations?: ProductRelations): EntitySources {
   const f = item.fields as Record<string, unknown> & { name: LangMap; description: LangMap; url: LangMap };
-  const images = (f.images as string[] | undefined) ?? (f.image_preview ? [f.image_preview as string] : []);
+  const images = itemImages(f);
   if (type !== 'product' || !relations) {
     return {
       compose: { type, name: f.name, description: f.description, images },

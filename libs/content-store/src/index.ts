@@ -1,4 +1,10 @@
-export { CATALOGUE_TYPE_OF, lockContentAndSources, saveEditorContent } from './entity-content';
+export {
+  CATALOGUE_TYPE_OF,
+  generationMaterial,
+  itemImages,
+  lockContentAndSources,
+  saveEditorContent,
+} from './entity-content';
 export type { EditorContentTarget, EntitySources, SavedEditorContent } from './entity-content';
 export { createDesignCache, renderContent, renderContents } from './render-content';
 export type {

@@ -100,3 +100,4 @@ export { widgetCatalogueRepository } from './repositories/widget-catalogue.repos
 export type { CatalogueWidget } from './repositories/widget-catalogue.repository';
 export { idempotencyRepository } from './repositories/idempotency.repository';
 export type { IdempotencyClaim, IdempotencyRecord } from './repositories/idempotency.repository';
+export type { SkippedWidgetRow } from './tables';

@@ -21,6 +21,13 @@ export interface TimestampsOut {
   updated_at: string;
 }
 
+/** A fillable widget a generation job left out, and why (the worker's reasons). */
+export interface SkippedWidgetRow {
+  design_widget_id: number;
+  type: string;
+  reason: string;
+}
+
 export interface GenerationJobRow {
   id: number;
   eshop_id: number;
@@ -37,6 +44,7 @@ export interface GenerationJobRow {
   error_message: string | null;
   provider: string | null;
   usage: Record<string, number> | null;
+  widgets_skipped: SkippedWidgetRow[];
   created_at: Date;
   updated_at: Date;
 }
@@ -103,7 +111,7 @@ declare module 'knex/types/tables' {
   interface Tables {
     generation_jobs: Writable<
       GenerationJobRow,
-      'context' | 'usage',
+      'context' | 'usage' | 'widgets_skipped',
       'eshop_id' | 'entity_type' | 'entity_id' | 'design_id' | 'lang' | 'estimated_cost'
     >;
     wl_entities: Writable<WlEntityRow, 'old_description' | 'title', 'eshop_id' | 'entity_id' | 'type'>;

@@ -228,6 +228,38 @@ describe('runGeneration with the builtin provider', () => {
     expect(row.status).toBe('ready');
   });
 
+  test("when the catalogue item has images and a page, then they fill the design's image and call to action, and the job says what it left out", async () => {
+    const eshopId = await shop();
+    const entityId = nextEntity();
+    await deps.db.transaction((trx) =>
+      catalogueRepository.upsert(trx, 'product', eshopId, [
+        {
+          externalId: entityId,
+          isVisible: true,
+          status: 'ready',
+          fields: {
+            name: { default: 'Catalogue name' },
+            url: { default: 'https://shop.test/p', cs: 'https://shop.test/cs/p' },
+            images: ['https://cdn.test/p1.jpg'],
+          },
+        },
+      ]),
+    );
+    const { job } = await createJob({ eshopId, entityId, lang: 'cs', design: 'product-story' });
+
+    await runGeneration(deps, payload(job));
+
+    const done = await reload(job);
+    expect(done.status).toBe('done');
+    const html = (await contentOf(job))!.html.cs;
+    expect(html).toContain('src="https://cdn.test/p1.jpg"');
+    expect(html).toContain('href="https://shop.test/cs/p"');
+    expect(done.widgetsSkipped.map((s) => [s.type, s.reason])).toEqual([
+      ['testimonial', 'no_quotes'],
+      ['faq', 'no_questions'],
+    ]);
+  });
+
   test('when the design is not available to the eshop, then the job fails and everything is released', async () => {
     const eshopId = await shop();
     const { job } = await createJob({ eshopId });

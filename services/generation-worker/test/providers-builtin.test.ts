@@ -11,9 +11,11 @@ import { design, STRUCTURES, STORY, fills, CONTEXT, options, request } from './p
 /** Every sentence of a text appears in the context: the builtin provider invents nothing. */
 function contextBlob(context: GenerationContext): string {
   const parts = [context.name, context.short_description, context.old_description, context.parameter];
-  return [...parts, ...context.research.map((page) => page.text)]
-    .map((part) => htmlToText((part ?? '').replace(/\n/g, ' <br> ')))
-    .join(' \u0000 ');
+  const texts = [...parts, ...context.research.map((page) => page.text)].map((part) =>
+    htmlToText((part ?? '').replace(/\n/g, ' <br> ')),
+  );
+  // Links (a call to action's, a video's) come from the item's page or the descriptions' markup.
+  return [...texts, context.url ?? '', ...parts.map((part) => part ?? '')].join(' \u0000 ');
 }
 function textsOf(widgets: FillWidgetInput[]): string[] {
   const out: string[] = [];
@@ -104,6 +106,13 @@ describe('builtin provider', () => {
       parameter: fc.option(text, { nil: undefined }),
       paragraph_length: fc.option(fc.integer({ min: -5, max: 500 }), { nil: undefined }),
       research: fc.array(fc.record({ url: fc.constant('https://r.example/'), text }), { maxLength: 2 }),
+      images: fc.option(
+        fc.array(fc.oneof(fc.constantFrom('https://cdn.example/i.jpg', 'javascript:x', ''), fc.webUrl())),
+        { nil: undefined },
+      ),
+      url: fc.option(fc.oneof(fc.webUrl(), fc.constantFrom('javascript:alert(1)', ' ', 'no url')), {
+        nil: undefined,
+      }),
     });
     await fc.assert(
       fc.asyncProperty(fc.constantFrom(...STRUCTURES), context, async (structure, ctx) => {
@@ -151,6 +160,61 @@ describe('builtin provider', () => {
     const { widgets } = await builtin.generate(request(STORY, { ...CONTEXT, research: [] }));
     // section only: no image, testimonial, questions or call to action can be written honestly.
     expect(widgets.map((w) => w.design_widget_id)).toEqual([11]);
+  });
+
+  it('fills images, questions of the description, a call to action and a video from the data, and says why it left the rest out', async () => {
+    const context: GenerationContext = {
+      ...CONTEXT,
+      short_description: 'Praktická peněženka z pravé kůže. Jak dlouho vydrží? Při běžném nošení roky.',
+      research: [],
+      images: ['https://cdn.example/a.jpg', 'https://cdn.example/b.jpg', 'https://cdn.example/a.jpg'],
+      url: 'https://shop.example/penezenka',
+    };
+
+    const story = await builtin.generate(request(STORY, context));
+
+    const byId = new Map(story.widgets.map((w) => [w.design_widget_id, w]));
+    expect(byId.get(12)?.image).toEqual(['https://cdn.example/a.jpg']);
+    expect(byId.get(14)?.items).toEqual([
+      { question: 'Jak dlouho vydrží?', answer: '<p>Při běžném nošení roky.</p>' },
+    ]);
+    // The question and its answer are the FAQ's, not repeated in the paragraphs.
+    expect(String(byId.get(11)?.fields?.paragraph)).not.toContain('Jak dlouho');
+    expect(byId.get(15)?.fields).toEqual({
+      text: 'Praktická peněženka z pravé kůže.',
+      button_label: 'Kožená peněženka Tom & Jerry',
+      button_href: 'https://shop.example/penezenka',
+    });
+    expect(story.skipped).toEqual([{ design_widget_id: 13, type: 'testimonial', reason: 'no_quotes' }]);
+    expect(fills(STORY, story.widgets).ok).toBe(true);
+    expectNothingInvented(story.widgets, context);
+
+    const technical = STRUCTURES[SEED_DESIGNS.indexOf(design('product-technical'))] as DesignStructure;
+    const video = 'https://www.youtube.com/watch?v=dQw4w9WgXcQ';
+    const tech = await builtin.generate(
+      request(technical, {
+        ...context,
+        old_description: `<p>Podívejte se: <a href="${video}">video</a>.</p>`,
+      }),
+    );
+    expect(tech.widgets.find((w) => w.fields?.video_url)?.fields).toEqual({ video_url: video });
+    expect(tech.skipped?.map((s) => [s.type, s.reason])).toEqual([['comparison', 'no_two_options']]);
+
+    const classic = STRUCTURES[SEED_DESIGNS.indexOf(design('product-classic'))] as DesignStructure;
+    const gallery = await builtin.generate(request(classic, context));
+    expect(gallery.widgets.map((w) => w.image ?? [])).toContainEqual(['https://cdn.example/b.jpg']);
+  });
+
+  it("leaves a call to action out without the item's page, and a gallery without images", async () => {
+    const classic = STRUCTURES[SEED_DESIGNS.indexOf(design('product-classic'))] as DesignStructure;
+    const { skipped } = await builtin.generate(request(STORY, { ...CONTEXT, research: [] }));
+    // The section took every sentence: nothing is left for the image and text.
+    expect(skipped?.map((s) => s.reason)).toEqual(['no_text', 'no_quotes', 'no_questions', 'no_url']);
+    const none = await builtin.generate(request(classic, { ...CONTEXT, research: [] }));
+    expect(none.skipped?.map((s) => [s.type, s.reason])).toEqual([
+      ['image_text', 'no_text'],
+      ['gallery', 'no_images'],
+    ]);
   });
 
   it('respects paragraph_length and continues the text in the next widget', async () => {

@@ -46,6 +46,7 @@ describe('white-label-api: POST …/generate', () => {
       design_id: classic,
       lang: 'cs',
       widgets_created: 0,
+      widgets_skipped: [],
       error_message: null,
       created_at: expect.any(String),
       updated_at: expect.any(String),

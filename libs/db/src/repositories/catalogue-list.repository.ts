@@ -117,4 +117,18 @@ export const catalogueReads = {
     const row = await listWhere(db, type, eshopId, filter).count<{ count: number }[]>({ count: '*' }).first();
     return row?.count ?? 0;
   },
+
+  /** What one item says (its stored fields), unless it is deleted; no lock (generation material). */
+  async findFields(
+    db: Knex | Knex.Transaction,
+    type: EntityType,
+    eshopId: number,
+    externalId: string,
+  ): Promise<Record<string, unknown> | undefined> {
+    const row = await db(ENTITY_TABLES[type].table)
+      .select(columnsOf(type))
+      .where({ eshop_id: eshopId, external_id: externalId, is_delete: false })
+      .first<Record<string, unknown> | undefined>();
+    return row;
+  },
 };

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import type { GenerateJobContext } from '../generate-context';
-import type { GenerationJobRow, TimestampsOut } from '../tables';
+import type { GenerationJobRow, SkippedWidgetRow, TimestampsOut } from '../tables';
 import { isoOffset } from '../timestamps';
 import { designOwner } from './designs.repository';
 
@@ -21,6 +21,8 @@ export interface GenerationJob {
   errorMessage: string | null;
   provider: string | null;
   usage: Record<string, number> | null;
+  /** Fillable widgets of the design the job left out, and why (empty until it is done). */
+  widgetsSkipped: SkippedWidgetRow[];
   /** ISO 8601 with a numeric UTC offset, as the white-label specification shows timestamps. */
   createdAt: string;
   updatedAt: string;
@@ -53,6 +55,7 @@ function select(db: Knex | Knex.Transaction) {
     'error_message',
     'provider',
     'usage',
+    'widgets_skipped',
     db.raw(`${isoOffset('created_at')} as created_at`),
     db.raw(`${isoOffset('updated_at')} as updated_at`),
   );
@@ -74,6 +77,7 @@ function toJob(row: JobOut): GenerationJob {
     errorMessage: row.error_message,
     provider: row.provider,
     usage: row.usage,
+    widgetsSkipped: row.widgets_skipped,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
   };
@@ -161,6 +165,7 @@ export const generationJobsRepository = {
           chargedCost: number;
           provider: string;
           usage: object | null;
+          widgetsSkipped?: SkippedWidgetRow[];
         }
       | { status: 'failed'; errorMessage: string; provider: string | null; usage: object | null },
   ): Promise<void> {
@@ -171,6 +176,7 @@ export const generationJobsRepository = {
         ...(outcome.status === 'done'
           ? {
               widgets_created: outcome.widgetsCreated,
+              widgets_skipped: JSON.stringify(outcome.widgetsSkipped ?? []),
               charged_cost: outcome.chargedCost,
               error_message: null,
             }

@@ -1,17 +1,30 @@
 /**
  * The default provider: deterministic, offline, and honest. It writes no words of its own; every
- * text is a piece of the job's context, used once, in design order:
- * - the first widget with a `heading` and a `paragraph` gets the name as its heading;
+ * text is a piece of the job's context in the job's language, used once, in design order:
  * - `paragraph` fields take the sentences of the short description, then of the old description
  *   (repeated sentences once), up to the field's limit (and `paragraph_length`); a later widget
- *   continues where the previous one stopped;
+ *   continues where the previous one stopped; the first such widget with a `heading` gets the
+ *   name;
  * - benefit items (`benefit_title`, `benefit_text`) come from `Name: value` lines of `parameter`;
- * - questions and answers (`question`, `answer`) come from questions found in the research
- *   extracts, each with the text that follows it;
- * - any other widget (testimonial, call to action, comparison, video, gallery) is left out, and
- *   so is every heading the context has no text for.
+ * - questions and answers come from questions in the descriptions (taken out of the paragraphs'
+ *   sentences when the design has an FAQ) and in the research extracts, each with the sentences
+ *   that follow it;
+ * - images (image and text, gallery) are the catalogue item's, each used once;
+ * - a call to action is the short description's first sentence with the name as the button's
+ *   label, linking to the item's page (only when the item has one);
+ * - a video is the first YouTube or Vimeo link of the descriptions or the research pages;
+ * - testimonials and two-option comparisons need material the catalogue does not hold (quotes,
+ *   two products' values), so they are left out, like every widget the context has nothing for.
+ * Each left-out widget is reported with its reason.
  */
-import { escapeText, htmlToText, type DesignStructure, type FillWidgetInput } from '@catalogue/content';
+import {
+  escapeText,
+  htmlToText,
+  videoEmbedUrl,
+  type DesignStructure,
+  type FillableStructureWidget,
+  type FillWidgetInput,
+} from '@catalogue/content';
 import { htmlBlocks, plainBlocks } from '../research/extract';
 import { fitToStructure, isFillable, withParagraphLength } from './fit';
 import { collapse, cutText, length, sentences } from './text';
@@ -21,6 +34,8 @@ import {
   type GenerationContext,
   type GenerationRequest,
   type GenerationResult,
+  type SkippedWidget,
+  type SkipReason,
 } from './types';
 
 /** Sentences grouped by the block (paragraph) they come from. */
@@ -74,27 +89,64 @@ export function parameterPairs(parameter: string | undefined): Pair[] {
   return pairs;
 }
 
-/** Questions of the research extracts, each with the sentences that follow it as the answer. */
-export function researchQuestions(context: GenerationContext): Pair[] {
+/** Questions of a list of sentences, each with the sentences that follow it (up to 3) as the answer. */
+function questionsOf(all: readonly string[], seen: Set<string>): { pairs: Pair[]; used: Set<string> } {
   const pairs: Pair[] = [];
-  const seen = new Set<string>();
-  for (const page of context.research) {
-    const all = plainBlocks(page.text).flatMap((block) => sentences(block));
-    for (let i = 0; i < all.length; i++) {
-      const question = all[i] ?? '';
-      if (!question.endsWith('?') || length(question) < 10 || seen.has(question.toLowerCase())) continue;
-      const answer: string[] = [];
-      for (let j = i + 1; j < all.length && answer.length < 3; j++) {
-        const next = all[j] ?? '';
-        if (next.endsWith('?')) break;
-        answer.push(next);
-      }
-      if (answer.length === 0) continue;
-      seen.add(question.toLowerCase());
-      pairs.push({ title: question, text: answer.join(' ') });
+  const used = new Set<string>();
+  for (let i = 0; i < all.length; i++) {
+    const question = all[i] ?? '';
+    if (!question.endsWith('?') || length(question) < 10 || seen.has(question.toLowerCase())) continue;
+    const answer: string[] = [];
+    for (let j = i + 1; j < all.length && answer.length < 3; j++) {
+      const next = all[j] ?? '';
+      if (next.endsWith('?')) break;
+      answer.push(next);
+    }
+    if (answer.length === 0) continue;
+    seen.add(question.toLowerCase());
+    pairs.push({ title: question, text: answer.join(' ') });
+    for (const sentence of [question, ...answer]) used.add(sentence.toLowerCase());
+  }
+  return { pairs, used };
+}
+
+/** Questions of the research extracts, each with the sentences that follow it as the answer. */
+export function researchQuestions(context: GenerationContext, seen = new Set<string>()): Pair[] {
+  return context.research.flatMap(
+    (page) =>
+      questionsOf(
+        plainBlocks(page.text).flatMap((block) => sentences(block)),
+        seen,
+      ).pairs,
+  );
+}
+
+/** Questions asked and answered in the descriptions; their sentences leave the paragraph pool. */
+function descriptionQuestions(pool: Pool, seen: Set<string>): Pair[] {
+  // An answer stays within the paragraph of its question.
+  return pool.flatMap((block, i) => {
+    const { pairs, used } = questionsOf(block, seen);
+    pool[i] = block.filter((sentence) => !used.has(sentence.toLowerCase()));
+    return pairs;
+  });
+}
+
+const URL_IN_TEXT = /\bhttps?:\/\/[^\s"'<>]+/g;
+
+/** The first YouTube or Vimeo link of the descriptions (links, embeds, plain text) or research. */
+function videoLink(context: GenerationContext): string | undefined {
+  const texts = [
+    context.short_description,
+    context.old_description,
+    ...context.research.flatMap((p) => [p.url, p.text]),
+  ];
+  for (const text of texts) {
+    for (const match of (text ?? '').matchAll(URL_IN_TEXT)) {
+      const url = match[0].replace(/&amp;/g, '&').replace(/[).,;]+$/, '');
+      if (videoEmbedUrl(url) !== null) return url;
     }
   }
-  return pairs;
+  return undefined;
 }
 
 /**
@@ -132,46 +184,122 @@ function takeParagraphs(pool: Pool, max: number): string[][] {
 const asHtml = (groups: string[][]): string =>
   groups.map((group) => `<p>${escapeText(group.join(' '))}</p>`).join('');
 
-function compose(structure: DesignStructure, context: GenerationContext): FillWidgetInput[] {
+/** What the context holds, consumed widget by widget in design order. */
+interface Material {
+  pool: Pool;
+  name: string;
+  nameUsed: boolean;
+  parameters: Pair[];
+  questions: Pair[];
+  images: string[];
+  video: string | undefined;
+  url: string | undefined;
+  callToAction: string | undefined;
+}
+
+function materialOf(structure: DesignStructure, context: GenerationContext): Material {
   const pool = descriptionPool(context);
-  const parameters = parameterPairs(context.parameter);
-  const questions = researchQuestions(context);
+  const seen = new Set<string>();
+  const hasFaq = structure.widget.some(
+    (w) => w.fillable && w.item_field.some((spec) => spec.role === 'question'),
+  );
+  const questions = [
+    ...(hasFaq ? descriptionQuestions(pool, seen) : []),
+    ...researchQuestions(context, seen),
+  ];
   const name = collapse(htmlToText(context.name ?? ''));
-  let nameUsed = name === '';
-  const widgets: FillWidgetInput[] = [];
-  for (const widget of structure.widget.filter(isFillable)) {
-    const field = new Map(widget.field.map((spec) => [spec.role, spec]));
-    const itemRoles = new Set(widget.item_field.map((spec) => spec.role));
-    const fields: Record<string, string> = {};
-    const paragraph = field.get('paragraph');
-    if (paragraph !== undefined && (paragraph.format === 'html' || paragraph.format === 'text')) {
-      const groups = takeParagraphs(pool, paragraph.max_length);
-      if (groups.length > 0) {
-        fields.paragraph = paragraph.format === 'html' ? asHtml(groups) : groups.flat().join(' ');
-      }
-      if (!nameUsed && field.has('heading')) {
-        fields.heading = name;
-        nameUsed = true;
-      }
-    }
-    let items: Array<Record<string, string>> = [];
-    if (itemRoles.has('benefit_title') && itemRoles.has('benefit_text')) {
-      items = parameters
-        .splice(0, widget.item_count)
-        .map((pair) => ({ benefit_title: pair.title, benefit_text: pair.text }));
-    } else if (itemRoles.has('question') && itemRoles.has('answer')) {
-      items = questions
-        .splice(0, widget.item_count)
-        .map((pair) => ({ question: pair.title, answer: `<p>${escapeText(pair.text)}</p>` }));
-    }
-    if (Object.keys(fields).length === 0 && items.length === 0) continue;
-    widgets.push({
+  const short = blocksOf(context.short_description).flatMap((block) => sentences(block));
+  return {
+    pool,
+    name,
+    nameUsed: name === '',
+    parameters: parameterPairs(context.parameter),
+    questions,
+    images: [...new Set(context.images ?? [])],
+    video: videoLink(context),
+    url: context.url?.trim() || undefined,
+    callToAction: short[0],
+  };
+}
+
+type Filled = FillWidgetInput | SkipReason;
+
+/** One widget from the material, or why it has none. */
+function fillWidget(widget: FillableStructureWidget, m: Material): Filled {
+  const field = new Map(widget.field.map((spec) => [spec.role, spec]));
+  const itemRoles = new Set(widget.item_field.map((spec) => spec.role));
+  if (field.has('quote')) return 'no_quotes';
+  if (field.has('label_a')) return 'no_two_options';
+  if (field.has('button_href')) {
+    if (m.url === undefined) return 'no_url';
+    if (m.name === '' && m.callToAction === undefined) return 'no_text';
+    return {
       design_widget_id: widget.design_widget_id,
-      ...(Object.keys(fields).length > 0 ? { fields } : {}),
-      ...(items.length > 0 ? { items } : {}),
-    });
+      fields: {
+        ...(m.callToAction !== undefined && { text: m.callToAction }),
+        ...(m.name !== '' && { button_label: m.name }),
+        button_href: m.url,
+      },
+    };
   }
-  return widgets;
+  if (field.has('video_url')) {
+    if (m.video === undefined) return 'no_video';
+    return { design_widget_id: widget.design_widget_id, fields: { video_url: m.video } };
+  }
+
+  const fields: Record<string, string> = {};
+  const paragraph = field.get('paragraph');
+  if (paragraph !== undefined && (paragraph.format === 'html' || paragraph.format === 'text')) {
+    const groups = takeParagraphs(m.pool, paragraph.max_length);
+    if (groups.length > 0) {
+      fields.paragraph = paragraph.format === 'html' ? asHtml(groups) : groups.flat().join(' ');
+    }
+    if (!m.nameUsed && field.has('heading')) {
+      fields.heading = m.name;
+      m.nameUsed = true;
+    }
+  }
+  let items: Array<Record<string, string>> = [];
+  let none: SkipReason = 'no_text';
+  if (itemRoles.has('benefit_title') && itemRoles.has('benefit_text')) {
+    items = m.parameters
+      .splice(0, widget.item_count)
+      .map((pair) => ({ benefit_title: pair.title, benefit_text: pair.text }));
+    none = 'no_parameters';
+  } else if (itemRoles.has('question') && itemRoles.has('answer')) {
+    items = m.questions
+      .splice(0, widget.item_count)
+      .map((pair) => ({ question: pair.title, answer: `<p>${escapeText(pair.text)}</p>` }));
+    none = 'no_questions';
+  }
+  const image = m.images.splice(0, widget.image_slot);
+  if (Object.keys(fields).length === 0 && items.length === 0 && image.length === 0) {
+    return widget.image_slot > 0 && paragraph === undefined && items.length === 0 ? 'no_images' : none;
+  }
+  return {
+    design_widget_id: widget.design_widget_id,
+    ...(Object.keys(fields).length > 0 ? { fields } : {}),
+    ...(items.length > 0 ? { items } : {}),
+    ...(image.length > 0 ? { image } : {}),
+  };
+}
+
+function compose(
+  structure: DesignStructure,
+  context: GenerationContext,
+): { widgets: FillWidgetInput[]; skipped: SkippedWidget[] } {
+  const material = materialOf(structure, context);
+  const widgets: FillWidgetInput[] = [];
+  const skipped: SkippedWidget[] = [];
+  for (const widget of structure.widget.filter(isFillable)) {
+    const filled = fillWidget(widget, material);
+    if (typeof filled === 'string') {
+      skipped.push({ design_widget_id: widget.design_widget_id, type: widget.type, reason: filled });
+    } else {
+      widgets.push(filled);
+    }
+  }
+  return { widgets, skipped };
 }
 
 export function createBuiltinProvider(): ContentProvider {
@@ -182,8 +310,21 @@ export function createBuiltinProvider(): ContentProvider {
       const structure = withParagraphLength(req.structure, req.context.paragraph_length);
       // Composition respects the limits already; fitting cuts over-long parameter lines and
       // questions, and guarantees that the answer always passes fillDesign.
-      const widgets = fitToStructure(structure, compose(structure, req.context));
-      return Promise.resolve({ widgets, usage: null, provider: 'builtin', model: null });
+      const composed = compose(structure, req.context);
+      const widgets = fitToStructure(structure, composed.widgets);
+      const kept = new Set(widgets.map((w) => w.design_widget_id));
+      // Fitting can drop what composition made (an unusable link): reported as having no text.
+      const skipped = [
+        ...composed.skipped,
+        ...composed.widgets
+          .filter((w) => !kept.has(w.design_widget_id))
+          .map((w) => ({
+            design_widget_id: w.design_widget_id,
+            type: structure.widget.find((s) => s.design_widget_id === w.design_widget_id)?.type ?? '',
+            reason: 'no_text' as const,
+          })),
+      ];
+      return Promise.resolve({ widgets, usage: null, provider: 'builtin', model: null, skipped });
     },
   };
 }

@@ -32,5 +32,7 @@ export type {
   GenerationRequest,
   GenerationResult,
   ResearchExtract,
+  SkippedWidget,
+  SkipReason,
   TokenUsage,
 } from './types';

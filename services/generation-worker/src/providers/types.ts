@@ -29,6 +29,28 @@ export interface GenerationContext {
   paragraph_length?: number;
   /** Extracts of the `search_web` pages (see research/fetch-pages.ts); empty when not used. */
   research: ResearchExtract[];
+  /** The catalogue item's images (same external id), language independent; may be empty. */
+  images?: string[];
+  /** The catalogue item's page in `lang` (a call to action links there). */
+  url?: string;
+}
+
+/** Why a fillable widget of the design was left out: the data held nothing for it. */
+export type SkipReason =
+  | 'no_text'
+  | 'no_parameters'
+  | 'no_questions'
+  | 'no_images'
+  | 'no_url'
+  | 'no_video'
+  | 'no_quotes'
+  | 'no_two_options'
+  | 'not_answered';
+
+export interface SkippedWidget {
+  design_widget_id: number;
+  type: string;
+  reason: SkipReason;
 }
 
 export interface GenerationRequest {
@@ -49,6 +71,8 @@ export interface GenerationResult {
   usage: TokenUsage | null;
   provider: string;
   model: string | null;
+  /** Fillable widgets left out and why (the builtin provider says why; others: not answered). */
+  skipped?: SkippedWidget[];
 }
 
 export interface ContentProvider {

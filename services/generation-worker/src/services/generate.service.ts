@@ -20,7 +20,13 @@ import {
   type ContentWidget,
   type DesignStructure,
 } from '@catalogue/content';
-import { loadDesign, saveEditorContent, structureOf, type LoadedDesign } from '@catalogue/content-store';
+import {
+  generationMaterial,
+  loadDesign,
+  saveEditorContent,
+  structureOf,
+  type LoadedDesign,
+} from '@catalogue/content-store';
 import { estimateGeneration } from '@catalogue/credits';
 import {
   creditsRepository,
@@ -31,7 +37,7 @@ import {
   type GenerationJob,
 } from '@catalogue/db';
 import type { JobPayloads } from '@catalogue/queue';
-import { ProviderError, type GenerationContext, type TokenUsage } from '../providers';
+import { ProviderError, type GenerationContext, type SkippedWidget, type TokenUsage } from '../providers';
 import type { ResearchPage } from '../research';
 import {
   fillProblems,
@@ -87,6 +93,8 @@ interface Generated {
   widgetLanguages: number;
   /** The languages the tree has text in. */
   languages: string[];
+  /** The design's fillable widgets left out, and why. */
+  skipped: SkippedWidget[];
   provider: string;
   usage: TokenUsage | null;
 }
@@ -104,6 +112,13 @@ async function loadInputs(deps: GenerationDeps, job: GenerationJob): Promise<Job
   const structure = structureOf(design);
   const pages = await research(deps, context);
   const prompt = await promptText(deps.db, eshopId, context.prompt_id);
+  const material = await generationMaterial(
+    deps.db,
+    eshopId,
+    job.entityType as ContentEntityType,
+    job.entityId,
+  );
+  const urlIn = (lang: string) => material.url[lang]?.trim() || undefined;
   const own: GenerationContext = {
     lang: job.lang,
     languages: eshop.languages,
@@ -115,6 +130,8 @@ async function loadInputs(deps: GenerationDeps, job: GenerationJob): Promise<Job
     prompt,
     paragraph_length: context.paragraph_length,
     research: pages,
+    images: material.images,
+    url: urlIn(job.lang),
   };
   // Another language is written from its own texts only: the host's fields and the research
   // pages belong to the job's language.
@@ -129,6 +146,8 @@ async function loadInputs(deps: GenerationDeps, job: GenerationJob): Promise<Job
       prompt,
       paragraph_length: context.paragraph_length,
       research: [],
+      images: material.images,
+      url: urlIn(lang),
     }));
   return { design, eshop, context, structure, pages, contexts: [own, ...others] };
 }
@@ -155,7 +174,7 @@ async function generateTree(
       };
     }
     usage = addUsage(usage, generated.usage);
-    answers.push({ lang: context.lang, widgets: generated.widgets });
+    answers.push({ lang: context.lang, widgets: generated.widgets, skipped: generated.skipped ?? [] });
   }
   const provider = deps.provider.name;
   const [own, ...others] = answers;
@@ -195,9 +214,30 @@ async function generateTree(
     widgetsCreated: filled.widgetsCreated,
     widgetLanguages: Object.values(merged.perLanguage).reduce((a, b) => a + b, 0),
     languages: answers.map((answer) => answer.lang),
+    skipped: skippedWidgets(inputs.structure, merged.widgets, own!.skipped),
     provider,
     usage,
   };
+}
+
+/** The fillable widgets that got nothing, with the provider's reason or `not_answered`. */
+function skippedWidgets(
+  structure: DesignStructure,
+  filled: readonly { design_widget_id: number }[],
+  reported: readonly SkippedWidget[],
+): SkippedWidget[] {
+  const kept = new Set(filled.map((w) => w.design_widget_id));
+  const reasons = new Map(reported.map((s) => [s.design_widget_id, s]));
+  return structure.widget
+    .filter((w) => w.fillable && !kept.has(w.design_widget_id))
+    .map(
+      (w) =>
+        reasons.get(w.design_widget_id) ?? {
+          design_widget_id: w.design_widget_id,
+          type: w.type,
+          reason: 'not_answered',
+        },
+    );
 }
 
 function addUsage(a: TokenUsage | null, b: TokenUsage | null): TokenUsage | null {
@@ -273,6 +313,7 @@ async function storeGenerated(
       chargedCost: charged,
       provider: generated.provider,
       usage: generated.usage,
+      widgetsSkipped: generated.skipped,
     });
     return charged;
   });

@@ -29,6 +29,8 @@ export interface JobBody {
   design_id: number;
   lang: string;
   widgets_created: number;
+  /** Beyond the specification: fillable widgets left out, and why (issue 17). */
+  widgets_skipped: GenerationJob['widgetsSkipped'];
   error_message: string | null;
   created_at: string;
   updated_at: string;
@@ -41,6 +43,7 @@ export function jobBody(job: GenerationJob): JobBody {
     design_id: job.designId,
     lang: job.lang,
     widgets_created: job.widgetsCreated,
+    widgets_skipped: job.widgetsSkipped,
     error_message: job.errorMessage,
     created_at: job.createdAt,
     updated_at: job.updatedAt,
