@@ -100,3 +100,5 @@ export { widgetCatalogueRepository } from './repositories/widget-catalogue.repos
 export type { CatalogueWidget } from './repositories/widget-catalogue.repository';
 export { idempotencyRepository } from './repositories/idempotency.repository';
 export type { IdempotencyClaim, IdempotencyRecord } from './repositories/idempotency.repository';
+export { eventsRepository } from './repositories/events.repository';
+export type { EventType, NewEvent, StoredEvent } from './repositories/events.repository';
