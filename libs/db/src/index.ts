@@ -51,7 +51,12 @@ export {
 export { variantsRepository } from './repositories/variants.repository';
 export type { Variant } from './repositories/variants.repository';
 export { parametersRepository } from './repositories/parameters.repository';
-export type { ParameterWrite, ParameterValueWrite, UpsertCounts } from './repositories/parameters.repository';
+export type {
+  ParameterWrite,
+  ParameterValueWrite,
+  UpsertCounts,
+  WrittenParameter,
+} from './repositories/parameters.repository';
 export { listingRepository } from './repositories/listing.repository';
 export type {
   ListingBatch,
