@@ -101,7 +101,7 @@ export function contentFromBindings(bindings: readonly unknown[]): ContentColumn
 /** catalogueRepository.markRenderedMany of products. */
 export const MARK_RENDERED_SQL =
   'update "products" set "status" = $1, "is_loaded" = $2, "updated_at" = CURRENT_TIMESTAMP(6) ' +
-  'where "eshop_id" = $3 and "status" = $4 and external_id = any($5::text[])';
+  'where "eshop_id" = $3 and "status" = $4 and external_id = any($5::text[]) returning "external_id"';
 
 export function markRenderedBindings(
   status: 'ready' | 'review',
@@ -109,4 +109,32 @@ export function markRenderedBindings(
   externalIds: readonly string[],
 ): unknown[] {
   return [status, true, eshopId, 'generate', [...externalIds]];
+}
+
+/** eventsRepository.append: the job's item.content_ready events, last in its transaction. */
+export const APPEND_EVENTS_SQL = `with reserved as (
+         insert into event_sequences as s (eshop_id, last_seq) values ($1, $2)
+         on conflict (eshop_id) do update set last_seq = s.last_seq + excluded.last_seq
+         returning last_seq
+       )
+       insert into events (eshop_id, seq, type, entity_type, external_id, data)
+       select $3, reserved.last_seq - $4 + e.ord, e.value->>'type', e.value->>'entity_type',
+              e.value->>'external_id', e.value->'data'
+       from reserved, jsonb_array_elements($5::jsonb) with ordinality as e(value, ord)
+       order by e.ord
+       returning seq`;
+
+/** One item.content_ready per product marked, in the order of the locked items. */
+export function appendEventsBindings(
+  status: 'ready' | 'review',
+  eshopId: number,
+  externalIds: readonly string[],
+): unknown[] {
+  const events = externalIds.map((externalId) => ({
+    type: 'item.content_ready',
+    entity_type: 'product',
+    external_id: externalId,
+    data: { status },
+  }));
+  return [eshopId, events.length, eshopId, events.length, JSON.stringify(events)];
 }

@@ -3,7 +3,8 @@
 // the service's default size, and, per render-content job, one transaction with the set-based
 // statements of worker-baseline-sql.ts: read the eshop, lock the job's items, upsert their content
 // rows with precomputed outputs (read once from CONTENT_FILE) in one statement, mark them ready in
-// one. No composition, no rendering, no logging, no metrics.
+// one and append their item.content_ready events in one. No composition, no rendering, no
+// logging, no metrics.
 //
 //   GET /readyz   200 once the worker is connected and Postgres answers
 import { readFileSync } from 'node:fs';
@@ -13,6 +14,8 @@ import { Redis } from 'ioredis';
 import pg from 'pg';
 import type { JobPayloads } from '@catalogue/queue';
 import {
+  APPEND_EVENTS_SQL,
+  appendEventsBindings,
   ESHOP_SQL,
   eshopBindings,
   lockItemsBindings,
@@ -55,10 +58,17 @@ async function storeItems(
     const live = items.map((item) => item.external_id);
     if (eshop && live.length) {
       await client.query(upsertContentsSql(live.length), upsertContentsBindings(eshopId, live, content));
-      await client.query(
-        MARK_RENDERED_SQL,
-        markRenderedBindings(eshop.review_required ? 'review' : 'ready', eshopId, live),
+      const status = eshop.review_required ? 'review' : 'ready';
+      const marked = new Set(
+        (
+          await client.query<{ external_id: string }>(
+            MARK_RENDERED_SQL,
+            markRenderedBindings(status, eshopId, live),
+          )
+        ).rows.map((row) => row.external_id),
       );
+      const ready = live.filter((id) => marked.has(id));
+      if (ready.length) await client.query(APPEND_EVENTS_SQL, appendEventsBindings(status, eshopId, ready));
     }
     await client.query('COMMIT;');
     return { composed: live.length, skipped: ids.length - live.length };

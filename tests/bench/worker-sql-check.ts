@@ -1,9 +1,11 @@
 // bench:worker SQL check: the bare worker must run exactly the statements renderContent runs
-// around composing and rendering, and write what renderContent stored.
+// around composing and rendering (its event append included), and write what renderContent stored.
 import type { Knex } from '@catalogue/db';
 import { renderContents } from '@catalogue/content-store';
 import type { BenchItem } from './worker-seed';
 import {
+  APPEND_EVENTS_SQL,
+  appendEventsBindings,
   contentFromBindings,
   ESHOP_SQL,
   eshopBindings,
@@ -42,14 +44,14 @@ export async function checkBareSql(
     throw new Error(`rendering ${ids.join(', ')} for the SQL check: ${JSON.stringify([...outcome])}`);
   }
   const statements = seen.filter((q) => /^\s*(select|insert|update|with)/i.test(q.sql));
-  const upsert = statements.at(-2);
+  const upsert = statements.at(-3);
   const content = contentFromBindings(upsert?.bindings ?? []);
   const second = contentFromBindings((upsert?.bindings ?? []).slice(10));
   const expected = [
     { at: 0, sql: ESHOP_SQL, bindings: eshopBindings(item.eshopId) },
     { at: 1, sql: lockItemsSql(2), bindings: lockItemsBindings(item.eshopId, ids) },
     {
-      at: statements.length - 2,
+      at: statements.length - 3,
       sql: upsertContentsSql(2),
       // Each item's own content (their names differ), in the order of the ids.
       bindings: [
@@ -58,9 +60,14 @@ export async function checkBareSql(
       ],
     },
     {
-      at: statements.length - 1,
+      at: statements.length - 2,
       sql: MARK_RENDERED_SQL,
       bindings: markRenderedBindings('ready', item.eshopId, ids),
+    },
+    {
+      at: statements.length - 1,
+      sql: APPEND_EVENTS_SQL,
+      bindings: appendEventsBindings('ready', item.eshopId, ids),
     },
   ];
   for (const want of expected) {

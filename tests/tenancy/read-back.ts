@@ -18,7 +18,14 @@ const ENTITIES = [
 ] as const;
 
 /** Tenant tables read row by row (every column) for A's `eshop_id`. */
-const TABLES = [...TENANT_TABLES_WITH_IDS, 'content', 'credit_accounts', 'credit_ledger'];
+const TABLES = [
+  ...TENANT_TABLES_WITH_IDS,
+  'content',
+  'credit_accounts',
+  'credit_ledger',
+  'events',
+  'event_sequences',
+];
 
 export interface ReadBackTarget {
   eshop: SeededEshop;
@@ -41,6 +48,8 @@ export async function readBack(db: Knex, target: ReadBackTarget): Promise<Record
     '/api/v1/products/list',
     '/api/v1/categories/list',
     `/api/v2/rest/listing/${target.batchId}/product`,
+    // A's change feed: nothing B does may add, move or remove an event of A.
+    '/api/v2/rest/changes?limit=1000',
     `${WL}/entity?per_page=100`,
     ...ENTITIES.flatMap(([id, type]) => [
       `${WL}/content/${id}/type/${type}?lang=cs`,

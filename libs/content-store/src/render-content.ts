@@ -10,6 +10,7 @@ import {
   catalogueRepository,
   contentRepository,
   eshopsRepository,
+  eventsRepository,
   productRelationsRepository,
   type EntityType,
   type Knex,
@@ -85,8 +86,8 @@ export interface RenderBatch {
  *
  * Set-based: one locking read of the items (id order, as imports lock them), one of their
  * content rows (for products with their brands, parameters and variants), one multi-row content
- * write and one status update for the whole batch, whatever its size; only composing and
- * rendering run per item.
+ * write, one status update and one event append for the whole batch, whatever its size; only
+ * composing and rendering run per item.
  * Returns each item's outcome.
  */
 export async function renderContents(
@@ -136,12 +137,23 @@ export async function renderContents(
       };
     });
     await contentRepository.saveMany(trx, eshopId, type, contents);
-    await catalogueRepository.markRenderedMany(
+    const status = eshop.reviewRequired ? 'review' : 'ready';
+    const marked = new Set(
+      await catalogueRepository.markRenderedMany(trx, type, eshopId, externalIds, status),
+    );
+    // One `item.content_ready` per item this job made ready (a repeated job marks nothing and
+    // tells nobody twice), in the job's transaction and last in it (it locks the event counter).
+    await eventsRepository.append(
       trx,
-      type,
       eshopId,
-      externalIds,
-      eshop.reviewRequired ? 'review' : 'ready',
+      externalIds
+        .filter((id) => marked.has(id))
+        .map((externalId) => ({
+          type: 'item.content_ready',
+          entityType: type,
+          externalId,
+          data: { status },
+        })),
     );
     return outcomes;
   });

@@ -51,7 +51,12 @@ export {
 export { variantsRepository } from './repositories/variants.repository';
 export type { Variant } from './repositories/variants.repository';
 export { parametersRepository } from './repositories/parameters.repository';
-export type { ParameterWrite, ParameterValueWrite, UpsertCounts } from './repositories/parameters.repository';
+export type {
+  ParameterWrite,
+  ParameterValueWrite,
+  UpsertCounts,
+  WrittenParameter,
+} from './repositories/parameters.repository';
 export { listingRepository } from './repositories/listing.repository';
 export type {
   ListingBatch,
@@ -101,3 +106,5 @@ export type { CatalogueWidget } from './repositories/widget-catalogue.repository
 export { idempotencyRepository } from './repositories/idempotency.repository';
 export type { IdempotencyClaim, IdempotencyRecord } from './repositories/idempotency.repository';
 export type { SkippedWidgetRow } from './tables';
+export { eventsRepository } from './repositories/events.repository';
+export type { EventType, NewEvent, StoredEvent } from './repositories/events.repository';

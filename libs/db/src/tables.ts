@@ -93,6 +93,21 @@ export interface ListingRowRow {
   updated_at: Date;
 }
 
+export interface EventRow {
+  eshop_id: number;
+  seq: number;
+  type: string;
+  entity_type: string;
+  external_id: string;
+  occurred_at: Date;
+  data: Record<string, unknown>;
+}
+
+export interface EventSequenceRow {
+  eshop_id: number;
+  last_seq: number;
+}
+
 /** A column's value, or SQL computing it (`now()`, a subquery). */
 type Values<T> = { [K in keyof T]: T[K] | Knex.Raw };
 
@@ -118,5 +133,7 @@ declare module 'knex/types/tables' {
     widget_favourites: Writable<WidgetFavouriteRow, 'children', 'eshop_id' | 'name' | 'widget_id'>;
     listing_batches: Writable<ListingBatchRow, never, 'eshop_id' | 'format' | 'rows_total'>;
     listing_rows: Writable<ListingRowRow, 'field' | 'parameter', 'eshop_id' | 'batch_id' | 'external_id'>;
+    events: Writable<EventRow, 'data', 'eshop_id' | 'seq' | 'type' | 'entity_type' | 'external_id'>;
+    event_sequences: Writable<EventSequenceRow, never, 'eshop_id'>;
   }
 }

@@ -33,6 +33,8 @@ const TABLES = [
   'design_widgets',
   'designs',
   'eshops',
+  'event_sequences',
+  'events',
   'generation_jobs',
   'idempotency_keys',
   'listing_batches',
@@ -63,6 +65,7 @@ const MIGRATIONS = [
   '20261123000300_idempotency_keys',
   '20261123000400_sweep_indexes',
   '20261125000100_auth_change_notify',
+  '20261125000200_events',
   '20261125000300_generation_skipped',
 ];
 

@@ -18,6 +18,10 @@ export const ERROR_CODES = {
     status: 400,
     meaning: 'The Idempotency-Key header is empty, too long or not printable ASCII.',
   },
+  cursor_invalid: {
+    status: 400,
+    meaning: 'The change feed cursor (`after`) is not one the service returned.',
+  },
   token_missing: { status: 401, meaning: 'No token was sent.' },
   token_invalid: { status: 401, meaning: 'The token sent is unknown or revoked.' },
   origin_forbidden: { status: 403, meaning: 'The Origin header is missing or not allowed for the eshop.' },

@@ -68,6 +68,9 @@ describe('white-label-api: POST …/generate while Redis is down', () => {
       .where({ eshop_id: eshopId })
       .select('status', 'error_message');
     expect(jobs).toEqual([{ status: 'failed', error_message: 'The job could not be queued.' }]);
+    // The change feed hears of it like of any other failed job.
+    const events = await deps.db('events').where({ eshop_id: eshopId }).select('seq', 'type');
+    expect(events).toEqual([{ seq: 1, type: 'generation.failed' }]);
     expect(await creditsRepository.getAccount(deps.db, eshopId)).toEqual({
       eshopId,
       balance: 100,

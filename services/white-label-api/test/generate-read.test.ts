@@ -47,13 +47,15 @@ describe('white-label-api: GET …/generate and GET generate/{id}', () => {
 
   test('when the job has finished, then GET …/generate is 404 and GET generate/{id} shows the outcome', async () => {
     const { s, entity, job } = await started();
-    await generationJobsRepository.finish(svc.deps.db, s.id, job.id, {
-      status: 'done',
-      widgetsCreated: 3,
-      chargedCost: 6,
-      provider: 'builtin',
-      usage: null,
-    });
+    await svc.deps.db.transaction((trx) =>
+      generationJobsRepository.finish(trx, s.id, job.id, {
+        status: 'done',
+        widgetsCreated: 3,
+        chargedCost: 6,
+        provider: 'builtin',
+        usage: null,
+      }),
+    );
 
     const resume = await s.call('GET', path(entity));
     const polled = await s.call('GET', `/generate/${job.id}`);
@@ -74,12 +76,14 @@ describe('white-label-api: GET …/generate and GET generate/{id}', () => {
 
   test('when a job failed, then GET generate/{id} carries its error message', async () => {
     const { s, job } = await started();
-    await generationJobsRepository.finish(svc.deps.db, s.id, job.id, {
-      status: 'failed',
-      errorMessage: 'Content generation failed: timeout',
-      provider: 'openai',
-      usage: null,
-    });
+    await svc.deps.db.transaction((trx) =>
+      generationJobsRepository.finish(trx, s.id, job.id, {
+        status: 'failed',
+        errorMessage: 'Content generation failed: timeout',
+        provider: 'openai',
+        usage: null,
+      }),
+    );
 
     const polled = await s.call('GET', `/generate/${job.id}`);
 

@@ -194,12 +194,14 @@ describe('white-label-api: POST …/generate', () => {
     const entity = nextEntity();
     await s.register(entity);
     const first = await s.call('POST', path(entity), { design_id: classic });
-    await generationJobsRepository.finish(svc.deps.db, s.id, first.body.data.id, {
-      status: 'failed',
-      errorMessage: 'test',
-      provider: null,
-      usage: null,
-    });
+    await svc.deps.db.transaction((trx) =>
+      generationJobsRepository.finish(trx, s.id, first.body.data.id, {
+        status: 'failed',
+        errorMessage: 'test',
+        provider: null,
+        usage: null,
+      }),
+    );
 
     const again = await s.call('POST', path(entity), { design_id: classic });
 

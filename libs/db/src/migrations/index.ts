@@ -13,6 +13,7 @@ import * as eshopRateLimit from './20261123000200_eshop_rate_limit';
 import * as idempotencyKeys from './20261123000300_idempotency_keys';
 import * as sweepIndexes from './20261123000400_sweep_indexes';
 import * as authChangeNotify from './20261125000100_auth_change_notify';
+import * as events from './20261125000200_events';
 import * as generationSkipped from './20261125000300_generation_skipped';
 
 export interface Migration {
@@ -37,5 +38,6 @@ export const migrations: Migration[] = [
   { name: '20261123000300_idempotency_keys', ...idempotencyKeys },
   { name: '20261123000400_sweep_indexes', ...sweepIndexes },
   { name: '20261125000100_auth_change_notify', ...authChangeNotify },
+  { name: '20261125000200_events', ...events },
   { name: '20261125000300_generation_skipped', ...generationSkipped },
 ];

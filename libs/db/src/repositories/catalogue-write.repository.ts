@@ -175,18 +175,23 @@ export const catalogueWrites = {
     return changed > 0;
   },
 
-  /** markRendered for several items of one eshop and type in one statement. */
+  /**
+   * markRendered for several items of one eshop and type in one statement. Returns the external
+   * ids it marked (items that were waiting in `generate`), in no particular order.
+   */
   async markRenderedMany(
     trx: Knex.Transaction,
     type: EntityType,
     eshopId: number,
     externalIds: readonly string[],
     nextStatus: 'ready' | 'review',
-  ): Promise<void> {
-    if (!externalIds.length) return;
-    await trx(ENTITY_TABLES[type].table)
+  ): Promise<string[]> {
+    if (!externalIds.length) return [];
+    const rows = await trx(ENTITY_TABLES[type].table)
       .where({ eshop_id: eshopId, status: 'generate' })
       .whereRaw('external_id = any(?::text[])', [[...externalIds]])
-      .update({ status: nextStatus, is_loaded: true, updated_at: trx.fn.now(6) });
+      .update({ status: nextStatus, is_loaded: true, updated_at: trx.fn.now(6) })
+      .returning<{ external_id: string }[]>('external_id');
+    return rows.map((r) => r.external_id);
   },
 };

@@ -3,6 +3,7 @@ import type { GenerateJobContext } from '../generate-context';
 import type { GenerationJobRow, SkippedWidgetRow, TimestampsOut } from '../tables';
 import { isoOffset } from '../timestamps';
 import { designOwner } from './designs.repository';
+import { eventsRepository } from './events.repository';
 
 export type GenerationJobStatus = GenerationJobRow['status'];
 
@@ -154,8 +155,14 @@ export const generationJobsRepository = {
       .update({ status: 'running', updated_at: trx.fn.now(6) });
   },
 
+  /**
+   * Ends the job `done` or `failed` and appends its `generation.succeeded` or
+   * `generation.failed` event, in the caller's transaction: every way a job ends (the worker,
+   * the sweeper, a job the API could not queue) tells the change feed here. The append locks
+   * the eshop's event counter until the commit, so call this last in the transaction.
+   */
   async finish(
-    trx: Knex | Knex.Transaction,
+    trx: Knex.Transaction,
     eshopId: number,
     id: number,
     outcome:
@@ -169,7 +176,7 @@ export const generationJobsRepository = {
         }
       | { status: 'failed'; errorMessage: string; provider: string | null; usage: object | null },
   ): Promise<void> {
-    await trx('generation_jobs')
+    const [job] = await trx('generation_jobs')
       .where({ eshop_id: eshopId, id })
       .update({
         status: outcome.status,
@@ -184,6 +191,20 @@ export const generationJobsRepository = {
         provider: outcome.provider,
         usage: outcome.usage ? JSON.stringify(outcome.usage) : null,
         updated_at: trx.fn.now(6),
-      });
+      })
+      .returning(['entity_type', 'entity_id']);
+    if (!job) return;
+    await eventsRepository.append(trx, eshopId, [
+      {
+        type: outcome.status === 'done' ? 'generation.succeeded' : 'generation.failed',
+        entityType: job.entity_type,
+        externalId: job.entity_id,
+        // The job's own details (error, cost) are read from GET /generate/{id}.
+        data:
+          outcome.status === 'done'
+            ? { job_id: id, widgets_created: outcome.widgetsCreated }
+            : { job_id: id },
+      },
+    ]);
   },
 };

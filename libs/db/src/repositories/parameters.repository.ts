@@ -21,6 +21,12 @@ function countInserted(rows: { inserted: boolean }[]): UpsertCounts {
   return { inserted, updated: rows.length - inserted };
 }
 
+/** A parameter row the upsert wrote, and whether it inserted it (`xmax = 0`). */
+export interface WrittenParameter {
+  externalId: number;
+  inserted: boolean;
+}
+
 export interface ParameterWithValues {
   id: number;
   name: string;
@@ -31,14 +37,15 @@ export const parametersRepository = {
   /**
    * Creates or updates parameters and then their values, in two multi-row statements.
    * `xmax = 0` is true exactly for rows the statement inserted, which tells new from existing.
+   * Every sent parameter is written (its name set again), so `written` lists them all.
    */
   async upsert(
     trx: Knex.Transaction,
     eshopId: number,
     parameters: ParameterWrite[],
     values: ParameterValueWrite[],
-  ): Promise<{ parameters: UpsertCounts; values: UpsertCounts }> {
-    if (!parameters.length) return { parameters: countInserted([]), values: countInserted([]) };
+  ): Promise<{ parameters: UpsertCounts; values: UpsertCounts; written: WrittenParameter[] }> {
+    if (!parameters.length) return { parameters: countInserted([]), values: countInserted([]), written: [] };
     // Rows in id order, so concurrent imports of the same parameters lock them in the same order.
     const sortedParameters = [...parameters].sort((a, b) => a.externalId - b.externalId);
     const written = await trx('parameters')
@@ -70,7 +77,11 @@ export const parametersRepository = {
           .returning<{ inserted: boolean }[]>([trx.raw('(xmax = 0) as inserted') as unknown as string])),
       );
     }
-    return { parameters: countInserted(written), values: countInserted(writtenValues) };
+    return {
+      parameters: countInserted(written),
+      values: countInserted(writtenValues),
+      written: written.map((p) => ({ externalId: p.external_id, inserted: p.inserted })),
+    };
   },
 
   async existingIds(

@@ -1,7 +1,8 @@
 import { apiRouter, bodyOf, eshopOf, idempotent, validate, type RouterDeps } from '@catalogue/http';
 import type { EntityType } from '@catalogue/db';
 import type { Deps } from '../deps';
-import { v1ListQuery, v2ListQuery } from '../schemas/list.schema';
+import { changesQuery, v1ListQuery, v2ListQuery } from '../schemas/list.schema';
+import { listChanges } from '../services/changes.service';
 import { softDelete } from '../services/delete.service';
 import { importParameters, importV1, importV2, multiImport } from '../services/import.service';
 import { listV1, listV2 } from '../services/list.service';
@@ -13,7 +14,7 @@ const V2_ENTITIES: [string, EntityType][] = [
   ['blogs', 'blog'],
 ];
 
-/** v2: list, import and soft-delete per entity; parameters; multi-import. */
+/** v2: list, import and soft-delete per entity; parameters; multi-import; the change feed. */
 export function v2Routes(deps: RouterDeps & Pick<Deps, 'logger' | 'config' | 'queues'>) {
   const router = apiRouter(deps, { prefix: '/api/v2/rest', bodyLimit: deps.config.http.importBodyLimit });
   // A retried import with the same Idempotency-Key answers what the first one did.
@@ -34,6 +35,9 @@ export function v2Routes(deps: RouterDeps & Pick<Deps, 'logger' | 'config' | 'qu
   });
   router.post('/multi-import', once, async (ctx) => {
     ctx.body = await multiImport(deps, eshopOf(ctx).id, bodyOf(ctx));
+  });
+  router.get('/changes', validate({ query: changesQuery }), async (ctx) => {
+    ctx.body = await listChanges(deps.db, eshopOf(ctx).id, ctx.state.input.query);
   });
   return router;
 }

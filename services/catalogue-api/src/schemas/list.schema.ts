@@ -78,3 +78,17 @@ export const listingQuery = Joi.object<ListingQuery, true>({
 export const batchParams = Joi.object<{ batch_id: number }, true>({
   batch_id: Joi.number().integer().min(1).max(Number.MAX_SAFE_INTEGER).required(),
 });
+
+export interface ChangesQuery {
+  after?: string;
+  limit: number;
+}
+
+/**
+ * Query of the change feed. `after` is checked as a cursor by the service (a malformed one is
+ * 400 `cursor_invalid`); here only its length, so no request sends a long string further.
+ */
+export const changesQuery = Joi.object<ChangesQuery, true>({
+  after: Joi.string().allow('').max(64),
+  limit: Joi.number().integer().min(1).max(1_000).default(100),
+}).unknown(true);

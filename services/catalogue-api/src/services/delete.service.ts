@@ -1,4 +1,4 @@
-import { catalogueRepository, type EntityType, type Knex } from '@catalogue/db';
+import { catalogueRepository, eventsRepository, type EntityType, type Knex } from '@catalogue/db';
 import { isStorableText } from '@catalogue/http';
 import { bulkItems, byIndex, type ItemError } from './item-check';
 
@@ -23,8 +23,9 @@ function idOf(element: unknown): string | undefined {
 }
 
 /**
- * Soft-deletes the listed items in one statement. Missing or already deleted items are
- * skipped with the Not found message; a repeated id counts once.
+ * Soft-deletes the listed items in one statement, with an `item.deleted` event for each in the
+ * same transaction. Missing or already deleted items are skipped with the Not found message
+ * (and have no event); a repeated id counts once.
  */
 export async function softDelete(
   db: Knex,
@@ -49,7 +50,16 @@ export async function softDelete(
       wanted.set(id, index);
     }
   });
-  const deleted = await catalogueRepository.softDelete(db, type, eshopId, [...wanted.keys()]);
+  const deleted = await db.transaction(async (trx) => {
+    const rows = await catalogueRepository.softDelete(trx, type, eshopId, [...wanted.keys()]);
+    // A tombstone per deleted item, in the delete's transaction (last: it locks the counter).
+    await eventsRepository.append(
+      trx,
+      eshopId,
+      [...rows].sort().map((externalId) => ({ type: 'item.deleted', entityType: type, externalId })),
+    );
+    return rows;
+  });
   for (const [id, index] of wanted) {
     if (!deleted.has(id)) errors.push({ index, id, errors: [NOT_FOUND[type]] });
   }

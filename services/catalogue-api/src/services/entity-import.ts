@@ -6,6 +6,7 @@ import {
   type EntityType,
   type EntityWrite,
   type Knex,
+  type NewEvent,
   type StoredEntity,
   type Variant,
 } from '@catalogue/db';
@@ -34,6 +35,11 @@ export interface EntityImportOutcome {
   errors: ItemError[];
   /** External ids whose content must be (re)composed: created, or source fields changed. */
   toRender: string[];
+  /**
+   * `item.created` or `item.updated` for each row this request wrote, to be appended in its
+   * transaction; an item sent with what is stored already is not written and has none.
+   */
+  events: NewEvent[];
 }
 
 /**
@@ -142,6 +148,7 @@ interface WriteRound {
   /** Items refused on their merged fields (NAMELESS); nothing of them is written. */
   errors: ItemError[];
   toRender: string[];
+  events: NewEvent[];
   /** Items written as new that a concurrent request created first: merge them again. */
   lost: CheckedItem<WriteItem>[];
 }
@@ -220,6 +227,12 @@ async function writeRound(
     updated: items.length - lost.length - imported - errors.length,
     errors,
     toRender: [...rendered].filter((id) => !lostIds.has(id)),
+    // Told apart by what the upsert did (`xmax = 0`), like the counts.
+    events: [...written].map(([externalId, row]) => ({
+      type: row.inserted ? 'item.created' : 'item.updated',
+      entityType: type,
+      externalId,
+    })),
     lost,
   };
 }
@@ -230,7 +243,7 @@ async function writeRound(
  * the variant replacement). An item whose source fields changed (or a new one) goes back to
  * `generate` and is returned in `toRender`; a change of is_visible alone, or bringing back a
  * soft-deleted item, keeps its status and content. `imported` and `updated` count what this
- * request inserted and updated.
+ * request inserted and updated. The caller appends the returned `events` last in its transaction.
  */
 export async function importEntities(
   trx: Knex.Transaction,
@@ -251,7 +264,7 @@ export async function importEntities(
   const unique = withoutDuplicates(referenced);
   errors.push(...unique.errors);
 
-  const outcome: EntityImportOutcome = { imported: 0, updated: 0, errors, toRender: [] };
+  const outcome: EntityImportOutcome = { imported: 0, updated: 0, errors, toRender: [], events: [] };
   let pending = unique.accepted;
   // A lost item's row exists (and is locked by this transaction) once its round is over, so the
   // second round updates it; a third round would mean rows disappear, which imports never do.
@@ -262,6 +275,7 @@ export async function importEntities(
     outcome.updated += result.updated;
     outcome.errors.push(...result.errors);
     outcome.toRender.push(...result.toRender);
+    outcome.events.push(...result.events);
     pending = result.lost;
   }
   return outcome;

@@ -1,4 +1,4 @@
-import type { EntityType } from '@catalogue/db';
+import { eventsRepository, type EntityType, type NewEvent } from '@catalogue/db';
 import { addFair, ENQUEUE_TIMEOUT_MS, withTimeout } from '@catalogue/queue';
 import { ValidationError } from '@catalogue/http';
 import type { Deps } from '../deps';
@@ -88,7 +88,12 @@ async function importChecked(
   type: EntityType,
   checked: ReturnType<typeof checkV2>,
 ): Promise<ImportResult> {
-  const outcome = await deps.db.transaction((trx) => importEntities(trx, eshopId, type, checked.accepted));
+  const outcome = await deps.db.transaction(async (trx) => {
+    const written = await importEntities(trx, eshopId, type, checked.accepted);
+    // Last in the transaction: the eshop's event counter stays locked until the commit.
+    await eventsRepository.append(trx, eshopId, written.events);
+    return written;
+  });
   await queueRenders(deps, eshopId, type, outcome.toRender);
   return result(outcome.imported, outcome.updated, [...checked.errors, ...outcome.errors]);
 }
@@ -121,7 +126,11 @@ export async function importParameters(
   body: unknown,
 ): Promise<ParameterImportResult> {
   const checked = checkItems<ParameterItem>(bulkItems(body), { version: 'parameter' });
-  const outcome = await deps.db.transaction((trx) => writeParameters(trx, eshopId, checked.accepted));
+  const outcome = await deps.db.transaction(async (trx) => {
+    const written = await writeParameters(trx, eshopId, checked.accepted);
+    await eventsRepository.append(trx, eshopId, written.events);
+    return written;
+  });
   return {
     ...result(outcome.imported, outcome.updated, [...checked.errors, ...outcome.errors]),
     values_imported: outcome.valuesImported,
@@ -154,10 +163,12 @@ export async function multiImport(
   const renders: [EntityType, string[]][] = [];
   const results = await deps.db.transaction(async (trx) => {
     const out: Record<string, ImportResult | ParameterImportResult> = {};
+    const events: NewEvent[] = [];
     for (const section of present) {
       if (section === 'parameters') {
         const checked = checkItems<ParameterItem>(items[section]!, { version: 'parameter' });
         const outcome = await writeParameters(trx, eshopId, checked.accepted);
+        events.push(...outcome.events);
         out[section] = {
           ...result(outcome.imported, outcome.updated, [...checked.errors, ...outcome.errors]),
           values_imported: outcome.valuesImported,
@@ -169,8 +180,12 @@ export async function multiImport(
       const checked = checkV2(type, items[section]!, true);
       const outcome = await importEntities(trx, eshopId, type, checked.accepted);
       renders.push([type, outcome.toRender]);
+      events.push(...outcome.events);
       out[section] = result(outcome.imported, outcome.updated, [...checked.errors, ...outcome.errors]);
     }
+    // Every section's events in one statement, after the last section's rows are locked: a
+    // transaction holding the eshop's event counter never waits for another lock.
+    await eventsRepository.append(trx, eshopId, events);
     return out;
   });
   for (const [type, ids] of renders) await queueRenders(deps, eshopId, type, ids);

@@ -1,4 +1,4 @@
-import { parametersRepository, type Knex } from '@catalogue/db';
+import { parametersRepository, type Knex, type NewEvent } from '@catalogue/db';
 import { withoutDuplicates, type CheckedItem, type ItemError } from './item-check';
 
 export interface ParameterItem {
@@ -21,6 +21,8 @@ export async function importParameters(
   valuesImported: number;
   valuesUpdated: number;
   errors: ItemError[];
+  /** For the caller to append last in its transaction: every parameter sent is written. */
+  events: NewEvent[];
 }> {
   const { accepted: items, errors } = withoutDuplicates(checked);
   const counts = await parametersRepository.upsert(
@@ -37,5 +39,10 @@ export async function importParameters(
     valuesImported: counts.values.inserted,
     valuesUpdated: counts.values.updated,
     errors,
+    events: counts.written.map((p) => ({
+      type: p.inserted ? 'item.created' : 'item.updated',
+      entityType: 'parameter',
+      externalId: String(p.externalId),
+    })),
   };
 }

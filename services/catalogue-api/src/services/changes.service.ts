@@ -1,0 +1,65 @@
+import { eventsRepository, type Knex, type StoredEvent } from '@catalogue/db';
+import { BadRequestError } from '@catalogue/http';
+import type { ChangesQuery } from '../schemas/list.schema';
+
+export interface ChangeEvent {
+  id: number;
+  type: StoredEvent['type'];
+  entity_type: string;
+  external_id: string;
+  occurred_at: string;
+  data: Record<string, unknown>;
+}
+
+export interface ChangesPage {
+  data: ChangeEvent[];
+  next_cursor: string;
+  has_more: boolean;
+}
+
+/** A cursor names the number of the last event a client has: base64url of its decimal digits. */
+export function encodeCursor(seq: number): string {
+  return Buffer.from(String(seq), 'utf8').toString('base64url');
+}
+
+/**
+ * The event number a cursor names; anything this service did not hand out is refused (Node's
+ * base64url decoder skips characters it does not know, so the cursor must encode back to
+ * itself). No cursor, or an empty one, is the start: every event.
+ */
+export function decodeCursor(cursor: string | undefined): number {
+  if (cursor === undefined || cursor === '') return 0;
+  const digits = /^[A-Za-z0-9_-]+$/.test(cursor) ? Buffer.from(cursor, 'base64url').toString('utf8') : '';
+  const seq = /^(0|[1-9][0-9]{0,15})$/.test(digits) ? Number(digits) : NaN;
+  if (!Number.isSafeInteger(seq) || encodeCursor(seq) !== cursor) {
+    throw new BadRequestError(
+      'The after cursor is not one this service returned; use a next_cursor, or omit it to start.',
+      'cursor_invalid',
+    );
+  }
+  return seq;
+}
+
+/**
+ * One page of the eshop's change feed: its events after the cursor, in the order they were
+ * committed. `next_cursor` names the last event returned (or the same place when there is none
+ * yet), so a client that stores it and asks again sees every later change exactly once.
+ */
+export async function listChanges(db: Knex, eshopId: number, query: ChangesQuery): Promise<ChangesPage> {
+  const after = decodeCursor(query.after);
+  // One more than asked tells whether another page follows.
+  const events = await eventsRepository.listAfter(db, eshopId, after, query.limit + 1);
+  const page = events.slice(0, query.limit);
+  return {
+    data: page.map((e) => ({
+      id: e.seq,
+      type: e.type,
+      entity_type: e.entityType,
+      external_id: e.externalId,
+      occurred_at: e.occurredAt,
+      data: e.data,
+    })),
+    next_cursor: encodeCursor(page.at(-1)?.seq ?? after),
+    has_more: events.length > query.limit,
+  };
+}
