@@ -1,7 +1,7 @@
 export { pickLanguage, toLangMap, wireExtension } from './model';
 export type { ContentElement, ContentWidget, Language, LangMap, NestedNode, Text } from './model';
 
-export { escapeText, htmlToText, sanitizeHtml } from './sanitize';
+export { escapeText, htmlToText, sanitizeHtml, sanitizeOutput } from './sanitize';
 export { safeHref, safeSrc, videoEmbedUrl, VIDEO_EMBED_HOSTS } from './urls';
 export { slugifyHeading } from './slug';
 
