@@ -204,6 +204,20 @@ describe('generation across languages: a job never empties another language nor 
     expect((await html(eshopId)).en).toContain('Runner');
   }, 60_000);
 
+  test('when a cs job has no Czech text at all, then it is refused before anything is reserved', async () => {
+    const { eshopId, host, designId } = await shop({ title: TITLE, old_description: OLD });
+    const account = await creditsRepository.getAccount(wl.deps.db, eshopId);
+
+    const refused = await host('POST', '/content/P1/type/product/generate', {
+      design_id: designId,
+      lang: 'cs',
+    });
+
+    expect(refused.status).toBe(422);
+    expect(refused.body.errors.lang[0]).toMatch(/^There is no text in cs to generate from/);
+    expect(await creditsRepository.getAccount(wl.deps.db, eshopId)).toEqual(account);
+  }, 60_000);
+
   test("when a cs job has no Czech name or description, then no other language's text is written into cs", async () => {
     const { eshopId, host, designId } = await shop({ title: TITLE, old_description: OLD });
 

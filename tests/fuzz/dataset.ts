@@ -203,7 +203,13 @@ export async function seedEshop(
   );
   const categoryDesign = designs.find((d) => d.category === 'category')!;
   const job = await expectOk(
-    call('POST', `${WL}/content/C1/type/category/generate`, { design_id: categoryDesign.id, lang: 'cs' }),
+    call('POST', `${WL}/content/C1/type/category/generate`, {
+      design_id: categoryDesign.id,
+      lang: 'cs',
+      // The entity's title is in `default` only: a cs job writes from cs text (issue 17).
+      name: `${label} boty`,
+      short_description: 'Boty na každý den. Pohodlné a lehké.',
+    }),
     'generate',
   );
   return { ...created, origin, call, jobId: job.data.id };

@@ -28,6 +28,12 @@ export interface SkippedWidgetRow {
   reason: string;
 }
 
+/** A research page a generation job's texts came from, and the widget that used it. */
+export interface ResearchSourceRow {
+  url: string;
+  design_widget_id: number | null;
+}
+
 export interface GenerationJobRow {
   id: number;
   eshop_id: number;
@@ -45,6 +51,7 @@ export interface GenerationJobRow {
   provider: string | null;
   usage: Record<string, number> | null;
   widgets_skipped: SkippedWidgetRow[];
+  research_sources: ResearchSourceRow[];
   created_at: Date;
   updated_at: Date;
 }
@@ -126,7 +133,7 @@ declare module 'knex/types/tables' {
   interface Tables {
     generation_jobs: Writable<
       GenerationJobRow,
-      'context' | 'usage' | 'widgets_skipped',
+      'context' | 'usage' | 'widgets_skipped' | 'research_sources',
       'eshop_id' | 'entity_type' | 'entity_id' | 'design_id' | 'lang' | 'estimated_cost'
     >;
     wl_entities: Writable<WlEntityRow, 'old_description' | 'title', 'eshop_id' | 'entity_id' | 'type'>;

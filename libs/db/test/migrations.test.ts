@@ -66,7 +66,7 @@ const MIGRATIONS = [
   '20261123000400_sweep_indexes',
   '20261125000100_auth_change_notify',
   '20261125000200_events',
-  '20261125000300_generation_skipped',
+  '20261125000300_generation_report',
 ];
 
 async function databaseExists(name: string): Promise<boolean> {

@@ -72,6 +72,11 @@ describe('runGeneration with web research', () => {
     const html = (await contentOf(job))!.html.default!;
     expect(htmlToText(html)).toContain('Is the Trail Runner 2 waterproof?');
     expect(htmlToText(html)).toContain('About 800 km of trail running.');
+    // The FAQ's source is on the job (design product-story: the FAQ is its 4th widget).
+    const faq = (await structureOf(eshopId, job.designId)).widget.find((w) => w.type === 'faq')!;
+    expect(done.researchSources).toEqual([
+      { url: 'https://maker.generate-test.example/trail-runner-2', design_widget_id: faq.design_widget_id },
+    ]);
     expect(await settlementsOf(job.id)).toEqual([
       { eshop_id: eshopId, job_id: job.id, actual_cost: expected },
     ]);

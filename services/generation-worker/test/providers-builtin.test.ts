@@ -156,6 +156,14 @@ describe('builtin provider', () => {
     ]);
   });
 
+  it('names the research page each FAQ item comes from, and no page for texts of the descriptions', async () => {
+    const structure = STRUCTURES[SEED_DESIGNS.indexOf(design('category-intro'))] as DesignStructure;
+    expect((await builtin.generate(request(structure))).sources).toEqual([
+      { url: 'https://maker.example/faq', design_widget_id: 53 },
+    ]);
+    expect((await builtin.generate(request(structure, { ...CONTEXT, research: [] }))).sources).toEqual([]);
+  });
+
   it('leaves the questions out without research and widgets it has no text for', async () => {
     const { widgets } = await builtin.generate(request(STORY, { ...CONTEXT, research: [] }));
     // section only: no image, testimonial, questions or call to action can be written honestly.

@@ -8,6 +8,18 @@ import { createApp } from '../src/app';
 import { buildDeps, closeDeps } from '../src/deps';
 import { ORIGIN, wlRequest } from './editor-client';
 
+/** An entity's title in each content language (what a host registers). */
+export const TITLES: Record<string, string> = {
+  default: 'Trail shoe',
+  cs: 'Trailová bota',
+  sk: 'Trailová topánka',
+  en: 'Trail shoe',
+  de: 'Trailschuh',
+  pl: 'But trailowy',
+  hu: 'Terepfutó cipő',
+  uk: 'Трейлові кросівки',
+};
+
 export { BASE, ORIGIN, type Body, type Reply } from './editor-client';
 
 /** WEB_RESEARCH_MAX_URLS of these tests. */
@@ -51,7 +63,8 @@ export function generateService(queueSuffix: string) {
       /** A request with more headers (Idempotency-Key), answering headers too. */
       send: (method: string, path: string, body: unknown, headers: Record<string, string>) =>
         wlRequest(service.url, created.whiteLabelToken, method, path, body, { headers }),
-      register: (entityId: string, type: WlEntityType = 'product', title: Record<string, string> = {}) =>
+      // A title in every content language: a job writes from text in its own language only.
+      register: (entityId: string, type: WlEntityType = 'product', title: Record<string, string> = TITLES) =>
         wlEntitiesRepository.upsert(db, eshopId, { entityId, type, title, oldDescription: {} }),
       jobs: () => db('generation_jobs').where({ eshop_id: eshopId }).orderBy('id').select('*'),
       ledger: () =>

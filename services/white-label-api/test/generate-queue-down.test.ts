@@ -39,7 +39,7 @@ describe('white-label-api: POST …/generate while Redis is down', () => {
     await wlEntitiesRepository.upsert(deps.db, eshopId, {
       entityId: 'Q1',
       type: 'product',
-      title: {},
+      title: { default: 'Trail shoe' },
       oldDescription: {},
     });
     await redis.stop();

@@ -47,6 +47,7 @@ describe('white-label-api: POST …/generate', () => {
       lang: 'cs',
       widgets_created: 0,
       widgets_skipped: [],
+      research_sources: [],
       error_message: null,
       created_at: expect.any(String),
       updated_at: expect.any(String),

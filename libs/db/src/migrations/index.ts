@@ -14,7 +14,7 @@ import * as idempotencyKeys from './20261123000300_idempotency_keys';
 import * as sweepIndexes from './20261123000400_sweep_indexes';
 import * as authChangeNotify from './20261125000100_auth_change_notify';
 import * as events from './20261125000200_events';
-import * as generationSkipped from './20261125000300_generation_skipped';
+import * as generationReport from './20261125000300_generation_report';
 
 export interface Migration {
   name: string;
@@ -39,5 +39,5 @@ export const migrations: Migration[] = [
   { name: '20261123000400_sweep_indexes', ...sweepIndexes },
   { name: '20261125000100_auth_change_notify', ...authChangeNotify },
   { name: '20261125000200_events', ...events },
-  { name: '20261125000300_generation_skipped', ...generationSkipped },
+  { name: '20261125000300_generation_report', ...generationReport },
 ];

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import type { GenerateJobContext } from '../generate-context';
-import type { GenerationJobRow, SkippedWidgetRow, TimestampsOut } from '../tables';
+import type { GenerationJobRow, ResearchSourceRow, SkippedWidgetRow, TimestampsOut } from '../tables';
 import { isoOffset } from '../timestamps';
 import { designOwner } from './designs.repository';
 import { eventsRepository } from './events.repository';
@@ -24,6 +24,8 @@ export interface GenerationJob {
   usage: Record<string, number> | null;
   /** Fillable widgets of the design the job left out, and why (empty until it is done). */
   widgetsSkipped: SkippedWidgetRow[];
+  /** Research pages its texts came from (by widget), so the shop can check them. */
+  researchSources: ResearchSourceRow[];
   /** ISO 8601 with a numeric UTC offset, as the white-label specification shows timestamps. */
   createdAt: string;
   updatedAt: string;
@@ -57,6 +59,7 @@ function select(db: Knex | Knex.Transaction) {
     'provider',
     'usage',
     'widgets_skipped',
+    'research_sources',
     db.raw(`${isoOffset('created_at')} as created_at`),
     db.raw(`${isoOffset('updated_at')} as updated_at`),
   );
@@ -79,6 +82,7 @@ function toJob(row: JobOut): GenerationJob {
     provider: row.provider,
     usage: row.usage,
     widgetsSkipped: row.widgets_skipped,
+    researchSources: row.research_sources,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
   };
@@ -173,6 +177,7 @@ export const generationJobsRepository = {
           provider: string;
           usage: object | null;
           widgetsSkipped?: SkippedWidgetRow[];
+          researchSources?: ResearchSourceRow[];
         }
       | { status: 'failed'; errorMessage: string; provider: string | null; usage: object | null },
   ): Promise<void> {
@@ -184,6 +189,7 @@ export const generationJobsRepository = {
           ? {
               widgets_created: outcome.widgetsCreated,
               widgets_skipped: JSON.stringify(outcome.widgetsSkipped ?? []),
+              research_sources: JSON.stringify(outcome.researchSources ?? []),
               charged_cost: outcome.chargedCost,
               error_message: null,
             }

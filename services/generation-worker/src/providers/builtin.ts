@@ -34,6 +34,7 @@ import {
   type GenerationContext,
   type GenerationRequest,
   type GenerationResult,
+  type ResearchSource,
   type SkippedWidget,
   type SkipReason,
 } from './types';
@@ -44,6 +45,8 @@ type Pool = string[][];
 interface Pair {
   title: string;
   text: string;
+  /** The research page it comes from. */
+  source?: string;
 }
 
 const MARKUP = /<[a-zA-Z!/?]/;
@@ -112,12 +115,11 @@ function questionsOf(all: readonly string[], seen: Set<string>): { pairs: Pair[]
 
 /** Questions of the research extracts, each with the sentences that follow it as the answer. */
 export function researchQuestions(context: GenerationContext, seen = new Set<string>()): Pair[] {
-  return context.research.flatMap(
-    (page) =>
-      questionsOf(
-        plainBlocks(page.text).flatMap((block) => sentences(block)),
-        seen,
-      ).pairs,
+  return context.research.flatMap((page) =>
+    questionsOf(
+      plainBlocks(page.text).flatMap((block) => sentences(block)),
+      seen,
+    ).pairs.map((pair) => ({ ...pair, source: page.url })),
   );
 }
 
@@ -222,7 +224,8 @@ function materialOf(structure: DesignStructure, context: GenerationContext): Mat
   };
 }
 
-type Filled = FillWidgetInput | SkipReason;
+/** A widget, with the research pages its texts came from. */
+type Filled = (FillWidgetInput & { sources?: string[] }) | SkipReason;
 
 /** One widget from the material, or why it has none. */
 function fillWidget(widget: FillableStructureWidget, m: Material): Filled {
@@ -260,6 +263,7 @@ function fillWidget(widget: FillableStructureWidget, m: Material): Filled {
     }
   }
   let items: Array<Record<string, string>> = [];
+  const sources: string[] = [];
   let none: SkipReason = 'no_text';
   if (itemRoles.has('benefit_title') && itemRoles.has('benefit_text')) {
     items = m.parameters
@@ -267,9 +271,9 @@ function fillWidget(widget: FillableStructureWidget, m: Material): Filled {
       .map((pair) => ({ benefit_title: pair.title, benefit_text: pair.text }));
     none = 'no_parameters';
   } else if (itemRoles.has('question') && itemRoles.has('answer')) {
-    items = m.questions
-      .splice(0, widget.item_count)
-      .map((pair) => ({ question: pair.title, answer: `<p>${escapeText(pair.text)}</p>` }));
+    const pairs = m.questions.splice(0, widget.item_count);
+    items = pairs.map((pair) => ({ question: pair.title, answer: `<p>${escapeText(pair.text)}</p>` }));
+    sources.push(...pairs.flatMap((pair) => (pair.source ? [pair.source] : [])));
     none = 'no_questions';
   }
   const image = m.images.splice(0, widget.image_slot);
@@ -281,25 +285,29 @@ function fillWidget(widget: FillableStructureWidget, m: Material): Filled {
     ...(Object.keys(fields).length > 0 ? { fields } : {}),
     ...(items.length > 0 ? { items } : {}),
     ...(image.length > 0 ? { image } : {}),
+    ...(sources.length > 0 ? { sources: [...new Set(sources)] } : {}),
   };
 }
 
 function compose(
   structure: DesignStructure,
   context: GenerationContext,
-): { widgets: FillWidgetInput[]; skipped: SkippedWidget[] } {
+): { widgets: FillWidgetInput[]; skipped: SkippedWidget[]; sources: ResearchSource[] } {
   const material = materialOf(structure, context);
   const widgets: FillWidgetInput[] = [];
   const skipped: SkippedWidget[] = [];
+  const sources: ResearchSource[] = [];
   for (const widget of structure.widget.filter(isFillable)) {
     const filled = fillWidget(widget, material);
     if (typeof filled === 'string') {
       skipped.push({ design_widget_id: widget.design_widget_id, type: widget.type, reason: filled });
-    } else {
-      widgets.push(filled);
+      continue;
     }
+    const { sources: used = [], ...input } = filled;
+    widgets.push(input);
+    sources.push(...used.map((url) => ({ url, design_widget_id: widget.design_widget_id })));
   }
-  return { widgets, skipped };
+  return { widgets, skipped, sources };
 }
 
 export function createBuiltinProvider(): ContentProvider {
@@ -324,7 +332,10 @@ export function createBuiltinProvider(): ContentProvider {
             reason: 'no_text' as const,
           })),
       ];
-      return Promise.resolve({ widgets, usage: null, provider: 'builtin', model: null, skipped });
+      const sources = composed.sources.filter(
+        (s) => s.design_widget_id !== null && kept.has(s.design_widget_id),
+      );
+      return Promise.resolve({ widgets, usage: null, provider: 'builtin', model: null, skipped, sources });
     },
   };
 }

@@ -32,6 +32,7 @@ export type {
   GenerationRequest,
   GenerationResult,
   ResearchExtract,
+  ResearchSource,
   SkippedWidget,
   SkipReason,
   TokenUsage,

@@ -47,6 +47,13 @@ export type SkipReason =
   | 'no_two_options'
   | 'not_answered';
 
+/** A research page a widget's text was taken from (kept so the shop can check its source). */
+export interface ResearchSource {
+  url: string;
+  /** The widget that used it; null when the provider cannot tell (it read every page). */
+  design_widget_id: number | null;
+}
+
 export interface SkippedWidget {
   design_widget_id: number;
   type: string;
@@ -73,6 +80,8 @@ export interface GenerationResult {
   model: string | null;
   /** Fillable widgets left out and why (the builtin provider says why; others: not answered). */
   skipped?: SkippedWidget[];
+  /** Research pages the texts came from, by widget (the builtin provider knows; others: none). */
+  sources?: ResearchSource[];
 }
 
 export interface ContentProvider {

@@ -37,7 +37,13 @@ import {
   type GenerationJob,
 } from '@catalogue/db';
 import type { JobPayloads } from '@catalogue/queue';
-import { ProviderError, type GenerationContext, type SkippedWidget, type TokenUsage } from '../providers';
+import {
+  ProviderError,
+  type GenerationContext,
+  type ResearchSource,
+  type SkippedWidget,
+  type TokenUsage,
+} from '../providers';
 import type { ResearchPage } from '../research';
 import {
   fillProblems,
@@ -95,6 +101,8 @@ interface Generated {
   languages: string[];
   /** The design's fillable widgets left out, and why. */
   skipped: SkippedWidget[];
+  /** Research pages the texts came from. */
+  sources: ResearchSource[];
   provider: string;
   usage: TokenUsage | null;
 }
@@ -174,7 +182,12 @@ async function generateTree(
       };
     }
     usage = addUsage(usage, generated.usage);
-    answers.push({ lang: context.lang, widgets: generated.widgets, skipped: generated.skipped ?? [] });
+    answers.push({
+      lang: context.lang,
+      widgets: generated.widgets,
+      skipped: generated.skipped ?? [],
+      sources: generated.sources,
+    });
   }
   const provider = deps.provider.name;
   const [own, ...others] = answers;
@@ -215,6 +228,8 @@ async function generateTree(
     widgetLanguages: Object.values(merged.perLanguage).reduce((a, b) => a + b, 0),
     languages: answers.map((answer) => answer.lang),
     skipped: skippedWidgets(inputs.structure, merged.widgets, own!.skipped),
+    // A provider that cannot tell which widget used a page read them all for every widget.
+    sources: own!.sources ?? inputs.pages.map((page) => ({ url: page.url, design_widget_id: null })),
     provider,
     usage,
   };
@@ -314,6 +329,7 @@ async function storeGenerated(
       provider: generated.provider,
       usage: generated.usage,
       widgetsSkipped: generated.skipped,
+      researchSources: generated.sources,
     });
     return charged;
   });

@@ -179,6 +179,12 @@ function jobContext(
   return context;
 }
 
+/** Whether the job has text of its language to write from (its own fields, or pages to read). */
+function hasSource(context: GenerateJobContext, researchUrls: number): boolean {
+  const { name, short_description, old_description, parameter } = context;
+  return researchUrls > 0 || [name, short_description, old_description, parameter].some(filled);
+}
+
 /**
  * Checks the body against the eshop and entity and plans the job; a 422 names every field that
  * is not usable (all at once, like the joi checks before it).
@@ -203,6 +209,14 @@ export async function planGeneration(db: Knex, input: PlanInput): Promise<Planne
   const chosen = settings(body, prompt);
   const researchUrls = checkResearch(chosen, maxResearchUrls, fail);
   const others = chosen.remove_exist_widget ? await otherLanguages(db, input, lang, fail) : {};
+  const context = jobContext(input, lang, prompt, chosen, others);
+  if (!hasSource(context, researchUrls)) {
+    // The job would fail with nothing written; the host learns why now, and nothing is reserved.
+    fail(
+      'lang',
+      `There is no text in ${lang} to generate from: send name, short_description, old_description or parameter, or register the entity's ${lang} title or old description (register-entity).`,
+    );
+  }
   if (Object.keys(errors).length > 0) throw new ValidationError(errors);
 
   // The worker charges each widget once per language it writes text in: the job's language, and
@@ -213,10 +227,5 @@ export async function planGeneration(db: Knex, input: PlanInput): Promise<Planne
     webResearchUrls: researchUrls,
     serpContext: chosen.use_serp_context,
   }).total;
-  return {
-    designId: designId!,
-    lang,
-    context: jobContext(input, lang, prompt, chosen, others),
-    estimate,
-  };
+  return { designId: designId!, lang, context, estimate };
 }

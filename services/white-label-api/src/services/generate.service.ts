@@ -31,6 +31,8 @@ export interface JobBody {
   widgets_created: number;
   /** Beyond the specification: fillable widgets left out, and why (issue 17). */
   widgets_skipped: GenerationJob['widgetsSkipped'];
+  /** Beyond the specification: research pages the texts came from, by widget (issue 17). */
+  research_sources: GenerationJob['researchSources'];
   error_message: string | null;
   created_at: string;
   updated_at: string;
@@ -44,6 +46,7 @@ export function jobBody(job: GenerationJob): JobBody {
     lang: job.lang,
     widgets_created: job.widgetsCreated,
     widgets_skipped: job.widgetsSkipped,
+    research_sources: job.researchSources,
     error_message: job.errorMessage,
     created_at: job.createdAt,
     updated_at: job.updatedAt,
