@@ -47,16 +47,16 @@ describe('catalogue-api: the auth cache across replicas', () => {
 
   test('when a token is used again, then the replica answers from memory without asking Postgres', async () => {
     const { eshop, apiToken } = await makeEshop(a.deps.db);
-    // makeEshop's own commits notify too; their notifications may land after the first read.
+    expect(await whoami(a.url, apiToken)).toBe(200);
+
+    // The test database is shared by every test file, and any file's eshop or token write empties
+    // the cache (that is its job): so the claim is that five uses in a row can go without a query.
     await eventually(async () => {
-      expect(await tokenQueries(a, async () => expect(await whoami(a.url, apiToken)).toBe(200))).toBe(0);
-    }, 2_000);
-
-    const queries = await tokenQueries(a, async () => {
-      for (let i = 0; i < 5; i++) expect(await whoami(a.url, apiToken)).toBe(200);
-    });
-
-    expect(queries).toBe(0);
+      const queries = await tokenQueries(a, async () => {
+        for (let i = 0; i < 5; i++) expect(await whoami(a.url, apiToken)).toBe(200);
+      });
+      expect(queries).toBe(0);
+    }, 10_000);
     expect(eshop.id).toBeGreaterThan(0);
   });
 
