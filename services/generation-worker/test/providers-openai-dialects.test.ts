@@ -2,14 +2,22 @@
 // for: OpenAI (see providers-openai.test.ts), Azure OpenAI, Ollama and vLLM (faked with nock).
 import nock from 'nock';
 import { createOpenAiProvider, ProviderError } from '../src/providers';
-import { BASE, fills, KEY, options, request, SMALL_ANSWER, STORY, USAGE } from './providers-fixtures';
+import { BASE, fills, options, request, SMALL_ANSWER, STORY, USAGE } from './providers-fixtures';
 
 type Sent = { model: string; response_format: { type: string } };
 
 describe('openai provider on Azure OpenAI (apiVersion set)', () => {
   const AZURE = 'https://shop-content.openai.azure.com';
+  // Azure keys are 32 hex digits: nothing about them looks like a key but the value itself.
+  const AZURE_KEY = '7f3a9c0e5b2d4f6a8c1e3b5d7f9a2c4e';
   const azure = (overrides = {}) =>
-    options({ baseUrl: `${AZURE}/openai`, apiVersion: '2024-10-21', model: 'content-gpt', ...overrides });
+    options({
+      baseUrl: `${AZURE}/openai`,
+      apiKey: AZURE_KEY,
+      apiVersion: '2024-10-21',
+      model: 'content-gpt',
+      ...overrides,
+    });
   /** Azure's answer: OpenAI's, with the content filters' verdicts. */
   const azureCompletion = {
     id: 'chatcmpl-AZ1',
@@ -46,7 +54,7 @@ describe('openai provider on Azure OpenAI (apiVersion set)', () => {
       });
     const result = await createOpenAiProvider(azure()).generate(request());
     expect(scope.isDone()).toBe(true);
-    expect(headers['api-key']).toBe(KEY);
+    expect(headers['api-key']).toBe(AZURE_KEY);
     expect(headers.authorization).toBeUndefined();
     expect(sent.response_format?.type).toBe('json_schema');
     expect(result).toMatchObject({ provider: 'openai', model: 'gpt-4o-mini-2024-07-18', usage: USAGE });
@@ -82,7 +90,7 @@ describe('openai provider on Azure OpenAI (apiVersion set)', () => {
       .reply(400, {
         error: {
           code: 'content_filter',
-          message: `The response was filtered due to the prompt triggering Azure OpenAI's content management policy (key ${KEY}).`,
+          message: `The response was filtered due to the prompt triggering Azure OpenAI's content management policy (key ${AZURE_KEY}).`,
         },
       });
     const error = await createOpenAiProvider(azure())
@@ -91,7 +99,7 @@ describe('openai provider on Azure OpenAI (apiVersion set)', () => {
     expect(error).toBeInstanceOf(ProviderError);
     expect((error as ProviderError).status).toBe(400);
     expect((error as ProviderError).message).toMatch(/^openai provider: HTTP 400: The response was filtered/);
-    expect((error as ProviderError).message).not.toContain(KEY);
+    expect(JSON.stringify(error) + String(error) + (error as Error).stack).not.toContain(AZURE_KEY);
   });
 });
 
