@@ -101,6 +101,17 @@ describe('openai provider', () => {
     expect(calls).toBe(2);
   });
 
+  it('retries a response body that is not JSON as a malformed answer', async () => {
+    const scope = nock(BASE)
+      .post('/chat/completions')
+      .reply(200, '{"id":"chatcmpl-1","choices":[', { 'Content-Type': 'application/json' })
+      .post('/chat/completions')
+      .reply(200, completion(SMALL_ANSWER));
+    const result = await createOpenAiProvider(options({ backoffMs: 1 })).generate(request());
+    expect(scope.isDone()).toBe(true);
+    expect(result.widgets).toHaveLength(1);
+  });
+
   it('treats an answer without any usable widget as malformed', async () => {
     nock(BASE)
       .post('/chat/completions')
