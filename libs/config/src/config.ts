@@ -76,7 +76,13 @@ export interface Config {
       readonly baseUrl: string;
       /** Never logged: the object serialises (JSON, pino) with the key redacted. */
       readonly apiKey: string;
+      /** The model; on Azure OpenAI the deployment name. */
       readonly model: string;
+      /**
+       * Azure OpenAI's `api-version`; when set, requests go to the deployment named `model`
+       * with the key in an `api-key` header. Empty: OpenAI's dialect (OpenAI, Ollama, vLLM…).
+       */
+      readonly apiVersion: string;
     };
     /** Time limit of one provider attempt. */
     readonly providerTimeoutMs: number;
@@ -144,6 +150,10 @@ const schema = Joi.object({
   // A plain string: joi's messages for it never quote the value (see loadConfig).
   OPENAI_API_KEY: Joi.string().default(''),
   OPENAI_MODEL: Joi.string().max(200).default('gpt-4o-mini'),
+  // Azure OpenAI's api-version (2024-10-21, 2025-04-01-preview…): set, the provider speaks Azure.
+  OPENAI_API_VERSION: Joi.string()
+    .pattern(/^[A-Za-z0-9][A-Za-z0-9.-]{0,39}$/)
+    .default(''),
   PROVIDER_TIMEOUT_MS: Joi.number().integer().min(1000).max(600_000).default(60_000),
   PROVIDER_MAX_ATTEMPTS: Joi.number().integer().min(1).max(10).default(4),
   WEB_RESEARCH_TIMEOUT_MS: Joi.number().integer().min(100).max(120_000).default(10_000),
@@ -226,7 +236,12 @@ export function loadConfig(env: NodeJS.ProcessEnv): Config {
     generation: {
       provider: v.GENERATION_PROVIDER,
       openai: withRedacted(
-        { baseUrl: v.OPENAI_BASE_URL, apiKey: v.OPENAI_API_KEY, model: v.OPENAI_MODEL },
+        {
+          baseUrl: v.OPENAI_BASE_URL,
+          apiKey: v.OPENAI_API_KEY,
+          model: v.OPENAI_MODEL,
+          apiVersion: v.OPENAI_API_VERSION,
+        },
         'apiKey',
       ),
       providerTimeoutMs: v.PROVIDER_TIMEOUT_MS,

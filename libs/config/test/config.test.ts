@@ -61,7 +61,7 @@ describe('loadConfig', () => {
       },
       generation: {
         provider: 'builtin',
-        openai: { baseUrl: 'https://api.openai.com/v1', apiKey: '', model: 'gpt-4o-mini' },
+        openai: { baseUrl: 'https://api.openai.com/v1', apiKey: '', model: 'gpt-4o-mini', apiVersion: '' },
         providerTimeoutMs: 60_000,
         providerMaxAttempts: 4,
         research: { timeoutMs: 10_000, maxBytes: 1_048_576, maxUrls: 5, allowLoopback: false },
@@ -158,6 +158,7 @@ describe('loadConfig', () => {
           baseUrl: 'http://ollama.internal:11434/v1',
           apiKey: 'sk-live-abcdef123456',
           model: 'llama3.1:8b',
+          apiVersion: '',
         },
         providerTimeoutMs: 30_000,
         providerMaxAttempts: 2,
@@ -395,7 +396,36 @@ describe('loadConfig: generation provider and its secret', () => {
       baseUrl: 'https://api.openai.com/v1',
       apiKey: '[redacted]',
       model: 'gpt-4o-mini',
+      apiVersion: '',
     });
+  });
+
+  it('when OPENAI_API_VERSION is set (Azure OpenAI), then it is kept with the deployment as the model', () => {
+    // Act
+    const config = loadConfig({
+      GENERATION_PROVIDER: 'openai',
+      OPENAI_API_KEY: KEY,
+      OPENAI_BASE_URL: 'https://shop.openai.azure.com/openai',
+      OPENAI_MODEL: 'content-gpt',
+      OPENAI_API_VERSION: '2025-04-01-preview',
+    });
+
+    // Assert
+    expect({ ...config.generation.openai }).toEqual({
+      baseUrl: 'https://shop.openai.azure.com/openai',
+      apiKey: KEY,
+      model: 'content-gpt',
+      apiVersion: '2025-04-01-preview',
+    });
+  });
+
+  it('when OPENAI_API_VERSION is not a version word, then the configuration is refused naming it', () => {
+    // Act
+    const error = configError({ OPENAI_API_VERSION: '2024-10-21&x=1' });
+
+    // Assert
+    expect(error.problems).toHaveLength(1);
+    expect(error.problems[0]).toContain('"OPENAI_API_VERSION"');
   });
 });
 

@@ -43,6 +43,7 @@ export function providerOptions(config: Config): ProviderOptions {
       baseUrl: g.openai.baseUrl,
       apiKey: g.openai.apiKey,
       model: g.openai.model,
+      apiVersion: g.openai.apiVersion,
       timeoutMs: g.providerTimeoutMs,
       maxAttempts: g.providerMaxAttempts,
       backoffMs: PROVIDER_BACKOFF_MS,

@@ -159,6 +159,30 @@ describe('runGeneration with the openai provider', () => {
     });
   });
 
+  test('when the endpoint twice answers outside the schema, then the job fails as malformed with the tokens recorded and everything is released', async () => {
+    const eshopId = await shop();
+    const { job } = await createJob({ eshopId });
+    const scope = nock(LLM)
+      .post('/chat/completions')
+      .times(2)
+      .reply(200, completion({ widgets: [{ design_widget_id: 'first', fields: ['Grip'] }] }, USAGE));
+    const errorsBefore = await providerErrors('malformed');
+
+    const result = await runGeneration(openAiDeps({ maxAttempts: 4 }), payload(job));
+
+    expect(scope.isDone()).toBe(true);
+    expect(result.outcome).toBe('failed');
+    const failed = await reload(job);
+    expect(failed).toMatchObject({ status: 'failed', widgetsCreated: 0, chargedCost: 0, provider: 'openai' });
+    expect(failed.errorMessage).toContain(
+      'malformed answer: answer.widgets[0].design_widget_id is not an integer',
+    );
+    expect(failed.usage).toEqual({ prompt_tokens: 642, completion_tokens: 246, total_tokens: 888 });
+    expect(await contentOf(job)).toBeUndefined();
+    expect(await providerErrors('malformed')).toBe(errorsBefore + 1);
+    expect(await settlementsOf(job.id)).toEqual([{ eshop_id: eshopId, job_id: job.id, actual_cost: 0 }]);
+  });
+
   async function providerErrors(kind: string): Promise<number> {
     const metric = await deps.registry.getSingleMetric('generation_provider_errors_total')!.get();
     return metric.values.find((v) => v.labels.provider === 'openai' && v.labels.kind === kind)?.value ?? 0;
@@ -173,5 +197,18 @@ describe('runGeneration with the openai provider', () => {
       openai: expect.objectContaining({ baseUrl: LLM, apiKey: KEY, model: 'gpt-4o-mini', maxAttempts: 4 }),
     });
     expect(providerOptions(testConfig())).toEqual({ provider: 'builtin' });
+  });
+
+  test('when the configuration names an Azure api-version, then the worker builds the provider for Azure OpenAI', () => {
+    const options = providerOptions(
+      testConfig({
+        GENERATION_PROVIDER: 'openai',
+        OPENAI_API_KEY: KEY,
+        OPENAI_BASE_URL: 'https://shop.openai.azure.com/openai',
+        OPENAI_MODEL: 'content-gpt',
+        OPENAI_API_VERSION: '2024-10-21',
+      }),
+    );
+    expect(options.openai).toMatchObject({ model: 'content-gpt', apiVersion: '2024-10-21' });
   });
 });

@@ -1,8 +1,10 @@
 import nock from 'nock';
+import { toStrictJsonSchema } from 'openai/lib/transform';
 import { htmlToText, type DesignStructure } from '@catalogue/content';
-import { createOpenAiProvider, ProviderError } from '../src/providers';
+import { answerSchema, createOpenAiProvider, ProviderError } from '../src/providers';
 import {
   STORY,
+  STRUCTURES,
   CONTEXT,
   fills,
   BASE,
@@ -34,7 +36,10 @@ describe('openai provider', () => {
     expect(scope.isDone()).toBe(true);
 
     expect(sent.model).toBe('gpt-test');
-    expect(sent.response_format).toEqual({ type: 'json_object' });
+    expect(sent.response_format).toEqual({
+      type: 'json_schema',
+      json_schema: { name: 'design_content', strict: true, schema: answerSchema(STORY) },
+    });
     const [system, user] = sent.messages as Array<{ role: string; content: string }>;
     expect(system?.role).toBe('system');
     for (const role of ['heading', 'paragraph', 'quote', 'author', 'question', 'answer', 'button_label']) {
@@ -94,6 +99,17 @@ describe('openai provider', () => {
     expect((error as ProviderError).retryable).toBe(false);
     expect((error as ProviderError).usage?.total_tokens).toBe(400);
     expect(calls).toBe(2);
+  });
+
+  it('retries a response body that is not JSON as a malformed answer', async () => {
+    const scope = nock(BASE)
+      .post('/chat/completions')
+      .reply(200, '{"id":"chatcmpl-1","choices":[', { 'Content-Type': 'application/json' })
+      .post('/chat/completions')
+      .reply(200, completion(SMALL_ANSWER));
+    const result = await createOpenAiProvider(options({ backoffMs: 1 })).generate(request());
+    expect(scope.isDone()).toBe(true);
+    expect(result.widgets).toHaveLength(1);
   });
 
   it('treats an answer without any usable widget as malformed', async () => {
@@ -214,6 +230,43 @@ describe('openai provider', () => {
     expect(fills(STORY, result.widgets).ok).toBe(true);
   });
 
+  it("links to the catalogue item's page and places its images, never a model's", async () => {
+    const context = {
+      ...CONTEXT,
+      url: 'https://shop.example/cs/penezenka',
+      images: ['https://cdn.example/penezenka.jpg'],
+    };
+    nock(BASE)
+      .post('/chat/completions', (body: { messages: Array<{ content: string }> }) =>
+        body.messages[1]!.content.includes('https://shop.example/cs/penezenka'),
+      )
+      .reply(
+        200,
+        completion({
+          widgets: [
+            {
+              design_widget_id: 12,
+              fields: { heading: 'Peněženka', paragraph: '<p>Z pravé kůže.</p>' },
+              image: ['https://cdn.example/penezenka.jpg', 'https://elsewhere.example/x.jpg'],
+            },
+            {
+              design_widget_id: 15,
+              fields: { button_label: 'Koupit', button_href: 'https://shop.example/cs/penezenka' },
+            },
+          ],
+        }),
+      );
+    const result = await createOpenAiProvider(options()).generate(request(STORY, context));
+    // The model's image names are ignored; the item's image fills the image-and-text slot.
+    expect(result.widgets.find((w) => w.design_widget_id === 12)?.image).toEqual([
+      'https://cdn.example/penezenka.jpg',
+    ]);
+    expect(JSON.stringify(result.widgets)).not.toContain('elsewhere.example');
+    expect(result.widgets.find((w) => w.design_widget_id === 15)?.fields?.button_href).toBe(
+      'https://shop.example/cs/penezenka',
+    );
+  });
+
   it('stops when the caller aborts', async () => {
     nock(BASE).post('/chat/completions').delay(1_000).reply(200, completion(SMALL_ANSWER));
     const controller = new AbortController();
@@ -256,4 +309,148 @@ describe('openai provider', () => {
     expect(auth).toBeUndefined();
     expect(result.usage).toBeNull();
   });
+  it.each([
+    [{ widget: [] }, 'answer.widgets is missing'],
+    [{ widgets: { design_widget_id: 11 } }, 'answer.widgets is not an array'],
+    [{ widgets: [{ fields: { heading: 'Peněženka' } }] }, 'answer.widgets[0].design_widget_id is missing'],
+    [{ widgets: [{ design_widget_id: 11.5 }] }, 'answer.widgets[0].design_widget_id is not an integer'],
+    [
+      { widgets: [{ design_widget_id: 11, fields: { heading: ['Peněženka'] } }] },
+      'answer.widgets[0].fields.heading is not a string',
+    ],
+    [
+      { widgets: [{ design_widget_id: 14, items: { question: 'Q?' } }] },
+      'answer.widgets[0].items is not an array',
+    ],
+    [
+      { widgets: [{ design_widget_id: 14, items: [{ question: true }] }] },
+      'answer.widgets[0].items[0].question is not a string',
+    ],
+  ])('refuses an answer whose types break the schema: %j', async (answer, place) => {
+    nock(BASE).post('/chat/completions').reply(200, completion(answer));
+    const error = await createOpenAiProvider(options({ maxAttempts: 1 }))
+      .generate(request())
+      .catch((err: unknown) => err);
+    expect(error).toBeInstanceOf(ProviderError);
+    expect((error as ProviderError).message).toBe(
+      `openai provider gave up after 1 attempt: malformed answer: ${place}`,
+    );
+  });
+
+  it('reads what an endpoint without the schema writes: an id as digits, a number as text, null as left out', async () => {
+    nock(BASE)
+      .post('/chat/completions')
+      .reply(
+        200,
+        completion({
+          widgets: [{ design_widget_id: '13', fields: { quote: 42, author: null }, items: null }],
+        }),
+      );
+    const result = await createOpenAiProvider(options()).generate(request());
+    expect(result.widgets).toEqual([{ design_widget_id: 13, fields: { quote: '42' } }]);
+  });
+
+  it('takes the object out of prose and a ```json fence', async () => {
+    nock(BASE)
+      .post('/chat/completions')
+      .reply(
+        200,
+        completion(`Here is the content:\n\n\`\`\`json\n${JSON.stringify(SMALL_ANSWER)}\n\`\`\`\nEnjoy!`),
+      );
+    const result = await createOpenAiProvider(options()).generate(request());
+    expect(result.widgets).toEqual([{ design_widget_id: 11, fields: { heading: 'Peněženka' } }]);
+  });
+
+  it('retries a refusal as a malformed answer', async () => {
+    const refusal = completion(null);
+    refusal.choices[0]!.message = {
+      role: 'assistant',
+      content: null,
+      refusal: 'I cannot help with that.',
+    } as never;
+    nock(BASE).post('/chat/completions').times(2).reply(200, refusal);
+    const error = await createOpenAiProvider(options())
+      .generate(request())
+      .catch((err: unknown) => err);
+    expect((error as ProviderError).message).toBe(
+      'openai provider: malformed answer: the model refused (I cannot help with that.) (twice)',
+    );
+    expect((error as ProviderError).usage).toEqual({
+      prompt_tokens: 240,
+      completion_tokens: 160,
+      total_tokens: 400,
+    });
+  });
+
+  it('asks for the paragraph length the job wishes, never more than the field allows', async () => {
+    const sent: Array<{ response_format: { json_schema: { schema: unknown } } }> = [];
+    nock(BASE)
+      .post('/chat/completions', (body: (typeof sent)[number]) => sent.push(body) > 0)
+      .reply(200, completion(SMALL_ANSWER));
+    await createOpenAiProvider(options()).generate(request(STORY, { ...CONTEXT, paragraph_length: 300 }));
+    const schema = JSON.stringify(sent[0]?.response_format.json_schema.schema);
+    expect(schema).toContain('"paragraph":{"type":["string","null"],"maxLength":300}');
+    expect(schema).not.toContain('"maxLength":1500');
+  });
+
+  it('waits at most maxBackoffMs, however long Retry-After asks for', async () => {
+    const scope = nock(BASE)
+      .post('/chat/completions')
+      .reply(429, { error: { message: 'Rate limit reached' } }, { 'Retry-After': '120' })
+      .post('/chat/completions')
+      .reply(200, completion(SMALL_ANSWER));
+    const started = Date.now();
+    const result = await createOpenAiProvider(options({ maxBackoffMs: 50 })).generate(request());
+    expect(scope.isDone()).toBe(true);
+    expect(result.widgets).toHaveLength(1);
+    expect(Date.now() - started).toBeLessThan(1_000);
+  });
+});
+
+describe('the answer schema', () => {
+  const schema = answerSchema(STORY);
+  const branches = schema.properties?.widgets?.items?.anyOf ?? [];
+  const branch = (id: number) => branches.find((b) => b.properties?.design_widget_id?.enum?.[0] === id);
+  const text = (maxLength: number) => ({ type: ['string', 'null'], maxLength });
+
+  it('has one closed branch per fillable widget: its roles at most max_length, its items at most item_count', () => {
+    expect(schema).toMatchObject({ type: 'object', required: ['widgets'], additionalProperties: false });
+    expect(branches.map((b) => b.properties?.design_widget_id)).toEqual(
+      [11, 12, 13, 14, 15].map((id) => ({ type: 'integer', enum: [id] })),
+    );
+    expect(branch(14)).toEqual({
+      type: 'object',
+      additionalProperties: false,
+      required: ['design_widget_id', 'fields', 'items'],
+      properties: {
+        design_widget_id: { type: 'integer', enum: [14] },
+        fields: {
+          type: ['object', 'null'],
+          additionalProperties: false,
+          required: ['heading'],
+          properties: { heading: text(120) },
+        },
+        items: {
+          type: ['array', 'null'],
+          maxItems: 3,
+          items: {
+            type: 'object',
+            additionalProperties: false,
+            required: ['question', 'answer'],
+            properties: { question: text(200), answer: text(600) },
+          },
+        },
+      },
+    });
+    expect(branch(11)?.properties?.fields?.properties).toEqual({ heading: text(120), paragraph: text(1500) });
+    expect(branch(11)?.required).toEqual(['design_widget_id', 'fields']);
+  });
+
+  it.each(STRUCTURES.map((structure) => [structure.design_name, structure] as const))(
+    "of %s is what strict Structured Outputs accepts: the SDK's own check changes nothing",
+    (_name, structure) => {
+      const own = answerSchema(structure);
+      expect(toStrictJsonSchema(structuredClone(own) as never)).toEqual(own);
+    },
+  );
 });

@@ -201,3 +201,28 @@ export function withParagraphLength(
     ),
   };
 }
+
+/**
+ * The catalogue item's images in the widgets' image slots, each image once, in design order: a
+ * widget the answer has gets the next images its slots hold; a widget of images only (a gallery)
+ * that the answer left out is added while images remain. For providers whose answer cannot name
+ * images (a model cannot know real image URLs).
+ */
+export function placeImages(
+  structure: DesignStructure,
+  widgets: readonly FillWidgetInput[],
+  images: readonly string[],
+): FillWidgetInput[] {
+  const left = [...new Set(images.map(safeSrc).filter((u): u is string => u !== null))];
+  const byId = new Map(widgets.map((w) => [w.design_widget_id, w]));
+  const out: FillWidgetInput[] = [];
+  for (const target of structure.widget.filter(isFillable).sort((a, b) => a.position - b.position)) {
+    const answered = byId.get(target.design_widget_id);
+    const imagesOnly = target.field.length === 0 && target.item_field.length === 0;
+    if (answered === undefined && !(imagesOnly && left.length > 0 && target.image_slot > 0)) continue;
+    const image = target.image_slot > 0 ? left.splice(0, target.image_slot) : [];
+    const { image: _ignored, ...rest } = answered ?? { design_widget_id: target.design_widget_id };
+    out.push({ ...rest, ...(image.length > 0 ? { image } : {}) });
+  }
+  return out;
+}

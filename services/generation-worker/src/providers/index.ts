@@ -23,8 +23,10 @@ export function createProvider(options: ProviderOptions): ContentProvider {
 
 export { createBuiltinProvider, parameterPairs, researchQuestions } from './builtin';
 export { fitToStructure, fitValue, withParagraphLength } from './fit';
-export { createOpenAiProvider, parseAnswer, systemMessage, userMessage } from './openai';
+export { createOpenAiProvider } from './openai';
 export type { OpenAiProviderOptions } from './openai';
+export { systemMessage, userMessage } from './openai-prompt';
+export { answerSchema } from './openai-schema';
 export { ProviderError } from './types';
 export type {
   ContentProvider,

@@ -4,11 +4,14 @@
  */
 import type { DesignStructure, FieldSpec, FillWidgetInput } from '@catalogue/content';
 import { isFillable } from './fit';
+import { answerErrors, type AnswerSchema } from './openai-schema';
 import type { GenerationContext, TokenUsage } from './types';
 
 /** URLs a link field may use: those the context itself contains (models invent links otherwise). */
 export function contextUrls(context: GenerationContext): Set<string> {
+  // The catalogue item's page is the context's too (a call to action links there).
   const urls = new Set(context.research.map((page) => page.url));
+  if (context.url) urls.add(context.url);
   const texts = [context.prompt, context.short_description, context.old_description, context.parameter];
   for (const text of [...texts, ...context.research.map((page) => page.text)]) {
     for (const match of (text ?? '').matchAll(/https?:\/\/[^\s"'<>]+/g)) urls.add(match[0]);
@@ -21,47 +24,62 @@ export class Malformed extends Error {}
 export const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
-function checkTexts(value: unknown, where: string): Record<string, string> {
-  if (value === undefined || value === null) return {};
-  if (!isObject(value)) throw new Malformed(`${where} is not an object`);
-  const out: Record<string, string> = {};
-  for (const [role, text] of Object.entries(value)) {
-    if (text === null || text === undefined) continue;
-    if (typeof text === 'number') out[role] = String(text);
-    else if (typeof text === 'string') out[role] = text;
-    else throw new Malformed(`${where}.${role} is not a string`);
+/**
+ * What endpoints that do not enforce the schema (JSON mode, a model that ignores it) commonly
+ * write instead, read as meant: an id as a string of digits, a number where text is asked for.
+ */
+function readLeniently(data: unknown): void {
+  if (!isObject(data) || !Array.isArray(data.widgets)) return;
+  const numbersAsText = (texts: unknown): void => {
+    if (!isObject(texts)) return;
+    for (const [role, value] of Object.entries(texts)) {
+      if (typeof value === 'number' && Number.isFinite(value)) texts[role] = String(value);
+    }
+  };
+  for (const widget of data.widgets) {
+    if (!isObject(widget)) continue;
+    const id = widget.design_widget_id;
+    if (typeof id === 'string' && /^\d+$/.test(id.trim())) widget.design_widget_id = Number(id);
+    numbersAsText(widget.fields);
+    if (Array.isArray(widget.items)) widget.items.forEach(numbersAsText);
   }
-  return out;
 }
 
-/** The answer's widgets, or Malformed. Unknown ids and roles pass here; fitting drops them. */
-export function parseAnswer(content: string): FillWidgetInput[] {
-  const fenced = /^\s*```(?:json)?\s*([\s\S]*?)\s*```\s*$/i.exec(content);
+const textsOf = (value: unknown): Record<string, string> =>
+  isObject(value)
+    ? Object.fromEntries(
+        Object.entries(value).filter((entry): entry is [string, string] => typeof entry[1] === 'string'),
+      )
+    : {};
+
+/**
+ * The answer's widgets, or Malformed: JSON (also inside a ```json fence, as some local models
+ * write it, prose around it) whose types match `schema` (see answerErrors). Unknown ids and roles, texts over
+ * their limit and items over their count pass here; fitting drops or cuts them.
+ */
+export function parseAnswer(content: string, schema: AnswerSchema): FillWidgetInput[] {
   let data: unknown;
   try {
-    data = JSON.parse(fenced?.[1] ?? content);
+    data = JSON.parse(content);
   } catch {
-    throw new Malformed('the answer is not JSON');
-  }
-  if (!isObject(data) || !Array.isArray(data.widgets)) throw new Malformed('no "widgets" array');
-  return data.widgets.map((entry: unknown, index): FillWidgetInput => {
-    const where = `widgets[${index}]`;
-    if (!isObject(entry)) throw new Malformed(`${where} is not an object`);
-    const raw = entry.design_widget_id;
-    const id = typeof raw === 'string' && /^\d+$/.test(raw.trim()) ? Number(raw) : raw;
-    if (typeof id !== 'number' || !Number.isInteger(id))
-      throw new Malformed(`${where}.design_widget_id is not an integer`);
-    if (entry.items !== undefined && entry.items !== null && !Array.isArray(entry.items)) {
-      throw new Malformed(`${where}.items is not an array`);
+    // A model that was not held to the schema often wraps the object in prose and a fence.
+    const fenced = /```(?:json)?\s*([\s\S]*?)\s*```/i.exec(content);
+    try {
+      data = JSON.parse(fenced?.[1] ?? '');
+    } catch {
+      throw new Malformed('the answer is not JSON');
     }
-    const items = Array.isArray(entry.items) ? entry.items : [];
-    // Images and icons are never taken from a model: it cannot know real image URLs.
-    return {
-      design_widget_id: id,
-      fields: checkTexts(entry.fields, `${where}.fields`),
-      items: items.map((item: unknown, i) => checkTexts(item, `${where}.items[${i}]`)),
-    };
-  });
+  }
+  readLeniently(data);
+  const [error] = answerErrors(schema, data);
+  if (error !== undefined) throw new Malformed(error);
+  const widgets = (data as { widgets: Array<Record<string, unknown>> }).widgets;
+  // Images and icons are never taken from a model: it cannot know real image URLs.
+  return widgets.map((widget) => ({
+    design_widget_id: widget.design_widget_id as number,
+    fields: textsOf(widget.fields),
+    items: Array.isArray(widget.items) ? widget.items.map(textsOf) : [],
+  }));
 }
 
 /** Drops link fields whose URL is not in the context. */
