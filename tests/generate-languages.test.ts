@@ -5,30 +5,11 @@
 // (`remove_exist_widget: true`) also writes again every other language that had text of its own,
 // from the entity's texts in that language, and is refused when one of them has none — so no
 // active language is left emptier or in another language's words.
-import type { Worker } from 'bullmq';
 import { contentRepository, creditsRepository, generationJobsRepository } from '@catalogue/db';
 import { WHITE_LABEL_TOKEN_HEADER } from '@catalogue/http';
-import { closeWorkers } from '@catalogue/queue';
-import { eventually, makeEshop, serveServiceForTests, testConfig } from '@catalogue/testing';
-import { createApp as createCatalogueApp } from '../services/catalogue-api/src/app';
-import {
-  buildDeps as buildCatalogueDeps,
-  closeDeps as closeCatalogueDeps,
-} from '../services/catalogue-api/src/deps';
-import {
-  buildDeps as buildCreditDeps,
-  closeDeps as closeCreditDeps,
-  type Deps as CreditDeps,
-} from '../services/credit-service/src/deps';
-import { startWorkers as startSettlement } from '../services/credit-service/src/workers';
-import {
-  buildDeps as buildWorkerDeps,
-  closeDeps as closeWorkerDeps,
-  type Deps as WorkerDeps,
-} from '../services/generation-worker/src/deps';
-import { startWorkers as startGeneration } from '../services/generation-worker/src/handlers';
-import { createApp } from '../services/white-label-api/src/app';
-import { buildDeps, closeDeps } from '../services/white-label-api/src/deps';
+import { eventually, makeEshop } from '@catalogue/testing';
+
+import { useFullStack } from './full-stack';
 
 const PREFIX = `${process.env.TEST_QUEUE_PREFIX}-gen-lang`;
 const ORIGIN = 'https://admin.languages.test';
@@ -53,26 +34,7 @@ const EN_WORDS = ['Built for muddy forest trails', 'Trail runner shoe'];
 const CS_WORDS = ['Lehká bota do terénu', 'Trailová bota'];
 
 describe('generation across languages: a job never empties another language nor borrows its words', () => {
-  const wl = serveServiceForTests({ buildDeps, createApp, closeDeps }, { QUEUE_PREFIX: PREFIX });
-  const catalogue = serveServiceForTests(
-    { buildDeps: buildCatalogueDeps, createApp: createCatalogueApp, closeDeps: closeCatalogueDeps },
-    { QUEUE_PREFIX: PREFIX },
-  );
-  let worker: WorkerDeps;
-  let credit: CreditDeps;
-  let workers: Worker[];
-
-  beforeAll(() => {
-    const config = testConfig({ QUEUE_PREFIX: PREFIX, GENERATION_PROVIDER: 'builtin' });
-    worker = buildWorkerDeps(config);
-    credit = buildCreditDeps(config);
-    workers = [...startGeneration(worker, ['render-content', 'generate']), ...startSettlement(credit)];
-  });
-  afterAll(async () => {
-    await closeWorkers(workers);
-    await closeWorkerDeps(worker);
-    await closeCreditDeps(credit);
-  });
+  const { wl, catalogue } = useFullStack(PREFIX);
 
   async function shop(entity: { title: Record<string, string>; old_description: Record<string, string> }) {
     const made = await makeEshop(wl.deps.db, {

@@ -5,36 +5,11 @@
 // see the credits charged exactly and the v2 catalogue list serve the new content. Every
 // response of both APIs is checked against docs/openapi.yaml. A queue prefix of its own keeps
 // other test files' jobs away from these workers.
-import type { Worker } from 'bullmq';
 import { creditsRepository, generationJobsRepository, type Knex } from '@catalogue/db';
 import { WHITE_LABEL_TOKEN_HEADER } from '@catalogue/http';
-import { closeWorkers } from '@catalogue/queue';
-import {
-  eventually,
-  expectMatchesContract,
-  makeEshop,
-  serveServiceForTests,
-  testConfig,
-} from '@catalogue/testing';
-import { createApp as createCatalogueApp } from '../services/catalogue-api/src/app';
-import {
-  buildDeps as buildCatalogueDeps,
-  closeDeps as closeCatalogueDeps,
-} from '../services/catalogue-api/src/deps';
-import {
-  buildDeps as buildCreditDeps,
-  closeDeps as closeCreditDeps,
-  type Deps as CreditDeps,
-} from '../services/credit-service/src/deps';
-import { startWorkers as startSettlement } from '../services/credit-service/src/workers';
-import {
-  buildDeps as buildWorkerDeps,
-  closeDeps as closeWorkerDeps,
-  type Deps as WorkerDeps,
-} from '../services/generation-worker/src/deps';
-import { startWorkers as startGeneration } from '../services/generation-worker/src/handlers';
-import { createApp } from '../services/white-label-api/src/app';
-import { buildDeps, closeDeps } from '../services/white-label-api/src/deps';
+import { eventually, expectMatchesContract, makeEshop } from '@catalogue/testing';
+
+import { useFullStack } from './full-stack';
 
 const PREFIX = `${process.env.TEST_QUEUE_PREFIX}-wl-flow`;
 const ORIGIN = 'https://admin.flow.test';
@@ -76,26 +51,7 @@ async function ledgerSums(db: Knex, eshopId: number) {
 }
 
 describe('white-label host flow: editor -> generation -> credits -> v2 list', () => {
-  const wl = serveServiceForTests({ buildDeps, createApp, closeDeps }, { QUEUE_PREFIX: PREFIX });
-  const catalogue = serveServiceForTests(
-    { buildDeps: buildCatalogueDeps, createApp: createCatalogueApp, closeDeps: closeCatalogueDeps },
-    { QUEUE_PREFIX: PREFIX },
-  );
-  let worker: WorkerDeps;
-  let credit: CreditDeps;
-  let workers: Worker[];
-
-  beforeAll(() => {
-    const config = testConfig({ QUEUE_PREFIX: PREFIX, GENERATION_PROVIDER: 'builtin' });
-    worker = buildWorkerDeps(config);
-    credit = buildCreditDeps(config);
-    workers = [...startGeneration(worker, ['render-content', 'generate']), ...startSettlement(credit)];
-  });
-  afterAll(async () => {
-    await closeWorkers(workers);
-    await closeWorkerDeps(worker);
-    await closeCreditDeps(credit);
-  });
+  const { wl, catalogue } = useFullStack(PREFIX);
 
   test('when a host runs the whole editor flow, then the generated content is charged exactly and listed by the v2 API', async () => {
     const db = wl.deps.db;

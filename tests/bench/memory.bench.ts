@@ -48,6 +48,13 @@ async function rssMiB(pid: number): Promise<number> {
   return kb / 1024;
 }
 
+/** The V8 heap in use of a service in MiB, from its /metrics (prom-client's default gauge). */
+async function heapMiB(server: ChildServer): Promise<number> {
+  const text = await (await fetch(`${server.url}/metrics`)).text();
+  const bytes = Number(/^nodejs_heap_size_used_bytes(?:\{[^}]*\})? (\S+)$/m.exec(text)?.[1] ?? NaN);
+  return bytes / 1024 / 1024;
+}
+
 const median = (values: number[]): number => {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.floor(sorted.length / 2)] ?? NaN;
@@ -226,12 +233,16 @@ runBenchmark('bench:memory', env, async (settings, cleanup) => {
     requests++;
   };
 
-  const samples = new Map(services.map((s) => [s.name, [] as Array<{ at: number; mib: number }>]));
+  const samples = new Map(
+    services.map((s) => [s.name, [] as Array<{ at: number; mib: number; heap: number }>]),
+  );
   const began = Date.now();
   const end = began + settings.minutes * 60_000;
   const sampler = setInterval(() => {
     for (const s of services)
-      void rssMiB(s.pid).then((mib) => samples.get(s.name)!.push({ at: Date.now() - began, mib }));
+      void Promise.all([rssMiB(s.pid), heapMiB(s).catch(() => NaN)]).then(([mib, heap]) =>
+        samples.get(s.name)!.push({ at: Date.now() - began, mib, heap }),
+      );
   }, SAMPLE_MS);
   cleanup.defer('stop sampling', async () => clearInterval(sampler));
   log(`bench:memory: ${settings.minutes} min of mixed load, ${settings.connections} connections…`);
@@ -242,7 +253,7 @@ runBenchmark('bench:memory', env, async (settings, cleanup) => {
   );
   clearInterval(sampler);
 
-  const around = (list: Array<{ at: number; mib: number }>, atMs: number) =>
+  const around = (list: Array<{ at: number; mib: number; heap: number }>, atMs: number) =>
     median(list.filter((s) => Math.abs(s.at - atMs) <= SAMPLE_MS * 1.5).map((s) => s.mib));
   const rows: string[][] = [];
   let over = false;
@@ -265,5 +276,21 @@ runBenchmark('bench:memory', env, async (settings, cleanup) => {
     `\n${requests.toLocaleString('en-US')} requests in ${settings.minutes} min; RSS in MiB (median of the samples at 1 min and of the last 3)\n`,
   );
   log(table(['service', 'at 1 min', 'at end', 'max', 'end / 1 min', `≤ ${settings.limit}`], rows));
+  // The trend: RSS and V8 heap in use at each minute (a leak grows the heap steadily; a process
+  // warming up grows in the first minutes and then holds).
+  const minutes = Array.from({ length: Math.floor(settings.minutes) }, (_, i) => i + 1);
+  log('\nRSS / heap in use (MiB) at each minute\n');
+  log(
+    table(
+      ['service', ...minutes.map((m) => `${m} min`)],
+      services.map((s) => [
+        s.name,
+        ...minutes.map((m) => {
+          const list = samples.get(s.name)!.filter((x) => Math.abs(x.at - m * 60_000) <= SAMPLE_MS * 1.5);
+          return `${median(list.map((x) => x.mib)).toFixed(0)}/${median(list.map((x) => x.heap)).toFixed(0)}`;
+        }),
+      ]),
+    ),
+  );
   if (over) throw new Error(`a service's RSS grew more than ${settings.limit}× after the first minute`);
 });

@@ -5,6 +5,7 @@ import {
   htmlToText,
   sanitizeHtml,
   type DesignStructure,
+  type FieldSpec,
   type FillableStructureWidget,
   type FillWidgetInput,
   type JsonLd,
@@ -129,64 +130,51 @@ export function inventedFacts(output: string, input: EvalInput): string[] {
   return factsOf(output).filter((fact) => !source.includes(fact));
 }
 
-/** The texts a fill request writes (plain), one per field or item value; links left out. */
-export function textsOf(widgets: readonly FillWidgetInput[], structure: DesignStructure): string[] {
-  const out: string[] = [];
+/** Each string value of a fill request with the spec of its field (values of unknown roles left out). */
+function valuesWithSpecs(
+  widgets: readonly FillWidgetInput[],
+  structure: DesignStructure,
+): Array<{ spec: FieldSpec; value: string }> {
+  const out: Array<{ spec: FieldSpec; value: string }> = [];
   for (const widget of widgets) {
-    const spec = structure.widget.find((w) => w.design_widget_id === widget.design_widget_id);
-    const format = new Map(
-      spec && spec.fillable ? [...spec.field, ...spec.item_field].map((f) => [f.role, f.format]) : [],
-    );
-    const add = (role: string, value: unknown) => {
-      const f = format.get(role);
-      if (typeof value !== 'string' || f === 'url' || f === 'video_url') return;
-      out.push(f === 'html' ? htmlToText(value) : value);
-    };
-    for (const [role, value] of Object.entries(widget.fields ?? {})) add(role, value);
-    for (const item of widget.items ?? []) for (const [role, value] of Object.entries(item)) add(role, value);
+    const target = structure.widget.find((w) => w.design_widget_id === widget.design_widget_id);
+    if (!target || !target.fillable) continue;
+    const specs = new Map([...target.field, ...target.item_field].map((f) => [f.role, f]));
+    const values = [
+      ...Object.entries(widget.fields ?? {}),
+      ...(widget.items ?? []).flatMap((item) => Object.entries(item)),
+    ];
+    for (const [role, value] of values) {
+      const spec = specs.get(role);
+      if (spec && typeof value === 'string') out.push({ spec, value });
+    }
   }
   return out;
+}
+
+const visibleText = ({ spec, value }: { spec: FieldSpec; value: string }): string =>
+  spec.format === 'html' ? htmlToText(value) : value;
+
+/** The texts a fill request writes (plain), one per field or item value; links left out. */
+export function textsOf(widgets: readonly FillWidgetInput[], structure: DesignStructure): string[] {
+  return valuesWithSpecs(widgets, structure)
+    .filter(({ spec }) => spec.format !== 'url' && spec.format !== 'video_url')
+    .map(visibleText);
 }
 
 /** Html values of a fill request that the input sanitiser would change (it must change none). */
 export function unsanitisedHtml(widgets: readonly FillWidgetInput[], structure: DesignStructure): string[] {
-  const out: string[] = [];
-  for (const widget of widgets) {
-    const spec = structure.widget.find((w) => w.design_widget_id === widget.design_widget_id);
-    if (!spec || !spec.fillable) continue;
-    const html = new Set(
-      [...spec.field, ...spec.item_field].filter((f) => f.format === 'html').map((f) => f.role),
-    );
-    const values = [
-      ...Object.entries(widget.fields ?? {}),
-      ...(widget.items ?? []).flatMap((item) => Object.entries(item)),
-    ];
-    for (const [role, value] of values) {
-      if (html.has(role) && typeof value === 'string' && sanitizeHtml(value) !== value) out.push(value);
-    }
-  }
-  return out;
+  return valuesWithSpecs(widgets, structure)
+    .filter(({ spec, value }) => spec.format === 'html' && sanitizeHtml(value) !== value)
+    .map(({ value }) => value);
 }
 
 /** Texts of a fill request longer than their field's `max_length` (code points). */
 export function overLimit(widgets: readonly FillWidgetInput[], structure: DesignStructure): string[] {
-  const out: string[] = [];
-  for (const widget of widgets) {
-    const spec = structure.widget.find((w) => w.design_widget_id === widget.design_widget_id);
-    if (!spec || !spec.fillable) continue;
-    const limits = new Map([...spec.field, ...spec.item_field].map((f) => [f.role, f]));
-    const values = [
-      ...Object.entries(widget.fields ?? {}),
-      ...(widget.items ?? []).flatMap((item) => Object.entries(item)),
-    ];
-    for (const [role, value] of values) {
-      const f = limits.get(role);
-      if (!f || typeof value !== 'string') continue;
-      const visible = f.format === 'html' ? htmlToText(value) : value;
-      if ([...visible].length > f.max_length) out.push(`${role}: ${[...visible].length} > ${f.max_length}`);
-    }
-  }
-  return out;
+  return valuesWithSpecs(widgets, structure).flatMap((entry) => {
+    const length = [...visibleText(entry)].length;
+    return length > entry.spec.max_length ? [`${entry.spec.role}: ${length} > ${entry.spec.max_length}`] : [];
+  });
 }
 
 /** Google's product rich result needs a name and one of offers, review, aggregateRating. */

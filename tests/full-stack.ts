@@ -1,0 +1,50 @@
+// The whole service in one test file's process: both APIs served on ports of their own, the
+// generation worker (render-content and generate) and the credit-service settlement consumer,
+// all on a queue prefix of the file's own so other files' jobs never reach these workers.
+import type { Worker } from 'bullmq';
+import { closeWorkers } from '@catalogue/queue';
+import { serveServiceForTests, testConfig } from '@catalogue/testing';
+import { createApp as createCatalogueApp } from '../services/catalogue-api/src/app';
+import {
+  buildDeps as buildCatalogueDeps,
+  closeDeps as closeCatalogueDeps,
+} from '../services/catalogue-api/src/deps';
+import {
+  buildDeps as buildCreditDeps,
+  closeDeps as closeCreditDeps,
+  type Deps as CreditDeps,
+} from '../services/credit-service/src/deps';
+import { startWorkers as startSettlement } from '../services/credit-service/src/workers';
+import {
+  buildDeps as buildWorkerDeps,
+  closeDeps as closeWorkerDeps,
+  type Deps as WorkerDeps,
+} from '../services/generation-worker/src/deps';
+import { startWorkers as startGeneration } from '../services/generation-worker/src/handlers';
+import { createApp } from '../services/white-label-api/src/app';
+import { buildDeps, closeDeps } from '../services/white-label-api/src/deps';
+
+/** Registers the file's beforeAll/afterAll; generation uses the builtin provider. */
+export function useFullStack(queuePrefix: string) {
+  const wl = serveServiceForTests({ buildDeps, createApp, closeDeps }, { QUEUE_PREFIX: queuePrefix });
+  const catalogue = serveServiceForTests(
+    { buildDeps: buildCatalogueDeps, createApp: createCatalogueApp, closeDeps: closeCatalogueDeps },
+    { QUEUE_PREFIX: queuePrefix },
+  );
+  let worker: WorkerDeps;
+  let credit: CreditDeps;
+  let workers: Worker[];
+
+  beforeAll(() => {
+    const config = testConfig({ QUEUE_PREFIX: queuePrefix, GENERATION_PROVIDER: 'builtin' });
+    worker = buildWorkerDeps(config);
+    credit = buildCreditDeps(config);
+    workers = [...startGeneration(worker, ['render-content', 'generate']), ...startSettlement(credit)];
+  });
+  afterAll(async () => {
+    await closeWorkers(workers);
+    await closeWorkerDeps(worker);
+    await closeCreditDeps(credit);
+  });
+  return { wl, catalogue };
+}
