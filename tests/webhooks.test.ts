@@ -31,7 +31,6 @@ import { buildDeps, closeDeps } from '../services/catalogue-api/src/deps';
 import {
   buildDeps as buildWorkerDeps,
   closeDeps as closeWorkerDeps,
-  type Deps as WorkerDeps,
 } from '../services/generation-worker/src/deps';
 import { keepRelayScheduled, startWorkers } from '../services/generation-worker/src/handlers';
 import { relayEvents } from '../services/generation-worker/src/services/webhook-relay.service';
@@ -77,7 +76,7 @@ async function receiver(answer: (n: number) => number = () => 200) {
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
       const body = Buffer.concat(chunks).toString('utf8');
-      let verified = false;
+      let verified: boolean;
       try {
         new Webhook(secret).verify(body, req.headers as Record<string, string>);
         verified = true;
