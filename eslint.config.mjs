@@ -18,10 +18,12 @@ const LIBS = [
   'content-store',
   'credits',
   'db',
+  'egress',
   'http',
   'logger',
   'queue',
   'testing',
+  'webhooks',
 ];
 
 /** `no-restricted-imports` patterns that forbid importing each of `packages` by name or path. */

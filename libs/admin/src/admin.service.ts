@@ -18,7 +18,18 @@ import {
   type LedgerEntry,
   type TokenInfo,
   type TokenKind,
+  type EventType,
 } from '@catalogue/db';
+import {
+  enableWebhook,
+  listWebhooks,
+  presentWebhook,
+  redeliver,
+  registerWebhook,
+  removeWebhook,
+  WebhookError,
+  type EgressPolicy,
+} from '@catalogue/webhooks';
 
 /** A mistake in what the operator asked for; the CLI prints it and exits non-zero. */
 export class AdminError extends Error {
@@ -96,7 +107,23 @@ export interface CreatedEshop {
   whiteLabelToken: string;
 }
 
-export function adminService(db: Knex) {
+export interface AdminOptions {
+  /** Where webhook endpoints may point (the API's rule: WEBHOOK_ALLOW_PRIVATE); public only by default. */
+  webhookEgress?: EgressPolicy;
+}
+
+/** The rules' refusals of libs/webhooks as the operator's mistakes. */
+async function webhookCall<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (err) {
+    if (err instanceof WebhookError) throw new AdminError(err.message);
+    throw err;
+  }
+}
+
+export function adminService(db: Knex, options: AdminOptions = {}) {
+  const webhookEgress = options.webhookEgress ?? {};
   async function requireEshop(trx: Knex | Knex.Transaction, id: number): Promise<Eshop> {
     const eshop = await eshopsRepository.findById(trx, id);
     if (!eshop) throw new AdminError(`eshop ${id} not found`);
@@ -104,6 +131,34 @@ export function adminService(db: Knex) {
   }
 
   return {
+    /** Registers a webhook endpoint of the eshop, checked as the API checks it; shows its secret. */
+    async addWebhook(eshopId: number, url: string, eventTypes: EventType[]) {
+      await requireEshop(db, eshopId);
+      const { endpoint, secret } = await webhookCall(() =>
+        registerWebhook({ db, egress: webhookEgress }, eshopId, { url, eventTypes }),
+      );
+      return { ...presentWebhook(endpoint), secret };
+    },
+
+    async listWebhooks(eshopId: number) {
+      await requireEshop(db, eshopId);
+      return (await listWebhooks(db, eshopId)).map(presentWebhook);
+    },
+
+    async removeWebhook(eshopId: number, id: number) {
+      await webhookCall(() => removeWebhook(db, eshopId, id));
+      return { eshop_id: eshopId, id, removed: true };
+    },
+
+    async enableWebhook(eshopId: number, id: number) {
+      return presentWebhook(await webhookCall(() => enableWebhook(db, eshopId, id)));
+    },
+
+    async redeliverWebhook(eshopId: number, id: number, fromSeq: number, toSeq: number) {
+      const queued = await webhookCall(() => redeliver(db, eshopId, id, fromSeq, toSeq));
+      return { redelivery_id: queued.redeliveryId, from_seq: queued.fromSeq, to_seq: queued.toSeq };
+    },
+
     /** Creates the eshop with one token of each kind, its origins and credits, all or nothing. */
     async createEshop(input: CreateEshopInput): Promise<CreatedEshop> {
       return db.transaction(async (trx) => {

@@ -2,6 +2,7 @@
 import 'dotenv/config';
 import { loadConfigOrExit } from '@catalogue/config';
 import { createKnex } from '@catalogue/db';
+import { webhookEgressPolicy } from '@catalogue/webhooks';
 import { adminService } from './admin.service';
 import { runCli } from './commands';
 
@@ -9,10 +10,14 @@ async function main(): Promise<number> {
   const config = loadConfigOrExit(process.env);
   const db = createKnex({ ...config.database, poolMin: 0, poolMax: 2, applicationName: 'catalogue-admin' });
   try {
-    return await runCli(process.argv.slice(2), () => adminService(db), {
-      out: (text) => process.stdout.write(text),
-      err: (text) => process.stderr.write(text),
-    });
+    return await runCli(
+      process.argv.slice(2),
+      () => adminService(db, { webhookEgress: webhookEgressPolicy(config) }),
+      {
+        out: (text) => process.stdout.write(text),
+        err: (text) => process.stderr.write(text),
+      },
+    );
   } finally {
     await db.destroy();
   }

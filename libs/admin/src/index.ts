@@ -1,5 +1,5 @@
 export { adminService, AdminError, parseLanguages, parseOrigin } from './admin.service';
-export type { AdminService, CreatedEshop, EshopDetails } from './admin.service';
+export type { AdminOptions, AdminService, CreatedEshop, EshopDetails } from './admin.service';
 export { runCli, USAGE } from './commands';
 export type { CliIo } from './commands';
 export { demoHostPage, startDemoHost } from './demo-host';

@@ -99,6 +99,26 @@ export interface Config {
       readonly allowLoopback: boolean;
     };
   };
+  /** Webhooks (push of the change feed's events; docs/decisions.md, "Webhooks"). */
+  readonly webhooks: {
+    /**
+     * Host names and networks (CIDR, or one address) endpoints may use although they are not
+     * public: an operator's own receivers, and 127.0.0.1/32 in tests. Empty: public only.
+     */
+    readonly allowPrivate: readonly string[];
+    /** Time limit of one delivery attempt (connect, send, answer). */
+    readonly timeoutMs: number;
+    /** Attempts per event and endpoint, the first included. */
+    readonly attempts: number;
+    /** First wait before a retry; it doubles after each (BullMQ exponential backoff). */
+    readonly backoffMs: number;
+    /** An endpoint whose deliveries have failed for this long without a success is disabled. */
+    readonly disableAfterMs: number;
+    /** How often the relay moves committed events to delivery jobs. */
+    readonly relayEveryMs: number;
+    /** Events relayed per endpoint and run at most (the next run takes the rest). */
+    readonly relayBatch: number;
+  };
 }
 
 const port = Joi.number().integer().min(1).max(65535);
@@ -164,6 +184,21 @@ const schema = Joi.object({
     .default(1_048_576),
   WEB_RESEARCH_MAX_URLS: Joi.number().integer().min(0).max(50).default(5),
   WEB_RESEARCH_ALLOW_LOOPBACK: Joi.boolean().truthy('1').falsy('0').default(false),
+  WEBHOOK_ALLOW_PRIVATE: Joi.string()
+    .pattern(/^[A-Za-z0-9.:/_-]+(,[A-Za-z0-9.:/_-]+)*$/)
+    .max(2000)
+    .default(''),
+  WEBHOOK_TIMEOUT_MS: Joi.number().integer().min(100).max(30_000).default(10_000),
+  WEBHOOK_ATTEMPTS: Joi.number().integer().min(1).max(30).default(12),
+  // 43 s doubling: the 12th attempt comes 43 s × (2^11 − 1) ≈ 24.5 h after the first.
+  WEBHOOK_BACKOFF_MS: Joi.number().integer().min(10).max(86_400_000).default(43_000),
+  WEBHOOK_DISABLE_AFTER_MS: Joi.number()
+    .integer()
+    .min(100)
+    .max(30 * 86_400_000)
+    .default(86_400_000),
+  WEBHOOK_RELAY_EVERY_MS: Joi.number().integer().min(100).max(60_000).default(1_000),
+  WEBHOOK_RELAY_BATCH: Joi.number().integer().min(1).max(10_000).default(1_000),
 })
   // Unrelated variables (PATH, HOME, …) are the environment's business, not ours.
   .unknown(true);
@@ -252,6 +287,15 @@ export function loadConfig(env: NodeJS.ProcessEnv): Config {
         maxUrls: v.WEB_RESEARCH_MAX_URLS,
         allowLoopback: v.WEB_RESEARCH_ALLOW_LOOPBACK,
       },
+    },
+    webhooks: {
+      allowPrivate: (v.WEBHOOK_ALLOW_PRIVATE as string).split(',').filter((entry) => entry !== ''),
+      timeoutMs: v.WEBHOOK_TIMEOUT_MS,
+      attempts: v.WEBHOOK_ATTEMPTS,
+      backoffMs: v.WEBHOOK_BACKOFF_MS,
+      disableAfterMs: v.WEBHOOK_DISABLE_AFTER_MS,
+      relayEveryMs: v.WEBHOOK_RELAY_EVERY_MS,
+      relayBatch: v.WEBHOOK_RELAY_BATCH,
     },
   });
 }

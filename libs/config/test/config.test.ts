@@ -66,7 +66,26 @@ describe('loadConfig', () => {
         providerMaxAttempts: 4,
         research: { timeoutMs: 10_000, maxBytes: 1_048_576, maxUrls: 5, allowLoopback: false },
       },
+      webhooks: {
+        allowPrivate: [],
+        timeoutMs: 10_000,
+        attempts: 12,
+        backoffMs: 43_000,
+        disableAfterMs: 86_400_000,
+        relayEveryMs: 1_000,
+        relayBatch: 1_000,
+      },
     });
+  });
+
+  it('when webhook settings are given, then the allow-list is split and a bad entry is named', () => {
+    const config = loadConfig({
+      WEBHOOK_ALLOW_PRIVATE: '127.0.0.1/32,hooks.internal',
+      WEBHOOK_ATTEMPTS: '3',
+    });
+    expect(config.webhooks.allowPrivate).toEqual(['127.0.0.1/32', 'hooks.internal']);
+    expect(config.webhooks.attempts).toBe(3);
+    expect(() => loadConfig({ WEBHOOK_ALLOW_PRIVATE: 'a b' })).toThrow(/WEBHOOK_ALLOW_PRIVATE/);
   });
 
   it('when every variable is set, then numbers and booleans are converted and strings kept', () => {
@@ -108,6 +127,13 @@ describe('loadConfig', () => {
       WEB_RESEARCH_MAX_BYTES: '65536',
       WEB_RESEARCH_MAX_URLS: '0',
       WEB_RESEARCH_ALLOW_LOOPBACK: 'true',
+      WEBHOOK_ALLOW_PRIVATE: '10.20.0.0/16,hooks.internal',
+      WEBHOOK_TIMEOUT_MS: '5000',
+      WEBHOOK_ATTEMPTS: '8',
+      WEBHOOK_BACKOFF_MS: '60000',
+      WEBHOOK_DISABLE_AFTER_MS: '3600000',
+      WEBHOOK_RELAY_EVERY_MS: '500',
+      WEBHOOK_RELAY_BATCH: '200',
     };
 
     // Act
@@ -163,6 +189,15 @@ describe('loadConfig', () => {
         providerTimeoutMs: 30_000,
         providerMaxAttempts: 2,
         research: { timeoutMs: 5000, maxBytes: 65_536, maxUrls: 0, allowLoopback: true },
+      },
+      webhooks: {
+        allowPrivate: ['10.20.0.0/16', 'hooks.internal'],
+        timeoutMs: 5000,
+        attempts: 8,
+        backoffMs: 60_000,
+        disableAfterMs: 3_600_000,
+        relayEveryMs: 500,
+        relayBatch: 200,
       },
     });
   });

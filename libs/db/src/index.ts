@@ -108,3 +108,14 @@ export type { IdempotencyClaim, IdempotencyRecord } from './repositories/idempot
 export type { ResearchSourceRow, SkippedWidgetRow } from './tables';
 export { eventsRepository } from './repositories/events.repository';
 export type { EventType, NewEvent, StoredEvent } from './repositories/events.repository';
+export { EVENT_TYPES } from './repositories/events.repository';
+export { webhooksRepository, DELIVERY_LOG_SIZE } from './repositories/webhooks.repository';
+export type {
+  NewWebhookDelivery,
+  OutboxLag,
+  PendingRedelivery,
+  RelayCursor,
+  WebhookDelivery,
+  WebhookEndpoint,
+  WebhookTarget,
+} from './repositories/webhooks.repository';

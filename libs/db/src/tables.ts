@@ -115,6 +115,42 @@ export interface EventSequenceRow {
   last_seq: number;
 }
 
+export interface WebhookEndpointRow {
+  id: number;
+  eshop_id: number;
+  url: string;
+  event_types: string[];
+  secret: string;
+  last_seq: number;
+  failing_since: Date | null;
+  disabled_at: Date | null;
+  disabled_reason: string | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+export interface WebhookDeliveryRow {
+  id: number;
+  eshop_id: number;
+  endpoint_id: number;
+  seq: number;
+  attempt: number;
+  status_code: number | null;
+  error: string | null;
+  latency_ms: number;
+  response_excerpt: string | null;
+  at: Date;
+}
+
+export interface WebhookRedeliveryRow {
+  id: number;
+  eshop_id: number;
+  endpoint_id: number;
+  next_seq: number;
+  to_seq: number;
+  created_at: Date;
+}
+
 /** A column's value, or SQL computing it (`now()`, a subquery). */
 type Values<T> = { [K in keyof T]: T[K] | Knex.Raw };
 
@@ -142,5 +178,20 @@ declare module 'knex/types/tables' {
     listing_rows: Writable<ListingRowRow, 'field' | 'parameter', 'eshop_id' | 'batch_id' | 'external_id'>;
     events: Writable<EventRow, 'data', 'eshop_id' | 'seq' | 'type' | 'entity_type' | 'external_id'>;
     event_sequences: Writable<EventSequenceRow, never, 'eshop_id'>;
+    webhook_endpoints: Writable<
+      WebhookEndpointRow,
+      never,
+      'eshop_id' | 'url' | 'event_types' | 'secret' | 'last_seq'
+    >;
+    webhook_deliveries: Writable<
+      WebhookDeliveryRow,
+      never,
+      'eshop_id' | 'endpoint_id' | 'seq' | 'attempt' | 'latency_ms'
+    >;
+    webhook_redeliveries: Writable<
+      WebhookRedeliveryRow,
+      never,
+      'eshop_id' | 'endpoint_id' | 'next_seq' | 'to_seq'
+    >;
   }
 }

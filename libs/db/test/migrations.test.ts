@@ -44,6 +44,9 @@ const TABLES = [
   'product_variants',
   'products',
   'prompts',
+  'webhook_deliveries',
+  'webhook_endpoints',
+  'webhook_redeliveries',
   'white_label_tokens',
   'widget_categories',
   'widget_favourites',
@@ -67,6 +70,7 @@ const MIGRATIONS = [
   '20261125000100_auth_change_notify',
   '20261125000200_events',
   '20261125000300_generation_report',
+  '20261125000500_webhooks',
 ];
 
 async function databaseExists(name: string): Promise<boolean> {

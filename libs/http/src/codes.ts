@@ -34,6 +34,10 @@ export const ERROR_CODES = {
     status: 409,
     meaning: 'A request with this Idempotency-Key is still being processed; retry later.',
   },
+  webhook_disabled: {
+    status: 409,
+    meaning: 'The webhook endpoint is disabled (deliveries failed for too long); enable it first.',
+  },
   body_too_large: { status: 413, meaning: 'The body is larger than the configured limit.' },
   unsupported_media_type: {
     status: 415,

@@ -7,6 +7,9 @@ export {
   settlementJobId,
   SWEEP_SCHEDULER_ID,
   sweepRenderDeduplicationId,
+  WEBHOOK_RELAY_SCHEDULER_ID,
+  webhookDeliveryJobId,
+  webhookRedeliveryJobId,
 } from './jobs';
 export type { JobPayloads, QueueName } from './jobs';
 export { createRedis, pingRedis, withTimeout } from './connection';

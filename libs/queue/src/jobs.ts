@@ -27,6 +27,17 @@ export interface JobPayloads {
    * however many workers run (generation-worker -> generation-worker).
    */
   'sweep-stale-work': Record<string, never>;
+  /**
+   * Move committed events to delivery jobs, one per (endpoint, event), and advance each
+   * endpoint's cursor; queue requested redeliveries. Queued only by its job scheduler, every
+   * WEBHOOK_RELAY_EVERY_MS (generation-worker -> generation-worker).
+   */
+  'webhook-relay': Record<string, never>;
+  /**
+   * Send one event to one endpoint, signed; retried with exponential backoff over ~24 h.
+   * `redelivery_id` when a client asked for it again (generation-worker -> generation-worker).
+   */
+  'webhook-delivery': { eshop_id: number; endpoint_id: number; seq: number; redelivery_id?: number };
 }
 
 export type QueueName = keyof JobPayloads;
@@ -37,6 +48,8 @@ export const QUEUE_NAMES: readonly QueueName[] = [
   'listing-enrichment',
   'credit-settlement',
   'sweep-stale-work',
+  'webhook-relay',
+  'webhook-delivery',
 ];
 
 /** Retries with exponential backoff and bounded history, for every job unless overridden. */
@@ -65,6 +78,22 @@ export function settlementJobId(jobId: number): string {
 
 /** The id of the one job scheduler that queues `sweep-stale-work` (every replica declares the same one). */
 export const SWEEP_SCHEDULER_ID = 'sweep-stale-work';
+
+/** The id of the one job scheduler that queues `webhook-relay` (every replica declares the same one). */
+export const WEBHOOK_RELAY_SCHEDULER_ID = 'webhook-relay';
+
+/**
+ * The `webhook-delivery` job of one event for one endpoint: a relay that dies after queueing and
+ * before moving its cursor queues the same ids again, which BullMQ ignores.
+ */
+export function webhookDeliveryJobId(endpointId: number, seq: number): string {
+  return `webhook-${endpointId}-${seq}`;
+}
+
+/** The job of one event sent again by redelivery request `redeliveryId` (queued once per request). */
+export function webhookRedeliveryJobId(endpointId: number, seq: number, redeliveryId: number): string {
+  return `webhook-${endpointId}-${seq}-redelivery-${redeliveryId}`;
+}
 
 /** Deduplication id of the sweeper's `render-content` job for one stuck item: at most one in flight. */
 export function sweepRenderDeduplicationId(item: {

@@ -8,6 +8,7 @@ import {
 import type { Deps } from './deps';
 import { v1Routes, v2Routes } from './routes/catalogue.routes';
 import { listingRoutes } from './routes/listing.routes';
+import { webhooksRoutes } from './routes/webhooks.routes';
 import { whoamiRoutes } from './routes/whoami.routes';
 
 /** The catalogue API (v1, v2) as a Koa app, not listening. */
@@ -24,6 +25,7 @@ export function createApp(deps: Deps): HttpApp {
       v1Routes(deps),
       v2Routes(deps),
       listingRoutes(deps),
+      webhooksRoutes(deps),
     ],
   });
 }

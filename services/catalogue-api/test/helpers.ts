@@ -46,8 +46,8 @@ export function client(url: string, token: string) {
 export type Client = ReturnType<typeof client>;
 
 /** The catalogue API served for a test file, with helpers to make eshops and move items. */
-export function catalogueService() {
-  const service = serveServiceForTests({ buildDeps, createApp, closeDeps });
+export function catalogueService(configOverrides: Record<string, string> = {}) {
+  const service = serveServiceForTests({ buildDeps, createApp, closeDeps }, configOverrides);
   return {
     get deps() {
       return service.deps;

@@ -8,12 +8,16 @@ import {
   type QueueMetrics,
   type Queues,
 } from '@catalogue/queue';
+import type { EgressPolicy } from '@catalogue/egress';
+import { webhookEgressPolicy } from '@catalogue/webhooks';
 import {
   createProviderMetrics,
   createSweepMetrics,
+  createWebhookMetrics,
   instrumentProvider,
   type ProviderMetrics,
   type SweepMetrics,
+  type WebhookMetrics,
 } from './metrics';
 import { createProvider, type ContentProvider, type ProviderOptions } from './providers';
 import type { ResearchOptions } from './research';
@@ -29,6 +33,9 @@ export interface Deps extends BaseDeps {
   research: ResearchOptions;
   sweep: SweepOptions;
   sweepMetrics: SweepMetrics;
+  webhookMetrics: WebhookMetrics;
+  /** Where webhook deliveries may connect (the same rules as registration; libs/egress). */
+  webhookEgress: EgressPolicy;
 }
 
 /** First wait between provider attempts; doubled after each (at most 30 s, or Retry-After). */
@@ -96,6 +103,8 @@ export function buildDeps(config: Config): Deps {
     research: researchOptions(config),
     sweep: sweepOptions(config),
     sweepMetrics: createSweepMetrics(base.registry),
+    webhookMetrics: createWebhookMetrics(base.registry, base.db),
+    webhookEgress: webhookEgressPolicy(config),
   };
 }
 

@@ -4,7 +4,7 @@ import { exitOnSignals, startHttpServer } from '@catalogue/http';
 import { closeWorkers } from '@catalogue/queue';
 import { createApp } from './app';
 import { buildDeps, closeDeps } from './deps';
-import { keepSweepScheduled, startWorkers } from './handlers';
+import { keepRelayScheduled, keepSweepScheduled, startWorkers } from './handlers';
 
 async function main(): Promise<void> {
   const config = loadConfigOrExit(process.env);
@@ -12,7 +12,8 @@ async function main(): Promise<void> {
   const workers = startWorkers(deps);
   // Every replica declares the same schedule (one success is enough), again after Redis comes
   // back without it; nothing here waits for Redis, so the health port comes up meanwhile.
-  const stopScheduling = keepSweepScheduled(deps);
+  const stopSweeps = keepSweepScheduled(deps);
+  const stopRelay = keepRelayScheduled(deps);
   const server = await startHttpServer(createApp(deps), {
     port: config.ports.generationWorker,
     logger: deps.logger,
@@ -20,7 +21,8 @@ async function main(): Promise<void> {
   });
   exitOnSignals(deps.logger, async () => {
     // Running jobs finish first; the health port stays up meanwhile so probes still answer.
-    stopScheduling();
+    stopSweeps();
+    stopRelay();
     await closeWorkers(workers);
     await server.stop();
     await closeDeps(deps);

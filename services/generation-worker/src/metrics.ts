@@ -1,4 +1,5 @@
-import { Counter, Histogram, type Registry } from 'prom-client';
+import { webhooksRepository, type Knex } from '@catalogue/db';
+import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
 import { ProviderError, type ContentProvider } from './providers';
 
 /** Why a provider call failed; a fixed set, so the error counter stays low-cardinality. */
@@ -76,6 +77,79 @@ export function createSweepMetrics(registry: Registry): SweepMetrics {
       name: 'stale_work_swept_total',
       help: 'Lost work the sweeper found, by kind: generation_job (abandoned generation ended failed, credits released), catalogue_item (item stuck in generate, render queued again), idempotency_key (expired Idempotency-Key deleted).',
       labelNames: ['kind'],
+      registers: [registry],
+    }),
+  };
+}
+
+/** How one delivery attempt ended: a 2xx, anything else, or not sent (endpoint disabled or gone). */
+export type WebhookOutcome = 'delivered' | 'failed' | 'skipped';
+
+export interface WebhookMetrics {
+  relayed: Counter;
+  deliveries: Counter<'outcome'>;
+  duration: Histogram<'outcome'>;
+  disabled: Counter;
+}
+
+/**
+ * Webhook relay and delivery metrics, and the outbox lag read from the database at scrape time
+ * (the worst enabled endpoint: events committed but not relayed, and the oldest one's age).
+ */
+export function createWebhookMetrics(registry: Registry, db: Knex): WebhookMetrics {
+  let last = { events: 0, seconds: 0 };
+  let pending: Promise<void> | undefined;
+  // Both gauges of one scrape share one query; a database that does not answer keeps the last values.
+  const read = (): Promise<void> =>
+    (pending ??= webhooksRepository
+      .lag(db)
+      .then((lag) => {
+        last = lag;
+      })
+      .catch(() => undefined)
+      .finally(() => {
+        pending = undefined;
+      }));
+  new Gauge({
+    name: 'webhook_outbox_lag_events',
+    help: 'Events committed but not yet relayed to delivery jobs, for the enabled webhook endpoint furthest behind.',
+    registers: [registry],
+    async collect() {
+      await read();
+      this.set(last.events);
+    },
+  });
+  new Gauge({
+    name: 'webhook_outbox_lag_seconds',
+    help: 'Age of the oldest event not yet relayed to an enabled webhook endpoint (0 when every endpoint is up to date).',
+    registers: [registry],
+    async collect() {
+      await read();
+      this.set(last.seconds);
+    },
+  });
+  return {
+    relayed: new Counter({
+      name: 'webhook_events_relayed_total',
+      help: 'Delivery jobs the webhook relay queued (one per endpoint and event; redeliveries included).',
+      registers: [registry],
+    }),
+    deliveries: new Counter({
+      name: 'webhook_deliveries_total',
+      help: 'Webhook delivery attempts by outcome (delivered: 2xx; failed: any other answer, a timeout or a refused address; skipped: endpoint disabled or removed).',
+      labelNames: ['outcome'],
+      registers: [registry],
+    }),
+    duration: new Histogram({
+      name: 'webhook_delivery_duration_seconds',
+      help: 'Time of one webhook delivery attempt (request to answer), by outcome.',
+      labelNames: ['outcome'],
+      buckets: [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
+      registers: [registry],
+    }),
+    disabled: new Counter({
+      name: 'webhook_endpoints_disabled_total',
+      help: 'Webhook endpoints disabled after failing for the whole failure window.',
       registers: [registry],
     }),
   };

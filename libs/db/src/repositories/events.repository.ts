@@ -2,13 +2,16 @@ import type { Knex } from 'knex';
 import { isoMicros } from '../timestamps';
 
 /** What happened (the `events_type_known` check of the table lists the same). */
-export type EventType =
-  | 'item.created'
-  | 'item.updated'
-  | 'item.deleted'
-  | 'item.content_ready'
-  | 'generation.succeeded'
-  | 'generation.failed';
+export const EVENT_TYPES = [
+  'item.created',
+  'item.updated',
+  'item.deleted',
+  'item.content_ready',
+  'generation.succeeded',
+  'generation.failed',
+] as const;
+
+export type EventType = (typeof EVENT_TYPES)[number];
 
 /** An event to append: what happened to which entity, and a little data (never the content). */
 export interface NewEvent {
@@ -79,6 +82,12 @@ export const eventsRepository = {
       [eshopId, rows.length, eshopId, rows.length, JSON.stringify(rows)],
     );
     return inserted.map((r) => r.seq).sort((a, b) => a - b);
+  },
+
+  /** One event of the eshop by its number, or null. */
+  async find(db: Knex | Knex.Transaction, eshopId: number, seq: number): Promise<StoredEvent | null> {
+    const [event] = await eventsRepository.listAfter(db, eshopId, seq - 1, 1);
+    return event?.seq === seq ? event : null;
   },
 
   /** The eshop's events numbered above `afterSeq`, in order, at most `limit`. */

@@ -1,6 +1,7 @@
 import {
   createWorkers,
   SWEEP_SCHEDULER_ID,
+  WEBHOOK_RELAY_SCHEDULER_ID,
   withTimeout,
   type JobHandlers,
   type QueueName,
@@ -11,6 +12,8 @@ import { generateHandler } from './generate.handler';
 import { listingEnrichmentHandler } from './listing-enrichment.handler';
 import { renderContentHandler } from './render-content.handler';
 import { sweepStaleWorkHandler } from './sweep-stale-work.handler';
+import { webhookDeliveryHandler } from './webhook-delivery.handler';
+import { webhookRelayHandler } from './webhook-relay.handler';
 
 /**
  * The queues this worker consumes and their handlers (one file per job name in this
@@ -21,6 +24,8 @@ export const CONSUMED_QUEUES: readonly QueueName[] = [
   'generate',
   'listing-enrichment',
   'sweep-stale-work',
+  'webhook-relay',
+  'webhook-delivery',
 ];
 
 /** How often the stale-work sweeper runs (one sweep per period across all replicas). */
@@ -32,6 +37,8 @@ export function buildHandlers(deps: Deps): Partial<JobHandlers> {
     generate: generateHandler(deps),
     'listing-enrichment': listingEnrichmentHandler(deps),
     'sweep-stale-work': sweepStaleWorkHandler(deps),
+    'webhook-relay': webhookRelayHandler(deps),
+    'webhook-delivery': webhookDeliveryHandler(deps),
   };
 }
 
@@ -68,25 +75,56 @@ export async function scheduleSweep(deps: Deps): Promise<void> {
 }
 
 /**
- * Keeps the sweeper's schedule declared for as long as the worker runs: at once, whenever the
- * Redis connection is ready again (a Redis restarted empty has lost the schedule, and with it
- * every sweep) and every period (a Redis flushed without dropping the connection). Declaring
- * is idempotent and cheap. Returns the function that stops it.
+ * Declares the webhook relay's job scheduler (one id for every replica: one run per period,
+ * whichever replica takes it; two runs that overlap are harmless, see webhook-relay.service.ts).
  */
-export function keepSweepScheduled(deps: Deps): () => void {
+export async function scheduleRelay(deps: Deps): Promise<void> {
+  await deps.queues['webhook-relay'].upsertJobScheduler(
+    WEBHOOK_RELAY_SCHEDULER_ID,
+    { every: deps.config.webhooks.relayEveryMs },
+    {
+      name: 'webhook-relay',
+      data: {},
+      opts: { attempts: 1, removeOnComplete: { count: 100 }, removeOnFail: { count: 100 } },
+    },
+  );
+}
+
+/**
+ * Keeps a job scheduler declared for as long as the worker runs: at once, whenever the Redis
+ * connection is ready again (a Redis restarted empty has lost the schedule) and every `everyMs`
+ * (a Redis flushed without dropping the connection). Declaring is idempotent and cheap. Returns
+ * the function that stops it.
+ */
+function keepScheduled(
+  deps: Deps,
+  declareOnce: () => Promise<void>,
+  everyMs: number,
+  what: string,
+): () => void {
   const declare = (): void => {
     // While Redis is down the call would wait in the offline queue; the 'ready' event comes.
     if (deps.redis.status !== 'ready') return;
-    withTimeout(scheduleSweep(deps), SWEEP_EVERY_MS / 2).catch((err: unknown) =>
-      deps.logger.error({ err }, 'could not declare the stale-work sweeper schedule'),
+    withTimeout(declareOnce(), everyMs / 2).catch((err: unknown) =>
+      deps.logger.error({ err }, `could not declare the ${what} schedule`),
     );
   };
   deps.redis.on('ready', declare);
-  const timer = setInterval(declare, SWEEP_EVERY_MS);
+  const timer = setInterval(declare, everyMs);
   timer.unref();
   declare();
   return () => {
     clearInterval(timer);
     deps.redis.off('ready', declare);
   };
+}
+
+/** Keeps the sweeper's schedule declared (see keepScheduled). */
+export function keepSweepScheduled(deps: Deps): () => void {
+  return keepScheduled(deps, () => scheduleSweep(deps), SWEEP_EVERY_MS, 'stale-work sweeper');
+}
+
+/** Keeps the webhook relay's schedule declared, checked every 30 s (see keepScheduled). */
+export function keepRelayScheduled(deps: Deps): () => void {
+  return keepScheduled(deps, () => scheduleRelay(deps), 30_000, 'webhook relay');
 }

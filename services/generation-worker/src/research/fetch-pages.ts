@@ -1,6 +1,6 @@
 /**
  * Fetches the `search_web` pages of a generation job and extracts their readable text.
- * Only http/https; every address a host resolves to must be public (see addresses.ts), checked
+ * Only http/https; every address a host resolves to must be public (libs/egress), checked
  * again for every redirect target (redirects are followed by hand, at most `maxRedirects`);
  * one time limit per URL covers DNS, redirects and the body; the body is read as a stream and
  * cut at `maxBytes`; only text/html and text/plain are read. Nothing here throws: every URL ends
@@ -10,9 +10,7 @@
  * changes between the check and the connection (DNS rebinding) is not caught here. Deployments
  * should also deny private ranges to the worker's egress (e.g. a Kubernetes NetworkPolicy).
  */
-import { lookup as dnsLookup } from 'node:dns/promises';
-import { isIP } from 'node:net';
-import { addressProblem } from './addresses';
+import { checkOutboundHost, defaultLookup, EgressRefusal, parseOutboundUrl } from '@catalogue/egress';
 import { htmlBlocks, plainBlocks } from './extract';
 
 export interface ResearchOptions {
@@ -56,12 +54,8 @@ export interface ResearchResult {
 
 const TEXT_TYPES = new Set(['text/html', 'text/plain']);
 
-class Refusal extends Error {}
-
-async function defaultLookup(host: string): Promise<string[]> {
-  const answers = await dnsLookup(host, { all: true, verbatim: true });
-  return answers.map((answer) => answer.address);
-}
+/** The egress rules' refusal (scheme, credentials, addresses) and this fetcher's own. */
+const Refusal = EgressRefusal;
 
 /** Rejects as soon as `signal` aborts (dns.lookup cannot be cancelled, only abandoned). */
 function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
@@ -82,42 +76,16 @@ function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
   });
 }
 
-function parseUrl(raw: string, base?: URL): URL {
-  let url: URL;
-  try {
-    url = new URL(raw, base);
-  } catch {
-    throw new Refusal('invalid URL');
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new Refusal(`scheme ${url.protocol.replace(/:$/, '')} not allowed`);
-  }
-  if (url.username !== '' || url.password !== '') throw new Refusal('credentials in URL not allowed');
-  return url;
-}
-
-async function checkHost(
+/** The egress rules (libs/egress) for one URL's host, the lookup abandoned on abort. */
+function checkHost(
   url: URL,
   opts: ResearchOptions,
   resolve: (host: string) => Promise<string[]>,
   signal: AbortSignal,
 ): Promise<void> {
-  const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
-  let addresses: string[];
-  if (isIP(host) !== 0) addresses = [host];
-  else {
-    try {
-      addresses = await untilAborted(resolve(host), signal);
-    } catch (err) {
-      if (signal.aborted) throw err;
-      throw new Refusal(`host ${host} not found`);
-    }
-  }
-  if (addresses.length === 0) throw new Refusal(`host ${host} not found`);
-  for (const address of addresses) {
-    const problem = addressProblem(address, opts.allowLoopback);
-    if (problem !== null) throw new Refusal(`${problem} refused`);
-  }
+  return checkOutboundHost(url, { allowLoopback: opts.allowLoopback }, resolve, (p) =>
+    untilAborted(p, signal),
+  );
 }
 
 /** The first `maxBytes` of a body; the rest is cancelled, not downloaded. */
@@ -196,7 +164,7 @@ async function fetchPage(raw: string, opts: ResearchOptions): Promise<string> {
   const onAbort = (): void => controller.abort();
   opts.signal?.addEventListener('abort', onAbort, { once: true });
   try {
-    let url = parseUrl(raw);
+    let url = parseOutboundUrl(raw);
     for (let redirects = 0; ; redirects++) {
       await checkHost(url, opts, resolve, controller.signal);
       const res = await doFetch(url.href, {
@@ -212,7 +180,7 @@ async function fetchPage(raw: string, opts: ResearchOptions): Promise<string> {
         const location = res.headers.get('location');
         if (location === null) throw new Refusal(`HTTP ${res.status} without a location`);
         if (redirects >= maxRedirects) throw new Refusal(`more than ${maxRedirects} redirects`);
-        url = parseUrl(location, url);
+        url = parseOutboundUrl(location, url);
         continue;
       }
       if (!res.ok) {

@@ -1,6 +1,7 @@
 /**
- * Which IP addresses the research fetcher may connect to: public unicast only. Loopback may be
- * allowed for tests. IPv6 forms that embed an IPv4 address (mapped `::ffff:a.b.c.d`, the
+ * Which IP addresses the service may connect to when a customer gives it a URL (web research
+ * pages, webhook endpoints): public unicast only. An operator may allow loopback (tests, local
+ * development) or name hosts and networks (`AllowList`) that are reachable although private. IPv6 forms that embed an IPv4 address (mapped `::ffff:a.b.c.d`, the
  * deprecated compatible `::a.b.c.d`, NAT64 `64:ff9b::/96`, 6to4 `2002::/16`) are judged by the
  * embedded address, so `::ffff:10.0.0.1` is as private as `10.0.0.1`.
  */
@@ -86,9 +87,44 @@ export function classifyAddress(address: string): Label | 'public' | 'invalid' {
   return 'public';
 }
 
-/** Why the fetcher must not connect to `address`, or null when it may. */
-export function addressProblem(address: string, allowLoopback: boolean): string | null {
+/**
+ * What an operator lets through although it is not public: loopback as a whole (tests and local
+ * development) and networks in CIDR notation (`10.20.0.0/16`, `127.0.0.1/32`, `fd00::/8`; a
+ * bare address is that one address).
+ */
+export interface AddressAllowance {
+  allowLoopback?: boolean;
+  networks?: BlockList;
+}
+
+/**
+ * The networks of `entries` (CIDRs or bare addresses) as a BlockList, or the entries that are
+ * neither (so configuration can name them).
+ */
+export function parseNetworks(entries: readonly string[]): { networks: BlockList; invalid: string[] } {
+  const networks = new BlockList();
+  const invalid: string[] = [];
+  for (const entry of entries) {
+    const [address = '', prefixText, extra] = entry.trim().split('/');
+    const family = isIP(address);
+    const max = family === 4 ? 32 : 128;
+    const prefix = prefixText === undefined ? max : /^\d{1,3}$/.test(prefixText) ? Number(prefixText) : NaN;
+    if (family === 0 || extra !== undefined || !(prefix >= 0 && prefix <= max)) {
+      invalid.push(entry);
+      continue;
+    }
+    networks.addSubnet(address, prefix, family === 4 ? 'ipv4' : 'ipv6');
+  }
+  return { networks, invalid };
+}
+
+/** Why nothing may connect to `address`, or null when it may. */
+export function addressProblem(address: string, allow: boolean | AddressAllowance): string | null {
+  const allowance = typeof allow === 'boolean' ? { allowLoopback: allow } : allow;
   const label = classifyAddress(address);
-  if (label === 'public' || (label === 'loopback' && allowLoopback)) return null;
-  return label === 'invalid' ? `invalid address ${address}` : `${label} address ${address}`;
+  if (label === 'public' || (label === 'loopback' && allowance.allowLoopback === true)) return null;
+  if (label === 'invalid') return `invalid address ${address}`;
+  const plain = address.split('%')[0] ?? '';
+  if (allowance.networks?.check(plain, isIP(plain) === 4 ? 'ipv4' : 'ipv6')) return null;
+  return `${label} address ${address}`;
 }

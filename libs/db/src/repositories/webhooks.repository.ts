@@ -1,0 +1,402 @@
+import type { Knex } from 'knex';
+import type { EventType } from './events.repository';
+import { isoOffset } from '../timestamps';
+
+/** An endpoint as the API and the CLI show it: never its secret. */
+export interface WebhookEndpoint {
+  id: number;
+  eshopId: number;
+  url: string;
+  eventTypes: EventType[];
+  /** The number of the eshop's last event relayed to it. */
+  lastSeq: number;
+  failingSince: string | null;
+  disabledAt: string | null;
+  disabledReason: string | null;
+  createdAt: string;
+}
+
+/** What the worker needs to deliver: the endpoint and its secret. */
+export interface WebhookTarget extends WebhookEndpoint {
+  secret: string;
+}
+
+/** One delivery attempt of the endpoint's log. */
+export interface WebhookDelivery {
+  seq: number;
+  attempt: number;
+  statusCode: number | null;
+  error: string | null;
+  latencyMs: number;
+  responseExcerpt: string | null;
+  at: string;
+}
+
+export interface NewWebhookDelivery {
+  eshopId: number;
+  endpointId: number;
+  seq: number;
+  attempt: number;
+  statusCode: number | null;
+  error: string | null;
+  latencyMs: number;
+  responseExcerpt: string | null;
+}
+
+/** An enabled endpoint with events after its cursor. */
+export interface RelayCursor {
+  id: number;
+  eshopId: number;
+  eventTypes: EventType[];
+  lastSeq: number;
+}
+
+/** A redelivery still to be queued, of an enabled endpoint. */
+export interface PendingRedelivery {
+  id: number;
+  eshopId: number;
+  endpointId: number;
+  eventTypes: EventType[];
+  nextSeq: number;
+  toSeq: number;
+}
+
+/** How far behind the newest event the enabled endpoints' cursors are (the worst of them). */
+export interface OutboxLag {
+  events: number;
+  seconds: number;
+}
+
+/** Attempts kept per endpoint in its delivery log. */
+export const DELIVERY_LOG_SIZE = 1_000;
+
+interface EndpointOut {
+  id: number;
+  eshop_id: number;
+  url: string;
+  event_types: EventType[];
+  secret: string;
+  last_seq: number;
+  failing_since: string | null;
+  disabled_at: string | null;
+  disabled_reason: string | null;
+  created_at: string;
+}
+
+function selectEndpoints(db: Knex | Knex.Transaction) {
+  return db('webhook_endpoints').select<EndpointOut[]>(
+    'id',
+    'eshop_id',
+    'url',
+    'event_types',
+    'secret',
+    'last_seq',
+    db.raw(`${isoOffset('failing_since')} as failing_since`),
+    db.raw(`${isoOffset('disabled_at')} as disabled_at`),
+    'disabled_reason',
+    db.raw(`${isoOffset('created_at')} as created_at`),
+  );
+}
+
+function toEndpoint(row: EndpointOut): WebhookEndpoint {
+  return {
+    id: row.id,
+    eshopId: row.eshop_id,
+    url: row.url,
+    eventTypes: row.event_types,
+    lastSeq: row.last_seq,
+    failingSince: row.failing_since,
+    disabledAt: row.disabled_at,
+    disabledReason: row.disabled_reason,
+    createdAt: row.created_at,
+  };
+}
+
+/**
+ * Webhook endpoints, their relay cursors, delivery log and redelivery requests (docs/decisions.md,
+ * "Webhooks"). Every function names the eshop, so one eshop's id never reaches another's row.
+ */
+export const webhooksRepository = {
+  /**
+   * Registers an endpoint. Its cursor starts at the eshop's newest event: it receives what
+   * happens from now on (the change feed has the history).
+   */
+  async create(
+    db: Knex | Knex.Transaction,
+    input: { eshopId: number; url: string; eventTypes: readonly EventType[]; secret: string },
+  ): Promise<WebhookEndpoint> {
+    const { rows } = await db.raw<{ rows: { id: number }[] }>(
+      `insert into webhook_endpoints (eshop_id, url, event_types, secret, last_seq)
+       values (:eshop, :url, :types::text[], :secret,
+               coalesce((select last_seq from event_sequences where eshop_id = :eshop), 0))
+       returning id`,
+      { eshop: input.eshopId, url: input.url, types: [...input.eventTypes], secret: input.secret },
+    );
+    const created = await webhooksRepository.find(db, input.eshopId, rows[0]!.id);
+    return created!;
+  },
+
+  async list(db: Knex | Knex.Transaction, eshopId: number): Promise<WebhookEndpoint[]> {
+    const rows = await selectEndpoints(db).where('eshop_id', eshopId).orderBy('id');
+    return rows.map(toEndpoint);
+  },
+
+  async find(db: Knex | Knex.Transaction, eshopId: number, id: number): Promise<WebhookEndpoint | null> {
+    const [row] = await selectEndpoints(db).where({ eshop_id: eshopId, id });
+    return row ? toEndpoint(row) : null;
+  },
+
+  /** The endpoint with its secret, for the worker that signs deliveries. */
+  async target(db: Knex | Knex.Transaction, eshopId: number, id: number): Promise<WebhookTarget | null> {
+    const [row] = await selectEndpoints(db).where({ eshop_id: eshopId, id });
+    return row ? { ...toEndpoint(row), secret: row.secret } : null;
+  },
+
+  /** Removes the endpoint with its log and redeliveries; false when the eshop has no such endpoint. */
+  async remove(db: Knex | Knex.Transaction, eshopId: number, id: number): Promise<boolean> {
+    return (await db('webhook_endpoints').where({ eshop_id: eshopId, id }).delete()) > 0;
+  },
+
+  /** Enables the endpoint again (its failure run forgotten); null when the eshop has no such endpoint. */
+  async enable(db: Knex | Knex.Transaction, eshopId: number, id: number): Promise<WebhookEndpoint | null> {
+    const updated = await db('webhook_endpoints')
+      .where({ eshop_id: eshopId, id })
+      .update({ disabled_at: null, disabled_reason: null, failing_since: null, updated_at: db.fn.now(6) });
+    return updated ? webhooksRepository.find(db, eshopId, id) : null;
+  },
+
+  /** Enabled endpoints whose eshop has events after their cursor, most behind first, at most `limit`. */
+  async cursorsBehind(db: Knex | Knex.Transaction, limit: number): Promise<RelayCursor[]> {
+    const { rows } = await db.raw<{
+      rows: { id: number; eshop_id: number; event_types: EventType[]; last_seq: number }[];
+    }>(
+      `select w.id, w.eshop_id, w.event_types, w.last_seq
+       from webhook_endpoints w
+       join event_sequences s on s.eshop_id = w.eshop_id
+       where w.disabled_at is null and s.last_seq > w.last_seq
+       order by s.last_seq - w.last_seq desc, w.id
+       limit :limit`,
+      { limit },
+    );
+    return rows.map((r) => ({
+      id: r.id,
+      eshopId: r.eshop_id,
+      eventTypes: r.event_types,
+      lastSeq: r.last_seq,
+    }));
+  },
+
+  /** Numbers and types of the eshop's events in (`afterSeq`, `upToSeq`], in order, at most `limit`. */
+  async eventsAfter(
+    db: Knex | Knex.Transaction,
+    eshopId: number,
+    afterSeq: number,
+    limit: number,
+    upToSeq = Number.MAX_SAFE_INTEGER,
+  ): Promise<{ seq: number; type: EventType }[]> {
+    return db('events')
+      .select<{ seq: number; type: EventType }[]>('seq', 'type')
+      .where('eshop_id', eshopId)
+      .andWhere('seq', '>', afterSeq)
+      .andWhere('seq', '<=', upToSeq)
+      .orderBy('seq')
+      .limit(limit);
+  },
+
+  /**
+   * Moves the endpoint's cursor from `fromSeq` to `toSeq`; a cursor another relay moved meanwhile
+   * is left alone (it never goes back). Returns whether this call moved it.
+   */
+  async advance(
+    db: Knex | Knex.Transaction,
+    eshopId: number,
+    id: number,
+    fromSeq: number,
+    toSeq: number,
+  ): Promise<boolean> {
+    const updated = await db('webhook_endpoints')
+      .where({ eshop_id: eshopId, id, last_seq: fromSeq })
+      .update({ last_seq: toSeq });
+    return updated > 0;
+  },
+
+  /** Logs one attempt and trims the endpoint's log to its newest DELIVERY_LOG_SIZE attempts. */
+  async recordAttempt(db: Knex | Knex.Transaction, d: NewWebhookDelivery): Promise<void> {
+    await db.raw(
+      `with added as (
+         insert into webhook_deliveries
+           (eshop_id, endpoint_id, seq, attempt, status_code, error, latency_ms, response_excerpt)
+         values (:eshop, :endpoint, :seq, :attempt, :status, :error, :latency, :excerpt)
+         returning id)
+       delete from webhook_deliveries
+       where eshop_id = :eshop and endpoint_id = :endpoint
+         and id <= (select id from webhook_deliveries where eshop_id = :eshop and endpoint_id = :endpoint
+                    order by id desc offset :keep limit 1)`,
+      {
+        eshop: d.eshopId,
+        endpoint: d.endpointId,
+        seq: d.seq,
+        attempt: d.attempt,
+        status: d.statusCode,
+        error: d.error === null ? null : d.error.slice(0, 500),
+        latency: Math.max(0, Math.round(d.latencyMs)),
+        excerpt: d.responseExcerpt === null ? null : d.responseExcerpt.slice(0, 256),
+        // The new row is not visible to the delete's subquery: keep one fewer old row.
+        keep: DELIVERY_LOG_SIZE - 1,
+      },
+    );
+  },
+
+  /** A 2xx: the endpoint's run of failures (if any) is over. */
+  async markDelivered(db: Knex | Knex.Transaction, eshopId: number, id: number): Promise<void> {
+    await db('webhook_endpoints')
+      .where({ eshop_id: eshopId, id })
+      .whereNotNull('failing_since')
+      .update({ failing_since: null });
+  },
+
+  /**
+   * A failed attempt: the run of failures starts now if none runs; when it has lasted
+   * `windowMs`, the endpoint is disabled with `reason`. Returns whether this call disabled it.
+   */
+  async markFailed(
+    db: Knex | Knex.Transaction,
+    eshopId: number,
+    id: number,
+    windowMs: number,
+    reason: string,
+  ): Promise<boolean> {
+    const { rows } = await db.raw<{ rows: { disabled: boolean }[] }>(
+      `update webhook_endpoints w
+       set failing_since = coalesce(w.failing_since, now()),
+           disabled_at = case when d.due then now() else w.disabled_at end,
+           disabled_reason = case when d.due then :reason else w.disabled_reason end,
+           updated_at = case when d.due then now() else w.updated_at end
+       from (select id, disabled_at is null and failing_since is not null
+                    and failing_since <= now() - make_interval(secs => :window / 1000.0) as due
+             from webhook_endpoints where eshop_id = :eshop and id = :id for update) d
+       where w.eshop_id = :eshop and w.id = d.id
+       returning d.due as disabled`,
+      { eshop: eshopId, id, window: windowMs, reason },
+    );
+    return rows[0]?.disabled === true;
+  },
+
+  /** The endpoint's newest attempts first, at most `limit`. */
+  async deliveries(
+    db: Knex | Knex.Transaction,
+    eshopId: number,
+    id: number,
+    limit: number,
+  ): Promise<WebhookDelivery[]> {
+    const rows = await db('webhook_deliveries')
+      .select<
+        {
+          seq: number;
+          attempt: number;
+          status_code: number | null;
+          error: string | null;
+          latency_ms: number;
+          response_excerpt: string | null;
+          at: string;
+        }[]
+      >(
+        'seq',
+        'attempt',
+        'status_code',
+        'error',
+        'latency_ms',
+        'response_excerpt',
+        db.raw(`${isoOffset('at')} as at`),
+      )
+      .where({ eshop_id: eshopId, endpoint_id: id })
+      .orderBy('id', 'desc')
+      .limit(limit);
+    return rows.map((r) => ({
+      seq: r.seq,
+      attempt: r.attempt,
+      statusCode: r.status_code,
+      error: r.error,
+      latencyMs: r.latency_ms,
+      responseExcerpt: r.response_excerpt,
+      at: r.at,
+    }));
+  },
+
+  /** Asks for the events `fromSeq`..`toSeq` to be sent again (the relay queues them). */
+  async requestRedelivery(
+    db: Knex | Knex.Transaction,
+    eshopId: number,
+    id: number,
+    fromSeq: number,
+    toSeq: number,
+  ): Promise<number> {
+    const [row] = await db('webhook_redeliveries')
+      .insert({ eshop_id: eshopId, endpoint_id: id, next_seq: fromSeq, to_seq: toSeq })
+      .returning<{ id: number }[]>('id');
+    return row!.id;
+  },
+
+  /** Redeliveries of enabled endpoints still to queue, oldest first. */
+  async pendingRedeliveries(db: Knex | Knex.Transaction, limit: number): Promise<PendingRedelivery[]> {
+    const { rows } = await db.raw<{
+      rows: {
+        id: number;
+        eshop_id: number;
+        endpoint_id: number;
+        event_types: EventType[];
+        next_seq: number;
+        to_seq: number;
+      }[];
+    }>(
+      `select r.id, r.eshop_id, r.endpoint_id, w.event_types, r.next_seq, r.to_seq
+       from webhook_redeliveries r
+       join webhook_endpoints w on w.eshop_id = r.eshop_id and w.id = r.endpoint_id
+       where w.disabled_at is null
+       order by r.id
+       limit :limit`,
+      { limit },
+    );
+    return rows.map((r) => ({
+      id: r.id,
+      eshopId: r.eshop_id,
+      endpointId: r.endpoint_id,
+      eventTypes: r.event_types,
+      nextSeq: r.next_seq,
+      toSeq: r.to_seq,
+    }));
+  },
+
+  /** The redelivery has been queued up to `doneSeq`: moves it on, or removes it when finished. */
+  async redeliveryQueued(
+    db: Knex | Knex.Transaction,
+    eshopId: number,
+    id: number,
+    doneSeq: number,
+  ): Promise<void> {
+    await db('webhook_redeliveries')
+      .where({ eshop_id: eshopId, id })
+      .andWhere('to_seq', '<=', doneSeq)
+      .delete();
+    await db('webhook_redeliveries')
+      .where({ eshop_id: eshopId, id })
+      .andWhere('next_seq', '<=', doneSeq)
+      .update({ next_seq: doneSeq + 1 });
+  },
+
+  /**
+   * The worst lag of the enabled endpoints: events committed but not relayed yet, and the age of
+   * the oldest of them (0 and 0 when every cursor is at its eshop's newest event).
+   */
+  async lag(db: Knex | Knex.Transaction): Promise<OutboxLag> {
+    const { rows } = await db.raw<{ rows: { events: number | null; seconds: number | null }[] }>(
+      `select max(s.last_seq - w.last_seq)::bigint as events,
+              max(extract(epoch from now() - e.occurred_at))::float8 as seconds
+       from webhook_endpoints w
+       join event_sequences s on s.eshop_id = w.eshop_id
+       left join events e on e.eshop_id = w.eshop_id and e.seq = w.last_seq + 1
+       where w.disabled_at is null`,
+    );
+    return { events: Math.max(0, rows[0]?.events ?? 0), seconds: Math.max(0, rows[0]?.seconds ?? 0) };
+  },
+};

@@ -1,0 +1,11 @@
+export { addressProblem, classifyAddress, parseNetworks, type AddressAllowance } from './addresses';
+export {
+  checkOutboundHost,
+  checkOutboundUrl,
+  defaultLookup,
+  EgressRefusal,
+  parseOutboundUrl,
+  policyFromList,
+  type EgressPolicy,
+  type Lookup,
+} from './urls';

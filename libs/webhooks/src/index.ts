@@ -1,0 +1,27 @@
+export {
+  checkWebhookUrl,
+  enableWebhook,
+  listWebhooks,
+  MAX_REDELIVERY_RANGE,
+  presentDelivery,
+  presentWebhook,
+  redeliver,
+  registerWebhook,
+  removeWebhook,
+  webhookDeliveries,
+  webhookEgressPolicy,
+  WebhookError,
+  type NewWebhook,
+  type WebhookDeps,
+  type WebhookProblem,
+} from './endpoints';
+export {
+  cloudEvent,
+  newSecret,
+  SECRET_PREFIX,
+  signedHeaders,
+  webhookMessageId,
+  type CloudEvent,
+} from './message';
+export { deliveryJobOptions, retrySchedule } from './schedule';
+export type { EgressPolicy } from '@catalogue/egress';

@@ -1,0 +1,79 @@
+import { ConflictError, NotFoundError, ValidationError, fieldErrors } from '@catalogue/http';
+import {
+  enableWebhook,
+  listWebhooks,
+  presentDelivery,
+  presentWebhook,
+  redeliver,
+  registerWebhook,
+  removeWebhook,
+  webhookDeliveries,
+  WebhookError,
+  type WebhookDeps,
+} from '@catalogue/webhooks';
+import type { RedeliverBody, WebhookBody } from '../schemas/webhooks.schema';
+
+/** The rules' refusals (libs/webhooks) as this API's errors. */
+async function answering<T>(work: () => Promise<T>, field = 'url'): Promise<T> {
+  try {
+    return await work();
+  } catch (err) {
+    if (!(err instanceof WebhookError)) throw err;
+    switch (err.problem) {
+      case 'not_found':
+        throw new NotFoundError(err.message);
+      case 'disabled':
+        throw new ConflictError(err.message, 'webhook_disabled');
+      default: {
+        const errors = fieldErrors();
+        errors[field] = [err.message];
+        throw new ValidationError(errors);
+      }
+    }
+  }
+}
+
+/** Registers an endpoint; the only answer that shows its secret. */
+export async function createWebhook(deps: WebhookDeps, eshopId: number, body: WebhookBody) {
+  const { endpoint, secret } = await answering(() =>
+    registerWebhook(deps, eshopId, { url: body.url, eventTypes: body.event_types }),
+  );
+  return { ...presentWebhook(endpoint), secret };
+}
+
+export async function webhookList(deps: Pick<WebhookDeps, 'db'>, eshopId: number) {
+  return { data: (await listWebhooks(deps.db, eshopId)).map(presentWebhook) };
+}
+
+export async function deleteWebhook(
+  deps: Pick<WebhookDeps, 'db'>,
+  eshopId: number,
+  id: number,
+): Promise<void> {
+  await answering(() => removeWebhook(deps.db, eshopId, id));
+}
+
+export async function enableWebhookEndpoint(deps: Pick<WebhookDeps, 'db'>, eshopId: number, id: number) {
+  return presentWebhook(await answering(() => enableWebhook(deps.db, eshopId, id)));
+}
+
+export async function webhookDeliveryLog(
+  deps: Pick<WebhookDeps, 'db'>,
+  eshopId: number,
+  id: number,
+  limit: number,
+) {
+  return {
+    data: (await answering(() => webhookDeliveries(deps.db, eshopId, id, limit))).map(presentDelivery),
+  };
+}
+
+export async function redeliverEvents(
+  deps: Pick<WebhookDeps, 'db'>,
+  eshopId: number,
+  id: number,
+  body: RedeliverBody,
+) {
+  const queued = await answering(() => redeliver(deps.db, eshopId, id, body.from_seq, body.to_seq), 'to_seq');
+  return { redelivery_id: queued.redeliveryId, from_seq: queued.fromSeq, to_seq: queued.toSeq };
+}

@@ -1,0 +1,166 @@
+/**
+ * One attempt of one webhook delivery: the event as a CloudEvents 1.0 JSON body, signed with the
+ * endpoint's secret (Standard Webhooks headers; the webhook-id is the same on every attempt and
+ * redelivery), POSTed with a time limit to a URL the egress rules still accept. A 2xx ends it;
+ * anything else is logged and thrown, so BullMQ retries it with the delivery backoff. An endpoint
+ * that has failed without a success for the whole failure window is disabled here, and a
+ * disabled or removed endpoint is sent nothing.
+ */
+import { performance } from 'node:perf_hooks';
+import { UnrecoverableError } from 'bullmq';
+import type { Config } from '@catalogue/config';
+import { eventsRepository, webhooksRepository, type Knex } from '@catalogue/db';
+import {
+  checkOutboundHost,
+  EgressRefusal,
+  parseOutboundUrl,
+  type EgressPolicy,
+  type Lookup,
+} from '@catalogue/egress';
+import type { JobPayloads } from '@catalogue/queue';
+import { cloudEvent, signedHeaders, webhookMessageId } from '@catalogue/webhooks';
+import type { WebhookMetrics, WebhookOutcome } from '../metrics';
+
+export interface DeliveryDeps {
+  db: Knex;
+  config: Pick<Config, 'webhooks'>;
+  webhookMetrics: WebhookMetrics;
+  /** What endpoints may reach besides public addresses (libs/egress, as at registration). */
+  webhookEgress: EgressPolicy;
+  /** DNS for the address check (tests); dns.lookup by default. */
+  lookup?: Lookup;
+}
+
+/** Characters of an answer kept in the delivery log. */
+const EXCERPT_CHARS = 256;
+
+/** The first bytes of a body as text; the rest is not downloaded. */
+async function excerptOf(res: Response): Promise<string | null> {
+  if (!res.body) return null;
+  const reader = res.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  try {
+    while (total < EXCERPT_CHARS * 4) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      chunks.push(value);
+      total += value.byteLength;
+    }
+  } finally {
+    await reader.cancel().catch(() => undefined);
+  }
+  const text = [...Buffer.concat(chunks).toString('utf8')].slice(0, EXCERPT_CHARS).join('');
+  return text === '' ? null : text;
+}
+
+interface Attempt {
+  statusCode: number | null;
+  error: string | null;
+  responseExcerpt: string | null;
+}
+
+async function send(
+  deps: DeliveryDeps,
+  url: string,
+  headers: Record<string, string>,
+  body: string,
+): Promise<Attempt> {
+  const timeoutMs = deps.config.webhooks.timeoutMs;
+  const signal = AbortSignal.timeout(timeoutMs);
+  try {
+    const target = parseOutboundUrl(url);
+    // Checked again at every attempt: a host may have moved to a private address since registration.
+    await checkOutboundHost(target, deps.webhookEgress, deps.lookup);
+    const res = await fetch(target, { method: 'POST', headers, body, redirect: 'manual', signal });
+    const responseExcerpt = await excerptOf(res).catch(() => null);
+    return { statusCode: res.status, error: null, responseExcerpt };
+  } catch (err) {
+    if (err instanceof EgressRefusal)
+      return { statusCode: null, error: `refused: ${err.message}`, responseExcerpt: null };
+    if (signal.aborted)
+      return { statusCode: null, error: `timed out after ${timeoutMs} ms`, responseExcerpt: null };
+    const code = (err as { cause?: { code?: unknown } }).cause?.code;
+    return {
+      statusCode: null,
+      error: `request failed${typeof code === 'string' ? ` (${code})` : ''}`,
+      responseExcerpt: null,
+    };
+  }
+}
+
+function duration(ms: number): string {
+  return ms >= 3_600_000 ? `${Number((ms / 3_600_000).toFixed(1))} h` : `${Number((ms / 1000).toFixed(1))} s`;
+}
+
+/** Runs attempt `attempt` (1 = first) of delivering event `seq` to the endpoint. */
+export async function deliverWebhook(
+  deps: DeliveryDeps,
+  job: JobPayloads['webhook-delivery'],
+  attempt: number,
+): Promise<WebhookOutcome> {
+  const { eshop_id: eshopId, endpoint_id: endpointId, seq } = job;
+  const metrics = deps.webhookMetrics;
+  const target = await webhooksRepository.target(deps.db, eshopId, endpointId);
+  const event = target && (await eventsRepository.find(deps.db, eshopId, seq));
+  if (!target || !event) {
+    // Removed since the relay queued it: nothing to send, nobody to tell.
+    metrics.deliveries.inc({ outcome: 'skipped' });
+    return 'skipped';
+  }
+  if (target.disabledAt !== null) {
+    await webhooksRepository.recordAttempt(deps.db, {
+      eshopId,
+      endpointId,
+      seq,
+      attempt,
+      statusCode: null,
+      error: 'not sent: the endpoint is disabled',
+      latencyMs: 0,
+      responseExcerpt: null,
+    });
+    metrics.deliveries.inc({ outcome: 'skipped' });
+    return 'skipped';
+  }
+
+  const body = JSON.stringify(cloudEvent(eshopId, event));
+  const headers = {
+    ...signedHeaders(target.secret, webhookMessageId(eshopId, seq), body, new Date()),
+    'content-type': 'application/cloudevents+json; charset=utf-8',
+    'user-agent': 'catalogue-content-service webhooks',
+  };
+  const started = performance.now();
+  const result = await send(deps, target.url, headers, body);
+  const latencyMs = performance.now() - started;
+  const ok = result.statusCode !== null && result.statusCode >= 200 && result.statusCode < 300;
+  const outcome: WebhookOutcome = ok ? 'delivered' : 'failed';
+  metrics.deliveries.inc({ outcome });
+  metrics.duration.observe({ outcome }, latencyMs / 1000);
+  await webhooksRepository.recordAttempt(deps.db, {
+    eshopId,
+    endpointId,
+    seq,
+    attempt,
+    latencyMs,
+    ...result,
+  });
+  if (ok) {
+    await webhooksRepository.markDelivered(deps.db, eshopId, endpointId);
+    return outcome;
+  }
+
+  const what = result.statusCode !== null ? `HTTP ${result.statusCode}` : (result.error ?? 'failed');
+  const windowMs = deps.config.webhooks.disableAfterMs;
+  const disabled = await webhooksRepository.markFailed(
+    deps.db,
+    eshopId,
+    endpointId,
+    windowMs,
+    `Deliveries failed without a success for ${duration(windowMs)} (last: ${what}).`,
+  );
+  if (disabled) {
+    metrics.disabled.inc();
+    throw new UnrecoverableError(`webhook endpoint ${endpointId} disabled (last: ${what})`);
+  }
+  throw new Error(`webhook delivery failed: ${what}`);
+}
