@@ -63,6 +63,7 @@ const MIGRATIONS = [
   '20261123000300_idempotency_keys',
   '20261123000400_sweep_indexes',
   '20261125000100_auth_change_notify',
+  '20261125000400_covering_list_indexes',
 ];
 
 async function databaseExists(name: string): Promise<boolean> {

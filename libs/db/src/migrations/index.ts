@@ -13,6 +13,7 @@ import * as eshopRateLimit from './20261123000200_eshop_rate_limit';
 import * as idempotencyKeys from './20261123000300_idempotency_keys';
 import * as sweepIndexes from './20261123000400_sweep_indexes';
 import * as authChangeNotify from './20261125000100_auth_change_notify';
+import * as coveringListIndexes from './20261125000400_covering_list_indexes';
 
 export interface Migration {
   name: string;
@@ -36,4 +37,5 @@ export const migrations: Migration[] = [
   { name: '20261123000300_idempotency_keys', ...idempotencyKeys },
   { name: '20261123000400_sweep_indexes', ...sweepIndexes },
   { name: '20261125000100_auth_change_notify', ...authChangeNotify },
+  { name: '20261125000400_covering_list_indexes', ...coveringListIndexes },
 ];
