@@ -160,7 +160,10 @@ async function seed(service: ChildServer, eshops: BenchEshop[]): Promise<number>
  * inserted by SQL, then PRODUCTS_PER_ESHOP products through the import endpoint, the same ids
  * and data as the first eshop's. Returns the seconds the endpoint took for its part.
  */
-async function createStaleEshop(db: Knex, service: ChildServer): Promise<{ eshop: BenchEshop; seconds: number }> {
+async function createStaleEshop(
+  db: Knex,
+  service: ChildServer,
+): Promise<{ eshop: BenchEshop; seconds: number }> {
   const eshop = await createBenchEshop(db, 'Bench eshop stale', ['default', 'cs', 'en']);
   const filler = fillerInsert(eshop.id, STALE_PRODUCTS - PRODUCTS_PER_ESHOP);
   for (const statement of filler) await db.raw(statement.sql, statement.bindings);
@@ -183,12 +186,12 @@ async function makeListable(db: Knex): Promise<void> {
 async function checkLists(service: ChildServer, baseline: ChildServer, eshop: BenchEshop): Promise<void> {
   for (const page of [1, 2, PAGES / 2, PAGES, PAGES + 1]) {
     const [fromService, fromBaseline] = await Promise.all([
-      fetch(`${service.url}/api/v2/rest/products?${LIST_QUERY}&page=${page}`, { headers: bearer(eshop) }).then(
-        (r) => r.text(),
-      ),
-      fetch(`${baseline.url}/products?eshop=${eshop.id}&per_page=100&page=${page}&langs=${BASELINE_LANGS}`).then(
-        (r) => r.text(),
-      ),
+      fetch(`${service.url}/api/v2/rest/products?${LIST_QUERY}&page=${page}`, {
+        headers: bearer(eshop),
+      }).then((r) => r.text()),
+      fetch(
+        `${baseline.url}/products?eshop=${eshop.id}&per_page=100&page=${page}&langs=${BASELINE_LANGS}`,
+      ).then((r) => r.text()),
     ]);
     const parsed = JSON.parse(fromService) as { data: unknown[]; meta: { total: number } };
     const expected = page <= PAGES ? BATCH : 0;
@@ -221,7 +224,10 @@ interface Sides {
  * (list-depth); the service writing into the unanalysed eshop and into the first eshop
  * (import-stale: same items, same data).
  */
-function scenarioSpecs(scenario: Scenario, { service, baseline, eshops, stale }: Sides): [LoadSpec, LoadSpec] {
+function scenarioSpecs(
+  scenario: Scenario,
+  { service, baseline, eshops, stale }: Sides,
+): [LoadSpec, LoadSpec] {
   const importRequest = (server: ChildServer, eshop: BenchEshop, items: unknown[]): autocannon.Request =>
     server === service
       ? {

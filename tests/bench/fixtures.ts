@@ -106,7 +106,10 @@ export function contentInsert(): { sql: string; bindings: string[] } {
  * (ids `F000001`…, the same texts, two images, two variants), listed as the worker would leave
  * them; no content rows. Knex `?` bindings, in order. For import-stale: rows nothing analyses.
  */
-export function fillerInsert(eshopId: number, count: number): { sql: string; bindings: (string | number)[] }[] {
+export function fillerInsert(
+  eshopId: number,
+  count: number,
+): { sql: string; bindings: (string | number)[] }[] {
   const id = `'F' || lpad(n::text, 6, '0')`;
   const langMap = (value: (lang: Lang) => string) =>
     `jsonb_build_object(${LANGUAGES.map((l) => `'${l}', ${value(l)}`).join(', ')})`;
@@ -117,7 +120,9 @@ export function fillerInsert(eshopId: number, count: number): { sql: string; bin
   };
   const name = langMap((l) => `${bind(NAME[l])} || ' ' || ${id}`);
   const short = langMap((l) => `${bind(SHORT[l])} || ' ' || ${id}`);
-  const description = langMap((l) => `'<p>' || ${bind(DESCRIPTION[l])} || '</p><p>' || ${id} || ' rev 0</p>'`);
+  const description = langMap(
+    (l) => `'<p>' || ${bind(DESCRIPTION[l])} || '</p><p>' || ${id} || ' rev 0</p>'`,
+  );
   const url = langMap((l) => `'https://shop.example/${l}/p/' || lower(${id})`);
   const images = `jsonb_build_array('https://cdn.shop.example/p/' || lower(${id}) || '-1.jpg', 'https://cdn.shop.example/p/' || lower(${id}) || '-2.jpg')`;
   bindings.push(count);

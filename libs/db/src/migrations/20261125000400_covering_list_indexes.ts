@@ -16,7 +16,9 @@ const LISTED: Record<string, string> = {
 export async function up(db: Knex): Promise<void> {
   for (const [table, listed] of Object.entries(LISTED)) {
     await db.raw(`drop index ${table}_list_idx`);
-    await db.raw(`create index ${table}_list_idx on ${table} (eshop_id, id) include (is_loaded) where ${listed}`);
+    await db.raw(
+      `create index ${table}_list_idx on ${table} (eshop_id, id) include (is_loaded) where ${listed}`,
+    );
   }
 }
 

@@ -70,7 +70,9 @@ export const catalogueWrites = {
     // Joined on the keys (keysFrom): one probe of the unique key per id, whatever the statistics.
     const query = trx
       .from(keysFrom(trx, eshopId, externalIds))
-      .join(`${table} as e`, (join) => join.on('e.eshop_id', 'k.eshop_id').andOn('e.external_id', 'x.external_id'))
+      .join(`${table} as e`, (join) =>
+        join.on('e.eshop_id', 'k.eshop_id').andOn('e.external_id', 'x.external_id'),
+      )
       .select(
         ['id', 'external_id', 'status', 'is_visible', 'is_delete', ...columnsOf(type)].map((c) => `e.${c}`),
       )
@@ -180,7 +182,9 @@ export const catalogueWrites = {
     externalId: string,
     status: EntityStatus,
   ): Promise<boolean> {
-    const { rowCount } = await updateByKeys(db, type, eshopId, [externalId], 'status = ?', { bindings: [status] });
+    const { rowCount } = await updateByKeys(db, type, eshopId, [externalId], 'status = ?', {
+      bindings: [status],
+    });
     return rowCount > 0;
   },
 
@@ -192,10 +196,17 @@ export const catalogueWrites = {
     externalId: string,
     nextStatus: 'ready' | 'review',
   ): Promise<boolean> {
-    const { rowCount } = await updateByKeys(trx, type, eshopId, [externalId], 'status = ?, is_loaded = true', {
-      where: "e.status = 'generate'",
-      bindings: [nextStatus],
-    });
+    const { rowCount } = await updateByKeys(
+      trx,
+      type,
+      eshopId,
+      [externalId],
+      'status = ?, is_loaded = true',
+      {
+        where: "e.status = 'generate'",
+        bindings: [nextStatus],
+      },
+    );
     return rowCount > 0;
   },
 

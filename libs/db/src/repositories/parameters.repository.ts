@@ -83,7 +83,9 @@ export const parametersRepository = {
     // Joined on the keys: an index probe per id whatever the statistics say (keysFrom).
     const rows = await db
       .from(keysFrom(db, eshopId, externalIds, { column: 'external_id', type: 'bigint' }))
-      .join('parameters as p', (join) => join.on('p.eshop_id', 'k.eshop_id').andOn('p.external_id', 'x.external_id'))
+      .join('parameters as p', (join) =>
+        join.on('p.eshop_id', 'k.eshop_id').andOn('p.external_id', 'x.external_id'),
+      )
       .select<{ external_id: number }[]>('p.external_id');
     return new Set(rows.map((r) => r.external_id));
   },
