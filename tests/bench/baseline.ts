@@ -8,6 +8,7 @@
 //        (deferred join, index-only count, in parallel) and a hand-written shaping loop
 //   POST /products?eshop=ID                       one multi-row upsert of the items of the body
 //   GET  /readyz                                  select 1
+import { Readable } from 'node:stream';
 import Koa from 'koa';
 import bodyParser from 'koa-bodyparser';
 import pg from 'pg';
@@ -110,7 +111,27 @@ function item(row: ListRow, langs: string[]) {
   };
 }
 
-export function createBaselineApp(pool: pg.Pool, bodyLimit: string): Koa {
+/**
+ * BASELINE_STREAM=1: the body in chunks of about 32 KB as the service sends its lists
+ * (libs/http jsonStream), the same bytes; otherwise one JSON.stringify by Koa, as a minimal
+ * handler does.
+ */
+function chunked(body: { data: unknown[]; meta: unknown }): Readable {
+  function* chunks(): Generator<string> {
+    let out = '{"data":[';
+    for (let i = 0; i < body.data.length; i++) {
+      out += `${i ? ',' : ''}${JSON.stringify(body.data[i])}`;
+      if (out.length >= 32 * 1024) {
+        yield out;
+        out = '';
+      }
+    }
+    yield `${out}],"meta":${JSON.stringify(body.meta)}}`;
+  }
+  return Readable.from(chunks(), { objectMode: false });
+}
+
+export function createBaselineApp(pool: pg.Pool, bodyLimit: string, stream = false): Koa {
   const app = new Koa();
   app.use(bodyParser({ enableTypes: ['json'], jsonLimit: bodyLimit, strict: true }));
   app.use(async (ctx) => {
@@ -123,10 +144,12 @@ export function createBaselineApp(pool: pg.Pool, bodyLimit: string): Koa {
         pool.query<ListRow>(LIST_SQL, [eshopId, perPage, (page - 1) * perPage]),
         pool.query<{ total: number }>(COUNT_SQL, [eshopId]),
       ]);
-      ctx.body = {
+      const body = {
         data: rows.rows.map((row) => item(row, langs)),
         meta: { current_page: page, per_page: perPage, total: count.rows[0]?.total },
       };
+      if (stream) ctx.type = 'json';
+      ctx.body = stream ? chunked(body) : body;
     } else if (ctx.method === 'POST' && ctx.path === '/products') {
       // Sorted by external id, as the service sorts its writes.
       const items = [...(ctx.request.body as Item[])].sort((a, b) =>
@@ -151,7 +174,10 @@ function main(): void {
     max: 10,
     application_name: 'baseline',
   });
-  const server = createBaselineApp(pool, '5mb').listen(Number(process.env.PORT), '127.0.0.1');
+  const server = createBaselineApp(pool, '5mb', process.env.BASELINE_STREAM === '1').listen(
+    Number(process.env.PORT),
+    '127.0.0.1',
+  );
   server.keepAliveTimeout = 65_000; // as the service's startHttpServer
   const stop = (): void => {
     server.close(() => void pool.end().then(() => process.exit(0)));

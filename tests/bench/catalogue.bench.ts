@@ -497,7 +497,12 @@ async function run(env: BenchEnv, cleanup: Cleanup): Promise<void> {
     name: 'baseline',
     script: join(__dirname, 'baseline.js'),
     port: baselinePort,
-    env: { DATABASE_URL: url, PORT: String(baselinePort), NODE_ENV: 'production' },
+    env: {
+      DATABASE_URL: url,
+      PORT: String(baselinePort),
+      NODE_ENV: 'production',
+      BASELINE_STREAM: process.env.BENCH_BASELINE_STREAM === '1' ? '1' : '0',
+    },
     nodeArgs: cpuProfileArgs(env.cpuProfDir, 'baseline'),
     cleanup,
   });
