@@ -1,14 +1,18 @@
 // The bare baseline of the catalogue benchmark, run as its own process like the service:
 // Koa, the same JSON body parser, one pg Pool of the service's default size, and the SQL of
-// baseline-sql.ts. No auth, no validation, no shaping of the rows, no queue.
+// baseline-sql.ts. No auth, no validation, no queue.
 //
-//   GET  /products?eshop=ID&page=N&per_page=100  listPage + count SQL, rows returned as they come
+//   GET  /products?eshop=ID&page=N&per_page=100&langs=default,cs,en
+//        the v2 product list with include=nested,marketplace,variant and lang=all, answered with
+//        the bytes the service answers (checked before every run): the fastest SQL found
+//        (deferred join, index-only count, in parallel) and a hand-written shaping loop
 //   POST /products?eshop=ID                       one multi-row upsert of the items of the body
 //   GET  /readyz                                  select 1
+import { Readable } from 'node:stream';
 import Koa from 'koa';
 import bodyParser from 'koa-bodyparser';
 import pg from 'pg';
-import { COUNT_SQL, countBindings, LIST_SQL, listBindings, UPSERT_COLUMNS, upsertSql } from './baseline-sql';
+import { COUNT_SQL, LIST_SQL, UPSERT_COLUMNS, upsertSql } from './baseline-sql';
 
 // As createKnex does for the service: COUNT(*) and bigint ids as numbers.
 pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number.parseInt(value, 10));
@@ -47,7 +51,87 @@ function rowValues(eshopId: number, item: Item): unknown[] {
   });
 }
 
-export function createBaselineApp(pool: pg.Pool, bodyLimit: string): Koa {
+type LangMap = Record<string, unknown>;
+
+interface ListRow {
+  external_id: string;
+  guid: string;
+  is_visible: boolean;
+  is_loaded: boolean;
+  name: LangMap;
+  short_description: LangMap;
+  description: LangMap;
+  url: LangMap;
+  seo_title: LangMap;
+  seo_description: LangMap;
+  image_preview: string | null;
+  html: LangMap | null;
+  marketplace: LangMap | null;
+  nested: unknown[] | null;
+  variant: unknown[];
+  created_at: string;
+  updated_at: string;
+}
+
+/** The languages of `map` that hold a string, in `langs` order. */
+function present(map: LangMap, langs: string[]): LangMap {
+  const out: LangMap = {};
+  for (const lang of langs) if (typeof map[lang] === 'string') out[lang] = map[lang];
+  return out;
+}
+
+/** Every language of `langs`, '' where `map` has none. */
+function every(map: LangMap | null, langs: string[]): LangMap {
+  const out: LangMap = {};
+  for (const lang of langs) out[lang] = map?.[lang] ?? '';
+  return out;
+}
+
+function item(row: ListRow, langs: string[]) {
+  return {
+    id: row.external_id,
+    guid: row.guid,
+    is_visible: row.is_visible,
+    is_loaded: row.is_loaded,
+    name: present(row.name, langs),
+    short_description: present(row.short_description, langs),
+    description: present(row.description, langs),
+    url: present(row.url, langs),
+    seo_title: present(row.seo_title, langs),
+    seo_description: present(row.seo_description, langs),
+    image_preview: row.image_preview ?? '',
+    content: {
+      html: every(row.html, langs),
+      marketplace: every(row.marketplace, langs),
+      nested: row.nested ?? [],
+    },
+    variant: row.variant,
+    created_at: row.created_at,
+    updated_at: row.updated_at,
+  };
+}
+
+/**
+ * BASELINE_STREAM=1: the body in chunks of about 32 KB as the service sends its lists
+ * (libs/http jsonStream), the same bytes; otherwise one JSON.stringify by Koa, as a minimal
+ * handler does.
+ */
+function chunked(body: { data: unknown[]; meta: unknown }): Readable {
+  function* chunks(): Generator<string> {
+    let out = '{"data":[';
+    for (let i = 0; i < body.data.length; i++) {
+      out += `${i ? ',' : ''}${JSON.stringify(body.data[i])}`;
+      if (out.length >= 32 * 1024) {
+        yield out;
+        out = '';
+      }
+    }
+    yield `${out}],"meta":${JSON.stringify(body.meta)}}`;
+  }
+  return Readable.from(chunks(), { objectMode: false });
+}
+
+export function createBaselineApp(pool: pg.Pool, bodyLimit: string, stream = false): Koa {
   const app = new Koa();
   app.use(bodyParser({ enableTypes: ['json'], jsonLimit: bodyLimit, strict: true }));
   app.use(async (ctx) => {
@@ -55,14 +139,17 @@ export function createBaselineApp(pool: pg.Pool, bodyLimit: string): Koa {
     if (ctx.method === 'GET' && ctx.path === '/products') {
       const page = Number(ctx.query.page ?? 1);
       const perPage = Number(ctx.query.per_page ?? 100);
+      const langs = String(ctx.query.langs ?? 'default').split(',');
       const [rows, count] = await Promise.all([
-        pool.query(LIST_SQL, listBindings(eshopId, page, perPage)),
-        pool.query<{ count: number }>(COUNT_SQL, countBindings(eshopId)),
+        pool.query<ListRow>(LIST_SQL, [eshopId, perPage, (page - 1) * perPage]),
+        pool.query<{ total: number }>(COUNT_SQL, [eshopId]),
       ]);
-      ctx.body = {
-        data: rows.rows,
-        meta: { current_page: page, per_page: perPage, total: count.rows[0]?.count },
+      const body = {
+        data: rows.rows.map((row) => item(row, langs)),
+        meta: { current_page: page, per_page: perPage, total: count.rows[0]?.total },
       };
+      if (stream) ctx.type = 'json';
+      ctx.body = stream ? chunked(body) : body;
     } else if (ctx.method === 'POST' && ctx.path === '/products') {
       // Sorted by external id, as the service sorts its writes.
       const items = [...(ctx.request.body as Item[])].sort((a, b) =>
@@ -87,7 +174,10 @@ function main(): void {
     max: 10,
     application_name: 'baseline',
   });
-  const server = createBaselineApp(pool, '5mb').listen(Number(process.env.PORT), '127.0.0.1');
+  const server = createBaselineApp(pool, '5mb', process.env.BASELINE_STREAM === '1').listen(
+    Number(process.env.PORT),
+    '127.0.0.1',
+  );
   server.keepAliveTimeout = 65_000; // as the service's startHttpServer
   const stop = (): void => {
     server.close(() => void pool.end().then(() => process.exit(0)));

@@ -100,3 +100,47 @@ export function contentInsert(): { sql: string; bindings: string[] } {
     bindings: [...LANGUAGES.map(htmlTemplate), ...LANGUAGES.map(marketplaceTemplate), nestedTemplate()],
   };
 }
+
+/**
+ * Statements that give an eshop `count` more products by SQL, as productItem would import them
+ * (ids `F000001`…, the same texts, two images, two variants), listed as the worker would leave
+ * them; no content rows. Knex `?` bindings, in order. For import-stale: rows nothing analyses.
+ */
+export function fillerInsert(
+  eshopId: number,
+  count: number,
+): { sql: string; bindings: (string | number)[] }[] {
+  const id = `'F' || lpad(n::text, 6, '0')`;
+  const langMap = (value: (lang: Lang) => string) =>
+    `jsonb_build_object(${LANGUAGES.map((l) => `'${l}', ${value(l)}`).join(', ')})`;
+  const bindings: (string | number)[] = [eshopId];
+  const bind = (value: string) => {
+    bindings.push(value);
+    return '?::text';
+  };
+  const name = langMap((l) => `${bind(NAME[l])} || ' ' || ${id}`);
+  const short = langMap((l) => `${bind(SHORT[l])} || ' ' || ${id}`);
+  const description = langMap(
+    (l) => `'<p>' || ${bind(DESCRIPTION[l])} || '</p><p>' || ${id} || ' rev 0</p>'`,
+  );
+  const url = langMap((l) => `'https://shop.example/${l}/p/' || lower(${id})`);
+  const images = `jsonb_build_array('https://cdn.shop.example/p/' || lower(${id}) || '-1.jpg', 'https://cdn.shop.example/p/' || lower(${id}) || '-2.jpg')`;
+  bindings.push(count);
+  return [
+    {
+      sql:
+        'insert into products (eshop_id, external_id, status, is_loaded, name, short_description, description, url, images) ' +
+        `select ?, ${id}, 'ready', true, ${name}, ${short}, ${description}, ${url}, ${images} ` +
+        'from generate_series(1, ?) as n',
+      bindings,
+    },
+    {
+      sql:
+        'insert into product_variants (eshop_id, product_id, code, ean) ' +
+        `select p.eshop_id, p.id, p.external_id || '-' || s.size, '859' || substr(p.external_id, 2) || s.i ` +
+        `from products p cross join (values ('S', 0), ('M', 1)) as s(size, i) ` +
+        `where p.eshop_id = ? and p.external_id like 'F%' order by p.id, s.i`,
+      bindings: [eshopId],
+    },
+  ];
+}

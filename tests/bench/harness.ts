@@ -303,6 +303,8 @@ export interface Measurement {
   bytesPerResponse: number;
   /** CPU ms per request, when it could be measured. */
   cpuPerRequest: Omit<CpuTimes, 'backends'> | undefined;
+  /** Each interleaved round alone (its slice of this side), in the order they ran. */
+  rounds: { itemsPerSec: number; p50: number }[];
 }
 
 interface Slice {
@@ -394,6 +396,10 @@ function summary(spec: LoadSpec, slices: Slice[]): Measurement {
     p99: percentile(latencies, 0.99),
     bytesPerResponse: slices.reduce((n, s) => n + s.bytes, 0) / requests,
     cpuPerRequest: cpu && { node: perRequest('node'), pg: perRequest('pg'), redis: perRequest('redis') },
+    rounds: slices.map((s) => ({
+      itemsPerSec: (s.requests * spec.itemsPerRequest) / s.seconds,
+      p50: percentile(s.latencies, 0.5),
+    })),
   };
 }
 
@@ -423,6 +429,14 @@ export async function measurePair(
     }
   }
   return [summary(specs[0], slices[0]), summary(specs[1], slices[1])];
+}
+
+/** Minimum, median and maximum of some values (the median of an even count: the mean of the middle two). */
+export function spread(values: number[]): { min: number; median: number; max: number } {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  const median = sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+  return { min: sorted[0] ?? 0, median: median ?? 0, max: sorted[sorted.length - 1] ?? 0 };
 }
 
 /** A text table: the first `left` columns left-aligned, the others right-aligned. */

@@ -70,6 +70,7 @@ const MIGRATIONS = [
   '20261125000100_auth_change_notify',
   '20261125000200_events',
   '20261125000300_generation_report',
+  '20261125000400_covering_list_indexes',
   '20261125000500_webhooks',
 ];
 

@@ -15,6 +15,7 @@ import * as sweepIndexes from './20261123000400_sweep_indexes';
 import * as authChangeNotify from './20261125000100_auth_change_notify';
 import * as events from './20261125000200_events';
 import * as generationReport from './20261125000300_generation_report';
+import * as coveringListIndexes from './20261125000400_covering_list_indexes';
 import * as webhooks from './20261125000500_webhooks';
 
 export interface Migration {
@@ -41,5 +42,6 @@ export const migrations: Migration[] = [
   { name: '20261125000100_auth_change_notify', ...authChangeNotify },
   { name: '20261125000200_events', ...events },
   { name: '20261125000300_generation_report', ...generationReport },
+  { name: '20261125000400_covering_list_indexes', ...coveringListIndexes },
   { name: '20261125000500_webhooks', ...webhooks },
 ];

@@ -10,6 +10,28 @@ import {
   type StoredEntity,
   type StoredVariant,
 } from './catalogue-tables';
+import { keysFrom, keysSql } from './tenant-keys';
+
+/**
+ * `update <table> as e set … from <keys> where e is one of the keys` (UPDATE … FROM, which knex
+ * cannot build): an update of named items whose plan does not depend on statistics (keysFrom).
+ */
+async function updateByKeys(
+  db: Knex | Knex.Transaction,
+  type: EntityType,
+  eshopId: number,
+  externalIds: readonly string[],
+  set: string,
+  opts: { where?: string; returning?: boolean; bindings?: unknown[] } = {},
+): Promise<{ rowCount: number; rows: { external_id: string }[] }> {
+  const keys = keysSql(eshopId, externalIds);
+  return db.raw(
+    `update ?? as e set ${set}, updated_at = current_timestamp(6) from ${keys.sql} ` +
+      `where e.eshop_id = k.eshop_id and e.external_id = x.external_id${opts.where ? ` and ${opts.where}` : ''}` +
+      (opts.returning ? ' returning e.external_id' : ''),
+    [ENTITY_TABLES[type].table, ...(opts.bindings ?? []), ...keys.bindings] as Knex.RawBinding[],
+  );
+}
 
 function toWriteRow(type: EntityType, eshopId: number, write: EntityWrite): Record<string, unknown> {
   const row: Record<string, unknown> = {
@@ -45,18 +67,22 @@ export const catalogueWrites = {
   ): Promise<Map<string, StoredEntity>> {
     if (!externalIds.length) return new Map();
     const { table } = ENTITY_TABLES[type];
-    const query = trx(table)
-      .select('id', 'external_id', 'status', 'is_visible', 'is_delete', ...columnsOf(type))
-      .where('eshop_id', eshopId)
-      .whereIn('external_id', externalIds)
-      .orderBy('id')
-      .forUpdate();
+    // Joined on the keys (keysFrom): one probe of the unique key per id, whatever the statistics.
+    const query = trx
+      .from(keysFrom(trx, eshopId, externalIds))
+      .join(`${table} as e`, (join) =>
+        join.on('e.eshop_id', 'k.eshop_id').andOn('e.external_id', 'x.external_id'),
+      )
+      .select(
+        ['id', 'external_id', 'status', 'is_visible', 'is_delete', ...columnsOf(type)].map((c) => `e.${c}`),
+      )
+      .orderBy('e.id')
+      .forUpdate('e');
     if (opts.withVariants) {
       query.select(
         trx.raw(
           `coalesce((select json_agg(json_build_object('code', v.code, 'ean', v.ean) order by v.id)
-             from product_variants v where v.eshop_id = ??.eshop_id and v.product_id = ??.id), '[]'::json) as variants`,
-          [table, table],
+             from product_variants v where v.eshop_id = e.eshop_id and v.product_id = e.id), '[]'::json) as variants`,
         ),
       );
     }
@@ -123,11 +149,14 @@ export const catalogueWrites = {
     externalIds: string[],
   ): Promise<Set<string>> {
     if (!externalIds.length) return new Set();
-    // One array parameter, not one bind parameter per id (a request may name 50,000 ids).
-    const rows = await db(ENTITY_TABLES[type].table)
-      .select<{ external_id: string }[]>('external_id')
-      .where('eshop_id', eshopId)
-      .whereRaw('external_id = any(?::text[])', [externalIds]);
+    // One array parameter, not one bind parameter per id (a request may name 50,000 ids), and
+    // joined on the keys (keysFrom) so that the plan does not depend on statistics.
+    const rows = await db
+      .from(keysFrom(db, eshopId, externalIds))
+      .join(`${ENTITY_TABLES[type].table} as e`, (join) =>
+        join.on('e.eshop_id', 'k.eshop_id').andOn('e.external_id', 'x.external_id'),
+      )
+      .select<{ external_id: string }[]>('e.external_id');
     return new Set(rows.map((r) => r.external_id));
   },
 
@@ -139,12 +168,10 @@ export const catalogueWrites = {
     externalIds: string[],
   ): Promise<Set<string>> {
     if (!externalIds.length) return new Set();
-    const rows = await db(ENTITY_TABLES[type].table)
-      .where('eshop_id', eshopId)
-      .whereIn('external_id', externalIds)
-      .andWhere('is_delete', false)
-      .update({ is_delete: true, updated_at: db.fn.now(6) })
-      .returning<{ external_id: string }[]>('external_id');
+    const { rows } = await updateByKeys(db, type, eshopId, externalIds, 'is_delete = true', {
+      where: 'not e.is_delete',
+      returning: true,
+    });
     return new Set(rows.map((r) => r.external_id));
   },
 
@@ -155,10 +182,10 @@ export const catalogueWrites = {
     externalId: string,
     status: EntityStatus,
   ): Promise<boolean> {
-    const changed = await db(ENTITY_TABLES[type].table)
-      .where({ eshop_id: eshopId, external_id: externalId })
-      .update({ status, updated_at: db.fn.now(6) });
-    return changed > 0;
+    const { rowCount } = await updateByKeys(db, type, eshopId, [externalId], 'status = ?', {
+      bindings: [status],
+    });
+    return rowCount > 0;
   },
 
   /** Marks composed content as stored: `generate` items become ready (or review) and loaded. */
@@ -169,10 +196,18 @@ export const catalogueWrites = {
     externalId: string,
     nextStatus: 'ready' | 'review',
   ): Promise<boolean> {
-    const changed = await trx(ENTITY_TABLES[type].table)
-      .where({ eshop_id: eshopId, external_id: externalId, status: 'generate' })
-      .update({ status: nextStatus, is_loaded: true, updated_at: trx.fn.now(6) });
-    return changed > 0;
+    const { rowCount } = await updateByKeys(
+      trx,
+      type,
+      eshopId,
+      [externalId],
+      'status = ?, is_loaded = true',
+      {
+        where: "e.status = 'generate'",
+        bindings: [nextStatus],
+      },
+    );
+    return rowCount > 0;
   },
 
   /**
@@ -187,11 +222,11 @@ export const catalogueWrites = {
     nextStatus: 'ready' | 'review',
   ): Promise<string[]> {
     if (!externalIds.length) return [];
-    const rows = await trx(ENTITY_TABLES[type].table)
-      .where({ eshop_id: eshopId, status: 'generate' })
-      .whereRaw('external_id = any(?::text[])', [[...externalIds]])
-      .update({ status: nextStatus, is_loaded: true, updated_at: trx.fn.now(6) })
-      .returning<{ external_id: string }[]>('external_id');
+    const { rows } = await updateByKeys(trx, type, eshopId, externalIds, 'status = ?, is_loaded = true', {
+      where: "e.status = 'generate'",
+      bindings: [nextStatus],
+      returning: true,
+    });
     return rows.map((r) => r.external_id);
   },
 };

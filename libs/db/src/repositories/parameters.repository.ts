@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { keysFrom } from './tenant-keys';
 
 export interface ParameterWrite {
   externalId: number;
@@ -90,10 +91,13 @@ export const parametersRepository = {
     externalIds: number[],
   ): Promise<Set<number>> {
     if (!externalIds.length) return new Set();
-    const rows = await db('parameters')
-      .select<{ external_id: number }[]>('external_id')
-      .where('eshop_id', eshopId)
-      .whereRaw('external_id = any(?::bigint[])', [externalIds]);
+    // Joined on the keys: an index probe per id whatever the statistics say (keysFrom).
+    const rows = await db
+      .from(keysFrom(db, eshopId, externalIds, { column: 'external_id', type: 'bigint' }))
+      .join('parameters as p', (join) =>
+        join.on('p.eshop_id', 'k.eshop_id').andOn('p.external_id', 'x.external_id'),
+      )
+      .select<{ external_id: number }[]>('p.external_id');
     return new Set(rows.map((r) => r.external_id));
   },
 };

@@ -51,13 +51,13 @@ const LOCKED_CONTENT_AND_RELATIONS_SQL = `with locked as (
 select (select row_to_json(locked) from locked) as content, ${relations(':brandId', ':parameterIds::bigint[]', ':productId')}`;
 
 // The same for all products of a render job in one statement: their content rows locked (in
-// external-id order, joined on the unnested ids so the plan does not depend on statistics) and
-// each product's relations; the products arrive as one JSON array, each row's subqueries are
-// index lookups.
+// external-id order, joined on the unnested keys, the eshop id included, so the plan does not
+// depend on statistics: see tenant-keys.ts) and each product's relations; the products arrive
+// as one JSON array, each row's subqueries are index lookups.
 const MANY_LOCKED_CONTENTS_AND_RELATIONS_SQL = `with locked as (
   select c.external_id, c.origin, c.tree
-  from unnest(:externalIds::text[]) as ids(external_id)
-  join content c on c.eshop_id = :eshopId and c.entity_type = 'product' and c.external_id = ids.external_id
+  from unnest(array[:eshopId::integer]) as k(eshop_id) cross join unnest(:externalIds::text[]) as ids(external_id)
+  join content c on c.eshop_id = k.eshop_id and c.entity_type = 'product' and c.external_id = ids.external_id
   order by c.external_id
   for update of c
 )

@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { keysSql } from './tenant-keys';
 
 /** Rows per insert: 4 bindings each stays far below PostgreSQL's 65,535. */
 const INSERT_CHUNK = 10_000;
@@ -24,7 +25,13 @@ export const variantsRepository = {
     if (!variants.size) return;
     const existing = [...variants.keys()].filter((id) => !created.has(id));
     if (existing.length) {
-      await trx('product_variants').where('eshop_id', eshopId).whereIn('product_id', existing).delete();
+      // Joined on the keys: an index probe per product whatever the statistics say (keysSql).
+      const keys = keysSql(eshopId, existing, { column: 'product_id', type: 'bigint' });
+      await trx.raw(
+        `delete from product_variants v using ${keys.sql} ` +
+          'where v.eshop_id = k.eshop_id and v.product_id = x.product_id',
+        keys.bindings as Knex.RawBinding[],
+      );
     }
     const rows = [...variants].flatMap(([productId, list]) =>
       list.map((v) => ({ eshop_id: eshopId, product_id: productId, code: v.code, ean: v.ean })),

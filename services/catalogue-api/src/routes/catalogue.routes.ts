@@ -1,4 +1,12 @@
-import { apiRouter, bodyOf, eshopOf, idempotent, validate, type RouterDeps } from '@catalogue/http';
+import {
+  apiRouter,
+  bodyOf,
+  eshopOf,
+  idempotent,
+  jsonStream,
+  validate,
+  type RouterDeps,
+} from '@catalogue/http';
 import type { EntityType } from '@catalogue/db';
 import type { Deps } from '../deps';
 import { changesQuery, v1ListQuery, v2ListQuery } from '../schemas/list.schema';
@@ -21,7 +29,9 @@ export function v2Routes(deps: RouterDeps & Pick<Deps, 'logger' | 'config' | 'qu
   const once = idempotent(deps);
   for (const [path, type] of V2_ENTITIES) {
     router.get(`/${path}`, validate({ query: v2ListQuery }), async (ctx) => {
-      ctx.body = await listV2(deps.db, eshopOf(ctx), type, ctx.state.input.query);
+      // About 1.4 MB for 100 products with content: sent in chunks (jsonStream says why).
+      ctx.type = 'json';
+      ctx.body = jsonStream(await listV2(deps.db, eshopOf(ctx), type, ctx.state.input.query), 'data');
     });
     router.post(`/${path}`, once, async (ctx) => {
       ctx.body = await importV2(deps, eshopOf(ctx).id, type, bodyOf(ctx));
@@ -54,7 +64,8 @@ export function v1Routes(deps: RouterDeps & Pick<Deps, 'logger' | 'config' | 'qu
       ctx.body = await importV1(deps, eshopOf(ctx).id, type, bodyOf(ctx));
     });
     router.get(`/${path}/list`, validate({ query: v1ListQuery }), async (ctx) => {
-      ctx.body = await listV1(deps.db, eshopOf(ctx).id, type, ctx.state.input.query);
+      ctx.type = 'json';
+      ctx.body = jsonStream(await listV1(deps.db, eshopOf(ctx).id, type, ctx.state.input.query), path);
     });
   }
   router.post('/parameters/bulk-import', once, async (ctx) => {
