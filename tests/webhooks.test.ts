@@ -51,7 +51,12 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(() => dropDatabase(DATABASE_URL));
 
-const api = serveServiceForTests({ buildDeps, createApp, closeDeps }, { DATABASE_URL, ...ALLOW });
+// Its own queue prefix too: its eshops' ids repeat other files' (another database), and their
+// render jobs must not land in the queue those files inspect.
+const api = serveServiceForTests(
+  { buildDeps, createApp, closeDeps },
+  { DATABASE_URL, QUEUE_PREFIX: `${process.env.TEST_QUEUE_PREFIX}-webhooks-api`, ...ALLOW },
+);
 
 // Each test's endpoints go with it: the next test's relay must not send to a closed receiver.
 afterEach(async () => {

@@ -18,6 +18,7 @@ import {
   measurePair,
   REPO_ROOT,
   runBenchmark,
+  verdict,
   startChild,
   table,
   type BenchEnv,
@@ -171,10 +172,12 @@ async function run(env: BenchEnv, cleanup: Cleanup): Promise<void> {
     ),
   );
   log('');
-  log(`service / Koa + pg: ${fixed(ratio, 2)} (target ≥ ${TARGET}) ${ratio >= TARGET ? 'PASS' : 'BELOW'}`);
+  log(
+    `service / Koa + pg: ${fixed(ratio, 2)} (target ≥ ${TARGET}) ${verdict('whoami service/baseline', ratio >= TARGET)}`,
+  );
   log(
     `access log cost: ${fixed(logCost * 100, 1)} % of the throughput (limit ${LOG_COST_LIMIT * 100} %) ` +
-      `${logCost <= LOG_COST_LIMIT ? 'PASS' : 'ABOVE'}`,
+      `${verdict('access log cost', logCost <= LOG_COST_LIMIT, 'ABOVE')}`,
   );
 }
 

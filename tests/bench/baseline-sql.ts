@@ -83,3 +83,12 @@ export function upsertSql(rows: number): string {
     ',"updated_at" = CURRENT_TIMESTAMP(6) returning "id", "external_id", (xmax = 0) as inserted'
   );
 }
+
+/** The variants of updated products go before their new ones are written (variantsRepository.replace). */
+export const VARIANTS_DELETE_SQL =
+  'delete from product_variants where eshop_id = $1 and product_id = any($2::bigint[])';
+
+/** Every variant of the request in one statement. */
+export const VARIANTS_INSERT_SQL =
+  'insert into product_variants (eshop_id, product_id, code, ean) ' +
+  'select $1, p, c, e from unnest($2::bigint[], $3::text[], $4::text[]) as v(p, c, e)';

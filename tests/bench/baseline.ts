@@ -12,7 +12,14 @@ import { Readable } from 'node:stream';
 import Koa from 'koa';
 import bodyParser from 'koa-bodyparser';
 import pg from 'pg';
-import { COUNT_SQL, LIST_SQL, UPSERT_COLUMNS, upsertSql } from './baseline-sql';
+import {
+  COUNT_SQL,
+  LIST_SQL,
+  UPSERT_COLUMNS,
+  upsertSql,
+  VARIANTS_DELETE_SQL,
+  VARIANTS_INSERT_SQL,
+} from './baseline-sql';
 
 // As createKnex does for the service: COUNT(*) and bigint ids as numbers.
 pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number.parseInt(value, 10));
@@ -155,11 +162,40 @@ export function createBaselineApp(pool: pg.Pool, bodyLimit: string, stream = fal
       const items = [...(ctx.request.body as Item[])].sort((a, b) =>
         a.id < b.id ? -1 : a.id > b.id ? 1 : 0,
       );
-      const result = await pool.query(
-        upsertSql(items.length),
-        items.flatMap((item) => rowValues(eshopId, item)),
-      );
-      ctx.body = { success: true, written: result.rowCount };
+      // One transaction, as the service's: the rows, then their variants (equal work: the
+      // service replaces the variants of every product it updates and inserts the new ones).
+      const client = await pool.connect();
+      try {
+        await client.query('begin');
+        const result = await client.query<{ id: string; external_id: string; inserted: boolean }>(
+          upsertSql(items.length),
+          items.flatMap((item) => rowValues(eshopId, item)),
+        );
+        const ids = new Map(result.rows.map((r) => [r.external_id, r]));
+        const updated = result.rows.filter((r) => !r.inserted).map((r) => r.id);
+        if (updated.length) await client.query(VARIANTS_DELETE_SQL, [eshopId, updated]);
+        const variants = items.flatMap((item) =>
+          ((item.variant as Array<{ code: string; ean: string | null }> | undefined) ?? []).map((v) => ({
+            productId: ids.get(item.id)!.id,
+            ...v,
+          })),
+        );
+        if (variants.length) {
+          await client.query(VARIANTS_INSERT_SQL, [
+            eshopId,
+            variants.map((v) => v.productId),
+            variants.map((v) => v.code),
+            variants.map((v) => v.ean),
+          ]);
+        }
+        await client.query('commit');
+        ctx.body = { success: true, written: result.rowCount };
+      } catch (err) {
+        await client.query('rollback');
+        throw err;
+      } finally {
+        client.release();
+      }
     } else if (ctx.method === 'GET' && ctx.path === '/readyz') {
       await pool.query('select 1');
       ctx.body = { status: 'ready' };

@@ -28,6 +28,7 @@ import {
   type LoadSpec,
   type Measurement,
   runBenchmark,
+  verdict,
   spread,
 } from './harness';
 
@@ -453,7 +454,7 @@ function report(
           fixed(median, 2),
           fixed(max, 2),
           `${atMost ? '≤' : '≥'} ${fixed(target, 2)}`,
-          met ? 'PASS' : atMost ? 'ABOVE' : 'BELOW',
+          verdict(`${r.scenario} at ${r.connections} connections`, met, atMost ? 'ABOVE' : 'BELOW'),
         ];
       }),
       3,
@@ -483,7 +484,7 @@ async function run(env: BenchEnv, cleanup: Cleanup): Promise<void> {
       REDIS_URL: env.redisUrl,
       QUEUE_PREFIX: queuePrefix,
       CATALOGUE_API_PORT: String(servicePort),
-      LOG_LEVEL: 'warn',
+      LOG_LEVEL: 'info',
       NODE_ENV: 'production',
       // The limiter stays in the measured path (one Redis round trip per request) with budgets
       // the load never reaches: a benchmark token sends far more than a client may.

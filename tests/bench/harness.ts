@@ -447,9 +447,22 @@ export function table(header: string[], rows: string[][], left = 1): string {
   return [line(header), ...rows.map(line)].join('\n');
 }
 
+/** The targets this run missed (see `verdict`). */
+const missedTargets: string[] = [];
+
+/**
+ * A figure against its target: records a miss and returns the word the report prints. A run
+ * started with `--check` exits 1 at its end when any target was missed (the benchmark CI job,
+ * `.ci/bench`); without it the report is all (exit 0 whatever the ratios).
+ */
+export function verdict(name: string, met: boolean, missedWord = 'BELOW'): string {
+  if (!met) missedTargets.push(name);
+  return met ? 'PASS' : missedWord;
+}
+
 /**
  * Runs a benchmark as a process: cleanup on success, failure and Ctrl-C; exit code 0 for a
- * report (whatever the ratios), 1 for an error.
+ * report, 1 for an error or, with `--check`, for a missed target (`verdict`).
  */
 export function runBenchmark<E>(
   name: string,
@@ -464,6 +477,9 @@ export function runBenchmark<E>(
       await run(settings, cleanup);
     } finally {
       await cleanup.run();
+    }
+    if (missedTargets.length > 0 && process.argv.includes('--check')) {
+      throw new Error(`--check: targets missed: ${missedTargets.join('; ')}`);
     }
   };
   main().then(

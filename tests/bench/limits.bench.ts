@@ -50,7 +50,7 @@ async function startService(
       REDIS_URL: env.redisUrl,
       QUEUE_PREFIX: queuePrefix,
       CATALOGUE_API_PORT: String(port),
-      LOG_LEVEL: 'warn',
+      LOG_LEVEL: 'info',
       NODE_ENV: 'production',
       // On: every request is counted in Redis, with a budget the load never reaches (a 429
       // would fail the run). Off: the limiter is not called at all.

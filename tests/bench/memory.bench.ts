@@ -5,7 +5,7 @@
 // content, generate with the builtin provider, whose settlement the credit service applies).
 // Each service's RSS is read from /proc every 10 s; the figure is RSS at the end over RSS after
 // the first minute (each the median of the samples around it). Exits 1 when a service is above
-// 1.2 (BENCH_MEMORY_LIMIT) or a request fails.
+// 1.2 (BENCH_MEMORY_LIMIT) with --check, or when a request fails.
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { adminService } from '@catalogue/admin';
@@ -16,6 +16,7 @@ import {
   positive,
   REPO_ROOT,
   runBenchmark,
+  verdict,
   startChild,
   table,
   type ChildServer,
@@ -256,20 +257,18 @@ runBenchmark('bench:memory', env, async (settings, cleanup) => {
   const around = (list: Array<{ at: number; mib: number; heap: number }>, atMs: number) =>
     median(list.filter((s) => Math.abs(s.at - atMs) <= SAMPLE_MS * 1.5).map((s) => s.mib));
   const rows: string[][] = [];
-  let over = false;
   for (const s of services) {
     const list = samples.get(s.name)!;
     const first = around(list, 60_000);
     const last = median(list.slice(-3).map((x) => x.mib));
     const ratio = last / first;
-    over ||= !(ratio <= settings.limit);
     rows.push([
       s.name,
       first.toFixed(1),
       last.toFixed(1),
       Math.max(...list.map((x) => x.mib)).toFixed(1),
       ratio.toFixed(2),
-      ratio <= settings.limit ? 'PASS' : 'ABOVE',
+      verdict(`${s.name} RSS end / 1 min`, ratio <= settings.limit, 'ABOVE'),
     ]);
   }
   log(
@@ -292,5 +291,4 @@ runBenchmark('bench:memory', env, async (settings, cleanup) => {
       ]),
     ),
   );
-  if (over) throw new Error(`a service's RSS grew more than ${settings.limit}× after the first minute`);
 });

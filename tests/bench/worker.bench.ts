@@ -225,7 +225,7 @@ async function run(env: WorkerBenchEnv, cleanup: Cleanup): Promise<void> {
     name: 'generation-worker',
     script: join(REPO_ROOT, 'services', 'generation-worker', 'dist', 'main.js'),
     port: workerPort,
-    env: { ...common, GENERATION_WORKER_PORT: String(workerPort), LOG_LEVEL: 'warn' },
+    env: { ...common, GENERATION_WORKER_PORT: String(workerPort), LOG_LEVEL: 'info' },
     nodeArgs: cpuProfileArgs(env.cpuProfDir, 'generation-worker'),
     cleanup,
   });
