@@ -1,4 +1,4 @@
-import { creditsRepository, type Knex } from '@catalogue/db';
+import { creditsRepository, eventsRepository, type Knex } from '@catalogue/db';
 
 export type SettlementOutcome = 'settled' | 'duplicate' | 'no_reservation';
 
@@ -6,6 +6,32 @@ export interface SettlementResult {
   outcome: SettlementOutcome;
   charged: number;
   released: number;
+}
+
+/**
+ * A `credits.low` event when this settlement took the balance from at or above the eshop's level
+ * to below it (once per crossing: the next charges below it say nothing until a top-up lifts the
+ * balance again). Only a charge lowers the balance, so a settlement that releases everything —
+ * the white-label API's abandon, which appends its own event after — never appends here. Last
+ * in the settlement: it locks the eshop's event counter.
+ */
+async function alertLowBalance(
+  trx: Knex.Transaction,
+  eshopId: number,
+  before: number,
+  after: number,
+): Promise<void> {
+  if (after >= before) return;
+  const threshold = await creditsRepository.lowBalanceThreshold(trx, eshopId);
+  if (threshold === null || before < threshold || after >= threshold) return;
+  await eventsRepository.append(trx, eshopId, [
+    {
+      type: 'credits.low',
+      entityType: 'credit_account',
+      externalId: String(eshopId),
+      data: { balance: after, threshold },
+    },
+  ]);
 }
 
 /**
@@ -29,6 +55,8 @@ export async function settleReservation(
   if (job.settled) return { outcome: 'duplicate', charged: 0, released: 0 };
   if (job.reserved === 0) return { outcome: 'no_reservation', charged: 0, released: 0 };
   const charged = Math.min(actualCost, job.reserved);
-  await creditsRepository.settle(trx, eshopId, jobId, job.reserved, charged);
+  const before = await creditsRepository.getAccount(trx, eshopId);
+  const after = await creditsRepository.settle(trx, eshopId, jobId, job.reserved, charged);
+  await alertLowBalance(trx, eshopId, before.balance, after.balance);
   return { outcome: 'settled', charged, released: job.reserved - charged };
 }

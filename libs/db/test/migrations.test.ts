@@ -72,6 +72,7 @@ const MIGRATIONS = [
   '20261125000300_generation_report',
   '20261125000400_covering_list_indexes',
   '20261125000500_webhooks',
+  '20261125000600_credit_alert',
 ];
 
 async function databaseExists(name: string): Promise<boolean> {

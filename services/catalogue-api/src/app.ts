@@ -7,6 +7,7 @@ import {
 } from '@catalogue/http';
 import type { Deps } from './deps';
 import { v1Routes, v2Routes } from './routes/catalogue.routes';
+import { creditAlertRoutes } from './routes/credit-alert.routes';
 import { listingRoutes } from './routes/listing.routes';
 import { webhooksRoutes } from './routes/webhooks.routes';
 import { whoamiRoutes } from './routes/whoami.routes';
@@ -26,6 +27,7 @@ export function createApp(deps: Deps): HttpApp {
       v2Routes(deps),
       listingRoutes(deps),
       webhooksRoutes(deps),
+      creditAlertRoutes(deps),
     ],
   });
 }

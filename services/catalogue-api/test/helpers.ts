@@ -39,6 +39,7 @@ export function client(url: string, token: string) {
   return {
     get: (path: string) => call('GET', path),
     post: (path: string, body: unknown, contentType?: string) => call('POST', path, body, contentType),
+    put: (path: string, body: unknown) => call('PUT', path, body),
     delete: (path: string, body: unknown) => call('DELETE', path, body),
   };
 }

@@ -11,6 +11,8 @@ const ALL_TYPES = [
   'item.content_ready',
   'generation.succeeded',
   'generation.failed',
+  'listing.batch_finished',
+  'credits.low',
 ];
 
 describe('catalogue-api: /api/v2/rest/webhooks', () => {

@@ -2,7 +2,7 @@
 // test, on a prefix of its own). The builtin provider makes generation deterministic.
 import nock from 'nock';
 import type { Worker } from 'bullmq';
-import { listingRepository, type ListingRow, type ListingRowInput } from '@catalogue/db';
+import { eventsRepository, listingRepository, type ListingRow, type ListingRowInput } from '@catalogue/db';
 import { closeWorkers, enqueue, type JobPayloads } from '@catalogue/queue';
 import { eventually, makeEshop, testConfig } from '@catalogue/testing';
 import { buildDeps, closeDeps, type Deps } from '../src/deps';
@@ -232,6 +232,38 @@ describe('enrichListingRow', () => {
 
     expect(scope.isDone()).toBe(false);
     expect((await row.read()).parameter).toEqual([]);
+  });
+
+  test('when the rows of a batch end at once, then exactly one listing.batch_finished says how many there were and how many failed', async () => {
+    const eshopId = (await makeEshop(deps.db)).eshop.id;
+    const rows = Array.from({ length: 8 }, (_, i) => ({
+      externalId: `B${i}`,
+      field: feed({ code: `B${i}`, name: `Chair ${i}` }),
+      parameter: [],
+    }));
+    const { batchId, rowIds } = await upload(eshopId, rows);
+    const failing: ListingDeps = {
+      ...deps,
+      provider: { name: 'openai', generate: () => Promise.reject(new ProviderError('gave up', false)) },
+    };
+
+    // Every row at the same time; two of them fail.
+    await Promise.all(
+      rowIds.map((rowId, i) =>
+        enrichListingRow(i < 2 ? failing : deps, { eshop_id: eshopId, batch_id: batchId, row_id: rowId }),
+      ),
+    );
+
+    const finished = (await eventsRepository.listAfter(deps.db, eshopId, 0, 100)).filter(
+      (e) => e.type === 'listing.batch_finished',
+    );
+    expect(finished).toEqual([
+      expect.objectContaining({
+        entityType: 'listing_batch',
+        externalId: String(batchId),
+        data: { batch_id: batchId, rows: 8, failed: 2 },
+      }),
+    ]);
   });
 
   test('when the provider fails, then the row is failed with a message and its feed values are kept', async () => {

@@ -15,6 +15,8 @@ const EVENT_TYPES = [
   'item.content_ready',
   'generation.succeeded',
   'generation.failed',
+  'listing.batch_finished',
+  'credits.low',
 ] as const;
 
 export async function up(db: Knex): Promise<void> {

@@ -17,6 +17,7 @@ import * as events from './20261125000200_events';
 import * as generationReport from './20261125000300_generation_report';
 import * as coveringListIndexes from './20261125000400_covering_list_indexes';
 import * as webhooks from './20261125000500_webhooks';
+import * as creditAlert from './20261125000600_credit_alert';
 
 export interface Migration {
   name: string;
@@ -44,4 +45,5 @@ export const migrations: Migration[] = [
   { name: '20261125000300_generation_report', ...generationReport },
   { name: '20261125000400_covering_list_indexes', ...coveringListIndexes },
   { name: '20261125000500_webhooks', ...webhooks },
+  { name: '20261125000600_credit_alert', ...creditAlert },
 ];

@@ -131,6 +131,26 @@ export const creditsRepository = {
     await trx('credit_accounts').where({ eshop_id: eshopId }).forUpdate().first('eshop_id');
   },
 
+  /** The balance below which the eshop wants a `credits.low` event (null: none). */
+  async lowBalanceThreshold(db: Knex | Knex.Transaction, eshopId: number): Promise<number | null> {
+    const row = await db('credit_accounts')
+      .where({ eshop_id: eshopId })
+      .first<{ low_balance_threshold: number | null } | undefined>('low_balance_threshold');
+    return row?.low_balance_threshold ?? null;
+  },
+
+  /** Sets (or, with null, clears) the eshop's low-balance level; an eshop never topped up gets its account row now. */
+  async setLowBalanceThreshold(
+    db: Knex | Knex.Transaction,
+    eshopId: number,
+    threshold: number | null,
+  ): Promise<void> {
+    await db('credit_accounts')
+      .insert({ eshop_id: eshopId, low_balance_threshold: threshold })
+      .onConflict('eshop_id')
+      .merge({ low_balance_threshold: threshold, updated_at: db.fn.now(6) });
+  },
+
   async jobCredits(db: Knex | Knex.Transaction, eshopId: number, jobId: number): Promise<JobCredits> {
     const rows = await db('credit_ledger')
       .select<{ kind: LedgerKind; reserved_delta: number }[]>('kind', 'reserved_delta')

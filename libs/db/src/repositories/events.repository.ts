@@ -9,6 +9,8 @@ export const EVENT_TYPES = [
   'item.content_ready',
   'generation.succeeded',
   'generation.failed',
+  'listing.batch_finished',
+  'credits.low',
 ] as const;
 
 export type EventType = (typeof EVENT_TYPES)[number];

@@ -179,6 +179,29 @@ export const listingRepository = {
       });
   },
 
+  /**
+   * Whether the batch has just finished: takes the batch row's lock (so the transactions ending
+   * its rows take turns), then counts its rows still pending or processing. Called in the
+   * transaction that ended a row, after it: exactly one of them — the one ending the last row —
+   * sees none left (each count, taken after the lock, sees every earlier turn's commit). Returns
+   * the batch's totals when it has finished, else undefined.
+   */
+  async finishedBatch(
+    trx: Knex.Transaction,
+    eshopId: number,
+    batchId: number,
+  ): Promise<{ rows: number; failed: number } | undefined> {
+    await trx('listing_batches').where({ eshop_id: eshopId, id: batchId }).forUpdate().first('id');
+    const counts = await trx('listing_rows')
+      .where({ eshop_id: eshopId, batch_id: batchId })
+      .first<{ rows: number; failed: number; open: number }>(
+        trx.raw('count(*)::int as rows'),
+        trx.raw("(count(*) filter (where status = 'failed'))::int as failed"),
+        trx.raw("(count(*) filter (where status in ('pending', 'processing')))::int as open"),
+      );
+    return counts.open === 0 ? { rows: counts.rows, failed: counts.failed } : undefined;
+  },
+
   async countRows(
     db: Knex | Knex.Transaction,
     eshopId: number,

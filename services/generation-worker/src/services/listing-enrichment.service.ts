@@ -14,7 +14,13 @@
  * its stored feed values, and everything is written at once at the end.
  */
 import type { FillWidgetInput } from '@catalogue/content';
-import { listingRepository, type Knex, type ListingField, type ListingParameter } from '@catalogue/db';
+import {
+  eventsRepository,
+  listingRepository,
+  type Knex,
+  type ListingField,
+  type ListingParameter,
+} from '@catalogue/db';
 import type { Logger } from '@catalogue/logger';
 import type { JobPayloads } from '@catalogue/queue';
 import { ProviderError, type ContentProvider, type GenerationContext } from '../providers';
@@ -98,6 +104,29 @@ function contextOf(
 const clip = (text: string): string =>
   text.length <= MAX_ERROR_MESSAGE ? text : `${text.slice(0, MAX_ERROR_MESSAGE - 1)}…`;
 
+/**
+ * Ends a row (`done` or `failed`) in the caller's transaction, and when it was the batch's last
+ * open row, appends the batch's `listing.batch_finished` event (last: it locks the event counter).
+ */
+async function endRow(
+  trx: Knex.Transaction,
+  payload: JobPayloads['listing-enrichment'],
+  outcome: Parameters<typeof listingRepository.finishRow>[4],
+): Promise<void> {
+  const { eshop_id: eshopId, batch_id: batchId, row_id: rowId } = payload;
+  await listingRepository.finishRow(trx, eshopId, batchId, rowId, outcome);
+  const finished = await listingRepository.finishedBatch(trx, eshopId, batchId);
+  if (finished === undefined) return;
+  await eventsRepository.append(trx, eshopId, [
+    {
+      type: 'listing.batch_finished',
+      entityType: 'listing_batch',
+      externalId: String(batchId),
+      data: { batch_id: batchId, rows: finished.rows, failed: finished.failed },
+    },
+  ]);
+}
+
 /** Ends a row `failed` unless it has ended already (used after the last failed attempt too). */
 export async function failListingRow(
   deps: Pick<ListingDeps, 'db'>,
@@ -108,10 +137,7 @@ export async function failListingRow(
   await deps.db.transaction(async (trx) => {
     const row = await listingRepository.findRow(trx, eshopId, batchId, rowId, { lock: true });
     if (row === undefined || row.status === 'done' || row.status === 'failed') return;
-    await listingRepository.finishRow(trx, eshopId, batchId, rowId, {
-      status: 'failed',
-      errorMessage: clip(message),
-    });
+    await endRow(trx, payload, { status: 'failed', errorMessage: clip(message) });
   });
 }
 
@@ -167,7 +193,7 @@ export async function enrichListingRow(
   const finished = await deps.db.transaction(async (trx) => {
     const current = await listingRepository.findRow(trx, eshopId, batchId, rowId, { lock: true });
     if (current === undefined || current.status === 'done' || current.status === 'failed') return false;
-    await listingRepository.finishRow(trx, eshopId, batchId, rowId, { status: 'done', field, parameter });
+    await endRow(trx, payload, { status: 'done', field, parameter });
     return true;
   });
   return finished ? 'done' : 'already_finished';

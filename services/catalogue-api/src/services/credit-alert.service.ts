@@ -1,0 +1,20 @@
+import { creditsRepository, type Knex } from '@catalogue/db';
+import type { CreditAlertBody } from '../schemas/credit-alert.schema';
+
+export interface CreditAlertView {
+  data: { low_balance_threshold: number | null };
+}
+
+/** The eshop's low-balance level: a settlement that takes the balance below it writes `credits.low`. */
+export async function creditAlert(db: Knex, eshopId: number): Promise<CreditAlertView> {
+  return { data: { low_balance_threshold: await creditsRepository.lowBalanceThreshold(db, eshopId) } };
+}
+
+export async function setCreditAlert(
+  db: Knex,
+  eshopId: number,
+  body: CreditAlertBody,
+): Promise<CreditAlertView> {
+  await creditsRepository.setLowBalanceThreshold(db, eshopId, body.low_balance_threshold);
+  return creditAlert(db, eshopId);
+}
