@@ -244,6 +244,13 @@ export function adminService(db: Knex, options: AdminOptions = {}) {
       });
     },
 
+    /** Sets (null: clears) the balance below which the eshop's settlements write `credits.low`. */
+    async setCreditAlert(eshopId: number, threshold: number | null): Promise<number | null> {
+      await requireEshop(db, eshopId);
+      await creditsRepository.setLowBalanceThreshold(db, eshopId, threshold);
+      return creditsRepository.lowBalanceThreshold(db, eshopId);
+    },
+
     /** Sets an item's content status (staff: review -> ready; support: any status). */
     async setItemStatus(eshopId: number, type: EntityType, externalId: string, status: EntityStatus) {
       await requireEshop(db, eshopId);

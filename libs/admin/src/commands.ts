@@ -227,6 +227,16 @@ function adminProgram(admin: () => AdminService, answer: Answer): Command {
       answer({ eshop_id: eshop, ...presentCredits(account), ledger: ledger.map(presentLedger) });
     });
   credit
+    .command('alert')
+    .description('the balance below which a charge writes a credits.low event (off: none)')
+    .argument('<ID>', 'eshop id')
+    .argument('<LEVEL>', 'credits, or "off"')
+    .action(async (id: string, level: string) => {
+      const eshop = eshopId(id);
+      const threshold = level === 'off' ? null : parsePositiveInt(level, 'LEVEL', MAX_CREDITS);
+      answer({ eshop_id: eshop, low_balance_threshold: await admin().setCreditAlert(eshop, threshold) });
+    });
+  credit
     .command('ledger')
     .description('ledger rows, newest first')
     .argument('<ID>', 'eshop id')

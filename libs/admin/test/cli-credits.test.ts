@@ -1,3 +1,4 @@
+import { creditsRepository } from '@catalogue/db';
 import { makeEshop } from '@catalogue/testing';
 import { harness, cli, json, expectFailure, MISSING_ID, storedBalance, storedLedger } from './cli-fixtures';
 
@@ -63,6 +64,22 @@ describe('admin CLI: credits', () => {
     expectFailure(result, 1, `error: eshop ${MISSING_ID} not found\n`);
     expect(await storedBalance(Number(MISSING_ID))).toBeUndefined();
     expect(await storedLedger(Number(MISSING_ID))).toEqual([]);
+  });
+
+  it('when a credit alert is set and turned off, then the account keeps the level and then none', async () => {
+    const { eshop } = await makeEshop(harness.db, { credits: 30 });
+
+    expect(json(await cli('credit', 'alert', String(eshop.id), '100'))).toEqual({
+      eshop_id: eshop.id,
+      low_balance_threshold: 100,
+    });
+    expect(await creditsRepository.lowBalanceThreshold(harness.db, eshop.id)).toBe(100);
+    expect(json(await cli('credit', 'alert', String(eshop.id), 'off'))).toEqual({
+      eshop_id: eshop.id,
+      low_balance_threshold: null,
+    });
+    expectFailure(await cli('credit', 'alert', String(eshop.id), '-5'), 1, /LEVEL must be a whole number/);
+    expect(await creditsRepository.lowBalanceThreshold(harness.db, eshop.id)).toBeNull();
   });
 
   it('when credits are shown, then the balance and the newest ledger rows are printed', async () => {
