@@ -286,19 +286,18 @@ describe('<ccs-editor> on the demo host page', () => {
 
   test('when a generation runs and the page is reloaded, then the editor resumes it and reloads the content when done', async () => {
     const shop = await h.shop({ credits: 500 });
-    const page = await h.open({ token: shop.whiteLabelToken, entityId: 'GEN-1' });
-    await waitForEvent(page, 'ccs-ready');
-    // The host registers the entity's Czech texts (the editor registers only its default title):
-    // a cs job writes from cs text only.
-    await api(shop, '/register-entity', {
-      method: 'POST',
-      body: JSON.stringify({
-        entity_id: 'GEN-1',
-        type: 'product',
-        title: { default: 'Trail shoe', cs: 'Trailová bota' },
-        old_description: { cs: '<p>Lehká bota do terénu. Podrážka drží i na mokré skále.</p>' },
-      }),
+    // The host gives the title in each language: a cs job writes from cs text only.
+    const page = await h.open({
+      token: shop.whiteLabelToken,
+      entityId: 'GEN-1',
+      entityTitles: { default: 'Trail shoe', cs: 'Trailová bota' },
     });
+    await waitForEvent(page, 'ccs-ready');
+    const stored = await h.wl.deps
+      .db('wl_entities')
+      .where({ eshop_id: shop.eshop.id, entity_id: 'GEN-1' })
+      .first('title');
+    expect(stored?.title).toEqual({ default: 'Trail shoe', cs: 'Trailová bota' });
     const editor = page.locator('ccs-editor');
     await h.pauseGeneration();
     try {

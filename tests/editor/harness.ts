@@ -48,6 +48,8 @@ export interface HostPageOptions {
   token: string;
   entityId?: string;
   entityTitle?: string;
+  /** The title per language (`entity-titles`). */
+  entityTitles?: Record<string, string>;
   uiLang?: string;
 }
 
@@ -69,6 +71,7 @@ async function startHostPages(apiBase: () => string): Promise<{ server: Server; 
         whiteLabelToken: q.get('token') ?? '',
         entityId: q.get('entity') ?? 'DEMO-1',
         entityTitle: q.get('title') ?? 'Trail shoe',
+        ...(q.get('titles') && { entityTitles: JSON.parse(q.get('titles')!) as Record<string, string> }),
         uiLang: q.get('lang') ?? 'en',
       }),
     );
@@ -156,6 +159,7 @@ export function editorHarness(prefix: string) {
         entity: opts.entityId ?? 'DEMO-1',
         title: opts.entityTitle ?? 'Trail shoe',
         lang: opts.uiLang ?? 'en',
+        ...(opts.entityTitles && { titles: JSON.stringify(opts.entityTitles) }),
       });
       await page.goto(`${opts.origin ?? host.origin}/?${q.toString()}`);
       return page;

@@ -7,8 +7,13 @@ export interface DemoHostOptions {
   whiteLabelToken: string;
   entityId?: string;
   entityTitle?: string;
+  /** The title per language (`entity-titles`); without it and `entityTitle`, the demo product's. */
+  entityTitles?: Record<string, string>;
   uiLang?: string;
 }
+
+/** The demo product's title in the demo eshop's languages (a cs generation writes from cs text). */
+const DEMO_TITLES = { default: 'Trail shoe', cs: 'Trailová bota', en: 'Trail shoe' };
 
 const escapeAttr = (s: string): string =>
   s.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
@@ -20,6 +25,7 @@ const escapeAttr = (s: string): string =>
  */
 export function demoHostPage(opts: DemoHostOptions): string {
   const a = (s: string) => escapeAttr(s);
+  const titles = opts.entityTitles ?? (opts.entityTitle === undefined ? DEMO_TITLES : undefined);
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -39,7 +45,8 @@ export function demoHostPage(opts: DemoHostOptions): string {
 <header><h1>Demo eshop admin</h1><p>Product <strong>${a(opts.entityTitle ?? 'Trail shoe')}</strong>: its description, edited with the embedded content editor.</p></header>
 <main>
 <ccs-editor api-base="${a(opts.apiBase)}" token="${a(opts.whiteLabelToken)}" entity-id="${a(opts.entityId ?? 'DEMO-1')}"
-  entity-type="product" entity-title="${a(opts.entityTitle ?? 'Trail shoe')}" ui-lang="${a(opts.uiLang ?? 'en')}"></ccs-editor>
+  entity-type="product" entity-title="${a(opts.entityTitle ?? 'Trail shoe')}"
+  ${titles ? `entity-titles="${a(JSON.stringify(titles))}" ` : ''}ui-lang="${a(opts.uiLang ?? 'en')}"></ccs-editor>
 <h2>Events the host page received</h2>
 <ol id="events" aria-live="off"></ol>
 </main>

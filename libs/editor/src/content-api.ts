@@ -40,7 +40,8 @@ export class ContentApi {
     return this.api.post('/check-license');
   }
 
-  register(title: string): Promise<unknown> {
+  /** Registers the entity (a text sent replaces the stored title, all its languages). */
+  register(title: string | Record<string, string>): Promise<unknown> {
     return this.api.post('/register-entity', {
       entity_id: this.entityId,
       type: this.entityType,

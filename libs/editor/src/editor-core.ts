@@ -39,7 +39,7 @@ export class EditorCore extends EditorState {
     try {
       const [licence, registered, read] = await Promise.allSettled([
         content.checkLicence(),
-        content.register(this.entityTitle),
+        content.register(registeredTitle(this.entityTitles, this.entityTitle)),
         content.widgets(this.lang),
       ]);
       // The licence check speaks first: a refused registration is then only its consequence.
@@ -290,4 +290,20 @@ export class EditorCore extends EditorState {
     super.disconnectedCallback();
     this.watcher.stop();
   }
+}
+
+/**
+ * What the editor registers as the entity's title: the host's per-language map (`entity-titles`)
+ * when it is one of non-empty strings, else the one `entity-title` (stored as `default`).
+ */
+export function registeredTitle(titles: unknown, title: string): string | Record<string, string> {
+  if (typeof titles === 'object' && titles !== null && !Array.isArray(titles)) {
+    const map = Object.fromEntries(
+      Object.entries(titles).filter(
+        (entry): entry is [string, string] => typeof entry[1] === 'string' && entry[1].trim() !== '',
+      ),
+    );
+    if (Object.keys(map).length > 0) return map;
+  }
+  return title;
 }

@@ -25,6 +25,9 @@ export class EditorState extends LitElement {
     entityId: { attribute: 'entity-id' },
     entityType: { attribute: 'entity-type' },
     entityTitle: { attribute: 'entity-title' },
+    // JSON: the entity's title per language ({"default": "…", "cs": "…"}); generation in a
+    // language writes from that language's title only, so a host with translations sends them.
+    entityTitles: { attribute: 'entity-titles', type: Object },
     uiLang: { attribute: 'ui-lang' },
     phase: { state: true },
     languages: { state: true },
@@ -48,6 +51,7 @@ export class EditorState extends LitElement {
   declare entityId: string;
   declare entityType: string;
   declare entityTitle: string;
+  declare entityTitles: unknown;
   declare uiLang: string;
   declare phase: 'loading' | 'ready' | 'fatal';
   declare languages: string[];
