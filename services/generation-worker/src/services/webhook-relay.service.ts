@@ -52,7 +52,6 @@ async function queueDeliveries(deps: RelayDeps, deliveries: Delivery[]): Promise
       opts: deliveryJobOptions(deps.config.webhooks, d.jobId),
     })),
   );
-  deps.webhookMetrics.relayed.inc(deliveries.length);
 }
 
 /** One run of the relay over every endpoint behind its eshop's newest event. */
@@ -74,8 +73,12 @@ export async function relayEvents(deps: RelayDeps): Promise<RelayResult> {
       })),
     );
     // After the jobs are in Redis, never before: a crash in between queues them again (same ids).
-    await webhooksRepository.advance(deps.db, cursor.eshopId, cursor.id, cursor.lastSeq, last.seq);
-    relayed += wanted.length;
+    // Counted by the run that moves the cursor: overlapping runs queue the same ids (BullMQ keeps
+    // one job per id), and only one of them moves it.
+    if (await webhooksRepository.advance(deps.db, cursor.eshopId, cursor.id, cursor.lastSeq, last.seq)) {
+      relayed += wanted.length;
+      deps.webhookMetrics.relayed.inc(wanted.length);
+    }
   }
 
   let redelivered = 0;
@@ -105,6 +108,7 @@ export async function relayEvents(deps: RelayDeps): Promise<RelayResult> {
       events.length < batch ? request.toSeq : events.at(-1)!.seq,
     );
     redelivered += wanted.length;
+    deps.webhookMetrics.relayed.inc(wanted.length);
   }
   if (relayed || redelivered) deps.logger.debug({ relayed, redelivered }, 'webhook relay queued deliveries');
   return { relayed, redelivered };
