@@ -328,6 +328,11 @@ describe('<ccs-editor> on the demo host page', () => {
     expect(done.job.status).toBe('done');
     await waitForWidgets(page, done.job.widgets_created);
     expect(done.job.widgets_created).toBeGreaterThan(0);
+    // The owner sees what was left out and why (the classic design's gallery: no images).
+    expect(done.job.widgets_skipped).toContainEqual(
+      expect.objectContaining({ type: 'gallery', reason: 'no_images' }),
+    );
+    await editor.getByText(/Left out, for want of material: .*Gallery \(no images\)/).waitFor();
     await shot(page, 'generated');
     await page.close();
   });

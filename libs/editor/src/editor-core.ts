@@ -7,6 +7,7 @@ import { ApiError } from './api';
 import { EditorState } from './editor-state';
 import { editableNodes, editedValue } from './inline-edit';
 import { JobWatcher } from './job-watcher';
+import { en, type MessageKey } from './messages/en';
 import type { ContentElement, ContentWidget, GenerationJob } from './types';
 
 export type { Panel } from './editor-state';
@@ -87,6 +88,19 @@ export class EditorCore extends EditorState {
     }
   }
 
+  /** Which widgets the job left out and why, in the UI language ('' when none). */
+  private skippedText(job: GenerationJob): string {
+    const skipped = job.widgets_skipped ?? [];
+    if (skipped.length === 0) return '';
+    const names = new Map([...this.catalogue.values()].map((w) => [w.type, w.name]));
+    const list = skipped.map((s) => {
+      const key = `skip_${s.reason}` as MessageKey;
+      const reason = key in en ? this.t(key) : s.reason;
+      return `${names.get(s.type) ?? s.type} (${reason})`;
+    });
+    return this.t('generatedSkipped', { list: list.join(', ') });
+  }
+
   protected nameOf(widget: ContentWidget): string | undefined {
     return this.catalogue.get(widget.widget_id)?.name;
   }
@@ -146,7 +160,9 @@ export class EditorCore extends EditorState {
     this.job = job;
     this.emit('ccs-generation', { job });
     if (job.status === 'done') {
-      this.status = this.t('generated', { n: job.widgets_created });
+      this.status = [this.t('generated', { n: job.widgets_created }), this.skippedText(job)]
+        .filter(Boolean)
+        .join(' ');
       // The texts were written in the job's language: show that one.
       if (this.languages.includes(job.lang)) this.lang = job.lang;
       void this.reload().then(

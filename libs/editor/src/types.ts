@@ -33,6 +33,8 @@ export interface GenerationJob {
   design_id: number;
   lang: string;
   widgets_created: number;
+  /** The design's fillable widgets the job left out, and why (beyond the specification). */
+  widgets_skipped?: Array<{ design_widget_id: number; type: string; reason: string }>;
   error_message: string | null;
 }
 
