@@ -22,17 +22,20 @@ export function eshopBindings(eshopId: number): unknown[] {
 const params = (from: number, n: number): string =>
   Array.from({ length: n }, (_, i) => `$${from + i}`).join(', ');
 
-/** catalogueRepository.findForUpdate of n products. */
-export function lockItemsSql(n: number): string {
+/** catalogueRepository.findForUpdate of the job's products, joined on the keys (plan-proof). */
+export function lockItemsSql(): string {
   return (
-    'select "id", "external_id", "status", "is_visible", "is_delete", "name", "url", "description", ' +
-    '"seo_title", "seo_description", "short_description", "images", "brand_id", "categories_ids", ' +
-    `"parameters_ids" from "products" where "eshop_id" = $1 and "external_id" in (${params(2, n)}) order by "id" asc for update`
+    'select "e"."id", "e"."external_id", "e"."status", "e"."is_visible", "e"."is_delete", "e"."name", ' +
+    '"e"."url", "e"."description", "e"."seo_title", "e"."seo_description", "e"."short_description", ' +
+    '"e"."images", "e"."brand_id", "e"."categories_ids", "e"."parameters_ids" ' +
+    'from unnest(array[$1::integer]) as k(eshop_id) cross join unnest($2::text[]) as x(external_id) ' +
+    'inner join "products" as "e" on "e"."eshop_id" = "k"."eshop_id" and "e"."external_id" = "x"."external_id" ' +
+    'order by "e"."id" asc for update of "e"'
   );
 }
 
 export function lockItemsBindings(eshopId: number, externalIds: readonly string[]): unknown[] {
-  return [eshopId, ...externalIds];
+  return [eshopId, [...new Set(externalIds)]];
 }
 
 /** The stored content of an item, as contentRepository.save receives it: JSON text per column. */
@@ -98,17 +101,19 @@ export function contentFromBindings(bindings: readonly unknown[]): ContentColumn
   };
 }
 
-/** catalogueRepository.markRenderedMany of products. */
+/** catalogueRepository.markRenderedMany of products (UPDATE … FROM the keys, plan-proof). */
 export const MARK_RENDERED_SQL =
-  'update "products" set "status" = $1, "is_loaded" = $2, "updated_at" = CURRENT_TIMESTAMP(6) ' +
-  'where "eshop_id" = $3 and "status" = $4 and external_id = any($5::text[]) returning "external_id"';
+  'update "products" as e set status = $1, is_loaded = true, updated_at = current_timestamp(6) ' +
+  'from unnest(array[$2::integer]) as k(eshop_id) cross join unnest($3::text[]) as x(external_id) ' +
+  "where e.eshop_id = k.eshop_id and e.external_id = x.external_id and e.status = 'generate' " +
+  'returning e.external_id';
 
 export function markRenderedBindings(
   status: 'ready' | 'review',
   eshopId: number,
   externalIds: readonly string[],
 ): unknown[] {
-  return [status, true, eshopId, 'generate', [...externalIds]];
+  return [status, eshopId, [...new Set(externalIds)]];
 }
 
 /** eventsRepository.append: the job's item.content_ready events, last in its transaction. */

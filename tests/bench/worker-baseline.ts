@@ -50,7 +50,7 @@ async function storeItems(
     const items = eshop
       ? (
           await client.query<{ external_id: string; is_delete: boolean }>(
-            lockItemsSql(ids.length),
+            lockItemsSql(),
             lockItemsBindings(eshopId, ids),
           )
         ).rows.filter((item) => !item.is_delete)

@@ -49,7 +49,7 @@ export async function checkBareSql(
   const second = contentFromBindings((upsert?.bindings ?? []).slice(10));
   const expected = [
     { at: 0, sql: ESHOP_SQL, bindings: eshopBindings(item.eshopId) },
-    { at: 1, sql: lockItemsSql(2), bindings: lockItemsBindings(item.eshopId, ids) },
+    { at: 1, sql: lockItemsSql(), bindings: lockItemsBindings(item.eshopId, ids) },
     {
       at: statements.length - 3,
       sql: upsertContentsSql(2),
