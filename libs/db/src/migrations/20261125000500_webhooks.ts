@@ -7,17 +7,8 @@
 // Tenancy is the database's: every row names its endpoint (and event) through keys that include
 // the eshop (docs/decisions.md, "Tenant isolation in the database").
 import type { Knex } from 'knex';
-
-const EVENT_TYPES = [
-  'item.created',
-  'item.updated',
-  'item.deleted',
-  'item.content_ready',
-  'generation.succeeded',
-  'generation.failed',
-  'listing.batch_finished',
-  'credits.low',
-] as const;
+// The event types as the events migration froze them (a migration never reads live code).
+import { EVENT_TYPES } from './20261125000200_events';
 
 export async function up(db: Knex): Promise<void> {
   await db.schema.createTable('webhook_endpoints', (t) => {
