@@ -1,6 +1,7 @@
 import {
   composeFromEntity,
   renderAll,
+  renderComposed,
   type ContentWidget,
   type DesignCategory,
   type DesignStructure,
@@ -123,14 +124,17 @@ export async function renderContents(
     const contents = items.map((item) => {
       const kept = storedOf(item);
       const sources = sourcesOf(type, item, read?.get(item.id)?.relations);
-      const tree =
-        kept?.origin === 'editor'
-          ? (kept.tree as ContentWidget[])
-          : design
-            ? composeFromEntity(design.structure, design.templates, sources.compose)
-            : [];
-      outcomes.set(item.externalId, kept?.origin === 'editor' ? 'refreshed' : 'composed');
-      const outputs = renderAll(tree, sources.snippet, eshop.languages);
+      const people = kept?.origin === 'editor';
+      outcomes.set(item.externalId, people ? 'refreshed' : 'composed');
+      const tree = people
+        ? (kept.tree as ContentWidget[])
+        : design
+          ? composeFromEntity(design.structure, design.templates, sources.compose, { htmlLanguage: null })
+          : [];
+      // A composed tree's widgets get their own `html` while the page renders (renderComposed).
+      const outputs = people
+        ? renderAll(tree, sources.snippet, eshop.languages)
+        : renderComposed(tree, sources.snippet, eshop.languages);
       return {
         externalId: item.externalId,
         content: { origin: kept?.origin ?? 'composed', tree, ...outputs },

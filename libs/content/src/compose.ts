@@ -45,7 +45,8 @@ export interface ComposeEntity {
 }
 
 export interface ComposeOptions {
-  htmlLanguage?: string;
+  /** The language of each widget's `html`; `null` leaves it '' for `renderComposed` to write. */
+  htmlLanguage?: string | null;
 }
 
 interface Sources {
@@ -163,7 +164,7 @@ export function composeFromEntity(
     });
     if (widget !== null) tree.push(widget);
   }
-  const htmlLanguage = opts.htmlLanguage ?? 'default';
-  for (const widget of tree) widget.html = renderHtml([widget], htmlLanguage);
+  const htmlLanguage = opts.htmlLanguage === undefined ? 'default' : opts.htmlLanguage;
+  if (htmlLanguage !== null) for (const widget of tree) widget.html = renderHtml([widget], htmlLanguage);
   return tree;
 }

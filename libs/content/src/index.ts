@@ -10,7 +10,7 @@ export { renderMarketplace, MARKETPLACE_TAGS } from './render/marketplace';
 export { renderNested } from './render/nested';
 export { renderSiteLink } from './render/site-link';
 export type { SiteLink, SiteLinkItem } from './render/site-link';
-export { renderAll } from './render/all';
+export { renderAll, renderComposed } from './render/all';
 export { normaliseTag } from './render/structure';
 export type { RenderedContent } from './render/all';
 

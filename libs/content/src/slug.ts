@@ -44,8 +44,8 @@ export function slugifyHeading(text: string): string {
 export class SlugRegistry {
   private readonly used = new Set<string>();
 
-  take(text: string): string {
-    const base = slugifyHeading(text);
+  /** The page-unique form of a slug made by {@link slugifyHeading}. */
+  claim(base: string): string {
     let slug = base;
     for (let n = 2; this.used.has(slug); n += 1) slug = `${base}-${n}`;
     this.used.add(slug);

@@ -1,5 +1,13 @@
 import fc from 'fast-check';
-import { renderAll, renderHtml, renderMarketplace, renderNested, renderSiteLink } from '@catalogue/content';
+import {
+  renderAll,
+  renderComposed,
+  renderHtml,
+  renderMarketplace,
+  renderNested,
+  renderSiteLink,
+  withWidgetHtml,
+} from '@catalogue/content';
 import { entity, lang, tree } from './arbitraries';
 import { dangers, marketplaceDangers, snippetDangers } from './inspect';
 
@@ -31,6 +39,20 @@ describe('renderer properties', () => {
         const html = renderMarketplace(t, l);
         expect(html).not.toMatch(/class=|style=|<script/i);
         expect(marketplaceDangers(html)).toEqual([]);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('when a composed tree is rendered with its widget html, then it equals renderAll and withWidgetHtml in every language', () => {
+    // The tree followed by a copy of itself: every heading of the copy collides with the original's.
+    fc.assert(
+      fc.property(tree, entity, lang, fc.boolean(), (t, e, l, repeat) => {
+        const source = repeat ? [...t, ...structuredClone(t)] : t;
+        const composed = structuredClone(source);
+        const languages = ['default', 'cs', l];
+        expect(renderComposed(composed, e, languages, l)).toEqual(renderAll(source, e, languages));
+        expect(composed.map((w) => w?.html)).toEqual(withWidgetHtml(source, l).map((w) => w.html));
       }),
       { numRuns: 300 },
     );

@@ -5,7 +5,7 @@
  */
 import type { ContentWidget, LangMap, NestedNode } from '../model';
 import { buildRichSnippet, type JsonLd, type SnippetEntity } from '../snippet';
-import { renderResolvedWidgets, resolveTree, widgetForest } from './html';
+import { renderHtml, renderResolvedWidgets, resolveTree, widgetForest, type ResolvedTree } from './html';
 import { marketplaceFromWidgets } from './marketplace';
 import { nestedFromForest } from './nested';
 import { siteLinkFromResolved, type SiteLinkItem } from './site-link';
@@ -27,6 +27,39 @@ export function renderAll(
   entity: SnippetEntity | null,
   languages: readonly string[],
 ): RenderedContent {
+  return renderOutputs(tree, entity, languages);
+}
+
+/**
+ * {@link renderAll} for a tree just composed or filled (its widgets' `html` not written yet):
+ * also writes each widget's `html` (the widget alone, in `htmlLanguage`, as `withWidgetHtml`
+ * would). A widget renders alone as it does on the page unless widgets before it changed one of
+ * its heading slugs, so the page's rendering in that language is reused for all other widgets.
+ */
+export function renderComposed(
+  tree: ContentWidget[],
+  entity: SnippetEntity | null,
+  languages: readonly string[],
+  htmlLanguage = 'default',
+): RenderedContent {
+  let pending = true;
+  const out = renderOutputs(tree, entity, languages, (resolved, widgetsHtml) => {
+    if (resolved.lang !== htmlLanguage) return;
+    pending = false;
+    resolved.widgets.forEach((w, i) => {
+      w.widget.html = resolved.slugsFromPage.has(w) ? renderHtml([w.widget], htmlLanguage) : widgetsHtml[i]!;
+    });
+  });
+  if (pending) for (const widget of tree) widget.html = renderHtml([widget], htmlLanguage);
+  return out;
+}
+
+function renderOutputs(
+  tree: readonly ContentWidget[],
+  entity: SnippetEntity | null,
+  languages: readonly string[],
+  onPage?: (resolved: ResolvedTree, widgetsHtml: readonly string[]) => void,
+): RenderedContent {
   const forest = widgetForest(tree);
   const out: RenderedContent = {
     html: {},
@@ -38,6 +71,7 @@ export function renderAll(
   for (const lang of new Set(languages)) {
     const resolved = resolveTree(tree, lang, forest);
     const widgetsHtml = renderResolvedWidgets(resolved);
+    onPage?.(resolved, widgetsHtml);
     out.html[lang] = widgetsHtml.join('');
     out.marketplace[lang] = marketplaceFromWidgets(widgetsHtml);
     const siteLink = siteLinkFromResolved(resolved);

@@ -7,7 +7,7 @@
  */
 import { pickLanguage, pickText, wireExtension, type ContentWidget } from '../model';
 import { htmlToText, sanitizeHtml, sanitizeOutput, sanitizePhrasing } from '../sanitize';
-import { SlugRegistry } from '../slug';
+import { slugifyHeading, SlugRegistry } from '../slug';
 import { safeHref, safeSrc, videoEmbedUrl } from '../urls';
 import {
   CELL_TAGS,
@@ -36,6 +36,11 @@ export interface ResolvedTree {
   widgets: ResolvedWidget[];
   /** h2/h3 elements with text, in document order, with their page-unique slugs. */
   headings: Map<ElementNode, HeadingLink>;
+  /**
+   * Widgets with a heading whose slug the widgets before it changed (a second "Size" is
+   * `size-2`): only these render differently on the page than alone.
+   */
+  slugsFromPage: Set<ResolvedWidget>;
 }
 
 function attributes(element: ElementNode['element']): Record<string, unknown> {
@@ -66,23 +71,37 @@ export function resolveTree(
 ): ResolvedTree {
   const slugs = new SlugRegistry();
   const headings = new Map<ElementNode, HeadingLink>();
-  const visit = (node: ElementNode): void => {
-    if (node.tag === 'h2' || node.tag === 'h3') {
-      const heading = htmlToText(innerHtml(node, lang));
-      if (heading !== '') {
-        headings.set(node, { level: node.tag === 'h2' ? 2 : 3, heading, slug: slugs.take(heading) });
-      }
-    }
-    node.children.forEach(visit);
-  };
+  const slugsFromPage = new Set<ResolvedWidget>();
   const widgets = [...forest];
-  widgets.forEach((w) => w.roots.forEach(visit));
-  return { lang, widgets, headings };
+  for (const widget of widgets) {
+    const alone = new SlugRegistry();
+    const visit = (node: ElementNode): void => {
+      if (node.tag === 'h2' || node.tag === 'h3') {
+        const heading = htmlToText(innerHtml(node, lang));
+        if (heading !== '') {
+          const base = slugifyHeading(heading);
+          const slug = slugs.claim(base);
+          if (alone.claim(base) !== slug) slugsFromPage.add(widget);
+          headings.set(node, { level: node.tag === 'h2' ? 2 : 3, heading, slug });
+        }
+      }
+      node.children.forEach(visit);
+    };
+    widget.roots.forEach(visit);
+  }
+  return { lang, widgets, headings, slugsFromPage };
 }
+
+const ATTRIBUTE_ESCAPES: Readonly<Record<string, string>> = {
+  '&': '&amp;',
+  '<': '&lt;',
+  '>': '&gt;',
+  '"': '&quot;',
+};
 
 /** An attribute as sanitize-html writes one: `& < > "` escaped, nothing else. */
 const attr = (name: string, value: string): string =>
-  ` ${name}="${value.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;')}"`;
+  ` ${name}="${/[&<>"]/.test(value) ? value.replace(/[&<>"]/g, (ch) => ATTRIBUTE_ESCAPES[ch]!) : value}"`;
 
 function renderNode(node: ElementNode, tree: ResolvedTree, allowEmpty: boolean, extra = ''): string | null {
   const ext = attributes(node.element);
