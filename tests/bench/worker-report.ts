@@ -34,6 +34,8 @@ export function report(
   seed: { seconds: number; others: number },
   sides: ReadonlyArray<{ label: string }>,
   rounds: Run[][],
+  /** CPU ms per item of composing and rendering alone, per round (worker-render-only.ts). */
+  renderOnly: readonly number[],
 ): void {
   const total = (label: string) => {
     const runs = rounds.flat().filter((r) => r.side === label);
@@ -65,8 +67,8 @@ export function report(
   log(`machine: ${machineLine}`);
   log(
     `seeded ${fixed(env.jobs)} products in ${fixed(seed.seconds, 1)} s; per job the generation worker runs ` +
-      `${seed.others} statements more than the bare worker when its design cache is cold (one statement that locks ` +
-      `the items' content rows and reads their brands, parameters and variants; 3 design reads), ${seed.others - 3} more once the ` +
+      `${seed.others} statements more than the bare worker when its design cache is cold (one that locks the items' ` +
+      `content rows, one that reads their brands, parameters and variants; 3 design reads), ${seed.others - 3} more once the ` +
       'eshop’s default design is cached',
   );
   log('');
@@ -118,5 +120,28 @@ export function report(
   log(
     'cpu bare/worker: CPU per job of the bare worker over that of the generation worker (node + pg + redis); ' +
       'on a CPU-bound machine the throughput ratio follows it, and it varies less with load from elsewhere',
+  );
+  const sorted = [...renderOnly].sort((a, b) => a - b);
+  const renderMedian = sorted[Math.floor(sorted.length / 2)]!;
+  log('');
+  log(
+    table(
+      ['render only', 'cpu ms/item min', 'median', 'max', 'ceiling of worker/bare'],
+      [
+        [
+          'compose + render + JSON',
+          fixed(sorted[0]!, 3),
+          fixed(renderMedian, 3),
+          fixed(sorted.at(-1)!, 3),
+          bare.ownCpu ? fixed(bare.ownCpu / (bare.ownCpu + renderMedian), 2) : '–',
+        ],
+      ],
+    ),
+  );
+  log(
+    'render only: CPU per item of renderItem (what the worker does per item beyond the bare worker’s writes) and of ' +
+      'serialising its content columns, in the benchmark process, over all items once per round; ceiling: the bare ' +
+      'worker’s CPU per item over that plus the render-only median, the best worker/bare a CPU-bound machine allows ' +
+      'even if everything else the worker does cost what the bare worker’s does',
   );
 }

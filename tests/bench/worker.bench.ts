@@ -35,6 +35,7 @@ import {
 import { BARE_QUEUE } from './worker-baseline';
 import { fixed, log, report, WARMUP_JOBS, type Run } from './worker-report';
 import { seed, type BenchItem } from './worker-seed';
+import { renderOnlyCpu } from './worker-render-only';
 import { checkBareSql } from './worker-sql-check';
 
 /** Jobs per addBulk call, as one import request queues them. */
@@ -289,7 +290,9 @@ async function run(env: WorkerBenchEnv, cleanup: Cleanup): Promise<void> {
         runs.map((r) => `${r.side} ${fixed(r.jobs / r.seconds)} items/s`).join(', '),
     );
   }
-  report(env, await machine(db, redis), { seconds: seedSeconds, others }, sides, rounds);
+  log('render only: composing and rendering the same items in this process…');
+  const renderOnly = await renderOnlyCpu(db, items, env.rounds);
+  report(env, await machine(db, redis), { seconds: seedSeconds, others }, sides, rounds, renderOnly);
   if (env.cpuProfDir) {
     log(
       `\nCPU profiles (written as the processes stop): ${env.cpuProfDir}/{generation-worker,bare-worker}.cpuprofile`,

@@ -3,10 +3,11 @@ export {
   generationMaterial,
   itemImages,
   lockContentAndSources,
+  productRef,
   saveEditorContent,
 } from './entity-content';
 export type { EditorContentTarget, EntitySources, SavedEditorContent } from './entity-content';
-export { createDesignCache, renderContent, renderContents } from './render-content';
+export { createDesignCache, renderContent, renderContents, renderItem } from './render-content';
 export type {
   ComposableDesign,
   DesignCache,

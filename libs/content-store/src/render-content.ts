@@ -15,6 +15,8 @@ import {
   productRelationsRepository,
   type EntityType,
   type Knex,
+  type ProductRelations,
+  type StoredContent,
   type StoredEntity,
 } from '@catalogue/db';
 import { defaultDesign, structureOf } from './designs';
@@ -79,6 +81,33 @@ export interface RenderBatch {
 }
 
 /**
+ * One item's content, rendered without touching the database (the pure part of a render-content
+ * job): people's content (origin `editor`) keeps its tree and only its outputs are rendered
+ * again; anything else is composed from the item's data with the default design (nothing
+ * without one). A composed tree's widgets get their own `html` while the page renders.
+ */
+export function renderItem(
+  type: EntityType,
+  item: StoredEntity,
+  kept: Pick<StoredContent, 'origin' | 'tree'> | undefined,
+  relations: ProductRelations | undefined,
+  design: ComposableDesign | undefined,
+  languages: readonly string[],
+): { outcome: Exclude<RenderOutcome, 'skipped'>; content: StoredContent } {
+  const sources = sourcesOf(type, item, relations);
+  if (kept?.origin === 'editor') {
+    const tree = kept.tree as ContentWidget[];
+    const outputs = renderAll(tree, sources.snippet, languages);
+    return { outcome: 'refreshed', content: { origin: 'editor', tree, ...outputs } };
+  }
+  const tree = design
+    ? composeFromEntity(design.structure, design.templates, sources.compose, { htmlLanguage: null })
+    : [];
+  const outputs = renderComposed(tree, sources.snippet, languages);
+  return { outcome: 'composed', content: { origin: 'composed', tree, ...outputs } };
+}
+
+/**
  * The render-content job: compose each item's content from the eshop's default design and its
  * own data, render every active language and store it all in one transaction, then mark the
  * items loaded and ready (or review). Content that people made (origin `editor`) is never
@@ -86,7 +115,8 @@ export interface RenderBatch {
  * parts (rich snippet, site links) follow the new data. Running it twice stores the same thing.
  *
  * Set-based: one locking read of the items (id order, as imports lock them), one of their
- * content rows (for products with their brands, parameters and variants), one multi-row content
+ * content rows, for products one read of their brands, parameters and variants (each read once
+ * for the batch), one multi-row content
  * write, one status update and one event append for the whole batch, whatever its size; only
  * composing and rendering run per item.
  * Returns each item's outcome.
@@ -107,38 +137,25 @@ export async function renderContents(
     );
     if (!items.length) return outcomes;
     const externalIds = items.map((item) => item.externalId);
-    // One locking read of the items' content rows, with (for products) their relations.
-    const read =
+    // One locking read of the items' content rows, and (for products) one of their relations.
+    const trees = await contentRepository.lockTrees(trx, eshopId, type, externalIds);
+    const relations =
       type === 'product'
-        ? await productRelationsRepository.withLockedContents(
-            trx,
-            eshopId,
-            items.map((item) => ({ ...productRef(item), externalId: item.externalId })),
-          )
+        ? await productRelationsRepository.forProducts(trx, eshopId, items.map(productRef))
         : undefined;
-    const trees = read ? undefined : await contentRepository.lockTrees(trx, eshopId, type, externalIds);
-    const storedOf = (item: StoredEntity) =>
-      read ? read.get(item.id)?.content : trees?.get(item.externalId);
     const design = await designs.get(trx, eshopId, DESIGN_CATEGORY[type]);
 
     const contents = items.map((item) => {
-      const kept = storedOf(item);
-      const sources = sourcesOf(type, item, read?.get(item.id)?.relations);
-      const people = kept?.origin === 'editor';
-      outcomes.set(item.externalId, people ? 'refreshed' : 'composed');
-      const tree = people
-        ? (kept.tree as ContentWidget[])
-        : design
-          ? composeFromEntity(design.structure, design.templates, sources.compose, { htmlLanguage: null })
-          : [];
-      // A composed tree's widgets get their own `html` while the page renders (renderComposed).
-      const outputs = people
-        ? renderAll(tree, sources.snippet, eshop.languages)
-        : renderComposed(tree, sources.snippet, eshop.languages);
-      return {
-        externalId: item.externalId,
-        content: { origin: kept?.origin ?? 'composed', tree, ...outputs },
-      };
+      const rendered = renderItem(
+        type,
+        item,
+        trees.get(item.externalId),
+        relations?.get(item.id),
+        design,
+        eshop.languages,
+      );
+      outcomes.set(item.externalId, rendered.outcome);
+      return { externalId: item.externalId, content: rendered.content };
     });
     await contentRepository.saveMany(trx, eshopId, type, contents);
     const status = eshop.reviewRequired ? 'review' : 'ready';

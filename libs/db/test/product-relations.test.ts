@@ -129,4 +129,45 @@ describe('productRelationsRepository.withLockedContent (what the render worker r
       expect(other).toMatch(/lock timeout/);
     });
   });
+
+  test('when a job reads several products, then each gets its own brand, parameters and variants, and shared ones are read once for all', async () => {
+    const shop = await makeEshop(db);
+    const first = await arrange(shop.eshop.id);
+    const [second] = await db('products')
+      .insert({ eshop_id: shop.eshop.id, external_id: 'P2', name: { default: 'Boot' } })
+      .returning<{ id: number }[]>('id');
+    await db('product_variants').insert({
+      eshop_id: shop.eshop.id,
+      product_id: second!.id,
+      code: 'W',
+      ean: null,
+    });
+    const other = await makeEshop(db);
+    await arrange(other.eshop.id);
+
+    const read = await productRelationsRepository.forProducts(db, shop.eshop.id, [
+      { id: first, brandId: 'B1', parameterIds: [7, 3] },
+      { id: second!.id, brandId: 'B9', parameterIds: [7, 7] },
+    ]);
+
+    expect(read.get(first)).toEqual({
+      brand: { default: 'Peak' },
+      parameters: [
+        { id: 7, name: 'Size', values: ['42', '43'] },
+        { id: 3, name: 'Colour', values: [] },
+      ],
+      variants: [
+        { code: 'V-b', ean: null },
+        { code: 'V-a', ean: '8590000000427' },
+      ],
+    });
+    expect(read.get(second!.id)).toEqual({
+      brand: null,
+      parameters: [
+        { id: 7, name: 'Size', values: ['42', '43'] },
+        { id: 7, name: 'Size', values: ['42', '43'] },
+      ],
+      variants: [{ code: 'W', ean: null }],
+    });
+  });
 });
