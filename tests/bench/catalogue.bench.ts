@@ -502,7 +502,7 @@ async function run(env: BenchEnv, cleanup: Cleanup): Promise<void> {
       DATABASE_URL: url,
       PORT: String(baselinePort),
       NODE_ENV: 'production',
-      BASELINE_STREAM: process.env.BENCH_BASELINE_STREAM === '1' ? '1' : '0',
+      BASELINE_STREAM: process.env.BENCH_BASELINE_STREAM === '0' ? '0' : '1',
     },
     nodeArgs: cpuProfileArgs(env.cpuProfDir, 'baseline'),
     cleanup,
