@@ -1,5 +1,5 @@
 import pino from 'pino';
-import { createLogger, prettyAvailable } from '@catalogue/logger';
+import { createLogger, fixedFieldsLogger, prettyAvailable } from '@catalogue/logger';
 
 const missing = (id: string): string => {
   throw Object.assign(new Error(`Cannot find module '${id}'`), { code: 'MODULE_NOT_FOUND' });
@@ -20,5 +20,26 @@ describe('createLogger', () => {
 
     expect(streamOf(logger).constructor.name).not.toBe('ThreadStream');
     expect(logger.level).toBe('silent');
+  });
+
+  it('when a credential is logged at the top of the object or one level down, then the line carries [redacted]', () => {
+    const lines: string[] = [];
+    const destination = { write: (line: string) => void lines.push(line) };
+    const logger = createLogger({ service: 'test', level: 'info', destination });
+    logger.info({ token: 'tok-1', password: 'pw', api_key: 'k', nested: { token: 'tok-2' } }, 'careless');
+
+    expect(lines.join('')).not.toMatch(/tok-1|tok-2|"pw"|"k"/);
+    expect(JSON.parse(lines[0]!)).toMatchObject({ token: '[redacted]', nested: { token: '[redacted]' } });
+  });
+
+  it('when the access log writes its line, then it is the line as given (no redaction pass) and the parent still redacts', () => {
+    const lines: string[] = [];
+    const destination = { write: (line: string) => void lines.push(line) };
+    const logger = createLogger({ service: 'test', level: 'info', destination });
+    fixedFieldsLogger(logger).info({ method: 'GET', path: '/x', status: 200 }, 'request');
+    logger.info({ token: 'tok' }, 'careless');
+
+    expect(JSON.parse(lines[0]!)).toMatchObject({ service: 'test', method: 'GET', path: '/x', status: 200 });
+    expect(JSON.parse(lines[1]!)).toMatchObject({ token: '[redacted]' });
   });
 });

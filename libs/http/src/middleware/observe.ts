@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Middleware } from 'koa';
-import type { Logger } from '@catalogue/logger';
+import { fixedFieldsLogger, type Logger } from '@catalogue/logger';
 import type { AppContext, AppState } from '../types';
 import { BEFORE_ROUTING, UNMATCHED_ROUTE, type HttpMetrics } from '../metrics';
 
@@ -20,6 +20,8 @@ export function observe(
   metrics: HttpMetrics,
   templates: ReadonlySet<string>,
 ): Middleware<AppState, AppContext> {
+  // The line below holds only the fields it names: no header, body or query to redact.
+  const access = fixedFieldsLogger(logger);
   return async (ctx, next) => {
     const incoming = ctx.get('X-Request-Id');
     const requestId = REQUEST_ID.test(incoming) ? incoming : randomUUID();
@@ -47,8 +49,8 @@ export function observe(
         duration_ms: Math.round(seconds * 1e4) / 10,
         eshop_id: ctx.state.eshop?.id,
       };
-      if (QUIET_PATHS.has(ctx.path)) logger.debug(line, 'request');
-      else logger.info(line, 'request');
+      if (QUIET_PATHS.has(ctx.path)) access.debug(line, 'request');
+      else access.info(line, 'request');
     }
   };
 }
