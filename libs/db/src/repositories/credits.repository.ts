@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { keysFrom } from './tenant-keys';
 
 export type LedgerKind = 'topup' | 'reservation' | 'charge' | 'release' | 'adjustment';
 
@@ -152,9 +153,12 @@ export const creditsRepository = {
   },
 
   async jobCredits(db: Knex | Knex.Transaction, eshopId: number, jobId: number): Promise<JobCredits> {
-    const rows = await db('credit_ledger')
-      .select<{ kind: LedgerKind; reserved_delta: number }[]>('kind', 'reserved_delta')
-      .where({ eshop_id: eshopId, job_id: jobId });
+    // Joined on the keys (keysFrom): by stale statistics a walk of the eshop's ledger through
+    // (eshop_id, id) costs the same as the probe of (eshop_id, job_id, kind).
+    const rows = await db
+      .from(keysFrom(db, eshopId, [jobId], { column: 'job_id', type: 'bigint' }))
+      .join('credit_ledger as l', (join) => join.on('l.eshop_id', 'k.eshop_id').andOn('l.job_id', 'x.job_id'))
+      .select<{ kind: LedgerKind; reserved_delta: number }[]>('l.kind', 'l.reserved_delta');
     return {
       reserved: rows.filter((r) => r.kind === 'reservation').reduce((sum, r) => sum + r.reserved_delta, 0),
       settled: rows.some((r) => r.kind === 'charge' || r.kind === 'release'),

@@ -4,6 +4,7 @@ import type { GenerationJobRow, ResearchSourceRow, SkippedWidgetRow, TimestampsO
 import { isoOffset } from '../timestamps';
 import { designOwner } from './designs.repository';
 import { eventsRepository } from './events.repository';
+import { INTERNAL_ID, keysFrom, type TenantKey } from './tenant-keys';
 
 export type GenerationJobStatus = GenerationJobRow['status'];
 
@@ -42,27 +43,38 @@ export interface NewGenerationJob {
 
 type JobOut = Omit<GenerationJobRow, 'design_owner' | keyof TimestampsOut> & TimestampsOut;
 
+const ENTITY_ID: TenantKey = { column: 'entity_id', type: 'text' };
+/** The statuses of an unfinished job: those of the partial index `generation_jobs_one_running`. */
+const UNFINISHED = ['pending', 'running'];
+
+/** The job's columns, qualified: the reads by key join the jobs with their keys. */
+function columns(db: Knex | Knex.Transaction) {
+  return [
+    ...[
+      'id',
+      'eshop_id',
+      'entity_type',
+      'entity_id',
+      'design_id',
+      'status',
+      'lang',
+      'context',
+      'estimated_cost',
+      'charged_cost',
+      'widgets_created',
+      'error_message',
+      'provider',
+      'usage',
+      'widgets_skipped',
+      'research_sources',
+    ].map((column) => `generation_jobs.${column}`),
+    db.raw(`${isoOffset('generation_jobs.created_at')} as created_at`),
+    db.raw(`${isoOffset('generation_jobs.updated_at')} as updated_at`),
+  ];
+}
+
 function select(db: Knex | Knex.Transaction) {
-  return db('generation_jobs').select<JobOut[]>(
-    'id',
-    'eshop_id',
-    'entity_type',
-    'entity_id',
-    'design_id',
-    'status',
-    'lang',
-    'context',
-    'estimated_cost',
-    'charged_cost',
-    'widgets_created',
-    'error_message',
-    'provider',
-    'usage',
-    'widgets_skipped',
-    'research_sources',
-    db.raw(`${isoOffset('created_at')} as created_at`),
-    db.raw(`${isoOffset('updated_at')} as updated_at`),
-  );
+  return db('generation_jobs').select<JobOut[]>(columns(db));
 }
 
 function toJob(row: JobOut): GenerationJob {
@@ -112,8 +124,17 @@ export const generationJobsRepository = {
     id: number,
     opts: { lock?: boolean } = {},
   ): Promise<GenerationJob | undefined> {
-    const query = select(db).where({ eshop_id: eshopId, id }).first();
-    if (opts.lock) query.forUpdate();
+    // Joined on the keys (keysFrom), like every statement here that names a job of an eshop: by
+    // stale statistics a walk of the eshop's jobs through (eshop_id, entity_type, entity_id)
+    // costs the same as the probe of (eshop_id, id), and the newer index of the two wins.
+    const query = db
+      .from(keysFrom(db, eshopId, [id], INTERNAL_ID))
+      .join('generation_jobs', (join) =>
+        join.on('generation_jobs.eshop_id', 'k.eshop_id').andOn('generation_jobs.id', 'x.id'),
+      )
+      .select<JobOut[]>(columns(db))
+      .first();
+    if (opts.lock) query.forUpdate('generation_jobs');
     const row = await query;
     return row ? toJob(row) : undefined;
   },
@@ -125,9 +146,19 @@ export const generationJobsRepository = {
     entityType: string,
     entityId: string,
   ): Promise<GenerationJob | undefined> {
-    const row = await select(db)
-      .where({ eshop_id: eshopId, entity_type: entityType, entity_id: entityId })
-      .whereIn('status', ['pending', 'running'])
+    // The statuses joined too: as constants they imply the partial index of unfinished jobs, which
+    // an ANALYZE that saw none believes empty, and the planner reads every unfinished job of every
+    // eshop through it (keysFrom).
+    const row = await db
+      .from(keysFrom(db, eshopId, [entityId], ENTITY_ID, { entity_type: [entityType], status: UNFINISHED }))
+      .join('generation_jobs', (join) =>
+        join
+          .on('generation_jobs.eshop_id', 'k.eshop_id')
+          .andOn('generation_jobs.entity_type', 'entity_type_in.entity_type')
+          .andOn('generation_jobs.entity_id', 'x.entity_id')
+          .andOn('generation_jobs.status', 'status_in.status'),
+      )
+      .select<JobOut[]>(columns(db))
       .first();
     return row ? toJob(row) : undefined;
   },
@@ -153,10 +184,15 @@ export const generationJobsRepository = {
     return rows.map((row) => toJob(row));
   },
 
+  /** `pending` → `running`, by key and status joined (see running). */
   async markRunning(trx: Knex | Knex.Transaction, eshopId: number, id: number): Promise<void> {
     await trx('generation_jobs')
-      .where({ eshop_id: eshopId, id, status: 'pending' })
-      .update({ status: 'running', updated_at: trx.fn.now(6) });
+      .where('generation_jobs.eshop_id', trx.ref('k.eshop_id'))
+      .andWhere('generation_jobs.id', trx.ref('x.id'))
+      .andWhere('generation_jobs.status', trx.ref('status_in.status'))
+      .update({ status: 'running', updated_at: trx.fn.now(6) })
+      // After update(): knex checks the values against the table's row type only before updateFrom.
+      .updateFrom(keysFrom(trx, eshopId, [id], INTERNAL_ID, { status: ['pending'] }));
   },
 
   /**
@@ -181,8 +217,10 @@ export const generationJobsRepository = {
         }
       | { status: 'failed'; errorMessage: string; provider: string | null; usage: object | null },
   ): Promise<void> {
+    // Joined on the keys, like find.
     const [job] = await trx('generation_jobs')
-      .where({ eshop_id: eshopId, id })
+      .where('generation_jobs.eshop_id', trx.ref('k.eshop_id'))
+      .andWhere('generation_jobs.id', trx.ref('x.id'))
       .update({
         status: outcome.status,
         ...(outcome.status === 'done'
@@ -198,7 +236,11 @@ export const generationJobsRepository = {
         usage: outcome.usage ? JSON.stringify(outcome.usage) : null,
         updated_at: trx.fn.now(6),
       })
-      .returning(['entity_type', 'entity_id']);
+      .returning<{ entity_type: string; entity_id: string }[]>([
+        'generation_jobs.entity_type',
+        'generation_jobs.entity_id',
+      ])
+      .updateFrom(keysFrom(trx, eshopId, [id], INTERNAL_ID));
     if (!job) return;
     await eventsRepository.append(trx, eshopId, [
       {

@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import type { EventType } from './events.repository';
 import { isoOffset } from '../timestamps';
+import { INTERNAL_ID, keysFrom, keysSql } from './tenant-keys';
 
 /** An endpoint as the API and the CLI show it: never its secret. */
 export interface WebhookEndpoint {
@@ -220,7 +221,15 @@ export const webhooksRepository = {
     return updated > 0;
   },
 
-  /** Logs one attempt and trims the endpoint's log to its newest DELIVERY_LOG_SIZE attempts. */
+  /**
+   * Logs one attempt and trims the endpoint's log to its newest DELIVERY_LOG_SIZE attempts. The
+   * eshop is named in the subquery that finds where the trim ends, not in the delete: an endpoint
+   * of another eshop finds no attempt there, so the bound is null and nothing is deleted (the
+   * insert fails first, on the (eshop_id, endpoint_id) key). With `eshop_id = ?` in the delete too,
+   * stale statistics make a walk of the eshop's attempts through (eshop_id, seq) cost the same as
+   * the endpoint's range of (endpoint_id, id); the subquery, in id order with a limit, would need
+   * a sort as well to walk them, so its own plan holds.
+   */
   async recordAttempt(db: Knex | Knex.Transaction, d: NewWebhookDelivery): Promise<void> {
     await db.raw(
       `with added as (
@@ -229,7 +238,7 @@ export const webhooksRepository = {
          values (:eshop, :endpoint, :seq, :attempt, :status, :error, :latency, :excerpt)
          returning id)
        delete from webhook_deliveries
-       where eshop_id = :eshop and endpoint_id = :endpoint
+       where endpoint_id = :endpoint
          and id <= (select id from webhook_deliveries where eshop_id = :eshop and endpoint_id = :endpoint
                     order by id desc offset :keep limit 1)`,
       {
@@ -367,21 +376,30 @@ export const webhooksRepository = {
     }));
   },
 
-  /** The redelivery has been queued up to `doneSeq`: moves it on, or removes it when finished. */
+  /**
+   * The redelivery has been queued up to `doneSeq`: moves it on, or removes it when finished. By
+   * its key joined (keysFrom): by stale statistics a walk of the eshop's redeliveries through
+   * (eshop_id, endpoint_id) costs the same as the primary key's probe.
+   */
   async redeliveryQueued(
     db: Knex | Knex.Transaction,
     eshopId: number,
     id: number,
     doneSeq: number,
   ): Promise<void> {
+    const keys = keysSql(eshopId, [id], INTERNAL_ID);
+    await db.raw(
+      `delete from webhook_redeliveries r using ${keys.sql}
+       where r.eshop_id = k.eshop_id and r.id = x.id and r.to_seq <= ?`,
+      [...keys.bindings, doneSeq] as Knex.RawBinding[],
+    );
     await db('webhook_redeliveries')
-      .where({ eshop_id: eshopId, id })
-      .andWhere('to_seq', '<=', doneSeq)
-      .delete();
-    await db('webhook_redeliveries')
-      .where({ eshop_id: eshopId, id })
-      .andWhere('next_seq', '<=', doneSeq)
-      .update({ next_seq: doneSeq + 1 });
+      .where('webhook_redeliveries.eshop_id', db.ref('k.eshop_id'))
+      .andWhere('webhook_redeliveries.id', db.ref('x.id'))
+      .andWhere('webhook_redeliveries.next_seq', '<=', doneSeq)
+      .update({ next_seq: doneSeq + 1 })
+      // After update(): knex checks the values against the table's row type only before updateFrom.
+      .updateFrom(keysFrom(db, eshopId, [id], INTERNAL_ID));
   },
 
   /**

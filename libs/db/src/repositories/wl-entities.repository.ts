@@ -3,6 +3,7 @@ import type { LangMap } from './catalogue.repository';
 import type { TimestampsOut, WlEntityRow } from '../tables';
 import { isoOffset } from '../timestamps';
 import { designOwner } from './designs.repository';
+import { INTERNAL_ID, keysFrom } from './tenant-keys';
 
 export type WlEntityType = WlEntityRow['type'];
 
@@ -112,10 +113,17 @@ export const wlEntitiesRepository = {
     return Number(row!.count);
   },
 
-  /** Records the design filled into the entity and touches it. */
+  /**
+   * Records the design filled into the entity and touches it. Joined on the keys (keysFrom): by
+   * stale statistics a walk of the eshop's entities through (eshop_id, type, entity_id) costs the
+   * same as the primary key's probe.
+   */
   async setDesign(db: Knex | Knex.Transaction, eshopId: number, id: number, designId: number): Promise<void> {
     await db('wl_entities')
-      .where({ eshop_id: eshopId, id })
-      .update({ design_id: designId, design_owner: designOwner(db, designId), updated_at: db.fn.now(6) });
+      .where('wl_entities.eshop_id', db.ref('k.eshop_id'))
+      .andWhere('wl_entities.id', db.ref('x.id'))
+      .update({ design_id: designId, design_owner: designOwner(db, designId), updated_at: db.fn.now(6) })
+      // After update(): knex checks the values against the table's row type only before updateFrom.
+      .updateFrom(keysFrom(db, eshopId, [id], INTERNAL_ID));
   },
 };
