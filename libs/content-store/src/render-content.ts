@@ -115,10 +115,10 @@ export function renderItem(
  * parts (rich snippet, site links) follow the new data. Running it twice stores the same thing.
  *
  * Set-based: one locking read of the items (id order, as imports lock them), one of their
- * content rows, for products one read of their brands, parameters and variants (each read once
- * for the batch), one multi-row content
- * write, one status update and one event append for the whole batch, whatever its size; only
- * composing and rendering run per item.
+ * content rows, for products one read of their brands, parameters and variants (each brand and
+ * parameter once for the batch), one multi-row content write, one status update and one event
+ * append for the whole batch, whatever its size; only composing and rendering run per item
+ * (renderItem).
  * Returns each item's outcome.
  */
 export async function renderContents(
