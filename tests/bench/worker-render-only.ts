@@ -5,6 +5,7 @@
 import { createDesignCache, productRef, renderItem } from '@catalogue/content-store';
 import {
   catalogueRepository,
+  contentColumns,
   eshopsRepository,
   productRelationsRepository,
   type Knex,
@@ -55,17 +56,9 @@ export async function renderOnlyCpu(
     const started = process.cpuUsage();
     for (const p of prepared) {
       const { content } = renderItem('product', p.item, undefined, p.relations, p.design, p.languages);
-      // What contentRepository.saveMany serialises for the item's row.
-      for (const column of [
-        content.tree,
-        content.html,
-        content.marketplace,
-        content.nested,
-        content.site_link,
-      ]) {
-        bytes += JSON.stringify(column).length;
-      }
-      bytes += JSON.stringify(content.rich_snippet).length;
+      // What the content write sends for the item's row.
+      const columns = contentColumns(content);
+      bytes += columns.tree.length + columns.html.length;
     }
     const used = process.cpuUsage(started);
     perItem.push((used.user + used.system) / 1000 / prepared.length);

@@ -7,14 +7,10 @@ export {
   saveEditorContent,
 } from './entity-content';
 export type { EditorContentTarget, EntitySources, SavedEditorContent } from './entity-content';
-export { createDesignCache, renderContent, renderContents, renderItem } from './render-content';
-export type {
-  ComposableDesign,
-  DesignCache,
-  RenderBatch,
-  RenderOutcome,
-  RenderTarget,
-} from './render-content';
+export { createDesignCache, renderContent, renderContents } from './render-content';
+export { renderItem } from './render-item';
+export type { DesignCache, RenderBatch, RenderTarget } from './render-content';
+export type { ComposableDesign, RenderOutcome } from './render-item';
 export { defaultDesign, loadDesign, structureOf, templateOf, widgetTemplates } from './designs';
 export type { LoadedDesign } from './designs';
 export { seedCatalogue } from './seed/catalogue.seed';

@@ -1,12 +1,4 @@
-import {
-  composeFromEntity,
-  renderAll,
-  renderComposed,
-  type ContentWidget,
-  type DesignCategory,
-  type DesignStructure,
-  type WidgetTemplate,
-} from '@catalogue/content';
+import type { DesignCategory } from '@catalogue/content';
 import {
   catalogueRepository,
   contentRepository,
@@ -15,20 +7,10 @@ import {
   productRelationsRepository,
   type EntityType,
   type Knex,
-  type ProductRelations,
-  type StoredContent,
-  type StoredEntity,
 } from '@catalogue/db';
 import { defaultDesign, structureOf } from './designs';
-import { productRef, sourcesOf } from './entity-content';
-
-export type RenderOutcome =
-  /** Content composed from the item's data and stored. */
-  | 'composed'
-  /** People's content (editor) kept; only the data-driven outputs were re-rendered. */
-  | 'refreshed'
-  /** The item is gone or deleted: nothing to do. */
-  | 'skipped';
+import { renderItem, type ComposableDesign, type RenderOutcome } from './render-item';
+import { productRef } from './entity-content';
 
 /** Brands have no designs of their own; a brand page is composed like a category page. */
 const DESIGN_CATEGORY = {
@@ -37,12 +19,6 @@ const DESIGN_CATEGORY = {
   brand: 'category',
   blog: 'blog',
 } as const;
-
-/** A design ready for composition: its structure and the templates of its widgets. */
-export interface ComposableDesign {
-  structure: DesignStructure;
-  templates: WidgetTemplate[];
-}
 
 /**
  * The default designs of eshops, kept for a short while: a job renders up to 100 items of one
@@ -78,33 +54,6 @@ export interface RenderBatch {
   eshop_id: number;
   entity_type: EntityType;
   external_ids: readonly string[];
-}
-
-/**
- * One item's content, rendered without touching the database (the pure part of a render-content
- * job): people's content (origin `editor`) keeps its tree and only its outputs are rendered
- * again; anything else is composed from the item's data with the default design (nothing
- * without one). A composed tree's widgets get their own `html` while the page renders.
- */
-export function renderItem(
-  type: EntityType,
-  item: StoredEntity,
-  kept: Pick<StoredContent, 'origin' | 'tree'> | undefined,
-  relations: ProductRelations | undefined,
-  design: ComposableDesign | undefined,
-  languages: readonly string[],
-): { outcome: Exclude<RenderOutcome, 'skipped'>; content: StoredContent } {
-  const sources = sourcesOf(type, item, relations);
-  if (kept?.origin === 'editor') {
-    const tree = kept.tree as ContentWidget[];
-    const outputs = renderAll(tree, sources.snippet, languages);
-    return { outcome: 'refreshed', content: { origin: 'editor', tree, ...outputs } };
-  }
-  const tree = design
-    ? composeFromEntity(design.structure, design.templates, sources.compose, { htmlLanguage: null })
-    : [];
-  const outputs = renderComposed(tree, sources.snippet, languages);
-  return { outcome: 'composed', content: { origin: 'composed', tree, ...outputs } };
 }
 
 /**
@@ -146,7 +95,7 @@ export async function renderContents(
     const design = await designs.get(trx, eshopId, DESIGN_CATEGORY[type]);
 
     const contents = items.map((item) => {
-      const rendered = renderItem(
+      const { outcome, content } = renderItem(
         type,
         item,
         trees.get(item.externalId),
@@ -154,8 +103,8 @@ export async function renderContents(
         design,
         eshop.languages,
       );
-      outcomes.set(item.externalId, rendered.outcome);
-      return { externalId: item.externalId, content: rendered.content };
+      outcomes.set(item.externalId, outcome);
+      return { externalId: item.externalId, content };
     });
     await contentRepository.saveMany(trx, eshopId, type, contents);
     const status = eshop.reviewRequired ? 'review' : 'ready';

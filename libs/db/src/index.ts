@@ -67,8 +67,9 @@ export type {
   ListingRowStatus,
   ListingSource,
 } from './repositories/listing.repository';
-export { contentRepository } from './repositories/content.repository';
+export { contentColumns, contentRepository } from './repositories/content.repository';
 export type {
+  ContentColumns,
   ContentEntityType,
   ContentKey,
   ContentOrigin,
