@@ -24,6 +24,12 @@ export function prettyAvailable(resolve: (id: string) => string = require.resolv
   }
 }
 
+/**
+ * Bytes of log lines that may wait for standard output: when its reader stalls (a blocked log
+ * pipe), lines beyond this are dropped rather than held until the process runs out of memory.
+ */
+const MAX_PENDING_LOG = 16 * 1024 * 1024;
+
 /** Keys whose values are credentials, redacted at the top of a log call's object too. */
 const SECRET_KEYS = ['password', 'token', 'api_token', 'white_label_token', 'apiKey', 'api_key'];
 
@@ -73,7 +79,10 @@ export function createLogger(opts: LoggerOptions, resolve?: (id: string) => stri
   // still waiting for the write in flight.
   const logger = pretty
     ? pino(options)
-    : pino(options, opts.destination ?? pino.destination({ dest: 1, sync: false }));
+    : pino(
+        options,
+        opts.destination ?? pino.destination({ dest: 1, sync: false, maxLength: MAX_PENDING_LOG }),
+      );
   if (opts.pretty === true && !pretty)
     logger.warn(
       'LOG_PRETTY is set, but pino-pretty (a development dependency) is not installed: logging JSON lines',
