@@ -99,6 +99,11 @@ export interface Config {
       readonly allowLoopback: boolean;
     };
   };
+  /** The change feed's events (docs/decisions.md, "Events"). */
+  readonly events: {
+    /** Events older than this many days are deleted by the stale-work sweeper. */
+    readonly retentionDays: number;
+  };
   /** Webhooks (push of the change feed's events; docs/decisions.md, "Webhooks"). */
   readonly webhooks: {
     /**
@@ -197,6 +202,7 @@ const schema = Joi.object({
     .min(100)
     .max(30 * 86_400_000)
     .default(86_400_000),
+  EVENT_RETENTION_DAYS: Joi.number().integer().min(1).max(3650).default(30),
   WEBHOOK_RELAY_EVERY_MS: Joi.number().integer().min(100).max(60_000).default(1_000),
   WEBHOOK_RELAY_BATCH: Joi.number().integer().min(1).max(10_000).default(1_000),
 })
@@ -288,6 +294,7 @@ export function loadConfig(env: NodeJS.ProcessEnv): Config {
         allowLoopback: v.WEB_RESEARCH_ALLOW_LOOPBACK,
       },
     },
+    events: { retentionDays: v.EVENT_RETENTION_DAYS },
     webhooks: {
       allowPrivate: (v.WEBHOOK_ALLOW_PRIVATE as string).split(',').filter((entry) => entry !== ''),
       timeoutMs: v.WEBHOOK_TIMEOUT_MS,

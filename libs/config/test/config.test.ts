@@ -59,6 +59,7 @@ describe('loadConfig', () => {
         authFailureWindowSeconds: 900,
         redisTimeoutMs: 250,
       },
+      events: { retentionDays: 30 },
       generation: {
         provider: 'builtin',
         openai: { baseUrl: 'https://api.openai.com/v1', apiKey: '', model: 'gpt-4o-mini', apiVersion: '' },
@@ -134,6 +135,7 @@ describe('loadConfig', () => {
       WEBHOOK_DISABLE_AFTER_MS: '3600000',
       WEBHOOK_RELAY_EVERY_MS: '500',
       WEBHOOK_RELAY_BATCH: '200',
+      EVENT_RETENTION_DAYS: '7',
     };
 
     // Act
@@ -178,6 +180,7 @@ describe('loadConfig', () => {
         authFailureWindowSeconds: 600,
         redisTimeoutMs: 100,
       },
+      events: { retentionDays: 7 },
       generation: {
         provider: 'openai',
         openai: {

@@ -73,6 +73,7 @@ const MIGRATIONS = [
   '20261125000400_covering_list_indexes',
   '20261125000500_webhooks',
   '20261125000600_credit_alert',
+  '20261125000700_event_retention',
 ];
 
 async function databaseExists(name: string): Promise<boolean> {

@@ -38,6 +38,11 @@ export const ERROR_CODES = {
     status: 409,
     meaning: 'The webhook endpoint is disabled (deliveries failed for too long); enable it first.',
   },
+  cursor_expired: {
+    status: 410,
+    meaning:
+      'Events after the change feed cursor (`after`) are past the retention and were deleted: read the lists again, then the feed from its start.',
+  },
   body_too_large: { status: 413, meaning: 'The body is larger than the configured limit.' },
   unsupported_media_type: {
     status: 415,

@@ -77,6 +77,13 @@ export class ConflictError extends HttpError {
   }
 }
 
+/** 410: what the request names existed and is gone for good. */
+export class GoneError extends HttpError {
+  constructor(message: string, code: ErrorCode) {
+    super(410, code, { error: message });
+  }
+}
+
 export class UnsupportedMediaTypeError extends HttpError {
   constructor(message = 'Send the body as application/json.') {
     super(415, 'unsupported_media_type', { error: message });

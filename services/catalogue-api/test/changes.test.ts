@@ -146,6 +146,51 @@ describe('catalogue-api: GET /api/v2/rest/changes (the change feed)', () => {
     }
   });
 
+  describe('after the sweeper deleted events past the retention', () => {
+    /** An eshop with events 1..4 of which the sweeper deleted `deleted` (the oldest). */
+    async function swept(deleted: number[]) {
+      const shop = await svc.eshop();
+      await shop.api.post('/api/v2/rest/products', [named('P1'), named('P2'), named('P3'), named('P4')]);
+      await svc.deps.db('events').where({ eshop_id: shop.eshop.id }).whereIn('seq', deleted).delete();
+      return shop;
+    }
+
+    test('when the cursor is before a deleted event, then 410 cursor_expired, saying what to do', async () => {
+      const shop = await swept([1, 2]);
+
+      const res = await shop.api.get(`/api/v2/rest/changes?after=${base64url('0')}`);
+      const behind = await shop.api.get(`/api/v2/rest/changes?after=${base64url('1')}`);
+
+      expect(res.status).toBe(410);
+      expect(res.body).toEqual({
+        error: expect.stringMatching(/30 days.*lists again/),
+        code: 'cursor_expired',
+      });
+      expect(behind.status).toBe(410);
+    });
+
+    test('when every event after the cursor was deleted, then 410 too (nothing left to page through is not the end)', async () => {
+      const shop = await swept([1, 2, 3, 4]);
+
+      const res = await shop.api.get(`/api/v2/rest/changes?after=${base64url('2')}`);
+      const atEnd = await shop.api.get(`/api/v2/rest/changes?after=${base64url('4')}`);
+
+      expect(res.status).toBe(410);
+      expect(atEnd.status).toBe(200);
+      expect(atEnd.body.data).toEqual([]);
+    });
+
+    test('when the cursor is at the last deleted event, or there is none, then the kept events follow', async () => {
+      const shop = await swept([1, 2]);
+
+      const fromCursor = await readAll(shop.api, 1000, base64url('2'));
+      const fromStart = await readAll(shop.api);
+
+      expect(fromCursor.events.map((e) => e.id)).toEqual([3, 4]);
+      expect(fromStart.events.map((e) => e.id)).toEqual([3, 4]);
+    });
+  });
+
   test.each(['0', '1001', 'ten', '1.5'])('when limit is %s, then 422 validation_failed', async (limit) => {
     const shop = await svc.eshop();
 

@@ -82,6 +82,7 @@ export function sweepOptions(config: Config): SweepOptions {
     jobDeadlineMs: provider + research + SWEEP_MARGIN_MS,
     itemDeadlineMs: SWEEP_MARGIN_MS,
     batch: 500,
+    eventRetentionDays: config.events.retentionDays,
   };
 }
 

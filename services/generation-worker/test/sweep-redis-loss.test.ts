@@ -29,7 +29,10 @@ let sweepDeps: SweepDeps;
 beforeAll(async () => {
   [pg, redis] = await Promise.all([startPrivatePostgres(), startPrivateRedis()]);
   deps = buildDeps(testConfig({ DATABASE_URL: pg.url, REDIS_URL: redis.url }));
-  sweepDeps = { ...deps, sweep: { jobDeadlineMs: HOUR_MS, itemDeadlineMs: HOUR_MS, batch: 2 } };
+  sweepDeps = {
+    ...deps,
+    sweep: { jobDeadlineMs: HOUR_MS, itemDeadlineMs: HOUR_MS, batch: 2, eventRetentionDays: 30 },
+  };
 }, 60_000);
 
 afterAll(async () => {

@@ -5,6 +5,7 @@ import {
   catalogueRepository,
   contentRepository,
   creditsRepository,
+  eventsRepository,
   generationJobsRepository,
   wlEntitiesRepository,
   type GenerationJob,
@@ -26,7 +27,10 @@ let sweepDeps: SweepDeps;
 
 beforeAll(() => {
   deps = buildDeps(testConfig({ QUEUE_PREFIX: PREFIX }));
-  sweepDeps = { ...deps, sweep: { jobDeadlineMs: HOUR_MS, itemDeadlineMs: HOUR_MS, batch: 500 } };
+  sweepDeps = {
+    ...deps,
+    sweep: { jobDeadlineMs: HOUR_MS, itemDeadlineMs: HOUR_MS, batch: 500, eventRetentionDays: 30 },
+  };
 });
 afterAll(async () => {
   await closeDeps(deps);
@@ -238,5 +242,28 @@ describe('sweeping expired idempotency keys', () => {
 
     expect(result.idempotency_keys_expired).toBeGreaterThanOrEqual(1);
     expect(await deps.db('idempotency_keys').where({ eshop_id: eshop.id }).pluck('key')).toEqual(['live']);
+  });
+});
+
+describe('sweeping events past their retention', () => {
+  test('when events are older than the retention, then a sweep deletes them, keeps the younger ones and the numbering goes on', async () => {
+    const { eshop } = await makeEshop(deps.db);
+    const append = (externalId: string) =>
+      deps.db.transaction((trx) =>
+        eventsRepository.append(trx, eshop.id, [{ type: 'item.created', entityType: 'product', externalId }]),
+      );
+    for (const id of ['P1', 'P2', 'P3']) await append(id);
+    await deps
+      .db('events')
+      .where({ eshop_id: eshop.id })
+      .whereIn('seq', [1, 2])
+      .update({ occurred_at: deps.db.raw("now() - interval '31 days'") });
+
+    const result = await sweepStaleWork(sweepDeps);
+    await append('P4');
+
+    expect(result.events_expired).toBeGreaterThanOrEqual(2);
+    expect(await deps.db('events').where({ eshop_id: eshop.id }).orderBy('seq').pluck('seq')).toEqual([3, 4]);
+    expect(await eventsRepository.bounds(deps.db, eshop.id)).toEqual({ oldest: 3, newest: 4 });
   });
 });

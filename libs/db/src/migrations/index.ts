@@ -18,6 +18,7 @@ import * as generationReport from './20261125000300_generation_report';
 import * as coveringListIndexes from './20261125000400_covering_list_indexes';
 import * as webhooks from './20261125000500_webhooks';
 import * as creditAlert from './20261125000600_credit_alert';
+import * as eventRetention from './20261125000700_event_retention';
 
 export interface Migration {
   name: string;
@@ -46,4 +47,5 @@ export const migrations: Migration[] = [
   { name: '20261125000400_covering_list_indexes', ...coveringListIndexes },
   { name: '20261125000500_webhooks', ...webhooks },
   { name: '20261125000600_credit_alert', ...creditAlert },
+  { name: '20261125000700_event_retention', ...eventRetention },
 ];

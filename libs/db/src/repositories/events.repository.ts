@@ -92,6 +92,37 @@ export const eventsRepository = {
     return event?.seq === seq ? event : null;
   },
 
+  /**
+   * Deletes up to `limit` events older than `days` days (the sweeper's retention), oldest
+   * transactions first as the `events_occurred_at` index gives them; returns how many. The
+   * eshops' counters are untouched: numbering goes on from where it was.
+   */
+  async deleteOlderThan(db: Knex, days: number, limit: number): Promise<number> {
+    const result = await db.raw<{ rowCount: number }>(
+      `delete from events where ctid in (
+         select ctid from events where occurred_at < now() - make_interval(days => ?) limit ?)`,
+      [days, limit],
+    );
+    return result.rowCount;
+  },
+
+  /**
+   * The number of the eshop's oldest event still kept, and of its newest ever written (0 when it
+   * has none): the feed tells a cursor older than what is kept from one that is merely behind.
+   */
+  async bounds(
+    db: Knex | Knex.Transaction,
+    eshopId: number,
+  ): Promise<{ oldest: number | null; newest: number }> {
+    const { rows } = await db.raw<{ rows: { oldest: string | null; newest: string | null }[] }>(
+      `select (select min(seq) from events where eshop_id = ?) as oldest,
+              (select last_seq from event_sequences where eshop_id = ?) as newest`,
+      [eshopId, eshopId],
+    );
+    const row = rows[0]!;
+    return { oldest: row.oldest === null ? null : Number(row.oldest), newest: Number(row.newest ?? 0) };
+  },
+
   /** The eshop's events numbered above `afterSeq`, in order, at most `limit`. */
   async listAfter(
     db: Knex | Knex.Transaction,

@@ -47,7 +47,12 @@ export function v2Routes(deps: RouterDeps & Pick<Deps, 'logger' | 'config' | 'qu
     ctx.body = await multiImport(deps, eshopOf(ctx).id, bodyOf(ctx));
   });
   router.get('/changes', validate({ query: changesQuery }), async (ctx) => {
-    ctx.body = await listChanges(deps.db, eshopOf(ctx).id, ctx.state.input.query);
+    ctx.body = await listChanges(
+      deps.db,
+      eshopOf(ctx).id,
+      ctx.state.input.query,
+      deps.config.events.retentionDays,
+    );
   });
   return router;
 }

@@ -1,5 +1,5 @@
 import { eventsRepository, type Knex, type StoredEvent } from '@catalogue/db';
-import { BadRequestError } from '@catalogue/http';
+import { BadRequestError, GoneError } from '@catalogue/http';
 import type { ChangesQuery } from '../schemas/list.schema';
 
 export interface ChangeEvent {
@@ -43,12 +43,30 @@ export function decodeCursor(cursor: string | undefined): number {
 /**
  * One page of the eshop's change feed: its events after the cursor, in the order they were
  * committed. `next_cursor` names the last event returned (or the same place when there is none
- * yet), so a client that stores it and asks again sees every later change exactly once.
+ * yet), so a client that stores it and asks again sees every later change exactly once. A cursor
+ * whose next events were deleted (older than the retention) is 410 `cursor_expired`.
  */
-export async function listChanges(db: Knex, eshopId: number, query: ChangesQuery): Promise<ChangesPage> {
+export async function listChanges(
+  db: Knex,
+  eshopId: number,
+  query: ChangesQuery,
+  retentionDays: number,
+): Promise<ChangesPage> {
   const after = decodeCursor(query.after);
   // One more than asked tells whether another page follows.
   const events = await eventsRepository.listAfter(db, eshopId, after, query.limit + 1);
+  // A cursor behind the oldest event kept has lost events the sweeper deleted: the client must
+  // know, not page on as if nothing had happened. (No cursor is the start: whatever is kept.)
+  if (query.after && events[0]?.seq !== after + 1) {
+    const { oldest, newest } = await eventsRepository.bounds(db, eshopId);
+    if ((oldest ?? newest + 1) > after + 1 && newest > after) {
+      throw new GoneError(
+        `Events after this cursor are older than the ${retentionDays} days the feed keeps and were deleted. ` +
+          'Read the lists again (v2 last_update_time_from), then the feed without a cursor.',
+        'cursor_expired',
+      );
+    }
+  }
   const page = events.slice(0, query.limit);
   return {
     data: page.map((e) => ({

@@ -15,6 +15,8 @@
  *   lost. Once idle past the generation deadline with no job under its id, it is queued again.
  * - An Idempotency-Key kept past its 24 hours is deleted (lookups ignore it already; this only
  *   bounds the table).
+ * - An event older than `EVENT_RETENTION_DAYS` is deleted (the change feed then answers 410 to a
+ *   cursor before it; webhook relays have moved past it long before).
  *
  * Each kind is paged through to the end in one sweep (recovery after Redis lost everything is
  * not capped at one page per minute). It runs as a job of its own queue, queued by a BullMQ job
@@ -22,6 +24,7 @@
  */
 import {
   ENTITY_TABLES,
+  eventsRepository,
   generationJobsRepository,
   idempotencyRepository,
   stuckItemsRepository,
@@ -38,6 +41,8 @@ export interface SweepOptions {
   itemDeadlineMs: number;
   /** Rows read per page; a sweep reads pages until none is left. */
   batch: number;
+  /** Events older than this many days are deleted. */
+  eventRetentionDays: number;
 }
 
 export type SweepDeps = EndDeps & {
@@ -50,6 +55,7 @@ export interface SweepResult {
   items_requeued: number;
   listing_rows_requeued: number;
   idempotency_keys_expired: number;
+  events_expired: number;
 }
 
 /** States in which a queue job will still run (or is running). */
@@ -185,14 +191,33 @@ async function deleteExpiredIdempotencyKeys(deps: SweepDeps): Promise<number> {
   return deleted;
 }
 
+/** Events deleted per statement: small enough to keep each delete short, to the end per sweep. */
+const EVENT_DELETE_BATCH = 5_000;
+
+async function deleteExpiredEvents(deps: SweepDeps): Promise<number> {
+  let deleted = 0;
+  for (;;) {
+    const count = await eventsRepository.deleteOlderThan(
+      deps.db,
+      deps.sweep.eventRetentionDays,
+      EVENT_DELETE_BATCH,
+    );
+    deleted += count;
+    if (count < EVENT_DELETE_BATCH) break;
+  }
+  deps.sweepMetrics.swept.inc({ kind: 'event' }, deleted);
+  return deleted;
+}
+
 export async function sweepStaleWork(deps: SweepDeps): Promise<SweepResult> {
   const result = {
     generation_jobs_failed: await failAbandonedGenerations(deps),
     items_requeued: await requeueStuckItems(deps),
     listing_rows_requeued: await requeueStuckListingRows(deps),
     idempotency_keys_expired: await deleteExpiredIdempotencyKeys(deps),
+    events_expired: await deleteExpiredEvents(deps),
   };
-  // Expired keys are routine, not lost work: they alone do not warn.
+  // Expired keys and events are routine, not lost work: they alone do not warn.
   if (result.generation_jobs_failed > 0 || result.items_requeued > 0 || result.listing_rows_requeued > 0) {
     deps.logger.warn(result, 'stale work swept');
   }
