@@ -14,6 +14,7 @@ import {
 import {
   catalogueRepository,
   contentRepository,
+  eventsRepository,
   productRelationsRepository,
   type ContentEntityType,
   type ContentKey,
@@ -159,7 +160,8 @@ export interface SavedEditorContent extends RenderedContent {
  * and the content row (the lock order of render-content), derives the new tree from the stored one with `build` (which may throw
  * to refuse the change: nothing is written), renders every language of the eshop with the
  * item's data for the data-driven parts, stores it with origin `editor` so imports never
- * recompose it, and touches the item so lists that follow `updated_at` see the new content.
+ * recompose it, and touches the item so lists that follow `updated_at` see the new content and
+ * (for an item the lists serve) writes its `item.content_ready` event, last in the transaction.
  */
 export async function saveEditorContent(
   trx: Knex.Transaction,
@@ -186,6 +188,14 @@ export async function saveEditorContent(
   await contentRepository.save(trx, key, { origin: 'editor', tree, ...outputs });
   if (item !== undefined && catalogueType !== undefined) {
     await catalogueRepository.setStatus(trx, catalogueType, eshop.id, externalId, item.status);
+  }
+  // Clients that follow the feed (or webhooks) for content learn of people's edits as they do of
+  // renders: an item the lists serve (or hold in review) has new content to read. One still
+  // waiting for its first render gets its event from that render. Last: it locks the counter.
+  if (listed && (item.status === 'ready' || item.status === 'review')) {
+    await eventsRepository.append(trx, eshop.id, [
+      { type: 'item.content_ready', entityType: catalogueType, externalId, data: { status: item.status } },
+    ]);
   }
   return { tree, ...outputs };
 }

@@ -88,4 +88,40 @@ describe('white-label-api content edits in the catalogue v2 list', () => {
     const emptied = (await v2(shop.apiToken, 'GET', query)).data[0];
     expect(emptied.content.html).toEqual({ default: '', cs: '' });
   });
+
+  test('when people edit content, then the change feed tells of it as of a render: item.content_ready for an item the lists serve, nothing for one not rendered yet, a page or a refused edit', async () => {
+    const shop = await wl.shop({ languages: ['default'] });
+    await v2(shop.apiToken, 'POST', '/api/v2/rest/products', [
+      { id: 'READY', name: { default: 'Shown' } },
+      { id: 'WAITING', name: { default: 'Not rendered yet' } },
+    ]);
+    await wl.deps.db.transaction((trx) =>
+      catalogueRepository.markRendered(trx, 'product', shop.id, 'READY', 'ready'),
+    );
+    for (const id of ['READY', 'WAITING']) await shop.register(id);
+    await shop.register('ABOUT', 'page', { default: 'About us' });
+    const feed = async () =>
+      (await v2(shop.apiToken, 'GET', '/api/v2/rest/changes')).data.map(
+        (e: { id: number; type: string; external_id: string; data: unknown }) => [
+          e.id,
+          e.type,
+          e.external_id,
+          e.data,
+        ],
+      );
+    const before = await feed();
+
+    await shop.add('READY', 'section');
+    await shop.add('WAITING', 'section');
+    const page = await shop.call('POST', '/content/ABOUT/type/page', {
+      widget_id: (await wl.widgetOf('section')).id,
+    });
+    const refused = await shop.call('PUT', '/content/READY/type/product', { '999': { children: [] } });
+
+    expect(page.status).toBe(200);
+    expect(refused.status).toBeGreaterThanOrEqual(400);
+    expect((await feed()).slice(before.length)).toEqual([
+      [before.length + 1, 'item.content_ready', 'READY', { status: 'ready' }],
+    ]);
+  });
 });

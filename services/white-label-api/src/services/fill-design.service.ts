@@ -44,7 +44,9 @@ export async function fillEntityDesign(
   if (!filled.ok) throw new ValidationError(filled.errors);
 
   const saved = await db.transaction(async (trx) => {
-    const result = await saveEditorContent(
+    await wlEntitiesRepository.setDesign(trx, eshop.id, entity.id, design.design.id);
+    // Last: it may write the item's event, which locks the eshop's event counter.
+    return saveEditorContent(
       trx,
       {
         eshop,
@@ -55,8 +57,6 @@ export async function fillEntityDesign(
       // A second fill replaces the whole content: the stored tree is not looked at.
       () => filled.tree,
     );
-    await wlEntitiesRepository.setDesign(trx, eshop.id, entity.id, design.design.id);
-    return result;
   });
   return {
     html: Object.fromEntries(eshop.languages.map((lang) => [lang, saved.html[lang] ?? ''])),
