@@ -9,3 +9,4 @@ export {
   type EgressPolicy,
   type Lookup,
 } from './urls';
+export { checkedLookup, egressDispatcher } from './dispatcher';

@@ -4,9 +4,10 @@
  * host resolves to allowed by `addressProblem` (public, or allowed by the operator). One home for
  * the rule, so registration, research and delivery cannot drift apart.
  *
- * Known limit: the caller's HTTP client resolves the host again when it connects, so a DNS
- * answer that changes between the check and the connection (DNS rebinding) is not caught here;
- * deployments also deny private ranges to egress (e.g. a Kubernetes NetworkPolicy).
+ * The caller's HTTP client resolves the host again when it connects: requests go through
+ * `egressDispatcher` (dispatcher.ts), which applies the same rules to the addresses it connects
+ * to, so a DNS answer that changes between the check and the connection (DNS rebinding) is
+ * refused too. Deployments may also deny private ranges to egress (a Kubernetes NetworkPolicy).
  */
 import { lookup as dnsLookup } from 'node:dns/promises';
 import { isIP } from 'node:net';

@@ -8,7 +8,8 @@ import {
   type QueueMetrics,
   type Queues,
 } from '@catalogue/queue';
-import type { EgressPolicy } from '@catalogue/egress';
+import { egressDispatcher, type EgressPolicy } from '@catalogue/egress';
+import type { Dispatcher } from 'undici';
 import { webhookEgressPolicy } from '@catalogue/webhooks';
 import {
   createProviderMetrics,
@@ -36,6 +37,8 @@ export interface Deps extends BaseDeps {
   webhookMetrics: WebhookMetrics;
   /** Where webhook deliveries may connect (the same rules as registration; libs/egress). */
   webhookEgress: EgressPolicy;
+  /** Deliveries' HTTP client: connects only where `webhookEgress` allows (DNS rebinding refused). */
+  webhookDispatcher: Dispatcher;
 }
 
 /** First wait between provider attempts; doubled after each (at most 30 s, or Retry-After). */
@@ -60,7 +63,13 @@ export function providerOptions(config: Config): ProviderOptions {
 
 export function researchOptions(config: Config): ResearchOptions {
   const r = config.generation.research;
-  return { timeoutMs: r.timeoutMs, maxBytes: r.maxBytes, maxUrls: r.maxUrls, allowLoopback: r.allowLoopback };
+  return {
+    timeoutMs: r.timeoutMs,
+    maxBytes: r.maxBytes,
+    maxUrls: r.maxUrls,
+    allowLoopback: r.allowLoopback,
+    dispatcher: egressDispatcher({ allowLoopback: r.allowLoopback }),
+  };
 }
 
 /** Longest wait between two provider attempts (the backoff doubles from 1 s up to this). */
@@ -95,6 +104,7 @@ export function buildDeps(config: Config): Deps {
   // whichever service consumes it.
   registerQueueDepth(base.registry, Object.values(queues), base.redis);
   const providerMetrics = createProviderMetrics(base.registry);
+  const webhookEgress = webhookEgressPolicy(config);
   return {
     ...base,
     queues,
@@ -105,11 +115,13 @@ export function buildDeps(config: Config): Deps {
     sweep: sweepOptions(config),
     sweepMetrics: createSweepMetrics(base.registry),
     webhookMetrics: createWebhookMetrics(base.registry, base.db),
-    webhookEgress: webhookEgressPolicy(config),
+    webhookEgress,
+    webhookDispatcher: egressDispatcher(webhookEgress),
   };
 }
 
 export async function closeDeps(deps: Deps): Promise<void> {
   await closeQueues(deps.queues);
+  await Promise.all([deps.webhookDispatcher.close(), deps.research.dispatcher?.close()]);
   await closeBaseDeps(deps);
 }

@@ -6,11 +6,12 @@
  * cut at `maxBytes`; only text/html and text/plain are read. Nothing here throws: every URL ends
  * up either in `pages` or in `refused` with a short reason.
  *
- * Known limit: global fetch resolves the host again when it connects, so a DNS answer that
- * changes between the check and the connection (DNS rebinding) is not caught here. Deployments
- * should also deny private ranges to the worker's egress (e.g. a Kubernetes NetworkPolicy).
+ * Fetch resolves the host again when it connects: with `dispatcher` (libs/egress
+ * `egressDispatcher`, what the worker passes) the same rules apply to the addresses it connects
+ * to, so a DNS answer that changes after the check (DNS rebinding) is refused too.
  */
 import { checkOutboundHost, defaultLookup, EgressRefusal, parseOutboundUrl } from '@catalogue/egress';
+import type { Dispatcher } from 'undici';
 import { htmlBlocks, plainBlocks } from './extract';
 
 export interface ResearchOptions {
@@ -33,6 +34,8 @@ export interface ResearchOptions {
   userAgent?: string;
   /** For tests; the global fetch by default. */
   fetch?: typeof fetch;
+  /** The HTTP client fetch uses: connects only to addresses the rules allow (egressDispatcher). */
+  dispatcher?: Dispatcher;
   /** Stops everything (e.g. on shutdown); unfinished URLs are refused as aborted. */
   signal?: AbortSignal;
 }
@@ -170,6 +173,7 @@ async function fetchPage(raw: string, opts: ResearchOptions): Promise<string> {
       const res = await doFetch(url.href, {
         redirect: 'manual',
         signal: controller.signal,
+        ...(opts.dispatcher && { dispatcher: opts.dispatcher }),
         headers: {
           accept: 'text/html, text/plain;q=0.9',
           'user-agent': opts.userAgent ?? 'catalogue-content-service research fetcher',
@@ -202,6 +206,9 @@ async function fetchPage(raw: string, opts: ResearchOptions): Promise<string> {
     }
   } catch (err) {
     if (err instanceof Refusal) throw err;
+    // Refused at the connection: the host answered otherwise than at the check.
+    const cause = (err as { cause?: unknown }).cause;
+    if (cause instanceof Refusal) throw cause;
     if (timedOut) throw new Refusal(`timed out after ${opts.timeoutMs} ms`);
     if (opts.signal?.aborted) throw new Refusal('aborted');
     const code = (err as { cause?: { code?: unknown } }).cause?.code;

@@ -18,6 +18,7 @@ import {
   type Lookup,
 } from '@catalogue/egress';
 import type { JobPayloads } from '@catalogue/queue';
+import type { Dispatcher } from 'undici';
 import { cloudEvent, signedHeaders, webhookMessageId } from '@catalogue/webhooks';
 import type { WebhookMetrics, WebhookOutcome } from '../metrics';
 
@@ -29,6 +30,8 @@ export interface DeliveryDeps {
   webhookEgress: EgressPolicy;
   /** DNS for the address check (tests); dns.lookup by default. */
   lookup?: Lookup;
+  /** The HTTP client of deliveries: connects only to addresses `webhookEgress` allows. */
+  webhookDispatcher: Dispatcher;
 }
 
 /** Characters of an answer kept in the delivery log. */
@@ -72,12 +75,23 @@ async function send(
     const target = parseOutboundUrl(url);
     // Checked again at every attempt: a host may have moved to a private address since registration.
     await checkOutboundHost(target, deps.webhookEgress, deps.lookup);
-    const res = await fetch(target, { method: 'POST', headers, body, redirect: 'manual', signal });
+    // Node's fetch takes undici's `dispatcher`; the DOM's RequestInit type does not name it.
+    const init: RequestInit & { dispatcher: Dispatcher } = {
+      method: 'POST',
+      headers,
+      body,
+      redirect: 'manual',
+      signal,
+      dispatcher: deps.webhookDispatcher,
+    };
+    const res = await fetch(target, init);
     const responseExcerpt = await excerptOf(res).catch(() => null);
     return { statusCode: res.status, error: null, responseExcerpt };
   } catch (err) {
-    if (err instanceof EgressRefusal)
-      return { statusCode: null, error: `refused: ${err.message}`, responseExcerpt: null };
+    // Refused before the request, or at the connection (the host answered otherwise by then).
+    const refusal = err instanceof EgressRefusal ? err : (err as { cause?: unknown }).cause;
+    if (refusal instanceof EgressRefusal)
+      return { statusCode: null, error: `refused: ${refusal.message}`, responseExcerpt: null };
     if (signal.aborted)
       return { statusCode: null, error: `timed out after ${timeoutMs} ms`, responseExcerpt: null };
     const code = (err as { cause?: { code?: unknown } }).cause?.code;
