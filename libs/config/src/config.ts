@@ -113,6 +113,11 @@ export interface Config {
     readonly allowPrivate: readonly string[];
     /** Time limit of one delivery attempt (connect, send, answer). */
     readonly timeoutMs: number;
+    /**
+     * Deliveries a worker process runs at once. They mostly wait for receivers (up to
+     * `timeoutMs` each), so far more fit than the CPU-bound jobs' `WORKER_CONCURRENCY`.
+     */
+    readonly concurrency: number;
     /** Attempts per event and endpoint, the first included. */
     readonly attempts: number;
     /** First wait before a retry; it doubles after each (BullMQ exponential backoff). */
@@ -194,6 +199,7 @@ const schema = Joi.object({
     .max(2000)
     .default(''),
   WEBHOOK_TIMEOUT_MS: Joi.number().integer().min(100).max(30_000).default(10_000),
+  WEBHOOK_CONCURRENCY: Joi.number().integer().min(1).max(256).default(16),
   WEBHOOK_ATTEMPTS: Joi.number().integer().min(1).max(30).default(12),
   // 43 s doubling: the 12th attempt comes 43 s × (2^11 − 1) ≈ 24.5 h after the first.
   WEBHOOK_BACKOFF_MS: Joi.number().integer().min(10).max(86_400_000).default(43_000),
@@ -298,6 +304,7 @@ export function loadConfig(env: NodeJS.ProcessEnv): Config {
     webhooks: {
       allowPrivate: (v.WEBHOOK_ALLOW_PRIVATE as string).split(',').filter((entry) => entry !== ''),
       timeoutMs: v.WEBHOOK_TIMEOUT_MS,
+      concurrency: v.WEBHOOK_CONCURRENCY,
       attempts: v.WEBHOOK_ATTEMPTS,
       backoffMs: v.WEBHOOK_BACKOFF_MS,
       disableAfterMs: v.WEBHOOK_DISABLE_AFTER_MS,

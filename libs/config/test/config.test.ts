@@ -70,6 +70,7 @@ describe('loadConfig', () => {
       webhooks: {
         allowPrivate: [],
         timeoutMs: 10_000,
+        concurrency: 16,
         attempts: 12,
         backoffMs: 43_000,
         disableAfterMs: 86_400_000,
@@ -130,6 +131,7 @@ describe('loadConfig', () => {
       WEB_RESEARCH_ALLOW_LOOPBACK: 'true',
       WEBHOOK_ALLOW_PRIVATE: '10.20.0.0/16,hooks.internal',
       WEBHOOK_TIMEOUT_MS: '5000',
+      WEBHOOK_CONCURRENCY: '40',
       WEBHOOK_ATTEMPTS: '8',
       WEBHOOK_BACKOFF_MS: '60000',
       WEBHOOK_DISABLE_AFTER_MS: '3600000',
@@ -196,6 +198,7 @@ describe('loadConfig', () => {
       webhooks: {
         allowPrivate: ['10.20.0.0/16', 'hooks.internal'],
         timeoutMs: 5000,
+        concurrency: 40,
         attempts: 8,
         backoffMs: 60_000,
         disableAfterMs: 3_600_000,

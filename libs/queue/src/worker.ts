@@ -15,6 +15,8 @@ export interface WorkerOptions<Q extends QueueName> {
   connection: Redis;
   prefix: string;
   concurrency: number;
+  /** Queues whose jobs run more (or fewer) at once than `concurrency`. */
+  concurrencyOf?: Partial<Record<QueueName, number>>;
   logger: Logger;
   metrics: QueueMetrics;
 }
@@ -47,7 +49,7 @@ export function createWorkers<Q extends QueueName>(opts: WorkerOptions<Q>): Work
     const worker = new Worker<JobPayloads[Q]>(queue, run, {
       connection: opts.connection,
       prefix: opts.prefix,
-      concurrency: opts.concurrency,
+      concurrency: opts.concurrencyOf?.[queue] ?? opts.concurrency,
       lockDuration: 60_000,
       stalledInterval: 30_000,
       maxStalledCount: 2,

@@ -53,6 +53,8 @@ export function startWorkers(deps: Deps, queues: readonly QueueName[] = CONSUMED
     connection: deps.redis,
     prefix: deps.config.redis.queuePrefix,
     concurrency: deps.config.worker.concurrency,
+    // Deliveries wait on receivers, not on the CPU: a few slow ones must not hold them all.
+    concurrencyOf: { 'webhook-delivery': deps.config.webhooks.concurrency },
     logger: deps.logger,
     metrics: deps.queueMetrics,
   });
