@@ -9,8 +9,7 @@
 import type { LookupAddress, LookupOptions } from 'node:dns';
 import { isIP } from 'node:net';
 import { Agent } from 'undici';
-import { addressProblem } from './addresses';
-import { defaultLookup, EgressRefusal, type EgressPolicy, type Lookup } from './urls';
+import { checkAddresses, defaultLookup, type EgressPolicy, type Lookup } from './urls';
 
 type LookupCallback = (
   err: NodeJS.ErrnoException | null,
@@ -24,13 +23,7 @@ export function checkedLookup(policy: EgressPolicy, resolve: Lookup = defaultLoo
     const host = hostname.replace(/^\[(.*)\]$/, '$1');
     resolve(host)
       .then((addresses) => {
-        if (addresses.length === 0) throw new EgressRefusal(`host ${host} not found`);
-        if (!policy.hosts?.has(host.toLowerCase())) {
-          for (const address of addresses) {
-            const problem = addressProblem(address, policy);
-            if (problem !== null) throw new EgressRefusal(`${problem} refused`);
-          }
-        }
+        checkAddresses(host, addresses, policy);
         const answers = addresses.map((address) => ({ address, family: isIP(address) }));
         if (options.all) callback(null, answers);
         else callback(null, answers[0]!.address, answers[0]!.family);

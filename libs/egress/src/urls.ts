@@ -82,6 +82,16 @@ export async function checkOutboundHost(
     if (found === undefined) throw new EgressRefusal(`host ${host} not found`);
     addresses = found;
   }
+  checkAddresses(host, addresses, policy);
+}
+
+/**
+ * Refuses (EgressRefusal) unless `host` resolved to something and every address is allowed, or
+ * the operator named the host: the rule itself, for the check before a request and for the
+ * lookup of its connection (dispatcher.ts).
+ */
+export function checkAddresses(host: string, addresses: readonly string[], policy: EgressPolicy): void {
+  if (policy.hosts?.has(host.toLowerCase())) return;
   if (addresses.length === 0) throw new EgressRefusal(`host ${host} not found`);
   for (const address of addresses) {
     const problem = addressProblem(address, policy);
