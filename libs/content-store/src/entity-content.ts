@@ -97,7 +97,13 @@ export function sourcesOf(type: EntityType, item: StoredEntity, relations?: Prod
       },
     };
   }
-  const { brand, parameters, variants } = relations;
+  const { brand, variants } = relations;
+  // Each parameter with only the product's own values (productRelationsRepository); its name in
+  // the page's language when the parameter has one, else the default name.
+  const parameters = relations.parameters.map((p) => ({
+    name: p.names ? { ...p.names, default: p.name } : p.name,
+    values: p.values,
+  }));
   return {
     compose: {
       type,
@@ -115,6 +121,7 @@ export function sourcesOf(type: EntityType, item: StoredEntity, relations?: Prod
       images,
       brand,
       variants,
+      parameters,
       url: f.url,
     },
   };
