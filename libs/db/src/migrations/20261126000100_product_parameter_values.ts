@@ -34,7 +34,8 @@ export async function up(db: Knex): Promise<void> {
     foreign key (eshop_id, parameter_id) references parameters (eshop_id, id) on delete cascade,
     foreign key (eshop_id, parameter_id, value_id) references parameter_values (eshop_id, parameter_id, id)
       on delete cascade,
-    unique nulls not distinct (eshop_id, product_id, parameter_id, value_id)
+    constraint product_parameter_values_link_unique
+      unique nulls not distinct (eshop_id, product_id, parameter_id, value_id)
   )`);
   // What a deleted parameter or value cascades through.
   await db.raw(
