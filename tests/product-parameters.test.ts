@@ -16,11 +16,15 @@ import { startWorkers } from '../services/generation-worker/src/handlers';
 
 const PREFIX = `${process.env.TEST_QUEUE_PREFIX}-params`;
 
-/** Weight, Colour and Season with value ids unique in the eshop; Season has one value. */
+/**
+ * Weight (named in Czech too; German is not an active language), Colour and Season with value ids
+ * unique in the eshop; Season has one value.
+ */
 const PARAMETERS = [
   {
     id: 10,
     name: 'Weight',
+    name_translations: { cs: 'Hmotnost', de: 'Gewicht' },
     values: [
       { id: 101, value: '280 g' },
       { id: 102, value: '1.9 kg' },
@@ -39,6 +43,10 @@ const PARAMETERS = [
 ];
 
 const ALL_VALUES = PARAMETERS.flatMap((p) => p.values.map((v) => v.value));
+
+/** A parameter's name on a page of the language: its own name there, else the default. */
+const nameIn = (parameter: string, lang: string) =>
+  parameter === 'Weight' && lang === 'cs' ? 'Hmotnost' : parameter;
 
 const name = (text: string) => ({ default: text, cs: `${text} (cs)` });
 
@@ -121,7 +129,13 @@ describe('product parameters: import -> render -> v2 list', () => {
         const html: string = item.content.html[lang];
         const table = /<table[\s\S]*<\/table>/.exec(html)?.[0] ?? '';
         const cells = [...table.matchAll(/<td[^>]*>([\s\S]*?)<\/td>/g)].map((m) => m[1]);
-        expect({ id, lang, cells }).toEqual({ id, lang, cells: rows.map(([, values]) => values.join(', ')) });
+        const names = [...table.matchAll(/<th[^>]*>([\s\S]*?)<\/th>/g)].map((m) => m[1]);
+        expect({ id, lang, names, cells }).toEqual({
+          id,
+          lang,
+          names: rows.map(([parameter]) => nameIn(parameter, lang)),
+          cells: rows.map(([, values]) => values.join(', ')),
+        });
         for (const value of ALL_VALUES.filter((v) => !own.includes(v))) {
           expect({ id, lang, foreign: html.includes(value) ? value : null }).toEqual({
             id,
@@ -130,11 +144,13 @@ describe('product parameters: import -> render -> v2 list', () => {
           });
         }
       }
-      expect(item.rich_snippet.json.default.additionalProperty).toEqual(
-        rows.flatMap(([parameter, values]) =>
-          values.map((value) => ({ '@type': 'PropertyValue', name: parameter, value })),
-        ),
-      );
+      for (const lang of ['default', 'cs', 'en']) {
+        expect(item.rich_snippet.json[lang].additionalProperty).toEqual(
+          rows.flatMap(([parameter, values]) =>
+            values.map((value) => ({ '@type': 'PropertyValue', name: nameIn(parameter, lang), value })),
+          ),
+        );
+      }
     }
   });
 });

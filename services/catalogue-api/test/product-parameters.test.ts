@@ -230,4 +230,36 @@ describe('catalogue-api: product parameter links', () => {
     ]);
     expect(await svc.deps.db('products').where({ eshop_id: shop.eshop.id })).toEqual([]);
   });
+
+  test('when a parameter is imported with name_translations, then the names are kept per language; not sent they stay, sent they are replaced', async () => {
+    const shop = await svc.eshop();
+    const stored = async () =>
+      (await svc.deps.db('parameters').where({ eshop_id: shop.eshop.id }).first())!.name_translations;
+
+    const first = await shop.api.post('/api/v2/rest/parameters', [
+      { id: 10, name: 'Weight', name_translations: { cs: 'Hmotnost', default: 'Ignored', de: ' ' } },
+    ]);
+    expect(first.body.success).toBe(true);
+    expect(await stored()).toEqual({ cs: 'Hmotnost' });
+
+    await shop.api.post('/api/v1/parameters/bulk-import', [{ id: 10, name: 'Weight' }]);
+    expect(await stored()).toEqual({ cs: 'Hmotnost' });
+
+    await shop.api.post('/api/v2/rest/parameters', [
+      { id: 10, name: 'Weight', name_translations: { en: 'Mass' } },
+    ]);
+    expect(await stored()).toEqual({ en: 'Mass' });
+
+    const bad = await shop.api.post('/api/v2/rest/parameters', [
+      { id: 10, name: 'Weight', name_translations: { xx: 'Nope', cs: 1 } },
+    ]);
+    expect(bad.body.errors).toEqual([
+      {
+        index: 0,
+        id: 10,
+        errors: expect.arrayContaining(['The name_translations.xx field is not a supported language.']),
+      },
+    ]);
+    expect(await stored()).toEqual({ en: 'Mass' });
+  });
 });

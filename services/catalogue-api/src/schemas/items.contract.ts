@@ -38,7 +38,14 @@ export const LIMITS = {
 } as const;
 
 export type LangField =
-  'name' | 'url' | 'description' | 'short_description' | 'seo_title' | 'seo_description';
+  | 'name'
+  | 'url'
+  | 'description'
+  | 'short_description'
+  | 'seo_title'
+  | 'seo_description'
+  /** A parameter's `name_translations` (an extension): names of at most LIMITS.parameter_name. */
+  | 'parameter_name';
 
 const COMMON: LangField[] = ['name', 'url', 'description', 'seo_title', 'seo_description'];
 
@@ -171,11 +178,16 @@ const V1_PRODUCT: ItemContract = {
   required: ['id', 'name'],
 };
 
-/** Parameters (v1 and v2 share the structure; not multilingual). */
+/**
+ * Parameters (v1 and v2 share the structure). `name` stays the one (default) name;
+ * `name_translations` is an extension: the name per language (docs/decisions.md, "A product
+ * shows only its own parameter values").
+ */
 const PARAMETER: ItemContract = {
   fields: {
     id: positiveInteger,
     name: text(LIMITS.parameter_name, { nonEmpty: true }),
+    name_translations: { kind: 'langMap', field: 'parameter_name', nullable: false },
     values: array(
       {
         kind: 'object',
