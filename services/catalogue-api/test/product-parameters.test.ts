@@ -140,6 +140,19 @@ describe('catalogue-api: product parameter links', () => {
     ).toEqual([]);
   });
 
+  test('when a number is both a parameter id and a value id, then the parameter wins', async () => {
+    const shop = await shopWithParameters();
+    // Value 10 of Colour has the id of the parameter Weight.
+    await shop.api.post('/api/v2/rest/parameters', [
+      { id: 20, name: 'Colour', values: [{ id: 10, value: 'White' }] },
+    ]);
+
+    const res = await shop.api.post('/api/v2/rest/products', [product('P1', { parameters_ids: [10] })]);
+
+    expect(res.body.success).toBe(true);
+    expect(await links(shop.eshop.id, 'P1')).toEqual([[10, null]]);
+  });
+
   test('when a product is re-imported, then its links are replaced; a field not sent keeps its part', async () => {
     const shop = await shopWithParameters();
     await shop.api.post('/api/v2/rest/products', [
