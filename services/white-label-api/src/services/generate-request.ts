@@ -59,13 +59,20 @@ function entityText(map: Record<string, string | undefined>, lang: string): stri
 /** The first text that is filled, in the order given (the precedence of the merge). */
 const first = (...texts: Array<string | null | undefined>): string | undefined => texts.find(filled);
 
-/** What the service knows of the entity in one language: registered texts over the catalogue's. */
-function knownIn(entity: WlEntity, material: GenerationMaterial, lang: string): OtherLanguageSource {
+/**
+ * What the service knows of an entity in one language: the registered title and old
+ * description over the catalogue item's data. Pure (the eval scores the same merge).
+ */
+export function knownIn(
+  registered: { title: Record<string, string>; oldDescription: Record<string, string> },
+  material: Pick<GenerationMaterial, 'in'>,
+  lang: string,
+): OtherLanguageSource {
   const item: LanguageMaterial = material.in(lang);
   const source: OtherLanguageSource = {
-    name: first(entityText(entity.title, lang), item.name),
+    name: first(entityText(registered.title, lang), item.name),
     short_description: item.short_description,
-    old_description: first(entityText(entity.oldDescription, lang), item.description),
+    old_description: first(entityText(registered.oldDescription, lang), item.description),
     parameter: item.parameter,
     brand: item.brand,
     categories: item.categories,
@@ -74,6 +81,23 @@ function knownIn(entity: WlEntity, material: GenerationMaterial, lang: string): 
   return Object.fromEntries(
     Object.entries(source).filter(([, value]) => value !== undefined),
   ) as OtherLanguageSource;
+}
+
+/** The texts a job writes from: each field the body sends over what the service knows. Pure. */
+export function writingTexts(
+  body: Pick<GenerateBody, 'name' | 'short_description' | 'old_description' | 'parameter' | 'ean'>,
+  known: OtherLanguageSource,
+): Omit<OtherLanguageSource, 'categories'> & { ean?: string } {
+  const texts = {
+    name: first(body.name, known.name),
+    short_description: first(body.short_description, known.short_description),
+    old_description: first(body.old_description, known.old_description),
+    parameter: first(body.parameter, known.parameter),
+    ean: first(body.ean),
+    brand: known.brand,
+    url: known.url,
+  };
+  return Object.fromEntries(Object.entries(texts).filter(([, value]) => value !== undefined));
 }
 
 /** Whether a language has words to write from: a name or a description (parameters are data). */
@@ -229,17 +253,8 @@ function jobContext(
   others: Record<string, OtherLanguageSource>,
 ): GenerateJobContext {
   const { body } = input;
-  const texts = {
-    name: first(body.name, known.name),
-    short_description: first(body.short_description, known.short_description),
-    old_description: first(body.old_description, known.old_description),
-    parameter: first(body.parameter, known.parameter),
-    ean: first(body.ean),
-    brand: known.brand,
-    url: known.url,
-  };
   const context: GenerateJobContext = {
-    ...Object.fromEntries(Object.entries(texts).filter(([, value]) => value !== undefined)),
+    ...writingTexts(body, known),
     ...(known.categories && known.categories.length > 0 && { categories: known.categories }),
     images,
     ...(prompt && { prompt_id: prompt.id }),
