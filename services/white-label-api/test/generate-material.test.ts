@@ -142,6 +142,54 @@ describe('white-label-api: generation writes from what the catalogue knows', () 
     expect(await s.ledger()).toEqual([expect.objectContaining({ kind: 'topup' })]);
   });
 
+  test("when a replacing job must write another language again, then that language's catalogue data is planned for it", async () => {
+    const { s, id } = await arrange(PRODUCT);
+    const structure = (await s.call('GET', `/design/${classic}/structure`)).body.widget as Array<{
+      design_widget_id: number;
+      type: string;
+      fillable: boolean;
+    }>;
+    const section = structure.find((w) => w.fillable && w.type === 'section')!;
+    const filled = await s.call('POST', `/entity/${id}/type/product/design`, {
+      design_id: classic,
+      widget: [{ design_widget_id: section.design_widget_id, fields: { heading: { en: 'Own English' } } }],
+    });
+    expect(filled.status).toBe(200);
+
+    const res = await s.call('POST', path(id), { design_id: classic, lang: 'cs', remove_exist_widget: true });
+
+    expect(res.status).toBe(200);
+    const [job] = await s.jobs();
+    expect(job!.context.other_languages).toEqual({
+      en: {
+        name: 'Veltra Ridge EN',
+        old_description: '<p>Grips on wet rock.</p>',
+        parameter: 'Drop: 6 mm',
+        // The brand has no English name; C2 alone is named in English.
+        categories: ['Running'],
+      },
+    });
+    expect(job!.estimated_cost).toBe(2 * fillableWidgets('product-classic') * PRICE.widget);
+  });
+
+  test("when a page has no words in the shop's main language, then the refusal names the page and that language", async () => {
+    const s = await svc.shop({ topUp: 100 });
+    const id = nextId();
+    await s.register(id, 'page', { cs: 'Stránka' });
+    const landing = await designId(svc.deps.db, 'page-landing');
+
+    const res = await s.call('POST', path(id, 'page'), { design_id: landing });
+
+    expect(res.status).toBe(422);
+    expect(res.body).toMatchObject({
+      code: 'generation_material_missing',
+      languages: ['default'],
+      error:
+        "There is nothing in the shop's main language to write from: add a name or description in the shop's main language to the page, or send them with the request.",
+    });
+    expect(await s.jobs()).toEqual([]);
+  });
+
   test("when another eshop's catalogue has an item of the same id, then its data is not used", async () => {
     const { id } = await arrange(PRODUCT);
     const other = await svc.shop({ topUp: 100, languages: ['default', 'cs'] });
