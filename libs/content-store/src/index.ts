@@ -2,11 +2,18 @@ export {
   CATALOGUE_TYPE_OF,
   generationMaterial,
   itemImages,
+  materialOf,
   lockContentAndSources,
   productRef,
   saveEditorContent,
 } from './entity-content';
-export type { EditorContentTarget, EntitySources, SavedEditorContent } from './entity-content';
+export type {
+  EditorContentTarget,
+  EntitySources,
+  GenerationMaterial,
+  LanguageMaterial,
+  SavedEditorContent,
+} from './entity-content';
 export { createDesignCache, renderContent, renderContents } from './render-content';
 export { renderItem } from './render-item';
 export type { DesignCache, RenderBatch, RenderTarget } from './render-content';
