@@ -14,6 +14,7 @@ import {
   ensureDatabase,
   eshopsRepository,
   parametersRepository,
+  productRelationsRepository,
   withDatabase,
   type Knex,
 } from '@catalogue/db';
@@ -41,7 +42,7 @@ async function arrange(db: Knex, eshopId: number): Promise<void> {
         { parameterExternalId: 7, externalId: 2, value: 'Blue' },
       ],
     );
-    await catalogueRepository.upsert(
+    const written = await catalogueRepository.upsert(
       trx,
       'product',
       eshopId,
@@ -53,11 +54,21 @@ async function arrange(db: Knex, eshopId: number): Promise<void> {
           name: { default: p.name },
           description: { default: `<p>A warm beanie knitted from merino wool.</p>` },
           parameters_ids: [7],
-          // Which of the parameter's values the product has (the catalogue's product-to-value
-          // link); a schema without the column ignores it, and the product shows every value.
           parameter_values: [{ parameter_id: 7, value_ids: [p.valueId] }],
         },
       })),
+    );
+    // Which of the parameter's values each product has: the link rows an import writes.
+    const lookup = await parametersRepository.lookup(trx, eshopId, [7], [1, 2]);
+    await productRelationsRepository.replaceLinks(
+      trx,
+      eshopId,
+      new Map(
+        PRODUCTS.map((p) => [
+          written.get(p.id)!.id,
+          [{ parameterId: lookup.parameters.get(7)!, valueId: lookup.values.get(p.valueId)![0]!.id }],
+        ]),
+      ),
     );
   });
 }
