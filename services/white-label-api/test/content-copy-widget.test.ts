@@ -8,7 +8,12 @@ describe('white-label-api: POST content/copy-widget', () => {
     await shop.register('SRC');
     await shop.register('DST');
     await shop.add('SRC', 'section');
-    const source = await shop.add('SRC', 'faq');
+    const added = await shop.add('SRC', 'faq');
+    const faqHeading = added[1]!.children.find((e) => e.class === 'ccs-faq__heading')!;
+    const written = await shop.call('PUT', '/content/SRC/type/product', {
+      '2': { children: [{ id: faqHeading.id, value: { default: 'Sizing questions' } }] },
+    });
+    const source = written.body as typeof added;
     const own = await shop.add('DST', 'cta');
 
     const res = await shop.call('POST', '/content/copy-widget', {
@@ -29,13 +34,16 @@ describe('white-label-api: POST content/copy-widget', () => {
     expect(Math.min(...elementIds(tree.slice(1)))).toBeGreaterThan(Math.max(...elementIds(own)));
     // Same content, new ids: values in the same order, parents pointing inside the copy.
     expect(tree[2]!.children.map((e: Body) => e.value)).toEqual(source[1]!.children.map((e) => e.value));
+    // What is still sample stays marked so in the copy.
+    expect(tree[2]!.children.map((e: Body) => e.sample)).toEqual(source[1]!.children.map((e) => e.sample));
     const copiedIds = new Set(tree[2]!.children.map((e: Body) => e.id));
     for (const e of tree[2]!.children) expect(e.parent_id === 0 || copiedIds.has(e.parent_id)).toBe(true);
 
     const stored = await shop.stored('DST');
     expect((stored?.tree as Body[]).map((w) => w.id)).toEqual([1, 2, 3]);
-    expect(stored?.html.default).toContain('How long does delivery take?');
+    expect(stored?.html.default).toContain('Sizing questions');
     expect(stored?.html.default).toContain('data-widget-id="3"');
+    expect(stored?.html.default).not.toContain('How long does delivery take?');
     // The source is untouched.
     expect((await shop.stored('SRC'))?.tree).toEqual(source);
   });
