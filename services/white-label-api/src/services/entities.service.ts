@@ -1,6 +1,7 @@
 import { NotFoundError, ValidationError } from '@catalogue/http';
 import { CONTENT_LANGUAGES } from '@catalogue/config';
 import { sanitizeHtml, type Text } from '@catalogue/content';
+import { defaultDesign } from '@catalogue/content-store';
 import {
   contentRepository,
   wlEntitiesRepository,
@@ -77,11 +78,24 @@ function toMap(text: Text | null, clean: (value: string) => string): LangMap {
 }
 
 /**
+ * The design a registered entity starts with: the eshop's default design of its type
+ * (libs/content-store `defaultDesign`, the one the worker composes the eshop's catalogue items
+ * of that type with), or null when the eshop can use no design of that type.
+ */
+export async function registrationDesign(
+  db: Knex | Knex.Transaction,
+  eshopId: number,
+  type: WlEntityType,
+): Promise<number | null> {
+  return (await defaultDesign(db, eshopId, type))?.design.id ?? null;
+}
+
+/**
  * Creates the entity, or updates it when the eshop registered this id and type before. A text
  * that is sent replaces the stored one (all its languages); a text that is not sent is kept, so
  * a host can re-register an entity with only its new title. The description is HTML and is
  * sanitised before it is stored; the title is plain text, kept as sent (it only ever leaves
- * the service inside JSON).
+ * the service inside JSON). An entity without a design gets the default design of its type.
  */
 export async function registerEntity(
   db: Knex,
@@ -102,6 +116,8 @@ export async function registerEntity(
           ? (existing?.oldDescription ?? {})
           : toMap(input.old_description, sanitizeHtml),
       title: input.title === undefined ? (existing?.title ?? {}) : toMap(input.title, (v) => v),
+      // An entity without a design gets its type's default; one it has (filled) is kept.
+      designId: existing?.designId ?? (await registrationDesign(trx, eshopId, input.type)),
     });
     return { entity: entityView(entity), created };
   });
