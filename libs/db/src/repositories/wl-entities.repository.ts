@@ -97,6 +97,31 @@ export const wlEntitiesRepository = {
     return { entity: toEntity(entity), created: row!.created };
   },
 
+  /**
+   * Registers the entity unless the eshop has it already (then it is left exactly as it is) and
+   * answers the registered entity either way.
+   */
+  async registerIfAbsent(
+    db: Knex | Knex.Transaction,
+    eshopId: number,
+    input: WlEntityWrite,
+  ): Promise<WlEntity> {
+    const designId = input.designId ?? null;
+    await db('wl_entities')
+      .insert({
+        eshop_id: eshopId,
+        entity_id: input.entityId,
+        type: input.type,
+        old_description: JSON.stringify(input.oldDescription),
+        title: JSON.stringify(input.title),
+        ...(designId !== null && { design_id: designId, design_owner: designOwner(db, designId) }),
+      })
+      .onConflict(['eshop_id', 'type', 'entity_id'])
+      .ignore();
+    // Inserted above, or there already (a concurrent insert is waited for by the conflict check).
+    return (await this.find(db, eshopId, input.type, input.entityId))!;
+  },
+
   async find(
     db: Knex | Knex.Transaction,
     eshopId: number,

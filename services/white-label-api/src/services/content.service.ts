@@ -25,7 +25,7 @@ import { saveEditorContent, widgetTemplates, type EntitySources } from '@catalog
 import { NotFoundError, ValidationError } from '@catalogue/http';
 import type { ContentPostInput, CopyWidgetInput } from '../schemas/content.schema';
 import { newWidgetFromElements } from './content-elements';
-import { requireEntity } from './entities.service';
+import { requireEntity, requireEntityOrItem } from './entities.service';
 
 export interface ContentTarget {
   eshop: Pick<Eshop, 'id' | 'languages'>;
@@ -75,9 +75,16 @@ export async function editContent(
     trx: Knex.Transaction,
     sources: EntitySources | undefined,
   ) => ContentWidget[] | Promise<ContentWidget[]>,
+  /** The target entity, read in the edit's transaction (404 unless registered, by default). */
+  entityOf: (
+    trx: Knex.Transaction,
+    eshopId: number,
+    type: WlEntityType,
+    entityId: string,
+  ) => Promise<WlEntity> = requireEntity,
 ): Promise<ContentWidget[]> {
   const saved = await db.transaction(async (trx) => {
-    const entity = await requireEntity(trx, target.eshop.id, target.type, target.entityId);
+    const entity = await entityOf(trx, target.eshop.id, target.type, target.entityId);
     return saveEditorContent(
       trx,
       {
@@ -198,8 +205,10 @@ export async function contentDom(db: Knex, target: ContentTarget, lang: Language
 
 /**
  * Appends copies of the source entity's widgets (fresh ids) to the target's content; the
- * target's own widgets stay. Both must be registered; copying an entity onto itself or copying
- * nothing is refused so the editor can tell the person.
+ * target's own widgets stay. The source must be registered; the target too, or be a catalogue
+ * item of the eshop never opened in the editor, which is registered in the same transaction
+ * (`requireEntityOrItem`). Copying an entity onto itself or copying nothing is refused so the
+ * editor can tell the person (and registers nothing).
  */
 export async function copyWidgetsBetween(
   db: Knex,
@@ -214,7 +223,7 @@ export async function copyWidgetsBetween(
   }
   const source: ContentTarget = { eshop, type: input.type, entityId: input.source_entity_id };
   const target: ContentTarget = { eshop, type: input.type, entityId: input.target_entity_id };
-  return editContent(db, target, lang, async (tree, trx) => {
+  const copy = async (tree: ContentWidget[], trx: Knex.Transaction) => {
     await requireEntity(trx, eshop.id, source.type, source.entityId);
     const widgets = await storedTree(trx, source);
     if (widgets.length === 0) {
@@ -222,5 +231,6 @@ export async function copyWidgetsBetween(
     }
     const copies = copyWidgets(widgets, maxWidgetId(tree), idsAfter(maxElementId(tree)));
     return [...tree, ...copies].map((widget, key) => ({ ...widget, key }));
-  });
+  };
+  return editContent(db, target, lang, copy, requireEntityOrItem);
 }

@@ -1,8 +1,9 @@
 import { NotFoundError, ValidationError } from '@catalogue/http';
 import { CONTENT_LANGUAGES } from '@catalogue/config';
 import { sanitizeHtml, type Text } from '@catalogue/content';
-import { defaultDesign } from '@catalogue/content-store';
+import { CATALOGUE_TYPE_OF, defaultDesign } from '@catalogue/content-store';
 import {
+  catalogueRepository,
   contentRepository,
   wlEntitiesRepository,
   type Eshop,
@@ -23,6 +24,35 @@ export async function requireEntity(
   const entity = await wlEntitiesRepository.find(db, eshopId, type, entityId);
   if (!entity) throw new NotFoundError(`Entity ${type} "${entityId}" is not registered`);
   return entity;
+}
+
+/**
+ * The registered entity of the eshop; else, for an entity that is a catalogue item of the eshop
+ * (same external id and type, not deleted) never opened in the editor, the entity registered for
+ * it now, in the caller's transaction (rolled back with it), titled with the item's name and
+ * with the default design of its type; else 404 as {@link requireEntity}. Another eshop's item
+ * of that id is not looked at (the look-up is by this eshop), so nothing is registered for it.
+ */
+export async function requireEntityOrItem(
+  trx: Knex.Transaction,
+  eshopId: number,
+  type: WlEntityType,
+  entityId: string,
+): Promise<WlEntity> {
+  const entity = await wlEntitiesRepository.find(trx, eshopId, type, entityId);
+  if (entity) return entity;
+  const catalogueType = CATALOGUE_TYPE_OF[type];
+  // A plain read, no lock: saveEditorContent takes the item's lock after the content key's.
+  const fields =
+    catalogueType && (await catalogueRepository.findFields(trx, catalogueType, eshopId, entityId));
+  if (!fields) throw new NotFoundError(`Entity ${type} "${entityId}" is not registered`);
+  return wlEntitiesRepository.registerIfAbsent(trx, eshopId, {
+    entityId,
+    type,
+    title: toMap((fields.name as LangMap | undefined) ?? {}, (v) => v.trim()),
+    oldDescription: {},
+    designId: await registrationDesign(trx, eshopId, type),
+  });
 }
 
 /** The entity as the specification shows it: texts as one string. */
