@@ -252,4 +252,28 @@ describe('white-label-api: no sample content reaches a storefront', () => {
     );
     expect(stored?.nested).toHaveLength(1);
   });
+
+  test('when a widget still to fill is saved as a favourite and added again from it, then its samples stay marked and out of the lists', async () => {
+    const shop = await catalogueShop();
+    const [cta] = (await shop.add('BARE', 'cta')) as ContentWidget[];
+    const saved = await shop.call('POST', '/widget-favourite', {
+      name: 'My call to action',
+      widget_id: cta!.widget_id,
+      children: cta!.children,
+    });
+    expect(saved.status).toBe(201);
+    const favourite = saved.body.data as { widget_id: number; children: Body[] };
+    expect(favourite.children.map((e) => e.sample)).toEqual(cta!.children.map((e) => e.sample));
+
+    const added = await shop.call('POST', '/content/RICH/type/product', {
+      widget_id: favourite.widget_id,
+      json: favourite.children,
+    });
+    expect(added.status).toBe(200);
+    const widget = (added.body as ContentWidget[]).at(-1)!;
+    expect(elementByClass(widget, 'ccs-cta__heading').sample).toEqual(['value']);
+    const stored = await shop.stored('RICH');
+    expect(stored?.html).toEqual({ default: '', cs: '' });
+    expect(samplesIn(stored?.marketplace)).toEqual([]);
+  });
 });
