@@ -56,3 +56,4 @@ export type { StarterData } from './starter';
 export { adoptSample, hasSample, publicTree, sampleParts } from './sample';
 export type { SampleContent } from './build';
 export type { SamplePart } from './model';
+export { markUnmarkedSamples } from './legacy-samples';
