@@ -16,6 +16,9 @@ import './add-panel';
 import './generate-panel';
 import './designs-panel';
 
+/** The id of the text every editable text is described by. */
+const EDIT_HINT = 'ccs-edit-hint';
+
 /** The stylesheet of rendered content, served by the API (so widgets look as on the shop). */
 const CONTENT_CSS = 'content/v1/ccs-content.css';
 
@@ -45,7 +48,7 @@ export class CcsEditor extends EditorCore {
         >${t('language')}
         <select
           class="lang"
-          @change=${(e: Event) => void this.switchLanguage((e.target as HTMLSelectElement).value)}
+          @change=${(e: Event) => this.switchLanguage((e.target as HTMLSelectElement).value)}
         >
           ${this.languages.map((l) => html`<option value=${l} ?selected=${l === this.lang}>${languageName(t, l)}</option>`)}
         </select>
@@ -125,7 +128,11 @@ export class CcsEditor extends EditorCore {
             ></ccs-designs-panel>`
           : nothing
       }
-      ${this.widgets.length ? html`<p class="hint">${t('editHint')}</p>` : html`<p class="hint">${t('empty')}</p>`}
+      ${
+        this.widgets.length
+          ? html`<p class="hint" id=${EDIT_HINT}>${t('editHint')}</p>`
+          : html`<p class="hint">${t('empty')}</p>`
+      }
       <ol class="widgets" aria-label=${t('widgetsLabel')} aria-busy=${this.busy}>
         ${repeat(
           this.widgets,
@@ -142,6 +149,7 @@ export class CcsEditor extends EditorCore {
       t: this.t,
       total: this.widgets.length,
       busy: this.busy,
+      drawn: this.drawn,
       dropIndex: this.dropIndex,
       copying: this.copying,
       entriesOpen: this.entriesOf,
@@ -183,12 +191,20 @@ export class CcsEditor extends EditorCore {
 
   /** Marks the editable texts of every rendered widget and edits them in place. */
   protected wireEditables(): void {
+    const view = this.shown;
+    if (!view) return;
     for (const item of this.renderRoot.querySelectorAll<HTMLElement>('li.widget')) {
       const widget = this.widgets.find((w) => String(w.id) === item.dataset.id);
       const body = item.querySelector<HTMLElement>('.widget-body');
       if (!widget || !body) continue;
-      for (const { element, node, plain } of editableNodes(widget, body, this.lang)) {
-        makeEditable(node, plain, this.t('edit'), () => void this.save(widget, element.id, node, plain));
+      // A question's answer is edited too: the editor keeps every details open.
+      for (const details of body.querySelectorAll('details')) details.open = true;
+      for (const { element, node, plain } of editableNodes(widget, body, view.lang)) {
+        makeEditable(node, plain, {
+          describedBy: EDIT_HINT,
+          commit: () => void this.save(view, widget, element.id, node, plain),
+          changed: (unsaved) => this.markUnsaved(node, unsaved),
+        });
       }
     }
   }

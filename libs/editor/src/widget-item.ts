@@ -1,4 +1,5 @@
 import { html, nothing } from 'lit';
+import { keyed } from 'lit/directives/keyed.js';
 import { unsafeHTML } from 'lit/directives/unsafe-html.js';
 import type { Entry } from './entries';
 import { icon, type IconName } from './icons';
@@ -10,6 +11,8 @@ export interface WidgetItemView {
   t: Translate;
   total: number;
   busy: boolean;
+  /** Bumped by every full read: the bodies are drawn anew (no text left as a person typed it). */
+  drawn: number;
   dropIndex: number | null;
   copying: number | null;
   /** The widget whose list of entries is open. */
@@ -114,7 +117,7 @@ export function renderWidgetItem(v: WidgetItemView, widget: ContentWidget, i: nu
         : nothing
     }
     ${v.entriesOpen === widget.id && entries.length ? renderEntries(v, widget, entries, label) : nothing}
-    <div class="widget-body">${unsafeHTML(widget.html)}</div>
+    <div class="widget-body">${keyed(v.drawn, unsafeHTML(widget.html))}</div>
   </li>`;
 }
 

@@ -30,6 +30,7 @@ export const cs: Messages = {
   undo: 'Vrátit zpět',
   editHint: 'Klikněte na text (nebo na něm stiskněte Enter) a upravte ho; Enter uloží, Escape zruší.',
   edit: 'Upravit text',
+  notSaved: 'Vaše úprava nebyla uložena: zobrazené texty jsou ty uložené na serveru.',
   saving: 'Ukládám…',
   saved: 'Uloženo.',
   moved: 'Widget přesunut na pozici {n}.',

@@ -32,6 +32,7 @@ export const en = {
   undo: 'Undo',
   editHint: 'Click a text (or press Enter on it) to edit; Enter saves, Escape cancels.',
   edit: 'Edit text',
+  notSaved: 'Your edit was not saved: the texts shown are the ones saved on the server.',
   saving: 'Saving…',
   saved: 'Saved.',
   moved: 'Widget moved to position {n}.',
