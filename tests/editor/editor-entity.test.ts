@@ -45,7 +45,11 @@ describe('<ccs-editor> switching entity', () => {
       expected[id] = `${id} heading`;
       await setHeading(api, shop, id, expected[id]);
     }
-    const page = await h.open({ token: shop.whiteLabelToken, entityId: 'JKT-7', entityTitle: 'JKT-7 jacket' });
+    const page = await h.open({
+      token: shop.whiteLabelToken,
+      entityId: 'JKT-7',
+      entityTitle: 'JKT-7 jacket',
+    });
     await waitForEvent(page, 'ccs-ready');
     let shown = 'JKT-7';
     let n = 0;
@@ -62,7 +66,10 @@ describe('<ccs-editor> switching entity', () => {
         for (const s of steps) {
           if (s.kind === 'attribute') {
             // Not awaited: the next step may come while the previous product still loads.
-            await inPage(page, `document.querySelector('ccs-editor').setAttribute('entity-id', ${JSON.stringify(s.id)})`);
+            await inPage(
+              page,
+              `document.querySelector('ccs-editor').setAttribute('entity-id', ${JSON.stringify(s.id)})`,
+            );
             shown = s.id;
           } else if (s.kind === 'open') {
             await inPage(page, `void document.querySelector('ccs-editor').open(${JSON.stringify(s.id)})`);

@@ -77,7 +77,14 @@ export class EditorCore extends EditorLoad {
       (v) => v.content.restore(deleted.widget, Math.min(deleted.position, this.widgets.length), v.lang),
       this.t('restored'),
     );
-    if (ok) this.deleted = null;
+    if (!ok) return;
+    this.deleted = null;
+    // The Undo button goes away with the bar: focus goes to the restored widget's Delete.
+    await this.updateComplete;
+    const position = Math.min(deleted.position, this.widgets.length - 1);
+    this.renderRoot
+      .querySelector<HTMLButtonElement>(`li.widget:nth-child(${position + 1}) button.danger`)
+      ?.focus();
   }
 
   protected override onJob(job: GenerationJob): void {
@@ -92,7 +99,8 @@ export class EditorCore extends EditorLoad {
       const switched = this.languages.includes(job.lang) && job.lang !== this.lang;
       if (switched) this.lang = job.lang;
       void (switched ? this.updateComplete.then(() => this.loading) : this.reload()).then((read) => {
-        if (read !== false) this.emit('ccs-change', { action: 'generate', entity_id: entity, job_id: job.id });
+        if (read !== false)
+          this.emit('ccs-change', { action: 'generate', entity_id: entity, job_id: job.id });
       });
     } else if (job.status === 'failed') {
       this.error = this.t('generationFailed', { message: job.error_message ?? '' });
@@ -217,7 +225,8 @@ export class EditorCore extends EditorLoad {
     void this.closePanel();
     this.status = this.t('filled', { n: created });
     const entity = this.entityId;
-    if (await this.reload()) this.emit('ccs-change', { action: 'fill-design', entity_id: entity, widgets: created });
+    if (await this.reload())
+      this.emit('ccs-change', { action: 'fill-design', entity_id: entity, widgets: created });
   }
 
   /** Closes the open panel and puts focus back on the button that opened it. */

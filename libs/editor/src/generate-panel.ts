@@ -144,6 +144,7 @@ export class CcsGeneratePanel extends PanelBase {
   }
 
   private async start(): Promise<void> {
+    if (this.sending) return;
     this.sending = true;
     this.message = '';
     try {
@@ -169,6 +170,12 @@ export class CcsGeneratePanel extends PanelBase {
         ?.remaining;
       if (typeof remaining === 'number') this.remaining = remaining;
       this.dispatchEvent(new CustomEvent('ccs-failed', { detail: err, bubbles: true, composed: true }));
+      this.sending = false;
+      // Focus stays in the form: on Start when it can be pressed again, else on the message.
+      await this.updateComplete;
+      const start = this.renderRoot.querySelector<HTMLButtonElement>('button.primary');
+      if (start && !start.disabled) start.focus();
+      else this.renderRoot.querySelector<HTMLElement>('.error')?.focus();
     } finally {
       this.sending = false;
     }
@@ -240,11 +247,12 @@ export class CcsGeneratePanel extends PanelBase {
                 : t('cannotAfford', { cost, remaining: this.remaining })
         }
       </p>
-      ${this.message ? html`<div class="error" role="alert">${this.message}</div>` : nothing}
+      ${this.message ? html`<div class="error" role="alert" tabindex="-1">${this.message}</div>` : nothing}
       <div class="toolbar">
         <button
           class="primary"
-          ?disabled=${this.sending || this.running || !affordable || !this.form.design}
+          ?disabled=${this.running || !affordable || !this.form.design}
+          aria-disabled=${this.sending ? 'true' : 'false'}
           @click=${() => void this.start()}
         >
           ${t('start')}
