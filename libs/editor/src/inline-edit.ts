@@ -67,14 +67,39 @@ export function inTreeOrder(widget: ContentWidget): ContentElement[] {
   return out;
 }
 
+/** Cells a row keeps, empty ones too, as soon as one of its cells has content (as the renderer does). */
+const CELL_TAGS = new Set(['th', 'td']);
+
+/**
+ * The elements the renderer writes (with text, or holding one that is written): an empty cell
+ * of a row that shows is written too, so its value can be typed in place.
+ */
+function renderedElements(widget: ContentWidget, lang: string): Set<number> {
+  const children = new Map<number, ContentElement[]>();
+  for (const e of widget.children) children.set(e.parent_id, [...(children.get(e.parent_id) ?? []), e]);
+  const rendered = new Set<number>();
+  const visit = (e: ContentElement): boolean => {
+    const kids = children.get(e.id) ?? [];
+    const shown = kids.map(visit).some(Boolean);
+    const own = valueIn(e, lang) !== '' || shown;
+    if (own) rendered.add(e.id);
+    if (e.tag.toLowerCase() === 'tr' && shown)
+      for (const cell of kids) if (CELL_TAGS.has(cell.tag)) rendered.add(cell.id);
+    return own;
+  };
+  (children.get(0) ?? []).forEach(visit);
+  return rendered;
+}
+
 export function editableNodes(widget: ContentWidget, root: HTMLElement, lang: string): EditableNode[] {
   const ordered = inTreeOrder(widget);
   const hasChildren = new Set(widget.children.map((e) => e.parent_id));
+  const rendered = renderedElements(widget, lang);
   const byClass = new Map<string, ContentElement[]>();
   for (const e of ordered) {
     const key = classKey(e.class);
     if (!key || e.tag === 'img' || e.tag === 'iframe' || e.tag === 'hr' || e.tag === 'br') continue;
-    if (valueIn(e, lang) === '' && !hasChildren.has(e.id)) continue;
+    if (!rendered.has(e.id)) continue;
     byClass.set(key, [...(byClass.get(key) ?? []), e]);
   }
   const nodesByClass = new Map<string, HTMLElement[]>();
@@ -164,6 +189,10 @@ export function makeEditable(node: HTMLElement, plain: boolean, hooks: EditHooks
       node.removeAttribute('contenteditable');
       node.classList.remove('invalid');
       hooks.changed(false);
+    } else if (e.key === ' ' && node.tagName === 'SUMMARY') {
+      // A summary takes Space as "toggle", not as a character: type it here.
+      e.preventDefault();
+      document.execCommand('insertText', false, ' ');
     } else if (e.key === 'Enter' && (plain || !e.shiftKey)) {
       e.preventDefault();
       node.blur();
