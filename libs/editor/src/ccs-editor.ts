@@ -15,6 +15,7 @@ import { renderWidgetItem, type WidgetItemView } from './widget-item';
 import './add-panel';
 import './generate-panel';
 import './designs-panel';
+import './media-form';
 
 /** The id of the text every editable text is described by. */
 const EDIT_HINT = 'ccs-edit-hint';
@@ -177,6 +178,10 @@ export class CcsEditor extends EditorCore {
       copyTo: (w, target) => void this.copyTo(w, target),
       entries: (w) => entriesOf(w, this.catalogue.get(w.widget_id)?.item_class ?? null, this.lang),
       toggleEntries: (w) => (this.entriesOf = this.entriesOf === w.id ? null : w.id),
+      mediaOpen: this.mediaOf,
+      lang: this.shown?.lang ?? this.lang,
+      toggleMedia: (w) => (this.mediaOf = this.mediaOf === w.id ? null : w.id),
+      saveMedia: (w, save) => void this.saveMedia(w, save.elementId, save.extension),
       entryAction: (action, w, entry, k) => void this.entryAction(action, w, entry.element, k),
     };
   }

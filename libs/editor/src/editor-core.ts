@@ -187,6 +187,20 @@ export class EditorCore extends EditorLoad {
     row?.querySelector<HTMLButtonElement>(action === 'copy' ? 'button' : 'button:not(:disabled)')?.focus();
   }
 
+  /** Saves an image's, a link's or a video's attributes (see media-form.ts). */
+  protected async saveMedia(
+    widget: ContentWidget,
+    elementId: number,
+    extension: Record<string, unknown>,
+  ): Promise<void> {
+    await this.change(
+      'media',
+      { widget_id: widget.id, element_id: elementId },
+      (v) => v.content.attributes(widget, elementId, extension, v.lang),
+      this.t('saved'),
+    );
+  }
+
   protected saveFavourite(widget: ContentWidget): Promise<void> {
     return this.act(async () => {
       const title = `${this.nameOf(widget) ?? widget.widget_id} — ${this.entityTitle || this.entityId}`;

@@ -36,6 +36,7 @@ export class EditorLoad extends EditorState {
       this.panel = 'none';
       this.copying = null;
       this.entriesOf = null;
+      this.mediaOf = null;
       this.widgets = [];
       this.shown = null;
       this.phase = 'loading';

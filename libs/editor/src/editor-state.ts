@@ -56,6 +56,7 @@ export class EditorState extends LitElement {
     dropIndex: { state: true },
     copying: { state: true },
     entriesOf: { state: true },
+    mediaOf: { state: true },
     catalogue: { state: true },
   };
 
@@ -82,6 +83,8 @@ export class EditorState extends LitElement {
   declare copying: number | null;
   /** The widget whose list of entries (duplicate / remove an entry) is open. */
   declare entriesOf: number | null;
+  /** The widget whose images, links and videos are open to edit. */
+  declare mediaOf: number | null;
   /** The widget catalogue by id: names for the labels, entry classes for element-copy. */
   declare catalogue: ReadonlyMap<number, CatalogueWidget>;
 
@@ -113,6 +116,7 @@ export class EditorState extends LitElement {
     this.dropIndex = null;
     this.copying = null;
     this.entriesOf = null;
+    this.mediaOf = null;
     this.catalogue = new Map();
   }
 
