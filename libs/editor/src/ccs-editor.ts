@@ -109,6 +109,7 @@ export class CcsEditor extends EditorCore {
               .languages=${this.languages}
               .lang=${this.lang}
               .count=${this.widgets.length}
+              .replaced=${this.replacedNames()}
               .running=${Boolean(running)}
               @ccs-started=${(e: CustomEvent<GenerationJob>) => this.watcher.watch(e.detail)}
               @ccs-failed=${(e: CustomEvent<unknown>) => this.report(e.detail)}
@@ -123,6 +124,8 @@ export class CcsEditor extends EditorCore {
               .t=${t}
               .entityPath=${this.entityPath}
               .entityType=${this.entityType}
+              .replaced=${this.replacedNames()}
+              .languageNames=${this.languages.map((l) => languageName(t, l))}
               @ccs-filled=${(e: CustomEvent<{ widget_created: number }>) => void this.afterFill(e.detail.widget_created)}
               @ccs-failed=${(e: CustomEvent<unknown>) => this.report(e.detail)}
               @ccs-close=${() => void this.closePanel()}
@@ -142,6 +145,15 @@ export class CcsEditor extends EditorCore {
         )}
       </ol>
     `;
+  }
+
+  /** The widgets shown, as an owner recognises them: "Section — Built for trails" (a replace lists them). */
+  protected replacedNames(): string[] {
+    return this.widgets.map((w, i) => {
+      const text = textOf(w.html);
+      const name = this.nameOf(w) ?? this.t('widgetLabel', { n: i + 1, total: this.widgets.length });
+      return text ? `${name} — ${text.length > 60 ? `${text.slice(0, 59)}…` : text}` : name;
+    });
   }
 
   /** What a widget's row needs from the editor (see widget-item.ts). */
@@ -213,6 +225,15 @@ export class CcsEditor extends EditorCore {
       }
     }
   }
+}
+
+/** The text of rendered html, its blocks apart ("Weight 1.2 kg", not "Weight1.2 kg"). */
+function textOf(html: string): string {
+  const body = new DOMParser().parseFromString(html, 'text/html').body;
+  const walker = document.createTreeWalker(body, NodeFilter.SHOW_TEXT);
+  const parts: string[] = [];
+  while (walker.nextNode()) parts.push(walker.currentNode.textContent ?? '');
+  return parts.join(' ').replace(/\s+/g, ' ').trim();
 }
 
 if (!customElements.get('ccs-editor')) customElements.define('ccs-editor', CcsEditor);

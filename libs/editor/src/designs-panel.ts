@@ -1,6 +1,7 @@
 import { html, nothing } from 'lit';
 import { ApiError } from './api';
 import { designName, errorMessage } from './i18n';
+import { focusQuestion, renderReplaceQuestion } from './confirm-replace';
 import { PanelBase } from './panel-base';
 import type { Design, DesignStructure, FieldSpec, StructureWidget } from './types';
 
@@ -25,11 +26,19 @@ export class CcsDesignsPanel extends PanelBase {
     designs: { state: true },
     structure: { state: true },
     entries: { state: true },
+    replaced: { attribute: false },
+    languageNames: { attribute: false },
     message: { state: true },
     sending: { state: true },
+    confirming: { state: true },
   };
   declare entityPath: string;
   declare entityType: string;
+  /** The widgets shown now (a fill replaces them all) and the eshop's languages by name. */
+  declare replaced: readonly string[];
+  declare languageNames: readonly string[];
+  /** The fill waits for the owner to confirm the widgets it replaces. */
+  declare confirming: boolean;
   declare designs: Design[] | null;
   declare structure: DesignStructure | null;
   declare entries: Record<number, Entry>;
@@ -43,6 +52,9 @@ export class CcsDesignsPanel extends PanelBase {
     this.entries = {};
     this.message = '';
     this.sending = false;
+    this.replaced = [];
+    this.languageNames = [];
+    this.confirming = false;
   }
 
   override connectedCallback(): void {
@@ -103,7 +115,22 @@ export class CcsDesignsPanel extends PanelBase {
     };
   }
 
+  /** Fill asks first when there are widgets to replace; nothing is sent until it is confirmed. */
+  private async askFill(): Promise<void> {
+    if (this.replaced.length === 0) return this.fill();
+    this.confirming = true;
+    await this.updateComplete;
+    focusQuestion(this.renderRoot);
+  }
+
+  private async keepWidgets(): Promise<void> {
+    this.confirming = false;
+    await this.updateComplete;
+    this.renderRoot.querySelector<HTMLButtonElement>('button.primary')?.focus();
+  }
+
   private async fill(): Promise<void> {
+    this.confirming = false;
     this.sending = true;
     this.message = '';
     try {
@@ -219,13 +246,23 @@ export class CcsDesignsPanel extends PanelBase {
       return html`<section class="panel" aria-labelledby="fill-title">
         <h3 id="fill-title">${t('designsTitle')}: ${this.structure.design_name}</h3>
         ${this.structure.widget.map((w) => this.renderWidget(w))} ${error}
-        <div class="toolbar">
-          <button class="primary" ?disabled=${this.sending || over} @click=${() => void this.fill()}>
-            ${t('fill')}
-          </button>
-          <button @click=${() => (this.structure = null)}>${t('back')}</button>
-          <button @click=${() => this.close()}>${t('close')}</button>
-        </div>
+        ${
+          this.confirming
+            ? renderReplaceQuestion(t, {
+                replaced: this.replaced,
+                languages: this.languageNames,
+                action: t('confirmFill'),
+                confirm: () => void this.fill(),
+                cancel: () => void this.keepWidgets(),
+              })
+            : html`<div class="toolbar">
+                <button class="primary" ?disabled=${this.sending || over} @click=${() => void this.askFill()}>
+                  ${t('fill')}
+                </button>
+                <button @click=${() => (this.structure = null)}>${t('back')}</button>
+                <button @click=${() => this.close()}>${t('close')}</button>
+              </div>`
+        }
       </section>`;
     }
     return html`<section class="panel" aria-labelledby="designs-title">

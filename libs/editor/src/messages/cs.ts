@@ -45,6 +45,11 @@ export const cs: Messages = {
   badImageUrl: 'Zadejte úplnou adresu http nebo https.',
   badLinkUrl: 'Zadejte úplnou adresu http, https nebo mailto.',
   badVideoUrl: 'Zadejte odkaz na YouTube nebo Vimeo.',
+  confirmReplace:
+    'Tím smažete {n} {n:zobrazený widget|zobrazené widgety|zobrazených widgetů} ve všech jazycích ({languages}) a zapíšete nový obsah:',
+  keepWidgets: 'Ponechat (zpět)',
+  confirmFill: 'Nahradit a vyplnit',
+  confirmGenerate: 'Nahradit a generovat',
   saving: 'Ukládám…',
   saved: 'Uloženo.',
   moved: 'Widget přesunut na pozici {n}.',

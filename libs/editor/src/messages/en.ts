@@ -47,6 +47,11 @@ export const en = {
   badImageUrl: 'Use an absolute http or https address.',
   badLinkUrl: 'Use an absolute http, https or mailto address.',
   badVideoUrl: 'Use a YouTube or Vimeo link.',
+  confirmReplace:
+    'This deletes the {n} {n:widget|widgets} shown now, in every language ({languages}), and writes the new content:',
+  keepWidgets: 'Keep them (go back)',
+  confirmFill: 'Replace them and fill',
+  confirmGenerate: 'Replace them and generate',
   saving: 'Saving…',
   saved: 'Saved.',
   moved: 'Widget moved to position {n}.',
