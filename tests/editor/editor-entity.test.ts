@@ -3,7 +3,7 @@
 // the server refuses is still said to be unsaved after Reload.
 import fc from 'fast-check';
 import type { Page } from 'playwright-core';
-import { apiOf, firstText, headingOf, productWith, ROOT, setHeading } from './content';
+import { apiOf, firstText, focused, headingOf, productWith, ROOT, setHeading } from './content';
 import { editorHarness, hostEvents, inPage, shot, waitForEvent } from './harness';
 
 jest.setTimeout(240_000);
@@ -89,9 +89,10 @@ describe('<ccs-editor> switching entity', () => {
           expect(headingOf(await api(shop, `/content/${id}/type/product`)).value.default).toBe(expected[id]);
         }
       }),
-      { numRuns: 5 },
+      { numRuns: 10 },
     );
     expect((await hostEvents(page)).filter((e) => e.name === 'ccs-error')).toEqual([]);
+    await shot(page, 'switched-1024');
     await page.close();
   });
 
@@ -112,7 +113,14 @@ describe('<ccs-editor> switching entity', () => {
     await page.keyboard.press('Enter');
     await waitForEvent(page, 'ccs-error');
     expect(await waitForEvent(page, 'ccs-dirty')).toMatchObject({ dirty: true, entity_id: 'SAVE-1' });
-    await shot(page, 'save-failed');
+    await expect(page.locator('ccs-editor [role="alert"]').first().textContent()).resolves.toMatch(
+      /^Not saved: .* Press Enter in the text to try again, or Escape to put it back\.$/,
+    );
+    expect(await focused(page)).toBe('h2:Local heading');
+    await page.setViewportSize({ width: 375, height: 900 });
+    await shot(page, 'save-failed-375');
+    await page.setViewportSize({ width: 1440, height: 900 });
+    await shot(page, 'save-failed-1440');
 
     await page.locator('ccs-editor').getByRole('button', { name: 'Reload' }).click();
     await waitForFirstText(page, 'Server heading');
@@ -120,7 +128,9 @@ describe('<ccs-editor> switching entity', () => {
     await expect(page.locator('ccs-editor [role="alert"]').first().textContent()).resolves.toBe(
       'Your edit was not saved: the texts shown are the ones saved on the server.',
     );
-    await shot(page, 'save-failed-reloaded');
+    await shot(page, 'save-failed-reloaded-1440');
+    await page.setViewportSize({ width: 375, height: 900 });
+    await shot(page, 'save-failed-reloaded-375');
     expect(await firstText(page)).toBe('Server heading');
     expect(headingOf(await api(shop, '/content/SAVE-1/type/product')).value.default).toBe('Server heading');
     await page.close();

@@ -66,7 +66,10 @@ describe('<ccs-editor> with the keyboard only', () => {
     const texts = first.children.map((e: { value: { default?: string } }) => e.value.default ?? '');
     expect(texts).toContain('First heading now');
     expect(texts.some((t: string) => t.includes(`${second} again`) || t.includes(' again'))).toBe(true);
-    await shot(page, 'keyboard-second-edit');
+    await shot(page, 'keyboard-second-edit-1024');
+    await page.setViewportSize({ width: 375, height: 900 });
+    await shot(page, 'keyboard-second-edit-375');
+    await page.setViewportSize({ width: 1440, height: 900 });
 
     // Delete the first widget, then Undo: focus goes back to the restored widget, not the body.
     await tabTo(page, `el.getAttribute('aria-label')?.startsWith('Delete (')`, true);

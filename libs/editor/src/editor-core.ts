@@ -133,7 +133,12 @@ export class EditorCore extends EditorLoad {
     // On failure the text stays in the field, still editable, next to the message, and is
     // counted as unsaved until it is saved or drawn anew.
     if (!ok) {
-      if (this.current(view)) node.classList.add('invalid');
+      if (!this.current(view)) return;
+      node.classList.add('invalid');
+      if (this.error) this.error = this.t('editNotSaved', { message: this.error });
+      // Enter left the text: focus goes back into it, so Enter again retries.
+      if (node.isConnected && (document.activeElement === document.body || !document.activeElement))
+        node.focus();
       return;
     }
     this.markUnsaved(node, false);

@@ -30,6 +30,7 @@ export const cs: Messages = {
   undo: 'Vrátit zpět',
   editHint: 'Klikněte na text (nebo na něm stiskněte Enter) a upravte ho; Enter uloží, Escape zruší.',
   edit: 'Upravit text',
+  editNotSaved: 'Neuloženo: {message} Stiskněte v textu Enter pro nový pokus, nebo Escape pro vrácení.',
   notSaved: 'Vaše úprava nebyla uložena: zobrazené texty jsou ty uložené na serveru.',
   media: 'Obrázky a odkazy',
   mediaOf: 'Obrázky a odkazy: {widget}',

@@ -32,6 +32,7 @@ export const en = {
   undo: 'Undo',
   editHint: 'Click a text (or press Enter on it) to edit; Enter saves, Escape cancels.',
   edit: 'Edit text',
+  editNotSaved: 'Not saved: {message} Press Enter in the text to try again, or Escape to put it back.',
   notSaved: 'Your edit was not saved: the texts shown are the ones saved on the server.',
   media: 'Images and links',
   mediaOf: 'Images and links of {widget}',
