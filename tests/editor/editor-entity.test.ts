@@ -135,4 +135,33 @@ describe('<ccs-editor> switching entity', () => {
     expect(headingOf(await api(shop, '/content/SAVE-1/type/product')).value.default).toBe('Server heading');
     await page.close();
   });
+
+  test('when the host sets content-lang or another token on the live element, then the editor reads and writes in that language, with that token', async () => {
+    const shop = await h.shop();
+    const [widget] = await productWith(api, shop, 'LANG-1', ['section']);
+    await setHeading(api, shop, 'LANG-1', 'Default heading');
+    await api(shop, '/content/LANG-1/type/product', {
+      method: 'PUT',
+      body: JSON.stringify({
+        [widget.id]: { children: [{ id: headingOf([widget]).id, value: { cs: 'Český nadpis' } }] },
+      }),
+    });
+    const page = await h.open({ token: shop.whiteLabelToken, entityId: 'LANG-1' });
+    await waitForEvent(page, 'ccs-ready');
+    const editor = `document.querySelector('ccs-editor')`;
+    await inPage(page, `${editor}.setAttribute('content-lang', 'cs')`);
+    await waitForFirstText(page, 'Český nadpis');
+    expect(await inPage(page, `${ROOT}.querySelector('select.lang').value`)).toBe('cs');
+    await editFirstText(page, 'Nový nadpis');
+    const stored = headingOf(await api(shop, '/content/LANG-1/type/product')).value;
+    expect(stored).toMatchObject({ default: 'Default heading', cs: 'Nový nadpis' });
+
+    // Another token: the editor opens again with it (here refused), and shows nothing of before.
+    await inPage(page, `${editor}.setAttribute('token', 'wl_not-a-token')`);
+    expect(await waitForEvent(page, 'ccs-error')).toMatchObject({ status: 401 });
+    expect(await inPage(page, `${ROOT}.querySelectorAll('li.widget').length`)).toBe(0);
+    await inPage(page, `${editor}.setAttribute('token', ${JSON.stringify(shop.whiteLabelToken)})`);
+    await waitForFirstText(page, 'Nový nadpis');
+    await page.close();
+  });
 });
