@@ -3,7 +3,7 @@
  * generation with "replace the existing widgets"): which widgets go, in which languages, and
  * two buttons — replace, or go back to the form with nothing sent.
  */
-import { html } from 'lit';
+import { html, type ReactiveController, type ReactiveControllerHost } from 'lit';
 import type { Translate } from './i18n';
 
 export interface ReplaceQuestion {
@@ -32,7 +32,40 @@ export function renderReplaceQuestion(t: Translate, q: ReplaceQuestion) {
   </div>`;
 }
 
-/** Moves focus to the question (its text is read first; Tab leads to its buttons). */
-export function focusQuestion(root: ParentNode): void {
-  root.querySelector<HTMLElement>('#confirm-title')?.focus();
+/**
+ * Whether a panel is asking, and the moves around it: `ask` runs the action at once when it
+ * replaces nothing, else shows the question with focus on it (its text is read first; Tab
+ * leads to its buttons); `keep` goes back to the form with focus on the button that asked.
+ */
+export class ReplaceQuestionController implements ReactiveController {
+  asking = false;
+
+  constructor(private readonly host: ReactiveControllerHost & { readonly renderRoot: ParentNode }) {
+    host.addController(this);
+  }
+
+  hostConnected(): void {}
+
+  async ask(replaces: boolean, run: () => Promise<void>): Promise<void> {
+    if (!replaces) return run();
+    this.set(true);
+    await this.host.updateComplete;
+    this.host.renderRoot.querySelector<HTMLElement>('#confirm-title')?.focus();
+  }
+
+  async keep(): Promise<void> {
+    this.set(false);
+    await this.host.updateComplete;
+    this.host.renderRoot.querySelector<HTMLButtonElement>('button.primary')?.focus();
+  }
+
+  /** The owner said yes (the action runs): the question goes away. */
+  answered(): void {
+    this.set(false);
+  }
+
+  private set(asking: boolean): void {
+    this.asking = asking;
+    this.host.requestUpdate();
+  }
 }

@@ -1,7 +1,7 @@
 import { html, nothing } from 'lit';
 import { ApiError } from './api';
 import { designName, errorMessage } from './i18n';
-import { focusQuestion, renderReplaceQuestion } from './confirm-replace';
+import { renderReplaceQuestion, ReplaceQuestionController } from './confirm-replace';
 import { PanelBase } from './panel-base';
 import type { Design, DesignStructure, FieldSpec, StructureWidget } from './types';
 
@@ -30,15 +30,14 @@ export class CcsDesignsPanel extends PanelBase {
     languageNames: { attribute: false },
     message: { state: true },
     sending: { state: true },
-    confirming: { state: true },
   };
   declare entityPath: string;
   declare entityType: string;
   /** The widgets shown now (a fill replaces them all) and the eshop's languages by name. */
   declare replaced: readonly string[];
   declare languageNames: readonly string[];
-  /** The fill waits for the owner to confirm the widgets it replaces. */
-  declare confirming: boolean;
+  /** A fill replaces every widget: it asks first when there are some. */
+  private readonly question = new ReplaceQuestionController(this);
   declare designs: Design[] | null;
   declare structure: DesignStructure | null;
   declare entries: Record<number, Entry>;
@@ -54,7 +53,6 @@ export class CcsDesignsPanel extends PanelBase {
     this.sending = false;
     this.replaced = [];
     this.languageNames = [];
-    this.confirming = false;
   }
 
   override connectedCallback(): void {
@@ -115,22 +113,8 @@ export class CcsDesignsPanel extends PanelBase {
     };
   }
 
-  /** Fill asks first when there are widgets to replace; nothing is sent until it is confirmed. */
-  private async askFill(): Promise<void> {
-    if (this.replaced.length === 0) return this.fill();
-    this.confirming = true;
-    await this.updateComplete;
-    focusQuestion(this.renderRoot);
-  }
-
-  private async keepWidgets(): Promise<void> {
-    this.confirming = false;
-    await this.updateComplete;
-    this.renderRoot.querySelector<HTMLButtonElement>('button.primary')?.focus();
-  }
-
   private async fill(): Promise<void> {
-    this.confirming = false;
+    this.question.answered();
     this.sending = true;
     this.message = '';
     try {
@@ -247,16 +231,20 @@ export class CcsDesignsPanel extends PanelBase {
         <h3 id="fill-title">${t('designsTitle')}: ${this.structure.design_name}</h3>
         ${this.structure.widget.map((w) => this.renderWidget(w))} ${error}
         ${
-          this.confirming
+          this.question.asking
             ? renderReplaceQuestion(t, {
                 replaced: this.replaced,
                 languages: this.languageNames,
                 action: t('confirmFill'),
                 confirm: () => void this.fill(),
-                cancel: () => void this.keepWidgets(),
+                cancel: () => void this.question.keep(),
               })
             : html`<div class="toolbar">
-                <button class="primary" ?disabled=${this.sending || over} @click=${() => void this.askFill()}>
+                <button
+                  class="primary"
+                  ?disabled=${this.sending || over}
+                  @click=${() => void this.question.ask(this.replaced.length > 0, () => this.fill())}
+                >
                   ${t('fill')}
                 </button>
                 <button @click=${() => (this.structure = null)}>${t('back')}</button>

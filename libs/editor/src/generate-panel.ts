@@ -2,7 +2,7 @@ import { html, nothing } from 'lit';
 import { estimateGeneration } from '@catalogue/credits/dist/estimate.js';
 import { ApiError } from './api';
 import { designName, errorMessage, languageName } from './i18n';
-import { focusQuestion, renderReplaceQuestion } from './confirm-replace';
+import { renderReplaceQuestion, ReplaceQuestionController } from './confirm-replace';
 import { PanelBase } from './panel-base';
 import type { Design, DesignStructure, GenerationJob, Price, Prompt } from './types';
 
@@ -31,12 +31,11 @@ export class CcsGeneratePanel extends PanelBase {
     replaced: { attribute: false },
     message: { state: true },
     sending: { state: true },
-    confirming: { state: true },
   };
   /** The widgets shown now, as the owner recognises them (a replacing generation deletes them). */
   declare replaced: readonly string[];
-  /** The start waits for the owner to confirm the widgets it replaces. */
-  declare confirming: boolean;
+  /** A start that replaces the widgets asks first. */
+  private readonly question = new ReplaceQuestionController(this);
   declare entityPath: string;
   declare entityType: string;
   declare languages: string[];
@@ -72,7 +71,6 @@ export class CcsGeneratePanel extends PanelBase {
     this.message = '';
     this.sending = false;
     this.replaced = [];
-    this.confirming = false;
   }
 
   override connectedCallback(): void {
@@ -152,22 +150,8 @@ export class CcsGeneratePanel extends PanelBase {
       );
   }
 
-  /** A start that replaces widgets asks first; nothing is sent until it is confirmed. */
-  private async askStart(): Promise<void> {
-    if (!this.form.replace || this.replaced.length === 0) return this.start();
-    this.confirming = true;
-    await this.updateComplete;
-    focusQuestion(this.renderRoot);
-  }
-
-  private async keepWidgets(): Promise<void> {
-    this.confirming = false;
-    await this.updateComplete;
-    this.renderRoot.querySelector<HTMLButtonElement>('button.primary')?.focus();
-  }
-
   private async start(): Promise<void> {
-    this.confirming = false;
+    this.question.answered();
     if (this.sending) return;
     this.sending = true;
     this.message = '';
@@ -273,20 +257,20 @@ export class CcsGeneratePanel extends PanelBase {
       </p>
       ${this.message ? html`<div class="error" role="alert" tabindex="-1">${this.message}</div>` : nothing}
       ${
-        this.confirming
+        this.question.asking
           ? renderReplaceQuestion(t, {
               replaced: this.replaced,
               languages: this.languages.map((l) => languageName(t, l)),
               action: t('confirmGenerate'),
               confirm: () => void this.start(),
-              cancel: () => void this.keepWidgets(),
+              cancel: () => void this.question.keep(),
             })
           : html`<div class="toolbar">
               <button
                 class="primary"
                 ?disabled=${this.running || !affordable || !this.form.design}
                 aria-disabled=${this.sending ? 'true' : 'false'}
-                @click=${() => void this.askStart()}
+                @click=${() => void this.question.ask(this.form.replace && this.replaced.length > 0, () => this.start())}
               >
                 ${t('start')}
               </button>
