@@ -1,6 +1,7 @@
 // Destructive actions ask first: filling a design and a generation that replaces the widgets
 // say which widgets go and in which languages, send nothing until confirmed, and "keep them"
 // leaves the content as it was.
+import AxeBuilder from '@axe-core/playwright';
 import type { Page } from 'playwright-core';
 import { apiOf, productWith, ROOT, setHeading } from './content';
 import { editorHarness, hostEvents, shot, waitForEvent, type Body } from './harness';
@@ -16,6 +17,14 @@ const api = apiOf(
 const ids = (widgets: Body[]) => widgets.map((w) => w.id);
 const activeText = (page: Page, root: string) =>
   page.evaluate(`(${root}).activeElement?.textContent.trim() ?? null`) as Promise<string | null>;
+
+async function expectNoViolations(page: Page, state: string): Promise<void> {
+  const result = await new AxeBuilder({ page }).include('ccs-editor').analyze();
+  expect({
+    state,
+    violations: result.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
+  }).toEqual({ state, violations: [] });
+}
 
 describe('<ccs-editor> replacing widgets', () => {
   test('when an owner fills a design over imported widgets, then the editor lists what goes and fills only once confirmed', async () => {
@@ -42,6 +51,7 @@ describe('<ccs-editor> replacing widgets', () => {
     ]);
     const panel = `${ROOT}.querySelector('ccs-designs-panel').shadowRoot`;
     expect(await activeText(page, panel)).toMatch(/^This deletes/);
+    await expectNoViolations(page, 'fill question');
     await shot(page, 'fill-confirm-1440');
     await page.setViewportSize({ width: 375, height: 900 });
     await shot(page, 'fill-confirm-375');
@@ -76,6 +86,7 @@ describe('<ccs-editor> replacing widgets', () => {
       await expect(question.locator('li').allTextContents()).resolves.toEqual([
         expect.stringMatching(/^Questions and answers — /),
       ]);
+      await expectNoViolations(page, 'generate question');
       await shot(page, 'generate-confirm');
       await editor.getByRole('button', { name: 'Keep them (go back)' }).click();
       // Nothing was started.
