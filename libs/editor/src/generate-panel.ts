@@ -179,14 +179,29 @@ export class CcsGeneratePanel extends PanelBase {
       if (typeof remaining === 'number') this.remaining = remaining;
       this.dispatchEvent(new CustomEvent('ccs-failed', { detail: err, bubbles: true, composed: true }));
       this.sending = false;
-      // Focus stays in the form: on Start when it can be pressed again, else on the message.
-      await this.updateComplete;
-      const start = this.renderRoot.querySelector<HTMLButtonElement>('button.primary');
-      if (start && !start.disabled) start.focus();
-      else this.renderRoot.querySelector<HTMLElement>('.error')?.focus();
     } finally {
       this.sending = false;
     }
+  }
+
+  /** Whether Start had focus before this update (a disabled button loses it). */
+  private startFocused = false;
+
+  protected override willUpdate(): void {
+    const start = this.renderRoot.querySelector('button.primary');
+    this.startFocused = start !== null && (this.renderRoot as ShadowRoot).activeElement === start;
+  }
+
+  /**
+   * Start may become disabled while it has focus (a refused start, the estimate arriving over
+   * the remaining credits): focus then goes to the message saying why, not to the page.
+   */
+  protected override updated(): void {
+    const start = this.renderRoot.querySelector<HTMLButtonElement>('button.primary');
+    if (!this.startFocused || (start && !start.disabled)) return;
+    const why =
+      this.renderRoot.querySelector<HTMLElement>('.error') ?? this.renderRoot.querySelector('.estimate');
+    why?.focus();
   }
 
   protected override render() {
@@ -244,7 +259,7 @@ export class CcsGeneratePanel extends PanelBase {
             </div>`
           : nothing
       }
-      <p class="estimate" aria-live="polite">
+      <p class="estimate" aria-live="polite" tabindex="-1">
         ${
           this.remaining === null
             ? t('loading')
