@@ -15,6 +15,10 @@ import { renderWidgetItem, type WidgetItemView } from './widget-item';
 import './add-panel';
 import './generate-panel';
 import './designs-panel';
+import './media-form';
+
+/** The id of the text every editable text is described by. */
+const EDIT_HINT = 'ccs-edit-hint';
 
 /** The stylesheet of rendered content, served by the API (so widgets look as on the shop). */
 const CONTENT_CSS = 'content/v1/ccs-content.css';
@@ -45,7 +49,7 @@ export class CcsEditor extends EditorCore {
         >${t('language')}
         <select
           class="lang"
-          @change=${(e: Event) => void this.switchLanguage((e.target as HTMLSelectElement).value)}
+          @change=${(e: Event) => this.switchLanguage((e.target as HTMLSelectElement).value)}
         >
           ${this.languages.map((l) => html`<option value=${l} ?selected=${l === this.lang}>${languageName(t, l)}</option>`)}
         </select>
@@ -105,6 +109,7 @@ export class CcsEditor extends EditorCore {
               .languages=${this.languages}
               .lang=${this.lang}
               .count=${this.widgets.length}
+              .replaced=${this.replacedNames()}
               .running=${Boolean(running)}
               @ccs-started=${(e: CustomEvent<GenerationJob>) => this.watcher.watch(e.detail)}
               @ccs-failed=${(e: CustomEvent<unknown>) => this.report(e.detail)}
@@ -119,13 +124,19 @@ export class CcsEditor extends EditorCore {
               .t=${t}
               .entityPath=${this.entityPath}
               .entityType=${this.entityType}
+              .replaced=${this.replacedNames()}
+              .languageNames=${this.languages.map((l) => languageName(t, l))}
               @ccs-filled=${(e: CustomEvent<{ widget_created: number }>) => void this.afterFill(e.detail.widget_created)}
               @ccs-failed=${(e: CustomEvent<unknown>) => this.report(e.detail)}
               @ccs-close=${() => void this.closePanel()}
             ></ccs-designs-panel>`
           : nothing
       }
-      ${this.widgets.length ? html`<p class="hint">${t('editHint')}</p>` : html`<p class="hint">${t('empty')}</p>`}
+      ${
+        this.widgets.length
+          ? html`<p class="hint" id=${EDIT_HINT}>${t('editHint')}</p>`
+          : html`<p class="hint">${t('empty')}</p>`
+      }
       <ol class="widgets" aria-label=${t('widgetsLabel')} aria-busy=${this.busy}>
         ${repeat(
           this.widgets,
@@ -136,12 +147,22 @@ export class CcsEditor extends EditorCore {
     `;
   }
 
+  /** The widgets shown, as an owner recognises them: "Section — Built for trails" (a replace lists them). */
+  protected replacedNames(): string[] {
+    return this.widgets.map((w, i) => {
+      const text = textOf(w.html);
+      const name = this.nameOf(w) ?? this.t('widgetLabel', { n: i + 1, total: this.widgets.length });
+      return text ? `${name} — ${text.length > 60 ? `${text.slice(0, 59)}…` : text}` : name;
+    });
+  }
+
   /** What a widget's row needs from the editor (see widget-item.ts). */
   protected get itemView(): WidgetItemView {
     return {
       t: this.t,
       total: this.widgets.length,
       busy: this.busy,
+      drawn: this.drawn,
       dropIndex: this.dropIndex,
       copying: this.copying,
       entriesOpen: this.entriesOf,
@@ -169,6 +190,10 @@ export class CcsEditor extends EditorCore {
       copyTo: (w, target) => void this.copyTo(w, target),
       entries: (w) => entriesOf(w, this.catalogue.get(w.widget_id)?.item_class ?? null, this.lang),
       toggleEntries: (w) => (this.entriesOf = this.entriesOf === w.id ? null : w.id),
+      mediaOpen: this.mediaOf,
+      lang: this.shown?.lang ?? this.lang,
+      toggleMedia: (w) => (this.mediaOf = this.mediaOf === w.id ? null : w.id),
+      saveMedia: (w, save) => void this.saveMedia(w, save.elementId, save.extension),
       entryAction: (action, w, entry, k) => void this.entryAction(action, w, entry.element, k),
     };
   }
@@ -183,15 +208,32 @@ export class CcsEditor extends EditorCore {
 
   /** Marks the editable texts of every rendered widget and edits them in place. */
   protected wireEditables(): void {
+    const view = this.shown;
+    if (!view) return;
     for (const item of this.renderRoot.querySelectorAll<HTMLElement>('li.widget')) {
       const widget = this.widgets.find((w) => String(w.id) === item.dataset.id);
       const body = item.querySelector<HTMLElement>('.widget-body');
       if (!widget || !body) continue;
-      for (const { element, node, plain } of editableNodes(widget, body, this.lang)) {
-        makeEditable(node, plain, this.t('edit'), () => void this.save(widget, element.id, node, plain));
+      // A question's answer is edited too: the editor keeps every details open.
+      for (const details of body.querySelectorAll('details')) details.open = true;
+      for (const { element, node, plain } of editableNodes(widget, body, view.lang)) {
+        makeEditable(node, plain, {
+          describedBy: EDIT_HINT,
+          commit: () => void this.save(view, widget, element.id, node, plain),
+          changed: (unsaved) => this.markUnsaved(node, unsaved),
+        });
       }
     }
   }
+}
+
+/** The text of rendered html, its blocks apart ("Weight 1.2 kg", not "Weight1.2 kg"). */
+function textOf(html: string): string {
+  const body = new DOMParser().parseFromString(html, 'text/html').body;
+  const walker = document.createTreeWalker(body, NodeFilter.SHOW_TEXT);
+  const parts: string[] = [];
+  while (walker.nextNode()) parts.push(walker.currentNode.textContent ?? '');
+  return parts.join(' ').replace(/\s+/g, ' ').trim();
 }
 
 if (!customElements.get('ccs-editor')) customElements.define('ccs-editor', CcsEditor);
