@@ -114,7 +114,7 @@ export function renderWidgetItem(v: WidgetItemView, widget: ContentWidget, i: nu
         : nothing
     }
     ${v.entriesOpen === widget.id && entries.length ? renderEntries(v, widget, entries, label) : nothing}
-    <div class="widget-body">${unsafeHTML(widget.html)}</div>
+    <div class="widget-body" part="preview">${unsafeHTML(widget.html)}</div>
   </li>`;
 }
 
