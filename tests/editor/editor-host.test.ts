@@ -110,14 +110,27 @@ describe('<ccs-editor> and its host page', () => {
     const page = await h.open({ token: shop.whiteLabelToken, uiLang: 'cs-CZ', entityId: 'CZ-1' });
     await waitForEvent(page, 'ccs-ready');
     const editor = page.locator('ccs-editor');
-    await addFirstWidget(page, 'Přidat widget');
+    // The catalogue's names, categories and descriptions (English from the API) in Czech too.
+    await editor.getByRole('button', { name: 'Přidat widget' }).click();
+    const panel = editor.locator('ccs-add-panel');
+    await panel.locator('button.choice').first().waitFor();
+    expect(await panel.locator('button.choice strong').first().textContent()).toBe('Sekce');
+    expect(await panel.getByText('Nadpis s odstavcem textu.').count()).toBe(1);
+    expect(await panel.locator('option', { hasText: 'Prodejní argumenty' }).count()).toBe(1);
+    await panel.locator('button.choice').first().click();
+    await waitForEvent(page, 'ccs-change');
+    expect(await editor.locator('.widget-bar .name').first().textContent()).toContain('Sekce');
     expect(await editor.getByRole('button', { name: 'Načíst znovu' }).count()).toBe(1);
     await expectNoViolations(page, 'cs-CZ');
     await shots(page, 'ui-lang-cs-CZ');
 
-    // The host's own word for one text; the rest stays Czech.
-    await inPage(page, `document.querySelector('ccs-editor').messages = { cs: { add: 'Nový blok' } }`);
+    // The host's own word for one text and one widget name; the rest stays Czech.
+    await inPage(
+      page,
+      `document.querySelector('ccs-editor').messages = { cs: { add: 'Nový blok', 'widget.section': 'Oddíl' } }`,
+    );
     await editor.getByRole('button', { name: 'Nový blok' }).waitFor();
+    expect(await editor.locator('.widget-bar .name').first().textContent()).toContain('Oddíl');
     expect(await editor.getByRole('button', { name: 'Načíst znovu' }).count()).toBe(1);
 
     // A language the editor does not have: the host's texts, English where it has none.

@@ -186,7 +186,10 @@ export class CcsEditor extends EditorCore {
       dropIndex: this.dropIndex,
       copying: this.copying,
       entriesOpen: this.entriesOf,
-      nameOf: (w) => this.nameOf(w),
+      nameOf: (w) => {
+        const widget = this.catalogue.get(w.widget_id);
+        return widget && this.t.catalogue(`widget.${widget.type}`, widget.name);
+      },
       dragStart: (i) => (this.dragFrom = i),
       dragOver: (i) => {
         if (this.dragFrom === null) return false;

@@ -1,20 +1,31 @@
 import { ApiError } from './api';
 import { isLicence, isOrigin } from './errors';
+import { catalogueCs } from './messages/catalogue-cs';
 import { cs } from './messages/cs';
 import { en, type MessageKey, type Messages } from './messages/en';
 
 const CATALOGUES: Record<string, Messages> = { en, cs };
+/** Names of the API's English catalogue texts (see messages/catalogue-cs.ts); English: the API's. */
+const CATALOGUE_TEXTS: Record<string, Record<string, string>> = { cs: catalogueCs };
 
 /**
  * A host's texts: per language tag, any messages to replace (`{cs: {add: 'Nový widget'}}`), or a
- * whole language to add (`{de: {...}}`; a key it leaves out is shown in English).
+ * whole language to add (`{de: {...}}`; a key it leaves out is shown in English). The API's
+ * catalogue texts too: `widget.<type>`, `widget.<type>.description`, `category.<key>`,
+ * `hint.<role>`.
  */
-export type MessageOverrides = Record<string, Partial<Record<MessageKey, string>>>;
+export type MessageOverrides = Record<string, Partial<Record<MessageKey, string>> & Record<string, string>>;
 
 export interface Translate {
   (key: MessageKey, params?: Record<string, string | number>): string;
   /** The language the texts are in. */
   readonly lang: string;
+  /**
+   * A text the API gives in English (a widget's name, a category, a field's hint) in this
+   * language: `key` is `widget.<type>`, `widget.<type>.description`, `category.<key>` or
+   * `hint.<role>`; `fallback` (the API's text) when there is none.
+   */
+  catalogue(key: string, fallback: string): string;
 }
 
 /**
@@ -68,6 +79,12 @@ export function translator(uiLang: string, overrides: MessageOverrides = {}): Tr
     ...(primary !== lang && definedOnly(overrides[primary])),
     ...definedOnly(overrides[lang]),
   };
+  const catalogue: Record<string, string> = {
+    ...CATALOGUE_TEXTS[primary],
+    ...CATALOGUE_TEXTS[lang],
+    ...(primary !== lang && definedOnly(overrides[primary])),
+    ...definedOnly(overrides[lang]),
+  };
   const plural = pluralRules(lang);
   const t = (key: MessageKey, params: Record<string, string | number> = {}) =>
     (messages[key] ?? key).replace(/\{(\w+)(?::([^}]*))?\}/g, (whole, name: string, forms?: string) => {
@@ -77,13 +94,19 @@ export function translator(uiLang: string, overrides: MessageOverrides = {}): Tr
       const rule = plural.select(Number(params[name]));
       return (rule === 'one' ? words[0] : rule === 'few' && words.length > 2 ? words[1] : words.at(-1)) ?? '';
     });
-  return Object.assign(t, { lang });
+  return Object.assign(t, {
+    lang,
+    catalogue: (key: string, fallback: string) =>
+      Object.prototype.hasOwnProperty.call(catalogue, key) ? catalogue[key]! : fallback,
+  });
 }
 
 /** The string messages of a host's map (anything else is left to the defaults). */
-function definedOnly(map: Partial<Record<MessageKey, string>> | undefined): Partial<Messages> {
+function definedOnly(map: Record<string, unknown> | undefined): Partial<Messages> & Record<string, string> {
   if (typeof map !== 'object' || map === null) return {};
-  return Object.fromEntries(Object.entries(map).filter(([, v]) => typeof v === 'string'));
+  return Object.fromEntries(
+    Object.entries(map).filter((entry): entry is [string, string] => typeof entry[1] === 'string'),
+  );
 }
 
 let last: { uiLang: string; overrides: MessageOverrides | undefined; t: Translate } | undefined;
