@@ -254,6 +254,16 @@ describe('<ccs-editor> under a strict Content-Security-Policy', () => {
     expect(detail).toBeDefined();
     expect(blocked?.detail).toMatchObject({ code: 'csp_blocked', directive: 'connect-src' });
     expect(blocked?.detail.blocked).toContain(h.wl.url);
+    // The editor shows it too, next to the failure it caused, with a way to try again.
+    await until(context, shadow(`querySelector('button.retry') !== null`));
+    expect(
+      await context
+        .locator('ccs-editor')
+        .getByText(/Content-Security-Policy blocks the editor \(connect-src/)
+        .count(),
+    ).toBe(1);
+    await expectNoViolations(context, 'csp blocked');
+    await shots(context, 'csp-blocked');
     await context.close();
   });
 

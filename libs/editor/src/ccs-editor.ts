@@ -41,7 +41,8 @@ export class CcsEditor extends EditorCore {
     this.unwatchCsp = watchCsp(
       () => new URL(this.api?.url('') ?? location.href).origin,
       ({ directive, blocked }) => {
-        const message = this.t('errCsp', { directive, blocked });
+        // The message names the origin (what a policy lists); the event carries the whole URL.
+        const message = this.t('errCsp', { directive, blocked: originOf(blocked) });
         this.error = message;
         this.emit('ccs-error', { status: 0, code: 'csp_blocked', message, directive, blocked });
       },
@@ -238,6 +239,15 @@ export class CcsEditor extends EditorCore {
         makeEditable(node, plain, this.t('edit'), () => void this.save(widget, element.id, node, plain));
       }
     }
+  }
+}
+
+/** The origin of a URL (`blocked` may also be a keyword such as `inline` or `eval`). */
+function originOf(url: string): string {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return url;
   }
 }
 
