@@ -31,7 +31,9 @@ describe('Ingress', () => {
     expect(routed).toEqual({
       // /content/v1: the content stylesheet storefronts load from either API.
       'catalogue-api': ['/api/v1', '/api/v2', '/content/v1', '/docs'],
-      'white-label-api': ['/api/v3', '/content/v1', '/docs'],
+      // /editor/v1: the editor bundle (stable and content-hashed URLs); /design-preview/v1: the
+      // designs' previews the editor shows.
+      'white-label-api': ['/api/v3', '/content/v1', '/editor/v1', '/design-preview/v1', '/docs'],
       // ingress.docs: false in the everything values
       'credit-service': ['/public/credit'],
     });

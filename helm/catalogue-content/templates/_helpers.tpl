@@ -21,12 +21,14 @@
 The four services: values key, name (also the container command's directory), the
 environment variable of its port, whether it may have an Ingress, and the only paths an
 Ingress routes to it (its API, and /content/v1 for the public content stylesheet that
-storefronts load; /docs is added per ingress.docs). /metrics, /healthz and /readyz stay inside
+storefronts load; white-label-api also /editor/v1, the <ccs-editor> bundle under its stable
+and content-hashed URLs, and /design-preview/v1, the designs' previews the editor shows;
+/docs is added per ingress.docs). /metrics, /healthz and /readyz stay inside
 the cluster.
 */}}
 {{- define "cc.components" -}}
 catalogueApi: { name: catalogue-api, portEnv: CATALOGUE_API_PORT, api: true, paths: [/api/v1, /api/v2, /content/v1] }
-whiteLabelApi: { name: white-label-api, portEnv: WHITE_LABEL_API_PORT, api: true, paths: [/api/v3, /content/v1] }
+whiteLabelApi: { name: white-label-api, portEnv: WHITE_LABEL_API_PORT, api: true, paths: [/api/v3, /content/v1, /editor/v1, /design-preview/v1] }
 creditService: { name: credit-service, portEnv: CREDIT_SERVICE_PORT, api: true, paths: [/public/credit] }
 generationWorker: { name: generation-worker, portEnv: GENERATION_WORKER_PORT, api: false, paths: [] }
 {{- end -}}

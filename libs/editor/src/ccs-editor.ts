@@ -8,7 +8,8 @@ import { html, nothing } from 'lit';
 import { repeat } from 'lit/directives/repeat.js';
 import { EditorCore, type Panel } from './editor-core';
 import { entriesOf } from './entries';
-import { languageName } from './i18n';
+import { adoptContentSheet, watchCsp } from './host';
+import { cachedTranslator, languageName, type MessageOverrides, type Translate } from './i18n';
 import { editableNodes, makeEditable } from './inline-edit';
 import type { GenerationJob } from './types';
 import { renderWidgetItem, type WidgetItemView } from './widget-item';
@@ -24,18 +25,56 @@ const EDIT_HINT = 'ccs-edit-hint';
 const CONTENT_CSS = 'content/v1/ccs-content.css';
 
 export class CcsEditor extends EditorCore {
+  static override properties = {
+    ...EditorCore.properties,
+    // The host's texts: replaces messages or adds a language (see i18n.ts, MessageOverrides).
+    messages: { attribute: false },
+  };
+
+  declare messages: MessageOverrides | undefined;
+
+  private unwatchCsp: (() => void) | undefined;
+
+  override get t(): Translate {
+    return cachedTranslator(this.uiLang, this.messages);
+  }
+
+  override connectedCallback(): void {
+    super.connectedCallback();
+    // What the page's Content-Security-Policy blocks of the editor reaches the host as an event.
+    this.unwatchCsp = watchCsp(
+      () => new URL(this.api?.url('') ?? location.href).origin,
+      ({ directive, blocked }) => {
+        // The message names the origin (what a policy lists); the event carries the whole URL.
+        const message = this.t('errCsp', { directive, blocked: originOf(blocked) });
+        this.error = message;
+        this.emit('ccs-error', { status: 0, code: 'csp_blocked', message, directive, blocked });
+      },
+    );
+  }
+
+  override disconnectedCallback(): void {
+    super.disconnectedCallback();
+    this.unwatchCsp?.();
+  }
+
   protected override render() {
     const t = this.t;
-    const base = this.api?.url(CONTENT_CSS);
     return html`
-      ${base ? html`<link rel="stylesheet" href=${base} />` : nothing}
-      <header>
+      <header part="header">
         <h2>${t('title', { entity: this.entityTitle || this.entityId })}</h2>
         ${this.phase === 'ready' ? this.renderToolbar() : nothing}
       </header>
       <div class="status" role="status" aria-live="polite">${this.status}</div>
-      ${this.error ? html`<div class="error" role="alert">${this.error}</div>` : nothing}
-      ${this.phase === 'fatal' ? html`<div class="error" role="alert">${this.fatal}</div>` : nothing}
+      ${this.error ? html`<div class="error" role="alert" part="error">${this.error}</div>` : nothing}
+      ${
+        this.phase === 'fatal'
+          ? html`<div class="fatal">
+              <div class="error" role="alert" part="error">${this.fatal}</div>
+              <button class="retry" part="retry" @click=${() => void this.refresh()}>${t('retry')}</button>
+            </div>`
+          : nothing
+      }
       ${this.phase === 'loading' ? html`<p class="hint">${t('loading')}</p>` : nothing}
       ${this.phase === 'ready' ? this.renderReady() : nothing}
     `;
@@ -44,7 +83,7 @@ export class CcsEditor extends EditorCore {
   protected renderToolbar() {
     const t = this.t;
     const toggle = (panel: Panel) => () => (this.panel = this.panel === panel ? 'none' : panel);
-    return html`<div class="toolbar">
+    return html`<div class="toolbar" part="toolbar">
       <label
         >${t('language')}
         <select
@@ -90,6 +129,7 @@ export class CcsEditor extends EditorCore {
       ${
         this.panel === 'add'
           ? html`<ccs-add-panel
+              part="panel"
               .api=${this.api}
               .t=${t}
               .count=${this.widgets.length}
@@ -102,6 +142,7 @@ export class CcsEditor extends EditorCore {
       ${
         this.panel === 'generate'
           ? html`<ccs-generate-panel
+              part="panel"
               .api=${this.api}
               .t=${t}
               .entityPath=${this.entityPath}
@@ -120,6 +161,7 @@ export class CcsEditor extends EditorCore {
       ${
         this.panel === 'designs'
           ? html`<ccs-designs-panel
+              part="panel"
               .api=${this.api}
               .t=${t}
               .entityPath=${this.entityPath}
@@ -137,7 +179,7 @@ export class CcsEditor extends EditorCore {
           ? html`<p class="hint" id=${EDIT_HINT}>${t('editHint')}</p>`
           : html`<p class="hint">${t('empty')}</p>`
       }
-      <ol class="widgets" aria-label=${t('widgetsLabel')} aria-busy=${this.busy}>
+      <ol class="widgets" part="widget-list" aria-label=${t('widgetsLabel')} aria-busy=${this.busy}>
         ${repeat(
           this.widgets,
           (w) => w.id,
@@ -166,7 +208,10 @@ export class CcsEditor extends EditorCore {
       dropIndex: this.dropIndex,
       copying: this.copying,
       entriesOpen: this.entriesOf,
-      nameOf: (w) => this.nameOf(w),
+      nameOf: (w) => {
+        const widget = this.catalogue.get(w.widget_id);
+        return widget && this.t.catalogue(`widget.${widget.type}`, widget.name);
+      },
       dragStart: (i) => (this.dragFrom = i),
       dragOver: (i) => {
         if (this.dragFrom === null) return false;
@@ -199,6 +244,9 @@ export class CcsEditor extends EditorCore {
   }
 
   protected override updated(): void {
+    // The content stylesheet as a constructable sheet: a strict style-src blocks a <link>.
+    if (this.api)
+      void adoptContentSheet(this.renderRoot as ShadowRoot, this.api.url(CONTENT_CSS)).catch(() => undefined);
     // `?selected` does not move a select the person already used; the language may change
     // under it (a finished generation shows its own language).
     const select = this.renderRoot.querySelector<HTMLSelectElement>('select.lang');
@@ -234,6 +282,15 @@ function textOf(html: string): string {
   const parts: string[] = [];
   while (walker.nextNode()) parts.push(walker.currentNode.textContent ?? '');
   return parts.join(' ').replace(/\s+/g, ' ').trim();
+}
+
+/** The origin of a URL (`blocked` may also be a keyword such as `inline` or `eval`). */
+function originOf(url: string): string {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return url;
+  }
 }
 
 if (!customElements.get('ccs-editor')) customElements.define('ccs-editor', CcsEditor);

@@ -137,7 +137,7 @@ export class CcsDesignsPanel extends PanelBase {
     const over = value.length > spec.max_length;
     const input = (e: Event) => set((e.target as HTMLInputElement).value);
     return html`<div class="field">
-      <label for=${id}>${spec.hint || spec.role}</label>
+      <label for=${id}>${t.catalogue(`hint.${spec.role}`, spec.hint || spec.role)}</label>
       ${
         spec.format === 'html' || spec.max_length > 200
           ? html`<textarea
@@ -186,8 +186,14 @@ export class CcsDesignsPanel extends PanelBase {
         )}
       </fieldset>`;
     return html`<fieldset class="design-widget">
-      <legend>${w.widget_name}</legend>
-      ${w.widget_description ? html`<p class="hint">${w.widget_description}</p>` : nothing}
+      <legend>${w.type ? t.catalogue(`widget.${w.type}`, w.widget_name) : w.widget_name}</legend>
+      ${
+        w.widget_description
+          ? html`<p class="hint">
+              ${w.type ? t.catalogue(`widget.${w.type}.description`, w.widget_description) : w.widget_description}
+            </p>`
+          : nothing
+      }
       ${(w.field ?? []).map(field)} ${Array.from({ length: w.item_count ?? 0 }, (_, n) => item(n))}
       ${
         w.image_slot

@@ -89,7 +89,12 @@ export class EditorLoad extends EditorState {
       if (licence.status === 'rejected') throw licence.reason;
       if (!licence.value.data.has_valid_license) {
         this.fail(
-          new ApiError(403, 'The white-label licence of this eshop is not valid', 'licence', undefined),
+          new ApiError(
+            403,
+            'The white-label licence of this eshop is not valid',
+            'licence_invalid',
+            undefined,
+          ),
           true,
         );
         return;

@@ -6,6 +6,7 @@
 import { LitElement, type PropertyValues } from 'lit';
 import { Api, ApiError } from './api';
 import { ContentApi } from './content-api';
+import { editorErrorCode } from './errors';
 import { errorMessage, translator, type Translate } from './i18n';
 import { editorStyles } from './styles';
 import type { CatalogueWidget, ContentWidget, GenerationJob } from './types';
@@ -173,8 +174,13 @@ export class EditorState extends LitElement {
   /** Tells the host about a failure (a panel may already show it). */
   protected report(err: unknown): void {
     const status = err instanceof ApiError ? err.status : 0;
-    const code = err instanceof ApiError ? err.code : undefined;
-    this.emit('ccs-error', { status, message: errorMessage(this.t, err), code });
+    const apiCode = err instanceof ApiError ? err.code : undefined;
+    this.emit('ccs-error', {
+      status,
+      message: errorMessage(this.t, err),
+      code: editorErrorCode(err),
+      api_code: apiCode,
+    });
   }
 
   /**

@@ -141,7 +141,7 @@ export function renderWidgetItem(v: WidgetItemView, widget: ContentWidget, i: nu
           ></ccs-media-form>`
         : nothing
     }
-    <div class="widget-body">${keyed(v.drawn, unsafeHTML(widget.html))}</div>
+    <div class="widget-body" part="preview">${keyed(v.drawn, unsafeHTML(widget.html))}</div>
   </li>`;
 }
 

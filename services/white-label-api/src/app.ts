@@ -9,7 +9,7 @@ import {
 } from '@catalogue/http';
 import type { Deps } from './deps';
 import { designPreviewRoutes } from './routes/design-preview.routes';
-import { editorAssetsRouter } from './routes/editor-assets.routes';
+import { editorAssetsRouter, editorOriginRouter } from './routes/editor-assets.routes';
 import { generateRoutes } from './routes/generate.routes';
 import { licenceRoutes } from './routes/licence.routes';
 import { contentRoutes } from './routes/content.routes';
@@ -37,6 +37,7 @@ export function createApp(deps: Deps): HttpApp {
       publicAssetsRouter([contentStylesheet]),
       publicCreditRouter(deps),
       editorAssetsRouter(),
+      editorOriginRouter(deps),
       designPreviewRoutes(deps),
       ...[
         entitiesRoutes,

@@ -124,4 +124,7 @@ export const cs: Messages = {
   errTooMany: 'Příliš mnoho požadavků. Zkuste to za chvíli.',
   errServer: 'Na serveru se něco pokazilo ({message}). Zkuste to znovu; pokud to přetrvá, nahlaste to.',
   errOther: 'Požadavek selhal ({status}): {message}',
+  errCsp:
+    'Zásady zabezpečení obsahu (Content-Security-Policy) této stránky editor blokují ({directive}: {blocked}). Povolte jej v zásadách stránky.',
+  retry: 'Zkusit znovu',
 };

@@ -125,6 +125,9 @@ export const en = {
   errTooMany: 'Too many requests. Try again in a moment.',
   errServer: 'Something went wrong on the server ({message}). Try again; if it persists, report it.',
   errOther: 'The request failed ({status}): {message}',
+  errCsp:
+    "This page's Content-Security-Policy blocks the editor ({directive}: {blocked}). Allow it in the page's policy.",
+  retry: 'Try again',
 } as const;
 
 export type MessageKey = keyof typeof en;
