@@ -1,12 +1,18 @@
 export {
   CATALOGUE_TYPE_OF,
+  fallbackPolicyOf,
   generationMaterial,
   itemImages,
   lockContentAndSources,
   productRef,
   saveEditorContent,
 } from './entity-content';
-export type { EditorContentTarget, EntitySources, SavedEditorContent } from './entity-content';
+export type {
+  EditorContentTarget,
+  EntitySources,
+  RenderingEshop,
+  SavedEditorContent,
+} from './entity-content';
 export { createDesignCache, renderContent, renderContents } from './render-content';
 export { renderItem } from './render-item';
 export type { DesignCache, RenderBatch, RenderTarget } from './render-content';

@@ -21,15 +21,15 @@ import {
   type Language,
   type WidgetTemplate,
 } from '@catalogue/content';
-import { contentRepository, type Eshop, type Knex, type WlEntity, type WlEntityType } from '@catalogue/db';
-import { saveEditorContent, widgetTemplates } from '@catalogue/content-store';
+import { contentRepository, type Knex, type WlEntity, type WlEntityType } from '@catalogue/db';
+import { saveEditorContent, widgetTemplates, type RenderingEshop } from '@catalogue/content-store';
 import { NotFoundError, ValidationError } from '@catalogue/http';
 import type { ContentPostInput, CopyWidgetInput } from '../schemas/content.schema';
 import { newWidgetFromElements } from './content-elements';
 import { requireEntity } from './entities.service';
 
 export interface ContentTarget {
-  eshop: Pick<Eshop, 'id' | 'languages'>;
+  eshop: RenderingEshop;
   type: WlEntityType;
   entityId: string;
 }

@@ -1,7 +1,7 @@
 import { ValidationError } from '@catalogue/http';
 import { fillDesign, type FillWidgetInput } from '@catalogue/content';
-import { wlEntitiesRepository, type Eshop, type Knex, type WlEntityType } from '@catalogue/db';
-import { saveEditorContent } from '@catalogue/content-store';
+import { wlEntitiesRepository, type Knex, type WlEntityType } from '@catalogue/db';
+import { saveEditorContent, type RenderingEshop } from '@catalogue/content-store';
 import { invalidTextErrors } from '../schemas/valid-text.schema';
 import { loadDesignStructure } from './designs.service';
 import { requireEntity } from './entities.service';
@@ -23,7 +23,7 @@ export interface FillDesignResult {
  */
 export async function fillEntityDesign(
   db: Knex,
-  eshop: Pick<Eshop, 'id' | 'languages'>,
+  eshop: RenderingEshop,
   type: WlEntityType,
   entityId: string,
   input: FillDesignInput,
