@@ -1,4 +1,4 @@
-export { pickLanguage, toLangMap, wireExtension } from './model';
+export { isLangMap, pickLanguage, toLangMap, wireExtension } from './model';
 export type { ContentElement, ContentWidget, Language, LangMap, NestedNode, Text } from './model';
 
 export { escapeText, htmlToText, sanitizeHtml, sanitizeOutput } from './sanitize';
