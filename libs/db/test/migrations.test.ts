@@ -74,6 +74,7 @@ const MIGRATIONS = [
   '20261125000500_webhooks',
   '20261125000600_credit_alert',
   '20261125000700_event_retention',
+  '20261126000200_language_fallback',
 ];
 
 async function databaseExists(name: string): Promise<boolean> {
