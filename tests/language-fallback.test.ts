@@ -113,7 +113,9 @@ describe('storefront pages in a language without its own texts', () => {
 
     for (const lang of ['cs', 'de']) {
       expect(textLanguages(item.content.html[lang])).toEqual([]);
-      expect(item.content.html[lang]).not.toContain('lang=');
+      // The gallery stays: its image, whose alt text is the default name, is marked.
+      expect(item.content.html[lang]).toContain('src="https://shop.test/p1.jpg"');
+      expect(item.content.html[lang]).not.toMatch(/<(?!img)[a-z0-9]+[^>]* lang=/);
       expect(item.content.marketplace[lang]).toBe('');
       expect(item.site_link.list[lang]).toEqual([]);
       expect(stored.html[lang]).toBe(item.content.html[lang]);

@@ -91,6 +91,8 @@ describe('language fallback policy', () => {
       '<img lang="en" src="https://cdn.test/a.jpg" alt="Shoe"',
     );
     expect(completeLanguages(img, ['default', 'cs', 'en'], FALLBACK)).toEqual(['default', 'en']);
+    // Under omit the image stays (images are the same in every language), still marked.
+    expect(renderHtml(img, 'cs', OMIT)).toContain('<img lang="en" src="https://cdn.test/a.jpg" alt="Shoe"');
   });
 
   it('when languages_complete is computed, then it lists the languages whose every text is their own', () => {

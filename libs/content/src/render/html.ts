@@ -142,10 +142,11 @@ export function resolveTree(
   const fallbackLang =
     lang === 'default' || lang === policy.defaultLanguage ? null : defaultLanguageCode(policy);
   // `omit`: a widget that would show a `default` text is not on this language's page at all
-  // (nor are its headings in the site links).
+  // (nor are its headings in the site links). Only shown texts count: an image whose alt text
+  // falls back stays (marked), images being the same in every language.
   const widgets =
     policy.mode === 'omit' && fallbackLang !== null
-      ? forest.filter((w) => !widgetTexts(w.widget).some((text) => fallsBack(text, lang, policy)))
+      ? forest.filter((w) => !w.widget.children.some((e) => fallsBack(e.value, lang, policy)))
       : [...forest];
   for (const widget of widgets) {
     const alone = new SlugRegistry();
