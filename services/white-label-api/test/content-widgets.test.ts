@@ -1,3 +1,4 @@
+import { eshopsRepository } from '@catalogue/db';
 import { contentService, elementByClass, elementIds, type Body } from './content-helpers';
 
 describe('white-label-api: content widgets (GET, POST add/reorder, DELETE, dom)', () => {
@@ -13,6 +14,26 @@ describe('white-label-api: content widgets (GET, POST add/reorder, DELETE, dom)'
       status: 200,
       body: { data: { entity_id: 'P-empty', entity_type: 'product', html: '' } },
     });
+  });
+
+  test("when the DOM is asked in a language the texts lack, then it follows the eshop's fallback policy as the stored page does", async () => {
+    for (const [contentFallback, marked] of [
+      ['fallback', true],
+      ['omit', false],
+    ] as const) {
+      const shop = await svc.shop({ languages: ['default', 'cs'] });
+      await eshopsRepository.update(svc.deps.db, shop.id, { contentFallback, defaultLanguage: 'en' });
+      await shop.register('P-dom');
+      await shop.add('P-dom', 'section');
+
+      const dom = await shop.call('POST', '/content/dom/P-dom/type/product?lang=cs');
+
+      expect(dom.status).toBe(200);
+      const stored = await shop.stored('P-dom');
+      expect(dom.body.data.html).toBe(stored?.html.cs);
+      if (marked) expect(dom.body.data.html).toContain('lang="en"');
+      else expect(dom.body.data.html).toBe('');
+    }
   });
 
   test('when the entity is not registered, then every content operation is 404 and nothing is stored', async () => {

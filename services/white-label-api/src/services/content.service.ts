@@ -22,7 +22,12 @@ import {
   type WidgetTemplate,
 } from '@catalogue/content';
 import { contentRepository, type Knex, type WlEntity, type WlEntityType } from '@catalogue/db';
-import { saveEditorContent, widgetTemplates, type RenderingEshop } from '@catalogue/content-store';
+import {
+  fallbackPolicyOf,
+  saveEditorContent,
+  widgetTemplates,
+  type RenderingEshop,
+} from '@catalogue/content-store';
 import { NotFoundError, ValidationError } from '@catalogue/http';
 import type { ContentPostInput, CopyWidgetInput } from '../schemas/content.schema';
 import { newWidgetFromElements } from './content-elements';
@@ -206,7 +211,7 @@ export function deleteWidget(
 /** The entity's whole content rendered in one language (the same renderer the lists are stored with). */
 export async function contentDom(db: Knex, target: ContentTarget, lang: Language) {
   await requireEntity(db, target.eshop.id, target.type, target.entityId);
-  const html = renderHtml(await storedTree(db, target), lang);
+  const html = renderHtml(await storedTree(db, target), lang, fallbackPolicyOf(target.eshop));
   return { entity_id: target.entityId, entity_type: target.type, html };
 }
 
