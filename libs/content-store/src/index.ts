@@ -3,6 +3,7 @@ export {
   fallbackPolicyOf,
   generationMaterial,
   itemImages,
+  materialOf,
   lockContentAndSources,
   productRef,
   saveEditorContent,
@@ -10,6 +11,8 @@ export {
 export type {
   EditorContentTarget,
   EntitySources,
+  GenerationMaterial,
+  LanguageMaterial,
   RenderingEshop,
   SavedEditorContent,
 } from './entity-content';

@@ -23,7 +23,14 @@ export { normaliseTag } from './render/structure';
 export type { RenderedContent } from './render/all';
 
 export { buildRichSnippet, jsonForScript } from './snippet';
-export type { JsonLd, RichSnippet, SnippetEntity, SnippetEntityType, SnippetVariant } from './snippet';
+export type {
+  JsonLd,
+  RichSnippet,
+  SnippetEntity,
+  SnippetEntityType,
+  SnippetParameter,
+  SnippetVariant,
+} from './snippet';
 
 export { SEED_WIDGET_CATEGORIES, SEED_WIDGETS, WIDGETS_BY_TYPE } from './catalogue/widgets';
 export type { WidgetCategoryDefinition } from './catalogue/widgets';
