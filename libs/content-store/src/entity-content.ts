@@ -270,7 +270,8 @@ export interface SavedEditorContent extends RenderedContent {
  * Writes people's content (filled, edited or generated) of an entity in the caller's
  * transaction: takes the entity's content lock, then locks the catalogue item of the same id
  * and the content row (the lock order of render-content), derives the new tree from the stored one with `build` (which may throw
- * to refuse the change: nothing is written), renders every language of the eshop with the
+ * to refuse the change: nothing is written; it also gets what the item is rendered from, for a
+ * catalogue item the lists serve, so an added widget can start from the item's own data), renders every language of the eshop with the
  * item's data for the data-driven parts, stores it with origin `editor` so imports never
  * recompose it, and touches the item so lists that follow `updated_at` see the new content and
  * (for an item the lists serve) writes its `item.content_ready` event, last in the transaction.
@@ -278,7 +279,10 @@ export interface SavedEditorContent extends RenderedContent {
 export async function saveEditorContent(
   trx: Knex.Transaction,
   target: EditorContentTarget,
-  build: (current: ContentWidget[] | undefined) => ContentWidget[] | Promise<ContentWidget[]>,
+  build: (
+    current: ContentWidget[] | undefined,
+    sources: EntitySources | undefined,
+  ) => ContentWidget[] | Promise<ContentWidget[]>,
 ): Promise<SavedEditorContent> {
   const { eshop, entityType, externalId } = target;
   const key = { eshopId: eshop.id, entityType, externalId };
@@ -294,7 +298,7 @@ export async function saveEditorContent(
   const { existing, sources } = listed
     ? await lockContentAndSources(trx, catalogueType, key, item)
     : { existing: await contentRepository.lockTree(trx, key), sources: undefined };
-  const tree = await build(existing?.tree as ContentWidget[] | undefined);
+  const tree = await build(existing?.tree as ContentWidget[] | undefined, sources);
   const snippet: SnippetEntity = sources?.snippet ?? { type: entityType, name: target.fallbackName ?? null };
   const outputs = renderAll(tree, snippet, eshop.languages, fallbackPolicyOf(eshop));
   await contentRepository.save(trx, key, { origin: 'editor', tree, ...outputs });

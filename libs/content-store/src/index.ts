@@ -24,3 +24,4 @@ export { defaultDesign, loadDesign, structureOf, templateOf, widgetTemplates } f
 export type { LoadedDesign } from './designs';
 export { seedCatalogue } from './seed/catalogue.seed';
 export { prepareDatabase } from './prepare';
+export { markStoredSamples } from './legacy-samples';

@@ -65,3 +65,10 @@ export type { ComposeBrand, ComposeEntity, ComposeOptions, ComposeParameter } fr
 export { CONTENT_STYLESHEET_FILE, CONTENT_STYLESHEET_PATH } from './stylesheet';
 
 export * from './tree';
+
+export { starterWidget } from './starter';
+export type { StarterData } from './starter';
+export { adoptSample, hasSample, publicTree, sampleParts } from './sample';
+export type { SampleContent } from './build';
+export type { SamplePart } from './model';
+export { markUnmarkedSamples } from './legacy-samples';

@@ -4,6 +4,7 @@
  * the heading ids in `html` and the slugs in `site_link` always agree.
  */
 import type { ContentWidget, LangMap, NestedNode } from '../model';
+import { publicTree } from '../sample';
 import { buildRichSnippet, type JsonLd, type SnippetEntity } from '../snippet';
 import {
   completeLanguages,
@@ -30,6 +31,7 @@ export interface RenderedContent {
 }
 
 /**
+ * Every output is a storefront's: rendered from {@link publicTree}, never with sample content.
  * Every language gets a key in every language map (an empty string when nothing renders) and in
  * `site_link.list`; `rich_snippet.json` only has the languages that have a snippet.
  */
@@ -39,7 +41,7 @@ export function renderAll(
   languages: readonly string[],
   policy: FallbackPolicy = DEFAULT_FALLBACK_POLICY,
 ): RenderedContent {
-  return renderOutputs(tree, entity, languages, policy);
+  return renderOutputs(publicTree(tree), entity, languages, policy);
 }
 
 /**
@@ -58,8 +60,10 @@ export function renderComposed(
   // A widget's own `html` is what the editor shows: never omitted, whatever the page does.
   const alone: FallbackPolicy = { ...policy, mode: 'fallback' };
   const written = new Set<ContentWidget>();
-  const out = renderOutputs(tree, entity, languages, policy, (resolved, widgetsHtml) => {
-    if (resolved.lang !== htmlLanguage) return;
+  const shown = publicTree(tree);
+  const out = renderOutputs(shown, entity, languages, policy, (resolved, widgetsHtml) => {
+    // A widget's own `html` is the editor's (sample included): only reused when they agree.
+    if (resolved.lang !== htmlLanguage || shown !== tree) return;
     resolved.widgets.forEach((w, i) => {
       w.widget.html = resolved.slugsFromPage.has(w)
         ? renderHtml([w.widget], htmlLanguage, alone)
