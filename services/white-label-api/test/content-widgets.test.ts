@@ -1,5 +1,6 @@
 import { eshopsRepository } from '@catalogue/db';
 import { contentService, elementByClass, elementIds, type Body } from './content-helpers';
+import { classicDesign } from './design-fixtures';
 
 describe('white-label-api: content widgets (GET, POST add/reorder, DELETE, dom)', () => {
   const svc = contentService();
@@ -24,7 +25,15 @@ describe('white-label-api: content widgets (GET, POST add/reorder, DELETE, dom)'
       const shop = await svc.shop({ languages: ['default', 'cs'] });
       await eshopsRepository.update(svc.deps.db, shop.id, { contentFallback, defaultLanguage: 'en' });
       await shop.register('P-dom');
-      await shop.add('P-dom', 'section');
+      // Texts of the shop's own in default (an added catalogue widget's samples are never public).
+      const d = await classicDesign(svc.deps.db);
+      const filled = await shop.call('POST', '/entity/P-dom/type/product/design', {
+        design_id: d.id,
+        widget: [
+          { design_widget_id: d.section, fields: { heading: 'Size guide', paragraph: '<p>Pick one.</p>' } },
+        ],
+      });
+      expect(filled.status).toBe(200);
 
       const dom = await shop.call('POST', '/content/dom/P-dom/type/product?lang=cs');
 
