@@ -199,11 +199,7 @@ describe('property: a product shows only its own parameter values', () => {
           const { externalId, rows } = accepted[0]!;
           const eshop = (await eshopsRepository.findById(db, eshopId))!;
           await db.transaction((trx) =>
-            saveEditorContent(
-              trx,
-              { eshop: { id: eshopId, languages: eshop.languages }, entityType: 'product', externalId },
-              (current) => current ?? [],
-            ),
+            saveEditorContent(trx, { eshop, entityType: 'product', externalId }, (current) => current ?? []),
           );
           check(await stored(db, eshopId, externalId), tag, rows, everyValue);
         }

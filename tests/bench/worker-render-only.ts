@@ -2,6 +2,7 @@
 // bare worker's writes, measured in the benchmark process on the seeded items: composing and
 // rendering them (renderItem, what renderContents runs per item) and serialising the columns
 // its one content write sends. No database work is timed.
+import { DEFAULT_FALLBACK_POLICY } from '@catalogue/content';
 import { createDesignCache, productRef, renderItem } from '@catalogue/content-store';
 import {
   catalogueRepository,
@@ -55,7 +56,15 @@ export async function renderOnlyCpu(
   for (let round = 0; round < rounds; round++) {
     const started = process.cpuUsage();
     for (const p of prepared) {
-      const { content } = renderItem('product', p.item, undefined, p.relations, p.design, p.languages);
+      const { content } = renderItem(
+        'product',
+        p.item,
+        undefined,
+        p.relations,
+        p.design,
+        p.languages,
+        DEFAULT_FALLBACK_POLICY,
+      );
       // What the content write sends for the item's row.
       const columns = contentColumns(content);
       bytes += columns.tree.length + columns.html.length;

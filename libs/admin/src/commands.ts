@@ -1,6 +1,9 @@
 import { Command, CommanderError } from 'commander';
+import { CONTENT_LANGUAGES } from '@catalogue/config';
 import {
+  CONTENT_FALLBACKS,
   EVENT_TYPES,
+  type ContentFallback,
   type EntityStatus,
   type EntityType,
   type EshopInput,
@@ -27,6 +30,7 @@ export const USAGE = `Usage: npm run --silent admin -- <command>
   eshop set ID [--name NAME] [--languages LIST] [--site-link on|off] [--rich-snippet on|off]
                [--review-required on|off] [--licence-until YYYY-MM-DD|none]
                [--rate-limit REQUESTS_PER_MINUTE|default]
+               [--content-fallback fallback|omit] [--default-language CODE|none]
   token create ID --kind api|white-label
   token revoke ID TOKEN_PREFIX
   origin add ID URL
@@ -48,6 +52,24 @@ function onOff(value: string | undefined, flag: string): boolean | undefined {
   if (value === 'on') return true;
   if (value === 'off') return false;
   throw new AdminError(`--${flag} takes on or off (got "${value}")`);
+}
+
+/** `fallback` or `omit` (what a page does with a text its language lacks). */
+function contentFallback(value: string): ContentFallback {
+  if (!(CONTENT_FALLBACKS as readonly string[]).includes(value)) {
+    throw new AdminError(`--content-fallback takes ${CONTENT_FALLBACKS.join(' or ')} (got "${value}")`);
+  }
+  return value as ContentFallback;
+}
+
+/** The language the eshop's `default` texts are written in, or `none` (not said: marked `und`). */
+function defaultLanguage(value: string): EshopInput['defaultLanguage'] {
+  if (value === 'none') return null;
+  const codes = CONTENT_LANGUAGES.filter((l) => l !== 'default');
+  if (!(codes as readonly string[]).includes(value)) {
+    throw new AdminError(`--default-language takes one of ${codes.join(', ')} or none (got "${value}")`);
+  }
+  return value as EshopInput['defaultLanguage'];
 }
 
 function eshopName(value: unknown): string {
@@ -136,6 +158,8 @@ function adminProgram(admin: () => AdminService, answer: Answer): Command {
     .option('--review-required <on|off>', 'generated content waits for review')
     .option('--licence-until <YYYY-MM-DD|none>', 'white-label licence valid until this day')
     .option('--rate-limit <requests-per-minute|default>', "the eshop's read budget per token")
+    .option('--content-fallback <fallback|omit>', 'what a page does with a text its language lacks')
+    .option('--default-language <code|none>', 'the language the default texts are written in')
     .action(async (id: string, o: Record<string, string | undefined>) => {
       const patch: Partial<EshopInput> = {
         name: o.name === undefined ? undefined : eshopName(o.name),
@@ -150,6 +174,8 @@ function adminProgram(admin: () => AdminService, answer: Answer): Command {
         patch.rateLimitPerMinute =
           o.rateLimit === 'default' ? null : parsePositiveInt(o.rateLimit, '--rate-limit', MAX_RATE_LIMIT);
       }
+      if (o.contentFallback !== undefined) patch.contentFallback = contentFallback(o.contentFallback);
+      if (o.defaultLanguage !== undefined) patch.defaultLanguage = defaultLanguage(o.defaultLanguage);
       const changes = Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined));
       if (Object.keys(changes).length === 0)
         throw new AdminError('nothing to change: give at least one option');

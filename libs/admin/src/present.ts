@@ -13,6 +13,9 @@ export function presentEshop(eshop: Eshop) {
     licence_valid_until: eshop.licenceValidUntil,
     // null: the configured RATE_LIMIT_* defaults apply.
     rate_limit_per_minute: eshop.rateLimitPerMinute,
+    // What its pages do with a text their language lacks, and the language `default` is in.
+    content_fallback: eshop.contentFallback,
+    default_language: eshop.defaultLanguage,
     created_at: eshop.createdAt.toISOString(),
     updated_at: eshop.updatedAt.toISOString(),
   };

@@ -207,6 +207,8 @@ describe('admin CLI: eshop show and list', () => {
       review_required: false,
       licence_valid_until: '2031-12-31',
       rate_limit_per_minute: null,
+      content_fallback: 'fallback',
+      default_language: null,
       created_at: created.eshop.createdAt.toISOString(),
       updated_at: created.eshop.updatedAt.toISOString(),
       origins: ['http://localhost:8080', 'https://admin.shop.test'],
@@ -280,6 +282,8 @@ describe('admin CLI: eshop show and list', () => {
       review_required: true,
       licence_valid_until: '2099-12-31',
       rate_limit_per_minute: null,
+      content_fallback: 'fallback',
+      default_language: null,
       created_at: second.eshop.createdAt.toISOString(),
       updated_at: second.eshop.updatedAt.toISOString(),
     });
@@ -311,6 +315,55 @@ describe('admin CLI: eshop set', () => {
     expect(afterRefusal).toBe(3000);
     expect(json(cleared).rate_limit_per_minute).toBeNull();
     expect(await stored()).toBeNull();
+  });
+
+  it('when --content-fallback and --default-language are given, then they are stored and printed, and a bad value is refused changing nothing', async () => {
+    // Arrange
+    const created = await makeEshop(harness.db);
+    const id = String(created.eshop.id);
+    const stored = async () =>
+      harness.db('eshops').where({ id: created.eshop.id }).first('content_fallback', 'default_language');
+
+    // Act
+    const initial = await stored();
+    const set = await cli('eshop', 'set', id, '--content-fallback', 'omit', '--default-language', 'en');
+    const shown = await cli('eshop', 'show', id);
+    const badPolicy = await cli('eshop', 'set', id, '--content-fallback', 'hide', '--default-language', 'cs');
+    const badLanguage = await cli('eshop', 'set', id, '--default-language', 'default');
+    const afterRefusals = await stored();
+    const cleared = await cli(
+      'eshop',
+      'set',
+      id,
+      '--default-language',
+      'none',
+      '--content-fallback',
+      'fallback',
+    );
+
+    // Assert
+    expect(initial).toEqual({ content_fallback: 'fallback', default_language: null });
+    expect(json(set)).toMatchObject({ content_fallback: 'omit', default_language: 'en' });
+    expect(json(shown)).toMatchObject({ content_fallback: 'omit', default_language: 'en' });
+    expect(badPolicy.code).toBe(1);
+    expect(badPolicy.err).toBe('error: --content-fallback takes fallback or omit (got "hide")\n');
+    expect(badLanguage.code).toBe(1);
+    expect(badLanguage.err).toBe(
+      'error: --default-language takes one of cs, sk, en, de, pl, hu, uk or none (got "default")\n',
+    );
+    expect(afterRefusals).toEqual({ content_fallback: 'omit', default_language: 'en' });
+    expect(json(cleared)).toMatchObject({ content_fallback: 'fallback', default_language: null });
+    expect(await stored()).toEqual({ content_fallback: 'fallback', default_language: null });
+  });
+
+  it('when the database is written around the CLI, then its checks refuse an unknown policy or language', async () => {
+    const created = await makeEshop(harness.db);
+    await expect(
+      harness.db('eshops').where({ id: created.eshop.id }).update({ content_fallback: 'hide' }),
+    ).rejects.toThrow(/eshops_content_fallback_known/);
+    await expect(
+      harness.db('eshops').where({ id: created.eshop.id }).update({ default_language: 'default' }),
+    ).rejects.toThrow(/eshops_default_language_known/);
   });
 
   it('when every option is given, then every setting changes and the details are printed', async () => {

@@ -7,6 +7,7 @@ import {
   renderAll,
   type ComposeEntity,
   type ContentWidget,
+  type FallbackPolicy,
   type RenderedContent,
   type SnippetEntity,
   type Text,
@@ -19,6 +20,7 @@ import {
   type ContentEntityType,
   type ContentKey,
   type EntityType,
+  type Eshop,
   type Knex,
   type LangMap,
   type ProductRef,
@@ -244,8 +246,16 @@ export async function lockContentAndSources(
   return { existing: content, sources: sourcesOf(type, item, relations) };
 }
 
+/** What an eshop's settings say its pages do with a text their language lacks. */
+export function fallbackPolicyOf(eshop: Pick<Eshop, 'contentFallback' | 'defaultLanguage'>): FallbackPolicy {
+  return { mode: eshop.contentFallback, defaultLanguage: eshop.defaultLanguage };
+}
+
+/** The eshop settings every content write renders with. */
+export type RenderingEshop = Pick<Eshop, 'id' | 'languages' | 'contentFallback' | 'defaultLanguage'>;
+
 export interface EditorContentTarget {
-  eshop: { id: number; languages: readonly string[] };
+  eshop: RenderingEshop;
   entityType: ContentEntityType;
   externalId: string;
   /** Name for the rich snippet when no catalogue item carries one (white-label title, job context). */
@@ -290,7 +300,7 @@ export async function saveEditorContent(
     : { existing: await contentRepository.lockTree(trx, key), sources: undefined };
   const tree = await build(existing?.tree as ContentWidget[] | undefined, sources);
   const snippet: SnippetEntity = sources?.snippet ?? { type: entityType, name: target.fallbackName ?? null };
-  const outputs = renderAll(tree, snippet, eshop.languages);
+  const outputs = renderAll(tree, snippet, eshop.languages, fallbackPolicyOf(eshop));
   await contentRepository.save(trx, key, { origin: 'editor', tree, ...outputs });
   if (item !== undefined && catalogueType !== undefined) {
     await catalogueRepository.setStatus(trx, catalogueType, eshop.id, externalId, item.status);

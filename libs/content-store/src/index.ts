@@ -1,5 +1,6 @@
 export {
   CATALOGUE_TYPE_OF,
+  fallbackPolicyOf,
   generationMaterial,
   itemImages,
   materialOf,
@@ -12,6 +13,7 @@ export type {
   EntitySources,
   GenerationMaterial,
   LanguageMaterial,
+  RenderingEshop,
   SavedEditorContent,
 } from './entity-content';
 export { createDesignCache, renderContent, renderContents } from './render-content';

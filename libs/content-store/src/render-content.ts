@@ -10,7 +10,7 @@ import {
 } from '@catalogue/db';
 import { defaultDesign, structureOf } from './designs';
 import { renderItem, type ComposableDesign, type RenderOutcome } from './render-item';
-import { productRef } from './entity-content';
+import { fallbackPolicyOf, productRef } from './entity-content';
 
 /** Brands have no designs of their own; a brand page is composed like a category page. */
 const DESIGN_CATEGORY = {
@@ -93,6 +93,7 @@ export async function renderContents(
         ? await productRelationsRepository.forProducts(trx, eshopId, items.map(productRef))
         : undefined;
     const design = await designs.get(trx, eshopId, DESIGN_CATEGORY[type]);
+    const policy = fallbackPolicyOf(eshop);
 
     const contents = items.map((item) => {
       const { outcome, content } = renderItem(
@@ -102,6 +103,7 @@ export async function renderContents(
         relations?.get(item.id),
         design,
         eshop.languages,
+        policy,
       );
       outcomes.set(item.externalId, outcome);
       return { externalId: item.externalId, content };

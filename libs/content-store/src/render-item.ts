@@ -8,6 +8,7 @@ import {
   renderComposed,
   type ContentWidget,
   type DesignStructure,
+  type FallbackPolicy,
   type WidgetTemplate,
 } from '@catalogue/content';
 import type { EntityType, ProductRelations, StoredContent, StoredEntity } from '@catalogue/db';
@@ -40,16 +41,17 @@ export function renderItem(
   relations: ProductRelations | undefined,
   design: ComposableDesign | undefined,
   languages: readonly string[],
+  policy: FallbackPolicy,
 ): { outcome: Exclude<RenderOutcome, 'skipped'>; content: StoredContent } {
   const sources = sourcesOf(type, item, relations);
   if (kept?.origin === 'editor') {
     const tree = kept.tree as ContentWidget[];
-    const outputs = renderAll(tree, sources.snippet, languages);
+    const outputs = renderAll(tree, sources.snippet, languages, policy);
     return { outcome: 'refreshed', content: { origin: 'editor', tree, ...outputs } };
   }
   const tree = design
     ? composeFromEntity(design.structure, design.templates, sources.compose, { htmlLanguage: null })
     : [];
-  const outputs = renderComposed(tree, sources.snippet, languages);
+  const outputs = renderComposed(tree, sources.snippet, languages, 'default', policy);
   return { outcome: 'composed', content: { origin: 'composed', tree, ...outputs } };
 }

@@ -31,6 +31,11 @@ export interface FillOptions {
   /** Language of each content widget's `html` field (default: `default`). */
   htmlLanguage?: string;
   /**
+   * The language a plain-string text is written in (default: `default`, which every language
+   * falls back to). Language maps always say their languages themselves.
+   */
+  textLanguage?: string;
+  /**
    * Alternative text of the images placed (generation: the item's name in each language, as
    * the import rendering sets it); without it an image's `alt` is empty.
    */
@@ -46,6 +51,8 @@ const SUPPORTED_LANGUAGES: ReadonlySet<string> = new Set(CONTENT_LANGUAGES);
 
 class Errors {
   readonly all: Record<string, string[]> = {};
+  /** The language a plain-string text is stored under (FillOptions.textLanguage). */
+  constructor(readonly textLanguage = 'default') {}
   add(key: string, tail: string): void {
     (this.all[key] ??= []).push(`The ${key} field ${tail}.`);
   }
@@ -63,7 +70,7 @@ const isPlainObject = (value: unknown): value is Record<string, unknown> => isLa
 function checkText(errors: Errors, key: string, spec: FieldSpec, raw: unknown): LangMap | undefined {
   if (raw === undefined || raw === null) return undefined;
   const values: Array<[string, string, string]> = [];
-  if (typeof raw === 'string') values.push([key, 'default', raw]);
+  if (typeof raw === 'string') values.push([key, errors.textLanguage, raw]);
   else if (isPlainObject(raw)) {
     for (const [lang, value] of Object.entries(raw)) {
       const langKey = `${key}.${lang}`;
@@ -213,7 +220,7 @@ export function fillDesign(
   request: FillRequest,
   opts: FillOptions = {},
 ): FillResult {
-  const errors = new Errors();
+  const errors = new Errors(opts.textLanguage);
   const accepted = checkRequest(errors, structure, request);
   if (!errors.empty) return { ok: false, errors: errors.all };
 

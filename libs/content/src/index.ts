@@ -1,11 +1,19 @@
-export { pickLanguage, toLangMap, wireExtension } from './model';
+export { isLangMap, pickLanguage, toLangMap, wireExtension } from './model';
 export type { ContentElement, ContentWidget, Language, LangMap, NestedNode, Text } from './model';
 
 export { escapeText, htmlToText, sanitizeHtml, sanitizeOutput } from './sanitize';
 export { safeHref, safeSrc, videoEmbedUrl, VIDEO_EMBED_HOSTS } from './urls';
 export { slugifyHeading } from './slug';
 
-export { renderHtml, withWidgetHtml } from './render/html';
+export {
+  completeLanguages,
+  DEFAULT_FALLBACK_POLICY,
+  defaultLanguageCode,
+  FALLBACK_POLICIES,
+  renderHtml,
+  withWidgetHtml,
+} from './render/html';
+export type { FallbackPolicy } from './render/html';
 export { renderMarketplace, MARKETPLACE_TAGS } from './render/marketplace';
 export { renderNested } from './render/nested';
 export { renderSiteLink } from './render/site-link';

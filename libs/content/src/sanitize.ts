@@ -162,6 +162,9 @@ const OUTPUT_POLICY: SanitizeHtml.IOptions = {
   ],
   allowedAttributes: {
     ...VALUE_ATTRIBUTES,
+    // `lang` marks text in another language than the page's (a fallback); the renderer writes it,
+    // values never carry it (their own pass drops it).
+    '*': [...VALUE_ATTRIBUTES['*']!, 'lang'],
     img: ['src', 'alt', 'loading'],
     h2: ['id'],
     h3: ['id'],

@@ -265,18 +265,18 @@ describe('fillDesign success', () => {
     ]);
   });
 
-  it('when a filled tree is rendered, then texts are escaped, html is sanitised and languages fall back', () => {
+  it('when a filled tree is rendered, then texts are escaped, html is sanitised and languages fall back (marked)', () => {
     const result = fillDesign(compact, TEMPLATES, request);
     if (!result.ok) throw new Error('fill failed');
     expect(renderHtml(result.tree, 'cs')).toBe(
       '<section class="ccs-widget ccs-widget--section" data-widget-id="1">' +
-        '<h2 class="ccs-section__heading" id="intro">Intro</h2>' +
-        '<div class="ccs-section__text"><p>Hello world</p></div></section>' +
+        '<h2 class="ccs-section__heading" id="intro" lang="und">Intro</h2>' +
+        '<div class="ccs-section__text" lang="und"><p>Hello world</p></div></section>' +
         '<section class="ccs-widget ccs-widget--benefit" data-widget-id="2">' +
         '<h2 class="ccs-benefit__heading" id="proc">Proč</h2><ul class="ccs-benefit__list">' +
         '<li class="ccs-benefit__item"><img class="ccs-benefit__icon" src="https://cdn.test/1.png" alt="" loading="lazy" />' +
-        '<h3 class="ccs-benefit__title" id="light">Light</h3><p class="ccs-benefit__text">Only 200 g &amp; small</p></li>' +
-        '<li class="ccs-benefit__item"><h3 class="ccs-benefit__title" id="strong">Strong</h3></li></ul></section>',
+        '<h3 class="ccs-benefit__title" id="light" lang="und">Light</h3><p class="ccs-benefit__text" lang="und">Only 200 g &amp; small</p></li>' +
+        '<li class="ccs-benefit__item"><h3 class="ccs-benefit__title" id="strong" lang="und">Strong</h3></li></ul></section>',
     );
     expect(result.tree[0]?.html).toBe(renderHtml([result.tree[0]!], 'default'));
   });

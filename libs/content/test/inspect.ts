@@ -49,7 +49,7 @@ const ALLOWED_TAGS = new Set([
 ]);
 const ALLOWED_ATTRIBUTES = new Set([
   ...['class', 'title', 'id', 'data-widget-id', 'href', 'src', 'alt', 'loading'],
-  ...['allowfullscreen', 'referrerpolicy', 'colspan', 'rowspan'],
+  ...['allowfullscreen', 'referrerpolicy', 'colspan', 'rowspan', 'lang'],
 ]);
 
 /** Everything in `html` that could run script or load from an unsafe URL, as readable findings. */
@@ -68,6 +68,8 @@ export function dangers(html: string): string[] {
       if ((lower === 'href' || lower === 'src') && /[\s\u0000-\u001f]/.test(value))
         found.push(`url ${value}`);
       if (lower === 'class' && !/^[A-Za-z0-9_ -]*$/.test(value)) found.push(`class ${value}`);
+      // Only the renderer writes `lang`, with a language code (a fallback's marker).
+      if (lower === 'lang' && !/^[a-z]{2,3}$/.test(value)) found.push(`lang ${value}`);
     }
   }
   if (/<script/i.test(html)) found.push('<script');

@@ -27,7 +27,7 @@ describe('renderHtml', () => {
     expect(renderHtml(tree, 'cs')).toBe(
       '<section class="ccs-widget ccs-widget--section" data-widget-id="1">' +
         '<h2 class="ccs-section__heading" id="pruvodce-velikosti">Průvodce velikostí</h2>' +
-        '<div class="ccs-section__text"><p>Pick <b>one</b>.</p></div></section>',
+        '<div class="ccs-section__text" lang="und"><p>Pick <b>one</b>.</p></div></section>',
     );
   });
 
@@ -81,7 +81,7 @@ describe('renderHtml', () => {
     expect(renderHtml(media, 'cs')).toBe(
       '<div class="ccs-widget" data-widget-id="1">' +
         '<img src="https://cdn.test/a.jpg" alt="Á" loading="lazy" />' +
-        '<a href="https://shop.test/more" title="More">Read more</a>' +
+        '<a lang="und" href="https://shop.test/more" title="More">Read more</a>' +
         '<iframe src="https://www.youtube-nocookie.com/embed/aqz-KE-bpKQ" title="Clip" loading="lazy" ' +
         'allowfullscreen referrerpolicy="strict-origin-when-cross-origin"></iframe></div>',
     );
@@ -104,11 +104,11 @@ describe('renderHtml', () => {
     ];
     expect(renderHtml(media, 'cs')).toBe(
       '<div class="ccs-widget" data-widget-id="1">' +
-        '<img src="https://cdn.test/cs.jpg" alt="" loading="lazy" /><span>Buy</span></div>',
+        '<img src="https://cdn.test/cs.jpg" alt="" loading="lazy" /><span lang="und">Buy</span></div>',
     );
     expect(renderHtml(media, 'de')).toBe(
       '<div class="ccs-widget" data-widget-id="1">' +
-        '<img src="https://cdn.test/en.jpg" alt="" loading="lazy" /><a href="https://shop.test/buy">Buy</a></div>',
+        '<img src="https://cdn.test/en.jpg" alt="" loading="lazy" /><a lang="und" href="https://shop.test/buy">Buy</a></div>',
     );
   });
 
@@ -278,6 +278,7 @@ describe('renderAll', () => {
       nested: [],
       site_link: { html: { default: '', de: '' }, list: { default: [], de: [] } },
       rich_snippet: { html: { default: '', de: '' }, json: {} },
+      languages_complete: ['default', 'de'],
     });
   });
 });

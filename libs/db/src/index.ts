@@ -14,7 +14,8 @@ export {
 export { issueToken, hashToken, TOKEN_PREFIX_LENGTH } from './tokens';
 export type { TokenKind, IssuedToken } from './tokens';
 export { eshopsRepository } from './repositories/eshops.repository';
-export type { Eshop, EshopInput } from './repositories/eshops.repository';
+export { CONTENT_FALLBACKS } from './repositories/eshops.repository';
+export type { ContentFallback, Eshop, EshopInput } from './repositories/eshops.repository';
 export { tokensRepository } from './repositories/tokens.repository';
 export type { TokenInfo } from './repositories/tokens.repository';
 export { originsRepository } from './repositories/origins.repository';

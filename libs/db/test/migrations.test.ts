@@ -76,6 +76,7 @@ const MIGRATIONS = [
   '20261125000600_credit_alert',
   '20261125000700_event_retention',
   '20261126000100_product_parameter_values',
+  '20261126000200_language_fallback',
   '20261126000300_entity_default_design',
 ];
 

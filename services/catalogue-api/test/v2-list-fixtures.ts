@@ -49,6 +49,8 @@ export interface StoredContent {
   nested?: unknown[];
   site_link?: { html: Record<string, string>; list: Record<string, { heading: string; slug: string }[]> };
   rich_snippet?: { html: Record<string, string>; json: Record<string, unknown> };
+  /** Left out: NULL, as for content rendered before it was computed. */
+  languages_complete?: string[];
 }
 
 export const NESTED = [[{ id: 1, class: 'cc-text', tag: 'p', children: [] }]];
@@ -107,6 +109,7 @@ export function v2ListService() {
       nested: JSON.stringify(c.nested ?? []),
       site_link: JSON.stringify(c.site_link ?? { html: {}, list: {} }),
       rich_snippet: JSON.stringify(c.rich_snippet ?? { html: {}, json: {} }),
+      ...(c.languages_complete && { languages_complete: JSON.stringify(c.languages_complete) }),
     });
   }
 

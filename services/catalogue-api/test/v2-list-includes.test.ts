@@ -45,7 +45,7 @@ describe('catalogue-api: v2 lists: includes, settings and per-entity fields (rul
       // Assert
       expect(res.status).toBe(200);
       const [product] = res.body.data;
-      expect(product.content).toEqual({ html: { default: '<p>P1</p>' } });
+      expect(product.content).toEqual({ html: { default: '<p>P1</p>' }, languages_complete: null });
       expect(Object.keys(product).sort()).toEqual(ITEM_KEYS.product);
       for (const key of ['marketplace', 'nested', 'site_link', 'rich_snippet', 'variant']) {
         expect(product).not.toHaveProperty(key);
@@ -72,9 +72,12 @@ describe('catalogue-api: v2 lists: includes, settings and per-entity fields (rul
       // Assert
       expect(products.status).toBe(200);
       expect(products.body.data).toHaveLength(1);
-      expect(products.body.data[0].content).toEqual({ html: { default: '' } });
+      expect(products.body.data[0].content).toEqual({ html: { default: '' }, languages_complete: null });
       expect(categories.body.data).toHaveLength(1);
-      expect(categories.body.data[0].content).toEqual({ html: { default: '<p>category</p>' } });
+      expect(categories.body.data[0].content).toEqual({
+        html: { default: '<p>category</p>' },
+        languages_complete: null,
+      });
     });
   });
 
@@ -118,6 +121,7 @@ describe('catalogue-api: v2 lists: includes, settings and per-entity fields (rul
         nested: NESTED,
         site_link: SITE_LINK,
         rich_snippet: RICH_SNIPPET,
+        languages_complete: ['default'],
       });
 
       // Act
@@ -133,12 +137,18 @@ describe('catalogue-api: v2 lists: includes, settings and per-entity fields (rul
         html: { default: '<p>Chair</p>', cs: '<p>Židle</p>' },
         marketplace: { default: '<p>Chair market</p>', cs: '<p>Židle trh</p>' },
         nested: NESTED,
+        languages_complete: ['default'],
       });
       expect(product.site_link).toEqual(SITE_LINK);
       expect(product.rich_snippet).toEqual(RICH_SNIPPET);
       expect(czech.status).toBe(200);
       const [cs] = czech.body.data;
-      expect(cs.content).toEqual({ html: { cs: '<p>Židle</p>' }, marketplace: { cs: '<p>Židle trh</p>' } });
+      // The stored list filtered to the languages asked for: cs is not complete.
+      expect(cs.content).toEqual({
+        html: { cs: '<p>Židle</p>' },
+        marketplace: { cs: '<p>Židle trh</p>' },
+        languages_complete: [],
+      });
       expect(cs.site_link).toEqual({ html: { cs: SITE_LINK.html.cs }, list: { cs: SITE_LINK.list.cs } });
       expect(cs.rich_snippet).toEqual({
         html: { cs: RICH_SNIPPET.html.cs },
@@ -224,7 +234,7 @@ describe('catalogue-api: v2 lists: includes, settings and per-entity fields (rul
         seo_title: { default: 'Chair | Shop' },
         seo_description: { default: 'Buy a chair' },
         image_preview: 'https://cdn.shop.test/p1-front.jpg',
-        content: { html: { default: '', cs: '' } },
+        content: { html: { default: '', cs: '' }, languages_complete: null },
         created_at: expect.stringMatching(ISO_MICROS),
         updated_at: expect.stringMatching(ISO_MICROS),
       });

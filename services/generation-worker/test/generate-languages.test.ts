@@ -117,3 +117,41 @@ describe('runGeneration: a replacing job and the other languages', () => {
     expect((await contentOf(job))!.tree).toEqual(before.tree);
   });
 });
+
+describe('runGeneration: an appending job writes its own language only', () => {
+  test('when a cs job appends to content written in en, then en keeps its texts and the new widgets have no en or default text', async () => {
+    const eshopId = await shop();
+    const entityId = nextEntity();
+    const first = (await createJob({ eshopId, entityId, lang: 'en', context: { name: 'Trail shoe' } })).job;
+    await runGeneration(deps, payload(first));
+    const before = (await contentOf(first))!.tree as ContentWidget[];
+    expect(valuesIn(before, 'en')).toContain('Trail shoe');
+
+    const { job } = await createJob({
+      eshopId,
+      entityId,
+      lang: 'cs',
+      context: {
+        name: 'Trailová bota',
+        short_description: 'Lehká bota do terénu.',
+        old_description: '',
+        parameter: 'Hmotnost: 280 g',
+      },
+    });
+    expect((await runGeneration(deps, payload(job))).outcome).toBe('done');
+
+    const after = (await contentOf(job))!;
+    const tree = after.tree as ContentWidget[];
+    expect(tree.slice(0, before.length)).toEqual(before);
+    const added = tree.slice(before.length);
+    expect(added.length).toBeGreaterThan(0);
+    for (const widget of added)
+      for (const element of widget.children)
+        expect(Object.keys(element.value).filter((l) => l !== 'cs')).toEqual([]);
+    expect(after.html.cs).toContain('Trailová bota');
+    for (const lang of ['en', 'default']) expect(after.html[lang]).not.toMatch(/Trailová|Lehká|Hmotnost/);
+    expect(after.html.en).toContain('Trail shoe');
+    // Neither language has all the texts: en lacks the new widgets, cs the old ones.
+    expect(after.languages_complete).toEqual([]);
+  });
+});

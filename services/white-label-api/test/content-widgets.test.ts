@@ -1,4 +1,6 @@
+import { eshopsRepository } from '@catalogue/db';
 import { contentService, elementByClass, elementIds, type Body } from './content-helpers';
+import { classicDesign } from './design-fixtures';
 
 describe('white-label-api: content widgets (GET, POST add/reorder, DELETE, dom)', () => {
   const svc = contentService();
@@ -13,6 +15,34 @@ describe('white-label-api: content widgets (GET, POST add/reorder, DELETE, dom)'
       status: 200,
       body: { data: { entity_id: 'P-empty', entity_type: 'product', html: '' } },
     });
+  });
+
+  test("when the DOM is asked in a language the texts lack, then it follows the eshop's fallback policy as the stored page does", async () => {
+    for (const [contentFallback, marked] of [
+      ['fallback', true],
+      ['omit', false],
+    ] as const) {
+      const shop = await svc.shop({ languages: ['default', 'cs'] });
+      await eshopsRepository.update(svc.deps.db, shop.id, { contentFallback, defaultLanguage: 'en' });
+      await shop.register('P-dom');
+      // Texts of the shop's own in default (an added catalogue widget's samples are never public).
+      const d = await classicDesign(svc.deps.db);
+      const filled = await shop.call('POST', '/entity/P-dom/type/product/design', {
+        design_id: d.id,
+        widget: [
+          { design_widget_id: d.section, fields: { heading: 'Size guide', paragraph: '<p>Pick one.</p>' } },
+        ],
+      });
+      expect(filled.status).toBe(200);
+
+      const dom = await shop.call('POST', '/content/dom/P-dom/type/product?lang=cs');
+
+      expect(dom.status).toBe(200);
+      const stored = await shop.stored('P-dom');
+      expect(dom.body.data.html).toBe(stored?.html.cs);
+      if (marked) expect(dom.body.data.html).toContain('lang="en"');
+      else expect(dom.body.data.html).toBe('');
+    }
   });
 
   test('when the entity is not registered, then every content operation is 404 and nothing is stored', async () => {

@@ -289,6 +289,7 @@ describe('white-label-api: entities (register-entity, GET entity, GET …/html)'
           marketplace: {},
           nested: [],
           site_link: { html: {}, list: {} },
+          languages_complete: ['default'],
           rich_snippet: { html: {}, json: {} },
         },
       );

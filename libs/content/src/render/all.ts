@@ -6,7 +6,16 @@
 import type { ContentWidget, LangMap, NestedNode } from '../model';
 import { publicTree } from '../sample';
 import { buildRichSnippet, type JsonLd, type SnippetEntity } from '../snippet';
-import { renderHtml, renderResolvedWidgets, resolveTree, widgetForest, type ResolvedTree } from './html';
+import {
+  completeLanguages,
+  DEFAULT_FALLBACK_POLICY,
+  renderHtml,
+  renderResolvedWidgets,
+  resolveTree,
+  widgetForest,
+  type FallbackPolicy,
+  type ResolvedTree,
+} from './html';
 import { marketplaceFromWidgets } from './marketplace';
 import { nestedFromForest } from './nested';
 import { siteLinkFromResolved, type SiteLinkItem } from './site-link';
@@ -17,6 +26,8 @@ export interface RenderedContent {
   nested: NestedNode[][];
   site_link: { html: LangMap; list: Record<string, SiteLinkItem[]> };
   rich_snippet: { html: LangMap; json: Record<string, JsonLd> };
+  /** The languages whose page shows only texts of its own (see `completeLanguages`). */
+  languages_complete: string[];
 }
 
 /**
@@ -28,8 +39,9 @@ export function renderAll(
   tree: readonly ContentWidget[],
   entity: SnippetEntity | null,
   languages: readonly string[],
+  policy: FallbackPolicy = DEFAULT_FALLBACK_POLICY,
 ): RenderedContent {
-  return renderOutputs(publicTree(tree), entity, languages);
+  return renderOutputs(publicTree(tree), entity, languages, policy);
 }
 
 /**
@@ -43,18 +55,24 @@ export function renderComposed(
   entity: SnippetEntity | null,
   languages: readonly string[],
   htmlLanguage = 'default',
+  policy: FallbackPolicy = DEFAULT_FALLBACK_POLICY,
 ): RenderedContent {
-  let pending = true;
+  // A widget's own `html` is what the editor shows: never omitted, whatever the page does.
+  const alone: FallbackPolicy = { ...policy, mode: 'fallback' };
+  const written = new Set<ContentWidget>();
   const shown = publicTree(tree);
-  const out = renderOutputs(shown, entity, languages, (resolved, widgetsHtml) => {
+  const out = renderOutputs(shown, entity, languages, policy, (resolved, widgetsHtml) => {
     // A widget's own `html` is the editor's (sample included): only reused when they agree.
     if (resolved.lang !== htmlLanguage || shown !== tree) return;
-    pending = false;
     resolved.widgets.forEach((w, i) => {
-      w.widget.html = resolved.slugsFromPage.has(w) ? renderHtml([w.widget], htmlLanguage) : widgetsHtml[i]!;
+      w.widget.html = resolved.slugsFromPage.has(w)
+        ? renderHtml([w.widget], htmlLanguage, alone)
+        : widgetsHtml[i]!;
+      written.add(w.widget);
     });
   });
-  if (pending) for (const widget of tree) widget.html = renderHtml([widget], htmlLanguage);
+  for (const widget of tree)
+    if (!written.has(widget)) widget.html = renderHtml([widget], htmlLanguage, alone);
   return out;
 }
 
@@ -62,6 +80,7 @@ function renderOutputs(
   tree: readonly ContentWidget[],
   entity: SnippetEntity | null,
   languages: readonly string[],
+  policy: FallbackPolicy,
   onPage?: (resolved: ResolvedTree, widgetsHtml: readonly string[]) => void,
 ): RenderedContent {
   const forest = widgetForest(tree);
@@ -71,9 +90,10 @@ function renderOutputs(
     nested: nestedFromForest(forest),
     site_link: { html: {}, list: {} },
     rich_snippet: { html: {}, json: {} },
+    languages_complete: completeLanguages(tree, languages, policy),
   };
   for (const lang of new Set(languages)) {
-    const resolved = resolveTree(tree, lang, forest);
+    const resolved = resolveTree(tree, lang, forest, policy);
     const widgetsHtml = renderResolvedWidgets(resolved);
     onPage?.(resolved, widgetsHtml);
     out.html[lang] = widgetsHtml.join('');

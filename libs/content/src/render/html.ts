@@ -5,7 +5,7 @@
  * and the output goes through the output allow-list once more, widget by widget — except for a
  * widget that nests plainly, whose HTML is written exactly as that pass would give it back.
  */
-import { pickLanguage, pickText, wireExtension, type ContentWidget } from '../model';
+import { isLangMap, pickLanguage, pickText, wireExtension, type ContentWidget, type LangMap } from '../model';
 import { htmlToText, sanitizeHtml, sanitizeOutput, sanitizePhrasing } from '../sanitize';
 import { slugifyHeading, SlugRegistry } from '../slug';
 import { safeHref, safeSrc, videoEmbedUrl } from '../urls';
@@ -31,8 +31,74 @@ export interface ResolvedWidget {
   plain: boolean;
 }
 
+/**
+ * What a page in one language does with a text that language does not have (an eshop setting):
+ * `fallback` shows the `default` text marked with `lang="<defaultLanguage>"` (`und` when the
+ * eshop has not said which language its `default` texts are in); `omit` leaves every widget with
+ * such a text out of that language's page. A language equal to `defaultLanguage` reads the
+ * `default` texts as its own.
+ */
+export interface FallbackPolicy {
+  mode: 'fallback' | 'omit';
+  defaultLanguage: string | null;
+}
+
+export const FALLBACK_POLICIES = ['fallback', 'omit'] as const;
+
+export const DEFAULT_FALLBACK_POLICY: FallbackPolicy = { mode: 'fallback', defaultLanguage: null };
+
+/** The code the `default` texts are marked with on another language's page. */
+export const defaultLanguageCode = (policy: FallbackPolicy): string => policy.defaultLanguage ?? 'und';
+
+const hasText = (value: unknown): value is string => typeof value === 'string' && value.trim() !== '';
+
+/**
+ * Whether a value shows its `default` text on the `lang` page because it has none of its own
+ * (never on the `default` page, nor on the page of the language the default texts are in).
+ */
+export function fallsBack(value: unknown, lang: string, policy: FallbackPolicy): boolean {
+  if (lang === 'default' || lang === policy.defaultLanguage || !isLangMap(value)) return false;
+  return !hasText(value[lang]) && hasText(value.default);
+}
+
+/** Whether a value has text of its own for the `lang` page (or none in any language). */
+export function ownsText(value: unknown, lang: string, policy: FallbackPolicy): boolean {
+  if (!isLangMap(value)) return true;
+  const texts = Object.values(value as LangMap).filter(hasText);
+  if (texts.length === 0) return true;
+  return hasText(value[lang]) || (lang === policy.defaultLanguage && hasText(value.default));
+}
+
+/** Every text of a widget the renderers read per language: element values and image alt texts. */
+function widgetTexts(widget: ContentWidget): unknown[] {
+  return widget.children.flatMap((element) => {
+    const ext = element.extension;
+    const alt = isLangMap(ext) && element.tag === 'img' ? [ext.alt] : [];
+    return [element.value, ...alt];
+  });
+}
+
+/**
+ * The eshop languages in which every text of the tree is the language's own (nothing falls back
+ * to `default`, nothing is missing that another language has), in the order given.
+ */
+export function completeLanguages(
+  tree: readonly ContentWidget[],
+  languages: readonly string[],
+  policy: FallbackPolicy = DEFAULT_FALLBACK_POLICY,
+): string[] {
+  const texts = tree.flatMap(widgetTexts);
+  return [...new Set(languages)].filter((lang) => texts.every((text) => ownsText(text, lang, policy)));
+}
+
 export interface ResolvedTree {
   lang: string;
+  /**
+   * The `lang` attribute a fallback text gets on this page (the policy's code for `default`), or
+   * null on a page that never falls back (`default`, or the language the default texts are in).
+   */
+  fallbackLang: string | null;
+  policy: FallbackPolicy;
   widgets: ResolvedWidget[];
   /** h2/h3 elements with text, in document order, with their page-unique slugs. */
   headings: Map<ElementNode, HeadingLink>;
@@ -68,11 +134,20 @@ export function resolveTree(
   tree: readonly ContentWidget[],
   lang: string,
   forest: WidgetForest = widgetForest(tree),
+  policy: FallbackPolicy = DEFAULT_FALLBACK_POLICY,
 ): ResolvedTree {
   const slugs = new SlugRegistry();
   const headings = new Map<ElementNode, HeadingLink>();
   const slugsFromPage = new Set<ResolvedWidget>();
-  const widgets = [...forest];
+  const fallbackLang =
+    lang === 'default' || lang === policy.defaultLanguage ? null : defaultLanguageCode(policy);
+  // `omit`: a widget that would show a `default` text is not on this language's page at all
+  // (nor are its headings in the site links). Only shown texts count: an image whose alt text
+  // falls back stays (marked), images being the same in every language.
+  const widgets =
+    policy.mode === 'omit' && fallbackLang !== null
+      ? forest.filter((w) => !w.widget.children.some((e) => fallsBack(e.value, lang, policy)))
+      : [...forest];
   for (const widget of widgets) {
     const alone = new SlugRegistry();
     const visit = (node: ElementNode): void => {
@@ -89,7 +164,7 @@ export function resolveTree(
     };
     widget.roots.forEach(visit);
   }
-  return { lang, widgets, headings, slugsFromPage };
+  return { lang, fallbackLang, policy, widgets, headings, slugsFromPage };
 }
 
 const ATTRIBUTE_ESCAPES: Readonly<Record<string, string>> = {
@@ -103,13 +178,34 @@ const ATTRIBUTE_ESCAPES: Readonly<Record<string, string>> = {
 const attr = (name: string, value: string): string =>
   ` ${name}="${/[&<>"]/.test(value) ? value.replace(/[&<>"]/g, (ch) => ATTRIBUTE_ESCAPES[ch]!) : value}"`;
 
-function renderNode(node: ElementNode, tree: ResolvedTree, allowEmpty: boolean, extra = ''): string | null {
+/**
+ * The `lang` attribute an element needs, if any: a text that falls back is marked with the code
+ * of `default`; a text of the page's own language inside such an element is marked back with it.
+ * `within` is the language an enclosing element declared (null: the page's).
+ */
+function languageMark(text: unknown, tree: ResolvedTree, within: string | null): string | null {
+  if (tree.fallbackLang === null || !isLangMap(text)) return null;
+  const fallback = fallsBack(text, tree.lang, tree.policy);
+  if (fallback) return within === tree.fallbackLang ? null : tree.fallbackLang;
+  return within !== null && hasText(text[tree.lang]) ? tree.lang : null;
+}
+
+function renderNode(
+  node: ElementNode,
+  tree: ResolvedTree,
+  allowEmpty: boolean,
+  extra = '',
+  within: string | null = null,
+): string | null {
   const ext = attributes(node.element);
   const title = pickText(ext.title, tree.lang);
   let open = node.className ? attr('class', node.className) : '';
   const heading = tree.headings.get(node);
   if (heading) open += attr('id', heading.slug);
   open += extra;
+  const mark = languageMark(node.tag === 'img' ? ext.alt : node.element.value, tree, within);
+  if (mark !== null) open += attr('lang', mark);
+  const declared = mark ?? within;
 
   if (node.tag === 'img') {
     const src = safeSrc(pickText(ext.src, tree.lang));
@@ -125,7 +221,7 @@ function renderNode(node: ElementNode, tree: ResolvedTree, allowEmpty: boolean, 
   }
   if (node.tag === 'hr' || node.tag === 'br') return `<${node.tag}${open} />`;
 
-  const inner = innerHtml(node, tree.lang) + renderChildren(node, tree);
+  const inner = innerHtml(node, tree.lang) + renderChildren(node, tree, declared);
   if (inner.trim() === '' && !(allowEmpty && CELL_TAGS.has(node.tag))) return null;
   let tag = node.tag;
   if (tag === 'a') {
@@ -138,11 +234,11 @@ function renderNode(node: ElementNode, tree: ResolvedTree, allowEmpty: boolean, 
   return `<${tag}${open}>${inner}</${tag}>`;
 }
 
-function renderChildren(node: ElementNode, tree: ResolvedTree): string {
-  const rendered = node.children.map((child) => renderNode(child, tree, false));
+function renderChildren(node: ElementNode, tree: ResolvedTree, within: string | null): string {
+  const rendered = node.children.map((child) => renderNode(child, tree, false, '', within));
   // A table row keeps all of its cells (empty ones too) as soon as one cell has content.
   if (node.tag === 'tr' && rendered.some((html) => html !== null)) {
-    return node.children.map((child) => renderNode(child, tree, true) ?? '').join('');
+    return node.children.map((child) => renderNode(child, tree, true, '', within) ?? '').join('');
   }
   return rendered.filter((html): html is string => html !== null).join('');
 }
@@ -187,8 +283,12 @@ export function renderResolved(tree: ResolvedTree): string {
 }
 
 /** The full HTML of a tree in one language. */
-export function renderHtml(tree: readonly ContentWidget[], lang: string): string {
-  return renderResolved(resolveTree(tree, lang));
+export function renderHtml(
+  tree: readonly ContentWidget[],
+  lang: string,
+  policy: FallbackPolicy = DEFAULT_FALLBACK_POLICY,
+): string {
+  return renderResolved(resolveTree(tree, lang, undefined, policy));
 }
 
 /** The tree with each widget's `html` field re-rendered (alone, in one language), e.g. after an edit. */

@@ -18,6 +18,7 @@ export {
   subtreeIds,
   withKeys,
 } from './operations';
+export { keepOtherLanguages } from './languages';
 export {
   asLangMap,
   elementTag,

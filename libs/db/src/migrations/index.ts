@@ -20,6 +20,7 @@ import * as webhooks from './20261125000500_webhooks';
 import * as creditAlert from './20261125000600_credit_alert';
 import * as eventRetention from './20261125000700_event_retention';
 import * as productParameterValues from './20261126000100_product_parameter_values';
+import * as languageFallback from './20261126000200_language_fallback';
 import * as entityDefaultDesign from './20261126000300_entity_default_design';
 
 export interface Migration {
@@ -51,5 +52,6 @@ export const migrations: Migration[] = [
   { name: '20261125000600_credit_alert', ...creditAlert },
   { name: '20261125000700_event_retention', ...eventRetention },
   { name: '20261126000100_product_parameter_values', ...productParameterValues },
+  { name: '20261126000200_language_fallback', ...languageFallback },
   { name: '20261126000300_entity_default_design', ...entityDefaultDesign },
 ];

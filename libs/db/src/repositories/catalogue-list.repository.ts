@@ -47,6 +47,7 @@ interface ListRow {
   nested?: unknown[] | null;
   site_link?: ListedEntity['content']['siteLink'] | null;
   rich_snippet?: ListedEntity['content']['richSnippet'] | null;
+  languages_complete?: string[] | null;
   variants?: { code: string; ean: string | null }[];
   [column: string]: unknown;
 }
@@ -74,6 +75,7 @@ export const catalogueReads = {
       opts.outputs.nested && 'c.nested',
       opts.outputs.siteLink && 'c.site_link',
       opts.outputs.richSnippet && 'c.rich_snippet',
+      opts.outputs.languagesComplete && 'c.languages_complete',
     ].filter((c): c is string => Boolean(c));
     const pageIds = listWhere(db, type, eshopId, opts, 'l')
       .select('l.id')
@@ -126,6 +128,7 @@ export const catalogueReads = {
         ...(opts.outputs.nested && { nested: row.nested ?? [] }),
         ...(opts.outputs.siteLink && { siteLink: row.site_link ?? { html: {}, list: {} } }),
         ...(opts.outputs.richSnippet && { richSnippet: row.rich_snippet ?? { html: {}, json: {} } }),
+        ...(opts.outputs.languagesComplete && { languagesComplete: row.languages_complete ?? null }),
       },
       ...(opts.withVariants && { variants: row.variants ?? [] }),
     }));

@@ -87,7 +87,13 @@ export interface ListOptions extends ListFilter {
   page: number;
   perPage: number;
   /** Rendered outputs to read besides content.html. */
-  outputs: { marketplace?: boolean; nested?: boolean; siteLink?: boolean; richSnippet?: boolean };
+  outputs: {
+    marketplace?: boolean;
+    nested?: boolean;
+    siteLink?: boolean;
+    richSnippet?: boolean;
+    languagesComplete?: boolean;
+  };
   withVariants?: boolean;
 }
 
@@ -107,6 +113,8 @@ export interface ListedEntity {
     nested?: unknown[];
     siteLink?: { html: LangMap; list: Record<string, { heading: string; slug: string }[]> };
     richSnippet?: { html: LangMap; json: Record<string, unknown> };
+    /** Stored at render time; null for content rendered before it was computed (or none yet). */
+    languagesComplete?: string[] | null;
   };
   variants?: { code: string; ean: string | null }[];
 }

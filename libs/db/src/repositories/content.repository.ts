@@ -15,6 +15,8 @@ export interface ContentOutputs {
   nested: unknown[];
   site_link: { html: LangMap; list: Record<string, { heading: string; slug: string }[]> };
   rich_snippet: { html: LangMap; json: Record<string, unknown> };
+  /** The languages whose page shows only its own texts (null: rendered before it was computed). */
+  languages_complete: string[] | null;
 }
 
 export interface StoredContent extends ContentOutputs {
@@ -28,7 +30,14 @@ export interface ContentKey {
   externalId: string;
 }
 
-const OUTPUT_COLUMNS = ['html', 'marketplace', 'nested', 'site_link', 'rich_snippet'] as const;
+const OUTPUT_COLUMNS = [
+  'html',
+  'marketplace',
+  'nested',
+  'site_link',
+  'rich_snippet',
+  'languages_complete',
+] as const;
 
 function where(key: ContentKey) {
   return { eshop_id: key.eshopId, entity_type: key.entityType, external_id: key.externalId };
@@ -50,6 +59,7 @@ export function contentColumns(content: StoredContent): ContentColumns {
     nested: JSON.stringify(content.nested),
     site_link: JSON.stringify(content.site_link),
     rich_snippet: JSON.stringify(content.rich_snippet),
+    languages_complete: JSON.stringify(content.languages_complete),
   };
 }
 

@@ -1,6 +1,10 @@
 import type { Knex } from 'knex';
 import type { Language } from '@catalogue/config';
 
+/** What an eshop's pages do with a text their language lacks (libs/content `FallbackPolicy`). */
+export const CONTENT_FALLBACKS = ['fallback', 'omit'] as const;
+export type ContentFallback = (typeof CONTENT_FALLBACKS)[number];
+
 export interface Eshop {
   id: number;
   name: string;
@@ -12,6 +16,10 @@ export interface Eshop {
   licenceValidUntil: string | null;
   /** Requests per minute that replace the configured read budget (others scale); null: defaults. */
   rateLimitPerMinute: number | null;
+  /** `fallback`: show `default` marked with `lang`; `omit`: leave untranslated widgets out. */
+  contentFallback: ContentFallback;
+  /** The language the `default` texts are written in (the marker's code); null: not said (`und`). */
+  defaultLanguage: Exclude<Language, 'default'> | null;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -24,6 +32,8 @@ export interface EshopInput {
   reviewRequired: boolean;
   licenceValidUntil: string | null;
   rateLimitPerMinute?: number | null;
+  contentFallback?: ContentFallback;
+  defaultLanguage?: Exclude<Language, 'default'> | null;
 }
 
 interface EshopRow {
@@ -35,6 +45,8 @@ interface EshopRow {
   review_required: boolean;
   licence_valid_until: string | null;
   rate_limit_per_minute: number | null;
+  content_fallback: ContentFallback;
+  default_language: Exclude<Language, 'default'> | null;
   created_at: Date;
   updated_at: Date;
 }
@@ -50,6 +62,8 @@ export function selectEshop(db: Knex | Knex.Transaction) {
     'eshops.review_required',
     db.raw(`to_char(eshops.licence_valid_until, 'YYYY-MM-DD') as licence_valid_until`),
     'eshops.rate_limit_per_minute',
+    'eshops.content_fallback',
+    'eshops.default_language',
     'eshops.created_at',
     'eshops.updated_at',
   );
@@ -65,6 +79,8 @@ export function toEshop(row: EshopRow): Eshop {
     reviewRequired: row.review_required,
     licenceValidUntil: row.licence_valid_until,
     rateLimitPerMinute: row.rate_limit_per_minute,
+    contentFallback: row.content_fallback,
+    defaultLanguage: row.default_language,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
   };
@@ -79,6 +95,8 @@ function toRow(input: Partial<EshopInput>): Record<string, unknown> {
   if (input.reviewRequired !== undefined) row.review_required = input.reviewRequired;
   if (input.licenceValidUntil !== undefined) row.licence_valid_until = input.licenceValidUntil;
   if (input.rateLimitPerMinute !== undefined) row.rate_limit_per_minute = input.rateLimitPerMinute;
+  if (input.contentFallback !== undefined) row.content_fallback = input.contentFallback;
+  if (input.defaultLanguage !== undefined) row.default_language = input.defaultLanguage;
   return row;
 }
 

@@ -89,6 +89,12 @@ function every<T>(map: Record<string, T> | undefined, langs: readonly string[], 
   return Object.fromEntries(langs.map((lang) => [lang, map?.[lang] ?? empty]));
 }
 
+function completeOf(stored: string[] | null | undefined, langs: readonly string[]): string[] | null {
+  if (!Array.isArray(stored)) return null;
+  const complete = new Set(stored);
+  return langs.filter((lang) => complete.has(lang));
+}
+
 function v2Item(type: EntityType, row: ListedEntity, langs: string[], includes: Set<Include>) {
   const f = row.fields;
   const images = (f.images ?? []) as string[];
@@ -111,6 +117,9 @@ function v2Item(type: EntityType, row: ListedEntity, langs: string[], includes: 
       html: every(row.content.html, langs, ''),
       ...(includes.has('marketplace') && { marketplace: every(row.content.marketplace, langs, '') }),
       ...(includes.has('nested') && { nested: row.content.nested ?? [] }),
+      // Beyond the specification: the requested languages whose page shows only its own texts
+      // (null: the item was rendered before this was computed; its next render fills it).
+      languages_complete: completeOf(row.content.languagesComplete, langs),
     },
   };
   if (includes.has('site_link')) {
@@ -146,6 +155,7 @@ export async function listV2(db: Knex, eshop: Eshop, type: EntityType, query: V2
         nested: includes.has('nested'),
         siteLink: includes.has('site_link'),
         richSnippet: includes.has('rich_snippet'),
+        languagesComplete: true,
       },
       withVariants: includes.has('variant'),
     }),

@@ -1,6 +1,6 @@
 import { eshopOf, idempotent, validate } from '@catalogue/http';
 import { entityParams } from '../schemas/common.schema';
-import { fillDesignBody } from '../schemas/fill-design.schema';
+import { fillDesignBody, fillDesignQuery } from '../schemas/fill-design.schema';
 import { fillEntityDesign } from '../services/fill-design.service';
 import { licensedRouter, type RouteDeps } from './licensed-router';
 
@@ -10,10 +10,17 @@ export function fillDesignRoutes(deps: RouteDeps) {
   router.post(
     '/entity/:entity_id/type/:entity_type/design',
     idempotent(deps),
-    validate({ params: entityParams, body: fillDesignBody }),
+    validate({ params: entityParams, query: fillDesignQuery, body: fillDesignBody }),
     async (ctx) => {
-      const { params, body } = ctx.state.input;
-      ctx.body = await fillEntityDesign(deps.db, eshopOf(ctx), params.entity_type, params.entity_id, body);
+      const { params, query, body } = ctx.state.input;
+      ctx.body = await fillEntityDesign(
+        deps.db,
+        eshopOf(ctx),
+        params.entity_type,
+        params.entity_id,
+        body,
+        query.lang,
+      );
     },
   );
 

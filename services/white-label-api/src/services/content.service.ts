@@ -20,15 +20,21 @@ import {
   type ContentWidget,
   type Language,
 } from '@catalogue/content';
-import { contentRepository, type Eshop, type Knex, type WlEntity, type WlEntityType } from '@catalogue/db';
-import { saveEditorContent, widgetTemplates, type EntitySources } from '@catalogue/content-store';
+import { contentRepository, type Knex, type WlEntity, type WlEntityType } from '@catalogue/db';
+import {
+  fallbackPolicyOf,
+  saveEditorContent,
+  widgetTemplates,
+  type EntitySources,
+  type RenderingEshop,
+} from '@catalogue/content-store';
 import { NotFoundError, ValidationError } from '@catalogue/http';
 import type { ContentPostInput, CopyWidgetInput } from '../schemas/content.schema';
 import { newWidgetFromElements } from './content-elements';
 import { requireEntity, requireEntityOrItem } from './entities.service';
 
 export interface ContentTarget {
-  eshop: Pick<Eshop, 'id' | 'languages'>;
+  eshop: RenderingEshop;
   type: WlEntityType;
   entityId: string;
 }
@@ -199,7 +205,7 @@ export function deleteWidget(
  */
 export async function contentDom(db: Knex, target: ContentTarget, lang: Language) {
   await requireEntity(db, target.eshop.id, target.type, target.entityId);
-  const html = renderHtml(publicTree(await storedTree(db, target)), lang);
+  const html = renderHtml(publicTree(await storedTree(db, target)), lang, fallbackPolicyOf(target.eshop));
   return { entity_id: target.entityId, entity_type: target.type, html };
 }
 
