@@ -1,12 +1,19 @@
 export {
   CATALOGUE_TYPE_OF,
+  ContentVersionMismatch,
   generationMaterial,
   itemImages,
+  languagesChanged,
   lockContentAndSources,
   productRef,
   saveEditorContent,
 } from './entity-content';
-export type { EditorContentTarget, EntitySources, SavedEditorContent } from './entity-content';
+export type {
+  EditorContentTarget,
+  EditorRevisionSource,
+  EntitySources,
+  SavedEditorContent,
+} from './entity-content';
 export { createDesignCache, renderContent, renderContents } from './render-content';
 export { renderItem } from './render-item';
 export type { DesignCache, RenderBatch, RenderTarget } from './render-content';

@@ -2,10 +2,12 @@ import type { DesignCategory } from '@catalogue/content';
 import {
   catalogueRepository,
   contentRepository,
+  contentRevisionsRepository,
   eshopsRepository,
   eventsRepository,
   productRelationsRepository,
   type EntityType,
+  type ImportRevision,
   type Knex,
 } from '@catalogue/db';
 import { defaultDesign, structureOf } from './designs';
@@ -41,6 +43,25 @@ export function createDesignCache(ttlMs = 30_000) {
 }
 
 export type DesignCache = ReturnType<typeof createDesignCache>;
+
+/**
+ * Whether two JSON values are equal as stored: a tree read back from jsonb has its keys in
+ * another order than a freshly composed one, and a key whose value is undefined is not stored.
+ */
+export function sameJson(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
+  if (Array.isArray(a) !== Array.isArray(b)) return false;
+  if (Array.isArray(a)) {
+    const other = b as unknown[];
+    return a.length === other.length && a.every((value, i) => sameJson(value, other[i]));
+  }
+  const left = a as Record<string, unknown>;
+  const right = b as Record<string, unknown>;
+  const keys = Object.keys(left).filter((k) => left[k] !== undefined);
+  if (keys.length !== Object.keys(right).filter((k) => right[k] !== undefined).length) return false;
+  return keys.every((k) => Object.prototype.hasOwnProperty.call(right, k) && sameJson(left[k], right[k]));
+}
 
 /** One item to render. */
 export interface RenderTarget {
@@ -94,18 +115,27 @@ export async function renderContents(
         : undefined;
     const design = await designs.get(trx, eshopId, DESIGN_CATEGORY[type]);
 
+    const changed: ImportRevision[] = [];
     const contents = items.map((item) => {
+      const stored = trees.get(item.externalId);
       const { outcome, content } = renderItem(
         type,
         item,
-        trees.get(item.externalId),
+        stored,
         relations?.get(item.id),
         design,
         eshop.languages,
       );
       outcomes.set(item.externalId, outcome);
+      // A recomposed tree that differs from the stored one is a revision (people's content is
+      // kept as it is, and a first composition replaces nothing).
+      if (outcome === 'composed' && stored !== undefined && !sameJson(stored.tree, content.tree)) {
+        changed.push({ externalId: item.externalId, tree: content.tree, html: content.html });
+      }
       return { externalId: item.externalId, content };
     });
+    // One statement for the job's revisions (none when no stored tree changed), before the write.
+    await contentRevisionsRepository.recordImports(trx, eshopId, type, changed);
     await contentRepository.saveMany(trx, eshopId, type, contents);
     const status = eshop.reviewRequired ? 'review' : 'ready';
     const marked = new Set(

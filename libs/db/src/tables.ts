@@ -151,6 +151,19 @@ export interface WebhookRedeliveryRow {
   created_at: Date;
 }
 
+export interface ContentRevisionRow {
+  id: number;
+  eshop_id: number;
+  entity_type: string;
+  external_id: string;
+  version: number;
+  source: 'editor' | 'fill' | 'generation' | 'import' | 'restore';
+  generation_job_id: number | null;
+  languages_changed: string[];
+  tree: unknown[];
+  created_at: Date;
+}
+
 /** A column's value, or SQL computing it (`now()`, a subquery). */
 type Values<T> = { [K in keyof T]: T[K] | Knex.Raw };
 
@@ -187,6 +200,11 @@ declare module 'knex/types/tables' {
       WebhookDeliveryRow,
       never,
       'eshop_id' | 'endpoint_id' | 'seq' | 'attempt' | 'latency_ms'
+    >;
+    content_revisions: Writable<
+      ContentRevisionRow,
+      'languages_changed' | 'tree',
+      'eshop_id' | 'entity_type' | 'external_id' | 'version' | 'source'
     >;
     webhook_redeliveries: Writable<
       WebhookRedeliveryRow,

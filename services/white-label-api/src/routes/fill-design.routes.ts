@@ -1,6 +1,7 @@
 import { eshopOf, idempotent, validate } from '@catalogue/http';
 import { entityParams } from '../schemas/common.schema';
 import { fillDesignBody } from '../schemas/fill-design.schema';
+import { etagOf, ifMatchVersions } from '../services/content-version';
 import { fillEntityDesign } from '../services/fill-design.service';
 import { licensedRouter, type RouteDeps } from './licensed-router';
 
@@ -13,7 +14,17 @@ export function fillDesignRoutes(deps: RouteDeps) {
     validate({ params: entityParams, body: fillDesignBody }),
     async (ctx) => {
       const { params, body } = ctx.state.input;
-      ctx.body = await fillEntityDesign(deps.db, eshopOf(ctx), params.entity_type, params.entity_id, body);
+      const ifMatch = ifMatchVersions(ctx.get('If-Match'));
+      const { version, ...filled } = await fillEntityDesign(
+        deps.db,
+        eshopOf(ctx),
+        params.entity_type,
+        params.entity_id,
+        body,
+        ifMatch,
+      );
+      ctx.set('ETag', etagOf(version));
+      ctx.body = filled;
     },
   );
 

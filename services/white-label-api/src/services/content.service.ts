@@ -21,17 +21,33 @@ import {
   type Language,
   type WidgetTemplate,
 } from '@catalogue/content';
-import { contentRepository, type Eshop, type Knex, type WlEntity, type WlEntityType } from '@catalogue/db';
-import { saveEditorContent, widgetTemplates } from '@catalogue/content-store';
+import {
+  contentRepository,
+  contentRevisionsRepository,
+  type Eshop,
+  type Knex,
+  type WlEntity,
+  type WlEntityType,
+} from '@catalogue/db';
+import { saveEditorContent, widgetTemplates, type EditorRevisionSource } from '@catalogue/content-store';
 import { NotFoundError, ValidationError } from '@catalogue/http';
 import type { ContentPostInput, CopyWidgetInput } from '../schemas/content.schema';
 import { newWidgetFromElements } from './content-elements';
 import { requireEntity } from './entities.service';
+import { refuseStaleVersion } from './content-version';
 
 export interface ContentTarget {
   eshop: Pick<Eshop, 'id' | 'languages'>;
   type: WlEntityType;
   entityId: string;
+  /** The content versions the client accepts (If-Match); absent: written whatever it is now. */
+  ifMatch?: readonly number[];
+}
+
+/** Content widgets and the content version they are (the ETag of the answer). */
+export interface VersionedContent {
+  widgets: ContentWidget[];
+  version: number;
 }
 
 /** A stored tree as an array (stored trees come from JSON; anything else counts as empty). */
@@ -56,37 +72,51 @@ async function storedTree(db: Knex | Knex.Transaction, target: ContentTarget): P
   return treeOf((await contentRepository.find(db, keyOf(target)))?.tree);
 }
 
-/** The content widgets of an entity, each widget's `html` rendered (sanitised) in `lang`. */
-export async function listContent(db: Knex, target: ContentTarget, lang: Language): Promise<ContentWidget[]> {
+/**
+ * The content widgets of an entity, each widget's `html` rendered (sanitised) in `lang`, and the
+ * version they are (read together).
+ */
+export async function listContent(
+  db: Knex,
+  target: ContentTarget,
+  lang: Language,
+): Promise<VersionedContent> {
   await requireEntity(db, target.eshop.id, target.type, target.entityId);
-  return withWidgetHtml(await storedTree(db, target), lang);
+  const { tree, version } = await contentRevisionsRepository.treeAndVersion(db, keyOf(target));
+  return { widgets: withWidgetHtml(treeOf(tree), lang), version };
 }
 
 /**
- * One edit in one transaction: the registered entity (404), then `build` derives the new tree
- * from the stored one (or throws a typed error: nothing is written). Widget `html` is stored in
- * `default` and answered in `lang`.
+ * One edit in one transaction: the registered entity (404), the If-Match version under the
+ * content lock (412), then `build` derives the new tree from the stored one (or throws a typed
+ * error: nothing is written). Widget `html` is stored in `default` and answered in `lang`. The
+ * write is a revision of `source` (people in the editor unless told).
  */
 export async function editContent(
   db: Knex,
   target: ContentTarget,
   lang: Language,
   build: (tree: ContentWidget[], trx: Knex.Transaction) => ContentWidget[] | Promise<ContentWidget[]>,
-): Promise<ContentWidget[]> {
-  const saved = await db.transaction(async (trx) => {
-    const entity = await requireEntity(trx, target.eshop.id, target.type, target.entityId);
-    return saveEditorContent(
-      trx,
-      {
-        eshop: target.eshop,
-        entityType: target.type,
-        externalId: target.entityId,
-        fallbackName: fallbackName(entity),
-      },
-      async (current) => withWidgetHtml(await build(treeOf(current), trx), 'default'),
-    );
-  });
-  return withWidgetHtml(saved.tree, lang);
+  source: EditorRevisionSource = { kind: 'editor' },
+): Promise<VersionedContent> {
+  const saved = await refuseStaleVersion(
+    db.transaction(async (trx) => {
+      const entity = await requireEntity(trx, target.eshop.id, target.type, target.entityId);
+      return saveEditorContent(
+        trx,
+        {
+          eshop: target.eshop,
+          entityType: target.type,
+          externalId: target.entityId,
+          fallbackName: fallbackName(entity),
+          source,
+          ifMatch: target.ifMatch,
+        },
+        async (current) => withWidgetHtml(await build(treeOf(current), trx), 'default'),
+      );
+    }),
+  );
+  return { widgets: withWidgetHtml(saved.tree, lang), version: saved.version };
 }
 
 /**
@@ -154,7 +184,7 @@ export function addOrReorder(
   target: ContentTarget,
   input: ContentPostInput,
   lang: Language,
-): Promise<ContentWidget[]> {
+): Promise<VersionedContent> {
   const adding = input.widget_id !== undefined;
   if (adding === (input.ord !== undefined)) {
     throw new ValidationError({
@@ -195,7 +225,7 @@ export function deleteWidget(
   target: ContentTarget,
   widgetId: number,
   lang: Language,
-): Promise<ContentWidget[]> {
+): Promise<VersionedContent> {
   return editContent(db, target, lang, (tree) => {
     const rest = removeWidget(tree, widgetId);
     if (rest === undefined) throw new NotFoundError(`Content widget ${widgetId} not found`);
@@ -220,14 +250,16 @@ export async function copyWidgetsBetween(
   eshop: ContentTarget['eshop'],
   input: CopyWidgetInput,
   lang: Language,
-): Promise<ContentWidget[]> {
+  ifMatch?: readonly number[],
+): Promise<VersionedContent> {
   if (input.source_entity_id === input.target_entity_id) {
     throw new ValidationError({
       target_entity_id: ['The target_entity_id field must be different from source_entity_id.'],
     });
   }
   const source: ContentTarget = { eshop, type: input.type, entityId: input.source_entity_id };
-  const target: ContentTarget = { eshop, type: input.type, entityId: input.target_entity_id };
+  // If-Match names the version of the target's content (the one written).
+  const target: ContentTarget = { eshop, type: input.type, entityId: input.target_entity_id, ifMatch };
   return editContent(db, target, lang, async (tree, trx) => {
     await requireEntity(trx, eshop.id, source.type, source.entityId);
     const widgets = await storedTree(trx, source);

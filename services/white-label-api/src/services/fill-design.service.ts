@@ -5,6 +5,7 @@ import { saveEditorContent } from '@catalogue/content-store';
 import { invalidTextErrors } from '../schemas/valid-text.schema';
 import { loadDesignStructure } from './designs.service';
 import { requireEntity } from './entities.service';
+import { refuseStaleVersion } from './content-version';
 
 export interface FillDesignInput {
   design_id: number;
@@ -27,7 +28,9 @@ export async function fillEntityDesign(
   type: WlEntityType,
   entityId: string,
   input: FillDesignInput,
-): Promise<FillDesignResult> {
+  /** The content versions the caller accepts (If-Match): 412 and nothing written otherwise. */
+  ifMatch?: readonly number[],
+): Promise<FillDesignResult & { version: number }> {
   const entity = await requireEntity(db, eshop.id, type, entityId);
   const textErrors = invalidTextErrors(input.widget, 'widget');
   if (Object.keys(textErrors).length > 0) throw new ValidationError(textErrors);
@@ -43,23 +46,28 @@ export async function fillEntityDesign(
   const filled = fillDesign(design.structure, design.templates, input);
   if (!filled.ok) throw new ValidationError(filled.errors);
 
-  const saved = await db.transaction(async (trx) => {
-    await wlEntitiesRepository.setDesign(trx, eshop.id, entity.id, design.design.id);
-    // Last: it may write the item's event, which locks the eshop's event counter.
-    return saveEditorContent(
-      trx,
-      {
-        eshop,
-        entityType: type,
-        externalId: entityId,
-        fallbackName: Object.keys(entity.title).length > 0 ? entity.title : null,
-      },
-      // A second fill replaces the whole content: the stored tree is not looked at.
-      () => filled.tree,
-    );
-  });
+  const saved = await refuseStaleVersion(
+    db.transaction(async (trx) => {
+      await wlEntitiesRepository.setDesign(trx, eshop.id, entity.id, design.design.id);
+      // Last: it may write the item's event, which locks the eshop's event counter.
+      return saveEditorContent(
+        trx,
+        {
+          eshop,
+          entityType: type,
+          externalId: entityId,
+          fallbackName: Object.keys(entity.title).length > 0 ? entity.title : null,
+          source: { kind: 'fill' },
+          ifMatch,
+        },
+        // A second fill replaces the whole content: the stored tree is not looked at.
+        () => filled.tree,
+      );
+    }),
+  );
   return {
     html: Object.fromEntries(eshop.languages.map((lang) => [lang, saved.html[lang] ?? ''])),
     widget_created: filled.widgetsCreated,
+    version: saved.version,
   };
 }
