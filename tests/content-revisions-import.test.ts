@@ -76,14 +76,14 @@ describe('content revisions of imports', () => {
     expect(more).toEqual([]);
     expect(revision).toMatchObject({ version: 1, source: 'import', generation_job_id: null });
     // The default and the languages falling back to it (en) changed; cs has its own text.
-    expect(revision.languages_changed).toEqual(['default', 'en']);
-    expect(JSON.stringify(revision.tree)).toContain('Trail shoe v2');
+    expect(revision!.languages_changed).toEqual(['default', 'en']);
+    expect(JSON.stringify(revision!.tree)).toContain('Trail shoe v2');
     expect(await versionOf(s.id, 'P1')).toBe(1);
     const stored = await api.deps
       .db('content')
       .where({ eshop_id: s.id, entity_type: 'product', external_id: 'P1' })
       .first('tree');
-    expect(revision.tree).toEqual(stored.tree);
+    expect(revision!.tree).toEqual(stored.tree);
     expect(await revisionsOf(s.id, 'P2')).toEqual([]);
     // One statement for the job's revisions.
     expect(statements.filter((sql) => sql.includes('insert into content_revisions'))).toHaveLength(1);
