@@ -88,7 +88,8 @@ export interface RenderBatch {
  * content rows, for products one read of their brands, parameters and variants (each brand and
  * parameter once for the batch), one multi-row content write, one status update and one event
  * append for the whole batch, whatever its size; only composing and rendering run per item
- * (renderItem).
+ * (renderItem). Items whose recomposed tree differs from the stored one get an `import`
+ * revision, all in one statement before the write (none when nothing changed).
  * Returns each item's outcome.
  */
 export async function renderContents(
