@@ -51,16 +51,24 @@ export type DesignCache = ReturnType<typeof createDesignCache>;
 export function sameJson(a: unknown, b: unknown): boolean {
   if (a === b) return true;
   if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
-  if (Array.isArray(a) !== Array.isArray(b)) return false;
   if (Array.isArray(a)) {
-    const other = b as unknown[];
-    return a.length === other.length && a.every((value, i) => sameJson(value, other[i]));
+    if (!Array.isArray(b) || a.length !== b.length) return false;
+    for (let i = 0; i < a.length; i++) if (!sameJson(a[i], b[i])) return false;
+    return true;
   }
+  if (Array.isArray(b)) return false;
+  // Plain loops, no arrays built: this runs on every re-rendered item of a render job.
   const left = a as Record<string, unknown>;
   const right = b as Record<string, unknown>;
-  const keys = Object.keys(left).filter((k) => left[k] !== undefined);
-  if (keys.length !== Object.keys(right).filter((k) => right[k] !== undefined).length) return false;
-  return keys.every((k) => Object.prototype.hasOwnProperty.call(right, k) && sameJson(left[k], right[k]));
+  let count = 0;
+  for (const key in left) {
+    const value = left[key];
+    if (value === undefined) continue;
+    count++;
+    if (!sameJson(value, right[key])) return false;
+  }
+  for (const key in right) if (right[key] !== undefined) count--;
+  return count === 0;
 }
 
 /** One item to render. */
