@@ -27,6 +27,7 @@ const TABLES = [
   'brands',
   'categories',
   'content',
+  'content_revisions',
   'credit_accounts',
   'credit_ledger',
   'credit_prices',
@@ -74,6 +75,7 @@ const MIGRATIONS = [
   '20261125000500_webhooks',
   '20261125000600_credit_alert',
   '20261125000700_event_retention',
+  '20261126000400_content_revisions',
 ];
 
 async function databaseExists(name: string): Promise<boolean> {

@@ -21,7 +21,7 @@ export async function up(db: Knex): Promise<void> {
     where version > revisions_trimmed_to + 1`);
   await db.schema.createTable('content_revisions', (t) => {
     t.bigIncrements('id').primary();
-    t.integer('eshop_id').notNullable();
+    t.integer('eshop_id').notNullable().references('id').inTable('eshops').onDelete('CASCADE');
     t.string('entity_type', 16).notNullable();
     t.string('external_id', 255).notNullable();
     t.bigInteger('version').notNullable();
