@@ -26,7 +26,7 @@ export const USAGE = `Usage: npm run --silent admin -- <command>
   eshop list
   eshop set ID [--name NAME] [--languages LIST] [--site-link on|off] [--rich-snippet on|off]
                [--review-required on|off] [--licence-until YYYY-MM-DD|none]
-               [--rate-limit REQUESTS_PER_MINUTE|default]
+               [--rate-limit REQUESTS_PER_MINUTE|default] [--revisions-keep COUNT|default]
   token create ID --kind api|white-label
   token revoke ID TOKEN_PREFIX
   origin add ID URL
@@ -59,6 +59,7 @@ function eshopName(value: unknown): string {
 
 /** The migration's check constraint allows up to this many requests per minute. */
 const MAX_RATE_LIMIT = 1_000_000;
+const MAX_REVISIONS_KEEP = 100_000;
 
 const eshopId = (value: string | undefined) => parsePositiveInt(value ?? '', 'ID');
 
@@ -136,6 +137,7 @@ function adminProgram(admin: () => AdminService, answer: Answer): Command {
     .option('--review-required <on|off>', 'generated content waits for review')
     .option('--licence-until <YYYY-MM-DD|none>', 'white-label licence valid until this day')
     .option('--rate-limit <requests-per-minute|default>', "the eshop's read budget per token")
+    .option('--revisions-keep <count|default>', 'content revisions kept per entity')
     .action(async (id: string, o: Record<string, string | undefined>) => {
       const patch: Partial<EshopInput> = {
         name: o.name === undefined ? undefined : eshopName(o.name),
@@ -151,9 +153,18 @@ function adminProgram(admin: () => AdminService, answer: Answer): Command {
           o.rateLimit === 'default' ? null : parsePositiveInt(o.rateLimit, '--rate-limit', MAX_RATE_LIMIT);
       }
       const changes = Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined));
-      if (Object.keys(changes).length === 0)
+      const keep =
+        o.revisionsKeep === undefined
+          ? undefined
+          : o.revisionsKeep === 'default'
+            ? null
+            : parsePositiveInt(o.revisionsKeep, '--revisions-keep', MAX_REVISIONS_KEEP);
+      if (Object.keys(changes).length === 0 && keep === undefined)
         throw new AdminError('nothing to change: give at least one option');
-      answer(presentDetails(await admin().updateEshop(eshopId(id), changes)));
+      let details =
+        Object.keys(changes).length > 0 ? await admin().updateEshop(eshopId(id), changes) : undefined;
+      if (keep !== undefined) details = await admin().setRevisionsKeep(eshopId(id), keep);
+      answer(presentDetails(details!));
     });
 
   const token = program.command('token').description('API and white-label tokens');

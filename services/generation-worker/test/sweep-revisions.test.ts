@@ -94,3 +94,17 @@ test('when entities keep more revisions than the retention, then the sweep delet
   expect((await sweepStaleWork(sweepDeps)).content_revisions_expired).toBe(2);
   expect((await versionsOf(eshop.id, 'many'))[0]).toBe(8);
 });
+
+test("when an eshop keeps fewer revisions than the default, then its entities are trimmed to its own count and other eshops' are not", async () => {
+  const { eshop: own } = await makeEshop(deps.db, {});
+  const { eshop: other } = await makeEshop(deps.db, {});
+  await deps.db('eshops').where({ id: own.id }).update({ content_revisions_keep: 2 });
+  await pageWithRevisions(own.id, 'page', 5);
+  await pageWithRevisions(other.id, 'page', 5);
+
+  const result = await sweepStaleWork(sweepDeps);
+
+  expect(result.content_revisions_expired).toBe(3);
+  expect(await versionsOf(own.id, 'page')).toEqual([4, 5]);
+  expect(await versionsOf(other.id, 'page')).toEqual([1, 2, 3, 4, 5]);
+});

@@ -5,7 +5,7 @@
 // cannot overwrite each other unseen). `revisions_trimmed_to` is how far the retention sweep has
 // deleted an entity's old revisions; the partial index finds the entities with more revisions
 // than the retention keeps without reading the content of entities never revised (docs/decisions.md,
-// "Content revisions").
+// "Content revisions"). `eshops.content_revisions_keep` overrides CONTENT_REVISIONS_KEEP per eshop.
 import type { Knex } from 'knex';
 
 export const REVISION_SOURCES = ['editor', 'fill', 'generation', 'import', 'restore'] as const;
@@ -17,6 +17,9 @@ export async function up(db: Knex): Promise<void> {
   await db.raw(`alter table content
     add column version bigint not null default 0,
     add column revisions_trimmed_to bigint not null default 0`);
+  await db.raw(`alter table eshops add column content_revisions_keep integer,
+    add constraint eshops_content_revisions_keep_positive
+      check (content_revisions_keep is null or content_revisions_keep between 1 and 100000)`);
   await db.raw(`create index content_revisions_over_kept on content ((version - revisions_trimmed_to))
     where version > revisions_trimmed_to + 1`);
   await db.schema.createTable('content_revisions', (t) => {
@@ -59,4 +62,5 @@ export async function down(db: Knex): Promise<void> {
   await db.schema.dropTable('content_revisions');
   await db.raw('drop index if exists content_revisions_over_kept');
   await db.raw('alter table content drop column revisions_trimmed_to, drop column version');
+  await db.raw('alter table eshops drop column content_revisions_keep');
 }

@@ -202,19 +202,24 @@ export const contentRevisionsRepository = {
   },
 
   /**
-   * Retention by count: for up to `limit` entities keeping more than `keep` revisions, deletes
-   * all but their newest `keep` (versions are consecutive and trimmed from the oldest, so these
-   * are the ones at or below version - keep). Returns the entities trimmed and the revisions
-   * deleted.
+   * Retention by count: for up to `limit` entities keeping more revisions than their eshop's
+   * `content_revisions_keep` (else `keep`), deletes all but their newest that many (versions are
+   * consecutive and trimmed from the oldest, so these are the ones at or below version - kept).
+   * Returns the entities trimmed and the revisions deleted.
    */
   async trimToCount(db: Knex, keep: number, limit: number): Promise<{ entities: number; deleted: number }> {
     const { rows } = await db.raw<{ rows: { entities: string; deleted: string }[] }>(
-      `with candidates as (
-         select eshop_id, entity_type, external_id from content
-          where version > revisions_trimmed_to + 1 and version - revisions_trimmed_to > ?
-          limit ? for update skip locked),
+      `with floor as (
+         select least(?::integer, min(content_revisions_keep)) as n from eshops),
+       candidates as (
+         select c.eshop_id, c.entity_type, c.external_id, coalesce(e.content_revisions_keep, ?) as kept
+           from content c join eshops e on e.id = c.eshop_id
+          where c.version > c.revisions_trimmed_to + 1
+            and c.version - c.revisions_trimmed_to > (select n from floor)
+            and c.version - c.revisions_trimmed_to > coalesce(e.content_revisions_keep, ?)
+          limit ? for update of c skip locked),
        trimmed as (
-         update content c set revisions_trimmed_to = c.version - ?
+         update content c set revisions_trimmed_to = c.version - k.kept
            from candidates k
           where c.eshop_id = k.eshop_id and c.entity_type = k.entity_type and c.external_id = k.external_id
          returning c.eshop_id, c.entity_type, c.external_id, c.revisions_trimmed_to),
@@ -224,10 +229,23 @@ export const contentRevisionsRepository = {
             and r.version <= t.revisions_trimmed_to
          returning 1)
        select (select count(*) from trimmed) as entities, (select count(*) from deleted) as deleted`,
-      [keep, limit, keep],
+      [keep, keep, keep, limit],
     );
     const row = rows[0]!;
     return { entities: Number(row.entities), deleted: Number(row.deleted) };
+  },
+
+  /** The eshop's own number of revisions kept per entity (null: CONTENT_REVISIONS_KEEP). */
+  async keepOf(db: Knex | Knex.Transaction, eshopId: number): Promise<number | null> {
+    const row = await db('eshops')
+      .where({ id: eshopId })
+      .first<{ content_revisions_keep: number | null } | undefined>('content_revisions_keep');
+    return row?.content_revisions_keep ?? null;
+  },
+
+  /** Sets (null: clears) the eshop's own number of revisions kept per entity. */
+  async setKeep(db: Knex | Knex.Transaction, eshopId: number, keep: number | null): Promise<void> {
+    await db('eshops').where({ id: eshopId }).update({ content_revisions_keep: keep });
   },
 
   /**
