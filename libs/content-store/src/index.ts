@@ -5,6 +5,7 @@ export {
   itemImages,
   languagesChanged,
   lockContentAndSources,
+  materialOf,
   productRef,
   saveEditorContent,
 } from './entity-content';
@@ -12,6 +13,8 @@ export type {
   EditorContentTarget,
   EditorRevisionSource,
   EntitySources,
+  GenerationMaterial,
+  LanguageMaterial,
   SavedEditorContent,
 } from './entity-content';
 export { createDesignCache, renderContent, renderContents } from './render-content';
@@ -22,3 +25,4 @@ export { defaultDesign, loadDesign, structureOf, templateOf, widgetTemplates } f
 export type { LoadedDesign } from './designs';
 export { seedCatalogue } from './seed/catalogue.seed';
 export { prepareDatabase } from './prepare';
+export { markStoredSamples } from './legacy-samples';

@@ -157,11 +157,24 @@ export interface ContentRevisionRow {
   entity_type: string;
   external_id: string;
   version: number;
-  source: 'editor' | 'fill' | 'generation' | 'import' | 'restore';
+  source: 'editor' | 'fill' | 'generation' | 'import' | 'restore' | 'repair';
   generation_job_id: number | null;
   languages_changed: string[];
   tree: unknown[];
   created_at: Date;
+}
+
+/**
+ * A parameter or value a product links (docs/decisions.md, "A product shows only its own
+ * parameter values"): `value_id` null links the parameter as a whole. Keyed by
+ * (eshop_id, product_id, position); every reference includes eshop_id.
+ */
+export interface ProductParameterValueRow {
+  eshop_id: number;
+  product_id: number;
+  position: number;
+  parameter_id: number;
+  value_id: number | null;
 }
 
 /** A column's value, or SQL computing it (`now()`, a subquery). */
@@ -205,6 +218,11 @@ declare module 'knex/types/tables' {
       ContentRevisionRow,
       'languages_changed' | 'tree',
       'eshop_id' | 'entity_type' | 'external_id' | 'version' | 'source'
+    >;
+    product_parameter_values: Writable<
+      ProductParameterValueRow,
+      never,
+      'eshop_id' | 'product_id' | 'position' | 'parameter_id'
     >;
     webhook_redeliveries: Writable<
       WebhookRedeliveryRow,

@@ -8,7 +8,7 @@
 // "Content revisions"). `eshops.content_revisions_keep` overrides CONTENT_REVISIONS_KEEP per eshop.
 import type { Knex } from 'knex';
 
-export const REVISION_SOURCES = ['editor', 'fill', 'generation', 'import', 'restore'] as const;
+export const REVISION_SOURCES = ['editor', 'fill', 'generation', 'import', 'restore', 'repair'] as const;
 
 const list = (values: readonly string[]) => values.map((v) => `'${v}'`).join(', ');
 

@@ -2,8 +2,11 @@ import type { Knex } from 'knex';
 import type { ContentEntityType, ContentKey } from './content.repository';
 import { isoOffset } from '../timestamps';
 
-/** Who wrote a revision: people in the editor, a fill, a generation job, an import's re-render, a restore. */
-export type RevisionSource = 'editor' | 'fill' | 'generation' | 'import' | 'restore';
+/**
+ * Who wrote a revision: people in the editor, a fill, a generation job, an import's re-render, a
+ * restore, or a one-off repair of stored content run when the database is prepared.
+ */
+export type RevisionSource = 'editor' | 'fill' | 'generation' | 'import' | 'restore' | 'repair';
 
 /** A revision as the list shows it (no tree). */
 export interface RevisionSummary {

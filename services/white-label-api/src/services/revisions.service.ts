@@ -51,6 +51,7 @@ export function restoreRevision(
       if (revision === undefined) throw new NotFoundError(`Content revision ${revisionId} not found`);
       return revision.tree as ContentWidget[];
     },
+    requireEntity,
     { kind: 'restore' },
   );
 }
