@@ -199,7 +199,11 @@ describe('property: a product shows only its own parameter values', () => {
           const { externalId, rows } = accepted[0]!;
           const eshop = (await eshopsRepository.findById(db, eshopId))!;
           await db.transaction((trx) =>
-            saveEditorContent(trx, { eshop, entityType: 'product', externalId }, (current) => current ?? []),
+            saveEditorContent(
+              trx,
+              { eshop, entityType: 'product', externalId, source: { kind: 'editor' } },
+              (current) => current ?? [],
+            ),
           );
           check(await stored(db, eshopId, externalId), tag, rows, everyValue);
         }

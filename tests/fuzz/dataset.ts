@@ -229,6 +229,7 @@ export const TENANT_TABLES_WITH_IDS = [
   'generation_jobs',
   'listing_batches',
   'listing_rows',
+  'content_revisions',
 ];
 
 /**
@@ -248,6 +249,7 @@ export async function idPoolsOf(db: Knex, eshop: SeededEshop): Promise<IdPools> 
   add(['widget_favourite_id'], await idsOf('widget_favourites'));
   add(['generate_id'], await idsOf('generation_jobs'));
   add(['batch_id'], await idsOf('listing_batches'));
+  add(['revision_id'], await idsOf('content_revisions'));
   add(
     ['parameters_ids'],
     (await db('parameters').where({ eshop_id: eshop.eshop.id }).pluck('external_id')).map(Number),

@@ -1,6 +1,7 @@
 import { isLanguage, CONTENT_LANGUAGES, type Language } from '@catalogue/config';
 import {
   catalogueRepository,
+  contentRevisionsRepository,
   creditsRepository,
   eshopsRepository,
   hashToken,
@@ -44,6 +45,8 @@ export interface EshopDetails {
   origins: string[];
   tokens: TokenInfo[];
   credits: CreditAccount;
+  /** Content revisions kept per entity for this eshop (null: CONTENT_REVISIONS_KEEP). */
+  contentRevisionsKeep: number | null;
 }
 
 /** `default` is always active (lists return it when no `lang` is asked for). */
@@ -180,7 +183,15 @@ export function adminService(db: Knex, options: AdminOptions = {}) {
         origins: await originsRepository.list(db, id),
         tokens: await tokensRepository.listForEshop(db, id),
         credits: await creditsRepository.getAccount(db, id),
+        contentRevisionsKeep: await contentRevisionsRepository.keepOf(db, id),
       };
+    },
+
+    /** Sets (null: back to CONTENT_REVISIONS_KEEP) how many content revisions per entity the eshop keeps. */
+    async setRevisionsKeep(id: number, keep: number | null): Promise<EshopDetails> {
+      await requireEshop(db, id);
+      await contentRevisionsRepository.setKeep(db, id, keep);
+      return this.showEshop(id);
     },
 
     listEshops: () => eshopsRepository.list(db),

@@ -29,7 +29,7 @@ export const USAGE = `Usage: npm run --silent admin -- <command>
   eshop list
   eshop set ID [--name NAME] [--languages LIST] [--site-link on|off] [--rich-snippet on|off]
                [--review-required on|off] [--licence-until YYYY-MM-DD|none]
-               [--rate-limit REQUESTS_PER_MINUTE|default]
+               [--rate-limit REQUESTS_PER_MINUTE|default] [--revisions-keep COUNT|default]
                [--content-fallback fallback|omit] [--default-language CODE|none]
   token create ID --kind api|white-label
   token revoke ID TOKEN_PREFIX
@@ -81,6 +81,7 @@ function eshopName(value: unknown): string {
 
 /** The migration's check constraint allows up to this many requests per minute. */
 const MAX_RATE_LIMIT = 1_000_000;
+const MAX_REVISIONS_KEEP = 100_000;
 
 const eshopId = (value: string | undefined) => parsePositiveInt(value ?? '', 'ID');
 
@@ -160,6 +161,7 @@ function adminProgram(admin: () => AdminService, answer: Answer): Command {
     .option('--rate-limit <requests-per-minute|default>', "the eshop's read budget per token")
     .option('--content-fallback <fallback|omit>', 'what a page does with a text its language lacks')
     .option('--default-language <code|none>', 'the language the default texts are written in')
+    .option('--revisions-keep <count|default>', 'content revisions kept per entity')
     .action(async (id: string, o: Record<string, string | undefined>) => {
       const patch: Partial<EshopInput> = {
         name: o.name === undefined ? undefined : eshopName(o.name),
@@ -177,9 +179,18 @@ function adminProgram(admin: () => AdminService, answer: Answer): Command {
       if (o.contentFallback !== undefined) patch.contentFallback = contentFallback(o.contentFallback);
       if (o.defaultLanguage !== undefined) patch.defaultLanguage = defaultLanguage(o.defaultLanguage);
       const changes = Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined));
-      if (Object.keys(changes).length === 0)
+      const keep =
+        o.revisionsKeep === undefined
+          ? undefined
+          : o.revisionsKeep === 'default'
+            ? null
+            : parsePositiveInt(o.revisionsKeep, '--revisions-keep', MAX_REVISIONS_KEEP);
+      if (Object.keys(changes).length === 0 && keep === undefined)
         throw new AdminError('nothing to change: give at least one option');
-      answer(presentDetails(await admin().updateEshop(eshopId(id), changes)));
+      let details =
+        Object.keys(changes).length > 0 ? await admin().updateEshop(eshopId(id), changes) : undefined;
+      if (keep !== undefined) details = await admin().setRevisionsKeep(eshopId(id), keep);
+      answer(presentDetails(details!));
     });
 
   const token = program.command('token').description('API and white-label tokens');

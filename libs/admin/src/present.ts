@@ -52,5 +52,7 @@ export function presentDetails(details: EshopDetails) {
     origins: details.origins,
     tokens: details.tokens.map(presentToken),
     credits: presentCredits(details.credits),
+    // null: the configured CONTENT_REVISIONS_KEEP applies.
+    content_revisions_keep: details.contentRevisionsKeep,
   };
 }

@@ -227,6 +227,7 @@ describe('admin CLI: eshop show and list', () => {
         },
       ],
       credits: { balance: 40, reserved: 0, remaining: 40 },
+      content_revisions_keep: null,
     });
     expect(result.out).not.toContain(created.apiToken);
     expect(result.out).not.toContain(created.whiteLabelToken);
@@ -292,6 +293,33 @@ describe('admin CLI: eshop show and list', () => {
 });
 
 describe('admin CLI: eshop set', () => {
+  it('when --revisions-keep is given, then eshop show prints it, "default" clears it and a bad value changes nothing', async () => {
+    // Arrange
+    const created = await makeEshop(harness.db);
+    const id = String(created.eshop.id);
+    const stored = async () =>
+      (await harness.db('eshops').where({ id: created.eshop.id }).first('content_revisions_keep'))
+        .content_revisions_keep;
+
+    // Act
+    const set = await cli('eshop', 'set', id, '--revisions-keep', '5');
+    const shown = await cli('eshop', 'show', id);
+    const refused = await cli('eshop', 'set', id, '--revisions-keep', '0');
+    const afterRefusal = await stored();
+    const both = await cli('eshop', 'set', id, '--name', 'Renamed shop', '--revisions-keep', '7');
+    const cleared = await cli('eshop', 'set', id, '--revisions-keep', 'default');
+
+    // Assert
+    expect(json(set).content_revisions_keep).toBe(5);
+    expect(json(shown).content_revisions_keep).toBe(5);
+    expect(refused.code).toBe(1);
+    expect(refused.err).toBe('error: --revisions-keep must be a whole number from 1 to 100000 (got "0")\n');
+    expect(afterRefusal).toBe(5);
+    expect(json(both)).toMatchObject({ name: 'Renamed shop', content_revisions_keep: 7 });
+    expect(json(cleared).content_revisions_keep).toBeNull();
+    expect(await stored()).toBeNull();
+  });
+
   it('when --rate-limit is given, then eshop show prints it, "default" clears it and a bad value changes nothing', async () => {
     // Arrange
     const created = await makeEshop(harness.db);

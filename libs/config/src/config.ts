@@ -104,6 +104,13 @@ export interface Config {
     /** Events older than this many days are deleted by the stale-work sweeper. */
     readonly retentionDays: number;
   };
+  /** Revisions of entities' content (docs/decisions.md, "Content revisions"). */
+  readonly revisions: {
+    /** Revisions kept per entity (its newest); older ones are deleted by the stale-work sweeper. */
+    readonly keep: number;
+    /** Revisions older than this many days are deleted by the sweeper, except an entity's newest. */
+    readonly retentionDays: number;
+  };
   /** Webhooks (push of the change feed's events; docs/decisions.md, "Webhooks"). */
   readonly webhooks: {
     /**
@@ -209,6 +216,8 @@ const schema = Joi.object({
     .max(30 * 86_400_000)
     .default(86_400_000),
   EVENT_RETENTION_DAYS: Joi.number().integer().min(1).max(3650).default(30),
+  CONTENT_REVISIONS_KEEP: Joi.number().integer().min(1).max(100_000).default(50),
+  CONTENT_REVISIONS_DAYS: Joi.number().integer().min(1).max(36_500).default(90),
   WEBHOOK_RELAY_EVERY_MS: Joi.number().integer().min(100).max(60_000).default(1_000),
   WEBHOOK_RELAY_BATCH: Joi.number().integer().min(1).max(10_000).default(1_000),
 })
@@ -301,6 +310,7 @@ export function loadConfig(env: NodeJS.ProcessEnv): Config {
       },
     },
     events: { retentionDays: v.EVENT_RETENTION_DAYS },
+    revisions: { keep: v.CONTENT_REVISIONS_KEEP, retentionDays: v.CONTENT_REVISIONS_DAYS },
     webhooks: {
       allowPrivate: (v.WEBHOOK_ALLOW_PRIVATE as string).split(',').filter((entry) => entry !== ''),
       timeoutMs: v.WEBHOOK_TIMEOUT_MS,

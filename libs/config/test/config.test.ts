@@ -60,6 +60,7 @@ describe('loadConfig', () => {
         redisTimeoutMs: 250,
       },
       events: { retentionDays: 30 },
+      revisions: { keep: 50, retentionDays: 90 },
       generation: {
         provider: 'builtin',
         openai: { baseUrl: 'https://api.openai.com/v1', apiKey: '', model: 'gpt-4o-mini', apiVersion: '' },
@@ -138,6 +139,8 @@ describe('loadConfig', () => {
       WEBHOOK_RELAY_EVERY_MS: '500',
       WEBHOOK_RELAY_BATCH: '200',
       EVENT_RETENTION_DAYS: '7',
+      CONTENT_REVISIONS_KEEP: '10',
+      CONTENT_REVISIONS_DAYS: '30',
     };
 
     // Act
@@ -183,6 +186,7 @@ describe('loadConfig', () => {
         redisTimeoutMs: 100,
       },
       events: { retentionDays: 7 },
+      revisions: { keep: 10, retentionDays: 30 },
       generation: {
         provider: 'openai',
         openai: {

@@ -15,6 +15,7 @@ import {
 import {
   catalogueRepository,
   contentRepository,
+  contentRevisionsRepository,
   eventsRepository,
   productRelationsRepository,
   type ContentEntityType,
@@ -25,6 +26,7 @@ import {
   type LangMap,
   type ProductRef,
   type ProductRelations,
+  type RevisionSource,
   type StoredContent,
   type StoredEntity,
 } from '@catalogue/db';
@@ -260,10 +262,45 @@ export interface EditorContentTarget {
   externalId: string;
   /** Name for the rich snippet when no catalogue item carries one (white-label title, job context). */
   fallbackName?: Text | null;
+  /** Who writes, for the revision this write stores (`generation` with its job). */
+  source: EditorRevisionSource;
+  /** The versions the writer accepts (If-Match): another one stored means nothing is written. */
+  ifMatch?: readonly number[];
 }
+
+/** The writer of an editor write as its revision records it. */
+export type EditorRevisionSource =
+  { kind: Exclude<RevisionSource, 'generation' | 'import'> } | { kind: 'generation'; jobId: number };
 
 export interface SavedEditorContent extends RenderedContent {
   tree: ContentWidget[];
+  /** The content's version after this write (its revision's number, the content's ETag). */
+  version: number;
+  /** The revision this write stored. */
+  revisionId: number;
+}
+
+/**
+ * The content's version is not the one the writer read (If-Match): thrown under the content
+ * lock, before anything is written.
+ */
+export class ContentVersionMismatch extends Error {
+  constructor(
+    readonly expected: readonly number[],
+    readonly current: number,
+  ) {
+    super(`The content is at version ${current}, not ${expected.join(', ') || 'the one named'}`);
+    this.name = 'ContentVersionMismatch';
+  }
+}
+
+/** The languages whose rendered html differs between two language maps. */
+export function languagesChanged(
+  before: Partial<Record<string, string>>,
+  after: Partial<Record<string, string>>,
+): string[] {
+  const langs = new Set([...Object.keys(before), ...Object.keys(after)]);
+  return [...langs].filter((lang) => (before[lang] ?? '') !== (after[lang] ?? '')).sort();
 }
 
 /**
@@ -273,8 +310,11 @@ export interface SavedEditorContent extends RenderedContent {
  * to refuse the change: nothing is written; it also gets what the item is rendered from, for a
  * catalogue item the lists serve, so an added widget can start from the item's own data), renders every language of the eshop with the
  * item's data for the data-driven parts, stores it with origin `editor` so imports never
- * recompose it, and touches the item so lists that follow `updated_at` see the new content and
- * (for an item the lists serve) writes its `item.content_ready` event, last in the transaction.
+ * recompose it, stores the new tree as the entity's next revision (with `source` and the languages
+ * whose html changed; `ifMatch` naming another version than the stored one refuses the write with
+ * ContentVersionMismatch), and touches the item so lists that follow `updated_at` see the new
+ * content and (for an item the lists serve) writes its `item.content_ready` event, last in the
+ * transaction.
  */
 export async function saveEditorContent(
   trx: Knex.Transaction,
@@ -298,10 +338,31 @@ export async function saveEditorContent(
   const { existing, sources } = listed
     ? await lockContentAndSources(trx, catalogueType, key, item)
     : { existing: await contentRepository.lockTree(trx, key), sources: undefined };
+  // Read under the locks: the version an If-Match names is compared with the one replaced.
+  const head = await contentRevisionsRepository.head(trx, key);
+  const current = head?.version ?? 0;
+  if (target.ifMatch !== undefined && !target.ifMatch.includes(current)) {
+    throw new ContentVersionMismatch(target.ifMatch, current);
+  }
   const tree = await build(existing?.tree as ContentWidget[] | undefined, sources);
   const snippet: SnippetEntity = sources?.snippet ?? { type: entityType, name: target.fallbackName ?? null };
   const outputs = renderAll(tree, snippet, eshop.languages, fallbackPolicyOf(eshop));
+  // Content that has no revision yet (composed by an import, or stored before revisions) is kept
+  // as revision 1 first, so this write can be undone.
+  const base =
+    head !== undefined && current === 0 && !head.treeEmpty
+      ? await contentRevisionsRepository.recordBaseline(
+          trx,
+          key,
+          existing?.origin === 'composed' ? 'import' : 'editor',
+        )
+      : current;
   await contentRepository.save(trx, key, { origin: 'editor', tree, ...outputs });
+  const revision = await contentRevisionsRepository.record(trx, key, base + 1, {
+    source: target.source.kind,
+    generationJobId: target.source.kind === 'generation' ? target.source.jobId : null,
+    languagesChanged: languagesChanged(head?.html ?? {}, outputs.html),
+  });
   if (item !== undefined && catalogueType !== undefined) {
     await catalogueRepository.setStatus(trx, catalogueType, eshop.id, externalId, item.status);
   }
@@ -313,5 +374,5 @@ export async function saveEditorContent(
       { type: 'item.content_ready', entityType: catalogueType, externalId, data: { status: item.status } },
     ]);
   }
-  return { tree, ...outputs };
+  return { tree, ...outputs, version: revision.version, revisionId: revision.id };
 }

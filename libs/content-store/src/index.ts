@@ -1,15 +1,18 @@
 export {
   CATALOGUE_TYPE_OF,
   fallbackPolicyOf,
+  ContentVersionMismatch,
   generationMaterial,
   itemImages,
-  materialOf,
+  languagesChanged,
   lockContentAndSources,
+  materialOf,
   productRef,
   saveEditorContent,
 } from './entity-content';
 export type {
   EditorContentTarget,
+  EditorRevisionSource,
   EntitySources,
   GenerationMaterial,
   LanguageMaterial,

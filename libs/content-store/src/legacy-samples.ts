@@ -53,7 +53,13 @@ export async function markStoredSamples(db: Knex): Promise<number> {
     await db.transaction(async (trx) => {
       // Read again under the save's locks: an edit meanwhile is what is marked.
       let marked: ContentWidget[] | null = null;
-      const target = { eshop, entityType: key.entityType, externalId: key.externalId, fallbackName };
+      const target = {
+        eshop,
+        entityType: key.entityType,
+        externalId: key.externalId,
+        fallbackName,
+        source: { kind: 'repair' } as const,
+      };
       const current = await contentRepository.find(trx, key);
       if (!current || markUnmarkedSamples(current.tree as ContentWidget[], templates) === null) return;
       await saveEditorContent(trx, target, (tree) => {

@@ -2,10 +2,12 @@ import type { DesignCategory } from '@catalogue/content';
 import {
   catalogueRepository,
   contentRepository,
+  contentRevisionsRepository,
   eshopsRepository,
   eventsRepository,
   productRelationsRepository,
   type EntityType,
+  type ImportRevision,
   type Knex,
 } from '@catalogue/db';
 import { defaultDesign, structureOf } from './designs';
@@ -42,6 +44,33 @@ export function createDesignCache(ttlMs = 30_000) {
 
 export type DesignCache = ReturnType<typeof createDesignCache>;
 
+/**
+ * Whether two JSON values are equal as stored: a tree read back from jsonb has its keys in
+ * another order than a freshly composed one, and a key whose value is undefined is not stored.
+ */
+export function sameJson(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
+  if (Array.isArray(a)) {
+    if (!Array.isArray(b) || a.length !== b.length) return false;
+    for (let i = 0; i < a.length; i++) if (!sameJson(a[i], b[i])) return false;
+    return true;
+  }
+  if (Array.isArray(b)) return false;
+  // Plain loops, no arrays built: this runs on every re-rendered item of a render job.
+  const left = a as Record<string, unknown>;
+  const right = b as Record<string, unknown>;
+  let count = 0;
+  for (const key in left) {
+    const value = left[key];
+    if (value === undefined) continue;
+    count++;
+    if (!sameJson(value, right[key])) return false;
+  }
+  for (const key in right) if (right[key] !== undefined) count--;
+  return count === 0;
+}
+
 /** One item to render. */
 export interface RenderTarget {
   eshop_id: number;
@@ -67,7 +96,8 @@ export interface RenderBatch {
  * content rows, for products one read of their brands, parameters and variants (each brand and
  * parameter once for the batch), one multi-row content write, one status update and one event
  * append for the whole batch, whatever its size; only composing and rendering run per item
- * (renderItem).
+ * (renderItem). Items whose recomposed tree differs from the stored one get an `import`
+ * revision, all in one statement before the write (none when nothing changed).
  * Returns each item's outcome.
  */
 export async function renderContents(
@@ -95,19 +125,28 @@ export async function renderContents(
     const design = await designs.get(trx, eshopId, DESIGN_CATEGORY[type]);
     const policy = fallbackPolicyOf(eshop);
 
+    const changed: ImportRevision[] = [];
     const contents = items.map((item) => {
+      const stored = trees.get(item.externalId);
       const { outcome, content } = renderItem(
         type,
         item,
-        trees.get(item.externalId),
+        stored,
         relations?.get(item.id),
         design,
         eshop.languages,
         policy,
       );
       outcomes.set(item.externalId, outcome);
+      // A recomposed tree that differs from the stored one is a revision (people's content is
+      // kept as it is, and a first composition replaces nothing).
+      if (outcome === 'composed' && stored !== undefined && !sameJson(stored.tree, content.tree)) {
+        changed.push({ externalId: item.externalId, tree: content.tree, html: content.html });
+      }
       return { externalId: item.externalId, content };
     });
+    // One statement for the job's revisions (none when no stored tree changed), before the write.
+    await contentRevisionsRepository.recordImports(trx, eshopId, type, changed);
     await contentRepository.saveMany(trx, eshopId, type, contents);
     const status = eshop.reviewRequired ? 'review' : 'ready';
     const marked = new Set(

@@ -70,6 +70,13 @@ export type {
   ListingSource,
 } from './repositories/listing.repository';
 export { contentColumns, contentRepository } from './repositories/content.repository';
+export { contentRevisionsRepository } from './repositories/content-revisions.repository';
+export type {
+  ImportRevision,
+  RevisionSource,
+  RevisionSummary,
+  RevisionWrite,
+} from './repositories/content-revisions.repository';
 export type {
   ContentColumns,
   ContentEntityType,

@@ -151,6 +151,19 @@ export interface WebhookRedeliveryRow {
   created_at: Date;
 }
 
+export interface ContentRevisionRow {
+  id: number;
+  eshop_id: number;
+  entity_type: string;
+  external_id: string;
+  version: number;
+  source: 'editor' | 'fill' | 'generation' | 'import' | 'restore' | 'repair';
+  generation_job_id: number | null;
+  languages_changed: string[];
+  tree: unknown[];
+  created_at: Date;
+}
+
 /**
  * A parameter or value a product links (docs/decisions.md, "A product shows only its own
  * parameter values"): `value_id` null links the parameter as a whole. Keyed by
@@ -200,6 +213,11 @@ declare module 'knex/types/tables' {
       WebhookDeliveryRow,
       never,
       'eshop_id' | 'endpoint_id' | 'seq' | 'attempt' | 'latency_ms'
+    >;
+    content_revisions: Writable<
+      ContentRevisionRow,
+      'languages_changed' | 'tree',
+      'eshop_id' | 'entity_type' | 'external_id' | 'version' | 'source'
     >;
     product_parameter_values: Writable<
       ProductParameterValueRow,

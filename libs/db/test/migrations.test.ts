@@ -27,6 +27,7 @@ const TABLES = [
   'brands',
   'categories',
   'content',
+  'content_revisions',
   'credit_accounts',
   'credit_ledger',
   'credit_prices',
@@ -78,6 +79,7 @@ const MIGRATIONS = [
   '20261126000100_product_parameter_values',
   '20261126000200_language_fallback',
   '20261126000300_entity_default_design',
+  '20261126000400_content_revisions',
 ];
 
 async function databaseExists(name: string): Promise<boolean> {

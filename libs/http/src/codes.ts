@@ -43,6 +43,11 @@ export const ERROR_CODES = {
     meaning:
       'Events after the change feed cursor (`after`) are past the retention and were deleted: read the lists again, then the feed from its start.',
   },
+  content_version_mismatch: {
+    status: 412,
+    meaning:
+      'The If-Match header names another version of the content than the stored one: read it again (its ETag) and retry.',
+  },
   body_too_large: { status: 413, meaning: 'The body is larger than the configured limit.' },
   unsupported_media_type: {
     status: 415,

@@ -92,6 +92,8 @@ export function sweepOptions(config: Config): SweepOptions {
     itemDeadlineMs: SWEEP_MARGIN_MS,
     batch: 500,
     eventRetentionDays: config.events.retentionDays,
+    revisionsKeep: config.revisions.keep,
+    revisionRetentionDays: config.revisions.retentionDays,
   };
 }
 

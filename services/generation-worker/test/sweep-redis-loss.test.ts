@@ -31,7 +31,14 @@ beforeAll(async () => {
   deps = buildDeps(testConfig({ DATABASE_URL: pg.url, REDIS_URL: redis.url }));
   sweepDeps = {
     ...deps,
-    sweep: { jobDeadlineMs: HOUR_MS, itemDeadlineMs: HOUR_MS, batch: 2, eventRetentionDays: 30 },
+    sweep: {
+      jobDeadlineMs: HOUR_MS,
+      itemDeadlineMs: HOUR_MS,
+      batch: 2,
+      eventRetentionDays: 30,
+      revisionsKeep: 50,
+      revisionRetentionDays: 90,
+    },
   };
 }, 60_000);
 

@@ -29,7 +29,14 @@ beforeAll(() => {
   deps = buildDeps(testConfig({ QUEUE_PREFIX: PREFIX }));
   sweepDeps = {
     ...deps,
-    sweep: { jobDeadlineMs: HOUR_MS, itemDeadlineMs: HOUR_MS, batch: 500, eventRetentionDays: 30 },
+    sweep: {
+      jobDeadlineMs: HOUR_MS,
+      itemDeadlineMs: HOUR_MS,
+      batch: 500,
+      eventRetentionDays: 30,
+      revisionsKeep: 50,
+      revisionRetentionDays: 90,
+    },
   };
 });
 afterAll(async () => {

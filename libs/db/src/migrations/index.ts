@@ -22,6 +22,7 @@ import * as eventRetention from './20261125000700_event_retention';
 import * as productParameterValues from './20261126000100_product_parameter_values';
 import * as languageFallback from './20261126000200_language_fallback';
 import * as entityDefaultDesign from './20261126000300_entity_default_design';
+import * as contentRevisions from './20261126000400_content_revisions';
 
 export interface Migration {
   name: string;
@@ -54,4 +55,5 @@ export const migrations: Migration[] = [
   { name: '20261126000100_product_parameter_values', ...productParameterValues },
   { name: '20261126000200_language_fallback', ...languageFallback },
   { name: '20261126000300_entity_default_design', ...entityDefaultDesign },
+  { name: '20261126000400_content_revisions', ...contentRevisions },
 ];

@@ -50,7 +50,14 @@ export function whiteLabelCors(
     // @koa/cors defaults to "*": decide per request, and only for an allowed origin ('' = none).
     origin: (ctx) => (ctx.state as AppState).corsOrigin ?? '',
     allowMethods: ['GET', 'POST', 'PUT', 'DELETE', 'OPTIONS'],
-    allowHeaders: ['Content-Type', 'Accept', WHITE_LABEL_TOKEN_HEADER, 'X-Request-Id', 'Idempotency-Key'],
+    allowHeaders: [
+      'Content-Type',
+      'Accept',
+      WHITE_LABEL_TOKEN_HEADER,
+      'X-Request-Id',
+      'Idempotency-Key',
+      'If-Match',
+    ],
     exposeHeaders: [
       'X-Request-Id',
       'RateLimit',
@@ -59,6 +66,7 @@ export function whiteLabelCors(
       'Idempotent-Replayed',
       'WWW-Authenticate',
       'Allow',
+      'ETag',
     ],
     maxAge: 600,
   }) as unknown as Middleware<AppState, AppContext>;

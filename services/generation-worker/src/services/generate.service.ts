@@ -356,6 +356,7 @@ async function storeGenerated(
         entityType: job.entityType as ContentEntityType,
         externalId: job.entityId,
         fallbackName: context.name,
+        source: { kind: 'generation', jobId },
       },
       (existing) => {
         if (existing === undefined) return generated.tree;

@@ -17,12 +17,16 @@
  *   bounds the table).
  * - An event older than `EVENT_RETENTION_DAYS` is deleted (the change feed then answers 410 to a
  *   cursor before it; webhook relays have moved past it long before).
+ * - A content revision is deleted when its entity has `CONTENT_REVISIONS_KEEP` newer ones, or
+ *   when it is older than `CONTENT_REVISIONS_DAYS` and not its entity's newest (the content as
+ *   it stands stays restorable).
  *
  * Each kind is paged through to the end in one sweep (recovery after Redis lost everything is
  * not capped at one page per minute). It runs as a job of its own queue, queued by a BullMQ job
  * scheduler: one sweep per period across all replicas, and two overlapping sweeps are harmless.
  */
 import {
+  contentRevisionsRepository,
   ENTITY_TABLES,
   eventsRepository,
   generationJobsRepository,
@@ -43,6 +47,10 @@ export interface SweepOptions {
   batch: number;
   /** Events older than this many days are deleted. */
   eventRetentionDays: number;
+  /** Content revisions kept per entity (its newest). */
+  revisionsKeep: number;
+  /** Content revisions older than this many days are deleted (never an entity's newest). */
+  revisionRetentionDays: number;
 }
 
 export type SweepDeps = EndDeps & {
@@ -56,6 +64,7 @@ export interface SweepResult {
   listing_rows_requeued: number;
   idempotency_keys_expired: number;
   events_expired: number;
+  content_revisions_expired: number;
 }
 
 /** States in which a queue job will still run (or is running). */
@@ -209,6 +218,34 @@ async function deleteExpiredEvents(deps: SweepDeps): Promise<number> {
   return deleted;
 }
 
+/** Entities trimmed, and old revisions deleted, per statement: short statements, to the end per sweep. */
+const REVISION_ENTITY_BATCH = 500;
+const REVISION_DELETE_BATCH = 5_000;
+
+async function deleteExpiredRevisions(deps: SweepDeps): Promise<number> {
+  let deleted = 0;
+  for (;;) {
+    const trimmed = await contentRevisionsRepository.trimToCount(
+      deps.db,
+      deps.sweep.revisionsKeep,
+      REVISION_ENTITY_BATCH,
+    );
+    deleted += trimmed.deleted;
+    if (trimmed.entities < REVISION_ENTITY_BATCH) break;
+  }
+  for (;;) {
+    const count = await contentRevisionsRepository.deleteOlderThan(
+      deps.db,
+      deps.sweep.revisionRetentionDays,
+      REVISION_DELETE_BATCH,
+    );
+    deleted += count;
+    if (count < REVISION_DELETE_BATCH) break;
+  }
+  deps.sweepMetrics.swept.inc({ kind: 'content_revision' }, deleted);
+  return deleted;
+}
+
 export async function sweepStaleWork(deps: SweepDeps): Promise<SweepResult> {
   const result = {
     generation_jobs_failed: await failAbandonedGenerations(deps),
@@ -216,8 +253,9 @@ export async function sweepStaleWork(deps: SweepDeps): Promise<SweepResult> {
     listing_rows_requeued: await requeueStuckListingRows(deps),
     idempotency_keys_expired: await deleteExpiredIdempotencyKeys(deps),
     events_expired: await deleteExpiredEvents(deps),
+    content_revisions_expired: await deleteExpiredRevisions(deps),
   };
-  // Expired keys and events are routine, not lost work: they alone do not warn.
+  // Expired keys, events and revisions are routine, not lost work: they alone do not warn.
   if (result.generation_jobs_failed > 0 || result.items_requeued > 0 || result.listing_rows_requeued > 0) {
     deps.logger.warn(result, 'stale work swept');
   }

@@ -1,4 +1,4 @@
-import { eshopOf, idempotent, validate } from '@catalogue/http';
+import { eshopOf, idempotent, validate, type AppContext } from '@catalogue/http';
 import { entityParams, type EntityPath } from '../schemas/common.schema';
 import {
   contentPostBody,
@@ -8,7 +8,10 @@ import {
   copyWidgetBody,
   elementCopyBody,
 } from '../schemas/content.schema';
+import { revisionParams, revisionsQuery } from '../schemas/revisions.schema';
 import { editValues, elementAction } from '../services/content-edit.service';
+import { etagOf, ifMatchVersions } from '../services/content-version';
+import { listRevisions, restoreRevision } from '../services/revisions.service';
 import {
   addOrReorder,
   contentDom,
@@ -16,6 +19,7 @@ import {
   deleteWidget,
   listContent,
   type ContentTarget,
+  type VersionedContent,
 } from '../services/content.service';
 import { licensedRouter, type RouteDeps } from './licensed-router';
 
@@ -26,15 +30,23 @@ export function contentRoutes(deps: RouteDeps) {
   const router = licensedRouter(deps);
   // POSTs that change content accept an Idempotency-Key (content/dom only reads).
   const once = idempotent(deps);
-  const targetOf = (ctx: Parameters<typeof eshopOf>[0], params: EntityPath): ContentTarget => ({
+  type Ctx = Pick<AppContext, 'state' | 'get' | 'set' | 'body'>;
+  // Writes carry the request's If-Match (the version of the content it was made from).
+  const targetOf = (ctx: Ctx, params: EntityPath): ContentTarget => ({
     eshop: eshopOf(ctx),
     type: params.entity_type,
     entityId: params.entity_id,
+    ifMatch: ifMatchVersions(ctx.get('If-Match')),
   });
+  /** Content widgets answered with the version they are as their ETag. */
+  const answer = (ctx: Ctx, content: VersionedContent) => {
+    ctx.set('ETag', etagOf(content.version));
+    ctx.body = content.widgets;
+  };
 
   router.get(`/content${ENTITY}`, validate({ params: entityParams, query: contentQuery }), async (ctx) => {
     const { params, query } = ctx.state.input;
-    ctx.body = await listContent(deps.db, targetOf(ctx, params), query.lang);
+    answer(ctx, await listContent(deps.db, targetOf(ctx, params), query.lang));
   });
 
   router.post(
@@ -43,7 +55,7 @@ export function contentRoutes(deps: RouteDeps) {
     validate({ params: entityParams, query: contentQuery, body: contentPostBody }),
     async (ctx) => {
       const { params, query, body } = ctx.state.input;
-      ctx.body = await addOrReorder(deps.db, targetOf(ctx, params), body, query.lang);
+      answer(ctx, await addOrReorder(deps.db, targetOf(ctx, params), body, query.lang));
     },
   );
 
@@ -52,7 +64,7 @@ export function contentRoutes(deps: RouteDeps) {
     validate({ params: entityParams, query: contentQuery, body: contentPutBody }),
     async (ctx) => {
       const { params, query, body } = ctx.state.input;
-      ctx.body = await editValues(deps.db, targetOf(ctx, params), body, query.lang);
+      answer(ctx, await editValues(deps.db, targetOf(ctx, params), body, query.lang));
     },
   );
 
@@ -61,7 +73,7 @@ export function contentRoutes(deps: RouteDeps) {
     validate({ params: contentWidgetParams, query: contentQuery }),
     async (ctx) => {
       const { params, query } = ctx.state.input;
-      ctx.body = await deleteWidget(deps.db, targetOf(ctx, params), params.widget_id, query.lang);
+      answer(ctx, await deleteWidget(deps.db, targetOf(ctx, params), params.widget_id, query.lang));
     },
   );
 
@@ -71,7 +83,7 @@ export function contentRoutes(deps: RouteDeps) {
     validate({ params: entityParams, query: contentQuery, body: elementCopyBody }),
     async (ctx) => {
       const { params, query, body } = ctx.state.input;
-      ctx.body = await elementAction(deps.db, targetOf(ctx, params), body, query.lang);
+      answer(ctx, await elementAction(deps.db, targetOf(ctx, params), body, query.lang));
     },
   );
 
@@ -90,7 +102,27 @@ export function contentRoutes(deps: RouteDeps) {
     validate({ query: contentQuery, body: copyWidgetBody }),
     async (ctx) => {
       const { query, body } = ctx.state.input;
-      ctx.body = await copyWidgetsBetween(deps.db, eshopOf(ctx), body, query.lang);
+      const ifMatch = ifMatchVersions(ctx.get('If-Match'));
+      answer(ctx, await copyWidgetsBetween(deps.db, eshopOf(ctx), body, query.lang, ifMatch));
+    },
+  );
+
+  router.get(
+    `/content${ENTITY}/revisions`,
+    validate({ params: entityParams, query: revisionsQuery }),
+    async (ctx) => {
+      const { params, query } = ctx.state.input;
+      ctx.body = await listRevisions(deps.db, targetOf(ctx, params), query);
+    },
+  );
+
+  router.post(
+    `/content${ENTITY}/revisions/:revision_id/restore`,
+    once,
+    validate({ params: revisionParams, query: contentQuery }),
+    async (ctx) => {
+      const { params, query } = ctx.state.input;
+      answer(ctx, await restoreRevision(deps.db, targetOf(ctx, params), params.revision_id, query.lang));
     },
   );
 

@@ -1,6 +1,7 @@
 import { eshopOf, idempotent, validate } from '@catalogue/http';
 import { entityParams } from '../schemas/common.schema';
 import { fillDesignBody, fillDesignQuery } from '../schemas/fill-design.schema';
+import { etagOf, ifMatchVersions } from '../services/content-version';
 import { fillEntityDesign } from '../services/fill-design.service';
 import { licensedRouter, type RouteDeps } from './licensed-router';
 
@@ -13,14 +14,18 @@ export function fillDesignRoutes(deps: RouteDeps) {
     validate({ params: entityParams, query: fillDesignQuery, body: fillDesignBody }),
     async (ctx) => {
       const { params, query, body } = ctx.state.input;
-      ctx.body = await fillEntityDesign(
+      const ifMatch = ifMatchVersions(ctx.get('If-Match'));
+      const { version, ...filled } = await fillEntityDesign(
         deps.db,
         eshopOf(ctx),
         params.entity_type,
         params.entity_id,
         body,
         query.lang,
+        ifMatch,
       );
+      ctx.set('ETag', etagOf(version));
+      ctx.body = filled;
     },
   );
 

@@ -18,7 +18,7 @@ import type { Knex } from '@catalogue/db';
 import { ValidationError } from '@catalogue/http';
 import type { ContentPutInput, ElementCopyInput } from '../schemas/content.schema';
 import { applyValueEdits } from './content-elements';
-import { editContent, type ContentTarget } from './content.service';
+import { editContent, type ContentTarget, type VersionedContent } from './content.service';
 
 /** PUT `{"<content widget id>": {children: [element]}}`. */
 export function editValues(
@@ -26,7 +26,7 @@ export function editValues(
   target: ContentTarget,
   body: ContentPutInput,
   lang: Language,
-): Promise<ContentWidget[]> {
+): Promise<VersionedContent> {
   return editContent(db, target, lang, async (tree, trx) =>
     applyValueEdits(tree, await widgetTemplates(trx), body),
   );
@@ -68,6 +68,6 @@ export function elementAction(
   target: ContentTarget,
   input: ElementCopyInput,
   lang: Language,
-): Promise<ContentWidget[]> {
+): Promise<VersionedContent> {
   return editContent(db, target, lang, (tree) => applyElementAction(tree, input));
 }

@@ -20,11 +20,18 @@ import {
   type ContentWidget,
   type Language,
 } from '@catalogue/content';
-import { contentRepository, type Knex, type WlEntity, type WlEntityType } from '@catalogue/db';
+import {
+  contentRepository,
+  contentRevisionsRepository,
+  type Knex,
+  type WlEntity,
+  type WlEntityType,
+} from '@catalogue/db';
 import {
   fallbackPolicyOf,
   saveEditorContent,
   widgetTemplates,
+  type EditorRevisionSource,
   type EntitySources,
   type RenderingEshop,
 } from '@catalogue/content-store';
@@ -32,11 +39,20 @@ import { NotFoundError, ValidationError } from '@catalogue/http';
 import type { ContentPostInput, CopyWidgetInput } from '../schemas/content.schema';
 import { newWidgetFromElements } from './content-elements';
 import { requireEntity, requireEntityOrItem } from './entities.service';
+import { refuseStaleVersion } from './content-version';
 
 export interface ContentTarget {
   eshop: RenderingEshop;
   type: WlEntityType;
   entityId: string;
+  /** The content versions the client accepts (If-Match); absent: written whatever it is now. */
+  ifMatch?: readonly number[];
+}
+
+/** Content widgets and the content version they are (the ETag of the answer). */
+export interface VersionedContent {
+  widgets: ContentWidget[];
+  version: number;
 }
 
 /** A stored tree as an array (stored trees come from JSON; anything else counts as empty). */
@@ -61,16 +77,25 @@ async function storedTree(db: Knex | Knex.Transaction, target: ContentTarget): P
   return treeOf((await contentRepository.find(db, keyOf(target)))?.tree);
 }
 
-/** The content widgets of an entity, each widget's `html` rendered (sanitised) in `lang`. */
-export async function listContent(db: Knex, target: ContentTarget, lang: Language): Promise<ContentWidget[]> {
+/**
+ * The content widgets of an entity, each widget's `html` rendered (sanitised) in `lang`, and the
+ * version they are (read together).
+ */
+export async function listContent(
+  db: Knex,
+  target: ContentTarget,
+  lang: Language,
+): Promise<VersionedContent> {
   await requireEntity(db, target.eshop.id, target.type, target.entityId);
-  return withWidgetHtml(await storedTree(db, target), lang);
+  const { tree, version } = await contentRevisionsRepository.treeAndVersion(db, keyOf(target));
+  return { widgets: withWidgetHtml(treeOf(tree), lang), version };
 }
 
 /**
- * One edit in one transaction: the registered entity (404), then `build` derives the new tree
- * from the stored one (or throws a typed error: nothing is written). Widget `html` is stored in
- * `default` and answered in `lang`.
+ * One edit in one transaction: the registered entity (404), the If-Match version under the
+ * content lock (412), then `build` derives the new tree from the stored one (or throws a typed
+ * error: nothing is written). Widget `html` is stored in `default` and answered in `lang`. The
+ * write is a revision of `source` (people in the editor unless told).
  */
 export async function editContent(
   db: Knex,
@@ -88,21 +113,26 @@ export async function editContent(
     type: WlEntityType,
     entityId: string,
   ) => Promise<WlEntity> = requireEntity,
-): Promise<ContentWidget[]> {
-  const saved = await db.transaction(async (trx) => {
-    const entity = await entityOf(trx, target.eshop.id, target.type, target.entityId);
-    return saveEditorContent(
-      trx,
-      {
-        eshop: target.eshop,
-        entityType: target.type,
-        externalId: target.entityId,
-        fallbackName: fallbackName(entity),
-      },
-      async (current, sources) => withWidgetHtml(await build(treeOf(current), trx, sources), 'default'),
-    );
-  });
-  return withWidgetHtml(saved.tree, lang);
+  source: EditorRevisionSource = { kind: 'editor' },
+): Promise<VersionedContent> {
+  const saved = await refuseStaleVersion(
+    db.transaction(async (trx) => {
+      const entity = await entityOf(trx, target.eshop.id, target.type, target.entityId);
+      return saveEditorContent(
+        trx,
+        {
+          eshop: target.eshop,
+          entityType: target.type,
+          externalId: target.entityId,
+          fallbackName: fallbackName(entity),
+          source,
+          ifMatch: target.ifMatch,
+        },
+        async (current, sources) => withWidgetHtml(await build(treeOf(current), trx, sources), 'default'),
+      );
+    }),
+  );
+  return { widgets: withWidgetHtml(saved.tree, lang), version: saved.version };
 }
 
 /**
@@ -148,7 +178,7 @@ export function addOrReorder(
   target: ContentTarget,
   input: ContentPostInput,
   lang: Language,
-): Promise<ContentWidget[]> {
+): Promise<VersionedContent> {
   const adding = input.widget_id !== undefined;
   if (adding === (input.ord !== undefined)) {
     throw new ValidationError({
@@ -191,7 +221,7 @@ export function deleteWidget(
   target: ContentTarget,
   widgetId: number,
   lang: Language,
-): Promise<ContentWidget[]> {
+): Promise<VersionedContent> {
   return editContent(db, target, lang, (tree) => {
     const rest = removeWidget(tree, widgetId);
     if (rest === undefined) throw new NotFoundError(`Content widget ${widgetId} not found`);
@@ -221,14 +251,16 @@ export async function copyWidgetsBetween(
   eshop: ContentTarget['eshop'],
   input: CopyWidgetInput,
   lang: Language,
-): Promise<ContentWidget[]> {
+  ifMatch?: readonly number[],
+): Promise<VersionedContent> {
   if (input.source_entity_id === input.target_entity_id) {
     throw new ValidationError({
       target_entity_id: ['The target_entity_id field must be different from source_entity_id.'],
     });
   }
   const source: ContentTarget = { eshop, type: input.type, entityId: input.source_entity_id };
-  const target: ContentTarget = { eshop, type: input.type, entityId: input.target_entity_id };
+  // If-Match names the version of the target's content (the one written).
+  const target: ContentTarget = { eshop, type: input.type, entityId: input.target_entity_id, ifMatch };
   const copy = async (tree: ContentWidget[], trx: Knex.Transaction) => {
     await requireEntity(trx, eshop.id, source.type, source.entityId);
     const widgets = await storedTree(trx, source);

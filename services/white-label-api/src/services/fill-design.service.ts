@@ -13,6 +13,7 @@ import { saveEditorContent, type RenderingEshop } from '@catalogue/content-store
 import { invalidTextErrors } from '../schemas/valid-text.schema';
 import { loadDesignStructure } from './designs.service';
 import { requireEntity } from './entities.service';
+import { refuseStaleVersion } from './content-version';
 
 export interface FillDesignInput {
   design_id: number;
@@ -60,7 +61,9 @@ export async function fillEntityDesign(
   entityId: string,
   input: FillDesignInput,
   lang?: Language,
-): Promise<FillDesignResult> {
+  /** The content versions the caller accepts (If-Match): 412 and nothing written otherwise. */
+  ifMatch?: readonly number[],
+): Promise<FillDesignResult & { version: number }> {
   if (lang !== undefined && !(eshop.languages as readonly string[]).includes(lang)) {
     throw new ValidationError({
       lang: [`The selected lang ${lang} is not an active language of this eshop.`],
@@ -86,32 +89,37 @@ export async function fillEntityDesign(
   if (!filled.ok) throw new ValidationError(filled.errors);
   const written = writtenLanguages(input, lang);
 
-  const saved = await db.transaction(async (trx) => {
-    const before = await wlEntitiesRepository.find(trx, eshop.id, type, entityId);
-    // The same design filled again replaces its own widgets: the other languages keep theirs.
-    const sameDesign = before?.designId === design.design.id;
-    await wlEntitiesRepository.setDesign(trx, eshop.id, entity.id, design.design.id);
-    // Last: it may write the item's event, which locks the eshop's event counter.
-    return saveEditorContent(
-      trx,
-      {
-        eshop,
-        entityType: type,
-        externalId: entityId,
-        fallbackName: Object.keys(entity.title).length > 0 ? entity.title : null,
-      },
-      // A second fill replaces the whole content, in the languages it writes.
-      (current) => {
-        if (!sameDesign) return filled.tree;
-        return keepOtherLanguages(current, filled.tree, written).map((widget): ContentWidget => ({
-          ...widget,
-          html: renderHtml([widget], htmlLanguage),
-        }));
-      },
-    );
-  });
+  const saved = await refuseStaleVersion(
+    db.transaction(async (trx) => {
+      const before = await wlEntitiesRepository.find(trx, eshop.id, type, entityId);
+      // The same design filled again replaces its own widgets: the other languages keep theirs.
+      const sameDesign = before?.designId === design.design.id;
+      await wlEntitiesRepository.setDesign(trx, eshop.id, entity.id, design.design.id);
+      // Last: it may write the item's event, which locks the eshop's event counter.
+      return saveEditorContent(
+        trx,
+        {
+          eshop,
+          entityType: type,
+          externalId: entityId,
+          fallbackName: Object.keys(entity.title).length > 0 ? entity.title : null,
+          source: { kind: 'fill' },
+          ifMatch,
+        },
+        // A second fill replaces the whole content, in the languages it writes.
+        (current) => {
+          if (!sameDesign) return filled.tree;
+          return keepOtherLanguages(current, filled.tree, written).map((widget): ContentWidget => ({
+            ...widget,
+            html: renderHtml([widget], htmlLanguage),
+          }));
+        },
+      );
+    }),
+  );
   return {
     html: Object.fromEntries(eshop.languages.map((lang) => [lang, saved.html[lang] ?? ''])),
     widget_created: filled.widgetsCreated,
+    version: saved.version,
   };
 }

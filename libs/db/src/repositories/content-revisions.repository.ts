@@ -1,0 +1,269 @@
+import type { Knex } from 'knex';
+import type { ContentEntityType, ContentKey } from './content.repository';
+import { isoOffset } from '../timestamps';
+
+/**
+ * Who wrote a revision: people in the editor, a fill, a generation job, an import's re-render, a
+ * restore, or a one-off repair of stored content run when the database is prepared.
+ */
+export type RevisionSource = 'editor' | 'fill' | 'generation' | 'import' | 'restore' | 'repair';
+
+/** A revision as the list shows it (no tree). */
+export interface RevisionSummary {
+  id: number;
+  version: number;
+  source: RevisionSource;
+  generation_id: number | null;
+  languages_changed: string[];
+  created_at: string;
+}
+
+export interface RevisionWrite {
+  source: RevisionSource;
+  /** The generation job that wrote it (source `generation` only). */
+  generationJobId?: number | null;
+  languagesChanged: readonly string[];
+}
+
+/** One changed item of a render job: its new tree and html, as JSON values. */
+export interface ImportRevision {
+  externalId: string;
+  tree: unknown[];
+  html: Partial<Record<string, string>>;
+}
+
+function where(key: ContentKey) {
+  return { eshop_id: key.eshopId, entity_type: key.entityType, external_id: key.externalId };
+}
+
+const SUMMARY_COLUMNS = [
+  'id',
+  'version',
+  'source',
+  'generation_job_id as generation_id',
+  'languages_changed',
+] as const;
+
+export const contentRevisionsRepository = {
+  /**
+   * The content row's version and rendered html (undefined: no row). Called by a writer after
+   * it locked the row, so the version it compares an If-Match with is the one it replaces.
+   */
+  async head(
+    db: Knex | Knex.Transaction,
+    key: ContentKey,
+  ): Promise<{ version: number; html: Partial<Record<string, string>>; treeEmpty: boolean } | undefined> {
+    const row = await db('content')
+      .select<{ version: string; html: Partial<Record<string, string>>; tree_empty: boolean }[]>(
+        'version',
+        'html',
+        db.raw(
+          `jsonb_array_length(case jsonb_typeof(tree) when 'array' then tree else '[]' end) = 0 as tree_empty`,
+        ),
+      )
+      .where(where(key))
+      .first();
+    return row && { version: Number(row.version), html: row.html, treeEmpty: row.tree_empty };
+  },
+
+  /** The stored tree and its version together (one read: the ETag matches the tree served). */
+  async treeAndVersion(
+    db: Knex | Knex.Transaction,
+    key: ContentKey,
+  ): Promise<{ tree: unknown; version: number }> {
+    const row = await db('content')
+      .select<{ tree: unknown; version: string }[]>('tree', 'version')
+      .where(where(key))
+      .first();
+    return { tree: row?.tree ?? [], version: Number(row?.version ?? 0) };
+  },
+
+  /**
+   * Records the content as it stands before its first revision (content stored before revisions
+   * existed, or composed by an import) as revision 1, so the first write after it can be undone.
+   * Returns the version the content row now has.
+   */
+  async recordBaseline(trx: Knex.Transaction, key: ContentKey, source: RevisionSource): Promise<number> {
+    await trx.raw(
+      `with bumped as (
+         update content set version = 1 where eshop_id = ? and entity_type = ? and external_id = ? and version = 0
+         returning eshop_id, entity_type, external_id, version, tree)
+       insert into content_revisions (eshop_id, entity_type, external_id, version, source, tree)
+       select eshop_id, entity_type, external_id, version, ?, tree from bumped`,
+      [key.eshopId, key.entityType, key.externalId, source],
+    );
+    return 1;
+  },
+
+  /**
+   * Stores the tree the content row holds now as the entity's revision `version` (the caller's
+   * next version) and gives the row that version: one statement, the tree copied in SQL.
+   */
+  async record(
+    trx: Knex.Transaction,
+    key: ContentKey,
+    version: number,
+    revision: RevisionWrite,
+  ): Promise<{ id: number; version: number }> {
+    const { rows } = await trx.raw<{ rows: { id: string; version: string }[] }>(
+      `with bumped as (
+         update content set version = ? where eshop_id = ? and entity_type = ? and external_id = ?
+         returning eshop_id, entity_type, external_id, version, tree)
+       insert into content_revisions
+         (eshop_id, entity_type, external_id, version, source, generation_job_id, languages_changed, tree)
+       select eshop_id, entity_type, external_id, version, ?, ?, ?::jsonb, tree from bumped
+       returning id, version`,
+      [
+        version,
+        key.eshopId,
+        key.entityType,
+        key.externalId,
+        revision.source,
+        revision.generationJobId ?? null,
+        JSON.stringify([...revision.languagesChanged].sort()),
+      ],
+    );
+    const row = rows[0]!;
+    return { id: Number(row.id), version: Number(row.version) };
+  },
+
+  /**
+   * A render job's revisions, in one statement for the whole job, before its content write:
+   * each changed item's content row gets its next version, and its new tree is stored with
+   * the languages whose html differs from the html the row held. Rows that do not exist yet
+   * (a first composition) get none.
+   */
+  async recordImports(
+    trx: Knex.Transaction,
+    eshopId: number,
+    entityType: ContentEntityType,
+    changed: readonly ImportRevision[],
+  ): Promise<number> {
+    if (!changed.length) return 0;
+    const result = await trx.raw<{ rowCount: number }>(
+      `with changed as (
+         select * from jsonb_to_recordset(?::jsonb) as ch(external_id text, tree jsonb, html jsonb)),
+       bumped as (
+         update content c set version = c.version + 1 from changed ch
+          where c.eshop_id = ? and c.entity_type = ? and c.external_id = ch.external_id
+         returning c.eshop_id, c.entity_type, c.external_id, c.version, c.html as old_html)
+       insert into content_revisions (eshop_id, entity_type, external_id, version, source, languages_changed, tree)
+       select b.eshop_id, b.entity_type, b.external_id, b.version, 'import',
+              (select coalesce(jsonb_agg(l order by l), '[]'::jsonb) from (
+                 select jsonb_object_keys(b.old_html) as l union select jsonb_object_keys(ch.html)) langs
+                where coalesce(b.old_html ->> l, '') <> coalesce(ch.html ->> l, '')),
+              ch.tree
+         from bumped b join changed ch on ch.external_id = b.external_id`,
+      [
+        JSON.stringify(changed.map((c) => ({ external_id: c.externalId, tree: c.tree, html: c.html }))),
+        eshopId,
+        entityType,
+      ],
+    );
+    return result.rowCount;
+  },
+
+  /** A page of an entity's revisions, newest first, and how many it has. */
+  async list(
+    db: Knex,
+    key: ContentKey,
+    page: { limit: number; offset: number },
+  ): Promise<{ revisions: RevisionSummary[]; total: number }> {
+    const [rows, count] = await Promise.all([
+      db('content_revisions')
+        .select(...SUMMARY_COLUMNS, db.raw(`${isoOffset('created_at')} as created_at`))
+        .where(where(key))
+        .orderBy('version', 'desc')
+        .limit(page.limit)
+        .offset(page.offset),
+      db('content_revisions').count<{ count: string }[]>('* as count').where(where(key)),
+    ]);
+    return {
+      revisions: (rows as Array<Record<string, unknown>>).map((r) => ({
+        id: Number(r.id),
+        version: Number(r.version),
+        source: r.source as RevisionSource,
+        generation_id: r.generation_id === null ? null : Number(r.generation_id),
+        languages_changed: r.languages_changed as string[],
+        created_at: r.created_at as string,
+      })),
+      total: Number(count[0]?.count ?? 0),
+    };
+  },
+
+  /** The tree of one of the entity's revisions (undefined: no such revision of this entity and eshop). */
+  async findTree(
+    db: Knex | Knex.Transaction,
+    key: ContentKey,
+    revisionId: number,
+  ): Promise<{ version: number; tree: unknown[] } | undefined> {
+    const row = await db('content_revisions')
+      .select<{ version: string; tree: unknown[] }[]>('version', 'tree')
+      .where({ ...where(key), id: revisionId })
+      .first();
+    return row && { version: Number(row.version), tree: row.tree };
+  },
+
+  /**
+   * Retention by count: for up to `limit` entities keeping more revisions than their eshop's
+   * `content_revisions_keep` (else `keep`), deletes all but their newest that many (versions are
+   * consecutive and trimmed from the oldest, so these are the ones at or below version - kept).
+   * Returns the entities trimmed and the revisions deleted.
+   */
+  async trimToCount(db: Knex, keep: number, limit: number): Promise<{ entities: number; deleted: number }> {
+    const { rows } = await db.raw<{ rows: { entities: string; deleted: string }[] }>(
+      `with floor as (
+         select least(?::integer, min(content_revisions_keep)) as n from eshops),
+       candidates as (
+         select c.eshop_id, c.entity_type, c.external_id, coalesce(e.content_revisions_keep, ?) as kept
+           from content c join eshops e on e.id = c.eshop_id
+          where c.version > c.revisions_trimmed_to + 1
+            and c.version - c.revisions_trimmed_to > (select n from floor)
+            and c.version - c.revisions_trimmed_to > coalesce(e.content_revisions_keep, ?)
+          limit ? for update of c skip locked),
+       trimmed as (
+         update content c set revisions_trimmed_to = c.version - k.kept
+           from candidates k
+          where c.eshop_id = k.eshop_id and c.entity_type = k.entity_type and c.external_id = k.external_id
+         returning c.eshop_id, c.entity_type, c.external_id, c.revisions_trimmed_to),
+       deleted as (
+         delete from content_revisions r using trimmed t
+          where r.eshop_id = t.eshop_id and r.entity_type = t.entity_type and r.external_id = t.external_id
+            and r.version <= t.revisions_trimmed_to
+         returning 1)
+       select (select count(*) from trimmed) as entities, (select count(*) from deleted) as deleted`,
+      [keep, keep, keep, limit],
+    );
+    const row = rows[0]!;
+    return { entities: Number(row.entities), deleted: Number(row.deleted) };
+  },
+
+  /** The eshop's own number of revisions kept per entity (null: CONTENT_REVISIONS_KEEP). */
+  async keepOf(db: Knex | Knex.Transaction, eshopId: number): Promise<number | null> {
+    const row = await db('eshops')
+      .where({ id: eshopId })
+      .first<{ content_revisions_keep: number | null } | undefined>('content_revisions_keep');
+    return row?.content_revisions_keep ?? null;
+  },
+
+  /** Sets (null: clears) the eshop's own number of revisions kept per entity. */
+  async setKeep(db: Knex | Knex.Transaction, eshopId: number, keep: number | null): Promise<void> {
+    await db('eshops').where({ id: eshopId }).update({ content_revisions_keep: keep });
+  },
+
+  /**
+   * Retention by age: deletes up to `limit` revisions older than `days` days, never an entity's
+   * newest (the content as it stands). Returns how many it deleted.
+   */
+  async deleteOlderThan(db: Knex, days: number, limit: number): Promise<number> {
+    const result = await db.raw<{ rowCount: number }>(
+      `delete from content_revisions where id in (
+         select r.id from content_revisions r
+           join content c on c.eshop_id = r.eshop_id and c.entity_type = r.entity_type and c.external_id = r.external_id
+          where r.created_at < now() - make_interval(days => ?) and r.version < c.version
+          limit ?)`,
+      [days, limit],
+    );
+    return result.rowCount;
+  },
+};
