@@ -31,7 +31,15 @@ describe('Ingress', () => {
     expect(routed).toEqual({
       // /content/v1: the content stylesheet storefronts load from either API.
       'catalogue-api': ['/api/v1', '/api/v2', '/content/v1', '/docs'],
-      'white-label-api': ['/api/v3', '/content/v1', '/docs'],
+      // what the embedded editor loads too: its bundle, design previews, the price list
+      'white-label-api': [
+        '/api/v3',
+        '/content/v1',
+        '/editor/v1',
+        '/design-preview/v1',
+        '/public/credit',
+        '/docs',
+      ],
       // ingress.docs: false in the everything values
       'credit-service': ['/public/credit'],
     });

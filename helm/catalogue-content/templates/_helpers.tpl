@@ -20,14 +20,17 @@
 {{/*
 The four services: values key, name (also the container command's directory), the
 environment variable of its port, whether it may have an Ingress, and the only paths an
-Ingress routes to it (its API, and /content/v1 for the public content stylesheet that
-storefronts load; /docs is added per ingress.docs). /metrics, /healthz and /readyz stay inside
-the cluster.
+Ingress routes to it: each service's PUBLIC_PATH_PREFIXES (src/paths.ts of each service; the
+chart test compares the two): its API, /content/v1 for the public content stylesheet that
+storefronts load, and for white-label-api what the embedded editor loads (its bundle, design
+previews, the price list). /docs is added per ingress.docs. /metrics, /healthz and /readyz
+stay inside the cluster. `bodyLimits`: the config keys of the largest request body each
+accepts (the Ingress's body-size annotation).
 */}}
 {{- define "cc.components" -}}
-catalogueApi: { name: catalogue-api, portEnv: CATALOGUE_API_PORT, api: true, paths: [/api/v1, /api/v2, /content/v1] }
-whiteLabelApi: { name: white-label-api, portEnv: WHITE_LABEL_API_PORT, api: true, paths: [/api/v3, /content/v1] }
-creditService: { name: credit-service, portEnv: CREDIT_SERVICE_PORT, api: true, paths: [/public/credit] }
+catalogueApi: { name: catalogue-api, portEnv: CATALOGUE_API_PORT, api: true, paths: [/api/v1, /api/v2, /content/v1], bodyLimits: [HTTP_BODY_LIMIT, HTTP_IMPORT_BODY_LIMIT] }
+whiteLabelApi: { name: white-label-api, portEnv: WHITE_LABEL_API_PORT, api: true, paths: [/api/v3, /content/v1, /editor/v1, /design-preview/v1, /public/credit], bodyLimits: [HTTP_BODY_LIMIT] }
+creditService: { name: credit-service, portEnv: CREDIT_SERVICE_PORT, api: true, paths: [/public/credit], bodyLimits: [HTTP_BODY_LIMIT] }
 generationWorker: { name: generation-worker, portEnv: GENERATION_WORKER_PORT, api: false, paths: [] }
 {{- end -}}
 
@@ -184,4 +187,26 @@ podAntiAffinity:
 {{/* PromQL label matchers of this release's scrape targets (ServiceMonitor below). */}}
 {{- define "cc.promSelector" -}}
 namespace="{{ .Release.Namespace }}",service=~"{{ include "cc.fullname" . }}-.+"
+{{- end -}}
+
+
+{{/*
+The largest of a component's body limits (config values like 5mb, 512kb), as ingress-nginx
+writes a size (32m, 512k): its proxy-body-size, so the Ingress refuses no body the service
+accepts (ingress-nginx refuses anything over 1m by default, with an HTML 413).
+Call with (dict "root" $ "component" $c).
+*/}}
+{{- define "cc.bodySize" -}}
+{{- $largest := 0 -}}
+{{- $size := "1m" -}}
+{{- range .component.bodyLimits -}}
+{{- $limit := lower (toString (index $.root.Values.config .)) -}}
+{{- $n := int (regexFind "^[0-9]+" $limit) -}}
+{{- $kb := ternary (mul $n 1024) $n (hasSuffix "mb" $limit) -}}
+{{- if gt $kb $largest -}}
+{{- $largest = $kb -}}
+{{- $size = printf "%d%s" $n (ternary "m" "k" (hasSuffix "mb" $limit)) -}}
+{{- end -}}
+{{- end -}}
+{{- $size -}}
 {{- end -}}
