@@ -45,6 +45,18 @@ app.kubernetes.io/part-of: {{ include "cc.name" . }}
 {{- end }}
 {{- end -}}
 
+{{/*
+The object's annotations: `commonAnnotations`, then the object's own (which win). Call with
+(dict "root" $ "extra" <map or nil>); renders nothing when both are empty.
+*/}}
+{{- define "cc.annotations" -}}
+{{- $all := merge (dict) (.extra | default dict) (.root.Values.commonAnnotations | default dict) -}}
+{{- with $all }}
+annotations:
+  {{- toYaml . | nindent 2 }}
+{{- end }}
+{{- end -}}
+
 {{- define "cc.selectorLabels" -}}
 app.kubernetes.io/name: {{ include "cc.name" . }}
 app.kubernetes.io/instance: {{ .Release.Name }}
@@ -61,12 +73,37 @@ app.kubernetes.io/component: {{ .component }}
 app.kubernetes.io/component: {{ .component }}
 {{- end -}}
 
+{{/*
+The image: [registry/]repository, then @digest or :tag (the chart's appVersion by default).
+global.imageRegistry (an umbrella chart's) wins over image.registry.
+*/}}
 {{- define "cc.image" -}}
-{{- if .Values.image.digest -}}
-{{- printf "%s@%s" .Values.image.repository .Values.image.digest -}}
-{{- else -}}
-{{- printf "%s:%s" .Values.image.repository (default .Chart.AppVersion .Values.image.tag) -}}
+{{- $registry := default .Values.image.registry (.Values.global | default dict).imageRegistry -}}
+{{- $first := first (splitList "/" .Values.image.repository) -}}
+{{- if and $registry (contains "/" .Values.image.repository) (or (contains "." $first) (contains ":" $first) (eq $first "localhost")) -}}
+{{- fail (printf "image.repository %q already names a registry (%s), and a registry is set (global.imageRegistry or image.registry: %s): give the repository without its registry" .Values.image.repository $first $registry) -}}
 {{- end -}}
+{{- $repository := ternary (printf "%s/%s" (trimSuffix "/" $registry) .Values.image.repository) .Values.image.repository (not (empty $registry)) -}}
+{{- if .Values.image.digest -}}
+{{- printf "%s@%s" $repository .Values.image.digest -}}
+{{- else -}}
+{{- printf "%s:%s" $repository (default .Chart.AppVersion .Values.image.tag) -}}
+{{- end -}}
+{{- end -}}
+
+{{/* Pull secrets of every pod: global.imagePullSecrets (names or {name}), then imagePullSecrets. */}}
+{{- define "cc.imagePullSecrets" -}}
+{{- $secrets := list -}}
+{{- range (.Values.global | default dict).imagePullSecrets -}}
+{{- $secrets = append $secrets (ternary (dict "name" .) . (kindIs "string" .)) -}}
+{{- end -}}
+{{- range .Values.imagePullSecrets -}}
+{{- if not (has . $secrets) -}}{{- $secrets = append $secrets . -}}{{- end -}}
+{{- end -}}
+{{- with $secrets }}
+imagePullSecrets:
+  {{- toYaml . | nindent 2 }}
+{{- end }}
 {{- end -}}
 
 {{- define "cc.serviceAccountName" -}}
@@ -102,11 +139,17 @@ OPENAI_API_KEY: {{ .Values.secrets.openaiApiKey | b64enc | quote }}
 {{- end }}
 {{- end -}}
 
-{{/* Environment of every container: the ConfigMap, then `extraEnvFrom`. */}}
+{{/*
+Environment of every container: the ConfigMap, then `extraEnvFrom`, then the component's own
+`extraEnvFrom` (later entries win). Call with (dict "root" $ "suffix" "" "component" $v).
+*/}}
 {{- define "cc.envFrom" -}}
 - configMapRef:
     name: {{ include "cc.fullname" .root }}-config{{ .suffix }}
 {{- with .root.Values.extraEnvFrom }}
+{{ toYaml . }}
+{{- end }}
+{{- with .component.extraEnvFrom }}
 {{ toYaml . }}
 {{- end }}
 {{- end -}}
@@ -117,16 +160,25 @@ variables) or `secrets.existingSecret` (keys from `secrets.existingSecretKeys`).
 */}}
 {{- define "cc.secretEnv" -}}
 {{- $keys := ternary .root.Values.secrets.existingSecretKeys (dict "databaseUrl" "DATABASE_URL" "redisUrl" "REDIS_URL" "openaiApiKey" "OPENAI_API_KEY") (not (empty .root.Values.secrets.existingSecret)) -}}
+{{- /* A variable the component's extraEnv sets is left to it (one entry per name). */ -}}
+{{- $own := list -}}
+{{- range .extraEnv }}{{ $own = append $own .name }}{{ end -}}
+{{- if not (has "DATABASE_URL" $own) }}
 - name: DATABASE_URL
   valueFrom:
     secretKeyRef: { name: {{ .secretName }}, key: {{ $keys.databaseUrl }} }
+{{- end }}
+{{- if not (has "REDIS_URL" $own) }}
 - name: REDIS_URL
   valueFrom:
     secretKeyRef: { name: {{ .secretName }}, key: {{ $keys.redisUrl }} }
+{{- end }}
+{{- if not (has "OPENAI_API_KEY" $own) }}
 - name: OPENAI_API_KEY
   valueFrom:
     # Only the openai provider needs it (cc.validate checks that it is given then).
     secretKeyRef: { name: {{ .secretName }}, key: {{ $keys.openaiApiKey }}, optional: true }
+{{- end }}
 {{- end -}}
 
 {{/* Pod-level settings shared by every pod of the release. */}}
