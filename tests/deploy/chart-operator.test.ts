@@ -199,7 +199,7 @@ describe('values that would start pods that cannot work', () => {
     [
       'KEDA and an HPA both scaling the worker',
       ['--set', 'generationWorker.keda.enabled=true', '--set', 'generationWorker.autoscaling.enabled=true'],
-      'KEDA makes its own HPA',
+      'generationWorker.keda.enabled and generationWorker.autoscaling.enabled both scale it: KEDA makes its own HPA',
     ],
     [
       'a path of its own for an Ingress',

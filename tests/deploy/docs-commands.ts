@@ -58,7 +58,7 @@ export function docBlocks(file: string): DocBlock[] {
   return blocks;
 }
 
-/** Shell words of one line of commands (quotes and backslashes as sh reads them). */
+/** Shell words of each command of a script (quotes, backslashes, comments and separators as sh reads them). */
 export function shellWords(line: string): string[][] {
   const commands: string[][] = [[]];
   let word: string | null = null;
@@ -86,7 +86,11 @@ export function shellWords(line: string): string[][] {
     } else if (c === '\\' && i + 1 < line.length) {
       word = (word ?? '') + line[++i];
     } else if (c === '#' && word === null) {
-      break; // a comment
+      const end = line.indexOf('\n', i); // a comment, to the end of its line
+      i = end < 0 ? line.length : end - 1;
+    } else if (c === '\n') {
+      push();
+      commands.push([]);
     } else if (/\s/.test(c)) {
       push();
     } else if (c === ';' || c === '|' || c === '&') {
@@ -102,10 +106,11 @@ export function shellWords(line: string): string[][] {
 }
 
 export function docCommands(block: DocBlock): DocCommand[] {
-  const joined = block.text.replace(/\\\n/g, ' ');
-  return joined
-    .split('\n')
-    .flatMap((source) => shellWords(source).map((words) => ({ block, words, source: source.trim() })));
+  return shellWords(block.text.replace(/\\\n/g, ' ')).map((words) => ({
+    block,
+    words,
+    source: words.join(' '),
+  }));
 }
 
 /** Whether the block's not-run marker covers the command ("kubectl", "helm test", "*"). */

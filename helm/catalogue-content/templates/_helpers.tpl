@@ -25,13 +25,30 @@ chart test compares the two): its API, /content/v1 for the public content styles
 storefronts load, and for white-label-api what the embedded editor loads (its bundle, design
 previews, the price list). /docs is added per ingress.docs. /metrics, /healthz and /readyz
 stay inside the cluster. `bodyLimits`: the config keys of the largest request body each
-accepts (the Ingress's body-size annotation).
+accepts (the Ingress's body-size annotation). `queues`: the queues whose jobs it runs (libs/queue's
+QUEUES, compared by a test), what KEDA scales it on.
 */}}
 {{- define "cc.components" -}}
 catalogueApi: { name: catalogue-api, portEnv: CATALOGUE_API_PORT, api: true, paths: [/api/v1, /api/v2, /content/v1], bodyLimits: [HTTP_BODY_LIMIT, HTTP_IMPORT_BODY_LIMIT] }
 whiteLabelApi: { name: white-label-api, portEnv: WHITE_LABEL_API_PORT, api: true, paths: [/api/v3, /content/v1, /editor/v1, /design-preview/v1, /public/credit], bodyLimits: [HTTP_BODY_LIMIT] }
-creditService: { name: credit-service, portEnv: CREDIT_SERVICE_PORT, api: true, paths: [/public/credit], bodyLimits: [HTTP_BODY_LIMIT] }
-generationWorker: { name: generation-worker, portEnv: GENERATION_WORKER_PORT, api: false, paths: [] }
+creditService: { name: credit-service, portEnv: CREDIT_SERVICE_PORT, api: true, paths: [/public/credit], bodyLimits: [HTTP_BODY_LIMIT], queues: [credit-settlement] }
+generationWorker: { name: generation-worker, portEnv: GENERATION_WORKER_PORT, api: false, paths: [], queues: [render-content, generate, listing-enrichment, sweep-stale-work, webhook-relay, webhook-delivery] }
+{{- end -}}
+
+{{/*
+The queues by what a failing job means (libs/queue's QueueClass, compared by a test): each
+class has its own alert, and `webhook` (one eshop's receiver) pages nobody.
+*/}}
+{{- define "cc.queueClasses" -}}
+work: [render-content, generate, listing-enrichment]
+settlement: [credit-settlement]
+housekeeping: [sweep-stale-work, webhook-relay]
+webhook: [webhook-delivery]
+{{- end -}}
+
+{{/* PromQL matcher of the queues of a class: queue=~"a|b". Call with (dict "root" $ "class" "work"). */}}
+{{- define "cc.queueMatcher" -}}
+queue=~"{{ join "|" (index (fromYaml (include "cc.queueClasses" .root)) .class) }}"
 {{- end -}}
 
 {{- define "cc.labels" -}}
@@ -228,8 +245,11 @@ podAntiAffinity:
 {{- end -}}
 {{- end -}}
 {{- end -}}
-{{- if and .Values.generationWorker.keda.enabled .Values.generationWorker.autoscaling.enabled -}}
-{{- fail "generationWorker.keda.enabled and generationWorker.autoscaling.enabled both scale the worker: KEDA makes its own HPA, turn one off" -}}
+{{- range $key := list "generationWorker" "creditService" -}}
+{{- $v := index $.Values $key -}}
+{{- if and $v.keda.enabled $v.autoscaling.enabled -}}
+{{- fail (printf "%s.keda.enabled and %s.autoscaling.enabled both scale it: KEDA makes its own HPA, turn one off" $key $key) -}}
+{{- end -}}
 {{- end -}}
 {{- if and (eq (toString .Values.config.GENERATION_PROVIDER) "openai") (not .Values.secrets.existingSecret) (not .Values.secrets.openaiApiKey) -}}
 {{- fail "GENERATION_PROVIDER=openai needs secrets.openaiApiKey or an existingSecret with OPENAI_API_KEY" -}}
