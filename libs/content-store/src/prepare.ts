@@ -1,4 +1,4 @@
-import { migrateLatest, type Knex } from '@catalogue/db';
+import { migrateLatest, withMigrationLock, type Knex } from '@catalogue/db';
 import { seedCatalogue } from './seed/catalogue.seed';
 
 /**
@@ -6,7 +6,10 @@ import { seedCatalogue } from './seed/catalogue.seed';
  * widget catalogue, designs and prompts (idempotent). Returns the migrations applied.
  */
 export async function prepareDatabase(db: Knex): Promise<string[]> {
-  const applied = await migrateLatest(db);
-  await seedCatalogue(db);
-  return applied;
+  // Under the migration lock, so copies run at once seed one after the other too.
+  return withMigrationLock(db, async () => {
+    const applied = await migrateLatest(db);
+    await seedCatalogue(db);
+    return applied;
+  });
 }
