@@ -130,10 +130,100 @@ interface Case {
   input: Array<{ series: string; values: string }>;
   at?: string;
   labels?: Record<string, string>;
+  /** Minutes between samples (STEP for the traffic() cases). */
+  step?: number;
 }
+
+const SLO_LABELS = { namespace: NS, job: 'catalogue-api', release: 'shop-catalogue-content' };
+/**
+ * Requests of catalogue-api per minute, and how many of them failed or were slow, for
+ * `minutes`, as a sample every STEP minutes (at one a minute, the day-long cases take
+ * promtool minutes).
+ */
+const STEP = 5;
+const traffic = (perMinute: number, bad: number, minutes: number, kind: 'errors' | 'slow') => {
+  const values = (n: number) => `0+${n * STEP}x${minutes / STEP}`;
+  return kind === 'errors'
+    ? [
+        api('http_request_duration_seconds_count', { status: '200' }, values(perMinute - bad)),
+        api('http_request_duration_seconds_count', { status: '500' }, values(bad)),
+      ]
+    : [
+        api('http_request_duration_seconds_count', { status: '200' }, values(perMinute)),
+        api('http_request_duration_seconds_bucket', { status: '200', le: '1' }, values(perMinute - bad)),
+      ];
+};
 
 /** Every alert, firing and not: the test below insists that each has both. */
 const CASES: Case[] = [
+  {
+    name: '9 % of requests fail for two hours (budget 0.1 %)',
+    alert: 'CatalogueContentApiErrorBudgetBurnFast',
+    fires: true,
+    input: traffic(66, 6, 120, 'errors'),
+    step: STEP,
+    at: '100m',
+    labels: { ...SLO_LABELS, severity: 'critical' },
+  },
+  {
+    name: '0.5 % of requests fail for a day (5x: a slow burn, not a page)',
+    alert: 'CatalogueContentApiErrorBudgetBurnFast',
+    fires: false,
+    input: traffic(200, 1, 1560, 'errors'),
+    step: STEP,
+    at: '25h',
+  },
+  {
+    name: '0.5 % of requests fail for a day',
+    alert: 'CatalogueContentApiErrorBudgetBurnSlow',
+    fires: true,
+    input: traffic(200, 1, 1560, 'errors'),
+    step: STEP,
+    at: '25h',
+    labels: { ...SLO_LABELS, severity: 'warning' },
+  },
+  {
+    name: '0.05 % of requests fail for a day (within budget)',
+    alert: 'CatalogueContentApiErrorBudgetBurnSlow',
+    fires: false,
+    input: traffic(2000, 1, 1560, 'errors'),
+    step: STEP,
+    at: '25h',
+  },
+  {
+    name: 'half the requests take over 1 s for two hours',
+    alert: 'CatalogueContentApiLatencyBudgetBurnFast',
+    fires: true,
+    input: traffic(100, 50, 120, 'slow'),
+    step: STEP,
+    at: '100m',
+    labels: { ...SLO_LABELS, severity: 'critical' },
+  },
+  {
+    name: 'every request is answered within 1 s',
+    alert: 'CatalogueContentApiLatencyBudgetBurnFast',
+    fires: false,
+    input: traffic(100, 0, 120, 'slow'),
+    step: STEP,
+    at: '100m',
+  },
+  {
+    name: '4 % of requests take over 1 s for a day (budget 1 %)',
+    alert: 'CatalogueContentApiLatencyBudgetBurnSlow',
+    fires: true,
+    input: traffic(100, 4, 1560, 'slow'),
+    step: STEP,
+    at: '25h',
+    labels: { ...SLO_LABELS, severity: 'warning' },
+  },
+  {
+    name: '0.5 % of requests take over 1 s for a day (within budget)',
+    alert: 'CatalogueContentApiLatencyBudgetBurnSlow',
+    fires: false,
+    input: traffic(200, 1, 1560, 'slow'),
+    step: STEP,
+    at: '25h',
+  },
   {
     name: 'a third of the API requests fail',
     alert: 'CatalogueContentApiErrorRatioHigh',
@@ -416,7 +506,7 @@ describe('promtool test rules', () => {
   });
 
   withPromtool(
-    'when each case runs for an hour of series, then each alert fires or stays quiet as expected',
+    'when each case runs on its series (an hour, or a day for the slow burns), then each alert fires or stays quiet as expected',
     async () => {
       const dir = mkdtempSync(join(tmpdir(), 'promtool-'));
       try {
@@ -428,7 +518,7 @@ describe('promtool test rules', () => {
         writeFileSync(join(dir, 'rules.yaml'), stringify(rules));
         const tests = CASES.map((c) => ({
           name: `${c.alert}: ${c.name}`,
-          interval: '1m',
+          interval: `${c.step ?? 1}m`,
           input_series: c.input,
           alert_rule_test: [
             {
@@ -440,7 +530,8 @@ describe('promtool test rules', () => {
         }));
         writeFileSync(
           join(dir, 'tests.yaml'),
-          stringify({ rule_files: ['rules.yaml'], evaluation_interval: '1m', tests }),
+          // Every 5 minutes: a day of cases evaluated every minute takes promtool minutes.
+          stringify({ rule_files: ['rules.yaml'], evaluation_interval: '5m', tests }),
         );
         const result = await run(promtool!, ['test', 'rules', 'tests.yaml'], { cwd: dir });
         expect(result.stdout + result.stderr).toContain('SUCCESS');
@@ -449,6 +540,6 @@ describe('promtool test rules', () => {
         rmSync(dir, { recursive: true, force: true });
       }
     },
-    60_000,
+    240_000,
   );
 });
