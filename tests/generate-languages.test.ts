@@ -36,7 +36,10 @@ const CS_WORDS = ['Lehká bota do terénu', 'Trailová bota'];
 describe('generation across languages: a job never empties another language nor borrows its words', () => {
   const { wl, catalogue } = useFullStack(PREFIX);
 
-  async function shop(entity: { title: Record<string, string>; old_description: Record<string, string> }) {
+  async function shop(
+    entity: { title: Record<string, string>; old_description: Record<string, string> },
+    catalogueName: Record<string, string> = TITLE,
+  ) {
     const made = await makeEshop(wl.deps.db, {
       origins: [ORIGIN],
       languages: ['default', 'cs', 'en'],
@@ -67,7 +70,9 @@ describe('generation across languages: a job never empties another language nor 
     const backOffice = (method: string, path: string, body?: unknown) =>
       send(catalogue.url, { Authorization: `Bearer ${made.apiToken}` }, method, path, body);
 
-    expect((await backOffice('POST', '/api/v2/rest/products', [{ id: 'P1', name: TITLE }])).status).toBe(200);
+    expect(
+      (await backOffice('POST', '/api/v2/rest/products', [{ id: 'P1', name: catalogueName }])).status,
+    ).toBe(200);
     await eventually(async () => {
       expect((await backOffice('GET', '/api/v2/rest/products')).body.data).toHaveLength(1);
     }, 15_000);
@@ -134,10 +139,11 @@ describe('generation across languages: a job never empties another language nor 
   }, 90_000);
 
   test('when replacing would empty a language that has text but no source of its own, then the request is refused and nothing is reserved', async () => {
-    const { eshopId, host, designId } = await shop({
-      title: { default: TITLE.default },
-      old_description: { default: OLD.default },
-    });
+    // The catalogue item of the same id has no en name either: en has no words anywhere.
+    const { eshopId, host, designId } = await shop(
+      { title: { default: TITLE.default }, old_description: { default: OLD.default } },
+      { default: TITLE.default },
+    );
     // en gets text of its own from the host's fill; the entity has no en title or description.
     const structure = (await host('GET', `/design/${designId}/structure`)).body.widget as Body[];
     const section = structure.find((w) => w.fillable && w.type === 'section')!;
@@ -161,7 +167,9 @@ describe('generation across languages: a job never empties another language nor 
     });
 
     expect(refused.status).toBe(422);
-    expect(refused.body.errors.remove_exist_widget[0]).toMatch(/\ben\b/);
+    expect(refused.body.code).toBe('replaced_language_missing');
+    expect(refused.body.languages).toEqual(['en']);
+    expect(refused.body.errors.remove_exist_widget[0]).toMatch(/\bEnglish\b/);
     expect(await creditsRepository.getAccount(wl.deps.db, eshopId)).toEqual(account);
     expect((await html(eshopId)).en).toContain('Runner');
   }, 60_000);
@@ -176,7 +184,8 @@ describe('generation across languages: a job never empties another language nor 
     });
 
     expect(refused.status).toBe(422);
-    expect(refused.body.errors.lang[0]).toMatch(/^There is no text in cs to generate from/);
+    expect(refused.body.code).toBe('generation_material_missing');
+    expect(refused.body.errors.lang[0]).toMatch(/^There is nothing in Czech to write from/);
     expect(await creditsRepository.getAccount(wl.deps.db, eshopId)).toEqual(account);
   }, 60_000);
 

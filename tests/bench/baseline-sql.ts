@@ -40,6 +40,7 @@ export const UPSERT_COLUMNS = [
   'is_delete',
   'is_visible',
   'name',
+  'parameter_values',
   'parameters_ids',
   'seo_description',
   'seo_title',
@@ -62,6 +63,7 @@ const MERGED = [
   'brand_id',
   'categories_ids',
   'parameters_ids',
+  'parameter_values',
 ];
 
 /**

@@ -26,7 +26,7 @@ pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number.parseInt(value,
 
 type Item = Record<string, unknown> & { id: string };
 
-const JSON_COLUMNS = new Set(['categories_ids', 'images', 'parameters_ids']);
+const JSON_COLUMNS = new Set(['categories_ids', 'images', 'parameters_ids', 'parameter_values']);
 const LANG_COLUMNS = new Set([
   'description',
   'name',

@@ -27,7 +27,7 @@ export function lockItemsSql(): string {
   return (
     'select "e"."id", "e"."external_id", "e"."status", "e"."is_visible", "e"."is_delete", "e"."name", ' +
     '"e"."url", "e"."description", "e"."seo_title", "e"."seo_description", "e"."short_description", ' +
-    '"e"."images", "e"."brand_id", "e"."categories_ids", "e"."parameters_ids" ' +
+    '"e"."images", "e"."brand_id", "e"."categories_ids", "e"."parameters_ids", "e"."parameter_values" ' +
     'from unnest(array[$1::integer]) as k(eshop_id) cross join unnest($2::text[]) as x(external_id) ' +
     'inner join "products" as "e" on "e"."eshop_id" = "k"."eshop_id" and "e"."external_id" = "x"."external_id" ' +
     'order by "e"."id" asc for update of "e"'

@@ -4,6 +4,7 @@ import {
   catalogueRepository,
   eshopsRepository,
   parametersRepository,
+  productRelationsRepository,
   variantsRepository,
   type EntityWrite,
   type Knex,
@@ -36,7 +37,8 @@ const BRAND_NAME: Record<Lang, string> = { default: 'Značka', cs: 'Značka', en
  * Two eshops with the languages default, cs, en; per eshop 20 brands and 30 parameters of 4
  * values; `count` products alternating between the eshops, each as the v2 import stores it:
  * name, short description, description (about 0.8 KB) and url in 3 languages, 3 images, a
- * brand, 6 parameters and 2 variants, status `generate`. Returns the items in job order.
+ * brand, 6 parameters (each with two of its values chosen, `parameter_values`, and linked as
+ * the import links them) and 2 variants, status `generate`. Returns the items in job order.
  */
 export async function seed(db: Knex, count: number): Promise<BenchItem[]> {
   const eshopIds: number[] = [];
@@ -86,6 +88,18 @@ export async function seed(db: Knex, count: number): Promise<BenchItem[]> {
           })),
         ),
       );
+      // Internal ids of the parameters and values, for the links an import would write.
+      const stored = await trx('parameter_values as v')
+        .join('parameters as p', (j) => j.on('p.eshop_id', 'v.eshop_id').andOn('p.id', 'v.parameter_id'))
+        .where('v.eshop_id', eshopId)
+        .select<{ pid: number; pext: number; vid: number; vext: number }[]>(
+          'p.id as pid',
+          'p.external_id as pext',
+          'v.id as vid',
+          'v.external_id as vext',
+        );
+      const parameterIds = new Map(stored.map((r) => [Number(r.pext), Number(r.pid)]));
+      const valueIds = new Map(stored.map((r) => [`${r.pext}:${r.vext}`, Number(r.vid)]));
       const mine = items.filter((item) => item.eshopId === eshopId);
       for (let start = 0; start < mine.length; start += 500) {
         const sources = mine.slice(start, start + 500).map((item, i) => {
@@ -106,9 +120,11 @@ export async function seed(db: Knex, count: number): Promise<BenchItem[]> {
               images: [...source.images, `https://cdn.shop.example/p/${item.externalId.toLowerCase()}-3.jpg`],
               brand_id: `B${(n % BRANDS_PER_ESHOP) + 1}`,
               categories_ids: [],
-              parameters_ids: range(0, PARAMETERS_PER_PRODUCT).map(
-                (k) => ((n + k * 5) % PARAMETERS_PER_ESHOP) + 1,
-              ),
+              parameters_ids: [],
+              parameter_values: range(0, PARAMETERS_PER_PRODUCT).map((k) => ({
+                parameter_id: ((n + k * 5) % PARAMETERS_PER_ESHOP) + 1,
+                value_ids: [(n % VALUES_PER_PARAMETER) + 1, ((n + 1) % VALUES_PER_PARAMETER) + 1],
+              })),
             },
           };
           return { write, variants: source.variant };
@@ -123,6 +139,22 @@ export async function seed(db: Knex, count: number): Promise<BenchItem[]> {
           trx,
           eshopId,
           new Map(sources.map((s) => [ids.get(s.write.externalId)!.id, s.variants])),
+        );
+        await productRelationsRepository.replaceLinks(
+          trx,
+          eshopId,
+          new Map(
+            sources.map((s) => [
+              ids.get(s.write.externalId)!.id,
+              (s.write.fields.parameter_values as { parameter_id: number; value_ids: number[] }[]).flatMap(
+                (pair) =>
+                  pair.value_ids.map((v) => ({
+                    parameterId: parameterIds.get(pair.parameter_id)!,
+                    valueId: valueIds.get(`${pair.parameter_id}:${v}`)!,
+                  })),
+              ),
+            ]),
+          ),
         );
       }
     }

@@ -81,9 +81,9 @@ describe('<ccs-editor> on the demo host page', () => {
     // Edit the heading in Czech, in place.
     await editor.getByLabel('Language').selectOption('cs');
     await page.waitForFunction(
-      `document.querySelector('ccs-editor').shadowRoot.querySelector('[role="textbox"]')`,
+      `document.querySelector('ccs-editor').shadowRoot.querySelector('.ccs-editable')`,
     );
-    const title = editor.locator('li.widget').first().locator('[role="textbox"]').first();
+    const title = editor.locator('li.widget').first().locator('.ccs-editable').first();
     await title.click();
     await page.keyboard.press('Control+A');
     await page.keyboard.type('Na horské stezky');

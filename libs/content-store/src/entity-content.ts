@@ -61,20 +61,115 @@ export function itemImages(fields: Record<string, unknown>): string[] {
     : [];
 }
 
+/** What a catalogue item says in one language, as generation reads it (each text trimmed, never blank). */
+export interface LanguageMaterial {
+  name?: string;
+  short_description?: string;
+  /** HTML. */
+  description?: string;
+  /** The product's parameters, one `Name: value, value` line each, with the product's values. */
+  parameter?: string;
+  brand?: string;
+  categories?: string[];
+  /** The item's page. */
+  url?: string;
+}
+
+/** What generation may use of a catalogue item: its images, and its texts language by language. */
+export interface GenerationMaterial {
+  /** Whether a catalogue item of the same external id and type exists (not deleted). */
+  found: boolean;
+  images: string[];
+  url: LangMap;
+  /** The item's data in `lang` only: another language's text never stands in for it. */
+  in(lang: string): LanguageMaterial;
+}
+
+const NO_MATERIAL: GenerationMaterial = { found: false, images: [], url: {}, in: () => ({}) };
+
+const textIn = (text: unknown, lang: string): string | undefined => {
+  if (typeof text === 'string') return text.trim() || undefined;
+  if (typeof text !== 'object' || text === null) return undefined;
+  const value = (text as Record<string, unknown>)[lang];
+  return typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined;
+};
+
 /**
- * What generation may use of a catalogue item besides the job's texts: its images and its page in
- * each language. Nothing for entities without a catalogue item (pages, unknown ids, deleted).
+ * A catalogue item's generation material from what it is rendered from (`sourcesOf`: for a
+ * product its own parameter values, read through `productRelationsRepository.forProducts`) and
+ * its categories' names. Pure: the database reads are `generationMaterial`'s.
+ */
+export function materialOf(
+  sources: EntitySources,
+  url: LangMap,
+  categories: readonly LangMap[] = [],
+): GenerationMaterial {
+  const { compose } = sources;
+  // A parameter's name and values are one text for every language, or a text per language.
+  const parametersIn = (lang: string) =>
+    (compose.parameters ?? []).flatMap((p) => {
+      const values = (Array.isArray(p.value) ? (p.value as readonly string[]) : [p.value])
+        .map((v) => textIn(v, lang))
+        .filter((v): v is string => v !== undefined);
+      // A parameter is data, not prose: its name in `lang`, else its one (default) name.
+      const name = textIn(p.name, lang) ?? textIn(p.name, 'default');
+      return name !== undefined && values.length > 0 ? [`${name}: ${values.join(', ')}`] : [];
+    });
+  return {
+    found: true,
+    images: [...(compose.images ?? [])],
+    url,
+    in(lang) {
+      const parameters = parametersIn(lang);
+      const out: LanguageMaterial = {
+        name: textIn(compose.name, lang),
+        short_description: textIn(compose.short_description, lang),
+        description: textIn(compose.description, lang),
+        ...(parameters.length > 0 && { parameter: parameters.join('\n') }),
+        brand: textIn(compose.brand?.name, lang),
+        categories: categories.flatMap((names) => textIn(names, lang) ?? []),
+        url: textIn(url, lang),
+      };
+      if (out.categories?.length === 0) delete out.categories;
+      for (const key of Object.keys(out) as (keyof LanguageMaterial)[])
+        if (out[key] === undefined) delete out[key];
+      return out;
+    },
+  };
+}
+
+/**
+ * What generation may use of the catalogue item of a white-label entity (same external id and
+ * type): its images, and its name, descriptions, own parameter values, brand, category names and
+ * page in each language. Nothing for entities without a catalogue item (pages, unknown ids,
+ * deleted items).
  */
 export async function generationMaterial(
   db: Knex,
   eshopId: number,
   entityType: ContentEntityType,
   externalId: string,
-): Promise<{ images: string[]; url: LangMap }> {
+): Promise<GenerationMaterial> {
   const type = CATALOGUE_TYPE_OF[entityType];
-  const fields = type && (await catalogueRepository.findFields(db, type, eshopId, externalId));
-  if (!fields) return { images: [], url: {} };
-  return { images: itemImages(fields), url: (fields.url as LangMap | undefined) ?? {} };
+  const item = type && (await catalogueRepository.findEntity(db, type, eshopId, externalId));
+  if (!type || !item) return NO_MATERIAL;
+  const fields = item.fields as Record<string, unknown>;
+  const url = (fields.url as LangMap | undefined) ?? {};
+  if (type !== 'product') return materialOf(sourcesOf(type, item), url);
+  const ref = productRef(item);
+  const relations = (await productRelationsRepository.forProducts(db, eshopId, [ref])).get(ref.id);
+  const categoryIds = Array.isArray(fields.categories_ids)
+    ? fields.categories_ids.filter((id): id is string => typeof id === 'string')
+    : [];
+  const names = await catalogueRepository.namesOf(db, 'category', eshopId, categoryIds);
+  return materialOf(
+    sourcesOf(type, item, relations),
+    url,
+    [...new Set(categoryIds)].flatMap((id) => {
+      const name = names.get(id);
+      return name === undefined ? [] : [name];
+    }),
+  );
 }
 
 /**
@@ -97,7 +192,13 @@ export function sourcesOf(type: EntityType, item: StoredEntity, relations?: Prod
       },
     };
   }
-  const { brand, parameters, variants } = relations;
+  const { brand, variants } = relations;
+  // Each parameter with only the product's own values (productRelationsRepository); its name in
+  // the page's language when the parameter has one, else the default name.
+  const parameters = relations.parameters.map((p) => ({
+    name: p.names ? { ...p.names, default: p.name } : p.name,
+    values: p.values,
+  }));
   return {
     compose: {
       type,
@@ -115,6 +216,7 @@ export function sourcesOf(type: EntityType, item: StoredEntity, relations?: Prod
       images,
       brand,
       variants,
+      parameters,
       url: f.url,
     },
   };
@@ -158,7 +260,8 @@ export interface SavedEditorContent extends RenderedContent {
  * Writes people's content (filled, edited or generated) of an entity in the caller's
  * transaction: takes the entity's content lock, then locks the catalogue item of the same id
  * and the content row (the lock order of render-content), derives the new tree from the stored one with `build` (which may throw
- * to refuse the change: nothing is written), renders every language of the eshop with the
+ * to refuse the change: nothing is written; it also gets what the item is rendered from, for a
+ * catalogue item the lists serve, so an added widget can start from the item's own data), renders every language of the eshop with the
  * item's data for the data-driven parts, stores it with origin `editor` so imports never
  * recompose it, and touches the item so lists that follow `updated_at` see the new content and
  * (for an item the lists serve) writes its `item.content_ready` event, last in the transaction.
@@ -166,7 +269,10 @@ export interface SavedEditorContent extends RenderedContent {
 export async function saveEditorContent(
   trx: Knex.Transaction,
   target: EditorContentTarget,
-  build: (current: ContentWidget[] | undefined) => ContentWidget[] | Promise<ContentWidget[]>,
+  build: (
+    current: ContentWidget[] | undefined,
+    sources: EntitySources | undefined,
+  ) => ContentWidget[] | Promise<ContentWidget[]>,
 ): Promise<SavedEditorContent> {
   const { eshop, entityType, externalId } = target;
   const key = { eshopId: eshop.id, entityType, externalId };
@@ -182,7 +288,7 @@ export async function saveEditorContent(
   const { existing, sources } = listed
     ? await lockContentAndSources(trx, catalogueType, key, item)
     : { existing: await contentRepository.lockTree(trx, key), sources: undefined };
-  const tree = await build(existing?.tree as ContentWidget[] | undefined);
+  const tree = await build(existing?.tree as ContentWidget[] | undefined, sources);
   const snippet: SnippetEntity = sources?.snippet ?? { type: entityType, name: target.fallbackName ?? null };
   const outputs = renderAll(tree, snippet, eshop.languages);
   await contentRepository.save(trx, key, { origin: 'editor', tree, ...outputs });

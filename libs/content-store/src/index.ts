@@ -2,11 +2,18 @@ export {
   CATALOGUE_TYPE_OF,
   generationMaterial,
   itemImages,
+  materialOf,
   lockContentAndSources,
   productRef,
   saveEditorContent,
 } from './entity-content';
-export type { EditorContentTarget, EntitySources, SavedEditorContent } from './entity-content';
+export type {
+  EditorContentTarget,
+  EntitySources,
+  GenerationMaterial,
+  LanguageMaterial,
+  SavedEditorContent,
+} from './entity-content';
 export { createDesignCache, renderContent, renderContents } from './render-content';
 export { renderItem } from './render-item';
 export type { DesignCache, RenderBatch, RenderTarget } from './render-content';
@@ -15,3 +22,4 @@ export { defaultDesign, loadDesign, structureOf, templateOf, widgetTemplates } f
 export type { LoadedDesign } from './designs';
 export { seedCatalogue } from './seed/catalogue.seed';
 export { prepareDatabase } from './prepare';
+export { markStoredSamples } from './legacy-samples';

@@ -12,6 +12,7 @@ import {
   type ContentElement,
   type ContentWidget,
   type LangMap,
+  type SamplePart,
 } from './model';
 import { htmlToText } from './sanitize';
 
@@ -23,6 +24,17 @@ export interface WidgetContent {
   icons: string[];
   /** Alternative text for the widget's images (compose uses the item's name). */
   alt?: LangMap;
+  /** Which of this content is the catalogue's sample: the elements it becomes are marked so. */
+  sample?: SampleContent;
+}
+
+/** The parts of a {@link WidgetContent} that are sample content. */
+export interface SampleContent {
+  /** Roles of `fields`. */
+  fields?: readonly string[];
+  items?: boolean;
+  images?: boolean;
+  icons?: boolean;
 }
 
 export interface WidgetLimits {
@@ -40,6 +52,7 @@ interface Proto {
   children: Proto[];
   /** An empty table cell: kept only when its row has content elsewhere. */
   filler: boolean;
+  sample: SamplePart[];
 }
 
 interface Scope {
@@ -74,6 +87,40 @@ interface Instantiation {
 function lookup(run: Instantiation, binding: Binding | undefined, scope: Scope): LangMap {
   if (binding === undefined) return {};
   return 'field' in binding ? (run.content.fields[binding.field] ?? {}) : (scope.item?.[binding.item] ?? {});
+}
+
+function isSample(run: Instantiation, binding: Binding | undefined, scope: Scope): boolean {
+  const sample = run.content.sample;
+  if (binding === undefined || sample === undefined) return false;
+  return 'field' in binding
+    ? (sample.fields ?? []).includes(binding.field)
+    : sample.items === true && scope.item !== undefined;
+}
+
+/** Which parts of an element come from sample content. */
+function sampleOf(
+  run: Instantiation,
+  node: TemplateNode,
+  scope: Scope,
+  value: LangMap,
+  extension: Record<string, unknown>,
+): SamplePart[] {
+  const sample = run.content.sample;
+  if (sample === undefined) return [];
+  const parts: SamplePart[] = [];
+  if (!isEmptyLangMap(value) && isSample(run, node.text, scope)) parts.push('value');
+  if (extension.src !== undefined) {
+    const fromSample =
+      node.src === 'image'
+        ? sample.images === true
+        : node.src === 'icon'
+          ? sample.icons === true
+          : isSample(run, node.src, scope);
+    if (fromSample) parts.push('src');
+  }
+  if (extension.href !== undefined && isSample(run, node.href, scope)) parts.push('href');
+  if (extension.title !== undefined && isSample(run, node.title, scope)) parts.push('title');
+  return parts;
 }
 
 /** The node's `src`: an image in order (or the scope's), the item's icon, or a bound value. */
@@ -120,6 +167,7 @@ function instantiateNode(run: Instantiation, node: TemplateNode, scope: Scope): 
     extension,
     children,
     filler: !hasContent,
+    sample: sampleOf(run, node, scope, value, extension),
   };
 }
 
@@ -163,6 +211,7 @@ function instantiate(
     extension: {},
     children,
     filler: false,
+    sample: [],
   };
 }
 
@@ -196,6 +245,7 @@ export function buildWidget(
       tag: proto.tag,
       value: proto.value,
       extension: wireExtension(proto.extension),
+      ...(proto.sample.length > 0 && { sample: proto.sample }),
     });
     proto.children.forEach((child, index) => flatten(child, id, index));
   };

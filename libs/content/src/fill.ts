@@ -30,6 +30,11 @@ export interface FillRequest {
 export interface FillOptions {
   /** Language of each content widget's `html` field (default: `default`). */
   htmlLanguage?: string;
+  /**
+   * Alternative text of the images placed (generation: the item's name in each language, as
+   * the import rendering sets it); without it an image's `alt` is empty.
+   */
+  imageAlt?: LangMap;
 }
 
 export type FillResult =
@@ -220,7 +225,8 @@ export function fillDesign(
   for (const { base, target, content } of inDesignOrder) {
     const template = lookup(target.type);
     if (template === undefined) throw new Error(`no widget template for type "${target.type}"`);
-    const widget = buildWidget(template, content, target, {
+    const alt = opts.imageAlt && Object.keys(opts.imageAlt).length > 0 ? { alt: opts.imageAlt } : {};
+    const widget = buildWidget(template, { ...content, ...alt }, target, {
       id: tree.length + 1,
       key: tree.length,
       widget_id: template.id,

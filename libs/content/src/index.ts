@@ -15,7 +15,14 @@ export { normaliseTag } from './render/structure';
 export type { RenderedContent } from './render/all';
 
 export { buildRichSnippet, jsonForScript } from './snippet';
-export type { JsonLd, RichSnippet, SnippetEntity, SnippetEntityType, SnippetVariant } from './snippet';
+export type {
+  JsonLd,
+  RichSnippet,
+  SnippetEntity,
+  SnippetEntityType,
+  SnippetParameter,
+  SnippetVariant,
+} from './snippet';
 
 export { SEED_WIDGET_CATEGORIES, SEED_WIDGETS, WIDGETS_BY_TYPE } from './catalogue/widgets';
 export type { WidgetCategoryDefinition } from './catalogue/widgets';
@@ -50,3 +57,10 @@ export type { ComposeBrand, ComposeEntity, ComposeOptions, ComposeParameter } fr
 export { CONTENT_STYLESHEET_FILE, CONTENT_STYLESHEET_PATH } from './stylesheet';
 
 export * from './tree';
+
+export { starterWidget } from './starter';
+export type { StarterData } from './starter';
+export { adoptSample, hasSample, publicTree, sampleParts } from './sample';
+export type { SampleContent } from './build';
+export type { SamplePart } from './model';
+export { markUnmarkedSamples } from './legacy-samples';

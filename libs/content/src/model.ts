@@ -31,7 +31,16 @@ export interface ContentElement {
   value: LangMap;
   /** Attributes; see README.md (`src`, `alt`, `href`, `title`). `[]` means none. */
   extension: unknown[] | Record<string, unknown>;
+  /**
+   * The parts of this element that still hold the catalogue's sample content (what the editor
+   * shows as "to fill"): `value` = its `default` value, `src`/`href`/`title` = that attribute.
+   * Public renderers leave them out (see `publicTree`). Absent when nothing is sample.
+   */
+  sample?: SamplePart[];
 }
+
+/** A part of an element that can hold sample content. */
+export type SamplePart = 'value' | 'src' | 'href' | 'title';
 
 export interface ContentWidget {
   id: number;

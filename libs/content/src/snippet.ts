@@ -14,6 +14,12 @@ export interface SnippetVariant {
   ean: string | null;
 }
 
+export interface SnippetParameter {
+  /** Plain text: one name, or names per language (`default` the fallback). */
+  name: Text;
+  values: readonly string[];
+}
+
 /** The data of one entity, with its texts as language maps (or one string for all languages). */
 export interface SnippetEntity {
   type: SnippetEntityType;
@@ -27,6 +33,11 @@ export interface SnippetEntity {
   brand?: Text | null;
   /** Product variants in their stored order. */
   variants?: readonly SnippetVariant[] | null;
+  /**
+   * The product's own parameters (each with only the values linked to it), as
+   * `additionalProperty`: one PropertyValue per value, the name in the page's language.
+   */
+  parameters?: readonly SnippetParameter[] | null;
   /** Blog category. */
   category?: Text | null;
   /** Absolute http(s) URL of the entity's page. */
@@ -68,9 +79,22 @@ function variantIdentifiers(variant: SnippetVariant): JsonLd {
   return out;
 }
 
+/** A PropertyValue per value of each parameter that has a name and values. */
+function additionalProperty(parameters: readonly SnippetParameter[], lang: string): JsonLd[] {
+  return parameters.flatMap((parameter) => {
+    const name = plain(pickText(parameter.name, lang));
+    if (name === '') return [];
+    return (parameter.values ?? [])
+      .map((value) => (typeof value === 'string' ? plain(value) : ''))
+      .filter((value) => value !== '')
+      .map((value) => ({ '@type': 'PropertyValue', name, value }));
+  });
+}
+
 function productProperties(entity: SnippetEntity, lang: string, json: JsonLd): JsonLd {
   const brand = plain(pickText(entity.brand, lang));
   if (brand) json.brand = { '@type': 'Brand', name: brand };
+  put(json, 'additionalProperty', additionalProperty(entity.parameters ?? [], lang));
   const variants = (entity.variants ?? []).filter((v) => typeof v === 'object' && v !== null);
   if (variants.length === 1 && variants[0]) return { ...json, ...variantIdentifiers(variants[0]) };
   if (variants.length > 1) {

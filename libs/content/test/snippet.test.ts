@@ -142,6 +142,32 @@ describe('buildRichSnippet', () => {
   });
 });
 
+describe("buildRichSnippet: a product's parameters", () => {
+  it('when a product has parameters, then each of its values is a PropertyValue named in the page language, else the default', () => {
+    const { json } = buildRichSnippet(
+      {
+        ...product,
+        parameters: [
+          { name: { default: 'Weight', cs: 'Hmotnost' }, values: ['280 g'] },
+          { name: 'Colour', values: ['Red', ' ', 'Green'] },
+          { name: { cs: 'Jen česky' }, values: ['x'] },
+          { name: 'Season', values: [] },
+        ],
+      },
+      'cs',
+    );
+    expect(json?.additionalProperty).toEqual([
+      { '@type': 'PropertyValue', name: 'Hmotnost', value: '280 g' },
+      { '@type': 'PropertyValue', name: 'Colour', value: 'Red' },
+      { '@type': 'PropertyValue', name: 'Colour', value: 'Green' },
+      { '@type': 'PropertyValue', name: 'Jen česky', value: 'x' },
+    ]);
+    expect(buildRichSnippet({ ...product, parameters: [] }, 'cs').json).not.toHaveProperty(
+      'additionalProperty',
+    );
+  });
+});
+
 describe('jsonForScript', () => {
   it('when a value holds line and paragraph separators, then they are escaped too', () => {
     const text = jsonForScript({ a: 'x\u2028y\u2029z' });

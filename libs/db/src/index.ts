@@ -47,6 +47,7 @@ export type {
 } from './repositories/catalogue.repository';
 export {
   productRelationsRepository,
+  type ProductParameterLink,
   type ProductRef,
   type ProductRelations,
 } from './repositories/product-relations.repository';
@@ -78,7 +79,7 @@ export type {
   ContentOutputs,
   StoredContent,
 } from './repositories/content.repository';
-export type { ParameterWithValues } from './repositories/parameters.repository';
+export type { ParameterLookup, ParameterWithValues } from './repositories/parameters.repository';
 export { designsRepository } from './repositories/designs.repository';
 export { catalogueSeedRepository } from './repositories/catalogue-seed.repository';
 export type {

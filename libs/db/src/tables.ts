@@ -151,6 +151,19 @@ export interface WebhookRedeliveryRow {
   created_at: Date;
 }
 
+/**
+ * A parameter or value a product links (docs/decisions.md, "A product shows only its own
+ * parameter values"): `value_id` null links the parameter as a whole. Keyed by
+ * (eshop_id, product_id, position); every reference includes eshop_id.
+ */
+export interface ProductParameterValueRow {
+  eshop_id: number;
+  product_id: number;
+  position: number;
+  parameter_id: number;
+  value_id: number | null;
+}
+
 /** A column's value, or SQL computing it (`now()`, a subquery). */
 type Values<T> = { [K in keyof T]: T[K] | Knex.Raw };
 
@@ -187,6 +200,11 @@ declare module 'knex/types/tables' {
       WebhookDeliveryRow,
       never,
       'eshop_id' | 'endpoint_id' | 'seq' | 'attempt' | 'latency_ms'
+    >;
+    product_parameter_values: Writable<
+      ProductParameterValueRow,
+      never,
+      'eshop_id' | 'product_id' | 'position' | 'parameter_id'
     >;
     webhook_redeliveries: Writable<
       WebhookRedeliveryRow,

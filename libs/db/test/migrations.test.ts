@@ -41,6 +41,7 @@ const TABLES = [
   'listing_rows',
   'parameter_values',
   'parameters',
+  'product_parameter_values',
   'product_variants',
   'products',
   'prompts',
@@ -74,6 +75,8 @@ const MIGRATIONS = [
   '20261125000500_webhooks',
   '20261125000600_credit_alert',
   '20261125000700_event_retention',
+  '20261126000100_product_parameter_values',
+  '20261126000300_entity_default_design',
 ];
 
 async function databaseExists(name: string): Promise<boolean> {

@@ -19,6 +19,8 @@ import {
   idempotencyRepository,
   listingRepository,
   migrateLatest,
+  parametersRepository,
+  productRelationsRepository,
   webhooksRepository,
   wlEntitiesRepository,
   type Knex,
@@ -82,6 +84,26 @@ const OTHERS = [
   `insert into webhook_redeliveries (eshop_id, endpoint_id, next_seq, to_seq)
    select w.eshop_id, w.id, s, s
    from webhook_endpoints w, generate_series(1, :perEndpoint::int) s where w.eshop_id between :from::int and :to::int`,
+  // Catalogue: `rows` products, a tenth as many parameters (at least 10) of 3 values each; every
+  // product links one parameter as a whole and one value of another.
+  `insert into products (eshop_id, external_id, name)
+   select e, 'P' || n, '{"default":"P"}' from generate_series(:from::int, :to::int) e, generate_series(1, :rows::int) n`,
+  `insert into parameters (eshop_id, external_id, name)
+   select e, n, 'Parameter' from generate_series(:from::int, :to::int) e, generate_series(1, greatest(:rows::int / 10, 10)) n`,
+  `insert into parameter_values (eshop_id, parameter_id, external_id, value)
+   select p.eshop_id, p.id, p.external_id * 10 + v, 'Value'
+   from parameters p, generate_series(1, 3) v where p.eshop_id between :from::int and :to::int`,
+  `insert into product_parameter_values (eshop_id, product_id, position, parameter_id, value_id)
+   select p.eshop_id, p.id, 1, par.id, null
+   from products p join parameters par on par.eshop_id = p.eshop_id
+     and par.external_id = 1 + substr(p.external_id, 2)::int % greatest(:rows::int / 10, 10)
+   where p.eshop_id between :from::int and :to::int`,
+  `insert into product_parameter_values (eshop_id, product_id, position, parameter_id, value_id)
+   select p.eshop_id, p.id, 2, v.parameter_id, v.id
+   from products p join parameters par on par.eshop_id = p.eshop_id
+     and par.external_id = 1 + (substr(p.external_id, 2)::int + 1) % greatest(:rows::int / 10, 10)
+   join parameter_values v on v.eshop_id = par.eshop_id and v.parameter_id = par.id and v.external_id = par.external_id * 10 + 2
+   where p.eshop_id between :from::int and :to::int`,
 ];
 
 const TABLES = [
@@ -96,6 +118,10 @@ const TABLES = [
   'webhook_endpoints',
   'webhook_deliveries',
   'webhook_redeliveries',
+  'products',
+  'parameters',
+  'parameter_values',
+  'product_parameter_values',
 ];
 
 async function insert(
@@ -118,6 +144,10 @@ interface Targets {
   listingRow: number;
   idempotencyKey: string;
   designId: number;
+  product: number;
+  /** External ids of a parameter and of one of its values. */
+  parameter: number;
+  value: number;
 }
 
 interface PlanNode {
@@ -182,7 +212,66 @@ interface Case {
 const JOB_PROBES = ['generation_jobs_pkey', 'generation_jobs_eshop_id_id_unique'];
 const ONE_RUNNING = ['generation_jobs_one_running', 'generation_jobs_eshop_id_entity_type_entity_id_index'];
 
+/**
+ * The linked values are probed by id (the primary key, or with eshop and parameter), a parameter's
+ * first values by (eshop_id, parameter_id): each scan probes one of these keys.
+ */
+const PARAMETER_VALUE_PROBES = [
+  'parameter_values_pkey',
+  'parameter_values_eshop_id_parameter_id_id_unique',
+  'parameter_values_eshop_id_parameter_id_external_id_unique',
+];
+
+/** Both lead with (eshop_id, product_id). */
+const LINK_PROBES = ['product_parameter_values_pkey', 'product_parameter_values_link_unique'];
+
+/** The render job's one read of its products' relations (brands, parameters, variants). */
+const relations = (trx: Knex.Transaction, t: Targets) =>
+  productRelationsRepository.forProducts(trx, NEW_ESHOP, [{ id: t.product, brandId: null }]);
+
 const CASES: Case[] = [
+  {
+    name: 'productRelationsRepository.forProducts (its links)',
+    table: 'product_parameter_values',
+    run: relations,
+    probes: LINK_PROBES,
+    keys: ['product_id'],
+  },
+  {
+    name: 'productRelationsRepository.forProducts (the linked parameters)',
+    table: 'parameters',
+    run: relations,
+    probes: ['parameters_eshop_id_id_unique'],
+    keys: ['id'],
+  },
+  {
+    name: 'productRelationsRepository.forProducts (the linked values)',
+    table: 'parameter_values',
+    run: relations,
+    probes: PARAMETER_VALUE_PROBES,
+    keys: [],
+  },
+  {
+    name: 'productRelationsRepository.replaceLinks (its delete)',
+    table: 'product_parameter_values',
+    run: (trx, t) => productRelationsRepository.replaceLinks(trx, NEW_ESHOP, new Map([[t.product, []]])),
+    probes: LINK_PROBES,
+    keys: ['product_id'],
+  },
+  {
+    name: 'parametersRepository.lookup (values by id)',
+    table: 'parameter_values',
+    run: (trx, t) => parametersRepository.lookup(trx, NEW_ESHOP, [], [t.value]),
+    probes: ['parameter_values_eshop_id_external_id_index'],
+    keys: ['external_id'],
+  },
+  {
+    name: 'parametersRepository.lookup (parameters by id)',
+    table: 'parameters',
+    run: (trx, t) => parametersRepository.lookup(trx, NEW_ESHOP, [t.parameter], []),
+    probes: ['parameters_eshop_id_external_id_unique'],
+    keys: ['external_id'],
+  },
   {
     name: 'wlEntitiesRepository.upsert (its read back by primary key)',
     table: 'wl_entities',
@@ -421,6 +510,9 @@ describe.each(SIZES)('with %d unanalysed entities of the new eshop', (size) => {
       listingRow: await middle('listing_rows'),
       idempotencyKey: 'K10000',
       designId: (await db('designs').first<{ id: number }>('id')).id,
+      product: await middle('products'),
+      parameter: 1000,
+      value: 10002,
     };
   }, 60_000);
 

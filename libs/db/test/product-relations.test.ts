@@ -11,19 +11,30 @@ describe('productRelationsRepository.withLockedContent (what the render worker r
 
   const key = (eshopId: number) => ({ eshopId, entityType: 'product' as const, externalId: 'P1' });
 
-  /** A product with a brand, parameters (values inserted out of id order) and variants. */
+  /**
+   * A product with a brand, variants and parameters: Size (values 42 and 43, inserted out of id
+   * order) with 43 chosen, Colour (one value, linked as a parameter), Material (two values, linked
+   * as a parameter, none chosen: not shown) and Fit (no values).
+   */
   async function arrange(eshopId: number) {
     await db('brands').insert({ eshop_id: eshopId, external_id: 'B1', name: { default: 'Peak' } });
-    const [size] = await db('parameters')
+    const [size, colour, material, fit] = await db('parameters')
       .insert([
         { eshop_id: eshopId, external_id: 7, name: 'Size' },
-        { eshop_id: eshopId, external_id: 3, name: 'Colour' },
+        { eshop_id: eshopId, external_id: 3, name: 'Colour', name_translations: { cs: 'Barva' } },
+        { eshop_id: eshopId, external_id: 5, name: 'Material' },
+        { eshop_id: eshopId, external_id: 9, name: 'Fit' },
       ])
       .returning<{ id: number }[]>('id');
-    await db('parameter_values').insert([
-      { eshop_id: eshopId, parameter_id: size!.id, external_id: 2, value: '43' },
-      { eshop_id: eshopId, parameter_id: size!.id, external_id: 1, value: '42' },
-    ]);
+    const values = await db('parameter_values')
+      .insert([
+        { eshop_id: eshopId, parameter_id: size!.id, external_id: 2, value: '43' },
+        { eshop_id: eshopId, parameter_id: size!.id, external_id: 1, value: '42' },
+        { eshop_id: eshopId, parameter_id: colour!.id, external_id: 1, value: 'Red' },
+        { eshop_id: eshopId, parameter_id: material!.id, external_id: 1, value: 'Wool' },
+        { eshop_id: eshopId, parameter_id: material!.id, external_id: 2, value: 'Cotton' },
+      ])
+      .returning<{ id: number }[]>('id');
     const [product] = await db('products')
       .insert({ eshop_id: eshopId, external_id: 'P1', name: { default: 'Shoe' } })
       .returning<{ id: number }[]>('id');
@@ -31,10 +42,31 @@ describe('productRelationsRepository.withLockedContent (what the render worker r
       { eshop_id: eshopId, product_id: product!.id, code: 'V-b', ean: null },
       { eshop_id: eshopId, product_id: product!.id, code: 'V-a', ean: '8590000000427' },
     ]);
+    await productRelationsRepository.replaceLinks(
+      db,
+      eshopId,
+      new Map([
+        [
+          product!.id,
+          [
+            { parameterId: colour!.id, valueId: null },
+            { parameterId: material!.id, valueId: null },
+            { parameterId: size!.id, valueId: values[0]!.id },
+            { parameterId: fit!.id, valueId: null },
+            { parameterId: colour!.id, valueId: null },
+          ],
+        ],
+      ]),
+    );
     return product!.id;
   }
 
-  test('when a product names a brand, parameters and has variants, then all come in one read, in the product’s order', async () => {
+  const OWN_PARAMETERS = [
+    { id: 3, name: 'Colour', names: { cs: 'Barva' }, values: ['Red'] },
+    { id: 7, name: 'Size', values: ['43'] },
+  ];
+
+  test('when a product links a brand, parameters and has variants, then all come in one read, each parameter once with only its own values', async () => {
     const shop = await makeEshop(db);
     const productId = await arrange(shop.eshop.id);
 
@@ -42,19 +74,13 @@ describe('productRelationsRepository.withLockedContent (what the render worker r
       productRelationsRepository.withLockedContent(trx, key(shop.eshop.id), {
         id: productId,
         brandId: 'B1',
-        // Listed order, an unknown id (dropped) and a repeated one (kept, as the product lists it).
-        parameterIds: [3, 99, 7, 3],
       }),
     );
 
     expect(content).toBeUndefined();
     expect(relations).toEqual({
       brand: { default: 'Peak' },
-      parameters: [
-        { id: 3, name: 'Colour', values: [] },
-        { id: 7, name: 'Size', values: ['42', '43'] },
-        { id: 3, name: 'Colour', values: [] },
-      ],
+      parameters: OWN_PARAMETERS,
       variants: [
         { code: 'V-b', ean: null },
         { code: 'V-a', ean: '8590000000427' },
@@ -71,10 +97,14 @@ describe('productRelationsRepository.withLockedContent (what the render worker r
       productRelationsRepository.withLockedContent(trx, key(shop.eshop.id), {
         id: productId,
         brandId: null,
-        parameterIds: [],
       }),
     );
-    expect(relations).toEqual({ brand: null, parameters: [], variants: [] });
+    await db('product_parameter_values').where({ product_id: productId }).delete();
+    const read = await productRelationsRepository.forProducts(db, shop.eshop.id, [
+      { id: productId, brandId: null },
+    ]);
+    expect(relations).toEqual({ brand: null, parameters: OWN_PARAMETERS, variants: [] });
+    expect(read.get(productId)).toEqual({ brand: null, parameters: [], variants: [] });
   });
 
   test('when another eshop has the same brand and parameter ids, then only the product’s own eshop is read', async () => {
@@ -105,7 +135,7 @@ describe('productRelationsRepository.withLockedContent (what the render worker r
       origin: 'editor',
       tree: JSON.stringify([{ id: 1 }]),
     });
-    const product = { id: productId, brandId: null, parameterIds: [] };
+    const product = { id: productId, brandId: null };
 
     await db.transaction(async (trx) => {
       const { content } = await productRelationsRepository.withLockedContent(
@@ -145,17 +175,35 @@ describe('productRelationsRepository.withLockedContent (what the render worker r
     const other = await makeEshop(db);
     await arrange(other.eshop.id);
 
+    const size = await db('parameters')
+      .where({ eshop_id: shop.eshop.id, external_id: 7 })
+      .first<{ id: number }>('id');
+    const [fortyTwo, fortyThree] = await db('parameter_values')
+      .where({ eshop_id: shop.eshop.id, parameter_id: size!.id })
+      .orderBy('external_id')
+      .select<{ id: number }[]>('id');
+    await productRelationsRepository.replaceLinks(
+      db,
+      shop.eshop.id,
+      new Map([
+        [
+          second!.id,
+          [
+            { parameterId: size!.id, valueId: fortyThree!.id },
+            { parameterId: size!.id, valueId: fortyTwo!.id },
+          ],
+        ],
+      ]),
+    );
+
     const read = await productRelationsRepository.forProducts(db, shop.eshop.id, [
-      { id: first, brandId: 'B1', parameterIds: [7, 3] },
-      { id: second!.id, brandId: 'B9', parameterIds: [7, 7] },
+      { id: first, brandId: 'B1' },
+      { id: second!.id, brandId: 'B9' },
     ]);
 
     expect(read.get(first)).toEqual({
       brand: { default: 'Peak' },
-      parameters: [
-        { id: 7, name: 'Size', values: ['42', '43'] },
-        { id: 3, name: 'Colour', values: [] },
-      ],
+      parameters: OWN_PARAMETERS,
       variants: [
         { code: 'V-b', ean: null },
         { code: 'V-a', ean: '8590000000427' },
@@ -163,10 +211,7 @@ describe('productRelationsRepository.withLockedContent (what the render worker r
     });
     expect(read.get(second!.id)).toEqual({
       brand: null,
-      parameters: [
-        { id: 7, name: 'Size', values: ['42', '43'] },
-        { id: 7, name: 'Size', values: ['42', '43'] },
-      ],
+      parameters: [{ id: 7, name: 'Size', values: ['42', '43'] }],
       variants: [{ code: 'W', ean: null }],
     });
   });

@@ -21,8 +21,8 @@ export const NOT_A_FOREIGN_KEY: Readonly<Record<string, string>> = {
   'idempotency_keys.lock_id':
     'a random token of the attempt that holds the key while it runs (only that attempt may store the answer), not a row id',
   'products.parameters_ids':
-    'a JSON array of parameter external ids as the client sent them; reads resolve them within the eshop ' +
-    '(parameters.eshop_id = the product eshop)',
+    'a JSON array of parameter or value external ids as the client sent them; imports resolve them within ' +
+    'the eshop into product_parameter_values (composite keys with eshop_id), which reads use',
 };
 
 /** Tables that hold no eshop_id yet may reference a tenant-owned table (none today). */

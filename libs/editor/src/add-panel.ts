@@ -54,7 +54,12 @@ export class CcsAddPanel extends PanelBase {
 
   protected override render() {
     const t = this.t;
-    const categories = new Map((this.catalogue ?? []).map((w) => [w.category_id, w.category_name]));
+    const categories = new Map(
+      (this.catalogue ?? []).map((w) => [
+        w.category_id,
+        t.catalogue(`category.${w.category_key}`, w.category_name),
+      ]),
+    );
     const shown = (this.catalogue ?? []).filter((w) => w.category_id === this.category);
     return html`<section class="panel" aria-labelledby="add-title">
       <h3 id="add-title">${t('addTitle')}</h3>
@@ -84,7 +89,8 @@ export class CcsAddPanel extends PanelBase {
               data-widget-type=${w.type}
               @click=${() => this.send('ccs-add', { body: { widget_id: w.id, ...this.at() }, via: 'catalogue' })}
             >
-              <strong>${w.name}</strong><small>${w.description}</small>
+              <strong>${t.catalogue(`widget.${w.type}`, w.name)}</strong
+              ><small>${t.catalogue(`widget.${w.type}.description`, w.description)}</small>
             </button>`,
         )}
       </div>

@@ -55,7 +55,10 @@ export class Api {
         body: body === undefined ? undefined : JSON.stringify(body),
       });
     } catch {
-      // The browser tells a script nothing more: offline, DNS, or an origin refused without CORS.
+      // The browser tells a script nothing more: offline, DNS, or an origin refused without
+      // CORS. The origin probe tells the last apart.
+      if ((await this.originAllowed()) === false)
+        throw new ApiError(403, `Origin ${location.origin} not allowed`, 'origin_not_allowed', undefined);
       throw new ApiError(0, '', 'network', undefined);
     }
     const text = await res.text();
@@ -67,6 +70,22 @@ export class Api {
     }
     if (!res.ok) throw new ApiError(res.status, messageOf(parsed), codeOf(parsed), parsed);
     return parsed as T;
+  }
+
+  private probing: Promise<boolean | undefined> | undefined;
+
+  /**
+   * Whether some eshop allows this page's origin, as `GET /editor/v1/origin` (readable from any
+   * origin, no preflight) answers; undefined when that cannot be reached either. Calls failing
+   * together share one probe.
+   */
+  originAllowed(): Promise<boolean | undefined> {
+    this.probing ??= fetch(this.url('editor/v1/origin'), { credentials: 'omit', cache: 'no-store' })
+      .then((res) => (res.ok ? (res.json() as Promise<{ allowed?: unknown }>) : undefined))
+      .then((body) => (typeof body?.allowed === 'boolean' ? body.allowed : undefined))
+      .catch(() => undefined)
+      .finally(() => setTimeout(() => (this.probing = undefined), 1000));
+    return this.probing;
   }
 
   get<T>(path: string): Promise<T> {

@@ -8,30 +8,73 @@ import { html, nothing } from 'lit';
 import { repeat } from 'lit/directives/repeat.js';
 import { EditorCore, type Panel } from './editor-core';
 import { entriesOf } from './entries';
-import { languageName } from './i18n';
+import { adoptContentSheet, watchCsp } from './host';
+import { cachedTranslator, languageName, type MessageOverrides, type Translate } from './i18n';
 import { editableNodes, makeEditable } from './inline-edit';
 import type { GenerationJob } from './types';
 import { renderWidgetItem, type WidgetItemView } from './widget-item';
 import './add-panel';
 import './generate-panel';
 import './designs-panel';
+import './media-form';
+
+/** The id of the text every editable text is described by. */
+const EDIT_HINT = 'ccs-edit-hint';
 
 /** The stylesheet of rendered content, served by the API (so widgets look as on the shop). */
 const CONTENT_CSS = 'content/v1/ccs-content.css';
 
 export class CcsEditor extends EditorCore {
+  static override properties = {
+    ...EditorCore.properties,
+    // The host's texts: replaces messages or adds a language (see i18n.ts, MessageOverrides).
+    messages: { attribute: false },
+  };
+
+  declare messages: MessageOverrides | undefined;
+
+  private unwatchCsp: (() => void) | undefined;
+
+  override get t(): Translate {
+    return cachedTranslator(this.uiLang, this.messages);
+  }
+
+  override connectedCallback(): void {
+    super.connectedCallback();
+    // What the page's Content-Security-Policy blocks of the editor reaches the host as an event.
+    this.unwatchCsp = watchCsp(
+      () => new URL(this.api?.url('') ?? location.href).origin,
+      ({ directive, blocked }) => {
+        // The message names the origin (what a policy lists); the event carries the whole URL.
+        const message = this.t('errCsp', { directive, blocked: originOf(blocked) });
+        this.error = message;
+        this.emit('ccs-error', { status: 0, code: 'csp_blocked', message, directive, blocked });
+      },
+    );
+  }
+
+  override disconnectedCallback(): void {
+    super.disconnectedCallback();
+    this.unwatchCsp?.();
+  }
+
   protected override render() {
     const t = this.t;
-    const base = this.api?.url(CONTENT_CSS);
     return html`
-      ${base ? html`<link rel="stylesheet" href=${base} />` : nothing}
-      <header>
+      <header part="header">
         <h2>${t('title', { entity: this.entityTitle || this.entityId })}</h2>
         ${this.phase === 'ready' ? this.renderToolbar() : nothing}
       </header>
       <div class="status" role="status" aria-live="polite">${this.status}</div>
-      ${this.error ? html`<div class="error" role="alert">${this.error}</div>` : nothing}
-      ${this.phase === 'fatal' ? html`<div class="error" role="alert">${this.fatal}</div>` : nothing}
+      ${this.error ? html`<div class="error" role="alert" part="error">${this.error}</div>` : nothing}
+      ${
+        this.phase === 'fatal'
+          ? html`<div class="fatal">
+              <div class="error" role="alert" part="error">${this.fatal}</div>
+              <button class="retry" part="retry" @click=${() => void this.refresh()}>${t('retry')}</button>
+            </div>`
+          : nothing
+      }
       ${this.phase === 'loading' ? html`<p class="hint">${t('loading')}</p>` : nothing}
       ${this.phase === 'ready' ? this.renderReady() : nothing}
     `;
@@ -40,12 +83,12 @@ export class CcsEditor extends EditorCore {
   protected renderToolbar() {
     const t = this.t;
     const toggle = (panel: Panel) => () => (this.panel = this.panel === panel ? 'none' : panel);
-    return html`<div class="toolbar">
+    return html`<div class="toolbar" part="toolbar">
       <label
         >${t('language')}
         <select
           class="lang"
-          @change=${(e: Event) => void this.switchLanguage((e.target as HTMLSelectElement).value)}
+          @change=${(e: Event) => this.switchLanguage((e.target as HTMLSelectElement).value)}
         >
           ${this.languages.map((l) => html`<option value=${l} ?selected=${l === this.lang}>${languageName(t, l)}</option>`)}
         </select>
@@ -86,6 +129,7 @@ export class CcsEditor extends EditorCore {
       ${
         this.panel === 'add'
           ? html`<ccs-add-panel
+              part="panel"
               .api=${this.api}
               .t=${t}
               .count=${this.widgets.length}
@@ -98,6 +142,7 @@ export class CcsEditor extends EditorCore {
       ${
         this.panel === 'generate'
           ? html`<ccs-generate-panel
+              part="panel"
               .api=${this.api}
               .t=${t}
               .entityPath=${this.entityPath}
@@ -105,6 +150,7 @@ export class CcsEditor extends EditorCore {
               .languages=${this.languages}
               .lang=${this.lang}
               .count=${this.widgets.length}
+              .replaced=${this.replacedNames()}
               .running=${Boolean(running)}
               @ccs-started=${(e: CustomEvent<GenerationJob>) => this.watcher.watch(e.detail)}
               @ccs-failed=${(e: CustomEvent<unknown>) => this.report(e.detail)}
@@ -115,18 +161,25 @@ export class CcsEditor extends EditorCore {
       ${
         this.panel === 'designs'
           ? html`<ccs-designs-panel
+              part="panel"
               .api=${this.api}
               .t=${t}
               .entityPath=${this.entityPath}
               .entityType=${this.entityType}
+              .replaced=${this.replacedNames()}
+              .languageNames=${this.languages.map((l) => languageName(t, l))}
               @ccs-filled=${(e: CustomEvent<{ widget_created: number }>) => void this.afterFill(e.detail.widget_created)}
               @ccs-failed=${(e: CustomEvent<unknown>) => this.report(e.detail)}
               @ccs-close=${() => void this.closePanel()}
             ></ccs-designs-panel>`
           : nothing
       }
-      ${this.widgets.length ? html`<p class="hint">${t('editHint')}</p>` : html`<p class="hint">${t('empty')}</p>`}
-      <ol class="widgets" aria-label=${t('widgetsLabel')} aria-busy=${this.busy}>
+      ${
+        this.widgets.length
+          ? html`<p class="hint" id=${EDIT_HINT}>${t('editHint')}</p>`
+          : html`<p class="hint">${t('empty')}</p>`
+      }
+      <ol class="widgets" part="widget-list" aria-label=${t('widgetsLabel')} aria-busy=${this.busy}>
         ${repeat(
           this.widgets,
           (w) => w.id,
@@ -136,16 +189,29 @@ export class CcsEditor extends EditorCore {
     `;
   }
 
+  /** The widgets shown, as an owner recognises them: "Section — Built for trails" (a replace lists them). */
+  protected replacedNames(): string[] {
+    return this.widgets.map((w, i) => {
+      const text = textOf(w.html);
+      const name = this.nameOf(w) ?? this.t('widgetLabel', { n: i + 1, total: this.widgets.length });
+      return text ? `${name} — ${text.length > 60 ? `${text.slice(0, 59)}…` : text}` : name;
+    });
+  }
+
   /** What a widget's row needs from the editor (see widget-item.ts). */
   protected get itemView(): WidgetItemView {
     return {
       t: this.t,
       total: this.widgets.length,
       busy: this.busy,
+      drawn: this.drawn,
       dropIndex: this.dropIndex,
       copying: this.copying,
       entriesOpen: this.entriesOf,
-      nameOf: (w) => this.nameOf(w),
+      nameOf: (w) => {
+        const widget = this.catalogue.get(w.widget_id);
+        return widget && this.t.catalogue(`widget.${widget.type}`, widget.name);
+      },
       dragStart: (i) => (this.dragFrom = i),
       dragOver: (i) => {
         if (this.dragFrom === null) return false;
@@ -169,11 +235,18 @@ export class CcsEditor extends EditorCore {
       copyTo: (w, target) => void this.copyTo(w, target),
       entries: (w) => entriesOf(w, this.catalogue.get(w.widget_id)?.item_class ?? null, this.lang),
       toggleEntries: (w) => (this.entriesOf = this.entriesOf === w.id ? null : w.id),
+      mediaOpen: this.mediaOf,
+      lang: this.shown?.lang ?? this.lang,
+      toggleMedia: (w) => (this.mediaOf = this.mediaOf === w.id ? null : w.id),
+      saveMedia: (w, save) => void this.saveMedia(w, save.elementId, save.extension),
       entryAction: (action, w, entry, k) => void this.entryAction(action, w, entry.element, k),
     };
   }
 
   protected override updated(): void {
+    // The content stylesheet as a constructable sheet: a strict style-src blocks a <link>.
+    if (this.api)
+      void adoptContentSheet(this.renderRoot as ShadowRoot, this.api.url(CONTENT_CSS)).catch(() => undefined);
     // `?selected` does not move a select the person already used; the language may change
     // under it (a finished generation shows its own language).
     const select = this.renderRoot.querySelector<HTMLSelectElement>('select.lang');
@@ -183,14 +256,40 @@ export class CcsEditor extends EditorCore {
 
   /** Marks the editable texts of every rendered widget and edits them in place. */
   protected wireEditables(): void {
+    const view = this.shown;
+    if (!view) return;
     for (const item of this.renderRoot.querySelectorAll<HTMLElement>('li.widget')) {
       const widget = this.widgets.find((w) => String(w.id) === item.dataset.id);
       const body = item.querySelector<HTMLElement>('.widget-body');
       if (!widget || !body) continue;
-      for (const { element, node, plain } of editableNodes(widget, body, this.lang)) {
-        makeEditable(node, plain, this.t('edit'), () => void this.save(widget, element.id, node, plain));
+      // A question's answer is edited too: the editor keeps every details open.
+      for (const details of body.querySelectorAll('details')) details.open = true;
+      for (const { element, node, plain } of editableNodes(widget, body, view.lang)) {
+        makeEditable(node, plain, {
+          describedBy: EDIT_HINT,
+          commit: () => void this.save(view, widget, element.id, node, plain),
+          changed: (unsaved) => this.markUnsaved(node, unsaved),
+        });
       }
     }
+  }
+}
+
+/** The text of rendered html, its blocks apart ("Weight 1.2 kg", not "Weight1.2 kg"). */
+function textOf(html: string): string {
+  const body = new DOMParser().parseFromString(html, 'text/html').body;
+  const walker = document.createTreeWalker(body, NodeFilter.SHOW_TEXT);
+  const parts: string[] = [];
+  while (walker.nextNode()) parts.push(walker.currentNode.textContent ?? '');
+  return parts.join(' ').replace(/\s+/g, ' ').trim();
+}
+
+/** The origin of a URL (`blocked` may also be a keyword such as `inline` or `eval`). */
+function originOf(url: string): string {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return url;
   }
 }
 

@@ -99,6 +99,18 @@ export class ContentApi {
     });
   }
 
+  /** PUT one element's attributes (an image's `src` and `alt`, a link's `href`, a video's `src`). */
+  attributes(
+    widget: ContentWidget,
+    elementId: number,
+    extension: Record<string, unknown>,
+    lang: string,
+  ): Promise<ContentWidget[]> {
+    return this.api.put(this.content(lang), {
+      [widget.id]: { children: [{ id: elementId, extension }] },
+    });
+  }
+
   /**
    * element-copy: duplicates (`copy`, right after it) or removes an element with what it holds.
    * The API names it by its parent and its 0-based index among the parent's children.

@@ -1,6 +1,7 @@
 import { html, nothing } from 'lit';
 import { ApiError } from './api';
 import { designName, errorMessage } from './i18n';
+import { renderReplaceQuestion, ReplaceQuestionController } from './confirm-replace';
 import { PanelBase } from './panel-base';
 import type { Design, DesignStructure, FieldSpec, StructureWidget } from './types';
 
@@ -25,11 +26,18 @@ export class CcsDesignsPanel extends PanelBase {
     designs: { state: true },
     structure: { state: true },
     entries: { state: true },
+    replaced: { attribute: false },
+    languageNames: { attribute: false },
     message: { state: true },
     sending: { state: true },
   };
   declare entityPath: string;
   declare entityType: string;
+  /** The widgets shown now (a fill replaces them all) and the eshop's languages by name. */
+  declare replaced: readonly string[];
+  declare languageNames: readonly string[];
+  /** A fill replaces every widget: it asks first when there are some. */
+  private readonly question = new ReplaceQuestionController(this);
   declare designs: Design[] | null;
   declare structure: DesignStructure | null;
   declare entries: Record<number, Entry>;
@@ -43,6 +51,8 @@ export class CcsDesignsPanel extends PanelBase {
     this.entries = {};
     this.message = '';
     this.sending = false;
+    this.replaced = [];
+    this.languageNames = [];
   }
 
   override connectedCallback(): void {
@@ -104,6 +114,7 @@ export class CcsDesignsPanel extends PanelBase {
   }
 
   private async fill(): Promise<void> {
+    this.question.answered();
     this.sending = true;
     this.message = '';
     try {
@@ -126,7 +137,7 @@ export class CcsDesignsPanel extends PanelBase {
     const over = value.length > spec.max_length;
     const input = (e: Event) => set((e.target as HTMLInputElement).value);
     return html`<div class="field">
-      <label for=${id}>${spec.hint || spec.role}</label>
+      <label for=${id}>${t.catalogue(`hint.${spec.role}`, spec.hint || spec.role)}</label>
       ${
         spec.format === 'html' || spec.max_length > 200
           ? html`<textarea
@@ -175,8 +186,14 @@ export class CcsDesignsPanel extends PanelBase {
         )}
       </fieldset>`;
     return html`<fieldset class="design-widget">
-      <legend>${w.widget_name}</legend>
-      ${w.widget_description ? html`<p class="hint">${w.widget_description}</p>` : nothing}
+      <legend>${w.type ? t.catalogue(`widget.${w.type}`, w.widget_name) : w.widget_name}</legend>
+      ${
+        w.widget_description
+          ? html`<p class="hint">
+              ${w.type ? t.catalogue(`widget.${w.type}.description`, w.widget_description) : w.widget_description}
+            </p>`
+          : nothing
+      }
       ${(w.field ?? []).map(field)} ${Array.from({ length: w.item_count ?? 0 }, (_, n) => item(n))}
       ${
         w.image_slot
@@ -219,13 +236,27 @@ export class CcsDesignsPanel extends PanelBase {
       return html`<section class="panel" aria-labelledby="fill-title">
         <h3 id="fill-title">${t('designsTitle')}: ${this.structure.design_name}</h3>
         ${this.structure.widget.map((w) => this.renderWidget(w))} ${error}
-        <div class="toolbar">
-          <button class="primary" ?disabled=${this.sending || over} @click=${() => void this.fill()}>
-            ${t('fill')}
-          </button>
-          <button @click=${() => (this.structure = null)}>${t('back')}</button>
-          <button @click=${() => this.close()}>${t('close')}</button>
-        </div>
+        ${
+          this.question.asking
+            ? renderReplaceQuestion(t, {
+                replaced: this.replaced,
+                languages: this.languageNames,
+                action: t('confirmFill'),
+                confirm: () => void this.fill(),
+                cancel: () => void this.question.keep(),
+              })
+            : html`<div class="toolbar">
+                <button
+                  class="primary"
+                  ?disabled=${this.sending || over}
+                  @click=${() => void this.question.ask(this.replaced.length > 0, () => this.fill())}
+                >
+                  ${t('fill')}
+                </button>
+                <button @click=${() => (this.structure = null)}>${t('back')}</button>
+                <button @click=${() => this.close()}>${t('close')}</button>
+              </div>`
+        }
       </section>`;
     }
     return html`<section class="panel" aria-labelledby="designs-title">

@@ -3,91 +3,15 @@
  * duplicate or remove an entry (element-copy), favourite, copy, follow a generation. The state
  * is editor-state.ts's, the calls content-api.ts's; ccs-editor.ts draws it.
  */
-import { ApiError } from './api';
-import { EditorState } from './editor-state';
+import { EditorLoad } from './editor-load';
+import type { View } from './editor-state';
 import { editableNodes, editedValue } from './inline-edit';
-import { JobWatcher } from './job-watcher';
 import { en, type MessageKey } from './messages/en';
 import type { ContentElement, ContentWidget, GenerationJob } from './types';
 
 export type { Panel } from './editor-state';
 
-export class EditorCore extends EditorState {
-  protected readonly watcher = new JobWatcher(this, (job) => this.onJob(job));
-
-  protected override firstUpdated(): void {
-    void this.open();
-  }
-
-  /** Reads everything again from the API (the host calls it after changing the entity elsewhere). */
-  async refresh(): Promise<void> {
-    await this.open();
-  }
-
-  /**
-   * Opening costs round trips (each with a CORS preflight), so the first one asks for
-   * everything the first widget needs at once: the licence check, the registration and the
-   * content. Only an entity seen for the first time has no content to read before it is
-   * registered: its read is then made again. The content is drawn as soon as it is there,
-   * while the languages, a running generation and the widget catalogue are read (on a busy
-   * server the first widget comes sooner without their company).
-   */
-  protected async open(): Promise<void> {
-    this.error = '';
-    this.fatal = '';
-    if (this.phase !== 'ready') this.phase = 'loading';
-    const content = this.content;
-    try {
-      const [licence, registered, read] = await Promise.allSettled([
-        content.checkLicence(),
-        content.register(registeredTitle(this.entityTitles, this.entityTitle)),
-        content.widgets(this.lang),
-      ]);
-      // The licence check speaks first: a refused registration is then only its consequence.
-      if (licence.status === 'rejected') throw licence.reason;
-      if (!licence.value.data.has_valid_license) {
-        this.fail(
-          new ApiError(403, 'The white-label licence of this eshop is not valid', 'licence', undefined),
-          true,
-        );
-        return;
-      }
-      if (registered.status === 'rejected') throw registered.reason;
-      const widgets = read.status === 'fulfilled' ? read.value : await content.widgets(this.lang);
-      const rest = Promise.all([content.languages(), content.running(), content.catalogue()]);
-      rest.catch(() => undefined); // awaited below; not an unhandled rejection meanwhile
-      this.widgets = widgets;
-      if (this.languages.length === 0) this.languages = [this.lang];
-      this.phase = 'ready';
-      await this.updateComplete;
-      if (widgets.length) performance.mark('ccs-first-widget');
-      const [languages, running, catalogue] = await rest;
-      this.languages = languages;
-      this.catalogue = new Map(catalogue.map((w) => [w.id, w]));
-      this.emit('ccs-ready', {
-        entity_id: this.entityId,
-        languages: this.languages,
-        widgets: widgets.length,
-      });
-      if (running) this.watcher.watch(running);
-    } catch (err) {
-      this.fail(err, this.phase !== 'ready');
-    }
-  }
-
-  protected async reload(): Promise<void> {
-    this.widgets = await this.content.widgets(this.lang);
-  }
-
-  protected async switchLanguage(lang: string): Promise<void> {
-    this.lang = lang;
-    try {
-      await this.reload();
-    } catch (err) {
-      this.fail(err);
-    }
-  }
-
+export class EditorCore extends EditorLoad {
   /** Which widgets the job left out and why, in the UI language ('' when none). */
   private skippedText(job: GenerationJob): string {
     const skipped = job.widgets_skipped ?? [];
@@ -113,7 +37,7 @@ export class EditorCore extends EditorState {
     return this.change(
       'reorder',
       { order },
-      () => this.content.reorder(order, this.lang),
+      (v) => v.content.reorder(order, v.lang),
       this.t('moved', { n: to + 1 }),
     );
   }
@@ -133,7 +57,7 @@ export class EditorCore extends EditorState {
     const ok = await this.change(
       'delete',
       { widget_id: widget.id },
-      () => this.content.remove(widget, this.lang),
+      (v) => v.content.remove(widget, v.lang),
       '', // the undo bar says it
     );
     if (ok) {
@@ -150,32 +74,42 @@ export class EditorCore extends EditorState {
     const ok = await this.change(
       'restore',
       { widget_id: deleted.widget.widget_id },
-      () => this.content.restore(deleted.widget, Math.min(deleted.position, this.widgets.length), this.lang),
+      (v) => v.content.restore(deleted.widget, Math.min(deleted.position, this.widgets.length), v.lang),
       this.t('restored'),
     );
-    if (ok) this.deleted = null;
+    if (!ok) return;
+    this.deleted = null;
+    // The Undo button goes away with the bar: focus goes to the restored widget's Delete.
+    await this.updateComplete;
+    const position = Math.min(deleted.position, this.widgets.length - 1);
+    this.renderRoot
+      .querySelector<HTMLButtonElement>(`li.widget:nth-child(${position + 1}) button.danger`)
+      ?.focus();
   }
 
-  protected onJob(job: GenerationJob): void {
+  protected override onJob(job: GenerationJob): void {
     this.job = job;
     this.emit('ccs-generation', { job });
     if (job.status === 'done') {
       this.status = [this.t('generated', { n: job.widgets_created }), this.skippedText(job)]
         .filter(Boolean)
         .join(' ');
-      // The texts were written in the job's language: show that one.
-      if (this.languages.includes(job.lang)) this.lang = job.lang;
-      void this.reload().then(
-        () => this.emit('ccs-change', { action: 'generate', entity_id: this.entityId, job_id: job.id }),
-        (err: unknown) => this.fail(err),
-      );
+      // The texts were written in the job's language: show that one (its change reads them).
+      const entity = this.entityId;
+      const switched = this.languages.includes(job.lang) && job.lang !== this.lang;
+      if (switched) this.lang = job.lang;
+      void (switched ? this.updateComplete.then(() => this.loading) : this.reload()).then((read) => {
+        if (read !== false)
+          this.emit('ccs-change', { action: 'generate', entity_id: entity, job_id: job.id });
+      });
     } else if (job.status === 'failed') {
       this.error = this.t('generationFailed', { message: job.error_message ?? '' });
     }
   }
 
-  /** Saves a text edited in place (see inline-edit.ts) in the language shown. */
+  /** Saves a text edited in place (see inline-edit.ts) for the entity and language it was shown in. */
   protected async save(
+    view: View,
     widget: ContentWidget,
     elementId: number,
     node: HTMLElement,
@@ -184,6 +118,7 @@ export class EditorCore extends EditorState {
     if (!node.isContentEditable) return;
     if (node.innerHTML === node.dataset.before) {
       node.removeAttribute('contenteditable');
+      this.markUnsaved(node, false);
       this.keepFocus(widget.id, elementId, node);
       return;
     }
@@ -191,14 +126,22 @@ export class EditorCore extends EditorState {
     const ok = await this.change(
       'edit',
       { widget_id: widget.id, element_id: elementId },
-      () => this.content.edit(widget, elementId, value, this.lang),
+      (v) => v.content.edit(widget, elementId, value, v.lang),
       this.t('saved'),
+      view,
     );
-    // On failure the text stays in the field, still editable, next to the message.
+    // On failure the text stays in the field, still editable, next to the message, and is
+    // counted as unsaved until it is saved or drawn anew.
     if (!ok) {
+      if (!this.current(view)) return;
       node.classList.add('invalid');
+      if (this.error) this.error = this.t('editNotSaved', { message: this.error });
+      // Enter left the text: focus goes back into it, so Enter again retries.
+      if (node.isConnected && (document.activeElement === document.body || !document.activeElement))
+        node.focus();
       return;
     }
+    this.markUnsaved(node, false);
     node.removeAttribute('contenteditable');
     await this.updateComplete;
     this.keepFocus(widget.id, elementId, node);
@@ -237,7 +180,7 @@ export class EditorCore extends EditorState {
     const ok = await this.change(
       action === 'copy' ? 'entry-copy' : 'entry-remove',
       { widget_id: widget.id, element_id: entry.id },
-      () => this.content.elementAction(action, widget, entry, this.lang),
+      (v) => v.content.elementAction(action, widget, entry, v.lang),
       this.t(action === 'copy' ? 'entryCopied' : 'entryRemoved', { n: index + 1 }),
     );
     if (!ok) return;
@@ -247,6 +190,20 @@ export class EditorCore extends EditorState {
     );
     const row = rows[action === 'copy' ? index + 1 : Math.min(index, rows.length - 1)];
     row?.querySelector<HTMLButtonElement>(action === 'copy' ? 'button' : 'button:not(:disabled)')?.focus();
+  }
+
+  /** Saves an image's, a link's or a video's attributes (see media-form.ts). */
+  protected async saveMedia(
+    widget: ContentWidget,
+    elementId: number,
+    extension: Record<string, unknown>,
+  ): Promise<void> {
+    await this.change(
+      'media',
+      { widget_id: widget.id, element_id: elementId },
+      (v) => v.content.attributes(widget, elementId, extension, v.lang),
+      this.t('saved'),
+    );
   }
 
   protected saveFavourite(widget: ContentWidget): Promise<void> {
@@ -277,7 +234,7 @@ export class EditorCore extends EditorState {
     const ok = await this.change(
       'add',
       { widget_id: body.widget_id, via },
-      () => this.content.add(body, this.lang),
+      (v) => v.content.add(body, v.lang),
       this.t('added'),
     );
     if (ok) await this.closePanel();
@@ -286,12 +243,9 @@ export class EditorCore extends EditorState {
   protected async afterFill(created: number): Promise<void> {
     void this.closePanel();
     this.status = this.t('filled', { n: created });
-    try {
-      await this.reload();
-      this.emit('ccs-change', { action: 'fill-design', entity_id: this.entityId, widgets: created });
-    } catch (err) {
-      this.fail(err);
-    }
+    const entity = this.entityId;
+    if (await this.reload())
+      this.emit('ccs-change', { action: 'fill-design', entity_id: entity, widgets: created });
   }
 
   /** Closes the open panel and puts focus back on the button that opened it. */
@@ -301,25 +255,4 @@ export class EditorCore extends EditorState {
     await this.updateComplete;
     this.renderRoot.querySelector<HTMLButtonElement>(`button[data-panel="${open}"]`)?.focus();
   }
-
-  override disconnectedCallback(): void {
-    super.disconnectedCallback();
-    this.watcher.stop();
-  }
-}
-
-/**
- * What the editor registers as the entity's title: the host's per-language map (`entity-titles`)
- * when it is one of non-empty strings, else the one `entity-title` (stored as `default`).
- */
-export function registeredTitle(titles: unknown, title: string): string | Record<string, string> {
-  if (typeof titles === 'object' && titles !== null && !Array.isArray(titles)) {
-    const map = Object.fromEntries(
-      Object.entries(titles).filter(
-        (entry): entry is [string, string] => typeof entry[1] === 'string' && entry[1].trim() !== '',
-      ),
-    );
-    if (Object.keys(map).length > 0) return map;
-  }
-  return title;
 }

@@ -6,6 +6,7 @@
 import { LitElement, type PropertyValues } from 'lit';
 import { Api, ApiError } from './api';
 import { ContentApi } from './content-api';
+import { editorErrorCode } from './errors';
 import { errorMessage, translator, type Translate } from './i18n';
 import { editorStyles } from './styles';
 import type { CatalogueWidget, ContentWidget, GenerationJob } from './types';
@@ -15,6 +16,16 @@ export type Panel = 'none' | 'add' | 'generate' | 'designs';
 export interface Deleted {
   widget: ContentWidget;
   position: number;
+}
+
+/**
+ * An entity in a language, as the editor shows it: every read and write is made for one, and
+ * its answer is drawn only while that view is still the one shown (a new object whenever the
+ * host switches the entity, the token, the API or the language).
+ */
+export interface View {
+  readonly content: ContentApi;
+  readonly lang: string;
 }
 
 export class EditorState extends LitElement {
@@ -29,9 +40,12 @@ export class EditorState extends LitElement {
     // language writes from that language's title only, so a host with translations sends them.
     entityTitles: { attribute: 'entity-titles', type: Object },
     uiLang: { attribute: 'ui-lang' },
+    // The language of the content shown (`default` unless the host names one); the language
+    // select changes it too. Not the global `lang` attribute: that one says what language the
+    // editor's own texts are in.
+    lang: { attribute: 'content-lang' },
     phase: { state: true },
     languages: { state: true },
-    lang: { state: true },
     widgets: { state: true },
     busy: { state: true },
     status: { state: true },
@@ -43,6 +57,7 @@ export class EditorState extends LitElement {
     dropIndex: { state: true },
     copying: { state: true },
     entriesOf: { state: true },
+    mediaOf: { state: true },
     catalogue: { state: true },
   };
 
@@ -69,11 +84,15 @@ export class EditorState extends LitElement {
   declare copying: number | null;
   /** The widget whose list of entries (duplicate / remove an entry) is open. */
   declare entriesOf: number | null;
+  /** The widget whose images, links and videos are open to edit. */
+  declare mediaOf: number | null;
   /** The widget catalogue by id: names for the labels, entry classes for element-copy. */
   declare catalogue: ReadonlyMap<number, CatalogueWidget>;
 
   protected api!: Api;
-  protected content!: ContentApi;
+  /** The view asked for (the attributes now); `shown` is the one the widgets on screen are of. */
+  protected view!: View;
+  protected shown: View | null = null;
   protected dragFrom: number | null = null;
 
   constructor() {
@@ -98,6 +117,7 @@ export class EditorState extends LitElement {
     this.dropIndex = null;
     this.copying = null;
     this.entriesOf = null;
+    this.mediaOf = null;
     this.catalogue = new Map();
   }
 
@@ -110,20 +130,30 @@ export class EditorState extends LitElement {
     return translator(this.uiLang);
   }
 
+  protected get content(): ContentApi {
+    return this.view.content;
+  }
+
   protected get entityPath(): string {
     return this.content.entityPath;
   }
 
-  protected override willUpdate(changed: PropertyValues<this>): void {
-    if (
-      changed.has('apiBase') ||
-      changed.has('token') ||
-      changed.has('entityId') ||
-      changed.has('entityType')
-    ) {
+  /** A new view when what it names changed; true when the entity (not only the language) did. */
+  protected nextView(changed: PropertyValues<this>): boolean {
+    const entity =
+      changed.has('apiBase') || changed.has('token') || changed.has('entityId') || changed.has('entityType');
+    if (entity) {
       this.api = new Api(this.apiBase || location.origin, this.token);
-      this.content = new ContentApi(this.api, this.entityId, this.entityType);
+      this.view = { content: new ContentApi(this.api, this.entityId, this.entityType), lang: this.lang };
+    } else if (changed.has('lang') && this.lang !== this.view.lang) {
+      this.view = { content: this.view.content, lang: this.lang };
     }
+    return entity;
+  }
+
+  /** Whether the answer made for `view` may be drawn (the host did not switch meanwhile). */
+  protected current(view: View): boolean {
+    return view === this.view;
   }
 
   protected emit(name: string, detail: unknown): void {
@@ -144,27 +174,42 @@ export class EditorState extends LitElement {
   /** Tells the host about a failure (a panel may already show it). */
   protected report(err: unknown): void {
     const status = err instanceof ApiError ? err.status : 0;
-    const code = err instanceof ApiError ? err.code : undefined;
-    this.emit('ccs-error', { status, message: errorMessage(this.t, err), code });
+    const apiCode = err instanceof ApiError ? err.code : undefined;
+    this.emit('ccs-error', {
+      status,
+      message: errorMessage(this.t, err),
+      code: editorErrorCode(err),
+      api_code: apiCode,
+    });
   }
 
-  /** Runs one change against the API; the answer (the widgets) replaces the list. */
+  /**
+   * Runs one change against the API, for the entity and language the widgets on screen are of
+   * (`view`: the shown one unless the caller names the one its widget came from); the answer
+   * (the widgets) replaces the list while that view is still shown, and is dropped otherwise.
+   */
   protected async change(
     action: string,
     detail: Record<string, unknown>,
-    run: () => Promise<ContentWidget[]>,
+    run: (view: View) => Promise<ContentWidget[]>,
     done: string,
+    view: View = this.shown ?? this.view,
   ): Promise<boolean> {
     this.busy = true;
     this.error = '';
     this.status = this.t('saving');
+    const entity = view.content.entityId;
     try {
-      this.widgets = await run();
+      const widgets = await run(view);
+      this.emit('ccs-change', { action, entity_id: entity, lang: view.lang, ...detail });
+      if (!this.current(view)) return false;
+      this.widgets = widgets;
+      this.shown = view;
       this.status = done;
-      this.emit('ccs-change', { action, entity_id: this.entityId, lang: this.lang, ...detail });
       return true;
     } catch (err) {
-      this.fail(err);
+      if (this.current(view)) this.fail(err);
+      else this.report(err);
       return false;
     } finally {
       this.busy = false;

@@ -2,6 +2,7 @@ import { html, nothing } from 'lit';
 import { estimateGeneration } from '@catalogue/credits/dist/estimate.js';
 import { ApiError } from './api';
 import { designName, errorMessage, languageName } from './i18n';
+import { renderReplaceQuestion, ReplaceQuestionController } from './confirm-replace';
 import { PanelBase } from './panel-base';
 import type { Design, DesignStructure, GenerationJob, Price, Prompt } from './types';
 
@@ -27,9 +28,14 @@ export class CcsGeneratePanel extends PanelBase {
     remaining: { state: true },
     fillable: { state: true },
     form: { state: true },
+    replaced: { attribute: false },
     message: { state: true },
     sending: { state: true },
   };
+  /** The widgets shown now, as the owner recognises them (a replacing generation deletes them). */
+  declare replaced: readonly string[];
+  /** A start that replaces the widgets asks first. */
+  private readonly question = new ReplaceQuestionController(this);
   declare entityPath: string;
   declare entityType: string;
   declare languages: string[];
@@ -64,6 +70,7 @@ export class CcsGeneratePanel extends PanelBase {
     this.form = { prompt: 0, lang: 'default', design: 0, replace: false, research: false, urls: '' };
     this.message = '';
     this.sending = false;
+    this.replaced = [];
   }
 
   override connectedCallback(): void {
@@ -144,6 +151,8 @@ export class CcsGeneratePanel extends PanelBase {
   }
 
   private async start(): Promise<void> {
+    this.question.answered();
+    if (this.sending) return;
     this.sending = true;
     this.message = '';
     try {
@@ -169,9 +178,30 @@ export class CcsGeneratePanel extends PanelBase {
         ?.remaining;
       if (typeof remaining === 'number') this.remaining = remaining;
       this.dispatchEvent(new CustomEvent('ccs-failed', { detail: err, bubbles: true, composed: true }));
+      this.sending = false;
     } finally {
       this.sending = false;
     }
+  }
+
+  /** Whether Start had focus before this update (a disabled button loses it). */
+  private startFocused = false;
+
+  protected override willUpdate(): void {
+    const start = this.renderRoot.querySelector('button.primary');
+    this.startFocused = start !== null && (this.renderRoot as ShadowRoot).activeElement === start;
+  }
+
+  /**
+   * Start may become disabled while it has focus (a refused start, the estimate arriving over
+   * the remaining credits): focus then goes to the message saying why, not to the page.
+   */
+  protected override updated(): void {
+    const start = this.renderRoot.querySelector<HTMLButtonElement>('button.primary');
+    if (!this.startFocused || (start && !start.disabled)) return;
+    const why =
+      this.renderRoot.querySelector<HTMLElement>('.error') ?? this.renderRoot.querySelector('.estimate');
+    why?.focus();
   }
 
   protected override render() {
@@ -229,7 +259,7 @@ export class CcsGeneratePanel extends PanelBase {
             </div>`
           : nothing
       }
-      <p class="estimate" aria-live="polite">
+      <p class="estimate" aria-live="polite" tabindex="-1">
         ${
           this.remaining === null
             ? t('loading')
@@ -240,17 +270,28 @@ export class CcsGeneratePanel extends PanelBase {
                 : t('cannotAfford', { cost, remaining: this.remaining })
         }
       </p>
-      ${this.message ? html`<div class="error" role="alert">${this.message}</div>` : nothing}
-      <div class="toolbar">
-        <button
-          class="primary"
-          ?disabled=${this.sending || this.running || !affordable || !this.form.design}
-          @click=${() => void this.start()}
-        >
-          ${t('start')}
-        </button>
-        <button @click=${() => this.close()}>${t('close')}</button>
-      </div>
+      ${this.message ? html`<div class="error" role="alert" tabindex="-1">${this.message}</div>` : nothing}
+      ${
+        this.question.asking
+          ? renderReplaceQuestion(t, {
+              replaced: this.replaced,
+              languages: this.languages.map((l) => languageName(t, l)),
+              action: t('confirmGenerate'),
+              confirm: () => void this.start(),
+              cancel: () => void this.question.keep(),
+            })
+          : html`<div class="toolbar">
+              <button
+                class="primary"
+                ?disabled=${this.running || !affordable || !this.form.design}
+                aria-disabled=${this.sending ? 'true' : 'false'}
+                @click=${() => void this.question.ask(this.form.replace && this.replaced.length > 0, () => this.start())}
+              >
+                ${t('start')}
+              </button>
+              <button @click=${() => this.close()}>${t('close')}</button>
+            </div>`
+      }
     </section>`;
   }
 }

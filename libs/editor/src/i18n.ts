@@ -1,33 +1,121 @@
 import { ApiError } from './api';
+import { isLicence, isOrigin } from './errors';
+import { catalogueCs } from './messages/catalogue-cs';
 import { cs } from './messages/cs';
 import { en, type MessageKey, type Messages } from './messages/en';
 
 const CATALOGUES: Record<string, Messages> = { en, cs };
+/** Names of the API's English catalogue texts (see messages/catalogue-cs.ts); English: the API's. */
+const CATALOGUE_TEXTS: Record<string, Record<string, string>> = { cs: catalogueCs };
+
+/**
+ * A host's texts: per language tag, any messages to replace (`{cs: {add: 'Nový widget'}}`), or a
+ * whole language to add (`{de: {...}}`; a key it leaves out is shown in English). The API's
+ * catalogue texts too: `widget.<type>`, `widget.<type>.description`, `category.<key>`,
+ * `hint.<role>`.
+ */
+export type MessageOverrides = Record<string, Partial<Record<MessageKey, string>> & Record<string, string>>;
 
 export interface Translate {
   (key: MessageKey, params?: Record<string, string | number>): string;
   /** The language the texts are in. */
   readonly lang: string;
+  /**
+   * A text the API gives in English (a widget's name, a category, a field's hint) in this
+   * language: `key` is `widget.<type>`, `widget.<type>.description`, `category.<key>` or
+   * `hint.<role>`; `fallback` (the API's text) when there is none.
+   */
+  catalogue(key: string, fallback: string): string;
 }
 
 /**
- * The texts of `uiLang` (English when the editor has no messages file for it). `{name}` is
- * replaced by the value; `{name:one|few|other}` picks the word form for that number by the
- * language's plural rules (`{n:widget|widgets}`; Czech `{n:widget|widgety|widgetů}`).
+ * The language of `requested` (`cs-CZ`, or a list `cs-CZ, de;q=0.9` as browsers send) among
+ * `available`, by BCP 47 lookup: for each requested tag in order, the same tag (case aside), then
+ * its primary subtag (`cs`), then an available tag with that primary subtag (`pt` → `pt-BR`);
+ * `en` when none matches.
  */
-export function translator(uiLang: string): Translate {
-  const lang = CATALOGUES[uiLang] ? uiLang : 'en';
-  const messages = CATALOGUES[lang]!;
-  const plural = new Intl.PluralRules(lang);
+export function negotiateLanguage(requested: string, available: readonly string[]): string {
+  const byLower = new Map(available.map((tag) => [tag.toLowerCase(), tag]));
+  const tags = requested
+    .split(',')
+    .map((part) => part.split(';')[0]!.trim().toLowerCase())
+    .filter(Boolean);
+  for (const tag of tags) {
+    const exact = byLower.get(tag);
+    if (exact) return exact;
+    const primary = tag.split('-')[0]!;
+    const base = byLower.get(primary);
+    if (base) return base;
+    const sibling = available.find((a) => a.toLowerCase().split('-')[0] === primary);
+    if (sibling) return sibling;
+  }
+  return 'en';
+}
+
+function pluralRules(lang: string): Intl.PluralRules {
+  try {
+    return new Intl.PluralRules(lang);
+  } catch {
+    return new Intl.PluralRules('en');
+  }
+}
+
+/**
+ * The texts of `uiLang` (negotiated among the editor's languages and the host's; English for
+ * any message the chosen language lacks). `{name}` is replaced by the value; `{name:one|few|other}`
+ * picks the word form for that number by the language's plural rules (`{n:widget|widgets}`;
+ * Czech `{n:widget|widgety|widgetů}`).
+ */
+export function translator(uiLang: string, overrides: MessageOverrides = {}): Translate {
+  const lang = negotiateLanguage(uiLang, [
+    ...new Set([...Object.keys(CATALOGUES), ...Object.keys(overrides)]),
+  ]);
+  // A regional tag the host added (`cs-CZ`) builds on its language's texts (`cs`).
+  const primary = lang.split('-')[0]!;
+  const messages: Messages = {
+    ...en,
+    ...CATALOGUES[primary],
+    ...CATALOGUES[lang],
+    ...(primary !== lang && definedOnly(overrides[primary])),
+    ...definedOnly(overrides[lang]),
+  };
+  const catalogue: Record<string, string> = {
+    ...CATALOGUE_TEXTS[primary],
+    ...CATALOGUE_TEXTS[lang],
+    ...(primary !== lang && definedOnly(overrides[primary])),
+    ...definedOnly(overrides[lang]),
+  };
+  const plural = pluralRules(lang);
   const t = (key: MessageKey, params: Record<string, string | number> = {}) =>
-    messages[key].replace(/\{(\w+)(?::([^}]*))?\}/g, (whole, name: string, forms?: string) => {
+    (messages[key] ?? key).replace(/\{(\w+)(?::([^}]*))?\}/g, (whole, name: string, forms?: string) => {
       if (!(name in params)) return whole;
       if (forms === undefined) return String(params[name]);
       const words = forms.split('|');
       const rule = plural.select(Number(params[name]));
       return (rule === 'one' ? words[0] : rule === 'few' && words.length > 2 ? words[1] : words.at(-1)) ?? '';
     });
-  return Object.assign(t, { lang });
+  return Object.assign(t, {
+    lang,
+    catalogue: (key: string, fallback: string) =>
+      Object.prototype.hasOwnProperty.call(catalogue, key) ? catalogue[key]! : fallback,
+  });
+}
+
+/** The string messages of a host's map (anything else is left to the defaults). */
+function definedOnly(map: Record<string, unknown> | undefined): Partial<Messages> & Record<string, string> {
+  if (typeof map !== 'object' || map === null) return {};
+  return Object.fromEntries(
+    Object.entries(map).filter((entry): entry is [string, string] => typeof entry[1] === 'string'),
+  );
+}
+
+let last: { uiLang: string; overrides: MessageOverrides | undefined; t: Translate } | undefined;
+
+/** {@link translator}, built again only when the language or the host's messages change. */
+export function cachedTranslator(uiLang: string, overrides: MessageOverrides | undefined): Translate {
+  if (last?.uiLang !== uiLang || last.overrides !== overrides)
+    last = { uiLang, overrides, t: translator(uiLang, overrides) };
+  return last.t;
 }
 
 /** A design's name in the UI language when it has one. */
@@ -61,9 +149,8 @@ export function errorMessage(t: Translate, err: unknown): string {
   if (err.code === 'network' || err.status === 0) return t('errNetwork');
   if (err.status === 401) return t('errToken');
   if (err.status === 403) {
-    if (/licen[cs]e/i.test(message) || err.code?.includes('licen')) return t('errLicence');
-    if (/origin/i.test(message) || err.code?.includes('origin'))
-      return t('errOrigin', { origin: location.origin });
+    if (isLicence(err)) return t('errLicence');
+    if (isOrigin(err)) return t('errOrigin', { origin: location.origin });
     return t('errForbidden', { message });
   }
   if (err.status === 404) return t('errNotFound', { message });

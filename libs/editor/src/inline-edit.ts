@@ -67,14 +67,39 @@ export function inTreeOrder(widget: ContentWidget): ContentElement[] {
   return out;
 }
 
+/** Cells a row keeps, empty ones too, as soon as one of its cells has content (as the renderer does). */
+const CELL_TAGS = new Set(['th', 'td']);
+
+/**
+ * The elements the renderer writes (with text, or holding one that is written): an empty cell
+ * of a row that shows is written too, so its value can be typed in place.
+ */
+function renderedElements(widget: ContentWidget, lang: string): Set<number> {
+  const children = new Map<number, ContentElement[]>();
+  for (const e of widget.children) children.set(e.parent_id, [...(children.get(e.parent_id) ?? []), e]);
+  const rendered = new Set<number>();
+  const visit = (e: ContentElement): boolean => {
+    const kids = children.get(e.id) ?? [];
+    const shown = kids.map(visit).some(Boolean);
+    const own = valueIn(e, lang) !== '' || shown;
+    if (own) rendered.add(e.id);
+    if (e.tag.toLowerCase() === 'tr' && shown)
+      for (const cell of kids) if (CELL_TAGS.has(cell.tag)) rendered.add(cell.id);
+    return own;
+  };
+  (children.get(0) ?? []).forEach(visit);
+  return rendered;
+}
+
 export function editableNodes(widget: ContentWidget, root: HTMLElement, lang: string): EditableNode[] {
   const ordered = inTreeOrder(widget);
   const hasChildren = new Set(widget.children.map((e) => e.parent_id));
+  const rendered = renderedElements(widget, lang);
   const byClass = new Map<string, ContentElement[]>();
   for (const e of ordered) {
     const key = classKey(e.class);
     if (!key || e.tag === 'img' || e.tag === 'iframe' || e.tag === 'hr' || e.tag === 'br') continue;
-    if (valueIn(e, lang) === '' && !hasChildren.has(e.id)) continue;
+    if (!rendered.has(e.id)) continue;
     byClass.set(key, [...(byClass.get(key) ?? []), e]);
   }
   const nodesByClass = new Map<string, HTMLElement[]>();
@@ -104,42 +129,74 @@ export function editedValue(node: HTMLElement, plain: boolean): string {
   return plain ? escapeText(node.textContent ?? '') : node.innerHTML;
 }
 
+/** What an editable node tells the editor. */
+export interface EditHooks {
+  /** The id of the text saying how to edit (the node keeps its own role: a heading, a summary). */
+  describedBy: string;
+  /** The node was left with Enter or by moving away: save it. */
+  commit(): void;
+  /** The text now differs from what was shown (true) or was put back (false). */
+  changed(unsaved: boolean): void;
+}
+
+/** Puts the caret at the end of the node (the keyboard's way in: the selection may be elsewhere). */
+function caretAtEnd(node: HTMLElement): void {
+  const root = node.getRootNode() as Document & { getSelection?: () => Selection | null };
+  const selection = root.getSelection?.() ?? document.getSelection();
+  if (!selection) return;
+  const range = document.createRange();
+  range.selectNodeContents(node);
+  range.collapse(false);
+  selection.removeAllRanges();
+  selection.addRange(range);
+}
+
 /**
  * Makes a rendered node editable in place: focusable, a click or Enter starts editing, Enter
  * (Shift+Enter in rich text: a new line) or leaving the field saves, Escape puts the text
  * back. A node already wired is left alone (unsafeHTML replaces nodes when the html changes).
+ * The node keeps its role (a heading stays a heading, a summary a summary): editing is said by
+ * the text it is described by, and while it is edited it is an editable field of its own.
  */
-export function makeEditable(node: HTMLElement, plain: boolean, label: string, commit: () => void): void {
+export function makeEditable(node: HTMLElement, plain: boolean, hooks: EditHooks): void {
   if (node.classList.contains('ccs-editable')) return;
   node.classList.add('ccs-editable');
-  node.tabIndex = 0;
-  node.setAttribute('role', 'textbox');
-  node.setAttribute('aria-label', `${label}: ${(node.textContent ?? '').slice(0, 60)}`);
-  const start = () => {
+  if (node.tagName !== 'SUMMARY') node.tabIndex = 0;
+  node.setAttribute('aria-describedby', hooks.describedBy);
+  const start = (keyboard: boolean) => {
     if (node.isContentEditable) return;
     node.dataset.before = node.innerHTML;
     node.contentEditable = plain ? 'plaintext-only' : 'true';
     node.focus();
+    if (keyboard) caretAtEnd(node);
   };
   node.addEventListener('click', (e) => {
+    // A summary would toggle its details: the editor keeps them open (see ccs-editor.ts).
     e.preventDefault();
-    start();
+    start(false);
   });
+  node.addEventListener('input', () => hooks.changed(node.innerHTML !== node.dataset.before));
   node.addEventListener('keydown', (e) => {
     if (!node.isContentEditable) {
       if (e.key === 'Enter') {
         e.preventDefault();
-        start();
+        start(true);
       }
       return;
     }
     if (e.key === 'Escape') {
       node.innerHTML = node.dataset.before ?? node.innerHTML;
       node.removeAttribute('contenteditable');
+      node.classList.remove('invalid');
+      hooks.changed(false);
+    } else if (e.key === ' ' && node.tagName === 'SUMMARY') {
+      // A summary takes Space as "toggle", not as a character: type it here.
+      e.preventDefault();
+      document.execCommand('insertText', false, ' ');
     } else if (e.key === 'Enter' && (plain || !e.shiftKey)) {
       e.preventDefault();
       node.blur();
     }
   });
-  node.addEventListener('blur', commit);
+  node.addEventListener('blur', () => hooks.commit());
 }

@@ -1,11 +1,11 @@
-import { LitElement } from 'lit';
+import { LitElement, type CSSResultGroup } from 'lit';
 import type { Api } from './api';
 import type { Translate } from './i18n';
 import { editorStyles } from './styles';
 
 /** What every panel of the editor shares: the API client, the texts, and events to the editor. */
 export class PanelBase extends LitElement {
-  static override styles = editorStyles;
+  static override styles: CSSResultGroup = editorStyles;
   static override properties = { api: { attribute: false }, t: { attribute: false } };
   declare api: Api;
   declare t: Translate;

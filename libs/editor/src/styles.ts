@@ -1,14 +1,17 @@
 import { css } from 'lit';
 
 /**
- * Themable through custom properties (set them on `ccs-editor` or any ancestor); usable from
- * 360 px wide. Focus is always visible. A reload (refresh, another language, a finished
+ * The editor's chrome is themable through custom properties (set them on `ccs-editor` or any
+ * ancestor) and `::part()`s; the content preview is not: it shows the content stylesheet's own
+ * theme, which a host sets on `ccs-editor::part(preview)` (see libs/editor/README.md). Usable
+ * from 360 px wide. Focus is always visible. A reload (refresh, another language, a finished
  * generation) keeps the widgets on screen until the new ones replace them, so the host page
  * does not jump.
  */
 export const editorStyles = css`
   :host {
     --_accent: var(--ccs-accent, #1d4ed8);
+    --_accent-text: var(--ccs-accent-text, #ffffff);
     --_text: var(--ccs-text, #111827);
     --_muted: var(--ccs-muted, #4b5563);
     --_bg: var(--ccs-bg, #ffffff);
@@ -66,7 +69,7 @@ export const editorStyles = css`
   button.primary {
     background: var(--_accent);
     border-color: var(--_accent);
-    color: #fff;
+    color: var(--_accent-text);
   }
   button.danger {
     color: var(--_danger);
@@ -179,6 +182,24 @@ export const editorStyles = css`
   .widget-body {
     padding: 0.75rem;
     overflow-wrap: anywhere;
+    /* The chrome's theme stops here: the content's --ccs-* go back to the content stylesheet's
+       defaults (a property set to initial is unset), so the admin's accent does not colour the
+       shop's buttons. A host themes the preview with ccs-editor::part(preview) { --ccs-…: … }. */
+    --ccs-accent: initial;
+    --ccs-accent-text: initial;
+    --ccs-border: initial;
+    --ccs-font: initial;
+    --ccs-font-size: initial;
+    --ccs-gap: initial;
+    --ccs-heading: initial;
+    --ccs-heading-font: initial;
+    --ccs-line-height: initial;
+    --ccs-max-width: initial;
+    --ccs-muted: initial;
+    --ccs-radius: initial;
+    --ccs-space: initial;
+    --ccs-surface: initial;
+    --ccs-text: initial;
   }
   .widget-body > .ccs-widget {
     margin-bottom: 0;
@@ -256,6 +277,16 @@ export const editorStyles = css`
   }
   progress {
     width: 10rem;
+  }
+  .fatal {
+    display: flex;
+    flex-wrap: wrap;
+    gap: 0.5rem;
+    align-items: center;
+  }
+  .fatal .error {
+    flex: 1 1 16rem;
+    margin: 0;
   }
   .undo {
     display: flex;

@@ -1,8 +1,10 @@
 import { html, nothing } from 'lit';
+import { keyed } from 'lit/directives/keyed.js';
 import { unsafeHTML } from 'lit/directives/unsafe-html.js';
 import type { Entry } from './entries';
 import { icon, type IconName } from './icons';
 import type { Translate } from './i18n';
+import type { MediaSave } from './media-form';
 import type { ContentWidget } from './types';
 
 /** What a widget's row shows and does; the editor provides it. */
@@ -10,6 +12,8 @@ export interface WidgetItemView {
   t: Translate;
   total: number;
   busy: boolean;
+  /** Bumped by every full read: the bodies are drawn anew (no text left as a person typed it). */
+  drawn: number;
   dropIndex: number | null;
   copying: number | null;
   /** The widget whose list of entries is open. */
@@ -28,6 +32,11 @@ export interface WidgetItemView {
   /** The entries element-copy can duplicate or remove (none for a widget that repeats nothing). */
   entries(widget: ContentWidget): Entry[];
   toggleEntries(widget: ContentWidget): void;
+  /** The widget whose images, links and videos are open to edit; the language shown. */
+  mediaOpen: number | null;
+  lang: string;
+  toggleMedia(widget: ContentWidget): void;
+  saveMedia(widget: ContentWidget, save: MediaSave): void;
   entryAction(action: 'copy' | 'remove', widget: ContentWidget, entry: Entry, index: number): void;
 }
 
@@ -41,6 +50,7 @@ export function renderWidgetItem(v: WidgetItemView, widget: ContentWidget, i: nu
   const name = v.nameOf(widget);
   const label = `${name ? `${name} · ` : ''}${t('widgetLabel', { n: i + 1, total: v.total })}`;
   const entries = v.entries(widget);
+  const hasMedia = widget.children.some((e) => ['img', 'a', 'iframe'].includes(e.tag.toLowerCase()));
   const button = (
     glyph: IconName,
     key: string,
@@ -94,6 +104,11 @@ export function renderWidgetItem(v: WidgetItemView, widget: ContentWidget, i: nu
             })
           : nothing
       }
+      ${
+        hasMedia
+          ? button('media', 'media', () => v.toggleMedia(widget), { expanded: v.mediaOpen === widget.id })
+          : nothing
+      }
       ${button('favourite', 'favourite', () => v.favourite(widget), { disabled: v.busy })}
       ${button('copy', 'copyTo', () => v.toggleCopy(widget), { expanded: v.copying === widget.id })}
       ${button('delete', 'delete', () => v.remove(widget, i), { disabled: v.busy, cls: 'danger' })}
@@ -114,7 +129,19 @@ export function renderWidgetItem(v: WidgetItemView, widget: ContentWidget, i: nu
         : nothing
     }
     ${v.entriesOpen === widget.id && entries.length ? renderEntries(v, widget, entries, label) : nothing}
-    <div class="widget-body">${unsafeHTML(widget.html)}</div>
+    ${
+      v.mediaOpen === widget.id && hasMedia
+        ? html`<ccs-media-form
+            .t=${t}
+            .widget=${widget}
+            .lang=${v.lang}
+            .label=${label}
+            @ccs-media-save=${(e: CustomEvent<MediaSave>) => v.saveMedia(widget, e.detail)}
+            @ccs-close=${() => v.toggleMedia(widget)}
+          ></ccs-media-form>`
+        : nothing
+    }
+    <div class="widget-body" part="preview">${keyed(v.drawn, unsafeHTML(widget.html))}</div>
   </li>`;
 }
 

@@ -55,6 +55,15 @@ export const ERROR_CODES = {
   },
   bulk_limit_exceeded: { status: 422, meaning: 'More items than a bulk request accepts (100).' },
   credits_insufficient: { status: 422, meaning: 'The estimated cost exceeds the remaining credits.' },
+  generation_material_missing: {
+    status: 422,
+    meaning: "There is nothing in the job's language to write from (no name or description, sent or stored).",
+  },
+  replaced_language_missing: {
+    status: 422,
+    meaning:
+      "Replacing the content would remove a language's text that there is nothing to write again from.",
+  },
   idempotency_key_reused: {
     status: 422,
     meaning: 'The Idempotency-Key was used with another request (method, path or body).',

@@ -99,7 +99,7 @@ function isJsonMediaType(mediaType: string): boolean {
 
 interface PathMatcher {
   template: string;
-  segments: Array<string | null>;
+  segments: Array<string | RegExp | null>;
   templated: number;
 }
 
@@ -109,8 +109,15 @@ function pathMatchers(paths: Json): PathMatcher[] {
       const segments = template
         .split('/')
         .slice(1)
-        .map((s) => (/^\{[^}]+\}$/.test(s) ? null : s));
-      return { template, segments, templated: segments.filter((s) => s === null).length };
+        // A whole-segment parameter matches any segment; one inside a segment (`x.{hash}.js`)
+        // matches the segment with the literal parts around it.
+        .map((s) => {
+          if (/^\{[^}]+\}$/.test(s)) return null;
+          if (!/\{[^}]+\}/.test(s)) return s;
+          const literal = s.split(/\{[^}]+\}/).map((part) => part.replace(/[.*+?^$()|[\]\\]/g, '\\$&'));
+          return new RegExp(`^${literal.join('[^/]+')}$`);
+        });
+      return { template, segments, templated: segments.filter((s) => typeof s !== 'string').length };
     })
     .sort((a, b) => a.templated - b.templated);
 }
@@ -214,7 +221,10 @@ export function createOpenApiValidator(document: unknown, name = 'docs/openapi.y
     const segments = path.split('/').slice(1).map(decodeSegment);
     return matchers.find(
       (m) =>
-        m.segments.length === segments.length && m.segments.every((s, i) => s === null || s === segments[i]),
+        m.segments.length === segments.length &&
+        m.segments.every(
+          (s, i) => s === null || (s instanceof RegExp ? s.test(segments[i]!) : s === segments[i]),
+        ),
     )?.template;
   };
 

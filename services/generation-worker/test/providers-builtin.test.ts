@@ -135,7 +135,8 @@ describe('builtin provider', () => {
           heading: 'Kožená peněženka Tom & Jerry',
           paragraph:
             '<p>Praktická peněženka z pravé kůže. Vejde se do každé kapsy!</p>' +
-            '<p>Má 8 slotů na karty a kapsu na mince. Vyrobeno v Česku.</p><p>Ruční šití</p><p>Dárková krabička</p>',
+            // The source's bullet list stays a list, not a paragraph per item.
+            '<p>Má 8 slotů na karty a kapsu na mince. Vyrobeno v Česku.</p><ul><li>Ruční šití</li><li>Dárková krabička</li></ul>',
         },
       },
       {

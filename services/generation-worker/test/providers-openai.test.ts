@@ -230,6 +230,21 @@ describe('openai provider', () => {
     expect(fills(STORY, result.widgets).ok).toBe(true);
   });
 
+  it("tells the model the item's brand and categories, and a source list as list lines", async () => {
+    const context = { ...CONTEXT, brand: 'Kožeňák', categories: ['Peněženky', 'Dárky'] };
+    let user = '';
+    nock(BASE)
+      .post('/chat/completions', (body: { messages: Array<{ content: string }> }) => {
+        user = body.messages[1]!.content;
+        return true;
+      })
+      .reply(200, completion({ widgets: [{ design_widget_id: 11, fields: { heading: 'Peněženka' } }] }));
+    await createOpenAiProvider(options()).generate(request(STORY, context));
+    expect(user).toContain('Brand:\nKožeňák');
+    expect(user).toContain('Categories:\nPeněženky, Dárky');
+    expect(user).toContain('- Ruční šití\n- Dárková krabička');
+  });
+
   it("links to the catalogue item's page and places its images, never a model's", async () => {
     const context = {
       ...CONTEXT,

@@ -10,7 +10,7 @@ import {
 import type { Deps } from './deps';
 import { PUBLIC_PATH_PREFIXES } from './paths';
 import { designPreviewRoutes } from './routes/design-preview.routes';
-import { editorAssetsRouter } from './routes/editor-assets.routes';
+import { editorAssetsRouter, editorOriginRouter } from './routes/editor-assets.routes';
 import { generateRoutes } from './routes/generate.routes';
 import { licenceRoutes } from './routes/licence.routes';
 import { contentRoutes } from './routes/content.routes';
@@ -38,6 +38,7 @@ export function createApp(deps: Deps): HttpApp {
       publicAssetsRouter([contentStylesheet]),
       publicCreditRouter(deps),
       editorAssetsRouter(),
+      editorOriginRouter(deps),
       designPreviewRoutes(deps),
       ...[
         entitiesRoutes,

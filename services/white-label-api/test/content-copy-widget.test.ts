@@ -1,3 +1,5 @@
+import { defaultDesign } from '@catalogue/content-store';
+import { wlEntitiesRepository } from '@catalogue/db';
 import { contentService, elementIds, type Body } from './content-helpers';
 
 describe('white-label-api: POST content/copy-widget', () => {
@@ -8,7 +10,12 @@ describe('white-label-api: POST content/copy-widget', () => {
     await shop.register('SRC');
     await shop.register('DST');
     await shop.add('SRC', 'section');
-    const source = await shop.add('SRC', 'faq');
+    const added = await shop.add('SRC', 'faq');
+    const faqHeading = added[1]!.children.find((e) => e.class === 'ccs-faq__heading')!;
+    const written = await shop.call('PUT', '/content/SRC/type/product', {
+      '2': { children: [{ id: faqHeading.id, value: { default: 'Sizing questions' } }] },
+    });
+    const source = written.body as typeof added;
     const own = await shop.add('DST', 'cta');
 
     const res = await shop.call('POST', '/content/copy-widget', {
@@ -29,13 +36,16 @@ describe('white-label-api: POST content/copy-widget', () => {
     expect(Math.min(...elementIds(tree.slice(1)))).toBeGreaterThan(Math.max(...elementIds(own)));
     // Same content, new ids: values in the same order, parents pointing inside the copy.
     expect(tree[2]!.children.map((e: Body) => e.value)).toEqual(source[1]!.children.map((e) => e.value));
+    // What is still sample stays marked so in the copy.
+    expect(tree[2]!.children.map((e: Body) => e.sample)).toEqual(source[1]!.children.map((e) => e.sample));
     const copiedIds = new Set(tree[2]!.children.map((e: Body) => e.id));
     for (const e of tree[2]!.children) expect(e.parent_id === 0 || copiedIds.has(e.parent_id)).toBe(true);
 
     const stored = await shop.stored('DST');
     expect((stored?.tree as Body[]).map((w) => w.id)).toEqual([1, 2, 3]);
-    expect(stored?.html.default).toContain('How long does delivery take?');
+    expect(stored?.html.default).toContain('Sizing questions');
     expect(stored?.html.default).toContain('data-widget-id="3"');
+    expect(stored?.html.default).not.toContain('How long does delivery take?');
     // The source is untouched.
     expect((await shop.stored('SRC'))?.tree).toEqual(source);
   });
@@ -97,5 +107,109 @@ describe('white-label-api: POST content/copy-widget', () => {
     });
     expect(await shop.stored('A')).toEqual(before);
     expect(await shop.stored('EMPTY')).toBeUndefined();
+  });
+
+  describe('a target that is a catalogue item never opened in the editor', () => {
+    /** A product of the eshop's catalogue, as an import stores it (no entity registered). */
+    const item = (eshopId: number, externalId: string, extra: Record<string, unknown> = {}) =>
+      svc.deps.db('products').insert({
+        eshop_id: eshopId,
+        external_id: externalId,
+        name: JSON.stringify({ default: ' Trail shoe ', cs: 'Trailová bota' }),
+        ...extra,
+      });
+
+    /** An eshop with a registered source holding a written section. */
+    async function withSource() {
+      const shop = await svc.shop();
+      await shop.register('SRC');
+      const [section] = await shop.add('SRC', 'section');
+      const heading = section!.children.find((e) => e.class === 'ccs-section__heading')!;
+      await shop.call('PUT', '/content/SRC/type/product', {
+        '1': { children: [{ id: heading.id, value: { default: 'Copied heading' } }] },
+      });
+      return shop;
+    }
+
+    const registered = (eshopId: number, id: string) =>
+      wlEntitiesRepository.find(svc.deps.db, eshopId, 'product', id);
+
+    test('when the target is a product of the eshop, then it is registered on the fly (title from the item, default design) and gets the copy', async () => {
+      const shop = await withSource();
+      await item(shop.id, 'ITEM');
+      const res = await shop.call('POST', '/content/copy-widget', {
+        source_entity_id: 'SRC',
+        target_entity_id: 'ITEM',
+        type: 'product',
+      });
+      expect(res.status).toBe(200);
+      expect(res.body.map((w: Body) => w.id)).toEqual([1]);
+      const design = (await defaultDesign(svc.deps.db, shop.id, 'product'))?.design.id;
+      expect(await registered(shop.id, 'ITEM')).toMatchObject({
+        title: { default: 'Trail shoe', cs: 'Trailová bota' },
+        oldDescription: {},
+        designId: design,
+      });
+      expect((await shop.stored('ITEM'))?.html.default).toContain('Copied heading');
+      // From now on it is an entity like any other.
+      expect((await shop.call('GET', '/content/ITEM/type/product')).status).toBe(200);
+      const again = await shop.call('POST', '/content/copy-widget', {
+        source_entity_id: 'SRC',
+        target_entity_id: 'ITEM',
+        type: 'product',
+      });
+      expect(again.body.map((w: Body) => w.id)).toEqual([1, 2]);
+    });
+
+    test("when the target is another eshop's product, a deleted product or a page, then 404 and nothing is registered or written", async () => {
+      const shop = await withSource();
+      const other = await svc.shop();
+      await item(other.id, 'THEIRS');
+      await item(shop.id, 'GONE', { is_delete: true });
+      const cases: [string, string][] = [
+        ['THEIRS', 'product'],
+        ['GONE', 'product'],
+        ['ABOUT', 'page'],
+      ];
+      for (const [target, type] of cases) {
+        const res = await shop.call('POST', '/content/copy-widget', {
+          source_entity_id: 'SRC',
+          target_entity_id: target,
+          type,
+        });
+        expect([target, res.status, res.body]).toEqual([
+          target,
+          404,
+          { error: `Entity ${type} "${target}" is not registered`, code: 'not_found' },
+        ]);
+      }
+      for (const [eshopId, id] of [
+        [shop.id, 'THEIRS'],
+        [other.id, 'THEIRS'],
+        [shop.id, 'GONE'],
+      ] as const) {
+        expect(await registered(eshopId, id)).toBeUndefined();
+        expect(
+          await svc.deps.db('content').where({ eshop_id: eshopId, external_id: id }).first(),
+        ).toBeUndefined();
+      }
+      expect(await wlEntitiesRepository.count(svc.deps.db, other.id)).toBe(0);
+    });
+
+    test('when the copy is refused (source unregistered or without content), then the catalogue target is not registered either', async () => {
+      const shop = await svc.shop();
+      await shop.register('EMPTY');
+      await item(shop.id, 'ITEM');
+      for (const source of ['NOPE', 'EMPTY']) {
+        const res = await shop.call('POST', '/content/copy-widget', {
+          source_entity_id: source,
+          target_entity_id: 'ITEM',
+          type: 'product',
+        });
+        expect([source, res.status]).toEqual([source, source === 'NOPE' ? 404 : 422]);
+      }
+      expect(await registered(shop.id, 'ITEM')).toBeUndefined();
+      expect(await shop.stored('ITEM')).toBeUndefined();
+    });
   });
 });

@@ -38,7 +38,7 @@ describe('white-label-api: content widgets (GET, POST add/reorder, DELETE, dom)'
     expect(await shop.stored('P-none')).toBeUndefined();
   });
 
-  test('when a catalogue widget is added without json, then it starts with its sample and every language is rendered', async () => {
+  test('when a catalogue widget is added without json, then it starts with its sample marked to fill, and no language of the lists shows it', async () => {
     const shop = await svc.shop({ languages: ['default', 'cs', 'en'] });
     await shop.register('P1');
     const section = await svc.widgetOf('section');
@@ -47,17 +47,23 @@ describe('white-label-api: content widgets (GET, POST add/reorder, DELETE, dom)'
     expect(res.body).toHaveLength(1);
     const [widget] = res.body as Body[];
     expect(widget).toMatchObject({ id: 1, key: 0, widget_id: section.id, is_original: true });
-    expect(elementByClass(widget, 'ccs-section__heading').value).toEqual({
-      default: 'Made for everyday use',
+    expect(elementByClass(widget, 'ccs-section__heading')).toMatchObject({
+      value: { default: 'Made for everyday use' },
+      sample: ['value'],
     });
+    // The editor's own answer shows the sample, so the person sees what to fill.
     expect(widget.html).toContain('Made for everyday use');
     expect(widget.html).toContain('data-widget-id="1"');
 
     const stored = await shop.stored('P1');
     expect(stored?.origin).toBe('editor');
     expect(stored?.tree).toEqual([{ ...widget, html: widget.html }]);
-    for (const lang of ['default', 'cs', 'en']) expect(stored?.html[lang]).toContain('Made for everyday use');
-    expect(stored?.marketplace.default).toContain('<h2>Made for everyday use</h2>');
+    // Nothing but sample: every language of every output is empty.
+    expect(stored?.html).toEqual({ default: '', cs: '', en: '' });
+    expect(stored?.marketplace).toEqual({ default: '', cs: '', en: '' });
+    expect(stored?.nested).toEqual([]);
+    const dom = await shop.call('POST', '/content/dom/P1/type/product');
+    expect(dom.body.data.html).toBe('');
   });
 
   test('when widgets are added at positions, then they land there with fresh ids and keys follow the order', async () => {
@@ -94,9 +100,10 @@ describe('white-label-api: content widgets (GET, POST add/reorder, DELETE, dom)'
   test('when ord is a permutation of the widget ids, then the widgets are reordered everywhere; otherwise 422 and nothing changes', async () => {
     const shop = await svc.shop();
     await shop.register('P3');
-    await shop.add('P3', 'section');
-    await shop.add('P3', 'cta');
-    const tree = await shop.add('P3', 'testimonial');
+    // Dividers: widgets the lists render as added (samples are never rendered for them).
+    await shop.add('P3', 'divider');
+    await shop.add('P3', 'divider');
+    const tree = await shop.add('P3', 'divider');
     const res = await shop.call('POST', '/content/P3/type/product', { ord: [3, 1, 2], added: false });
     expect(res.status).toBe(200);
     expect(res.body.map((w: Body) => [w.id, w.key])).toEqual([

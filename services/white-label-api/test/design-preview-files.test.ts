@@ -66,6 +66,6 @@ describe('design preview files', () => {
     expect(res.headers.get('content-type')).toBe('text/javascript; charset=utf-8');
     expect(res.headers.get('access-control-allow-origin')).toBe('*');
     expect(await res.text()).toContain('ccs-editor');
-    expect(res.headers.get('etag')).toMatch(/^"[A-Za-z0-9_-]{16}"$/);
+    expect(res.headers.get('etag')).toMatch(/^"[A-Za-z0-9_-]{16}(-br|-gz)?"$/);
   });
 });

@@ -1,16 +1,22 @@
-import { contentRepository, wlEntitiesRepository } from '@catalogue/db';
+import { defaultDesign } from '@catalogue/content-store';
+import { contentRepository, wlEntitiesRepository, type WlEntityType } from '@catalogue/db';
+import { insertDesign } from './design-fixtures';
 import { BASE, editorService, EXPIRED, LICENCE_ERROR, ORIGIN } from './editor-client';
 
 const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}\+00:00$/;
 
 describe('white-label-api: entities (register-entity, GET entity, GET …/html)', () => {
   const service = editorService();
-  const stored = (eshopId: number, type: 'product' | 'page', entityId: string) =>
+  const stored = (eshopId: number, type: WlEntityType, entityId: string) =>
     wlEntitiesRepository.find(service.deps.db, eshopId, type, entityId);
+  /** The eshop's default design of a type (what registration gives an entity). */
+  const defaultOf = async (eshopId: number, type: WlEntityType) =>
+    (await defaultDesign(service.deps.db, eshopId, type))?.design.id;
 
   describe('POST /register-entity', () => {
     test('when a new entity is registered, then 201 answers it with texts as strings and it is stored as language maps', async () => {
       const shop = await service.shop();
+      const design = await defaultOf(shop.id, 'product');
       const res = await shop.post('/register-entity', {
         entity_id: 'P-1',
         type: 'product',
@@ -18,12 +24,13 @@ describe('white-label-api: entities (register-entity, GET entity, GET …/html)'
         old_description: '<p>Light <strong>shoe</strong></p>',
       });
       expect(res.status).toBe(201);
+      expect(design).toEqual(expect.any(Number));
       expect(res.body).toEqual({
         data: {
           id: expect.any(Number),
           entity_id: 'P-1',
           type: 'product',
-          design_id: null,
+          design_id: design,
           old_description: '<p>Light <strong>shoe</strong></p>',
           title: 'Shoe',
           created_at: expect.stringMatching(TIMESTAMP),
@@ -34,6 +41,7 @@ describe('white-label-api: entities (register-entity, GET entity, GET …/html)'
       const entity = await stored(shop.id, 'product', 'P-1');
       expect(entity).toMatchObject({
         id: res.body.data.id,
+        designId: design,
         title: { default: 'Shoe', cs: 'Bota' },
         oldDescription: { default: '<p>Light <strong>shoe</strong></p>' },
       });
@@ -75,6 +83,49 @@ describe('white-label-api: entities (register-entity, GET entity, GET …/html)'
       expect([product.status, page.status]).toEqual([201, 201]);
       expect(page.body.data.id).not.toBe(product.body.data.id);
       expect(page.body.data).toMatchObject({ title: '', old_description: '' });
+    });
+
+    test("when an entity is registered, then it starts with the default design of its type (the one its catalogue items are composed with), never another eshop's", async () => {
+      const shop = await service.shop();
+      const other = await service.shop();
+      const foreign = await insertDesign(service.deps.db, {
+        eshopId: other.id,
+        category: 'blog',
+        position: -1000,
+      });
+      for (const type of ['product', 'category', 'blog', 'page'] as const) {
+        const res = await shop.post('/register-entity', { entity_id: `D-${type}`, type });
+        const design = await defaultOf(shop.id, type);
+        expect(design).toEqual(expect.any(Number));
+        expect([type, res.status, res.body.data.design_id]).toEqual([type, 201, design]);
+        expect((await stored(shop.id, type, `D-${type}`))?.designId).toBe(design);
+      }
+      expect((await stored(shop.id, 'blog', 'D-blog'))?.designId).not.toBe(foreign);
+    });
+
+    test('when an entity with a design is registered again, then its design is kept; one without a design gets the default', async () => {
+      const shop = await service.shop();
+      const first = await shop.post('/register-entity', { entity_id: 'K', type: 'page' });
+      const chosen = await insertDesign(service.deps.db, {
+        eshopId: shop.id,
+        category: 'page',
+        position: 1000,
+      });
+      await wlEntitiesRepository.setDesign(service.deps.db, shop.id, first.body.data.id, chosen);
+      const again = await shop.post('/register-entity', { entity_id: 'K', type: 'page', title: 'New' });
+      expect(again.body.data.design_id).toBe(chosen);
+
+      // Registered before entities got a design (or its design was removed): null until now.
+      await service.deps
+        .db('wl_entities')
+        .where({ id: first.body.data.id })
+        .update({ design_id: null, design_owner: null });
+      const healed = await shop.post('/register-entity', { entity_id: 'K', type: 'page' });
+      expect(healed.body.data.design_id).toBe(await defaultOf(shop.id, 'page'));
+      const list = await shop.get('/entity?type=page');
+      expect(list.body.data.map((e: { design_id: unknown }) => e.design_id)).toEqual([
+        healed.body.data.design_id,
+      ]);
     });
 
     test('when null is sent for a text, then the stored text is cleared', async () => {

@@ -178,6 +178,8 @@ describe('white-label-api: POST /entity/{entity_id}/type/{entity_type}/design (f
 
   test("when the design is another eshop's custom one, unknown, or of another entity type, then 422 on design_id and nothing is stored", async () => {
     const shop = await registered();
+    // The default design registration gave it: a refused fill leaves it.
+    const given = (await wlEntitiesRepository.find(db(), shop.id, 'product', 'P1'))?.designId;
     const other = await service.shop();
     const theirs = await insertDesign(db(), { eshopId: other.id, category: 'product' });
     const blog = await seededDesignId(db(), 'blog-article');
@@ -198,7 +200,8 @@ describe('white-label-api: POST /entity/{entity_id}/type/{entity_type}/design (f
       expect(res.body.errors).toEqual({ design_id: [message] });
     }
     expect(await content(shop, 'P1')).toBeUndefined();
-    expect((await wlEntitiesRepository.find(db(), shop.id, 'product', 'P1'))?.designId).toBeNull();
+    expect(given).toEqual(expect.any(Number));
+    expect((await wlEntitiesRepository.find(db(), shop.id, 'product', 'P1'))?.designId).toBe(given);
   });
 
   test("when the entity is not registered, or only another eshop registered it, then 404 and that eshop's content is untouched", async () => {

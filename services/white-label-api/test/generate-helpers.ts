@@ -31,7 +31,12 @@ export const PRICE = { widget: 2, url: 3, serp: 5 };
 export function fillableWidgets(key: string): number {
   const design = SEED_DESIGNS.find((d) => d.key === key);
   if (!design) throw new Error(`no seeded design ${key}`);
-  return designStructure(design).widget.filter((w) => w.fillable).length;
+  // What the estimate counts: fillable widgets that can receive text (an images-only gallery
+  // is never charged).
+  return designStructure(design)
+    .widget.filter((w) => w.fillable)
+    .filter((w) => [...w.field, ...w.item_field].some((s) => s.format === 'text' || s.format === 'html'))
+    .length;
 }
 
 export function generateService(queueSuffix: string) {
@@ -59,6 +64,8 @@ export function generateService(queueSuffix: string) {
     }
     return {
       id: eshopId,
+      /** The eshop's catalogue API token (tests that write its catalogue). */
+      apiToken: created.apiToken,
       call: client(created.whiteLabelToken),
       /** A request with more headers (Idempotency-Key), answering headers too. */
       send: (method: string, path: string, body: unknown, headers: Record<string, string>) =>

@@ -61,6 +61,7 @@ describe('white-label-api: POST …/generate', () => {
     });
     expect(stored!.context).toEqual({
       name: 'Trail Runner 2',
+      images: [],
       short_description: 'A light trail shoe.',
       old_description: '<p>Made for wet paths.</p>',
       parameter: 'Weight: 280 g',

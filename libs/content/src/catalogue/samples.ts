@@ -1,6 +1,9 @@
 /**
- * Sample texts for design previews. They are English placeholders shown to people choosing a
- * template and are never composed into an item's content. Images are neutral placeholders.
+ * Sample texts for design previews and for a widget the editor adds from the catalogue where the
+ * item has no data of its own. They are English placeholders; images are neutral placeholders.
+ * Composition never uses them, and in an item's content every sample part is marked on its
+ * element (`ContentElement.sample`, see ../starter.ts): the editor shows it as "to fill" and no
+ * public output contains it (../sample.ts `publicTree`).
  */
 import type { WidgetSample } from './types';
 

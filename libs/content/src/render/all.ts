@@ -4,6 +4,7 @@
  * the heading ids in `html` and the slugs in `site_link` always agree.
  */
 import type { ContentWidget, LangMap, NestedNode } from '../model';
+import { publicTree } from '../sample';
 import { buildRichSnippet, type JsonLd, type SnippetEntity } from '../snippet';
 import { renderHtml, renderResolvedWidgets, resolveTree, widgetForest, type ResolvedTree } from './html';
 import { marketplaceFromWidgets } from './marketplace';
@@ -19,6 +20,7 @@ export interface RenderedContent {
 }
 
 /**
+ * Every output is a storefront's: rendered from {@link publicTree}, never with sample content.
  * Every language gets a key in every language map (an empty string when nothing renders) and in
  * `site_link.list`; `rich_snippet.json` only has the languages that have a snippet.
  */
@@ -27,7 +29,7 @@ export function renderAll(
   entity: SnippetEntity | null,
   languages: readonly string[],
 ): RenderedContent {
-  return renderOutputs(tree, entity, languages);
+  return renderOutputs(publicTree(tree), entity, languages);
 }
 
 /**
@@ -43,8 +45,10 @@ export function renderComposed(
   htmlLanguage = 'default',
 ): RenderedContent {
   let pending = true;
-  const out = renderOutputs(tree, entity, languages, (resolved, widgetsHtml) => {
-    if (resolved.lang !== htmlLanguage) return;
+  const shown = publicTree(tree);
+  const out = renderOutputs(shown, entity, languages, (resolved, widgetsHtml) => {
+    // A widget's own `html` is the editor's (sample included): only reused when they agree.
+    if (resolved.lang !== htmlLanguage || shown !== tree) return;
     pending = false;
     resolved.widgets.forEach((w, i) => {
       w.widget.html = resolved.slugsFromPage.has(w) ? renderHtml([w.widget], htmlLanguage) : widgetsHtml[i]!;

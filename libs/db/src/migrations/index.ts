@@ -19,6 +19,8 @@ import * as coveringListIndexes from './20261125000400_covering_list_indexes';
 import * as webhooks from './20261125000500_webhooks';
 import * as creditAlert from './20261125000600_credit_alert';
 import * as eventRetention from './20261125000700_event_retention';
+import * as productParameterValues from './20261126000100_product_parameter_values';
+import * as entityDefaultDesign from './20261126000300_entity_default_design';
 
 export interface Migration {
   name: string;
@@ -48,4 +50,6 @@ export const migrations: Migration[] = [
   { name: '20261125000500_webhooks', ...webhooks },
   { name: '20261125000600_credit_alert', ...creditAlert },
   { name: '20261125000700_event_retention', ...eventRetention },
+  { name: '20261126000100_product_parameter_values', ...productParameterValues },
+  { name: '20261126000300_entity_default_design', ...entityDefaultDesign },
 ];

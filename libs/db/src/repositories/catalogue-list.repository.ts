@@ -3,11 +3,13 @@ import { isoMicros } from '../timestamps';
 import {
   columnsOf,
   ENTITY_TABLES,
+  type EntityStatus,
   type EntityType,
   type LangMap,
   type ListedEntity,
   type ListFilter,
   type ListOptions,
+  type StoredEntity,
 } from './catalogue-tables';
 import { keysFrom } from './tenant-keys';
 
@@ -156,5 +158,51 @@ export const catalogueReads = {
       .where('e.is_delete', false)
       .first<Record<string, unknown> | undefined>();
     return row;
+  },
+
+  /** One item as stored (internal id and fields), unless it is deleted; no lock (generation material). */
+  async findEntity(
+    db: Knex | Knex.Transaction,
+    type: EntityType,
+    eshopId: number,
+    externalId: string,
+  ): Promise<StoredEntity | undefined> {
+    const row = await db
+      .from(keysFrom(db, eshopId, [externalId]))
+      .join(`${ENTITY_TABLES[type].table} as e`, (join) =>
+        join.on('e.eshop_id', 'k.eshop_id').andOn('e.external_id', 'x.external_id'),
+      )
+      .select(
+        ['id', 'external_id', 'status', 'is_visible', 'is_delete', ...columnsOf(type)].map((c) => `e.${c}`),
+      )
+      .where('e.is_delete', false)
+      .first<Record<string, unknown> | undefined>();
+    if (row === undefined) return undefined;
+    return {
+      id: row.id as number,
+      externalId: row.external_id as string,
+      status: row.status as EntityStatus,
+      isVisible: row.is_visible as boolean,
+      isDelete: false,
+      fields: Object.fromEntries(columnsOf(type).map((c) => [c, row[c]])),
+    };
+  },
+
+  /** The names of the given items that exist and are not deleted, by external id. */
+  async namesOf(
+    db: Knex | Knex.Transaction,
+    type: EntityType,
+    eshopId: number,
+    externalIds: readonly string[],
+  ): Promise<Map<string, LangMap>> {
+    if (externalIds.length === 0) return new Map();
+    const rows = await db
+      .from(keysFrom(db, eshopId, [...new Set(externalIds)]))
+      .join(`${ENTITY_TABLES[type].table} as e`, (join) =>
+        join.on('e.eshop_id', 'k.eshop_id').andOn('e.external_id', 'x.external_id'),
+      )
+      .select('e.external_id', 'e.name')
+      .where('e.is_delete', false);
+    return new Map(rows.map((r: { external_id: string; name: LangMap }) => [r.external_id, r.name]));
   },
 };

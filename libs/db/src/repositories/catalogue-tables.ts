@@ -20,7 +20,7 @@ export const ENTITY_TABLES: Record<EntityType, EntityTable> = {
   product: {
     table: 'products',
     langFields: [...COMMON_LANG_FIELDS, 'short_description'],
-    dataFields: ['images', 'brand_id', 'categories_ids', 'parameters_ids'],
+    dataFields: ['images', 'brand_id', 'categories_ids', 'parameters_ids', 'parameter_values'],
     listedOnlyWhenReady: true,
   },
   category: {
@@ -44,7 +44,7 @@ export const ENTITY_TABLES: Record<EntityType, EntityTable> = {
 };
 
 /** JSONB columns among the data fields (knex needs them serialised). */
-export const JSON_FIELDS = new Set(['images', 'categories_ids', 'parameters_ids']);
+export const JSON_FIELDS = new Set(['images', 'categories_ids', 'parameters_ids', 'parameter_values']);
 
 /** The stored, importable state of an entity: what an import compares and writes. */
 export interface EntityRecord {

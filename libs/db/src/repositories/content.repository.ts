@@ -54,6 +54,25 @@ export function contentColumns(content: StoredContent): ContentColumns {
 }
 
 export const contentRepository = {
+  /**
+   * Keys of people's content (origin `editor`) whose tree contains any of `texts` (a one-off
+   * walk of the whole table: the sample repair of prepareDatabase, run once).
+   */
+  async editorKeysContaining(db: Knex | Knex.Transaction, texts: readonly string[]): Promise<ContentKey[]> {
+    if (texts.length === 0) return [];
+    const patterns = texts.map((t) => `%${t.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
+    const rows = await db('content')
+      .select<{ eshop_id: number; entity_type: ContentEntityType; external_id: string }[]>(
+        'eshop_id',
+        'entity_type',
+        'external_id',
+      )
+      .where({ origin: 'editor' })
+      .andWhereRaw('tree::text like any (?)', [patterns])
+      .orderBy(['eshop_id', 'entity_type', 'external_id']);
+    return rows.map((r) => ({ eshopId: r.eshop_id, entityType: r.entity_type, externalId: r.external_id }));
+  },
+
   async find(db: Knex | Knex.Transaction, key: ContentKey): Promise<StoredContent | undefined> {
     return (await db('content')
       .select('origin', 'tree', ...OUTPUT_COLUMNS)

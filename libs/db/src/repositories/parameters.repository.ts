@@ -4,6 +4,8 @@ import { keysFrom } from './tenant-keys';
 export interface ParameterWrite {
   externalId: number;
   name: string;
+  /** Names per language (`name_translations`); undefined keeps the stored ones. */
+  nameTranslations?: Record<string, string>;
 }
 
 export interface ParameterValueWrite {
@@ -28,10 +30,24 @@ export interface WrittenParameter {
   inserted: boolean;
 }
 
+/**
+ * A parameter as a product shows it: only the values linked to that product (a parameter with no
+ * linked value is not listed at all), in value-id order.
+ */
 export interface ParameterWithValues {
   id: number;
   name: string;
   values: string[];
+  /** The parameter's names per language, when it has any (`name` is the default). */
+  names?: Record<string, string>;
+}
+
+/** What an id names in an eshop: a parameter, and values of parameters (internal ids). */
+export interface ParameterLookup {
+  /** Internal id by parameter external id. */
+  parameters: Map<number, number>;
+  /** Values by value external id: each with its internal id and its parameter's ids. */
+  values: Map<number, { id: number; parameterId: number; parameterExternalId: number }[]>;
 }
 
 export const parametersRepository = {
@@ -50,9 +66,21 @@ export const parametersRepository = {
     // Rows in id order, so concurrent imports of the same parameters lock them in the same order.
     const sortedParameters = [...parameters].sort((a, b) => a.externalId - b.externalId);
     const written = await trx('parameters')
-      .insert(sortedParameters.map((p) => ({ eshop_id: eshopId, external_id: p.externalId, name: p.name })))
+      .insert(
+        sortedParameters.map((p) => ({
+          eshop_id: eshopId,
+          external_id: p.externalId,
+          name: p.name,
+          // Not sent: an empty map on insert, the stored one kept on update (coalesce below).
+          name_translations: p.nameTranslations === undefined ? null : JSON.stringify(p.nameTranslations),
+        })),
+      )
       .onConflict(['eshop_id', 'external_id'])
-      .merge({ name: trx.raw('excluded.name'), updated_at: trx.fn.now(6) })
+      .merge({
+        name: trx.raw('excluded.name'),
+        name_translations: trx.raw('coalesce(excluded.name_translations, parameters.name_translations)'),
+        updated_at: trx.fn.now(6),
+      })
       .returning<{ id: number; external_id: number; inserted: boolean }[]>([
         'id',
         'external_id',
@@ -83,6 +111,57 @@ export const parametersRepository = {
       values: countInserted(writtenValues),
       written: written.map((p) => ({ externalId: p.external_id, inserted: p.inserted })),
     };
+  },
+
+  /**
+   * What the given numbers name in the eshop: parameters by external id, and values by external
+   * id (a value id is unique per parameter only, so one number may name values of several
+   * parameters). Two statements, each joined on the keys (keysFrom).
+   */
+  async lookup(
+    db: Knex | Knex.Transaction,
+    eshopId: number,
+    parameterIds: readonly number[],
+    valueIds: readonly number[],
+  ): Promise<ParameterLookup> {
+    const found: ParameterLookup = { parameters: new Map(), values: new Map() };
+    if (parameterIds.length) {
+      const rows = await db
+        .from(keysFrom(db, eshopId, parameterIds, { column: 'external_id', type: 'bigint' }))
+        .join('parameters as p', (join) =>
+          join.on('p.eshop_id', 'k.eshop_id').andOn('p.external_id', 'x.external_id'),
+        )
+        .select<{ id: string; external_id: string }[]>('p.id', 'p.external_id');
+      for (const r of rows) found.parameters.set(Number(r.external_id), Number(r.id));
+    }
+    if (valueIds.length) {
+      const rows = await db
+        .from(keysFrom(db, eshopId, valueIds, { column: 'external_id', type: 'bigint' }))
+        .join('parameter_values as v', (join) =>
+          join.on('v.eshop_id', 'k.eshop_id').andOn('v.external_id', 'x.external_id'),
+        )
+        .join('parameters as p', (join) =>
+          join.on('p.eshop_id', 'v.eshop_id').andOn('p.id', 'v.parameter_id'),
+        )
+        .orderBy(['v.external_id', 'p.external_id'])
+        .select<{ id: string; external_id: string; parameter_id: string; parameter_external_id: string }[]>(
+          'v.id',
+          'v.external_id',
+          'v.parameter_id',
+          'p.external_id as parameter_external_id',
+        );
+      for (const r of rows) {
+        const key = Number(r.external_id);
+        const list = found.values.get(key) ?? [];
+        list.push({
+          id: Number(r.id),
+          parameterId: Number(r.parameter_id),
+          parameterExternalId: Number(r.parameter_external_id),
+        });
+        found.values.set(key, list);
+      }
+    }
+    return found;
   },
 
   async existingIds(

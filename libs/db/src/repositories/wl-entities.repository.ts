@@ -26,6 +26,8 @@ export interface WlEntityWrite {
   type: WlEntityType;
   oldDescription: LangMap;
   title: LangMap;
+  /** A design for an entity that has none yet (a design it has is kept); see `upsert`. */
+  designId?: number | null;
 }
 
 type EntityOut = Omit<WlEntityRow, 'design_owner' | keyof TimestampsOut> & TimestampsOut;
@@ -59,7 +61,11 @@ function toEntity(row: EntityOut): WlEntity {
 }
 
 export const wlEntitiesRepository = {
-  /** Creates the entity, or updates its description and title; `created` says which. */
+  /**
+   * Creates the entity, or updates its description and title; `created` says which. `designId`
+   * is given to an entity without a design (a new one, or one whose design was removed); a
+   * design the entity has (filled meanwhile, even by a concurrent transaction) is kept.
+   */
   async upsert(
     db: Knex | Knex.Transaction,
     eshopId: number,
@@ -69,14 +75,51 @@ export const wlEntitiesRepository = {
       old_description: JSON.stringify(input.oldDescription),
       title: JSON.stringify(input.title),
     };
+    const designId = input.designId ?? null;
+    const design = designId === null ? {} : { design_id: designId, design_owner: designOwner(db, designId) };
+    const keepDesign =
+      designId === null
+        ? {}
+        : {
+            // Both read the row as it was: the owner follows the design it goes with.
+            design_id: db.raw('coalesce(wl_entities.design_id, excluded.design_id)'),
+            design_owner: db.raw(
+              'case when wl_entities.design_id is null then excluded.design_owner else wl_entities.design_owner end',
+            ),
+          };
     const [row] = await db('wl_entities')
-      .insert({ eshop_id: eshopId, entity_id: input.entityId, type: input.type, ...values })
+      .insert({ eshop_id: eshopId, entity_id: input.entityId, type: input.type, ...values, ...design })
       .onConflict(['eshop_id', 'type', 'entity_id'])
-      .merge({ ...values, updated_at: db.fn.now(6) })
+      .merge({ ...values, ...keepDesign, updated_at: db.fn.now(6) })
       .returning<{ id: number; created: boolean }[]>(['id', db.raw('(xmax = 0) as created')]);
     // Written just above in this transaction: it is there.
     const entity = (await select(db).where({ id: row!.id }).first())!;
     return { entity: toEntity(entity), created: row!.created };
+  },
+
+  /**
+   * Registers the entity unless the eshop has it already (then it is left exactly as it is) and
+   * answers the registered entity either way.
+   */
+  async registerIfAbsent(
+    db: Knex | Knex.Transaction,
+    eshopId: number,
+    input: WlEntityWrite,
+  ): Promise<WlEntity> {
+    const designId = input.designId ?? null;
+    await db('wl_entities')
+      .insert({
+        eshop_id: eshopId,
+        entity_id: input.entityId,
+        type: input.type,
+        old_description: JSON.stringify(input.oldDescription),
+        title: JSON.stringify(input.title),
+        ...(designId !== null && { design_id: designId, design_owner: designOwner(db, designId) }),
+      })
+      .onConflict(['eshop_id', 'type', 'entity_id'])
+      .ignore();
+    // Inserted above, or there already (a concurrent insert is waited for by the conflict check).
+    return (await this.find(db, eshopId, input.type, input.entityId))!;
   },
 
   async find(

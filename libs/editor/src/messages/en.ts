@@ -32,6 +32,27 @@ export const en = {
   undo: 'Undo',
   editHint: 'Click a text (or press Enter on it) to edit; Enter saves, Escape cancels.',
   edit: 'Edit text',
+  editNotSaved: 'Not saved: {message} Press Enter in the text to try again, or Escape to put it back.',
+  notSaved: 'Your edit was not saved: the texts shown are the ones saved on the server.',
+  media: 'Images and links',
+  mediaOf: 'Images and links of {widget}',
+  mediaN: 'Image or link {n}',
+  imageUrl: 'Image URL',
+  linkUrl: 'Link URL',
+  videoUrl: 'Video URL',
+  altText: 'Alternative text',
+  save: 'Save',
+  noPreview: 'No preview: the address is empty or not accepted.',
+  videoPlays: 'Plays {url}',
+  linkOpens: '“{text}” opens',
+  badImageUrl: 'Use an absolute http or https address.',
+  badLinkUrl: 'Use an absolute http, https or mailto address.',
+  badVideoUrl: 'Use a YouTube or Vimeo link.',
+  confirmReplace:
+    'This deletes the {n} {n:widget|widgets} shown now, in every language ({languages}), and writes the new content:',
+  keepWidgets: 'Keep them (go back)',
+  confirmFill: 'Replace them and fill',
+  confirmGenerate: 'Replace them and generate',
   saving: 'Saving…',
   saved: 'Saved.',
   moved: 'Widget moved to position {n}.',
@@ -104,6 +125,9 @@ export const en = {
   errTooMany: 'Too many requests. Try again in a moment.',
   errServer: 'Something went wrong on the server ({message}). Try again; if it persists, report it.',
   errOther: 'The request failed ({status}): {message}',
+  errCsp:
+    "This page's Content-Security-Policy blocks the editor ({directive}: {blocked}). Allow it in the page's policy.",
+  retry: 'Try again',
 } as const;
 
 export type MessageKey = keyof typeof en;

@@ -32,10 +32,20 @@ export const LIMITS = {
   parameter_name: 255,
   parameter_value: 1000,
   parameter_values: 1000,
+  /** Explicit pairs of a product (`parameter_values`) and value ids in one pair. */
+  product_parameter_values: 1000,
+  pair_value_ids: 1000,
 } as const;
 
 export type LangField =
-  'name' | 'url' | 'description' | 'short_description' | 'seo_title' | 'seo_description';
+  | 'name'
+  | 'url'
+  | 'description'
+  | 'short_description'
+  | 'seo_title'
+  | 'seo_description'
+  /** A parameter's `name_translations` (an extension): names of at most LIMITS.parameter_name. */
+  | 'parameter_name';
 
 const COMMON: LangField[] = ['name', 'url', 'description', 'seo_title', 'seo_description'];
 
@@ -108,11 +118,24 @@ const VARIANT: ItemContract = {
   required: ['code'],
 };
 
+/**
+ * `parameter_values` is an extension of the v2 product write contract (docs/decisions.md, "A
+ * product shows only its own parameter values"): the values a product chose of a parameter.
+ */
+const PARAMETER_VALUES_PAIR: ItemContract = {
+  fields: { parameter_id: positiveInteger, value_ids: array(positiveInteger, LIMITS.pair_value_ids) },
+  required: ['parameter_id', 'value_ids'],
+};
+
 /** v2 fields per entity type besides `id`, `is_visible` and the language maps. */
 const V2_DATA_FIELDS: Record<EntityType, Record<string, FieldRule>> = {
   product: {
     images,
     ...PRODUCT_REFERENCES,
+    parameter_values: array(
+      { kind: 'object', contract: PARAMETER_VALUES_PAIR },
+      LIMITS.product_parameter_values,
+    ),
     variant: array({ kind: 'object', contract: VARIANT }, LIMITS.variants),
   },
   category: { images },
@@ -155,11 +178,16 @@ const V1_PRODUCT: ItemContract = {
   required: ['id', 'name'],
 };
 
-/** Parameters (v1 and v2 share the structure; not multilingual). */
+/**
+ * Parameters (v1 and v2 share the structure). `name` stays the one (default) name;
+ * `name_translations` is an extension: the name per language (docs/decisions.md, "A product
+ * shows only its own parameter values").
+ */
 const PARAMETER: ItemContract = {
   fields: {
     id: positiveInteger,
     name: text(LIMITS.parameter_name, { nonEmpty: true }),
+    name_translations: { kind: 'langMap', field: 'parameter_name', nullable: false },
     values: array(
       {
         kind: 'object',

@@ -2,11 +2,14 @@ import {
   catalogueRepository,
   ENTITY_TABLES,
   parametersRepository,
+  productRelationsRepository,
   variantsRepository,
   type EntityType,
   type EntityWrite,
   type Knex,
   type NewEvent,
+  type ParameterLookup,
+  type ProductParameterLink,
   type StoredEntity,
   type Variant,
 } from '@catalogue/db';
@@ -23,10 +26,18 @@ export interface WriteItem {
   brand_id?: string | null;
   categories_ids?: string[];
   parameters_ids?: number[];
+  /** Explicit parameter values of a product (an extension of the v2 write contract). */
+  parameter_values?: ParameterValuesPair[];
   variant?: { code: string; ean?: string | null }[];
   image_preview?: string | null;
   category?: string | null;
   [langField: string]: unknown;
+}
+
+/** The values a product chose of one parameter (external ids). */
+export interface ParameterValuesPair {
+  parameter_id: number;
+  value_ids: number[];
 }
 
 export interface EntityImportOutcome {
@@ -65,6 +76,7 @@ const EMPTY_DATA: Record<string, unknown> = {
   brand_id: null,
   categories_ids: [],
   parameters_ids: [],
+  parameter_values: [],
   image_preview: null,
   category: null,
 };
@@ -103,9 +115,69 @@ function variantsOf(type: EntityType, item: WriteItem): Variant[] | undefined {
   return item.variant?.map((v) => ({ code: v.code, ean: v.ean ? v.ean : null }));
 }
 
+/** The parameters and values the numbers of some products' `parameters_ids` and pairs may name. */
+function lookupOf(
+  trx: Knex.Transaction,
+  eshopId: number,
+  products: { parameters_ids?: number[]; parameter_values?: ParameterValuesPair[] }[],
+): Promise<ParameterLookup> {
+  const parameters = new Set<number>();
+  const values = new Set<number>();
+  for (const product of products) {
+    for (const id of product.parameters_ids ?? []) {
+      parameters.add(id);
+      values.add(id);
+    }
+    for (const pair of product.parameter_values ?? []) {
+      parameters.add(pair.parameter_id);
+      for (const id of pair.value_ids) values.add(id);
+    }
+  }
+  return parametersRepository.lookup(trx, eshopId, [...parameters], [...values]);
+}
+
 /**
- * Checks brand_id, categories_ids and parameters_ids of products against what exists for
- * the eshop (soft-deleted items count: products keep pointing at them). Inside a
+ * What a product's parameter references link (docs/decisions.md, "A product shows only its own
+ * parameter values"), in order, and the messages for those that link nothing:
+ * - a number of `parameters_ids` that is a parameter's id links that parameter (a parameter id
+ *   wins over a value id of the same number); else the one value of the eshop with that id links
+ *   that value; a value id that several parameters' values have is ambiguous and links nothing;
+ * - a pair `{parameter_id, value_ids}` links each named value of that parameter; a value id the
+ *   parameter does not have links nothing.
+ */
+function linksOf(
+  lookup: ParameterLookup,
+  ids: readonly number[],
+  pairs: readonly ParameterValuesPair[],
+): { links: ProductParameterLink[]; errors: string[] } {
+  const links: ProductParameterLink[] = [];
+  const errors: string[] = [];
+  ids.forEach((id, i) => {
+    const parameter = lookup.parameters.get(id);
+    const values = lookup.values.get(id) ?? [];
+    if (parameter !== undefined) links.push({ parameterId: parameter, valueId: null });
+    else if (values.length === 1) links.push({ parameterId: values[0]!.parameterId, valueId: values[0]!.id });
+    else if (values.length > 1) errors.push(`The selected parameters_ids.${i} is ambiguous.`);
+    else errors.push(`The selected parameters_ids.${i} is invalid.`);
+  });
+  pairs.forEach((pair, i) => {
+    const parameter = lookup.parameters.get(pair.parameter_id);
+    if (parameter === undefined) {
+      errors.push(`The selected parameter_values.${i}.parameter_id is invalid.`);
+      return;
+    }
+    pair.value_ids.forEach((valueId, j) => {
+      const value = (lookup.values.get(valueId) ?? []).find((v) => v.parameterId === parameter);
+      if (value) links.push({ parameterId: parameter, valueId: value.id });
+      else errors.push(`The selected parameter_values.${i}.value_ids.${j} is invalid.`);
+    });
+  });
+  return { links, errors };
+}
+
+/**
+ * Checks brand_id, categories_ids, parameters_ids and parameter_values of products against what
+ * exists for the eshop (soft-deleted items count: products keep pointing at them). Inside a
  * multi-import transaction, items written by earlier sections exist already.
  */
 async function referenceErrors(
@@ -115,11 +187,14 @@ async function referenceErrors(
 ): Promise<Map<number, string[]>> {
   const brands = new Set(items.flatMap(({ item }) => (item.brand_id ? [item.brand_id] : [])));
   const categories = new Set(items.flatMap(({ item }) => item.categories_ids ?? []));
-  const parameters = new Set(items.flatMap(({ item }) => item.parameters_ids ?? []));
   // One after another: the queries share the transaction's single connection.
   const knownBrands = await catalogueRepository.existingIds(trx, 'brand', eshopId, [...brands]);
   const knownCategories = await catalogueRepository.existingIds(trx, 'category', eshopId, [...categories]);
-  const knownParameters = await parametersRepository.existingIds(trx, eshopId, [...parameters]);
+  const lookup = await lookupOf(
+    trx,
+    eshopId,
+    items.map(({ item }) => item),
+  );
   const errors = new Map<number, string[]>();
   for (const { index, item } of items) {
     const messages: string[] = [];
@@ -127,9 +202,7 @@ async function referenceErrors(
     item.categories_ids?.forEach((id, i) => {
       if (!knownCategories.has(id)) messages.push(`The selected categories_ids.${i} is invalid.`);
     });
-    item.parameters_ids?.forEach((id, i) => {
-      if (!knownParameters.has(id)) messages.push(`The selected parameters_ids.${i} is invalid.`);
-    });
+    messages.push(...linksOf(lookup, item.parameters_ids ?? [], item.parameter_values ?? []).errors);
     if (messages.length) errors.set(index, messages);
   }
   return errors;
@@ -210,6 +283,7 @@ async function writeRound(
   );
   const lostIds = new Set(lost.map(({ item }) => item.id));
   for (const id of lostIds) newVariants.delete(id);
+  if (type === 'product') await replaceParameterLinks(trx, eshopId, writes, written);
   if (newVariants.size) {
     await variantsRepository.replace(
       trx,
@@ -235,6 +309,38 @@ async function writeRound(
     })),
     lost,
   };
+}
+
+/**
+ * Re-links the parameters of the products whose data this request changed (or created), from
+ * their stored fields after the merge: `parameters_ids` and `parameter_values`. What the sent
+ * fields name was checked before (referenceErrors); a kept field's number that names nothing any
+ * more links nothing.
+ */
+async function replaceParameterLinks(
+  trx: Knex.Transaction,
+  eshopId: number,
+  writes: EntityWrite[],
+  written: Map<string, { id: number }>,
+): Promise<void> {
+  // A write that kept the item's status (visibility, undelete) kept its data and links too.
+  const changed = writes.filter((w) => w.status === 'generate' && written.has(w.externalId));
+  if (!changed.length) return;
+  const fieldsOf = (w: EntityWrite) => ({
+    parameters_ids: (w.fields.parameters_ids as number[] | null) ?? [],
+    parameter_values: (w.fields.parameter_values as ParameterValuesPair[] | null) ?? [],
+  });
+  const lookup = await lookupOf(trx, eshopId, changed.map(fieldsOf));
+  await productRelationsRepository.replaceLinks(
+    trx,
+    eshopId,
+    new Map(
+      changed.map((w) => {
+        const f = fieldsOf(w);
+        return [written.get(w.externalId)!.id, linksOf(lookup, f.parameters_ids, f.parameter_values).links];
+      }),
+    ),
+  );
 }
 
 /**

@@ -4,7 +4,16 @@ import { withoutDuplicates, type CheckedItem, type ItemError } from './item-chec
 export interface ParameterItem {
   id: number;
   name: string;
+  /** Names per language; `default` and empty names are not kept (`name` is the default). */
+  name_translations?: Record<string, string>;
   values?: { id: number; value: string }[];
+}
+
+/** The names a parameter shows per language: not `default` (that is `name`), not empty ones. */
+function translations(names: Record<string, string>): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(names).filter(([lang, name]) => lang !== 'default' && name.trim() !== ''),
+  );
 }
 
 /**
@@ -28,7 +37,11 @@ export async function importParameters(
   const counts = await parametersRepository.upsert(
     trx,
     eshopId,
-    items.map(({ item }) => ({ externalId: item.id, name: item.name })),
+    items.map(({ item }) => ({
+      externalId: item.id,
+      name: item.name,
+      ...(item.name_translations && { nameTranslations: translations(item.name_translations) }),
+    })),
     items.flatMap(({ item }) =>
       (item.values ?? []).map((v) => ({ parameterExternalId: item.id, externalId: v.id, value: v.value })),
     ),

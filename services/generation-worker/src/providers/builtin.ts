@@ -39,8 +39,40 @@ import {
   type SkipReason,
 } from './types';
 
-/** Sentences grouped by the block (paragraph) they come from. */
+/** Sentences grouped by the block (paragraph, or list: one entry per item) they come from. */
 type Pool = string[][];
+
+/** The blocks (and taken groups) that are a source list: they are written as a list again. */
+const LISTS = new WeakSet<string[]>();
+const asList = (items: string[]): string[] => {
+  LISTS.add(items);
+  return items;
+};
+
+const LIST_ELEMENT = /<(ul|ol)\b[^>]*>([\s\S]*?)<\/\1\s*>/gi;
+const LIST_ITEM = /<li\b[^>]*>([\s\S]*?)(?=<li\b|$)/gi;
+
+/**
+ * The sentences of a description by block; a `<ul>`/`<ol>` is one block of its items (each item
+ * whole), marked as a list so that it stays one.
+ */
+function descriptionBlocks(value: string | undefined): Pool {
+  if (value === undefined || value.trim() === '') return [];
+  if (!MARKUP.test(value)) return plainBlocks(value).map((block) => sentences(block));
+  const out: Pool = [];
+  const prose = (html: string) => htmlBlocks(html).forEach((block) => out.push(sentences(block)));
+  let from = 0;
+  for (const match of value.matchAll(LIST_ELEMENT)) {
+    prose(value.slice(from, match.index));
+    from = match.index + match[0].length;
+    const items = [...(match[2] ?? '').matchAll(LIST_ITEM)]
+      .map((item) => collapse(htmlBlocks(item[1] ?? '').join(' ')))
+      .filter((item) => item !== '');
+    if (items.length > 0) out.push(asList(items));
+  }
+  prose(value.slice(from));
+  return out;
+}
 
 interface Pair {
   title: string;
@@ -60,14 +92,17 @@ const blocksOf = (value: string | undefined): string[] => {
 function descriptionPool(context: GenerationContext): Pool {
   const seen = new Set<string>();
   const pool: Pool = [];
-  for (const block of [...blocksOf(context.short_description), ...blocksOf(context.old_description)]) {
-    const fresh = sentences(block).filter((sentence) => {
+  for (const block of [
+    ...descriptionBlocks(context.short_description),
+    ...descriptionBlocks(context.old_description),
+  ]) {
+    const fresh = block.filter((sentence) => {
       const key = sentence.toLowerCase();
       if (seen.has(key)) return false;
       seen.add(key);
       return true;
     });
-    if (fresh.length > 0) pool.push(fresh);
+    if (fresh.length > 0) pool.push(LISTS.has(block) ? asList(fresh) : fresh);
   }
   return pool;
 }
@@ -127,6 +162,7 @@ export function researchQuestions(context: GenerationContext, seen = new Set<str
 function descriptionQuestions(pool: Pool, seen: Set<string>): Pair[] {
   // An answer stays within the paragraph of its question.
   return pool.flatMap((block, i) => {
+    if (LISTS.has(block)) return [];
     const { pairs, used } = questionsOf(block, seen);
     pool[i] = block.filter((sentence) => !used.has(sentence.toLowerCase()));
     return pairs;
@@ -168,12 +204,13 @@ function takeParagraphs(pool: Pool, max: number): string[][] {
     const separator = used === 0 ? 0 : 1;
     const size = length(sentence);
     if (used + separator + size > max) {
-      if (used === 0) taken.push([cutText(sentence, max)]);
+      if (used === 0)
+        taken.push(LISTS.has(block) ? asList([cutText(sentence, max)]) : [cutText(sentence, max)]);
       if (used === 0) block.shift();
       break;
     }
     if (from !== block) {
-      taken.push([]);
+      taken.push(LISTS.has(block) ? asList([]) : []);
       from = block;
     }
     taken[taken.length - 1]?.push(sentence);
@@ -183,8 +220,18 @@ function takeParagraphs(pool: Pool, max: number): string[][] {
   return taken.filter((group) => group.length > 0 && group.join('') !== '');
 }
 
+/** Paragraphs as `<p>`, a source list as `<ul>` again (never one paragraph per item). */
 const asHtml = (groups: string[][]): string =>
-  groups.map((group) => `<p>${escapeText(group.join(' '))}</p>`).join('');
+  groups
+    .map((group) =>
+      LISTS.has(group)
+        ? `<ul>${group.map((item) => `<li>${escapeText(item)}</li>`).join('')}</ul>`
+        : `<p>${escapeText(group.join(' '))}</p>`,
+    )
+    .join('');
+
+const asText = (groups: string[][]): string =>
+  groups.map((group) => group.join(LISTS.has(group) ? '; ' : ' ')).join(' ');
 
 /** What the context holds, consumed widget by widget in design order. */
 interface Material {
@@ -255,7 +302,7 @@ function fillWidget(widget: FillableStructureWidget, m: Material): Filled {
   if (paragraph !== undefined && (paragraph.format === 'html' || paragraph.format === 'text')) {
     const groups = takeParagraphs(m.pool, paragraph.max_length);
     if (groups.length > 0) {
-      fields.paragraph = paragraph.format === 'html' ? asHtml(groups) : groups.flat().join(' ');
+      fields.paragraph = paragraph.format === 'html' ? asHtml(groups) : asText(groups);
     }
     if (!m.nameUsed && field.has('heading')) {
       fields.heading = m.name;

@@ -23,6 +23,10 @@ export interface GenerationContext {
   /** Free text, usually one `Name: value` per line. */
   parameter?: string;
   ean?: string;
+  /** The product's brand name in `lang`. */
+  brand?: string;
+  /** Names of the product's categories in `lang`. */
+  categories?: string[];
   /** Instructions of the shop (the selected prompt). */
   prompt?: string;
   /** Wished paragraph length in characters; never raises a field's `max_length`. */

@@ -16,9 +16,12 @@ import { UnrecoverableError } from 'bullmq';
 import {
   appendWidgets,
   fillDesign,
+  htmlToText,
   ownLanguages,
   type ContentWidget,
   type DesignStructure,
+  type FillWidgetInput,
+  type Text,
 } from '@catalogue/content';
 import {
   generationMaterial,
@@ -44,6 +47,7 @@ import {
   type SkippedWidget,
   type TokenUsage,
 } from '../providers';
+import { collapse } from '../providers/text';
 import type { ResearchPage } from '../research';
 import {
   fillProblems,
@@ -120,13 +124,15 @@ async function loadInputs(deps: GenerationDeps, job: GenerationJob): Promise<Job
   const structure = structureOf(design);
   const pages = await research(deps, context);
   const prompt = await promptText(deps.db, eshopId, context.prompt_id);
-  const material = await generationMaterial(
-    deps.db,
-    eshopId,
-    job.entityType as ContentEntityType,
-    job.entityId,
-  );
-  const urlIn = (lang: string) => material.url[lang]?.trim() || undefined;
+  // The catalogue's material was merged into the context when the job was planned; a row
+  // written before that carries no `images`, and reads the item's images and pages now.
+  const legacy =
+    context.images === undefined
+      ? await generationMaterial(deps.db, eshopId, job.entityType as ContentEntityType, job.entityId)
+      : undefined;
+  const images = context.images ?? legacy?.images ?? [];
+  const urlIn = (lang: string, stored: string | undefined) =>
+    stored ?? (legacy?.url[lang]?.trim() || undefined);
   const own: GenerationContext = {
     lang: job.lang,
     languages: eshop.languages,
@@ -135,13 +141,15 @@ async function loadInputs(deps: GenerationDeps, job: GenerationJob): Promise<Job
     old_description: context.old_description,
     parameter: context.parameter,
     ean: context.ean,
+    brand: context.brand,
+    categories: context.categories,
     prompt,
     paragraph_length: context.paragraph_length,
     research: pages,
-    images: material.images,
-    url: urlIn(job.lang),
+    images,
+    url: urlIn(job.lang, context.url),
   };
-  // Another language is written from its own texts only: the host's fields and the research
+  // Another language is written from its own data only: the host's fields and the research
   // pages belong to the job's language.
   const others = Object.entries(context.other_languages)
     .filter(([lang]) => lang !== job.lang && (eshop.languages as string[]).includes(lang))
@@ -149,13 +157,17 @@ async function loadInputs(deps: GenerationDeps, job: GenerationJob): Promise<Job
       lang,
       languages: eshop.languages,
       name: source.name,
+      short_description: source.short_description,
       old_description: source.old_description,
+      parameter: source.parameter,
       ean: context.ean,
+      brand: source.brand,
+      categories: source.categories,
       prompt,
       paragraph_length: context.paragraph_length,
       research: [],
-      images: material.images,
-      url: urlIn(lang),
+      images,
+      url: urlIn(lang, source.url),
     }));
   return { design, eshop, context, structure, pages, contexts: [own, ...others] };
 }
@@ -213,7 +225,7 @@ async function generateTree(
     inputs.structure,
     inputs.design.templates,
     { widget: merged.widgets },
-    { htmlLanguage: job.lang },
+    { htmlLanguage: job.lang, imageAlt: imageAlt(inputs.contexts) },
   );
   if (!filled.ok) {
     return {
@@ -225,7 +237,11 @@ async function generateTree(
   return {
     tree: filled.tree,
     widgetsCreated: filled.widgetsCreated,
-    widgetLanguages: Object.values(merged.perLanguage).reduce((a, b) => a + b, 0),
+    widgetLanguages: writtenWidgets(
+      inputs.structure,
+      merged.widgets,
+      answers.map((a) => a.lang),
+    ),
     languages: answers.map((answer) => answer.lang),
     skipped: skippedWidgets(inputs.structure, merged.widgets, own!.skipped),
     // A provider that cannot tell which widget used a page read them all for every widget.
@@ -233,6 +249,57 @@ async function generateTree(
     provider,
     usage,
   };
+}
+
+/**
+ * The images' alternative text: the item's name in each language written (as the import
+ * rendering sets it), so a generated image is never described by nothing.
+ */
+function imageAlt(contexts: readonly GenerationContext[]): Record<string, string> {
+  const alt: Record<string, string> = {};
+  for (const context of contexts) {
+    const name = collapse(htmlToText(context.name ?? ''));
+    if (name !== '') alt[context.lang] = name;
+  }
+  return alt;
+}
+
+/**
+ * What is charged: per language written, the widgets that received text in it (a field or an
+ * item of text or HTML format). A widget of the catalogue's own images only, or of a bare link
+ * (a video taken from the description), is placed, not written, and costs nothing.
+ */
+export function writtenWidgets(
+  structure: DesignStructure,
+  widgets: readonly FillWidgetInput[],
+  languages: readonly string[],
+): number {
+  const specs = new Map(
+    structure.widget.map((w) => [
+      w.design_widget_id,
+      new Map(
+        (w.fillable ? [...w.field, ...w.item_field] : []).map((spec) => [spec.role, spec.format] as const),
+      ),
+    ]),
+  );
+  const hasText = (texts: Record<string, Text>, formats: Map<string, string>, lang: string, only: boolean) =>
+    Object.entries(texts).some(([role, text]) => {
+      const format = formats.get(role);
+      if (format !== 'text' && format !== 'html') return false;
+      const value = typeof text === 'string' ? (only ? text : undefined) : text[lang];
+      return typeof value === 'string' && value.trim() !== '';
+    });
+  let count = 0;
+  for (const widget of widgets) {
+    const formats = specs.get(widget.design_widget_id) ?? new Map<string, string>();
+    for (const lang of languages) {
+      // A plain string is the job's language's text (the first language).
+      const only = lang === languages[0];
+      const texts = [widget.fields ?? {}, ...(widget.items ?? [])];
+      if (texts.some((t) => hasText(t, formats, lang, only))) count++;
+    }
+  }
+  return count;
 }
 
 /** The fillable widgets that got nothing, with the provider's reason or `not_answered`. */

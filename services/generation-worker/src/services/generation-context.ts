@@ -17,13 +17,16 @@ import type { GenerationDeps } from './generation-end';
 export type JobContext = Required<
   Pick<GenerateJobContext, 'remove_exist_widget' | 'use_serp_context' | 'use_web_research' | 'search_web'>
 > &
-  Omit<GenerateJobContext, 'search_model' | 'use_ai_profile' | 'other_languages'> & {
+  Omit<GenerateJobContext, 'search_model' | 'use_ai_profile' | 'other_languages' | 'categories'> & {
+    categories: string[];
     /** Other languages a replacing job writes, each from its own texts (none: the job's only). */
     other_languages: Record<string, OtherLanguageSource>;
   };
 
 const str = (value: unknown): string | undefined =>
   typeof value === 'string' && value.trim() !== '' ? value : undefined;
+const strings = (value: unknown): string[] =>
+  Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string' && v.trim() !== '') : [];
 const int = (value: unknown): number | undefined =>
   typeof value === 'number' && Number.isSafeInteger(value) ? value : undefined;
 
@@ -39,14 +42,17 @@ export function readContext(stored: GenerateJobContext): JobContext {
     old_description: str(raw.old_description),
     parameter: str(raw.parameter),
     ean: str(raw.ean),
+    brand: str(raw.brand),
+    categories: strings(raw.categories),
+    // Absent (a row written before the catalogue material was merged at planning): read at run time.
+    images: Array.isArray(raw.images) ? strings(raw.images) : undefined,
+    url: str(raw.url),
     prompt_id: int(raw.prompt_id),
     paragraph_length: int(raw.paragraph_length),
     remove_exist_widget: raw.remove_exist_widget === true,
     use_serp_context: raw.use_serp_context === true,
     use_web_research: raw.use_web_research === true,
-    search_web: Array.isArray(raw.search_web)
-      ? raw.search_web.filter((url): url is string => typeof url === 'string' && url.trim() !== '')
-      : [],
+    search_web: strings(raw.search_web),
     other_languages: otherLanguages(raw.other_languages),
   };
 }
@@ -56,12 +62,23 @@ function otherLanguages(value: unknown): Record<string, OtherLanguageSource> {
   const out: Record<string, OtherLanguageSource> = {};
   for (const [lang, source] of Object.entries(value as Record<string, unknown>)) {
     if (typeof source !== 'object' || source === null) continue;
-    const { name, old_description } = source as Record<string, unknown>;
-    const texts = {
-      ...(str(name) && { name: str(name) }),
-      ...(str(old_description) && { old_description: str(old_description) }),
-    };
-    if (Object.keys(texts).length > 0) out[lang] = texts;
+    const raw = source as Record<string, unknown>;
+    const texts: OtherLanguageSource = {};
+    for (const key of [
+      'name',
+      'short_description',
+      'old_description',
+      'parameter',
+      'brand',
+      'url',
+    ] as const) {
+      const text = str(raw[key]);
+      if (text !== undefined) texts[key] = text;
+    }
+    const categories = strings(raw.categories);
+    if (categories.length > 0) texts.categories = categories;
+    // A language is written again only from its own words (a name or a description).
+    if (texts.name ?? texts.short_description ?? texts.old_description) out[lang] = texts;
   }
   return out;
 }

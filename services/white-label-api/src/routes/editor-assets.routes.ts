@@ -1,18 +1,42 @@
 import { readFile } from 'node:fs/promises';
-import { publicAssetsRouter } from '@catalogue/http';
+import { normaliseOrigin, originsRepository } from '@catalogue/db';
+import { limitByAddress, publicAssetsRouter, Router, type AppContext, type AppState } from '@catalogue/http';
+import type { Deps } from '../deps';
 
 /**
  * The editor's bundle (`npm run build` writes it with esbuild), served to host pages on any
  * origin: `<script type="module" src="…/editor/v1/ccs-editor.js">`. The path's `v1` is the
- * element's public API version; the bytes are revalidated by ETag, or cached for a year when
- * the URL carries `?v=<content hash>`.
+ * element's public API version. Brotli or gzip (compressed once per process); the stable URL
+ * is revalidated by ETag and names the content-addressed one (`Link: rel="canonical"`),
+ * `/editor/v1/ccs-editor.<content hash>.js`, cached for a year as immutable.
  */
 export function editorAssetsRouter() {
   return publicAssetsRouter([
     {
       path: '/editor/v1/ccs-editor.js',
+      hashedPath: '/editor/v1/ccs-editor.:hash.js',
       contentType: 'text/javascript; charset=utf-8',
       load: () => readFile(require.resolve('@catalogue/editor/dist/ccs-editor.js')),
     },
   ]);
+}
+
+/**
+ * `GET /editor/v1/origin`: whether some eshop allows the calling page's Origin. The API's own
+ * answers to an origin no eshop allows carry no CORS header (its preflight is refused), so a
+ * page sees them only as a network failure; this one is readable by any page (`*`, a simple
+ * request without token or preflight), so the editor can tell "this page's origin is not
+ * allowed" from "the service cannot be reached". It tells nothing a preflight does not: the
+ * same question, answered for the Origin the request carries, with no eshop named.
+ */
+export function editorOriginRouter(deps: Pick<Deps, 'db' | 'rateLimits'>) {
+  const router = new Router<AppState, AppContext>();
+  router.get('/editor/v1/origin', limitByAddress(deps.rateLimits), async (ctx) => {
+    const origin = normaliseOrigin(ctx.get('Origin'));
+    const allowed = origin ? await originsRepository.isAllowedByAny(deps.db, origin) : false;
+    ctx.set('Access-Control-Allow-Origin', '*');
+    ctx.set('Cache-Control', 'no-store');
+    ctx.body = { origin: origin ?? null, allowed };
+  });
+  return router;
 }

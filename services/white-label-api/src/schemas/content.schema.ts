@@ -4,6 +4,7 @@
  */
 import Joi from 'joi';
 import { CONTENT_LANGUAGES, type Language } from '@catalogue/config';
+import type { SamplePart } from '@catalogue/content';
 import {
   entityIdSchema,
   entityParamsWith,
@@ -83,6 +84,11 @@ const newElementSchema = Joi.object({
     .required(),
   value: valueSchema.default({}),
   extension: extensionSchema.default([]),
+  // Kept as sent: elements read from the content (or a favourite) stay "to fill" where they were.
+  sample: Joi.array()
+    .items(Joi.string().valid('value', 'src', 'href', 'title'))
+    .unique()
+    .max(4),
 });
 
 export interface NewElementInput {
@@ -94,6 +100,7 @@ export interface NewElementInput {
   tag: string;
   value: ValueInput;
   extension: ExtensionInput;
+  sample?: SamplePart[];
 }
 
 /** Content POST: add a widget (`widget_id`, `position`, `json`) or reorder (`ord`); see decisions.md. */
@@ -127,6 +134,8 @@ const editElementSchema = Joi.object({
   class: Joi.any(),
   is_editable: Joi.any(),
   tag: Joi.any(),
+  // The service keeps the sample marker: writing the part is what ends it.
+  sample: Joi.any(),
 });
 
 export interface EditElementInput {

@@ -50,6 +50,11 @@ const elementSchema = Joi.object({
     .try(languageMap(Joi.string().allow('').max(200_000)), emptyArray)
     .default({}),
   extension: extensionSchema.default([]),
+  // Kept: an element still holding the catalogue's sample stays "to fill" when added again.
+  sample: Joi.array()
+    .items(Joi.string().valid('value', 'src', 'href', 'title'))
+    .unique()
+    .max(4),
 })
   // Fields of a content element the favourite does not keep (e.g. `html`) are ignored.
   .unknown(true);

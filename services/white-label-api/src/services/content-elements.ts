@@ -4,6 +4,7 @@
  * a request is reported at once (422) and nothing is built from a request with any.
  */
 import {
+  adoptSample,
   asLangMap,
   elementGraphProblems,
   elementTag,
@@ -15,6 +16,7 @@ import {
   sameLangMap,
   type ContentElement,
   type ContentWidget,
+  type SamplePart,
   type ValueFormat,
   type WidgetTemplate,
 } from '@catalogue/content';
@@ -78,6 +80,7 @@ export function newWidgetFromElements(
       tag: elementTag(element.tag),
       value: mergeValue({}, asLangMap(element.value), format),
       extension: Object.keys(extension).length > 0 ? dropEmpty(extension) : [],
+      ...(element.sample !== undefined && element.sample.length > 0 && { sample: element.sample }),
     };
   });
   if (Object.keys(errors).length > 0) throw new ValidationError(errors);
@@ -120,13 +123,16 @@ export function applyValueEdits(
       const element = widget.children.find((e) => e.id === sent.id);
       if (element === undefined) return add(errors, `${path}.id`, `The selected ${path}.id is invalid.`);
       let next = element;
+      // What the person wrote is theirs: a sample part they change is no longer sample (the
+      // sample value is the `default` language: writing another language keeps it to fill).
+      const written: SamplePart[] = [];
       if (sent.value !== undefined) {
-        const value = mergeValue(
-          element.value ?? {},
-          asLangMap(sent.value),
-          formats.get(element.class) ?? 'html',
-        );
-        if (!sameLangMap(value, element.value ?? {})) next = { ...next, value };
+        const sentValue = asLangMap(sent.value);
+        const value = mergeValue(element.value ?? {}, sentValue, formats.get(element.class) ?? 'html');
+        if (!sameLangMap(value, element.value ?? {})) {
+          next = { ...next, value };
+          if ('default' in sentValue) written.push('value');
+        }
       }
       if (sent.extension !== undefined) {
         // An attribute sent back exactly as stored is no change, whatever shape it has.
@@ -144,8 +150,12 @@ export function applyValueEdits(
         // An empty attribute and a missing one render the same (`alt=""` is always written).
         if (JSON.stringify(merged) !== JSON.stringify(dropEmpty(stored))) {
           next = { ...next, extension: Object.keys(merged).length > 0 ? merged : [] };
+          for (const name of Object.keys(extension)) {
+            if (name === 'src' || name === 'href' || name === 'title') written.push(name);
+          }
         }
       }
+      next = adoptSample(next, written);
       if (next === element) return;
       if (!element.is_editable)
         return add(errors, `${path}.id`, `The element ${element.id} is not editable.`);

@@ -6,27 +6,26 @@
  */
 import {
   copyWidgets,
-  designPreviewTree,
   idsAfter,
   insertWidget,
   isPermutation,
   maxElementId,
   maxWidgetId,
-  relabel,
+  publicTree,
   removeWidget,
   renderHtml,
   reorderWidgets,
+  starterWidget,
   withWidgetHtml,
   type ContentWidget,
   type Language,
-  type WidgetTemplate,
 } from '@catalogue/content';
 import { contentRepository, type Eshop, type Knex, type WlEntity, type WlEntityType } from '@catalogue/db';
-import { saveEditorContent, widgetTemplates } from '@catalogue/content-store';
+import { saveEditorContent, widgetTemplates, type EntitySources } from '@catalogue/content-store';
 import { NotFoundError, ValidationError } from '@catalogue/http';
 import type { ContentPostInput, CopyWidgetInput } from '../schemas/content.schema';
 import { newWidgetFromElements } from './content-elements';
-import { requireEntity } from './entities.service';
+import { requireEntity, requireEntityOrItem } from './entities.service';
 
 export interface ContentTarget {
   eshop: Pick<Eshop, 'id' | 'languages'>;
@@ -71,10 +70,21 @@ export async function editContent(
   db: Knex,
   target: ContentTarget,
   lang: Language,
-  build: (tree: ContentWidget[], trx: Knex.Transaction) => ContentWidget[] | Promise<ContentWidget[]>,
+  build: (
+    tree: ContentWidget[],
+    trx: Knex.Transaction,
+    sources: EntitySources | undefined,
+  ) => ContentWidget[] | Promise<ContentWidget[]>,
+  /** The target entity, read in the edit's transaction (404 unless registered, by default). */
+  entityOf: (
+    trx: Knex.Transaction,
+    eshopId: number,
+    type: WlEntityType,
+    entityId: string,
+  ) => Promise<WlEntity> = requireEntity,
 ): Promise<ContentWidget[]> {
   const saved = await db.transaction(async (trx) => {
-    const entity = await requireEntity(trx, target.eshop.id, target.type, target.entityId);
+    const entity = await entityOf(trx, target.eshop.id, target.type, target.entityId);
     return saveEditorContent(
       trx,
       {
@@ -83,49 +93,22 @@ export async function editContent(
         externalId: target.entityId,
         fallbackName: fallbackName(entity),
       },
-      async (current) => withWidgetHtml(await build(treeOf(current), trx), 'default'),
+      async (current, sources) => withWidgetHtml(await build(treeOf(current), trx, sources), 'default'),
     );
   });
   return withWidgetHtml(saved.tree, lang);
 }
 
 /**
- * A catalogue widget as the editor adds it: its sample texts and images (what the design
- * preview shows), for the person to edit. Fresh ids; `is_original` until someone edits it.
+ * Adds a catalogue widget. Without `json` it starts from the item's own data where its type has
+ * a source and from the catalogue's samples, marked as such, elsewhere (libs/content
+ * `starterWidget`): the person sees what to fill, a storefront never receives the samples.
  */
-function widgetFromSample(template: WidgetTemplate, id: number, nextElementId: () => number): ContentWidget {
-  const [built] = designPreviewTree(
-    {
-      key: 'editor-add',
-      name: template.name,
-      name_translation: {},
-      category: 'product',
-      type: 'public',
-      widgets: [{ widget: template.type }],
-    },
-    { widgets: [template] },
-  );
-  const children = built
-    ? relabel(built.children, nextElementId)
-    : [
-        {
-          id: nextElementId(),
-          parent_id: 0,
-          child_id: 0,
-          class: `ccs-widget ccs-widget--${template.type}`,
-          is_editable: false,
-          tag: 'section',
-          value: {},
-          extension: [],
-        },
-      ];
-  return { id, key: 0, widget_id: template.id, children, html: '', is_original: true };
-}
-
 async function addWidget(
   trx: Knex.Transaction,
   tree: ContentWidget[],
   input: ContentPostInput & { widget_id: number },
+  sources: EntitySources | undefined,
 ): Promise<ContentWidget[]> {
   const position = input.position ?? tree.length;
   if (position > tree.length) {
@@ -141,7 +124,12 @@ async function addWidget(
   const widget =
     input.json !== undefined && input.json.length > 0
       ? newWidgetFromElements(template, input.json, id, nextElementId)
-      : widgetFromSample(template, id, nextElementId);
+      : starterWidget(
+          template,
+          { item: sources?.compose ?? null, url: sources?.snippet.url ?? null },
+          id,
+          nextElementId,
+        );
   return insertWidget(tree, widget, position);
 }
 
@@ -175,8 +163,10 @@ export function addOrReorder(
       ord: ['The position and json fields belong to adding a widget, not to ord.'],
     });
   }
-  return editContent(db, target, lang, (tree, trx) => {
-    if (input.widget_id !== undefined) return addWidget(trx, tree, { ...input, widget_id: input.widget_id });
+  return editContent(db, target, lang, (tree, trx, sources) => {
+    if (input.widget_id !== undefined) {
+      return addWidget(trx, tree, { ...input, widget_id: input.widget_id }, sources);
+    }
     const order = input.ord ?? [];
     if (!isPermutation(tree, order)) {
       throw new ValidationError({
@@ -203,17 +193,22 @@ export function deleteWidget(
   });
 }
 
-/** The entity's whole content rendered in one language (the same renderer the lists are stored with). */
+/**
+ * The entity's whole content rendered in one language, as the lists serve it (the same renderer,
+ * without sample content: a host page may show it).
+ */
 export async function contentDom(db: Knex, target: ContentTarget, lang: Language) {
   await requireEntity(db, target.eshop.id, target.type, target.entityId);
-  const html = renderHtml(await storedTree(db, target), lang);
+  const html = renderHtml(publicTree(await storedTree(db, target)), lang);
   return { entity_id: target.entityId, entity_type: target.type, html };
 }
 
 /**
  * Appends copies of the source entity's widgets (fresh ids) to the target's content; the
- * target's own widgets stay. Both must be registered; copying an entity onto itself or copying
- * nothing is refused so the editor can tell the person.
+ * target's own widgets stay. The source must be registered; the target too, or be a catalogue
+ * item of the eshop never opened in the editor, which is registered in the same transaction
+ * (`requireEntityOrItem`). Copying an entity onto itself or copying nothing is refused so the
+ * editor can tell the person (and registers nothing).
  */
 export async function copyWidgetsBetween(
   db: Knex,
@@ -228,7 +223,7 @@ export async function copyWidgetsBetween(
   }
   const source: ContentTarget = { eshop, type: input.type, entityId: input.source_entity_id };
   const target: ContentTarget = { eshop, type: input.type, entityId: input.target_entity_id };
-  return editContent(db, target, lang, async (tree, trx) => {
+  const copy = async (tree: ContentWidget[], trx: Knex.Transaction) => {
     await requireEntity(trx, eshop.id, source.type, source.entityId);
     const widgets = await storedTree(trx, source);
     if (widgets.length === 0) {
@@ -236,5 +231,6 @@ export async function copyWidgetsBetween(
     }
     const copies = copyWidgets(widgets, maxWidgetId(tree), idsAfter(maxElementId(tree)));
     return [...tree, ...copies].map((widget, key) => ({ ...widget, key }));
-  });
+  };
+  return editContent(db, target, lang, copy, requireEntityOrItem);
 }

@@ -1,7 +1,9 @@
 import { NotFoundError, ValidationError } from '@catalogue/http';
 import { CONTENT_LANGUAGES } from '@catalogue/config';
 import { sanitizeHtml, type Text } from '@catalogue/content';
+import { CATALOGUE_TYPE_OF, defaultDesign } from '@catalogue/content-store';
 import {
+  catalogueRepository,
   contentRepository,
   wlEntitiesRepository,
   type Eshop,
@@ -22,6 +24,35 @@ export async function requireEntity(
   const entity = await wlEntitiesRepository.find(db, eshopId, type, entityId);
   if (!entity) throw new NotFoundError(`Entity ${type} "${entityId}" is not registered`);
   return entity;
+}
+
+/**
+ * The registered entity of the eshop; else, for an entity that is a catalogue item of the eshop
+ * (same external id and type, not deleted) never opened in the editor, the entity registered for
+ * it now, in the caller's transaction (rolled back with it), titled with the item's name and
+ * with the default design of its type; else 404 as {@link requireEntity}. Another eshop's item
+ * of that id is not looked at (the look-up is by this eshop), so nothing is registered for it.
+ */
+export async function requireEntityOrItem(
+  trx: Knex.Transaction,
+  eshopId: number,
+  type: WlEntityType,
+  entityId: string,
+): Promise<WlEntity> {
+  const entity = await wlEntitiesRepository.find(trx, eshopId, type, entityId);
+  if (entity) return entity;
+  const catalogueType = CATALOGUE_TYPE_OF[type];
+  // A plain read, no lock: saveEditorContent takes the item's lock after the content key's.
+  const fields =
+    catalogueType && (await catalogueRepository.findFields(trx, catalogueType, eshopId, entityId));
+  if (!fields) throw new NotFoundError(`Entity ${type} "${entityId}" is not registered`);
+  return wlEntitiesRepository.registerIfAbsent(trx, eshopId, {
+    entityId,
+    type,
+    title: toMap((fields.name as LangMap | undefined) ?? {}, (v) => v.trim()),
+    oldDescription: {},
+    designId: await registrationDesign(trx, eshopId, type),
+  });
 }
 
 /** The entity as the specification shows it: texts as one string. */
@@ -77,11 +108,24 @@ function toMap(text: Text | null, clean: (value: string) => string): LangMap {
 }
 
 /**
+ * The design a registered entity starts with: the eshop's default design of its type
+ * (libs/content-store `defaultDesign`, the one the worker composes the eshop's catalogue items
+ * of that type with), or null when the eshop can use no design of that type.
+ */
+export async function registrationDesign(
+  db: Knex | Knex.Transaction,
+  eshopId: number,
+  type: WlEntityType,
+): Promise<number | null> {
+  return (await defaultDesign(db, eshopId, type))?.design.id ?? null;
+}
+
+/**
  * Creates the entity, or updates it when the eshop registered this id and type before. A text
  * that is sent replaces the stored one (all its languages); a text that is not sent is kept, so
  * a host can re-register an entity with only its new title. The description is HTML and is
  * sanitised before it is stored; the title is plain text, kept as sent (it only ever leaves
- * the service inside JSON).
+ * the service inside JSON). An entity without a design gets the default design of its type.
  */
 export async function registerEntity(
   db: Knex,
@@ -102,6 +146,8 @@ export async function registerEntity(
           ? (existing?.oldDescription ?? {})
           : toMap(input.old_description, sanitizeHtml),
       title: input.title === undefined ? (existing?.title ?? {}) : toMap(input.title, (v) => v),
+      // An entity without a design gets its type's default; one it has (filled) is kept.
+      designId: existing?.designId ?? (await registrationDesign(trx, eshopId, input.type)),
     });
     return { entity: entityView(entity), created };
   });

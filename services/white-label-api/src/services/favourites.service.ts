@@ -1,6 +1,6 @@
 import { NotFoundError, ValidationError, type FieldErrors } from '@catalogue/http';
 import { CONTENT_LANGUAGES } from '@catalogue/config';
-import { safeHref, safeSrc, sanitizeHtml, wireExtension } from '@catalogue/content';
+import { safeHref, safeSrc, sanitizeHtml, wireExtension, type SamplePart } from '@catalogue/content';
 import {
   favouritesRepository,
   widgetCatalogueRepository,
@@ -19,6 +19,8 @@ export interface FavouriteElement {
   tag: string;
   value: Record<string, string>;
   extension: unknown[] | Record<string, unknown>;
+  /** The parts still holding the catalogue's sample (as content elements mark them). */
+  sample?: SamplePart[];
 }
 
 export interface FavouriteView {
@@ -122,6 +124,8 @@ function storedElement(element: CreateFavouriteInput['children'][number]): Favou
     tag: element.tag,
     value: Object.fromEntries(Object.entries(value).map(([lang, html]) => [lang, sanitizeHtml(html)])),
     extension: wireExtension(element.extension),
+    // A favourite saved from a widget still to fill must not bring the samples in unmarked.
+    ...(element.sample !== undefined && element.sample.length > 0 && { sample: element.sample }),
   };
 }
 

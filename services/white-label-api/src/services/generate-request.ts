@@ -3,9 +3,21 @@
  * (active language, accessible design of the entity's type, visible prompt, research limit),
  * the context snapshot the worker reads (`GenerateJobContext`, libs/db) and the cost estimate
  * it reserves. Nothing here writes.
+ *
+ * The snapshot is the one place where what the host sends meets what the service knows of the
+ * entity: field by field, the body wins, then the registered entity's title and old description,
+ * then the catalogue item of the same id and type (`generationMaterial`), each in the job's
+ * language only. So the check that there is something to write from, and the estimate, see the
+ * same material the worker writes from.
  */
 import { ownLanguages, type ContentWidget } from '@catalogue/content';
-import { loadDesign, structureOf } from '@catalogue/content-store';
+import {
+  generationMaterial,
+  loadDesign,
+  structureOf,
+  type GenerationMaterial,
+  type LanguageMaterial,
+} from '@catalogue/content-store';
 import { estimateGeneration } from '@catalogue/credits';
 import {
   contentRepository,
@@ -18,7 +30,7 @@ import {
   type Prompt,
   type WlEntity,
 } from '@catalogue/db';
-import { ValidationError, type FieldErrors } from '@catalogue/http';
+import { HttpError, ValidationError, type FieldErrors } from '@catalogue/http';
 import type { GenerateBody } from '../schemas/generate.schema';
 
 /** A checked generation request, ready to be stored as a job row. */
@@ -44,43 +56,119 @@ function entityText(map: Record<string, string | undefined>, lang: string): stri
   return filled(own) ? own : undefined;
 }
 
+/** The first text that is filled, in the order given (the precedence of the merge). */
+const first = (...texts: Array<string | null | undefined>): string | undefined => texts.find(filled);
+
+/**
+ * What the service knows of an entity in one language: the registered title and old
+ * description over the catalogue item's data. Pure (the eval scores the same merge).
+ */
+export function knownIn(
+  registered: { title: Record<string, string>; oldDescription: Record<string, string> },
+  material: Pick<GenerationMaterial, 'in'>,
+  lang: string,
+): OtherLanguageSource {
+  const item: LanguageMaterial = material.in(lang);
+  const source: OtherLanguageSource = {
+    name: first(entityText(registered.title, lang), item.name),
+    short_description: item.short_description,
+    old_description: first(entityText(registered.oldDescription, lang), item.description),
+    parameter: item.parameter,
+    brand: item.brand,
+    categories: item.categories,
+    url: item.url,
+  };
+  return Object.fromEntries(
+    Object.entries(source).filter(([, value]) => value !== undefined),
+  ) as OtherLanguageSource;
+}
+
+/** The texts a job writes from: each field the body sends over what the service knows. Pure. */
+export function writingTexts(
+  body: Pick<GenerateBody, 'name' | 'short_description' | 'old_description' | 'parameter' | 'ean'>,
+  known: OtherLanguageSource,
+): Omit<OtherLanguageSource, 'categories'> & { ean?: string } {
+  const texts = {
+    name: first(body.name, known.name),
+    short_description: first(body.short_description, known.short_description),
+    old_description: first(body.old_description, known.old_description),
+    parameter: first(body.parameter, known.parameter),
+    ean: first(body.ean),
+    brand: known.brand,
+    url: known.url,
+  };
+  return Object.fromEntries(Object.entries(texts).filter(([, value]) => value !== undefined));
+}
+
+/** Whether a language has words to write from: a name or a description (parameters are data). */
+const hasWords = (source: Pick<OtherLanguageSource, 'name' | 'short_description' | 'old_description'>) =>
+  [source.name, source.short_description, source.old_description].some(filled);
+
+const LANGUAGE_NAMES = new Intl.DisplayNames(['en'], { type: 'language', fallback: 'code' });
+
+/** A language as a shop owner reads it: "Czech", "the shop's main language". */
+export function languageInWords(lang: string): string {
+  if (lang === 'default') return "the shop's main language";
+  return LANGUAGE_NAMES.of(lang) ?? lang;
+}
+
+const listInWords = (langs: readonly string[], joiner: 'and' | 'or'): string => {
+  const words = langs.map(languageInWords);
+  return words.length <= 1 ? (words[0] ?? '') : `${words.slice(0, -1).join(', ')} ${joiner} ${words.at(-1)}`;
+};
+
+const ENTITY_IN_WORDS: Record<string, string> = {
+  product: 'the product',
+  category: 'the category',
+  blog: 'the blog post',
+  page: 'the page',
+};
+
+/**
+ * 422: there is nothing to write from in a language the job would write. `code` says which case
+ * (stable), `languages` which languages, `error` says it in words a shop owner can act on;
+ * `errors` keys it by the field, like the other 422s of the endpoint.
+ */
+export class NothingToWriteFromError extends HttpError {
+  constructor(
+    code: 'generation_material_missing' | 'replaced_language_missing',
+    languages: string[],
+    errors: FieldErrors,
+  ) {
+    const error = Object.values(errors).flat().join(' ');
+    super(422, code, { error, errors, languages });
+  }
+}
+
 /**
  * The other languages a replacing job must write again: those the entity's content has text of
- * their own in (the others show it through `default`). Each is written from the entity's title
- * and old description in that language; a language with neither is refused, because replacing
- * the widgets would leave it without its text or in another language's words.
+ * their own in (the others show it through `default`). Each is written from what the service
+ * knows of the entity in that language; a language with no name or description is refused,
+ * because replacing the widgets would leave it without its text or in another language's words.
  */
 async function otherLanguages(
   db: Knex,
   input: PlanInput,
+  material: GenerationMaterial,
   lang: string,
-  fail: Fail,
-): Promise<Record<string, OtherLanguageSource>> {
+): Promise<{ sources: Record<string, OtherLanguageSource>; missing: string[] }> {
   const { eshop, entity } = input;
   const content = await contentRepository.find(db, {
     eshopId: eshop.id,
     entityType: entity.type,
     externalId: entity.entityId,
   });
-  if (content === undefined) return {};
-  const active = new Set<string>(eshop.languages);
   const sources: Record<string, OtherLanguageSource> = {};
   const missing: string[] = [];
+  if (content === undefined) return { sources, missing };
+  const active = new Set<string>(eshop.languages);
   for (const other of ownLanguages(content.tree as ContentWidget[])) {
     if (other === lang || !active.has(other)) continue;
-    const name = entityText(entity.title, other);
-    const oldDescription = entityText(entity.oldDescription, other);
-    if (name === undefined && oldDescription === undefined) missing.push(other);
-    else
-      sources[other] = { ...(name && { name }), ...(oldDescription && { old_description: oldDescription }) };
+    const source = knownIn(entity, material, other);
+    if (hasWords(source)) sources[other] = source;
+    else missing.push(other);
   }
-  if (missing.length > 0) {
-    fail(
-      'remove_exist_widget',
-      `Replacing the widgets would remove the ${missing.join(', ')} text and the entity has no ${missing.join(', ')} title or old description to write it again from: register them (register-entity) or send remove_exist_widget: false.`,
-    );
-  }
-  return sources;
+  return { sources, missing };
 }
 
 /** The request's settings, where the body leaves them out taken from the chosen prompt. */
@@ -107,7 +195,8 @@ type Fail = (field: string, message: string) => void;
 
 /**
  * The design the job fills (sent, else the entity's): accessible, of the entity's type and with
- * something to generate. Returns how many of its widgets are fillable.
+ * something to generate. Returns how many of its fillable widgets can receive text (what the
+ * worker may charge for).
  */
 async function checkDesign(
   db: Knex,
@@ -127,9 +216,12 @@ async function checkDesign(
       `The selected design_id is a ${design.design.category} design, not a ${entity.type} design.`,
     );
   } else {
-    const fillable = structureOf(design).widget.filter((w) => w.fillable).length;
-    if (fillable === 0) fail('design_id', 'The selected design has no widget that can be generated.');
-    return fillable;
+    const fillable = structureOf(design).widget.filter((w) => w.fillable);
+    if (fillable.length === 0) fail('design_id', 'The selected design has no widget that can be generated.');
+    // Only widgets that can receive text are charged (an images-only gallery never is).
+    return fillable.filter((w) =>
+      [...w.field, ...w.item_field].some((spec) => spec.format === 'text' || spec.format === 'html'),
+    ).length;
   }
   return 0;
 }
@@ -149,27 +241,22 @@ function checkResearch(chosen: ReturnType<typeof settings>, maxResearchUrls: num
 }
 
 /**
- * The snapshot stored on the job: the body, the prompt's settings, and the entity's own texts
- * where the body sent none.
+ * The snapshot stored on the job: the body, the prompt's settings, and where the body sent
+ * nothing, what the service knows of the entity in the job's language (`knownIn`).
  */
 function jobContext(
   input: PlanInput,
-  lang: string,
+  known: OtherLanguageSource,
+  images: string[],
   prompt: Prompt | undefined,
   chosen: ReturnType<typeof settings>,
   others: Record<string, OtherLanguageSource>,
 ): GenerateJobContext {
-  const { entity, body } = input;
-  const name = filled(body.name) ? body.name : entityText(entity.title, lang);
-  const oldDescription = filled(body.old_description)
-    ? body.old_description
-    : entityText(entity.oldDescription, lang);
+  const { body } = input;
   const context: GenerateJobContext = {
-    ...(name !== undefined && { name }),
-    ...(filled(body.short_description) && { short_description: body.short_description }),
-    ...(oldDescription !== undefined && { old_description: oldDescription }),
-    ...(filled(body.parameter) && { parameter: body.parameter }),
-    ...(filled(body.ean) && { ean: body.ean }),
+    ...writingTexts(body, known),
+    ...(known.categories && known.categories.length > 0 && { categories: known.categories }),
+    images,
     ...(prompt && { prompt_id: prompt.id }),
     ...(sent(body.paragraph_length) && { paragraph_length: body.paragraph_length }),
     ...chosen,
@@ -179,10 +266,13 @@ function jobContext(
   return context;
 }
 
-/** Whether the job has text of its language to write from (its own fields, or pages to read). */
-function hasSource(context: GenerateJobContext, researchUrls: number): boolean {
-  const { name, short_description, old_description, parameter } = context;
-  return researchUrls > 0 || [name, short_description, old_description, parameter].some(filled);
+/**
+ * Whether the job has words of its language to write from: a name or a description (sent or
+ * known), parameters the host sent for it, or pages to read. The catalogue's parameters, brand
+ * and images alone are not enough: they are data the words are written around.
+ */
+function hasSource(context: GenerateJobContext, body: GenerateBody, researchUrls: number): boolean {
+  return researchUrls > 0 || hasWords(context) || filled(body.parameter);
 }
 
 /**
@@ -208,16 +298,33 @@ export async function planGeneration(db: Knex, input: PlanInput): Promise<Planne
   if (sent(body.prompt_id) && !prompt) fail('prompt_id', 'The selected prompt_id is invalid.');
   const chosen = settings(body, prompt);
   const researchUrls = checkResearch(chosen, maxResearchUrls, fail);
-  const others = chosen.remove_exist_widget ? await otherLanguages(db, input, lang, fail) : {};
-  const context = jobContext(input, lang, prompt, chosen, others);
-  if (!hasSource(context, researchUrls)) {
-    // The job would fail with nothing written; the host learns why now, and nothing is reserved.
+  if (Object.keys(errors).length > 0) throw new ValidationError(errors);
+
+  const material = await generationMaterial(db, eshop.id, entity.type, entity.entityId);
+  const { sources: others, missing } = chosen.remove_exist_widget
+    ? await otherLanguages(db, input, material, lang)
+    : { sources: {}, missing: [] };
+  const context = jobContext(input, knownIn(entity, material, lang), material.images, prompt, chosen, others);
+  // The job would fail with nothing written, or replace a language's text with nothing: the
+  // host learns why now, in words its user can act on, and nothing is reserved.
+  const what = ENTITY_IN_WORDS[entity.type] ?? 'the entity';
+  if (!hasSource(context, body, researchUrls)) {
+    const language = languageInWords(lang);
     fail(
       'lang',
-      `There is no text in ${lang} to generate from: send name, short_description, old_description or parameter, or register the entity's ${lang} title or old description (register-entity).`,
+      `There is nothing in ${language} to write from: add a name or description in ${language} to ${what}, or send them with the request.`,
     );
   }
-  if (Object.keys(errors).length > 0) throw new ValidationError(errors);
+  if (missing.length > 0) {
+    fail(
+      'remove_exist_widget',
+      `Replacing the content would remove its text in ${listInWords(missing, 'and')}, and there is nothing in ${listInWords(missing, 'or')} to write it again from: add a name or description in ${listInWords(missing, 'and')} to ${what}, or add the new text to the existing content instead of replacing it.`,
+    );
+  }
+  if (errors.lang)
+    throw new NothingToWriteFromError('generation_material_missing', [lang, ...missing], errors);
+  if (errors.remove_exist_widget)
+    throw new NothingToWriteFromError('replaced_language_missing', missing, errors);
 
   // The worker charges each widget once per language it writes text in: the job's language, and
   // for a replacing job each other language written again. The estimate reserves the most.

@@ -1,0 +1,197 @@
+/**
+ * How <ccs-editor> opens an entity and reads it again: on first draw, when the host changes
+ * what it names (`entity-id`, `entity-type`, `token`, `api-base`, `content-lang`, or `open()`),
+ * on Reload, and when the language select changes. Each read is made for one view (entity and
+ * language, see editor-state.ts) and drawn only while that view is still the one asked for, so
+ * a slow answer for a product the host has left never lands on the next one. Texts the person
+ * changed and could not save are tracked here too: the host hears of them (`ccs-dirty`), and a
+ * read that replaces them says they were not saved.
+ */
+import type { PropertyValues } from 'lit';
+import { ApiError } from './api';
+import { EditorState, type View } from './editor-state';
+import { JobWatcher } from './job-watcher';
+import type { ContentWidget, GenerationJob } from './types';
+
+export class EditorLoad extends EditorState {
+  protected readonly watcher = new JobWatcher(this, (job) => this.onJob(job));
+  /** The read under way (awaited by `open()`), or a settled one. */
+  protected loading: Promise<unknown> = Promise.resolve();
+  /** Bumped by every full read: widget bodies are drawn anew, whatever a person left in them. */
+  protected drawn = 0;
+  /** Edited texts not saved (being typed, or refused by the server). */
+  private readonly unsaved = new Set<HTMLElement>();
+
+  protected override willUpdate(changed: PropertyValues<this>): void {
+    const first = this.view === undefined;
+    const entity = this.nextView(changed);
+    if (first) return; // firstUpdated opens
+    if (entity) {
+      // A title is the entity's: one not given with the new entity is not written onto it.
+      if (!changed.has('entityTitle')) this.entityTitle = '';
+      if (!changed.has('entityTitles')) this.entityTitles = undefined;
+      this.watcher.stop();
+      this.job = null;
+      this.deleted = null;
+      this.panel = 'none';
+      this.copying = null;
+      this.entriesOf = null;
+      this.mediaOf = null;
+      this.widgets = [];
+      this.shown = null;
+      this.phase = 'loading';
+      this.loading = this.load();
+    } else if (changed.has('lang') && this.shown?.lang !== this.lang) {
+      this.loading = this.reload();
+    }
+  }
+
+  protected override firstUpdated(): void {
+    this.loading = this.load();
+  }
+
+  /** Shows another entity (its type: the one shown unless named) and resolves once it is read. */
+  async open(entityId: string, entityType: string = this.entityType): Promise<void> {
+    this.entityId = entityId;
+    this.entityType = entityType;
+    await this.updateComplete;
+    await this.loading;
+  }
+
+  /** Reads everything again from the API (the host calls it after changing the entity elsewhere). */
+  async refresh(): Promise<void> {
+    this.loading = this.load();
+    await this.loading;
+  }
+
+  /**
+   * Opening costs round trips (each with a CORS preflight), so the first one asks for
+   * everything the first widget needs at once: the licence check, the registration and the
+   * content. Only an entity seen for the first time has no content to read before it is
+   * registered: its read is then made again. The content is drawn as soon as it is there,
+   * while the languages, a running generation and the widget catalogue are read (on a busy
+   * server the first widget comes sooner without their company).
+   */
+  protected async load(): Promise<void> {
+    const view = this.view;
+    const { content, lang } = view;
+    this.error = '';
+    this.fatal = '';
+    if (this.phase !== 'ready') this.phase = 'loading';
+    try {
+      const [licence, registered, read] = await Promise.allSettled([
+        content.checkLicence(),
+        content.register(registeredTitle(this.entityTitles, this.entityTitle)),
+        content.widgets(lang),
+      ]);
+      if (!this.current(view)) return;
+      // The licence check speaks first: a refused registration is then only its consequence.
+      if (licence.status === 'rejected') throw licence.reason;
+      if (!licence.value.data.has_valid_license) {
+        this.fail(
+          new ApiError(
+            403,
+            'The white-label licence of this eshop is not valid',
+            'licence_invalid',
+            undefined,
+          ),
+          true,
+        );
+        return;
+      }
+      if (registered.status === 'rejected') throw registered.reason;
+      const widgets = read.status === 'fulfilled' ? read.value : await content.widgets(lang);
+      if (!this.current(view)) return;
+      const rest = Promise.all([content.languages(), content.running(), content.catalogue()]);
+      rest.catch(() => undefined); // awaited below; not an unhandled rejection meanwhile
+      this.draw(view, widgets);
+      if (this.languages.length === 0) this.languages = [lang];
+      this.phase = 'ready';
+      await this.updateComplete;
+      if (widgets.length) performance.mark('ccs-first-widget');
+      const [languages, running, catalogue] = await rest;
+      if (!this.current(view)) return;
+      this.languages = languages;
+      this.catalogue = new Map(catalogue.map((w) => [w.id, w]));
+      this.emit('ccs-ready', {
+        entity_id: content.entityId,
+        languages: this.languages,
+        widgets: widgets.length,
+      });
+      if (running) this.watcher.watch(running);
+    } catch (err) {
+      if (this.current(view)) this.fail(err, this.phase !== 'ready');
+    }
+  }
+
+  /** Reads the widgets again in the language asked for (false when another read superseded it). */
+  protected async reload(): Promise<boolean> {
+    const view = this.view;
+    try {
+      const widgets = await view.content.widgets(view.lang);
+      if (!this.current(view)) return false;
+      this.draw(view, widgets);
+      return true;
+    } catch (err) {
+      if (this.current(view)) this.fail(err);
+      return false;
+    }
+  }
+
+  /** Shows widgets read anew; texts left unsaved in the old ones are said to be lost. */
+  private draw(view: View, widgets: ContentWidget[]): void {
+    const lost = this.unsaved.size;
+    this.widgets = widgets;
+    this.shown = view;
+    this.drawn++;
+    if (lost > 0) {
+      this.unsaved.clear();
+      this.dirtyChanged();
+      this.error = this.t('notSaved');
+    }
+  }
+
+  protected switchLanguage(lang: string): void {
+    this.lang = lang;
+  }
+
+  /** A text was changed in place (true) or saved, put back or drawn anew (false). */
+  protected markUnsaved(node: HTMLElement, unsaved: boolean): void {
+    const before = this.unsaved.size;
+    if (unsaved) this.unsaved.add(node);
+    else this.unsaved.delete(node);
+    if ((before === 0) !== (this.unsaved.size === 0)) this.dirtyChanged();
+  }
+
+  private dirtyChanged(): void {
+    this.emit('ccs-dirty', {
+      dirty: this.unsaved.size > 0,
+      entity_id: this.shown?.content.entityId ?? this.entityId,
+    });
+  }
+
+  protected onJob(_job: GenerationJob): void {
+    // editor-core.ts follows a generation
+  }
+
+  override disconnectedCallback(): void {
+    super.disconnectedCallback();
+    this.watcher.stop();
+  }
+}
+
+/**
+ * What the editor registers as the entity's title: the host's per-language map (`entity-titles`)
+ * when it is one of non-empty strings, else the one `entity-title` (stored as `default`).
+ */
+export function registeredTitle(titles: unknown, title: string): string | Record<string, string> {
+  if (typeof titles === 'object' && titles !== null && !Array.isArray(titles)) {
+    const map = Object.fromEntries(
+      Object.entries(titles).filter(
+        (entry): entry is [string, string] => typeof entry[1] === 'string' && entry[1].trim() !== '',
+      ),
+    );
+    if (Object.keys(map).length > 0) return map;
+  }
+  return title;
+}
