@@ -31,9 +31,15 @@ describe('Ingress', () => {
     expect(routed).toEqual({
       // /content/v1: the content stylesheet storefronts load from either API.
       'catalogue-api': ['/api/v1', '/api/v2', '/content/v1', '/docs'],
-      // /editor/v1: the editor bundle (stable and content-hashed URLs); /design-preview/v1: the
-      // designs' previews the editor shows.
-      'white-label-api': ['/api/v3', '/content/v1', '/editor/v1', '/design-preview/v1', '/docs'],
+      // what the embedded editor loads too: its bundle, design previews, the price list
+      'white-label-api': [
+        '/api/v3',
+        '/content/v1',
+        '/editor/v1',
+        '/design-preview/v1',
+        '/public/credit',
+        '/docs',
+      ],
       // ingress.docs: false in the everything values
       'credit-service': ['/public/credit'],
     });
@@ -158,7 +164,7 @@ describe('alerts', () => {
     const rules = ofKind(everything, 'PrometheusRule').flatMap((o) =>
       (
         o.spec as { groups: Array<{ rules: Array<{ alert: string; annotations: Record<string, string> }> }> }
-      ).groups.flatMap((g) => g.rules),
+      ).groups.flatMap((g) => g.rules.filter((r) => r.alert)),
     );
     expect(rules.length).toBeGreaterThanOrEqual(10);
     for (const rule of rules) {
@@ -193,7 +199,7 @@ describe('values that would start pods that cannot work', () => {
     [
       'KEDA and an HPA both scaling the worker',
       ['--set', 'generationWorker.keda.enabled=true', '--set', 'generationWorker.autoscaling.enabled=true'],
-      'KEDA makes its own HPA',
+      'generationWorker.keda.enabled and generationWorker.autoscaling.enabled both scale it: KEDA makes its own HPA',
     ],
     [
       'a path of its own for an Ingress',

@@ -20,17 +20,35 @@
 {{/*
 The four services: values key, name (also the container command's directory), the
 environment variable of its port, whether it may have an Ingress, and the only paths an
-Ingress routes to it (its API, and /content/v1 for the public content stylesheet that
-storefronts load; white-label-api also /editor/v1, the <ccs-editor> bundle under its stable
-and content-hashed URLs, and /design-preview/v1, the designs' previews the editor shows;
-/docs is added per ingress.docs). /metrics, /healthz and /readyz stay inside
-the cluster.
+Ingress routes to it: each service's PUBLIC_PATH_PREFIXES (src/paths.ts of each service; the
+chart test compares the two): its API, /content/v1 for the public content stylesheet that
+storefronts load, and for white-label-api what the embedded editor loads (its bundle, design
+previews, the price list). /docs is added per ingress.docs. /metrics, /healthz and /readyz
+stay inside the cluster. `bodyLimits`: the config keys of the largest request body each
+accepts (the Ingress's body-size annotation). `queues`: the queues whose jobs it runs (libs/queue's
+QUEUES, compared by a test), what KEDA scales it on.
 */}}
 {{- define "cc.components" -}}
-catalogueApi: { name: catalogue-api, portEnv: CATALOGUE_API_PORT, api: true, paths: [/api/v1, /api/v2, /content/v1] }
-whiteLabelApi: { name: white-label-api, portEnv: WHITE_LABEL_API_PORT, api: true, paths: [/api/v3, /content/v1, /editor/v1, /design-preview/v1] }
-creditService: { name: credit-service, portEnv: CREDIT_SERVICE_PORT, api: true, paths: [/public/credit] }
-generationWorker: { name: generation-worker, portEnv: GENERATION_WORKER_PORT, api: false, paths: [] }
+catalogueApi: { name: catalogue-api, portEnv: CATALOGUE_API_PORT, api: true, paths: [/api/v1, /api/v2, /content/v1], bodyLimits: [HTTP_BODY_LIMIT, HTTP_IMPORT_BODY_LIMIT] }
+whiteLabelApi: { name: white-label-api, portEnv: WHITE_LABEL_API_PORT, api: true, paths: [/api/v3, /content/v1, /editor/v1, /design-preview/v1, /public/credit], bodyLimits: [HTTP_BODY_LIMIT] }
+creditService: { name: credit-service, portEnv: CREDIT_SERVICE_PORT, api: true, paths: [/public/credit], bodyLimits: [HTTP_BODY_LIMIT], queues: [credit-settlement] }
+generationWorker: { name: generation-worker, portEnv: GENERATION_WORKER_PORT, api: false, paths: [], queues: [render-content, generate, listing-enrichment, sweep-stale-work, webhook-relay, webhook-delivery] }
+{{- end -}}
+
+{{/*
+The queues by what a failing job means (libs/queue's QueueClass, compared by a test): each
+class has its own alert, and `webhook` (one eshop's receiver) pages nobody.
+*/}}
+{{- define "cc.queueClasses" -}}
+work: [render-content, generate, listing-enrichment]
+settlement: [credit-settlement]
+housekeeping: [sweep-stale-work, webhook-relay]
+webhook: [webhook-delivery]
+{{- end -}}
+
+{{/* PromQL matcher of the queues of a class: queue=~"a|b". Call with (dict "root" $ "class" "work"). */}}
+{{- define "cc.queueMatcher" -}}
+queue=~"{{ join "|" (index (fromYaml (include "cc.queueClasses" .root)) .class) }}"
 {{- end -}}
 
 {{- define "cc.labels" -}}
@@ -41,6 +59,18 @@ app.kubernetes.io/managed-by: {{ .Release.Service }}
 app.kubernetes.io/part-of: {{ include "cc.name" . }}
 {{- with .Values.commonLabels }}
 {{ toYaml . }}
+{{- end }}
+{{- end -}}
+
+{{/*
+The object's annotations: `commonAnnotations`, then the object's own (which win). Call with
+(dict "root" $ "extra" <map or nil>); renders nothing when both are empty.
+*/}}
+{{- define "cc.annotations" -}}
+{{- $all := merge (dict) (.extra | default dict) (.root.Values.commonAnnotations | default dict) -}}
+{{- with $all }}
+annotations:
+  {{- toYaml . | nindent 2 }}
 {{- end }}
 {{- end -}}
 
@@ -60,12 +90,37 @@ app.kubernetes.io/component: {{ .component }}
 app.kubernetes.io/component: {{ .component }}
 {{- end -}}
 
+{{/*
+The image: [registry/]repository, then @digest or :tag (the chart's appVersion by default).
+global.imageRegistry (an umbrella chart's) wins over image.registry.
+*/}}
 {{- define "cc.image" -}}
-{{- if .Values.image.digest -}}
-{{- printf "%s@%s" .Values.image.repository .Values.image.digest -}}
-{{- else -}}
-{{- printf "%s:%s" .Values.image.repository (default .Chart.AppVersion .Values.image.tag) -}}
+{{- $registry := default .Values.image.registry (.Values.global | default dict).imageRegistry -}}
+{{- $first := first (splitList "/" .Values.image.repository) -}}
+{{- if and $registry (contains "/" .Values.image.repository) (or (contains "." $first) (contains ":" $first) (eq $first "localhost")) -}}
+{{- fail (printf "image.repository %q already names a registry (%s), and a registry is set (global.imageRegistry or image.registry: %s): give the repository without its registry" .Values.image.repository $first $registry) -}}
 {{- end -}}
+{{- $repository := ternary (printf "%s/%s" (trimSuffix "/" $registry) .Values.image.repository) .Values.image.repository (not (empty $registry)) -}}
+{{- if .Values.image.digest -}}
+{{- printf "%s@%s" $repository .Values.image.digest -}}
+{{- else -}}
+{{- printf "%s:%s" $repository (default .Chart.AppVersion .Values.image.tag) -}}
+{{- end -}}
+{{- end -}}
+
+{{/* Pull secrets of every pod: global.imagePullSecrets (names or {name}), then imagePullSecrets. */}}
+{{- define "cc.imagePullSecrets" -}}
+{{- $secrets := list -}}
+{{- range (.Values.global | default dict).imagePullSecrets -}}
+{{- $secrets = append $secrets (ternary (dict "name" .) . (kindIs "string" .)) -}}
+{{- end -}}
+{{- range .Values.imagePullSecrets -}}
+{{- if not (has . $secrets) -}}{{- $secrets = append $secrets . -}}{{- end -}}
+{{- end -}}
+{{- with $secrets }}
+imagePullSecrets:
+  {{- toYaml . | nindent 2 }}
+{{- end }}
 {{- end -}}
 
 {{- define "cc.serviceAccountName" -}}
@@ -101,11 +156,17 @@ OPENAI_API_KEY: {{ .Values.secrets.openaiApiKey | b64enc | quote }}
 {{- end }}
 {{- end -}}
 
-{{/* Environment of every container: the ConfigMap, then `extraEnvFrom`. */}}
+{{/*
+Environment of every container: the ConfigMap, then `extraEnvFrom`, then the component's own
+`extraEnvFrom` (later entries win). Call with (dict "root" $ "suffix" "" "component" $v).
+*/}}
 {{- define "cc.envFrom" -}}
 - configMapRef:
     name: {{ include "cc.fullname" .root }}-config{{ .suffix }}
 {{- with .root.Values.extraEnvFrom }}
+{{ toYaml . }}
+{{- end }}
+{{- with .component.extraEnvFrom }}
 {{ toYaml . }}
 {{- end }}
 {{- end -}}
@@ -116,16 +177,25 @@ variables) or `secrets.existingSecret` (keys from `secrets.existingSecretKeys`).
 */}}
 {{- define "cc.secretEnv" -}}
 {{- $keys := ternary .root.Values.secrets.existingSecretKeys (dict "databaseUrl" "DATABASE_URL" "redisUrl" "REDIS_URL" "openaiApiKey" "OPENAI_API_KEY") (not (empty .root.Values.secrets.existingSecret)) -}}
+{{- /* A variable the component's extraEnv sets is left to it (one entry per name). */ -}}
+{{- $own := list -}}
+{{- range .extraEnv }}{{ $own = append $own .name }}{{ end -}}
+{{- if not (has "DATABASE_URL" $own) }}
 - name: DATABASE_URL
   valueFrom:
     secretKeyRef: { name: {{ .secretName }}, key: {{ $keys.databaseUrl }} }
+{{- end }}
+{{- if not (has "REDIS_URL" $own) }}
 - name: REDIS_URL
   valueFrom:
     secretKeyRef: { name: {{ .secretName }}, key: {{ $keys.redisUrl }} }
+{{- end }}
+{{- if not (has "OPENAI_API_KEY" $own) }}
 - name: OPENAI_API_KEY
   valueFrom:
     # Only the openai provider needs it (cc.validate checks that it is given then).
     secretKeyRef: { name: {{ .secretName }}, key: {{ $keys.openaiApiKey }}, optional: true }
+{{- end }}
 {{- end -}}
 
 {{/* Pod-level settings shared by every pod of the release. */}}
@@ -175,8 +245,11 @@ podAntiAffinity:
 {{- end -}}
 {{- end -}}
 {{- end -}}
-{{- if and .Values.generationWorker.keda.enabled .Values.generationWorker.autoscaling.enabled -}}
-{{- fail "generationWorker.keda.enabled and generationWorker.autoscaling.enabled both scale the worker: KEDA makes its own HPA, turn one off" -}}
+{{- range $key := list "generationWorker" "creditService" -}}
+{{- $v := index $.Values $key -}}
+{{- if and $v.keda.enabled $v.autoscaling.enabled -}}
+{{- fail (printf "%s.keda.enabled and %s.autoscaling.enabled both scale it: KEDA makes its own HPA, turn one off" $key $key) -}}
+{{- end -}}
 {{- end -}}
 {{- if and (eq (toString .Values.config.GENERATION_PROVIDER) "openai") (not .Values.secrets.existingSecret) (not .Values.secrets.openaiApiKey) -}}
 {{- fail "GENERATION_PROVIDER=openai needs secrets.openaiApiKey or an existingSecret with OPENAI_API_KEY" -}}
@@ -186,4 +259,26 @@ podAntiAffinity:
 {{/* PromQL label matchers of this release's scrape targets (ServiceMonitor below). */}}
 {{- define "cc.promSelector" -}}
 namespace="{{ .Release.Namespace }}",service=~"{{ include "cc.fullname" . }}-.+"
+{{- end -}}
+
+
+{{/*
+The largest of a component's body limits (config values like 5mb, 512kb), as ingress-nginx
+writes a size (32m, 512k): its proxy-body-size, so the Ingress refuses no body the service
+accepts (ingress-nginx refuses anything over 1m by default, with an HTML 413).
+Call with (dict "root" $ "component" $c).
+*/}}
+{{- define "cc.bodySize" -}}
+{{- $largest := 0 -}}
+{{- $size := "1m" -}}
+{{- range .component.bodyLimits -}}
+{{- $limit := lower (toString (index $.root.Values.config .)) -}}
+{{- $n := int (regexFind "^[0-9]+" $limit) -}}
+{{- $kb := ternary (mul $n 1024) $n (hasSuffix "mb" $limit) -}}
+{{- if gt $kb $largest -}}
+{{- $largest = $kb -}}
+{{- $size = printf "%d%s" $n (ternary "m" "k" (hasSuffix "mb" $limit)) -}}
+{{- end -}}
+{{- end -}}
+{{- $size -}}
 {{- end -}}

@@ -224,6 +224,12 @@ const schema = Joi.object({
   // Unrelated variables (PATH, HOME, …) are the environment's business, not ours.
   .unknown(true);
 
+/**
+ * The schema itself, for checks that other descriptions of the variables (the Helm chart's
+ * `config` values and their JSON schema) agree with it. Services use loadConfig().
+ */
+export const configSchema: Joi.ObjectSchema = schema;
+
 export class ConfigError extends Error {
   constructor(readonly problems: string[]) {
     super(`Invalid configuration: ${problems.join('; ')}`);

@@ -1,4 +1,4 @@
-import { migrateLatest, type Knex } from '@catalogue/db';
+import { migrateLatest, withMigrationLock, type Knex } from '@catalogue/db';
 import { markStoredSamples } from './legacy-samples';
 import { seedCatalogue } from './seed/catalogue.seed';
 
@@ -12,9 +12,13 @@ const SAMPLE_REPAIR_WITH = '20261126000300_entity_default_design';
  * Returns the migrations applied.
  */
 export async function prepareDatabase(db: Knex): Promise<string[]> {
-  const applied = await migrateLatest(db);
-  await seedCatalogue(db);
-  // After the seed: the repair reads the catalogue's widgets.
-  if (applied.includes(SAMPLE_REPAIR_WITH)) await markStoredSamples(db);
-  return applied;
+  // Under the migration lock, so copies run at once seed (and repair) one after the other too:
+  // only the copy that applied the marking's migration repairs.
+  return withMigrationLock(db, async () => {
+    const applied = await migrateLatest(db);
+    await seedCatalogue(db);
+    // After the seed: the repair reads the catalogue's widgets.
+    if (applied.includes(SAMPLE_REPAIR_WITH)) await markStoredSamples(db);
+    return applied;
+  });
 }

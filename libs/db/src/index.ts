@@ -10,6 +10,8 @@ export {
   dropDatabase,
   databaseName,
   withDatabase,
+  withMigrationLock,
+  MIGRATION_LOCK_KEY,
 } from './migrate';
 export { issueToken, hashToken, TOKEN_PREFIX_LENGTH } from './tokens';
 export type { TokenKind, IssuedToken } from './tokens';

@@ -10,9 +10,53 @@ const migrationSource: Knex.MigrationSource<Migration> = {
   getMigration: async (migration) => migration,
 };
 
+/**
+ * Key of the PostgreSQL advisory lock that serialises migrations (and the seed) of one
+ * database. Knex's own migration lock lives in a table that the first run creates, so copies
+ * starting together on a new database raced creating it (duplicate key on pg_type): the
+ * advisory lock needs no table and is taken before anything else.
+ */
+export const MIGRATION_LOCK_KEY = 7_362_410_223n;
+
+/** Knex instances whose process holds the lock now (a nested call must not wait for itself). */
+const holding = new WeakSet<Knex>();
+
+/**
+ * Runs `work` while holding the database's migration lock, waiting for another process that
+ * holds it. The lock is taken on a connection of its own (not from `db`'s pool, which may hold
+ * a single connection) without a statement timeout: a copy waits as long as the running
+ * migration takes (the Job's activeDeadlineSeconds bounds it). The lock ends with the session,
+ * so a copy that dies mid-migration frees it.
+ */
+export async function withMigrationLock<T>(db: Knex, work: () => Promise<T>): Promise<T> {
+  if (holding.has(db)) return work();
+  const settings = (db.client as { connectionSettings: pg.ClientConfig }).connectionSettings;
+  const client = new pg.Client({
+    ...settings,
+    statement_timeout: 0,
+    query_timeout: undefined,
+    application_name: 'catalogue-migrate-lock',
+  });
+  await client.connect();
+  try {
+    await client.query('select pg_advisory_lock($1)', [MIGRATION_LOCK_KEY.toString()]);
+    holding.add(db);
+    try {
+      return await work();
+    } finally {
+      holding.delete(db);
+      await client.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY.toString()]);
+    }
+  } finally {
+    await client.end();
+  }
+}
+
 export async function migrateLatest(db: Knex): Promise<string[]> {
-  const [, applied] = (await db.migrate.latest({ migrationSource })) as [number, string[]];
-  return applied;
+  return withMigrationLock(db, async () => {
+    const [, applied] = (await db.migrate.latest({ migrationSource })) as [number, string[]];
+    return applied;
+  });
 }
 
 /**
@@ -50,14 +94,19 @@ export async function ensureDatabase(url: string): Promise<boolean> {
   const admin = new pg.Client({ connectionString: withDatabase(url, 'postgres') });
   await admin.connect();
   try {
+    // Copies starting together (a retried Job beside the first) would race to create it: two
+    // CREATE DATABASE of one name fail with a duplicate key, not 42P04. The lock (of the
+    // maintenance database, released with the session) lets one create and the others see it.
+    await admin.query('select pg_advisory_lock($1)', [MIGRATION_LOCK_KEY.toString()]);
     const found = await admin.query('select 1 from pg_database where datname = $1', [name]);
     if (found.rowCount) return false;
     try {
       await admin.query(`create database "${name}"`);
       return true;
     } catch (err) {
-      // Another process (a second replica's migration job) created it a moment ago.
-      if ((err as { code?: string }).code === '42P04') return false;
+      // Another process that does not take the lock created it a moment ago.
+      const code = (err as { code?: string }).code;
+      if (code === '42P04' || code === '23505') return false;
       throw err;
     }
   } finally {

@@ -1,5 +1,7 @@
 export {
   QUEUE_NAMES,
+  QUEUES,
+  queuesConsumedBy,
   DEFAULT_JOB_OPTIONS,
   ENQUEUE_TIMEOUT_MS,
   generateJobId,
@@ -11,7 +13,7 @@ export {
   webhookDeliveryJobId,
   webhookRedeliveryJobId,
 } from './jobs';
-export type { JobPayloads, QueueName } from './jobs';
+export type { JobPayloads, QueueClass, QueueConsumer, QueueName } from './jobs';
 export { createRedis, pingRedis, withTimeout } from './connection';
 export { createQueues, enqueue, enqueueMany, closeQueues } from './producers';
 export type { Queues } from './producers';

@@ -52,6 +52,35 @@ export const QUEUE_NAMES: readonly QueueName[] = [
   'webhook-delivery',
 ];
 
+/** The one service that consumes a queue (runs its workers). */
+export type QueueConsumer = 'generation-worker' | 'credit-service';
+
+/**
+ * What a failing job of a queue means, and so who acts on it: `work` (a job someone waits for:
+ * content, a generation, a listing row), `settlement` (credits stay reserved), `housekeeping`
+ * (the sweeper and the webhook relay: nothing visible at once, everything late), `webhook` (one
+ * eshop's receiver: the eshop's to fix, not an operator's page).
+ */
+export type QueueClass = 'work' | 'settlement' | 'housekeeping' | 'webhook';
+
+/**
+ * Who consumes each queue and its class: the workers each service starts, and what the Helm
+ * chart scales each Deployment on and alerts on (tests/deploy compares the chart with this).
+ */
+export const QUEUES: Readonly<Record<QueueName, { consumer: QueueConsumer; class: QueueClass }>> = {
+  'render-content': { consumer: 'generation-worker', class: 'work' },
+  generate: { consumer: 'generation-worker', class: 'work' },
+  'listing-enrichment': { consumer: 'generation-worker', class: 'work' },
+  'credit-settlement': { consumer: 'credit-service', class: 'settlement' },
+  'sweep-stale-work': { consumer: 'generation-worker', class: 'housekeeping' },
+  'webhook-relay': { consumer: 'generation-worker', class: 'housekeeping' },
+  'webhook-delivery': { consumer: 'generation-worker', class: 'webhook' },
+};
+
+/** The queues a service consumes, in QUEUE_NAMES order. */
+export const queuesConsumedBy = (consumer: QueueConsumer): QueueName[] =>
+  QUEUE_NAMES.filter((queue) => QUEUES[queue].consumer === consumer);
+
 /** Retries with exponential backoff and bounded history, for every job unless overridden. */
 export const DEFAULT_JOB_OPTIONS = {
   attempts: 5,

@@ -6,6 +6,7 @@ import {
   type HttpApp,
 } from '@catalogue/http';
 import type { Deps } from './deps';
+import { PUBLIC_PATH_PREFIXES } from './paths';
 import { v1Routes, v2Routes } from './routes/catalogue.routes';
 import { creditAlertRoutes } from './routes/credit-alert.routes';
 import { listingRoutes } from './routes/listing.routes';
@@ -20,7 +21,7 @@ export function createApp(deps: Deps): HttpApp {
     readiness: deps.readiness,
     maxConcurrentRequests: deps.config.http.maxConcurrentRequests,
     routers: [
-      docsRouter({ title: 'Catalogue API (v1, v2)', operations: ['/api/v1/', '/api/v2/', '/content/v1/'] }),
+      docsRouter({ title: 'Catalogue API (v1, v2)', operations: PUBLIC_PATH_PREFIXES }),
       publicAssetsRouter([contentStylesheet]),
       whoamiRoutes(deps),
       v1Routes(deps),

@@ -1,5 +1,6 @@
 import { createHttpApp, docsRouter, publicCreditRouter, type HttpApp } from '@catalogue/http';
 import type { Deps } from './deps';
+import { PUBLIC_PATH_PREFIXES } from './paths';
 
 /** The credit service's HTTP side: the public price list, its API reference, health, readiness, metrics. */
 export function createApp(deps: Deps): HttpApp {
@@ -10,7 +11,7 @@ export function createApp(deps: Deps): HttpApp {
     maxConcurrentRequests: deps.config.http.maxConcurrentRequests,
     routers: [
       publicCreditRouter(deps),
-      docsRouter({ title: 'Credit service', operations: ['/public/credit'] }),
+      docsRouter({ title: 'Credit service', operations: PUBLIC_PATH_PREFIXES }),
     ],
   });
 }

@@ -1,11 +1,11 @@
-import { createWorkers, type Worker } from '@catalogue/queue';
+import { createWorkers, queuesConsumedBy, type Worker } from '@catalogue/queue';
 import type { Deps } from './deps';
 import { creditSettlementHandler } from './handlers/credit-settlement.handler';
 
-/** The credit service consumes the settlement queue. */
+/** The credit service consumes the settlement queue (libs/queue's QUEUES). */
 export function startWorkers(deps: Deps): Worker[] {
   return createWorkers({
-    queues: ['credit-settlement'],
+    queues: queuesConsumedBy('credit-service'),
     handlers: { 'credit-settlement': creditSettlementHandler(deps) },
     connection: deps.redis,
     prefix: deps.config.redis.queuePrefix,

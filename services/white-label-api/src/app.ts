@@ -8,6 +8,7 @@ import {
   type HttpApp,
 } from '@catalogue/http';
 import type { Deps } from './deps';
+import { PUBLIC_PATH_PREFIXES } from './paths';
 import { designPreviewRoutes } from './routes/design-preview.routes';
 import { editorAssetsRouter, editorOriginRouter } from './routes/editor-assets.routes';
 import { generateRoutes } from './routes/generate.routes';
@@ -32,7 +33,7 @@ export function createApp(deps: Deps): HttpApp {
     routers: [
       docsRouter({
         title: 'White-label editor API (v3)',
-        operations: ['/api/v3/', '/content/v1/', '/public/credit', '/editor/v1/', '/design-preview/'],
+        operations: PUBLIC_PATH_PREFIXES,
       }),
       publicAssetsRouter([contentStylesheet]),
       publicCreditRouter(deps),

@@ -1,5 +1,6 @@
 import {
   createWorkers,
+  queuesConsumedBy,
   SWEEP_SCHEDULER_ID,
   WEBHOOK_RELAY_SCHEDULER_ID,
   withTimeout,
@@ -16,17 +17,10 @@ import { webhookDeliveryHandler } from './webhook-delivery.handler';
 import { webhookRelayHandler } from './webhook-relay.handler';
 
 /**
- * The queues this worker consumes and their handlers (one file per job name in this
+ * The queues this worker consumes (libs/queue's QUEUES) and their handlers (one file per job name in this
  * folder). createWorkers() refuses to start when a listed queue has no handler.
  */
-export const CONSUMED_QUEUES: readonly QueueName[] = [
-  'render-content',
-  'generate',
-  'listing-enrichment',
-  'sweep-stale-work',
-  'webhook-relay',
-  'webhook-delivery',
-];
+export const CONSUMED_QUEUES: readonly QueueName[] = queuesConsumedBy('generation-worker');
 
 /** How often the stale-work sweeper runs (one sweep per period across all replicas). */
 export const SWEEP_EVERY_MS = 60_000;

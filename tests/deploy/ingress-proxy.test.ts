@@ -1,0 +1,254 @@
+// The rendered Ingress objects, acted out: a small reverse proxy routes by their rules (host,
+// Prefix paths) to the real catalogue-api and white-label-api, and refuses bodies above the
+// proxy-body-size annotation with ingress-nginx's HTML 413 (its default is 1m when the
+// annotation is absent). What a browser and an eshop's importer ask must then pass: the
+// editor bundle, design previews, the price list and the API through the white-label host,
+// a 5 MB import through the catalogue host; the probes and /metrics must not.
+import { request as httpRequest, createServer, type IncomingMessage, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { makeEshop, serveServiceForTests } from '@catalogue/testing';
+import * as catalogueApp from '../../services/catalogue-api/src/app';
+import * as catalogueDeps from '../../services/catalogue-api/src/deps';
+import { LIMITS } from '../../services/catalogue-api/src/schemas/items.contract';
+import * as whiteLabelApp from '../../services/white-label-api/src/app';
+import * as whiteLabelDeps from '../../services/white-label-api/src/deps';
+import { renderChart, type K8sObject } from './chart';
+
+const SETUP_TIMEOUT_MS = 120_000;
+const CATALOGUE_HOST = 'catalogue.example.test';
+const EDITOR_HOST = 'editor.example.test';
+
+// A queue prefix of its own: no worker of another test file renders these 5 MB of products.
+const catalogue = serveServiceForTests(
+  { ...catalogueDeps, ...catalogueApp },
+  { QUEUE_PREFIX: `${process.env.TEST_QUEUE_PREFIX}-ingress-proxy` },
+);
+const whiteLabel = serveServiceForTests({ ...whiteLabelDeps, ...whiteLabelApp });
+
+interface Route {
+  host: string;
+  path: string;
+  service: string;
+  bodySize?: string;
+}
+
+/** The routes of the rendered Ingress objects, longest path first (as controllers match). */
+function routesOf(objects: K8sObject[]): Route[] {
+  return objects
+    .filter((o) => o.kind === 'Ingress')
+    .flatMap((ingress) => {
+      const spec = ingress.spec as {
+        rules: Array<{
+          host: string;
+          http: { paths: Array<{ path: string; pathType: string; backend: { service: { name: string } } }> };
+        }>;
+      };
+      return spec.rules.flatMap((rule) =>
+        rule.http.paths.map((p) => {
+          expect(p.pathType).toBe('Prefix');
+          return {
+            host: rule.host,
+            path: p.path,
+            service: p.backend.service.name,
+            bodySize: ingress.metadata.annotations?.['nginx.ingress.kubernetes.io/proxy-body-size'],
+          };
+        }),
+      );
+    })
+    .sort((a, b) => b.path.length - a.path.length);
+}
+
+/** ingress-nginx sizes: 1m, 512k, 100 (bytes). */
+function bytes(size: string): number {
+  const m = /^(\d+)([kKmMgG]?)$/.exec(size);
+  if (!m) throw new Error(`bad size ${size}`);
+  return Number(m[1]) * ({ '': 1, k: 1024, m: 1024 ** 2, g: 1024 ** 3 }[m[2]!.toLowerCase()] ?? 1);
+}
+
+/** A proxy acting out `routes`, sending each Service name to the given base URL. */
+function startProxy(routes: Route[], upstreams: Record<string, () => string>): Promise<Server> {
+  const server = createServer((req: IncomingMessage, res) => {
+    const host = (req.headers.host ?? '').replace(/:\d+$/, '');
+    const path = new URL(req.url ?? '/', 'http://x').pathname;
+    const route = routes.find((r) => r.host === host && (path === r.path || path.startsWith(`${r.path}/`)));
+    if (!route) {
+      res
+        .writeHead(404, { 'content-type': 'text/html', 'x-proxy': 'no-route' })
+        .end('<h1>404 Not Found</h1>');
+      req.resume();
+      return;
+    }
+    const limit = bytes(route.bodySize ?? '1m');
+    if (Number(req.headers['content-length'] ?? 0) > limit) {
+      res
+        .writeHead(413, { 'content-type': 'text/html', 'x-proxy': 'too-large', connection: 'close' })
+        .end('<h1>413 Request Entity Too Large</h1>');
+      req.resume();
+      return;
+    }
+    const upstream = new URL(upstreams[route.service]!());
+    const forward = httpRequest(
+      {
+        host: upstream.hostname,
+        port: upstream.port,
+        method: req.method,
+        path: req.url,
+        headers: req.headers,
+      },
+      (answer) => {
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(res);
+      },
+    );
+    forward.on('error', () => res.writeHead(502).end());
+    req.pipe(forward);
+  });
+  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
+}
+
+const INGRESS_ON = [
+  '--set', 'catalogueApi.ingress.enabled=true',
+  '--set', `catalogueApi.ingress.hosts[0].host=${CATALOGUE_HOST}`,
+  '--set', 'whiteLabelApi.ingress.enabled=true',
+  '--set', `whiteLabelApi.ingress.hosts[0].host=${EDITOR_HOST}`,
+]; // prettier-ignore
+
+let routes: Route[];
+let proxy: Server;
+let proxyUrl: string;
+beforeAll(async () => {
+  routes = routesOf(await renderChart(INGRESS_ON));
+  proxy = await startProxy(routes, {
+    'shop-catalogue-content-catalogue-api': () => catalogue.url,
+    'shop-catalogue-content-white-label-api': () => whiteLabel.url,
+  });
+  proxyUrl = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
+}, SETUP_TIMEOUT_MS);
+afterAll(() => new Promise<void>((resolve) => proxy.close(() => resolve())));
+
+interface Answer {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: string;
+}
+
+/** One request through a proxy with the Host header a browser would send (fetch drops it). */
+function send(
+  base: string,
+  host: string,
+  path: string,
+  options: { method?: string; headers?: Record<string, string>; body?: string } = {},
+): Promise<Answer> {
+  const url = new URL(base);
+  return new Promise((resolve, reject) => {
+    const length =
+      options.body === undefined ? {} : { 'content-length': String(Buffer.byteLength(options.body)) };
+    const req = httpRequest(
+      {
+        host: url.hostname,
+        port: url.port,
+        method: options.method ?? 'GET',
+        path,
+        headers: { host, ...options.headers, ...length },
+      },
+      (res) => {
+        let body = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => (body += chunk));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
+      },
+    );
+    req.on('error', reject);
+    req.end(options.body);
+  });
+}
+const get = (host: string, path: string): Promise<Answer> => send(proxyUrl, host, path);
+
+describe('through the white-label Ingress, what the embedded editor loads', () => {
+  test('when the browser loads the editor bundle, then white-label-api serves the module', async () => {
+    const res = await get(EDITOR_HOST, '/editor/v1/ccs-editor.js');
+    expect(res.status).toBe(200);
+    expect(res.headers['content-type']).toMatch(/javascript/);
+    expect(res.body).toContain('ccs-editor');
+  });
+
+  test('when the generate panel loads the price list, then it is answered from the same host', async () => {
+    const res = await get(EDITOR_HOST, '/public/credit');
+    expect(res.status).toBe(200);
+    expect(JSON.parse(res.body)).toMatchObject({ data: expect.anything() });
+  });
+
+  test('when a design preview, the stylesheet and the API are asked, then the service answers (not the Ingress)', async () => {
+    for (const path of [
+      `/design-preview/v1/1/${'0'.repeat(64)}.svg`,
+      '/content/v1/ccs-content.css',
+      '/api/v3/white-label/check-license',
+      '/docs/openapi.yaml',
+    ]) {
+      const res = await get(EDITOR_HOST, path);
+      expect([path, res.headers['x-proxy']]).toEqual([path, undefined]);
+    }
+  });
+
+  test('when the probes or /metrics are asked from outside, then the Ingress has no route', async () => {
+    for (const path of ['/metrics', '/readyz', '/healthz']) {
+      const res = await get(EDITOR_HOST, path);
+      expect([path, res.status, res.headers['x-proxy']]).toEqual([path, 404, 'no-route']);
+    }
+  });
+});
+
+describe('through the catalogue Ingress, a large import', () => {
+  const text = (length: number): string => 'x'.repeat(length);
+  /** 25 products with every text field at its limit: a little over 5 MB of JSON. */
+  const batch = () =>
+    JSON.stringify(
+      Array.from({ length: 25 }, (_, i) => ({
+        id: `BIG-${i}`,
+        name: { default: text(LIMITS.name) },
+        seo_title: { default: text(LIMITS.seo_title) },
+        seo_description: { default: text(LIMITS.seo_description) },
+        short_description: { default: text(LIMITS.short_description) },
+        description: { default: `<p>${text(LIMITS.description - 7)}</p>` },
+      })),
+    );
+
+  test('when a 5 MB batch is imported through the Ingress, then it passes and every item is stored', async () => {
+    const { eshop, apiToken } = await makeEshop(catalogue.deps.db);
+    const body = batch();
+    expect(body.length).toBeGreaterThan(5 * 1024 * 1024);
+
+    const res = await send(proxyUrl, CATALOGUE_HOST, '/api/v2/rest/products', {
+      method: 'POST',
+      headers: { authorization: `Bearer ${apiToken}`, 'content-type': 'application/json' },
+      body,
+    });
+
+    expect(res.status).toBe(200);
+    expect(JSON.parse(res.body)).toMatchObject({ success: true, imported: 25 });
+    const stored = await catalogue.deps
+      .db('products')
+      .where({ eshop_id: eshop.id })
+      .count<{ n: number }[]>({ n: '*' });
+    expect(Number(stored[0]!.n)).toBe(25);
+  });
+
+  test('when the Ingress had no body-size annotation (ingress-nginx default 1m), then the same batch would be refused at the edge', async () => {
+    const withoutAnnotation = routes.map((r) => ({ ...r, bodySize: undefined }));
+    const bare = await startProxy(withoutAnnotation, {
+      'shop-catalogue-content-catalogue-api': () => catalogue.url,
+      'shop-catalogue-content-white-label-api': () => whiteLabel.url,
+    });
+    try {
+      const base = `http://127.0.0.1:${(bare.address() as AddressInfo).port}`;
+      const res = await send(base, CATALOGUE_HOST, '/api/v2/rest/products', {
+        method: 'POST',
+        headers: { authorization: 'Bearer x', 'content-type': 'application/json' },
+        body: batch(),
+      });
+      expect([res.status, res.headers['x-proxy']]).toEqual([413, 'too-large']);
+    } finally {
+      await new Promise<void>((resolve) => bare.close(() => resolve()));
+    }
+  });
+});
