@@ -70,6 +70,26 @@ describe('<ccs-editor> replacing widgets', () => {
     await page.close();
   });
 
+  test('when an owner fills a design while the editor shows Czech, then only the Czech page gets the Czech words', async () => {
+    const shop = await h.shop();
+    const page = await h.open({ token: shop.whiteLabelToken, entityId: 'REP-CS', width: 1440 });
+    await waitForEvent(page, 'ccs-ready');
+    await page.evaluate(`document.querySelector('ccs-editor').setAttribute('content-lang', 'cs')`);
+    await page.waitForFunction(`${ROOT}.querySelector('select.lang')?.value === 'cs'`);
+    const editor = page.locator('ccs-editor');
+    await editor.getByRole('button', { name: 'Designs' }).click();
+    await editor.getByRole('button', { name: 'Use this design' }).first().click();
+    await editor.locator('ccs-designs-panel input').first().fill('Stan, který postavíte za tři minuty');
+    await editor.getByRole('button', { name: 'Fill the design' }).click();
+    expect(await waitForEvent(page, 'ccs-change')).toMatchObject({ action: 'fill-design' });
+
+    const html = (await api(shop, '/entity/REP-CS/type/product/html')).html;
+    expect(html.cs).toContain('Stan, který postavíte za tři minuty');
+    expect(html.en).not.toContain('Stan');
+    expect(html.default).not.toContain('Stan');
+    await page.close();
+  });
+
   test('when an owner starts a generation that replaces the widgets, then nothing starts until the list is confirmed', async () => {
     const shop = await h.shop({ credits: 500 });
     await productWith(api, shop, 'REP-2', ['faq']);

@@ -168,6 +168,7 @@ export class CcsEditor extends EditorCore {
               .entityType=${this.entityType}
               .replaced=${this.replacedNames()}
               .languageNames=${this.languages.map((l) => languageName(t, l))}
+              .lang=${this.lang}
               @ccs-filled=${(e: CustomEvent<{ widget_created: number }>) => void this.afterFill(e.detail.widget_created)}
               @ccs-failed=${(e: CustomEvent<unknown>) => this.report(e.detail)}
               @ccs-close=${() => void this.closePanel()}

@@ -28,6 +28,7 @@ export class CcsDesignsPanel extends PanelBase {
     entries: { state: true },
     replaced: { attribute: false },
     languageNames: { attribute: false },
+    lang: { attribute: false },
     message: { state: true },
     sending: { state: true },
   };
@@ -36,6 +37,8 @@ export class CcsDesignsPanel extends PanelBase {
   /** The widgets shown now (a fill replaces them all) and the eshop's languages by name. */
   declare replaced: readonly string[];
   declare languageNames: readonly string[];
+  /** The content language shown: the fill writes this language's texts only (`?lang=`). */
+  declare lang: string;
   /** A fill replaces every widget: it asks first when there are some. */
   private readonly question = new ReplaceQuestionController(this);
   declare designs: Design[] | null;
@@ -53,6 +56,7 @@ export class CcsDesignsPanel extends PanelBase {
     this.sending = false;
     this.replaced = [];
     this.languageNames = [];
+    this.lang = 'default';
   }
 
   override connectedCallback(): void {
@@ -119,7 +123,7 @@ export class CcsDesignsPanel extends PanelBase {
     this.message = '';
     try {
       const res = await this.api.post<{ widget_created: number }>(
-        `/entity${this.entityPath}/design`,
+        `/entity${this.entityPath}/design?lang=${encodeURIComponent(this.lang)}`,
         this.body(),
       );
       this.send('ccs-filled', { widget_created: res.widget_created });
