@@ -129,7 +129,9 @@ describe(`migration ${MIGRATION} on rows written before it`, () => {
     expect(await ids('listing_rows')).toEqual([goodRow]);
     expect(await ids('generation_jobs')).toEqual([goodJob]);
     expect(await db('wl_entities').orderBy('id').select('id', 'design_id', 'design_owner')).toEqual([
-      { id: usesForeign, design_id: null, design_owner: 0 },
+      // Detached from the other eshop's design, then given the eshop's default design of its type by
+      // the later 20261126000300_entity_default_design (the only public design here).
+      { id: usesForeign, design_id: publicDesign, design_owner: 0 },
       { id: usesOwn, design_id: designA, design_owner: a },
       { id: usesPublic, design_id: publicDesign, design_owner: 0 },
     ]);

@@ -24,7 +24,7 @@ function product(overrides: Record<string, unknown> = {}): Record<string, unknow
     seo_title: {},
     seo_description: {},
     image_preview: '',
-    content: { html: { default: '<div>Chair</div>', cs: '' } },
+    content: { html: { default: '<div>Chair</div>', cs: '' }, languages_complete: ['default'] },
     created_at: timestamp,
     updated_at: timestamp,
     ...overrides,
@@ -146,6 +146,7 @@ describe('openApiValidator', () => {
         nested: [
           [{ id: 1, class: 'w', tag: 'div', children: [{ id: 2, class: 'x', tag: 'p', children: [] }] }],
         ],
+        languages_complete: ['default'],
       },
       site_link: { html: { default: '<nav/>' }, list: { default: [{ heading: 'Chairs', slug: 'chairs' }] } },
       rich_snippet: { html: { default: '<script/>' }, json: { default: { '@type': 'Product' } } },
