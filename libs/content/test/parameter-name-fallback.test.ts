@@ -6,10 +6,10 @@ import {
   designStructure,
   renderAll,
   SEED_DESIGNS,
-  SEED_WIDGETS,
   type ComposeEntity,
   type FallbackPolicy,
 } from '@catalogue/content';
+import { TEMPLATES } from './trees';
 
 const LANGS = ['default', 'cs', 'en', 'de'];
 
@@ -26,7 +26,7 @@ const entity: ComposeEntity = {
 
 function pages(policy: FallbackPolicy) {
   const design = SEED_DESIGNS.find((d) => d.widgets.some((w) => w.widget === 'parameters'))!;
-  const tree = composeFromEntity(designStructure(design), SEED_WIDGETS, entity);
+  const tree = composeFromEntity(designStructure(design), TEMPLATES, entity);
   const snippet = {
     type: 'product' as const,
     name: entity.name!,
