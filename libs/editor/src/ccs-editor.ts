@@ -66,7 +66,20 @@ export class CcsEditor extends EditorCore {
         ${this.phase === 'ready' ? this.renderToolbar() : nothing}
       </header>
       <div class="status" role="status" aria-live="polite">${this.status}</div>
-      ${this.error ? html`<div class="error" role="alert" part="error">${this.error}</div>` : nothing}
+      ${
+        this.error
+          ? html`<div class="error" role="alert" part="error">
+              ${this.error}
+              ${
+                this.stale
+                  ? html`<button class="stale-reload" part="reload" @click=${() => void this.reloadStale()}>
+                      ${t('reloadView')}
+                    </button>`
+                  : nothing
+              }
+            </div>`
+          : nothing
+      }
       ${
         this.phase === 'fatal'
           ? html`<div class="fatal">
@@ -102,7 +115,7 @@ export class CcsEditor extends EditorCore {
       <button data-panel="generate" aria-expanded=${this.panel === 'generate'} @click=${toggle('generate')}>
         ${t('generate')}
       </button>
-      <button @click=${() => void this.refresh()}>${t('refresh')}</button>
+      <button data-refresh @click=${() => void this.refresh()}>${t('refresh')}</button>
     </div>`;
   }
 

@@ -135,6 +135,8 @@ export class EditorCore extends EditorLoad {
     if (!ok) {
       if (!this.current(view)) return;
       node.classList.add('invalid');
+      // Changed elsewhere: retrying cannot help; the message offers a reload (and takes focus).
+      if (this.stale) return;
       if (this.error) this.error = this.t('editNotSaved', { message: this.error });
       // Enter left the text: focus goes back into it, so Enter again retries.
       if (node.isConnected && (document.activeElement === document.body || !document.activeElement))
@@ -246,6 +248,13 @@ export class EditorCore extends EditorLoad {
     const entity = this.entityId;
     if (await this.reload())
       this.emit('ccs-change', { action: 'fill-design', entity_id: entity, widgets: created });
+  }
+
+  /** Reads the content anew after a write was refused as stale; focus goes to the toolbar's Reload. */
+  protected async reloadStale(): Promise<void> {
+    await this.refresh();
+    await this.updateComplete;
+    this.renderRoot.querySelector<HTMLButtonElement>('button[data-refresh]')?.focus();
   }
 
   /** Closes the open panel and puts focus back on the button that opened it. */

@@ -76,6 +76,7 @@ export class EditorLoad extends EditorState {
     const view = this.view;
     const { content, lang } = view;
     this.error = '';
+    this.stale = false;
     this.fatal = '';
     if (this.phase !== 'ready') this.phase = 'loading';
     try {
@@ -131,6 +132,7 @@ export class EditorLoad extends EditorState {
       const widgets = await view.content.widgets(view.lang);
       if (!this.current(view)) return false;
       this.draw(view, widgets);
+      this.stale = false;
       return true;
     } catch (err) {
       if (this.current(view)) this.fail(err);

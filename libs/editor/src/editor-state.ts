@@ -52,6 +52,7 @@ export class EditorState extends LitElement {
     error: { state: true },
     fatal: { state: true },
     deleted: { state: true },
+    stale: { state: true },
     panel: { state: true },
     job: { state: true },
     dropIndex: { state: true },
@@ -77,6 +78,8 @@ export class EditorState extends LitElement {
   declare error: string;
   declare fatal: string;
   declare deleted: Deleted | null;
+  /** A write was refused because the content changed elsewhere: the view offers a reload. */
+  declare stale: boolean;
   declare panel: Panel;
   declare job: GenerationJob | null;
   declare dropIndex: number | null;
@@ -112,6 +115,7 @@ export class EditorState extends LitElement {
     this.error = '';
     this.fatal = '';
     this.deleted = null;
+    this.stale = false;
     this.panel = 'none';
     this.job = null;
     this.dropIndex = null;
@@ -167,8 +171,22 @@ export class EditorState extends LitElement {
       this.fatal = message;
       this.phase = 'fatal';
     } else this.error = message;
+    this.stale = err instanceof ApiError && err.status === 412;
     this.status = '';
+    if (this.stale) void this.offerReload();
     this.report(err);
+  }
+
+  /**
+   * After a write refused as stale, focus that went nowhere (the button or text that made it was
+   * drawn anew or left) goes to the Reload button next to the message.
+   */
+  protected async offerReload(): Promise<void> {
+    await this.updateComplete;
+    const outer = document.activeElement;
+    const inner = (this.renderRoot as ShadowRoot).activeElement;
+    if (!outer || outer === document.body || (outer === this && !inner))
+      this.renderRoot.querySelector<HTMLButtonElement>('button.stale-reload')?.focus();
   }
 
   /** Tells the host about a failure (a panel may already show it). */
@@ -197,6 +215,7 @@ export class EditorState extends LitElement {
   ): Promise<boolean> {
     this.busy = true;
     this.error = '';
+    this.stale = false;
     this.status = this.t('saving');
     const entity = view.content.entityId;
     try {
@@ -220,6 +239,7 @@ export class EditorState extends LitElement {
   protected async act(run: () => Promise<void>): Promise<void> {
     this.busy = true;
     this.error = '';
+    this.stale = false;
     try {
       await run();
     } catch (err) {

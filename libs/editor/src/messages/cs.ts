@@ -118,6 +118,8 @@ export const cs: Messages = {
   errForbidden: 'Nepovoleno: {message}',
   errNotFound: 'Nenalezeno: {message}',
   errConflict: 'Pro tuto položku už generování běží; jeho průběh vidíte níže.',
+  errStale: 'Obsah byl mezitím změněn jinde (v jiné záložce, jiným člověkem nebo programem). Vaše úprava nebyla uložena.',
+  reloadView: 'Načíst aktuální obsah',
   errCredits: 'Nedostatek kreditů: generování potřebuje {required}, zbývá {remaining}.',
   errInvalid: 'Některé hodnoty nebyly přijaty: {message}',
   errBusy: 'Služba je teď přetížená nebo nedostupná. Nic se neztratilo; zkuste to za chvíli.',

@@ -119,6 +119,8 @@ export const en = {
   errForbidden: 'Not allowed: {message}',
   errNotFound: 'Not found: {message}',
   errConflict: 'A generation is already running for this item; it is shown below.',
+  errStale: 'This content was changed elsewhere (another tab, person or program). Your edit was not saved.',
+  reloadView: 'Reload to see the current content',
   errCredits: 'Not enough credits: the generation needs {required}, {remaining} remain.',
   errInvalid: 'Some values were not accepted: {message}',
   errBusy: 'The service is busy or unavailable right now. Nothing was lost; try again in a moment.',
