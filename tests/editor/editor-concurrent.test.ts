@@ -2,9 +2,8 @@
 // (If-Match); when an API client changed the content meanwhile, the editor's next edit is
 // refused (412), the person is told and offered a reload, and the server keeps the other
 // writer's change.
-import AxeBuilder from '@axe-core/playwright';
-import type { Page } from 'playwright-core';
 import { apiOf, focused, headingOf, productWith, ROOT, setHeading } from './content';
+import { expectNoViolations } from './axe';
 import { editorHarness, shot, waitForEvent } from './harness';
 
 jest.setTimeout(180_000);
@@ -14,14 +13,6 @@ const api = apiOf(
   () => h.wl.url,
   () => h.origin,
 );
-
-export async function expectNoViolations(page: Page, state: string): Promise<void> {
-  const result = await new AxeBuilder({ page }).include('ccs-editor').analyze();
-  expect({
-    state,
-    violations: result.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
-  }).toEqual({ state, violations: [] });
-}
 
 const STALE = 'This content was changed elsewhere (another tab, person or program). Your edit was not saved.';
 

@@ -6,17 +6,19 @@
  */
 import { html, nothing } from 'lit';
 import { repeat } from 'lit/directives/repeat.js';
-import { EditorCore, type Panel } from './editor-core';
+import type { Panel } from './editor-core';
+import { EditorHistory } from './editor-history';
 import { entriesOf } from './entries';
 import { adoptContentSheet, watchCsp } from './host';
 import { cachedTranslator, languageName, type MessageOverrides, type Translate } from './i18n';
 import { editableNodes, makeEditable } from './inline-edit';
-import type { GenerationJob } from './types';
+import type { ContentRevision, GenerationJob } from './types';
 import { renderWidgetItem, type WidgetItemView } from './widget-item';
 import './add-panel';
 import './generate-panel';
 import './designs-panel';
 import './media-form';
+import './history-panel';
 
 /** The id of the text every editable text is described by. */
 const EDIT_HINT = 'ccs-edit-hint';
@@ -24,9 +26,9 @@ const EDIT_HINT = 'ccs-edit-hint';
 /** The stylesheet of rendered content, served by the API (so widgets look as on the shop). */
 const CONTENT_CSS = 'content/v1/ccs-content.css';
 
-export class CcsEditor extends EditorCore {
+export class CcsEditor extends EditorHistory {
   static override properties = {
-    ...EditorCore.properties,
+    ...EditorHistory.properties,
     // The host's texts: replaces messages or adds a language (see i18n.ts, MessageOverrides).
     messages: { attribute: false },
   };
@@ -115,6 +117,28 @@ export class CcsEditor extends EditorCore {
       <button data-panel="generate" aria-expanded=${this.panel === 'generate'} @click=${toggle('generate')}>
         ${t('generate')}
       </button>
+      ${
+        this.deleted
+          ? nothing
+          : html`<button data-undo ?disabled=${this.busy} @click=${() => void this.undo()}>
+              ${t('undoLast')}
+            </button>`
+      }
+      <button
+        data-redo
+        ?disabled=${this.busy || this.redoStack.length === 0}
+        @click=${() => void this.redo()}
+      >
+        ${t('redo')}
+      </button>
+      <button
+        data-panel="history"
+        data-history
+        aria-expanded=${this.panel === 'history'}
+        @click=${toggle('history')}
+      >
+        ${t('history')}
+      </button>
       <button data-refresh @click=${() => void this.refresh()}>${t('refresh')}</button>
     </div>`;
   }
@@ -135,7 +159,7 @@ export class CcsEditor extends EditorCore {
         this.deleted
           ? html`<div class="undo">
               ${t('deleted')}
-              <button class="undo-button" @click=${() => void this.undo()}>${t('undo')}</button>
+              <button class="undo-button" @click=${() => void this.undoDelete()}>${t('undo')}</button>
             </div>`
           : nothing
       }
@@ -186,6 +210,21 @@ export class CcsEditor extends EditorCore {
               @ccs-failed=${(e: CustomEvent<unknown>) => this.report(e.detail)}
               @ccs-close=${() => void this.closePanel()}
             ></ccs-designs-panel>`
+          : nothing
+      }
+      ${
+        this.panel === 'history'
+          ? html`<ccs-history-panel
+              part="panel"
+              .api=${this.api}
+              .t=${t}
+              .read=${() => this.content.revisions()}
+              .current=${this.content.version}
+              @ccs-restore-revision=${(e: CustomEvent<{ revision: ContentRevision; when: string }>) =>
+                void this.restoreRevision(e.detail.revision, e.detail.when)}
+              @ccs-failed=${(e: CustomEvent<unknown>) => this.fail(e.detail)}
+              @ccs-close=${() => void this.closePanel()}
+            ></ccs-history-panel>`
           : nothing
       }
       ${

@@ -68,7 +68,7 @@ export class EditorCore extends EditorLoad {
   }
 
   /** Puts a deleted widget back where it was, with the texts and images it had. */
-  protected async undo(): Promise<void> {
+  protected async undoDelete(): Promise<void> {
     const deleted = this.deleted;
     if (!deleted) return;
     const ok = await this.change(
@@ -91,6 +91,7 @@ export class EditorCore extends EditorLoad {
     this.job = job;
     this.emit('ccs-generation', { job });
     if (job.status === 'done') {
+      this.newAction();
       this.status = [this.t('generated', { n: job.widgets_created }), this.skippedText(job)]
         .filter(Boolean)
         .join(' ');
@@ -243,6 +244,7 @@ export class EditorCore extends EditorLoad {
   }
 
   protected async afterFill(created: number): Promise<void> {
+    this.newAction();
     void this.closePanel();
     this.status = this.t('filled', { n: created });
     const entity = this.entityId;

@@ -33,6 +33,8 @@ export class EditorLoad extends EditorState {
       this.watcher.stop();
       this.job = null;
       this.deleted = null;
+      this.redoStack = [];
+      this.undoBase = null;
       this.panel = 'none';
       this.copying = null;
       this.entriesOf = null;

@@ -11,7 +11,7 @@ import { errorMessage, translator, type Translate } from './i18n';
 import { editorStyles } from './styles';
 import type { CatalogueWidget, ContentWidget, GenerationJob } from './types';
 
-export type Panel = 'none' | 'add' | 'generate' | 'designs';
+export type Panel = 'none' | 'add' | 'generate' | 'designs' | 'history';
 
 export interface Deleted {
   widget: ContentWidget;
@@ -53,6 +53,7 @@ export class EditorState extends LitElement {
     fatal: { state: true },
     deleted: { state: true },
     stale: { state: true },
+    redoStack: { state: true },
     panel: { state: true },
     job: { state: true },
     dropIndex: { state: true },
@@ -80,6 +81,10 @@ export class EditorState extends LitElement {
   declare deleted: Deleted | null;
   /** A write was refused because the content changed elsewhere: the view offers a reload. */
   declare stale: boolean;
+  /** The versions undone, to restore again (newest last); a new action clears them. */
+  declare redoStack: number[];
+  /** The version whose tree is shown after an undo or redo (null: the current version's). */
+  protected undoBase: number | null = null;
   declare panel: Panel;
   declare job: GenerationJob | null;
   declare dropIndex: number | null;
@@ -116,6 +121,7 @@ export class EditorState extends LitElement {
     this.fatal = '';
     this.deleted = null;
     this.stale = false;
+    this.redoStack = [];
     this.panel = 'none';
     this.job = null;
     this.dropIndex = null;
@@ -221,6 +227,7 @@ export class EditorState extends LitElement {
     try {
       const widgets = await run(view);
       this.emit('ccs-change', { action, entity_id: entity, lang: view.lang, ...detail });
+      if (action !== 'undo' && action !== 'redo') this.newAction();
       if (!this.current(view)) return false;
       this.widgets = widgets;
       this.shown = view;
@@ -233,6 +240,12 @@ export class EditorState extends LitElement {
     } finally {
       this.busy = false;
     }
+  }
+
+  /** A change other than an undo or redo: what was undone cannot be redone any more. */
+  protected newAction(): void {
+    this.redoStack = [];
+    this.undoBase = null;
   }
 
   /** Runs a call that answers no widgets (a favourite, a copy elsewhere) with the same feedback. */

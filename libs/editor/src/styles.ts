@@ -168,6 +168,22 @@ export const editorStyles = css`
     gap: 0.25rem;
     border-bottom: 1px solid var(--_border);
   }
+  ol.revisions {
+    margin: 0 0 0.5rem;
+    padding: 0;
+    list-style: none;
+    display: grid;
+    gap: 0.25rem;
+  }
+  ol.revisions li {
+    display: flex;
+    flex-wrap: wrap;
+    justify-content: space-between;
+    gap: 0.25rem 0.5rem;
+    align-items: center;
+    padding: 0.25rem 0;
+    border-bottom: 1px solid var(--_border);
+  }
   ol.entries li {
     display: flex;
     flex-wrap: wrap;
