@@ -6,8 +6,8 @@
  */
 import { html, nothing } from 'lit';
 import { repeat } from 'lit/directives/repeat.js';
-import type { Panel } from './editor-core';
-import { EditorHistory } from './editor-history';
+import { EditorHostApi } from './editor-host-api';
+import { renderToolbar } from './toolbar';
 import { entriesOf } from './entries';
 import { adoptContentSheet, watchCsp } from './host';
 import { cachedTranslator, languageName, type MessageOverrides, type Translate } from './i18n';
@@ -26,9 +26,9 @@ const EDIT_HINT = 'ccs-edit-hint';
 /** The stylesheet of rendered content, served by the API (so widgets look as on the shop). */
 const CONTENT_CSS = 'content/v1/ccs-content.css';
 
-export class CcsEditor extends EditorHistory {
+export class CcsEditor extends EditorHostApi {
   static override properties = {
-    ...EditorHistory.properties,
+    ...EditorHostApi.properties,
     // The host's texts: replaces messages or adds a language (see i18n.ts, MessageOverrides).
     messages: { attribute: false },
   };
@@ -70,16 +70,7 @@ export class CcsEditor extends EditorHistory {
       <div class="status" role="status" aria-live="polite">${this.status}</div>
       ${
         this.error
-          ? html`<div class="error" role="alert" part="error">
-              ${this.error}
-              ${
-                this.stale
-                  ? html`<button class="stale-reload" part="reload" @click=${() => void this.reloadStale()}>
-                      ${t('reloadView')}
-                    </button>`
-                  : nothing
-              }
-            </div>`
+          ? html`<div class="error" role="alert" part="error">${this.error}${this.staleButton()}</div>`
           : nothing
       }
       ${
@@ -95,52 +86,30 @@ export class CcsEditor extends EditorHistory {
     `;
   }
 
+  /** A write refused as stale offers a reload, inside the message. */
+  private staleButton() {
+    if (!this.stale) return nothing;
+    return html`<button class="stale-reload" part="reload" @click=${() => void this.reloadStale()}>
+      ${this.t('reloadView')}
+    </button>`;
+  }
+
   protected renderToolbar() {
-    const t = this.t;
-    const toggle = (panel: Panel) => () => (this.panel = this.panel === panel ? 'none' : panel);
-    return html`<div class="toolbar" part="toolbar">
-      <label
-        >${t('language')}
-        <select
-          class="lang"
-          @change=${(e: Event) => this.switchLanguage((e.target as HTMLSelectElement).value)}
-        >
-          ${this.languages.map((l) => html`<option value=${l} ?selected=${l === this.lang}>${languageName(t, l)}</option>`)}
-        </select>
-      </label>
-      <button data-panel="add" aria-expanded=${this.panel === 'add'} @click=${toggle('add')}>
-        ${t('add')}
-      </button>
-      <button data-panel="designs" aria-expanded=${this.panel === 'designs'} @click=${toggle('designs')}>
-        ${t('designs')}
-      </button>
-      <button data-panel="generate" aria-expanded=${this.panel === 'generate'} @click=${toggle('generate')}>
-        ${t('generate')}
-      </button>
-      ${
-        this.deleted
-          ? nothing
-          : html`<button data-undo ?disabled=${this.busy} @click=${() => void this.undo()}>
-              ${t('undoLast')}
-            </button>`
-      }
-      <button
-        data-redo
-        ?disabled=${this.busy || this.redoStack.length === 0}
-        @click=${() => void this.redo()}
-      >
-        ${t('redo')}
-      </button>
-      <button
-        data-panel="history"
-        data-history
-        aria-expanded=${this.panel === 'history'}
-        @click=${toggle('history')}
-      >
-        ${t('history')}
-      </button>
-      <button data-refresh @click=${() => void this.refresh()}>${t('refresh')}</button>
-    </div>`;
+    return renderToolbar({
+      t: this.t,
+      lang: this.lang,
+      languages: this.languages,
+      panel: this.panel,
+      busy: this.busy,
+      deleted: Boolean(this.deleted),
+      canRedo: this.redoStack.length > 0,
+      has: (f) => this.has(f),
+      switchLanguage: (l) => this.switchLanguage(l),
+      toggle: (panel) => (this.panel = this.panel === panel ? 'none' : panel),
+      undo: () => void this.undo(),
+      redo: () => void this.redo(),
+      refresh: () => void this.refresh(),
+    });
   }
 
   protected renderReady() {
@@ -228,9 +197,11 @@ export class CcsEditor extends EditorHistory {
           : nothing
       }
       ${
-        this.widgets.length
-          ? html`<p class="hint" id=${EDIT_HINT}>${t('editHint')}</p>`
-          : html`<p class="hint">${t('empty')}</p>`
+        !this.widgets.length
+          ? html`<p class="hint">${t('empty')}</p>`
+          : this.has('edit')
+            ? html`<p class="hint" id=${EDIT_HINT}>${t('editHint')}</p>`
+            : nothing
       }
       <ol class="widgets" part="widget-list" aria-label=${t('widgetsLabel')} aria-busy=${this.busy}>
         ${repeat(
@@ -257,6 +228,7 @@ export class CcsEditor extends EditorHistory {
       t: this.t,
       total: this.widgets.length,
       busy: this.busy,
+      editable: this.has('edit'),
       drawn: this.drawn,
       dropIndex: this.dropIndex,
       copying: this.copying,
@@ -310,7 +282,7 @@ export class CcsEditor extends EditorHistory {
   /** Marks the editable texts of every rendered widget and edits them in place. */
   protected wireEditables(): void {
     const view = this.shown;
-    if (!view) return;
+    if (!view || !this.has('edit')) return;
     for (const item of this.renderRoot.querySelectorAll<HTMLElement>('li.widget')) {
       const widget = this.widgets.find((w) => String(w.id) === item.dataset.id);
       const body = item.querySelector<HTMLElement>('.widget-body');

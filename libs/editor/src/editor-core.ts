@@ -126,7 +126,7 @@ export class EditorCore extends EditorLoad {
     const value = editedValue(node, plain);
     const ok = await this.change(
       'edit',
-      { widget_id: widget.id, element_id: elementId },
+      { widget_id: widget.id, element_id: elementId, value },
       (v) => v.content.edit(widget, elementId, value, v.lang),
       this.t('saved'),
       view,
@@ -203,7 +203,7 @@ export class EditorCore extends EditorLoad {
   ): Promise<void> {
     await this.change(
       'media',
-      { widget_id: widget.id, element_id: elementId },
+      { widget_id: widget.id, element_id: elementId, extension },
       (v) => v.content.attributes(widget, elementId, extension, v.lang),
       this.t('saved'),
     );

@@ -20,7 +20,8 @@ export class EditorHistory extends EditorCore {
   constructor() {
     super();
     this.addEventListener('keydown', (e: KeyboardEvent) => {
-      if (!(e.ctrlKey || e.metaKey) || e.altKey || e.key.toLowerCase() !== 'z') return;
+      if (!(e.ctrlKey || e.metaKey) || e.altKey || e.key.toLowerCase() !== 'z' || !this.has('history'))
+        return;
       const target = e.composedPath()[0];
       if (
         target instanceof HTMLElement &&

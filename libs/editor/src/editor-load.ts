@@ -45,6 +45,7 @@ export class EditorLoad extends EditorState {
       this.loading = this.load();
     } else if (changed.has('lang') && this.shown?.lang !== this.lang) {
       this.loading = this.reload();
+      this.emit('ccs-language-change', { lang: this.lang, entity_id: this.entityId });
     }
   }
 

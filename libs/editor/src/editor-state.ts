@@ -11,6 +11,9 @@ import { errorMessage, translator, type Translate } from './i18n';
 import { editorStyles } from './styles';
 import type { CatalogueWidget, ContentWidget, GenerationJob } from './types';
 
+/** What a host may turn on (`features`): all of them unless it names some. */
+export type Feature = 'edit' | 'add' | 'designs' | 'generate' | 'history';
+
 export type Panel = 'none' | 'add' | 'generate' | 'designs' | 'history';
 
 export interface Deleted {
@@ -44,6 +47,10 @@ export class EditorState extends LitElement {
     // select changes it too. Not the global `lang` attribute: that one says what language the
     // editor's own texts are in.
     lang: { attribute: 'content-lang' },
+    // What the person may do: a list ("edit add", "edit,history" or an array), all when unset.
+    features: {},
+    // Shows the content only: nothing can be changed (whatever `features` says).
+    readonly: { type: Boolean },
     phase: { state: true },
     languages: { state: true },
     widgets: { state: true },
@@ -73,6 +80,8 @@ export class EditorState extends LitElement {
   declare phase: 'loading' | 'ready' | 'fatal';
   declare languages: string[];
   declare lang: string;
+  declare features: string | string[] | undefined;
+  declare readonly: boolean;
   declare widgets: ContentWidget[];
   declare busy: boolean;
   declare status: string;
@@ -114,6 +123,7 @@ export class EditorState extends LitElement {
     this.phase = 'loading';
     this.languages = [];
     this.lang = 'default';
+    this.readonly = false;
     this.widgets = [];
     this.busy = false;
     this.status = '';
@@ -164,6 +174,24 @@ export class EditorState extends LitElement {
   /** Whether the answer made for `view` may be drawn (the host did not switch meanwhile). */
   protected current(view: View): boolean {
     return view === this.view;
+  }
+
+  /** Whether the host lets the person do this (`features`, `readonly`). */
+  protected has(feature: Feature): boolean {
+    if (this.readonly) return false;
+    const list = typeof this.features === 'string' ? this.features.split(/[\s,]+/) : this.features;
+    return !Array.isArray(list) || list.includes(feature);
+  }
+
+  /** Asks the host (`ccs-before-save`, cancellable) whether this write may be made. */
+  protected allowed(detail: Record<string, unknown>): boolean {
+    const event = new CustomEvent('ccs-before-save', {
+      detail,
+      bubbles: true,
+      composed: true,
+      cancelable: true,
+    });
+    return this.dispatchEvent(event);
   }
 
   protected emit(name: string, detail: unknown): void {
@@ -219,11 +247,15 @@ export class EditorState extends LitElement {
     done: string,
     view: View = this.shown ?? this.view,
   ): Promise<boolean> {
+    const entity = view.content.entityId;
+    if (this.readonly || !this.allowed({ action, entity_id: entity, lang: view.lang, ...detail })) {
+      this.error = this.t('saveVetoed');
+      return false;
+    }
     this.busy = true;
     this.error = '';
     this.stale = false;
     this.status = this.t('saving');
-    const entity = view.content.entityId;
     try {
       const widgets = await run(view);
       this.emit('ccs-change', { action, entity_id: entity, lang: view.lang, ...detail });

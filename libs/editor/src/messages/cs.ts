@@ -138,6 +138,7 @@ export const cs: Messages = {
   redone: 'Provedeno znovu.',
   nothingToUndo: 'Není co vrátit.',
   nothingToRedo: 'Není co provést znovu.',
+  saveVetoed: 'Stránka tuto změnu nedovolila uložit.',
   errStale: 'Obsah byl mezitím změněn jinde (v jiné záložce, jiným člověkem nebo programem). Vaše úprava nebyla uložena.',
   reloadView: 'Načíst aktuální obsah',
   errCredits: 'Nedostatek kreditů: generování potřebuje {required}, zbývá {remaining}.',

@@ -139,6 +139,7 @@ export const en = {
   redone: 'Redone.',
   nothingToUndo: 'Nothing to undo.',
   nothingToRedo: 'Nothing to redo.',
+  saveVetoed: 'The page did not let this change be saved.',
   errStale: 'This content was changed elsewhere (another tab, person or program). Your edit was not saved.',
   reloadView: 'Reload to see the current content',
   errCredits: 'Not enough credits: the generation needs {required}, {remaining} remain.',
