@@ -7,6 +7,7 @@
 import { html, nothing } from 'lit';
 import { repeat } from 'lit/directives/repeat.js';
 import { EditorHostApi } from './editor-host-api';
+import { markNode, NOTE_IDS } from './marks';
 import { renderToolbar } from './toolbar';
 import { entriesOf } from './entries';
 import { adoptContentSheet, watchCsp } from './host';
@@ -200,7 +201,9 @@ export class CcsEditor extends EditorHostApi {
         !this.widgets.length
           ? html`<p class="hint">${t('empty')}</p>`
           : this.has('edit')
-            ? html`<p class="hint" id=${EDIT_HINT}>${t('editHint')}</p>`
+            ? html`<p class="hint" id=${EDIT_HINT}>${t('editHint')}</p>
+                <p hidden id=${NOTE_IDS.sample}>${t('toFill')}</p>
+                <p hidden id=${NOTE_IDS.fallback}>${t('fallbackShown')}</p>`
             : nothing
       }
       <ol class="widgets" part="widget-list" aria-label=${t('widgetsLabel')} aria-busy=${this.busy}>
@@ -295,6 +298,7 @@ export class CcsEditor extends EditorHostApi {
           commit: () => void this.save(view, widget, element.id, node, plain),
           changed: (unsaved) => this.markUnsaved(node, unsaved),
         });
+        markNode(node, element, view.lang, this.t, EDIT_HINT);
       }
     }
   }

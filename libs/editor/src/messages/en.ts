@@ -140,6 +140,8 @@ export const en = {
   nothingToUndo: 'Nothing to undo.',
   nothingToRedo: 'Nothing to redo.',
   saveVetoed: 'The page did not let this change be saved.',
+  toFill: 'to fill: sample text, never published',
+  fallbackShown: 'shown from default — not translated yet',
   errStale: 'This content was changed elsewhere (another tab, person or program). Your edit was not saved.',
   reloadView: 'Reload to see the current content',
   errCredits: 'Not enough credits: the generation needs {required}, {remaining} remain.',
