@@ -71,3 +71,26 @@ describe('<ccs-editor> and another writer', () => {
     await page.close();
   });
 });
+
+describe('<ccs-editor> filling a design over a changed content', () => {
+  test('when the content changed elsewhere before a fill, then the fill is refused, nothing is written, and a reload is offered', async () => {
+    const shop = await h.shop();
+    await productWith(api, shop, 'CONC-FILL', ['section']);
+    await setHeading(api, shop, 'CONC-FILL', 'Read by the editor');
+    const page = await h.open({ token: shop.whiteLabelToken, entityId: 'CONC-FILL' });
+    await waitForEvent(page, 'ccs-ready');
+    await setHeading(api, shop, 'CONC-FILL', 'Written elsewhere');
+    const before = await api(shop, '/content/CONC-FILL/type/product');
+
+    const editor = page.locator('ccs-editor');
+    await editor.getByRole('button', { name: 'Designs' }).click();
+    await editor.getByRole('button', { name: 'Use this design' }).first().click();
+    await editor.locator('ccs-designs-panel input').first().fill('Filled heading');
+    await editor.getByRole('button', { name: 'Fill the design' }).click();
+    await editor.getByRole('button', { name: 'Replace them and fill' }).click();
+    expect(await waitForEvent(page, 'ccs-error')).toMatchObject({ status: 412, code: 'content_changed' });
+    await editor.getByRole('button', { name: 'Reload to see the current content' }).waitFor();
+    expect(await api(shop, '/content/CONC-FILL/type/product')).toEqual(before);
+    await page.close();
+  });
+});

@@ -8,6 +8,7 @@ import { html, nothing } from 'lit';
 import { repeat } from 'lit/directives/repeat.js';
 import { EditorHostApi } from './editor-host-api';
 import { markNode, NOTE_IDS } from './marks';
+import { originOf, textOf } from './text-of';
 import { renderToolbar } from './toolbar';
 import { entriesOf } from './entries';
 import { adoptContentSheet, watchCsp } from './host';
@@ -160,7 +161,7 @@ export class CcsEditor extends EditorHostApi {
               .replaced=${this.replacedNames()}
               .running=${Boolean(running)}
               @ccs-started=${(e: CustomEvent<GenerationJob>) => this.watcher.watch(e.detail)}
-              @ccs-failed=${(e: CustomEvent<unknown>) => this.report(e.detail)}
+              @ccs-failed=${(e: CustomEvent<unknown>) => this.panelFailed(e.detail)}
               @ccs-close=${() => void this.closePanel()}
             ></ccs-generate-panel>`
           : nothing
@@ -177,7 +178,7 @@ export class CcsEditor extends EditorHostApi {
               .languageNames=${this.languages.map((l) => languageName(t, l))}
               .lang=${this.lang}
               @ccs-filled=${(e: CustomEvent<{ widget_created: number }>) => void this.afterFill(e.detail.widget_created)}
-              @ccs-failed=${(e: CustomEvent<unknown>) => this.report(e.detail)}
+              @ccs-failed=${(e: CustomEvent<unknown>) => this.panelFailed(e.detail)}
               @ccs-close=${() => void this.closePanel()}
             ></ccs-designs-panel>`
           : nothing
@@ -301,24 +302,6 @@ export class CcsEditor extends EditorHostApi {
         markNode(node, element, view.lang, this.t, EDIT_HINT);
       }
     }
-  }
-}
-
-/** The text of rendered html, its blocks apart ("Weight 1.2 kg", not "Weight1.2 kg"). */
-function textOf(html: string): string {
-  const body = new DOMParser().parseFromString(html, 'text/html').body;
-  const walker = document.createTreeWalker(body, NodeFilter.SHOW_TEXT);
-  const parts: string[] = [];
-  while (walker.nextNode()) parts.push(walker.currentNode.textContent ?? '');
-  return parts.join(' ').replace(/\s+/g, ' ').trim();
-}
-
-/** The origin of a URL (`blocked` may also be a keyword such as `inline` or `eval`). */
-function originOf(url: string): string {
-  try {
-    return new URL(url).origin;
-  } catch {
-    return url;
   }
 }
 

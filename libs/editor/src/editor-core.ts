@@ -3,6 +3,7 @@
  * duplicate or remove an entry (element-copy), favourite, copy, follow a generation. The state
  * is editor-state.ts's, the calls content-api.ts's; ccs-editor.ts draws it.
  */
+import { ApiError } from './api';
 import { EditorLoad } from './editor-load';
 import type { View } from './editor-state';
 import { editableNodes, editedValue } from './inline-edit';
@@ -257,6 +258,15 @@ export class EditorCore extends EditorLoad {
     await this.refresh();
     await this.updateComplete;
     this.renderRoot.querySelector<HTMLButtonElement>('button[data-refresh]')?.focus();
+  }
+
+  /**
+   * A panel's write failed (the panel shows why): the host is told, and a write refused as stale
+   * (a fill made from a view changed elsewhere) also offers the editor's reload.
+   */
+  protected panelFailed(err: unknown): void {
+    if (err instanceof ApiError && err.status === 412) this.fail(err);
+    else this.report(err);
   }
 
   /** Closes the open panel and puts focus back on the button that opened it. */

@@ -2,10 +2,13 @@ import { html, nothing } from 'lit';
 import { languageName } from './i18n';
 import type { MessageKey } from './messages/en';
 import { PanelBase } from './panel-base';
+import { editorStyles } from './styles';
+import { revisionStyles } from './styles-more';
 import type { ContentRevision } from './types';
 
 /** The content's revisions, newest first: who wrote each, when, in which languages; Restore. */
 export class CcsHistoryPanel extends PanelBase {
+  static override styles = [editorStyles, revisionStyles];
   static override properties = {
     ...PanelBase.properties,
     read: { attribute: false },

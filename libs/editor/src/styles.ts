@@ -168,32 +168,6 @@ export const editorStyles = css`
     gap: 0.25rem;
     border-bottom: 1px solid var(--_border);
   }
-  .widget-body .ccs-marked {
-    outline: 1px dashed #c2410c;
-  }
-  .widget-body .ccs-marked:not([contenteditable])::after {
-    content: attr(data-ccs-note);
-    margin-inline-start: 0.5em;
-    background: #fff7ed;
-    color: #7c2d12;
-    font-size: 0.75rem;
-  }
-  ol.revisions {
-    margin: 0 0 0.5rem;
-    padding: 0;
-    list-style: none;
-    display: grid;
-    gap: 0.25rem;
-  }
-  ol.revisions li {
-    display: flex;
-    flex-wrap: wrap;
-    justify-content: space-between;
-    gap: 0.25rem 0.5rem;
-    align-items: center;
-    padding: 0.25rem 0;
-    border-bottom: 1px solid var(--_border);
-  }
   ol.entries li {
     display: flex;
     flex-wrap: wrap;
