@@ -141,7 +141,8 @@ export const cs: Messages = {
   saveVetoed: 'Stránka tuto změnu nedovolila uložit.',
   toFill: 'k vyplnění: vzorový text, nikdy se nezveřejní',
   fallbackShown: 'zobrazeno z výchozího jazyka — zatím nepřeloženo',
-  errStale: 'Obsah byl mezitím změněn jinde (v jiné záložce, jiným člověkem nebo programem). Vaše úprava nebyla uložena.',
+  errStale:
+    'Obsah byl mezitím změněn jinde (v jiné záložce, jiným člověkem nebo programem). Vaše úprava nebyla uložena.',
   reloadView: 'Načíst aktuální obsah',
   errCredits: 'Nedostatek kreditů: generování potřebuje {required}, zbývá {remaining}.',
   errInvalid: 'Některé hodnoty nebyly přijaty: {message}',
