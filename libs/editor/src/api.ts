@@ -31,7 +31,22 @@ function codeOf(body: unknown): string | undefined {
   return typeof code === 'string' ? code : undefined;
 }
 
+/**
+ * The entity a content path is about (`{entity_id}/type/{entity_type}` of `/content/…`,
+ * `/content/element-copy/…` or `/entity/…`), the key its content version is kept under.
+ */
+function entityKey(path: string): string | undefined {
+  return /^\/(?:content(?:\/element-copy)?|entity)\/([^/?]+\/type\/[^/?]+)/.exec(path)?.[1];
+}
+
 export class Api {
+  /**
+   * The content version (ETag) of each entity as last read or written: every write of that
+   * entity's content carries it as `If-Match`, so a write made from a view another tab, person
+   * or program has changed since is refused (412) rather than applied over their change.
+   */
+  readonly etags = new Map<string, string>();
+
   constructor(
     private readonly base: string,
     private readonly token: string,
@@ -44,6 +59,8 @@ export class Api {
 
   async call<T>(method: string, path: string, body?: unknown): Promise<T> {
     let res: Response;
+    const key = entityKey(path);
+    const etag = method !== 'GET' && key ? this.etags.get(key) : undefined;
     try {
       res = await fetch(this.url(`api/v3/white-label${path}`), {
         method,
@@ -51,6 +68,7 @@ export class Api {
           [TOKEN_HEADER]: this.token,
           Accept: 'application/json',
           ...(body !== undefined && { 'Content-Type': 'application/json' }),
+          ...(etag && { 'If-Match': etag }),
         },
         body: body === undefined ? undefined : JSON.stringify(body),
       });
@@ -69,6 +87,9 @@ export class Api {
       parsed = undefined;
     }
     if (!res.ok) throw new ApiError(res.status, messageOf(parsed), codeOf(parsed), parsed);
+    // Only an answer that is the content (not a refusal's current version) moves the version.
+    const answered = res.headers.get('ETag');
+    if (key && answered) this.etags.set(key, answered);
     return parsed as T;
   }
 

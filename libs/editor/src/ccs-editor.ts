@@ -6,17 +6,21 @@
  */
 import { html, nothing } from 'lit';
 import { repeat } from 'lit/directives/repeat.js';
-import { EditorCore, type Panel } from './editor-core';
+import { EditorHostApi } from './editor-host-api';
+import { markNode, NOTE_IDS } from './marks';
+import { originOf, textOf } from './text-of';
+import { renderToolbar } from './toolbar';
 import { entriesOf } from './entries';
 import { adoptContentSheet, watchCsp } from './host';
 import { cachedTranslator, languageName, type MessageOverrides, type Translate } from './i18n';
 import { editableNodes, makeEditable } from './inline-edit';
-import type { GenerationJob } from './types';
+import type { ContentRevision, GenerationJob } from './types';
 import { renderWidgetItem, type WidgetItemView } from './widget-item';
 import './add-panel';
 import './generate-panel';
 import './designs-panel';
 import './media-form';
+import './history-panel';
 
 /** The id of the text every editable text is described by. */
 const EDIT_HINT = 'ccs-edit-hint';
@@ -24,9 +28,9 @@ const EDIT_HINT = 'ccs-edit-hint';
 /** The stylesheet of rendered content, served by the API (so widgets look as on the shop). */
 const CONTENT_CSS = 'content/v1/ccs-content.css';
 
-export class CcsEditor extends EditorCore {
+export class CcsEditor extends EditorHostApi {
   static override properties = {
-    ...EditorCore.properties,
+    ...EditorHostApi.properties,
     // The host's texts: replaces messages or adds a language (see i18n.ts, MessageOverrides).
     messages: { attribute: false },
   };
@@ -66,7 +70,11 @@ export class CcsEditor extends EditorCore {
         ${this.phase === 'ready' ? this.renderToolbar() : nothing}
       </header>
       <div class="status" role="status" aria-live="polite">${this.status}</div>
-      ${this.error ? html`<div class="error" role="alert" part="error">${this.error}</div>` : nothing}
+      ${
+        this.error
+          ? html`<div class="error" role="alert" part="error">${this.error}${this.staleButton()}</div>`
+          : nothing
+      }
       ${
         this.phase === 'fatal'
           ? html`<div class="fatal">
@@ -80,30 +88,30 @@ export class CcsEditor extends EditorCore {
     `;
   }
 
+  /** A write refused as stale offers a reload, inside the message. */
+  private staleButton() {
+    if (!this.stale) return nothing;
+    return html`<button class="stale-reload" part="reload" @click=${() => void this.reloadStale()}>
+      ${this.t('reloadView')}
+    </button>`;
+  }
+
   protected renderToolbar() {
-    const t = this.t;
-    const toggle = (panel: Panel) => () => (this.panel = this.panel === panel ? 'none' : panel);
-    return html`<div class="toolbar" part="toolbar">
-      <label
-        >${t('language')}
-        <select
-          class="lang"
-          @change=${(e: Event) => this.switchLanguage((e.target as HTMLSelectElement).value)}
-        >
-          ${this.languages.map((l) => html`<option value=${l} ?selected=${l === this.lang}>${languageName(t, l)}</option>`)}
-        </select>
-      </label>
-      <button data-panel="add" aria-expanded=${this.panel === 'add'} @click=${toggle('add')}>
-        ${t('add')}
-      </button>
-      <button data-panel="designs" aria-expanded=${this.panel === 'designs'} @click=${toggle('designs')}>
-        ${t('designs')}
-      </button>
-      <button data-panel="generate" aria-expanded=${this.panel === 'generate'} @click=${toggle('generate')}>
-        ${t('generate')}
-      </button>
-      <button @click=${() => void this.refresh()}>${t('refresh')}</button>
-    </div>`;
+    return renderToolbar({
+      t: this.t,
+      lang: this.lang,
+      languages: this.languages,
+      panel: this.panel,
+      busy: this.busy,
+      deleted: Boolean(this.deleted),
+      canRedo: this.redoStack.length > 0,
+      has: (f) => this.has(f),
+      switchLanguage: (l) => this.switchLanguage(l),
+      toggle: (panel) => (this.panel = this.panel === panel ? 'none' : panel),
+      undo: () => void this.undo(),
+      redo: () => void this.redo(),
+      refresh: () => void this.refresh(),
+    });
   }
 
   protected renderReady() {
@@ -122,7 +130,7 @@ export class CcsEditor extends EditorCore {
         this.deleted
           ? html`<div class="undo">
               ${t('deleted')}
-              <button class="undo-button" @click=${() => void this.undo()}>${t('undo')}</button>
+              <button class="undo-button" @click=${() => void this.undoDelete()}>${t('undo')}</button>
             </div>`
           : nothing
       }
@@ -153,7 +161,7 @@ export class CcsEditor extends EditorCore {
               .replaced=${this.replacedNames()}
               .running=${Boolean(running)}
               @ccs-started=${(e: CustomEvent<GenerationJob>) => this.watcher.watch(e.detail)}
-              @ccs-failed=${(e: CustomEvent<unknown>) => this.report(e.detail)}
+              @ccs-failed=${(e: CustomEvent<unknown>) => this.panelFailed(e.detail)}
               @ccs-close=${() => void this.closePanel()}
             ></ccs-generate-panel>`
           : nothing
@@ -170,15 +178,34 @@ export class CcsEditor extends EditorCore {
               .languageNames=${this.languages.map((l) => languageName(t, l))}
               .lang=${this.lang}
               @ccs-filled=${(e: CustomEvent<{ widget_created: number }>) => void this.afterFill(e.detail.widget_created)}
-              @ccs-failed=${(e: CustomEvent<unknown>) => this.report(e.detail)}
+              @ccs-failed=${(e: CustomEvent<unknown>) => this.panelFailed(e.detail)}
               @ccs-close=${() => void this.closePanel()}
             ></ccs-designs-panel>`
           : nothing
       }
       ${
-        this.widgets.length
-          ? html`<p class="hint" id=${EDIT_HINT}>${t('editHint')}</p>`
-          : html`<p class="hint">${t('empty')}</p>`
+        this.panel === 'history'
+          ? html`<ccs-history-panel
+              part="panel"
+              .api=${this.api}
+              .t=${t}
+              .read=${() => this.content.revisions()}
+              .current=${this.content.version}
+              @ccs-restore-revision=${(e: CustomEvent<{ revision: ContentRevision; when: string }>) =>
+                void this.restoreRevision(e.detail.revision, e.detail.when)}
+              @ccs-failed=${(e: CustomEvent<unknown>) => this.fail(e.detail)}
+              @ccs-close=${() => void this.closePanel()}
+            ></ccs-history-panel>`
+          : nothing
+      }
+      ${
+        !this.widgets.length
+          ? html`<p class="hint">${t('empty')}</p>`
+          : this.has('edit')
+            ? html`<p class="hint" id=${EDIT_HINT}>${t('editHint')}</p>
+                <p hidden id=${NOTE_IDS.sample}>${t('toFill')}</p>
+                <p hidden id=${NOTE_IDS.fallback}>${t('fallbackShown')}</p>`
+            : nothing
       }
       <ol class="widgets" part="widget-list" aria-label=${t('widgetsLabel')} aria-busy=${this.busy}>
         ${repeat(
@@ -205,6 +232,7 @@ export class CcsEditor extends EditorCore {
       t: this.t,
       total: this.widgets.length,
       busy: this.busy,
+      editable: this.has('edit'),
       drawn: this.drawn,
       dropIndex: this.dropIndex,
       copying: this.copying,
@@ -258,7 +286,7 @@ export class CcsEditor extends EditorCore {
   /** Marks the editable texts of every rendered widget and edits them in place. */
   protected wireEditables(): void {
     const view = this.shown;
-    if (!view) return;
+    if (!view || !this.has('edit')) return;
     for (const item of this.renderRoot.querySelectorAll<HTMLElement>('li.widget')) {
       const widget = this.widgets.find((w) => String(w.id) === item.dataset.id);
       const body = item.querySelector<HTMLElement>('.widget-body');
@@ -271,26 +299,9 @@ export class CcsEditor extends EditorCore {
           commit: () => void this.save(view, widget, element.id, node, plain),
           changed: (unsaved) => this.markUnsaved(node, unsaved),
         });
+        markNode(node, element, view.lang, this.t, EDIT_HINT);
       }
     }
-  }
-}
-
-/** The text of rendered html, its blocks apart ("Weight 1.2 kg", not "Weight1.2 kg"). */
-function textOf(html: string): string {
-  const body = new DOMParser().parseFromString(html, 'text/html').body;
-  const walker = document.createTreeWalker(body, NodeFilter.SHOW_TEXT);
-  const parts: string[] = [];
-  while (walker.nextNode()) parts.push(walker.currentNode.textContent ?? '');
-  return parts.join(' ').replace(/\s+/g, ' ').trim();
-}
-
-/** The origin of a URL (`blocked` may also be a keyword such as `inline` or `eval`). */
-function originOf(url: string): string {
-  try {
-    return new URL(url).origin;
-  } catch {
-    return url;
   }
 }
 

@@ -4,7 +4,7 @@
  * No state and no DOM: the editor (editor-core.ts) decides when to call and what to show.
  */
 import { ApiError, type Api } from './api';
-import type { CatalogueWidget, ContentElement, ContentWidget, GenerationJob } from './types';
+import type { CatalogueWidget, ContentElement, ContentRevision, ContentWidget, GenerationJob } from './types';
 
 /** A widget's elements as a write body takes them (`[]` values become empty maps). */
 export function elementsOf(widget: ContentWidget) {
@@ -130,6 +130,25 @@ export class ContentApi {
       contentId: widget.id,
       parent: String(element.parent_id),
     });
+  }
+
+  /** The content version shown (the number of the last ETag read or written), or null. */
+  get version(): number | null {
+    const tag = this.api.etags.get(this.entityPath.slice(1));
+    const n = tag ? /^"(\d+)"$/.exec(tag)?.[1] : undefined;
+    return n ? Number(n) : null;
+  }
+
+  /** The newest revisions of the content (the API keeps at most 100 a page), newest first. */
+  async revisions(): Promise<ContentRevision[]> {
+    return (
+      await this.api.get<{ data: ContentRevision[] }>(`/content${this.entityPath}/revisions?per_page=100`)
+    ).data;
+  }
+
+  /** Makes a revision's tree the content again (a new revision, source `restore`). */
+  restoreRevision(id: number, lang: string): Promise<ContentWidget[]> {
+    return this.api.post(this.content(lang, `/revisions/${id}/restore`));
   }
 
   favourite(widget: ContentWidget, name: string): Promise<unknown> {

@@ -119,12 +119,17 @@ export class CcsDesignsPanel extends PanelBase {
 
   private async fill(): Promise<void> {
     this.question.answered();
+    const body = this.body();
+    if (!this.allowed({ action: 'fill-design', lang: this.lang, ...body })) {
+      this.message = this.t('saveVetoed');
+      return;
+    }
     this.sending = true;
     this.message = '';
     try {
       const res = await this.api.post<{ widget_created: number }>(
         `/entity${this.entityPath}/design?lang=${encodeURIComponent(this.lang)}`,
-        this.body(),
+        body,
       );
       this.send('ccs-filled', { widget_created: res.widget_created });
     } catch (err) {

@@ -3,6 +3,7 @@
  * duplicate or remove an entry (element-copy), favourite, copy, follow a generation. The state
  * is editor-state.ts's, the calls content-api.ts's; ccs-editor.ts draws it.
  */
+import { ApiError } from './api';
 import { EditorLoad } from './editor-load';
 import type { View } from './editor-state';
 import { editableNodes, editedValue } from './inline-edit';
@@ -68,7 +69,7 @@ export class EditorCore extends EditorLoad {
   }
 
   /** Puts a deleted widget back where it was, with the texts and images it had. */
-  protected async undo(): Promise<void> {
+  protected async undoDelete(): Promise<void> {
     const deleted = this.deleted;
     if (!deleted) return;
     const ok = await this.change(
@@ -91,6 +92,7 @@ export class EditorCore extends EditorLoad {
     this.job = job;
     this.emit('ccs-generation', { job });
     if (job.status === 'done') {
+      this.newAction();
       this.status = [this.t('generated', { n: job.widgets_created }), this.skippedText(job)]
         .filter(Boolean)
         .join(' ');
@@ -125,7 +127,7 @@ export class EditorCore extends EditorLoad {
     const value = editedValue(node, plain);
     const ok = await this.change(
       'edit',
-      { widget_id: widget.id, element_id: elementId },
+      { widget_id: widget.id, element_id: elementId, value },
       (v) => v.content.edit(widget, elementId, value, v.lang),
       this.t('saved'),
       view,
@@ -135,6 +137,8 @@ export class EditorCore extends EditorLoad {
     if (!ok) {
       if (!this.current(view)) return;
       node.classList.add('invalid');
+      // Changed elsewhere: retrying cannot help; the message offers a reload (and takes focus).
+      if (this.stale) return;
       if (this.error) this.error = this.t('editNotSaved', { message: this.error });
       // Enter left the text: focus goes back into it, so Enter again retries.
       if (node.isConnected && (document.activeElement === document.body || !document.activeElement))
@@ -200,7 +204,7 @@ export class EditorCore extends EditorLoad {
   ): Promise<void> {
     await this.change(
       'media',
-      { widget_id: widget.id, element_id: elementId },
+      { widget_id: widget.id, element_id: elementId, extension },
       (v) => v.content.attributes(widget, elementId, extension, v.lang),
       this.t('saved'),
     );
@@ -241,11 +245,28 @@ export class EditorCore extends EditorLoad {
   }
 
   protected async afterFill(created: number): Promise<void> {
+    this.newAction();
     void this.closePanel();
     this.status = this.t('filled', { n: created });
     const entity = this.entityId;
     if (await this.reload())
       this.emit('ccs-change', { action: 'fill-design', entity_id: entity, widgets: created });
+  }
+
+  /** Reads the content anew after a write was refused as stale; focus goes to the toolbar's Reload. */
+  protected async reloadStale(): Promise<void> {
+    await this.refresh();
+    await this.updateComplete;
+    this.renderRoot.querySelector<HTMLButtonElement>('button[data-refresh]')?.focus();
+  }
+
+  /**
+   * A panel's write failed (the panel shows why): the host is told, and a write refused as stale
+   * (a fill made from a view changed elsewhere) also offers the editor's reload.
+   */
+  protected panelFailed(err: unknown): void {
+    if (err instanceof ApiError && err.status === 412) this.fail(err);
+    else this.report(err);
   }
 
   /** Closes the open panel and puts focus back on the button that opened it. */

@@ -33,6 +33,8 @@ export class EditorLoad extends EditorState {
       this.watcher.stop();
       this.job = null;
       this.deleted = null;
+      this.redoStack = [];
+      this.undoBase = null;
       this.panel = 'none';
       this.copying = null;
       this.entriesOf = null;
@@ -43,6 +45,7 @@ export class EditorLoad extends EditorState {
       this.loading = this.load();
     } else if (changed.has('lang') && this.shown?.lang !== this.lang) {
       this.loading = this.reload();
+      this.emit('ccs-language-change', { lang: this.lang, entity_id: this.entityId });
     }
   }
 
@@ -76,6 +79,7 @@ export class EditorLoad extends EditorState {
     const view = this.view;
     const { content, lang } = view;
     this.error = '';
+    this.stale = false;
     this.fatal = '';
     if (this.phase !== 'ready') this.phase = 'loading';
     try {
@@ -131,6 +135,7 @@ export class EditorLoad extends EditorState {
       const widgets = await view.content.widgets(view.lang);
       if (!this.current(view)) return false;
       this.draw(view, widgets);
+      this.stale = false;
       return true;
     } catch (err) {
       if (this.current(view)) this.fail(err);

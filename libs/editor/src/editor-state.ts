@@ -9,9 +9,13 @@ import { ContentApi } from './content-api';
 import { editorErrorCode } from './errors';
 import { errorMessage, translator, type Translate } from './i18n';
 import { editorStyles } from './styles';
+import { markStyles } from './styles-more';
 import type { CatalogueWidget, ContentWidget, GenerationJob } from './types';
 
-export type Panel = 'none' | 'add' | 'generate' | 'designs';
+/** What a host may turn on (`features`): all of them unless it names some. */
+export type Feature = 'edit' | 'add' | 'designs' | 'generate' | 'history';
+
+export type Panel = 'none' | 'add' | 'generate' | 'designs' | 'history';
 
 export interface Deleted {
   widget: ContentWidget;
@@ -29,7 +33,7 @@ export interface View {
 }
 
 export class EditorState extends LitElement {
-  static override styles = editorStyles;
+  static override styles = [editorStyles, markStyles];
   static override properties = {
     apiBase: { attribute: 'api-base' },
     token: {},
@@ -44,6 +48,10 @@ export class EditorState extends LitElement {
     // select changes it too. Not the global `lang` attribute: that one says what language the
     // editor's own texts are in.
     lang: { attribute: 'content-lang' },
+    // What the person may do: a list ("edit add", "edit,history" or an array), all when unset.
+    features: {},
+    // Shows the content only: nothing can be changed (whatever `features` says).
+    readonly: { type: Boolean },
     phase: { state: true },
     languages: { state: true },
     widgets: { state: true },
@@ -52,6 +60,8 @@ export class EditorState extends LitElement {
     error: { state: true },
     fatal: { state: true },
     deleted: { state: true },
+    stale: { state: true },
+    redoStack: { state: true },
     panel: { state: true },
     job: { state: true },
     dropIndex: { state: true },
@@ -71,12 +81,20 @@ export class EditorState extends LitElement {
   declare phase: 'loading' | 'ready' | 'fatal';
   declare languages: string[];
   declare lang: string;
+  declare features: string | string[] | undefined;
+  declare readonly: boolean;
   declare widgets: ContentWidget[];
   declare busy: boolean;
   declare status: string;
   declare error: string;
   declare fatal: string;
   declare deleted: Deleted | null;
+  /** A write was refused because the content changed elsewhere: the view offers a reload. */
+  declare stale: boolean;
+  /** The versions undone, to restore again (newest last); a new action clears them. */
+  declare redoStack: number[];
+  /** The version whose tree is shown after an undo or redo (null: the current version's). */
+  protected undoBase: number | null = null;
   declare panel: Panel;
   declare job: GenerationJob | null;
   declare dropIndex: number | null;
@@ -106,12 +124,15 @@ export class EditorState extends LitElement {
     this.phase = 'loading';
     this.languages = [];
     this.lang = 'default';
+    this.readonly = false;
     this.widgets = [];
     this.busy = false;
     this.status = '';
     this.error = '';
     this.fatal = '';
     this.deleted = null;
+    this.stale = false;
+    this.redoStack = [];
     this.panel = 'none';
     this.job = null;
     this.dropIndex = null;
@@ -156,6 +177,24 @@ export class EditorState extends LitElement {
     return view === this.view;
   }
 
+  /** Whether the host lets the person do this (`features`, `readonly`). */
+  protected has(feature: Feature): boolean {
+    if (this.readonly) return false;
+    const list = typeof this.features === 'string' ? this.features.split(/[\s,]+/) : this.features;
+    return !Array.isArray(list) || list.includes(feature);
+  }
+
+  /** Asks the host (`ccs-before-save`, cancellable) whether this write may be made. */
+  protected allowed(detail: Record<string, unknown>): boolean {
+    const event = new CustomEvent('ccs-before-save', {
+      detail,
+      bubbles: true,
+      composed: true,
+      cancelable: true,
+    });
+    return this.dispatchEvent(event);
+  }
+
   protected emit(name: string, detail: unknown): void {
     this.dispatchEvent(new CustomEvent(name, { detail, bubbles: true, composed: true }));
   }
@@ -167,8 +206,22 @@ export class EditorState extends LitElement {
       this.fatal = message;
       this.phase = 'fatal';
     } else this.error = message;
+    this.stale = err instanceof ApiError && err.status === 412;
     this.status = '';
+    if (this.stale) void this.offerReload();
     this.report(err);
+  }
+
+  /**
+   * After a write refused as stale, focus that went nowhere (the button or text that made it was
+   * drawn anew or left) goes to the Reload button next to the message.
+   */
+  protected async offerReload(): Promise<void> {
+    await this.updateComplete;
+    const outer = document.activeElement;
+    const inner = (this.renderRoot as ShadowRoot).activeElement;
+    if (!outer || outer === document.body || (outer === this && !inner))
+      this.renderRoot.querySelector<HTMLButtonElement>('button.stale-reload')?.focus();
   }
 
   /** Tells the host about a failure (a panel may already show it). */
@@ -195,13 +248,19 @@ export class EditorState extends LitElement {
     done: string,
     view: View = this.shown ?? this.view,
   ): Promise<boolean> {
+    const entity = view.content.entityId;
+    if (this.readonly || !this.allowed({ action, entity_id: entity, lang: view.lang, ...detail })) {
+      this.error = this.t('saveVetoed');
+      return false;
+    }
     this.busy = true;
     this.error = '';
+    this.stale = false;
     this.status = this.t('saving');
-    const entity = view.content.entityId;
     try {
       const widgets = await run(view);
       this.emit('ccs-change', { action, entity_id: entity, lang: view.lang, ...detail });
+      if (action !== 'undo' && action !== 'redo') this.newAction();
       if (!this.current(view)) return false;
       this.widgets = widgets;
       this.shown = view;
@@ -216,10 +275,17 @@ export class EditorState extends LitElement {
     }
   }
 
+  /** A change other than an undo or redo: what was undone cannot be redone any more. */
+  protected newAction(): void {
+    this.redoStack = [];
+    this.undoBase = null;
+  }
+
   /** Runs a call that answers no widgets (a favourite, a copy elsewhere) with the same feedback. */
   protected async act(run: () => Promise<void>): Promise<void> {
     this.busy = true;
     this.error = '';
+    this.stale = false;
     try {
       await run();
     } catch (err) {

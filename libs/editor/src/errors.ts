@@ -13,6 +13,7 @@ export type EditorErrorCode =
   | 'forbidden'
   | 'not_found'
   | 'conflict'
+  | 'content_changed'
   | 'insufficient_credits'
   | 'invalid'
   | 'rate_limited'
@@ -34,6 +35,7 @@ export function editorErrorCode(err: unknown): EditorErrorCode {
   }
   if (err.status === 404) return 'not_found';
   if (err.status === 409) return 'conflict';
+  if (err.status === 412) return 'content_changed';
   if (err.status === 422 && typeof body.required === 'number') return 'insufficient_credits';
   if (err.status === 422 || err.status === 400) return 'invalid';
   if (err.status === 429) return 'rate_limited';

@@ -153,17 +153,25 @@ export class CcsGeneratePanel extends PanelBase {
   private async start(): Promise<void> {
     this.question.answered();
     if (this.sending) return;
+    const body = {
+      design_id: this.form.design || null,
+      prompt_id: this.form.prompt || null,
+      lang: this.form.lang,
+      remove_exist_widget: this.form.replace,
+      use_web_research: this.form.research,
+      search_web: this.form.research ? this.urls() : [],
+    };
+    if (!this.allowed({ action: 'generate', ...body })) {
+      this.message = this.t('saveVetoed');
+      return;
+    }
     this.sending = true;
     this.message = '';
     try {
-      const { data } = await this.api.post<{ data: GenerationJob }>(`/content${this.entityPath}/generate`, {
-        design_id: this.form.design || null,
-        prompt_id: this.form.prompt || null,
-        lang: this.form.lang,
-        remove_exist_widget: this.form.replace,
-        use_web_research: this.form.research,
-        search_web: this.form.research ? this.urls() : [],
-      });
+      const { data } = await this.api.post<{ data: GenerationJob }>(
+        `/content${this.entityPath}/generate`,
+        body,
+      );
       this.send('ccs-started', data);
       this.close();
     } catch (err) {

@@ -155,6 +155,7 @@ export function errorMessage(t: Translate, err: unknown): string {
   }
   if (err.status === 404) return t('errNotFound', { message });
   if (err.status === 409) return t('errConflict');
+  if (err.status === 412) return t('errStale');
   if (err.status === 422 && typeof body.required === 'number')
     return t('errCredits', { required: body.required, remaining: body.remaining ?? 0 });
   if (err.status === 422 || err.status === 400) return t('errInvalid', { message: detailsOf(err) });

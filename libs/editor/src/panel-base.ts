@@ -24,6 +24,13 @@ export class PanelBase extends LitElement {
     this.dispatchEvent(new CustomEvent(name, { detail, bubbles: true, composed: true }));
   }
 
+  /** Asks the host (`ccs-before-save`, cancellable) whether this write may be made. */
+  protected allowed(detail: Record<string, unknown>): boolean {
+    return this.dispatchEvent(
+      new CustomEvent('ccs-before-save', { detail, bubbles: true, composed: true, cancelable: true }),
+    );
+  }
+
   protected close(): void {
     this.send('ccs-close');
   }

@@ -284,6 +284,10 @@ export const editorStyles = css`
     gap: 0.5rem;
     align-items: center;
   }
+  .error .stale-reload {
+    display: block;
+    margin-top: 0.5rem;
+  }
   .fatal .error {
     flex: 1 1 16rem;
     margin: 0;

@@ -90,3 +90,13 @@ export interface Price {
   unit: string;
   price: number;
 }
+
+/** One stored write of the content (`GET …/revisions`). */
+export interface ContentRevision {
+  id: number;
+  version: number;
+  source: 'editor' | 'fill' | 'generation' | 'import' | 'restore' | 'repair';
+  generation_id: number | null;
+  languages_changed: string[];
+  created_at: string;
+}

@@ -12,6 +12,8 @@ export interface WidgetItemView {
   t: Translate;
   total: number;
   busy: boolean;
+  /** False: the widget is shown only (`features` without `edit`, or `readonly`). */
+  editable: boolean;
   /** Bumped by every full read: the bodies are drawn anew (no text left as a person typed it). */
   drawn: number;
   dropIndex: number | null;
@@ -81,37 +83,47 @@ export function renderWidgetItem(v: WidgetItemView, widget: ContentWidget, i: nu
     }}
   >
     <div class="widget-bar">
-      <span
-        class="handle"
-        draggable="true"
-        role="img"
-        aria-label=${t('dragHandle')}
-        title=${t('dragHandle')}
-        @dragstart=${(e: DragEvent) => {
-          v.dragStart(i);
-          e.dataTransfer?.setData('text/plain', String(widget.id));
-        }}
-        @dragend=${() => v.dragEnd()}
-        >${icon('grip')}</span
-      >
+      ${
+        v.editable
+          ? html`<span
+              class="handle"
+              draggable="true"
+              role="img"
+              aria-label=${t('dragHandle')}
+              title=${t('dragHandle')}
+              @dragstart=${(e: DragEvent) => {
+                v.dragStart(i);
+                e.dataTransfer?.setData('text/plain', String(widget.id));
+              }}
+              @dragend=${() => v.dragEnd()}
+              >${icon('grip')}</span
+            >`
+          : nothing
+      }
       <span class="name">${label}</span>
-      ${button('up', 'moveUp', () => v.moveBy(i, i - 1), { disabled: v.busy || i === 0, move: 'up' })}
-      ${button('down', 'moveDown', () => v.moveBy(i, i + 1), { disabled: v.busy || i === v.total - 1, move: 'down' })}
       ${
-        entries.length
-          ? button('entries', 'entries', () => v.toggleEntries(widget), {
-              expanded: v.entriesOpen === widget.id,
-            })
+        v.editable
+          ? html`${button('up', 'moveUp', () => v.moveBy(i, i - 1), { disabled: v.busy || i === 0, move: 'up' })}
+            ${button('down', 'moveDown', () => v.moveBy(i, i + 1), { disabled: v.busy || i === v.total - 1, move: 'down' })}
+            ${
+              entries.length
+                ? button('entries', 'entries', () => v.toggleEntries(widget), {
+                    expanded: v.entriesOpen === widget.id,
+                  })
+                : nothing
+            }
+            ${
+              hasMedia
+                ? button('media', 'media', () => v.toggleMedia(widget), {
+                    expanded: v.mediaOpen === widget.id,
+                  })
+                : nothing
+            }
+            ${button('favourite', 'favourite', () => v.favourite(widget), { disabled: v.busy })}
+            ${button('copy', 'copyTo', () => v.toggleCopy(widget), { expanded: v.copying === widget.id })}
+            ${button('delete', 'delete', () => v.remove(widget, i), { disabled: v.busy, cls: 'danger' })}`
           : nothing
       }
-      ${
-        hasMedia
-          ? button('media', 'media', () => v.toggleMedia(widget), { expanded: v.mediaOpen === widget.id })
-          : nothing
-      }
-      ${button('favourite', 'favourite', () => v.favourite(widget), { disabled: v.busy })}
-      ${button('copy', 'copyTo', () => v.toggleCopy(widget), { expanded: v.copying === widget.id })}
-      ${button('delete', 'delete', () => v.remove(widget, i), { disabled: v.busy, cls: 'danger' })}
     </div>
     ${
       v.copying === widget.id

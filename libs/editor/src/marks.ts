@@ -1,0 +1,39 @@
+/**
+ * What a text shown in the editor is not: the language's own text (it is the default
+ * language's, shown because this language has none yet), or the owner's text (it is the
+ * catalogue's sample, never published, waiting to be filled). Each is marked visibly on the
+ * text (a badge drawn from `data-ccs-note`) and described to assistive technology by a note.
+ */
+import type { Translate } from './i18n';
+import type { ContentElement } from './types';
+
+/** The ids of the hidden notes a marked text is described by (drawn by ccs-editor.ts). */
+export const NOTE_IDS = { sample: 'ccs-note-sample', fallback: 'ccs-note-fallback' } as const;
+
+/** Why a text shown in `lang` is not its own: a catalogue sample, a fallback, or neither. */
+export function markOf(element: ContentElement, lang: string): keyof typeof NOTE_IDS | null {
+  if (element.sample?.includes('value')) return 'sample';
+  const value = element.value;
+  if (lang === 'default' || Array.isArray(value)) return null;
+  const own = (value as Record<string, unknown>)[lang];
+  return typeof own === 'string' && own !== '' ? null : 'fallback';
+}
+
+/** Marks (or unmarks) a rendered text; `hint` is the id of the editing hint it is also described by. */
+export function markNode(
+  node: HTMLElement,
+  element: ContentElement,
+  lang: string,
+  t: Translate,
+  hint: string,
+): void {
+  const mark = markOf(element, lang);
+  node.classList.toggle('ccs-marked', mark !== null);
+  if (mark === null) {
+    delete node.dataset.ccsNote;
+    node.setAttribute('aria-describedby', hint);
+    return;
+  }
+  node.dataset.ccsNote = t(mark === 'sample' ? 'toFill' : 'fallbackShown');
+  node.setAttribute('aria-describedby', `${hint} ${NOTE_IDS[mark]}`);
+}

@@ -1,0 +1,35 @@
+import { css } from 'lit';
+
+/** The marks on texts not the owner's own (marks.ts): a dashed outline and a badge after the text. */
+export const markStyles = css`
+  .widget-body .ccs-marked {
+    outline: 1px dashed #c2410c;
+  }
+  .widget-body .ccs-marked:not([contenteditable])::after {
+    content: attr(data-ccs-note);
+    margin-inline-start: 0.5em;
+    background: #fff7ed;
+    color: #7c2d12;
+    font-size: 0.75rem;
+  }
+`;
+
+/** The History panel's list of revisions (history-panel.ts). */
+export const revisionStyles = css`
+  ol.revisions {
+    margin: 0 0 0.5rem;
+    padding: 0;
+    list-style: none;
+    display: grid;
+    gap: 0.25rem;
+  }
+  ol.revisions li {
+    display: flex;
+    flex-wrap: wrap;
+    justify-content: space-between;
+    gap: 0.25rem 0.5rem;
+    align-items: center;
+    padding: 0.25rem 0;
+    border-bottom: 1px solid var(--_border);
+  }
+`;
