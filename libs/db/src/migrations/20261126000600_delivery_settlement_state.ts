@@ -14,7 +14,7 @@ export async function up(db: Knex): Promise<void> {
   await db.raw(`alter table webhook_endpoints add column delivery_tracked_from bigint not null default 0`);
   await db.raw(`update webhook_endpoints set delivery_tracked_from = last_seq`);
   await db.schema.createTable('webhook_pending_deliveries', (t) => {
-    t.integer('eshop_id').notNullable();
+    t.integer('eshop_id').notNullable().references('id').inTable('eshops').onDelete('CASCADE');
     t.bigInteger('endpoint_id').notNullable();
     t.bigInteger('seq').notNullable();
     t.timestamp('queued_at', { useTz: true, precision: 6 }).notNullable().defaultTo(db.fn.now(6));
