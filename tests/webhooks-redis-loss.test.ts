@@ -167,3 +167,38 @@ test('when Redis is wiped with deliveries pending and retrying, then every event
     await healthy.close();
   }
 }, 60_000);
+
+test('when a delivered event is queued again under its id (BullMQ accepts an id whose job is gone), then it is not sent twice', async () => {
+  const { eshop } = await makeEshop(database.db);
+  const hook = await receiver(true);
+  const endpoint = await webhooksRepository.create(database.db, {
+    eshopId: eshop.id,
+    url: hook.url,
+    eventTypes: ['item.created'],
+    secret: 'whsec_dGVzdHNlY3JldHRlc3RzZWNyZXQ=',
+  });
+  const worker = startWorker();
+  try {
+    await appendEvents(eshop.id, 2);
+    await eventually(() => expect(hook.delivered()).toEqual([1, 2]), 15_000);
+    const queue = worker.deps.queues['webhook-delivery'];
+    const id = `webhook-${endpoint.id}-1`;
+    await eventually(async () => expect(await queue.getJobState(id)).toBe('completed'), 5_000);
+    // The completed job removed (as removeOnComplete does after a day, or a wipe): the same id
+    // makes a new job.
+    await queue.remove(id);
+    const again = await queue.add(
+      'webhook-delivery',
+      { eshop_id: eshop.id, endpoint_id: endpoint.id, seq: 1 },
+      { jobId: id },
+    );
+    expect(again.id).toBe(id);
+    await eventually(async () => expect(await queue.getJobState(id)).toBe('completed'), 5_000);
+    expect((await queue.getJob(id))?.returnvalue).toBe('skipped');
+    await sleep(500);
+    expect(hook.delivered()).toEqual([1, 2]);
+  } finally {
+    await worker.stop();
+    await hook.close();
+  }
+}, 30_000);

@@ -460,7 +460,10 @@ export const webhooksRepository = {
 
   /**
    * Pending deliveries of enabled endpoints not queued, checked or attempted for `idleSeconds`:
-   * their job may be gone with Redis. In endpoint and event order, at most `limit`.
+   * their job may be gone with Redis. Per endpoint only those before its first pending delivery
+   * that is not idle (an attempt ran lately): what the relay queues again then goes in event
+   * order, the later ones following once that one is idle too. In endpoint and event order, at
+   * most `limit`.
    */
   async idlePendingDeliveries(
     db: Knex | Knex.Transaction,
@@ -473,6 +476,10 @@ export const webhooksRepository = {
        join webhook_endpoints w on w.eshop_id = p.eshop_id and w.id = p.endpoint_id
        where w.disabled_at is null
          and greatest(p.queued_at, coalesce(p.claimed_at, p.queued_at)) < now() - make_interval(secs => :idle)
+         and not exists (
+           select 1 from webhook_pending_deliveries q
+           where q.endpoint_id = p.endpoint_id and q.seq < p.seq
+             and greatest(q.queued_at, coalesce(q.claimed_at, q.queued_at)) >= now() - make_interval(secs => :idle))
        order by p.endpoint_id, p.seq
        limit :limit`,
       { idle: idleSeconds, limit },
