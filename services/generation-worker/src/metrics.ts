@@ -94,7 +94,8 @@ export interface WebhookMetrics {
 
 /**
  * Webhook relay and delivery metrics, and the outbox lag read from the database at scrape time
- * (the worst enabled endpoint: events committed but not relayed, and the oldest one's age).
+ * (the worst enabled endpoint: events from the oldest one not yet delivered or finally failed —
+ * pending, retrying, lost by Redis, or not relayed yet — to the newest, and that one's age).
  */
 export function createWebhookMetrics(registry: Registry, db: Knex): WebhookMetrics {
   let last = { events: 0, seconds: 0 };
@@ -112,7 +113,7 @@ export function createWebhookMetrics(registry: Registry, db: Knex): WebhookMetri
       }));
   new Gauge({
     name: 'webhook_outbox_lag_events',
-    help: 'Events committed but not yet relayed to delivery jobs, for the enabled webhook endpoint furthest behind.',
+    help: 'Events from the oldest one not yet delivered (or finally failed) to the newest, for the enabled webhook endpoint furthest behind.',
     registers: [registry],
     async collect() {
       await read();
@@ -121,7 +122,7 @@ export function createWebhookMetrics(registry: Registry, db: Knex): WebhookMetri
   });
   new Gauge({
     name: 'webhook_outbox_lag_seconds',
-    help: 'Age of the oldest event not yet relayed to an enabled webhook endpoint (0 when every endpoint is up to date).',
+    help: 'Age of the oldest event not yet delivered (or finally failed) to an enabled webhook endpoint (0 when every endpoint is up to date).',
     registers: [registry],
     async collect() {
       await read();
