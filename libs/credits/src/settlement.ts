@@ -1,4 +1,4 @@
-import { creditsRepository, eventsRepository, type Knex } from '@catalogue/db';
+import { creditsRepository, eventsRepository, generationJobsRepository, type Knex } from '@catalogue/db';
 
 export type SettlementOutcome = 'settled' | 'duplicate' | 'no_reservation';
 
@@ -42,7 +42,9 @@ async function alertLowBalance(
  * Exactly once per job, whoever calls it and however often: the eshop's account row is locked,
  * the job's ledger rows are read under that lock, and a job that already has a charge or release
  * row is left alone ('duplicate'). Both writers use it: credit-service's settlement consumer and
- * the white-label API when it abandons a job it could not queue.
+ * the white-label API when it abandons a job it could not queue, and the stale-work sweeper for
+ * a finished job whose settlement Redis lost. Every outcome marks the job's reservation settled
+ * (`reservation_settled`), in the same transaction, so the sweeper stops looking at it.
  */
 export async function settleReservation(
   trx: Knex.Transaction,
@@ -52,6 +54,7 @@ export async function settleReservation(
 ): Promise<SettlementResult> {
   await creditsRepository.lockAccount(trx, eshopId);
   const job = await creditsRepository.jobCredits(trx, eshopId, jobId);
+  await generationJobsRepository.markSettled(trx, eshopId, jobId);
   if (job.settled) return { outcome: 'duplicate', charged: 0, released: 0 };
   if (job.reserved === 0) return { outcome: 'no_reservation', charged: 0, released: 0 };
   const charged = Math.min(actualCost, job.reserved);

@@ -52,6 +52,8 @@ export interface GenerationJobRow {
   usage: Record<string, number> | null;
   widgets_skipped: SkippedWidgetRow[];
   research_sources: ResearchSourceRow[];
+  /** A settlement charged or released the reservation (or found none): the sweeper skips it. */
+  reservation_settled: boolean;
   created_at: Date;
   updated_at: Date;
 }
@@ -122,11 +124,22 @@ export interface WebhookEndpointRow {
   event_types: string[];
   secret: string;
   last_seq: number;
+  /** The cursor when delivery state began to be kept: events up to it have no pending row. */
+  delivery_tracked_from: number;
   failing_since: Date | null;
   disabled_at: Date | null;
   disabled_reason: string | null;
   created_at: Date;
   updated_at: Date;
+}
+
+/** An event relayed to an endpoint whose delivery has neither succeeded nor finally failed. */
+export interface WebhookPendingDeliveryRow {
+  eshop_id: number;
+  endpoint_id: number;
+  seq: number;
+  queued_at: Date;
+  claimed_at: Date | null;
 }
 
 export interface WebhookDeliveryRow {
@@ -208,6 +221,11 @@ declare module 'knex/types/tables' {
       WebhookEndpointRow,
       never,
       'eshop_id' | 'url' | 'event_types' | 'secret' | 'last_seq'
+    >;
+    webhook_pending_deliveries: Writable<
+      WebhookPendingDeliveryRow,
+      never,
+      'eshop_id' | 'endpoint_id' | 'seq'
     >;
     webhook_deliveries: Writable<
       WebhookDeliveryRow,

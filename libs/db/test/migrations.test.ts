@@ -48,6 +48,7 @@ const TABLES = [
   'prompts',
   'webhook_deliveries',
   'webhook_endpoints',
+  'webhook_pending_deliveries',
   'webhook_redeliveries',
   'white_label_tokens',
   'widget_categories',
@@ -80,6 +81,7 @@ const MIGRATIONS = [
   '20261126000200_language_fallback',
   '20261126000300_entity_default_design',
   '20261126000400_content_revisions',
+  '20261126000600_delivery_settlement_state',
 ];
 
 async function databaseExists(name: string): Promise<boolean> {

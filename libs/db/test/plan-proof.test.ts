@@ -84,6 +84,9 @@ const OTHERS = [
   `insert into webhook_redeliveries (eshop_id, endpoint_id, next_seq, to_seq)
    select w.eshop_id, w.id, s, s
    from webhook_endpoints w, generate_series(1, :perEndpoint::int) s where w.eshop_id between :from::int and :to::int`,
+  `insert into webhook_pending_deliveries (eshop_id, endpoint_id, seq)
+   select w.eshop_id, w.id, s
+   from webhook_endpoints w, generate_series(1, :perEndpoint::int) s where w.eshop_id between :from::int and :to::int`,
   // Catalogue: `rows` products, a tenth as many parameters (at least 10) of 3 values each; every
   // product links one parameter as a whole and one value of another.
   `insert into products (eshop_id, external_id, name)
@@ -118,6 +121,7 @@ const TABLES = [
   'webhook_endpoints',
   'webhook_deliveries',
   'webhook_redeliveries',
+  'webhook_pending_deliveries',
   'products',
   'parameters',
   'parameter_values',
@@ -334,6 +338,13 @@ const CASES: Case[] = [
     keys: ['id'],
   },
   {
+    name: 'generationJobsRepository.markSettled',
+    table: 'generation_jobs',
+    run: (trx, t) => generationJobsRepository.markSettled(trx, NEW_ESHOP, t.job),
+    probes: JOB_PROBES,
+    keys: ['id'],
+  },
+  {
     name: 'creditsRepository.jobCredits',
     table: 'credit_ledger',
     run: (trx, t) => creditsRepository.jobCredits(trx, NEW_ESHOP, t.job),
@@ -377,6 +388,20 @@ const CASES: Case[] = [
       }),
     probes: ['webhook_deliveries_endpoint_id_id_index'],
     keys: ['endpoint_id'],
+  },
+  {
+    name: 'webhooksRepository.claimDelivery (its claim)',
+    table: 'webhook_pending_deliveries',
+    run: (trx, t) => webhooksRepository.claimDelivery(trx, NEW_ESHOP, t.endpoint, 500),
+    probes: ['webhook_pending_deliveries_pkey'],
+    keys: ['endpoint_id', 'seq'],
+  },
+  {
+    name: 'webhooksRepository.deliveryEnded',
+    table: 'webhook_pending_deliveries',
+    run: (trx, t) => webhooksRepository.deliveryEnded(trx, NEW_ESHOP, t.endpoint, 500),
+    probes: ['webhook_pending_deliveries_pkey'],
+    keys: ['endpoint_id', 'seq'],
   },
   {
     name: 'webhooksRepository.deliveries',
@@ -524,6 +549,29 @@ describe.each(SIZES)('with %d unanalysed entities of the new eshop', (size) => {
       );
       expect({ table, rows: rows[0]!['QUERY PLAN'][0]!.Plan['Plan Rows'] }).toEqual({ table, rows: 1 });
     }
+  });
+
+  test('when the sweeper looks for finished jobs whose settlement was lost, then it reads only the partial index of unsettled finished jobs', async () => {
+    const sent: { sql: string; bindings: readonly Knex.RawBinding[] }[] = [];
+    const listen = (query: { sql: string; bindings?: readonly Knex.RawBinding[] }) => {
+      if (/\bgeneration_jobs\b/.test(query.sql))
+        sent.push({ sql: query.sql, bindings: query.bindings ?? [] });
+    };
+    db.on('query', listen);
+    try {
+      await generationJobsRepository.finishedUnsettled(db, 300, 500);
+    } finally {
+      db.off('query', listen);
+    }
+    expect(sent).toHaveLength(1);
+    const { rows } = await db.raw<{ rows: { 'QUERY PLAN': { Plan: PlanNode }[] }[] }>(
+      `explain (format json) ${sent[0]!.sql.replace(/\$\d+/g, '?')}`,
+      sent[0]!.bindings as Knex.RawBinding[],
+    );
+    const scans = nodes(rows[0]!['QUERY PLAN'][0]!.Plan).filter(
+      (n) => n['Relation Name'] === 'generation_jobs',
+    );
+    expect(scans.map((n) => n['Index Name'])).toEqual(['generation_jobs_unsettled']);
   });
 
   test.each(CASES.map((c) => [c.name, c] as const))(

@@ -89,6 +89,7 @@ export function sweepOptions(config: Config): SweepOptions {
   const research = g.research.timeoutMs * g.research.maxUrls;
   return {
     jobDeadlineMs: provider + research + SWEEP_MARGIN_MS,
+    settlementGraceMs: SWEEP_MARGIN_MS,
     itemDeadlineMs: SWEEP_MARGIN_MS,
     batch: 500,
     eventRetentionDays: config.events.retentionDays,

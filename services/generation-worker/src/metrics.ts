@@ -75,7 +75,7 @@ export function createSweepMetrics(registry: Registry): SweepMetrics {
   return {
     swept: new Counter({
       name: 'stale_work_swept_total',
-      help: 'Lost work the sweeper found, by kind: generation_job (abandoned generation ended failed, credits released), catalogue_item (item stuck in generate, render queued again), idempotency_key (expired Idempotency-Key deleted), event (event past EVENT_RETENTION_DAYS deleted), content_revision (revision past CONTENT_REVISIONS_KEEP of its entity or CONTENT_REVISIONS_DAYS old deleted).',
+      help: 'Lost work the sweeper found, by kind: generation_job (abandoned generation ended failed, credits released), settlement (finished generation whose credit settlement was lost settled from its row), catalogue_item (item stuck in generate, render queued again), idempotency_key (expired Idempotency-Key deleted), event (event past EVENT_RETENTION_DAYS deleted), content_revision (revision past CONTENT_REVISIONS_KEEP of its entity or CONTENT_REVISIONS_DAYS old deleted).',
       labelNames: ['kind'],
       registers: [registry],
     }),
@@ -94,7 +94,8 @@ export interface WebhookMetrics {
 
 /**
  * Webhook relay and delivery metrics, and the outbox lag read from the database at scrape time
- * (the worst enabled endpoint: events committed but not relayed, and the oldest one's age).
+ * (the worst enabled endpoint: events from the oldest one not yet delivered or finally failed —
+ * pending, retrying, lost by Redis, or not relayed yet — to the newest, and that one's age).
  */
 export function createWebhookMetrics(registry: Registry, db: Knex): WebhookMetrics {
   let last = { events: 0, seconds: 0 };
@@ -112,7 +113,7 @@ export function createWebhookMetrics(registry: Registry, db: Knex): WebhookMetri
       }));
   new Gauge({
     name: 'webhook_outbox_lag_events',
-    help: 'Events committed but not yet relayed to delivery jobs, for the enabled webhook endpoint furthest behind.',
+    help: 'Events from the oldest one not yet delivered (or finally failed) to the newest, for the enabled webhook endpoint furthest behind.',
     registers: [registry],
     async collect() {
       await read();
@@ -121,7 +122,7 @@ export function createWebhookMetrics(registry: Registry, db: Knex): WebhookMetri
   });
   new Gauge({
     name: 'webhook_outbox_lag_seconds',
-    help: 'Age of the oldest event not yet relayed to an enabled webhook endpoint (0 when every endpoint is up to date).',
+    help: 'Age of the oldest event not yet delivered (or finally failed) to an enabled webhook endpoint (0 when every endpoint is up to date).',
     registers: [registry],
     async collect() {
       await read();

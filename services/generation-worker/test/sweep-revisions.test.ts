@@ -19,6 +19,7 @@ beforeAll(() => {
     ...deps,
     sweep: {
       jobDeadlineMs: HOUR_MS,
+      settlementGraceMs: HOUR_MS,
       itemDeadlineMs: HOUR_MS,
       batch: 500,
       eventRetentionDays: 30,

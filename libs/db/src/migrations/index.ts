@@ -23,6 +23,7 @@ import * as productParameterValues from './20261126000100_product_parameter_valu
 import * as languageFallback from './20261126000200_language_fallback';
 import * as entityDefaultDesign from './20261126000300_entity_default_design';
 import * as contentRevisions from './20261126000400_content_revisions';
+import * as deliverySettlementState from './20261126000600_delivery_settlement_state';
 
 export interface Migration {
   name: string;
@@ -56,4 +57,5 @@ export const migrations: Migration[] = [
   { name: '20261126000200_language_fallback', ...languageFallback },
   { name: '20261126000300_entity_default_design', ...entityDefaultDesign },
   { name: '20261126000400_content_revisions', ...contentRevisions },
+  { name: '20261126000600_delivery_settlement_state', ...deliverySettlementState },
 ];

@@ -184,6 +184,43 @@ export const generationJobsRepository = {
     return rows.map((row) => toJob(row));
   },
 
+  /**
+   * Finished (`done`/`failed`) jobs whose reservation no settlement has charged or released,
+   * idle for `idleSeconds`, in id order after `afterId`, at most `limit`: the settlements Redis
+   * lost (their `settle-<id>` job gone). Through the partial index of unsettled finished jobs,
+   * so the sweep reads only them however many jobs have ever finished.
+   */
+  async finishedUnsettled(
+    db: Knex | Knex.Transaction,
+    idleSeconds: number,
+    limit: number,
+    afterId = 0,
+  ): Promise<GenerationJob[]> {
+    const rows = await select(db)
+      .whereIn('status', ['done', 'failed'])
+      .where('reservation_settled', false)
+      .where('updated_at', '<', db.raw('now() - make_interval(secs => ?)', [idleSeconds]))
+      .where('id', '>', afterId)
+      .orderBy('id')
+      .limit(limit);
+    return rows.map((row) => toJob(row));
+  },
+
+  /**
+   * The job's reservation is settled (charged, released, or there was none): the sweeper's
+   * search for lost settlements no longer finds it. By key joined (see running). Called by the
+   * settlement under the eshop's account lock.
+   */
+  async markSettled(trx: Knex | Knex.Transaction, eshopId: number, id: number): Promise<void> {
+    await trx('generation_jobs')
+      .where('generation_jobs.eshop_id', trx.ref('k.eshop_id'))
+      .andWhere('generation_jobs.id', trx.ref('x.id'))
+      .andWhere('generation_jobs.reservation_settled', false)
+      .update({ reservation_settled: true })
+      // After update(): knex checks the values against the table's row type only before updateFrom.
+      .updateFrom(keysFrom(trx, eshopId, [id], INTERNAL_ID));
+  },
+
   /** `pending` → `running`, by key and status joined (see running). */
   async markRunning(trx: Knex | Knex.Transaction, eshopId: number, id: number): Promise<void> {
     await trx('generation_jobs')

@@ -403,18 +403,124 @@ export const webhooksRepository = {
   },
 
   /**
-   * The worst lag of the enabled endpoints: events committed but not relayed yet, and the age of
-   * the oldest of them (0 and 0 when every cursor is at its eshop's newest event).
+   * Relays `seqs` (the endpoint's events of its types in (`fromSeq`, `toSeq`]): records each as
+   * pending delivery and moves the cursor, in one transaction. A cursor another relay moved
+   * meanwhile is left alone (it never goes back) and nothing is recorded. Returns whether this
+   * call moved it. The pending rows are what the relay queues again when Redis loses the jobs.
+   */
+  async relay(
+    db: Knex,
+    eshopId: number,
+    id: number,
+    fromSeq: number,
+    toSeq: number,
+    seqs: readonly number[],
+  ): Promise<boolean> {
+    return db.transaction(async (trx) => {
+      const moved = await trx('webhook_endpoints')
+        .where({ eshop_id: eshopId, id, last_seq: fromSeq })
+        .update({ last_seq: toSeq });
+      if (moved === 0) return false;
+      if (seqs.length) {
+        await trx('webhook_pending_deliveries')
+          .insert(seqs.map((seq) => ({ eshop_id: eshopId, endpoint_id: id, seq })))
+          .onConflict(['endpoint_id', 'seq'])
+          .ignore();
+      }
+      return true;
+    });
+  },
+
+  /**
+   * A delivery job starts an attempt: 'pending' when the event still waits for its delivery (the
+   * claim is stamped, so the relay does not queue it again while the attempt runs), 'untracked'
+   * for an event relayed before delivery state was kept (sent as before), 'done' when its delivery
+   * has already succeeded or finally failed (a job queued again must not send it twice).
+   */
+  async claimDelivery(
+    db: Knex | Knex.Transaction,
+    eshopId: number,
+    id: number,
+    seq: number,
+  ): Promise<'pending' | 'untracked' | 'done'> {
+    const claimed = await db('webhook_pending_deliveries')
+      .where({ eshop_id: eshopId, endpoint_id: id, seq })
+      .update({ claimed_at: db.fn.now(6) });
+    if (claimed > 0) return 'pending';
+    const [row] = await db('webhook_endpoints')
+      .select<{ delivery_tracked_from: string }[]>('delivery_tracked_from')
+      .where({ eshop_id: eshopId, id });
+    return row && seq <= Number(row.delivery_tracked_from) ? 'untracked' : 'done';
+  },
+
+  /** The event's delivery succeeded or finally failed: it is no longer pending. */
+  async deliveryEnded(db: Knex | Knex.Transaction, eshopId: number, id: number, seq: number): Promise<void> {
+    await db('webhook_pending_deliveries').where({ eshop_id: eshopId, endpoint_id: id, seq }).delete();
+  },
+
+  /**
+   * Pending deliveries of enabled endpoints not queued, checked or attempted for `idleSeconds`:
+   * their job may be gone with Redis. Per endpoint only those before its first pending delivery
+   * that is not idle (an attempt ran lately): what the relay queues again then goes in event
+   * order, the later ones following once that one is idle too. In endpoint and event order, at
+   * most `limit`.
+   */
+  async idlePendingDeliveries(
+    db: Knex | Knex.Transaction,
+    idleSeconds: number,
+    limit: number,
+  ): Promise<{ eshopId: number; endpointId: number; seq: number }[]> {
+    const { rows } = await db.raw<{ rows: { eshop_id: number; endpoint_id: number; seq: string }[] }>(
+      `select p.eshop_id, p.endpoint_id, p.seq
+       from webhook_pending_deliveries p
+       join webhook_endpoints w on w.eshop_id = p.eshop_id and w.id = p.endpoint_id
+       where w.disabled_at is null
+         and greatest(p.queued_at, coalesce(p.claimed_at, p.queued_at)) < now() - make_interval(secs => :idle)
+         and not exists (
+           select 1 from webhook_pending_deliveries q
+           where q.endpoint_id = p.endpoint_id and q.seq < p.seq
+             and greatest(q.queued_at, coalesce(q.claimed_at, q.queued_at)) >= now() - make_interval(secs => :idle))
+       order by p.endpoint_id, p.seq
+       limit :limit`,
+      { idle: idleSeconds, limit },
+    );
+    return rows.map((r) => ({ eshopId: r.eshop_id, endpointId: Number(r.endpoint_id), seq: Number(r.seq) }));
+  },
+
+  /** The relay has queued (or found alive) the job of these pending deliveries just now. */
+  async deliveriesChecked(
+    db: Knex | Knex.Transaction,
+    deliveries: readonly { eshopId: number; endpointId: number; seq: number }[],
+  ): Promise<void> {
+    if (!deliveries.length) return;
+    await db.raw(
+      `update webhook_pending_deliveries p set queued_at = now()
+       from unnest(:eshops::int[], :endpoints::bigint[], :seqs::bigint[]) as d(eshop_id, endpoint_id, seq)
+       where p.endpoint_id = d.endpoint_id and p.seq = d.seq and p.eshop_id = d.eshop_id`,
+      {
+        eshops: deliveries.map((d) => d.eshopId),
+        endpoints: deliveries.map((d) => d.endpointId),
+        seqs: deliveries.map((d) => d.seq),
+      },
+    );
+  },
+
+  /**
+   * The worst lag of the enabled endpoints: the events from the oldest one not yet delivered
+   * (pending, or not relayed yet) to the eshop's newest, and the age of that oldest one (0 and 0
+   * when everything is delivered). An event counts until its delivery succeeded or finally failed.
    */
   async lag(db: Knex | Knex.Transaction): Promise<OutboxLag> {
     const { rows } = await db.raw<{ rows: { events: number | null; seconds: number | null }[] }>(
-      `select max(s.last_seq - w.last_seq)::bigint as events,
+      `select max(s.last_seq - coalesce(p.oldest - 1, w.last_seq))::bigint as events,
               max(extract(epoch from now() - e.occurred_at))::float8 as seconds
        from webhook_endpoints w
        join event_sequences s on s.eshop_id = w.eshop_id
-       left join events e on e.eshop_id = w.eshop_id and e.seq = w.last_seq + 1
+       left join lateral (select min(seq) as oldest from webhook_pending_deliveries p
+                          where p.endpoint_id = w.id) p on true
+       left join events e on e.eshop_id = w.eshop_id and e.seq = coalesce(p.oldest, w.last_seq + 1)
        where w.disabled_at is null`,
     );
-    return { events: Math.max(0, rows[0]?.events ?? 0), seconds: Math.max(0, rows[0]?.seconds ?? 0) };
+    return { events: Math.max(0, Number(rows[0]?.events ?? 0)), seconds: Math.max(0, rows[0]?.seconds ?? 0) };
   },
 };

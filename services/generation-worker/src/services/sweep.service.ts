@@ -7,6 +7,13 @@
  *   idle for longer than any generation may take and no live queue job carries it, it is ended
  *   `failed` through the same path as a provider failure, which queues its release under
  *   `settle-<job_id>`: settled once, however often the sweep runs.
+ * - A finished (`done`/`failed`) generation job keeps its credit reservation when Redis lost its
+ *   `settle-<job_id>` job (or the process died before queueing it). Once it has been finished
+ *   for longer than a settlement takes (`settlementGraceMs`) and no settlement has charged or
+ *   released it (`reservation_settled`, set by every settlement), it is settled here from
+ *   PostgreSQL's facts: the stored charged cost of a `done` job, nothing for a `failed` one.
+ *   settleReservation locks the account and settles once, so a settlement job still in flight
+ *   and this sweep cannot both charge. (Listing batches reserve no credits.)
  * - A catalogue item stays in `generate` when Redis failed right after its import committed, or
  *   lost the job. Once it has been idle for a few minutes and no live render job carries it (an
  *   item merely waiting in a long backlog is left alone), a `render-content` job is queued for
@@ -25,6 +32,7 @@
  * not capped at one page per minute). It runs as a job of its own queue, queued by a BullMQ job
  * scheduler: one sweep per period across all replicas, and two overlapping sweeps are harmless.
  */
+import { settleReservation } from '@catalogue/credits';
 import {
   contentRevisionsRepository,
   ENTITY_TABLES,
@@ -41,6 +49,8 @@ import { failGeneration, type EndDeps } from './generation-end';
 export interface SweepOptions {
   /** A generation row idle this long, with no live queue job, is ended `failed`. */
   jobDeadlineMs: number;
+  /** A finished generation job unsettled this long is settled by the sweep. */
+  settlementGraceMs: number;
   /** An item in `generate` idle this long gets a render job again. */
   itemDeadlineMs: number;
   /** Rows read per page; a sweep reads pages until none is left. */
@@ -60,6 +70,7 @@ export type SweepDeps = EndDeps & {
 
 export interface SweepResult {
   generation_jobs_failed: number;
+  settlements_recovered: number;
   items_requeued: number;
   listing_rows_requeued: number;
   idempotency_keys_expired: number;
@@ -116,6 +127,33 @@ async function failAbandonedGenerations(deps: SweepDeps): Promise<number> {
   }
   deps.sweepMetrics.swept.inc({ kind: 'generation_job' }, failed);
   return failed;
+}
+
+/** Finished jobs whose settlement was lost: settled from the job's row, once (see the header). */
+async function settleLostSettlements(deps: SweepDeps): Promise<number> {
+  const idleSeconds = deps.sweep.settlementGraceMs / 1000;
+  let settled = 0;
+  const unsettledPages = pages(deps.sweep.batch, (afterId) =>
+    generationJobsRepository.finishedUnsettled(deps.db, idleSeconds, deps.sweep.batch, afterId),
+  );
+  for await (const jobs of unsettledPages) {
+    for (const job of jobs) {
+      const actualCost = job.status === 'done' ? (job.chargedCost ?? 0) : 0;
+      const result = await deps.db.transaction((trx) =>
+        settleReservation(trx, job.eshopId, job.id, actualCost),
+      );
+      // A settlement job may have got there meanwhile ('duplicate'): only what this sweep settled counts.
+      if (result.outcome === 'settled') {
+        settled += 1;
+        deps.logger.warn(
+          { eshop_id: job.eshopId, job_id: job.id, charged: result.charged, released: result.released },
+          'lost credit settlement recovered',
+        );
+      }
+    }
+  }
+  deps.sweepMetrics.swept.inc({ kind: 'settlement' }, settled);
+  return settled;
 }
 
 const itemKey = (eshopId: number, type: string, externalId: string): string =>
@@ -249,6 +287,7 @@ async function deleteExpiredRevisions(deps: SweepDeps): Promise<number> {
 export async function sweepStaleWork(deps: SweepDeps): Promise<SweepResult> {
   const result = {
     generation_jobs_failed: await failAbandonedGenerations(deps),
+    settlements_recovered: await settleLostSettlements(deps),
     items_requeued: await requeueStuckItems(deps),
     listing_rows_requeued: await requeueStuckListingRows(deps),
     idempotency_keys_expired: await deleteExpiredIdempotencyKeys(deps),
@@ -256,7 +295,12 @@ export async function sweepStaleWork(deps: SweepDeps): Promise<SweepResult> {
     content_revisions_expired: await deleteExpiredRevisions(deps),
   };
   // Expired keys, events and revisions are routine, not lost work: they alone do not warn.
-  if (result.generation_jobs_failed > 0 || result.items_requeued > 0 || result.listing_rows_requeued > 0) {
+  if (
+    result.generation_jobs_failed > 0 ||
+    result.settlements_recovered > 0 ||
+    result.items_requeued > 0 ||
+    result.listing_rows_requeued > 0
+  ) {
     deps.logger.warn(result, 'stale work swept');
   }
   return result;

@@ -5,6 +5,11 @@
  * anything else is logged and thrown, so BullMQ retries it with the delivery backoff. An endpoint
  * that has failed without a success for the whole failure window is disabled here, and a
  * disabled or removed endpoint is sent nothing.
+ *
+ * An event relayed to the endpoint is pending in PostgreSQL until its delivery succeeds or fails
+ * for the last time (the last attempt, or the endpoint disabled); only then does its row go, and
+ * a job of an event whose row is gone sends nothing (the relay may queue a job again under the
+ * same id after Redis lost it, and BullMQ forgets completed jobs after a day).
  */
 import { performance } from 'node:perf_hooks';
 import { UnrecoverableError } from 'bullmq';
@@ -115,9 +120,19 @@ export async function deliverWebhook(
 ): Promise<WebhookOutcome> {
   const { eshop_id: eshopId, endpoint_id: endpointId, seq } = job;
   const metrics = deps.webhookMetrics;
+  // Redeliveries are asked for on purpose and tracked by their request, not as pending.
+  const tracked = job.redelivery_id === undefined;
+  if (tracked && (await webhooksRepository.claimDelivery(deps.db, eshopId, endpointId, seq)) === 'done') {
+    metrics.deliveries.inc({ outcome: 'skipped' });
+    return 'skipped';
+  }
+  const ended = async (): Promise<void> => {
+    if (tracked) await webhooksRepository.deliveryEnded(deps.db, eshopId, endpointId, seq);
+  };
   const target = await webhooksRepository.target(deps.db, eshopId, endpointId);
   const event = target && (await eventsRepository.find(deps.db, eshopId, seq));
   if (!target || !event) {
+    await ended();
     // Removed since the relay queued it: nothing to send, nobody to tell.
     metrics.deliveries.inc({ outcome: 'skipped' });
     return 'skipped';
@@ -133,6 +148,7 @@ export async function deliverWebhook(
       latencyMs: 0,
       responseExcerpt: null,
     });
+    await ended();
     metrics.deliveries.inc({ outcome: 'skipped' });
     return 'skipped';
   }
@@ -160,6 +176,7 @@ export async function deliverWebhook(
   });
   if (ok) {
     await webhooksRepository.markDelivered(deps.db, eshopId, endpointId);
+    await ended();
     return outcome;
   }
 
@@ -172,6 +189,8 @@ export async function deliverWebhook(
     windowMs,
     `Deliveries failed without a success for ${duration(windowMs)} (last: ${what}).`,
   );
+  // The last attempt (or the endpoint disabled now): the delivery has finally failed.
+  if (disabled || attempt >= deps.config.webhooks.attempts) await ended();
   if (disabled) {
     metrics.disabled.inc();
     throw new UnrecoverableError(`webhook endpoint ${endpointId} disabled (last: ${what})`);
