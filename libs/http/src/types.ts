@@ -1,6 +1,7 @@
 import type { ParameterizedContext } from 'koa';
 import type Router from '@koa/router';
 import type { Eshop } from '@catalogue/db';
+import type { IdempotencyRecorder } from './middleware/idempotency';
 
 export interface AppState {
   requestId: string;
@@ -10,6 +11,8 @@ export interface AppState {
   tokenHash?: string;
   /** The request origin, when the white-label guard allowed it; drives the CORS headers. */
   corsOrigin?: string;
+  /** Behind idempotent() with an Idempotency-Key: stores the outcome in the write's transaction. */
+  idempotency?: IdempotencyRecorder;
 }
 
 export type AppContext = ParameterizedContext<AppState> & { _matchedRoute?: string | RegExp };
