@@ -13,6 +13,8 @@ export interface AppState {
   corsOrigin?: string;
   /** Behind idempotent() with an Idempotency-Key: stores the outcome in the write's transaction. */
   idempotency?: IdempotencyRecorder;
+  /** Set when the client disconnected before its request was read: counted as 499, not 5xx. */
+  clientClosed?: boolean;
 }
 
 export type AppContext = ParameterizedContext<AppState> & { _matchedRoute?: string | RegExp };
