@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import Joi from 'joi';
 
 /**
@@ -48,6 +49,13 @@ export interface Config {
      * all). Changes empty it at once through NOTIFY; this only bounds the age of an entry.
      */
     readonly authCacheTtlMs: number;
+    /**
+     * Networks (CIDRs or single addresses) of the proxies whose X-Forwarded-For entries are
+     * believed; empty: the header is ignored and the connection's peer is the client.
+     */
+    readonly trustedProxies: readonly string[];
+    /** Interface the HTTP services listen on; undefined: every interface. */
+    readonly host: string | undefined;
   };
   readonly worker: {
     readonly concurrency: number;
@@ -139,6 +147,26 @@ export interface Config {
 }
 
 const port = Joi.number().integer().min(1).max(65535);
+/** `10.0.0.0/8, ::1`: CIDRs or addresses, comma-separated; the empty list by default. */
+const networkList = Joi.string()
+  .allow('')
+  .default('')
+  .custom((raw: string, helpers) => {
+    const entries = raw
+      .split(',')
+      .map((entry) => entry.trim())
+      .filter((entry) => entry !== '');
+    for (const entry of entries) {
+      const [address = '', prefix, ...rest] = entry.split('/');
+      const family = isIP(address);
+      const max = family === 6 ? 128 : 32;
+      const bits = prefix === undefined ? max : Number(prefix);
+      if (family === 0 || rest.length > 0 || !/^\d{1,3}$/.test(prefix ?? String(max)) || bits > max) {
+        return helpers.message({ custom: `"{{#label}}" has "${entry}", which is not an IP address or CIDR` });
+      }
+    }
+    return entries;
+  });
 const postgresUrl = Joi.string().uri({ scheme: ['postgres', 'postgresql'] });
 const redisUrl = Joi.string().uri({ scheme: ['redis', 'rediss'] });
 
@@ -171,6 +199,8 @@ const schema = Joi.object({
   SHUTDOWN_DELAY_MS: Joi.number().integer().min(0).max(60_000).default(0),
   HTTP_MAX_CONCURRENT_REQUESTS: Joi.number().integer().min(1).max(100_000).default(200),
   AUTH_CACHE_TTL_MS: Joi.number().integer().min(0).max(3_600_000).default(60_000),
+  TRUSTED_PROXIES: networkList,
+  HOST: Joi.string().allow('').max(255).default(''),
   WORKER_CONCURRENCY: Joi.number().integer().min(1).max(256).default(4),
   RATE_LIMIT_ENABLED: Joi.boolean().truthy('1').falsy('0').default(true),
   RATE_LIMIT_READ_PER_MINUTE: Joi.number().integer().min(1).max(1_000_000).default(600),
@@ -283,6 +313,9 @@ export function loadConfig(env: NodeJS.ProcessEnv): Config {
       shutdownDelayMs: v.SHUTDOWN_DELAY_MS,
       maxConcurrentRequests: v.HTTP_MAX_CONCURRENT_REQUESTS,
       authCacheTtlMs: v.AUTH_CACHE_TTL_MS,
+      // The empty default skips the custom rule (Joi does not run rules on an allowed value).
+      trustedProxies: Array.isArray(v.TRUSTED_PROXIES) ? v.TRUSTED_PROXIES : [],
+      host: v.HOST === '' ? undefined : v.HOST,
     },
     worker: { concurrency: v.WORKER_CONCURRENCY },
     rateLimit: {

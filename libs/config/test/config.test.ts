@@ -47,6 +47,8 @@ describe('loadConfig', () => {
         shutdownDelayMs: 0,
         maxConcurrentRequests: 200,
         authCacheTtlMs: 60_000,
+        trustedProxies: [],
+        host: undefined,
       },
       worker: { concurrency: 4 },
       rateLimit: {
@@ -91,6 +93,20 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ WEBHOOK_ALLOW_PRIVATE: 'a b' })).toThrow(/WEBHOOK_ALLOW_PRIVATE/);
   });
 
+  it('when TRUSTED_PROXIES and HOST are not set, then no proxy is trusted and the servers listen on every interface', () => {
+    const config = loadConfig({});
+    expect(config.http.trustedProxies).toEqual([]);
+    expect(config.http.host).toBeUndefined();
+  });
+
+  it('when TRUSTED_PROXIES lists networks, then they are split, and an entry that is not an address or CIDR is named', () => {
+    const config = loadConfig({ TRUSTED_PROXIES: '10.244.0.0/16, fd00::/8,192.0.2.1', HOST: '127.0.0.1' });
+    expect(config.http.trustedProxies).toEqual(['10.244.0.0/16', 'fd00::/8', '192.0.2.1']);
+    expect(config.http.host).toBe('127.0.0.1');
+    expect(() => loadConfig({ TRUSTED_PROXIES: 'ingress-nginx' })).toThrow(/TRUSTED_PROXIES.*ingress-nginx/);
+    expect(() => loadConfig({ TRUSTED_PROXIES: '10.0.0.0/33' })).toThrow(/TRUSTED_PROXIES/);
+  });
+
   it('when every variable is set, then numbers and booleans are converted and strings kept', () => {
     // Arrange
     const env = {
@@ -131,6 +147,8 @@ describe('loadConfig', () => {
       WEB_RESEARCH_MAX_URLS: '0',
       WEB_RESEARCH_ALLOW_LOOPBACK: 'true',
       WEBHOOK_ALLOW_PRIVATE: '10.20.0.0/16,hooks.internal',
+      TRUSTED_PROXIES: '10.244.0.0/16',
+      HOST: '0.0.0.0',
       WEBHOOK_TIMEOUT_MS: '5000',
       WEBHOOK_CONCURRENCY: '40',
       WEBHOOK_ATTEMPTS: '8',
@@ -173,6 +191,8 @@ describe('loadConfig', () => {
         shutdownDelayMs: 0,
         maxConcurrentRequests: 200,
         authCacheTtlMs: 5000,
+        trustedProxies: ['10.244.0.0/16'],
+        host: '0.0.0.0',
       },
       worker: { concurrency: 16 },
       rateLimit: {

@@ -1,6 +1,7 @@
 import Koa, { type Middleware } from 'koa';
 import type { Registry } from 'prom-client';
 import type { Logger } from '@catalogue/logger';
+import { clientAddressFromTrustedProxies } from './client-address';
 import { healthRouter, type ReadinessCheck } from './health';
 import { createHttpMetrics } from './metrics';
 import { concurrencyLimit } from './middleware/concurrency';
@@ -14,8 +15,11 @@ export interface HttpAppOptions {
   registry: Registry;
   readiness: ReadinessCheck[];
   routers: AppRouter[];
-  /** Proxies in front of the service whose X-Forwarded-For entries are trusted (default 1). */
-  trustedProxies?: number;
+  /**
+   * Networks (CIDRs or addresses) of the proxies in front of the service, whose X-Forwarded-For
+   * entries are believed (TRUSTED_PROXIES). Empty (the default): the header is ignored.
+   */
+  trustedProxies?: readonly string[];
   /** Middleware run inside the error mapping, before the routers (e.g. whiteLabelCors). */
   middleware?: Middleware<AppState, AppContext>[];
   /** Requests answered at once by this process; more get 503 (default: no limit). */
@@ -32,11 +36,12 @@ export type HttpApp = Koa<AppState, AppContext>;
  */
 export function createHttpApp(opts: HttpAppOptions): HttpApp {
   const app = new Koa<AppState, AppContext>();
-  // Behind the Kubernetes ingress, the client address is in X-Forwarded-For; only the entry
-  // the ingress appended is trusted (the leftmost ones are whatever the client sent), or a
-  // client could pick a new address per request and escape its per-address rate limits.
+  // Forwarded headers are believed only from a trusted proxy's connection: the first
+  // middleware sets ctx.ip from the socket's peer and removes X-Forwarded-* from anyone else,
+  // or a client that reaches the pod directly could pick an address per request and escape its
+  // per-address budgets (or lock a victim's address out). proxy stays on so that, behind a
+  // trusted ingress, ctx.host and ctx.protocol are the public ones.
   app.proxy = true;
-  app.maxIpsCount = opts.trustedProxies ?? 1;
   // Errors are logged by errorHandler with the request id; Koa's default printer would
   // log client-caused errors too.
   app.silent = true;
@@ -52,6 +57,7 @@ export function createHttpApp(opts: HttpAppOptions): HttpApp {
         .filter((path): path is string => typeof path === 'string'),
     ),
   );
+  app.use(clientAddressFromTrustedProxies(opts.trustedProxies ?? []));
   app.use(observe(opts.logger, createHttpMetrics(opts.registry), templates));
   app.use(securityHeaders());
   app.use(errorHandler(opts.logger));

@@ -11,6 +11,16 @@ export const UNMATCHED_ROUTE = 'unmatched';
  * before their route ran: the router would otherwise report its own path pattern.
  */
 export const BEFORE_ROUTING = 'before_routing';
+/**
+ * The route label of requests no route answered, by why they were refused: a path some route
+ * has but not for this method (405), or a method no route has at all (501, CONNECT too).
+ */
+export const REFUSED_ROUTES: Readonly<Record<number, string>> = {
+  405: 'method_not_allowed',
+  501: 'method_not_implemented',
+};
+/** The status label of a request whose client disconnected before it was read (nginx's 499). */
+export const CLIENT_CLOSED_REQUEST = 499;
 
 export function createHttpMetrics(registry: Registry): HttpMetrics {
   return {

@@ -1,10 +1,4 @@
-import {
-  createServer,
-  STATUS_CODES,
-  type IncomingMessage,
-  type Server,
-  type ServerResponse,
-} from 'node:http';
+import { createServer, ServerResponse, STATUS_CODES, type IncomingMessage, type Server } from 'node:http';
 import { Server as NetServer, type AddressInfo, type Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import type { Logger } from '@catalogue/logger';
@@ -60,6 +54,20 @@ export async function startHttpServer(app: HttpApp, opts: HttpServerOptions): Pr
     void handle(req, res);
   });
   server.on('clientError', answerClientError);
+  // CONNECT (a tunnel request) is handed to 'connect' listeners, not to the request handler;
+  // without one Node closes the connection without a word. The app answers it like any other
+  // method no route has (JSON 501, counted in the metrics), then the connection closes.
+  server.on('connect', (req: IncomingMessage, socket: Socket) => {
+    const res = new ServerResponse(req);
+    res.shouldKeepAlive = false;
+    res.assignSocket(socket);
+    res.once('finish', () => {
+      res.detachSocket(socket);
+      socket.end();
+    });
+    socket.once('error', () => socket.destroy());
+    void handle(req, res);
+  });
   server.on('connection', (socket: Socket) => {
     inFlight.set(socket, 0);
     socket.once('close', () => inFlight.delete(socket));

@@ -1,6 +1,7 @@
 import type { ParameterizedContext } from 'koa';
 import type Router from '@koa/router';
 import type { Eshop } from '@catalogue/db';
+import type { IdempotencyRecorder } from './middleware/idempotency';
 
 export interface AppState {
   requestId: string;
@@ -10,6 +11,10 @@ export interface AppState {
   tokenHash?: string;
   /** The request origin, when the white-label guard allowed it; drives the CORS headers. */
   corsOrigin?: string;
+  /** Behind idempotent() with an Idempotency-Key: stores the outcome in the write's transaction. */
+  idempotency?: IdempotencyRecorder;
+  /** Set when the client disconnected before its request was read: counted as 499, not 5xx. */
+  clientClosed?: boolean;
 }
 
 export type AppContext = ParameterizedContext<AppState> & { _matchedRoute?: string | RegExp };

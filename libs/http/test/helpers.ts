@@ -21,6 +21,7 @@ export async function serve(
     readiness?: ReadinessCheck[];
     shutdownTimeoutMs?: number;
     middleware?: Middleware<AppState, AppContext>[];
+    trustedProxies?: string[];
   } = {},
 ): Promise<TestServer> {
   const logger = createLogger({ service: 'test', level: 'silent' });
@@ -31,6 +32,7 @@ export async function serve(
     readiness: opts.readiness ?? [],
     routers,
     middleware: opts.middleware ?? [],
+    trustedProxies: opts.trustedProxies ?? [],
   });
   return { ...(await serveApp(app, logger, opts.shutdownTimeoutMs ?? 5_000)), registry };
 }

@@ -19,6 +19,7 @@ export function createApp(deps: Deps): HttpApp {
     logger: deps.logger,
     registry: deps.registry,
     readiness: deps.readiness,
+    trustedProxies: deps.config.http.trustedProxies,
     maxConcurrentRequests: deps.config.http.maxConcurrentRequests,
     routers: [
       docsRouter({ title: 'Catalogue API (v1, v2)', operations: PUBLIC_PATH_PREFIXES }),

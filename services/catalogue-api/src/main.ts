@@ -9,6 +9,7 @@ async function main(): Promise<void> {
   const deps = buildDeps(config);
   const server = await startHttpServer(createApp(deps), {
     port: config.ports.catalogueApi,
+    host: config.http.host,
     logger: deps.logger,
     shutdownTimeoutMs: config.http.shutdownTimeoutMs,
     shutdownDelayMs: config.http.shutdownDelayMs,

@@ -20,6 +20,8 @@ const LIMITS = {
   RATE_LIMIT_ANONYMOUS_PER_MINUTE: '3',
   RATE_LIMIT_AUTH_FAILURES: '3',
   RATE_LIMIT_AUTH_FAILURE_WINDOW_SECONDS: '600',
+  // The test client is the proxy here: its X-Forwarded-For names the client address.
+  TRUSTED_PROXIES: '127.0.0.1, ::1',
 };
 
 interface Instance {
@@ -38,7 +40,7 @@ async function stop(instance: Instance): Promise<void> {
 }
 
 let addressCounter = 0;
-/** A client address of its own per test (the app trusts one proxy's X-Forwarded-For). */
+/** A client address of its own per test (the app trusts the loopback proxy's X-Forwarded-For). */
 const nextAddress = () => `198.51.100.${(process.pid + ++addressCounter) % 250}`;
 
 async function get(url: string, path: string, headers: Record<string, string>) {
@@ -175,6 +177,57 @@ describe('catalogue-api: rate limits', () => {
       statuses.push((await get(a.server.url, '/api/v2/rest/whoami', { 'X-Forwarded-For': address })).status);
     }
     expect(statuses).toEqual([401, 401, 401, 429]);
+  });
+});
+
+describe('catalogue-api: per-address limits without a trusted proxy (TRUSTED_PROXIES empty)', () => {
+  let direct: Instance;
+  beforeAll(async () => {
+    // No proxy is trusted: the test client connects as 127.0.0.1 and its headers are its own.
+    direct = await start({
+      TRUSTED_PROXIES: '',
+      QUEUE_PREFIX: `${testConfig().redis.queuePrefix}-rl-direct-${process.pid}`,
+    });
+  });
+  afterAll(() => stop(direct));
+
+  test('when a client rotates X-Forwarded-For while guessing tokens, then the guesses count against its real address and it is locked out; the victim it names is not', async () => {
+    // Arrange
+    const shop = await makeEshop(direct.deps.db);
+    const victim = nextAddress();
+    const guess = (token: string, i: number) =>
+      get(direct.server.url, '/api/v2/rest/whoami', {
+        Authorization: `Bearer ${token}`,
+        'X-Forwarded-For': i % 2 === 0 ? nextAddress() : victim,
+      });
+
+    // Act: 3 failures (the budget) from 3 claimed addresses, then a 4th guess and a valid token.
+    const failures = [];
+    for (let i = 0; i < 3; i += 1) failures.push(await guess(`cat_guess_${i}`, i));
+    const blocked = await guess('cat_guess_3', 3);
+    const blockedValid = await guess(shop.apiToken, 4);
+
+    // Assert: the lockout follows the connection, whatever the header says.
+    expect(failures.map((r) => r.status)).toEqual([401, 401, 401]);
+    expect(blocked.status).toBe(429);
+    expect(blocked.headers.get('ratelimit-policy')).toBe('"auth-failure";q=3;w=600');
+    expect(blockedValid.status).toBe(429);
+    // The named victim has no failure of its own: on a replica that trusts the loopback proxy
+    // (and so reads the header) it is not locked out. The budgets live in Redis under the
+    // prefix, so ask a trusting instance on the same prefix.
+    const trusting = await start({
+      TRUSTED_PROXIES: '127.0.0.1, ::1',
+      QUEUE_PREFIX: `${testConfig().redis.queuePrefix}-rl-direct-${process.pid}`,
+    });
+    try {
+      const asVictim = await get(trusting.server.url, '/api/v2/rest/whoami', {
+        Authorization: `Bearer ${shop.apiToken}`,
+        'X-Forwarded-For': victim,
+      });
+      expect(asVictim.status).toBe(200);
+    } finally {
+      await stop(trusting);
+    }
   });
 });
 

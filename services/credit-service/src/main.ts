@@ -12,6 +12,7 @@ async function main(): Promise<void> {
   const workers = startWorkers(deps);
   const server = await startHttpServer(createApp(deps), {
     port: config.ports.creditService,
+    host: config.http.host,
     logger: deps.logger,
     shutdownTimeoutMs: config.http.shutdownTimeoutMs,
     shutdownDelayMs: config.http.shutdownDelayMs,

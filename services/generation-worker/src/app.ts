@@ -7,6 +7,7 @@ export function createApp(deps: Deps): HttpApp {
     logger: deps.logger,
     registry: deps.registry,
     readiness: deps.readiness,
+    trustedProxies: deps.config.http.trustedProxies,
     routers: [],
   });
 }

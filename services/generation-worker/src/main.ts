@@ -16,6 +16,7 @@ async function main(): Promise<void> {
   const stopRelay = keepRelayScheduled(deps);
   const server = await startHttpServer(createApp(deps), {
     port: config.ports.generationWorker,
+    host: config.http.host,
     logger: deps.logger,
     shutdownTimeoutMs: config.http.shutdownTimeoutMs,
   });

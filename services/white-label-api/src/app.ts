@@ -28,6 +28,7 @@ export function createApp(deps: Deps): HttpApp {
     logger: deps.logger,
     registry: deps.registry,
     readiness: deps.readiness,
+    trustedProxies: deps.config.http.trustedProxies,
     maxConcurrentRequests: deps.config.http.maxConcurrentRequests,
     middleware: [whiteLabelCors(deps)],
     routers: [

@@ -1,4 +1,4 @@
-import { favouritesRepository } from '@catalogue/db';
+import { favouritesRepository, idempotencyRepository } from '@catalogue/db';
 import { editorService, EXPIRED, LICENCE_ERROR, type Shop } from './editor-client';
 
 const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}\+00:00$/;
@@ -251,5 +251,40 @@ describe('white-label-api: widget favourites', () => {
     expect(retry.body).toEqual(first.body);
     expect(retry.headers.get('idempotent-replayed')).toBe('true');
     expect((await stored(shop)).map((f) => f.name)).toEqual(['Once']);
+  });
+
+  test('when the process dies after the create committed and a retry takes the key over, then the first favourite is answered and no second is stored', async () => {
+    // Arrange: every write after the handler fails (the process is gone); the client saw nothing.
+    const shop = await service.shop();
+    const body = { name: 'Crash', widget_id: sectionId, children: children() };
+    const key = `fav-crash-${process.pid}-${Date.now()}`;
+    const dead = new Error('process killed');
+    const completeInTransaction = idempotencyRepository.complete.bind(idempotencyRepository);
+    const complete = jest
+      .spyOn(idempotencyRepository, 'complete')
+      .mockImplementation(async (trx, ...rest) => {
+        if (!trx.isTransaction) throw dead;
+        return completeInTransaction(trx, ...rest);
+      });
+    const release = jest.spyOn(idempotencyRepository, 'release').mockRejectedValue(dead);
+    try {
+      await shop.post('/widget-favourite', body, { headers: { 'Idempotency-Key': key } });
+    } finally {
+      complete.mockRestore();
+      release.mockRestore();
+    }
+    const [first] = await stored(shop);
+    await db()('idempotency_keys')
+      .where({ eshop_id: shop.id, key })
+      .update({ locked_until: db().raw("now() - interval '1 second'") });
+
+    // Act
+    const retry = await shop.post('/widget-favourite', body, { headers: { 'Idempotency-Key': key } });
+
+    // Assert
+    expect(retry.status).toBe(201);
+    expect(retry.headers.get('idempotent-replayed')).toBe('true');
+    expect((retry.body as { data: { id: number } }).data.id).toBe(first!.id);
+    expect((await stored(shop)).map((f) => f.name)).toEqual(['Crash']);
   });
 });

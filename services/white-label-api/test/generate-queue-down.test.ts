@@ -85,4 +85,36 @@ describe('white-label-api: POST …/generate while Redis is down', () => {
     expect(ledger.map((r: { kind: string }) => r.kind)).toEqual(['topup', 'reservation', 'release']);
     expect(ledger.reduce((sum: number, r: { reserved_delta: number }) => sum + r.reserved_delta, 0)).toBe(0);
   }, 20_000);
+
+  test('when a start with an Idempotency-Key cannot be queued, then the outcome it recorded goes with the abandoned job: a retry runs again', async () => {
+    // Arrange
+    const shop = await makeEshop(deps.db, { origins: [ORIGIN] });
+    const eshopId = shop.eshop.id;
+    await deps.db.transaction((trx) => creditsRepository.topUp(trx, eshopId, 100, 'test top-up'));
+    await wlEntitiesRepository.upsert(deps.db, eshopId, {
+      entityId: 'Q2',
+      type: 'product',
+      title: { default: 'Trail shoe' },
+      oldDescription: {},
+    });
+    await redis.stop();
+    const key = `queue-down-${process.pid}`;
+
+    // Act
+    const res = await fetch(`${server.url}${BASE}/content/Q2/type/product/generate`, {
+      method: 'POST',
+      headers: {
+        [WHITE_LABEL_TOKEN_HEADER]: shop.whiteLabelToken,
+        Origin: ORIGIN,
+        'Content-Type': 'application/json',
+        'Idempotency-Key': key,
+      },
+      body: JSON.stringify({ design_id: await designId(deps.db, 'product-classic') }),
+    });
+
+    // Assert: 503, and no outcome kept under the key (a replay would answer a failed job as 200).
+    expect(res.status).toBe(503);
+    expect(await deps.db('idempotency_keys').where({ eshop_id: eshopId, key })).toEqual([]);
+    expect((await creditsRepository.getAccount(deps.db, eshopId)).reserved).toBe(0);
+  });
 });

@@ -1,7 +1,7 @@
 // Idempotency-Key on the generation start, against the real Postgres and Redis: a client that
 // retries after a timeout is charged once (the credit ledger says so), a duplicate sent while
 // the first request still runs gets 409, another body with the key gets 422.
-import { creditsRepository, generationJobsRepository } from '@catalogue/db';
+import { creditsRepository, generationJobsRepository, idempotencyRepository } from '@catalogue/db';
 import { eventually } from '@catalogue/testing';
 import { designId, fillableWidgets, generateService, PRICE } from './generate-helpers';
 
@@ -167,5 +167,52 @@ describe('white-label-api: Idempotency-Key on POST …/generate', () => {
     expect(asB.headers.get('idempotent-replayed')).toBeNull();
     expect(asB.body.data.id).not.toBe(asA.body.data.id);
     expect(await b.jobs()).toHaveLength(1);
+  });
+
+  test('when the process dies between the commit and the answer and a retry takes the key over, then the first job is answered and charged once', async () => {
+    // Arrange: a crash after the job and its reservation committed: every write the request
+    // would make after its handler fails (the process is gone), and the client sees no answer.
+    const s = await svc.shop({ topUp: 100 });
+    const entity = nextEntity();
+    await s.register(entity);
+    const key = nextKey();
+    const body = { design_id: classic, lang: 'cs' };
+    const dead = new Error('process killed');
+    const completeInTransaction = idempotencyRepository.complete.bind(idempotencyRepository);
+    const complete = jest.spyOn(idempotencyRepository, 'complete');
+    const release = jest.spyOn(idempotencyRepository, 'release').mockRejectedValue(dead);
+    complete.mockImplementation(async (db, ...rest) => {
+      // Outside a transaction is "after the handler": the process no longer exists.
+      if (!db.isTransaction) throw dead;
+      return completeInTransaction(db, ...rest);
+    });
+    try {
+      await s.send('POST', path(entity), body, { 'Idempotency-Key': key });
+    } finally {
+      complete.mockRestore();
+      release.mockRestore();
+    }
+    const [job] = await s.jobs();
+    const cost = widgets * PRICE.widget;
+    await finishAsTheWorkerWould(s.id, job!.id, cost);
+    // The lock's takeover time has passed (IDEMPOTENCY_LOCK_SECONDS).
+    await svc.deps
+      .db('idempotency_keys')
+      .where({ eshop_id: s.id, key })
+      .update({ locked_until: svc.deps.db.raw("now() - interval '1 second'") });
+
+    // Act: the client's retry with the same key and body.
+    const retry = await s.send('POST', path(entity), body, { 'Idempotency-Key': key });
+
+    // Assert: the first job, replayed; one job, one reservation, one charge.
+    expect(retry.status).toBe(200);
+    expect(retry.headers.get('idempotent-replayed')).toBe('true');
+    expect(retry.body.data.id).toBe(job!.id);
+    expect(await s.jobs()).toHaveLength(1);
+    expect(await s.ledger()).toEqual([
+      { kind: 'topup', amount: 100, reserved_delta: 0, job_id: null },
+      { kind: 'reservation', amount: 0, reserved_delta: cost, job_id: job!.id },
+      { kind: 'charge', amount: -cost, reserved_delta: -cost, job_id: job!.id },
+    ]);
   });
 });

@@ -21,6 +21,8 @@ describe('white-label-api: the preflight budget', () => {
         QUEUE_PREFIX: `${testConfig().redis.queuePrefix}-preflight-${process.pid}`,
         RATE_LIMIT_READ_PER_MINUTE: '6',
         RATE_LIMIT_ANONYMOUS_PER_MINUTE: '2',
+        // The test client is the proxy here: its X-Forwarded-For names the client address.
+        TRUSTED_PROXIES: '127.0.0.1, ::1',
       }),
     );
     server = await serveApp(createApp(deps), deps.logger);

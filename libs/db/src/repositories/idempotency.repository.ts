@@ -73,27 +73,42 @@ export const idempotencyRepository = {
       : undefined;
   },
 
-  /** Stores the outcome of the attempt that holds the key (a no-op for one that lost it). */
+  /**
+   * Stores the outcome of the attempt that holds the key; false (nothing stored) for an attempt
+   * that lost it. Run in the transaction of the write it protects, the outcome commits with it.
+   */
   async complete(
     db: Knex,
     eshopId: number,
     key: string,
     lockId: string,
     response: { status: number; body: string; contentType: string },
-  ): Promise<void> {
-    await db('idempotency_keys').where({ eshop_id: eshopId, key, lock_id: lockId }).update({
-      response_status: response.status,
-      response_body: response.body,
-      response_content_type: response.contentType,
-    });
-  },
-
-  /** Lets the key go (the attempt failed and changed nothing): a retry runs again. */
-  async release(db: Knex, eshopId: number, key: string, lockId: string): Promise<void> {
-    await db('idempotency_keys')
+  ): Promise<boolean> {
+    const updated = await db('idempotency_keys')
       .where({ eshop_id: eshopId, key, lock_id: lockId })
       .whereNull('response_status')
-      .delete();
+      .update({
+        response_status: response.status,
+        response_body: response.body,
+        response_content_type: response.contentType,
+      });
+    return updated === 1;
+  },
+
+  /**
+   * Lets the key go (the attempt failed and changed nothing): a retry runs again. An outcome the
+   * attempt stored is kept unless `withOutcome` (the attempt undid its write after storing it).
+   */
+  async release(
+    db: Knex,
+    eshopId: number,
+    key: string,
+    lockId: string,
+    opts: { withOutcome?: boolean } = {},
+  ): Promise<void> {
+    const query = db('idempotency_keys').where({ eshop_id: eshopId, key, lock_id: lockId });
+    if (!opts.withOutcome) query.whereNull('response_status');
+    await query.delete();
   },
 
   /** Deletes up to `limit` expired keys; returns how many. */

@@ -42,6 +42,15 @@ const EMPTY_ANSWERS: Record<number, { error: string; code: ErrorCode }> = {
 };
 
 /**
+ * True when the request's body never arrived whole because its connection is gone: the client
+ * disconnected (or reset) mid-body. Whatever the body parser threw then is its consequence.
+ */
+function clientClosedRequest(ctx: AppContext): boolean {
+  const req = ctx.req;
+  return !req.complete && (req.readableAborted || req.destroyed || req.socket.destroyed);
+}
+
+/**
  * Maps every error to the JSON bodies of the design, each with its `code`: typed HttpErrors as
  * they declare (with their headers), body-parser errors to 400/413/415, database outages and
  * timeouts to 503 `unavailable` with Retry-After, unknown routes to 404,
@@ -64,6 +73,18 @@ export function errorHandler(logger: Logger): Middleware<AppState, AppContext> {
         }
       }
     } catch (caught) {
+      if (clientClosedRequest(ctx)) {
+        // Not the server's failure: the client went away mid-body (the parser's "aborted").
+        // Counted as 499 by observe(), logged without a stack at debug; nobody reads the answer.
+        ctx.state.clientClosed = true;
+        logger.debug(
+          { request_id: ctx.state.requestId, path: ctx.path, err: (caught as Error).message },
+          'client closed the request before it was read',
+        );
+        ctx.status = 400;
+        ctx.body = { error: 'The client closed the request', code: 'bad_request' };
+        return;
+      }
       let err = caught;
       if (!(err instanceof HttpError) && isDatabaseUnavailable(err)) {
         // An outage, a full pool or a timeout: the client may retry; the operator sees it in

@@ -16,6 +16,21 @@ export const IDEMPOTENCY_LOCK_SECONDS = 120;
 /** Printable ASCII, as a Structured Field string may hold; quotes are optional. */
 const KEY = /^[\x20-\x7e]{1,255}$/;
 
+/**
+ * Put on `ctx.state.idempotency` for a request with an Idempotency-Key. A service that creates
+ * something calls `record` inside the transaction of that write, so the key's outcome commits
+ * with the write or not at all: a process that dies between the commit and its answer leaves
+ * the outcome behind, and the retry that takes the key over is answered the original result
+ * instead of running (and charging) again.
+ */
+export interface IdempotencyRecorder {
+  /**
+   * Stores `status` and `body` as the key's outcome in `trx`. Throws 409 `idempotency_conflict`
+   * (rolling the caller's transaction back) when this attempt no longer holds the key.
+   */
+  record(trx: Knex, status: number, body: object): Promise<void>;
+}
+
 export interface IdempotencyDeps {
   db: Knex;
   logger: Logger;
@@ -98,11 +113,34 @@ export function idempotent(deps: IdempotencyDeps): Middleware<AppState, AppConte
       return;
     }
 
+    // Set once the handler stored the outcome in its own transaction (it may still roll back:
+    // then the release below, which only deletes a key without an outcome, lets it go).
+    let recorded = false;
+    const recorder: IdempotencyRecorder = {
+      async record(trx, status, body) {
+        const held = await idempotencyRepository.complete(trx, eshopId, key, lockId, {
+          status,
+          body: JSON.stringify(body),
+          contentType: 'application/json; charset=utf-8',
+        });
+        if (!held) {
+          throw new ConflictError(
+            'This Idempotency-Key was taken over by another request; retry to read its outcome.',
+            'idempotency_conflict',
+          );
+        }
+        recorded = true;
+      },
+    };
+    ctx.state.idempotency = recorder;
+
     let stored = false;
     try {
       await next();
       const body: unknown = ctx.body;
-      if (
+      if (recorded) {
+        stored = ctx.status >= 200 && ctx.status < 300;
+      } else if (
         ctx.status >= 200 &&
         ctx.status < 300 &&
         body !== null &&
@@ -120,8 +158,10 @@ export function idempotent(deps: IdempotencyDeps): Middleware<AppState, AppConte
       if (!stored) {
         // A failed release leaves the key held until IDEMPOTENCY_LOCK_SECONDS pass; the
         // request's own outcome (or error) is what the client must see.
+        // An outcome the handler recorded but then failed after (its write undone after the
+        // commit, e.g. a job that could not be queued) goes too: the retry should run again.
         await idempotencyRepository
-          .release(deps.db, eshopId, key, lockId)
+          .release(deps.db, eshopId, key, lockId, { withOutcome: recorded })
           .catch((err: unknown) =>
             deps.logger.warn({ err, eshop_id: eshopId }, 'could not release an idempotency key'),
           );

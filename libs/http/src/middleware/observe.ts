@@ -2,7 +2,13 @@ import { randomUUID } from 'node:crypto';
 import type { Middleware } from 'koa';
 import { fixedFieldsLogger, type Logger } from '@catalogue/logger';
 import type { AppContext, AppState } from '../types';
-import { BEFORE_ROUTING, UNMATCHED_ROUTE, type HttpMetrics } from '../metrics';
+import {
+  BEFORE_ROUTING,
+  CLIENT_CLOSED_REQUEST,
+  REFUSED_ROUTES,
+  UNMATCHED_ROUTE,
+  type HttpMetrics,
+} from '../metrics';
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 /** Probes hit these every few seconds; their log lines go to debug to keep logs readable. */
@@ -12,8 +18,10 @@ const QUIET_PATHS = new Set(['/healthz', '/readyz', '/metrics']);
  * Outermost middleware: gives every request an id (the caller's X-Request-Id when it is
  * sane, a new UUID otherwise), then writes one log line and one histogram sample when the
  * response is final — after the error middleware has set the status. The route label is a
- * route template, `unmatched`, or `before_routing` for a request a router's middleware (auth,
- * rate limit, body parsing) refused before any route ran.
+ * route template, `unmatched` (no route has the path), `method_not_allowed` /
+ * `method_not_implemented` (refused for its method: 405, 501), or `before_routing` for a
+ * request a router's middleware (auth, rate limit, body parsing) refused before any route ran.
+ * A client that disconnected before its request was read is counted with status 499.
  */
 export function observe(
   logger: Logger,
@@ -35,17 +43,19 @@ export function observe(
       const matched = ctx._matchedRoute;
       const route =
         matched === undefined
-          ? UNMATCHED_ROUTE
+          ? (REFUSED_ROUTES[ctx.status] ?? UNMATCHED_ROUTE)
           : typeof matched === 'string' && templates.has(matched)
             ? matched
             : BEFORE_ROUTING;
-      metrics.requestDuration.observe({ method: ctx.method, route, status: String(ctx.status) }, seconds);
+      // nginx's "client closed request": the client left, the server did not fail.
+      const status = ctx.state.clientClosed ? CLIENT_CLOSED_REQUEST : ctx.status;
+      metrics.requestDuration.observe({ method: ctx.method, route, status: String(status) }, seconds);
       const line = {
         request_id: requestId,
         method: ctx.method,
         path: ctx.path,
         route,
-        status: ctx.status,
+        status,
         duration_ms: Math.round(seconds * 1e4) / 10,
         eshop_id: ctx.state.eshop?.id,
       };

@@ -37,6 +37,9 @@ export function contentRoutes(deps: RouteDeps) {
     type: params.entity_type,
     entityId: params.entity_id,
     ifMatch: ifMatchVersions(ctx.get('If-Match')),
+    // Behind `once` with a key: the answer (as answer() writes it) commits with the edit.
+    recordOutcome:
+      ctx.state.idempotency && ((trx, content) => ctx.state.idempotency!.record(trx, 200, content.widgets)),
   });
   /** Content widgets answered with the version they are as their ETag. */
   const answer = (ctx: Ctx, content: VersionedContent) => {

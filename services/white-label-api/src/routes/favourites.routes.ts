@@ -17,8 +17,14 @@ export function favouritesRoutes(deps: RouteDeps) {
 
   router.post('/widget-favourite', idempotent(deps), validate({ body: createFavouriteBody }), async (ctx) => {
     const { body } = ctx.state.input;
+    const recorder = ctx.state.idempotency;
+    ctx.body = await createFavourite(
+      deps.db,
+      eshopOf(ctx).id,
+      body,
+      recorder && ((trx, answer) => recorder.record(trx, 201, answer)),
+    );
     ctx.status = 201;
-    ctx.body = await createFavourite(deps.db, eshopOf(ctx).id, body);
   });
 
   router.get('/widget-favourite/:widget_favourite_id', validate({ params: favouriteParams }), async (ctx) => {

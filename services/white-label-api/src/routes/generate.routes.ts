@@ -17,11 +17,13 @@ export function generateRoutes(deps: Deps) {
     validate({ params: entityParams, body: generateBody }),
     async (ctx) => {
       const { params, body } = ctx.state.input;
+      const recorder = ctx.state.idempotency;
       const job = await startGeneration(deps, {
         eshop: eshopOf(ctx),
         entityType: params.entity_type,
         entityId: params.entity_id,
         body,
+        recordOutcome: recorder && ((trx, created) => recorder.record(trx, 200, { data: created })),
       });
       ctx.body = { data: job };
     },

@@ -47,6 +47,11 @@ export interface ContentTarget {
   entityId: string;
   /** The content versions the client accepts (If-Match); absent: written whatever it is now. */
   ifMatch?: readonly number[];
+  /**
+   * Called in the edit's transaction with the content as answered (its widgets in the answer's
+   * language): an Idempotency-Key's outcome commits with the edit (docs/decisions.md).
+   */
+  recordOutcome?: (trx: Knex, content: VersionedContent) => Promise<void>;
 }
 
 /** Content widgets and the content version they are (the ETag of the answer). */
@@ -118,7 +123,7 @@ export async function editContent(
   const saved = await refuseStaleVersion(
     db.transaction(async (trx) => {
       const entity = await entityOf(trx, target.eshop.id, target.type, target.entityId);
-      return saveEditorContent(
+      const result = await saveEditorContent(
         trx,
         {
           eshop: target.eshop,
@@ -130,6 +135,11 @@ export async function editContent(
         },
         async (current, sources) => withWidgetHtml(await build(treeOf(current), trx, sources), 'default'),
       );
+      await target.recordOutcome?.(trx, {
+        widgets: withWidgetHtml(result.tree, lang),
+        version: result.version,
+      });
+      return result;
     }),
   );
   return { widgets: withWidgetHtml(saved.tree, lang), version: saved.version };

@@ -133,6 +133,8 @@ export async function createFavourite(
   db: Knex,
   eshopId: number,
   input: CreateFavouriteInput,
+  /** Called in the transaction that creates the favourite, with the answer (Idempotency-Key). */
+  recordOutcome?: (trx: Knex, answer: { data: FavouriteView }) => Promise<void>,
 ): Promise<{ data: FavouriteView }> {
   const errors = invalidTextErrors(input);
   input.children.forEach((element, index) =>
@@ -143,12 +145,17 @@ export async function createFavourite(
     errors.widget_id = ['The selected widget_id is invalid.'];
   }
   if (Object.keys(errors).length > 0) throw new ValidationError(errors);
-  const favourite = await favouritesRepository.create(db, eshopId, {
-    name: input.name,
-    widgetId: input.widget_id,
-    children: input.children.map(storedElement),
+  return db.transaction(async (trx) => {
+    const favourite = await favouritesRepository.create(trx, eshopId, {
+      name: input.name,
+      widgetId: input.widget_id,
+      children: input.children.map(storedElement),
+    });
+    const answer = { data: favouriteView(favourite) };
+    // The Idempotency-Key's outcome commits with the favourite: a retry never makes a second.
+    await recordOutcome?.(trx, answer);
+    return answer;
   });
-  return { data: favouriteView(favourite) };
 }
 
 export async function listFavourites(db: Knex, eshopId: number): Promise<{ data: FavouriteView[] }> {

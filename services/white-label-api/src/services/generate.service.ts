@@ -107,6 +107,11 @@ export interface StartInput {
   entityType: WlEntityType;
   entityId: string;
   body: GenerateBody;
+  /**
+   * Called inside the transaction that creates the job and its reservation, with the job as
+   * answered (the route stores it as the Idempotency-Key's outcome).
+   */
+  recordOutcome?: (trx: Knex, job: JobBody) => Promise<void>;
 }
 
 export async function startGeneration(deps: GenerateDeps, input: StartInput): Promise<JobBody> {
@@ -139,6 +144,9 @@ export async function startGeneration(deps: GenerateDeps, input: StartInput): Pr
       const reserved = await creditsRepository.reserve(trx, eshop.id, created.id, plan.estimate);
       // Throwing rolls the job row back with the refusal.
       if (!reserved.ok) throw new InsufficientCreditsError(plan.estimate, reserved.account.remaining);
+      // The Idempotency-Key's outcome commits with the job and its reservation: a retry after a
+      // crash between this commit and the answer is answered this job, never charged again.
+      await input.recordOutcome?.(trx, jobBody(created));
       return created;
     });
   } catch (err) {
