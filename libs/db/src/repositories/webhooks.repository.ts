@@ -506,9 +506,12 @@ export const webhooksRepository = {
   },
 
   /**
-   * The worst lag of the enabled endpoints: the events from the oldest one not yet delivered
-   * (pending, or not relayed yet) to the eshop's newest, and the age of that oldest one (0 and 0
-   * when everything is delivered). An event counts until its delivery succeeded or finally failed.
+   * The worst lag of the enabled endpoints whose receiver is not failing: the events from the
+   * oldest one not yet delivered (pending, or not relayed yet) to the eshop's newest, and the age
+   * of that oldest one (0 and 0 when everything is delivered). An event counts until its delivery
+   * succeeded or finally failed. An endpoint with `failing_since` set is left out: its retries are
+   * the eshop's receiver's problem (its own endpoint state and delivery log say so), and the
+   * operator's alert on this lag must not page for it.
    */
   async lag(db: Knex | Knex.Transaction): Promise<OutboxLag> {
     const { rows } = await db.raw<{ rows: { events: number | null; seconds: number | null }[] }>(
@@ -519,7 +522,7 @@ export const webhooksRepository = {
        left join lateral (select min(seq) as oldest from webhook_pending_deliveries p
                           where p.endpoint_id = w.id) p on true
        left join events e on e.eshop_id = w.eshop_id and e.seq = coalesce(p.oldest, w.last_seq + 1)
-       where w.disabled_at is null`,
+       where w.disabled_at is null and w.failing_since is null`,
     );
     return { events: Math.max(0, Number(rows[0]?.events ?? 0)), seconds: Math.max(0, rows[0]?.seconds ?? 0) };
   },
