@@ -1,0 +1,221 @@
+// The whole journey of a shop owner on a host page of another origin, in one browser session:
+// open product A, edit, switch to B, edit, fill a design in cs and undo it, add a call to
+// action and change its link, edit an FAQ answer, generate and undo the generation, reload;
+// then A and B are read through the v3 API and the v2 catalogue list: every text is where the
+// owner put it and nothing else changed. axe finds no violation (any impact) in any state.
+import type { Page } from 'playwright-core';
+import { expectNoViolations as axeClean } from './axe';
+import { apiOf, productWith, ROOT, setHeading } from './content';
+import { editorHarness, hostEvents, inPage, shot, waitForEvent, type Body } from './harness';
+
+jest.setTimeout(300_000);
+
+const h = editorHarness('editor-journey');
+const api = apiOf(
+  () => h.wl.url,
+  () => h.origin,
+);
+
+/** axe, then screenshots at 375 and 1440 px of the same state (back to 1024 px after). */
+async function state(page: Page, name: string): Promise<void> {
+  await axeClean(page, name);
+  for (const width of [375, 1440]) {
+    await page.setViewportSize({ width, height: 900 });
+    await shot(page, `journey-${name}-${width}`);
+  }
+  await page.setViewportSize({ width: 1024, height: 900 });
+}
+
+/** Waits until the n-th ccs-change of this action. */
+const changed = (page: Page, action: string, n = 1) =>
+  page.waitForFunction(
+    `window.ccsEvents.filter((e) => e.name === 'ccs-change' && e.detail.action === ${JSON.stringify(action)}).length >= ${n}`,
+  );
+
+/** Waits until the editor shows this text first (the product it should show). */
+const showsFirst = (page: Page, text: string) =>
+  page.waitForFunction(
+    `${ROOT}.querySelector('li.widget .ccs-editable')?.textContent === ${JSON.stringify(text)}`,
+  );
+
+/** Clicks a text, replaces it, presses Enter and waits for its save. */
+async function replaceText(page: Page, selector: string, text: string, n: number): Promise<void> {
+  await page.locator(`ccs-editor ${selector}`).click();
+  await page.keyboard.press('Control+A');
+  await page.keyboard.type(text);
+  await page.keyboard.press('Enter');
+  await changed(page, 'edit', n);
+}
+
+/** What a product stores: its widgets (ids, elements and values) and its html in every language. */
+async function stored(shop: Body, id: string): Promise<{ widgets: Body[]; html: Record<string, string> }> {
+  const widgets = (await api(shop, `/content/${id}/type/product`)) as Body[];
+  const html = (await api(shop, `/entity/${id}/type/product/html`)).html as Record<string, string>;
+  return {
+    widgets: widgets.map((w) => ({
+      id: w.id,
+      widget_id: w.widget_id,
+      children: (w.children as Body[]).map((e) => ({ id: e.id, value: e.value, extension: e.extension })),
+    })),
+    html,
+  };
+}
+
+async function v2List(shop: Body): Promise<Body[]> {
+  const res = await fetch(`${h.catalogue.url}/api/v2/rest/products?lang=all`, {
+    headers: { Authorization: `Bearer ${shop.apiToken}` },
+  });
+  expect(res.status).toBe(200);
+  return ((await res.json()) as Body).data as Body[];
+}
+
+describe('<ccs-editor> a shop owner journey', () => {
+  test('when an owner edits two products through every kind of action and reloads, then each text is where it was put and nothing else changed', async () => {
+    const shop = await h.shop();
+    // Both products are in the catalogue (the v2 list serves their content), with content.
+    const imported = await fetch(`${h.catalogue.url}/api/v2/rest/products`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${shop.apiToken}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify([
+        { id: 'JRN-A', name: { default: 'Rain jacket', cs: 'Bunda do deště' } },
+        { id: 'JRN-B', name: { default: 'Trail tent', cs: 'Stan na stezky' } },
+      ]),
+    });
+    expect(imported.status).toBe(200);
+    await productWith(api, shop, 'JRN-A', ['section']);
+    await setHeading(api, shop, 'JRN-A', 'A heading');
+    await productWith(api, shop, 'JRN-B', ['section', 'faq']);
+    await setHeading(api, shop, 'JRN-B', 'B heading');
+    const initialA = await stored(shop, 'JRN-A');
+    const initialB = await stored(shop, 'JRN-B');
+
+    // Open A, edit its heading.
+    const page = await h.open({ token: shop.whiteLabelToken, entityId: 'JRN-A', entityTitle: 'Rain jacket' });
+    await waitForEvent(page, 'ccs-ready');
+    const editor = page.locator('ccs-editor');
+    await state(page, 'a-opened');
+    await replaceText(page, 'li.widget .ccs-editable >> nth=0', 'A by the owner', 1);
+    await state(page, 'a-edited');
+    const editedA = await stored(shop, 'JRN-A');
+
+    // Switch to B by the attribute, edit its heading.
+    await inPage(page, `document.querySelector('ccs-editor').setAttribute('entity-id', 'JRN-B')`);
+    await showsFirst(page, 'B heading');
+    await replaceText(page, 'li.widget .ccs-editable >> nth=0', 'B by the owner', 2);
+    await state(page, 'b-edited');
+    const editedB = await stored(shop, 'JRN-B');
+
+    // Fill a design in cs (replacing B's widgets, after the question), then undo it.
+    await editor.getByLabel('Language').selectOption('cs');
+    await editor.getByRole('button', { name: 'Designs' }).click();
+    await state(page, 'designs');
+    await editor.getByRole('button', { name: 'Use this design' }).first().click();
+    await editor.locator('ccs-designs-panel input').first().fill('Vyplněný nadpis');
+    await state(page, 'design-form');
+    await editor.getByRole('button', { name: 'Fill the design' }).click();
+    await editor.getByRole('button', { name: 'Replace them and fill' }).waitFor();
+    await state(page, 'fill-question');
+    await editor.getByRole('button', { name: 'Replace them and fill' }).click();
+    await changed(page, 'fill-design');
+    expect((await api(shop, '/entity/JRN-B/type/product/html')).html.cs).toContain('Vyplněný nadpis');
+    await state(page, 'filled');
+    await editor.getByRole('button', { name: 'Undo' }).click();
+    await changed(page, 'undo');
+    expect(await stored(shop, 'JRN-B')).toEqual(editedB);
+    await editor.getByLabel('Language').selectOption('default');
+    await showsFirst(page, 'B by the owner');
+
+    // Add a call to action from the catalogue and change its link.
+    await editor.getByRole('button', { name: 'Add widget' }).click();
+    await state(page, 'add-panel');
+    const catalogue = (await api(shop, '/widget')).data as Body[];
+    const cta = catalogue.find((w) => w.type === 'cta');
+    await editor.getByLabel('Category').selectOption({ label: cta.category_name });
+    await editor.locator('ccs-add-panel button.choice[data-widget-type="cta"]').click();
+    await changed(page, 'add');
+    const row = editor.locator('li.widget').nth(2);
+    await row.getByRole('button', { name: /^Images and links/ }).click();
+    await row.getByLabel('Link URL').fill('https://shop.example.com/tents');
+    await state(page, 'media-form');
+    await row.getByRole('button', { name: 'Save', exact: true }).click();
+    await changed(page, 'media');
+
+    // Edit the FAQ's first answer.
+    await replaceText(page, '.ccs-faq__answer >> nth=0', 'Two people and their packs.', 3);
+    await state(page, 'faq-edited');
+    const beforeGeneration = await stored(shop, 'JRN-B');
+
+    // Generate (builtin provider, widgets added), then undo the generation.
+    await editor.getByRole('button', { name: 'Generate content' }).click();
+    await editor.locator('.estimate', { hasText: /Estimated cost: \d+ credits/ }).waitFor();
+    await state(page, 'generate-form');
+    await editor.getByRole('button', { name: 'Start' }).click();
+    await changed(page, 'generate');
+    const generated = await stored(shop, 'JRN-B');
+    expect(generated.widgets.length).toBeGreaterThan(beforeGeneration.widgets.length);
+    await state(page, 'generated');
+    await editor.getByRole('button', { name: 'Undo' }).click();
+    await changed(page, 'undo', 2);
+    await state(page, 'generation-undone');
+
+    // Reload: the editor opens what the host page names (A) and B is what the owner left.
+    await page.reload();
+    await waitForEvent(page, 'ccs-ready');
+    await showsFirst(page, 'A by the owner');
+    await state(page, 'reloaded');
+
+    // v3: A holds only its edit; B holds its edit, the link and the answer, and no fill or generation.
+    const finalA = await stored(shop, 'JRN-A');
+    const finalB = await stored(shop, 'JRN-B');
+    expect(finalA).toEqual(editedA);
+    expect(finalB).toEqual(beforeGeneration);
+    expect(finalA.widgets.map((w) => w.id)).toEqual(initialA.widgets.map((w) => w.id));
+    const [sectionA] = finalA.widgets;
+    const changedA = sectionA.children.filter(
+      (e: Body, k: number) => JSON.stringify(e) !== JSON.stringify(initialA.widgets[0].children[k]),
+    );
+    expect(changedA.map((e: Body) => e.value.default)).toEqual(['A by the owner']);
+
+    const b = finalB.widgets;
+    const typeOf = (widgetId: number) => catalogue.find((w) => w.id === widgetId)?.type;
+    expect(b.map((w) => typeOf(w.widget_id))).toEqual(['section', 'faq', 'cta']);
+    expect(b.slice(0, 2).map((w) => w.id)).toEqual(initialB.widgets.map((w) => w.id));
+    const differing = (k: number) =>
+      b[k].children.filter(
+        (e: Body, i: number) => JSON.stringify(e) !== JSON.stringify(initialB.widgets[k].children[i]),
+      );
+    expect(differing(0).map((e: Body) => e.value.default)).toEqual(['B by the owner']);
+    expect(differing(1).map((e: Body) => e.value.default)).toEqual(['<p>Two people and their packs.</p>']);
+    const link = b[2].children.find((e: Body) => e.extension?.href);
+    expect(link.extension.href).toBe('https://shop.example.com/tents');
+    expect(finalB.html.cs ?? '').not.toContain('Vyplněný nadpis');
+    expect(finalA.html.default).not.toContain('B by the owner');
+    expect(finalB.html.default).not.toContain('A by the owner');
+
+    // v2: after the render, the catalogue list serves the same html for both products.
+    let listed: Body[] = [];
+    for (let tries = 0; tries < 50; tries++) {
+      listed = await v2List(shop);
+      const a = listed.find((p) => p.id === 'JRN-A');
+      const bb = listed.find((p) => p.id === 'JRN-B');
+      if (
+        a?.content?.html?.default === finalA.html.default &&
+        bb?.content?.html?.default === finalB.html.default
+      )
+        break;
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    const listedA = listed.find((p) => p.id === 'JRN-A');
+    const listedB = listed.find((p) => p.id === 'JRN-B');
+    expect(listedA.content.html).toEqual(finalA.html);
+    expect(listedB.content.html).toEqual(finalB.html);
+    expect(listedA.content.html.default).toContain('A by the owner');
+    expect(listedB.content.html.default).toContain('B by the owner');
+    expect(listedB.content.html.default).toContain('Two people and their packs.');
+    // The call to action's texts are still the catalogue's samples: never public, link or not.
+    expect(listedB.content.html.default).not.toContain('ccs-widget--cta');
+
+    expect((await hostEvents(page)).filter((e) => e.name === 'ccs-error')).toEqual([]);
+    await page.close();
+  });
+});
