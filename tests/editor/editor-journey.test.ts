@@ -219,3 +219,77 @@ describe('<ccs-editor> a shop owner journey', () => {
     await page.close();
   });
 });
+
+/** Presses Tab (or Shift+Tab) until `expression` holds for the editor's focused element. */
+async function tabTo(page: Page, expression: string, back = false): Promise<void> {
+  for (let i = 0; i < 80; i++) {
+    const hit = await page.evaluate(
+      `(() => { const el = ${ROOT}.activeElement; return !!el && (${expression}); })()`,
+    );
+    if (hit) return;
+    await page.keyboard.press(back ? 'Shift+Tab' : 'Tab');
+  }
+  throw new Error(`no focusable element where ${expression}`);
+}
+
+describe('<ccs-editor> the journey with the keyboard only', () => {
+  test('when an owner opens A, edits, the host switches to B, the owner edits and presses Ctrl+Z, then A keeps its edit and B is back to its own text', async () => {
+    const shop = await h.shop();
+    await productWith(api, shop, 'KJ-A', ['section']);
+    await setHeading(api, shop, 'KJ-A', 'A heading');
+    await productWith(api, shop, 'KJ-B', ['section']);
+    await setHeading(api, shop, 'KJ-B', 'B heading');
+    const initialB = await stored(shop, 'KJ-B');
+    const page = await h.open({ token: shop.whiteLabelToken, entityId: 'KJ-A' });
+    await waitForEvent(page, 'ccs-ready');
+
+    await tabTo(page, `el.tagName === 'H2' && el.textContent === 'A heading'`);
+    await page.keyboard.press('Enter');
+    await page.keyboard.type(' by keys');
+    await page.keyboard.press('Enter');
+    await changed(page, 'edit', 1);
+    await axeClean(page, 'keyboard a-edited');
+    const editedA = await stored(shop, 'KJ-A');
+
+    await inPage(page, `document.querySelector('ccs-editor').setAttribute('entity-id', 'KJ-B')`);
+    await showsFirst(page, 'B heading');
+    await tabTo(page, `el.tagName === 'H2' && el.textContent === 'B heading'`);
+    await page.keyboard.press('Enter');
+    await page.keyboard.type(' by keys');
+    await page.keyboard.press('Enter');
+    await changed(page, 'edit', 2);
+    expect((await stored(shop, 'KJ-B')).html.default).toContain('B heading by keys');
+
+    // Out of the text, to the History button, then Ctrl+Z.
+    await tabTo(page, `el.matches('[data-history]')`, true);
+    await page.keyboard.press('Control+z');
+    await changed(page, 'undo');
+    await showsFirst(page, 'B heading');
+    expect(await stored(shop, 'KJ-B')).toEqual(initialB);
+    expect(await stored(shop, 'KJ-A')).toEqual(editedA);
+    expect(await inPage(page, `!!${ROOT}.activeElement`)).toBe(true);
+    await axeClean(page, 'keyboard b-undone');
+    await shot(page, 'journey-keyboard-undone-1024');
+    await page.close();
+  });
+});
+
+describe('<ccs-editor> fatal states', () => {
+  test('when the licence, the token or the origin is refused, then each state has a Try again button and no axe violation', async () => {
+    const expired = await h.shop({ licenceValidUntil: '2020-01-01' });
+    const allowed = await h.shop();
+    await h.shop({ origins: [h.otherOrigin] });
+    const cases = [
+      { name: 'licence', opts: { token: expired.whiteLabelToken } },
+      { name: 'token', opts: { token: 'wl_not-a-token' } },
+      { name: 'origin', opts: { token: allowed.whiteLabelToken, origin: h.otherOrigin } },
+    ];
+    for (const c of cases) {
+      const page = await h.open(c.opts);
+      await waitForEvent(page, 'ccs-error');
+      await page.locator('ccs-editor').getByRole('button', { name: 'Try again' }).waitFor();
+      await state(page, `fatal-${c.name}`);
+      await page.close();
+    }
+  });
+});
