@@ -22,6 +22,12 @@ async function state(page: Page, name: string): Promise<void> {
   for (const width of [375, 1440]) {
     await page.setViewportSize({ width, height: 900 });
     await shot(page, `journey-${name}-${width}`);
+    // Nothing of the editor reaches past the page's width (the page never scrolls sideways).
+    expect({ name, width, scroll: await inPage(page, 'document.documentElement.scrollWidth') }).toEqual({
+      name,
+      width,
+      scroll: width,
+    });
   }
   await page.setViewportSize({ width: 1024, height: 900 });
 }

@@ -12,6 +12,17 @@ export const markStyles = css`
     color: #7c2d12;
     font-size: 0.75rem;
   }
+  /* A FAQ question's ::after is the content's chevron (absolute, 0.55em, rotated): the badge
+     takes its place as plain inline text, else it is drawn diagonally past the page's edge. */
+  .widget-body summary.ccs-marked:not([contenteditable])::after {
+    position: static;
+    width: auto;
+    height: auto;
+    margin-top: 0;
+    border: 0;
+    transform: none;
+    transition: none;
+  }
 `;
 
 /** The History panel's list of revisions (history-panel.ts). */
