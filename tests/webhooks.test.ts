@@ -575,3 +575,71 @@ describe('the worker process killed between commit and delivery', () => {
     }
   }, 60_000);
 });
+
+test('when a secret is rotated, then deliveries verify with the old and the new secret during the window and only with the new one after it, through the CLI too', async () => {
+  const s = await shop();
+  const hook = await receiver();
+  const endpoint = await s.register(hook);
+  const verifies = (secret: string, r: Received) => {
+    try {
+      new Webhook(secret).verify(r.body, r.headers as Record<string, string>);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  const worker = startWorker();
+  try {
+    const oldSecret = endpoint.secret;
+    const rotated = await s.call('POST', `/api/v2/rest/webhooks/${endpoint.id}/rotate-secret`);
+    expect(rotated.status).toBe(200);
+    const newSecret: string = rotated.body.secret;
+    expect(newSecret).toMatch(/^whsec_[A-Za-z0-9+/]{32}$/);
+    expect(newSecret).not.toBe(oldSecret);
+    const expires = Date.parse(rotated.body.previous_secret_expires_at);
+    expect(Math.abs(expires - Date.now() - 24 * 3600_000)).toBeLessThan(60_000);
+    expect(rotated.body).toMatchObject({ id: endpoint.id, url: hook.url });
+    const [row] = await api.deps.db('webhook_endpoints').where({ id: endpoint.id });
+    expect(row).toMatchObject({ secret: newSecret, previous_secret: oldSecret });
+
+    // In the window: a receiver still on the old secret and one already on the new both accept.
+    await s.products('R1');
+    await eventually(() => expect(hook.received).toHaveLength(1), 10_000);
+    const during = hook.received[0]!;
+    expect(String(during.headers['webhook-signature']).split(' ')).toHaveLength(2);
+    expect(verifies(oldSecret, during)).toBe(true);
+    expect(verifies(newSecret, during)).toBe(true);
+
+    // After the window: only the new secret signs.
+    await api.deps.db.raw(
+      `update webhook_endpoints set previous_secret_expires_at = now() - interval '1 second' where id = ?`,
+      [endpoint.id],
+    );
+    await s.products('R2');
+    await eventually(() => expect(hook.received).toHaveLength(2), 10_000);
+    const after = hook.received[1]!;
+    expect(String(after.headers['webhook-signature']).split(' ')).toHaveLength(1);
+    expect(verifies(newSecret, after)).toBe(true);
+    expect(verifies(oldSecret, after)).toBe(false);
+
+    const cli = await runNodeScript(
+      'libs/admin/dist/cli.js',
+      ['webhook', 'rotate-secret', String(s.id), String(endpoint.id)],
+      { DATABASE_URL },
+    );
+    expect(cli.code).toBe(0);
+    const printed = JSON.parse(cli.stdout);
+    expect(printed.secret).toMatch(/^whsec_/);
+    const [again] = await api.deps.db('webhook_endpoints').where({ id: endpoint.id });
+    expect(again).toMatchObject({ secret: printed.secret, previous_secret: newSecret });
+    const unknown = await runNodeScript(
+      'libs/admin/dist/cli.js',
+      ['webhook', 'rotate-secret', String(s.id), '999999999'],
+      { DATABASE_URL },
+    );
+    expect(unknown.code).not.toBe(0);
+  } finally {
+    await worker.stop();
+    await hook.close();
+  }
+}, 30_000);

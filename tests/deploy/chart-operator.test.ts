@@ -222,3 +222,65 @@ describe('values that would start pods that cannot work', () => {
     expect(ofKind(objects, 'NetworkPolicy')).toHaveLength(4);
   });
 });
+
+describe('the worker NetworkPolicy egress for webhooks and the provider', () => {
+  const DB_EGRESS = [
+    '--set',
+    'networkPolicy.enabled=true',
+    '--set-json',
+    'networkPolicy.extraEgress=[{"ports":[{"port":5432,"protocol":"TCP"},{"port":6379,"protocol":"TCP"}]}]',
+  ];
+  interface Rule {
+    to?: Array<{ ipBlock: { cidr: string; except?: string[] } }>;
+    ports: Array<{ port: number; protocol: string }>;
+  }
+  const egressOf = (objects: K8sObject[], name: string): Rule[] =>
+    (
+      ofKind(objects, 'NetworkPolicy').find((o) => component(o) === name)!.spec as {
+        egress: Rule[];
+      }
+    ).egress;
+  const summary = (rules: Rule[]) =>
+    rules
+      .filter((r) => r.to)
+      .map((r) => ({
+        to: r.to!.map((t) => (t.ipBlock.except ? `public ${t.ipBlock.cidr}` : t.ipBlock.cidr)),
+        ports: r.ports.map((p) => p.port),
+      }));
+
+  test('when nothing is set, then the worker reaches public addresses on 80 and 443 only, as before', async () => {
+    const objects = await renderChart(DB_EGRESS);
+    expect(summary(egressOf(objects, 'generation-worker'))).toEqual([
+      { to: ['public 0.0.0.0/0', 'public ::/0'], ports: [80, 443] },
+    ]);
+  });
+
+  test('when webhook and provider ports and CIDRs are set, then the worker alone gets those rules', async () => {
+    const objects = await renderChart([
+      ...DB_EGRESS,
+      '--set-json',
+      'networkPolicy.webhooks={"ports":[8443],"cidrs":["10.20.0.0/16"]}',
+      '--set-json',
+      'networkPolicy.provider={"cidrs":["10.96.5.0/24","fd00:1::/64"]}',
+    ]);
+    expect(summary(egressOf(objects, 'generation-worker'))).toEqual([
+      { to: ['public 0.0.0.0/0', 'public ::/0'], ports: [80, 443] },
+      { to: ['public 0.0.0.0/0', 'public ::/0'], ports: [8443] },
+      { to: ['10.20.0.0/16'], ports: [8443] },
+      { to: ['10.96.5.0/24', 'fd00:1::/64'], ports: [80, 443] },
+    ]);
+    for (const api of ['catalogue-api', 'white-label-api', 'credit-service']) {
+      expect(summary(egressOf(objects, api))).toEqual([]);
+    }
+  });
+
+  test.each([
+    ['a port out of range', 'networkPolicy.webhooks={"ports":[70000]}', 'ports'],
+    ['a CIDR that is not one', 'networkPolicy.provider={"cidrs":["ollama.svc"]}', 'cidrs'],
+    ['an unknown key', 'networkPolicy.webhooks={"hosts":["x"]}', 'hosts'],
+  ])('when given %s, then the schema refuses it', async (_case, value, message) => {
+    const result = await helmTemplate([...DB_EGRESS, '--set-json', value]);
+    expect(result.code).not.toBe(0);
+    expect(result.stderr).toContain(message);
+  });
+});

@@ -28,6 +28,7 @@ import {
   redeliver,
   registerWebhook,
   removeWebhook,
+  rotateWebhookSecret,
   WebhookError,
   type EgressPolicy,
 } from '@catalogue/webhooks';
@@ -155,6 +156,16 @@ export function adminService(db: Knex, options: AdminOptions = {}) {
 
     async enableWebhook(eshopId: number, id: number) {
       return presentWebhook(await webhookCall(() => enableWebhook(db, eshopId, id)));
+    },
+
+    /** A new secret (printed once); the old one stays valid for the overlap window. */
+    async rotateWebhookSecret(eshopId: number, id: number) {
+      const rotated = await webhookCall(() => rotateWebhookSecret(db, eshopId, id));
+      return {
+        ...presentWebhook(rotated.endpoint),
+        secret: rotated.secret,
+        previous_secret_expires_at: rotated.previousSecretExpiresAt,
+      };
     },
 
     async redeliverWebhook(eshopId: number, id: number, fromSeq: number, toSeq: number) {

@@ -43,6 +43,7 @@ export const USAGE = `Usage: npm run --silent admin -- <command>
   webhook list ID
   webhook remove ID WEBHOOK_ID
   webhook enable ID WEBHOOK_ID
+  webhook rotate-secret ID WEBHOOK_ID
   webhook redeliver ID WEBHOOK_ID FROM_SEQ [TO_SEQ]
 
 Prints JSON on stdout; errors go to stderr with a non-zero exit code.`;
@@ -339,6 +340,14 @@ function adminProgram(admin: () => AdminService, answer: Answer): Command {
     .argument('<WEBHOOK_ID>', 'endpoint id')
     .action(async (id: string, hook: string) =>
       answer(await admin().enableWebhook(eshopId(id), parsePositiveInt(hook, 'WEBHOOK_ID'))),
+    );
+  webhook
+    .command('rotate-secret')
+    .description('give an endpoint a new secret (printed once); the old one stays valid for 24 hours')
+    .argument('<ID>', 'eshop id')
+    .argument('<WEBHOOK_ID>', 'endpoint id')
+    .action(async (id: string, hook: string) =>
+      answer(await admin().rotateWebhookSecret(eshopId(id), parsePositiveInt(hook, 'WEBHOOK_ID'))),
     );
   webhook
     .command('redeliver')

@@ -1,4 +1,4 @@
-// `webhook add|list|enable|redeliver|remove`: the API's rules (libs/webhooks) from the CLI.
+// `webhook add|list|enable|rotate-secret|redeliver|remove`: the API's rules (libs/webhooks) from the CLI.
 import { adminService, runCli } from '@catalogue/admin';
 import { policyFromList } from '@catalogue/egress';
 import { makeEshop } from '@catalogue/testing';
@@ -61,4 +61,27 @@ test('when the URL is private or the endpoint is another eshop’s, then the com
   const foreign = await cli('webhook', 'remove', String(b.id), String(hook.id));
   expect(foreign.code).toBe(1);
   expect(foreign.err).toContain('No such webhook endpoint.');
+  const foreignRotate = await cli('webhook', 'rotate-secret', String(b.id), String(hook.id));
+  expect(foreignRotate.code).toBe(1);
+  expect(foreignRotate.err).toContain('No such webhook endpoint.');
+  const [row] = await h.db('webhook_endpoints').where({ id: hook.id });
+  expect(row).toMatchObject({ secret: hook.secret, previous_secret: null });
+});
+
+test('when an operator rotates a secret, then the new one is printed once and the old one is kept as previous for 24 hours', async () => {
+  const { eshop } = await makeEshop(h.db);
+  const hook = JSON.parse((await cli('webhook', 'add', String(eshop.id), 'http://127.0.0.1:9/')).out);
+
+  const rotated = await cli('webhook', 'rotate-secret', String(eshop.id), String(hook.id));
+
+  expect(rotated.code).toBe(0);
+  const answer = JSON.parse(rotated.out);
+  expect(answer).toMatchObject({ id: hook.id, secret: expect.stringMatching(/^whsec_/) });
+  expect(answer.secret).not.toBe(hook.secret);
+  const hours = (Date.parse(answer.previous_secret_expires_at) - Date.now()) / 3600_000;
+  expect(hours).toBeGreaterThan(23.9);
+  expect(hours).toBeLessThanOrEqual(24);
+  const [row] = await h.db('webhook_endpoints').where({ id: hook.id });
+  expect(row).toMatchObject({ secret: answer.secret, previous_secret: hook.secret });
+  expect((await cli('webhook', 'list', String(eshop.id))).out).not.toContain('whsec_');
 });

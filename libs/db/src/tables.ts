@@ -123,6 +123,9 @@ export interface WebhookEndpointRow {
   url: string;
   event_types: string[];
   secret: string;
+  /** The secret before the last rotation, valid until `previous_secret_expires_at`. */
+  previous_secret: string | null;
+  previous_secret_expires_at: Date | null;
   last_seq: number;
   /** The cursor when delivery state began to be kept: events up to it have no pending row. */
   delivery_tracked_from: number;
@@ -219,7 +222,7 @@ declare module 'knex/types/tables' {
     event_sequences: Writable<EventSequenceRow, never, 'eshop_id'>;
     webhook_endpoints: Writable<
       WebhookEndpointRow,
-      never,
+      'previous_secret' | 'previous_secret_expires_at',
       'eshop_id' | 'url' | 'event_types' | 'secret' | 'last_seq'
     >;
     webhook_pending_deliveries: Writable<

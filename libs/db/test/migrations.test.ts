@@ -82,6 +82,7 @@ const MIGRATIONS = [
   '20261126000300_entity_default_design',
   '20261126000400_content_revisions',
   '20261126000600_delivery_settlement_state',
+  '20261126000800_webhook_secret_rotation',
 ];
 
 async function databaseExists(name: string): Promise<boolean> {

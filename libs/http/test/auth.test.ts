@@ -138,6 +138,28 @@ describe('auth middlewares', () => {
       expect(await res.json()).toEqual({ error: 'Origin header required', code: 'origin_forbidden' });
     });
 
+    test('when a same-origin browser request has no Origin, then the service’s own origin is checked against the eshop’s allowed origins', async () => {
+      // A browser leaves Origin out of a same-origin GET (the white-label /docs page's "Try it
+      // out") and marks it with Sec-Fetch-Site, which no page can set.
+      const docs = await makeEshop(db, { origins: [server.url] });
+      const other = await makeEshop(db, { origins: [ORIGIN] });
+      const sameOrigin = (token: string, site = 'same-origin') =>
+        fetch(`${server.url}/wl/me`, {
+          headers: { 'Sec-Fetch-Site': site, [WHITE_LABEL_TOKEN_HEADER]: token },
+        });
+
+      const allowed = await sameOrigin(docs.whiteLabelToken);
+      const notAllowed = await sameOrigin(other.whiteLabelToken);
+      const crossSite = await sameOrigin(docs.whiteLabelToken, 'cross-site');
+
+      expect(allowed.status).toBe(200);
+      expect(await allowed.json()).toEqual({ eshop_id: docs.eshop.id });
+      expect(notAllowed.status).toBe(403);
+      expect(await notAllowed.json()).toEqual({ error: 'Origin not allowed', code: 'origin_forbidden' });
+      expect(crossSite.status).toBe(403);
+      expect(await crossSite.json()).toEqual({ error: 'Origin header required', code: 'origin_forbidden' });
+    });
+
     test.each([
       ['another host', 'https://evil.test'],
       ['another scheme', 'http://admin.shop-a.test'],

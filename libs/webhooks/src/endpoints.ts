@@ -20,6 +20,12 @@ import {
 } from '@catalogue/egress';
 import { newSecret } from './message';
 
+/**
+ * How long the previous secret stays valid after a rotation: deliveries in this window are
+ * signed with both, so a receiver can switch to the new secret any time within it.
+ */
+export const SECRET_OVERLAP_SECONDS = 24 * 60 * 60;
+
 /** Events one redelivery may ask for at most. */
 export const MAX_REDELIVERY_RANGE = 10_000;
 
@@ -94,6 +100,24 @@ export async function removeWebhook(db: Knex, eshopId: number, id: number): Prom
   if (!(await webhooksRepository.remove(db, eshopId, id))) {
     throw new WebhookError('not_found', 'No such webhook endpoint.');
   }
+}
+
+/**
+ * Gives the endpoint a new secret (the answer is the only place it is shown). The secret it had
+ * stays valid until `previousSecretExpiresAt`: deliveries until then carry a signature with each.
+ * Rotating again within the window drops the older one for good.
+ */
+export async function rotateWebhookSecret(
+  db: Knex,
+  eshopId: number,
+  id: number,
+  overlapSeconds = SECRET_OVERLAP_SECONDS,
+): Promise<{ endpoint: WebhookEndpoint; secret: string; previousSecretExpiresAt: string }> {
+  const secret = newSecret();
+  const rotated = await webhooksRepository.rotateSecret(db, eshopId, id, secret, overlapSeconds);
+  // Another eshop's endpoint is unknown here, exactly like one that does not exist.
+  if (!rotated) throw new WebhookError('not_found', 'No such webhook endpoint.');
+  return { ...rotated, secret };
 }
 
 /** Enables a disabled endpoint: the relay resumes from its cursor (nothing committed meanwhile is lost). */

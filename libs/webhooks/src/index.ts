@@ -8,6 +8,8 @@ export {
   redeliver,
   registerWebhook,
   removeWebhook,
+  rotateWebhookSecret,
+  SECRET_OVERLAP_SECONDS,
   webhookDeliveries,
   webhookEgressPolicy,
   WebhookError,

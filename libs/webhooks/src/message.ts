@@ -62,14 +62,20 @@ export function cloudEvent(eshopId: number, event: StoredEvent): CloudEvent {
   };
 }
 
-/** The three Standard Webhooks headers of one attempt sending `body`. */
+/**
+ * The three Standard Webhooks headers of one attempt sending `body`, signed with every secret
+ * given (the current one, and the previous one during a rotation's overlap window): the
+ * signatures are space-separated, and a receiver accepts the message when any of them verifies.
+ */
 export function signedHeaders(
-  secret: string,
+  secrets: string | readonly string[],
   messageId: string,
   body: string,
   at: Date,
 ): Record<string, string> {
-  const signature = new Webhook(secret).sign(messageId, at, body);
+  const all = typeof secrets === 'string' ? [secrets] : secrets;
+  if (all.length === 0) throw new Error('signedHeaders needs at least one secret');
+  const signature = all.map((secret) => new Webhook(secret).sign(messageId, at, body)).join(' ');
   return {
     'webhook-id': messageId,
     'webhook-timestamp': String(Math.floor(at.getTime() / 1000)),

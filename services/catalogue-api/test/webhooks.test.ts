@@ -99,11 +99,14 @@ describe('catalogue-api: /api/v2/rest/webhooks', () => {
       expect((await b.api.delete(`/api/v2/rest/webhooks/${id}`, undefined)).status).toBe(404);
       expect((await b.api.get(`/api/v2/rest/webhooks/${id}/deliveries`)).status).toBe(404);
       expect((await b.api.post(`/api/v2/rest/webhooks/${id}/enable`, {})).status).toBe(404);
+      expect((await b.api.post(`/api/v2/rest/webhooks/${id}/rotate-secret`, {})).status).toBe(404);
       const redeliver = await b.api.post(`/api/v2/rest/webhooks/${id}/redeliver`, { from_seq: 1, to_seq: 1 });
       expect(redeliver.status).toBe(404);
     }
     expect((await b.api.get('/api/v2/rest/webhooks')).body.data).toEqual([]);
     expect((await a.api.get('/api/v2/rest/webhooks')).body.data).toHaveLength(1);
+    const [kept] = await svc.deps.db('webhook_endpoints').where({ id: hook.id });
+    expect(kept).toMatchObject({ secret: hook.secret, previous_secret: null });
     // B's event may exist, but no row of B can name A's endpoint.
     await b.api.post('/api/v2/rest/products', [{ id: 'P1', name: { default: 'Lamp' } }]);
     await expect(
@@ -127,6 +130,36 @@ describe('catalogue-api: /api/v2/rest/webhooks', () => {
     expect(removed.status).toBe(204);
     expect((await shop.api.get('/api/v2/rest/webhooks')).body.data).toEqual([]);
     expect((await shop.api.delete(`/api/v2/rest/webhooks/${hook.id}`, undefined)).status).toBe(404);
+  });
+
+  test('when a secret is rotated, then the answer shows the new secret once, the old one is kept for 24 hours, and a retry with its Idempotency-Key rotates once', async () => {
+    const shop = await svc.eshop();
+    const hook = (await shop.api.post('/api/v2/rest/webhooks', { url: 'http://127.0.0.1:9/r' })).body;
+    const send = () =>
+      fetch(`${svc.url}/api/v2/rest/webhooks/${hook.id}/rotate-secret`, {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${shop.apiToken}`, 'Idempotency-Key': `rotate-${hook.id}` },
+      });
+
+    const first = await send();
+    const retry = await send();
+
+    expect(first.status).toBe(200);
+    const body = await first.json();
+    expect(body.secret).toMatch(/^whsec_[A-Za-z0-9+/]{32}$/);
+    expect(body.secret).not.toBe(hook.secret);
+    expect(retry.headers.get('idempotent-replayed')).toBe('true');
+    expect(await retry.json()).toEqual(body);
+    const {
+      rows: [row],
+    } = await svc.deps.db.raw<{ rows: { secret: string; previous_secret: string; left: string }[] }>(
+      `select secret, previous_secret, extract(epoch from previous_secret_expires_at - now()) as left
+         from webhook_endpoints where id = ?`,
+      [hook.id],
+    );
+    expect(row).toMatchObject({ secret: body.secret, previous_secret: hook.secret });
+    expect(Math.abs(Number(row!.left) - 24 * 3600)).toBeLessThan(60);
+    expect(JSON.stringify((await shop.api.get('/api/v2/rest/webhooks')).body)).not.toContain('whsec_');
   });
 
   test('when a registration is retried with its Idempotency-Key, then the first answer (and secret) is replayed and one endpoint exists', async () => {

@@ -75,4 +75,23 @@ describe('white-label-api: API reference at /docs', () => {
     );
     expect(docs.danglingRefs).toEqual([]);
   });
+
+  test('when the served document is read, then no operation declares an Origin parameter that "Try it out" could never send', async () => {
+    // Browsers refuse to let a page set Origin; a required Origin parameter made Swagger UI
+    // refuse to send, or send without it and get 403. The rule is in the security scheme's text.
+    const doc = (await (await fetch(`${service.url}/docs/openapi.json`)).json()) as {
+      paths: Record<string, Record<string, { parameters?: Array<{ name?: string; $ref?: string }> }>>;
+      components: { securitySchemes: Record<string, { description?: string }> };
+    };
+    const declared = Object.values(doc.paths).flatMap((item) =>
+      Object.values(item).flatMap((op) =>
+        (op.parameters ?? []).filter((p) => p.name === 'Origin' || p.$ref?.endsWith('/Origin')),
+      ),
+    );
+    expect(declared).toEqual([]);
+    expect(JSON.stringify(doc)).not.toContain('#/components/parameters/Origin');
+    expect(doc.components.securitySchemes.whiteLabelToken!.description).toContain(
+      'Sec-Fetch-Site: same-origin',
+    );
+  });
 });

@@ -24,6 +24,7 @@ import * as languageFallback from './20261126000200_language_fallback';
 import * as entityDefaultDesign from './20261126000300_entity_default_design';
 import * as contentRevisions from './20261126000400_content_revisions';
 import * as deliverySettlementState from './20261126000600_delivery_settlement_state';
+import * as webhookSecretRotation from './20261126000800_webhook_secret_rotation';
 
 export interface Migration {
   name: string;
@@ -58,4 +59,5 @@ export const migrations: Migration[] = [
   { name: '20261126000300_entity_default_design', ...entityDefaultDesign },
   { name: '20261126000400_content_revisions', ...contentRevisions },
   { name: '20261126000600_delivery_settlement_state', ...deliverySettlementState },
+  { name: '20261126000800_webhook_secret_rotation', ...webhookSecretRotation },
 ];

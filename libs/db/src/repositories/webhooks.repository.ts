@@ -17,9 +17,11 @@ export interface WebhookEndpoint {
   createdAt: string;
 }
 
-/** What the worker needs to deliver: the endpoint and its secret. */
+/** What the worker needs to deliver: the endpoint and its secret(s). */
 export interface WebhookTarget extends WebhookEndpoint {
   secret: string;
+  /** The secret before the last rotation, while its overlap window lasts; deliveries carry both. */
+  previousSecret: string | null;
 }
 
 /** One delivery attempt of the endpoint's log. */
@@ -77,6 +79,8 @@ interface EndpointOut {
   url: string;
   event_types: EventType[];
   secret: string;
+  /** The previous secret while its window lasts (by the database clock), else null. */
+  previous_secret: string | null;
   last_seq: number;
   failing_since: string | null;
   disabled_at: string | null;
@@ -91,6 +95,7 @@ function selectEndpoints(db: Knex | Knex.Transaction) {
     'url',
     'event_types',
     'secret',
+    db.raw(`case when previous_secret_expires_at > now() then previous_secret end as previous_secret`),
     'last_seq',
     db.raw(`${isoOffset('failing_since')} as failing_since`),
     db.raw(`${isoOffset('disabled_at')} as disabled_at`),
@@ -147,10 +152,40 @@ export const webhooksRepository = {
     return row ? toEndpoint(row) : null;
   },
 
-  /** The endpoint with its secret, for the worker that signs deliveries. */
+  /**
+   * The endpoint with its secret, for the worker that signs deliveries, and the previous secret
+   * while its window lasts (by the database clock; an expired one is never returned).
+   */
   async target(db: Knex | Knex.Transaction, eshopId: number, id: number): Promise<WebhookTarget | null> {
     const [row] = await selectEndpoints(db).where({ eshop_id: eshopId, id });
-    return row ? { ...toEndpoint(row), secret: row.secret } : null;
+    return row ? { ...toEndpoint(row), secret: row.secret, previousSecret: row.previous_secret } : null;
+  },
+
+  /**
+   * Replaces the endpoint's secret; the current one stays valid as the previous secret for
+   * `overlapSeconds` (a previous secret of an earlier rotation is dropped). Null when the eshop
+   * has no such endpoint.
+   */
+  async rotateSecret(
+    db: Knex | Knex.Transaction,
+    eshopId: number,
+    id: number,
+    secret: string,
+    overlapSeconds: number,
+  ): Promise<{ endpoint: WebhookEndpoint; previousSecretExpiresAt: string } | null> {
+    const { rows } = await db.raw<{ rows: { expires: string }[] }>(
+      `update webhook_endpoints
+          set previous_secret = secret,
+              previous_secret_expires_at = now() + make_interval(secs => :overlap),
+              secret = :secret,
+              updated_at = now()
+        where eshop_id = :eshop and id = :id
+       returning ${isoOffset('previous_secret_expires_at')} as expires`,
+      { eshop: eshopId, id, secret, overlap: overlapSeconds },
+    );
+    if (!rows[0]) return null;
+    const endpoint = await webhooksRepository.find(db, eshopId, id);
+    return { endpoint: endpoint!, previousSecretExpiresAt: rows[0].expires };
   },
 
   /** Removes the endpoint with its log and redeliveries; false when the eshop has no such endpoint. */

@@ -6,11 +6,12 @@ import {
   deleteWebhook,
   enableWebhookEndpoint,
   redeliverEvents,
+  rotateWebhookEndpointSecret,
   webhookDeliveryLog,
   webhookList,
 } from '../services/webhooks.service';
 
-/** Webhook endpoints of the eshop: register, list, remove, enable, the delivery log, redelivery. */
+/** Webhook endpoints of the eshop: register, list, remove, enable, rotate the secret, the delivery log, redelivery. */
 export function webhooksRoutes(deps: RouterDeps & Pick<Deps, 'logger' | 'webhookEgress'>) {
   const router = apiRouter(deps, { prefix: '/api/v2/rest/webhooks' });
   const webhookDeps = { db: deps.db, egress: deps.webhookEgress };
@@ -28,6 +29,9 @@ export function webhooksRoutes(deps: RouterDeps & Pick<Deps, 'logger' | 'webhook
   });
   router.post('/:id/enable', validate({ params: webhookParams }), async (ctx) => {
     ctx.body = await enableWebhookEndpoint(deps, eshopOf(ctx).id, ctx.state.input.params.id);
+  });
+  router.post('/:id/rotate-secret', once, validate({ params: webhookParams }), async (ctx) => {
+    ctx.body = await rotateWebhookEndpointSecret(deps, eshopOf(ctx).id, ctx.state.input.params.id);
   });
   router.get('/:id/deliveries', validate({ params: webhookParams, query: deliveriesQuery }), async (ctx) => {
     const { params, query } = ctx.state.input;

@@ -7,6 +7,7 @@ import {
   redeliver,
   registerWebhook,
   removeWebhook,
+  rotateWebhookSecret,
   webhookDeliveries,
   WebhookError,
   type WebhookDeps,
@@ -55,6 +56,20 @@ export async function deleteWebhook(
 
 export async function enableWebhookEndpoint(deps: Pick<WebhookDeps, 'db'>, eshopId: number, id: number) {
   return presentWebhook(await answering(() => enableWebhook(deps.db, eshopId, id)));
+}
+
+/** A new secret for the endpoint, shown only in this answer; the old one stays valid for a window. */
+export async function rotateWebhookEndpointSecret(
+  deps: Pick<WebhookDeps, 'db'>,
+  eshopId: number,
+  id: number,
+) {
+  const rotated = await answering(() => rotateWebhookSecret(deps.db, eshopId, id));
+  return {
+    ...presentWebhook(rotated.endpoint),
+    secret: rotated.secret,
+    previous_secret_expires_at: rotated.previousSecretExpiresAt,
+  };
 }
 
 export async function webhookDeliveryLog(

@@ -155,7 +155,13 @@ export async function deliverWebhook(
 
   const body = JSON.stringify(cloudEvent(eshopId, event));
   const headers = {
-    ...signedHeaders(target.secret, webhookMessageId(eshopId, seq), body, new Date()),
+    // During a rotation's overlap window both secrets sign (docs/decisions.md, "Webhook secret rotation").
+    ...signedHeaders(
+      target.previousSecret ? [target.secret, target.previousSecret] : [target.secret],
+      webhookMessageId(eshopId, seq),
+      body,
+      new Date(),
+    ),
     'content-type': 'application/cloudevents+json; charset=utf-8',
     'user-agent': 'catalogue-content-service webhooks',
   };
