@@ -69,7 +69,7 @@ function startWorker(
     testConfig({
       DATABASE_URL: database.url,
       REDIS_URL: redis.url,
-      WEBHOOK_ALLOW_PRIVATE: '127.0.0.1/32',
+      WEBHOOK_ALLOW_PRIVATE: '127.0.0.1/32:*',
       WEBHOOK_RELAY_EVERY_MS: '100',
       WEBHOOK_TIMEOUT_MS: '500',
       WEBHOOK_ATTEMPTS: '20',

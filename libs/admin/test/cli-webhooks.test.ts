@@ -6,13 +6,13 @@ import { cliHarness } from './cli-harness';
 
 const h = cliHarness();
 
-/** The CLI as cli.ts runs it with WEBHOOK_ALLOW_PRIVATE=127.0.0.1/32. */
+/** The CLI as cli.ts runs it with WEBHOOK_ALLOW_PRIVATE=127.0.0.1/32:*. */
 async function cli(...argv: string[]) {
   let out = '';
   let err = '';
   const code = await runCli(
     argv,
-    () => adminService(h.db, { webhookEgress: policyFromList(['127.0.0.1/32']) }),
+    () => adminService(h.db, { webhookEgress: policyFromList(['127.0.0.1/32:*']) }),
     { out: (t) => (out += t), err: (t) => (err += t) },
   );
   return { code, out, err };

@@ -232,7 +232,7 @@ const schema = Joi.object({
   WEB_RESEARCH_MAX_URLS: Joi.number().integer().min(0).max(50).default(5),
   WEB_RESEARCH_ALLOW_LOOPBACK: Joi.boolean().truthy('1').falsy('0').default(false),
   WEBHOOK_ALLOW_PRIVATE: Joi.string()
-    .pattern(/^[A-Za-z0-9.:/_-]+(,[A-Za-z0-9.:/_-]+)*$/)
+    .pattern(/^[A-Za-z0-9.:/_*[\]-]+(,[A-Za-z0-9.:/_*[\]-]+)*$/)
     .max(2000)
     .default(''),
   WEBHOOK_TIMEOUT_MS: Joi.number().integer().min(100).max(30_000).default(10_000),

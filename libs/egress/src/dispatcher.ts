@@ -8,8 +8,8 @@
  */
 import type { LookupAddress, LookupOptions } from 'node:dns';
 import { isIP } from 'node:net';
-import { Agent } from 'undici';
-import { checkAddresses, defaultLookup, type EgressPolicy, type Lookup } from './urls';
+import { Agent, buildConnector } from 'undici';
+import { checkAddresses, defaultLookup, type EgressPolicy, type EgressTarget, type Lookup } from './urls';
 
 type LookupCallback = (
   err: NodeJS.ErrnoException | null,
@@ -18,12 +18,12 @@ type LookupCallback = (
 ) => void;
 
 /** A `lookup` for net/tls connections that answers only with addresses `policy` allows. */
-export function checkedLookup(policy: EgressPolicy, resolve: Lookup = defaultLookup) {
+export function checkedLookup(policy: EgressPolicy, resolve: Lookup = defaultLookup, target?: EgressTarget) {
   return (hostname: string, options: LookupOptions, callback: LookupCallback): void => {
     const host = hostname.replace(/^\[(.*)\]$/, '$1');
     resolve(host)
       .then((addresses) => {
-        checkAddresses(host, addresses, policy);
+        checkAddresses(host, addresses, policy, target);
         const answers = addresses.map((address) => ({ address, family: isIP(address) }));
         if (options.all) callback(null, answers);
         else callback(null, answers[0]!.address, answers[0]!.family);
@@ -32,7 +32,24 @@ export function checkedLookup(policy: EgressPolicy, resolve: Lookup = defaultLoo
   };
 }
 
-/** A dispatcher for fetch (`{ dispatcher }`) whose connections follow `policy`. */
+/**
+ * A dispatcher for fetch (`{ dispatcher }`) whose connections follow `policy`, judged with the
+ * scheme and port each connection goes to (one connector per scheme and port, so an allowance
+ * for `10.0.0.0/8:8080` does not open port 6379).
+ */
 export function egressDispatcher(policy: EgressPolicy, resolve?: Lookup): Agent {
-  return new Agent({ connect: { lookup: checkedLookup(policy, resolve) } });
+  const connectors = new Map<string, buildConnector.connector>();
+  const connect: buildConnector.connector = (opts, callback) => {
+    const scheme = opts.protocol === 'https:' ? 'https' : 'http';
+    const port =
+      opts.port === '' || opts.port === undefined ? (scheme === 'https' ? 443 : 80) : Number(opts.port);
+    const key = `${scheme}:${port}`;
+    let connector = connectors.get(key);
+    if (connector === undefined) {
+      connector = buildConnector({ lookup: checkedLookup(policy, resolve, { scheme, port }) });
+      connectors.set(key, connector);
+    }
+    return connector(opts, callback);
+  };
+  return new Agent({ connect });
 }

@@ -5,7 +5,11 @@ export {
   defaultLookup,
   EgressRefusal,
   parseOutboundUrl,
+  parseAllowRule,
   policyFromList,
+  targetOf,
+  type AllowRule,
+  type EgressTarget,
   type EgressPolicy,
   type Lookup,
 } from './urls';

@@ -10,8 +10,8 @@
  * refused too. Deployments may also deny private ranges to egress (a Kubernetes NetworkPolicy).
  */
 import { lookup as dnsLookup } from 'node:dns/promises';
-import { isIP } from 'node:net';
-import { addressProblem, parseNetworks, type AddressAllowance } from './addresses';
+import { isIP, type BlockList } from 'node:net';
+import { addressProblem, classifyAddress, parseNetworks, type AddressAllowance } from './addresses';
 
 /** A URL or host the rules refuse; `message` is short and safe to show (no URL in it). */
 export class EgressRefusal extends Error {
@@ -21,10 +21,29 @@ export class EgressRefusal extends Error {
   }
 }
 
+/** Where a request goes besides its host: the scheme and the port it connects to. */
+export interface EgressTarget {
+  scheme: 'http' | 'https';
+  port: number;
+}
+
+/**
+ * One entry of an operator's allowance: a host name or networks, reachable although not public,
+ * but only on these ports (`any` for `:*`) and, when named, only with this scheme.
+ */
+export interface AllowRule {
+  scheme?: 'http' | 'https';
+  host?: string;
+  networks?: BlockList;
+  ports: 'any' | ReadonlySet<number>;
+}
+
 /** What the operator allows besides public addresses. */
 export interface EgressPolicy extends AddressAllowance {
-  /** Host names (lower case) reachable whatever they resolve to. */
+  /** Host names (lower case) reachable whatever they resolve to, on any port. */
   hosts?: ReadonlySet<string>;
+  /** Hosts and networks reachable on the ports (and scheme) each names. */
+  rules?: readonly AllowRule[];
 }
 
 /** Resolves a host name to its addresses. */
@@ -35,17 +54,62 @@ export async function defaultLookup(host: string): Promise<string[]> {
   return answers.map((answer) => answer.address);
 }
 
+const HOST_NAME = /^[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*$/;
+
 /**
- * A policy from an operator's list of host names and networks (CIDR or bare address), e.g.
- * `WEBHOOK_ALLOW_PRIVATE=127.0.0.1/32,hooks.internal`. Entries with a `/` or that are IP
- * addresses are networks; others are host names.
+ * One allowance entry: `[scheme://]host-or-network[:port|:*]`, e.g. `https://hooks.internal:8443`,
+ * `10.20.0.0/16:443`, `[fd00::/8]:8080`, `127.0.0.1/32:*`. Without a port: the scheme's port
+ * (443 for https, 80 for http), or 80 and 443 when no scheme is named either.
+ */
+export function parseAllowRule(entry: string): AllowRule {
+  const bad = (): Error => new Error(`not a host or network: ${entry}`);
+  let rest = entry.trim();
+  let scheme: 'http' | 'https' | undefined;
+  const withScheme = /^(https?):\/\/(.*)$/i.exec(rest);
+  if (withScheme) {
+    scheme = withScheme[1]!.toLowerCase() as 'http' | 'https';
+    rest = withScheme[2]!;
+  }
+  let place = rest;
+  let portText: string | undefined;
+  const bracketed = /^\[([^\]]+)\](?::([^:]*))?$/.exec(rest);
+  if (bracketed) [, place = '', portText] = bracketed;
+  else if ((rest.match(/:/g) ?? []).length === 1) [place = '', portText] = rest.split(':');
+  let ports: AllowRule['ports'];
+  if (portText === undefined)
+    ports = new Set(scheme === 'https' ? [443] : scheme === 'http' ? [80] : [80, 443]);
+  else if (portText === '*') ports = 'any';
+  else if (/^\d{1,5}$/.test(portText) && Number(portText) >= 1 && Number(portText) <= 65535)
+    ports = new Set([Number(portText)]);
+  else throw bad();
+  if (place.includes('/') || isIP(place) !== 0) {
+    const { networks, invalid } = parseNetworks([place]);
+    if (invalid.length) throw bad();
+    return { scheme, networks, ports };
+  }
+  const host = place.toLowerCase();
+  if (!HOST_NAME.test(host)) throw bad();
+  return { scheme, host, ports };
+}
+
+/**
+ * A policy from an operator's list of allowance entries (`parseAllowRule`), e.g.
+ * `WEBHOOK_ALLOW_PRIVATE=10.20.0.0/16:8080,https://hooks.internal`.
  */
 export function policyFromList(entries: readonly string[], allowLoopback = false): EgressPolicy {
-  const cidrs = entries.filter((e) => e.includes('/') || isIP(e) !== 0);
-  const hosts = entries.filter((e) => !cidrs.includes(e)).map((e) => e.toLowerCase());
-  const { networks, invalid } = parseNetworks(cidrs);
-  if (invalid.length) throw new Error(`not a network: ${invalid.join(', ')}`);
-  return { allowLoopback, networks, hosts: new Set(hosts) };
+  return { allowLoopback, rules: entries.map(parseAllowRule) };
+}
+
+/** The scheme and port `url` connects to. */
+export function targetOf(url: URL): EgressTarget {
+  const scheme = url.protocol === 'https:' ? 'https' : 'http';
+  return { scheme, port: url.port === '' ? (scheme === 'https' ? 443 : 80) : Number(url.port) };
+}
+
+function ruleFits(rule: AllowRule, target: EgressTarget | undefined): boolean {
+  if (target === undefined) return false;
+  if (rule.scheme !== undefined && rule.scheme !== target.scheme) return false;
+  return rule.ports === 'any' || rule.ports.has(target.port);
 }
 
 /** `raw` (relative to `base`) as a URL the rules accept, or an EgressRefusal. */
@@ -72,9 +136,12 @@ export async function checkOutboundHost(
   policy: EgressPolicy,
   resolve: Lookup = defaultLookup,
   wait: <T>(promise: Promise<T>) => Promise<T> = (p) => p,
-): Promise<void> {
+): Promise<{ private: boolean }> {
   const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
-  if (policy.hosts?.has(host.toLowerCase())) return;
+  const target = targetOf(url);
+  if (policy.hosts?.has(host.toLowerCase())) return { private: true };
+  if (policy.rules?.some((r) => r.host === host.toLowerCase() && ruleFits(r, target)))
+    return { private: true };
   let addresses: string[];
   if (isIP(host) !== 0) addresses = [host];
   else {
@@ -82,21 +149,41 @@ export async function checkOutboundHost(
     if (found === undefined) throw new EgressRefusal(`host ${host} not found`);
     addresses = found;
   }
-  checkAddresses(host, addresses, policy);
+  return checkAddresses(host, addresses, policy, target);
 }
 
 /**
  * Refuses (EgressRefusal) unless `host` resolved to something and every address is allowed, or
  * the operator named the host: the rule itself, for the check before a request and for the
- * lookup of its connection (dispatcher.ts).
+ * lookup of its connection (dispatcher.ts). An allowance rule counts only for the scheme and
+ * port it names (`target`; without one, only public addresses, loopback when allowed, and the
+ * port-less `hosts`/`networks` pass). `private`: some address (or the host) was not public, so
+ * the caller keeps nothing of what the target answers.
  */
-export function checkAddresses(host: string, addresses: readonly string[], policy: EgressPolicy): void {
-  if (policy.hosts?.has(host.toLowerCase())) return;
+export function checkAddresses(
+  host: string,
+  addresses: readonly string[],
+  policy: EgressPolicy,
+  target?: EgressTarget,
+): { private: boolean } {
+  const name = host.toLowerCase();
+  if (policy.hosts?.has(name)) return { private: true };
+  if (policy.rules?.some((r) => r.host === name && ruleFits(r, target))) return { private: true };
   if (addresses.length === 0) throw new EgressRefusal(`host ${host} not found`);
+  let isPrivate = false;
   for (const address of addresses) {
+    if (classifyAddress(address) !== 'public') isPrivate = true;
     const problem = addressProblem(address, policy);
-    if (problem !== null) throw new EgressRefusal(`${problem} refused`);
+    if (problem === null) continue;
+    const plain = address.split('%')[0] ?? '';
+    const family = isIP(plain) === 4 ? 'ipv4' : 'ipv6';
+    const matching = (policy.rules ?? []).filter((r) => r.networks?.check(plain, family) === true);
+    if (matching.some((r) => ruleFits(r, target))) continue;
+    // Allowed on other ports or schemes only: say which port was refused.
+    const where = matching.length > 0 && target !== undefined ? ` port ${target.port}` : '';
+    throw new EgressRefusal(`${problem}${where} refused`);
   }
+  return { private: isPrivate };
 }
 
 /** `raw` parsed and its host checked: the URL, or an EgressRefusal saying why not. */

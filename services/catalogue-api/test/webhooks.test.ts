@@ -17,7 +17,7 @@ const ALL_TYPES = [
 
 describe('catalogue-api: /api/v2/rest/webhooks', () => {
   // The operator allows this one loopback address (as tests and local receivers need), no more.
-  const svc = catalogueService({ WEBHOOK_ALLOW_PRIVATE: '127.0.0.1/32' });
+  const svc = catalogueService({ WEBHOOK_ALLOW_PRIVATE: '127.0.0.1/32:*' });
 
   test('when an endpoint is registered, then the answer shows a whsec_ secret once and the list never does', async () => {
     const shop = await svc.eshop();
@@ -196,5 +196,38 @@ describe('catalogue-api: /api/v2/rest/webhooks', () => {
     expect(reversed.status).toBe(422);
     expect(ahead.status).toBe(422);
     expect(ahead.body.errors.to_seq[0]).toMatch(/must not exceed 0/);
+  });
+});
+
+describe('catalogue-api: /api/v2/rest/webhooks with a port-scoped allowance', () => {
+  // Loopback port 8080 and one named internal receiver (https, port 8443), nothing else private.
+  const svc = catalogueService({ WEBHOOK_ALLOW_PRIVATE: '127.0.0.1/32:8080,https://hooks.internal:8443' });
+
+  test.each([
+    ['http://127.0.0.1:6379/', 'loopback address 127.0.0.1 port 6379 refused'],
+    ['http://127.0.0.1:5432/', 'loopback address 127.0.0.1 port 5432 refused'],
+    ['http://127.0.0.1/hook', 'loopback address 127.0.0.1 port 80 refused'],
+  ])(
+    'when a private endpoint %s is on a port the allowance does not name, then 422 and nothing is stored',
+    async (url, reason) => {
+      const shop = await svc.eshop();
+
+      const res = await shop.api.post('/api/v2/rest/webhooks', { url });
+
+      expect(res.status).toBe(422);
+      expect(res.body.code).toBe('validation_failed');
+      expect(res.body.errors.url).toEqual([`The URL is refused: ${reason}.`]);
+      expect((await shop.api.get('/api/v2/rest/webhooks')).body.data).toEqual([]);
+    },
+  );
+
+  test('when the endpoint is on the allowed scheme, host and port, then it is registered', async () => {
+    const shop = await svc.eshop();
+
+    const byAddress = await shop.api.post('/api/v2/rest/webhooks', { url: 'http://127.0.0.1:8080/hook' });
+    const byName = await shop.api.post('/api/v2/rest/webhooks', { url: 'https://hooks.internal:8443/in' });
+
+    expect([byAddress.status, byName.status]).toEqual([201, 201]);
+    expect((await shop.api.get('/api/v2/rest/webhooks')).body.data).toHaveLength(2);
   });
 });

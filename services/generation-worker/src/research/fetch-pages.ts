@@ -80,13 +80,13 @@ function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
 }
 
 /** The egress rules (libs/egress) for one URL's host, the lookup abandoned on abort. */
-function checkHost(
+async function checkHost(
   url: URL,
   opts: ResearchOptions,
   resolve: (host: string) => Promise<string[]>,
   signal: AbortSignal,
 ): Promise<void> {
-  return checkOutboundHost(url, { allowLoopback: opts.allowLoopback }, resolve, (p) =>
+  await checkOutboundHost(url, { allowLoopback: opts.allowLoopback }, resolve, (p) =>
     untilAborted(p, signal),
   );
 }

@@ -79,7 +79,7 @@ async function send(
   try {
     const target = parseOutboundUrl(url);
     // Checked again at every attempt: a host may have moved to a private address since registration.
-    await checkOutboundHost(target, deps.webhookEgress, deps.lookup);
+    const checked = await checkOutboundHost(target, deps.webhookEgress, deps.lookup);
     // Node's fetch takes undici's `dispatcher`; the DOM's RequestInit type does not name it.
     const init: RequestInit & { dispatcher: Dispatcher } = {
       method: 'POST',
@@ -90,6 +90,12 @@ async function send(
       dispatcher: deps.webhookDispatcher,
     };
     const res = await fetch(target, init);
+    // A private target's answer is not kept: the log must not become a way to read internal
+    // services (what a Redis or database port says) through the deliveries API.
+    if (checked.private) {
+      await res.body?.cancel().catch(() => undefined);
+      return { statusCode: res.status, error: null, responseExcerpt: null };
+    }
     const responseExcerpt = await excerptOf(res).catch(() => null);
     return { statusCode: res.status, error: null, responseExcerpt };
   } catch (err) {
