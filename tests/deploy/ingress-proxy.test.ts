@@ -80,10 +80,14 @@ function startProxy(routes: Route[], upstreams: Record<string, () => string>): P
     }
     const limit = bytes(route.bodySize ?? '1m');
     if (Number(req.headers['content-length'] ?? 0) > limit) {
-      res
-        .writeHead(413, { 'content-type': 'text/html', 'x-proxy': 'too-large', connection: 'close' })
-        .end('<h1>413 Request Entity Too Large</h1>');
+      // Answered once the body is read and dropped: answering and closing first raced the
+      // sender, which could meet a closed socket (EPIPE) before it read the 413.
       req.resume();
+      req.on('end', () =>
+        res
+          .writeHead(413, { 'content-type': 'text/html', 'x-proxy': 'too-large', connection: 'close' })
+          .end('<h1>413 Request Entity Too Large</h1>'),
+      );
       return;
     }
     const upstream = new URL(upstreams[route.service]!());

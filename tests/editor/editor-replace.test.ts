@@ -3,6 +3,8 @@
 // leaves the content as it was.
 import AxeBuilder from '@axe-core/playwright';
 import type { Page } from 'playwright-core';
+import { saveEditorContent } from '@catalogue/content-store';
+import { makeGenerationJob } from '@catalogue/testing';
 import { apiOf, productWith, ROOT, setHeading } from './content';
 import { editorHarness, hostEvents, shot, waitForEvent, type Body } from './harness';
 
@@ -31,6 +33,22 @@ describe('<ccs-editor> replacing widgets', () => {
     const shop = await h.shop();
     await productWith(api, shop, 'REP-1', ['section', 'parameters']);
     await setHeading(api, shop, 'REP-1', 'Imported description');
+    // A generation already wrote this content and was charged 6 credits.
+    const db = h.wl.deps.db;
+    const jobId = await makeGenerationJob(db, shop.eshop.id, { entityId: 'REP-1' });
+    await db('generation_jobs').where({ id: jobId }).update({ status: 'done', charged_cost: 6 });
+    await db.transaction((trx) =>
+      saveEditorContent(
+        trx,
+        {
+          eshop: shop.eshop,
+          entityType: 'product',
+          externalId: 'REP-1',
+          source: { kind: 'generation', jobId },
+        },
+        (current) => current ?? [],
+      ),
+    );
     const before = await api(shop, '/content/REP-1/type/product');
     const page = await h.open({ token: shop.whiteLabelToken, entityId: 'REP-1', width: 1440 });
     await waitForEvent(page, 'ccs-ready');
@@ -44,6 +62,11 @@ describe('<ccs-editor> replacing widgets', () => {
     await question.waitFor();
     await expect(question.locator('#confirm-title').textContent()).resolves.toContain(
       'This deletes the 2 widgets shown now, in every language (Default, Czech (cs), English (en))',
+    );
+    await expect(
+      question.locator('p.hint:not(#confirm-title)').textContent({ timeout: 5_000 }),
+    ).resolves.toBe(
+      'Generations already cost 6 credits for this content; replacing it refunds nothing (Undo brings it back).',
     );
     await expect(question.locator('li').allTextContents()).resolves.toEqual([
       expect.stringMatching(/^Section — Imported description A short/),

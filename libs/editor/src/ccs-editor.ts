@@ -21,6 +21,7 @@ import './generate-panel';
 import './designs-panel';
 import './media-form';
 import './history-panel';
+import { creditsSpentOn } from './confirm-replace';
 
 /** The id of the text every editable text is described by. */
 const EDIT_HINT = 'ccs-edit-hint';
@@ -159,6 +160,7 @@ export class CcsEditor extends EditorHostApi {
               .lang=${this.lang}
               .count=${this.widgets.length}
               .replaced=${this.replacedNames()}
+              .spent=${() => this.content.revisions().then(creditsSpentOn)}
               .running=${Boolean(running)}
               @ccs-started=${(e: CustomEvent<GenerationJob>) => this.watcher.watch(e.detail)}
               @ccs-failed=${(e: CustomEvent<unknown>) => this.panelFailed(e.detail)}
@@ -175,6 +177,7 @@ export class CcsEditor extends EditorHostApi {
               .entityPath=${this.entityPath}
               .entityType=${this.entityType}
               .replaced=${this.replacedNames()}
+              .spent=${() => this.content.revisions().then(creditsSpentOn)}
               .languageNames=${this.languages.map((l) => languageName(t, l))}
               .lang=${this.lang}
               @ccs-filled=${(e: CustomEvent<{ widget_created: number }>) => void this.afterFill(e.detail.widget_created)}

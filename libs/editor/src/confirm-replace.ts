@@ -3,14 +3,31 @@
  * generation with "replace the existing widgets"): which widgets go, in which languages, and
  * two buttons — replace, or go back to the form with nothing sent.
  */
-import { html, type ReactiveController, type ReactiveControllerHost } from 'lit';
+import { html, nothing, type ReactiveController, type ReactiveControllerHost } from 'lit';
 import type { Translate } from './i18n';
+import type { ContentRevision } from './types';
+
+/**
+ * The credits generations already cost for the content shown: what the generation revisions
+ * since the newest fill were charged (a fill replaced everything before it). Revisions come
+ * newest first; a replace refunds none of it.
+ */
+export function creditsSpentOn(revisions: readonly ContentRevision[]): number {
+  let spent = 0;
+  for (const revision of revisions) {
+    if (revision.source === 'fill') break;
+    if (revision.source === 'generation') spent += revision.credits_charged ?? 0;
+  }
+  return spent;
+}
 
 export interface ReplaceQuestion {
   /** The widgets shown now, each as a shop owner recognises it ("Section — Built for trails"). */
   replaced: readonly string[];
   /** The eshop's languages by name: the widgets are deleted in all of them. */
   languages: readonly string[];
+  /** Credits generations already cost for this content (shown when more than 0). */
+  spent?: number | null;
   /** The label of the button that replaces (says what happens). */
   action: string;
   confirm(): void;
@@ -25,6 +42,7 @@ export function renderReplaceQuestion(t: Translate, q: ReplaceQuestion) {
     <ul class="replaced">
       ${q.replaced.map((name) => html`<li>${name}</li>`)}
     </ul>
+    ${q.spent ? html`<p class="hint">${t('confirmSpent', { n: q.spent })}</p>` : nothing}
     <div class="toolbar">
       <button class="danger" data-confirm @click=${() => q.confirm()}>${q.action}</button>
       <button data-cancel @click=${() => q.cancel()}>${t('keepWidgets')}</button>
@@ -39,6 +57,8 @@ export function renderReplaceQuestion(t: Translate, q: ReplaceQuestion) {
  */
 export class ReplaceQuestionController implements ReactiveController {
   asking = false;
+  /** Credits already spent on the content (read when the question is asked; null: unknown). */
+  spent: number | null = null;
 
   constructor(private readonly host: ReactiveControllerHost & { readonly renderRoot: ParentNode }) {
     host.addController(this);
@@ -46,11 +66,18 @@ export class ReplaceQuestionController implements ReactiveController {
 
   hostConnected(): void {}
 
-  async ask(replaces: boolean, run: () => Promise<void>): Promise<void> {
+  async ask(replaces: boolean, run: () => Promise<void>, spent?: () => Promise<number>): Promise<void> {
     if (!replaces) return run();
+    this.spent = null;
     this.set(true);
     await this.host.updateComplete;
     this.host.renderRoot.querySelector<HTMLElement>('#confirm-title')?.focus();
+    // What generations already cost is added once it is read (the question does not wait).
+    const cost = spent ? await spent().catch(() => null) : null;
+    if (this.asking && cost) {
+      this.spent = cost;
+      this.host.requestUpdate();
+    }
   }
 
   async keep(): Promise<void> {

@@ -27,6 +27,7 @@ export class CcsDesignsPanel extends PanelBase {
     structure: { state: true },
     entries: { state: true },
     replaced: { attribute: false },
+    spent: { attribute: false },
     languageNames: { attribute: false },
     lang: { attribute: false },
     message: { state: true },
@@ -36,6 +37,8 @@ export class CcsDesignsPanel extends PanelBase {
   declare entityType: string;
   /** The widgets shown now (a fill replaces them all) and the eshop's languages by name. */
   declare replaced: readonly string[];
+  /** Reads what generations already cost for the content (told in the replace question). */
+  declare spent: (() => Promise<number>) | undefined;
   declare languageNames: readonly string[];
   /** The content language shown: the fill writes this language's texts only (`?lang=`). */
   declare lang: string;
@@ -250,6 +253,7 @@ export class CcsDesignsPanel extends PanelBase {
             ? renderReplaceQuestion(t, {
                 replaced: this.replaced,
                 languages: this.languageNames,
+                spent: this.question.spent,
                 action: t('confirmFill'),
                 confirm: () => void this.fill(),
                 cancel: () => void this.question.keep(),
@@ -258,7 +262,7 @@ export class CcsDesignsPanel extends PanelBase {
                 <button
                   class="primary"
                   ?disabled=${this.sending || over}
-                  @click=${() => void this.question.ask(this.replaced.length > 0, () => this.fill())}
+                  @click=${() => void this.question.ask(this.replaced.length > 0, () => this.fill(), this.spent)}
                 >
                   ${t('fill')}
                 </button>

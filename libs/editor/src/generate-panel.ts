@@ -29,11 +29,14 @@ export class CcsGeneratePanel extends PanelBase {
     fillable: { state: true },
     form: { state: true },
     replaced: { attribute: false },
+    spent: { attribute: false },
     message: { state: true },
     sending: { state: true },
   };
   /** The widgets shown now, as the owner recognises them (a replacing generation deletes them). */
   declare replaced: readonly string[];
+  /** Reads what generations already cost for the content (told in the replace question). */
+  declare spent: (() => Promise<number>) | undefined;
   /** A start that replaces the widgets asks first. */
   private readonly question = new ReplaceQuestionController(this);
   declare entityPath: string;
@@ -284,6 +287,7 @@ export class CcsGeneratePanel extends PanelBase {
           ? renderReplaceQuestion(t, {
               replaced: this.replaced,
               languages: this.languages.map((l) => languageName(t, l)),
+              spent: this.question.spent,
               action: t('confirmGenerate'),
               confirm: () => void this.start(),
               cancel: () => void this.question.keep(),
@@ -293,7 +297,7 @@ export class CcsGeneratePanel extends PanelBase {
                 class="primary"
                 ?disabled=${this.running || !affordable || !this.form.design}
                 aria-disabled=${this.sending ? 'true' : 'false'}
-                @click=${() => void this.question.ask(this.form.replace && this.replaced.length > 0, () => this.start())}
+                @click=${() => void this.question.ask(this.form.replace && this.replaced.length > 0, () => this.start(), this.spent)}
               >
                 ${t('start')}
               </button>

@@ -97,6 +97,8 @@ export interface ContentRevision {
   version: number;
   source: 'editor' | 'fill' | 'generation' | 'import' | 'restore' | 'repair';
   generation_id: number | null;
+  /** What its generation was charged, once settled (null otherwise). */
+  credits_charged: number | null;
   languages_changed: string[];
   created_at: string;
 }

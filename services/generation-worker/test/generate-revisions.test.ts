@@ -1,6 +1,6 @@
 // A generation's content write is a revision of source `generation` naming its job, and
 // restoring the revision before it brings back what it replaced (the credits stay charged).
-import { creditsRepository } from '@catalogue/db';
+import { contentRevisionsRepository, creditsRepository } from '@catalogue/db';
 import { restoreRevision } from '../../white-label-api/src/services/revisions.service';
 import { runGeneration } from '../src/services/generate.service';
 import { contentOf, createJob, deps, nextEntity, payload, shop, useGenerateDeps } from './generate-fixtures';
@@ -36,6 +36,23 @@ describe('generation revisions', () => {
     ]);
     expect(rows[1]!.languages_changed).toEqual(['cs', 'default', 'en']);
     expect(rows[1]!.tree).toEqual((await contentOf(second))!.tree);
+
+    // The list says what each generation was charged (what a replace would throw away).
+    const charged = await deps
+      .db('generation_jobs')
+      .whereIn('id', [first.id, second.id])
+      .orderBy('id')
+      .pluck('charged_cost');
+    expect(charged.every((c) => typeof c === 'number' && c > 0)).toBe(true);
+    const listed = await contentRevisionsRepository.list(
+      deps.db,
+      { eshopId, entityType: 'product', externalId: entityId },
+      { limit: 10, offset: 0 },
+    );
+    expect(listed.revisions.map((r) => [r.version, r.generation_id, r.credits_charged])).toEqual([
+      [2, second.id, charged[1]],
+      [1, first.id, charged[0]],
+    ]);
 
     const balance = (await creditsRepository.getAccount(deps.db, eshopId)).balance;
     const eshop = {

@@ -14,6 +14,8 @@ export interface RevisionSummary {
   version: number;
   source: RevisionSource;
   generation_id: number | null;
+  /** What the revision's generation job was charged (null: not a generation, or not settled yet). */
+  credits_charged: number | null;
   languages_changed: string[];
   created_at: string;
 }
@@ -37,11 +39,12 @@ function where(key: ContentKey) {
 }
 
 const SUMMARY_COLUMNS = [
-  'id',
-  'version',
-  'source',
-  'generation_job_id as generation_id',
-  'languages_changed',
+  'r.id',
+  'r.version',
+  'r.source',
+  'r.generation_job_id as generation_id',
+  'j.charged_cost as credits_charged',
+  'r.languages_changed',
 ] as const;
 
 export const contentRevisionsRepository = {
@@ -170,10 +173,18 @@ export const contentRevisionsRepository = {
     page: { limit: number; offset: number },
   ): Promise<{ revisions: RevisionSummary[]; total: number }> {
     const [rows, count] = await Promise.all([
-      db('content_revisions')
-        .select(...SUMMARY_COLUMNS, db.raw(`${isoOffset('created_at')} as created_at`))
-        .where(where(key))
-        .orderBy('version', 'desc')
+      db('content_revisions as r')
+        // The job of a generation revision (its key names the eshop, as the revision's does).
+        .leftJoin('generation_jobs as j', (join) =>
+          join.on('j.eshop_id', 'r.eshop_id').andOn('j.id', 'r.generation_job_id'),
+        )
+        .select(...SUMMARY_COLUMNS, db.raw(`${isoOffset('r.created_at')} as created_at`))
+        .where({
+          'r.eshop_id': key.eshopId,
+          'r.entity_type': key.entityType,
+          'r.external_id': key.externalId,
+        })
+        .orderBy('r.version', 'desc')
         .limit(page.limit)
         .offset(page.offset),
       db('content_revisions').count<{ count: string }[]>('* as count').where(where(key)),
@@ -184,6 +195,7 @@ export const contentRevisionsRepository = {
         version: Number(r.version),
         source: r.source as RevisionSource,
         generation_id: r.generation_id === null ? null : Number(r.generation_id),
+        credits_charged: r.credits_charged === null ? null : Number(r.credits_charged),
         languages_changed: r.languages_changed as string[],
         created_at: r.created_at as string,
       })),

@@ -48,6 +48,8 @@ export const cs: Messages = {
   badVideoUrl: 'Zadejte odkaz na YouTube nebo Vimeo.',
   confirmReplace:
     'Tím smažete {n} {n:zobrazený widget|zobrazené widgety|zobrazených widgetů} ve všech jazycích ({languages}) a zapíšete nový obsah:',
+  confirmSpent:
+    'Generování tohoto obsahu už stálo {n} {n:kredit|kredity|kreditů}; nahrazení nic nevrací (Zpět ho obnoví).',
   keepWidgets: 'Ponechat (zpět)',
   confirmFill: 'Nahradit a vyplnit',
   confirmGenerate: 'Nahradit a generovat',

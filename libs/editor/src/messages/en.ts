@@ -50,6 +50,8 @@ export const en = {
   badVideoUrl: 'Use a YouTube or Vimeo link.',
   confirmReplace:
     'This deletes the {n} {n:widget|widgets} shown now, in every language ({languages}), and writes the new content:',
+  confirmSpent:
+    'Generations already cost {n} {n:credit|credits} for this content; replacing it refunds nothing (Undo brings it back).',
   keepWidgets: 'Keep them (go back)',
   confirmFill: 'Replace them and fill',
   confirmGenerate: 'Replace them and generate',
