@@ -89,7 +89,7 @@ export default tseslint.config(
     languageOptions: { globals: { ...globals.node } },
     rules: {
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
-      // Only main.ts files and CLIs read the environment (see CONVENTIONS.md, rule 2).
+      // Only main.ts files and CLIs read the environment (docs/architecture.md, "Conventions").
       'no-restricted-properties': [
         'error',
         {

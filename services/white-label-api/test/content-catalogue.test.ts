@@ -1,5 +1,6 @@
-// The editor and the catalogue share an entity's content (DESIGN.md): what the editor changes,
-// the v2 list returns. Both services run in-process here on the same test database.
+// The editor and the catalogue share an entity's content (docs/decisions.md, "One content per
+// entity"): what the editor changes, the v2 list returns. Both services run in-process here on
+// the same test database.
 import { catalogueRepository } from '@catalogue/db';
 import { expectMatchesContract, serveServiceForTests } from '@catalogue/testing';
 import { createApp as createCatalogueApp } from '../../catalogue-api/src/app';

@@ -3,7 +3,7 @@ import type { EntityType } from '@catalogue/db';
 
 /**
  * The write contracts of the catalogue API: for each kind of import item, every field the
- * specification (or DESIGN.md, for v1) gives it, with its type and limits. This is the one
+ * specification (for v1: docs/decisions.md, "v1 import bodies") gives it, with its type and limits. This is the one
  * place a field is added. From it:
  *   - `projectItem` keeps only these fields (also inside variants and parameter values), so
  *     unknown fields are ignored by construction: no validator or write path ever sees one;
@@ -157,7 +157,7 @@ function v2Contract(type: EntityType, multiImport: boolean): ItemContract {
   };
 }
 
-/** v1 items (DESIGN.md): plain strings, written to the `default` language. */
+/** v1 items (docs/decisions.md, "v1 import bodies"): plain strings, written to the `default` language. */
 const V1_CATEGORY: ItemContract = {
   fields: {
     id,
