@@ -16,8 +16,14 @@ import { client, type Client } from './helpers';
  * the answer comes after a bounded wait, as docs/decisions.md promises — 200 for an import, 201
  * for a listing upload — instead of waiting for the whole outage. The sweeper queues the work.
  */
-/** The answer comes after the bounded wait for Redis, not after the outage (70 s measured before). */
-const ANSWERED_WITHIN_MS = ENQUEUE_TIMEOUT_MS + 3_000;
+/**
+ * The answer comes after the bounded wait for Redis (ENQUEUE_TIMEOUT_MS), not after the outage:
+ * Redis stays down for the whole test, and before the bound the answer took 70 s. The limit is
+ * generous because a busy CI machine stretches the wait (8.6 s seen); it still tells the bound
+ * from the outage.
+ */
+const ANSWERED_WITHIN_MS = ENQUEUE_TIMEOUT_MS * 4;
+const TEST_TIMEOUT_MS = ANSWERED_WITHIN_MS + 15_000;
 
 /** The response and how long it took. */
 async function timed<T>(call: () => Promise<T>): Promise<{ res: T; ms: number }> {
@@ -61,7 +67,7 @@ describe('catalogue-api when Redis is down', () => {
     expect(res.body).toMatchObject({ success: true, imported: 1 });
     const row = await deps.db('products').where({ eshop_id: eshopId, external_id: 'DOWN-1' }).first('status');
     expect(row).toEqual({ status: 'generate' });
-  });
+  }, TEST_TIMEOUT_MS);
 
   test('when a listing is uploaded, then 201 and its rows are stored pending', async () => {
     const { res, ms } = await timed(() =>
@@ -72,5 +78,5 @@ describe('catalogue-api when Redis is down', () => {
     expect(ms).toBeLessThan(ANSWERED_WITHIN_MS);
     const rows = await deps.db('listing_rows').where({ eshop_id: eshopId }).select('status');
     expect(rows).toEqual([{ status: 'pending' }]);
-  });
+  }, TEST_TIMEOUT_MS);
 });
