@@ -55,28 +55,39 @@ describe('catalogue-api when Redis is down', () => {
     await redis.stop();
   });
 
-  test('when products are imported, then 200 and the items are stored waiting in generate', async () => {
-    const { res, ms } = await timed(() =>
-      api.post('/api/v2/rest/products', [
-        { id: 'DOWN-1', name: { default: 'Desk lamp' }, url: { default: 'https://shop.test/lamp' } },
-      ]),
-    );
+  test(
+    'when products are imported, then 200 and the items are stored waiting in generate',
+    async () => {
+      const { res, ms } = await timed(() =>
+        api.post('/api/v2/rest/products', [
+          { id: 'DOWN-1', name: { default: 'Desk lamp' }, url: { default: 'https://shop.test/lamp' } },
+        ]),
+      );
 
-    expect(res.status).toBe(200);
-    expect(ms).toBeLessThan(ANSWERED_WITHIN_MS);
-    expect(res.body).toMatchObject({ success: true, imported: 1 });
-    const row = await deps.db('products').where({ eshop_id: eshopId, external_id: 'DOWN-1' }).first('status');
-    expect(row).toEqual({ status: 'generate' });
-  }, TEST_TIMEOUT_MS);
+      expect(res.status).toBe(200);
+      expect(ms).toBeLessThan(ANSWERED_WITHIN_MS);
+      expect(res.body).toMatchObject({ success: true, imported: 1 });
+      const row = await deps
+        .db('products')
+        .where({ eshop_id: eshopId, external_id: 'DOWN-1' })
+        .first('status');
+      expect(row).toEqual({ status: 'generate' });
+    },
+    TEST_TIMEOUT_MS,
+  );
 
-  test('when a listing is uploaded, then 201 and its rows are stored pending', async () => {
-    const { res, ms } = await timed(() =>
-      api.post('/api/v2/rest/listing', [{ code: 'DOWN-L1', name: 'Desk lamp' }]),
-    );
+  test(
+    'when a listing is uploaded, then 201 and its rows are stored pending',
+    async () => {
+      const { res, ms } = await timed(() =>
+        api.post('/api/v2/rest/listing', [{ code: 'DOWN-L1', name: 'Desk lamp' }]),
+      );
 
-    expect(res.status).toBe(201);
-    expect(ms).toBeLessThan(ANSWERED_WITHIN_MS);
-    const rows = await deps.db('listing_rows').where({ eshop_id: eshopId }).select('status');
-    expect(rows).toEqual([{ status: 'pending' }]);
-  }, TEST_TIMEOUT_MS);
+      expect(res.status).toBe(201);
+      expect(ms).toBeLessThan(ANSWERED_WITHIN_MS);
+      const rows = await deps.db('listing_rows').where({ eshop_id: eshopId }).select('status');
+      expect(rows).toEqual([{ status: 'pending' }]);
+    },
+    TEST_TIMEOUT_MS,
+  );
 });
