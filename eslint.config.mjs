@@ -5,26 +5,13 @@ import globals from 'globals';
 import nodePlugin from 'eslint-plugin-n';
 import tseslint from 'typescript-eslint';
 
+import { LIBRARY_IMPORTS, LIBS, SERVICES } from './scripts/package-rules.mjs';
+
 /*
  * Package rules (docs/architecture.md): services import libs, never each other; a lib never
- * imports a service; libs/db is SQL only and imports no domain library (only libs/config).
+ * imports a service, and a lib's src/ imports only the libraries LIBRARY_IMPORTS names for it.
  * Checked on every import, `import type` included, by package name and by relative path.
  */
-const SERVICES = ['catalogue-api', 'credit-service', 'generation-worker', 'white-label-api'];
-const LIBS = [
-  'admin',
-  'config',
-  'content',
-  'content-store',
-  'credits',
-  'db',
-  'egress',
-  'http',
-  'logger',
-  'queue',
-  'testing',
-  'webhooks',
-];
 
 /** `no-restricted-imports` patterns that forbid importing each of `packages` by name or path. */
 function forbid(packages, kind, reason) {
@@ -34,25 +21,31 @@ function forbid(packages, kind, reason) {
   }));
 }
 
+/** A relative import that climbs out of a package into a sibling (`../../db/src/knex`). */
+function forbidSibling(libs, reason) {
+  return libs.map((name) => ({
+    regex: `^(\\.\\./)+${name}(/|$)`,
+    message: `${reason} (docs/architecture.md, package rules).`,
+  }));
+}
+
 const packageRules = [
-  ...SERVICES.map((service) => ({
-    files: [`services/${service}/**/*.ts`],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          patterns: forbid(
-            SERVICES.filter((other) => other !== service),
-            'services',
-            'A service never imports another service: move the shared rule into a library',
-          ),
-        },
-      ],
-    },
-  })),
+  ...SERVICES.map((service) => {
+    const others = SERVICES.filter((other) => other !== service);
+    const reason = 'A service never imports another service: move the shared rule into a library';
+    return {
+      // Its tests may start another service to arrange a cross-service case; what ships may not.
+      files: [`services/${service}/src/**/*.ts`],
+      rules: {
+        'no-restricted-imports': [
+          'error',
+          { patterns: [...forbid(others, 'services', reason), ...forbidSibling(others, reason)] },
+        ],
+      },
+    };
+  }),
   {
     files: ['libs/**/*.ts'],
-    ignores: ['libs/db/src/**'],
     rules: {
       'no-restricted-imports': [
         'error',
@@ -60,25 +53,27 @@ const packageRules = [
       ],
     },
   },
-  {
-    // Its tests may use libs/testing; what ships may not.
-    files: ['libs/db/src/**/*.ts'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          patterns: [
-            ...forbid(SERVICES, 'services', 'A library never imports a service'),
-            ...forbid(
-              LIBS.filter((lib) => lib !== 'db' && lib !== 'config'),
-              'libs',
-              'libs/db is SQL only: it imports libs/config and nothing above it',
-            ),
-          ],
-        },
-      ],
-    },
-  },
+  // What ships from each library (src/) imports only what its arrow allows; its tests may use
+  // libs/testing and whatever they exercise.
+  ...LIBS.map((lib) => {
+    const refused = LIBS.filter((other) => other !== lib && !LIBRARY_IMPORTS[lib].includes(other));
+    const reason = `libs/${lib} imports only ${LIBRARY_IMPORTS[lib].join(', ') || 'no library of ours'}`;
+    return {
+      files: [`libs/${lib}/src/**/*.ts`],
+      rules: {
+        'no-restricted-imports': [
+          'error',
+          {
+            patterns: [
+              ...forbid(SERVICES, 'services', 'A library never imports a service'),
+              ...forbid(refused, 'libs', reason),
+              ...forbidSibling(refused, reason),
+            ],
+          },
+        ],
+      },
+    };
+  }),
 ];
 
 export default tseslint.config(
