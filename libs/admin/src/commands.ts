@@ -1,5 +1,5 @@
 import { Command, CommanderError } from 'commander';
-import { CONTENT_LANGUAGES } from '@catalogue/config';
+import { CATALOGUE_ENTITY_TYPES, CONTENT_LANGUAGES } from '@catalogue/config';
 import {
   CONTENT_FALLBACKS,
   EVENT_TYPES,
@@ -86,7 +86,7 @@ const MAX_REVISIONS_KEEP = 100_000;
 
 const eshopId = (value: string | undefined) => parsePositiveInt(value ?? '', 'ID');
 
-const ITEM_TYPES: readonly EntityType[] = ['product', 'category', 'brand', 'blog'];
+const ITEM_TYPES: readonly EntityType[] = CATALOGUE_ENTITY_TYPES;
 const ITEM_STATUSES: readonly EntityStatus[] = ['draft', 'generate', 'review', 'ready'];
 
 function oneOf<T extends string>(value: string, allowed: readonly T[], what: string): T {

@@ -1,4 +1,20 @@
 export { loadConfig, loadConfigOrExit, ConfigError, configSchema } from './config';
 export type { Config } from './config';
-export { CATALOGUE_API_LANGUAGES, CONTENT_LANGUAGES, isLanguage } from './languages';
+export { CATALOGUE_API_LANGUAGES, CONTENT_LANGUAGES, V1_LANGUAGES, isLanguage } from './languages';
 export type { Language } from './languages';
+export {
+  CATALOGUE_ENTITY_TYPES,
+  CONTENT_ENTITY_TYPES,
+  EVENT_TYPES,
+  GENERATION_JOB_STATUSES,
+  V1_ENTITY_TYPES,
+  WHITE_LABEL_ENTITY_TYPES,
+} from './vocabulary';
+export type {
+  CatalogueEntityType,
+  ContentEntityType,
+  EventType,
+  GenerationJobStatus,
+  V1EntityType,
+  WhiteLabelEntityType,
+} from './vocabulary';

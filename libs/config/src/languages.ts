@@ -10,6 +10,11 @@ export const CATALOGUE_API_LANGUAGES = ['default', 'cs', 'sk', 'en', 'de', 'pl',
  * on, and the white-label API v3 accepts: the catalogue's plus Ukrainian.
  */
 export const CONTENT_LANGUAGES = [...CATALOGUE_API_LANGUAGES, 'uk'] as const;
+/**
+ * V1_LANGUAGES: the keys of a v1 item's `content.html` / `content.marketplace`, in this order,
+ * whatever the eshop has active (the v1 specification's fixed set).
+ */
+export const V1_LANGUAGES = ['default', 'cs', 'en', 'de', 'sk'] as const;
 export type Language = (typeof CONTENT_LANGUAGES)[number];
 
 export function isLanguage(code: string): code is Language {

@@ -5,6 +5,7 @@
  * through `saveEditorContent`, so its public outputs are rendered without it and clients
  * following the change feed learn of the new content (`item.content_ready`).
  */
+import { WHITE_LABEL_ENTITY_TYPES } from '@catalogue/config';
 import { htmlToText, markUnmarkedSamples, WIDGETS_BY_TYPE, type ContentWidget } from '@catalogue/content';
 import {
   contentRepository,
@@ -35,7 +36,7 @@ function sampleProbes(): string[] {
   return [...out];
 }
 
-const WL_TYPES: ReadonlySet<string> = new Set<WlEntityType>(['product', 'category', 'blog', 'page']);
+const WL_TYPES: ReadonlySet<string> = new Set<WlEntityType>(WHITE_LABEL_ENTITY_TYPES);
 
 /** Marks and re-renders every stored tree with unmarked samples; answers how many were saved. */
 export async function markStoredSamples(db: Knex): Promise<number> {

@@ -9,6 +9,7 @@
  * Lengths are not cut to the design's max_length: the data is the eshop's own, and cutting
  * HTML would damage it. Item and image counts are respected.
  */
+import type { ContentEntityType } from '@catalogue/config';
 import { buildWidget, findSpec, idCounter, type WidgetContent } from './build';
 import { widgetLookup } from './catalogue/structure';
 import type { DesignStructure, FieldSpec, StructureWidget, WidgetTemplate } from './catalogue/types';
@@ -32,7 +33,7 @@ export interface ComposeBrand {
 }
 
 export interface ComposeEntity {
-  type: 'product' | 'category' | 'brand' | 'blog' | 'page';
+  type: ContentEntityType;
   /** Plain text. */
   name?: Text | null;
   /** HTML. */

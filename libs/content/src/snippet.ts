@@ -3,11 +3,12 @@
  * never guessed or filled with a placeholder. An entity without a name in the language (nor in
  * `default`) gets no snippet at all, since every type here is meaningless without one.
  */
+import type { ContentEntityType } from '@catalogue/config';
 import { pickText, type Text } from './model';
 import { htmlToText } from './sanitize';
 import { safeSrc } from './urls';
 
-export type SnippetEntityType = 'product' | 'category' | 'brand' | 'blog' | 'page';
+export type SnippetEntityType = ContentEntityType;
 
 export interface SnippetVariant {
   code: string;

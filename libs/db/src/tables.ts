@@ -8,6 +8,7 @@
  * written by Postgres (`now()`), so any column also takes a knex raw. Add a table here when its
  * repository is written or touched.
  */
+import type { GenerationJobStatus, WhiteLabelEntityType } from '@catalogue/config';
 import type { Knex } from 'knex';
 import type { GenerateJobContext } from './generate-context';
 import type { LangMap } from './repositories/catalogue.repository';
@@ -41,7 +42,7 @@ export interface GenerationJobRow {
   entity_id: string;
   design_id: number;
   design_owner: number;
-  status: 'pending' | 'running' | 'done' | 'failed';
+  status: GenerationJobStatus;
   lang: string;
   context: GenerateJobContext;
   estimated_cost: number;
@@ -62,7 +63,7 @@ export interface WlEntityRow {
   id: number;
   eshop_id: number;
   entity_id: string;
-  type: 'product' | 'category' | 'blog' | 'page';
+  type: WhiteLabelEntityType;
   design_id: number | null;
   design_owner: number | null;
   old_description: LangMap;

@@ -1,3 +1,5 @@
+import type { CatalogueEntityType } from '@catalogue/config';
+
 /**
  * Every queue of the system and the payload of its jobs. One queue per job kind, so each
  * kind scales, retries and is watched on its own; the job name equals the queue name.
@@ -12,7 +14,7 @@ export interface JobPayloads {
    */
   'render-content': {
     eshop_id: number;
-    entity_type: 'product' | 'category' | 'brand' | 'blog';
+    entity_type: CatalogueEntityType;
     external_ids: string[];
   };
   /** Run a white-label generation job row (white-label-api -> generation-worker). */

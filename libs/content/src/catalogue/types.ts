@@ -1,3 +1,4 @@
+import type { WhiteLabelEntityType } from '@catalogue/config';
 import type { LangMap, Text } from '../model';
 
 /**
@@ -76,7 +77,7 @@ export interface WidgetTemplate extends WidgetDefinition {
   id: number;
 }
 
-export type DesignCategory = 'product' | 'category' | 'blog' | 'page';
+export type DesignCategory = WhiteLabelEntityType;
 
 export interface DesignWidgetDefinition {
   /** Widget type key. */

@@ -1,6 +1,7 @@
 // The catalogue entities' tables and the shapes their repository functions read and write.
+import type { CatalogueEntityType } from '@catalogue/config';
 
-export type EntityType = 'product' | 'category' | 'brand' | 'blog';
+export type EntityType = CatalogueEntityType;
 export type EntityStatus = 'draft' | 'generate' | 'review' | 'ready';
 export type LangMap = Record<string, string>;
 

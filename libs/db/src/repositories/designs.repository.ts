@@ -1,8 +1,10 @@
+import type { WhiteLabelEntityType } from '@catalogue/config';
 import type { Knex } from 'knex';
 import type { JsonDocument } from '../json';
 
 /** The categories the `designs.category` column accepts (libs/content's `StoredDesignCategory`). */
-export type StoredDesignCategory = 'product' | 'category' | 'blog' | 'page';
+/** A design is made for one of the editor's entity types. */
+export type StoredDesignCategory = WhiteLabelEntityType;
 
 export interface DesignRow {
   id: number;

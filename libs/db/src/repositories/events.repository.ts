@@ -1,19 +1,8 @@
+import { EVENT_TYPES, type EventType } from '@catalogue/config';
 import type { Knex } from 'knex';
 import { isoMicros } from '../timestamps';
 
-/** What happened (the `events_type_known` check of the table lists the same). */
-export const EVENT_TYPES = [
-  'item.created',
-  'item.updated',
-  'item.deleted',
-  'item.content_ready',
-  'generation.succeeded',
-  'generation.failed',
-  'listing.batch_finished',
-  'credits.low',
-] as const;
-
-export type EventType = (typeof EVENT_TYPES)[number];
+export { EVENT_TYPES, type EventType };
 
 /** An event to append: what happened to which entity, and a little data (never the content). */
 export interface NewEvent {

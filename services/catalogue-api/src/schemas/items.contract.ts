@@ -1,4 +1,4 @@
-import { CATALOGUE_API_LANGUAGES } from '@catalogue/config';
+import { CATALOGUE_API_LANGUAGES, type V1EntityType } from '@catalogue/config';
 import type { EntityType } from '@catalogue/db';
 
 /**
@@ -82,7 +82,7 @@ export interface ItemContract {
 
 export type ItemKind =
   | { version: 'v2'; type: EntityType; multiImport: boolean }
-  | { version: 'v1'; type: 'product' | 'category' }
+  | { version: 'v1'; type: V1EntityType }
   | { version: 'parameter' };
 
 const text = (max: number, opts: { nonEmpty?: boolean; nullable?: boolean } = {}): FieldRule => ({

@@ -1,3 +1,4 @@
+import type { V1EntityType } from '@catalogue/config';
 import { eventsRepository, type EntityType, type NewEvent } from '@catalogue/db';
 import { addFair, ENQUEUE_TIMEOUT_MS, withTimeout } from '@catalogue/queue';
 import { ValidationError } from '@catalogue/http';
@@ -38,7 +39,7 @@ type V1Item = { id: string; name: string; [field: string]: unknown };
  * v1 writes the `default` language: its plain strings become one-language maps. The item holds
  * only the v1 contract's fields (checkItems projected it), so nothing else reaches the write.
  */
-function fromV1(type: 'product' | 'category', item: V1Item): WriteItem {
+function fromV1(type: V1EntityType, item: V1Item): WriteItem {
   const langFields: readonly string[] = LANG_FIELDS[type];
   const converted: WriteItem = { id: item.id };
   for (const [key, value] of Object.entries(item)) {
@@ -110,7 +111,7 @@ export async function importV2(
 export async function importV1(
   deps: ImportDeps,
   eshopId: number,
-  type: 'product' | 'category',
+  type: V1EntityType,
   body: unknown,
 ): Promise<ImportResult> {
   const checked = checkItems<V1Item>(bulkItems(body), { version: 'v1', type });

@@ -1,4 +1,4 @@
-import { CATALOGUE_API_LANGUAGES } from '@catalogue/config';
+import { CATALOGUE_API_LANGUAGES, V1_LANGUAGES, type V1EntityType } from '@catalogue/config';
 import {
   catalogueRepository,
   type Eshop,
@@ -26,9 +26,6 @@ const PLURAL: Record<EntityType, string> = {
   brand: 'brands',
   blog: 'blogs',
 };
-
-/** v1 shows these languages, in this order, whatever the eshop has active. */
-export const V1_LANGUAGES = ['default', 'cs', 'en', 'de', 'sk'] as const;
 
 function commaList(value: string | undefined): string[] {
   return [
@@ -168,7 +165,7 @@ export async function listV2(db: Knex, eshop: Eshop, type: EntityType, query: V2
 }
 
 /** v1: flat items (the `default` language) with html and marketplace for the v1 languages. */
-export async function listV1(db: Knex, eshopId: number, type: 'product' | 'category', query: V1ListQuery) {
+export async function listV1(db: Knex, eshopId: number, type: V1EntityType, query: V1ListQuery) {
   const filter = { isLoaded: query.is_edited, updatedAfter: query.last_update_time_from };
   const [rows, total] = await Promise.all([
     catalogueRepository.listPage(db, type, eshopId, {

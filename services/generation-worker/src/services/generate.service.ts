@@ -12,6 +12,7 @@
  * its reservation; the BullMQ job itself completes. Database and Redis errors propagate so that
  * BullMQ retries the job.
  */
+import { WHITE_LABEL_ENTITY_TYPES } from '@catalogue/config';
 import { UnrecoverableError } from 'bullmq';
 import {
   appendWidgets,
@@ -69,7 +70,7 @@ import {
 export { failGeneration } from './generation-end';
 export type { GenerationDeps, GenerationOutcome, GenerationRunResult } from './generation-end';
 
-const CONTENT_TYPES: ReadonlySet<string> = new Set(['product', 'category', 'blog', 'page']);
+const CONTENT_TYPES: ReadonlySet<string> = new Set(WHITE_LABEL_ENTITY_TYPES);
 
 /**
  * This worker does not add search-results (SERP) context: there is no search backend. What a

@@ -1,9 +1,9 @@
 import Joi from 'joi';
-import { CONTENT_LANGUAGES } from '@catalogue/config';
+import { CONTENT_LANGUAGES, WHITE_LABEL_ENTITY_TYPES } from '@catalogue/config';
 import { isValidText } from './valid-text.schema';
 
 /** Entity types of the white-label API (catalogue brands have no editor). */
-export const ENTITY_TYPES = ['product', 'category', 'blog', 'page'] as const;
+export const ENTITY_TYPES = WHITE_LABEL_ENTITY_TYPES;
 
 /**
  * The host's identifier, as long as a catalogue external id may be, and text PostgreSQL can

@@ -1,0 +1,39 @@
+/**
+ * The domain's words, declared once at the bottom layer so that every package (the database's
+ * repositories, the queues, the services, the renderers) says the same thing. Migrations keep
+ * their own copies: a landed migration never changes, and its check constraints record what the
+ * words were when it ran.
+ */
+
+/** What the catalogue API imports and lists (v2; v1 knows products and categories). */
+export const CATALOGUE_ENTITY_TYPES = ['product', 'category', 'brand', 'blog'] as const;
+export type CatalogueEntityType = (typeof CATALOGUE_ENTITY_TYPES)[number];
+
+/** The catalogue API v1's two item types. */
+export const V1_ENTITY_TYPES = ['product', 'category'] as const;
+export type V1EntityType = (typeof V1_ENTITY_TYPES)[number];
+
+/** What the white-label API (the editor) edits: catalogue brands have no editor; pages have no catalogue. */
+export const WHITE_LABEL_ENTITY_TYPES = ['product', 'category', 'blog', 'page'] as const;
+export type WhiteLabelEntityType = (typeof WHITE_LABEL_ENTITY_TYPES)[number];
+
+/** Everything that has stored content: the catalogue's types and the editor's pages. */
+export const CONTENT_ENTITY_TYPES = ['product', 'category', 'brand', 'blog', 'page'] as const;
+export type ContentEntityType = (typeof CONTENT_ENTITY_TYPES)[number];
+
+/** A generation job's life (`generation_jobs.status`). */
+export const GENERATION_JOB_STATUSES = ['pending', 'running', 'done', 'failed'] as const;
+export type GenerationJobStatus = (typeof GENERATION_JOB_STATUSES)[number];
+
+/** What happened, as the change feed and webhooks tell it (the `events_type_known` check lists the same). */
+export const EVENT_TYPES = [
+  'item.created',
+  'item.updated',
+  'item.deleted',
+  'item.content_ready',
+  'generation.succeeded',
+  'generation.failed',
+  'listing.batch_finished',
+  'credits.low',
+] as const;
+export type EventType = (typeof EVENT_TYPES)[number];
