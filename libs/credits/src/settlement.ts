@@ -1,3 +1,4 @@
+import { chargeable } from './job-credits';
 import { creditsRepository, eventsRepository, generationJobsRepository, type Knex } from '@catalogue/db';
 
 export type SettlementOutcome = 'settled' | 'duplicate' | 'no_reservation';
@@ -57,7 +58,7 @@ export async function settleReservation(
   await generationJobsRepository.markSettled(trx, eshopId, jobId);
   if (job.settled) return { outcome: 'duplicate', charged: 0, released: 0 };
   if (job.reserved === 0) return { outcome: 'no_reservation', charged: 0, released: 0 };
-  const charged = Math.min(actualCost, job.reserved);
+  const charged = chargeable(actualCost, job.reserved);
   const before = await creditsRepository.getAccount(trx, eshopId);
   const after = await creditsRepository.settle(trx, eshopId, jobId, job.reserved, charged);
   await alertLowBalance(trx, eshopId, before.balance, after.balance);

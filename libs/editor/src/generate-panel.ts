@@ -1,5 +1,5 @@
 import { html, nothing } from 'lit';
-import { estimateGeneration } from '@catalogue/credits/dist/estimate.js';
+import { estimateGeneration } from '@catalogue/credits/estimate';
 import { ApiError } from './api';
 import { designName, errorMessage, languageName } from './i18n';
 import { renderReplaceQuestion, ReplaceQuestionController } from './confirm-replace';

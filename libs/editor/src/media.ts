@@ -4,7 +4,7 @@
  * rules the API applies before it stores one (libs/content urls.ts, bundled), so a refused URL
  * is said in the form and never sent.
  */
-import { safeHref, safeSrc, videoEmbedUrl } from '@catalogue/content/dist/urls.js';
+import { safeHref, safeSrc, videoEmbedUrl } from '@catalogue/content/urls';
 import { inTreeOrder } from './inline-edit';
 import type { ContentElement, ContentWidget } from './types';
 

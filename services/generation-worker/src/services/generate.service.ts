@@ -31,9 +31,8 @@ import {
   structureOf,
   type LoadedDesign,
 } from '@catalogue/content-store';
-import { estimateGeneration } from '@catalogue/credits';
+import { chargeFor } from '@catalogue/credits';
 import {
-  creditsRepository,
   eshopsRepository,
   generationJobsRepository,
   type ContentEntityType,
@@ -383,14 +382,13 @@ async function storeGenerated(
         usage: generated.usage,
       };
     }
-    const cost = estimateGeneration(await creditsRepository.prices(trx), {
+    // Never more than was reserved: the settlement charges at most that, and the row says the same.
+    const charged = await chargeFor(trx, current.estimatedCost, {
       widgets: generated.widgetLanguages,
       languages: 1,
       webResearchUrls: inputs.pages.length,
       serpContext: SERP_CONTEXT_PROVIDED && context.use_serp_context,
-    }).total;
-    // Never more than was reserved: the settlement charges at most that, and the row says the same.
-    const charged = Math.min(cost, current.estimatedCost);
+    });
     await generationJobsRepository.finish(trx, eshopId, jobId, {
       status: 'done',
       widgetsCreated: generated.widgetsCreated,

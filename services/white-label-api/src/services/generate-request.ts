@@ -18,10 +18,9 @@ import {
   type GenerationMaterial,
   type LanguageMaterial,
 } from '@catalogue/content-store';
-import { estimateGeneration } from '@catalogue/credits';
+import { priceGeneration } from '@catalogue/credits';
 import {
   contentRepository,
-  creditsRepository,
   promptsRepository,
   type Eshop,
   type GenerateJobContext,
@@ -328,11 +327,11 @@ export async function planGeneration(db: Knex, input: PlanInput): Promise<Planne
 
   // The worker charges each widget once per language it writes text in: the job's language, and
   // for a replacing job each other language written again. The estimate reserves the most.
-  const estimate = estimateGeneration(await creditsRepository.prices(db), {
+  const estimate = await priceGeneration(db, {
     widgets: fillable,
     languages: 1 + Object.keys(others).length,
     webResearchUrls: researchUrls,
     serpContext: chosen.use_serp_context,
-  }).total;
+  });
   return { designId: designId!, lang, context, estimate };
 }

@@ -3,7 +3,7 @@
  * credits in one transaction, then queue it), resume the running one, poll any of the eshop's.
  * The generation worker runs the job; credit-service settles it when it ends.
  */
-import { settleReservation } from '@catalogue/credits';
+import { reserveForJob, settleReservation } from '@catalogue/credits';
 import {
   creditsRepository,
   generationJobsRepository,
@@ -141,9 +141,9 @@ export async function startGeneration(deps: GenerateDeps, input: StartInput): Pr
         context: plan.context,
         estimatedCost: plan.estimate,
       });
-      const reserved = await creditsRepository.reserve(trx, eshop.id, created.id, plan.estimate);
+      const reserved = await reserveForJob(trx, eshop.id, created.id, plan.estimate);
       // Throwing rolls the job row back with the refusal.
-      if (!reserved.ok) throw new InsufficientCreditsError(plan.estimate, reserved.account.remaining);
+      if (!reserved.ok) throw new InsufficientCreditsError(plan.estimate, reserved.remaining);
       // The Idempotency-Key's outcome commits with the job and its reservation: a retry after a
       // crash between this commit and the answer is answered this job, never charged again.
       await input.recordOutcome?.(trx, jobBody(created));
