@@ -4,7 +4,7 @@ import { loadConfigOrExit } from '@catalogue/config';
 import { createKnex } from '@catalogue/db';
 import { webhookEgressPolicy } from '@catalogue/webhooks';
 import { adminService } from './admin.service';
-import { runCli } from './commands';
+import { runCli } from './cli-commands';
 
 async function main(): Promise<number> {
   const config = loadConfigOrExit(process.env);

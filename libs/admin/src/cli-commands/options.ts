@@ -1,0 +1,60 @@
+// What the admin commands share: parsing of their words into the service's types, refused with
+// an AdminError that names the flag or argument.
+import { CONTENT_LANGUAGES } from '@catalogue/config';
+import { CONTENT_FALLBACKS, type ContentFallback, type EshopInput } from '@catalogue/db';
+import type { Command } from 'commander';
+import { AdminError, parsePositiveInt, type AdminService } from '../admin.service';
+
+export function onOff(value: string | undefined, flag: string): boolean | undefined {
+  if (value === undefined) return undefined;
+  if (value === 'on') return true;
+  if (value === 'off') return false;
+  throw new AdminError(`--${flag} takes on or off (got "${value}")`);
+}
+
+/** `fallback` or `omit` (what a page does with a text its language lacks). */
+export function contentFallback(value: string): ContentFallback {
+  if (!(CONTENT_FALLBACKS as readonly string[]).includes(value)) {
+    throw new AdminError(`--content-fallback takes ${CONTENT_FALLBACKS.join(' or ')} (got "${value}")`);
+  }
+  return value as ContentFallback;
+}
+
+/** The language the eshop's `default` texts are written in, or `none` (not said: marked `und`). */
+export function defaultLanguage(value: string): EshopInput['defaultLanguage'] {
+  if (value === 'none') return null;
+  const codes = CONTENT_LANGUAGES.filter((l) => l !== 'default');
+  if (!(codes as readonly string[]).includes(value)) {
+    throw new AdminError(`--default-language takes one of ${codes.join(', ')} or none (got "${value}")`);
+  }
+  return value as EshopInput['defaultLanguage'];
+}
+
+export function eshopName(value: unknown): string {
+  const name = typeof value === 'string' ? value.trim() : '';
+  if (!name) throw new AdminError('--name is required and must not be empty');
+  if (name.length > 200) throw new AdminError('--name must be at most 200 characters');
+  return name;
+}
+
+/** The migration's check constraint allows up to this many requests per minute. */
+export const MAX_RATE_LIMIT = 1_000_000;
+export const MAX_REVISIONS_KEEP = 100_000;
+
+export const eshopId = (value: string | undefined) => parsePositiveInt(value ?? '', 'ID');
+
+export function oneOf<T extends string>(value: string, allowed: readonly T[], what: string): T {
+  if (!(allowed as readonly string[]).includes(value)) {
+    throw new AdminError(`${what} must be one of ${allowed.join(', ')} (got "${value}")`);
+  }
+  return value as T;
+}
+
+/** `--origin` may be given more than once. */
+export const collect = (value: string, previous: string[]): string[] => [...previous, value];
+
+/** What a command's action answers: printed as JSON on stdout. */
+export type Answer = (result: unknown) => void;
+
+/** Adds one group of commands (`eshop …`, `token …`) to the program. */
+export type CommandGroup = (program: Command, admin: () => AdminService, answer: Answer) => void;
