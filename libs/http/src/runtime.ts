@@ -114,7 +114,9 @@ export function buildBaseDeps(
           ]
         : []),
       // Reported, never failing readiness: without the replica, reads go to the primary.
-      ...(replica ? [{ name: 'postgres_replica', critical: false as const, check: () => reads.check() }] : []),
+      ...(replica
+        ? [{ name: 'postgres_replica', critical: false as const, check: () => reads.check() }]
+        : []),
     ],
     rateLimits,
     rateLimitRedis,

@@ -61,7 +61,8 @@ async function poll<T>(what: string, deadlineMs: number, attempt: () => Promise<
     } catch (err) {
       last = err;
     }
-    if (Date.now() > deadline) throw new Error(`${what}: ${(last as Error | undefined)?.message ?? 'timed out'}`);
+    if (Date.now() > deadline)
+      throw new Error(`${what}: ${(last as Error | undefined)?.message ?? 'timed out'}`);
     await new Promise((r) => setTimeout(r, 50));
   }
 }
@@ -180,7 +181,9 @@ export async function startPrivateReplicatedPostgres(): Promise<ReplicatedPostgr
     async pauseReplay() {
       await onReplica('select pg_wal_replay_pause()');
       // "pause requested" until the startup process actually stops between two records.
-      await poll('replay did not pause', 10_000, async () => ((await replayState()) === 'paused' ? true : undefined));
+      await poll('replay did not pause', 10_000, async () =>
+        (await replayState()) === 'paused' ? true : undefined,
+      );
     },
     async resumeReplay() {
       await onReplica('select pg_wal_replay_resume()');
@@ -189,8 +192,9 @@ export async function startPrivateReplicatedPostgres(): Promise<ReplicatedPostgr
       const db = connect(primaryUrl);
       let target: string;
       try {
-        target = (await db.raw<{ rows: { lsn: string }[] }>('select pg_current_wal_insert_lsn()::text as lsn'))
-          .rows[0]!.lsn;
+        target = (
+          await db.raw<{ rows: { lsn: string }[] }>('select pg_current_wal_insert_lsn()::text as lsn')
+        ).rows[0]!.lsn;
       } finally {
         await db.destroy();
       }

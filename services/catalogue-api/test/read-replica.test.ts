@@ -127,7 +127,10 @@ describe('catalogue-api with a read replica', () => {
       });
 
       // Assert: the replica's answer lags behind the primary's row...
-      expect(rows).toMatchObject({ status: 200, body: { data: [{ external_id: 'SKU-1', status: 'pending' }] } });
+      expect(rows).toMatchObject({
+        status: 200,
+        body: { data: [{ external_id: 'SKU-1', status: 'pending' }] },
+      });
       // ...but what the client wrote itself is there.
       expect(list).toMatchObject({ status: 200, body: { data: [{ id: 'B1' }], meta: { total: 1 } } });
       expect(changes).toMatchObject({
@@ -191,7 +194,11 @@ describe('catalogue-api with a read replica', () => {
       // Arrange: the feed read from the replica whatever its position (the rule's catch-up check
       // left out), to show the second line of defence: numbers follow commit order.
       const replica = deps.reads.replica!;
-      const onlyReplica: Reads = { replica, run: (_, read) => read(replica, 'replica'), check: async () => 'ok' };
+      const onlyReplica: Reads = {
+        replica,
+        run: (_, read) => read(replica, 'replica'),
+        check: async () => 'ok',
+      };
       const feed = { reads: onlyReplica, config: deps.config };
       await pg.pauseReplay();
       const { eshop, api } = await shop();

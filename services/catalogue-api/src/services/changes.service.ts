@@ -58,7 +58,9 @@ export async function listChanges(
   query: ChangesQuery,
 ): Promise<ChangesPage> {
   const after = decodeCursor(query.after);
-  return deps.reads.run(eshopId, (db) => changesPage(db, eshopId, query, after, deps.config.events.retentionDays));
+  return deps.reads.run(eshopId, (db) =>
+    changesPage(db, eshopId, query, after, deps.config.events.retentionDays),
+  );
 }
 
 async function changesPage(

@@ -146,7 +146,12 @@ export async function uploadListing(
  * primary before it is 404. Rows the enrichment updates meanwhile are as fresh as the replica
  * (docs/decisions.md, "Reads from a replica").
  */
-export function listingRows(deps: Pick<Deps, 'reads'>, eshopId: number, batchId: number, query: ListingQuery) {
+export function listingRows(
+  deps: Pick<Deps, 'reads'>,
+  eshopId: number,
+  batchId: number,
+  query: ListingQuery,
+) {
   return deps.reads.run(eshopId, async (db, target) => {
     if (!(await listingRepository.batchExists(db, eshopId, batchId))) {
       if (target === 'replica') throw new ReplicaBehind();
