@@ -29,7 +29,7 @@ const VARIANTS: Array<[string, string[]]> = [
   ['umbrella-style values with global', ['-f', UMBRELLA_VALUES]],
 ];
 
-const SECRET_KEYS = ['DATABASE_URL', 'REDIS_URL', 'OPENAI_API_KEY'];
+const SECRET_KEYS = ['DATABASE_URL', 'DATABASE_READ_URL', 'REDIS_URL', 'OPENAI_API_KEY'];
 
 const rendered = new Map<string, K8sObject[]>();
 
@@ -131,6 +131,7 @@ describe.each(VARIANTS)('chart with %s', (variant, args) => {
     values.secrets ??= {};
     const secretValues = [
       values.secrets.databaseUrl,
+      values.secrets.databaseReadUrl,
       values.secrets.redisUrl,
       values.secrets.openaiApiKey,
     ].filter((v: string | undefined) => v) as string[];
@@ -143,7 +144,12 @@ describe.each(VARIANTS)('chart with %s', (variant, args) => {
     }
     const secrets = ofKind(objects, 'Secret');
     const existingSecret: string | undefined = values.secrets.existingSecret;
-    const keys = { DATABASE_URL: 'databaseUrl', REDIS_URL: 'redisUrl', OPENAI_API_KEY: 'openaiApiKey' };
+    const keys = {
+      DATABASE_URL: 'databaseUrl',
+      DATABASE_READ_URL: 'databaseReadUrl',
+      REDIS_URL: 'redisUrl',
+      OPENAI_API_KEY: 'openaiApiKey',
+    };
     for (const { owner, pod } of podSpecs(objects)) {
       const fromSecret = Object.fromEntries(
         (pod.containers[0]!.env ?? []).flatMap((e) =>
@@ -174,6 +180,8 @@ describe.each(VARIANTS)('chart with %s', (variant, args) => {
         values.secrets.databaseUrl ?? defaults.secrets.databaseUrl,
       );
       expect(decoded[fromSecret.REDIS_URL!.key]).toBe(values.secrets.redisUrl ?? defaults.secrets.redisUrl);
+      // Set or not at all: an empty replica URL is no key (the pods' reference is optional).
+      expect(decoded[fromSecret.DATABASE_READ_URL!.key]).toBe(values.secrets.databaseReadUrl || undefined);
       // Literal env values of containers are as visible as a ConfigMap.
       for (const env of pod.containers[0]!.env ?? [])
         for (const s of secretValues) expect(env.value ?? '').not.toContain(s);

@@ -131,7 +131,7 @@ imagePullSecrets:
 {{- end -}}
 {{- end -}}
 
-{{/* The Secret holding DATABASE_URL, REDIS_URL and OPENAI_API_KEY. */}}
+{{/* The Secret holding DATABASE_URL, DATABASE_READ_URL, REDIS_URL and OPENAI_API_KEY. */}}
 {{- define "cc.secretName" -}}
 {{- default (printf "%s-secrets" (include "cc.fullname" .)) .Values.secrets.existingSecret -}}
 {{- end -}}
@@ -150,6 +150,9 @@ imagePullSecrets:
 {{/* Data of the chart-made Secret (when no existingSecret). */}}
 {{- define "cc.secretData" -}}
 DATABASE_URL: {{ required "secrets.databaseUrl is required (or set secrets.existingSecret)" .Values.secrets.databaseUrl | b64enc | quote }}
+{{- if .Values.secrets.databaseReadUrl }}
+DATABASE_READ_URL: {{ .Values.secrets.databaseReadUrl | b64enc | quote }}
+{{- end }}
 REDIS_URL: {{ required "secrets.redisUrl is required (or set secrets.existingSecret)" .Values.secrets.redisUrl | b64enc | quote }}
 {{- if .Values.secrets.openaiApiKey }}
 OPENAI_API_KEY: {{ .Values.secrets.openaiApiKey | b64enc | quote }}
@@ -176,7 +179,7 @@ The secret variables, each from its key of the Secret: the chart's (keys named l
 variables) or `secrets.existingSecret` (keys from `secrets.existingSecretKeys`).
 */}}
 {{- define "cc.secretEnv" -}}
-{{- $keys := ternary .root.Values.secrets.existingSecretKeys (dict "databaseUrl" "DATABASE_URL" "redisUrl" "REDIS_URL" "openaiApiKey" "OPENAI_API_KEY") (not (empty .root.Values.secrets.existingSecret)) -}}
+{{- $keys := ternary .root.Values.secrets.existingSecretKeys (dict "databaseUrl" "DATABASE_URL" "databaseReadUrl" "DATABASE_READ_URL" "redisUrl" "REDIS_URL" "openaiApiKey" "OPENAI_API_KEY") (not (empty .root.Values.secrets.existingSecret)) -}}
 {{- /* A variable the component's extraEnv sets is left to it (one entry per name). */ -}}
 {{- $own := list -}}
 {{- range .extraEnv }}{{ $own = append $own .name }}{{ end -}}
@@ -184,6 +187,12 @@ variables) or `secrets.existingSecret` (keys from `secrets.existingSecretKeys`).
 - name: DATABASE_URL
   valueFrom:
     secretKeyRef: { name: {{ .secretName }}, key: {{ $keys.databaseUrl }} }
+{{- end }}
+{{- if not (has "DATABASE_READ_URL" $own) }}
+- name: DATABASE_READ_URL
+  valueFrom:
+    # Optional: without a read replica every read goes to DATABASE_URL.
+    secretKeyRef: { name: {{ .secretName }}, key: {{ $keys.databaseReadUrl }}, optional: true }
 {{- end }}
 {{- if not (has "REDIS_URL" $own) }}
 - name: REDIS_URL

@@ -17,6 +17,12 @@ export interface Config {
     readonly statementTimeoutMs: number;
     /** Time limit of opening a connection and of taking one from a full pool. */
     readonly connectTimeoutMs: number;
+    /**
+     * A streaming replica of `url` (hot standby) that serves the catalogue API's lists, change
+     * feed and listing rows when it has replayed the eshop's latest event; undefined: the
+     * primary serves every read (docs/decisions.md, "Reads from a replica").
+     */
+    readonly readUrl: string | undefined;
   };
   readonly redis: {
     readonly url: string;
@@ -175,6 +181,8 @@ const schema = Joi.object({
   LOG_LEVEL: Joi.string().valid('fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent').default('info'),
   LOG_PRETTY: Joi.boolean().truthy('1').falsy('0').default(false),
   DATABASE_URL: postgresUrl.default('postgres://postgres@127.0.0.1:5432/catalogue'),
+  // Optional: unset (or empty) means no replica.
+  DATABASE_READ_URL: postgresUrl,
   DATABASE_POOL_MIN: Joi.number().integer().min(0).default(0),
   DATABASE_POOL_MAX: Joi.number().integer().min(1).max(1000).default(10),
   DATABASE_STATEMENT_TIMEOUT_MS: Joi.number().integer().min(0).default(30_000),
@@ -297,6 +305,7 @@ export function loadConfig(env: NodeJS.ProcessEnv): Config {
       poolMax: v.DATABASE_POOL_MAX,
       statementTimeoutMs: v.DATABASE_STATEMENT_TIMEOUT_MS,
       connectTimeoutMs: v.DATABASE_CONNECT_TIMEOUT_MS,
+      readUrl: v.DATABASE_READ_URL,
     },
     redis: { url: v.REDIS_URL, queuePrefix: v.QUEUE_PREFIX },
     ports: {

@@ -117,6 +117,7 @@ describe('loadConfig', () => {
       DATABASE_POOL_MIN: '2',
       DATABASE_POOL_MAX: '20',
       DATABASE_STATEMENT_TIMEOUT_MS: '5000',
+      DATABASE_READ_URL: 'postgresql://app:secret@db-replica.internal:6543/cat',
       REDIS_URL: 'rediss://cache.internal:6380',
       QUEUE_PREFIX: 'prod:cat_1',
       CATALOGUE_API_PORT: '8000',
@@ -175,6 +176,7 @@ describe('loadConfig', () => {
         poolMax: 20,
         statementTimeoutMs: 5000,
         connectTimeoutMs: 10_000,
+        readUrl: 'postgresql://app:secret@db-replica.internal:6543/cat',
       },
       redis: { url: 'rediss://cache.internal:6380', queuePrefix: 'prod:cat_1' },
       ports: {
@@ -261,6 +263,7 @@ describe('loadConfig', () => {
       LOG_LEVEL: 'loud',
       LOG_PRETTY: 'maybe',
       DATABASE_URL: 'mysql://db/cat',
+      DATABASE_READ_URL: 'mysql://replica/cat',
       REDIS_URL: 'http://cache',
       QUEUE_PREFIX: 'has space',
       CATALOGUE_API_PORT: 'notaport',

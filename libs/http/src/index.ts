@@ -7,8 +7,14 @@ export type { ReadinessCheck } from './health';
 export { docsRouter, type DocsRouterOptions } from './docs';
 export { contentHash, publicAssetsRouter, type PublicAsset } from './assets';
 export { contentStylesheet, contentStylesheetHref } from './content-stylesheet';
-export { BEFORE_ROUTING, createHttpMetrics, createRateLimitMetrics, UNMATCHED_ROUTE } from './metrics';
-export type { HttpMetrics, RateLimitMetrics } from './metrics';
+export {
+  BEFORE_ROUTING,
+  createHttpMetrics,
+  createRateLimitMetrics,
+  createReadMetrics,
+  UNMATCHED_ROUTE,
+} from './metrics';
+export type { HttpMetrics, RateLimitMetrics, ReadMetrics } from './metrics';
 export { publicCreditRouter } from './public-credit';
 export * from './errors';
 export { ERROR_CODES, type ErrorCode } from './codes';
@@ -39,5 +45,7 @@ export type { AppContext, AppRouter, AppState } from './types';
 export { default as Router } from '@koa/router';
 export { buildBaseDeps, closeBaseDeps, exitOnSignals } from './runtime';
 export type { BaseDeps } from './runtime';
+export { createReads, ReplicaBehind, REPLICA_RETRY_AFTER_MS } from './read-replica';
+export type { Reads, ReadReason, ReadTarget } from './read-replica';
 export { createAuthCache, NO_AUTH_CACHE } from './auth-cache';
 export type { AuthCache } from './auth-cache';

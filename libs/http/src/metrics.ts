@@ -56,3 +56,21 @@ export function createRateLimitMetrics(registry: Registry): RateLimitMetrics {
     failingOpen,
   };
 }
+
+export interface ReadMetrics {
+  reads: Counter<'database' | 'reason'>;
+}
+
+/** Where the reads a replica may serve went (docs/decisions.md, "Reads from a replica"). */
+export function createReadMetrics(registry: Registry): ReadMetrics {
+  return {
+    reads: new Counter({
+      name: 'db_reads_total',
+      help:
+        'Reads a replica may serve (lists, change feed, listing rows), by the database that served ' +
+        'them (replica, primary) and why (caught_up, behind, replica_unavailable, no_replica).',
+      labelNames: ['database', 'reason'],
+      registers: [registry],
+    }),
+  };
+}

@@ -5,7 +5,8 @@ import { createKnex, pingDatabase, type Knex } from '@catalogue/db';
 import { createLogger, type Logger } from '@catalogue/logger';
 import { createRedis, pingRedis, withTimeout } from '@catalogue/queue';
 import type { ReadinessCheck } from './health';
-import { createRateLimitMetrics } from './metrics';
+import { createRateLimitMetrics, createReadMetrics } from './metrics';
+import { createReads, type Reads } from './read-replica';
 import { createRateLimits, type RateLimits } from './rate-limit/limits';
 import { createAuthCache, NO_AUTH_CACHE, type AuthCache } from './auth-cache';
 
@@ -29,26 +30,38 @@ export interface BaseDeps {
   rateLimitRedis: Redis;
   /** Tokens' eshops and eshops' origins in memory, for the services that authenticate requests. */
   authCache: AuthCache;
+  /**
+   * The reads a replica may serve (`DATABASE_READ_URL`; the primary when there is none, or in a
+   * process that does not serve such reads): docs/decisions.md, "Reads from a replica".
+   */
+  reads: Reads;
 }
 
 /**
  * `authenticates`: the process serves token-authenticated routes, so it keeps an auth cache
- * (and its one listening connection); the others do not.
+ * (and its one listening connection); the others do not. `readsReplica`: the process serves
+ * reads a replica may answer, so it connects to `DATABASE_READ_URL` when one is set.
  */
 export function buildBaseDeps(
   config: Config,
   service: string,
-  opts: { authenticates?: boolean } = {},
+  opts: { authenticates?: boolean; readsReplica?: boolean } = {},
 ): BaseDeps {
   const logger = createLogger({ service, level: config.logLevel, pretty: config.logPretty });
-  const db = createKnex({
-    ...config.database,
-    applicationName: service,
-    log: {
-      warn: (msg) => logger.warn({ component: 'knex' }, msg),
-      error: (msg) => logger.error({ component: 'knex' }, msg),
-    },
-  });
+  const knexLog = {
+    warn: (msg: string) => logger.warn({ component: 'knex' }, msg),
+    error: (msg: string) => logger.error({ component: 'knex' }, msg),
+  };
+  const db = createKnex({ ...config.database, applicationName: service, log: knexLog });
+  const replica =
+    opts.readsReplica && config.database.readUrl
+      ? createKnex({
+          ...config.database,
+          url: config.database.readUrl,
+          applicationName: `${service}-read`,
+          log: knexLog,
+        })
+      : null;
   const redis = createRedis(config.redis.url, service);
   // ioredis reconnects on its own; without a listener every failed attempt is an
   // "unhandled error event" on stderr. /readyz reports the outage instead.
@@ -78,6 +91,7 @@ export function buildBaseDeps(
         applicationName: service,
       })
     : NO_AUTH_CACHE;
+  const reads = createReads({ primary: db, replica, metrics: createReadMetrics(registry), logger });
   return {
     config,
     logger,
@@ -99,16 +113,22 @@ export function buildBaseDeps(
             },
           ]
         : []),
+      // Reported, never failing readiness: without the replica, reads go to the primary.
+      ...(replica
+        ? [{ name: 'postgres_replica', critical: false as const, check: () => reads.check() }]
+        : []),
     ],
     rateLimits,
     rateLimitRedis,
     authCache,
+    reads,
   };
 }
 
 export async function closeBaseDeps(deps: BaseDeps): Promise<void> {
   await deps.authCache.close();
   await deps.db.destroy();
+  await deps.reads.replica?.destroy();
   if (deps.rateLimitRedis !== deps.redis) await closeRedis(deps.rateLimitRedis);
   await closeRedis(deps.redis);
 }

@@ -10,7 +10,7 @@ export interface Deps extends BaseDeps {
 }
 
 export function buildDeps(config: Config): Deps {
-  const base = buildBaseDeps(config, 'catalogue-api', { authenticates: true });
+  const base = buildBaseDeps(config, 'catalogue-api', { authenticates: true, readsReplica: true });
   const queues = createQueues(base.redis, config.redis.queuePrefix, (err) =>
     base.logger.debug({ err: err.message }, 'queue connection error'),
   );

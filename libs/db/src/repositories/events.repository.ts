@@ -112,6 +112,17 @@ export const eventsRepository = {
     return { oldest: row.oldest === null ? null : Number(row.oldest), newest: Number(row.newest ?? 0) };
   },
 
+  /**
+   * The number of the eshop's newest event ever written (0 when it has none): one primary-key
+   * read of its counter row. Compared between the primary and a replica, it tells whether the
+   * replica has replayed every event-writing change of the eshop (docs/decisions.md, "Reads
+   * from a replica").
+   */
+  async newest(db: Knex | Knex.Transaction, eshopId: number): Promise<number> {
+    const row = await db('event_sequences').first('last_seq').where('eshop_id', eshopId);
+    return Number(row?.last_seq ?? 0);
+  },
+
   /** The eshop's events numbered above `afterSeq`, in order, at most `limit`. */
   async listAfter(
     db: Knex | Knex.Transaction,

@@ -23,7 +23,7 @@ const V2_ENTITIES: [string, EntityType][] = [
 ];
 
 /** v2: list, import and soft-delete per entity; parameters; multi-import; the change feed. */
-export function v2Routes(deps: RouterDeps & Pick<Deps, 'logger' | 'config' | 'queues'>) {
+export function v2Routes(deps: RouterDeps & Pick<Deps, 'logger' | 'config' | 'queues' | 'reads'>) {
   const router = apiRouter(deps, { prefix: '/api/v2/rest', bodyLimit: deps.config.http.importBodyLimit });
   // A retried import with the same Idempotency-Key answers what the first one did.
   const once = idempotent(deps);
@@ -31,7 +31,7 @@ export function v2Routes(deps: RouterDeps & Pick<Deps, 'logger' | 'config' | 'qu
     router.get(`/${path}`, validate({ query: v2ListQuery }), async (ctx) => {
       // About 1.4 MB for 100 products with content: sent in chunks (jsonStream says why).
       ctx.type = 'json';
-      ctx.body = jsonStream(await listV2(deps.db, eshopOf(ctx), type, ctx.state.input.query), 'data');
+      ctx.body = jsonStream(await listV2(deps, eshopOf(ctx), type, ctx.state.input.query), 'data');
     });
     router.post(`/${path}`, once, async (ctx) => {
       ctx.body = await importV2(deps, eshopOf(ctx).id, type, bodyOf(ctx));
@@ -47,18 +47,13 @@ export function v2Routes(deps: RouterDeps & Pick<Deps, 'logger' | 'config' | 'qu
     ctx.body = await multiImport(deps, eshopOf(ctx).id, bodyOf(ctx));
   });
   router.get('/changes', validate({ query: changesQuery }), async (ctx) => {
-    ctx.body = await listChanges(
-      deps.db,
-      eshopOf(ctx).id,
-      ctx.state.input.query,
-      deps.config.events.retentionDays,
-    );
+    ctx.body = await listChanges(deps, eshopOf(ctx).id, ctx.state.input.query);
   });
   return router;
 }
 
 /** v1: products and categories (one language), parameters. */
-export function v1Routes(deps: RouterDeps & Pick<Deps, 'logger' | 'config' | 'queues'>) {
+export function v1Routes(deps: RouterDeps & Pick<Deps, 'logger' | 'config' | 'queues' | 'reads'>) {
   const router = apiRouter(deps, { prefix: '/api/v1', bodyLimit: deps.config.http.importBodyLimit });
   const once = idempotent(deps);
   for (const [path, type] of [
@@ -70,7 +65,7 @@ export function v1Routes(deps: RouterDeps & Pick<Deps, 'logger' | 'config' | 'qu
     });
     router.get(`/${path}/list`, validate({ query: v1ListQuery }), async (ctx) => {
       ctx.type = 'json';
-      ctx.body = jsonStream(await listV1(deps.db, eshopOf(ctx).id, type, ctx.state.input.query), path);
+      ctx.body = jsonStream(await listV1(deps, eshopOf(ctx).id, type, ctx.state.input.query), path);
     });
   }
   router.post('/parameters/bulk-import', once, async (ctx) => {

@@ -4,7 +4,7 @@ import { batchParams, listingQuery } from '../schemas/list.schema';
 import { listingRows, uploadListing } from '../services/listing.service';
 
 /** Listing batches: upload a feed (JSON rows or CSV), read its enriched rows. */
-export function listingRoutes(deps: RouterDeps & Pick<Deps, 'logger' | 'queues'>) {
+export function listingRoutes(deps: RouterDeps & Pick<Deps, 'logger' | 'queues' | 'reads'>) {
   // Any other content type is a 415 from the router's body parser.
   const router = apiRouter(deps, { prefix: '/api/v2/rest/listing', bodyTypes: ['json', 'csv'] });
   router.post('/', idempotent(deps), async (ctx) => {

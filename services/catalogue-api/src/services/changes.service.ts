@@ -1,5 +1,6 @@
 import { eventsRepository, type Knex, type StoredEvent } from '@catalogue/db';
 import { BadRequestError, GoneError } from '@catalogue/http';
+import type { Deps } from '../deps';
 import type { ChangesQuery } from '../schemas/list.schema';
 
 export interface ChangeEvent {
@@ -45,14 +46,30 @@ export function decodeCursor(cursor: string | undefined): number {
  * committed. `next_cursor` names the last event returned (or the same place when there is none
  * yet), so a client that stores it and asks again sees every later change exactly once. A cursor
  * whose next events were deleted (older than the retention) is 410 `cursor_expired`.
+ *
+ * A replica serves the page only when it has replayed the eshop's newest event (`deps.reads`), so
+ * the page is the primary's, never one that stops short of events the client may know of. Even
+ * a replica further behind could not skip one: numbers follow commit order, so any snapshot
+ * holds the eshop's events 1…N without a gap (docs/decisions.md, "Reads from a replica").
  */
 export async function listChanges(
+  deps: Pick<Deps, 'reads' | 'config'>,
+  eshopId: number,
+  query: ChangesQuery,
+): Promise<ChangesPage> {
+  const after = decodeCursor(query.after);
+  return deps.reads.run(eshopId, (db) =>
+    changesPage(db, eshopId, query, after, deps.config.events.retentionDays),
+  );
+}
+
+async function changesPage(
   db: Knex,
   eshopId: number,
   query: ChangesQuery,
+  after: number,
   retentionDays: number,
 ): Promise<ChangesPage> {
-  const after = decodeCursor(query.after);
   // One more than asked tells whether another page follows.
   const events = await eventsRepository.listAfter(db, eshopId, after, query.limit + 1);
   // A cursor behind the oldest event kept has lost events the sweeper deleted: the client must

@@ -8,6 +8,7 @@ import {
   type ListedEntity,
 } from '@catalogue/db';
 import { ValidationError } from '@catalogue/http';
+import type { Deps } from '../deps';
 import type { V1ListQuery, V2ListQuery } from '../schemas/list.schema';
 
 export type Include = 'nested' | 'marketplace' | 'site_link' | 'rich_snippet' | 'variant';
@@ -138,9 +139,25 @@ function v2Item(type: EntityType, row: ListedEntity, langs: string[], includes: 
   return item;
 }
 
-export async function listV2(db: Knex, eshop: Eshop, type: EntityType, query: V2ListQuery) {
+/**
+ * A page of the eshop's items of `type`. A replica may serve it (`deps.reads`): once it has
+ * replayed the eshop's newest event it holds every import, delete and render the client can know
+ * of (docs/decisions.md, "Reads from a replica").
+ */
+export async function listV2(deps: Pick<Deps, 'reads'>, eshop: Eshop, type: EntityType, query: V2ListQuery) {
   const includes = parseIncludes(type, eshop, query.include);
   const langs = parseLanguages(eshop, query.lang);
+  return deps.reads.run(eshop.id, (db) => v2Page(db, eshop, type, query, includes, langs));
+}
+
+async function v2Page(
+  db: Knex,
+  eshop: Eshop,
+  type: EntityType,
+  query: V2ListQuery,
+  includes: Set<Include>,
+  langs: string[],
+) {
   const filter = { isLoaded: query.is_edited, updatedAfter: query.last_update_time_from };
   const [rows, total] = await Promise.all([
     catalogueRepository.listPage(db, type, eshop.id, {
@@ -164,8 +181,15 @@ export async function listV2(db: Knex, eshop: Eshop, type: EntityType, query: V2
   };
 }
 
-/** v1: flat items (the `default` language) with html and marketplace for the v1 languages. */
-export async function listV1(db: Knex, eshopId: number, type: V1EntityType, query: V1ListQuery) {
+/**
+ * v1: flat items (the `default` language) with html and marketplace for the v1 languages. A
+ * replica may serve it, as `listV2`.
+ */
+export function listV1(deps: Pick<Deps, 'reads'>, eshopId: number, type: V1EntityType, query: V1ListQuery) {
+  return deps.reads.run(eshopId, (db) => v1Page(db, eshopId, type, query));
+}
+
+async function v1Page(db: Knex, eshopId: number, type: V1EntityType, query: V1ListQuery) {
   const filter = { isLoaded: query.is_edited, updatedAfter: query.last_update_time_from };
   const [rows, total] = await Promise.all([
     catalogueRepository.listPage(db, type, eshopId, {

@@ -1,10 +1,11 @@
 import { parse } from 'csv-parse/sync';
 import Joi from 'joi';
-import { listingRepository, type ListingField, type ListingRowInput } from '@catalogue/db';
+import { listingRepository, type Knex, type ListingField, type ListingRowInput } from '@catalogue/db';
 import {
   fieldMessage,
   firstUnstorablePath,
   NotFoundError,
+  ReplicaBehind,
   unstorableTextMessage,
   ValidationError,
 } from '@catalogue/http';
@@ -139,14 +140,32 @@ export async function uploadListing(
   return { data: { batch_id: batch.id, rows: batch.rowsTotal, created_at: batch.createdAt } };
 }
 
-export async function listingRows(deps: ListingDeps, eshopId: number, batchId: number, query: ListingQuery) {
-  if (!(await listingRepository.batchExists(deps.db, eshopId, batchId))) {
-    throw new NotFoundError('Listing batch not found');
-  }
+/**
+ * A page of a batch's rows. A replica may serve it (`deps.reads`); an upload writes no event, so
+ * a batch the replica does not have yet (the client has just uploaded it) is looked up on the
+ * primary before it is 404. Rows the enrichment updates meanwhile are as fresh as the replica
+ * (docs/decisions.md, "Reads from a replica").
+ */
+export function listingRows(
+  deps: Pick<Deps, 'reads'>,
+  eshopId: number,
+  batchId: number,
+  query: ListingQuery,
+) {
+  return deps.reads.run(eshopId, async (db, target) => {
+    if (!(await listingRepository.batchExists(db, eshopId, batchId))) {
+      if (target === 'replica') throw new ReplicaBehind();
+      throw new NotFoundError('Listing batch not found');
+    }
+    return rowsPage(db, eshopId, batchId, query);
+  });
+}
+
+async function rowsPage(db: Knex, eshopId: number, batchId: number, query: ListingQuery) {
   const opts = { page: query.page, perPage: query.per_page, updatedSince: query.updated_since };
   const [rows, total] = await Promise.all([
-    listingRepository.listRows(deps.db, eshopId, batchId, opts),
-    listingRepository.countRows(deps.db, eshopId, batchId, query.updated_since),
+    listingRepository.listRows(db, eshopId, batchId, opts),
+    listingRepository.countRows(db, eshopId, batchId, query.updated_since),
   ]);
   return {
     data: rows.map((r) => ({
