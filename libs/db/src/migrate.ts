@@ -33,7 +33,6 @@ export async function withMigrationLock<T>(db: Knex, work: () => Promise<T>): Pr
   const settings = (db.client as { connectionSettings: pg.ClientConfig }).connectionSettings;
   const client = new pg.Client({
     ...settings,
-    statement_timeout: 0,
     query_timeout: undefined,
     application_name: 'catalogue-migrate-lock',
   });
