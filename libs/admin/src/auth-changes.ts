@@ -20,7 +20,10 @@ export function authChangePublisher(config: Config, warn: (text: string) => void
   return {
     async authChanged(table) {
       if (!redis) {
-        redis = createRedis(config.redis.url, 'catalogue-admin', { lazyConnect: true, maxRetriesPerRequest: 1 });
+        redis = createRedis(config.redis.url, 'catalogue-admin', {
+          lazyConnect: true,
+          maxRetriesPerRequest: 1,
+        });
         redis.on('error', () => undefined); // reported below, at the publish that fails
       }
       try {

@@ -44,7 +44,10 @@ type PgConnection = pg.Client & {
 
 /** The SQL that opens a transaction of `trx` with the statement timeout in force. */
 function beginSql(trx: KnexPgTransaction, timeoutMs: number): string {
-  const mode = [trx.isolationLevel ? `ISOLATION LEVEL ${trx.isolationLevel}` : '', trx.readOnly ? 'READ ONLY' : '']
+  const mode = [
+    trx.isolationLevel ? `ISOLATION LEVEL ${trx.isolationLevel}` : '',
+    trx.readOnly ? 'READ ONLY' : '',
+  ]
     .join(' ')
     .trim();
   return `BEGIN${mode ? ` TRANSACTION ${mode}` : ''}; SET LOCAL statement_timeout = ${Math.trunc(timeoutMs)}`;

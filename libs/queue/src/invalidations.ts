@@ -91,6 +91,11 @@ export function subscribe(
 }
 
 /** Publishes `payload` on `channel`; resolves to the number of subscribers that received it. */
-export async function publish(redis: Redis, channel: string, payload: string, timeoutMs = 2_000): Promise<number> {
+export async function publish(
+  redis: Redis,
+  channel: string,
+  payload: string,
+  timeoutMs = 2_000,
+): Promise<number> {
   return withTimeout(redis.publish(channel, payload), timeoutMs);
 }

@@ -126,7 +126,7 @@ describe('catalogue-api: the auth cache across replicas', () => {
   });
 });
 
-describe("catalogue-api: the auth cache while its Redis is down", () => {
+describe('catalogue-api: the auth cache while its Redis is down', () => {
   let redis: DisposableRedis;
   const overrides: Record<string, string> = {};
   beforeAll(async () => {

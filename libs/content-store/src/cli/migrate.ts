@@ -21,9 +21,7 @@ async function main(): Promise<void> {
   });
   try {
     const applied = await prepareDatabase(db);
-    process.stdout.write(
-      `${JSON.stringify({ database: databaseName(url), created, applied })}\n`,
-    );
+    process.stdout.write(`${JSON.stringify({ database: databaseName(url), created, applied })}\n`);
   } finally {
     await db.destroy();
   }
