@@ -122,8 +122,11 @@ export interface AdminOptions {
   authChanged?: (table: AuthTable) => Promise<void>;
 }
 
-/** The tables whose rows the APIs' auth caches keep. */
-export type AuthTable = 'eshops' | 'api_tokens' | 'white_label_tokens' | 'allowed_origins';
+/**
+ * The tables whose rows the APIs' auth caches keep (`all`: an operator's flush after changing
+ * them by SQL, which tells nobody).
+ */
+export type AuthTable = 'eshops' | 'api_tokens' | 'white_label_tokens' | 'allowed_origins' | 'all';
 
 /** The rules' refusals of libs/webhooks as the operator's mistakes. */
 async function webhookCall<T>(work: () => Promise<T>): Promise<T> {
@@ -196,6 +199,11 @@ export function adminService(db: Knex, options: AdminOptions = {}) {
         if (input.credits > 0) await creditsRepository.topUp(trx, eshop.id, input.credits, 'initial credits');
         return { eshop, apiToken: api.token, whiteLabelToken: whiteLabel.token };
       });
+    },
+
+    /** Every API replica forgets what it keeps of tokens, eshops and origins. */
+    async flushAuthCaches(): Promise<void> {
+      await authChanged('all');
     },
 
     async showEshop(id: number): Promise<EshopDetails> {

@@ -45,6 +45,7 @@ export const USAGE = `Usage: npm run --silent admin -- <command>
   webhook enable ID WEBHOOK_ID
   webhook rotate-secret ID WEBHOOK_ID
   webhook redeliver ID WEBHOOK_ID FROM_SEQ [TO_SEQ]
+  auth-cache flush
 
 Prints JSON on stdout; errors go to stderr with a non-zero exit code.`;
 
@@ -238,6 +239,16 @@ function adminProgram(admin: () => AdminService, answer: Answer): Command {
         answer({ eshop_id: eshop, origins });
       });
   }
+
+  program
+    .command('auth-cache')
+    .description("the API processes' auth caches")
+    .command('flush')
+    .description("empty every API replica's auth cache now (after changing tokens, eshops or origins by SQL)")
+    .action(async () => {
+      await admin().flushAuthCaches();
+      answer({ flushed: true });
+    });
 
   const credit = program.command('credit').description('credits and their ledger');
   credit
