@@ -357,6 +357,19 @@ describe('chart options', () => {
       "'ingress' not allowed",
     ],
     ['the openai provider without a key', ['--set', 'config.GENERATION_PROVIDER=openai'], 'OPENAI_API_KEY'],
+    [
+      'a migration URL on a port the network policy does not open',
+      [
+        ...['--set', 'secrets.databaseMigrationUrl=postgres://owner@postgres-direct:5433/catalogue'],
+        ...[
+          '--set',
+          'networkPolicy.enabled=true',
+          '--set',
+          'networkPolicy.extraEgress[0].ports[0].port=5432',
+        ],
+      ],
+      'no rule for the database port 5433 (secrets.databaseMigrationUrl)',
+    ],
   ])('when given %s, then helm refuses to render', async (_case, args, message) => {
     const result = await helmTemplate(args);
     expect(result.code).not.toBe(0);
