@@ -1,5 +1,5 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { chownSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chownSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -64,7 +64,7 @@ export async function startPrivatePgBouncer(
   const child: ChildProcess = spawn(command, args, { stdio: 'ignore' });
   const readLog = (): string => {
     try {
-      return execFileSync('cat', [logFile]).toString();
+      return readFileSync(logFile, 'utf8');
     } catch {
       return '';
     }
