@@ -17,7 +17,7 @@ export const LIBRARY_IMPORTS = {
   'content-store': ['config', 'content', 'db'],
   webhooks: ['config', 'db', 'egress'],
   http: ['config', 'content', 'db', 'logger', 'queue'],
-  admin: ['config', 'content-store', 'db', 'logger', 'webhooks'],
+  admin: ['config', 'content-store', 'db', 'logger', 'queue', 'webhooks'],
   editor: ['content', 'credits'],
   testing: ['admin', 'config', 'content-store', 'db', 'http', 'logger'],
 };

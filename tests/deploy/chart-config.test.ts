@@ -12,6 +12,8 @@ import { CHART_DIR, renderChart, type K8sObject } from './chart';
 const NOT_IN_CHART: Record<string, string> = {
   DATABASE_URL: 'a secret: secrets.databaseUrl or secrets.existingSecret',
   DATABASE_READ_URL: 'a secret: secrets.databaseReadUrl or secrets.existingSecret',
+  DATABASE_MIGRATION_URL:
+    "a secret of the migration Job only: secrets.databaseMigrationUrl or the existingSecret's key",
   REDIS_URL: 'a secret: secrets.redisUrl or secrets.existingSecret',
   OPENAI_API_KEY: 'a secret: secrets.openaiApiKey or secrets.existingSecret',
   CATALOGUE_API_PORT: "set from catalogueApi.port (the container port and the Service's target)",

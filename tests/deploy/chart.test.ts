@@ -132,6 +132,7 @@ describe.each(VARIANTS)('chart with %s', (variant, args) => {
     const secretValues = [
       values.secrets.databaseUrl,
       values.secrets.databaseReadUrl,
+      values.secrets.databaseMigrationUrl,
       values.secrets.redisUrl,
       values.secrets.openaiApiKey,
     ].filter((v: string | undefined) => v) as string[];
@@ -156,9 +157,14 @@ describe.each(VARIANTS)('chart with %s', (variant, args) => {
           e.valueFrom?.secretKeyRef ? [[e.name, e.valueFrom.secretKeyRef]] : [],
         ),
       );
+      // The migration's own URL (optional key of an existing Secret) goes to the Job alone.
+      const migrationUrl =
+        owner.kind === 'Job' && (existingSecret || values.secrets.databaseMigrationUrl)
+          ? ['DATABASE_MIGRATION_URL']
+          : [];
       expect({ owner: describeObject(owner), vars: Object.keys(fromSecret).sort() }).toEqual({
         owner: describeObject(owner),
-        vars: Object.keys(keys).sort(),
+        vars: [...Object.keys(keys), ...migrationUrl].sort(),
       });
       if (existingSecret) {
         // The operator's Secret, under the keys the values name.
@@ -305,6 +311,46 @@ describe('chart options', () => {
         });
   });
 
+  test('when a migration URL is given, then the migration Job alone gets DATABASE_MIGRATION_URL, from its hook Secret', async () => {
+    const url = 'postgres://owner:pw@postgres-direct:5432/catalogue';
+    const objects = await renderChart(['--set', `secrets.databaseMigrationUrl=${url}`]);
+    const hookSecret = ofKind(objects, 'Secret').find(
+      (o) => o.metadata.name === 'shop-catalogue-content-secrets-migration',
+    );
+    const serviceSecret = ofKind(objects, 'Secret').find(
+      (o) => o.metadata.name === 'shop-catalogue-content-secrets',
+    );
+    expect((hookSecret as unknown as { data: Record<string, string> }).data.DATABASE_MIGRATION_URL).toBe(
+      Buffer.from(url).toString('base64'),
+    );
+    expect((serviceSecret as unknown as { data: Record<string, string> }).data).not.toHaveProperty(
+      'DATABASE_MIGRATION_URL',
+    );
+    for (const { owner: object, pod } of podSpecs(objects)) {
+      const env = pod.containers[0]!.env!.filter((e) => e.name === 'DATABASE_MIGRATION_URL');
+      if (object.kind === 'Job')
+        expect(env).toEqual([
+          {
+            name: 'DATABASE_MIGRATION_URL',
+            valueFrom: {
+              secretKeyRef: {
+                name: hookSecret!.metadata.name,
+                key: 'DATABASE_MIGRATION_URL',
+                optional: true,
+              },
+            },
+          },
+        ]);
+      else expect({ pod: describeObject(object), env }).toEqual({ pod: describeObject(object), env: [] });
+    }
+    // Unset, the Job has no such variable: migrate.js uses DATABASE_URL.
+    const plain = await renderChart();
+    const job = ofKind(plain, 'Job')[0]!;
+    expect(podSpecs([job])[0]!.pod.containers[0]!.env!.map((e) => e.name)).not.toContain(
+      'DATABASE_MIGRATION_URL',
+    );
+  });
+
   test.each([
     ['an unknown key', ['--set', 'catalogueApi.replica=3'], "additional properties 'replica' not allowed"],
     [
@@ -319,6 +365,19 @@ describe('chart options', () => {
       "'ingress' not allowed",
     ],
     ['the openai provider without a key', ['--set', 'config.GENERATION_PROVIDER=openai'], 'OPENAI_API_KEY'],
+    [
+      'a migration URL on a port the network policy does not open',
+      [
+        ...['--set', 'secrets.databaseMigrationUrl=postgres://owner@postgres-direct:5433/catalogue'],
+        ...[
+          '--set',
+          'networkPolicy.enabled=true',
+          '--set',
+          'networkPolicy.extraEgress[0].ports[0].port=5432',
+        ],
+      ],
+      'no rule for the database port 5433 (secrets.databaseMigrationUrl)',
+    ],
   ])('when given %s, then helm refuses to render', async (_case, args, message) => {
     const result = await helmTemplate(args);
     expect(result.code).not.toBe(0);

@@ -242,7 +242,9 @@ podAntiAffinity:
 {{- fail "networkPolicy.enabled needs networkPolicy.extraEgress rules for PostgreSQL and Redis: without them every pod is cut off from its database" -}}
 {{- end -}}
 {{- if not .Values.secrets.existingSecret -}}
-{{- $host := (urlParse .Values.secrets.databaseUrl).host -}}
+{{- range $name := list "databaseUrl" "databaseMigrationUrl" -}}
+{{- with index $.Values.secrets $name -}}
+{{- $host := (urlParse .).host -}}
 {{- $port := ternary (last (splitList ":" $host)) "5432" (contains ":" $host) -}}
 {{- $open := false -}}
 {{- range $egress -}}
@@ -250,7 +252,9 @@ podAntiAffinity:
 {{- range .ports -}}{{- if eq (toString .port) $port -}}{{- $open = true -}}{{- end -}}{{- end -}}
 {{- end -}}
 {{- if not $open -}}
-{{- fail (printf "networkPolicy.extraEgress has no rule for the database port %s (secrets.databaseUrl): every pod would be cut off from PostgreSQL" $port) -}}
+{{- fail (printf "networkPolicy.extraEgress has no rule for the database port %s (secrets.%s): every pod would be cut off from PostgreSQL" $port $name) -}}
+{{- end -}}
+{{- end -}}
 {{- end -}}
 {{- end -}}
 {{- end -}}

@@ -114,7 +114,19 @@ export interface CreatedEshop {
 export interface AdminOptions {
   /** Where webhook endpoints may point (the API's rule: WEBHOOK_ALLOW_PRIVATE); public only by default. */
   webhookEgress?: EgressPolicy;
+  /**
+   * Told after a committed change to what the APIs' auth caches keep (tokens, an eshop and its
+   * rate limit, origins), naming the table; the CLI publishes it on Redis so every replica
+   * forgets at once (libs/http auth-cache.ts). Without it the caches expire (AUTH_CACHE_TTL_MS).
+   */
+  authChanged?: (table: AuthTable) => Promise<void>;
 }
+
+/**
+ * The tables whose rows the APIs' auth caches keep (`all`: an operator's flush after changing
+ * them by SQL, which tells nobody).
+ */
+export type AuthTable = 'eshops' | 'api_tokens' | 'white_label_tokens' | 'allowed_origins' | 'all';
 
 /** The rules' refusals of libs/webhooks as the operator's mistakes. */
 async function webhookCall<T>(work: () => Promise<T>): Promise<T> {
@@ -128,6 +140,8 @@ async function webhookCall<T>(work: () => Promise<T>): Promise<T> {
 
 export function adminService(db: Knex, options: AdminOptions = {}) {
   const webhookEgress = options.webhookEgress ?? {};
+  const authChanged = options.authChanged ?? (() => Promise.resolve());
+  const tokenTable = (kind: TokenKind): AuthTable => (kind === 'api' ? 'api_tokens' : 'white_label_tokens');
   async function requireEshop(trx: Knex | Knex.Transaction, id: number): Promise<Eshop> {
     const eshop = await eshopsRepository.findById(trx, id);
     if (!eshop) throw new AdminError(`eshop ${id} not found`);
@@ -187,6 +201,11 @@ export function adminService(db: Knex, options: AdminOptions = {}) {
       });
     },
 
+    /** Every API replica forgets what it keeps of tokens, eshops and origins. */
+    async flushAuthCaches(): Promise<void> {
+      await authChanged('all');
+    },
+
     async showEshop(id: number): Promise<EshopDetails> {
       const eshop = await requireEshop(db, id);
       return {
@@ -202,6 +221,7 @@ export function adminService(db: Knex, options: AdminOptions = {}) {
     async setRevisionsKeep(id: number, keep: number | null): Promise<EshopDetails> {
       await requireEshop(db, id);
       await contentRevisionsRepository.setKeep(db, id, keep);
+      await authChanged('eshops');
       return this.showEshop(id);
     },
 
@@ -210,6 +230,8 @@ export function adminService(db: Knex, options: AdminOptions = {}) {
     async updateEshop(id: number, patch: Partial<EshopInput>): Promise<EshopDetails> {
       await requireEshop(db, id);
       await eshopsRepository.update(db, id, patch);
+      // The rate limit, languages and content fallbacks travel with the cached eshop.
+      await authChanged('eshops');
       return this.showEshop(id);
     },
 
@@ -226,7 +248,7 @@ export function adminService(db: Knex, options: AdminOptions = {}) {
      */
     async revokeToken(eshopId: number, prefix: string): Promise<TokenInfo> {
       if (prefix.length < 6) throw new AdminError('give at least the first 6 characters of the token');
-      return db.transaction(async (trx) => {
+      const revoked = await db.transaction(async (trx) => {
         await requireEshop(trx, eshopId);
         const matches =
           prefix.length > TOKEN_PREFIX_LENGTH
@@ -243,11 +265,15 @@ export function adminService(db: Knex, options: AdminOptions = {}) {
         await tokensRepository.revoke(trx, eshopId, token.kind, token.id);
         return { ...token, revokedAt: new Date() };
       });
+      await authChanged(tokenTable(revoked.kind));
+      return revoked;
     },
 
     async addOrigin(eshopId: number, origin: string): Promise<string[]> {
       await requireEshop(db, eshopId);
       await originsRepository.add(db, eshopId, origin);
+      // The caches also keep refusals of an origin.
+      await authChanged('allowed_origins');
       return originsRepository.list(db, eshopId);
     },
 
@@ -256,6 +282,7 @@ export function adminService(db: Knex, options: AdminOptions = {}) {
       if (!(await originsRepository.remove(db, eshopId, origin))) {
         throw new AdminError(`origin ${origin} is not allowed for eshop ${eshopId}`);
       }
+      await authChanged('allowed_origins');
       return originsRepository.list(db, eshopId);
     },
 

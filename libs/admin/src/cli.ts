@@ -4,21 +4,26 @@ import { loadConfigOrExit } from '@catalogue/config';
 import { createKnex } from '@catalogue/db';
 import { webhookEgressPolicy } from '@catalogue/webhooks';
 import { adminService } from './admin.service';
+import { authChangePublisher } from './auth-changes';
 import { runCli } from './cli-commands';
 
 async function main(): Promise<number> {
   const config = loadConfigOrExit(process.env);
   const db = createKnex({ ...config.database, poolMin: 0, poolMax: 2, applicationName: 'catalogue-admin' });
+  // Revocations, origin and eshop changes reach every API replica's auth cache over Redis.
+  const changes = authChangePublisher(config, (text) => process.stderr.write(text));
   try {
     return await runCli(
       process.argv.slice(2),
-      () => adminService(db, { webhookEgress: webhookEgressPolicy(config) }),
+      () =>
+        adminService(db, { webhookEgress: webhookEgressPolicy(config), authChanged: changes.authChanged }),
       {
         out: (text) => process.stdout.write(text),
         err: (text) => process.stderr.write(text),
       },
     );
   } finally {
+    await changes.close();
     await db.destroy();
   }
 }

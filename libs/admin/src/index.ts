@@ -1,5 +1,7 @@
 export { adminService, AdminError, parseLanguages, parseOrigin } from './admin.service';
-export type { AdminOptions, AdminService, CreatedEshop, EshopDetails } from './admin.service';
+export type { AdminOptions, AdminService, AuthTable, CreatedEshop, EshopDetails } from './admin.service';
+export { authChangePublisher } from './auth-changes';
+export type { AuthChangePublisher } from './auth-changes';
 export { runCli, USAGE } from './cli-commands';
 export type { CliIo } from './cli-commands';
 export { demoHostPage, startDemoHost } from './demo-host';

@@ -12,6 +12,12 @@ export interface Config {
   readonly logPretty: boolean;
   readonly database: {
     readonly url: string;
+    /**
+     * Where migrations run (DATABASE_MIGRATION_URL, DATABASE_URL when unset): a direct
+     * connection to PostgreSQL, as they take a session-level advisory lock that a
+     * transaction-mode pooler cannot keep.
+     */
+    readonly migrationUrl: string;
     readonly poolMin: number;
     readonly poolMax: number;
     readonly statementTimeoutMs: number;
@@ -52,7 +58,8 @@ export interface Config {
     readonly maxConcurrentRequests: number;
     /**
      * How long an API process keeps a token's eshop and an eshop's origins in memory (0: not at
-     * all). Changes empty it at once through NOTIFY; this only bounds the age of an entry.
+     * all). Changes made through the admin service empty it at once (Redis pub/sub, see
+     * auth-cache.ts); this only bounds the age of an entry.
      */
     readonly authCacheTtlMs: number;
     /**
@@ -183,6 +190,7 @@ const schema = Joi.object({
   DATABASE_URL: postgresUrl.default('postgres://postgres@127.0.0.1:5432/catalogue'),
   // Optional: unset (or empty) means no replica.
   DATABASE_READ_URL: postgresUrl,
+  DATABASE_MIGRATION_URL: postgresUrl,
   DATABASE_POOL_MIN: Joi.number().integer().min(0).default(0),
   DATABASE_POOL_MAX: Joi.number().integer().min(1).max(1000).default(10),
   DATABASE_STATEMENT_TIMEOUT_MS: Joi.number().integer().min(0).default(30_000),
@@ -301,6 +309,7 @@ export function loadConfig(env: NodeJS.ProcessEnv): Config {
     logPretty: v.LOG_PRETTY,
     database: {
       url: v.DATABASE_URL,
+      migrationUrl: v.DATABASE_MIGRATION_URL ?? v.DATABASE_URL,
       poolMin: v.DATABASE_POOL_MIN,
       poolMax: v.DATABASE_POOL_MAX,
       statementTimeoutMs: v.DATABASE_STATEMENT_TIMEOUT_MS,

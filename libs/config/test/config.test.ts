@@ -27,6 +27,7 @@ describe('loadConfig', () => {
       logPretty: false,
       database: {
         url: 'postgres://postgres@127.0.0.1:5432/catalogue',
+        migrationUrl: 'postgres://postgres@127.0.0.1:5432/catalogue',
         poolMin: 0,
         poolMax: 10,
         statementTimeoutMs: 30_000,
@@ -118,6 +119,7 @@ describe('loadConfig', () => {
       DATABASE_POOL_MAX: '20',
       DATABASE_STATEMENT_TIMEOUT_MS: '5000',
       DATABASE_READ_URL: 'postgresql://app:secret@db-replica.internal:6543/cat',
+      DATABASE_MIGRATION_URL: 'postgresql://owner:secret@db.internal:5432/cat',
       REDIS_URL: 'rediss://cache.internal:6380',
       QUEUE_PREFIX: 'prod:cat_1',
       CATALOGUE_API_PORT: '8000',
@@ -172,6 +174,7 @@ describe('loadConfig', () => {
       logPretty: true,
       database: {
         url: 'postgresql://app:secret@db.internal:6543/cat',
+        migrationUrl: 'postgresql://owner:secret@db.internal:5432/cat',
         poolMin: 2,
         poolMax: 20,
         statementTimeoutMs: 5000,

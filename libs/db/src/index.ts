@@ -1,7 +1,5 @@
 export { createKnex, isDatabaseUnavailable, pingDatabase } from './knex';
 export type { DatabaseOptions } from './knex';
-export { listen, AUTH_CHANGED_CHANNEL } from './notifications';
-export type { Listener, ListenerHandlers } from './notifications';
 export {
   migrateLatest,
   migrateUpTo,

@@ -1,5 +1,6 @@
 import knex, { type Knex } from 'knex';
 import pg from 'pg';
+import { pgClientWithStatementTimeout } from './statement-timeout';
 
 // COUNT(*) and BIGINT columns arrive as strings by default. Every bigint of this schema
 // (ids, credit amounts, counts) stays far below 2^53, so plain numbers are safe and simpler.
@@ -24,12 +25,12 @@ const QUERY_TIMEOUT_SLACK_MS = 2_000;
 export function createKnex(opts: DatabaseOptions): Knex {
   const connectTimeoutMs = opts.connectTimeoutMs ?? 10_000;
   return knex({
-    client: 'pg',
+    // A runaway query must not hold a pool connection (and a request) forever. Not a startup
+    // parameter, which a transaction-mode pooler refuses: see statement-timeout.ts.
+    client: pgClientWithStatementTimeout(opts.statementTimeoutMs),
     connection: {
       connectionString: opts.url,
-      // A runaway query must not hold a pool connection (and a request) forever.
-      statement_timeout: opts.statementTimeoutMs,
-      // statement_timeout is enforced by the server: a frozen or unreachable server never
+      // The statement timeout needs the server's answer: a frozen or unreachable server never
       // answers, so the client gives up too (the connection is then discarded).
       ...(opts.statementTimeoutMs > 0
         ? { query_timeout: opts.statementTimeoutMs + QUERY_TIMEOUT_SLACK_MS }

@@ -33,7 +33,6 @@ export async function withMigrationLock<T>(db: Knex, work: () => Promise<T>): Pr
   const settings = (db.client as { connectionSettings: pg.ClientConfig }).connectionSettings;
   const client = new pg.Client({
     ...settings,
-    statement_timeout: 0,
     query_timeout: undefined,
     application_name: 'catalogue-migrate-lock',
   });
@@ -86,11 +85,23 @@ export async function rollbackAll(db: Knex): Promise<string[]> {
 const DATABASE_NAME = /^[A-Za-z_][A-Za-z0-9_-]{0,62}$/;
 
 /**
- * Creates the database named in `url` when it does not exist yet, connecting to the
- * server's `postgres` maintenance database. Returns true when it created it.
+ * Creates the database named in `url` when it does not exist yet, connecting to the server's
+ * `postgres` maintenance database only then: when the database exists (the usual case, and the
+ * only one a pooler or a managed database may allow), that connection is never made. Returns
+ * true when it created it.
  */
 export async function ensureDatabase(url: string): Promise<boolean> {
   const name = databaseName(url);
+  const target = new pg.Client({ connectionString: url });
+  try {
+    await target.connect();
+    return false;
+  } catch (err) {
+    // 3D000 invalid_catalog_name: the database does not exist; anything else is a real failure.
+    if ((err as { code?: string }).code !== '3D000') throw err;
+  } finally {
+    await target.end().catch(() => undefined);
+  }
   const admin = new pg.Client({ connectionString: withDatabase(url, 'postgres') });
   await admin.connect();
   try {

@@ -1,15 +1,18 @@
 /**
- * What authentication reads on every request — a token's eshop, whether an eshop allows an
- * origin — kept in process for `ttlMs`. Correct across replicas because every change to those
- * tables notifies at commit (migration 20261125000100): a notification empties the cache, so a
- * revoked token or a removed origin stops working on every replica as soon as its notification
- * arrives (milliseconds after the commit). While the listening connection is down the cache is
- * not used at all (every request reads the database), and it starts empty when the connection is
- * back; the TTL only bounds how old an entry can get should a notification ever be lost on a
- * live connection. Unknown tokens are never cached (the failure limiter counts them).
+ * What authentication reads on every request — a token's eshop (with its rate limit), whether
+ * an eshop allows an origin — kept in process for `ttlMs`. Correct across replicas because every
+ * change to those tables made through the admin service is published on Redis after its commit
+ * (libs/queue invalidations.ts): a message empties the cache, so a revoked token, a removed
+ * origin or a changed rate limit takes effect on every replica as soon as the message arrives
+ * (milliseconds after the commit), whatever pooler stands in front of PostgreSQL. While the
+ * subscribing connection is down, or does not answer the readiness ping, the cache is not used
+ * at all (every request reads the database), and it starts empty when the connection is back;
+ * the TTL bounds how old an entry can get for a change made another way (an operator's SQL).
+ * Unknown tokens are never cached (the failure limiter counts them).
  */
-import { AUTH_CHANGED_CHANNEL, listen, type Eshop, type Listener, type TokenKind } from '@catalogue/db';
+import type { Eshop, TokenKind } from '@catalogue/db';
 import type { Logger } from '@catalogue/logger';
+import { subscribe, type Subscription } from '@catalogue/queue';
 
 export interface AuthCache {
   /** The eshop of a token by its hash: cached, or `load`ed (and cached when found). */
@@ -20,8 +23,13 @@ export interface AuthCache {
   ): Promise<Eshop | undefined>;
   /** Whether an eshop allows an origin: cached, or `load`ed. */
   originAllowed(eshopId: number, origin: string, load: () => Promise<boolean>): Promise<boolean>;
-  /** Whether entries are served (the listener is up and the TTL is not 0). */
+  /** Whether entries are served (the subscriber is up and the TTL is not 0). */
   active(): boolean;
+  /**
+   * Readiness: `ok` when the invalidation channel answers a ping now, `off` otherwise (then
+   * nothing is served from memory until it is back); `disabled` when nothing is cached.
+   */
+  state(): Promise<'ok' | 'off' | 'disabled'>;
   close(): Promise<void>;
 }
 
@@ -30,17 +38,22 @@ export const NO_AUTH_CACHE: AuthCache = {
   eshopOfToken: (_kind, _hash, load) => load(),
   originAllowed: (_eshopId, _origin, load) => load(),
   active: () => false,
+  state: () => Promise.resolve('disabled'),
   close: () => Promise.resolve(),
 };
 
 export interface AuthCacheOptions {
-  databaseUrl: string;
+  /** The deployment's Redis and the channel of auth changes (authChangesChannel). */
+  redisUrl: string;
+  channel: string;
   ttlMs: number;
   /** Entries at most; the oldest go first. */
   maxEntries?: number;
   logger: Logger;
-  /** Shown in pg_stat_activity for the listening connection. */
+  /** The subscribing connection's name is this plus `-auth-changes` (CLIENT LIST). */
   applicationName: string;
+  /** How long the readiness ping of the subscribing connection may take (default 1 s). */
+  checkTimeoutMs?: number;
 }
 
 export function createAuthCache(opts: AuthCacheOptions): AuthCache {
@@ -55,21 +68,17 @@ export function createAuthCache(opts: AuthCacheOptions): AuthCache {
     entries.clear();
   };
 
-  const listener: Listener = listen(
+  const subscription: Subscription = subscribe(
+    { url: opts.redisUrl, channel: opts.channel, connectionName: `${opts.applicationName}-auth-changes` },
     {
-      url: opts.databaseUrl,
-      channel: AUTH_CHANGED_CHANNEL,
-      applicationName: `${opts.applicationName}-auth-listener`,
-    },
-    {
-      onNotify: clear,
+      onMessage: clear,
       onUp: () => {
         clear();
         listening = true;
-        opts.logger.debug('auth cache: listening for changes');
+        opts.logger.debug('auth cache: subscribed to changes');
       },
       onDown: (err) => {
-        if (listening) opts.logger.warn({ err: err.message }, 'auth cache off: change notifications lost');
+        if (listening) opts.logger.warn({ err: err.message }, 'auth cache off: change messages lost');
         listening = false;
         clear();
       },
@@ -94,6 +103,7 @@ export function createAuthCache(opts: AuthCacheOptions): AuthCache {
     eshopOfToken: (kind, hash, load) => cached(`token:${kind}:${hash}`, load, (eshop) => eshop !== undefined),
     originAllowed: (eshopId, origin, load) => cached(`origin:${eshopId}:${origin}`, load, () => true),
     active: () => listening,
-    close: () => listener.close(),
+    state: async () => ((await subscription.check(opts.checkTimeoutMs ?? 1_000)) ? 'ok' : 'off'),
+    close: () => subscription.close(),
   };
 }

@@ -3,7 +3,7 @@ import type { Redis } from 'ioredis';
 import type { Config } from '@catalogue/config';
 import { createKnex, pingDatabase, type Knex } from '@catalogue/db';
 import { createLogger, type Logger } from '@catalogue/logger';
-import { createRedis, pingRedis, withTimeout } from '@catalogue/queue';
+import { authChangesChannel, createRedis, pingRedis, withTimeout } from '@catalogue/queue';
 import type { ReadinessCheck } from './health';
 import { createRateLimitMetrics, createReadMetrics } from './metrics';
 import { createReads, type Reads } from './read-replica';
@@ -39,8 +39,8 @@ export interface BaseDeps {
 
 /**
  * `authenticates`: the process serves token-authenticated routes, so it keeps an auth cache
- * (and its one listening connection); the others do not. `readsReplica`: the process serves
- * reads a replica may answer, so it connects to `DATABASE_READ_URL` when one is set.
+ * (and its one Redis connection subscribed to auth changes); the others do not. `readsReplica`: the
+ * process serves reads a replica may answer, so it connects to `DATABASE_READ_URL` when one is set.
  */
 export function buildBaseDeps(
   config: Config,
@@ -85,7 +85,8 @@ export function buildBaseDeps(
   const rateLimits = createRateLimits(rateLimitRedis, config, createRateLimitMetrics(registry), logger);
   const authCache = opts.authenticates
     ? createAuthCache({
-        databaseUrl: config.database.url,
+        redisUrl: config.redis.url,
+        channel: authChangesChannel(config.redis.queuePrefix),
         ttlMs: config.http.authCacheTtlMs,
         logger,
         applicationName: service,
@@ -103,13 +104,14 @@ export function buildBaseDeps(
       { name: 'redis', check: () => pingRedis(redis) },
       // Reported, never failing readiness: without Redis the limiter lets requests pass.
       { name: 'rate_limiter', critical: false, check: () => Promise.resolve(rateLimits.state()) },
-      // Reported, never failing readiness: without its listener every request reads Postgres.
+      // Reported, never failing readiness: without its Redis subscription (down, or not answering
+      // a ping now) the cache is off and every request reads Postgres.
       ...(opts.authenticates
         ? [
             {
               name: 'auth_cache',
               critical: false as const,
-              check: () => Promise.resolve(authCache.active() ? 'ok' : 'off'),
+              check: () => authCache.state(),
             },
           ]
         : []),

@@ -15,6 +15,8 @@ export {
 } from './jobs';
 export type { JobPayloads, QueueClass, QueueConsumer, QueueName } from './jobs';
 export { createRedis, pingRedis, withTimeout } from './connection';
+export { authChangesChannel, publish, subscribe } from './invalidations';
+export type { InvalidationHandlers, Subscription } from './invalidations';
 export { createQueues, enqueue, enqueueMany, closeQueues } from './producers';
 export type { Queues } from './producers';
 export { createWorkers, closeWorkers } from './worker';

@@ -307,3 +307,4 @@ export { chromiumPath, launchBrowser } from './browser';
 export * from './served-docs';
 export * from './private-postgres';
 export * from './private-replica';
+export * from './private-pgbouncer';

@@ -1,9 +1,16 @@
 // The auth cache across replicas: two catalogue-api processes' worth of deps on the same
-// database, each keeping tokens' eshops in memory, emptied by the NOTIFY of every change to
-// the token and eshop tables (libs/http auth-cache.ts, migration 20261125000100).
-import { adminService } from '@catalogue/admin';
+// database, each keeping tokens' eshops in memory, emptied by the Redis message the admin
+// service publishes after every change to the token and eshop tables (libs/http auth-cache.ts).
+import { adminService, authChangePublisher, type AuthChangePublisher } from '@catalogue/admin';
 import { hashToken, tokensRepository } from '@catalogue/db';
-import { eventually, makeEshop, serveServiceForTests } from '@catalogue/testing';
+import {
+  eventually,
+  makeEshop,
+  serveServiceForTests,
+  startPrivateRedis,
+  testConfig,
+  type DisposableRedis,
+} from '@catalogue/testing';
 import { createApp } from '../src/app';
 import { buildDeps, closeDeps } from '../src/deps';
 
@@ -11,6 +18,9 @@ describe('catalogue-api: the auth cache across replicas', () => {
   const a = serveServiceForTests({ buildDeps, createApp, closeDeps });
   const b = serveServiceForTests({ buildDeps, createApp, closeDeps });
   const replicas = [a, b];
+  let changes: AuthChangePublisher;
+  /** The operators' path: the admin service, telling the caches through Redis. */
+  const admin = () => adminService(a.deps.db, { authChanged: changes.authChanged });
 
   const whoami = async (url: string, token: string): Promise<number> =>
     (await fetch(`${url}/api/v2/rest/whoami`, { headers: { Authorization: `Bearer ${token}` } })).status;
@@ -34,15 +44,18 @@ describe('catalogue-api: the auth cache across replicas', () => {
   }
 
   beforeAll(async () => {
+    changes = authChangePublisher(testConfig(), (text) => {
+      throw new Error(text);
+    });
     for (const replica of replicas)
       await eventually(async () => expect(await cacheState(replica.url)).toBe('ok'), 5_000);
   });
 
+  afterAll(() => changes.close());
+
   async function revokeAll(eshopId: number): Promise<void> {
     const tokens = await tokensRepository.listForEshop(a.deps.db, eshopId);
-    await a.deps.db.transaction(async (trx) => {
-      for (const t of tokens) await tokensRepository.revoke(trx, eshopId, t.kind, t.id);
-    });
+    for (const t of tokens) await admin().revokeToken(eshopId, t.prefix);
   }
 
   test('when a token is used again, then the replica answers from memory without asking Postgres', async () => {
@@ -66,7 +79,7 @@ describe('catalogue-api: the auth cache across replicas', () => {
 
     await revokeAll(eshop.id);
 
-    // The notification arrives milliseconds after the commit; the TTL (60 s) is not what ends it.
+    // The message arrives milliseconds after the commit; the TTL (60 s) is not what ends it.
     for (const r of replicas)
       await eventually(async () => expect(await whoami(r.url, apiToken)).toBe(401), 1_000);
   });
@@ -100,34 +113,63 @@ describe('catalogue-api: the auth cache across replicas', () => {
     expect(await whoami(a.url, token)).toBe(200);
   });
 
-  test('when the listening connection is lost, then the replica reads Postgres for every request until it is back', async () => {
-    const { eshop, apiToken } = await makeEshop(a.deps.db);
-    expect(await whoami(a.url, apiToken)).toBe(200);
-
-    // The listeners of this test run's database (both replicas').
-    await a.deps.db.raw(
-      `select pg_terminate_backend(pid) from pg_stat_activity
-        where application_name = 'catalogue-api-auth-listener' and datname = current_database()`,
-    );
-    await eventually(async () => expect(await cacheState(a.url)).toBe('off'), 2_000);
-    const blind = await tokenQueries(a, () => whoami(a.url, apiToken));
-    await revokeAll(eshop.id);
-    const refused = await whoami(a.url, apiToken);
-
-    expect(blind).toBe(1);
-    expect(refused).toBe(401);
-    for (const r of replicas) await eventually(async () => expect(await cacheState(r.url)).toBe('ok'), 5_000);
-  });
-
   test('when an eshop is changed, then the replicas read it again', async () => {
     const { eshop, apiToken } = await makeEshop(a.deps.db);
     expect(await whoami(b.url, apiToken)).toBe(200);
 
-    await adminService(a.deps.db).updateEshop(eshop.id, { rateLimitPerMinute: 1 });
+    await admin().updateEshop(eshop.id, { rateLimitPerMinute: 1 });
 
     await eventually(async () => {
       const queries = await tokenQueries(b, () => whoami(b.url, apiToken));
       expect(queries).toBe(1);
     }, 1_000);
+  });
+});
+
+describe('catalogue-api: the auth cache while its Redis is down', () => {
+  let redis: DisposableRedis;
+  const overrides: Record<string, string> = {};
+  beforeAll(async () => {
+    redis = await startPrivateRedis();
+    overrides.REDIS_URL = redis.url;
+  });
+  afterAll(() => redis.stop());
+  const replica = serveServiceForTests({ buildDeps, createApp, closeDeps }, overrides);
+
+  const whoami = async (token: string): Promise<number> =>
+    (await fetch(`${replica.url}/api/v2/rest/whoami`, { headers: { Authorization: `Bearer ${token}` } }))
+      .status;
+  const cacheState = async (): Promise<string> =>
+    ((await (await fetch(`${replica.url}/readyz`)).json()) as { checks: Record<string, string> }).checks
+      .auth_cache!;
+  async function tokenQueries(run: () => Promise<unknown>): Promise<number> {
+    let count = 0;
+    const listener = (q: { sql: string }) => void (/_tokens"\."token_hash"/.test(q.sql) && count++);
+    replica.deps.db.on('query', listener);
+    try {
+      await run();
+    } finally {
+      replica.deps.db.off('query', listener);
+    }
+    return count;
+  }
+
+  test('when the invalidation channel is lost, then readiness says so and every request reads Postgres until it is back', async () => {
+    await eventually(async () => expect(await cacheState()).toBe('ok'), 5_000);
+    const { eshop, apiToken } = await makeEshop(replica.deps.db);
+    expect(await whoami(apiToken)).toBe(200);
+
+    await redis.stop();
+    await eventually(async () => expect(await cacheState()).toBe('off'), 5_000);
+    const blind = await tokenQueries(() => whoami(apiToken));
+    // Nobody can tell the replica now: the change is made without the admin service's message.
+    const [token] = await tokensRepository.listForEshop(replica.deps.db, eshop.id);
+    await tokensRepository.revoke(replica.deps.db, eshop.id, token!.kind, token!.id);
+    const refused = await whoami(apiToken);
+
+    expect(blind).toBe(1);
+    expect(refused).toBe(401);
+    await redis.restart();
+    await eventually(async () => expect(await cacheState()).toBe('ok'), 10_000);
   });
 });

@@ -1,17 +1,31 @@
 // The white-label API keeps tokens' eshops and eshops' allowed origins in memory (libs/http
-// auth-cache.ts); a change to either reaches it through NOTIFY at commit.
-import { eshopsRepository, originsRepository } from '@catalogue/db';
-import { eventually } from '@catalogue/testing';
+// auth-cache.ts); a change to either made through the admin service reaches it over Redis
+// pub/sub after the commit.
+import { adminService, authChangePublisher, type AuthChangePublisher } from '@catalogue/admin';
+import { eventually, testConfig } from '@catalogue/testing';
 import { editorService, ORIGIN } from './editor-client';
 
 describe('white-label-api: the auth cache', () => {
   const service = editorService();
+  let changes: AuthChangePublisher;
+  const admin = () => adminService(service.deps.db, { authChanged: changes.authChanged });
+
+  beforeAll(async () => {
+    changes = authChangePublisher(testConfig(), (text) => {
+      throw new Error(text);
+    });
+    const cacheState = async (): Promise<string | undefined> =>
+      ((await (await fetch(`${service.url}/readyz`)).json()) as { checks: Record<string, string> }).checks
+        .auth_cache;
+    await eventually(async () => expect(await cacheState()).toBe('ok'), 5_000);
+  });
+  afterAll(() => changes.close());
 
   test('when an allowed origin is removed, then the next requests from it are refused', async () => {
     const shop = await service.shop();
     expect((await shop.get('/widget')).status).toBe(200);
 
-    await originsRepository.remove(service.deps.db, shop.id, ORIGIN);
+    await admin().removeOrigin(shop.id, ORIGIN);
 
     await eventually(async () => expect((await shop.get('/widget')).status).toBe(403), 1_000);
   });
@@ -20,7 +34,7 @@ describe('white-label-api: the auth cache', () => {
     const shop = await service.shop();
     expect((await shop.get('/widget')).status).toBe(200);
 
-    await eshopsRepository.update(service.deps.db, shop.id, { licenceValidUntil: '2020-01-01' });
+    await admin().updateEshop(shop.id, { licenceValidUntil: '2020-01-01' });
 
     await eventually(async () => {
       const res = await shop.get('/widget');

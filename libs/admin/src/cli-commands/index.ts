@@ -2,6 +2,7 @@
 // generated from the commands themselves (so a new command or option cannot be missing from it).
 import { Command, CommanderError, type Argument, type Help } from 'commander';
 import { AdminError, type AdminService } from '../admin.service';
+import { authCacheCommands } from './auth-cache';
 import { creditCommands } from './credit';
 import { eshopCommands } from './eshop';
 import { itemCommands } from './item';
@@ -14,6 +15,7 @@ const GROUPS: readonly CommandGroup[] = [
   eshopCommands,
   tokenCommands,
   originCommands,
+  authCacheCommands,
   creditCommands,
   itemCommands,
   webhookCommands,
