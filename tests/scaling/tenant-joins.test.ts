@@ -1,13 +1,39 @@
 // No statement joins two tenant tables without eshop_id (docs/scaling.md, "Ready for a
-// distributed PostgreSQL"): the whole service runs in this process (both APIs, the worker, the
-// settlement consumer) through an import with parameters and variants, the render, the v2 list
-// and change feed, the white-label editor flow and a generation with its settlement; every
-// statement any of them sent is EXPLAINed with the values it was sent with, and each pair of
-// tenant tables a plan reads must have its eshop_id tied together.
+// distributed PostgreSQL"): the whole service runs in this process (both APIs, every queue of the
+// generation worker, the settlement consumer) through webhooks, an import with brands,
+// parameters and variants, the render, the v2 list and change feed, an update and a delete, a
+// listing batch, the white-label editor flow, revisions, a generation with its settlement and a
+// sweep; every statement any of them sent is EXPLAINed with the values it was sent with, and
+// each pair of tenant tables a plan reads must have its eshop_id tied together.
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Worker } from 'bullmq';
 import { createKnex, type Knex } from '@catalogue/db';
 import { WHITE_LABEL_TOKEN_HEADER } from '@catalogue/http';
-import { eventually, makeEshop, testConfig } from '@catalogue/testing';
-import { useFullStack } from '../full-stack';
+import { closeWorkers } from '@catalogue/queue';
+import { eventually, makeEshop, serveServiceForTests, testConfig } from '@catalogue/testing';
+import { createApp as createCatalogueApp } from '../../services/catalogue-api/src/app';
+import {
+  buildDeps as buildCatalogueDeps,
+  closeDeps as closeCatalogueDeps,
+} from '../../services/catalogue-api/src/deps';
+import {
+  buildDeps as buildCreditDeps,
+  closeDeps as closeCreditDeps,
+  type Deps as CreditDeps,
+} from '../../services/credit-service/src/deps';
+import { startWorkers as startSettlement } from '../../services/credit-service/src/workers';
+import {
+  buildDeps as buildWorkerDeps,
+  closeDeps as closeWorkerDeps,
+  type Deps as WorkerDeps,
+} from '../../services/generation-worker/src/deps';
+import {
+  keepRelayScheduled,
+  startWorkers as startGeneration,
+} from '../../services/generation-worker/src/handlers';
+import { createApp } from '../../services/white-label-api/src/app';
+import { buildDeps, closeDeps } from '../../services/white-label-api/src/deps';
 import { NOT_DISTRIBUTED, distributedTables } from './distribution';
 import { captureStatements, pairKey, untiedPairs, type SentStatement } from './tenant-joins';
 
@@ -25,10 +51,23 @@ const LIST_DEFERRED_JOIN =
   'eshop. Safe on one PostgreSQL (ids are unique); under Citus the join must name `e.eshop_id = l.eshop_id` ' +
   '(docs/scaling.md, "What would have to change")';
 
+const REVISION_RETENTION =
+  'contentRevisionsRepository.deleteOlderThan (the sweep) deletes `where id in (select r.id …)`: the deleted rows ' +
+  'are matched to the chosen ones by id alone. Under Citus: `where (eshop_id, id) in (select r.eshop_id, r.id …)`';
+
+const IDLE_DELIVERIES =
+  'webhooksRepository.idlePendingDeliveries (the sweep) checks `not exists (… q.endpoint_id = p.endpoint_id …)`: ' +
+  'an endpoint belongs to one eshop, so this is correct, but the correlation names no eshop_id. Under Citus: add ' +
+  '`q.eshop_id = p.eshop_id`';
+
 const KNOWN_UNTIED_JOINS: Readonly<Record<string, string>> = {
   'products × products': LIST_DEFERRED_JOIN,
   'content × products': LIST_DEFERRED_JOIN,
   'product_variants × products': LIST_DEFERRED_JOIN,
+  'content_revisions × content_revisions': REVISION_RETENTION,
+  'content × content_revisions': REVISION_RETENTION,
+  'webhook_pending_deliveries × webhook_pending_deliveries': IDLE_DELIVERIES,
+  'webhook_endpoints × webhook_pending_deliveries': IDLE_DELIVERIES,
 };
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- responses are read field by field
@@ -61,16 +100,49 @@ function ok(res: { status: number; body: Body }): void {
 
 const text = (def: string, cs: string, en: string) => ({ default: def, cs, en });
 
+/** Webhooks go to a receiver on the loopback interface of this test. */
+const STACK = { QUEUE_PREFIX: PREFIX, WEBHOOK_ALLOW_PRIVATE: '127.0.0.1/32:*' };
+
 describe('joins between tenant tables', () => {
   const capture = captureStatements();
-  const { wl, catalogue } = useFullStack(PREFIX);
+  const wl = serveServiceForTests({ buildDeps, createApp, closeDeps }, STACK);
+  const catalogue = serveServiceForTests(
+    { buildDeps: buildCatalogueDeps, createApp: createCatalogueApp, closeDeps: closeCatalogueDeps },
+    STACK,
+  );
   let explainDb: Knex;
+  let worker: WorkerDeps;
+  let credit: CreditDeps;
+  let workers: Worker[];
+  let stopRelay: () => void;
+  let receiver: Server;
+  const received: string[] = [];
 
-  beforeAll(() => {
+  beforeAll(async () => {
     explainDb = createKnex({ ...testConfig().database, poolMin: 0, poolMax: 1 });
+    const config = testConfig({ ...STACK, GENERATION_PROVIDER: 'builtin', WEBHOOK_RELAY_EVERY_MS: '100' });
+    worker = buildWorkerDeps(config);
+    credit = buildCreditDeps(config);
+    workers = [...startGeneration(worker), ...startSettlement(credit)];
+    stopRelay = keepRelayScheduled(worker);
+    receiver = createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', () => {
+        received.push(Buffer.concat(chunks).toString('utf8'));
+        res.end('ok');
+      });
+    });
+    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
   });
   afterAll(async () => {
     capture.stop();
+    stopRelay?.();
+    await worker?.queues['webhook-relay'].removeJobScheduler('webhook-relay').catch(() => undefined);
+    await closeWorkers(workers ?? []);
+    await closeWorkerDeps(worker);
+    await closeCreditDeps(credit);
+    await new Promise<void>((resolve) => (receiver ? receiver.close(() => resolve()) : resolve()));
     await explainDb?.destroy();
   });
 
@@ -92,6 +164,11 @@ describe('joins between tenant tables', () => {
       );
     const backOffice = (method: string, path: string, body?: unknown) =>
       call(catalogue.url, { Authorization: `Bearer ${shop.apiToken}` }, method, path, body);
+
+    // A webhook endpoint (the relay and the deliveries run while the rest goes on).
+    const port = (receiver.address() as AddressInfo).port;
+    const hook = await backOffice('POST', '/api/v2/rest/webhooks', { url: `http://127.0.0.1:${port}/hook` });
+    ok(hook);
 
     // Catalogue: parameters, brands and products with parameters and variants; rendered; listed.
     ok(
@@ -142,6 +219,18 @@ describe('joins between tenant tables', () => {
       ]),
     );
     ok(await backOffice('DELETE', '/api/v2/rest/products', [{ id: 'P2' }]));
+    // A listing batch, enriched by the worker.
+    const batch = await backOffice('POST', '/api/v2/rest/listing', [
+      { code: 'L1', title: 'Garden chair', parameter: [{ label: 'Colour', value: 'green' }] },
+    ]);
+    ok(batch);
+    await eventually(async () => {
+      const pending = await db('listing_rows')
+        .where({ eshop_id: shop.eshop.id })
+        .whereIn('status', ['pending', 'processing']);
+      expect(pending).toEqual([]);
+    }, 20_000);
+    ok(await backOffice('GET', `/api/v2/rest/listing/${batch.body.data.batch_id}/product`));
 
     // White label: register, design fill, edit, generate (builtin provider) and its settlement.
     ok(await host('POST', '/register-entity', { entity_id: 'P1', type: 'product', title: 'Shoe' }));
@@ -184,6 +273,21 @@ describe('joins between tenant tables', () => {
       expect(Number(rows[0]?.n)).toBe(1);
     }, 15_000);
     ok(await host('GET', '/credit'));
+    // Revisions of the content, and a restore of the first.
+    const revisions = await host('GET', '/content/P1/type/product/revisions');
+    ok(revisions);
+    const first = revisions.body.data.at(-1);
+    ok(await host('POST', `/content/P1/type/product/revisions/${first.id}/restore`));
+    // The webhook got the events; its deliveries are listed. A sweep of stale work.
+    await eventually(() => expect(received.length).toBeGreaterThan(0), 20_000);
+    ok(await backOffice('GET', `/api/v2/rest/webhooks/${hook.body.data?.id ?? hook.body.id}/deliveries`));
+    await worker.queues['sweep-stale-work'].add('sweep-stale-work', {});
+    await eventually(async () => {
+      expect(await worker.queues['sweep-stale-work'].getJobCounts('waiting', 'active')).toEqual({
+        waiting: 0,
+        active: 0,
+      });
+    }, 20_000);
 
     // Every captured statement that names two tenant tables, explained with the values it was sent with.
     const distributed = new Set(await distributedTables(explainDb));

@@ -57,6 +57,13 @@ function nodes(plan: PlanNode): PlanNode[] {
   return [plan, ...(plan.Plans ?? []).flatMap(nodes)];
 }
 
+/** The relations whose eshop_id a plan node's output carries (`c.eshop_id` -> c). */
+function eshopSources(output: unknown): string[] {
+  return (Array.isArray(output) ? (output as string[]) : [])
+    .map((column) => /^\(?(\w+)\.eshop_id\)?$/.exec(column)?.[1])
+    .filter((alias): alias is string => alias !== undefined);
+}
+
 /** Union-find over `alias` and constant names. */
 class Classes {
   private readonly parent = new Map<string, string>();
@@ -82,7 +89,16 @@ class Classes {
 export function untiedPairs(plan: PlanNode, distributed: ReadonlySet<string>): [string, string][] {
   const classes = new Classes();
   const scans: { table: string; alias: string }[] = [];
+  // A CTE's eshop_id is that of the relations its output (or RETURNING) takes it from.
+  const cteSources = new Map<string, string[]>();
   for (const node of nodes(plan)) {
+    const name = /^CTE (\w+)$/.exec(String(node['Subplan Name'] ?? ''))?.[1];
+    if (name) cteSources.set(name, eshopSources(node.Output));
+  }
+  for (const node of nodes(plan)) {
+    if (node['Node Type'] === 'CTE Scan' && node.Alias) {
+      for (const source of cteSources.get(String(node['CTE Name'])) ?? []) classes.union(node.Alias, source);
+    }
     const table = node['Relation Name'];
     if (table && distributed.has(table) && node['Node Type'] !== 'ModifyTable') {
       scans.push({ table, alias: node.Alias ?? table });
@@ -93,11 +109,7 @@ export function untiedPairs(plan: PlanNode, distributed: ReadonlySet<string>): [
     if (one && node.Alias) classes.union(node.Alias, `value ${one[1]}`);
     // A subquery's eshop_id is that of the relations its output takes it from.
     if (node['Node Type'] === 'Subquery Scan' && node.Alias && node.Plans?.[0]) {
-      const output = node.Plans[0].Output;
-      for (const column of Array.isArray(output) ? (output as string[]) : []) {
-        const from = /^\(?(\w+)\.eshop_id\)?$/.exec(column);
-        if (from) classes.union(node.Alias, from[1]!);
-      }
+      for (const source of eshopSources(node.Plans[0].Output)) classes.union(node.Alias, source);
     }
     for (const key of CONDITIONS) {
       const cond = node[key];
