@@ -10,7 +10,7 @@ import { contentHash } from '@catalogue/http';
 import { expectMatchesContract, serveServiceForTests } from '@catalogue/testing';
 import { createApp } from '../../services/white-label-api/src/app';
 import { buildDeps, closeDeps } from '../../services/white-label-api/src/deps';
-import { GZIP_BUDGET_BYTES as GZIP_BUDGET } from './budget';
+import { GZIP_BUDGET_BYTES as GZIP_BUDGET } from '../bench/editor-budget';
 
 const BUNDLE = join(__dirname, '..', '..', 'libs', 'editor', 'dist', 'ccs-editor.js');
 
