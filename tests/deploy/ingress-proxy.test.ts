@@ -6,7 +6,8 @@
 // a 5 MB import through the catalogue host; the probes and /metrics must not. Chromium then
 // opens an eshop admin's page that embeds the editor from the white-label host (host names
 // mapped to the proxy): the bundle, the API, design previews and /public/credit all come
-// through the rendered Ingress paths, and the editor fills a design and shows the price list.
+// through the rendered Ingress paths, and the editor fills a design and shows the price list;
+// and a 5 MB import sent by the browser from the catalogue host's /docs page passes the Ingress.
 import { request as httpRequest, createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Browser, Response } from 'playwright-core';
@@ -350,6 +351,51 @@ describe('Chromium through the Ingress: an eshop admin page embedding the editor
         });
         expect(content.status).toBe(200);
         expect((JSON.parse(content.body) as unknown[]).length).toBeGreaterThan(0);
+      } finally {
+        await context.close();
+      }
+    },
+    SETUP_TIMEOUT_MS,
+  );
+
+  test(
+    'when the browser sends a 5 MB import from the catalogue host (its /docs page, same origin), then it passes the Ingress and every item is stored',
+    async () => {
+      const { eshop, apiToken } = await makeEshop(catalogue.deps.db);
+      const context = await browser.newContext();
+      const page = await context.newPage();
+      try {
+        const docs = await page.goto(`http://${CATALOGUE_HOST}/docs`);
+        expect(docs?.status()).toBe(200);
+        const limits = JSON.stringify({ ...LIMITS, description: LIMITS.description - 7 });
+        const answer = (await page.evaluate(`(async () => {
+          const L = ${limits};
+          const x = (n) => 'x'.repeat(n);
+          const body = JSON.stringify(Array.from({ length: 25 }, (_, i) => ({
+            id: 'WEB-' + i,
+            name: { default: x(L.name) },
+            seo_title: { default: x(L.seo_title) },
+            seo_description: { default: x(L.seo_description) },
+            short_description: { default: x(L.short_description) },
+            description: { default: '<p>' + x(L.description) + '</p>' },
+          })));
+          const res = await fetch('/api/v2/rest/products', {
+            method: 'POST',
+            headers: { authorization: 'Bearer ${apiToken}', 'content-type': 'application/json' },
+            body,
+          });
+          return { size: body.length, status: res.status, body: await res.text() };
+        })()`)) as { size: number; status: number; body: string };
+        expect(answer.size).toBeGreaterThan(5 * 1024 * 1024);
+        expect([answer.status, JSON.parse(answer.body)]).toEqual([
+          200,
+          expect.objectContaining({ success: true, imported: 25 }),
+        ]);
+        const stored = await catalogue.deps
+          .db('products')
+          .where({ eshop_id: eshop.id })
+          .count<{ n: number }[]>({ n: '*' });
+        expect(Number(stored[0]!.n)).toBe(25);
       } finally {
         await context.close();
       }
