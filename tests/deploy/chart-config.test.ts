@@ -1,125 +1,126 @@
-// The chart's `config` values against libs/config's schema, the one description of the
-// services' variables: every variable the services read is accepted by the chart (or is
-// named below as set another way), with the same type, bounds and default, and the ConfigMap
-// the chart renders is a configuration the services start with.
-import { readFileSync } from 'node:fs';
+// libs/config's variables table (libs/config/src/variables.ts) is the one description of the
+// services' variables: the chart's `config` schema and defaults and the README's configuration
+// table are generated from it (`npm run gen:config`). These tests fail when a committed file
+// differs from what the script writes, when a service reads a variable the table does not say
+// it reads, and when the ConfigMap the chart renders is not a configuration the services load.
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { execFileSync } from 'node:child_process';
 import { parse } from 'yaml';
-import { configSchema, loadConfig } from '@catalogue/config';
+import {
+  chartConfigProperties,
+  chartDefaultOf,
+  chartVariables,
+  loadConfig,
+  renderConfigFiles,
+  VARIABLES,
+  type ConfigFiles,
+  type Reader,
+} from '@catalogue/config';
+import { REPO_ROOT } from '@catalogue/testing';
 import { CHART_DIR, renderChart, type K8sObject } from './chart';
 
-/** Variables of libs/config that the chart's `config` block does not take, and why. */
-const NOT_IN_CHART: Record<string, string> = {
-  DATABASE_URL: 'a secret: secrets.databaseUrl or secrets.existingSecret',
-  DATABASE_READ_URL: 'a secret: secrets.databaseReadUrl or secrets.existingSecret',
-  DATABASE_MIGRATION_URL:
-    "a secret of the migration Job only: secrets.databaseMigrationUrl or the existingSecret's key",
-  REDIS_URL: 'a secret: secrets.redisUrl or secrets.existingSecret',
-  OPENAI_API_KEY: 'a secret: secrets.openaiApiKey or secrets.existingSecret',
-  CATALOGUE_API_PORT: "set from catalogueApi.port (the container port and the Service's target)",
-  WHITE_LABEL_API_PORT: 'set from whiteLabelApi.port',
-  CREDIT_SERVICE_PORT: 'set from creditService.port',
-  GENERATION_WORKER_PORT: 'set from generationWorker.port',
-  DEMO_HOST_PORT: "npm start's demo host page only, never deployed",
-  LOG_PRETTY: 'development only: Kubernetes collects the JSON logs',
-  WEB_RESEARCH_ALLOW_LOOPBACK: 'tests and local development only (web research reaching loopback)',
+const FILES: Record<keyof ConfigFiles, string> = {
+  schema: join(CHART_DIR, 'values.schema.json'),
+  values: join(CHART_DIR, 'values.yaml'),
+  readme: join(REPO_ROOT, 'README.md'),
 };
 
-/** Chart defaults that differ from libs/config's on purpose. */
-const CHART_DEFAULTS: Record<string, unknown> = { NODE_ENV: 'production' };
+const PRETTIER = join(REPO_ROOT, 'node_modules/prettier/bin/prettier.cjs');
 
-interface JoiKey {
-  type: string;
-  flags?: { default?: unknown; only?: boolean };
-  allow?: unknown[];
-  rules?: Array<{ name: string; args?: { limit?: number } }>;
-}
-interface JsonProperty {
-  type?: string;
-  enum?: unknown[];
-  minimum?: number;
-  maximum?: number;
-  maxLength?: number;
-  pattern?: string;
-}
+const variables = Object.entries(VARIABLES) as Array<[string, (typeof VARIABLES)[keyof typeof VARIABLES]]>;
 
-const joiKeys = (configSchema.describe() as { keys: Record<string, JoiKey> }).keys;
-const chartSchema = JSON.parse(readFileSync(join(CHART_DIR, 'values.schema.json'), 'utf8')) as {
-  properties: { config: { properties: Record<string, JsonProperty> } };
-};
-const chartProperties = chartSchema.properties.config.properties;
-const chartValues = (
-  parse(readFileSync(join(CHART_DIR, 'values.yaml'), 'utf8')) as { config: Record<string, unknown> }
-).config;
+describe("the variables table, the chart's config block and the README", () => {
+  test('when the files are generated again from the table, then the committed ones are the same (else: npm run gen:config)', async () => {
+    const current = Object.fromEntries(
+      Object.entries(FILES).map(([key, path]) => [key, readFileSync(path, 'utf8')]),
+    ) as unknown as ConfigFiles;
+    // prettier in a child process: its API loads ES modules, which Jest's loader cannot.
+    const generated = await renderConfigFiles(current, (text, parser) =>
+      Promise.resolve(
+        execFileSync(process.execPath, [PRETTIER, '--stdin-filepath', join(CHART_DIR, `x.${parser}`)], {
+          input: text,
+          encoding: 'utf8',
+        }),
+      ),
+    );
+    const stale = (Object.keys(FILES) as Array<keyof ConfigFiles>)
+      .filter((key) => generated[key] !== current[key])
+      .map(
+        (key) =>
+          `${FILES[key].slice(REPO_ROOT.length + 1)} differs from libs/config's table: run npm run gen:config`,
+      );
+    expect(stale).toEqual([]);
+  });
 
-const rule = (key: JoiKey, name: string): number | undefined =>
-  key.rules?.find((r) => r.name === name)?.args?.limit;
-
-/** libs/config's description of a variable, in JSON-schema terms. */
-function expected(key: JoiKey): JsonProperty {
-  if (key.flags?.only) return { enum: key.allow };
-  if (key.type === 'boolean') return { type: 'boolean' };
-  if (key.type === 'number') {
-    return {
-      type: key.rules?.some((r) => r.name === 'integer') ? 'integer' : 'number',
-      minimum: rule(key, 'min'),
-      maximum: rule(key, 'max'),
+  test("when values.yaml and values.schema.json are read, then the config block is exactly the table's chart variables with their defaults", () => {
+    const schema = JSON.parse(readFileSync(FILES.schema, 'utf8')) as {
+      properties: { config: { additionalProperties: boolean; properties: Record<string, unknown> } };
     };
-  }
-  return { type: 'string', maxLength: rule(key, 'max') };
-}
-
-/** The same fields of the chart's property (others, like description and pattern, aside). */
-function actual(property: JsonProperty, like: JsonProperty): JsonProperty {
-  return Object.fromEntries(
-    Object.keys(like).map((field) => [field, property[field as keyof JsonProperty]]),
-  ) as JsonProperty;
-}
-
-describe("the chart's config block and libs/config", () => {
-  const chartKeys = Object.keys(chartProperties);
-  const serviceKeys = Object.keys(joiKeys);
-
-  test('when a variable is read by the services, then the chart accepts it or says how else it is set', () => {
-    const missing = serviceKeys.filter((k) => !chartKeys.includes(k) && !NOT_IN_CHART[k]);
-    expect(missing).toEqual([]);
-    const doubly = serviceKeys.filter((k) => chartKeys.includes(k) && NOT_IN_CHART[k]);
-    expect(doubly).toEqual([]);
+    const values = (parse(readFileSync(FILES.values, 'utf8')) as { config: Record<string, unknown> }).config;
+    expect(schema.properties.config.additionalProperties).toBe(false);
+    expect(schema.properties.config.properties).toEqual(chartConfigProperties());
+    expect(values).toEqual(
+      Object.fromEntries(chartVariables().map(([name, v]) => [name, chartDefaultOf(v)])),
+    );
   });
 
-  test('when the chart accepts a variable, then the services read it', () => {
-    expect(chartKeys.filter((k) => !serviceKeys.includes(k))).toEqual([]);
-    expect(Object.keys(NOT_IN_CHART).filter((k) => !serviceKeys.includes(k))).toEqual([]);
+  test('when a variable is not in the chart, then the table says how it is set instead, and the chart refuses it in config', () => {
+    const secrets = ['DATABASE_URL', 'REDIS_URL', 'OPENAI_API_KEY'];
+    const properties = chartConfigProperties();
+    for (const name of secrets) expect([name, name in properties]).toEqual([name, false]);
+    for (const [name, v] of variables) {
+      const notInChart = (v as { notInChart?: string }).notInChart;
+      if (notInChart !== undefined) expect([name, notInChart.length > 10]).toEqual([name, true]);
+    }
   });
 
-  test('when both describe a variable, then type, allowed values and bounds agree', () => {
-    const differ = chartKeys
-      .filter((k) => joiKeys[k])
-      .map((k) => {
-        const want = expected(joiKeys[k]!);
-        return { k, want, got: actual(chartProperties[k]!, want) };
-      })
-      .filter(({ want, got }) => JSON.stringify(want) !== JSON.stringify(got))
-      .map(({ k, want, got }) => `${k}: libs/config ${JSON.stringify(want)}, chart ${JSON.stringify(got)}`);
-    expect(differ).toEqual([]);
-  });
-
-  test("when values.yaml is read, then it lists every accepted variable with libs/config's default (or a stated chart default)", () => {
-    const wrong = chartKeys
-      .map((k) => {
-        const want = k in CHART_DEFAULTS ? CHART_DEFAULTS[k] : joiKeys[k]?.flags?.default;
-        return { k, want, got: chartValues[k] };
-      })
-      .filter(({ want, got }) => want !== got)
-      .map(({ k, want, got }) => `${k}: want ${JSON.stringify(want)}, values.yaml ${JSON.stringify(got)}`);
-    expect(wrong).toEqual([]);
-  });
-
-  test("when a default string is checked against the chart's pattern, then it passes (the pattern is not stricter than the service)", () => {
-    const refused = chartKeys
-      .filter((k) => chartProperties[k]!.pattern && typeof joiKeys[k]?.flags?.default === 'string')
-      .filter((k) => !new RegExp(chartProperties[k]!.pattern!).test(joiKeys[k]!.flags!.default as string));
+  test("when a chart default is checked against the chart's pattern, then it passes (the pattern is not stricter than the service)", () => {
+    const refused = Object.entries(chartConfigProperties())
+      .filter(([, p]) => p.pattern && typeof p.default === 'string')
+      .filter(([, p]) => !new RegExp(p.pattern!).test(p.default as string))
+      .map(([name]) => name);
     expect(refused).toEqual([]);
+  });
+
+  test("when a service's source reads a config field, then the table names that service among the variable's readers", () => {
+    const config = loadConfig({});
+    /** Whether Config has the field (an optional one is there with the value undefined). */
+    const hasField = (path: string): boolean => {
+      const keys = path.split('.');
+      const parent = keys
+        .slice(0, -1)
+        .reduce<unknown>((o, k) => (o as Record<string, unknown> | undefined)?.[k], config);
+      return typeof parent === 'object' && parent !== null && keys.at(-1)! in parent;
+    };
+    // Every path of the table is a field of Config (so the scan below means something).
+    expect(variables.filter(([, v]) => !hasField(v.path)).map(([name]) => name)).toEqual([]);
+
+    const missing: string[] = [];
+    for (const service of [
+      'catalogue-api',
+      'white-label-api',
+      'credit-service',
+      'generation-worker',
+    ] as const) {
+      const dir = join(REPO_ROOT, 'services', service, 'src');
+      const files = readdirSync(dir, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.ts'));
+      const paths = new Set(
+        files.flatMap((f) =>
+          [...readFileSync(join(dir, f), 'utf8').matchAll(/\bconfig\.([a-zA-Z]+(?:\.[a-zA-Z]+)*)/g)].map(
+            (m) => m[1]!,
+          ),
+        ),
+      );
+      for (const path of paths) {
+        const read = variables.filter(([, v]) => v.path === path || v.path.startsWith(`${path}.`));
+        for (const [name, v] of read) {
+          if (!(v.readBy as readonly Reader[]).includes(service))
+            missing.push(`${name}: read by ${service} (config.${path})`);
+        }
+      }
+    }
+    expect(missing).toEqual([]);
   });
 
   test('when the chart renders its ConfigMap, then libs/config loads it with the secrets, and takes every value from it', async () => {
@@ -133,6 +134,7 @@ describe("the chart's config block and libs/config", () => {
       (o: K8sObject) => o.kind === 'ConfigMap' && o.metadata.name.endsWith('-config'),
     )!;
     const data = configMap.data as Record<string, string>;
+    expect(Object.keys(data)).toEqual(expect.arrayContaining(chartVariables().map(([name]) => name)));
     const config = loadConfig({
       ...data,
       DATABASE_URL: 'postgres://catalogue@postgresql:5432/catalogue',

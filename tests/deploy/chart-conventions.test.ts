@@ -97,12 +97,37 @@ describe('image registry and pull secrets', () => {
 });
 
 describe('security contexts', () => {
+  test('when containerSecurityContext (the name of other charts) sets fields, then they replace those of securityContext in every container, false included', async () => {
+    const objects = await renderChart([
+      '--set',
+      'containerSecurityContext.seLinuxOptions.level=s0:c7',
+      '--set',
+      'containerSecurityContext.readOnlyRootFilesystem=false',
+    ]);
+    for (const pod of pods(objects)) {
+      for (const c of containers(pod)) {
+        expect([c.name, c.securityContext]).toEqual([
+          c.name,
+          expect.objectContaining({
+            seLinuxOptions: { level: 's0:c7' },
+            readOnlyRootFilesystem: false,
+            runAsNonRoot: true,
+            allowPrivilegeEscalation: false,
+            capabilities: { drop: ['ALL'] },
+          }),
+        ]);
+      }
+    }
+  });
+
   test.each([
     ['podSecurityContext.enabled=true', '/podSecurityContext'],
     ['securityContext.enabled=true', '/securityContext'],
     ['podSecurityContext.runAsUsr=10001', '/podSecurityContext'],
     ['securityContext.capabilities.dropp[0]=ALL', '/securityContext/capabilities'],
     ['podSecurityContext.seccompProfile.type=Default', '/podSecurityContext/seccompProfile/type'],
+    ['containerSecurityContext.enabled=true', '/containerSecurityContext'],
+    ['containerSecurityContext.capabilities.dropp[0]=ALL', '/containerSecurityContext/capabilities'],
   ])('when %s is set, then the schema refuses it at %s', async (set, at) => {
     const result = await helmTemplate(['--set', set]);
     expect(result.code).not.toBe(0);

@@ -152,3 +152,18 @@ export function valuesArgs(args: string[]): string[] {
   }
   return out;
 }
+
+/** Programs of the examples that tests/deploy/docs-run.test.ts runs against a test stack. */
+const STACK_PROGRAMS = [/^curl$/, /^jq$/, /^[A-Za-z_][A-Za-z0-9_]*=/];
+
+const isStackCommand = (c: DocCommand): boolean =>
+  STACK_PROGRAMS.some((p) => p.test(c.words[0] ?? '')) ||
+  c.words.slice(0, 5).join(' ') === 'npm run --silent admin --';
+
+/**
+ * A shell block that runs, as written, against the test stack (the services on the test's
+ * database, reached at the documented localhost ports): no not-run marker, and only curl, the
+ * admin CLI (`npm run --silent admin -- …`), jq and shell variables.
+ */
+export const isStackBlock = (block: DocBlock): boolean =>
+  block.notRun === undefined && docCommands(block).length > 0 && docCommands(block).every(isStackCommand);

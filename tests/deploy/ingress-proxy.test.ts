@@ -3,10 +3,16 @@
 // proxy-body-size annotation with ingress-nginx's HTML 413 (its default is 1m when the
 // annotation is absent). What a browser and an eshop's importer ask must then pass: the
 // editor bundle, design previews, the price list and the API through the white-label host,
-// a 5 MB import through the catalogue host; the probes and /metrics must not.
+// a 5 MB import through the catalogue host; the probes and /metrics must not. Chromium then
+// opens an eshop admin's page that embeds the editor from the white-label host (host names
+// mapped to the proxy): the bundle, the API, design previews and /public/credit all come
+// through the rendered Ingress paths, and the editor fills a design and shows the price list;
+// and a 5 MB import sent by the browser from the catalogue host's /docs page passes the Ingress.
 import { request as httpRequest, createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { makeEshop, serveServiceForTests } from '@catalogue/testing';
+import type { Browser, Response } from 'playwright-core';
+import { demoHostPage } from '@catalogue/admin';
+import { launchBrowser, makeEshop, serveServiceForTests } from '@catalogue/testing';
 import * as catalogueApp from '../../services/catalogue-api/src/app';
 import * as catalogueDeps from '../../services/catalogue-api/src/deps';
 import { LIMITS } from '../../services/catalogue-api/src/schemas/items.contract';
@@ -255,4 +261,145 @@ describe('through the catalogue Ingress, a large import', () => {
       await new Promise<void>((resolve) => bare.close(() => resolve()));
     }
   });
+});
+
+describe('Chromium through the Ingress: an eshop admin page embedding the editor from the white-label host', () => {
+  const ADMIN_HOST = 'admin.shop.example.test';
+  let browser: Browser;
+  let adminPages: Server;
+  let token = '';
+
+  beforeAll(async () => {
+    // The eshop's own admin page (another origin): the demo host page, loading everything
+    // from the white-label host, as an eshop embeds the editor.
+    adminPages = createServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(
+        demoHostPage({
+          port: 80,
+          apiBase: `http://${EDITOR_HOST}`,
+          whiteLabelToken: token,
+          entityId: 'ING-1',
+        }),
+      );
+    });
+    await new Promise<void>((resolve) => adminPages.listen(0, '127.0.0.1', resolve));
+    const proxyPort = (proxy.address() as AddressInfo).port;
+    const adminPort = (adminPages.address() as AddressInfo).port;
+    // The Ingress hosts resolve to the proxy (port 80 of the URL to the proxy's port), as DNS
+    // would point them at the controller; the Host header stays the Ingress host.
+    browser = await launchBrowser([
+      `--host-resolver-rules=MAP ${EDITOR_HOST}:80 127.0.0.1:${proxyPort}, MAP ${CATALOGUE_HOST}:80 127.0.0.1:${proxyPort}, MAP ${ADMIN_HOST}:80 127.0.0.1:${adminPort}`,
+    ]);
+  }, SETUP_TIMEOUT_MS);
+  afterAll(async () => {
+    await browser?.close();
+    await new Promise<void>((resolve) => adminPages?.close(() => resolve()));
+  });
+
+  test(
+    'when the page opens the editor, then bundle, API, design previews and the price list come through the Ingress and the editor fills a design',
+    async () => {
+      const shop = await makeEshop(whiteLabel.deps.db, {
+        origins: [`http://${ADMIN_HOST}`],
+        languages: ['default', 'cs', 'en'],
+        credits: 500,
+      });
+      token = shop.whiteLabelToken;
+      const context = await browser.newContext();
+      const page = await context.newPage();
+      const answers: Array<{ url: string; status: number; proxy: string | undefined }> = [];
+      page.on('response', (r: Response) =>
+        answers.push({ url: r.url(), status: r.status(), proxy: r.headers()['x-proxy'] }),
+      );
+      try {
+        await page.goto(`http://${ADMIN_HOST}/`);
+        await page.waitForFunction(`window.ccsEvents.some((e) => e.name === 'ccs-ready')`);
+
+        const editor = page.locator('ccs-editor');
+        await editor.getByRole('button', { name: 'Designs' }).click();
+        await editor.getByRole('button', { name: 'Use this design' }).first().click();
+        await editor.locator('ccs-designs-panel input').first().fill('Through the Ingress');
+        await editor.getByRole('button', { name: 'Fill the design' }).click();
+        await page.waitForFunction(
+          `document.querySelector('ccs-editor').shadowRoot.querySelectorAll('li.widget').length > 0`,
+        );
+        // The generate panel prices the job from /public/credit of the same host.
+        await editor.getByRole('button', { name: 'Generate content' }).click();
+        await editor
+          .locator('.estimate', { hasText: /Estimated cost: \d+ credits\. Remaining: 500 credits\./ })
+          .waitFor();
+
+        const errors = (await page.evaluate(
+          `window.ccsEvents.filter((e) => e.name === 'ccs-error')`,
+        )) as unknown[];
+        expect(errors).toEqual([]);
+        const fromEditorHost = answers.filter((a) => new URL(a.url).host === EDITOR_HOST);
+        const paths = fromEditorHost.map((a) => new URL(a.url).pathname);
+        expect(paths).toEqual(
+          expect.arrayContaining([
+            expect.stringMatching(/^\/editor\/v1\/.+\.js$/),
+            '/public/credit',
+            expect.stringMatching(/^\/design-preview\/v1\//),
+            expect.stringMatching(/^\/api\/v3\/white-label\//),
+          ]),
+        );
+        // Nothing the editor asked was refused by the Ingress (no route, body too large) or failed
+        // (a 404 of the service is an answer: no content yet, no running job).
+        expect(fromEditorHost.filter((a) => a.proxy !== undefined || a.status >= 500)).toEqual([]);
+        const content = await send(proxyUrl, EDITOR_HOST, '/api/v3/white-label/content/ING-1/type/product', {
+          headers: { 'service-white-label-token': shop.whiteLabelToken, origin: `http://${ADMIN_HOST}` },
+        });
+        expect(content.status).toBe(200);
+        expect((JSON.parse(content.body) as unknown[]).length).toBeGreaterThan(0);
+      } finally {
+        await context.close();
+      }
+    },
+    SETUP_TIMEOUT_MS,
+  );
+
+  test(
+    'when the browser sends a 5 MB import from the catalogue host (its /docs page, same origin), then it passes the Ingress and every item is stored',
+    async () => {
+      const { eshop, apiToken } = await makeEshop(catalogue.deps.db);
+      const context = await browser.newContext();
+      const page = await context.newPage();
+      try {
+        const docs = await page.goto(`http://${CATALOGUE_HOST}/docs`);
+        expect(docs?.status()).toBe(200);
+        const limits = JSON.stringify({ ...LIMITS, description: LIMITS.description - 7 });
+        const answer = (await page.evaluate(`(async () => {
+          const L = ${limits};
+          const x = (n) => 'x'.repeat(n);
+          const body = JSON.stringify(Array.from({ length: 25 }, (_, i) => ({
+            id: 'WEB-' + i,
+            name: { default: x(L.name) },
+            seo_title: { default: x(L.seo_title) },
+            seo_description: { default: x(L.seo_description) },
+            short_description: { default: x(L.short_description) },
+            description: { default: '<p>' + x(L.description) + '</p>' },
+          })));
+          const res = await fetch('/api/v2/rest/products', {
+            method: 'POST',
+            headers: { authorization: 'Bearer ${apiToken}', 'content-type': 'application/json' },
+            body,
+          });
+          return { size: body.length, status: res.status, body: await res.text() };
+        })()`)) as { size: number; status: number; body: string };
+        expect(answer.size).toBeGreaterThan(5 * 1024 * 1024);
+        expect([answer.status, JSON.parse(answer.body)]).toEqual([
+          200,
+          expect.objectContaining({ success: true, imported: 25 }),
+        ]);
+        const stored = await catalogue.deps
+          .db('products')
+          .where({ eshop_id: eshop.id })
+          .count<{ n: number }[]>({ n: '*' });
+        expect(Number(stored[0]!.n)).toBe(25);
+      } finally {
+        await context.close();
+      }
+    },
+    SETUP_TIMEOUT_MS,
+  );
 });

@@ -460,6 +460,22 @@ const CASES: Case[] = [
     ],
   },
   {
+    name: "an API pod's rate limiter cannot reach Redis for 20 minutes",
+    alert: 'CatalogueContentRateLimiterFailingOpen',
+    fires: true,
+    input: [
+      series('rate_limiter_failing_open', 'catalogue-api', {}, '0x30 1x30'),
+      series('rate_limiter_failing_open', 'white-label-api', {}, '0x60'),
+    ],
+    labels: { namespace: NS, job: 'catalogue-api', pod: 'catalogue-api-0', severity: 'warning' },
+  },
+  {
+    name: 'the rate limiter failed open for a few minutes and recovered',
+    alert: 'CatalogueContentRateLimiterFailingOpen',
+    fires: false,
+    input: [series('rate_limiter_failing_open', 'catalogue-api', {}, '0x40 1x5 0x15')],
+  },
+  {
     name: 'settlements take about 10 minutes',
     alert: 'CatalogueContentSettlementLagHigh',
     fires: true,

@@ -23,7 +23,7 @@ export interface RunningService {
 export async function startService(
   name: ServiceName,
   portVariable: string,
-  env: { databaseUrl: string; queuePrefix: string },
+  env: { databaseUrl: string; queuePrefix: string; extra?: Record<string, string> },
 ): Promise<RunningService> {
   const port = await freePort();
   let output = '';
@@ -36,6 +36,7 @@ export async function startService(
       QUEUE_PREFIX: env.queuePrefix,
       LOG_LEVEL: 'warn',
       NODE_ENV: 'test',
+      ...env.extra,
       [portVariable]: String(port),
     },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -295,3 +295,16 @@ Call with (dict "root" $ "component" $c).
 {{- end -}}
 {{- $size -}}
 {{- end -}}
+
+{{/*
+The container securityContext of every container: `securityContext`, with each field that
+`containerSecurityContext` (the name other charts use) sets replacing its own. Set field by
+field, not with mergeOverwrite, which would skip a `false` (readOnlyRootFilesystem: false).
+*/}}
+{{- define "cc.containerSecurityContext" -}}
+{{- $context := deepCopy (.Values.securityContext | default dict) -}}
+{{- range $key, $value := (.Values.containerSecurityContext | default dict) -}}
+{{- $_ := set $context $key $value -}}
+{{- end -}}
+{{- toYaml $context -}}
+{{- end -}}

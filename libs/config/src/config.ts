@@ -1,5 +1,5 @@
-import { isIP } from 'node:net';
 import Joi from 'joi';
+import { VARIABLES } from './variables';
 
 /**
  * Every setting of every service, read from environment variables only.
@@ -159,114 +159,9 @@ export interface Config {
   };
 }
 
-const port = Joi.number().integer().min(1).max(65535);
-/** `10.0.0.0/8, ::1`: CIDRs or addresses, comma-separated; the empty list by default. */
-const networkList = Joi.string()
-  .allow('')
-  .default('')
-  .custom((raw: string, helpers) => {
-    const entries = raw
-      .split(',')
-      .map((entry) => entry.trim())
-      .filter((entry) => entry !== '');
-    for (const entry of entries) {
-      const [address = '', prefix, ...rest] = entry.split('/');
-      const family = isIP(address);
-      const max = family === 6 ? 128 : 32;
-      const bits = prefix === undefined ? max : Number(prefix);
-      if (family === 0 || rest.length > 0 || !/^\d{1,3}$/.test(prefix ?? String(max)) || bits > max) {
-        return helpers.message({ custom: `"{{#label}}" has "${entry}", which is not an IP address or CIDR` });
-      }
-    }
-    return entries;
-  });
-const postgresUrl = Joi.string().uri({ scheme: ['postgres', 'postgresql'] });
-const redisUrl = Joi.string().uri({ scheme: ['redis', 'rediss'] });
-
-const schema = Joi.object({
-  NODE_ENV: Joi.string().valid('development', 'production', 'test').default('development'),
-  LOG_LEVEL: Joi.string().valid('fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent').default('info'),
-  LOG_PRETTY: Joi.boolean().truthy('1').falsy('0').default(false),
-  DATABASE_URL: postgresUrl.default('postgres://postgres@127.0.0.1:5432/catalogue'),
-  // Optional: unset (or empty) means no replica.
-  DATABASE_READ_URL: postgresUrl,
-  DATABASE_MIGRATION_URL: postgresUrl,
-  DATABASE_POOL_MIN: Joi.number().integer().min(0).default(0),
-  DATABASE_POOL_MAX: Joi.number().integer().min(1).max(1000).default(10),
-  DATABASE_STATEMENT_TIMEOUT_MS: Joi.number().integer().min(0).default(30_000),
-  DATABASE_CONNECT_TIMEOUT_MS: Joi.number().integer().min(100).max(60_000).default(10_000),
-  REDIS_URL: redisUrl.default('redis://127.0.0.1:6379'),
-  QUEUE_PREFIX: Joi.string()
-    .pattern(/^[A-Za-z0-9:_-]+$/)
-    .max(64)
-    .default('catalogue'),
-  CATALOGUE_API_PORT: port.default(3000),
-  WHITE_LABEL_API_PORT: port.default(3001),
-  CREDIT_SERVICE_PORT: port.default(3002),
-  GENERATION_WORKER_PORT: port.default(3003),
-  DEMO_HOST_PORT: port.default(5173),
-  HTTP_BODY_LIMIT: Joi.string()
-    .pattern(/^\d+(kb|mb)$/i)
-    .default('5mb'),
-  HTTP_IMPORT_BODY_LIMIT: Joi.string()
-    .pattern(/^\d+(kb|mb)$/i)
-    .default('32mb'),
-  SHUTDOWN_TIMEOUT_MS: Joi.number().integer().min(0).default(25_000),
-  SHUTDOWN_DELAY_MS: Joi.number().integer().min(0).max(60_000).default(0),
-  HTTP_MAX_CONCURRENT_REQUESTS: Joi.number().integer().min(1).max(100_000).default(200),
-  AUTH_CACHE_TTL_MS: Joi.number().integer().min(0).max(3_600_000).default(60_000),
-  TRUSTED_PROXIES: networkList,
-  HOST: Joi.string().allow('').max(255).default(''),
-  WORKER_CONCURRENCY: Joi.number().integer().min(1).max(256).default(4),
-  RATE_LIMIT_ENABLED: Joi.boolean().truthy('1').falsy('0').default(true),
-  RATE_LIMIT_READ_PER_MINUTE: Joi.number().integer().min(1).max(1_000_000).default(600),
-  RATE_LIMIT_WRITE_PER_MINUTE: Joi.number().integer().min(1).max(1_000_000).default(120),
-  RATE_LIMIT_GENERATE_PER_MINUTE: Joi.number().integer().min(1).max(1_000_000).default(20),
-  RATE_LIMIT_ANONYMOUS_PER_MINUTE: Joi.number().integer().min(1).max(1_000_000).default(60),
-  RATE_LIMIT_AUTH_FAILURES: Joi.number().integer().min(1).max(1_000_000).default(20),
-  RATE_LIMIT_AUTH_FAILURE_WINDOW_SECONDS: Joi.number().integer().min(1).max(86_400).default(900),
-  RATE_LIMIT_REDIS_TIMEOUT_MS: Joi.number().integer().min(10).max(10_000).default(250),
-  GENERATION_PROVIDER: Joi.string().valid('builtin', 'openai').default('builtin'),
-  OPENAI_BASE_URL: Joi.string()
-    .uri({ scheme: ['http', 'https'] })
-    .default('https://api.openai.com/v1'),
-  // A plain string: joi's messages for it never quote the value (see loadConfig).
-  OPENAI_API_KEY: Joi.string().default(''),
-  OPENAI_MODEL: Joi.string().max(200).default('gpt-4o-mini'),
-  // Azure OpenAI's api-version (2024-10-21, 2025-04-01-preview…): set, the provider speaks Azure.
-  OPENAI_API_VERSION: Joi.string()
-    .pattern(/^[A-Za-z0-9][A-Za-z0-9.-]{0,39}$/)
-    .default(''),
-  PROVIDER_TIMEOUT_MS: Joi.number().integer().min(1000).max(600_000).default(60_000),
-  PROVIDER_MAX_ATTEMPTS: Joi.number().integer().min(1).max(10).default(4),
-  WEB_RESEARCH_TIMEOUT_MS: Joi.number().integer().min(100).max(120_000).default(10_000),
-  WEB_RESEARCH_MAX_BYTES: Joi.number()
-    .integer()
-    .min(1024)
-    .max(50 * 1024 * 1024)
-    .default(1_048_576),
-  WEB_RESEARCH_MAX_URLS: Joi.number().integer().min(0).max(50).default(5),
-  WEB_RESEARCH_ALLOW_LOOPBACK: Joi.boolean().truthy('1').falsy('0').default(false),
-  WEBHOOK_ALLOW_PRIVATE: Joi.string()
-    .pattern(/^[A-Za-z0-9.:/_*[\]-]+(,[A-Za-z0-9.:/_*[\]-]+)*$/)
-    .max(2000)
-    .default(''),
-  WEBHOOK_TIMEOUT_MS: Joi.number().integer().min(100).max(30_000).default(10_000),
-  WEBHOOK_CONCURRENCY: Joi.number().integer().min(1).max(256).default(16),
-  WEBHOOK_ATTEMPTS: Joi.number().integer().min(1).max(30).default(12),
-  // 43 s doubling: the 12th attempt comes 43 s × (2^11 − 1) ≈ 24.5 h after the first.
-  WEBHOOK_BACKOFF_MS: Joi.number().integer().min(10).max(86_400_000).default(43_000),
-  WEBHOOK_DISABLE_AFTER_MS: Joi.number()
-    .integer()
-    .min(100)
-    .max(30 * 86_400_000)
-    .default(86_400_000),
-  EVENT_RETENTION_DAYS: Joi.number().integer().min(1).max(3650).default(30),
-  CONTENT_REVISIONS_KEEP: Joi.number().integer().min(1).max(100_000).default(50),
-  CONTENT_REVISIONS_DAYS: Joi.number().integer().min(1).max(36_500).default(90),
-  WEBHOOK_RELAY_EVERY_MS: Joi.number().integer().min(100).max(60_000).default(1_000),
-  WEBHOOK_RELAY_BATCH: Joi.number().integer().min(1).max(10_000).default(1_000),
-})
+const schema = Joi.object(
+  Object.fromEntries(Object.entries(VARIABLES).map(([name, variable]) => [name, variable.rule])),
+)
   // Unrelated variables (PATH, HOME, …) are the environment's business, not ours.
   .unknown(true);
 

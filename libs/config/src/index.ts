@@ -18,3 +18,14 @@ export type {
   V1EntityType,
   WhiteLabelEntityType,
 } from './vocabulary';
+export { VARIABLES, SERVICES } from './variables';
+export type { Reader, Variable, VariableName } from './variables';
+export {
+  chartConfigProperties,
+  chartDefaultOf,
+  chartVariables,
+  defaultOf,
+  renderConfigFiles,
+  type ConfigFiles,
+  type JsonProperty,
+} from './document';

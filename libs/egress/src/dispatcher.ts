@@ -37,7 +37,18 @@ export function checkedLookup(policy: EgressPolicy, resolve: Lookup = defaultLoo
  * scheme and port each connection goes to (one connector per scheme and port, so an allowance
  * for `10.0.0.0/8:8080` does not open port 6379).
  */
-export function egressDispatcher(policy: EgressPolicy, resolve?: Lookup): Agent {
+export function egressDispatcher(
+  policy: EgressPolicy,
+  resolve?: Lookup,
+  options: {
+    /**
+     * Time limit of making the connection (undici's connect timeout; its own default, 10 s,
+     * otherwise). Shorter than the request's, it tells a port nobody answers on (a firewall or
+     * network policy that drops it) from a receiver that is slow to answer.
+     */
+    connectTimeoutMs?: number;
+  } = {},
+): Agent {
   const connectors = new Map<string, buildConnector.connector>();
   const connect: buildConnector.connector = (opts, callback) => {
     const scheme = opts.protocol === 'https:' ? 'https' : 'http';
@@ -46,7 +57,10 @@ export function egressDispatcher(policy: EgressPolicy, resolve?: Lookup): Agent 
     const key = `${scheme}:${port}`;
     let connector = connectors.get(key);
     if (connector === undefined) {
-      connector = buildConnector({ lookup: checkedLookup(policy, resolve, { scheme, port }) });
+      connector = buildConnector({
+        lookup: checkedLookup(policy, resolve, { scheme, port }),
+        ...(options.connectTimeoutMs === undefined ? {} : { timeout: options.connectTimeoutMs }),
+      });
       connectors.set(key, connector);
     }
     return connector(opts, callback);

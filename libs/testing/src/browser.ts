@@ -15,9 +15,10 @@ export function chromiumPath(): string {
 
 /**
  * A headless Chromium for a browser test; the caller closes it in afterAll. playwright-core is
- * loaded here, not at import, so test files without a browser do not pay for it.
+ * loaded here, not at import, so test files without a browser do not pay for it. `args`: more
+ * Chromium switches (e.g. `--host-resolver-rules` to reach test host names on loopback).
  */
-export async function launchBrowser(): Promise<Browser> {
+export async function launchBrowser(args: string[] = []): Promise<Browser> {
   const { chromium } = await import('playwright-core');
-  return chromium.launch({ executablePath: chromiumPath(), headless: true });
+  return chromium.launch({ executablePath: chromiumPath(), headless: true, args });
 }

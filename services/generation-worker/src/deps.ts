@@ -23,6 +23,7 @@ import {
 import { createProvider, type ContentProvider, type ProviderOptions } from './providers';
 import type { ResearchOptions } from './research';
 import type { SweepOptions } from './services/sweep.service';
+import { webhookDispatcher } from './services/webhook-delivery.service';
 
 export interface Deps extends BaseDeps {
   queues: Queues;
@@ -119,7 +120,7 @@ export function buildDeps(config: Config): Deps {
     sweepMetrics: createSweepMetrics(base.registry),
     webhookMetrics: createWebhookMetrics(base.registry, base.db),
     webhookEgress,
-    webhookDispatcher: egressDispatcher(webhookEgress),
+    webhookDispatcher: webhookDispatcher(webhookEgress, config.webhooks.timeoutMs),
   };
 }
 

@@ -17,6 +17,7 @@ import type { Config } from '@catalogue/config';
 import { eventsRepository, webhooksRepository, type Knex } from '@catalogue/db';
 import {
   checkOutboundHost,
+  egressDispatcher,
   EgressRefusal,
   parseOutboundUrl,
   type EgressPolicy,
@@ -68,7 +69,61 @@ interface Attempt {
   responseExcerpt: string | null;
 }
 
-async function send(
+/** Time limit of connecting to a receiver: half of an attempt's (at least 100 ms). */
+export function webhookConnectTimeoutMs(timeoutMs: number): number {
+  return Math.max(100, Math.floor(timeoutMs / 2));
+}
+
+/**
+ * The HTTP client of deliveries: connects only where `policy` allows, and gives the connection
+ * half the attempt, so a port nobody answers on (dropped by a network policy) fails as "could
+ * not connect", not as a receiver that did not answer. `resolve`: DNS of the connection (tests).
+ */
+export function webhookDispatcher(policy: EgressPolicy, timeoutMs: number, resolve?: Lookup): Dispatcher {
+  return egressDispatcher(policy, resolve, { connectTimeoutMs: webhookConnectTimeoutMs(timeoutMs) });
+}
+
+/**
+ * The delivery log's words for an attempt that got no answer because of the network, naming
+ * where it went and what usually causes it. A network policy of the service (the Helm chart's
+ * NetworkPolicy lets the worker reach ports 80 and 443 unless the operator opens others) shows
+ * as a refused or unanswered connection; the eshop learns to check its port or ask the operator.
+ */
+export function networkError(code: string | undefined, target: URL, connectTimeoutMs: number): string {
+  const port = target.port || (target.protocol === 'https:' ? '443' : '80');
+  const where = `${target.hostname}:${port}`;
+  const policy = `the service's network policy may not allow port ${port} (ask the operator), or`;
+  switch (code) {
+    case 'ECONNREFUSED':
+      return `connection refused by ${where} (ECONNREFUSED): ${policy} nothing listens there`;
+    case 'UND_ERR_CONNECT_TIMEOUT':
+      return `could not connect to ${where} within ${connectTimeoutMs} ms: ${policy} a firewall drops it, or the host is down`;
+    case 'EHOSTUNREACH':
+    case 'ENETUNREACH':
+      return `no route to ${where} (${code}): ${policy} the network is down`;
+    case 'ENOTFOUND':
+    case 'EAI_AGAIN':
+      return `the host name ${target.hostname} does not resolve (${code})`;
+    default:
+      return `request failed${code === undefined ? '' : ` (${code})`}`;
+  }
+}
+
+/**
+ * The system or undici code of a failed fetch (`ECONNREFUSED`, `UND_ERR_CONNECT_TIMEOUT`…):
+ * the cause's `code`, else read from its text (fetch re-wraps a cause it does not recognise as
+ * an Error of its own realm into `Error("<name>: <message>")`, which drops the code).
+ */
+function connectionCode(err: unknown): string | undefined {
+  const cause = (err as { cause?: { code?: unknown } } | undefined)?.cause;
+  if (typeof cause?.code === 'string') return cause.code;
+  const text = String(cause ?? '');
+  if (text.includes('ConnectTimeoutError')) return 'UND_ERR_CONNECT_TIMEOUT';
+  return /\b(E[A-Z]{4,}|UND_ERR_[A-Z_]+)\b/.exec(text)?.[1];
+}
+
+/** One attempt: POST the body, with the attempt's time limit (exported for tests). */
+export async function send(
   deps: DeliveryDeps,
   url: string,
   headers: Record<string, string>,
@@ -104,11 +159,23 @@ async function send(
     if (refusal instanceof EgressRefusal)
       return { statusCode: null, error: `refused: ${refusal.message}`, responseExcerpt: null };
     if (signal.aborted)
-      return { statusCode: null, error: `timed out after ${timeoutMs} ms`, responseExcerpt: null };
-    const code = (err as { cause?: { code?: unknown } }).cause?.code;
+      return {
+        statusCode: null,
+        error: `timed out after ${timeoutMs} ms (connected, but no complete answer in time)`,
+        responseExcerpt: null,
+      };
+    let target: URL | undefined;
+    try {
+      target = new URL(url);
+    } catch {
+      target = undefined;
+    }
     return {
       statusCode: null,
-      error: `request failed${typeof code === 'string' ? ` (${code})` : ''}`,
+      error:
+        target === undefined
+          ? 'request failed'
+          : networkError(connectionCode(err), target, webhookConnectTimeoutMs(timeoutMs)),
       responseExcerpt: null,
     };
   }

@@ -1,0 +1,29 @@
+// Writes the files made from libs/config's variables table (libs/config/src/variables.ts): the
+// Helm chart's `config` schema and defaults, and the README's configuration table.
+// Run as `npm run gen:config` (it compiles libs/config first).
+import { readFileSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import * as prettier from 'prettier';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const { renderConfigFiles } = createRequire(import.meta.url)(join(root, 'libs/config/dist/index.js'));
+const paths = {
+  schema: join(root, 'helm/catalogue-content/values.schema.json'),
+  values: join(root, 'helm/catalogue-content/values.yaml'),
+  readme: join(root, 'README.md'),
+};
+const current = Object.fromEntries(
+  Object.entries(paths).map(([key, path]) => [key, readFileSync(path, 'utf8')]),
+);
+const options = await prettier.resolveConfig(paths.schema);
+const next = await renderConfigFiles(current, (text, parser) =>
+  prettier.format(text, { ...options, parser }),
+);
+for (const [key, path] of Object.entries(paths)) {
+  if (next[key] !== current[key]) {
+    writeFileSync(path, next[key]);
+    console.log(`wrote ${path.slice(root.length + 1)}`);
+  }
+}
