@@ -95,7 +95,13 @@ const reload = async (job: GenerationJob): Promise<GenerationJob> =>
   (await generationJobsRepository.find(deps.db, job.eshopId, job.id))!;
 
 async function settlementsOf(jobId: number) {
-  const jobs = await deps.queues['credit-settlement'].getJobs(['waiting', 'delayed', 'active', 'completed']);
+  const jobs = await deps.queues['credit-settlement'].getJobs([
+    'waiting',
+    'prioritized',
+    'delayed',
+    'active',
+    'completed',
+  ]);
   return jobs.filter((j) => j?.data.job_id === jobId).map((j) => ({ id: j.id, data: j.data }));
 }
 

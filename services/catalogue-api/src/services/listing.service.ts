@@ -8,7 +8,7 @@ import {
   unstorableTextMessage,
   ValidationError,
 } from '@catalogue/http';
-import { ENQUEUE_TIMEOUT_MS, listingJobId, withTimeout } from '@catalogue/queue';
+import { addFair, ENQUEUE_TIMEOUT_MS, listingJobId, withTimeout } from '@catalogue/queue';
 import type { ListingQuery } from '../schemas/list.schema';
 import type { Deps } from '../deps';
 
@@ -121,9 +121,11 @@ export async function uploadListing(
     await withTimeout(
       (async () => {
         for (let start = 0; start < rowIds.length; start += 1000) {
-          await deps.queues['listing-enrichment'].addBulk(
+          // Fair between eshops (libs/queue fair.ts): one eshop's feed does not hold another's rows.
+          await addFair(
+            deps.queues['listing-enrichment'],
+            'listing-enrichment',
             rowIds.slice(start, start + 1000).map((row_id) => ({
-              name: 'listing-enrichment' as const,
               data: { eshop_id: eshopId, batch_id: batch.id, row_id },
               opts: { jobId: listingJobId(row_id) },
             })),

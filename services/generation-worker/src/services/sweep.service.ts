@@ -219,9 +219,10 @@ async function requeueStuckListingRows(deps: SweepDeps): Promise<number> {
     // 'unknown': no job under the row's id any more. A finished job whose row is unfinished
     // failed to end it; it is not run again here.
     const lost = rows.filter((_, index) => states[index] === 'unknown');
-    await queue.addBulk(
+    await addFair(
+      queue,
+      'listing-enrichment',
       lost.map((row) => ({
-        name: 'listing-enrichment' as const,
         data: { eshop_id: row.eshopId, batch_id: row.batchId, row_id: row.id },
         opts: { jobId: listingJobId(row.id) },
       })),
