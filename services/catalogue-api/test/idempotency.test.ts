@@ -202,6 +202,52 @@ describe('catalogue-api: Idempotency-Key on imports', () => {
     },
   );
 
+  test('when the process dies after a listing upload committed and a retry takes the key over, then the first batch is answered and one batch is stored', async () => {
+    // Arrange: every write after the handler fails (the process is gone after the commit: no
+    // outcome written after it, no key released); the client saw no answer.
+    const { eshop, apiToken } = await svc.eshop();
+    const key = nextKey();
+    const rows = [{ code: 'SKU-1', name: 'Trail shoe' }];
+    const dead = new Error('process killed');
+    const completeInTransaction = idempotencyRepository.complete.bind(idempotencyRepository);
+    const complete = jest
+      .spyOn(idempotencyRepository, 'complete')
+      .mockImplementation(async (trx, ...rest) => {
+        if (!trx.isTransaction) throw dead;
+        return completeInTransaction(trx, ...rest);
+      });
+    const release = jest.spyOn(idempotencyRepository, 'release').mockRejectedValue(dead);
+    try {
+      await fetch(`${svc.url}/api/v2/rest/listing`, {
+        method: 'POST',
+        headers: {
+          Authorization: `Bearer ${apiToken}`,
+          'Content-Type': 'application/json',
+          'Idempotency-Key': key,
+        },
+        body: JSON.stringify(rows),
+      });
+    } finally {
+      complete.mockRestore();
+      release.mockRestore();
+    }
+    const batches = await svc.deps.db('listing_batches').where({ eshop_id: eshop.id }).select('id');
+    expect(batches).toHaveLength(1);
+    await svc.deps
+      .db('idempotency_keys')
+      .where({ eshop_id: eshop.id, key })
+      .update({ locked_until: svc.deps.db.raw("now() - interval '1 second'") });
+
+    // Act
+    const retry = await post(apiToken, '/api/v2/rest/listing', rows, key);
+
+    // Assert: the batch the first request stored, and no second one.
+    expect(retry.status).toBe(201);
+    expect(retry.headers.get('idempotent-replayed')).toBe('true');
+    expect(retry.body.data.batch_id).toBe(batches[0]!.id);
+    expect(await svc.deps.db('listing_batches').where({ eshop_id: eshop.id })).toHaveLength(1);
+  });
+
   test('when the retry reaches another replica (or the process restarted), then it is replayed from PostgreSQL', async () => {
     const { eshop, apiToken } = await svc.eshop();
     const key = nextKey();

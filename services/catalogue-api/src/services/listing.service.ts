@@ -1,6 +1,6 @@
 import { parse } from 'csv-parse/sync';
 import Joi from 'joi';
-import { listingRepository, type ListingField, type ListingRowInput } from '@catalogue/db';
+import { listingRepository, type Knex, type ListingField, type ListingRowInput } from '@catalogue/db';
 import {
   fieldMessage,
   firstUnstorablePath,
@@ -104,17 +104,37 @@ function checkRows(raw: unknown): ListingRowInput[] {
 
 type ListingDeps = Pick<Deps, 'db' | 'queues' | 'logger'>;
 
+/** The answer to an upload: the stored batch (201). */
+export interface UploadAnswer {
+  data: { batch_id: number; rows: number; created_at: string };
+}
+
 /** Stores a whole feed (all rows or none) and queues the enrichment of each row. */
 export async function uploadListing(
   deps: ListingDeps,
   eshopId: number,
   format: 'json' | 'csv',
   body: unknown,
-) {
+  /**
+   * Called in the batch's transaction with the answer: an Idempotency-Key's outcome commits with
+   * the batch (a retry after a crash stores no second batch). The answer does not depend on the
+   * queueing after the commit, which answers 201 whether Redis took the jobs or not.
+   */
+  recordOutcome?: (trx: Knex, answer: UploadAnswer) => Promise<void>,
+): Promise<UploadAnswer> {
   const rows = checkRows(format === 'csv' ? rowsFromCsv(typeof body === 'string' ? body : '') : body);
-  const { batch, rowIds } = await deps.db.transaction((trx) =>
-    listingRepository.createBatch(trx, eshopId, format, rows),
-  );
+  const { answer, batch, rowIds } = await deps.db.transaction(async (trx) => {
+    const created = await listingRepository.createBatch(trx, eshopId, format, rows);
+    const stored: UploadAnswer = {
+      data: {
+        batch_id: created.batch.id,
+        rows: created.batch.rowsTotal,
+        created_at: created.batch.createdAt,
+      },
+    };
+    await recordOutcome?.(trx, stored);
+    return { answer: stored, ...created };
+  });
   try {
     // Bounded, so a Redis outage does not hold the answer: the rows are committed and the
     // sweeper queues those whose job is missing. One id per row: never two jobs for a row.
@@ -138,7 +158,7 @@ export async function uploadListing(
     // The batch is stored; answering 500 would make the client upload it twice.
     deps.logger.error({ err, eshopId, batchId: batch.id }, 'could not queue listing-enrichment jobs');
   }
-  return { data: { batch_id: batch.id, rows: batch.rowsTotal, created_at: batch.createdAt } };
+  return answer;
 }
 
 export async function listingRows(deps: ListingDeps, eshopId: number, batchId: number, query: ListingQuery) {
