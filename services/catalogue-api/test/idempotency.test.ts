@@ -3,7 +3,7 @@
 // key can be taken again, and the key row is what PostgreSQL keeps (surviving restarts).
 import { idempotencyRepository } from '@catalogue/db';
 import { IDEMPOTENCY_LOCK_SECONDS } from '@catalogue/http';
-import { expectMatchesContract, serveApp, testConfig } from '@catalogue/testing';
+import { crashAfterCommit, expectMatchesContract, serveApp, testConfig } from '@catalogue/testing';
 import { createApp } from '../src/app';
 import { buildDeps, closeDeps } from '../src/deps';
 import { catalogueService } from './helpers';
@@ -203,20 +203,12 @@ describe('catalogue-api: Idempotency-Key on imports', () => {
   );
 
   test('when the process dies after a listing upload committed and a retry takes the key over, then the first batch is answered and one batch is stored', async () => {
-    // Arrange: every write after the handler fails (the process is gone after the commit: no
-    // outcome written after it, no key released); the client saw no answer.
+    // Arrange: the process is gone after the commit (no outcome written after the handler, no
+    // key released); the client saw no answer.
     const { eshop, apiToken } = await svc.eshop();
     const key = nextKey();
     const rows = [{ code: 'SKU-1', name: 'Trail shoe' }];
-    const dead = new Error('process killed');
-    const completeInTransaction = idempotencyRepository.complete.bind(idempotencyRepository);
-    const complete = jest
-      .spyOn(idempotencyRepository, 'complete')
-      .mockImplementation(async (trx, ...rest) => {
-        if (!trx.isTransaction) throw dead;
-        return completeInTransaction(trx, ...rest);
-      });
-    const release = jest.spyOn(idempotencyRepository, 'release').mockRejectedValue(dead);
+    const crash = crashAfterCommit(svc.deps.db);
     try {
       await fetch(`${svc.url}/api/v2/rest/listing`, {
         method: 'POST',
@@ -228,15 +220,10 @@ describe('catalogue-api: Idempotency-Key on imports', () => {
         body: JSON.stringify(rows),
       });
     } finally {
-      complete.mockRestore();
-      release.mockRestore();
+      await crash.end(eshop.id, key);
     }
     const batches = await svc.deps.db('listing_batches').where({ eshop_id: eshop.id }).select('id');
     expect(batches).toHaveLength(1);
-    await svc.deps
-      .db('idempotency_keys')
-      .where({ eshop_id: eshop.id, key })
-      .update({ locked_until: svc.deps.db.raw("now() - interval '1 second'") });
 
     // Act
     const retry = await post(apiToken, '/api/v2/rest/listing', rows, key);

@@ -4,6 +4,7 @@
 // first result and writes nothing again.
 import { widgetTemplates } from '@catalogue/content-store';
 import { idempotencyRepository, wlEntitiesRepository } from '@catalogue/db';
+import { crashAfterCommit } from '@catalogue/testing';
 import { classicDesign } from './design-fixtures';
 import { editorService, type Shop } from './editor-client';
 
@@ -13,36 +14,23 @@ describe('white-label-api: Idempotency-Key outcomes commit with the write', () =
   let n = 0;
 
   /**
-   * Sends the request once with every write after the handler failing (the process is gone
-   * after the commit: no outcome written after it, no key released, no answer seen), lets the
-   * key's lock expire, and sends the same request again with the same key.
+   * Sends the request once with the process gone after the commit (crashAfterCommit: no outcome
+   * written after the handler, no key released, no answer seen), lets the key's lock lapse, and
+   * sends the same request again with the same key.
    */
   async function crashThenRetry(shop: Shop, path: string, body: object) {
     n += 1;
     const key = `write-crash-${process.pid}-${Date.now()}-${n}`;
     const headers = { 'Idempotency-Key': key };
-    const dead = new Error('process killed');
-    const completeInTransaction = idempotencyRepository.complete.bind(idempotencyRepository);
-    const complete = jest
-      .spyOn(idempotencyRepository, 'complete')
-      .mockImplementation(async (trx, ...rest) => {
-        if (!trx.isTransaction) throw dead;
-        return completeInTransaction(trx, ...rest);
-      });
-    const release = jest.spyOn(idempotencyRepository, 'release').mockRejectedValue(dead);
-    let first;
+    const crash = crashAfterCommit(db());
     try {
-      first = await shop.post(path, body, { headers });
+      await shop.post(path, body, { headers });
     } finally {
-      complete.mockRestore();
-      release.mockRestore();
+      await crash.end(shop.id, key);
     }
     const stored = await idempotencyRepository.find(db(), shop.id, key);
-    await db()('idempotency_keys')
-      .where({ eshop_id: shop.id, key })
-      .update({ locked_until: db().raw("now() - interval '1 second'") });
     const retry = await shop.post(path, body, { headers });
-    return { first, stored, retry };
+    return { stored, retry };
   }
 
   const revisionsOf = async (eshopId: number, externalId: string): Promise<number> => {
