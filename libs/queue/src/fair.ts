@@ -20,7 +20,8 @@ import type { JobPayloads, QueueName } from './jobs';
  * job has that id yet and no other add of the same id holds one (a set of the ids holding a
  * place), so the adds BullMQ ignores (a retried add, a second path ending a generation) count
  * nothing. Should the count drift otherwise (a job removed by hand), only ordering suffers,
- * never a job; a Redis that lost its data lost the jobs and the counts together.
+ * never a job, and the sweeper forgets the lines of a queue with nothing waiting
+ * (`resetIdleLines`); a Redis that lost its data lost the jobs and the counts together.
  */
 export const FAIR_QUEUES = [
   'render-content',
@@ -130,6 +131,40 @@ export async function releasePlace(
     jobId,
     isCounterId(jobId) ? '1' : '0',
   );
+}
+
+/*
+ * KEYS[1] the counts, KEYS[2] the ids holding a place, KEYS[3..6] the queue's wait list, paused
+ * list, prioritized and delayed sets. Deletes the lines when no job waits in any of them.
+ */
+const RESET_SCRIPT = `
+if redis.call('LLEN', KEYS[3]) + redis.call('LLEN', KEYS[4]) + redis.call('ZCARD', KEYS[5]) + redis.call('ZCARD', KEYS[6]) > 0 then
+  return 0
+end
+return redis.call('DEL', KEYS[1], KEYS[2])`;
+
+/**
+ * Forgets the eshops' lines of a queue in which no job waits (none waiting, paused, prioritized
+ * or delayed): whatever the counts say then is drift (a job removed by hand, jobs of a worker
+ * that gave no place back during a rolling deploy), and it would otherwise stay for good. Atomic
+ * against BullMQ's adds; a place taken just before its job is added is forgotten with the rest
+ * and its job gives nothing back at its start (its id is no longer in the set; an integer id's
+ * count stops at 0). Returns whether the lines were reset.
+ */
+export async function resetIdleLines(queue: Queue, name: FairQueueName): Promise<boolean> {
+  const redis = queue.opts.connection as Redis;
+  const keys = fairKeys(queue.opts.prefix ?? 'bull', name);
+  const deleted = (await redis.eval(
+    RESET_SCRIPT,
+    6,
+    keys.counts,
+    keys.ids,
+    queue.toKey('wait'),
+    queue.toKey('paused'),
+    queue.toKey('prioritized'),
+    queue.toKey('delayed'),
+  )) as number;
+  return deleted > 0;
 }
 
 /** A job of a fair queue, with its BullMQ options (its priority is the queue's to choose). */
