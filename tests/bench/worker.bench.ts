@@ -262,7 +262,8 @@ async function run(env: WorkerBenchEnv, cleanup: Cleanup): Promise<void> {
       label: 'bare worker',
       child: bare,
       queue: bareQueue,
-      // What enqueueMany does, on the bare worker's queue.
+      // A plain addBulk with the default options: the bare worker takes no places in eshops'
+      // lines (enqueueMany, like imports, queues render jobs fairly: libs/queue fair.ts).
       enqueue: async (payloads) =>
         void (await bareQueue.addBulk(payloads.map((data) => ({ name: 'render-content', data, opts: {} })))),
     },

@@ -1,4 +1,4 @@
-import type { Queue } from 'bullmq';
+import type { JobsOptions, Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { JobPayloads, QueueName } from './jobs';
 
@@ -9,11 +9,26 @@ import type { JobPayloads, QueueName } from './jobs';
  * among equals, so an eshop with one job waits behind at most one job of each other eshop
  * instead of behind another eshop's whole backlog: round-robin between eshops.
  *
- * The count goes up when a job is queued and down when it first starts. Should it drift (a job
- * removed by hand), only ordering suffers, never a job; a Redis that lost its data lost the
- * jobs and the counts together.
+ * Every queue an eshop can fill with work someone waits for is fair: renders (imports), generations
+ * (white-label starts), listing rows (uploads) and the settlements generations end in.
+ * `webhook-delivery` is not: a place in line reorders an eshop's own jobs while its backlog
+ * drains (a new job ties with the middle of the backlog), and deliveries keep an endpoint's
+ * events in order (docs/decisions.md).
+ *
+ * The count goes up when a job is queued and down when it first starts. A job under a
+ * deterministic id (`generate-<id>`, `listing-<row>`, `settle-<id>`) takes a place only when no
+ * job has that id yet and no other add of the same id holds one (a set of the ids holding a
+ * place), so the adds BullMQ ignores (a retried add, a second path ending a generation) count
+ * nothing. Should the count drift otherwise (a job removed by hand), only ordering suffers,
+ * never a job, and the sweeper forgets the lines of a queue with nothing waiting
+ * (`resetIdleLines`); a Redis that lost its data lost the jobs and the counts together.
  */
-export const FAIR_QUEUES = ['render-content'] as const satisfies readonly QueueName[];
+export const FAIR_QUEUES = [
+  'render-content',
+  'generate',
+  'listing-enrichment',
+  'credit-settlement',
+] as const satisfies readonly QueueName[];
 export type FairQueueName = (typeof FAIR_QUEUES)[number];
 
 /** BullMQ's highest priority value (the least urgent). */
@@ -28,59 +43,173 @@ export function fairKey(prefix: string, queue: QueueName): string {
   return `${prefix}:${queue}:fair-waiting`;
 }
 
-/** Takes one place per job in its eshop's line; returns each job's priority. */
-export async function takePlaces(redis: Redis, key: string, eshopIds: number[]): Promise<number[]> {
-  const pipeline = redis.pipeline();
-  for (const id of eshopIds) pipeline.hincrby(key, String(id), 1);
-  const results = (await pipeline.exec()) ?? [];
-  return results.map(([err, value]) => {
-    if (err) throw err;
-    return Math.min(Math.max(Number(value), 1), MAX_PRIORITY);
-  });
+/** The set of deterministic job ids holding a place (their count is in the hash). */
+export function fairIdsKey(prefix: string, queue: QueueName): string {
+  return `${prefix}:${queue}:fair-ids`;
 }
 
-// Never below 0: a count that drifted low is clamped rather than favouring the eshop for ever.
+/** BullMQ's ids of its own (a counter) are integers; custom ids never are (BullMQ refuses them). */
+const isCounterId = (id: string): boolean => /^[0-9]+$/.test(id);
+
+/*
+ * KEYS[1] the counts, KEYS[2] the ids holding a place, KEYS[2 + i] job i's key (its id's, or
+ * the counts again for a job without an id); ARGV[2i - 1] job i's eshop, ARGV[2i] its id or ''.
+ * Returns each job's priority, 0 for a job that took no place (its id is taken).
+ */
+const TAKE_SCRIPT = `
+local out = {}
+for i = 1, #ARGV / 2 do
+  local eshop, id = ARGV[2 * i - 1], ARGV[2 * i]
+  if id ~= '' and (redis.call('EXISTS', KEYS[2 + i]) == 1 or redis.call('SADD', KEYS[2], id) == 0) then
+    out[i] = 0
+  else
+    out[i] = redis.call('HINCRBY', KEYS[1], eshop, 1)
+  end
+end
+return out`;
+
+/*
+ * KEYS[1] the counts, KEYS[2] the ids holding a place; ARGV[1] the eshop, ARGV[2] the job's id,
+ * ARGV[3] '1' when the id is BullMQ's own (not in the set). Never below 0: a count that drifted
+ * low is clamped rather than favouring the eshop for ever.
+ */
 const RELEASE_SCRIPT = `
+if ARGV[3] ~= '1' and redis.call('SREM', KEYS[2], ARGV[2]) == 0 then return -1 end
 local n = redis.call('HINCRBY', KEYS[1], ARGV[1], -1)
 if n <= 0 then redis.call('HDEL', KEYS[1], ARGV[1]) end
 return n`;
 
-/** Gives back one place of the eshop's line (its job started, or was never queued). */
-export async function releasePlace(redis: Redis, key: string, eshopId: number): Promise<void> {
-  await redis.eval(RELEASE_SCRIPT, 1, key, String(eshopId));
+export interface FairKeys {
+  /** The hash of waiting-job counts. */
+  counts: string;
+  /** The set of deterministic ids holding a place. */
+  ids: string;
+  /** The queue's key prefix for job keys (`<prefix>:<queue>:`). */
+  jobs: string;
 }
 
-/** A job of a fair queue, with the BullMQ options it needs besides its priority. */
-export interface FairJob<Q extends FairQueueName> {
-  data: JobPayloads[Q];
-  opts?: { deduplication?: { id: string } };
+export function fairKeys(prefix: string, queue: QueueName): FairKeys {
+  return { counts: fairKey(prefix, queue), ids: fairIdsKey(prefix, queue), jobs: `${prefix}:${queue}:` };
 }
 
 /**
- * Adds jobs to a fair queue in one round trip (plus one for the places). When the add fails,
- * the places are given back and the error is thrown.
+ * Takes one place per job in its eshop's line; returns each job's priority, or 0 for a job
+ * whose id is taken (BullMQ will ignore its add).
+ */
+export async function takePlaces(
+  redis: Redis,
+  keys: FairKeys,
+  jobs: { eshopId: number; jobId?: string }[],
+): Promise<number[]> {
+  if (!jobs.length) return [];
+  const jobKeys = jobs.map((job) => (job.jobId ? keys.jobs + job.jobId : keys.counts));
+  const args = jobs.flatMap((job) => [String(job.eshopId), job.jobId ?? '']);
+  const places = (await redis.eval(
+    TAKE_SCRIPT,
+    2 + jobs.length,
+    keys.counts,
+    keys.ids,
+    ...jobKeys,
+    ...args,
+  )) as number[];
+  return places.map((place) => (place === 0 ? 0 : Math.min(Math.max(place, 1), MAX_PRIORITY)));
+}
+
+/** Gives back the place a job took in its eshop's line (it started, or was never queued). */
+export async function releasePlace(
+  redis: Redis,
+  keys: FairKeys,
+  eshopId: number,
+  jobId: string,
+): Promise<void> {
+  await redis.eval(
+    RELEASE_SCRIPT,
+    2,
+    keys.counts,
+    keys.ids,
+    String(eshopId),
+    jobId,
+    isCounterId(jobId) ? '1' : '0',
+  );
+}
+
+/*
+ * KEYS[1] the counts, KEYS[2] the ids holding a place, KEYS[3..6] the queue's wait list, paused
+ * list, prioritized and delayed sets. Deletes the lines when no job waits in any of them.
+ */
+const RESET_SCRIPT = `
+if redis.call('LLEN', KEYS[3]) + redis.call('LLEN', KEYS[4]) + redis.call('ZCARD', KEYS[5]) + redis.call('ZCARD', KEYS[6]) > 0 then
+  return 0
+end
+return redis.call('DEL', KEYS[1], KEYS[2])`;
+
+/**
+ * Forgets the eshops' lines of a queue in which no job waits (none waiting, paused, prioritized
+ * or delayed): whatever the counts say then is drift (a job removed by hand, jobs of a worker
+ * that gave no place back during a rolling deploy), and it would otherwise stay for good. Atomic
+ * against BullMQ's adds; a place taken just before its job is added is forgotten with the rest
+ * and its job gives nothing back at its start (its id is no longer in the set; an integer id's
+ * count stops at 0). Returns whether the lines were reset.
+ */
+export async function resetIdleLines(queue: Queue, name: FairQueueName): Promise<boolean> {
+  const redis = queue.opts.connection as Redis;
+  const keys = fairKeys(queue.opts.prefix ?? 'bull', name);
+  const deleted = (await redis.eval(
+    RESET_SCRIPT,
+    6,
+    keys.counts,
+    keys.ids,
+    queue.toKey('wait'),
+    queue.toKey('paused'),
+    queue.toKey('prioritized'),
+    queue.toKey('delayed'),
+  )) as number;
+  return deleted > 0;
+}
+
+/** A job of a fair queue, with its BullMQ options (its priority is the queue's to choose). */
+export interface FairJob<Q extends FairQueueName> {
+  data: JobPayloads[Q];
+  opts?: Omit<JobsOptions, 'priority'>;
+}
+
+/**
+ * Adds jobs to a fair queue in one round trip (plus one for the places) and returns their ids.
+ * When the add fails, the places are given back and the error is thrown.
  */
 export async function addFair<Q extends FairQueueName>(
   queue: Queue<JobPayloads[Q]>,
   name: Q,
   jobs: FairJob<Q>[],
-): Promise<void> {
-  if (!jobs.length) return;
+): Promise<(string | undefined)[]> {
+  if (!jobs.length) return [];
   // createQueues gives every queue the shared ioredis connection.
   const redis = queue.opts.connection as Redis;
-  const key = fairKey(queue.opts.prefix ?? 'bull', name);
-  const eshopIds = jobs.map((job) => job.data.eshop_id);
-  const priorities = await takePlaces(redis, key, eshopIds);
+  const keys = fairKeys(queue.opts.prefix ?? 'bull', name);
+  const priorities = await takePlaces(
+    redis,
+    keys,
+    jobs.map((job) => ({ eshopId: job.data.eshop_id, jobId: job.opts?.jobId })),
+  );
   try {
-    await queue.addBulk(
+    const added = await queue.addBulk(
       jobs.map((job, index) => ({
         name: name as never,
         data: job.data as never,
-        opts: { ...job.opts, priority: priorities[index] },
+        // A job that took no place is a duplicate BullMQ ignores; 1 keeps it prioritized anyway.
+        opts: { ...job.opts, priority: priorities[index] || 1 },
       })),
     );
+    return added.map((job) => job.id);
   } catch (err) {
-    await Promise.allSettled(eshopIds.map((id) => releasePlace(redis, key, id)));
+    // Only the places this add took: an auto id is unknown yet, so those give back a count.
+    await Promise.allSettled(
+      jobs.map((job, index) =>
+        priorities[index]
+          ? releasePlace(redis, keys, job.data.eshop_id, job.opts?.jobId ?? '0')
+          : Promise.resolve(),
+      ),
+    );
     throw err;
   }
 }

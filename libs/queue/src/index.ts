@@ -24,5 +24,5 @@ export type { JobHandler, JobHandlers, WorkerOptions } from './worker';
 export { createQueueMetrics, registerQueueDepth } from './metrics';
 export type { QueueMetrics } from './metrics';
 export type { Job, Worker, Queue } from 'bullmq';
-export { addFair, fairKey, FAIR_QUEUES } from './fair';
+export { addFair, fairIdsKey, fairKey, FAIR_QUEUES, resetIdleLines } from './fair';
 export type { FairJob, FairQueueName } from './fair';

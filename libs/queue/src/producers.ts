@@ -1,6 +1,7 @@
 import { Queue, type JobsOptions } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { withTimeout } from './connection';
+import { addFair, isFairQueue, type FairQueueName } from './fair';
 import { DEFAULT_JOB_OPTIONS, QUEUE_NAMES, type JobPayloads, type QueueName } from './jobs';
 
 export type Queues = { readonly [Q in QueueName]: Queue<JobPayloads[Q]> };
@@ -33,6 +34,8 @@ export async function enqueue<Q extends QueueName>(
   payload: JobPayloads[Q],
   opts: JobsOptions = {},
 ): Promise<string | undefined> {
+  if (isFairQueue(name))
+    return (await enqueueFair(queues, name, [payload as JobPayloads[typeof name]], opts))[0];
   const queue = queues[name] as unknown as Queue<JobPayloads[Q]>;
   const job = await queue.add(name as never, payload as never, opts);
   return job.id;
@@ -46,8 +49,30 @@ export async function enqueueMany<Q extends QueueName>(
   opts: JobsOptions = {},
 ): Promise<void> {
   if (!payloads.length) return;
+  if (isFairQueue(name)) {
+    await enqueueFair(queues, name, payloads as JobPayloads[typeof name][], opts);
+    return;
+  }
   const queue = queues[name] as unknown as Queue<JobPayloads[Q]>;
   await queue.addBulk(payloads.map((data) => ({ name: name as never, data: data as never, opts })));
+}
+
+/**
+ * A fair queue's jobs always go through addFair: a job added without a priority would run
+ * before every prioritized one, ahead of all eshops' lines. Their priority is the queue's.
+ */
+function enqueueFair<Q extends FairQueueName>(
+  queues: Queues,
+  name: Q,
+  payloads: JobPayloads[Q][],
+  { priority: _priority, ...opts }: JobsOptions,
+): Promise<(string | undefined)[]> {
+  const queue = queues[name] as unknown as Queue<JobPayloads[Q]>;
+  return addFair(
+    queue,
+    name,
+    payloads.map((data) => ({ data, opts })),
+  );
 }
 
 /**

@@ -1,7 +1,7 @@
 import { Worker, type Job } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { Logger } from '@catalogue/logger';
-import { fairKey, isFairQueue, releasePlace } from './fair';
+import { fairKeys, isFairQueue, releasePlace } from './fair';
 import type { JobPayloads, QueueName } from './jobs';
 import type { QueueMetrics } from './metrics';
 
@@ -34,13 +34,13 @@ export function createWorkers<Q extends QueueName>(opts: WorkerOptions<Q>): Work
   return opts.queues.map((queue) => {
     const handler = opts.handlers[queue] as JobHandler<Q>;
     const log = opts.logger.child({ queue });
-    const fair = isFairQueue(queue) ? fairKey(opts.prefix, queue) : undefined;
+    const fair = isFairQueue(queue) ? fairKeys(opts.prefix, queue) : undefined;
     const run = async (job: Job<JobPayloads[Q]>): Promise<unknown> => {
       // The job left its eshop's line of waiting jobs (first start only: retries and stalled
-      // restarts were counted out already).
-      if (fair && job.attemptsStarted <= 1) {
+      // restarts were counted out already; a job added without a priority took no place).
+      if (fair && job.attemptsStarted <= 1 && job.priority > 0 && job.id) {
         const eshopId = (job.data as { eshop_id: number }).eshop_id;
-        await releasePlace(opts.connection, fair, eshopId).catch((err: unknown) =>
+        await releasePlace(opts.connection, fair, eshopId, job.id).catch((err: unknown) =>
           log.warn({ err, job_id: job.id }, 'could not release the fair-queue place'),
         );
       }

@@ -8,7 +8,9 @@ import {
   createQueues,
   createRedis,
   createWorkers,
+  fairIdsKey,
   fairKey,
+  resetIdleLines,
   type JobPayloads,
   type Queues,
   type Worker,
@@ -30,7 +32,9 @@ beforeAll(() => {
 afterAll(async () => {
   await closeWorkers(workers);
   await queues['render-content'].obliterate({ force: true });
-  await connection.del(fairKey(prefix, 'render-content'));
+  await queues['listing-enrichment'].obliterate({ force: true });
+  await connection.del(fairKey(prefix, 'render-content'), fairKey(prefix, 'listing-enrichment'));
+  await connection.del(fairIdsKey(prefix, 'listing-enrichment'));
   await closeQueues(queues);
   await connection.quit();
 });
@@ -68,5 +72,31 @@ describe('render jobs shared fairly between eshops', () => {
     // The backlog itself keeps its order, and every place was given back.
     expect(order.filter((id) => id.startsWith('B'))).toEqual(Array.from({ length: 30 }, (_, i) => `B${i}`));
     expect(await connection.hgetall(fairKey(prefix, 'render-content'))).toEqual({});
+  });
+});
+
+describe('drifted lines are forgotten once nothing waits', () => {
+  const listing = (rowId: number) => ({
+    data: { eshop_id: 3, batch_id: 1, row_id: rowId },
+    opts: { jobId: `listing-${rowId}` },
+  });
+
+  test('when a waiting job was removed by hand, then its place stays while another job waits and is forgotten once none does', async () => {
+    const queue = queues['listing-enrichment'];
+    await addFair(queue, 'listing-enrichment', [listing(1), listing(2)]);
+    await (await queue.getJob('listing-1'))!.remove();
+
+    // Row 2 still waits: its line is kept (the removed job's place with it).
+    expect(await resetIdleLines(queue, 'listing-enrichment')).toBe(false);
+    expect(await connection.hgetall(fairKey(prefix, 'listing-enrichment'))).toEqual({ '3': '2' });
+
+    await (await queue.getJob('listing-2'))!.remove();
+    expect(await resetIdleLines(queue, 'listing-enrichment')).toBe(true);
+    expect(await connection.hgetall(fairKey(prefix, 'listing-enrichment'))).toEqual({});
+    expect(await connection.smembers(fairIdsKey(prefix, 'listing-enrichment'))).toEqual([]);
+
+    // The next job of the eshop is first in its line again, and its id takes a place.
+    await addFair(queue, 'listing-enrichment', [listing(1)]);
+    expect((await queue.getJob('listing-1'))!.priority).toBe(1);
   });
 });

@@ -5,6 +5,7 @@ import {
   createRedis,
   DEFAULT_JOB_OPTIONS,
   enqueue,
+  fairKey,
   pingRedis,
   QUEUE_NAMES,
   registerQueueDepth,
@@ -57,7 +58,7 @@ describe('createQueues and enqueue', () => {
     expect(job!.opts.removeOnFail).toEqual({ age: 7 * 24 * 3600, count: 10_000 });
   });
 
-  it('when the same deterministic jobId is enqueued twice, then only the first job is queued', async () => {
+  it('when the same deterministic jobId is enqueued twice, then only the first job is queued and only it takes a place in its eshop’s line', async () => {
     // Arrange
     const h = harness();
     const jobId = 'render-7-product-sku-1';
@@ -80,11 +81,13 @@ describe('createQueues and enqueue', () => {
     expect(first).toBe(jobId);
     expect(second).toBe(jobId);
     const queue = h.queues['render-content'];
+    // render-content is fair: its jobs are prioritized by their place in their eshop's line.
     expect(await queue.getJobCounts('waiting', 'delayed', 'prioritized')).toEqual({
-      waiting: 1,
+      waiting: 0,
       delayed: 0,
-      prioritized: 0,
+      prioritized: 1,
     });
+    expect(await h.connection.hgetall(fairKey(h.prefix, 'render-content'))).toEqual({ '7': '1' });
     expect((await queue.getJob(jobId))!.data).toEqual({
       eshop_id: 7,
       entity_type: 'product',
@@ -119,8 +122,9 @@ describe('registerQueueDepth', () => {
     const depth = await scrapeDepth(h.registry);
 
     // Assert
-    expect(depth.get('generate/waiting')).toBe(3);
-    expect(depth.get('render-content/waiting')).toBe(1);
+    // Fair queues' jobs wait prioritized (their place in their eshop's line).
+    expect(depth.get('generate/prioritized')).toBe(3);
+    expect(depth.get('render-content/prioritized')).toBe(1);
     expect(depth.get('listing-enrichment/waiting')).toBe(0);
     expect(depth.get('listing-enrichment/delayed')).toBe(1);
     for (const state of ['waiting', 'active', 'delayed', 'failed', 'prioritized'])
@@ -133,7 +137,7 @@ describe('registerQueueDepth', () => {
     const metrics = await h.registry.metrics();
 
     // Assert
-    expect(metrics).toContain('queue_jobs{queue="generate",state="waiting"} 5');
+    expect(metrics).toContain('queue_jobs{queue="generate",state="prioritized"} 5');
   });
 });
 
@@ -235,7 +239,7 @@ describe('regressions', () => {
     const registry = new Registry();
     registerQueueDepth(registry, Object.values(queues), connection);
     await enqueue(queues, 'generate', { eshop_id: 1, job_id: 1 });
-    expect(await registry.metrics()).toContain('queue_jobs{queue="generate",state="waiting"} 1');
+    expect(await registry.metrics()).toContain('queue_jobs{queue="generate",state="prioritized"} 1');
 
     try {
       // Act
@@ -247,7 +251,7 @@ describe('regressions', () => {
       ]);
 
       // Assert
-      expect(scrape).toContain('queue_jobs{queue="generate",state="waiting"} 1');
+      expect(scrape).toContain('queue_jobs{queue="generate",state="prioritized"} 1');
     } finally {
       connection.disconnect();
       await Promise.all(Object.values(queues).map((q) => q.close().catch(() => undefined)));

@@ -27,7 +27,7 @@ describe('createWorkers', () => {
     expect(h.workers).toHaveLength(0);
     await sleep(300);
     expect(handled).toEqual([]);
-    expect(await h.queues.generate.getJobState(id!)).toBe('waiting');
+    expect(await h.queues.generate.getJobState(id!)).toBe('prioritized');
     expect(await h.queues.generate.getWorkersCount()).toBe(0);
   });
 
@@ -189,6 +189,6 @@ describe('closeWorkers', () => {
 
     // Assert
     expect(calls).toBe(0);
-    expect(await h.queues.generate.getJobState(id!)).toBe('waiting');
+    expect(await h.queues.generate.getJobState(id!)).toBe('prioritized');
   });
 });

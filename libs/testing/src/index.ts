@@ -308,3 +308,4 @@ export * from './served-docs';
 export * from './private-postgres';
 export * from './private-replica';
 export * from './private-pgbouncer';
+export { crashAfterCommit } from './crash';

@@ -72,17 +72,40 @@ export async function checkWebhookUrl(deps: Omit<WebhookDeps, 'db'>, url: string
 }
 
 /** Registers an endpoint; the answer holds its secret, which is never shown again. */
+/**
+ * Called in the write's transaction with its result: an API stores the Idempotency-Key's outcome
+ * there, so it commits with the write (a retry after a crash is answered, never run again).
+ */
+export type RecordOutcome<T> = (trx: Knex, result: T) => Promise<void>;
+
+/** `write` in a transaction that also records its result, or alone when there is nothing to record. */
+async function recorded<T>(db: Knex, write: (db: Knex) => Promise<T>, record?: RecordOutcome<T>): Promise<T> {
+  if (!record) return write(db);
+  return db.transaction(async (trx) => {
+    const result = await write(trx);
+    await record(trx, result);
+    return result;
+  });
+}
+
 export async function registerWebhook(
   deps: WebhookDeps,
   eshopId: number,
   input: NewWebhook,
+  recordOutcome?: RecordOutcome<{ endpoint: WebhookEndpoint; secret: string }>,
 ): Promise<{ endpoint: WebhookEndpoint; secret: string }> {
   const url = await checkWebhookUrl(deps, input.url);
   const wanted = new Set(input.eventTypes?.length ? input.eventTypes : EVENT_TYPES);
   const eventTypes = EVENT_TYPES.filter((type) => wanted.has(type));
   const secret = newSecret();
-  const endpoint = await webhooksRepository.create(deps.db, { eshopId, url, eventTypes, secret });
-  return { endpoint, secret };
+  return recorded(
+    deps.db,
+    async (db) => ({
+      endpoint: await webhooksRepository.create(db, { eshopId, url, eventTypes, secret }),
+      secret,
+    }),
+    recordOutcome,
+  );
 }
 
 export function listWebhooks(db: Knex, eshopId: number): Promise<WebhookEndpoint[]> {
@@ -112,12 +135,23 @@ export async function rotateWebhookSecret(
   eshopId: number,
   id: number,
   overlapSeconds = SECRET_OVERLAP_SECONDS,
+  recordOutcome?: RecordOutcome<{
+    endpoint: WebhookEndpoint;
+    secret: string;
+    previousSecretExpiresAt: string;
+  }>,
 ): Promise<{ endpoint: WebhookEndpoint; secret: string; previousSecretExpiresAt: string }> {
   const secret = newSecret();
-  const rotated = await webhooksRepository.rotateSecret(db, eshopId, id, secret, overlapSeconds);
-  // Another eshop's endpoint is unknown here, exactly like one that does not exist.
-  if (!rotated) throw new WebhookError('not_found', 'No such webhook endpoint.');
-  return { ...rotated, secret };
+  return recorded(
+    db,
+    async (trx) => {
+      const rotated = await webhooksRepository.rotateSecret(trx, eshopId, id, secret, overlapSeconds);
+      // Another eshop's endpoint is unknown here, exactly like one that does not exist.
+      if (!rotated) throw new WebhookError('not_found', 'No such webhook endpoint.');
+      return { ...rotated, secret };
+    },
+    recordOutcome,
+  );
 }
 
 /** Enables a disabled endpoint: the relay resumes from its cursor (nothing committed meanwhile is lost). */
@@ -147,6 +181,7 @@ export async function redeliver(
   id: number,
   fromSeq: number,
   toSeq: number,
+  recordOutcome?: RecordOutcome<{ redeliveryId: number; fromSeq: number; toSeq: number }>,
 ): Promise<{ redeliveryId: number; fromSeq: number; toSeq: number }> {
   const endpoint = await existing(db, eshopId, id);
   if (endpoint.disabledAt !== null) {
@@ -164,8 +199,15 @@ export async function redeliver(
       `to_seq must not exceed ${endpoint.lastSeq}, the last event relayed to the endpoint (later ones are on their way).`,
     );
   }
-  const redeliveryId = await webhooksRepository.requestRedelivery(db, eshopId, id, fromSeq, toSeq);
-  return { redeliveryId, fromSeq, toSeq };
+  return recorded(
+    db,
+    async (trx) => ({
+      redeliveryId: await webhooksRepository.requestRedelivery(trx, eshopId, id, fromSeq, toSeq),
+      fromSeq,
+      toSeq,
+    }),
+    recordOutcome,
+  );
 }
 
 /** An endpoint as the API and the CLI answer it (snake_case, never the secret). */

@@ -14,6 +14,7 @@ export {
   webhookEgressPolicy,
   WebhookError,
   type NewWebhook,
+  type RecordOutcome,
   type WebhookDeps,
   type WebhookProblem,
 } from './endpoints';

@@ -3,7 +3,7 @@
 // key can be taken again, and the key row is what PostgreSQL keeps (surviving restarts).
 import { idempotencyRepository } from '@catalogue/db';
 import { IDEMPOTENCY_LOCK_SECONDS } from '@catalogue/http';
-import { expectMatchesContract, serveApp, testConfig } from '@catalogue/testing';
+import { crashAfterCommit, expectMatchesContract, serveApp, testConfig } from '@catalogue/testing';
 import { createApp } from '../src/app';
 import { buildDeps, closeDeps } from '../src/deps';
 import { catalogueService } from './helpers';
@@ -199,6 +199,48 @@ describe('catalogue-api: Idempotency-Key on imports', () => {
       expect(retry.headers.get('idempotent-replayed')).toBe('true');
       expect(rowsBefore.length).toBeGreaterThan(0);
       expect(await svc.deps.db(table).where({ eshop_id: eshop.id }).select('*')).toEqual(rowsBefore);
+    },
+  );
+
+  test.each(CREATING_POSTS)(
+    'when the process dies after POST %s committed and a retry takes the key over, then the first answer is replayed and nothing is written again',
+    async (path, body, table) => {
+      // Arrange: the process is gone after the commit (no outcome written after the handler,
+      // no key released); the client saw no answer.
+      const { eshop, apiToken } = await svc.eshop();
+      const key = nextKey();
+      const crash = crashAfterCommit(svc.deps.db);
+      try {
+        await fetch(`${svc.url}${path}`, {
+          method: 'POST',
+          headers: {
+            Authorization: `Bearer ${apiToken}`,
+            'Content-Type': 'application/json',
+            'Idempotency-Key': key,
+          },
+          body: JSON.stringify(body),
+        });
+      } finally {
+        await crash.end(eshop.id, key);
+      }
+      const rowsBefore = await svc.deps.db(table).where({ eshop_id: eshop.id }).select('*');
+      const eventsBefore = await svc.deps
+        .db('events')
+        .where({ eshop_id: eshop.id })
+        .count<{ count: string }[]>('* as count');
+
+      // Act
+      const retry = await post(apiToken, path, body, key);
+
+      // Assert: the answer the first run committed (it created, a rerun would report updates).
+      expect(retry.status).toBeLessThan(300);
+      expect(retry.headers.get('idempotent-replayed')).toBe('true');
+      if ('imported' in retry.body) expect(retry.body).toMatchObject({ imported: 1, updated: 0 });
+      expect(rowsBefore.length).toBeGreaterThan(0);
+      expect(await svc.deps.db(table).where({ eshop_id: eshop.id }).select('*')).toEqual(rowsBefore);
+      expect(
+        await svc.deps.db('events').where({ eshop_id: eshop.id }).count<{ count: string }[]>('* as count'),
+      ).toEqual(eventsBefore);
     },
   );
 

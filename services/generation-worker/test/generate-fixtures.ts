@@ -137,7 +137,13 @@ export const contentOf = (job: GenerationJob) =>
   });
 
 export async function settlementsOf(jobId: number): Promise<Array<JobPayloads['credit-settlement']>> {
-  const jobs = await deps.queues['credit-settlement'].getJobs(['waiting', 'delayed', 'active', 'completed']);
+  const jobs = await deps.queues['credit-settlement'].getJobs([
+    'waiting',
+    'prioritized',
+    'delayed',
+    'active',
+    'completed',
+  ]);
   return jobs.filter((j) => j?.data.job_id === jobId).map((j) => j.data);
 }
 

@@ -140,20 +140,16 @@ test('when Redis lost the enrichment jobs of a listing upload, then the sweep qu
     .update({ updated_at: deps.db.raw(TWO_HOURS_AGO) });
   const queue = deps.queues['listing-enrichment'];
   const waiting = rowIds[0]!;
-  await queue.add(
-    'listing-enrichment',
-    { eshop_id: eshop.id, batch_id: 0, row_id: waiting },
-    {
-      jobId: listingJobId(waiting),
-    },
-  );
+  await addFair(queue, 'listing-enrichment', [
+    { data: { eshop_id: eshop.id, batch_id: 0, row_id: waiting }, opts: { jobId: listingJobId(waiting) } },
+  ]);
 
   const first = await sweepStaleWork(sweepDeps);
   const second = await sweepStaleWork(sweepDeps);
 
   expect(first.listing_rows_requeued).toBe(2);
   expect(second.listing_rows_requeued).toBe(0);
-  const jobs = await queue.getJobs(['waiting']);
+  const jobs = await queue.getJobs(['prioritized']);
   expect(jobs.map((job) => job.id).sort()).toEqual(rowIds.map(listingJobId).sort());
 });
 
@@ -218,11 +214,11 @@ test('when Redis is wiped between a job finishing and its settlement, then one s
   await deps.db.transaction((trx) => creditsRepository.topUp(trx, eshop.id, 100, 'test top-up'));
   const done = await finishedJob(eshop.id, { status: 'done', cost: 5 });
   const failed = await finishedJob(eshop.id, { status: 'failed' });
-  expect(await deps.queues['credit-settlement'].getJobCounts('waiting')).toEqual({ waiting: 2 });
+  expect(await deps.queues['credit-settlement'].getJobCounts('prioritized')).toEqual({ prioritized: 2 });
   await redis.restart();
   await eventually(
     async () =>
-      expect(await deps.queues['credit-settlement'].getJobCounts('waiting')).toEqual({ waiting: 0 }),
+      expect(await deps.queues['credit-settlement'].getJobCounts('prioritized')).toEqual({ prioritized: 0 }),
     15_000,
   );
   expect(await creditsRepository.getAccount(deps.db, eshop.id)).toMatchObject({ balance: 100, reserved: 24 });

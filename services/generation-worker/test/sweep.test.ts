@@ -10,7 +10,7 @@ import {
   wlEntitiesRepository,
   type GenerationJob,
 } from '@catalogue/db';
-import { enqueue, type JobPayloads } from '@catalogue/queue';
+import { enqueue, fairKey, type JobPayloads } from '@catalogue/queue';
 import { makeEshop, testConfig } from '@catalogue/testing';
 import { settleJob } from '../../credit-service/src/services/settlement.service';
 import { buildDeps, closeDeps, sweepOptions, type Deps } from '../src/deps';
@@ -95,7 +95,13 @@ const reload = async (job: GenerationJob): Promise<GenerationJob> =>
   (await generationJobsRepository.find(deps.db, job.eshopId, job.id))!;
 
 async function settlementsOf(jobId: number) {
-  const jobs = await deps.queues['credit-settlement'].getJobs(['waiting', 'delayed', 'active', 'completed']);
+  const jobs = await deps.queues['credit-settlement'].getJobs([
+    'waiting',
+    'prioritized',
+    'delayed',
+    'active',
+    'completed',
+  ]);
   return jobs.filter((j) => j?.data.job_id === jobId).map((j) => ({ id: j.id, data: j.data }));
 }
 
@@ -273,5 +279,24 @@ describe('sweeping events past their retention', () => {
     expect(result.events_expired).toBeGreaterThanOrEqual(2);
     expect(await deps.db('events').where({ eshop_id: eshop.id }).orderBy('seq').pluck('seq')).toEqual([3, 4]);
     expect(await eventsRepository.bounds(deps.db, eshop.id)).toEqual({ oldest: 3, newest: 4 });
+  });
+});
+
+describe("sweeping the eshops' lines of the fair queues", () => {
+  test('when a fair queue has no job waiting but its lines still count places, then a sweep forgets them', async () => {
+    // A place whose job is gone (removed by hand, or taken by a worker that gave nothing back).
+    const counts = fairKey(PREFIX, 'listing-enrichment');
+    await deps.redis.hset(counts, '999999', '7');
+    expect(await deps.queues['listing-enrichment'].getJobCounts('waiting', 'prioritized', 'delayed')).toEqual(
+      {
+        waiting: 0,
+        prioritized: 0,
+        delayed: 0,
+      },
+    );
+
+    await sweepStaleWork(sweepDeps);
+
+    expect(await deps.redis.hgetall(counts)).toEqual({});
   });
 });

@@ -155,7 +155,7 @@ describe('white-label-api: POST …/generate', () => {
     // The first job holds part of the balance: remaining = balance − reserved.
     expect((await s.call('POST', path(first), { design_id: classic })).status).toBe(200);
     const before = { jobs: await s.jobs(), ledger: await s.ledger(), account: await s.account() };
-    const waiting = await svc.deps.queues.generate.getJobCounts('waiting');
+    const waiting = await svc.deps.queues.generate.getJobCounts('waiting', 'prioritized');
 
     const res = await s.call('POST', path(second), { design_id: classic });
 
@@ -170,7 +170,7 @@ describe('white-label-api: POST …/generate', () => {
     expect(await s.jobs()).toEqual(before.jobs);
     expect(await s.ledger()).toEqual(before.ledger);
     expect(await s.account()).toEqual(before.account);
-    expect(await svc.deps.queues.generate.getJobCounts('waiting')).toEqual(waiting);
+    expect(await svc.deps.queues.generate.getJobCounts('waiting', 'prioritized')).toEqual(waiting);
   });
 
   test('when a job of the entity is still unfinished, then a second start answers 409 with that job', async () => {

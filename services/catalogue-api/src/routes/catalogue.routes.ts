@@ -5,6 +5,7 @@ import {
   idempotent,
   jsonStream,
   validate,
+  type AppContext,
   type RouterDeps,
 } from '@catalogue/http';
 import type { EntityType } from '@catalogue/db';
@@ -12,8 +13,20 @@ import type { Deps } from '../deps';
 import { changesQuery, v1ListQuery, v2ListQuery } from '../schemas/list.schema';
 import { listChanges } from '../services/changes.service';
 import { softDelete } from '../services/delete.service';
-import { importParameters, importV1, importV2, multiImport } from '../services/import.service';
+import {
+  importParameters,
+  importV1,
+  importV2,
+  multiImport,
+  type RecordImport,
+} from '../services/import.service';
 import { listV1, listV2 } from '../services/list.service';
+
+/** Behind idempotent() with a key: the import's answer commits with the rows it reports. */
+function recordOf(ctx: Pick<AppContext, 'state'>): RecordImport | undefined {
+  const recorder = ctx.state.idempotency;
+  return recorder && ((trx, answer) => recorder.record(trx, 200, answer));
+}
 
 const V2_ENTITIES: [string, EntityType][] = [
   ['products', 'product'],
@@ -34,17 +47,17 @@ export function v2Routes(deps: RouterDeps & Pick<Deps, 'logger' | 'config' | 'qu
       ctx.body = jsonStream(await listV2(deps, eshopOf(ctx), type, ctx.state.input.query), 'data');
     });
     router.post(`/${path}`, once, async (ctx) => {
-      ctx.body = await importV2(deps, eshopOf(ctx).id, type, bodyOf(ctx));
+      ctx.body = await importV2(deps, eshopOf(ctx).id, type, bodyOf(ctx), recordOf(ctx));
     });
     router.delete(`/${path}`, async (ctx) => {
       ctx.body = await softDelete(deps.db, eshopOf(ctx).id, type, bodyOf(ctx));
     });
   }
   router.post('/parameters', once, async (ctx) => {
-    ctx.body = await importParameters(deps, eshopOf(ctx).id, bodyOf(ctx));
+    ctx.body = await importParameters(deps, eshopOf(ctx).id, bodyOf(ctx), recordOf(ctx));
   });
   router.post('/multi-import', once, async (ctx) => {
-    ctx.body = await multiImport(deps, eshopOf(ctx).id, bodyOf(ctx));
+    ctx.body = await multiImport(deps, eshopOf(ctx).id, bodyOf(ctx), recordOf(ctx));
   });
   router.get('/changes', validate({ query: changesQuery }), async (ctx) => {
     ctx.body = await listChanges(deps, eshopOf(ctx).id, ctx.state.input.query);
@@ -61,7 +74,7 @@ export function v1Routes(deps: RouterDeps & Pick<Deps, 'logger' | 'config' | 'qu
     ['categories', 'category'],
   ] as const) {
     router.post(`/${path}/bulk-import`, once, async (ctx) => {
-      ctx.body = await importV1(deps, eshopOf(ctx).id, type, bodyOf(ctx));
+      ctx.body = await importV1(deps, eshopOf(ctx).id, type, bodyOf(ctx), recordOf(ctx));
     });
     router.get(`/${path}/list`, validate({ query: v1ListQuery }), async (ctx) => {
       ctx.type = 'json';
@@ -69,7 +82,7 @@ export function v1Routes(deps: RouterDeps & Pick<Deps, 'logger' | 'config' | 'qu
     });
   }
   router.post('/parameters/bulk-import', once, async (ctx) => {
-    ctx.body = await importParameters(deps, eshopOf(ctx).id, bodyOf(ctx));
+    ctx.body = await importParameters(deps, eshopOf(ctx).id, bodyOf(ctx), recordOf(ctx));
   });
   return router;
 }

@@ -9,8 +9,16 @@ export function listingRoutes(deps: RouterDeps & Pick<Deps, 'logger' | 'queues' 
   const router = apiRouter(deps, { prefix: '/api/v2/rest/listing', bodyTypes: ['json', 'csv'] });
   router.post('/', idempotent(deps), async (ctx) => {
     const format = ctx.is('text/csv') ? 'csv' : 'json';
+    const recorder = ctx.state.idempotency;
+    ctx.body = await uploadListing(
+      deps,
+      eshopOf(ctx).id,
+      format,
+      bodyOf(ctx),
+      // Behind idempotent() with a key: the answer commits with the batch.
+      recorder && ((trx, answer) => recorder.record(trx, 201, answer)),
+    );
     ctx.status = 201;
-    ctx.body = await uploadListing(deps, eshopOf(ctx).id, format, bodyOf(ctx));
   });
   router.get('/:batch_id/product', validate({ params: batchParams, query: listingQuery }), async (ctx) => {
     const { params, query } = ctx.state.input;

@@ -1,4 +1,4 @@
-import { apiRouter, eshopOf, idempotent, validate, type RouterDeps } from '@catalogue/http';
+import { apiRouter, eshopOf, idempotent, validate, type AppContext, type RouterDeps } from '@catalogue/http';
 import type { Deps } from '../deps';
 import { deliveriesQuery, redeliverBody, webhookBody, webhookParams } from '../schemas/webhooks.schema';
 import {
@@ -9,6 +9,7 @@ import {
   rotateWebhookEndpointSecret,
   webhookDeliveryLog,
   webhookList,
+  type RecordAnswer,
 } from '../services/webhooks.service';
 
 /** Webhook endpoints of the eshop: register, list, remove, enable, rotate the secret, the delivery log, redelivery. */
@@ -16,12 +17,17 @@ export function webhooksRoutes(deps: RouterDeps & Pick<Deps, 'logger' | 'webhook
   const router = apiRouter(deps, { prefix: '/api/v2/rest/webhooks' });
   const webhookDeps = { db: deps.db, egress: deps.webhookEgress };
   const once = idempotent(deps);
+  // Behind `once` with a key: the answer, with the status it is sent with, commits with the write.
+  const recordAs = (ctx: Pick<AppContext, 'state'>, status: number): RecordAnswer | undefined => {
+    const recorder = ctx.state.idempotency;
+    return recorder && ((trx, answer) => recorder.record(trx, status, answer));
+  };
   router.get('/', async (ctx) => {
     ctx.body = await webhookList(deps, eshopOf(ctx).id);
   });
   router.post('/', once, validate({ body: webhookBody }), async (ctx) => {
     ctx.status = 201;
-    ctx.body = await createWebhook(webhookDeps, eshopOf(ctx).id, ctx.state.input.body);
+    ctx.body = await createWebhook(webhookDeps, eshopOf(ctx).id, ctx.state.input.body, recordAs(ctx, 201));
   });
   router.delete('/:id', validate({ params: webhookParams }), async (ctx) => {
     await deleteWebhook(deps, eshopOf(ctx).id, ctx.state.input.params.id);
@@ -31,7 +37,12 @@ export function webhooksRoutes(deps: RouterDeps & Pick<Deps, 'logger' | 'webhook
     ctx.body = await enableWebhookEndpoint(deps, eshopOf(ctx).id, ctx.state.input.params.id);
   });
   router.post('/:id/rotate-secret', once, validate({ params: webhookParams }), async (ctx) => {
-    ctx.body = await rotateWebhookEndpointSecret(deps, eshopOf(ctx).id, ctx.state.input.params.id);
+    ctx.body = await rotateWebhookEndpointSecret(
+      deps,
+      eshopOf(ctx).id,
+      ctx.state.input.params.id,
+      recordAs(ctx, 200),
+    );
   });
   router.get('/:id/deliveries', validate({ params: webhookParams, query: deliveriesQuery }), async (ctx) => {
     const { params, query } = ctx.state.input;
@@ -48,6 +59,7 @@ export function webhooksRoutes(deps: RouterDeps & Pick<Deps, 'logger' | 'webhook
         eshopOf(ctx).id,
         ctx.state.input.params.id,
         ctx.state.input.body,
+        recordAs(ctx, 202),
       );
     },
   );

@@ -1,5 +1,5 @@
 import type { V1EntityType } from '@catalogue/config';
-import { eventsRepository, type EntityType, type NewEvent } from '@catalogue/db';
+import { eventsRepository, type EntityType, type Knex, type NewEvent } from '@catalogue/db';
 import { addFair, ENQUEUE_TIMEOUT_MS, withTimeout } from '@catalogue/queue';
 import { ValidationError } from '@catalogue/http';
 import type { Deps } from '../deps';
@@ -32,6 +32,13 @@ const SECTION_TYPE: Record<Exclude<SectionName, 'parameters'>, EntityType> = {
 };
 
 type ImportDeps = Pick<Deps, 'db' | 'queues' | 'logger'>;
+
+/**
+ * Called in the import's transaction with its answer: an Idempotency-Key's outcome commits with
+ * the rows it reports (a retry after a crash is answered what this import did, never counted
+ * again as updates). The answer does not depend on the render jobs queued after the commit.
+ */
+export type RecordImport = (trx: Knex, answer: object) => Promise<void>;
 
 type V1Item = { id: string; name: string; [field: string]: unknown };
 
@@ -88,15 +95,18 @@ async function importChecked(
   eshopId: number,
   type: EntityType,
   checked: ReturnType<typeof checkV2>,
+  recordOutcome?: RecordImport,
 ): Promise<ImportResult> {
-  const outcome = await deps.db.transaction(async (trx) => {
+  const { answer, toRender } = await deps.db.transaction(async (trx) => {
     const written = await importEntities(trx, eshopId, type, checked.accepted);
     // Last in the transaction: the eshop's event counter stays locked until the commit.
     await eventsRepository.append(trx, eshopId, written.events);
-    return written;
+    const imported = result(written.imported, written.updated, [...checked.errors, ...written.errors]);
+    await recordOutcome?.(trx, imported);
+    return { answer: imported, toRender: written.toRender };
   });
-  await queueRenders(deps, eshopId, type, outcome.toRender);
-  return result(outcome.imported, outcome.updated, [...checked.errors, ...outcome.errors]);
+  await queueRenders(deps, eshopId, type, toRender);
+  return answer;
 }
 
 export async function importV2(
@@ -104,8 +114,9 @@ export async function importV2(
   eshopId: number,
   type: EntityType,
   body: unknown,
+  recordOutcome?: RecordImport,
 ): Promise<ImportResult> {
-  return importChecked(deps, eshopId, type, checkV2(type, bulkItems(body), false));
+  return importChecked(deps, eshopId, type, checkV2(type, bulkItems(body), false), recordOutcome);
 }
 
 export async function importV1(
@@ -113,30 +124,39 @@ export async function importV1(
   eshopId: number,
   type: V1EntityType,
   body: unknown,
+  recordOutcome?: RecordImport,
 ): Promise<ImportResult> {
   const checked = checkItems<V1Item>(bulkItems(body), { version: 'v1', type });
-  return importChecked(deps, eshopId, type, {
-    accepted: checked.accepted.map(({ index, item }) => ({ index, item: fromV1(type, item) })),
-    errors: checked.errors,
-  });
+  return importChecked(
+    deps,
+    eshopId,
+    type,
+    {
+      accepted: checked.accepted.map(({ index, item }) => ({ index, item: fromV1(type, item) })),
+      errors: checked.errors,
+    },
+    recordOutcome,
+  );
 }
 
 export async function importParameters(
   deps: ImportDeps,
   eshopId: number,
   body: unknown,
+  recordOutcome?: RecordImport,
 ): Promise<ParameterImportResult> {
   const checked = checkItems<ParameterItem>(bulkItems(body), { version: 'parameter' });
-  const outcome = await deps.db.transaction(async (trx) => {
+  return deps.db.transaction(async (trx) => {
     const written = await writeParameters(trx, eshopId, checked.accepted);
     await eventsRepository.append(trx, eshopId, written.events);
-    return written;
+    const answer: ParameterImportResult = {
+      ...result(written.imported, written.updated, [...checked.errors, ...written.errors]),
+      values_imported: written.valuesImported,
+      values_updated: written.valuesUpdated,
+    };
+    await recordOutcome?.(trx, answer);
+    return answer;
   });
-  return {
-    ...result(outcome.imported, outcome.updated, [...checked.errors, ...outcome.errors]),
-    values_imported: outcome.valuesImported,
-    values_updated: outcome.valuesUpdated,
-  };
 }
 
 /**
@@ -148,6 +168,7 @@ export async function multiImport(
   deps: ImportDeps,
   eshopId: number,
   body: unknown,
+  recordOutcome?: RecordImport,
 ): Promise<{ success: boolean; results: Record<string, unknown> }> {
   if (body === null || typeof body !== 'object' || Array.isArray(body)) {
     throw new ValidationError({ body: ['The body must be an object with sections.'] });
@@ -187,16 +208,15 @@ export async function multiImport(
     // Every section's events in one statement, after the last section's rows are locked: a
     // transaction holding the eshop's event counter never waits for another lock.
     await eventsRepository.append(trx, eshopId, events);
-    return out;
+    // `success` belongs to the whole request; the sections carry their counts and errors.
+    const sectionResults = Object.entries(out).map(([name, { success: _each, ...counts }]) => [name, counts]);
+    const answer = {
+      success: Object.values(out).every((r) => r.success),
+      results: Object.fromEntries(sectionResults) as Record<string, unknown>,
+    };
+    await recordOutcome?.(trx, answer);
+    return answer;
   });
   for (const [type, ids] of renders) await queueRenders(deps, eshopId, type, ids);
-  // `success` belongs to the whole request; the sections carry their counts and errors.
-  const sectionResults = Object.entries(results).map(([name, { success: _each, ...counts }]) => [
-    name,
-    counts,
-  ]);
-  return {
-    success: Object.values(results).every((r) => r.success),
-    results: Object.fromEntries(sectionResults),
-  };
+  return results;
 }

@@ -9,7 +9,7 @@ import {
   unstorableTextMessage,
   ValidationError,
 } from '@catalogue/http';
-import { ENQUEUE_TIMEOUT_MS, listingJobId, withTimeout } from '@catalogue/queue';
+import { addFair, ENQUEUE_TIMEOUT_MS, listingJobId, withTimeout } from '@catalogue/queue';
 import type { ListingQuery } from '../schemas/list.schema';
 import type { Deps } from '../deps';
 
@@ -105,26 +105,48 @@ function checkRows(raw: unknown): ListingRowInput[] {
 
 type ListingDeps = Pick<Deps, 'db' | 'queues' | 'logger'>;
 
+/** The answer to an upload: the stored batch (201). */
+export interface UploadAnswer {
+  data: { batch_id: number; rows: number; created_at: string };
+}
+
 /** Stores a whole feed (all rows or none) and queues the enrichment of each row. */
 export async function uploadListing(
   deps: ListingDeps,
   eshopId: number,
   format: 'json' | 'csv',
   body: unknown,
-) {
+  /**
+   * Called in the batch's transaction with the answer: an Idempotency-Key's outcome commits with
+   * the batch (a retry after a crash stores no second batch). The answer does not depend on the
+   * queueing after the commit, which answers 201 whether Redis took the jobs or not.
+   */
+  recordOutcome?: (trx: Knex, answer: UploadAnswer) => Promise<void>,
+): Promise<UploadAnswer> {
   const rows = checkRows(format === 'csv' ? rowsFromCsv(typeof body === 'string' ? body : '') : body);
-  const { batch, rowIds } = await deps.db.transaction((trx) =>
-    listingRepository.createBatch(trx, eshopId, format, rows),
-  );
+  const { answer, batch, rowIds } = await deps.db.transaction(async (trx) => {
+    const created = await listingRepository.createBatch(trx, eshopId, format, rows);
+    const stored: UploadAnswer = {
+      data: {
+        batch_id: created.batch.id,
+        rows: created.batch.rowsTotal,
+        created_at: created.batch.createdAt,
+      },
+    };
+    await recordOutcome?.(trx, stored);
+    return { answer: stored, ...created };
+  });
   try {
     // Bounded, so a Redis outage does not hold the answer: the rows are committed and the
     // sweeper queues those whose job is missing. One id per row: never two jobs for a row.
     await withTimeout(
       (async () => {
         for (let start = 0; start < rowIds.length; start += 1000) {
-          await deps.queues['listing-enrichment'].addBulk(
+          // Fair between eshops (libs/queue fair.ts): one eshop's feed does not hold another's rows.
+          await addFair(
+            deps.queues['listing-enrichment'],
+            'listing-enrichment',
             rowIds.slice(start, start + 1000).map((row_id) => ({
-              name: 'listing-enrichment' as const,
               data: { eshop_id: eshopId, batch_id: batch.id, row_id },
               opts: { jobId: listingJobId(row_id) },
             })),
@@ -137,7 +159,7 @@ export async function uploadListing(
     // The batch is stored; answering 500 would make the client upload it twice.
     deps.logger.error({ err, eshopId, batchId: batch.id }, 'could not queue listing-enrichment jobs');
   }
-  return { data: { batch_id: batch.id, rows: batch.rowsTotal, created_at: batch.createdAt } };
+  return answer;
 }
 
 /**

@@ -12,7 +12,14 @@ import {
   WebhookError,
   type WebhookDeps,
 } from '@catalogue/webhooks';
+import type { Knex } from '@catalogue/db';
 import type { RedeliverBody, WebhookBody } from '../schemas/webhooks.schema';
+
+/**
+ * Stores a write's answer as its Idempotency-Key's outcome, in the write's transaction (the
+ * route's `ctx.state.idempotency.record` with the answer's status).
+ */
+export type RecordAnswer = (trx: Knex, answer: object) => Promise<void>;
 
 /** The rules' refusals (libs/webhooks) as this API's errors. */
 async function answering<T>(work: () => Promise<T>, field = 'url'): Promise<T> {
@@ -35,11 +42,31 @@ async function answering<T>(work: () => Promise<T>, field = 'url'): Promise<T> {
 }
 
 /** Registers an endpoint; the only answer that shows its secret. */
-export async function createWebhook(deps: WebhookDeps, eshopId: number, body: WebhookBody) {
-  const { endpoint, secret } = await answering(() =>
-    registerWebhook(deps, eshopId, { url: body.url, eventTypes: body.event_types }),
+export async function createWebhook(
+  deps: WebhookDeps,
+  eshopId: number,
+  body: WebhookBody,
+  recordAnswer?: RecordAnswer,
+) {
+  const present = ({
+    endpoint,
+    secret,
+  }: {
+    endpoint: Parameters<typeof presentWebhook>[0];
+    secret: string;
+  }) => ({
+    ...presentWebhook(endpoint),
+    secret,
+  });
+  const created = await answering(() =>
+    registerWebhook(
+      deps,
+      eshopId,
+      { url: body.url, eventTypes: body.event_types },
+      recordAnswer && ((trx, result) => recordAnswer(trx, present(result))),
+    ),
   );
-  return { ...presentWebhook(endpoint), secret };
+  return present(created);
 }
 
 export async function webhookList(deps: Pick<WebhookDeps, 'db'>, eshopId: number) {
@@ -63,13 +90,23 @@ export async function rotateWebhookEndpointSecret(
   deps: Pick<WebhookDeps, 'db'>,
   eshopId: number,
   id: number,
+  recordAnswer?: RecordAnswer,
 ) {
-  const rotated = await answering(() => rotateWebhookSecret(deps.db, eshopId, id));
-  return {
+  const present = (rotated: Awaited<ReturnType<typeof rotateWebhookSecret>>) => ({
     ...presentWebhook(rotated.endpoint),
     secret: rotated.secret,
     previous_secret_expires_at: rotated.previousSecretExpiresAt,
-  };
+  });
+  const rotated = await answering(() =>
+    rotateWebhookSecret(
+      deps.db,
+      eshopId,
+      id,
+      undefined,
+      recordAnswer && ((trx, result) => recordAnswer(trx, present(result))),
+    ),
+  );
+  return present(rotated);
 }
 
 export async function webhookDeliveryLog(
@@ -88,7 +125,24 @@ export async function redeliverEvents(
   eshopId: number,
   id: number,
   body: RedeliverBody,
+  recordAnswer?: RecordAnswer,
 ) {
-  const queued = await answering(() => redeliver(deps.db, eshopId, id, body.from_seq, body.to_seq), 'to_seq');
-  return { redelivery_id: queued.redeliveryId, from_seq: queued.fromSeq, to_seq: queued.toSeq };
+  const present = (queued: Awaited<ReturnType<typeof redeliver>>) => ({
+    redelivery_id: queued.redeliveryId,
+    from_seq: queued.fromSeq,
+    to_seq: queued.toSeq,
+  });
+  const queued = await answering(
+    () =>
+      redeliver(
+        deps.db,
+        eshopId,
+        id,
+        body.from_seq,
+        body.to_seq,
+        recordAnswer && ((trx, result) => recordAnswer(trx, present(result))),
+      ),
+    'to_seq',
+  );
+  return present(queued);
 }

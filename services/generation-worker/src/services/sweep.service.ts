@@ -27,6 +27,7 @@
  * - A content revision is deleted when its entity has `CONTENT_REVISIONS_KEEP` newer ones, or
  *   when it is older than `CONTENT_REVISIONS_DAYS` and not its entity's newest (the content as
  *   it stands stays restorable).
+ * - The eshops' lines of a fair queue in which no job waits are forgotten (their counts drifted).
  *
  * Each kind is paged through to the end in one sweep (recovery after Redis lost everything is
  * not capped at one page per minute). It runs as a job of its own queue, queued by a BullMQ job
@@ -42,7 +43,13 @@ import {
   stuckItemsRepository,
   type EntityType,
 } from '@catalogue/db';
-import { addFair, listingJobId, sweepRenderDeduplicationId } from '@catalogue/queue';
+import {
+  addFair,
+  FAIR_QUEUES,
+  listingJobId,
+  resetIdleLines,
+  sweepRenderDeduplicationId,
+} from '@catalogue/queue';
 import type { SweepMetrics } from '../metrics';
 import { failGeneration, type EndDeps } from './generation-end';
 
@@ -219,9 +226,10 @@ async function requeueStuckListingRows(deps: SweepDeps): Promise<number> {
     // 'unknown': no job under the row's id any more. A finished job whose row is unfinished
     // failed to end it; it is not run again here.
     const lost = rows.filter((_, index) => states[index] === 'unknown');
-    await queue.addBulk(
+    await addFair(
+      queue,
+      'listing-enrichment',
       lost.map((row) => ({
-        name: 'listing-enrichment' as const,
         data: { eshop_id: row.eshopId, batch_id: row.batchId, row_id: row.id },
         opts: { jobId: listingJobId(row.id) },
       })),
@@ -284,6 +292,14 @@ async function deleteExpiredRevisions(deps: SweepDeps): Promise<number> {
   return deleted;
 }
 
+/**
+ * The eshops' lines (libs/queue fair.ts) of every fair queue in which nothing waits are
+ * forgotten: what they still count is drift, which would otherwise hold an eshop back for good.
+ */
+async function resetFairLines(deps: SweepDeps): Promise<void> {
+  for (const name of FAIR_QUEUES) await resetIdleLines(deps.queues[name], name);
+}
+
 export async function sweepStaleWork(deps: SweepDeps): Promise<SweepResult> {
   const result = {
     generation_jobs_failed: await failAbandonedGenerations(deps),
@@ -294,6 +310,7 @@ export async function sweepStaleWork(deps: SweepDeps): Promise<SweepResult> {
     events_expired: await deleteExpiredEvents(deps),
     content_revisions_expired: await deleteExpiredRevisions(deps),
   };
+  await resetFairLines(deps);
   // Expired keys, events and revisions are routine, not lost work: they alone do not warn.
   if (
     result.generation_jobs_failed > 0 ||

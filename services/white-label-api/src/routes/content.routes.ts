@@ -32,14 +32,15 @@ export function contentRoutes(deps: RouteDeps) {
   const once = idempotent(deps);
   type Ctx = Pick<AppContext, 'state' | 'get' | 'set' | 'body'>;
   // Writes carry the request's If-Match (the version of the content it was made from).
+  // Behind `once` with a key: the answer (as answer() writes it) commits with the edit.
+  const recordOf = (ctx: Ctx): ContentTarget['recordOutcome'] =>
+    ctx.state.idempotency && ((trx, content) => ctx.state.idempotency!.record(trx, 200, content.widgets));
   const targetOf = (ctx: Ctx, params: EntityPath): ContentTarget => ({
     eshop: eshopOf(ctx),
     type: params.entity_type,
     entityId: params.entity_id,
     ifMatch: ifMatchVersions(ctx.get('If-Match')),
-    // Behind `once` with a key: the answer (as answer() writes it) commits with the edit.
-    recordOutcome:
-      ctx.state.idempotency && ((trx, content) => ctx.state.idempotency!.record(trx, 200, content.widgets)),
+    recordOutcome: recordOf(ctx),
   });
   /** Content widgets answered with the version they are as their ETag. */
   const answer = (ctx: Ctx, content: VersionedContent) => {
@@ -106,7 +107,7 @@ export function contentRoutes(deps: RouteDeps) {
     async (ctx) => {
       const { query, body } = ctx.state.input;
       const ifMatch = ifMatchVersions(ctx.get('If-Match'));
-      answer(ctx, await copyWidgetsBetween(deps.db, eshopOf(ctx), body, query.lang, ifMatch));
+      answer(ctx, await copyWidgetsBetween(deps.db, eshopOf(ctx), body, query.lang, ifMatch, recordOf(ctx)));
     },
   );
 

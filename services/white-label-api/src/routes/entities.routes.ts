@@ -4,6 +4,14 @@ import { listEntitiesQuery, registerEntityBody, registerEntityMessages } from '.
 import { entityHtml, listEntities, registerEntity } from '../services/entities.service';
 import { licensedRouter, type RouteDeps } from './licensed-router';
 
+/** 201 tells a host that this call created the entity; a re-registration is a plain 200. */
+function answerOf({ entity, created }: Awaited<ReturnType<typeof registerEntity>>) {
+  return {
+    status: created ? 201 : 200,
+    body: { data: entity, message: created ? 'Entity created' : 'Entity updated' },
+  };
+}
+
 export function entitiesRoutes(deps: RouteDeps) {
   const router = licensedRouter(deps);
 
@@ -13,10 +21,21 @@ export function entitiesRoutes(deps: RouteDeps) {
     validate({ body: registerEntityBody }, { messages: registerEntityMessages }),
     async (ctx) => {
       const { body } = ctx.state.input;
-      const { entity, created } = await registerEntity(deps.db, eshopOf(ctx).id, body);
-      // 201 tells a host that this call created the entity; a re-registration is a plain 200.
-      ctx.status = created ? 201 : 200;
-      ctx.body = { data: entity, message: created ? 'Entity created' : 'Entity updated' };
+      const recorder = ctx.state.idempotency;
+      const result = await registerEntity(
+        deps.db,
+        eshopOf(ctx).id,
+        body,
+        // Behind idempotent() with a key: the answer commits with the registration.
+        recorder &&
+          ((trx, registered) => {
+            const answer = answerOf(registered);
+            return recorder.record(trx, answer.status, answer.body);
+          }),
+      );
+      const answer = answerOf(result);
+      ctx.status = answer.status;
+      ctx.body = answer.body;
     },
   );
 

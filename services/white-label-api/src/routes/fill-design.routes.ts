@@ -23,6 +23,8 @@ export function fillDesignRoutes(deps: RouteDeps) {
         body,
         query.lang,
         ifMatch,
+        // Behind idempotent() with a key: the answer commits with the content it answers.
+        ctx.state.idempotency && ((trx, answer) => ctx.state.idempotency!.record(trx, 200, answer)),
       );
       ctx.set('ETag', etagOf(version));
       ctx.body = filled;

@@ -262,6 +262,8 @@ export async function copyWidgetsBetween(
   input: CopyWidgetInput,
   lang: Language,
   ifMatch?: readonly number[],
+  /** Stores the Idempotency-Key's outcome in the copy's transaction (ContentTarget's). */
+  recordOutcome?: ContentTarget['recordOutcome'],
 ): Promise<VersionedContent> {
   if (input.source_entity_id === input.target_entity_id) {
     throw new ValidationError({
@@ -270,7 +272,13 @@ export async function copyWidgetsBetween(
   }
   const source: ContentTarget = { eshop, type: input.type, entityId: input.source_entity_id };
   // If-Match names the version of the target's content (the one written).
-  const target: ContentTarget = { eshop, type: input.type, entityId: input.target_entity_id, ifMatch };
+  const target: ContentTarget = {
+    eshop,
+    type: input.type,
+    entityId: input.target_entity_id,
+    ifMatch,
+    recordOutcome,
+  };
   const copy = async (tree: ContentWidget[], trx: Knex.Transaction) => {
     await requireEntity(trx, eshop.id, source.type, source.entityId);
     const widgets = await storedTree(trx, source);

@@ -131,6 +131,11 @@ export async function registerEntity(
   db: Knex,
   eshopId: number,
   input: RegisterEntityInput,
+  /**
+   * Called in the registration's transaction with its result: an Idempotency-Key's outcome
+   * commits with the write (a retry after a crash is answered "created", not "updated").
+   */
+  recordOutcome?: (trx: Knex, result: { entity: EntityView; created: boolean }) => Promise<void>,
 ): Promise<{ entity: EntityView; created: boolean }> {
   // Only the fields that are stored: fields the service ignores cannot make a request fail.
   const { entity_id, old_description, title } = input;
@@ -149,7 +154,9 @@ export async function registerEntity(
       // An entity without a design gets its type's default; one it has (filled) is kept.
       designId: existing?.designId ?? (await registrationDesign(trx, eshopId, input.type)),
     });
-    return { entity: entityView(entity), created };
+    const result = { entity: entityView(entity), created };
+    await recordOutcome?.(trx, result);
+    return result;
   });
 }
 

@@ -63,6 +63,11 @@ export async function fillEntityDesign(
   lang?: Language,
   /** The content versions the caller accepts (If-Match): 412 and nothing written otherwise. */
   ifMatch?: readonly number[],
+  /**
+   * Called in the fill's transaction with the answer: an Idempotency-Key's outcome commits with
+   * the content it answers (a retry after a crash writes no second revision).
+   */
+  recordOutcome?: (trx: Knex, answer: FillDesignResult) => Promise<void>,
 ): Promise<FillDesignResult & { version: number }> {
   if (lang !== undefined && !(eshop.languages as readonly string[]).includes(lang)) {
     throw new ValidationError({
@@ -96,7 +101,7 @@ export async function fillEntityDesign(
       const sameDesign = before?.designId === design.design.id;
       await wlEntitiesRepository.setDesign(trx, eshop.id, entity.id, design.design.id);
       // Last: it may write the item's event, which locks the eshop's event counter.
-      return saveEditorContent(
+      const stored = await saveEditorContent(
         trx,
         {
           eshop,
@@ -115,11 +120,13 @@ export async function fillEntityDesign(
           }));
         },
       );
+      const answer: FillDesignResult = {
+        html: Object.fromEntries(eshop.languages.map((language) => [language, stored.html[language] ?? ''])),
+        widget_created: filled.widgetsCreated,
+      };
+      await recordOutcome?.(trx, answer);
+      return { ...answer, version: stored.version };
     }),
   );
-  return {
-    html: Object.fromEntries(eshop.languages.map((lang) => [lang, saved.html[lang] ?? ''])),
-    widget_created: filled.widgetsCreated,
-    version: saved.version,
-  };
+  return saved;
 }
