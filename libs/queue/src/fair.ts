@@ -1,5 +1,5 @@
 import type { Queue } from 'bullmq';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from './connection';
 import type { JobPayloads, QueueName } from './jobs';
 
 /**
@@ -29,7 +29,7 @@ export function fairKey(prefix: string, queue: QueueName): string {
 }
 
 /** Takes one place per job in its eshop's line; returns each job's priority. */
-export async function takePlaces(redis: Redis, key: string, eshopIds: number[]): Promise<number[]> {
+export async function takePlaces(redis: RedisClient, key: string, eshopIds: number[]): Promise<number[]> {
   const pipeline = redis.pipeline();
   for (const id of eshopIds) pipeline.hincrby(key, String(id), 1);
   const results = (await pipeline.exec()) ?? [];
@@ -46,7 +46,7 @@ if n <= 0 then redis.call('HDEL', KEYS[1], ARGV[1]) end
 return n`;
 
 /** Gives back one place of the eshop's line (its job started, or was never queued). */
-export async function releasePlace(redis: Redis, key: string, eshopId: number): Promise<void> {
+export async function releasePlace(redis: RedisClient, key: string, eshopId: number): Promise<void> {
   await redis.eval(RELEASE_SCRIPT, 1, key, String(eshopId));
 }
 
@@ -67,7 +67,7 @@ export async function addFair<Q extends FairQueueName>(
 ): Promise<void> {
   if (!jobs.length) return;
   // createQueues gives every queue the shared ioredis connection.
-  const redis = queue.opts.connection as Redis;
+  const redis = queue.opts.connection as RedisClient;
   const key = fairKey(queue.opts.prefix ?? 'bull', name);
   const eshopIds = jobs.map((job) => job.data.eshop_id);
   const priorities = await takePlaces(redis, key, eshopIds);

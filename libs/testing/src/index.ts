@@ -306,3 +306,4 @@ export { observedErrorCodes } from './error-codes';
 export { chromiumPath, launchBrowser } from './browser';
 export * from './served-docs';
 export * from './private-postgres';
+export * from './redis-topologies';
