@@ -21,7 +21,11 @@ export type RedisTarget = string | Config['redis'];
  */
 export function createRedis(target: string, connectionName: string, options?: RedisOptions): Redis;
 export function createRedis(target: RedisTarget, connectionName: string, options?: RedisOptions): RedisClient;
-export function createRedis(target: RedisTarget, connectionName: string, options: RedisOptions = {}): RedisClient {
+export function createRedis(
+  target: RedisTarget,
+  connectionName: string,
+  options: RedisOptions = {},
+): RedisClient {
   if (typeof target === 'string' || target.topology === 'standalone') {
     const url = typeof target === 'string' ? target : target.url;
     return new Redis(url, { maxRetriesPerRequest: null, connectionName, ...options });
@@ -35,9 +39,10 @@ export function createRedis(target: RedisTarget, connectionName: string, options
       ...fromUrl,
       // rediss: TLS to the master (the sentinels themselves are asked in plain).
       enableTLSForSentinelMode: fromUrl.tls !== undefined,
-      // A sentinel's +switch-master reconnects at once, also when the old master stays up as a
-      // replica (it would answer READONLY to every write otherwise).
-      failoverDetector: true,
+      // No failoverDetector: its subscriptions to the sentinels outlive quit() (ioredis #1362)
+      // and keep a stopping process alive. A failover is seen without it: Redis drops every
+      // client of a server whose role changes, and a dead master drops them too; ioredis then
+      // asks the sentinels again and checks the role of the server they name.
       maxRetriesPerRequest: null,
       connectionName,
       ...options,

@@ -50,9 +50,13 @@ function kill(child: ChildProcess): Promise<void> {
 
 /** `redis-cli` against one of the private servers; its standard output. */
 async function cli(port: number, args: string[], password = TOPOLOGY_PASSWORD): Promise<string> {
-  const { stdout } = await run('redis-cli', ['-h', '127.0.0.1', '-p', String(port), '--no-auth-warning', '-a', password, ...args], {
-    timeout: 30_000,
-  });
+  const { stdout } = await run(
+    'redis-cli',
+    ['-h', '127.0.0.1', '-p', String(port), '--no-auth-warning', '-a', password, ...args],
+    {
+      timeout: 30_000,
+    },
+  );
   return stdout;
 }
 
@@ -65,7 +69,16 @@ async function until(check: () => Promise<boolean>, what: string, timeoutMs: num
   }
 }
 
-const DATA_ARGS = ['--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--requirepass', TOPOLOGY_PASSWORD];
+const DATA_ARGS = [
+  '--bind',
+  '127.0.0.1',
+  '--save',
+  '',
+  '--appendonly',
+  'no',
+  '--requirepass',
+  TOPOLOGY_PASSWORD,
+];
 
 export interface PrivateRedisCluster {
   /** The masters' addresses, `127.0.0.1:port,…` (REDIS_CLUSTER_NODES). */
@@ -112,13 +125,27 @@ export async function startRedisCluster(): Promise<PrivateRedisCluster> {
     }
     for (const { port } of servers) await waitForPort(port, 'cluster node');
     const nodes = servers.map(({ port }) => `127.0.0.1:${port}`);
-    await cli(servers[0]!.port, ['--cluster', 'create', ...nodes, '--cluster-replicas', '0', '--cluster-yes']);
+    await cli(servers[0]!.port, [
+      '--cluster',
+      'create',
+      ...nodes,
+      '--cluster-replicas',
+      '0',
+      '--cluster-yes',
+    ]);
     for (const { port } of servers) {
-      await until(async () => (await cli(port, ['cluster', 'info'])).includes('cluster_state:ok'), 'cluster_state:ok', 20_000);
+      await until(
+        async () => (await cli(port, ['cluster', 'info'])).includes('cluster_state:ok'),
+        'cluster_state:ok',
+        20_000,
+      );
     }
     return {
       nodes: nodes.join(','),
-      env: { REDIS_CLUSTER_NODES: nodes.join(','), REDIS_URL: `redis://:${TOPOLOGY_PASSWORD}@127.0.0.1:${servers[0]!.port}` },
+      env: {
+        REDIS_CLUSTER_NODES: nodes.join(','),
+        REDIS_URL: `redis://:${TOPOLOGY_PASSWORD}@127.0.0.1:${servers[0]!.port}`,
+      },
       ports: servers.map(({ port }) => port),
       stop,
     };
@@ -167,7 +194,14 @@ export async function startRedisSentinel(name = 'catalogue-test'): Promise<Priva
     ] as const) {
       data.push({
         port,
-        child: spawnServer(['--port', String(port), '--masterauth', TOPOLOGY_PASSWORD, ...DATA_ARGS, ...extra]),
+        child: spawnServer([
+          '--port',
+          String(port),
+          '--masterauth',
+          TOPOLOGY_PASSWORD,
+          ...DATA_ARGS,
+          ...extra,
+        ]),
       });
     }
     for (const { port } of data) await waitForPort(port, 'redis-server');
