@@ -21,6 +21,7 @@ import {
   buildDeps as buildCatalogueDeps,
   closeDeps as closeCatalogueDeps,
 } from '../services/catalogue-api/src/deps';
+import { checkDependencies } from '../libs/admin/src/preflight';
 import { useFullStack } from './full-stack';
 
 const ORIGIN = 'https://admin.topology.test';
@@ -180,6 +181,9 @@ describe.each([
         expect(deps.rateLimitRedis.constructor).toBe(deps.redis.constructor);
       }
       if (topology === 'cluster') expect(catalogue.deps.config.redis.queuePrefix).toBe(`{${prefix}}`);
+      // npm start's preflight (the admin tools) reaches it through the same factory.
+      const config = catalogue.deps.config;
+      expect(await checkDependencies(config.database.url, config.redis)).toEqual([]);
       const ready = await call(catalogue.url, {}, 'GET', '/readyz');
       expect(ready.status).toBe(200);
       expect(JSON.stringify(ready.body)).toContain('redis');
