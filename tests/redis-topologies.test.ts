@@ -1,9 +1,10 @@
 // The whole service on a real Redis Cluster (three masters) and on a real Sentinel set (master,
 // replica, three sentinels), both private to this file: imports rendered ready through the
 // catalogue API and the render worker, a generation settled by the credit service, one token's
-// rate limit shared by two API instances, and, on Sentinel, the master killed: the sentinels
-// promote the replica and work submitted afterwards completes on the same processes, nothing
-// lost and nothing charged twice (read from PostgreSQL).
+// rate limit shared by two API instances, and, on Sentinel, the master killed with renders
+// waiting in a paused queue: the sentinels promote the replica, the waiting renders and work
+// submitted afterwards complete on the same processes, nothing lost and nothing charged twice
+// (read from PostgreSQL).
 import { Cluster, type Redis } from 'ioredis';
 import { generationJobsRepository, type Knex } from '@catalogue/db';
 import { WHITE_LABEL_TOKEN_HEADER } from '@catalogue/http';
@@ -100,14 +101,23 @@ describe.each([
         body,
       );
 
-    /** Imports products and waits until the render worker made every one ready. */
-    async function importRendered(ids: string[]): Promise<void> {
+    /** Imports products (their renders are queued). */
+    async function importProducts(ids: string[]): Promise<void> {
       const imported = await backOffice(
         'POST',
         '/api/v2/rest/products',
         ids.map((id) => ({ id, name: { default: `Shoe ${id}`, cs: `Bota ${id}` } })),
       );
       expect(imported.body).toMatchObject({ success: true, imported: ids.length });
+    }
+
+    /** Imports products and waits until the render worker made every one ready. */
+    async function importRendered(ids: string[]): Promise<void> {
+      await importProducts(ids);
+      await expectRendered(ids);
+    }
+
+    async function expectRendered(ids: string[]): Promise<void> {
       await eventually(async () => {
         const rows = await db('products')
           .where({ eshop_id: shop.eshop.id })
@@ -220,6 +230,13 @@ describe.each([
     if (topology === 'sentinel') {
       test('when the master dies, then the sentinels promote the replica and later work completes on the same processes, nothing lost or charged twice', async () => {
         const sentinel = redis as PrivateRedisSentinel;
+        // Work waiting in Redis when the master dies: renders queued while the queue is paused.
+        const renders = catalogue.deps.queues['render-content'];
+        await renders.pause();
+        await importProducts(['T6', 'T7']);
+        const waiting = await renders.getJobCounts('waiting', 'prioritized');
+        expect(Object.values(waiting).reduce((a, b) => a + b, 0)).toBeGreaterThan(0);
+
         const before = await sentinel.masterPort();
         const promoted = await sentinel.killMaster();
         expect(promoted).not.toBe(before);
@@ -229,6 +246,9 @@ describe.each([
           async () => expect((await call(catalogue.url, {}, 'GET', '/readyz')).status).toBe(200),
           30_000,
         );
+        // The renders queued before the failover were replicated: they run once resumed.
+        await renders.resume();
+        await expectRendered(['T6', 'T7']);
         await importRendered(['T4', 'T5']);
         const jobId = await generateSettled('T4');
 
@@ -245,7 +265,7 @@ describe.each([
           .orderBy('external_id')
           .select('external_id', 'status');
         expect(rows).toEqual(
-          ['T1', 'T2', 'T3', 'T4', 'T5'].map((id) => ({ external_id: id, status: 'ready' })),
+          ['T1', 'T2', 'T3', 'T4', 'T5', 'T6', 'T7'].map((id) => ({ external_id: id, status: 'ready' })),
         );
       }, 120_000);
     }
