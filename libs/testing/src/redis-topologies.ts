@@ -119,6 +119,8 @@ export async function startRedisCluster(): Promise<PrivateRedisCluster> {
         TOPOLOGY_PASSWORD,
         '--dir',
         dir,
+        '--dbfilename',
+        `dump-${port}.rdb`,
         ...DATA_ARGS,
       ]);
       servers.push({ port, child });
@@ -199,6 +201,12 @@ export async function startRedisSentinel(name = 'catalogue-test'): Promise<Priva
           String(port),
           '--masterauth',
           TOPOLOGY_PASSWORD,
+          // A replica writes the RDB of its full sync to disk even with saving off: in the
+          // temporary directory, one file per server, never in the working directory.
+          '--dir',
+          dir,
+          '--dbfilename',
+          `dump-${port}.rdb`,
           ...DATA_ARGS,
           ...extra,
         ]),
