@@ -24,19 +24,25 @@ import { startWorkers as startGeneration } from '../services/generation-worker/s
 import { createApp } from '../services/white-label-api/src/app';
 import { buildDeps, closeDeps } from '../services/white-label-api/src/deps';
 
-/** Registers the file's beforeAll/afterAll; generation uses the builtin provider. */
-export function useFullStack(queuePrefix: string) {
-  const wl = serveServiceForTests({ buildDeps, createApp, closeDeps }, { QUEUE_PREFIX: queuePrefix });
+/**
+ * Registers the file's beforeAll/afterAll; generation uses the builtin provider. `overrides`
+ * (read in beforeAll) configure every part, e.g. a private Redis topology.
+ */
+export function useFullStack(queuePrefix: string, overrides: () => Record<string, string> = () => ({})) {
+  const wl = serveServiceForTests({ buildDeps, createApp, closeDeps }, () => ({
+    ...overrides(),
+    QUEUE_PREFIX: queuePrefix,
+  }));
   const catalogue = serveServiceForTests(
     { buildDeps: buildCatalogueDeps, createApp: createCatalogueApp, closeDeps: closeCatalogueDeps },
-    { QUEUE_PREFIX: queuePrefix },
+    () => ({ ...overrides(), QUEUE_PREFIX: queuePrefix }),
   );
   let worker: WorkerDeps;
   let credit: CreditDeps;
   let workers: Worker[];
 
   beforeAll(() => {
-    const config = testConfig({ QUEUE_PREFIX: queuePrefix, GENERATION_PROVIDER: 'builtin' });
+    const config = testConfig({ ...overrides(), QUEUE_PREFIX: queuePrefix, GENERATION_PROVIDER: 'builtin' });
     worker = buildWorkerDeps(config);
     credit = buildCreditDeps(config);
     workers = [...startGeneration(worker, ['render-content', 'generate']), ...startSettlement(credit)];
@@ -46,5 +52,11 @@ export function useFullStack(queuePrefix: string) {
     await closeWorkerDeps(worker);
     await closeCreditDeps(credit);
   });
-  return { wl, catalogue };
+  return {
+    wl,
+    catalogue,
+    get worker() {
+      return worker;
+    },
+  };
 }

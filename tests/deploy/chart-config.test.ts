@@ -18,7 +18,7 @@ import {
   type Reader,
 } from '@catalogue/config';
 import { REPO_ROOT } from '@catalogue/testing';
-import { CHART_DIR, renderChart, type K8sObject } from './chart';
+import { CHART_DIR, helmTemplate, renderChart, type K8sObject } from './chart';
 
 const FILES: Record<keyof ConfigFiles, string> = {
   schema: join(CHART_DIR, 'values.schema.json'),
@@ -144,5 +144,71 @@ describe("the variables table, the chart's config block and the README", () => {
     expect(config.webhooks.allowPrivate).toEqual(['hooks.internal', '10.20.0.0/16']);
     expect(config.http.importBodyLimit).toBe('32mb');
     expect(config.nodeEnv).toBe('production');
+  });
+
+  /** The ConfigMap and the chart's Secret of a render, decoded, as the pods' environment. */
+  async function renderedEnvironment(
+    args: string[],
+  ): Promise<{ env: Record<string, string>; objects: K8sObject[] }> {
+    const objects = await renderChart(args);
+    const configMap = objects.find((o) => o.kind === 'ConfigMap' && o.metadata.name.endsWith('-config'))!;
+    const secret = objects.find((o) => o.kind === 'Secret' && o.metadata.name.endsWith('-secrets'))!;
+    const secrets = Object.fromEntries(
+      Object.entries(secret.data as Record<string, string>).map(([k, v]) => [
+        k,
+        Buffer.from(v, 'base64').toString(),
+      ]),
+    );
+    return { env: { ...(configMap.data as Record<string, string>), ...secrets }, objects };
+  }
+
+  test('when a Redis Cluster is configured, then the services load a cluster topology with a hash-tagged prefix', async () => {
+    const { env } = await renderedEnvironment([
+      '--set',
+      'config.REDIS_CLUSTER_NODES=redis-cluster-0.redis:6379\\,redis-cluster-1.redis:6379',
+    ]);
+    const config = loadConfig(env);
+    expect(config.redis.topology).toBe('cluster');
+    expect(config.redis.clusterNodes).toHaveLength(2);
+    expect(config.redis.queuePrefix).toBe('{catalogue}');
+    // A prefix written with its tag is accepted by the chart's schema as well (--set would read
+    // the braces as a list: a values file or --set-json).
+    const tagged = loadConfig(
+      (await renderedEnvironment(['--set-json', 'config.QUEUE_PREFIX="{shop-1}"'])).env,
+    );
+    expect(tagged.redis.queuePrefix).toBe('{shop-1}');
+  });
+
+  test('when Redis Sentinel is configured, then the services load it with the password from the Secret, never from the ConfigMap', async () => {
+    const { env, objects } = await renderedEnvironment([
+      '--set',
+      'config.REDIS_SENTINELS=sentinel-0.redis:26379\\,sentinel-1.redis:26379\\,sentinel-2.redis:26379',
+      '--set',
+      'config.REDIS_SENTINEL_NAME=catalogue',
+      '--set',
+      'secrets.redisSentinelPassword=sentinel-secret',
+    ]);
+    const config = loadConfig(env);
+    expect(config.redis).toMatchObject({
+      topology: 'sentinel',
+      sentinelName: 'catalogue',
+      sentinelPassword: 'sentinel-secret',
+    });
+    expect(config.redis.sentinels).toHaveLength(3);
+    const configMap = objects.find((o) => o.kind === 'ConfigMap' && o.metadata.name.endsWith('-config'))!;
+    expect(JSON.stringify(configMap.data)).not.toContain('sentinel-secret');
+    const api = objects.find((o) => o.kind === 'Deployment' && o.metadata.name.endsWith('catalogue-api'))!;
+    expect(JSON.stringify(api.spec)).toContain('"name":"REDIS_SENTINEL_PASSWORD"');
+  });
+
+  test('when both topologies are set, then helm refuses to render', async () => {
+    const result = await helmTemplate([
+      '--set',
+      'config.REDIS_CLUSTER_NODES=a:6379',
+      '--set',
+      'config.REDIS_SENTINELS=b:26379',
+    ]);
+    expect(result.code).not.toBe(0);
+    expect(result.stderr).toContain('exclude each other');
   });
 });

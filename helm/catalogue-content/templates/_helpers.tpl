@@ -131,7 +131,7 @@ imagePullSecrets:
 {{- end -}}
 {{- end -}}
 
-{{/* The Secret holding DATABASE_URL, DATABASE_READ_URL, REDIS_URL and OPENAI_API_KEY. */}}
+{{/* The Secret holding DATABASE_URL, DATABASE_READ_URL, REDIS_URL, OPENAI_API_KEY and REDIS_SENTINEL_PASSWORD. */}}
 {{- define "cc.secretName" -}}
 {{- default (printf "%s-secrets" (include "cc.fullname" .)) .Values.secrets.existingSecret -}}
 {{- end -}}
@@ -157,6 +157,9 @@ REDIS_URL: {{ required "secrets.redisUrl is required (or set secrets.existingSec
 {{- if .Values.secrets.openaiApiKey }}
 OPENAI_API_KEY: {{ .Values.secrets.openaiApiKey | b64enc | quote }}
 {{- end }}
+{{- if .Values.secrets.redisSentinelPassword }}
+REDIS_SENTINEL_PASSWORD: {{ .Values.secrets.redisSentinelPassword | b64enc | quote }}
+{{- end }}
 {{- end -}}
 
 {{/*
@@ -179,7 +182,7 @@ The secret variables, each from its key of the Secret: the chart's (keys named l
 variables) or `secrets.existingSecret` (keys from `secrets.existingSecretKeys`).
 */}}
 {{- define "cc.secretEnv" -}}
-{{- $keys := ternary .root.Values.secrets.existingSecretKeys (dict "databaseUrl" "DATABASE_URL" "databaseReadUrl" "DATABASE_READ_URL" "redisUrl" "REDIS_URL" "openaiApiKey" "OPENAI_API_KEY") (not (empty .root.Values.secrets.existingSecret)) -}}
+{{- $keys := ternary .root.Values.secrets.existingSecretKeys (dict "databaseUrl" "DATABASE_URL" "databaseReadUrl" "DATABASE_READ_URL" "redisUrl" "REDIS_URL" "openaiApiKey" "OPENAI_API_KEY" "redisSentinelPassword" "REDIS_SENTINEL_PASSWORD") (not (empty .root.Values.secrets.existingSecret)) -}}
 {{- /* A variable the component's extraEnv sets is left to it (one entry per name). */ -}}
 {{- $own := list -}}
 {{- range .extraEnv }}{{ $own = append $own .name }}{{ end -}}
@@ -204,6 +207,12 @@ variables) or `secrets.existingSecret` (keys from `secrets.existingSecretKeys`).
   valueFrom:
     # Only the openai provider needs it (cc.validate checks that it is given then).
     secretKeyRef: { name: {{ .secretName }}, key: {{ $keys.openaiApiKey }}, optional: true }
+{{- end }}
+{{- if and .root.Values.config.REDIS_SENTINELS (not (has "REDIS_SENTINEL_PASSWORD" $own)) }}
+- name: REDIS_SENTINEL_PASSWORD
+  valueFrom:
+    # Sentinels may run without a password.
+    secretKeyRef: { name: {{ .secretName }}, key: {{ default "REDIS_SENTINEL_PASSWORD" $keys.redisSentinelPassword }}, optional: true }
 {{- end }}
 {{- end -}}
 
@@ -236,6 +245,9 @@ podAntiAffinity:
 
 {{/* Fails the render on combinations that would start pods that cannot work. */}}
 {{- define "cc.validate" -}}
+{{- if and .Values.config.REDIS_CLUSTER_NODES .Values.config.REDIS_SENTINELS -}}
+{{- fail "config.REDIS_CLUSTER_NODES and config.REDIS_SENTINELS exclude each other: set one Redis topology" -}}
+{{- end -}}
 {{- if .Values.networkPolicy.enabled -}}
 {{- $egress := .Values.networkPolicy.extraEgress -}}
 {{- if empty $egress -}}

@@ -1,6 +1,5 @@
 import type { Config } from '@catalogue/config';
-import { authChangesChannel, createRedis, publish } from '@catalogue/queue';
-import type { Redis } from 'ioredis';
+import { authChangesChannel, createRedis, publish, type RedisClient } from '@catalogue/queue';
 import type { AuthTable } from './admin.service';
 
 export interface AuthChangePublisher {
@@ -15,12 +14,12 @@ export interface AuthChangePublisher {
  * is saved: `warn` says so, and that the caches may keep the old answer for AUTH_CACHE_TTL_MS.
  */
 export function authChangePublisher(config: Config, warn: (text: string) => void): AuthChangePublisher {
-  let redis: Redis | undefined;
+  let redis: RedisClient | undefined;
   const channel = authChangesChannel(config.redis.queuePrefix);
   return {
     async authChanged(table) {
       if (!redis) {
-        redis = createRedis(config.redis.url, 'catalogue-admin', {
+        redis = createRedis(config.redis, 'catalogue-admin', {
           lazyConnect: true,
           maxRetriesPerRequest: 1,
         });

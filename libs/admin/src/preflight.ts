@@ -1,5 +1,5 @@
 import pg from 'pg';
-import { Redis } from 'ioredis';
+import { createRedis, describeRedis, type RedisTarget } from '@catalogue/queue';
 
 /** The URL with any password replaced, safe to print. */
 export function redactUrl(url: string): string {
@@ -16,7 +16,7 @@ export function redactUrl(url: string): string {
  * Checks that PostgreSQL and Redis answer before anything starts, and explains what to do
  * when one does not, instead of a stack trace. Returns the problems found (empty when fine).
  */
-export async function checkDependencies(databaseUrl: string, redisUrl: string): Promise<string[]> {
+export async function checkDependencies(databaseUrl: string, redisTarget: RedisTarget): Promise<string[]> {
   const problems: string[] = [];
   const server = new URL(databaseUrl);
   server.pathname = '/postgres';
@@ -34,7 +34,8 @@ export async function checkDependencies(databaseUrl: string, redisUrl: string): 
     await client.end().catch(() => undefined);
   }
 
-  const redis = new Redis(redisUrl, {
+  // Through the services' own factory: a cluster or sentinel set is checked as they will use it.
+  const redis = createRedis(redisTarget, 'preflight', {
     lazyConnect: true,
     connectTimeout: 3_000,
     maxRetriesPerRequest: 0,
@@ -46,8 +47,8 @@ export async function checkDependencies(databaseUrl: string, redisUrl: string): 
     await redis.ping();
   } catch (err) {
     problems.push(
-      `Redis is not reachable at ${redactUrl(redisUrl)} (${(err as Error).message}).\n` +
-        '  Start it, or point REDIS_URL at a running server, e.g.\n' +
+      `Redis is not reachable at ${describeRedis(redisTarget)} (${(err as Error).message}).\n` +
+        '  Start it, or point REDIS_URL (REDIS_CLUSTER_NODES, REDIS_SENTINELS) at a running server, e.g.\n' +
         '  REDIS_URL=redis://host:6379 npm start',
     );
   } finally {

@@ -148,7 +148,7 @@ async function waitUntilReady(list: Service[]): Promise<boolean> {
 
 async function main(): Promise<void> {
   const config = loadConfigOrExit(process.env);
-  const problems = await checkDependencies(config.database.url, config.redis.url);
+  const problems = await checkDependencies(config.database.url, config.redis);
   if (problems.length) {
     process.stderr.write(`Cannot start:\n${problems.map((p) => `- ${p}`).join('\n')}\n`);
     process.exit(1);

@@ -23,7 +23,7 @@ describe('admin CLI: auth changes reach the APIs over Redis', () => {
     db = createKnex(config.database);
     subscription = subscribe(
       {
-        url: config.redis.url,
+        redis: config.redis,
         channel: authChangesChannel(config.redis.queuePrefix),
         connectionName: 'cli-test',
       },

@@ -31,9 +31,26 @@ export interface Config {
     readonly readUrl: string | undefined;
   };
   readonly redis: {
+    /**
+     * Standalone: the server. Cluster and Sentinel: its user, password, TLS (`rediss:`) and
+     * database number apply to every data node, its host and port are not used.
+     */
     readonly url: string;
-    /** Prefix of every BullMQ key, so several deployments (or test runs) can share one Redis. */
+    /**
+     * Prefix of every BullMQ key, so several deployments (or test runs) can share one Redis.
+     * On a cluster it carries a hash tag (`{catalogue}`), derived when QUEUE_PREFIX has none,
+     * so that every key of the queues lies in one slot (BullMQ's scripts touch many at once).
+     */
     readonly queuePrefix: string;
+    /** Which kind of client the factory (`createRedis` of @catalogue/queue) builds. */
+    readonly topology: RedisTopology;
+    /** Cluster: the seed nodes (any masters or replicas; the client discovers the rest). */
+    readonly clusterNodes: readonly RedisAddress[];
+    /** Sentinel: the sentinels asked for the current master of `sentinelName`. */
+    readonly sentinels: readonly RedisAddress[];
+    readonly sentinelName: string;
+    /** The sentinels' own password (`requirepass` of sentinel.conf); empty: none. Never logged. */
+    readonly sentinelPassword: string;
   };
   readonly ports: {
     readonly catalogueApi: number;
@@ -178,6 +195,37 @@ export class ConfigError extends Error {
   }
 }
 
+export type RedisTopology = 'standalone' | 'cluster' | 'sentinel';
+export interface RedisAddress {
+  readonly host: string;
+  readonly port: number;
+}
+
+/** `host:port, …` (already checked by the schema) as addresses. */
+function redisAddresses(raw: string): RedisAddress[] {
+  return raw
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter((entry) => entry !== '')
+    .map((entry) => {
+      const colon = entry.lastIndexOf(':');
+      return { host: entry.slice(0, colon), port: Number(entry.slice(colon + 1)) };
+    });
+}
+
+/**
+ * The hash tag Redis Cluster hashes a key by: the text between the first `{` and the next `}`,
+ * when not empty (otherwise the whole key is hashed). For a prefix, undefined when it gives
+ * its keys none.
+ */
+export function hashTagOf(key: string): string | undefined {
+  const open = key.indexOf('{');
+  if (open < 0) return undefined;
+  const close = key.indexOf('}', open + 1);
+  if (close < 0 || close === open + 1) return undefined;
+  return key.slice(open + 1, close);
+}
+
 /** Validates the environment and returns a frozen, typed configuration. Throws ConfigError. */
 export function loadConfig(env: NodeJS.ProcessEnv): Config {
   // An empty variable (FOO=) means "not set", as it does for most tools and in .env files.
@@ -196,6 +244,17 @@ export function loadConfig(env: NodeJS.ProcessEnv): Config {
   if (present.GENERATION_PROVIDER === 'openai' && (present.OPENAI_API_KEY ?? '').trim() === '') {
     problems.push('"OPENAI_API_KEY" is required when "GENERATION_PROVIDER" is openai');
   }
+  const clustered = (present.REDIS_CLUSTER_NODES ?? '').trim() !== '';
+  const sentinelled = (present.REDIS_SENTINELS ?? '').trim() !== '';
+  if (clustered && sentinelled) {
+    problems.push('"REDIS_CLUSTER_NODES" and "REDIS_SENTINELS" exclude each other: set one topology');
+  }
+  // A prefix that opens a tag without closing it (or closes it empty) would hash each key by
+  // itself on a cluster: refused everywhere, as the same value may move to a cluster later.
+  const prefix = present.QUEUE_PREFIX ?? '';
+  if (prefix.includes('{') && hashTagOf(prefix) === undefined) {
+    problems.push('"QUEUE_PREFIX" has a "{" without a non-empty "{tag}": write the hash tag whole');
+  }
   if (problems.length) throw new ConfigError(problems);
   const v = value as Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- shape guaranteed by the schema above
   return deepFreeze({
@@ -211,7 +270,21 @@ export function loadConfig(env: NodeJS.ProcessEnv): Config {
       connectTimeoutMs: v.DATABASE_CONNECT_TIMEOUT_MS,
       readUrl: v.DATABASE_READ_URL,
     },
-    redis: { url: v.REDIS_URL, queuePrefix: v.QUEUE_PREFIX },
+    redis: withRedacted(
+      {
+        url: v.REDIS_URL,
+        // On a cluster every key of the queues must hash to one slot: a prefix without a hash
+        // tag becomes one (`catalogue` -> `{catalogue}`).
+        queuePrefix:
+          clustered && hashTagOf(v.QUEUE_PREFIX) === undefined ? `{${v.QUEUE_PREFIX}}` : v.QUEUE_PREFIX,
+        topology: clustered ? 'cluster' : sentinelled ? 'sentinel' : 'standalone',
+        clusterNodes: redisAddresses(v.REDIS_CLUSTER_NODES),
+        sentinels: redisAddresses(v.REDIS_SENTINELS),
+        sentinelName: v.REDIS_SENTINEL_NAME,
+        sentinelPassword: v.REDIS_SENTINEL_PASSWORD,
+      },
+      'sentinelPassword',
+    ),
     ports: {
       catalogueApi: v.CATALOGUE_API_PORT,
       whiteLabelApi: v.WHITE_LABEL_API_PORT,

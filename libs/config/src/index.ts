@@ -1,5 +1,5 @@
-export { loadConfig, loadConfigOrExit, ConfigError, configSchema } from './config';
-export type { Config } from './config';
+export { loadConfig, loadConfigOrExit, ConfigError, configSchema, hashTagOf } from './config';
+export type { Config, RedisAddress, RedisTopology } from './config';
 export { CATALOGUE_API_LANGUAGES, CONTENT_LANGUAGES, V1_LANGUAGES, isLanguage } from './languages';
 export type { Language } from './languages';
 export {

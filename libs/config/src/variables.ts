@@ -78,6 +78,12 @@ const networkList = Joi.string()
     return entries;
   });
 const postgresUrl = Joi.string().uri({ scheme: ['postgres', 'postgresql'] });
+/** `host:port, host:port`: cluster seed nodes or sentinels; the empty list by default. */
+const redisAddressList = Joi.string()
+  .allow('')
+  .max(2000)
+  .pattern(/^\s*[A-Za-z0-9.-]+:\d{1,5}\s*(,\s*[A-Za-z0-9.-]+:\d{1,5}\s*)*$/)
+  .default('');
 const redisUrl = Joi.string().uri({ scheme: ['redis', 'rediss'] });
 const size = Joi.string().pattern(/^\d+(kb|mb)$/i);
 const SIZE_PATTERN = '^[0-9]+([kK][bB]|[mM][bB])$';
@@ -159,18 +165,52 @@ export const VARIABLES = {
   },
   REDIS_URL: {
     rule: redisUrl.default('redis://127.0.0.1:6379'),
-    description: 'Redis for the queues and the rate limits',
+    description:
+      'Redis for the queues, the rate limits, the auth-cache invalidations and readiness; with a cluster or Sentinel only its user, password, `rediss:` (TLS) and database number are used',
     readBy: [...SERVICES, 'admin CLI'],
     path: 'redis.url',
     notInChart: '`secrets.redisUrl` or `secrets.existingSecret` (a Secret)',
   },
+  REDIS_CLUSTER_NODES: {
+    rule: redisAddressList,
+    description:
+      'Redis Cluster: seed nodes `host:port,host:port`; the services then use a cluster client everywhere (deploy/README.md, "Redis Cluster and Sentinel")',
+    readBy: [...SERVICES, 'admin CLI', 'npm start'],
+    path: 'redis.clusterNodes',
+  },
+  REDIS_SENTINELS: {
+    rule: redisAddressList,
+    description:
+      'Redis Sentinel: the sentinels `host:port,host:port`; the services connect to the master they name and follow failovers. Exclusive with `REDIS_CLUSTER_NODES`',
+    readBy: [...SERVICES, 'admin CLI', 'npm start'],
+    path: 'redis.sentinels',
+  },
+  REDIS_SENTINEL_NAME: {
+    rule: Joi.string()
+      .pattern(/^[A-Za-z0-9._-]+$/)
+      .max(100)
+      .default('mymaster'),
+    description: 'the master group the sentinels watch (`sentinel monitor <name>`)',
+    readBy: [...SERVICES, 'admin CLI', 'npm start'],
+    path: 'redis.sentinelName',
+  },
+  REDIS_SENTINEL_PASSWORD: {
+    // A plain string: joi's messages for it never quote the value (see loadConfig).
+    rule: Joi.string().default(''),
+    description:
+      "the sentinels' own password (`requirepass` in sentinel.conf); the data nodes' password is `REDIS_URL`'s. Never logged",
+    readBy: [...SERVICES, 'admin CLI', 'npm start'],
+    path: 'redis.sentinelPassword',
+    notInChart:
+      '`secrets.redisSentinelPassword` or the optional key `secrets.existingSecretKeys.redisSentinelPassword` (a Secret)',
+  },
   QUEUE_PREFIX: {
     rule: Joi.string()
-      .pattern(/^[A-Za-z0-9:_-]+$/)
+      .pattern(/^[A-Za-z0-9:_{}-]+$/)
       .max(64)
       .default('catalogue'),
     description:
-      'prefix of every BullMQ key (lets deployments share a Redis: two releases need two prefixes)',
+      'prefix of every BullMQ key (lets deployments share a Redis: two releases need two prefixes); may carry a hash tag, `{catalogue}`. On a cluster one without a tag becomes `{<prefix>}`',
     readBy: [...SERVICES, 'admin CLI'],
     path: 'redis.queuePrefix',
   },

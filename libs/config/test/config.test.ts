@@ -33,7 +33,15 @@ describe('loadConfig', () => {
         statementTimeoutMs: 30_000,
         connectTimeoutMs: 10_000,
       },
-      redis: { url: 'redis://127.0.0.1:6379', queuePrefix: 'catalogue' },
+      redis: {
+        url: 'redis://127.0.0.1:6379',
+        queuePrefix: 'catalogue',
+        topology: 'standalone',
+        clusterNodes: [],
+        sentinels: [],
+        sentinelName: 'mymaster',
+        sentinelPassword: '',
+      },
       ports: {
         catalogueApi: 3000,
         whiteLabelApi: 3001,
@@ -181,7 +189,15 @@ describe('loadConfig', () => {
         connectTimeoutMs: 10_000,
         readUrl: 'postgresql://app:secret@db-replica.internal:6543/cat',
       },
-      redis: { url: 'rediss://cache.internal:6380', queuePrefix: 'prod:cat_1' },
+      redis: {
+        url: 'rediss://cache.internal:6380',
+        queuePrefix: 'prod:cat_1',
+        topology: 'standalone',
+        clusterNodes: [],
+        sentinels: [],
+        sentinelName: 'mymaster',
+        sentinelPassword: '',
+      },
       ports: {
         catalogueApi: 8000,
         whiteLabelApi: 8001,
@@ -406,6 +422,71 @@ describe('loadConfig', () => {
     // Assert
     expect(first).toEqual(second);
     expect(first).not.toBe(second);
+  });
+});
+
+describe('loadConfig: Redis Cluster and Sentinel', () => {
+  it('when REDIS_CLUSTER_NODES is set, then the topology is a cluster of those seeds and the prefix gets a hash tag', () => {
+    // Act
+    const config = loadConfig({
+      REDIS_CLUSTER_NODES: 'redis-0.redis:6379, 10.0.0.7:7001',
+      QUEUE_PREFIX: 'shop',
+    });
+
+    // Assert
+    expect(config.redis).toMatchObject({
+      topology: 'cluster',
+      clusterNodes: [
+        { host: 'redis-0.redis', port: 6379 },
+        { host: '10.0.0.7', port: 7001 },
+      ],
+      queuePrefix: '{shop}',
+    });
+    expect(loadConfig({ REDIS_CLUSTER_NODES: 'r:6379' }).redis.queuePrefix).toBe('{catalogue}');
+  });
+
+  it('when a clustered prefix carries its hash tag already, then it is kept as written', () => {
+    const config = loadConfig({ REDIS_CLUSTER_NODES: 'r:6379', QUEUE_PREFIX: 'prod:{cat}' });
+    expect(config.redis.queuePrefix).toBe('prod:{cat}');
+  });
+
+  it('when a prefix opens a tag it does not close (or leaves empty), then the configuration is refused', () => {
+    for (const prefix of ['{cat', '{}cat', 'cat}{']) {
+      expect(configError({ QUEUE_PREFIX: prefix }).problems).toEqual([
+        '"QUEUE_PREFIX" has a "{" without a non-empty "{tag}": write the hash tag whole',
+      ]);
+    }
+  });
+
+  it('when REDIS_SENTINELS is set, then the topology is Sentinel with the name and password, the password never serialised', () => {
+    // Act
+    const config = loadConfig({
+      REDIS_SENTINELS: 's1:26379,s2:26379',
+      REDIS_SENTINEL_NAME: 'catalogue',
+      REDIS_SENTINEL_PASSWORD: 'hunter2-sentinel',
+    });
+
+    // Assert
+    expect(config.redis).toMatchObject({
+      topology: 'sentinel',
+      sentinels: [
+        { host: 's1', port: 26379 },
+        { host: 's2', port: 26379 },
+      ],
+      sentinelName: 'catalogue',
+      sentinelPassword: 'hunter2-sentinel',
+      queuePrefix: 'catalogue',
+    });
+    expect(JSON.stringify(config)).not.toContain('hunter2-sentinel');
+  });
+
+  it('when both topologies are set, or an address has no port, then the configuration is refused', () => {
+    expect(configError({ REDIS_CLUSTER_NODES: 'a:1', REDIS_SENTINELS: 'b:2' }).problems).toEqual([
+      '"REDIS_CLUSTER_NODES" and "REDIS_SENTINELS" exclude each other: set one topology',
+    ]);
+    expect(configError({ REDIS_SENTINELS: 'sentinel-without-port' }).problems[0]).toContain(
+      'REDIS_SENTINELS',
+    );
   });
 });
 

@@ -12,7 +12,7 @@
  */
 import type { Eshop, TokenKind } from '@catalogue/db';
 import type { Logger } from '@catalogue/logger';
-import { subscribe, type Subscription } from '@catalogue/queue';
+import { subscribe, type RedisTarget, type Subscription } from '@catalogue/queue';
 
 export interface AuthCache {
   /** The eshop of a token by its hash: cached, or `load`ed (and cached when found). */
@@ -44,7 +44,7 @@ export const NO_AUTH_CACHE: AuthCache = {
 
 export interface AuthCacheOptions {
   /** The deployment's Redis and the channel of auth changes (authChangesChannel). */
-  redisUrl: string;
+  redis: RedisTarget;
   channel: string;
   ttlMs: number;
   /** Entries at most; the oldest go first. */
@@ -69,7 +69,7 @@ export function createAuthCache(opts: AuthCacheOptions): AuthCache {
   };
 
   const subscription: Subscription = subscribe(
-    { url: opts.redisUrl, channel: opts.channel, connectionName: `${opts.applicationName}-auth-changes` },
+    { redis: opts.redis, channel: opts.channel, connectionName: `${opts.applicationName}-auth-changes` },
     {
       onMessage: clear,
       onUp: () => {

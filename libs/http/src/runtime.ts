@@ -1,9 +1,8 @@
 import { collectDefaultMetrics, Registry } from 'prom-client';
-import type { Redis } from 'ioredis';
 import type { Config } from '@catalogue/config';
 import { createKnex, pingDatabase, type Knex } from '@catalogue/db';
 import { createLogger, type Logger } from '@catalogue/logger';
-import { authChangesChannel, createRedis, pingRedis, withTimeout } from '@catalogue/queue';
+import { authChangesChannel, createRedis, pingRedis, withTimeout, type RedisClient } from '@catalogue/queue';
 import type { ReadinessCheck } from './health';
 import { createRateLimitMetrics, createReadMetrics } from './metrics';
 import { createReads, type Reads } from './read-replica';
@@ -21,13 +20,13 @@ export interface BaseDeps {
   config: Config;
   logger: Logger;
   db: Knex;
-  redis: Redis;
+  redis: RedisClient;
   registry: Registry;
   readiness: ReadinessCheck[];
   /** Request budgets in the shared Redis (see createRateLimits). */
   rateLimits: RateLimits;
   /** The rate limiter's own connection to that Redis (`redis` itself where nothing is limited). */
-  rateLimitRedis: Redis;
+  rateLimitRedis: RedisClient;
   /** Tokens' eshops and eshops' origins in memory, for the services that authenticate requests. */
   authCache: AuthCache;
   /**
@@ -62,7 +61,7 @@ export function buildBaseDeps(
           log: knexLog,
         })
       : null;
-  const redis = createRedis(config.redis.url, service);
+  const redis = createRedis(config.redis, service);
   // ioredis reconnects on its own; without a listener every failed attempt is an
   // "unhandled error event" on stderr. /readyz reports the outage instead.
   redis.on('error', (err: Error) => logger.debug({ err: err.message }, 'redis connection error'));
@@ -76,7 +75,7 @@ export function buildBaseDeps(
   // where BullMQ has defined its few dozen scripts, every MULTI the limiter sends (its read of an
   // address's failed authentications, on every request) copies all of them into a new pipeline:
   // a third of whoami's CPU.
-  const rateLimitRedis = opts.authenticates ? createRedis(config.redis.url, `${service}-rate-limit`) : redis;
+  const rateLimitRedis = opts.authenticates ? createRedis(config.redis, `${service}-rate-limit`) : redis;
   if (rateLimitRedis !== redis) {
     rateLimitRedis.on('error', (err: Error) =>
       logger.debug({ err: err.message }, 'rate limiter redis connection error'),
@@ -85,7 +84,7 @@ export function buildBaseDeps(
   const rateLimits = createRateLimits(rateLimitRedis, config, createRateLimitMetrics(registry), logger);
   const authCache = opts.authenticates
     ? createAuthCache({
-        redisUrl: config.redis.url,
+        redis: config.redis,
         channel: authChangesChannel(config.redis.queuePrefix),
         ttlMs: config.http.authCacheTtlMs,
         logger,
@@ -139,7 +138,7 @@ export async function closeBaseDeps(deps: BaseDeps): Promise<void> {
  * QUIT when Redis answers, so replies in flight arrive first; otherwise (down, reconnecting) QUIT
  * would wait in the offline queue for a reconnect that may never come: drop the connection.
  */
-async function closeRedis(redis: Redis, timeoutMs = 2_000): Promise<void> {
+async function closeRedis(redis: RedisClient, timeoutMs = 2_000): Promise<void> {
   const quit =
     redis.status === 'ready' &&
     (await withTimeout(redis.quit(), timeoutMs).then(

@@ -1,5 +1,5 @@
 import type { JobsOptions, Queue } from 'bullmq';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from './connection';
 import type { JobPayloads, QueueName } from './jobs';
 
 /**
@@ -97,7 +97,7 @@ export function fairKeys(prefix: string, queue: QueueName): FairKeys {
  * whose id is taken (BullMQ will ignore its add).
  */
 export async function takePlaces(
-  redis: Redis,
+  redis: RedisClient,
   keys: FairKeys,
   jobs: { eshopId: number; jobId?: string }[],
 ): Promise<number[]> {
@@ -117,7 +117,7 @@ export async function takePlaces(
 
 /** Gives back the place a job took in its eshop's line (it started, or was never queued). */
 export async function releasePlace(
-  redis: Redis,
+  redis: RedisClient,
   keys: FairKeys,
   eshopId: number,
   jobId: string,
@@ -152,7 +152,7 @@ return redis.call('DEL', KEYS[1], KEYS[2])`;
  * count stops at 0). Returns whether the lines were reset.
  */
 export async function resetIdleLines(queue: Queue, name: FairQueueName): Promise<boolean> {
-  const redis = queue.opts.connection as Redis;
+  const redis = queue.opts.connection as RedisClient;
   const keys = fairKeys(queue.opts.prefix ?? 'bull', name);
   const deleted = (await redis.eval(
     RESET_SCRIPT,
@@ -184,7 +184,7 @@ export async function addFair<Q extends FairQueueName>(
 ): Promise<(string | undefined)[]> {
   if (!jobs.length) return [];
   // createQueues gives every queue the shared ioredis connection.
-  const redis = queue.opts.connection as Redis;
+  const redis = queue.opts.connection as RedisClient;
   const keys = fairKeys(queue.opts.prefix ?? 'bull', name);
   const priorities = await takePlaces(
     redis,

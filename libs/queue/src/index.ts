@@ -14,7 +14,8 @@ export {
   webhookRedeliveryJobId,
 } from './jobs';
 export type { JobPayloads, QueueClass, QueueConsumer, QueueName } from './jobs';
-export { createRedis, pingRedis, withTimeout } from './connection';
+export { createRedis, describeRedis, pingRedis, withTimeout } from './connection';
+export type { RedisClient, RedisTarget } from './connection';
 export { authChangesChannel, publish, subscribe } from './invalidations';
 export type { InvalidationHandlers, Subscription } from './invalidations';
 export { createQueues, enqueue, enqueueMany, closeQueues } from './producers';

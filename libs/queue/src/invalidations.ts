@@ -8,8 +8,7 @@
  * Pub/sub delivers a message to the subscribers connected at that moment, at most once. A
  * subscriber must therefore treat the time between `onDown` and the next `onUp` as blind.
  */
-import type { Redis } from 'ioredis';
-import { createRedis, withTimeout } from './connection';
+import { createRedis, withTimeout, type RedisClient, type RedisTarget } from './connection';
 
 /** The channel of the auth tables' changes, one per deployment (its QUEUE_PREFIX). */
 export function authChangesChannel(queuePrefix: string): string {
@@ -39,11 +38,11 @@ export interface Subscription {
  * connection of the service, so it goes wherever the deployment's Redis is).
  */
 export function subscribe(
-  opts: { url: string; channel: string; connectionName: string },
+  opts: { redis: RedisTarget; channel: string; connectionName: string },
   handlers: InvalidationHandlers,
 ): Subscription {
   // Resubscribed by hand on every `ready`, so `onUp` comes after the server confirmed it.
-  const redis: Redis = createRedis(opts.url, opts.connectionName, { autoResubscribe: false });
+  const redis: RedisClient = createRedis(opts.redis, opts.connectionName, { autoResubscribe: false });
   let up = false;
   let closed = false;
   const down = (err: Error): void => {
@@ -92,7 +91,7 @@ export function subscribe(
 
 /** Publishes `payload` on `channel`; resolves to the number of subscribers that received it. */
 export async function publish(
-  redis: Redis,
+  redis: RedisClient,
   channel: string,
   payload: string,
   timeoutMs = 2_000,

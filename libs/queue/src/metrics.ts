@@ -1,6 +1,6 @@
 import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
 import type { Queue } from 'bullmq';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from './connection';
 
 export interface QueueMetrics {
   jobs: Counter<'queue' | 'outcome'>;
@@ -30,13 +30,13 @@ const DEPTH_STATES = ['waiting', 'active', 'delayed', 'failed', 'prioritized'] a
 /**
  * Queue depth read from Redis at scrape time, by queue and state. One Redis round trip per
  * queue per scrape; nothing is kept in between, so every replica reports the same truth.
- * While `connection` (the queues' Redis) is down the gauge keeps its last values: asking
+ * While `connection` (the queues' RedisClient) is down the gauge keeps its last values: asking
  * would wait in ioredis' offline queue and hang the whole /metrics response.
  */
 export function registerQueueDepth(
   registry: Registry,
   queues: Queue[],
-  connection: Redis,
+  connection: RedisClient,
 ): Gauge<'queue' | 'state'> {
   return new Gauge({
     name: 'queue_jobs',

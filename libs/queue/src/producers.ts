@@ -1,5 +1,5 @@
 import { Queue, type JobsOptions } from 'bullmq';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from './connection';
 import { withTimeout } from './connection';
 import { addFair, isFairQueue, type FairQueueName } from './fair';
 import { DEFAULT_JOB_OPTIONS, QUEUE_NAMES, type JobPayloads, type QueueName } from './jobs';
@@ -11,7 +11,7 @@ export type Queues = { readonly [Q in QueueName]: Queue<JobPayloads[Q]> };
  * go to `onError` (BullMQ would print each reconnect attempt of each queue to stderr).
  */
 export function createQueues(
-  connection: Redis,
+  connection: RedisClient,
   prefix: string,
   onError: (err: Error) => void = () => undefined,
 ): Queues {

@@ -1,5 +1,5 @@
 import { Worker, type Job } from 'bullmq';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from './connection';
 import type { Logger } from '@catalogue/logger';
 import { fairKeys, isFairQueue, releasePlace } from './fair';
 import type { JobPayloads, QueueName } from './jobs';
@@ -12,7 +12,7 @@ export interface WorkerOptions<Q extends QueueName> {
   /** The queues this process consumes; each must have exactly one handler. */
   queues: readonly Q[];
   handlers: Partial<JobHandlers>;
-  connection: Redis;
+  connection: RedisClient;
   prefix: string;
   concurrency: number;
   /** Queues whose jobs run more (or fewer) at once than `concurrency`. */

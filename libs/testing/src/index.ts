@@ -278,12 +278,14 @@ export interface ServiceModule<D> {
  */
 export function serveServiceForTests<D extends { logger: Logger }>(
   service: ServiceModule<D>,
-  configOverrides: Record<string, string> = {},
+  configOverrides: Record<string, string> | (() => Record<string, string>) = {},
 ): { readonly deps: D; readonly url: string } {
   let deps: D | undefined;
   let server: ServedApp | undefined;
   beforeAll(async () => {
-    deps = service.buildDeps(testConfig(configOverrides));
+    // A function: overrides known only once an earlier beforeAll ran (a private Redis' address).
+    const overrides = typeof configOverrides === 'function' ? configOverrides() : configOverrides;
+    deps = service.buildDeps(testConfig(overrides));
     server = await serveApp(service.createApp(deps), deps.logger);
   });
   afterAll(async () => {
@@ -309,3 +311,4 @@ export * from './private-postgres';
 export * from './private-replica';
 export * from './private-pgbouncer';
 export { crashAfterCommit } from './crash';
+export * from './redis-topologies';

@@ -1,6 +1,6 @@
-import type { Redis } from 'ioredis';
 import { RateLimiterRedis, RateLimiterRes, RLWrapperTimeouts } from 'rate-limiter-flexible';
 import type { Config } from '@catalogue/config';
+import type { RedisClient } from '@catalogue/queue';
 import type { Logger } from '@catalogue/logger';
 import type { RateLimitMetrics } from '../metrics';
 
@@ -70,7 +70,7 @@ interface Budget {
  * A rate limit protects the service; it must not take it down with Redis.
  */
 export function createRateLimits(
-  redis: Redis,
+  redis: RedisClient,
   config: Config,
   metrics: RateLimitMetrics,
   logger: Logger,
@@ -88,7 +88,9 @@ export function createRateLimits(
       limiter = new RLWrapperTimeouts({
         limiter: new RateLimiterRedis({
           storeClient: redis,
-          keyPrefix: `${config.redis.queuePrefix}:rl:${policy}`,
+          // Without the queue prefix's hash tag: each of the limiter's commands touches one key, so on a
+          // cluster its keys (the busiest of all) spread over every master.
+          keyPrefix: `${config.redis.queuePrefix.replace(/[{}]/g, '')}:rl:${policy}`,
           points,
           duration: windowSeconds,
           rejectIfRedisNotReady: true,
