@@ -1,5 +1,5 @@
-// npm run bench:editor — the editor's budgets: the bundle white-label-api serves (≤ 30 000
-// bytes gzip, tests/bench/editor-budget.ts) and the time until the demo host page shows the first widget (< 1 s), read from the
+// npm run bench:editor — the editor's budgets: the bundle white-label-api serves (`GZIP_BUDGET_BYTES`
+// gzip, tests/bench/editor-budget.ts) and the time until the demo host page shows the first widget (< 1 s), read from the
 // page's own performance mark `ccs-first-widget` (set when the first widget is on screen) in
 // Debian's chromium, each load in a fresh browser context (nothing cached). white-label-api
 // runs compiled in its own process on a database of its own.

@@ -421,14 +421,30 @@ export async function measurePair(
   specs: [LoadSpec, LoadSpec],
   opts: PairOptions,
 ): Promise<[Measurement, Measurement]> {
+  const [a, b] = await measureSides(specs, opts);
+  return [a!, b!];
+}
+
+/**
+ * measurePair for any number of sides: a warm-up of each, then `rounds` rounds in which every
+ * side runs once, the order reversing from round to round and, with more than two sides,
+ * rotating every other round (A B C, C B A, B C A, A C B, …)
+ * so that no side always follows the same one. Each side's `rounds` holds its slice of every
+ * round, so the ratio of two sides can be taken round by round.
+ */
+export async function measureSides(specs: LoadSpec[], opts: PairOptions): Promise<Measurement[]> {
   for (const spec of specs) await runSlice(spec, { ...opts, duration: opts.warmup });
-  const slices: [Slice[], Slice[]] = [[], []];
+  const slices: Slice[][] = specs.map(() => []);
+  const n = specs.length;
   for (let round = 0; round < opts.rounds; round++) {
-    for (const side of round % 2 ? [1, 0] : [0, 1]) {
+    // Two sides: A B, B A, A B, … (as measurePair always ran); more: also rotated every other round.
+    const shift = n > 2 ? Math.floor(round / 2) : 0;
+    const rotated = specs.map((_, i) => (i + shift) % n);
+    for (const side of round % 2 ? rotated.reverse() : rotated) {
       slices[side]!.push(await runSlice(specs[side]!, { ...opts, duration: opts.duration / opts.rounds }));
     }
   }
-  return [summary(specs[0], slices[0]), summary(specs[1], slices[1])];
+  return specs.map((spec, i) => summary(spec, slices[i]!));
 }
 
 /** Minimum, median and maximum of some values (the median of an even count: the mean of the middle two). */

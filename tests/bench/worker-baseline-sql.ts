@@ -12,7 +12,8 @@ export const ESHOP_SQL =
   'select "eshops"."id", "eshops"."name", "eshops"."languages", "eshops"."enable_site_link", ' +
   '"eshops"."enable_rich_snippet", "eshops"."review_required", ' +
   `to_char(eshops.licence_valid_until, 'YYYY-MM-DD') as licence_valid_until, ` +
-  '"eshops"."rate_limit_per_minute", "eshops"."created_at", "eshops"."updated_at" from "eshops" where "eshops"."id" = $1 limit $2';
+  '"eshops"."rate_limit_per_minute", "eshops"."content_fallback", "eshops"."default_language", ' +
+  '"eshops"."created_at", "eshops"."updated_at" from "eshops" where "eshops"."id" = $1 limit $2';
 
 export function eshopBindings(eshopId: number): unknown[] {
   return [eshopId, 1];
@@ -43,24 +44,25 @@ export interface ContentColumns {
   origin: string;
   tree: string;
   html: string;
+  languages_complete: string;
   marketplace: string;
   nested: string;
   site_link: string;
   rich_snippet: string;
 }
 
-const CONTENT_COLUMNS = 10;
+export const CONTENT_COLUMNS = 11;
 
 /** contentRepository.saveMany of n products. */
 export function upsertContentsSql(n: number): string {
   const rows = Array.from({ length: n }, (_, i) => `(${params(1 + i * CONTENT_COLUMNS, CONTENT_COLUMNS)})`);
   return (
-    'insert into "content" ("entity_type", "eshop_id", "external_id", "html", "marketplace", "nested", ' +
+    'insert into "content" ("entity_type", "eshop_id", "external_id", "html", "languages_complete", "marketplace", "nested", ' +
     `"origin", "rich_snippet", "site_link", "tree") values ${rows.join(', ')} ` +
     'on conflict ("eshop_id", "entity_type", "external_id") do update set "origin" = excluded."origin",' +
     '"tree" = excluded."tree","html" = excluded."html","marketplace" = excluded."marketplace",' +
     '"nested" = excluded."nested","site_link" = excluded."site_link","rich_snippet" = excluded."rich_snippet",' +
-    '"updated_at" = CURRENT_TIMESTAMP(6)'
+    '"languages_complete" = excluded."languages_complete","updated_at" = CURRENT_TIMESTAMP(6)'
   );
 }
 
@@ -74,6 +76,7 @@ export function upsertContentsBindings(
     eshopId,
     externalId,
     c.html,
+    c.languages_complete,
     c.marketplace,
     c.nested,
     c.origin,
@@ -92,12 +95,13 @@ export function contentFromBindings(bindings: readonly unknown[]): ContentColumn
   };
   return {
     html: at(3),
-    marketplace: at(4),
-    nested: at(5),
-    origin: at(6),
-    rich_snippet: at(7),
-    site_link: at(8),
-    tree: at(9),
+    languages_complete: at(4),
+    marketplace: at(5),
+    nested: at(6),
+    origin: at(7),
+    rich_snippet: at(8),
+    site_link: at(9),
+    tree: at(10),
   };
 }
 

@@ -6,6 +6,7 @@ import type { BenchItem } from './worker-seed';
 import {
   APPEND_EVENTS_SQL,
   appendEventsBindings,
+  CONTENT_COLUMNS,
   contentFromBindings,
   ESHOP_SQL,
   eshopBindings,
@@ -46,7 +47,7 @@ export async function checkBareSql(
   const statements = seen.filter((q) => /^\s*(select|insert|update|with)/i.test(q.sql));
   const upsert = statements.at(-3);
   const content = contentFromBindings(upsert?.bindings ?? []);
-  const second = contentFromBindings((upsert?.bindings ?? []).slice(10));
+  const second = contentFromBindings((upsert?.bindings ?? []).slice(CONTENT_COLUMNS));
   const expected = [
     { at: 0, sql: ESHOP_SQL, bindings: eshopBindings(item.eshopId) },
     { at: 1, sql: lockItemsSql(), bindings: lockItemsBindings(item.eshopId, ids) },

@@ -1,5 +1,29 @@
+import { once } from 'node:events';
+import type { AddressInfo } from 'node:net';
+import Koa from 'koa';
+import koaHelmet from 'koa-helmet';
 import { docsRouter } from '@catalogue/http';
+import { API_HELMET_OPTIONS } from '../src/middleware/security';
 import { serve, type TestServer } from './helpers';
+
+/** The headers koa-helmet itself sets with the API's options, on a bare Koa app. */
+async function helmetsOwnHeaders(): Promise<Record<string, string>> {
+  const app = new Koa();
+  app.use(koaHelmet(API_HELMET_OPTIONS));
+  app.use((ctx) => {
+    ctx.body = 'ok';
+  });
+  const server = app.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  try {
+    const res = await fetch(`http://127.0.0.1:${(server.address() as AddressInfo).port}/`);
+    await res.text();
+    const plain = new Set(['content-type', 'content-length', 'date', 'connection', 'keep-alive']);
+    return Object.fromEntries([...res.headers].filter(([name]) => !plain.has(name)));
+  } finally {
+    server.close();
+  }
+}
 
 describe('security headers', () => {
   let server: TestServer;
@@ -21,6 +45,16 @@ describe('security headers', () => {
       expect(res.headers.get('x-frame-options')).toBe('DENY');
     },
   );
+
+  test('when any answer is sent, then its security headers are exactly the ones helmet sets with the API options', async () => {
+    const expected = await helmetsOwnHeaders();
+    const res = await fetch(`${server.url}/healthz`);
+
+    expect(Object.keys(expected).length).toBeGreaterThanOrEqual(10);
+    const sent = Object.fromEntries(Object.keys(expected).map((name) => [name, res.headers.get(name)]));
+    expect(sent).toEqual(expected);
+    expect(res.headers.get('x-powered-by')).toBeNull();
+  });
 
   test('when /docs is served, then its policy allows its own scripts only and framing by itself only, and the page has no inline script', async () => {
     const res = await fetch(`${server.url}/docs`);

@@ -9,6 +9,7 @@ import {
   testConfig,
   type ServedApp,
 } from '@catalogue/testing';
+import { Redis } from 'ioredis';
 import { createApp } from '../src/app';
 import { buildDeps, closeDeps, type Deps } from '../src/deps';
 
@@ -227,6 +228,66 @@ describe('catalogue-api: per-address limits without a trusted proxy (TRUSTED_PRO
       expect(asVictim.status).toBe(200);
     } finally {
       await stop(trusting);
+    }
+  });
+});
+
+describe('catalogue-api: a cached token costs one Redis round trip', () => {
+  test('when a token the auth cache knows is used, then the failure check and the count are one command, and a blocked address is refused without using the token budget', async () => {
+    // Arrange: the API alone on a private Redis (its command statistics are this test's).
+    const redis = await startPrivateRedis();
+    const instance = await start({ REDIS_URL: redis.url, RATE_LIMIT_READ_PER_MINUTE: '20' });
+    const stats = new Redis(redis.url);
+    try {
+      for (let i = 0; i < 100 && !instance.deps.authCache.active(); i += 1) {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      expect(instance.deps.authCache.active()).toBe(true);
+      const shop = await makeEshop(instance.deps.db);
+      const [user, guesser] = [nextAddress(), `203.0.113.${process.pid % 250}`];
+      const call = (token: string, address: string) =>
+        get(instance.server.url, '/api/v2/rest/whoami', {
+          Authorization: `Bearer ${token}`,
+          'X-Forwarded-For': address,
+        });
+      const remaining = (answer: { headers: Headers }) =>
+        Number(/^"read";r=(\d+);t=\d+$/.exec(answer.headers.get('ratelimit') ?? '')?.[1]);
+      expect((await call(shop.apiToken, user)).status).toBe(200); // read from the database, cached
+
+      // Act: a request of the cached token, alone on the Redis. The notifications of the eshop's
+      // creation may still empty the cache once: then that request read the database (it sent
+      // a MULTI for the failure check) and the next one is measured.
+      let cached = await call(shop.apiToken, user);
+      let commands = '';
+      for (let attempt = 0; attempt < 5; attempt += 1) {
+        await stats.config('RESETSTAT');
+        cached = await call(shop.apiToken, user);
+        commands = await stats.info('commandstats');
+        if (!/^cmdstat_multi:/m.test(commands)) break;
+      }
+      const guesses = [];
+      for (let i = 0; i < 3; i += 1) guesses.push((await call(`cat_guess_${i}`, guesser)).status);
+      const blocked = await call(shop.apiToken, guesser);
+      const next = await call(shop.apiToken, user);
+      const metrics = await (await fetch(`${instance.server.url}/metrics`)).text();
+
+      // Assert: one script sent (commandstats also lists the commands run inside it), no
+      // MULTI/EXEC (the failure check used to be a MULTI GET PTTL EXEC of its own).
+      expect(cached.status).toBe(200);
+      const scripts = [...commands.matchAll(/^cmdstat_(?:evalsha|eval):calls=(\d+),/gm)];
+      expect(scripts.reduce((n, m) => n + Number(m[1]), 0)).toBe(1);
+      expect(commands).not.toMatch(/^cmdstat_(multi|exec):/m);
+      expect(guesses).toEqual([401, 401, 401]);
+      expect(blocked.status).toBe(429);
+      expect(blocked.headers.get('ratelimit-policy')).toBe('"auth-failure";q=3;w=600');
+      // The blocked request did not count against the token.
+      expect(next.status).toBe(200);
+      expect(remaining(next)).toBe(remaining(cached) - 1);
+      expect(metrics).toMatch(/rate_limit_decisions_total\{policy="auth-failure",decision="limited"\} 1\n/);
+    } finally {
+      stats.disconnect();
+      await stop(instance);
+      await redis.stop();
     }
   });
 });

@@ -11,7 +11,7 @@ import {
 } from '@catalogue/db';
 import { NO_AUTH_CACHE, type AuthCache } from '../auth-cache';
 import { ForbiddenError, UnauthorizedError } from '../errors';
-import type { RateLimits, TokenBucket } from '../rate-limit/limits';
+import type { MaybeDecision, RateLimits, TokenBucket } from '../rate-limit/limits';
 import { bucketByMethod, enforce, limitByToken } from '../rate-limit/middleware';
 import type { AppContext, AppRouter, AppState } from '../types';
 import { parseBody, type BodyType } from './body';
@@ -61,12 +61,18 @@ const WHITE_LABEL_TOKEN: TokenCheck = {
  * that used up its failed-authentication budget is refused (429) before the token is even
  * judged, so a guesser cannot tell a hit while blocked; an unknown token counts as a failure
  * (401 `token_invalid`, 429 once the budget is gone).
+ *
+ * With `bucketOf`, the request is also counted against its token's budget (limitByToken's work,
+ * done here): for a token the auth cache knows, the block check and the count are one Redis
+ * round trip (`admitToken`); when the eshop is read from the database, the block check runs
+ * beside that read and the count after it, as two calls.
  */
 async function authenticate(
   deps: AuthDeps,
   ctx: Parameters<Middleware<AppState, AppContext>>[0],
   check: TokenCheck,
   token: string | undefined,
+  bucketOf?: (method: string) => TokenBucket,
 ): Promise<void> {
   const limits = deps.rateLimits;
   if (!token) {
@@ -74,26 +80,48 @@ async function authenticate(
     throw new UnauthorizedError(check.missing, 'token_missing', check.challenge);
   }
   const hash = hashToken(token);
-  const [blocked, eshop] = await Promise.all([
-    limits.authFailureBlock(ctx.ip),
-    (deps.authCache ?? NO_AUTH_CACHE).eshopOfToken(check.kind, hash, () =>
-      tokensRepository.findEshopByTokenHash(deps.db, check.kind, hash),
-    ),
-  ]);
-  enforce(ctx, blocked);
+  // The block check starts with a database read (a cache miss), so the two overlap as before.
+  let blockCheck: Promise<MaybeDecision> | undefined;
+  const eshop = await (deps.authCache ?? NO_AUTH_CACHE).eshopOfToken(check.kind, hash, () => {
+    blockCheck = limits.authFailureBlock(ctx.ip);
+    return tokensRepository.findEshopByTokenHash(deps.db, check.kind, hash);
+  });
+  const counts = bucketOf !== undefined && ctx.method !== 'OPTIONS';
+  if (eshop && counts && !blockCheck) {
+    // A cached token: the block check and the count in one round trip.
+    const { blocked, counted } = await limits.admitToken(
+      ctx.ip,
+      hash,
+      bucketOf(ctx.method),
+      eshop.rateLimitPerMinute,
+    );
+    enforce(ctx, blocked);
+    ctx.state.eshop = eshop;
+    ctx.state.tokenHash = hash;
+    enforce(ctx, counted);
+    return;
+  }
+  enforce(ctx, await (blockCheck ?? limits.authFailureBlock(ctx.ip)));
   if (!eshop) {
     enforce(ctx, await limits.recordAuthFailure(ctx.ip));
     throw new UnauthorizedError(check.invalid, 'token_invalid', `${check.challenge}, error="invalid_token"`);
   }
   ctx.state.eshop = eshop;
   ctx.state.tokenHash = hash;
+  if (counts) enforce(ctx, await limits.consumeToken(hash, bucketOf(ctx.method), eshop.rateLimitPerMinute));
 }
 
-/** v1/v2: `Authorization: Bearer <API token>` -> ctx.state.eshop, or 401/429. */
-export function apiTokenAuth(deps: AuthDeps): Middleware<AppState, AppContext> {
+/**
+ * v1/v2: `Authorization: Bearer <API token>` -> ctx.state.eshop, or 401/429. With `bucketOf`,
+ * also the token's rate limit (then limitByToken must not follow it; see apiRouter).
+ */
+export function apiTokenAuth(
+  deps: AuthDeps,
+  bucketOf?: (method: string) => TokenBucket,
+): Middleware<AppState, AppContext> {
   return async (ctx, next) => {
     const match = BEARER.exec(ctx.get('Authorization'));
-    await authenticate(deps, ctx, API_TOKEN, match?.[1]);
+    await authenticate(deps, ctx, API_TOKEN, match?.[1], bucketOf);
     await next();
   };
 }
@@ -139,14 +167,14 @@ export interface TokenRouterOptions {
 }
 
 /**
- * A router for catalogue routes (v1/v2): every route behind apiTokenAuth, its token's rate
- * limit, then body parsing (so a refused caller never has its body read).
+ * A router for catalogue routes (v1/v2): every route behind apiTokenAuth with its token's rate
+ * limit (one Redis round trip for a cached token), then body parsing (so a refused caller never
+ * has its body read).
  */
 export function apiRouter(deps: RouterDeps, opts: TokenRouterOptions = {}): AppRouter {
   const router = new Router<AppState, AppContext>(opts.prefix ? { prefix: opts.prefix } : {});
   router.use(
-    apiTokenAuth(deps),
-    limitByToken(deps.rateLimits, bucketByMethod(opts.writes)),
+    apiTokenAuth(deps, bucketByMethod(opts.writes)),
     parseBody(opts.bodyLimit ?? deps.config.http.bodyLimit, opts.bodyTypes),
   );
   return router;

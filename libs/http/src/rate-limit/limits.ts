@@ -25,6 +25,14 @@ export interface RateLimitDecision {
 /** What the limiter says when its Redis does not answer: nothing (the request passes). */
 export type MaybeDecision = RateLimitDecision | undefined;
 
+/** What `admitToken` found: the address's failed-authentication block, else the token's count. */
+export interface Admission {
+  /** Set when the address used up its failed-authentication budget (the token was not counted). */
+  blocked: MaybeDecision;
+  /** The token's count, unless blocked (or Redis did not answer). */
+  counted: MaybeDecision;
+}
+
 export interface RateLimits {
   /** Counts a request of an authenticated token; `override` is the eshop's requests per minute. */
   consumeToken(tokenHash: string, bucket: TokenBucket, override: number | null): Promise<MaybeDecision>;
@@ -40,6 +48,17 @@ export interface RateLimits {
   authFailureBlock(address: string): Promise<MaybeDecision>;
   /** Counts a failed authentication of the address. */
   recordAuthFailure(address: string): Promise<MaybeDecision>;
+  /**
+   * `authFailureBlock` and, unless the address is blocked, `consumeToken`, in one Redis round
+   * trip (one script): what every request of a known token pays. Same decisions, same keys,
+   * same metrics as the two calls in sequence.
+   */
+  admitToken(
+    address: string,
+    tokenHash: string,
+    bucket: TokenBucket,
+    override: number | null,
+  ): Promise<Admission>;
   /** For the readiness detail: `failing_open` while the last Redis call of the limiter failed. */
   state(): 'ok' | 'failing_open' | 'disabled';
 }
@@ -53,7 +72,36 @@ export const NO_RATE_LIMITS: RateLimits = {
   consumePreflight: pass,
   authFailureBlock: pass,
   recordAuthFailure: pass,
+  admitToken: () => Promise.resolve({ blocked: undefined, counted: undefined }),
   state: () => 'disabled',
+};
+
+/**
+ * The failed-authentication check and the token's count as one script (KEYS: the address's
+ * auth-failure key, the token's budget key; ARGV: failures allowed, points to count, the token
+ * window in seconds). The read is `authFailureBlock`'s (blocked when the count reached the
+ * budget; the count and its PTTL returned); the count is rate-limiter-flexible's own script for
+ * `RateLimiterRedis.consume` (SET NX EX, INCRBY, PTTL, EXPIRE when the key had none), run only
+ * when not blocked. Returns {1 blocked | 0, count, pttl}.
+ */
+const ADMIT_TOKEN_SCRIPT = `
+local failures = tonumber(redis.call('get', KEYS[1]) or '0')
+if failures >= tonumber(ARGV[1]) then
+  return {1, failures, redis.call('pttl', KEYS[1])}
+end
+redis.call('set', KEYS[2], 0, 'EX', ARGV[3], 'NX')
+local consumed = redis.call('incrby', KEYS[2], ARGV[2])
+local ttl = redis.call('pttl', KEYS[2])
+if ttl == -1 then
+  redis.call('expire', KEYS[2], ARGV[3])
+  ttl = 1000 * ARGV[3]
+end
+return {0, consumed, ttl}
+`;
+
+/** The client with the script defined (ioredis `defineCommand`: EVALSHA, EVAL when not loaded). */
+type AdmitClient = RedisClient & {
+  ccsAdmitToken(failureKey: string, tokenKey: string, ...args: string[]): Promise<[number, number, number]>;
 };
 
 interface Budget {
@@ -77,6 +125,10 @@ export function createRateLimits(
 ): RateLimits {
   const settings = config.rateLimit;
   const limiters = new Map<string, RLWrapperTimeouts>();
+  // Without the queue prefix's hash tag: each of the limiter's commands touches one key, so on a
+  // cluster its keys (the busiest of all) spread over every master.
+  const keyPrefix = (policy: Policy): string =>
+    `${config.redis.queuePrefix.replace(/[{}]/g, '')}:rl:${policy}`;
   let failingOpen = false;
 
   // One limiter per (policy, points): an eshop override changes the points, not the key, so
@@ -88,9 +140,7 @@ export function createRateLimits(
       limiter = new RLWrapperTimeouts({
         limiter: new RateLimiterRedis({
           storeClient: redis,
-          // Without the queue prefix's hash tag: each of the limiter's commands touches one key, so on a
-          // cluster its keys (the busiest of all) spread over every master.
-          keyPrefix: `${config.redis.queuePrefix.replace(/[{}]/g, '')}:rl:${policy}`,
+          keyPrefix: keyPrefix(policy),
           points,
           duration: windowSeconds,
           rejectIfRedisNotReady: true,
@@ -175,7 +225,64 @@ export function createRateLimits(
 
   if (!settings.enabled) return NO_RATE_LIMITS;
 
-  return {
+  // A script's keys must share a hash slot on a Redis Cluster, and the limiter's keys carry no
+  // hash tag there (they spread over the masters): a cluster keeps the two calls.
+  const oneScript = !(redis as { isCluster?: boolean }).isCluster;
+  const admitClient = redis as AdmitClient;
+  if (oneScript) admitClient.defineCommand('ccsAdmitToken', { numberOfKeys: 2, lua: ADMIT_TOKEN_SCRIPT });
+
+  /** The script, refused at once when Redis is not connected and after `redisTimeoutMs` (as RLWrapperTimeouts). */
+  const runAdmit = (
+    address: string,
+    tokenHash: string,
+    budget: Budget,
+  ): Promise<[number, number, number]> => {
+    if (redis.status !== 'ready') return Promise.reject(new Error('Redis connection is not ready'));
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error('Operation timed out')), settings.redisTimeoutMs);
+      admitClient
+        .ccsAdmitToken(
+          `${keyPrefix(authFailure.policy)}:${address}`,
+          `${keyPrefix(budget.policy)}:${tokenHash}`,
+          String(authFailure.points),
+          '1',
+          String(budget.windowSeconds),
+        )
+        .then(resolve, reject)
+        .finally(() => clearTimeout(timer));
+    });
+  };
+
+  const admitInOneScript = async (address: string, tokenHash: string, budget: Budget): Promise<Admission> => {
+    try {
+      const [blocked, points, pttl] = await runAdmit(address, tokenHash, budget);
+      setFailingOpen(false);
+      if (blocked) {
+        // authFailureBlock's decision and metric (a block is counted, an allowed read is not).
+        metrics.decisions.inc({ policy: authFailure.policy, decision: 'limited' });
+        return {
+          blocked: decisionOf(authFailure, new RateLimiterRes(0, pttl, points), false),
+          counted: undefined,
+        };
+      }
+      const allowed = points <= budget.points; // rate-limiter-flexible rejects above the points
+      metrics.decisions.inc({ policy: budget.policy, decision: allowed ? 'allowed' : 'limited' });
+      return {
+        blocked: undefined,
+        counted: decisionOf(budget, new RateLimiterRes(0, pttl, points), allowed),
+      };
+    } catch (err) {
+      // Both calls would have failed open: both are counted so.
+      setFailingOpen(true);
+      for (const policy of [authFailure.policy, budget.policy]) {
+        metrics.decisions.inc({ policy, decision: 'failed_open' });
+        logger.debug({ err: (err as Error).message, policy }, 'rate limiter failed open');
+      }
+      return { blocked: undefined, counted: undefined };
+    }
+  };
+
+  const limits: RateLimits = {
     consumeToken: (tokenHash, bucket, override) => consume(tokenBudget(bucket, override), tokenHash),
     consumeAnonymous: (address) => consume(anonymous, address),
     consumePreflight: (address) => consume(preflight, address),
@@ -193,6 +300,15 @@ export function createRateLimits(
       );
       return decision && !decision.allowed ? decision : undefined;
     },
+    admitToken: async (address, tokenHash, bucket, override) => {
+      if (oneScript) return admitInOneScript(address, tokenHash, tokenBudget(bucket, override));
+      const blocked = await limits.authFailureBlock(address);
+      return {
+        blocked,
+        counted: blocked ? undefined : await limits.consumeToken(tokenHash, bucket, override),
+      };
+    },
     state: () => (failingOpen ? 'failing_open' : 'ok'),
   };
+  return limits;
 }
