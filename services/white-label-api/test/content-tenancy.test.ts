@@ -1,8 +1,18 @@
-import { eshopsRepository } from '@catalogue/db';
+import { adminService, authChangePublisher, type AuthChangePublisher } from '@catalogue/admin';
+import { eventually, testConfig } from '@catalogue/testing';
 import { contentService, type Body } from './content-helpers';
 
 describe('white-label-api: content operations never cross eshops', () => {
   const svc = contentService();
+  // Eshop changes reach the API's auth cache as an operator makes them: through the admin
+  // service, which publishes them after the commit.
+  let changes: AuthChangePublisher;
+  beforeAll(() => {
+    changes = authChangePublisher(testConfig(), (text) => {
+      throw new Error(text);
+    });
+  });
+  afterAll(() => changes.close());
 
   /** Eshop A with product P1 (section + faq, edited) and page PG1 (section). */
   async function arrangeA() {
@@ -92,7 +102,13 @@ describe('white-label-api: content operations never cross eshops', () => {
 
   test('when the licence has lapsed, then content operations are 403 and nothing changes', async () => {
     const { a, product } = await arrangeA();
-    await eshopsRepository.update(svc.deps.db, a.id, { licenceValidUntil: '2020-01-01' });
+    await adminService(svc.deps.db, { authChanged: changes.authChanged }).updateEshop(a.id, {
+      licenceValidUntil: '2020-01-01',
+    });
+    await eventually(
+      async () => expect((await a.call('GET', '/content/P1/type/product')).status).toBe(403),
+      5_000,
+    );
     const section = await svc.widgetOf('section');
     for (const [method, path, body] of [
       ['GET', '/content/P1/type/product'],
