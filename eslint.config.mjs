@@ -23,6 +23,7 @@ const LIBS = [
   'logger',
   'queue',
   'testing',
+  'tracing',
   'webhooks',
 ];
 

@@ -144,6 +144,23 @@ export interface Config {
     /** Events relayed per endpoint and run at most (the next run takes the rest). */
     readonly relayBatch: number;
   };
+  /**
+   * OpenTelemetry tracing, by the standard variables (docs/decisions.md, "Tracing"). Off while
+   * no endpoint is set; the OTLP exporter reads the other OTEL_EXPORTER_OTLP_* variables itself.
+   */
+  readonly tracing: {
+    /** OTEL_EXPORTER_OTLP_ENDPOINT, e.g. http://localhost:4318 (a collector); undefined: off. */
+    readonly otlpEndpoint: string | undefined;
+    readonly sampler:
+      | 'always_on'
+      | 'always_off'
+      | 'traceidratio'
+      | 'parentbased_always_on'
+      | 'parentbased_always_off'
+      | 'parentbased_traceidratio';
+    /** The ratio of new traces kept by the traceidratio samplers. */
+    readonly samplerArg: number;
+  };
 }
 
 const port = Joi.number().integer().min(1).max(65535);
@@ -250,6 +267,22 @@ const schema = Joi.object({
   CONTENT_REVISIONS_DAYS: Joi.number().integer().min(1).max(36_500).default(90),
   WEBHOOK_RELAY_EVERY_MS: Joi.number().integer().min(100).max(60_000).default(1_000),
   WEBHOOK_RELAY_BATCH: Joi.number().integer().min(1).max(10_000).default(1_000),
+  OTEL_EXPORTER_OTLP_ENDPOINT: Joi.string()
+    .uri({ scheme: ['http', 'https'] })
+    .allow('')
+    .default(''),
+  // The specification's default; the chart samples 10 % of new traces (values.yaml).
+  OTEL_TRACES_SAMPLER: Joi.string()
+    .valid(
+      'always_on',
+      'always_off',
+      'traceidratio',
+      'parentbased_always_on',
+      'parentbased_always_off',
+      'parentbased_traceidratio',
+    )
+    .default('parentbased_always_on'),
+  OTEL_TRACES_SAMPLER_ARG: Joi.number().min(0).max(1).default(1),
 })
   // Unrelated variables (PATH, HOME, …) are the environment's business, not ours.
   .unknown(true);
@@ -359,6 +392,11 @@ export function loadConfig(env: NodeJS.ProcessEnv): Config {
       disableAfterMs: v.WEBHOOK_DISABLE_AFTER_MS,
       relayEveryMs: v.WEBHOOK_RELAY_EVERY_MS,
       relayBatch: v.WEBHOOK_RELAY_BATCH,
+    },
+    tracing: {
+      otlpEndpoint: v.OTEL_EXPORTER_OTLP_ENDPOINT === '' ? undefined : v.OTEL_EXPORTER_OTLP_ENDPOINT,
+      sampler: v.OTEL_TRACES_SAMPLER,
+      samplerArg: v.OTEL_TRACES_SAMPLER_ARG,
     },
   });
 }

@@ -1,3 +1,4 @@
+import { isSpanContextValid, trace } from '@opentelemetry/api';
 import pino, { type Logger } from 'pino';
 
 export type { Logger } from 'pino';
@@ -33,6 +34,20 @@ const MAX_PENDING_LOG = 16 * 1024 * 1024;
 /** Keys whose values are credentials, redacted at the top of a log call's object too. */
 const SECRET_KEYS = ['password', 'token', 'api_token', 'white_label_token', 'apiKey', 'api_key'];
 
+const NO_TRACE = Object.freeze({});
+
+/**
+ * `trace_id` and `span_id` of the span active where a line is logged (inside a traced request
+ * or job), so a log search by trace id finds every line of the request across the services.
+ * With tracing off there is no active span and this is two no-op calls.
+ */
+export function traceFields(): { trace_id?: string; span_id?: string } {
+  const span = trace.getActiveSpan();
+  if (!span) return NO_TRACE;
+  const ctx = span.spanContext();
+  return isSpanContextValid(ctx) ? { trace_id: ctx.traceId, span_id: ctx.spanId } : NO_TRACE;
+}
+
 /**
  * One JSON line per event. Credentials are redacted wherever they might appear, so a
  * careless `log.info({ headers })` can never leak a token into the log pipeline.
@@ -45,6 +60,7 @@ export function createLogger(opts: LoggerOptions, resolve?: (id: string) => stri
     level: opts.level,
     base: { service: opts.service },
     timestamp: pino.stdTimeFunctions.isoTime,
+    mixin: traceFields,
     redact: {
       paths: [
         ...SECRET_KEYS,

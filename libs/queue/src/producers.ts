@@ -1,5 +1,6 @@
 import { Queue, type JobsOptions } from 'bullmq';
 import type { Redis } from 'ioredis';
+import { queueTelemetry } from '@catalogue/tracing';
 import { withTimeout } from './connection';
 import { DEFAULT_JOB_OPTIONS, QUEUE_NAMES, type JobPayloads, type QueueName } from './jobs';
 
@@ -7,7 +8,8 @@ export type Queues = { readonly [Q in QueueName]: Queue<JobPayloads[Q]> };
 
 /**
  * One BullMQ Queue per queue name, sharing one connection and key prefix. Connection errors
- * go to `onError` (BullMQ would print each reconnect attempt of each queue to stderr).
+ * go to `onError` (BullMQ would print each reconnect attempt of each queue to stderr). While
+ * tracing runs, every add stores the caller's trace context in the job (BullMQ's telemetry).
  */
 export function createQueues(
   connection: Redis,
@@ -16,7 +18,12 @@ export function createQueues(
 ): Queues {
   return Object.fromEntries(
     QUEUE_NAMES.map((name) => {
-      const queue = new Queue(name, { connection, prefix, defaultJobOptions: DEFAULT_JOB_OPTIONS });
+      const queue = new Queue(name, {
+        connection,
+        prefix,
+        defaultJobOptions: DEFAULT_JOB_OPTIONS,
+        telemetry: queueTelemetry(),
+      });
       queue.on('error', onError);
       return [name, queue];
     }),

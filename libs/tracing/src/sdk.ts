@@ -1,0 +1,83 @@
+// The OpenTelemetry SDK, loaded by startTracing() only when tracing is on. The lean parts
+// (sdk-trace, the async-hooks context manager, the W3C propagators, the OTLP/HTTP protobuf
+// exporter and the pg and ioredis instrumentations) rather than sdk-node and the
+// auto-instrumentations bundle; requests get their server span from libs/http's traceRequests()
+// (docs/decisions.md, "Tracing").
+import { context, propagation, trace } from '@opentelemetry/api';
+import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
+import { CompositePropagator, W3CBaggagePropagator, W3CTraceContextPropagator } from '@opentelemetry/core';
+import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-proto';
+import { IORedisInstrumentation } from '@opentelemetry/instrumentation-ioredis';
+import { PgInstrumentation } from '@opentelemetry/instrumentation-pg';
+import { detectResources, envDetector, resourceFromAttributes } from '@opentelemetry/resources';
+import {
+  AlwaysOffSampler,
+  AlwaysOnSampler,
+  BatchSpanProcessor,
+  ParentBasedSampler,
+  SimpleSpanProcessor,
+  TraceIdRatioBasedSampler,
+  TracerProvider,
+  type Sampler,
+} from '@opentelemetry/sdk-trace';
+import type { SamplerName, TracingOptions } from './index';
+
+/** The sampler the standard variables name (the specification's default: parentbased_always_on). */
+export function samplerOf(name: SamplerName = 'parentbased_always_on', arg = 1): Sampler {
+  const ratio = Math.min(1, Math.max(0, arg));
+  switch (name) {
+    case 'always_on':
+      return new AlwaysOnSampler();
+    case 'always_off':
+      return new AlwaysOffSampler();
+    case 'traceidratio':
+      return new TraceIdRatioBasedSampler(ratio);
+    case 'parentbased_always_off':
+      return new ParentBasedSampler({ root: new AlwaysOffSampler() });
+    case 'parentbased_traceidratio':
+      return new ParentBasedSampler({ root: new TraceIdRatioBasedSampler(ratio) });
+    case 'parentbased_always_on':
+      return new ParentBasedSampler({ root: new AlwaysOnSampler() });
+  }
+}
+
+export function startSdk(opts: TracingOptions): { shutdown(): Promise<void> } {
+  const contextManager = new AsyncLocalStorageContextManager().enable();
+  context.setGlobalContextManager(contextManager);
+  propagation.setGlobalPropagator(
+    new CompositePropagator({ propagators: [new W3CTraceContextPropagator(), new W3CBaggagePropagator()] }),
+  );
+  const provider = new TracerProvider({
+    // OTEL_SERVICE_NAME and OTEL_RESOURCE_ATTRIBUTES (envDetector) over the service's own name.
+    resource: resourceFromAttributes({ 'service.name': opts.service }).merge(
+      detectResources({ detectors: [envDetector] }),
+    ),
+    sampler: samplerOf(opts.sampler, opts.samplerArg),
+    spanProcessors: [
+      opts.exporter
+        ? new SimpleSpanProcessor({ exporter: opts.exporter })
+        : // The exporter reads the standard OTEL_EXPORTER_OTLP_* variables itself (endpoint,
+          // headers, timeout, compression).
+          new BatchSpanProcessor({ exporter: new OTLPTraceExporter() }),
+    ],
+  });
+  trace.setGlobalTracerProvider(provider);
+
+  const instrumentations = [
+    // Only inside a request or a job: BullMQ's polling would otherwise start a trace per
+    // command. Statements keep their placeholders; parameters are never recorded.
+    new PgInstrumentation({ requireParentSpan: true }),
+    // The command name only: BullMQ's scripts carry job payloads as arguments.
+    new IORedisInstrumentation({ requireParentSpan: true, dbStatementSerializer: (command) => command }),
+  ];
+
+  return {
+    async shutdown() {
+      for (const instrumentation of instrumentations) instrumentation.disable();
+      await provider.shutdown();
+      trace.disable();
+      propagation.disable();
+      context.disable();
+    },
+  };
+}
