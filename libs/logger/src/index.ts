@@ -34,18 +34,17 @@ const MAX_PENDING_LOG = 16 * 1024 * 1024;
 /** Keys whose values are credentials, redacted at the top of a log call's object too. */
 const SECRET_KEYS = ['password', 'token', 'api_token', 'white_label_token', 'apiKey', 'api_key'];
 
-const NO_TRACE = Object.freeze({});
-
 /**
  * `trace_id` and `span_id` of the span active where a line is logged (inside a traced request
  * or job), so a log search by trace id finds every line of the request across the services.
- * With tracing off there is no active span and this is two no-op calls.
+ * With tracing off there is no active span and this is two no-op calls. A new object each time:
+ * pino merges the line's fields into what the mixin returns.
  */
 export function traceFields(): { trace_id?: string; span_id?: string } {
   const span = trace.getActiveSpan();
-  if (!span) return NO_TRACE;
+  if (!span) return {};
   const ctx = span.spanContext();
-  return isSpanContextValid(ctx) ? { trace_id: ctx.traceId, span_id: ctx.spanId } : NO_TRACE;
+  return isSpanContextValid(ctx) ? { trace_id: ctx.traceId, span_id: ctx.spanId } : {};
 }
 
 /**
