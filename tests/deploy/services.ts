@@ -23,7 +23,7 @@ export interface RunningService {
 export async function startService(
   name: ServiceName,
   portVariable: string,
-  env: { databaseUrl: string; queuePrefix: string },
+  env: { databaseUrl: string; queuePrefix: string; extra?: Record<string, string> },
 ): Promise<RunningService> {
   const port = await freePort();
   let output = '';
@@ -37,6 +37,7 @@ export async function startService(
       LOG_LEVEL: 'warn',
       NODE_ENV: 'test',
       [portVariable]: String(port),
+      ...env.extra,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
