@@ -1,6 +1,6 @@
 // The OpenTelemetry SDK, loaded by startTracing() only when tracing is on. The lean parts
 // (sdk-trace, the async-hooks context manager, the W3C propagators, the OTLP/HTTP protobuf
-// exporter and the pg and ioredis instrumentations) rather than sdk-node and the
+// exporter and the knex and ioredis instrumentations) rather than sdk-node and the
 // auto-instrumentations bundle; requests get their server span from libs/http's traceRequests()
 // (docs/decisions.md, "Tracing").
 import { context, propagation, trace } from '@opentelemetry/api';
@@ -8,7 +8,7 @@ import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-ho
 import { CompositePropagator, W3CBaggagePropagator, W3CTraceContextPropagator } from '@opentelemetry/core';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-proto';
 import { IORedisInstrumentation } from '@opentelemetry/instrumentation-ioredis';
-import { PgInstrumentation } from '@opentelemetry/instrumentation-pg';
+import { KnexInstrumentation } from '@opentelemetry/instrumentation-knex';
 import { detectResources, envDetector, resourceFromAttributes } from '@opentelemetry/resources';
 import {
   AlwaysOffSampler,
@@ -64,10 +64,12 @@ export function startSdk(opts: TracingOptions): { shutdown(): Promise<void> } {
   trace.setGlobalTracerProvider(provider);
 
   const instrumentations = [
-    // Only inside a request or a job: BullMQ's polling would otherwise start a trace per
-    // command. Statements keep their placeholders; parameters are never recorded.
-    new PgInstrumentation({ requireParentSpan: true }),
-    // The command name only: BullMQ's scripts carry job payloads as arguments.
+    // Only inside a request or a job: the sweeper's and listeners' queries would otherwise
+    // start traces of their own. Statements keep their placeholders; bindings are never recorded.
+    // (knex rather than pg: instrumentation-pg brings @types packages into production.)
+    new KnexInstrumentation({ requireParentSpan: true, maxQueryLength: 512 }),
+    // Only inside a request or a job (BullMQ polls all the time), and the command name only:
+    // BullMQ's scripts carry job payloads as arguments.
     new IORedisInstrumentation({ requireParentSpan: true, dbStatementSerializer: (command) => command }),
   ];
 
