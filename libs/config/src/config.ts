@@ -149,7 +149,10 @@ export interface Config {
    * no endpoint is set; the OTLP exporter reads the other OTEL_EXPORTER_OTLP_* variables itself.
    */
   readonly tracing: {
-    /** OTEL_EXPORTER_OTLP_ENDPOINT, e.g. http://localhost:4318 (a collector); undefined: off. */
+    /**
+     * OTEL_EXPORTER_OTLP_ENDPOINT, e.g. http://localhost:4318 (a collector); undefined: off, as
+     * with OTEL_SDK_DISABLED=true.
+     */
     readonly otlpEndpoint: string | undefined;
     readonly sampler:
       | 'always_on'
@@ -283,6 +286,7 @@ const schema = Joi.object({
     )
     .default('parentbased_always_on'),
   OTEL_TRACES_SAMPLER_ARG: Joi.number().min(0).max(1).default(1),
+  OTEL_SDK_DISABLED: Joi.boolean().default(false),
 })
   // Unrelated variables (PATH, HOME, …) are the environment's business, not ours.
   .unknown(true);
@@ -394,7 +398,10 @@ export function loadConfig(env: NodeJS.ProcessEnv): Config {
       relayBatch: v.WEBHOOK_RELAY_BATCH,
     },
     tracing: {
-      otlpEndpoint: v.OTEL_EXPORTER_OTLP_ENDPOINT === '' ? undefined : v.OTEL_EXPORTER_OTLP_ENDPOINT,
+      otlpEndpoint:
+        v.OTEL_SDK_DISABLED || v.OTEL_EXPORTER_OTLP_ENDPOINT === ''
+          ? undefined
+          : v.OTEL_EXPORTER_OTLP_ENDPOINT,
       sampler: v.OTEL_TRACES_SAMPLER,
       samplerArg: v.OTEL_TRACES_SAMPLER_ARG,
     },
