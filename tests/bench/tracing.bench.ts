@@ -15,6 +15,7 @@ import { contentInsert, productId, productItem } from './fixtures';
 import {
   benchEnv,
   Cleanup,
+  cpuProfileArgs,
   createBenchDatabase,
   createBenchEshop,
   deleteKeys,
@@ -81,7 +82,7 @@ async function startService(
       RATE_LIMIT_WRITE_PER_MINUTE: '1000000',
       ...tracing,
     },
-    nodeArgs: [],
+    nodeArgs: cpuProfileArgs(env.cpuProfDir, name.replace(/\W+/g, '-')),
     cleanup,
   });
 }
