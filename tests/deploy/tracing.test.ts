@@ -2,7 +2,7 @@
 // catalogue-api continues a caller's traceparent, logs the trace id on its lines, keeps it as an
 // exemplar of its OpenMetrics scrape (which Prometheus' own parser, through promtool, accepts,
 // while the Prometheus-text scrape still passes `promtool check metrics`), and exports the
-// request's spans (its own and the PostgreSQL/Redis ones of the instrumentations) over OTLP to
+// request's spans (its own and the SQL ones of the knex instrumentation) over OTLP to
 // a collector, here a local HTTP receiver.
 import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -85,7 +85,7 @@ test('when a traced request is served and the service stops, then its spans reac
   expect(traced.length).toBeGreaterThan(0);
   expect(traced[0]).toMatchObject({ path: '/v1/traces', contentType: 'application/x-protobuf' });
   const body = Buffer.concat(traced.map((e) => e.body));
-  // The request's span and its children: queries (instrumentation-pg) and Redis commands (ioredis).
+  // The request's span and its children: the token's query (instrumentation-knex).
   expect(body.toString('latin1')).toContain('catalogue-api');
   let spans = 0;
   for (

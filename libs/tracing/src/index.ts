@@ -59,8 +59,8 @@ const OFF: Tracing = { enabled: false, shutdown: async () => undefined };
 
 /**
  * Starts tracing for the process, or does nothing when no endpoint (nor test exporter) is given.
- * A service's main.ts calls it before it loads anything that uses http, pg or ioredis: their
- * instrumentations patch those modules as they are loaded.
+ * A service's main.ts calls it before it loads anything that uses knex: its instrumentation
+ * patches it as it is loaded.
  */
 export function startTracing(opts: TracingOptions): Tracing {
   if (!opts.exporter && !opts.otlpEndpoint) return OFF;
@@ -69,12 +69,14 @@ export function startTracing(opts: TracingOptions): Tracing {
   // eslint-disable-next-line @typescript-eslint/no-require-imports -- lazy on purpose (see above)
   const sdk = require('./sdk') as typeof import('./sdk');
   const started: Started = sdk.startSdk(opts);
+  cachedTracer = undefined;
   const { BullMQOtel } = require('bullmq-otel') as typeof import('bullmq-otel'); // eslint-disable-line @typescript-eslint/no-require-imports -- same
   telemetry = new BullMQOtel({ tracerName: 'bullmq' }) as unknown as Telemetry;
   return {
     enabled: true,
     shutdown: async () => {
       telemetry = undefined;
+      cachedTracer = undefined;
       await started.shutdown();
     },
   };
@@ -93,11 +95,10 @@ export function tracingEnabled(): boolean {
 export async function inServerSpan<T>(
   headers: Record<string, string | string[] | undefined>,
   method: string,
-  attributes: Attributes,
   fn: (span: Span) => Promise<T>,
 ): Promise<T> {
   const parent = propagation.extract(ROOT_CONTEXT, headers);
-  const span = tracer().startSpan(method, { kind: SpanKind.SERVER, attributes }, parent);
+  const span = tracer().startSpan(method, { kind: SpanKind.SERVER }, parent);
   try {
     return await context.with(trace.setSpan(parent, span), () => fn(span));
   } finally {
@@ -113,7 +114,9 @@ export function queueTelemetry(): Telemetry | undefined {
   return telemetry;
 }
 
-const tracer = () => trace.getTracer('catalogue');
+// A proxy: it finds the registered provider on first use, and the no-op one while tracing is off.
+let cachedTracer: ReturnType<typeof trace.getTracer> | undefined;
+const tracer = () => (cachedTracer ??= trace.getTracer('catalogue'));
 
 /**
  * Runs `fn` in a new span (a child of the active one) and ends it: its status is an error when

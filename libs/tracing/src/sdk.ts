@@ -1,13 +1,12 @@
 // The OpenTelemetry SDK, loaded by startTracing() only when tracing is on. The lean parts
 // (sdk-trace, the async-hooks context manager, the W3C propagators, the OTLP/HTTP protobuf
-// exporter and the knex and ioredis instrumentations) rather than sdk-node and the
+// exporter and the knex instrumentation) rather than sdk-node and the
 // auto-instrumentations bundle; requests get their server span from libs/http's traceRequests()
 // (docs/decisions.md, "Tracing").
 import { context, propagation, trace } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
-import { CompositePropagator, W3CBaggagePropagator, W3CTraceContextPropagator } from '@opentelemetry/core';
+import { W3CTraceContextPropagator } from '@opentelemetry/core';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-proto';
-import { IORedisInstrumentation } from '@opentelemetry/instrumentation-ioredis';
 import { KnexInstrumentation } from '@opentelemetry/instrumentation-knex';
 import { detectResources, envDetector, resourceFromAttributes } from '@opentelemetry/resources';
 import {
@@ -41,12 +40,32 @@ export function samplerOf(name: SamplerName = 'parentbased_always_on', arg = 1):
   }
 }
 
+/**
+ * knex's instrumentation, but a query of a trace the sampler dropped goes straight to knex:
+ * the instrumentation builds a query's attributes (table, database, server parsed from the
+ * connection string) and a span before it looks at sampling, which was most of what an
+ * unsampled list request paid for tracing. `ensureWrapped` is its public hook for the wrapper of
+ * `Runner.prototype.query`.
+ */
+class KeptSpansKnexInstrumentation extends KnexInstrumentation {
+  override ensureWrapped(obj: object, methodName: string, wrapper: (original: Query) => Query): void {
+    if (methodName !== 'query') return super.ensureWrapped(obj, methodName, wrapper);
+    super.ensureWrapped(obj, methodName, (original: Query) => {
+      const traced = wrapper(original);
+      return function (this: unknown, ...args: unknown[]) {
+        return trace.getActiveSpan()?.isRecording() ? traced.apply(this, args) : original.apply(this, args);
+      };
+    });
+  }
+}
+type Query = (this: unknown, ...args: unknown[]) => unknown;
+
 export function startSdk(opts: TracingOptions): { shutdown(): Promise<void> } {
   const contextManager = new AsyncLocalStorageContextManager().enable();
   context.setGlobalContextManager(contextManager);
-  propagation.setGlobalPropagator(
-    new CompositePropagator({ propagators: [new W3CTraceContextPropagator(), new W3CBaggagePropagator()] }),
-  );
+  // traceparent and tracestate only: nothing here reads W3C baggage, and every request would
+  // pay for looking for it.
+  propagation.setGlobalPropagator(new W3CTraceContextPropagator());
   const provider = new TracerProvider({
     // OTEL_SERVICE_NAME and OTEL_RESOURCE_ATTRIBUTES (envDetector) over the service's own name.
     resource: resourceFromAttributes({ 'service.name': opts.service }).merge(
@@ -67,10 +86,7 @@ export function startSdk(opts: TracingOptions): { shutdown(): Promise<void> } {
     // Only inside a request or a job: the sweeper's and listeners' queries would otherwise
     // start traces of their own. Statements keep their placeholders; bindings are never recorded.
     // (knex rather than pg: instrumentation-pg brings @types packages into production.)
-    new KnexInstrumentation({ requireParentSpan: true, maxQueryLength: 512 }),
-    // Only inside a request or a job (BullMQ polls all the time), and the command name only:
-    // BullMQ's scripts carry job payloads as arguments.
-    new IORedisInstrumentation({ requireParentSpan: true, dbStatementSerializer: (command) => command }),
+    new KeptSpansKnexInstrumentation({ requireParentSpan: true, maxQueryLength: 512 }),
   ];
 
   return {

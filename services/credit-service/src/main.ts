@@ -2,8 +2,8 @@ import 'dotenv/config';
 import { loadConfigOrExit } from '@catalogue/config';
 import { startTracing } from '@catalogue/tracing';
 
-// Tracing starts before the modules below load http, pg and ioredis: its instrumentations patch
-// them as they are loaded (nothing is loaded or patched while no OTLP endpoint is set).
+// Tracing starts before the modules below load knex: its instrumentation patches it as it is
+// loaded (nothing is loaded or patched while no OTLP endpoint is set).
 const config = loadConfigOrExit(process.env);
 const tracing = startTracing({ service: 'credit-service', ...config.tracing });
 

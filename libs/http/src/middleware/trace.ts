@@ -15,18 +15,22 @@ const UNTRACED_PATHS = new Set(['/healthz', '/readyz', '/metrics']);
 export function traceRequests(): Middleware<AppState, AppContext> {
   return async (ctx, next) => {
     if (!tracingEnabled() || UNTRACED_PATHS.has(ctx.path)) return next();
-    await inServerSpan(
-      ctx.req.headers,
-      ctx.method,
-      { 'http.request.method': ctx.method, 'url.path': ctx.path, 'client.address': ctx.ip },
-      async (span) => {
-        try {
-          await next();
-        } finally {
-          span.setAttribute('http.response.status_code', ctx.status);
+    await inServerSpan(ctx.req.headers, ctx.method, async (span) => {
+      try {
+        await next();
+      } finally {
+        // Attributes only on a span that is kept: most are not (sampling), and their
+        // attributes would be checked and dropped on every request.
+        if (span.isRecording()) {
+          span.setAttributes({
+            'http.request.method': ctx.method,
+            'url.path': ctx.path,
+            'client.address': ctx.ip,
+            'http.response.status_code': ctx.status,
+          });
           if (ctx.status >= 500) span.setStatus({ code: SpanStatusCode.ERROR });
         }
-      },
-    );
+      }
+    });
   };
 }
