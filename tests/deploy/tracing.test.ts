@@ -48,7 +48,12 @@ beforeAll(async () => {
   });
   await new Promise<void>((resolve) => collector.listen(0, '127.0.0.1', resolve));
   const endpoint = `http://127.0.0.1:${(collector.address() as AddressInfo).port}`;
-  db = createKnex({ url: process.env.TEST_DATABASE_URL! });
+  db = createKnex({
+    url: process.env.TEST_DATABASE_URL!,
+    poolMin: 0,
+    poolMax: 2,
+    statementTimeoutMs: 10_000,
+  });
   service = await startService('catalogue-api', 'CATALOGUE_API_PORT', {
     databaseUrl: process.env.TEST_DATABASE_URL!,
     queuePrefix: `${process.env.TEST_QUEUE_PREFIX}-tracing-deploy`,
