@@ -74,7 +74,7 @@ beforeAll(async () => {
   worker = buildWorkerDeps(config);
   credit = buildCreditDeps(config);
   workers = [
-    ...startGeneration(worker, ['render-content', 'generate', 'webhook-delivery']),
+    ...startGeneration(worker, ['render-content', 'generate', 'listing-enrichment', 'webhook-delivery']),
     ...startSettlement(credit),
   ];
   receiver = createServer((req, res) => {
@@ -251,4 +251,32 @@ test('when a generation is started with a traceparent, then its trace holds the 
   ]);
   // No text of the request in any span.
   expect(JSON.stringify(spans.map((s) => [s.attributes, s.events]))).not.toContain('Stolní lampa');
+}, 60_000);
+
+test('when a listing is uploaded with a traceparent, then the enrichment job of each row runs in the trace of the upload', async () => {
+  const shop = await makeEshop(catalogue.deps.db);
+  const { traceId, header } = newTraceparent();
+  const res = await fetch(`${catalogue.url}/api/v2/rest/listing`, {
+    method: 'POST',
+    headers: {
+      Authorization: `Bearer ${shop.apiToken}`,
+      'Content-Type': 'application/json',
+      traceparent: header,
+    },
+    body: JSON.stringify([
+      { code: 'SKU-1', name: 'Desk lamp' },
+      { code: 'SKU-2', name: 'Floor lamp' },
+    ]),
+  });
+  expect(res.status).toBe(201);
+  await eventually(
+    () => expect(named(spansOf(traceId), 'process listing-enrichment')).toHaveLength(2),
+    20_000,
+  );
+
+  const spans = spansOf(traceId);
+  const [request] = spans.filter((s) => s.kind === SpanKind.SERVER);
+  expect(request!.name).toBe('POST /api/v2/rest/listing');
+  for (const job of named(spans, 'process listing-enrichment'))
+    expect(ancestors(job, spans)).toContain(request);
 }, 60_000);
