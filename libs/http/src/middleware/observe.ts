@@ -55,8 +55,8 @@ export function observe(
         value: seconds,
         exemplarLabels: exemplarOf() as Record<string, never>,
       });
-      // The request's server span (instrumentation-http) is named by its route template, as the
-      // metric's label is: `GET /api/v2/rest/{type}` rather than `GET`.
+      // The request's server span (traceRequests) is named by its route template, as the
+      // metric's label is: `GET /api/v2/rest/products` rather than `GET`.
       const span = activeSpan();
       if (span?.isRecording()) {
         span.updateName(`${ctx.method} ${route}`);
