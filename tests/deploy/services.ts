@@ -38,6 +38,7 @@ export async function startService(
       NODE_ENV: 'test',
       ...env.extra,
       [portVariable]: String(port),
+      ...env.extra,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

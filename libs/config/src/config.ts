@@ -174,6 +174,26 @@ export interface Config {
     /** Events relayed per endpoint and run at most (the next run takes the rest). */
     readonly relayBatch: number;
   };
+  /**
+   * OpenTelemetry tracing, by the standard variables (docs/decisions.md, "Tracing"). Off while
+   * no endpoint is set.
+   */
+  readonly tracing: {
+    /**
+     * OTEL_EXPORTER_OTLP_ENDPOINT, e.g. http://localhost:4318 (a collector); undefined: off, as
+     * with OTEL_SDK_DISABLED=true.
+     */
+    readonly otlpEndpoint: string | undefined;
+    readonly sampler:
+      | 'always_on'
+      | 'always_off'
+      | 'traceidratio'
+      | 'parentbased_always_on'
+      | 'parentbased_always_off'
+      | 'parentbased_traceidratio';
+    /** The ratio of new traces kept by the traceidratio samplers. */
+    readonly samplerArg: number;
+  };
 }
 
 const schema = Joi.object(
@@ -345,6 +365,14 @@ export function loadConfig(env: NodeJS.ProcessEnv): Config {
       disableAfterMs: v.WEBHOOK_DISABLE_AFTER_MS,
       relayEveryMs: v.WEBHOOK_RELAY_EVERY_MS,
       relayBatch: v.WEBHOOK_RELAY_BATCH,
+    },
+    tracing: {
+      otlpEndpoint:
+        v.OTEL_SDK_DISABLED || v.OTEL_EXPORTER_OTLP_ENDPOINT === ''
+          ? undefined
+          : v.OTEL_EXPORTER_OTLP_ENDPOINT,
+      sampler: v.OTEL_TRACES_SAMPLER,
+      samplerArg: v.OTEL_TRACES_SAMPLER_ARG,
     },
   });
 }

@@ -529,6 +529,48 @@ export const VARIABLES = {
     readBy: ['generation-worker'],
     path: 'webhooks.relayBatch',
   },
+  OTEL_EXPORTER_OTLP_ENDPOINT: {
+    rule: Joi.string()
+      .uri({ scheme: ['http', 'https'] })
+      .allow('')
+      .default(''),
+    description:
+      'OpenTelemetry collector (OTLP over HTTP, protobuf; spans go to `<endpoint>/v1/traces`), e.g. `http://localhost:4318`; empty: tracing off and its SDK never loaded. The exporter\'s other standard variables (`OTEL_EXPORTER_OTLP_HEADERS`, `_TIMEOUT`, `_COMPRESSION`, `OTEL_EXPORTER_OTLP_TRACES_ENDPOINT`) and `OTEL_SERVICE_NAME` / `OTEL_RESOURCE_ATTRIBUTES` are read as the specification says; see deploy/README.md "Tracing"',
+    readBy: SERVICES,
+    path: 'tracing.otlpEndpoint',
+    chart: { pattern: '^$|^https?://' },
+  },
+  OTEL_SDK_DISABLED: {
+    rule: Joi.boolean().default(false),
+    description: '`true` turns tracing off even with an endpoint set',
+    readBy: SERVICES,
+    path: 'tracing.otlpEndpoint',
+  },
+  OTEL_TRACES_SAMPLER: {
+    // The specification's default; the chart samples 10 % of new traces.
+    rule: Joi.string()
+      .valid(
+        'always_on',
+        'always_off',
+        'traceidratio',
+        'parentbased_always_on',
+        'parentbased_always_off',
+        'parentbased_traceidratio',
+      )
+      .default('parentbased_always_on'),
+    description:
+      "which traces are kept: `always_on`, `always_off`, `traceidratio`, `parentbased_always_on`, `parentbased_always_off`, `parentbased_traceidratio` (docs/benchmarks.md measured the chart's setting)",
+    readBy: SERVICES,
+    path: 'tracing.sampler',
+    chart: { default: 'parentbased_traceidratio' },
+  },
+  OTEL_TRACES_SAMPLER_ARG: {
+    rule: Joi.number().min(0).max(1).default(1),
+    description: 'the ratio of new traces kept by the ratio samplers',
+    readBy: SERVICES,
+    path: 'tracing.samplerArg',
+    chart: { default: 0.1 },
+  },
 } satisfies Record<string, Variable>;
 
 export type VariableName = keyof typeof VARIABLES;

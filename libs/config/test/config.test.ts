@@ -89,6 +89,7 @@ describe('loadConfig', () => {
         relayEveryMs: 1_000,
         relayBatch: 1_000,
       },
+      tracing: { otlpEndpoint: undefined, sampler: 'parentbased_always_on', samplerArg: 1 },
     });
   });
 
@@ -167,6 +168,9 @@ describe('loadConfig', () => {
       WEBHOOK_DISABLE_AFTER_MS: '3600000',
       WEBHOOK_RELAY_EVERY_MS: '500',
       WEBHOOK_RELAY_BATCH: '200',
+      OTEL_EXPORTER_OTLP_ENDPOINT: 'http://otel-collector:4318',
+      OTEL_TRACES_SAMPLER: 'parentbased_traceidratio',
+      OTEL_TRACES_SAMPLER_ARG: '0.25',
       EVENT_RETENTION_DAYS: '7',
       CONTENT_REVISIONS_KEEP: '10',
       CONTENT_REVISIONS_DAYS: '30',
@@ -250,7 +254,23 @@ describe('loadConfig', () => {
         relayEveryMs: 500,
         relayBatch: 200,
       },
+      tracing: {
+        otlpEndpoint: 'http://otel-collector:4318',
+        sampler: 'parentbased_traceidratio',
+        samplerArg: 0.25,
+      },
     });
+  });
+
+  it('when OTEL_SDK_DISABLED is true or the endpoint is not a URL, then tracing is off or the variable is named', () => {
+    expect(
+      loadConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://otel-collector:4318', OTEL_SDK_DISABLED: 'true' })
+        .tracing.otlpEndpoint,
+    ).toBeUndefined();
+    expect(() => loadConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'otel-collector:4318' })).toThrow(
+      /OTEL_EXPORTER_OTLP_ENDPOINT/,
+    );
+    expect(() => loadConfig({ OTEL_TRACES_SAMPLER: 'sometimes' })).toThrow(/OTEL_TRACES_SAMPLER/);
   });
 
   it.each([

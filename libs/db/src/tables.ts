@@ -111,6 +111,8 @@ export interface EventRow {
   external_id: string;
   occurred_at: Date;
   data: Record<string, unknown>;
+  /** The W3C traceparent of the span that wrote it (null while tracing is off). */
+  traceparent: string | null;
 }
 
 export interface EventSequenceRow {

@@ -8,6 +8,7 @@ import { concurrencyLimit } from './middleware/concurrency';
 import { errorHandler } from './middleware/errors';
 import { observe } from './middleware/observe';
 import { securityHeaders } from './middleware/security';
+import { traceRequests } from './middleware/trace';
 import type { AppContext, AppRouter, AppState } from './types';
 
 export interface HttpAppOptions {
@@ -58,6 +59,8 @@ export function createHttpApp(opts: HttpAppOptions): HttpApp {
     ),
   );
   app.use(clientAddressFromTrustedProxies(opts.trustedProxies ?? []));
+  // Outside observe(): its access log line and metric sample are written inside the span.
+  app.use(traceRequests());
   app.use(observe(opts.logger, createHttpMetrics(opts.registry), templates));
   app.use(securityHeaders());
   app.use(errorHandler(opts.logger));

@@ -1,6 +1,7 @@
 import Router from '@koa/router';
-import type { Registry } from 'prom-client';
+import { Registry } from 'prom-client';
 import type { ErrorCode } from './codes';
+import { openMetricsOf, wantsOpenMetrics } from './openmetrics';
 import type { AppContext, AppState } from './types';
 
 /**
@@ -24,7 +25,8 @@ function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
 /**
  * /healthz: the process is alive (no dependency checked, so a database outage never gets
  * pods killed). /readyz: every dependency answers, or 503 naming the ones that do not.
- * /metrics: Prometheus exposition of the service's registry.
+ * /metrics: Prometheus exposition of the service's registry; OpenMetrics (with exemplars) to a
+ * scraper that asks for it.
  */
 export function healthRouter(checks: ReadinessCheck[], registry: Registry): Router<AppState, AppContext> {
   const router = new Router<AppState, AppContext>();
@@ -51,6 +53,11 @@ export function healthRouter(checks: ReadinessCheck[], registry: Registry): Rout
       : { status: 'not_ready', code: 'unavailable' satisfies ErrorCode, checks: checksBody };
   });
   router.get('/metrics', async (ctx) => {
+    if (wantsOpenMetrics(ctx.get('Accept'))) {
+      ctx.set('Content-Type', Registry.OPENMETRICS_CONTENT_TYPE);
+      ctx.body = await openMetricsOf(registry);
+      return;
+    }
     ctx.set('Content-Type', registry.contentType);
     ctx.body = await registry.metrics();
   });

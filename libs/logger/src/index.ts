@@ -1,3 +1,4 @@
+import { isSpanContextValid, trace } from '@opentelemetry/api';
 import pino, { type Logger } from 'pino';
 
 export type { Logger } from 'pino';
@@ -34,6 +35,19 @@ const MAX_PENDING_LOG = 16 * 1024 * 1024;
 const SECRET_KEYS = ['password', 'token', 'api_token', 'white_label_token', 'apiKey', 'api_key'];
 
 /**
+ * `trace_id` and `span_id` of the span active where a line is logged (inside a traced request
+ * or job), so a log search by trace id finds every line of the request across the services.
+ * With tracing off there is no active span and this is two no-op calls. A new object each time:
+ * pino merges the line's fields into what the mixin returns.
+ */
+export function traceFields(): { trace_id?: string; span_id?: string } {
+  const span = trace.getActiveSpan();
+  if (!span) return {};
+  const ctx = span.spanContext();
+  return isSpanContextValid(ctx) ? { trace_id: ctx.traceId, span_id: ctx.spanId } : {};
+}
+
+/**
  * One JSON line per event. Credentials are redacted wherever they might appear, so a
  * careless `log.info({ headers })` can never leak a token into the log pipeline.
  */
@@ -45,6 +59,7 @@ export function createLogger(opts: LoggerOptions, resolve?: (id: string) => stri
     level: opts.level,
     base: { service: opts.service },
     timestamp: pino.stdTimeFunctions.isoTime,
+    mixin: traceFields,
     redact: {
       paths: [
         ...SECRET_KEYS,

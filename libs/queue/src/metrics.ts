@@ -8,6 +8,18 @@ export interface QueueMetrics {
 }
 
 export function createQueueMetrics(registry: Registry): QueueMetrics {
+  const jobDuration = new Histogram({
+    name: 'queue_job_duration_seconds',
+    help: 'Processing time of one job attempt, by queue and outcome.',
+    labelNames: ['queue', 'outcome'],
+    buckets: [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300],
+    // A sampled trace's id per bucket (OpenMetrics scrapes): a slow bucket leads to a trace.
+    // prom-client refuses exemplars on a registry whose default format is Prometheus text
+    // (which cannot show them), so it is registered below, past that check.
+    enableExemplars: true,
+    registers: [],
+  });
+  registry.registerMetric(jobDuration);
   return {
     jobs: new Counter({
       name: 'queue_jobs_processed_total',
@@ -15,13 +27,7 @@ export function createQueueMetrics(registry: Registry): QueueMetrics {
       labelNames: ['queue', 'outcome'],
       registers: [registry],
     }),
-    jobDuration: new Histogram({
-      name: 'queue_job_duration_seconds',
-      help: 'Processing time of one job attempt, by queue and outcome.',
-      labelNames: ['queue', 'outcome'],
-      buckets: [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300],
-      registers: [registry],
-    }),
+    jobDuration,
   };
 }
 

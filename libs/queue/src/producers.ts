@@ -1,4 +1,5 @@
 import { Queue, type JobsOptions } from 'bullmq';
+import { queueTelemetry } from '@catalogue/tracing';
 import type { RedisClient } from './connection';
 import { withTimeout } from './connection';
 import { addFair, isFairQueue, type FairQueueName } from './fair';
@@ -8,7 +9,8 @@ export type Queues = { readonly [Q in QueueName]: Queue<JobPayloads[Q]> };
 
 /**
  * One BullMQ Queue per queue name, sharing one connection and key prefix. Connection errors
- * go to `onError` (BullMQ would print each reconnect attempt of each queue to stderr).
+ * go to `onError` (BullMQ would print each reconnect attempt of each queue to stderr). While
+ * tracing runs, every add stores the caller's trace context in the job (BullMQ's telemetry).
  */
 export function createQueues(
   connection: RedisClient,
@@ -17,7 +19,12 @@ export function createQueues(
 ): Queues {
   return Object.fromEntries(
     QUEUE_NAMES.map((name) => {
-      const queue = new Queue(name, { connection, prefix, defaultJobOptions: DEFAULT_JOB_OPTIONS });
+      const queue = new Queue(name, {
+        connection,
+        prefix,
+        defaultJobOptions: DEFAULT_JOB_OPTIONS,
+        telemetry: queueTelemetry(),
+      });
       queue.on('error', onError);
       return [name, queue];
     }),

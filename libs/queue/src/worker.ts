@@ -1,6 +1,7 @@
 import { Worker, type Job } from 'bullmq';
 import type { RedisClient } from './connection';
 import type { Logger } from '@catalogue/logger';
+import { exemplarOf, queueTelemetry } from '@catalogue/tracing';
 import { fairKeys, isFairQueue, releasePlace } from './fair';
 import type { JobPayloads, QueueName } from './jobs';
 import type { QueueMetrics } from './metrics';
@@ -53,18 +54,36 @@ export function createWorkers<Q extends QueueName>(opts: WorkerOptions<Q>): Work
       lockDuration: 60_000,
       stalledInterval: 30_000,
       maxStalledCount: 2,
+      // While tracing runs: one consumer span per attempt, a child of the span that added the job.
+      telemetry: queueTelemetry(),
     });
+    // Both events are emitted inside the attempt's span (BullMQ's telemetry), so the metric's
+    // exemplar and the line below carry its trace.
     const record = (job: Job, outcome: 'completed' | 'retried' | 'failed'): void => {
       opts.metrics.jobs.inc({ queue, outcome });
-      if (job.processedOn) {
-        const seconds = ((job.finishedOn ?? Date.now()) - job.processedOn) / 1000;
-        opts.metrics.jobDuration.observe({ queue, outcome }, seconds);
-      }
+      const finished = job.finishedOn ?? Date.now();
+      const seconds = job.processedOn ? (finished - job.processedOn) / 1000 : undefined;
+      if (seconds !== undefined)
+        opts.metrics.jobDuration.observe({
+          labels: { queue, outcome },
+          value: seconds,
+          exemplarLabels: exemplarOf() as Record<string, never>,
+        });
+      // One line per attempt, at info: ids, counts and times only (never the payload beyond the
+      // eshop, nor an error's message: 'job failed' below has the error).
+      log.info(
+        {
+          job_id: job.id,
+          eshop_id: (job.data as { eshop_id?: unknown } | undefined)?.eshop_id,
+          outcome,
+          attempts: job.attemptsStarted,
+          duration_ms: seconds === undefined ? undefined : Math.round(seconds * 1000),
+          queued_ms: job.processedOn ? job.processedOn - job.timestamp : undefined,
+        },
+        'job finished',
+      );
     };
-    worker.on('completed', (job) => {
-      record(job, 'completed');
-      log.debug({ job_id: job.id }, 'job completed');
-    });
+    worker.on('completed', (job) => record(job, 'completed'));
     worker.on('failed', (job, err) => {
       if (!job) return;
       // A handler may throw anything, not only an Error.

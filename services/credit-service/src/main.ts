@@ -1,5 +1,12 @@
 import 'dotenv/config';
 import { loadConfigOrExit } from '@catalogue/config';
+import { startTracing } from '@catalogue/tracing';
+
+// Tracing starts before the modules below load knex: its instrumentation patches it as it is
+// loaded (nothing is loaded or patched while no OTLP endpoint is set).
+const config = loadConfigOrExit(process.env);
+const tracing = startTracing({ service: 'credit-service', ...config.tracing });
+
 import { exitOnSignals, startHttpServer } from '@catalogue/http';
 import { closeWorkers } from '@catalogue/queue';
 import { createApp } from './app';
@@ -7,7 +14,6 @@ import { buildDeps, closeDeps } from './deps';
 import { startWorkers } from './workers';
 
 async function main(): Promise<void> {
-  const config = loadConfigOrExit(process.env);
   const deps = buildDeps(config);
   const workers = startWorkers(deps);
   const server = await startHttpServer(createApp(deps), {
@@ -22,6 +28,8 @@ async function main(): Promise<void> {
     // A settlement in progress commits or rolls back as a whole; let it finish.
     await closeWorkers(workers);
     await closeDeps(deps);
+    // Last: the spans of the requests and jobs that just ended.
+    await tracing.shutdown();
   });
 }
 

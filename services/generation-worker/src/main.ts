@@ -1,5 +1,12 @@
 import 'dotenv/config';
 import { loadConfigOrExit } from '@catalogue/config';
+import { startTracing } from '@catalogue/tracing';
+
+// Tracing starts before the modules below load knex: its instrumentation patches it as it is
+// loaded (nothing is loaded or patched while no OTLP endpoint is set).
+const config = loadConfigOrExit(process.env);
+const tracing = startTracing({ service: 'generation-worker', ...config.tracing });
+
 import { exitOnSignals, startHttpServer } from '@catalogue/http';
 import { closeWorkers } from '@catalogue/queue';
 import { createApp } from './app';
@@ -7,7 +14,6 @@ import { buildDeps, closeDeps } from './deps';
 import { keepRelayScheduled, keepSweepScheduled, startWorkers } from './handlers';
 
 async function main(): Promise<void> {
-  const config = loadConfigOrExit(process.env);
   const deps = buildDeps(config);
   const workers = startWorkers(deps);
   // Every replica declares the same schedule (one success is enough), again after Redis comes
@@ -27,6 +33,8 @@ async function main(): Promise<void> {
     await closeWorkers(workers);
     await server.stop();
     await closeDeps(deps);
+    // Last: the spans of the requests and jobs that just ended.
+    await tracing.shutdown();
   });
 }
 

@@ -1,11 +1,17 @@
 import 'dotenv/config';
 import { loadConfigOrExit } from '@catalogue/config';
+import { startTracing } from '@catalogue/tracing';
+
+// Tracing starts before the modules below load knex: its instrumentation patches it as it is
+// loaded (nothing is loaded or patched while no OTLP endpoint is set).
+const config = loadConfigOrExit(process.env);
+const tracing = startTracing({ service: 'white-label-api', ...config.tracing });
+
 import { exitOnSignals, startHttpServer } from '@catalogue/http';
 import { createApp } from './app';
 import { buildDeps, closeDeps } from './deps';
 
 async function main(): Promise<void> {
-  const config = loadConfigOrExit(process.env);
   const deps = buildDeps(config);
   const server = await startHttpServer(createApp(deps), {
     port: config.ports.whiteLabelApi,
@@ -17,6 +23,8 @@ async function main(): Promise<void> {
   exitOnSignals(deps.logger, async () => {
     await server.stop();
     await closeDeps(deps);
+    // Last: the spans of the requests and jobs that just ended.
+    await tracing.shutdown();
   });
 }
 

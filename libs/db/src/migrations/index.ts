@@ -25,6 +25,7 @@ import * as entityDefaultDesign from './20261126000300_entity_default_design';
 import * as contentRevisions from './20261126000400_content_revisions';
 import * as deliverySettlementState from './20261126000600_delivery_settlement_state';
 import * as webhookSecretRotation from './20261126000800_webhook_secret_rotation';
+import * as eventTraceContext from './20261127000600_event_trace_context';
 
 export interface Migration {
   name: string;
@@ -60,4 +61,5 @@ export const migrations: Migration[] = [
   { name: '20261126000400_content_revisions', ...contentRevisions },
   { name: '20261126000600_delivery_settlement_state', ...deliverySettlementState },
   { name: '20261126000800_webhook_secret_rotation', ...webhookSecretRotation },
+  { name: '20261127000600_event_trace_context', ...eventTraceContext },
 ];

@@ -1,3 +1,4 @@
+import { context, propagation } from '@opentelemetry/api';
 import { EVENT_TYPES, type EventType } from '@catalogue/config';
 import type { Knex } from 'knex';
 import { isoMicros } from '../timestamps';
@@ -48,9 +49,14 @@ export const eventsRepository = {
    *
    * Call it last in the transaction: a transaction that holds the counter must not wait for any
    * other lock, or two writers of one eshop could wait for each other. Returns the numbers taken.
+   *
+   * Each event keeps the trace context of the span writing it (W3C `traceparent`, null while
+   * tracing is off), so its webhook deliveries continue the request's or job's trace.
    */
   async append(trx: Knex.Transaction, eshopId: number, events: readonly NewEvent[]): Promise<number[]> {
     if (!events.length) return [];
+    const carrier: { traceparent?: string } = {};
+    propagation.inject(context.active(), carrier);
     const rows = events.map((e) => ({
       type: e.type,
       entity_type: e.entityType,
@@ -64,13 +70,13 @@ export const eventsRepository = {
          on conflict (eshop_id) do update set last_seq = s.last_seq + excluded.last_seq
          returning last_seq
        )
-       insert into events (eshop_id, seq, type, entity_type, external_id, data)
+       insert into events (eshop_id, seq, type, entity_type, external_id, data, traceparent)
        select ?, reserved.last_seq - ? + e.ord, e.value->>'type', e.value->>'entity_type',
-              e.value->>'external_id', e.value->'data'
+              e.value->>'external_id', e.value->'data', ?::text
        from reserved, jsonb_array_elements(?::jsonb) with ordinality as e(value, ord)
        order by e.ord
        returning seq`,
-      [eshopId, rows.length, eshopId, rows.length, JSON.stringify(rows)],
+      [eshopId, rows.length, eshopId, rows.length, carrier.traceparent ?? null, JSON.stringify(rows)],
     );
     return inserted.map((r) => r.seq).sort((a, b) => a - b);
   },

@@ -222,16 +222,19 @@ export const webhooksRepository = {
     }));
   },
 
-  /** Numbers and types of the eshop's events in (`afterSeq`, `upToSeq`], in order, at most `limit`. */
+  /**
+   * Numbers, types and trace contexts of the eshop's events in (`afterSeq`, `upToSeq`], in order,
+   * at most `limit`.
+   */
   async eventsAfter(
     db: Knex | Knex.Transaction,
     eshopId: number,
     afterSeq: number,
     limit: number,
     upToSeq = Number.MAX_SAFE_INTEGER,
-  ): Promise<{ seq: number; type: EventType }[]> {
+  ): Promise<{ seq: number; type: EventType; traceparent: string | null }[]> {
     return db('events')
-      .select<{ seq: number; type: EventType }[]>('seq', 'type')
+      .select<{ seq: number; type: EventType; traceparent: string | null }[]>('seq', 'type', 'traceparent')
       .where('eshop_id', eshopId)
       .andWhere('seq', '>', afterSeq)
       .andWhere('seq', '<=', upToSeq)

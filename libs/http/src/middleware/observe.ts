@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Middleware } from 'koa';
 import { fixedFieldsLogger, type Logger } from '@catalogue/logger';
+import { activeSpan, exemplarOf } from '@catalogue/tracing';
 import type { AppContext, AppState } from '../types';
 import {
   BEFORE_ROUTING,
@@ -49,7 +50,19 @@ export function observe(
             : BEFORE_ROUTING;
       // nginx's "client closed request": the client left, the server did not fail.
       const status = ctx.state.clientClosed ? CLIENT_CLOSED_REQUEST : ctx.status;
-      metrics.requestDuration.observe({ method: ctx.method, route, status: String(status) }, seconds);
+      metrics.requestDuration.observe({
+        labels: { method: ctx.method, route, status: String(status) },
+        value: seconds,
+        exemplarLabels: exemplarOf() as Record<string, never>,
+      });
+      // The request's server span (traceRequests) is named by its route template, as the
+      // metric's label is: `GET /api/v2/rest/products` rather than `GET`.
+      const span = activeSpan();
+      if (span?.isRecording()) {
+        span.updateName(`${ctx.method} ${route}`);
+        span.setAttributes({ 'http.route': route, 'app.request_id': requestId });
+        if (ctx.state.eshop?.id !== undefined) span.setAttribute('app.eshop_id', ctx.state.eshop.id);
+      }
       const line = {
         request_id: requestId,
         method: ctx.method,

@@ -3,6 +3,7 @@ import type { CreditMetrics } from '@catalogue/credits';
 import type { Knex } from '@catalogue/db';
 import type { Logger } from '@catalogue/logger';
 import type { JobHandler } from '@catalogue/queue';
+import { inSpan } from '@catalogue/tracing';
 import { InvalidSettlementError, settleJob } from '../services/settlement.service';
 
 export function creditSettlementHandler(deps: {
@@ -13,7 +14,19 @@ export function creditSettlementHandler(deps: {
   return async (job) => {
     let result;
     try {
-      result = await settleJob(deps.db, job.data);
+      result = await inSpan(
+        'credit settle',
+        {
+          'app.eshop_id': job.data.eshop_id,
+          'app.generation_job_id': job.data.job_id,
+          'app.credits.actual_cost': job.data.actual_cost,
+        },
+        async (span) => {
+          const settled = await settleJob(deps.db, job.data);
+          span.setAttribute('app.credits.outcome', settled.outcome);
+          return settled;
+        },
+      );
     } catch (err) {
       // A malformed payload fails the same way on every attempt: fail it at once.
       if (err instanceof InvalidSettlementError) throw new UnrecoverableError(err.message);

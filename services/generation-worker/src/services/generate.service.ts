@@ -40,6 +40,7 @@ import {
   type GenerationJob,
 } from '@catalogue/db';
 import type { JobPayloads } from '@catalogue/queue';
+import { inSpan, SpanKind } from '@catalogue/tracing';
 import {
   ProviderError,
   type GenerationContext,
@@ -183,7 +184,23 @@ async function generateTree(
   for (const context of inputs.contexts) {
     let generated;
     try {
-      generated = await deps.provider.generate({ structure: inputs.structure, context });
+      // One span per provider call (its retries inside): which provider and language, the tokens
+      // it used; never the prompt or the answer.
+      generated = await inSpan(
+        'provider generate',
+        { 'app.provider': deps.provider.name, 'app.language': context.lang, 'app.generation_job_id': job.id },
+        async (span) => {
+          const answer = await deps.provider.generate({ structure: inputs.structure, context });
+          if (answer.usage)
+            span.setAttributes({
+              'gen_ai.usage.input_tokens': answer.usage.prompt_tokens,
+              'gen_ai.usage.output_tokens': answer.usage.completion_tokens,
+            });
+          span.setAttribute('app.widgets', answer.widgets.length);
+          return answer;
+        },
+        SpanKind.CLIENT,
+      );
     } catch (err) {
       if (!(err instanceof ProviderError)) throw err;
       // The provider retried already; its messages carry no secrets.

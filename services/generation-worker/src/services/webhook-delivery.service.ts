@@ -24,6 +24,7 @@ import {
   type Lookup,
 } from '@catalogue/egress';
 import type { JobPayloads } from '@catalogue/queue';
+import { inSpan, SpanKind, SpanStatusCode } from '@catalogue/tracing';
 import type { Dispatcher } from 'undici';
 import { cloudEvent, signedHeaders, webhookMessageId } from '@catalogue/webhooks';
 import type { WebhookMetrics, WebhookOutcome } from '../metrics';
@@ -239,7 +240,26 @@ export async function deliverWebhook(
     'user-agent': 'catalogue-content-service webhooks',
   };
   const started = performance.now();
-  const result = await send(deps, target.url, headers, body);
+  // The span names the endpoint by id, never by its URL (a query string may hold a receiver's
+  // token) and carries no header: the signature and the secret stay out of the trace.
+  const result = await inSpan(
+    'webhook deliver',
+    {
+      'app.eshop_id': eshopId,
+      'app.webhook.endpoint_id': endpointId,
+      'app.event.seq': seq,
+      'app.attempt': attempt,
+    },
+    async (span) => {
+      const attempted = await send(deps, target.url, headers, body);
+      if (attempted.statusCode !== null) span.setAttribute('http.response.status_code', attempted.statusCode);
+      const delivered =
+        attempted.statusCode !== null && attempted.statusCode >= 200 && attempted.statusCode < 300;
+      if (!delivered) span.setStatus({ code: SpanStatusCode.ERROR, message: attempted.error ?? 'not 2xx' });
+      return attempted;
+    },
+    SpanKind.CLIENT,
+  );
   const latencyMs = performance.now() - started;
   const ok = result.statusCode !== null && result.statusCode >= 200 && result.statusCode < 300;
   const outcome: WebhookOutcome = ok ? 'delivered' : 'failed';

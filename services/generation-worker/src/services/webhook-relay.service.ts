@@ -18,6 +18,7 @@ import type { Config } from '@catalogue/config';
 import { webhooksRepository, type Knex } from '@catalogue/db';
 import type { Logger } from '@catalogue/logger';
 import { webhookDeliveryJobId, webhookRedeliveryJobId, type Queues } from '@catalogue/queue';
+import { jobTraceContext } from '@catalogue/tracing';
 import { deliveryJobOptions } from '@catalogue/webhooks';
 import type { WebhookMetrics } from '../metrics';
 
@@ -57,6 +58,8 @@ interface Delivery {
   seq: number;
   jobId: string;
   redeliveryId?: number;
+  /** The event's trace (who wrote it): the delivery continues it rather than the relay's run. */
+  traceparent?: string | null;
 }
 
 async function queueDeliveries(deps: RelayDeps, deliveries: Delivery[]): Promise<void> {
@@ -70,7 +73,7 @@ async function queueDeliveries(deps: RelayDeps, deliveries: Delivery[]): Promise
         seq: d.seq,
         ...(d.redeliveryId !== undefined && { redelivery_id: d.redeliveryId }),
       },
-      opts: deliveryJobOptions(deps.config.webhooks, d.jobId),
+      opts: { ...deliveryJobOptions(deps.config.webhooks, d.jobId), ...jobTraceContext(d.traceparent) },
     })),
   );
 }
@@ -97,6 +100,7 @@ export async function relayEvents(deps: RelayDeps): Promise<RelayResult> {
         endpointId: cursor.id,
         seq: e.seq,
         jobId: webhookDeliveryJobId(cursor.id, e.seq),
+        traceparent: e.traceparent,
       })),
     );
     relayed += wanted.length;

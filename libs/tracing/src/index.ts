@@ -1,0 +1,179 @@
+import {
+  ROOT_CONTEXT,
+  SpanKind,
+  SpanStatusCode,
+  context,
+  isSpanContextValid,
+  propagation,
+  trace,
+  TraceFlags,
+  type Attributes,
+  type Span,
+} from '@opentelemetry/api';
+import type { Telemetry } from 'bullmq';
+import type { SpanExporter } from '@opentelemetry/sdk-trace';
+
+export { SpanKind, SpanStatusCode } from '@opentelemetry/api';
+export type { Attributes, Span } from '@opentelemetry/api';
+
+/** The standard OTEL_TRACES_SAMPLER values (the `jaeger_remote` and `xray` ones aside). */
+export const SAMPLERS = [
+  'always_on',
+  'always_off',
+  'traceidratio',
+  'parentbased_always_on',
+  'parentbased_always_off',
+  'parentbased_traceidratio',
+] as const;
+export type SamplerName = (typeof SAMPLERS)[number];
+
+export interface TracingOptions {
+  /** `service.name` of every span (OTEL_SERVICE_NAME, when set, wins). */
+  service: string;
+  /**
+   * OTEL_EXPORTER_OTLP_ENDPOINT: spans go there over OTLP (HTTP, protobuf). Undefined and no
+   * `exporter`: tracing stays off and the SDK is never loaded (the API's no-ops remain).
+   */
+  otlpEndpoint?: string;
+  /** OTEL_TRACES_SAMPLER and OTEL_TRACES_SAMPLER_ARG (a ratio for the traceidratio ones). */
+  sampler?: SamplerName;
+  samplerArg?: number;
+  /** Tests: spans go to this exporter, one by one as they end, instead of OTLP. */
+  exporter?: SpanExporter;
+}
+
+export interface Tracing {
+  readonly enabled: boolean;
+  /** Exports the spans still buffered (a stopping process calls it last). */
+  shutdown(): Promise<void>;
+}
+
+interface Started {
+  shutdown(): Promise<void>;
+}
+
+/** Set while tracing runs in this process: queues and workers then carry the context. */
+let telemetry: Telemetry | undefined;
+
+const OFF: Tracing = { enabled: false, shutdown: async () => undefined };
+
+/**
+ * Starts tracing for the process, or does nothing when no endpoint (nor test exporter) is given.
+ * A service's main.ts calls it before it loads anything that uses knex: its instrumentation
+ * patches it as it is loaded.
+ */
+export function startTracing(opts: TracingOptions): Tracing {
+  if (!opts.exporter && !opts.otlpEndpoint) return OFF;
+  // The SDK is loaded only when tracing is on: a process without an endpoint pays for nothing
+  // but the API's no-op calls.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- lazy on purpose (see above)
+  const sdk = require('./sdk') as typeof import('./sdk');
+  const started: Started = sdk.startSdk(opts);
+  cachedTracer = undefined;
+  const { BullMQOtel } = require('bullmq-otel') as typeof import('bullmq-otel'); // eslint-disable-line @typescript-eslint/no-require-imports -- same
+  telemetry = new BullMQOtel({ tracerName: 'bullmq' }) as unknown as Telemetry;
+  return {
+    enabled: true,
+    shutdown: async () => {
+      telemetry = undefined;
+      cachedTracer = undefined;
+      await started.shutdown();
+    },
+  };
+}
+
+/** Whether tracing runs in this process (startTracing() turned it on). */
+export function tracingEnabled(): boolean {
+  return telemetry !== undefined;
+}
+
+/**
+ * Runs an incoming request's handling in a server span: a child of the caller's trace when its
+ * headers carry one (W3C `traceparent` and `tracestate`, read by the registered propagator), else
+ * the root of a new trace. The caller names it by its route once routing is done.
+ */
+export async function inServerSpan<T>(
+  headers: Record<string, string | string[] | undefined>,
+  method: string,
+  fn: (span: Span) => Promise<T>,
+): Promise<T> {
+  const parent = propagation.extract(ROOT_CONTEXT, headers);
+  const span = tracer().startSpan(method, { kind: SpanKind.SERVER }, parent);
+  try {
+    return await context.with(trace.setSpan(parent, span), () => fn(span));
+  } finally {
+    span.end();
+  }
+}
+
+/**
+ * BullMQ's `telemetry` option while tracing runs (bullmq-otel: a producer span per add that
+ * stores the trace context in the job, a consumer span per attempt under it), else undefined.
+ */
+export function queueTelemetry(): Telemetry | undefined {
+  return telemetry;
+}
+
+// A proxy: it finds the registered provider on first use, and the no-op one while tracing is off.
+let cachedTracer: ReturnType<typeof trace.getTracer> | undefined;
+const tracer = () => (cachedTracer ??= trace.getTracer('catalogue'));
+
+/**
+ * Runs `fn` in a new span (a child of the active one) and ends it: its status is an error when
+ * `fn` throws. With tracing off the span is the API's no-op and costs a few calls.
+ */
+export async function inSpan<T>(
+  name: string,
+  attributes: Attributes,
+  fn: (span: Span) => Promise<T>,
+  kind: SpanKind = SpanKind.INTERNAL,
+): Promise<T> {
+  return tracer().startActiveSpan(name, { kind, attributes }, async (span) => {
+    try {
+      return await fn(span);
+    } catch (err) {
+      span.setStatus({ code: SpanStatusCode.ERROR, message: (err as Error)?.name ?? 'error' });
+      throw err;
+    } finally {
+      span.end();
+    }
+  });
+}
+
+/**
+ * The trace id to attach to a metric sample as an exemplar: only a sampled trace's (an
+ * exemplar must lead to a trace the backend has).
+ */
+export function sampledTraceId(): string | undefined {
+  const span = trace.getActiveSpan();
+  if (!span) return undefined;
+  const ctx = span.spanContext();
+  return isSpanContextValid(ctx) && (ctx.traceFlags & TraceFlags.SAMPLED) === TraceFlags.SAMPLED
+    ? ctx.traceId
+    : undefined;
+}
+
+const NO_EXEMPLAR = Object.freeze({});
+
+/** A metric sample's exemplar labels: the sampled trace's id, else none (prom-client skips it). */
+export function exemplarOf(): { trace_id?: string } {
+  const traceId = sampledTraceId();
+  return traceId ? { trace_id: traceId } : NO_EXEMPLAR;
+}
+
+/** The active span, to name it or add attributes (the API's no-op span outside a trace). */
+export function activeSpan(): Span | undefined {
+  return trace.getActiveSpan();
+}
+
+/**
+ * Job options that make a job continue the trace `traceparent` (stored with the work it does,
+ * like an event's) instead of the trace of the code adding it: BullMQ's telemetry metadata, in
+ * bullmq-otel's format (the propagation carrier as JSON). Nothing while tracing is off.
+ */
+export function jobTraceContext(
+  traceparent: string | null | undefined,
+): { telemetry: { metadata: string } } | Record<string, never> {
+  if (!telemetry || !traceparent) return {};
+  return { telemetry: { metadata: JSON.stringify({ traceparent }) } };
+}

@@ -1,0 +1,101 @@
+// The OpenTelemetry SDK, loaded by startTracing() only when tracing is on. The lean parts
+// (sdk-trace, the async-hooks context manager, the W3C propagators, the OTLP/HTTP protobuf
+// exporter and the knex instrumentation) rather than sdk-node and the
+// auto-instrumentations bundle; requests get their server span from libs/http's traceRequests()
+// (docs/decisions.md, "Tracing").
+import { context, propagation, trace } from '@opentelemetry/api';
+import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
+import { W3CTraceContextPropagator } from '@opentelemetry/core';
+import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-proto';
+import { KnexInstrumentation } from '@opentelemetry/instrumentation-knex';
+import { detectResources, envDetector, resourceFromAttributes } from '@opentelemetry/resources';
+import {
+  AlwaysOffSampler,
+  AlwaysOnSampler,
+  BatchSpanProcessor,
+  ParentBasedSampler,
+  SimpleSpanProcessor,
+  TraceIdRatioBasedSampler,
+  TracerProvider,
+  type Sampler,
+} from '@opentelemetry/sdk-trace';
+import type { SamplerName, TracingOptions } from './index';
+
+/** The sampler the standard variables name (the specification's default: parentbased_always_on). */
+export function samplerOf(name: SamplerName = 'parentbased_always_on', arg = 1): Sampler {
+  const ratio = Math.min(1, Math.max(0, arg));
+  switch (name) {
+    case 'always_on':
+      return new AlwaysOnSampler();
+    case 'always_off':
+      return new AlwaysOffSampler();
+    case 'traceidratio':
+      return new TraceIdRatioBasedSampler(ratio);
+    case 'parentbased_always_off':
+      return new ParentBasedSampler({ root: new AlwaysOffSampler() });
+    case 'parentbased_traceidratio':
+      return new ParentBasedSampler({ root: new TraceIdRatioBasedSampler(ratio) });
+    case 'parentbased_always_on':
+      return new ParentBasedSampler({ root: new AlwaysOnSampler() });
+  }
+}
+
+/**
+ * knex's instrumentation, but a query of a trace the sampler dropped goes straight to knex:
+ * the instrumentation builds a query's attributes (table, database, server parsed from the
+ * connection string) and a span before it looks at sampling, which was most of what an
+ * unsampled list request paid for tracing. `ensureWrapped` is its public hook for the wrapper of
+ * `Runner.prototype.query`.
+ */
+class KeptSpansKnexInstrumentation extends KnexInstrumentation {
+  override ensureWrapped(obj: object, methodName: string, wrapper: (original: Query) => Query): void {
+    if (methodName !== 'query') return super.ensureWrapped(obj, methodName, wrapper);
+    super.ensureWrapped(obj, methodName, (original: Query) => {
+      const traced = wrapper(original);
+      return function (this: unknown, ...args: unknown[]) {
+        return trace.getActiveSpan()?.isRecording() ? traced.apply(this, args) : original.apply(this, args);
+      };
+    });
+  }
+}
+type Query = (this: unknown, ...args: unknown[]) => unknown;
+
+export function startSdk(opts: TracingOptions): { shutdown(): Promise<void> } {
+  const contextManager = new AsyncLocalStorageContextManager().enable();
+  context.setGlobalContextManager(contextManager);
+  // traceparent and tracestate only: nothing here reads W3C baggage, and every request would
+  // pay for looking for it.
+  propagation.setGlobalPropagator(new W3CTraceContextPropagator());
+  const provider = new TracerProvider({
+    // OTEL_SERVICE_NAME and OTEL_RESOURCE_ATTRIBUTES (envDetector) over the service's own name.
+    resource: resourceFromAttributes({ 'service.name': opts.service }).merge(
+      detectResources({ detectors: [envDetector] }),
+    ),
+    sampler: samplerOf(opts.sampler, opts.samplerArg),
+    spanProcessors: [
+      opts.exporter
+        ? new SimpleSpanProcessor({ exporter: opts.exporter })
+        : // The exporter reads the standard OTEL_EXPORTER_OTLP_* variables itself (endpoint,
+          // headers, timeout, compression).
+          new BatchSpanProcessor({ exporter: new OTLPTraceExporter() }),
+    ],
+  });
+  trace.setGlobalTracerProvider(provider);
+
+  const instrumentations = [
+    // Only inside a request or a job: the sweeper's and listeners' queries would otherwise
+    // start traces of their own. Statements keep their placeholders; bindings are never recorded.
+    // (knex rather than pg: instrumentation-pg brings @types packages into production.)
+    new KeptSpansKnexInstrumentation({ requireParentSpan: true, maxQueryLength: 512 }),
+  ];
+
+  return {
+    async shutdown() {
+      for (const instrumentation of instrumentations) instrumentation.disable();
+      await provider.shutdown();
+      trace.disable();
+      propagation.disable();
+      context.disable();
+    },
+  };
+}

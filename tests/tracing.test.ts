@@ -1,0 +1,282 @@
+// One request followed through every service: the APIs, the generation worker and the credit
+// service in this process (as tests/full-stack.ts runs them), with tracing on and an in-memory
+// span exporter. An import's trace goes from the request (its traceparent honoured) through the
+// render job to the webhook delivery of its events; a generation's from the request through the
+// worker and the provider to the settlement. A database of its own: the relay reads every
+// endpoint of its database.
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Worker } from 'bullmq';
+import { InMemorySpanExporter, type ReadableSpan } from '@opentelemetry/sdk-trace';
+import { databaseName, dropDatabase, withDatabase } from '@catalogue/db';
+import { WHITE_LABEL_TOKEN_HEADER } from '@catalogue/http';
+import { closeWorkers } from '@catalogue/queue';
+import { eventually, makeEshop, runNodeScript, serveServiceForTests, testConfig } from '@catalogue/testing';
+import { startTracing, SpanKind } from '@catalogue/tracing';
+import { createApp as createCatalogueApp } from '../services/catalogue-api/src/app';
+import {
+  buildDeps as buildCatalogueDeps,
+  closeDeps as closeCatalogueDeps,
+} from '../services/catalogue-api/src/deps';
+import {
+  buildDeps as buildCreditDeps,
+  closeDeps as closeCreditDeps,
+  type Deps as CreditDeps,
+} from '../services/credit-service/src/deps';
+import { startWorkers as startSettlement } from '../services/credit-service/src/workers';
+import {
+  buildDeps as buildWorkerDeps,
+  closeDeps as closeWorkerDeps,
+  type Deps as WorkerDeps,
+} from '../services/generation-worker/src/deps';
+import { startWorkers as startGeneration } from '../services/generation-worker/src/handlers';
+import { relayEvents } from '../services/generation-worker/src/services/webhook-relay.service';
+import { createApp as createWhiteLabelApp } from '../services/white-label-api/src/app';
+import {
+  buildDeps as buildWhiteLabelDeps,
+  closeDeps as closeWhiteLabelDeps,
+} from '../services/white-label-api/src/deps';
+
+// Before any deps are built: queues and workers take BullMQ's telemetry when they are made.
+const exporter = new InMemorySpanExporter();
+const tracing = startTracing({ service: 'catalogue-tests', exporter });
+
+const DATABASE_URL = withDatabase(
+  process.env.TEST_DATABASE_URL!,
+  `${databaseName(process.env.TEST_DATABASE_URL!)}_tracing`,
+);
+const PREFIX = `${process.env.TEST_QUEUE_PREFIX}-tracing`;
+const ENV = { DATABASE_URL, QUEUE_PREFIX: PREFIX, WEBHOOK_ALLOW_PRIVATE: '127.0.0.1/32:*' };
+const ORIGIN = 'https://admin.tracing.test';
+
+beforeAll(async () => {
+  expect(await runNodeScript('libs/content-store/dist/cli/migrate.js', [], { DATABASE_URL })).toMatchObject({
+    code: 0,
+  });
+}, 60_000);
+
+const catalogue = serveServiceForTests(
+  { buildDeps: buildCatalogueDeps, createApp: createCatalogueApp, closeDeps: closeCatalogueDeps },
+  ENV,
+);
+const wl = serveServiceForTests(
+  { buildDeps: buildWhiteLabelDeps, createApp: createWhiteLabelApp, closeDeps: closeWhiteLabelDeps },
+  ENV,
+);
+let worker: WorkerDeps;
+let credit: CreditDeps;
+let workers: Worker[];
+let receiver: Server;
+let receiverUrl: string;
+
+beforeAll(async () => {
+  const config = testConfig({ ...ENV, GENERATION_PROVIDER: 'builtin' });
+  worker = buildWorkerDeps(config);
+  credit = buildCreditDeps(config);
+  workers = [
+    ...startGeneration(worker, ['render-content', 'generate', 'listing-enrichment', 'webhook-delivery']),
+    ...startSettlement(credit),
+  ];
+  receiver = createServer((req, res) => {
+    req.resume();
+    req.on('end', () => res.end('ok'));
+  });
+  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+  receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
+});
+afterAll(async () => {
+  await closeWorkers(workers);
+  await closeWorkerDeps(worker);
+  await closeCreditDeps(credit);
+  await new Promise<void>((resolve) => receiver.close(() => resolve()));
+  await tracing.shutdown();
+  await dropDatabase(DATABASE_URL);
+});
+
+/** A W3C traceparent of a new sampled trace, as a caller (or a proxy) would send it. */
+function newTraceparent(): { traceId: string; header: string } {
+  const hex = (bytes: number) =>
+    Array.from({ length: bytes }, () =>
+      Math.floor(Math.random() * 256)
+        .toString(16)
+        .padStart(2, '0'),
+    ).join('');
+  const traceId = hex(16);
+  return { traceId, header: `00-${traceId}-${hex(8)}-01` };
+}
+
+const spansOf = (traceId: string): ReadableSpan[] =>
+  exporter.getFinishedSpans().filter((s) => s.spanContext().traceId === traceId);
+const parentOf = (span: ReadableSpan): string | undefined => span.parentSpanContext?.spanId;
+
+/** The span's chain of parents (nearest first) as far as this trace's recorded spans go. */
+function ancestors(span: ReadableSpan, spans: ReadableSpan[]): ReadableSpan[] {
+  const byId = new Map(spans.map((s) => [s.spanContext().spanId, s]));
+  const chain: ReadableSpan[] = [];
+  for (let p = byId.get(parentOf(span) ?? ''); p; p = byId.get(parentOf(p) ?? '')) chain.push(p);
+  return chain;
+}
+
+const named = (spans: ReadableSpan[], name: string) => spans.filter((s) => s.name === name);
+
+test('when an import with a traceparent is rendered and its events delivered, then one trace links the request, the render job and the webhook delivery', async () => {
+  const shop = await makeEshop(catalogue.deps.db);
+  const call = (method: string, path: string, body: unknown, headers: Record<string, string> = {}) =>
+    fetch(`${catalogue.url}${path}`, {
+      method,
+      headers: { Authorization: `Bearer ${shop.apiToken}`, 'Content-Type': 'application/json', ...headers },
+      body: JSON.stringify(body),
+    });
+  const registered = await call('POST', '/api/v2/rest/webhooks', {
+    url: receiverUrl,
+    event_types: ['item.content_ready'],
+  });
+  expect(registered.status).toBe(201);
+  const { id: endpointId, secret } = (await registered.json()) as { id: number; secret: string };
+
+  const { traceId, header } = newTraceparent();
+  const imported = await call(
+    'POST',
+    '/api/v2/rest/products',
+    [{ id: 'T1', name: { default: 'Traced lamp' } }],
+    { traceparent: header },
+  );
+  expect(imported.status).toBe(200);
+
+  // The render job ran in the request's trace and its item.content_ready event kept it.
+  await eventually(async () => {
+    const row = await catalogue.deps
+      .db('events')
+      .where({ eshop_id: shop.eshop.id, type: 'item.content_ready' })
+      .first();
+    expect(row?.traceparent).toMatch(new RegExp(`^00-${traceId}-[0-9a-f]{16}-01$`));
+  }, 15_000);
+  await relayEvents(worker);
+  await eventually(() => expect(named(spansOf(traceId), 'webhook deliver')).toHaveLength(1), 15_000);
+  await eventually(() => expect(named(spansOf(traceId), 'process webhook-delivery')).toHaveLength(1), 5_000);
+
+  const spans = spansOf(traceId);
+  // The API's request: a server span continuing the caller's trace, named by its route.
+  const [request] = spans.filter((s) => s.kind === SpanKind.SERVER);
+  expect(request).toMatchObject({ name: 'POST /api/v2/rest/products' });
+  expect(request!.attributes['http.route']).toBe('/api/v2/rest/products');
+  expect(request!.parentSpanContext?.isRemote).toBe(true);
+  // The queue: the render job added under the request, run under its add (the wait between
+  // the two is the time it queued).
+  const [add] = named(spans, 'addBulk render-content');
+  expect(add!.kind).toBe(SpanKind.PRODUCER);
+  expect(ancestors(add!, spans)).toContain(request);
+  const [render] = named(spans, 'process render-content');
+  expect(render!.kind).toBe(SpanKind.CONSUMER);
+  expect(parentOf(render!)).toBe(add!.spanContext().spanId);
+  // The delivery: queued by the relay (another trace) yet run under the render job that wrote
+  // the event; its span names the endpoint and the answer, never the secret.
+  const [deliver] = named(spans, 'webhook deliver');
+  expect(ancestors(deliver!, spans).map((s) => s.name)).toEqual(
+    expect.arrayContaining([
+      'process webhook-delivery',
+      'process render-content',
+      'POST /api/v2/rest/products',
+    ]),
+  );
+  expect(deliver!.attributes).toMatchObject({
+    'app.webhook.endpoint_id': endpointId,
+    'http.response.status_code': 200,
+    'app.eshop_id': shop.eshop.id,
+  });
+  const everything = JSON.stringify(spans.map((s) => [s.name, s.attributes, s.events]));
+  expect(everything).not.toContain(secret);
+  expect(everything).not.toContain(secret.replace(/^whsec_/, ''));
+  expect(everything).not.toContain(shop.apiToken);
+  expect(everything).not.toContain(receiverUrl);
+}, 60_000);
+
+test('when a generation is started with a traceparent, then its trace holds the worker, the provider call and the settlement', async () => {
+  const shop = await makeEshop(wl.deps.db, { origins: [ORIGIN], languages: ['default', 'cs'], credits: 200 });
+  const host = async (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) => {
+    const res = await fetch(`${wl.url}/api/v3/white-label${path}`, {
+      method,
+      headers: {
+        [WHITE_LABEL_TOKEN_HEADER]: shop.whiteLabelToken,
+        Origin: ORIGIN,
+        'Content-Type': 'application/json',
+        ...headers,
+      },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any -- read field by field
+    return { status: res.status, body: (await res.json()) as any };
+  };
+  expect(
+    (await host('POST', '/register-entity', { entity_id: 'G1', type: 'product', title: 'Lamp' })).status,
+  ).toBe(201);
+  const designs = await host('GET', '/design?type=product');
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- read field by field
+  const design = designs.body.data.find((d: any) => d.name && d.category === 'product');
+
+  const { traceId, header } = newTraceparent();
+  const started = await host(
+    'POST',
+    '/content/G1/type/product/generate',
+    { design_id: design.id, lang: 'cs', name: 'Lampa Nova', short_description: 'Stolní lampa.' },
+    { traceparent: header },
+  );
+  expect(started.status).toBe(200);
+  const jobId: number = started.body.data.id;
+  await eventually(() => expect(named(spansOf(traceId), 'credit settle')).toHaveLength(1), 30_000);
+  await eventually(() => expect(named(spansOf(traceId), 'process credit-settlement')).toHaveLength(1), 5_000);
+
+  const spans = spansOf(traceId);
+  const [request] = spans.filter((s) => s.kind === SpanKind.SERVER);
+  expect(request!.name).toBe('POST /api/v3/white-label/content/:entity_id/type/:entity_type/generate');
+  const [generate] = named(spans, 'process generate');
+  expect(ancestors(generate!, spans)).toContain(request);
+  const providerCalls = named(spans, 'provider generate');
+  expect(providerCalls.length).toBeGreaterThan(0);
+  for (const call of providerCalls) {
+    expect(call.kind).toBe(SpanKind.CLIENT);
+    expect(call.attributes).toMatchObject({ 'app.provider': 'builtin', 'app.generation_job_id': jobId });
+    expect(ancestors(call, spans)).toContain(generate);
+  }
+  const [settle] = named(spans, 'credit settle');
+  expect(settle!.attributes).toMatchObject({
+    'app.generation_job_id': jobId,
+    'app.credits.outcome': 'settled',
+  });
+  const chain = ancestors(settle!, spans).map((s) => s.name);
+  expect(chain.slice(0, 3)).toEqual([
+    'process credit-settlement',
+    'addBulk credit-settlement', // a fair queue: added in bulk with its place in the eshop's line
+    'process generate',
+  ]);
+  // No text of the request in any span.
+  expect(JSON.stringify(spans.map((s) => [s.attributes, s.events]))).not.toContain('Stolní lampa');
+}, 60_000);
+
+test('when a listing is uploaded with a traceparent, then the enrichment job of each row runs in the trace of the upload', async () => {
+  const shop = await makeEshop(catalogue.deps.db);
+  const { traceId, header } = newTraceparent();
+  const res = await fetch(`${catalogue.url}/api/v2/rest/listing`, {
+    method: 'POST',
+    headers: {
+      Authorization: `Bearer ${shop.apiToken}`,
+      'Content-Type': 'application/json',
+      traceparent: header,
+    },
+    body: JSON.stringify([
+      { code: 'SKU-1', name: 'Desk lamp' },
+      { code: 'SKU-2', name: 'Floor lamp' },
+    ]),
+  });
+  expect(res.status).toBe(201);
+  await eventually(
+    () => expect(named(spansOf(traceId), 'process listing-enrichment')).toHaveLength(2),
+    20_000,
+  );
+
+  const spans = spansOf(traceId);
+  const [request] = spans.filter((s) => s.kind === SpanKind.SERVER);
+  expect(request!.name).toBe('POST /api/v2/rest/listing');
+  for (const job of named(spans, 'process listing-enrichment'))
+    expect(ancestors(job, spans)).toContain(request);
+}, 60_000);
