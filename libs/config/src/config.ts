@@ -17,6 +17,10 @@ export interface Config {
     readonly statementTimeoutMs: number;
     /** Time limit of opening a connection and of taking one from a full pool. */
     readonly connectTimeoutMs: number;
+    /** Requests that may wait for a connection when every one is in use; more get 503 at once. */
+    readonly poolQueueMax: number;
+    /** A connection held this long makes the process check the server still answers (0: never). */
+    readonly stallCheckMs: number;
   };
   readonly redis: {
     readonly url: string;
@@ -178,7 +182,9 @@ const schema = Joi.object({
   DATABASE_POOL_MIN: Joi.number().integer().min(0).default(0),
   DATABASE_POOL_MAX: Joi.number().integer().min(1).max(1000).default(10),
   DATABASE_STATEMENT_TIMEOUT_MS: Joi.number().integer().min(0).default(30_000),
-  DATABASE_CONNECT_TIMEOUT_MS: Joi.number().integer().min(100).max(60_000).default(10_000),
+  DATABASE_CONNECT_TIMEOUT_MS: Joi.number().integer().min(100).max(60_000).default(5_000),
+  DATABASE_POOL_QUEUE_MAX: Joi.number().integer().min(0).max(100_000).default(20),
+  DATABASE_STALL_CHECK_MS: Joi.number().integer().min(0).max(600_000).default(2_000),
   REDIS_URL: redisUrl.default('redis://127.0.0.1:6379'),
   QUEUE_PREFIX: Joi.string()
     .pattern(/^[A-Za-z0-9:_-]+$/)
@@ -297,6 +303,8 @@ export function loadConfig(env: NodeJS.ProcessEnv): Config {
       poolMax: v.DATABASE_POOL_MAX,
       statementTimeoutMs: v.DATABASE_STATEMENT_TIMEOUT_MS,
       connectTimeoutMs: v.DATABASE_CONNECT_TIMEOUT_MS,
+      poolQueueMax: v.DATABASE_POOL_QUEUE_MAX,
+      stallCheckMs: v.DATABASE_STALL_CHECK_MS,
     },
     redis: { url: v.REDIS_URL, queuePrefix: v.QUEUE_PREFIX },
     ports: {

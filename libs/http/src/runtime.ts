@@ -33,16 +33,21 @@ export interface BaseDeps {
 
 /**
  * `authenticates`: the process serves token-authenticated routes, so it keeps an auth cache
- * (and its one listening connection); the others do not.
+ * (and its one listening connection); the others do not. `runsJobs`: the process works through
+ * queued jobs, which wait for a database connection as long as DATABASE_CONNECT_TIMEOUT_MS
+ * allows however many wait (a job refused at once would only be retried later); a process
+ * serving requests refuses those past DATABASE_POOL_QUEUE_MAX waiting at once (503).
  */
 export function buildBaseDeps(
   config: Config,
   service: string,
-  opts: { authenticates?: boolean } = {},
+  opts: { authenticates?: boolean; runsJobs?: boolean } = {},
 ): BaseDeps {
   const logger = createLogger({ service, level: config.logLevel, pretty: config.logPretty });
+  const { poolQueueMax, ...database } = config.database;
   const db = createKnex({
-    ...config.database,
+    ...database,
+    ...(opts.runsJobs ? {} : { poolQueueMax }),
     applicationName: service,
     log: {
       warn: (msg) => logger.warn({ component: 'knex' }, msg),

@@ -50,6 +50,8 @@ export function observe(
       // nginx's "client closed request": the client left, the server did not fail.
       const status = ctx.state.clientClosed ? CLIENT_CLOSED_REQUEST : ctx.status;
       metrics.requestDuration.observe({ method: ctx.method, route, status: String(status) }, seconds);
+      const shed = ctx.state.shed;
+      if (shed) metrics.shed.inc({ reason: shed });
       const line = {
         request_id: requestId,
         method: ctx.method,
@@ -58,6 +60,7 @@ export function observe(
         status,
         duration_ms: Math.round(seconds * 1e4) / 10,
         eshop_id: ctx.state.eshop?.id,
+        ...(shed ? { shed } : {}),
       };
       if (QUIET_PATHS.has(ctx.path)) access.debug(line, 'request');
       else access.info(line, 'request');
