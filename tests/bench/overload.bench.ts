@@ -39,6 +39,8 @@ interface OverloadEnv {
   connections: number[];
   databaseUrl: string;
   redisUrl: string;
+  /** Settings of the bounded side beyond the defaults (BENCH_OVERLOAD_ENV, `K=V,K=V`). */
+  boundedEnv: Record<string, string>;
 }
 
 function overloadEnv(): OverloadEnv {
@@ -53,6 +55,16 @@ function overloadEnv(): OverloadEnv {
     connections,
     databaseUrl: process.env.DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/catalogue',
     redisUrl: process.env.REDIS_URL || 'redis://127.0.0.1:6379',
+    boundedEnv: Object.fromEntries(
+      (process.env.BENCH_OVERLOAD_ENV ?? '')
+        .split(',')
+        .filter(Boolean)
+        .map((pair) => {
+          const [key, value] = pair.split('=');
+          if (!key || value === undefined) throw new Error(`BENCH_OVERLOAD_ENV: "${pair}" is not K=V`);
+          return [key.trim(), value.trim()];
+        }),
+    ),
   };
 }
 
@@ -156,7 +168,7 @@ async function run(env: OverloadEnv, cleanup: Cleanup): Promise<void> {
         LOG_LEVEL: 'info',
         NODE_ENV: 'production',
         // The limiter stays in the path with a budget the load never reaches.
-        RATE_LIMIT_READ_PER_MINUTE: '100000000',
+        RATE_LIMIT_READ_PER_MINUTE: '1000000',
         ...extra,
       },
       cleanup,
@@ -164,7 +176,7 @@ async function run(env: OverloadEnv, cleanup: Cleanup): Promise<void> {
   };
   // The same process and settings but the bound on the pool's queue: "no bound" is the old one.
   const unbounded = await start('unbounded-queue', { DATABASE_POOL_QUEUE_MAX: '100000' });
-  const bounded = await start('bounded-queue', {});
+  const bounded = await start('bounded-queue', env.boundedEnv);
 
   const seeded = await fetch(`${bounded.url}/api/v2/rest/products`, {
     method: 'POST',

@@ -4,7 +4,7 @@ import type { Logger } from '@catalogue/logger';
 import { clientAddressFromTrustedProxies } from './client-address';
 import { healthRouter, type ReadinessCheck } from './health';
 import { createHttpMetrics } from './metrics';
-import { concurrencyLimit } from './middleware/concurrency';
+import { concurrencyLimit, shedRecorder } from './middleware/concurrency';
 import { errorHandler } from './middleware/errors';
 import { observe } from './middleware/observe';
 import { securityHeaders } from './middleware/security';
@@ -57,11 +57,16 @@ export function createHttpApp(opts: HttpAppOptions): HttpApp {
         .filter((path): path is string => typeof path === 'string'),
     ),
   );
-  app.use(clientAddressFromTrustedProxies(opts.trustedProxies ?? []));
-  app.use(observe(opts.logger, createHttpMetrics(opts.registry), templates));
+  const metrics = createHttpMetrics(opts.registry);
+  const shed = shedRecorder(opts.logger, metrics);
+  // Security headers on every answer, the shed ones too; then the concurrency limit, so that a
+  // request refused under overload costs as little as possible (no request id, no access line:
+  // it is counted and summarised instead, see concurrencyLimit).
   app.use(securityHeaders());
+  if (opts.maxConcurrentRequests) app.use(concurrencyLimit(opts.maxConcurrentRequests, shed));
+  app.use(clientAddressFromTrustedProxies(opts.trustedProxies ?? []));
+  app.use(observe(opts.logger, metrics, templates, shed));
   app.use(errorHandler(opts.logger));
-  if (opts.maxConcurrentRequests) app.use(concurrencyLimit(opts.maxConcurrentRequests));
   for (const mw of opts.middleware ?? []) app.use(mw);
   for (const router of routers) {
     app.use(router.routes());

@@ -4,7 +4,7 @@ import type { Logger } from '@catalogue/logger';
 import type { ErrorCode } from '../codes';
 import { HttpError, UnavailableError } from '../errors';
 import type { AppContext, AppState } from '../types';
-import { BUSY } from './concurrency';
+import { BUSY, pauseAfterShed } from './concurrency';
 
 interface StatusError {
   status?: unknown;
@@ -91,6 +91,7 @@ export function errorHandler(logger: Logger): Middleware<AppState, AppContext> {
         // Shed, not failed: counted and logged as such by observe(), no warning per request
         // (under overload there are thousands).
         ctx.state.shed = 'database_queue';
+        pauseAfterShed(ctx);
         err = new UnavailableError(BUSY);
       } else if (!(err instanceof HttpError) && isDatabaseUnavailable(err)) {
         // An outage, a full pool or a timeout: the client may retry; the operator sees it in

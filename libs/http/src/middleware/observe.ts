@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Middleware } from 'koa';
 import { fixedFieldsLogger, type Logger } from '@catalogue/logger';
 import type { AppContext, AppState } from '../types';
+import type { ShedRecorder } from './concurrency';
 import {
   BEFORE_ROUTING,
   CLIENT_CLOSED_REQUEST,
@@ -27,6 +28,7 @@ export function observe(
   logger: Logger,
   metrics: HttpMetrics,
   templates: ReadonlySet<string>,
+  shedRecorder: ShedRecorder,
 ): Middleware<AppState, AppContext> {
   // The line below holds only the fields it names: no header, body or query to redact.
   const access = fixedFieldsLogger(logger);
@@ -51,7 +53,7 @@ export function observe(
       const status = ctx.state.clientClosed ? CLIENT_CLOSED_REQUEST : ctx.status;
       metrics.requestDuration.observe({ method: ctx.method, route, status: String(status) }, seconds);
       const shed = ctx.state.shed;
-      if (shed) metrics.shed.inc({ reason: shed });
+      if (shed) shedRecorder.record(shed);
       const line = {
         request_id: requestId,
         method: ctx.method,
