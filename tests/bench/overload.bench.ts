@@ -82,6 +82,25 @@ interface Run {
   timeouts: number;
 }
 
+/** Measured slices per side and connection count, interleaved. */
+const ROUNDS = 2;
+
+function merge(parts: Run[]): Run {
+  const [first] = parts;
+  return {
+    side: first!.side,
+    connections: first!.connections,
+    seconds: parts.reduce((n, r) => n + r.seconds, 0),
+    ok: parts.reduce((n, r) => n + r.ok, 0),
+    shed: parts.reduce((n, r) => n + r.shed, 0),
+    other: parts.reduce((n, r) => n + r.other, 0),
+    okLatencies: parts.flatMap((r) => r.okLatencies),
+    allLatencies: parts.flatMap((r) => r.allLatencies),
+    socketErrors: parts.reduce((n, r) => n + r.socketErrors, 0),
+    timeouts: parts.reduce((n, r) => n + r.timeouts, 0),
+  };
+}
+
 function percentile(values: number[], p: number): number {
   if (!values.length) return 0;
   const sorted = [...values].sort((a, b) => a - b);
@@ -191,16 +210,23 @@ async function run(env: OverloadEnv, cleanup: Cleanup): Promise<void> {
   await db.raw('vacuum analyze products, product_variants, content');
 
   const loadBefore = loadavg().map((l) => l.toFixed(2));
-  const runs: Run[] = [];
-  for (const server of [unbounded, bounded]) {
-    log(
-      `${server.name}: ${env.warmup} s warm-up, then ${env.duration} s at ${env.connections.join(', ')} connections…`,
-    );
+  // Every (side, connections) pair runs in ROUNDS slices, interleaved (A B …, then … B A), so
+  // that the load other processes put on the machine meanwhile hits every pair alike.
+  const pairs = [unbounded, bounded].flatMap((server) =>
+    env.connections.map((connections) => ({ server, connections })),
+  );
+  for (const server of [unbounded, bounded])
     await load(server, eshop.token, Math.min(...env.connections), env.warmup);
-    for (const connections of env.connections) {
-      runs.push(await load(server, eshop.token, connections, env.duration));
+  log(
+    `${env.warmup} s warm-up each, then ${env.duration} s per side and connection count in ${ROUNDS} rounds…`,
+  );
+  const slices = new Map<(typeof pairs)[number], Run[]>(pairs.map((p) => [p, []]));
+  for (let round = 0; round < ROUNDS; round++) {
+    for (const pair of round % 2 ? [...pairs].reverse() : pairs) {
+      slices.get(pair)!.push(await load(pair.server, eshop.token, pair.connections, env.duration / ROUNDS));
     }
   }
+  const runs = pairs.map((pair) => merge(slices.get(pair)!));
   const loadAfter = loadavg().map((l) => l.toFixed(2));
 
   log('');

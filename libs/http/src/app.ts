@@ -29,15 +29,16 @@ export interface HttpAppOptions {
 export type HttpApp = Koa<AppState, AppContext>;
 
 /**
- * The Koa app every HTTP service uses: request id and access log, security headers, error
- * mapping, the per-process concurrency limit, health/readiness/metrics, then the service's routers (which parse bodies after their auth,
- * see parseBody()).
+ * The Koa app every HTTP service uses: security headers, the per-process concurrency limit
+ * (cheap refusals, before anything else runs), client address, request id and access log, error
+ * mapping, health/readiness/metrics, then the service's routers (which parse bodies after their
+ * auth, see parseBody()).
  * Unknown routes end as 404 `{error}` in the error middleware.
  */
 export function createHttpApp(opts: HttpAppOptions): HttpApp {
   const app = new Koa<AppState, AppContext>();
   // Forwarded headers are believed only from a trusted proxy's connection: the first
-  // middleware sets ctx.ip from the socket's peer and removes X-Forwarded-* from anyone else,
+  // middleware that reads the client (after the concurrency limit, which does not) sets ctx.ip from the socket's peer and removes X-Forwarded-* from anyone else,
   // or a client that reaches the pod directly could pick an address per request and escape its
   // per-address budgets (or lock a victim's address out). proxy stays on so that, behind a
   // trusted ingress, ctx.host and ctx.protocol are the public ones.
