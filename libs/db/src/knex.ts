@@ -1,6 +1,6 @@
 import knex, { type Knex } from 'knex';
 import pg from 'pg';
-import { createGuardedPool, type GuardedPool } from './pool';
+import { createGuardedPool, POOL_QUEUE_FULL_MESSAGE, type GuardedPool } from './pool';
 
 // COUNT(*) and BIGINT columns arrive as strings by default. Every bigint of this schema
 // (ids, credit amounts, counts) stays far below 2^53, so plain numbers are safe and simpler.
@@ -94,7 +94,14 @@ export function createKnex(opts: DatabaseOptions): Knex {
     ...(opts.log
       ? {
           log: {
-            warn: (message: unknown) => opts.log!.warn(String(message)),
+            warn: (message: unknown) => {
+              const text = String(message);
+              // Knex warns with the stack of every failed acquire; a shed request is counted and
+              // summarised by the HTTP layer, not written once per request (thousands a second).
+              if (text.startsWith('Acquire connection error: ') && text.includes(POOL_QUEUE_FULL_MESSAGE))
+                return;
+              opts.log!.warn(text);
+            },
             error: (message: unknown) => opts.log!.error(String(message)),
             deprecate: (message: unknown) => opts.log!.warn(String(message)),
             debug: () => undefined,

@@ -1,5 +1,8 @@
 import pg from 'pg';
 
+/** The start of {@link PoolQueueFullError}'s message (knex logs it in its own words). */
+export const POOL_QUEUE_FULL_MESSAGE = 'Every database connection is in use';
+
 /**
  * A connection was asked for while every one was in use and `queueMax` requests already waited:
  * refused at once (a 503 with Retry-After) instead of joining a queue that only grows.
@@ -8,7 +11,7 @@ export class PoolQueueFullError extends Error {
   override readonly name = 'PoolQueueFullError';
   readonly code = 'POOL_QUEUE_FULL';
   constructor(queueMax: number) {
-    super(`Every database connection is in use and ${queueMax} requests already wait for one`);
+    super(`${POOL_QUEUE_FULL_MESSAGE} and ${queueMax} requests already wait for one`);
   }
 }
 
