@@ -23,6 +23,8 @@ const QUIET_PATHS = new Set(['/healthz', '/readyz', '/metrics']);
  * `method_not_implemented` (refused for its method: 405, 501), or `before_routing` for a
  * request a router's middleware (auth, rate limit, body parsing) refused before any route ran.
  * A client that disconnected before its request was read is counted with status 499.
+ * A request shed at the pool's queue carries `shed` in its line and is counted by reason;
+ * one refused by the concurrency limit never gets here (see concurrencyLimit).
  */
 export function observe(
   logger: Logger,
