@@ -29,6 +29,10 @@ export interface Config {
      * primary serves every read (docs/decisions.md, "Reads from a replica").
      */
     readonly readUrl: string | undefined;
+    /** Requests that may wait for a connection when every one is in use; more get 503 at once. */
+    readonly poolQueueMax: number;
+    /** A connection held this long makes the process check the server still answers (0: never). */
+    readonly stallCheckMs: number;
   };
   readonly redis: {
     /**
@@ -289,6 +293,8 @@ export function loadConfig(env: NodeJS.ProcessEnv): Config {
       statementTimeoutMs: v.DATABASE_STATEMENT_TIMEOUT_MS,
       connectTimeoutMs: v.DATABASE_CONNECT_TIMEOUT_MS,
       readUrl: v.DATABASE_READ_URL,
+      poolQueueMax: v.DATABASE_POOL_QUEUE_MAX,
+      stallCheckMs: v.DATABASE_STALL_CHECK_MS,
     },
     redis: withRedacted(
       {

@@ -157,11 +157,25 @@ export const VARIABLES = {
     path: 'database.statementTimeoutMs',
   },
   DATABASE_CONNECT_TIMEOUT_MS: {
-    rule: Joi.number().integer().min(100).max(60_000).default(10_000),
+    rule: Joi.number().integer().min(100).max(60_000).default(5_000),
     description:
       'time limit of opening a connection and of waiting for a free one in the pool; past it the request answers 503',
     readBy: EVERY_PROCESS,
     path: 'database.connectTimeoutMs',
+  },
+  DATABASE_POOL_QUEUE_MAX: {
+    rule: Joi.number().integer().min(0).max(100_000).default(20),
+    description:
+      'requests of an API process that may wait for a database connection while every one is in use; one more is answered 503 `unavailable` with `Retry-After` at once (`http_requests_shed_total{reason="database_queue"}`). The generation worker\'s jobs are not bounded so',
+    readBy: APIS,
+    path: 'database.poolQueueMax',
+  },
+  DATABASE_STALL_CHECK_MS: {
+    rule: Joi.number().integer().min(0).max(600_000).default(2_000),
+    description:
+      'a connection held this long makes the process check that PostgreSQL still answers (`select 1` on a fresh connection within 2 s); if it does not (frozen, hung host), the held connections are closed and their requests answer 503 instead of waiting for the statement timeout. 0: never checked',
+    readBy: EVERY_PROCESS,
+    path: 'database.stallCheckMs',
   },
   REDIS_URL: {
     rule: redisUrl.default('redis://127.0.0.1:6379'),
@@ -282,7 +296,7 @@ export const VARIABLES = {
   HTTP_MAX_CONCURRENT_REQUESTS: {
     rule: Joi.number().integer().min(1).max(100_000).default(200),
     description:
-      'requests one API process answers at once; more get 503 `unavailable` with `Retry-After` at once (probes are exempt)',
+      'requests one API process answers at once; more get 503 `unavailable` with `Retry-After` at once (probes are exempt), counted in `http_requests_shed_total{reason="concurrency"}`, and their connection is not read for 1 s',
     readBy: APIS,
     path: 'http.maxConcurrentRequests',
   },

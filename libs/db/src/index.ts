@@ -1,4 +1,5 @@
-export { createKnex, isDatabaseUnavailable, pingDatabase } from './knex';
+export { createKnex, isDatabaseUnavailable, pingDatabase, poolState } from './knex';
+export { PoolQueueFullError } from './pool';
 export type { DatabaseOptions } from './knex';
 export {
   migrateLatest,

@@ -1,5 +1,6 @@
 import knex, { type Knex } from 'knex';
 import pg from 'pg';
+import { createGuardedPool, POOL_QUEUE_FULL_MESSAGE, type GuardedPool } from './pool';
 import { pgClientWithStatementTimeout } from './statement-timeout';
 
 // COUNT(*) and BIGINT columns arrive as strings by default. Every bigint of this schema
@@ -11,42 +12,98 @@ export interface DatabaseOptions {
   poolMin: number;
   poolMax: number;
   statementTimeoutMs: number;
-  /** Time limit of opening a connection and of waiting for a free one in the pool (default 10 s). */
+  /** Time limit of opening a connection and of waiting for a free one in the pool (default 5 s). */
   connectTimeoutMs?: number;
+  /**
+   * Requests that may wait for a connection while every one is in use; more get 503 at once
+   * (default: no bound).
+   */
+  poolQueueMax?: number;
+  /**
+   * A connection held this long makes the process ask whether the server still answers; if it
+   * does not (frozen), the held connections are closed and their requests answer 503 (default
+   * 2 s, as /readyz; 0: never asked, a frozen server then costs the query timeout).
+   */
+  stallCheckMs?: number;
   /** Shown in pg_stat_activity, so an operator can tell which service holds a connection. */
   applicationName?: string;
   /** Where Knex reports pool and driver problems (JSON logs instead of its console.log). */
   log?: { warn(message: string): void; error(message: string): void };
+  /** Called for each request refused because `poolQueueMax` requests already waited. */
+  onShed?: () => void;
 }
 
 /** How much longer than the server's statement timeout the client waits for an answer. */
 const QUERY_TIMEOUT_SLACK_MS = 2_000;
+/** How long the probe of a possibly frozen server waits for an answer (as /readyz's checks). */
+const PROBE_TIMEOUT_MS = 2_000;
+
+/**
+ * The pool and connection settings a Knex made by createKnex carries. A registered symbol, not
+ * a module-level map: the test setup loads this module from its sources and from dist/ at once.
+ */
+const POOL = Symbol.for('@catalogue/db:pool');
+type WithPool = Knex & { [POOL]?: { pool: GuardedPool; config: pg.ClientConfig } };
+
+/** Connections of a Knex made by createKnex: open, idle, and requests waiting for one. */
+export function poolState(db: Knex): { total: number; idle: number; waiting: number } {
+  const pool = (db as WithPool)[POOL]?.pool;
+  if (!pool) throw new Error('not a Knex instance made by createKnex');
+  return { total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount };
+}
+
+/** The connection settings of a Knex made by createKnex (for a connection outside its pool). */
+export function connectionConfig(db: Knex): pg.ClientConfig {
+  const entry = (db as WithPool)[POOL];
+  if (!entry) throw new Error('not a Knex instance made by createKnex');
+  return entry.config;
+}
 
 export function createKnex(opts: DatabaseOptions): Knex {
-  const connectTimeoutMs = opts.connectTimeoutMs ?? 10_000;
-  return knex({
-    // A runaway query must not hold a pool connection (and a request) forever. Not a startup
-    // parameter, which a transaction-mode pooler refuses: see statement-timeout.ts.
+  const connectTimeoutMs = opts.connectTimeoutMs ?? 5_000;
+  // Our own pg.Pool (knex's `connectionPool`), for the guards knex's pool has no option for:
+  // a bounded wait for a connection and noticing a frozen server (libs/db/src/pool.ts).
+  const config: pg.PoolConfig = {
+    connectionString: opts.url,
+    min: opts.poolMin,
+    max: opts.poolMax,
+    // The statement timeout is not a startup parameter, which a transaction-mode pooler refuses:
+    // the client below sets it with every BEGIN and cancels a statement outside a transaction
+    // (statement-timeout.ts). It needs the server's answer: a frozen or unreachable server
+    // never answers, so the client gives up too (the connection is then discarded).
+    ...(opts.statementTimeoutMs > 0
+      ? { query_timeout: opts.statementTimeoutMs + QUERY_TIMEOUT_SLACK_MS }
+      : {}),
+    // Both the wait for a free connection and the opening of a new one: a full pool answers
+    // "unavailable" after this instead of queueing requests without bound.
+    connectionTimeoutMillis: connectTimeoutMs,
+    // A peer that vanished without a FIN is noticed by TCP instead of never.
+    keepAlive: true,
+    application_name: opts.applicationName ?? 'catalogue',
+  };
+  const pool = createGuardedPool({
+    config,
+    queueMax: opts.poolQueueMax,
+    stallMs: opts.stallCheckMs ?? 2_000,
+    probeTimeoutMs: PROBE_TIMEOUT_MS,
+    log: opts.log,
+    onShed: opts.onShed,
+  });
+  const db = knex({
+    // A runaway query must not hold a pool connection (and a request) forever.
     client: pgClientWithStatementTimeout(opts.statementTimeoutMs),
-    connection: {
-      connectionString: opts.url,
-      // The statement timeout needs the server's answer: a frozen or unreachable server never
-      // answers, so the client gives up too (the connection is then discarded).
-      ...(opts.statementTimeoutMs > 0
-        ? { query_timeout: opts.statementTimeoutMs + QUERY_TIMEOUT_SLACK_MS }
-        : {}),
-      connectionTimeoutMillis: connectTimeoutMs,
-      // A peer that vanished without a FIN is noticed by TCP instead of never.
-      keepAlive: true,
-      application_name: opts.applicationName ?? 'catalogue',
-    },
-    pool: { min: opts.poolMin, max: opts.poolMax },
-    // A full pool answers "unavailable" after this instead of queueing requests without bound.
-    acquireConnectionTimeout: connectTimeoutMs,
+    connectionPool: pool,
     ...(opts.log
       ? {
           log: {
-            warn: (message: unknown) => opts.log!.warn(String(message)),
+            warn: (message: unknown) => {
+              const text = String(message);
+              // Knex warns with the stack of every failed acquire; a shed request is counted and
+              // summarised by the HTTP layer, not written once per request (thousands a second).
+              if (text.startsWith('Acquire connection error: ') && text.includes(POOL_QUEUE_FULL_MESSAGE))
+                return;
+              opts.log!.warn(text);
+            },
             error: (message: unknown) => opts.log!.error(String(message)),
             deprecate: (message: unknown) => opts.log!.warn(String(message)),
             debug: () => undefined,
@@ -54,11 +111,33 @@ export function createKnex(opts: DatabaseOptions): Knex {
         }
       : {}),
   });
+  // Knex leaves a pool it was given open: its destroy() also ends ours.
+  const destroyKnex = db.destroy.bind(db);
+  Object.defineProperty(db, 'destroy', {
+    configurable: true,
+    value: async (callback?: (err?: unknown) => void) => {
+      try {
+        await destroyKnex();
+        await pool.end();
+      } catch (err) {
+        if (callback) return callback(err);
+        throw err;
+      }
+      callback?.();
+    },
+  });
+  Object.defineProperty(db, POOL, { value: { pool, config } });
+  return db;
 }
 
-/** A quick liveness probe of the database, used by /readyz. */
+/**
+ * A quick liveness probe of the database, used by /readyz: `select 1` on a fresh connection, so
+ * that a busy pool (whose queue may be full) is not taken for a server that does not answer.
+ */
 export async function pingDatabase(db: Knex): Promise<void> {
-  await db.raw('select 1');
+  const pool = (db as WithPool)[POOL]?.pool;
+  if (pool) await pool.probe();
+  else await db.raw('select 1');
 }
 
 /** SQLSTATE classes and codes meaning "the database cannot serve now", not "this query is wrong". */
@@ -84,6 +163,11 @@ const UNAVAILABLE_ERRNOS = new Set([
 // Knex puts the SQL in front of the driver's message ("select … - Query read timeout").
 const UNAVAILABLE_MESSAGES = [
   /^Knex: Timeout acquiring a connection/,
+  // pg.Pool: no free connection (or no new one opened) within DATABASE_CONNECT_TIMEOUT_MS.
+  /^timeout exceeded when trying to connect$/,
+  /^Connection terminated due to connection timeout$/,
+  // A connection closed under a query (the frozen-server guard), then used again.
+  /(^| - )Client was closed and is not queryable$/,
   /(^| - )Connection terminated/,
   /(^| - )Query read timeout$/,
   /(^| - )timeout expired$/,
@@ -100,7 +184,7 @@ const UNAVAILABLE_MESSAGES = [
 export function isDatabaseUnavailable(err: unknown): boolean {
   if (!err || typeof err !== 'object') return false;
   const e = err as { name?: unknown; code?: unknown; message?: unknown; errors?: unknown };
-  if (e.name === 'KnexTimeoutError') return true;
+  if (e.name === 'KnexTimeoutError' || e.name === 'PoolQueueFullError') return true;
   if (typeof e.code === 'string' && (UNAVAILABLE_SQLSTATES.has(e.code) || e.code.startsWith('08')))
     return true;
   if (typeof e.code === 'string' && UNAVAILABLE_ERRNOS.has(e.code)) return true;

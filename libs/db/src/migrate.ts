@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import pg from 'pg';
 import { migrations, type Migration } from './migrations';
+import { connectionConfig } from './knex';
 
 // Migrations are imported statically rather than discovered on disk, so the same list
 // runs from TypeScript sources (tests) and from compiled JavaScript (production image).
@@ -30,7 +31,7 @@ const holding = new WeakSet<Knex>();
  */
 export async function withMigrationLock<T>(db: Knex, work: () => Promise<T>): Promise<T> {
   if (holding.has(db)) return work();
-  const settings = (db.client as { connectionSettings: pg.ClientConfig }).connectionSettings;
+  const settings = connectionConfig(db);
   const client = new pg.Client({
     ...settings,
     query_timeout: undefined,

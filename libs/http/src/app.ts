@@ -4,7 +4,7 @@ import type { Logger } from '@catalogue/logger';
 import { clientAddressFromTrustedProxies } from './client-address';
 import { healthRouter, type ReadinessCheck } from './health';
 import { createHttpMetrics } from './metrics';
-import { concurrencyLimit } from './middleware/concurrency';
+import { concurrencyLimit, shedRecorder } from './middleware/concurrency';
 import { errorHandler } from './middleware/errors';
 import { observe } from './middleware/observe';
 import { securityHeaders } from './middleware/security';
@@ -30,15 +30,16 @@ export interface HttpAppOptions {
 export type HttpApp = Koa<AppState, AppContext>;
 
 /**
- * The Koa app every HTTP service uses: request id and access log, security headers, error
- * mapping, the per-process concurrency limit, health/readiness/metrics, then the service's routers (which parse bodies after their auth,
- * see parseBody()).
+ * The Koa app every HTTP service uses: security headers, the per-process concurrency limit
+ * (cheap refusals, before anything else runs), client address, request id and access log, error
+ * mapping, health/readiness/metrics, then the service's routers (which parse bodies after their
+ * auth, see parseBody()).
  * Unknown routes end as 404 `{error}` in the error middleware.
  */
 export function createHttpApp(opts: HttpAppOptions): HttpApp {
   const app = new Koa<AppState, AppContext>();
   // Forwarded headers are believed only from a trusted proxy's connection: the first
-  // middleware sets ctx.ip from the socket's peer and removes X-Forwarded-* from anyone else,
+  // middleware that reads the client (after the concurrency limit, which does not) sets ctx.ip from the socket's peer and removes X-Forwarded-* from anyone else,
   // or a client that reaches the pod directly could pick an address per request and escape its
   // per-address budgets (or lock a victim's address out). proxy stays on so that, behind a
   // trusted ingress, ctx.host and ctx.protocol are the public ones.
@@ -58,13 +59,18 @@ export function createHttpApp(opts: HttpAppOptions): HttpApp {
         .filter((path): path is string => typeof path === 'string'),
     ),
   );
+  const metrics = createHttpMetrics(opts.registry);
+  const shed = shedRecorder(opts.logger, metrics);
+  // Security headers on every answer, the shed ones too; then the concurrency limit, so that a
+  // request refused under overload costs as little as possible (no request id, no access line:
+  // it is counted and summarised instead, see concurrencyLimit).
+  app.use(securityHeaders());
+  if (opts.maxConcurrentRequests) app.use(concurrencyLimit(opts.maxConcurrentRequests, shed));
   app.use(clientAddressFromTrustedProxies(opts.trustedProxies ?? []));
   // Outside observe(): its access log line and metric sample are written inside the span.
   app.use(traceRequests());
-  app.use(observe(opts.logger, createHttpMetrics(opts.registry), templates));
-  app.use(securityHeaders());
+  app.use(observe(opts.logger, metrics, templates, shed));
   app.use(errorHandler(opts.logger));
-  if (opts.maxConcurrentRequests) app.use(concurrencyLimit(opts.maxConcurrentRequests));
   for (const mw of opts.middleware ?? []) app.use(mw);
   for (const router of routers) {
     app.use(router.routes());

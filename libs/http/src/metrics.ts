@@ -2,7 +2,16 @@ import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
 
 export interface HttpMetrics {
   requestDuration: Histogram<'method' | 'route' | 'status'>;
+  /** Requests answered 503 at once because the process was too busy, by why (ShedReason). */
+  shed: Counter<'reason'>;
 }
+
+/**
+ * Why a request was refused at once with 503: more requests in progress than
+ * HTTP_MAX_CONCURRENT_REQUESTS, or more waiting for a database connection than
+ * DATABASE_POOL_QUEUE_MAX.
+ */
+export type ShedReason = 'concurrency' | 'database_queue';
 
 /** The label used for requests that matched no route: never the raw path (unbounded). */
 export const UNMATCHED_ROUTE = 'unmatched';
@@ -35,7 +44,15 @@ export function createHttpMetrics(registry: Registry): HttpMetrics {
     registers: [],
   });
   registry.registerMetric(requestDuration);
-  return { requestDuration };
+  return {
+    requestDuration,
+    shed: new Counter({
+      name: 'http_requests_shed_total',
+      help: 'Requests answered 503 at once because the process was too busy, by reason (concurrency, database_queue).',
+      labelNames: ['reason'],
+      registers: [registry],
+    }),
+  };
 }
 
 export interface RateLimitMetrics {

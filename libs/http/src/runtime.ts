@@ -40,22 +40,32 @@ export interface BaseDeps {
  * `authenticates`: the process serves token-authenticated routes, so it keeps an auth cache
  * (and its one Redis connection subscribed to auth changes); the others do not. `readsReplica`: the
  * process serves reads a replica may answer, so it connects to `DATABASE_READ_URL` when one is set.
+ * `runsJobs`: the process works through queued jobs, which wait for a database connection as long
+ * as DATABASE_CONNECT_TIMEOUT_MS allows however many wait (a job refused at once would only be
+ * retried later); a process serving requests refuses those past DATABASE_POOL_QUEUE_MAX waiting
+ * at once (503).
  */
 export function buildBaseDeps(
   config: Config,
   service: string,
-  opts: { authenticates?: boolean; readsReplica?: boolean } = {},
+  opts: { authenticates?: boolean; readsReplica?: boolean; runsJobs?: boolean } = {},
 ): BaseDeps {
   const logger = createLogger({ service, level: config.logLevel, pretty: config.logPretty });
   const knexLog = {
     warn: (msg: string) => logger.warn({ component: 'knex' }, msg),
     error: (msg: string) => logger.error({ component: 'knex' }, msg),
   };
-  const db = createKnex({ ...config.database, applicationName: service, log: knexLog });
+  const { poolQueueMax, ...database } = config.database;
+  const db = createKnex({
+    ...database,
+    ...(opts.runsJobs ? {} : { poolQueueMax }),
+    applicationName: service,
+    log: knexLog,
+  });
   const replica =
     opts.readsReplica && config.database.readUrl
       ? createKnex({
-          ...config.database,
+          ...database,
           url: config.database.readUrl,
           applicationName: `${service}-read`,
           log: knexLog,

@@ -1,6 +1,7 @@
 import type { ParameterizedContext } from 'koa';
 import type Router from '@koa/router';
 import type { Eshop } from '@catalogue/db';
+import type { ShedReason } from './metrics';
 import type { IdempotencyRecorder } from './middleware/idempotency';
 
 export interface AppState {
@@ -15,6 +16,8 @@ export interface AppState {
   idempotency?: IdempotencyRecorder;
   /** Set when the client disconnected before its request was read: counted as 499, not 5xx. */
   clientClosed?: boolean;
+  /** Set when the request was shed (answered 503 at once): counted and logged with the reason. */
+  shed?: ShedReason;
 }
 
 export type AppContext = ParameterizedContext<AppState> & { _matchedRoute?: string | RegExp };

@@ -100,7 +100,7 @@ export function sweepOptions(config: Config): SweepOptions {
 }
 
 export function buildDeps(config: Config): Deps {
-  const base = buildBaseDeps(config, 'generation-worker');
+  const base = buildBaseDeps(config, 'generation-worker', { runsJobs: true });
   const queues = createQueues(base.redis, config.redis.queuePrefix, (err) =>
     base.logger.debug({ err: err.message }, 'queue connection error'),
   );

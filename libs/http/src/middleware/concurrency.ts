@@ -1,21 +1,95 @@
 import type { Middleware } from 'koa';
-import { UnavailableError } from '../errors';
+import type { Logger } from '@catalogue/logger';
+import type { ErrorCode } from '../codes';
+import type { HttpMetrics, ShedReason } from '../metrics';
 import type { AppContext, AppState } from '../types';
 
 /** Probes and scrapes are always answered: a busy process is not a dead or unready one. */
 const EXEMPT_PATHS = new Set(['/healthz', '/readyz', '/metrics']);
 
+/** The message of every shed request (the reason is in the metric and the log). */
+export const BUSY = 'The server is busy; try again shortly.';
+const BUSY_BODY = JSON.stringify({ error: BUSY, code: 'unavailable' satisfies ErrorCode });
+/** As the other 503s (UnavailableError). */
+const RETRY_AFTER_SECONDS = '5';
+/** At most one log line a this often about shed requests, however many there are. */
+const SHED_LOG_INTERVAL_MS = 10_000;
 /**
- * Sheds load early: past `limit` requests in progress in this process, a request is answered
- * 503 (code `unavailable`, Retry-After) at once, before it touches the database. Without it a
- * burst queues every request for the connection pool until they time out as 500s, and the
- * ones that would have been served in time time out too.
+ * How long the connection of a shed request is not read after its 503 went out: Retry-After
+ * enforced on a keep-alive connection whose client ignores it (see {@link pauseAfterShed}).
  */
-export function concurrencyLimit(limit: number): Middleware<AppState, AppContext> {
+export const SHED_PAUSE_MS = 1_000;
+
+/**
+ * After a shed request's answer is sent, its connection is not read for {@link SHED_PAUSE_MS}:
+ * the 503 leaves at once, but a client that ignores Retry-After and sends again on the same
+ * connection at once is not answered again at once. Without the pause such clients (a load
+ * generator, a naive retry loop) refuse themselves in a loop as fast as the CPU allows, and that
+ * loop takes the CPU the admitted requests need: goodput collapsed to a fifth at five times the
+ * load the pool serves (docs/benchmarks.md, bench:overload). Only reading pauses; a client
+ * that closes the connection is not held.
+ */
+export function pauseAfterShed(ctx: AppContext): void {
+  const socket = ctx.req.socket;
+  ctx.res.once('finish', () => {
+    if (socket.destroyed) return;
+    socket.pause();
+    setTimeout(() => {
+      if (!socket.destroyed) socket.resume();
+    }, SHED_PAUSE_MS).unref();
+  });
+}
+
+/**
+ * Counts shed requests (`http_requests_shed_total{reason}`) and logs them as one warning line
+ * per 10 s with the counts by reason, not a line per request: under overload there are
+ * thousands a second, and writing each would be the costliest part of refusing it.
+ */
+export interface ShedRecorder {
+  record(reason: ShedReason): void;
+}
+
+export function shedRecorder(logger: Logger, metrics: HttpMetrics): ShedRecorder {
+  let counts: Partial<Record<ShedReason, number>> = {};
+  let lastLog = 0;
+  return {
+    record(reason) {
+      metrics.shed.inc({ reason });
+      counts[reason] = (counts[reason] ?? 0) + 1;
+      const now = Date.now();
+      if (now - lastLog < SHED_LOG_INTERVAL_MS) return;
+      logger.warn(
+        { shed: counts, since_ms: lastLog ? now - lastLog : 0 },
+        'requests shed: the process is busy',
+      );
+      counts = {};
+      lastLog = now;
+    },
+  };
+}
+
+/**
+ * Sheds load early and cheaply: past `limit` requests in progress in this process, a request is
+ * answered 503 (code `unavailable`, Retry-After) at once — before the access log, request id,
+ * authentication or the database, with a body written once — and counted (`reason`
+ * `concurrency`). Without it a burst queues every request for the connection pool until they
+ * time out, and the ones that would have been served in time time out too; and a client that
+ * ignores Retry-After comes back at once, so each refusal must cost as little as possible or
+ * refusing alone takes the CPU the admitted requests need.
+ */
+export function concurrencyLimit(limit: number, shed: ShedRecorder): Middleware<AppState, AppContext> {
   let inProgress = 0;
   return async (ctx, next) => {
     if (EXEMPT_PATHS.has(ctx.path)) return next();
-    if (inProgress >= limit) throw new UnavailableError('The server is busy; try again shortly.');
+    if (inProgress >= limit) {
+      shed.record('concurrency');
+      ctx.status = 503;
+      ctx.set('Retry-After', RETRY_AFTER_SECONDS);
+      ctx.type = 'application/json';
+      ctx.body = BUSY_BODY;
+      pauseAfterShed(ctx);
+      return;
+    }
     inProgress += 1;
     try {
       await next();

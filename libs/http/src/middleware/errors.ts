@@ -1,9 +1,10 @@
 import type { Middleware } from 'koa';
-import { isDatabaseUnavailable } from '@catalogue/db';
+import { isDatabaseUnavailable, PoolQueueFullError } from '@catalogue/db';
 import type { Logger } from '@catalogue/logger';
 import type { ErrorCode } from '../codes';
 import { HttpError, UnavailableError } from '../errors';
 import type { AppContext, AppState } from '../types';
+import { BUSY, pauseAfterShed } from './concurrency';
 
 interface StatusError {
   status?: unknown;
@@ -86,7 +87,13 @@ export function errorHandler(logger: Logger): Middleware<AppState, AppContext> {
         return;
       }
       let err = caught;
-      if (!(err instanceof HttpError) && isDatabaseUnavailable(err)) {
+      if (err instanceof PoolQueueFullError) {
+        // Shed, not failed: counted and logged as such by observe(), no warning per request
+        // (under overload there are thousands).
+        ctx.state.shed = 'database_queue';
+        pauseAfterShed(ctx);
+        err = new UnavailableError(BUSY);
+      } else if (!(err instanceof HttpError) && isDatabaseUnavailable(err)) {
         // An outage, a full pool or a timeout: the client may retry; the operator sees it in
         // /readyz and in this warning, without a stack per failed request.
         logger.warn({ err: (err as Error).message, request_id: ctx.state.requestId }, 'database unavailable');

@@ -3,6 +3,7 @@ import type { Middleware } from 'koa';
 import { fixedFieldsLogger, type Logger } from '@catalogue/logger';
 import { activeSpan, exemplarOf } from '@catalogue/tracing';
 import type { AppContext, AppState } from '../types';
+import type { ShedRecorder } from './concurrency';
 import {
   BEFORE_ROUTING,
   CLIENT_CLOSED_REQUEST,
@@ -23,11 +24,14 @@ const QUIET_PATHS = new Set(['/healthz', '/readyz', '/metrics']);
  * `method_not_implemented` (refused for its method: 405, 501), or `before_routing` for a
  * request a router's middleware (auth, rate limit, body parsing) refused before any route ran.
  * A client that disconnected before its request was read is counted with status 499.
+ * A request shed at the pool's queue carries `shed` in its line and is counted by reason;
+ * one refused by the concurrency limit never gets here (see concurrencyLimit).
  */
 export function observe(
   logger: Logger,
   metrics: HttpMetrics,
   templates: ReadonlySet<string>,
+  shedRecorder: ShedRecorder,
 ): Middleware<AppState, AppContext> {
   // The line below holds only the fields it names: no header, body or query to redact.
   const access = fixedFieldsLogger(logger);
@@ -63,6 +67,8 @@ export function observe(
         span.setAttributes({ 'http.route': route, 'app.request_id': requestId });
         if (ctx.state.eshop?.id !== undefined) span.setAttribute('app.eshop_id', ctx.state.eshop.id);
       }
+      const shed = ctx.state.shed;
+      if (shed) shedRecorder.record(shed);
       const line = {
         request_id: requestId,
         method: ctx.method,
@@ -71,6 +77,7 @@ export function observe(
         status,
         duration_ms: Math.round(seconds * 1e4) / 10,
         eshop_id: ctx.state.eshop?.id,
+        ...(shed ? { shed } : {}),
       };
       if (QUIET_PATHS.has(ctx.path)) access.debug(line, 'request');
       else access.info(line, 'request');

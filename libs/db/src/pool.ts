@@ -1,0 +1,155 @@
+import pg from 'pg';
+
+/** The start of {@link PoolQueueFullError}'s message (knex logs it in its own words). */
+export const POOL_QUEUE_FULL_MESSAGE = 'Every database connection is in use';
+
+/**
+ * A connection was asked for while every one was in use and `queueMax` requests already waited:
+ * refused at once (a 503 with Retry-After) instead of joining a queue that only grows.
+ */
+export class PoolQueueFullError extends Error {
+  override readonly name = 'PoolQueueFullError';
+  readonly code = 'POOL_QUEUE_FULL';
+  constructor(queueMax: number) {
+    super(`${POOL_QUEUE_FULL_MESSAGE} and ${queueMax} requests already wait for one`);
+  }
+}
+
+export interface GuardedPoolOptions {
+  /** Passed to pg.Pool (and so to every connection it opens). */
+  config: pg.PoolConfig;
+  /** Requests that may wait for a connection when every one is in use; more are refused at once. */
+  queueMax?: number;
+  /**
+   * A connection held this long makes the pool ask whether the server still answers (a fresh
+   * connection and `select 1` within `probeTimeoutMs`). If it does not, every connection held
+   * longer is closed, so the requests waiting on them fail at once. 0: never asked.
+   */
+  stallMs: number;
+  probeTimeoutMs: number;
+  log?: { warn(message: string): void; error(message: string): void };
+  /** Called for each request refused because the queue was full (a metric counts it). */
+  onShed?: () => void;
+}
+
+/** What knex needs of a native pool (`connectionPool`), plus the probe /readyz uses. */
+export interface GuardedPool {
+  connect(): Promise<pg.PoolClient>;
+  end(): Promise<void>;
+  readonly totalCount: number;
+  readonly idleCount: number;
+  readonly waitingCount: number;
+  /** Resolves when the server answers `select 1` on a fresh connection within the probe timeout. */
+  probe(): Promise<void>;
+}
+
+/**
+ * A pg.Pool with two guards knex's own pool lacks, both through pg's public API:
+ *
+ * - a bounded wait: past `queueMax` waiting requests, `connect()` rejects at once with
+ *   {@link PoolQueueFullError} (pg.Pool's own `connectionTimeoutMillis` bounds how long the
+ *   admitted ones wait);
+ * - a frozen server is noticed: the client-side query timeout must outlast the server's
+ *   statement timeout (a legitimately long statement), so on its own it holds a request that long
+ *   on a server that answers nothing (SIGSTOP, a hung host). A connection held past `stallMs`
+ *   makes the pool probe the server on a fresh connection; a server that does not answer gets
+ *   the held connections closed (`client.end()`, which drops the socket of a client whose query
+ *   is in flight): their queries fail with "Connection terminated", the requests answer 503, and
+ *   the server rolls their transactions back when it sees the socket gone. A server that answers
+ *   the probe is slow, not frozen: its long statements carry on.
+ */
+export function createGuardedPool(opts: GuardedPoolOptions): GuardedPool {
+  const pool = new pg.Pool(opts.config);
+  const max = pool.options.max;
+  const held = new Map<pg.PoolClient, number>();
+  // An idle connection that fails (server restarted) is removed by pg.Pool, which then emits
+  // `error`: without a listener that would end the process.
+  pool.on('error', (err) => opts.log?.warn(`idle database connection failed: ${err.message}`));
+  pool.on('acquire', (client) => held.set(client, Date.now()));
+  pool.on('release', (_err, client) => held.delete(client));
+  pool.on('remove', (client) => held.delete(client as pg.PoolClient));
+
+  const probe = async (): Promise<void> => {
+    const client = new pg.Client({
+      ...opts.config,
+      connectionTimeoutMillis: opts.probeTimeoutMs,
+      // Client-side only: a `statement_timeout` startup parameter is refused by a transaction
+      // pooler (PgBouncer), which would make every probe fail there.
+      query_timeout: opts.probeTimeoutMs,
+    });
+    // A failed connect or query has already dropped the socket; end() then settles at once.
+    client.on('error', () => undefined);
+    try {
+      await client.connect();
+      await client.query('select 1');
+    } finally {
+      await client.end().catch(() => undefined);
+    }
+  };
+
+  let probing = false;
+  let lastProbe = 0;
+  const check = async (): Promise<void> => {
+    const now = Date.now();
+    if (probing || now - lastProbe < opts.stallMs) return;
+    const stalledBefore = now - opts.stallMs;
+    if (![...held.values()].some((since) => since <= stalledBefore)) return;
+    probing = true;
+    try {
+      await probe();
+    } catch (err) {
+      // An error the server sent (too many connections, shutting down) is an answer.
+      if (!(err instanceof pg.DatabaseError)) {
+        let closed = 0;
+        for (const [client, since] of held) {
+          if (since > stalledBefore) continue;
+          held.delete(client);
+          closed += 1;
+          void client.end().catch(() => undefined);
+        }
+        opts.log?.warn(
+          `the database did not answer within ${opts.probeTimeoutMs} ms (${(err as Error).message}): ` +
+            `closed ${closed} connection(s) held since before ${new Date(stalledBefore).toISOString()}`,
+        );
+      }
+    } finally {
+      probing = false;
+      lastProbe = Date.now();
+    }
+  };
+  const timer =
+    opts.stallMs > 0
+      ? setInterval(() => void check(), Math.max(50, Math.floor(opts.stallMs / 4)))
+      : undefined;
+  timer?.unref();
+
+  const queueMax = opts.queueMax;
+  return {
+    connect() {
+      if (
+        queueMax !== undefined &&
+        pool.idleCount === 0 &&
+        pool.totalCount >= max &&
+        pool.waitingCount >= queueMax
+      ) {
+        opts.onShed?.();
+        return Promise.reject(new PoolQueueFullError(queueMax));
+      }
+      return pool.connect();
+    },
+    async end() {
+      if (timer) clearInterval(timer);
+      await pool.end();
+    },
+    get totalCount() {
+      return pool.totalCount;
+    },
+    get idleCount() {
+      return pool.idleCount;
+    },
+    get waitingCount() {
+      return pool.waitingCount;
+    },
+    probe,
+  };
+}

@@ -1,0 +1,112 @@
+import {
+  makeEshop,
+  serveApp,
+  startPrivatePostgres,
+  testConfig,
+  type DisposablePostgres,
+  type ServedApp,
+} from '@catalogue/testing';
+import { createApp } from '../src/app';
+import { buildDeps, closeDeps, type Deps } from '../src/deps';
+import { client, type ApiResponse, type Client } from './helpers';
+
+const LIST = '/api/v2/rest/products?page=1&per_page=10';
+/**
+ * What a frozen server cost a request before the guard: the statement timeout (30 s, the
+ * default kept here) and the client's 2 s beyond it. The guard's bound is the connect timeout
+ * (5 s) or the stall check (2 s) plus its probe (2 s); the limit below is half the old cost, so a
+ * busy machine does not break the test and a request held to the old bound still fails it.
+ */
+const OLD_COST_MS = 32_000;
+const LIMIT_MS = OLD_COST_MS / 2;
+
+async function timed(call: () => Promise<ApiResponse>): Promise<{ res: ApiResponse; ms: number }> {
+  const started = Date.now();
+  const res = await call();
+  return { res, ms: Date.now() - started };
+}
+
+/**
+ * PostgreSQL frozen (SIGSTOP: its connections stay open, nothing answers) under the catalogue API
+ * with the default statement timeout: requests answer 503 within the configured bound, not after
+ * the 32 s the client-side query timeout alone allows, and the service serves again once the
+ * server carries on.
+ */
+describe('catalogue-api when PostgreSQL freezes (default statement timeout)', () => {
+  let pg: DisposablePostgres;
+  let deps: Deps;
+  let server: ServedApp;
+  let api: Client;
+
+  beforeAll(async () => {
+    pg = await startPrivatePostgres();
+    deps = buildDeps(
+      testConfig({
+        DATABASE_URL: pg.url,
+        DATABASE_POOL_MAX: '2',
+        DATABASE_STATEMENT_TIMEOUT_MS: '30000',
+        DATABASE_CONNECT_TIMEOUT_MS: '5000',
+        DATABASE_STALL_CHECK_MS: '2000',
+      }),
+    );
+    server = await serveApp(createApp(deps), deps.logger);
+    const eshop = await makeEshop(deps.db);
+    api = client(server.url, eshop.apiToken);
+  }, 60_000);
+
+  afterAll(async () => {
+    pg.thaw();
+    await server.stop();
+    await closeDeps(deps);
+    await pg.stop();
+  });
+
+  const expectUnavailable = ({ res, ms }: { res: ApiResponse; ms: number }): void => {
+    expect(res.status).toBe(503);
+    expect(res.headers.get('retry-after')).toBe('5');
+    expect(res.body).toMatchObject({ code: 'unavailable' });
+    expect(ms).toBeLessThan(LIMIT_MS);
+  };
+
+  test('when PostgreSQL is frozen, then a list and an import answer 503 within the bound, the import stores nothing, and after SIGCONT both succeed', async () => {
+    // Arrange: the pool holds open connections to the server (the case the old bound missed).
+    expect((await api.get(LIST)).status).toBe(200);
+    expect(
+      (await api.post('/api/v2/rest/products', [{ id: 'BEFORE', name: { default: 'Before' } }])).status,
+    ).toBe(200);
+
+    pg.freeze();
+    try {
+      // Act + Assert: each request alone, then both at once.
+      expectUnavailable(await timed(() => api.get(LIST)));
+      expectUnavailable(
+        await timed(() => api.post('/api/v2/rest/products', [{ id: 'FROZEN', name: { default: 'Frozen' } }])),
+      );
+      const both = await Promise.all([
+        timed(() => api.get(LIST)),
+        timed(() => api.post('/api/v2/rest/products', [{ id: 'FROZEN', name: { default: 'Frozen' } }])),
+      ]);
+      for (const answer of both) expectUnavailable(answer);
+      const ready = await fetch(`${server.url}/readyz`);
+      expect(ready.status).toBe(503);
+    } finally {
+      pg.thaw();
+    }
+
+    // The server carries on: requests succeed again (the first may still meet a connection
+    // closed under it while frozen, so a few tries).
+    const deadline = Date.now() + 20_000;
+    let list: ApiResponse | undefined;
+    while (Date.now() < deadline) {
+      list = await api.get(LIST);
+      if (list.status === 200) break;
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    expect(list?.status).toBe(200);
+    const after = await api.post('/api/v2/rest/products', [{ id: 'AFTER', name: { default: 'After' } }]);
+    expect(after.status).toBe(200);
+    // The imports answered 503 changed nothing: their transactions died with their connections.
+    const ids = await deps.db('products').orderBy('external_id').pluck('external_id');
+    expect(ids).toEqual(['AFTER', 'BEFORE']);
+  }, 90_000);
+});

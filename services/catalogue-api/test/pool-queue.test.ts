@@ -1,0 +1,97 @@
+import { createKnex, poolState, type Knex } from '@catalogue/db';
+import { catalogueService } from './helpers';
+
+const POOL_MAX = 2;
+const QUEUE_MAX = 1;
+const IMPORT = '/api/v2/rest/products';
+const product = (id: string) => [{ id, name: { default: `Product ${id}` } }];
+
+async function until(what: string, check: () => Promise<boolean> | boolean, ms = 15_000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`not within ${ms} ms: ${what}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+/**
+ * The bounded queue in front of the database pool: with every connection held and
+ * DATABASE_POOL_QUEUE_MAX requests already waiting for one, the next request is answered 503
+ * with Retry-After at once (while the others still wait) and counted as shed; the held and the
+ * queued requests are served when the connections come back.
+ */
+describe('catalogue-api: a bounded queue for database connections', () => {
+  const svc = catalogueService({
+    DATABASE_POOL_MAX: String(POOL_MAX),
+    DATABASE_POOL_QUEUE_MAX: String(QUEUE_MAX),
+  });
+  let locker: Knex;
+
+  beforeAll(() => {
+    locker = createKnex({ url: svc.deps.config.database.url, poolMin: 0, poolMax: 1, statementTimeoutMs: 0 });
+  });
+  afterAll(() => locker.destroy());
+
+  test(`when ${POOL_MAX} imports hold the pool and ${QUEUE_MAX} waits, then one more is answered 503 at once and the others succeed`, async () => {
+    // Arrange: imports are slow because a transaction of the test holds a lock they need: the
+    // eshop's event counter, which every import that changes something takes last (only this
+    // eshop's writes wait, so test files running beside this one are not held).
+    const { api, eshop } = await svc.eshop();
+    expect((await api.post(IMPORT, product('WARM'))).status).toBe(200);
+    const trx = await locker.transaction();
+    const slow: Promise<{ status: number }>[] = [];
+    try {
+      const locked = await trx('event_sequences')
+        .where({ eshop_id: eshop.id })
+        .forUpdate()
+        .select('eshop_id');
+      expect(locked).toHaveLength(1);
+      // Sessions waiting for a lock this transaction holds (the first import; the second may
+      // wait behind the first).
+      const blocked = async () => {
+        // A transaction reads the activity statistics once and keeps them: read them afresh.
+        await trx.raw('select pg_stat_clear_snapshot()');
+        const { rows } = await trx.raw<{ rows: { n: number }[] }>(
+          'select count(*)::int as n from pg_stat_activity where pg_backend_pid() = any(pg_blocking_pids(pid))',
+        );
+        return rows[0]!.n;
+      };
+      const held = () => {
+        const pool = poolState(svc.deps.db);
+        return pool.total === POOL_MAX && pool.idle === 0;
+      };
+      for (let i = 0; i < POOL_MAX; i++) slow.push(api.post(IMPORT, product(`HELD-${i}`)));
+      await until(
+        `${POOL_MAX} imports holding the pool, one waiting for the lock`,
+        async () => held() && (await blocked()) >= 1,
+      );
+      slow.push(api.post(IMPORT, product('QUEUED')));
+      await until(
+        `${QUEUE_MAX} import waiting for a connection`,
+        () => poolState(svc.deps.db).waiting === QUEUE_MAX,
+      );
+
+      // Act: one more than the pool and its queue take.
+      const shed = await api.post(IMPORT, product('SHED'));
+
+      // Assert: refused while the others still wait (so at once, not after a timeout).
+      expect(shed.status).toBe(503);
+      expect(shed.headers.get('retry-after')).toBe('5');
+      expect(shed.body).toEqual({ error: 'The server is busy; try again shortly.', code: 'unavailable' });
+      expect(await blocked()).toBeGreaterThanOrEqual(1);
+      expect(held()).toBe(true);
+      expect(poolState(svc.deps.db).waiting).toBe(QUEUE_MAX);
+    } finally {
+      await trx.rollback();
+    }
+    expect((await Promise.all(slow)).map((r) => r.status)).toEqual([200, 200, 200]);
+    const stored = await svc.deps
+      .db('products')
+      .where({ eshop_id: eshop.id })
+      .orderBy('external_id')
+      .pluck('external_id');
+    expect(stored).toEqual(['HELD-0', 'HELD-1', 'QUEUED', 'WARM']);
+    const metrics = await (await fetch(`${svc.url}/metrics`)).text();
+    expect(metrics).toContain('http_requests_shed_total{reason="database_queue"} 1');
+  }, 60_000);
+});

@@ -1,0 +1,287 @@
+// npm run bench:overload — goodput under overload. The catalogue API's list (100 products with
+// content, one eshop) from autocannon at a load the pool can serve (200 connections) and at five
+// times that (1,000), against two compiled catalogue-api processes on the same database: one
+// without a bound on the requests waiting for a database connection (only the process-wide
+// HTTP_MAX_CONCURRENT_REQUESTS, as before) and one with the default DATABASE_POOL_QUEUE_MAX.
+// 503s are expected here (shed load), so this bench counts statuses instead of failing on them.
+// Loopback only; the connection counts are bounded (BENCH_OVERLOAD_CONNECTIONS).
+// See README.md and docs/benchmarks.md.
+import { cpus, loadavg } from 'node:os';
+import { join } from 'node:path';
+import autocannon from 'autocannon';
+import {
+  Cleanup,
+  createBenchDatabase,
+  createBenchEshop,
+  deleteKeys,
+  freePort,
+  positive,
+  REPO_ROOT,
+  runBenchmark,
+  startChild,
+  table,
+  verdict,
+  type ChildServer,
+} from './harness';
+import { contentInsert, productId, productItem } from './fixtures';
+
+/** Goodput at overload over goodput at the peak load: the goal of issue 32. */
+const TARGET = 0.8;
+const PRODUCTS = 100;
+const LIST = `/api/v2/rest/products?page=1&per_page=${PRODUCTS}`;
+const log = (line: string) => process.stdout.write(`${line}\n`);
+const fixed = (value: number, digits = 0) =>
+  value.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
+
+interface OverloadEnv {
+  duration: number;
+  warmup: number;
+  connections: number[];
+  databaseUrl: string;
+  redisUrl: string;
+  /** Settings of the bounded side beyond the defaults (BENCH_OVERLOAD_ENV, `K=V,K=V`). */
+  boundedEnv: Record<string, string>;
+}
+
+function overloadEnv(): OverloadEnv {
+  const raw = process.env.BENCH_OVERLOAD_CONNECTIONS ?? '200,1000';
+  const connections = raw.split(',').map(Number);
+  if (!connections.every((c) => Number.isInteger(c) && c > 0 && c <= 2000)) {
+    throw new Error(`BENCH_OVERLOAD_CONNECTIONS must be integers from 1 to 2000 (got "${raw}")`);
+  }
+  return {
+    duration: positive('BENCH_DURATION', 10),
+    warmup: positive('BENCH_WARMUP', 2),
+    connections,
+    databaseUrl: process.env.DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/catalogue',
+    redisUrl: process.env.REDIS_URL || 'redis://127.0.0.1:6379',
+    boundedEnv: Object.fromEntries(
+      (process.env.BENCH_OVERLOAD_ENV ?? '')
+        .split(',')
+        .filter(Boolean)
+        .map((pair) => {
+          const [key, value] = pair.split('=');
+          if (!key || value === undefined) throw new Error(`BENCH_OVERLOAD_ENV: "${pair}" is not K=V`);
+          return [key.trim(), value.trim()];
+        }),
+    ),
+  };
+}
+
+interface Run {
+  side: string;
+  connections: number;
+  seconds: number;
+  ok: number;
+  shed: number;
+  other: number;
+  /** Latencies (ms) of the 200s, and of every answer. */
+  okLatencies: number[];
+  allLatencies: number[];
+  socketErrors: number;
+  timeouts: number;
+}
+
+/** Measured slices per side and connection count, interleaved. */
+const ROUNDS = 2;
+
+function merge(parts: Run[]): Run {
+  const [first] = parts;
+  return {
+    side: first!.side,
+    connections: first!.connections,
+    seconds: parts.reduce((n, r) => n + r.seconds, 0),
+    ok: parts.reduce((n, r) => n + r.ok, 0),
+    shed: parts.reduce((n, r) => n + r.shed, 0),
+    other: parts.reduce((n, r) => n + r.other, 0),
+    okLatencies: parts.flatMap((r) => r.okLatencies),
+    allLatencies: parts.flatMap((r) => r.allLatencies),
+    socketErrors: parts.reduce((n, r) => n + r.socketErrors, 0),
+    timeouts: parts.reduce((n, r) => n + r.timeouts, 0),
+  };
+}
+
+function percentile(values: number[], p: number): number {
+  if (!values.length) return 0;
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.ceil(p * sorted.length) - 1)]!;
+}
+
+/** One autocannon run; every status is counted, 200 bodies must be the expected list. */
+async function load(server: ChildServer, token: string, connections: number, duration: number): Promise<Run> {
+  const run: Run = {
+    side: server.name,
+    connections,
+    seconds: 0,
+    ok: 0,
+    shed: 0,
+    other: 0,
+    okLatencies: [],
+    allLatencies: [],
+    socketErrors: 0,
+    timeouts: 0,
+  };
+  let badBodies = 0;
+  const result = await new Promise<autocannon.Result>((resolve, reject) => {
+    const instance = autocannon(
+      {
+        url: server.url,
+        connections,
+        duration,
+        timeout: 30,
+        requests: [
+          {
+            method: 'GET',
+            path: LIST,
+            headers: { authorization: `Bearer ${token}` },
+            onResponse: (status, body) => {
+              if (status === 200 && !body.startsWith('{"data":[')) badBodies += 1;
+            },
+          },
+        ],
+      },
+      (err: Error | null, res) => (err ? reject(err) : resolve(res)),
+    );
+    instance.on('response', (_client, status, _bytes, ms) => {
+      run.allLatencies.push(ms);
+      if (status === 200) {
+        run.ok += 1;
+        run.okLatencies.push(ms);
+      } else if (status === 503) run.shed += 1;
+      else run.other += 1;
+    });
+  });
+  if (badBodies) throw new Error(`${server.name}: ${badBodies} 200s without the list`);
+  if (run.other)
+    throw new Error(`${server.name}: ${run.other} answers neither 200 nor 503\n${server.output()}`);
+  run.seconds = result.duration;
+  run.socketErrors = result.errors;
+  run.timeouts = result.timeouts;
+  // Requests cut off when the time was up still run on the server: let them end.
+  await new Promise((r) => setTimeout(r, Math.min(10_000, Math.max(1_000, percentile(run.allLatencies, 1)))));
+  return run;
+}
+
+async function run(env: OverloadEnv, cleanup: Cleanup): Promise<void> {
+  const runId = `${process.pid}`;
+  const { url, db } = await createBenchDatabase(
+    env.databaseUrl,
+    `catalogue_bench_overload_${runId}`,
+    cleanup,
+  );
+  const eshop = await createBenchEshop(db, 'Bench overload');
+
+  const start = async (name: string, extra: Record<string, string>): Promise<ChildServer> => {
+    const port = await freePort();
+    const prefix = `catalogue-bench-overload-${runId}-${name}`;
+    cleanup.defer(`delete Redis keys ${prefix}:*`, async () => void (await deleteKeys(env.redisUrl, prefix)));
+    return startChild({
+      name,
+      script: join(REPO_ROOT, 'services', 'catalogue-api', 'dist', 'main.js'),
+      port,
+      env: {
+        DATABASE_URL: url,
+        REDIS_URL: env.redisUrl,
+        QUEUE_PREFIX: prefix,
+        CATALOGUE_API_PORT: String(port),
+        LOG_LEVEL: 'info',
+        NODE_ENV: 'production',
+        // The limiter stays in the path with a budget the load never reaches.
+        RATE_LIMIT_READ_PER_MINUTE: '1000000',
+        ...extra,
+      },
+      cleanup,
+    });
+  };
+  // The same process and settings but the bound on the pool's queue: "no bound" is the old one.
+  const unbounded = await start('unbounded-queue', { DATABASE_POOL_QUEUE_MAX: '100000' });
+  const bounded = await start('bounded-queue', env.boundedEnv);
+
+  const seeded = await fetch(`${bounded.url}/api/v2/rest/products`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${eshop.token}` },
+    body: JSON.stringify(Array.from({ length: PRODUCTS }, (_, i) => productItem(productId('P', i + 1)))),
+  });
+  if (seeded.status !== 200) throw new Error(`seeding: ${seeded.status} ${await seeded.text()}`);
+  // What the generation worker would do: ready, loaded, with a rendered content row.
+  await db('products').update({ status: 'ready', is_loaded: true });
+  const { sql, bindings } = contentInsert();
+  await db.raw(sql, bindings);
+  await db.raw('vacuum analyze products, product_variants, content');
+
+  const loadBefore = loadavg().map((l) => l.toFixed(2));
+  // Every (side, connections) pair runs in ROUNDS slices, interleaved (A B …, then … B A), so
+  // that the load other processes put on the machine meanwhile hits every pair alike.
+  const pairs = [unbounded, bounded].flatMap((server) =>
+    env.connections.map((connections) => ({ server, connections })),
+  );
+  for (const server of [unbounded, bounded])
+    await load(server, eshop.token, Math.min(...env.connections), env.warmup);
+  log(
+    `${env.warmup} s warm-up each, then ${env.duration} s per side and connection count in ${ROUNDS} rounds…`,
+  );
+  const slices = new Map<(typeof pairs)[number], Run[]>(pairs.map((p) => [p, []]));
+  for (let round = 0; round < ROUNDS; round++) {
+    for (const pair of round % 2 ? [...pairs].reverse() : pairs) {
+      slices.get(pair)!.push(await load(pair.server, eshop.token, pair.connections, env.duration / ROUNDS));
+    }
+  }
+  const runs = pairs.map((pair) => merge(slices.get(pair)!));
+  const loadAfter = loadavg().map((l) => l.toFixed(2));
+
+  log('');
+  log(
+    `overload benchmark: GET ${LIST} (${PRODUCTS} products with content), ${env.duration} s per run ` +
+      `after a ${env.warmup} s warm-up; pool 10 connections (DATABASE_POOL_MAX default)`,
+  );
+  log(
+    `machine: ${cpus().length} × ${cpus()[0]?.model.trim()}, Node ${process.version}; ` +
+      `load average before ${loadBefore.join(' ')}, after ${loadAfter.join(' ')}`,
+  );
+  log('');
+  log(
+    table(
+      [
+        'side',
+        'connections',
+        'goodput req/s',
+        '503 share',
+        'p50 ms (200)',
+        'p99 ms (200)',
+        'max ms (200)',
+        'p99 ms (all)',
+        'errors',
+      ],
+      runs.map((r) => {
+        const answered = r.ok + r.shed;
+        return [
+          r.side,
+          String(r.connections),
+          fixed(r.ok / r.seconds, 1),
+          `${fixed(answered ? (100 * r.shed) / answered : 0, 1)} %`,
+          fixed(percentile(r.okLatencies, 0.5)),
+          fixed(percentile(r.okLatencies, 0.99)),
+          fixed(percentile(r.okLatencies, 1)),
+          fixed(percentile(r.allLatencies, 0.99)),
+          String(r.socketErrors + r.timeouts),
+        ];
+      }),
+    ),
+  );
+  log('');
+  const goodput = (side: string, connections: number) => {
+    const r = runs.find((x) => x.side === side && x.connections === connections);
+    return r ? r.ok / r.seconds : 0;
+  };
+  const peakConnections = Math.min(...env.connections);
+  const overloadConnections = Math.max(...env.connections);
+  for (const server of [unbounded, bounded]) {
+    const ratio = goodput(server.name, overloadConnections) / goodput(server.name, peakConnections);
+    const line =
+      `${server.name}: goodput at ${overloadConnections} / at ${peakConnections} connections: ${fixed(ratio, 2)}` +
+      ` (target ≥ ${TARGET})`;
+    log(server === bounded ? `${line} ${verdict('overload goodput', ratio >= TARGET)}` : line);
+  }
+}
+
+runBenchmark('bench:overload', overloadEnv, run);
