@@ -42,6 +42,11 @@ export function testConfig(overrides: Record<string, string> = {}): Config {
     LOG_LEVEL: 'silent',
     NODE_ENV: 'test',
     ...GENEROUS_RATE_LIMITS,
+    // A test serves every app of a file from one process and reads the database through the
+    // same pool in bursts (the tenancy read-back sends ~45 reads at once): the bound on requests
+    // waiting for a connection would shed them on a busy machine (seen in CI). The bound is
+    // tested with a pool and queue of its own (services/catalogue-api/test/pool-queue.test.ts).
+    DATABASE_POOL_QUEUE_MAX: '100000',
     ...overrides,
   });
 }
