@@ -6,7 +6,7 @@
 // and CI run `tsc -b`, which rebuilds these outputs whenever its own build information says so.
 // Measured on a fresh clone: docs/benchmarks.md, "A newcomer's first start".
 import { build } from 'esbuild';
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { performance } from 'node:perf_hooks';
@@ -15,24 +15,26 @@ const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 /** Where the dist/ folders go: the packages themselves, or (a test's check) another folder. */
 const OUT = process.env.BUILD_START_OUT ?? ROOT;
 
-/** What `npm start` runs: the four services, the launcher (libs/admin) and every library they load. */
-const PACKAGES = [
-  'libs/config',
-  'libs/logger',
-  'libs/db',
-  'libs/queue',
-  'libs/egress',
-  'libs/webhooks',
-  'libs/credits',
-  'libs/content',
-  'libs/content-store',
-  'libs/http',
-  'libs/admin',
-  'services/catalogue-api',
-  'services/white-label-api',
-  'services/credit-service',
-  'services/generation-worker',
-];
+/**
+ * What `npm start` runs: the four services and the launcher (libs/admin), then every package of
+ * ours they depend on, found through their package.json files (the editor is bundled, below), in
+ * dependency order.
+ */
+function packagesToBuild() {
+  const roots = [...readdirSync(join(ROOT, 'services')).map((name) => `services/${name}`), 'libs/admin'];
+  const ordered = [];
+  const visit = (pkg) => {
+    if (ordered.includes(pkg)) return;
+    const manifest = JSON.parse(readFileSync(join(ROOT, pkg, 'package.json'), 'utf8'));
+    for (const name of Object.keys(manifest.dependencies ?? {})) {
+      if (name.startsWith('@catalogue/') && name !== '@catalogue/editor') visit(`libs/${name.slice(11)}`);
+    }
+    ordered.push(pkg);
+  };
+  roots.forEach(visit);
+  return ordered;
+}
+const PACKAGES = packagesToBuild();
 
 /** The TypeScript sources of a package (declaration files emit nothing). */
 function sources(pkg) {
