@@ -18,10 +18,10 @@ export const LIST_SQL = `select e.external_id, e.guid, e.is_visible, e.is_loaded
     from product_variants v where v.eshop_id = e.eshop_id and v.product_id = e.id), '[]'::json) as variant,
   to_char(e.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as created_at,
   to_char(e.updated_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as updated_at
-from (select id from products
+from (select eshop_id, id from products
        where eshop_id = $1 and status = 'ready' and not is_delete and is_loaded
        order by id limit $2 offset $3) as page
-join products e on e.id = page.id
+join products e on e.eshop_id = page.eshop_id and e.id = page.id
 left join content c on c.eshop_id = e.eshop_id and c.entity_type = 'product' and c.external_id = e.external_id
 order by e.id`;
 

@@ -74,10 +74,13 @@ describe('the distribution check itself', () => {
       ],
     },
     {
-      when: 'a tenant table references another by id alone',
+      when: 'a tenant table references another without its own eshop_id',
       ddl: `create table probe_notes (eshop_id integer not null references eshops (id), id serial,
-              product_id bigint references products (id), primary key (eshop_id, id))`,
-      found: ['probe_notes: probe_notes_product_id_fkey references products without eshop_id -> eshop_id'],
+              product_eshop integer, product_id bigint, primary key (eshop_id, id),
+              foreign key (product_eshop, product_id) references products (eshop_id, id))`,
+      found: [
+        'probe_notes: probe_notes_product_eshop_product_id_fkey references products without eshop_id -> eshop_id',
+      ],
     },
     {
       when: 'a table has no eshop_id and is not listed, or its eshop_id may be null',

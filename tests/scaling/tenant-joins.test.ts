@@ -43,32 +43,11 @@ const BASE = '/api/v3/white-label';
 
 /**
  * Joins of two tenant tables without eshop_id that are known, with why they are safe today and
- * what a distribution would need (docs/scaling.md). Keyed `a × b` (table names in order).
+ * what a distribution would need (docs/scaling.md). Keyed `a × b` (table names in order). Empty:
+ * the v2 list's deferred join, the revision retention and the idle-delivery sweep name eshop_id
+ * too since the tenant-scoped keys (docs/decisions.md).
  */
-const LIST_DEFERRED_JOIN =
-  'the v2 list (catalogueRepository.listPage) takes a page of ids of one eshop from a covering index (l), then ' +
-  'joins products to itself on `e.id = l.id` alone: e, and content and variants tied to e, are not tied to the ' +
-  'eshop. Safe on one PostgreSQL (ids are unique); under Citus the join must name `e.eshop_id = l.eshop_id` ' +
-  '(docs/scaling.md, "What would have to change")';
-
-const REVISION_RETENTION =
-  'contentRevisionsRepository.deleteOlderThan (the sweep) deletes `where id in (select r.id …)`: the deleted rows ' +
-  'are matched to the chosen ones by id alone. Under Citus: `where (eshop_id, id) in (select r.eshop_id, r.id …)`';
-
-const IDLE_DELIVERIES =
-  'webhooksRepository.idlePendingDeliveries (the sweep) checks `not exists (… q.endpoint_id = p.endpoint_id …)`: ' +
-  'an endpoint belongs to one eshop, so this is correct, but the correlation names no eshop_id. Under Citus: add ' +
-  '`q.eshop_id = p.eshop_id`';
-
-const KNOWN_UNTIED_JOINS: Readonly<Record<string, string>> = {
-  'products × products': LIST_DEFERRED_JOIN,
-  'content × products': LIST_DEFERRED_JOIN,
-  'product_variants × products': LIST_DEFERRED_JOIN,
-  'content_revisions × content_revisions': REVISION_RETENTION,
-  'content × content_revisions': REVISION_RETENTION,
-  'webhook_pending_deliveries × webhook_pending_deliveries': IDLE_DELIVERIES,
-  'webhook_endpoints × webhook_pending_deliveries': IDLE_DELIVERIES,
-};
+const KNOWN_UNTIED_JOINS: Readonly<Record<string, string>> = {};
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- responses are read field by field
 type Body = any;

@@ -84,6 +84,7 @@ const MIGRATIONS = [
   '20261126000600_delivery_settlement_state',
   '20261126000800_webhook_secret_rotation',
   '20261127000600_event_trace_context',
+  '20261127000900_tenant_scoped_keys',
 ];
 
 async function databaseExists(name: string): Promise<boolean> {

@@ -213,7 +213,7 @@ interface Case {
   keys: string[];
 }
 
-const JOB_PROBES = ['generation_jobs_pkey', 'generation_jobs_eshop_id_id_unique'];
+const JOB_PROBES = ['generation_jobs_pkey'];
 const ONE_RUNNING = ['generation_jobs_one_running', 'generation_jobs_eshop_id_entity_type_entity_id_index'];
 
 /**
@@ -245,7 +245,7 @@ const CASES: Case[] = [
     name: 'productRelationsRepository.forProducts (the linked parameters)',
     table: 'parameters',
     run: relations,
-    probes: ['parameters_eshop_id_id_unique'],
+    probes: ['parameters_pkey'],
     keys: ['id'],
   },
   {
@@ -355,14 +355,14 @@ const CASES: Case[] = [
     name: 'favouritesRepository.find',
     table: 'widget_favourites',
     run: (trx, t) => favouritesRepository.find(trx, NEW_ESHOP, t.favourite),
-    probes: ['widget_favourites_pkey', 'widget_favourites_eshop_id_id_index'],
+    probes: ['widget_favourites_pkey'],
     keys: ['id'],
   },
   {
     name: 'favouritesRepository.remove',
     table: 'widget_favourites',
     run: (trx, t) => favouritesRepository.remove(trx, NEW_ESHOP, t.favourite),
-    probes: ['widget_favourites_pkey', 'widget_favourites_eshop_id_id_index'],
+    probes: ['widget_favourites_pkey'],
     keys: ['id'],
   },
   {

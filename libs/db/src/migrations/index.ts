@@ -26,6 +26,7 @@ import * as contentRevisions from './20261126000400_content_revisions';
 import * as deliverySettlementState from './20261126000600_delivery_settlement_state';
 import * as webhookSecretRotation from './20261126000800_webhook_secret_rotation';
 import * as eventTraceContext from './20261127000600_event_trace_context';
+import * as tenantScopedKeys from './20261127000900_tenant_scoped_keys';
 
 export interface Migration {
   name: string;
@@ -62,4 +63,5 @@ export const migrations: Migration[] = [
   { name: '20261126000600_delivery_settlement_state', ...deliverySettlementState },
   { name: '20261126000800_webhook_secret_rotation', ...webhookSecretRotation },
   { name: '20261127000600_event_trace_context', ...eventTraceContext },
+  { name: '20261127000900_tenant_scoped_keys', ...tenantScopedKeys },
 ];

@@ -78,13 +78,15 @@ export const catalogueReads = {
       opts.outputs.languagesComplete && 'c.languages_complete',
     ].filter((c): c is string => Boolean(c));
     const pageIds = listWhere(db, type, eshopId, opts, 'l')
-      .select('l.id')
+      .select('l.eshop_id', 'l.id')
       .orderBy('l.id')
       .limit(opts.perPage)
       .offset((opts.page - 1) * opts.perPage);
     const query = db
       .from(pageIds.as('p'))
-      .join(`${ENTITY_TABLES[type].table} as e`, 'e.id', 'p.id')
+      .join(`${ENTITY_TABLES[type].table} as e`, (join) =>
+        join.on('e.eshop_id', 'p.eshop_id').andOn('e.id', 'p.id'),
+      )
       .leftJoin('content as c', (join) =>
         join
           .on('c.eshop_id', 'e.eshop_id')

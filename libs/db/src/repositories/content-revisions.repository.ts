@@ -269,11 +269,12 @@ export const contentRevisionsRepository = {
    */
   async deleteOlderThan(db: Knex, days: number, limit: number): Promise<number> {
     const result = await db.raw<{ rowCount: number }>(
-      `delete from content_revisions where id in (
-         select r.id from content_revisions r
-           join content c on c.eshop_id = r.eshop_id and c.entity_type = r.entity_type and c.external_id = r.external_id
-          where r.created_at < now() - make_interval(days => ?) and r.version < c.version
-          limit ?)`,
+      `delete from content_revisions d
+       using (select r.eshop_id, r.id from content_revisions r
+                join content c on c.eshop_id = r.eshop_id and c.entity_type = r.entity_type and c.external_id = r.external_id
+               where r.created_at < now() - make_interval(days => ?) and r.version < c.version
+               limit ?) chosen
+       where d.eshop_id = chosen.eshop_id and d.id = chosen.id`,
       [days, limit],
     );
     return result.rowCount;

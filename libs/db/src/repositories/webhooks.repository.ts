@@ -260,13 +260,13 @@ export const webhooksRepository = {
   },
 
   /**
-   * Logs one attempt and trims the endpoint's log to its newest DELIVERY_LOG_SIZE attempts. The
-   * eshop is named in the subquery that finds where the trim ends, not in the delete: an endpoint
-   * of another eshop finds no attempt there, so the bound is null and nothing is deleted (the
-   * insert fails first, on the (eshop_id, endpoint_id) key). With `eshop_id = ?` in the delete too,
-   * stale statistics make a walk of the eshop's attempts through (eshop_id, seq) cost the same as
-   * the endpoint's range of (endpoint_id, id); the subquery, in id order with a limit, would need
-   * a sort as well to walk them, so its own plan holds.
+   * Logs one attempt and trims the endpoint's log to its newest DELIVERY_LOG_SIZE attempts (an
+   * endpoint of another eshop finds no attempt, so the bound is null and nothing is deleted; the
+   * insert fails first, on the (eshop_id, endpoint_id) key). The delete and the subquery that
+   * finds where the trim ends name the eshop through a one-element unnest (as keysFrom does), so
+   * both stay in one eshop (one shard) and probe the endpoint's range of (endpoint_id, id): with
+   * `eshop_id = ?`, stale statistics make a walk of the eshop's attempts through (eshop_id, seq),
+   * or through the primary key (eshop_id, id) in the subquery's order, cost the same.
    */
   async recordAttempt(db: Knex | Knex.Transaction, d: NewWebhookDelivery): Promise<void> {
     await db.raw(
@@ -275,10 +275,13 @@ export const webhooksRepository = {
            (eshop_id, endpoint_id, seq, attempt, status_code, error, latency_ms, response_excerpt)
          values (:eshop, :endpoint, :seq, :attempt, :status, :error, :latency, :excerpt)
          returning id)
-       delete from webhook_deliveries
-       where endpoint_id = :endpoint
-         and id <= (select id from webhook_deliveries where eshop_id = :eshop and endpoint_id = :endpoint
-                    order by id desc offset :keep limit 1)`,
+       delete from webhook_deliveries w
+       using unnest(array[:eshop::integer]) as k(eshop_id)
+       where w.eshop_id = k.eshop_id and w.endpoint_id = :endpoint
+         and w.id <= (select d.id from unnest(array[:eshop::integer]) as kd(eshop_id)
+                      join webhook_deliveries d on d.eshop_id = kd.eshop_id
+                      where d.endpoint_id = :endpoint
+                      order by d.id desc offset :keep limit 1)`,
       {
         eshop: d.eshopId,
         endpoint: d.endpointId,
@@ -329,14 +332,21 @@ export const webhooksRepository = {
     return rows[0]?.disabled === true;
   },
 
-  /** The endpoint's newest attempts first, at most `limit`. */
+  /**
+   * The endpoint's newest attempts first, at most `limit`. The eshop comes from a one-element
+   * unnest (as in keysFrom): with `eshop_id = ?`, stale statistics make a walk of the eshop's
+   * attempts through the primary key (eshop_id, id), in the same order, cost what the endpoint's
+   * range of (endpoint_id, id) costs.
+   */
   async deliveries(
     db: Knex | Knex.Transaction,
     eshopId: number,
     id: number,
     limit: number,
   ): Promise<WebhookDelivery[]> {
-    const rows = await db('webhook_deliveries')
+    const rows = await db
+      .from(db.raw('unnest(array[?::integer]) as k(eshop_id)', [eshopId]))
+      .join('webhook_deliveries as d', 'd.eshop_id', 'k.eshop_id')
       .select<
         {
           seq: number;
@@ -348,16 +358,16 @@ export const webhooksRepository = {
           at: string;
         }[]
       >(
-        'seq',
-        'attempt',
-        'status_code',
-        'error',
-        'latency_ms',
-        'response_excerpt',
-        db.raw(`${isoOffset('at')} as at`),
+        'd.seq',
+        'd.attempt',
+        'd.status_code',
+        'd.error',
+        'd.latency_ms',
+        'd.response_excerpt',
+        db.raw(`${isoOffset('d.at')} as at`),
       )
-      .where({ eshop_id: eshopId, endpoint_id: id })
-      .orderBy('id', 'desc')
+      .where('d.endpoint_id', id)
+      .orderBy('d.id', 'desc')
       .limit(limit);
     return rows.map((r) => ({
       seq: r.seq,
@@ -462,7 +472,7 @@ export const webhooksRepository = {
       if (seqs.length) {
         await trx('webhook_pending_deliveries')
           .insert(seqs.map((seq) => ({ eshop_id: eshopId, endpoint_id: id, seq })))
-          .onConflict(['endpoint_id', 'seq'])
+          .onConflict(['eshop_id', 'endpoint_id', 'seq'])
           .ignore();
       }
       return true;
@@ -516,7 +526,7 @@ export const webhooksRepository = {
          and greatest(p.queued_at, coalesce(p.claimed_at, p.queued_at)) < now() - make_interval(secs => :idle)
          and not exists (
            select 1 from webhook_pending_deliveries q
-           where q.endpoint_id = p.endpoint_id and q.seq < p.seq
+           where q.eshop_id = p.eshop_id and q.endpoint_id = p.endpoint_id and q.seq < p.seq
              and greatest(q.queued_at, coalesce(q.claimed_at, q.queued_at)) >= now() - make_interval(secs => :idle))
        order by p.endpoint_id, p.seq
        limit :limit`,
@@ -558,7 +568,7 @@ export const webhooksRepository = {
        from webhook_endpoints w
        join event_sequences s on s.eshop_id = w.eshop_id
        left join lateral (select min(seq) as oldest from webhook_pending_deliveries p
-                          where p.endpoint_id = w.id) p on true
+                          where p.eshop_id = w.eshop_id and p.endpoint_id = w.id) p on true
        left join events e on e.eshop_id = w.eshop_id and e.seq = coalesce(p.oldest, w.last_seq + 1)
        where w.disabled_at is null and w.failing_since is null`,
     );

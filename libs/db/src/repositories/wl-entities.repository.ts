@@ -3,7 +3,7 @@ import type { LangMap } from './catalogue.repository';
 import type { TimestampsOut, WlEntityRow } from '../tables';
 import { isoOffset } from '../timestamps';
 import { designOwner } from './designs.repository';
-import { INTERNAL_ID, keysFrom } from './tenant-keys';
+import { INTERNAL_ID, keysFrom, type TenantKey } from './tenant-keys';
 
 export type WlEntityType = WlEntityRow['type'];
 
@@ -30,19 +30,22 @@ export interface WlEntityWrite {
   designId?: number | null;
 }
 
+const ENTITY_ID: TenantKey = { column: 'entity_id', type: 'text' };
+
 type EntityOut = Omit<WlEntityRow, 'design_owner' | keyof TimestampsOut> & TimestampsOut;
 
-function select(db: Knex | Knex.Transaction) {
-  return db('wl_entities').select<EntityOut[]>(
-    'id',
-    'eshop_id',
-    'entity_id',
-    'type',
-    'design_id',
-    'old_description',
-    'title',
-    db.raw(`${isoOffset('created_at')} as created_at`),
-    db.raw(`${isoOffset('updated_at')} as updated_at`),
+/** The entity's columns, named by table (a statement joined on keysFrom has eshop_id and entity_id twice). */
+function select(db: Knex | Knex.Transaction, query: Knex.QueryBuilder = db('wl_entities')) {
+  return query.select<EntityOut[]>(
+    'wl_entities.id',
+    'wl_entities.eshop_id',
+    'wl_entities.entity_id',
+    'wl_entities.type',
+    'wl_entities.design_id',
+    'wl_entities.old_description',
+    'wl_entities.title',
+    db.raw(`${isoOffset('wl_entities.created_at')} as created_at`),
+    db.raw(`${isoOffset('wl_entities.updated_at')} as updated_at`),
   );
 }
 
@@ -93,7 +96,7 @@ export const wlEntitiesRepository = {
       .merge({ ...values, ...keepDesign, updated_at: db.fn.now(6) })
       .returning<{ id: number; created: boolean }[]>(['id', db.raw('(xmax = 0) as created')]);
     // Written just above in this transaction: it is there.
-    const entity = (await select(db).where({ id: row!.id }).first())!;
+    const entity = (await select(db).where({ eshop_id: eshopId, id: row!.id }).first())!;
     return { entity: toEntity(entity), created: row!.created };
   },
 
@@ -128,7 +131,14 @@ export const wlEntitiesRepository = {
     type: WlEntityType,
     entityId: string,
   ): Promise<WlEntity | undefined> {
-    const row = await select(db).where({ eshop_id: eshopId, type, entity_id: entityId }).first();
+    // Joined on the keys (keysFrom): by stale statistics a walk of the eshop's entities through
+    // the primary key (eshop_id, id) costs the same as the probe of (eshop_id, type, entity_id).
+    const keyed = db
+      .from(keysFrom(db, eshopId, [entityId], ENTITY_ID))
+      .join('wl_entities', (join) =>
+        join.on('wl_entities.eshop_id', 'k.eshop_id').andOn('wl_entities.entity_id', 'x.entity_id'),
+      );
+    const row = await select(db, keyed).where('wl_entities.type', type).first();
     return row ? toEntity(row) : undefined;
   },
 
