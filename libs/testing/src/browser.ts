@@ -20,5 +20,21 @@ export function chromiumPath(): string {
  */
 export async function launchBrowser(args: string[] = []): Promise<Browser> {
   const { chromium } = await import('playwright-core');
-  return chromium.launch({ executablePath: chromiumPath(), headless: true, args });
+  // A launch on a loaded machine (two test workers starting Chromium at once) has been seen to
+  // lose the browser right after it started ("Target page, context or browser has been closed"
+  // from launch, failing a whole file in CI): a fresh launch is tried before giving up.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await chromium.launch({ executablePath: chromiumPath(), headless: true, args });
+    } catch (err) {
+      if (attempt >= LAUNCH_ATTEMPTS) throw err;
+      process.stderr.write(
+        `chromium launch ${attempt} failed, trying again: ${(err as Error).message.split('\n')[0]}\n`,
+      );
+      await new Promise((resolve) => setTimeout(resolve, 500 * attempt));
+    }
+  }
 }
+
+/** Launches tried before a browser test gives up. */
+const LAUNCH_ATTEMPTS = 3;
