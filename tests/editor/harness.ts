@@ -92,6 +92,16 @@ export function editorHarness(prefix: string) {
   let generation: Worker[] = [];
   let settlement: Worker[] = [];
   let browser: Browser;
+  /**
+   * A Chromium that says when it goes away. In CI a whole file's browser has been seen closed
+   * before its first page ("Target page, context or browser has been closed"), with no test of
+   * the file at fault; open() then starts another instead of failing every test of the file.
+   */
+  const launched = async (): Promise<Browser> => {
+    const started = await launchBrowser();
+    started.on('disconnected', () => process.stderr.write(`${prefix}: chromium disconnected\n`));
+    return started;
+  };
   let host: { server: Server; origin: string };
   let other: { server: Server; origin: string };
 
@@ -104,7 +114,7 @@ export function editorHarness(prefix: string) {
     settlement = startSettlement(credit);
     host = await startHostPages(() => wl.url);
     other = await startHostPages(() => wl.url);
-    browser = await launchBrowser();
+    browser = await launched();
   });
   afterAll(async () => {
     await browser?.close();
@@ -149,6 +159,7 @@ export function editorHarness(prefix: string) {
 
     /** A new page (360 px wide when asked) on the host page of `origin`, with the editor opened. */
     async open(opts: HostPageOptions & { origin?: string; width?: number }): Promise<Page> {
+      if (!browser.isConnected()) browser = await launched();
       // A context of its own per page: axe needs one, and no state leaks between tests.
       const context = await browser.newContext({ viewport: { width: opts.width ?? 1024, height: 900 } });
       const page = await context.newPage();
