@@ -92,6 +92,7 @@ export function editorHarness(prefix: string) {
   let generation: Worker[] = [];
   let settlement: Worker[] = [];
   let browser: Browser;
+  let closing = false;
   /**
    * A Chromium that says when it goes away. In CI a whole file's browser has been seen closed
    * before its first page ("Target page, context or browser has been closed"), with no test of
@@ -99,7 +100,9 @@ export function editorHarness(prefix: string) {
    */
   const launched = async (): Promise<Browser> => {
     const started = await launchBrowser();
-    started.on('disconnected', () => process.stderr.write(`${prefix}: chromium disconnected\n`));
+    started.on('disconnected', () => {
+      if (!closing) process.stderr.write(`${prefix}: chromium disconnected before the file ended\n`);
+    });
     return started;
   };
   let host: { server: Server; origin: string };
@@ -117,6 +120,7 @@ export function editorHarness(prefix: string) {
     browser = await launched();
   });
   afterAll(async () => {
+    closing = true;
     await browser?.close();
     await new Promise((r) => host?.server.close(r));
     await new Promise((r) => other?.server.close(r));
