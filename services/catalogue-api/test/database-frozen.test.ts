@@ -1,14 +1,4 @@
-import {
-  makeEshop,
-  serveApp,
-  startPrivatePostgres,
-  testConfig,
-  type DisposablePostgres,
-  type ServedApp,
-} from '@catalogue/testing';
-import { createApp } from '../src/app';
-import { buildDeps, closeDeps, type Deps } from '../src/deps';
-import { client, type ApiResponse, type Client } from './helpers';
+import { catalogueOnPrivatePostgres, type ApiResponse } from './helpers';
 
 const LIST = '/api/v2/rest/products?page=1&per_page=10';
 /**
@@ -33,32 +23,11 @@ async function timed(call: () => Promise<ApiResponse>): Promise<{ res: ApiRespon
  * server carries on.
  */
 describe('catalogue-api when PostgreSQL freezes (default statement timeout)', () => {
-  let pg: DisposablePostgres;
-  let deps: Deps;
-  let server: ServedApp;
-  let api: Client;
-
-  beforeAll(async () => {
-    pg = await startPrivatePostgres();
-    deps = buildDeps(
-      testConfig({
-        DATABASE_URL: pg.url,
-        DATABASE_POOL_MAX: '2',
-        DATABASE_STATEMENT_TIMEOUT_MS: '30000',
-        DATABASE_CONNECT_TIMEOUT_MS: '5000',
-        DATABASE_STALL_CHECK_MS: '2000',
-      }),
-    );
-    server = await serveApp(createApp(deps), deps.logger);
-    const eshop = await makeEshop(deps.db);
-    api = client(server.url, eshop.apiToken);
-  }, 60_000);
-
-  afterAll(async () => {
-    pg.thaw();
-    await server.stop();
-    await closeDeps(deps);
-    await pg.stop();
+  const app = catalogueOnPrivatePostgres({
+    DATABASE_POOL_MAX: '2',
+    DATABASE_STATEMENT_TIMEOUT_MS: '30000',
+    DATABASE_CONNECT_TIMEOUT_MS: '5000',
+    DATABASE_STALL_CHECK_MS: '2000',
   });
 
   const expectUnavailable = ({ res, ms }: { res: ApiResponse; ms: number }): void => {
@@ -70,27 +39,29 @@ describe('catalogue-api when PostgreSQL freezes (default statement timeout)', ()
 
   test('when PostgreSQL is frozen, then a list and an import answer 503 within the bound, the import stores nothing, and after SIGCONT both succeed', async () => {
     // Arrange: the pool holds open connections to the server (the case the old bound missed).
-    expect((await api.get(LIST)).status).toBe(200);
+    expect((await app.api.get(LIST)).status).toBe(200);
     expect(
-      (await api.post('/api/v2/rest/products', [{ id: 'BEFORE', name: { default: 'Before' } }])).status,
+      (await app.api.post('/api/v2/rest/products', [{ id: 'BEFORE', name: { default: 'Before' } }])).status,
     ).toBe(200);
 
-    pg.freeze();
+    app.pg.freeze();
     try {
       // Act + Assert: each request alone, then both at once.
-      expectUnavailable(await timed(() => api.get(LIST)));
+      expectUnavailable(await timed(() => app.api.get(LIST)));
       expectUnavailable(
-        await timed(() => api.post('/api/v2/rest/products', [{ id: 'FROZEN', name: { default: 'Frozen' } }])),
+        await timed(() =>
+          app.api.post('/api/v2/rest/products', [{ id: 'FROZEN', name: { default: 'Frozen' } }]),
+        ),
       );
       const both = await Promise.all([
-        timed(() => api.get(LIST)),
-        timed(() => api.post('/api/v2/rest/products', [{ id: 'FROZEN', name: { default: 'Frozen' } }])),
+        timed(() => app.api.get(LIST)),
+        timed(() => app.api.post('/api/v2/rest/products', [{ id: 'FROZEN', name: { default: 'Frozen' } }])),
       ]);
       for (const answer of both) expectUnavailable(answer);
-      const ready = await fetch(`${server.url}/readyz`);
+      const ready = await fetch(`${app.server.url}/readyz`);
       expect(ready.status).toBe(503);
     } finally {
-      pg.thaw();
+      app.pg.thaw();
     }
 
     // The server carries on: requests succeed again (the first may still meet a connection
@@ -98,15 +69,15 @@ describe('catalogue-api when PostgreSQL freezes (default statement timeout)', ()
     const deadline = Date.now() + 20_000;
     let list: ApiResponse | undefined;
     while (Date.now() < deadline) {
-      list = await api.get(LIST);
+      list = await app.api.get(LIST);
       if (list.status === 200) break;
       await new Promise((r) => setTimeout(r, 200));
     }
     expect(list?.status).toBe(200);
-    const after = await api.post('/api/v2/rest/products', [{ id: 'AFTER', name: { default: 'After' } }]);
+    const after = await app.api.post('/api/v2/rest/products', [{ id: 'AFTER', name: { default: 'After' } }]);
     expect(after.status).toBe(200);
     // The imports answered 503 changed nothing: their transactions died with their connections.
-    const ids = await deps.db('products').orderBy('external_id').pluck('external_id');
+    const ids = await app.deps.db('products').orderBy('external_id').pluck('external_id');
     expect(ids).toEqual(['AFTER', 'BEFORE']);
   }, 90_000);
 });

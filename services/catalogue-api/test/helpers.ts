@@ -1,13 +1,18 @@
 import {
   expectMatchesContract,
   makeEshop,
+  serveApp,
   serveServiceForTests,
+  startPrivatePostgres,
+  testConfig,
+  type DisposablePostgres,
   type EshopFixture,
+  type ServedApp,
 } from '@catalogue/testing';
 import { adminService, type CreatedEshop } from '@catalogue/admin';
 import type { EntityStatus, EntityType } from '@catalogue/db';
 import { createApp } from '../src/app';
-import { buildDeps, closeDeps } from '../src/deps';
+import { buildDeps, closeDeps, type Deps } from '../src/deps';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- tests read response fields directly; the contract check validates shapes
 export interface ApiResponse<T = any> {
@@ -94,6 +99,45 @@ export function catalogueService(configOverrides: Record<string, string> = {}) {
     ) {
       const admin = adminService(service.deps.db);
       for (const id of externalIds) await admin.setItemStatus(eshopId, type, id, status);
+    },
+  };
+}
+
+/**
+ * The catalogue API on a PostgreSQL server of the test file's own (one it may stop, kill or
+ * freeze), with `overrides` for its settings and one eshop's client; started in beforeAll,
+ * thawed and stopped in afterAll.
+ */
+export function catalogueOnPrivatePostgres(overrides: Record<string, string>) {
+  let pg: DisposablePostgres;
+  let deps: Deps;
+  let server: ServedApp;
+  let api: Client;
+  beforeAll(async () => {
+    pg = await startPrivatePostgres();
+    deps = buildDeps(testConfig({ DATABASE_URL: pg.url, ...overrides }));
+    server = await serveApp(createApp(deps), deps.logger);
+    const eshop = await makeEshop(deps.db);
+    api = client(server.url, eshop.apiToken);
+  }, 60_000);
+  afterAll(async () => {
+    pg.thaw();
+    await server.stop();
+    await closeDeps(deps);
+    await pg.stop();
+  });
+  return {
+    get pg() {
+      return pg;
+    },
+    get deps() {
+      return deps;
+    },
+    get server() {
+      return server;
+    },
+    get api() {
+      return api;
     },
   };
 }
