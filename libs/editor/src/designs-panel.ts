@@ -8,6 +8,7 @@ import type {
   DesignStructure,
   DesignView,
   FieldSpec,
+  FillableStructureWidget,
   FillDesignView,
   StructureWidget,
 } from '@catalogue/content/v3';
@@ -247,10 +248,11 @@ export class CcsDesignsPanel extends PanelBase {
     const t = this.t;
     const error = this.message ? html`<div class="error" role="alert">${this.message}</div>` : nothing;
     if (this.structure) {
-      const over = this.structure.widget.some(
-        (w) =>
-          w.fillable &&
-          w.field.some((s) => (this.entry(w.design_widget_id).fields[s.role] ?? '').length > s.max_length),
+      // An unfillable widget has no `field` (read as none: the same code as before the v3 types).
+      const over = this.structure.widget.some((w) =>
+        [...((w as Partial<FillableStructureWidget>).field ?? [])].some(
+          (s) => (this.entry(w.design_widget_id).fields[s.role] ?? '').length > s.max_length,
+        ),
       );
       return html`<section class="panel" aria-labelledby="fill-title">
         <h3 id="fill-title">${t('designsTitle')}: ${this.structure.design_name}</h3>
