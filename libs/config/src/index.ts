@@ -7,6 +7,7 @@ export {
   CONTENT_ENTITY_TYPES,
   EVENT_TYPES,
   GENERATION_JOB_STATUSES,
+  REVISION_SOURCES,
   V1_ENTITY_TYPES,
   WHITE_LABEL_ENTITY_TYPES,
 } from './vocabulary';
@@ -15,6 +16,7 @@ export type {
   ContentEntityType,
   EventType,
   GenerationJobStatus,
+  RevisionSource,
   V1EntityType,
   WhiteLabelEntityType,
 } from './vocabulary';

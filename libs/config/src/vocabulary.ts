@@ -25,6 +25,14 @@ export type ContentEntityType = (typeof CONTENT_ENTITY_TYPES)[number];
 export const GENERATION_JOB_STATUSES = ['pending', 'running', 'done', 'failed'] as const;
 export type GenerationJobStatus = (typeof GENERATION_JOB_STATUSES)[number];
 
+/**
+ * Who wrote a revision of an entity's content (`content_revisions.source`): people in the editor,
+ * a fill, a generation job, an import's re-render, a restore, or a one-off repair of stored
+ * content run when the database is prepared.
+ */
+export const REVISION_SOURCES = ['editor', 'fill', 'generation', 'import', 'restore', 'repair'] as const;
+export type RevisionSource = (typeof REVISION_SOURCES)[number];
+
 /** What happened, as the change feed and webhooks tell it (the `events_type_known` check lists the same). */
 export const EVENT_TYPES = [
   'item.created',

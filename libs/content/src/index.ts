@@ -72,3 +72,7 @@ export { adoptSample, hasSample, publicTree, sampleParts } from './sample';
 export type { SampleContent } from './build';
 export type { SamplePart } from './model';
 export { markUnmarkedSamples } from './legacy-samples';
+
+// The white-label API's (v3) answers, one module for the API and the editor (which imports it as
+// `@catalogue/content/v3`): `v3.WidgetView`, `v3.Data<v3.DesignView[]>`, …
+export type * as v3 from './v3-contract';

@@ -1,6 +1,6 @@
 import { html, nothing } from 'lit';
 import { PanelBase } from './panel-base';
-import type { CatalogueWidget, Favourite } from './types';
+import type { Data, FavouriteView, WidgetView } from '@catalogue/content/v3';
 
 /** Adds a widget from the catalogue (by category) or from the eshop's favourites, at a position. */
 export class CcsAddPanel extends PanelBase {
@@ -14,8 +14,8 @@ export class CcsAddPanel extends PanelBase {
     failed: { state: true },
   };
   declare count: number;
-  declare catalogue: CatalogueWidget[] | null;
-  declare favourites: Favourite[] | null;
+  declare catalogue: WidgetView[] | null;
+  declare favourites: FavouriteView[] | null;
   declare category: number;
   declare position: number;
   declare failed: boolean;
@@ -33,8 +33,8 @@ export class CcsAddPanel extends PanelBase {
   override connectedCallback(): void {
     super.connectedCallback();
     void Promise.all([
-      this.api.get<{ data: CatalogueWidget[] }>('/widget'),
-      this.api.get<{ data: Favourite[] }>('/widget-favourite'),
+      this.api.get<Data<WidgetView[]>>('/widget'),
+      this.api.get<Data<FavouriteView[]>>('/widget-favourite'),
     ]).then(
       ([catalogue, favourites]) => {
         this.catalogue = catalogue.data;

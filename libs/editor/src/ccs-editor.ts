@@ -14,7 +14,7 @@ import { entriesOf } from './entries';
 import { adoptContentSheet, watchCsp } from './host';
 import { cachedTranslator, languageName, type MessageOverrides, type Translate } from './i18n';
 import { editableNodes, makeEditable } from './inline-edit';
-import type { ContentRevision, GenerationJob } from './types';
+import type { GenerationJobView, RevisionView } from '@catalogue/content/v3';
 import { renderWidgetItem, type WidgetItemView } from './widget-item';
 import './add-panel';
 import './generate-panel';
@@ -162,7 +162,7 @@ export class CcsEditor extends EditorHostApi {
               .replaced=${this.replacedNames()}
               .spent=${() => this.content.revisions().then(creditsSpentOn)}
               .running=${Boolean(running)}
-              @ccs-started=${(e: CustomEvent<GenerationJob>) => this.watcher.watch(e.detail)}
+              @ccs-started=${(e: CustomEvent<GenerationJobView>) => this.watcher.watch(e.detail)}
               @ccs-failed=${(e: CustomEvent<unknown>) => this.panelFailed(e.detail)}
               @ccs-close=${() => void this.closePanel()}
             ></ccs-generate-panel>`
@@ -194,7 +194,7 @@ export class CcsEditor extends EditorHostApi {
               .t=${t}
               .read=${() => this.content.revisions()}
               .current=${this.content.version}
-              @ccs-restore-revision=${(e: CustomEvent<{ revision: ContentRevision; when: string }>) =>
+              @ccs-restore-revision=${(e: CustomEvent<{ revision: RevisionView; when: string }>) =>
                 void this.restoreRevision(e.detail.revision, e.detail.when)}
               @ccs-failed=${(e: CustomEvent<unknown>) => this.fail(e.detail)}
               @ccs-close=${() => void this.closePanel()}

@@ -5,14 +5,14 @@
  */
 import { html, nothing, type ReactiveController, type ReactiveControllerHost } from 'lit';
 import type { Translate } from './i18n';
-import type { ContentRevision } from './types';
+import type { RevisionView } from '@catalogue/content/v3';
 
 /**
  * The credits generations already cost for the content shown: what the generation revisions
  * since the newest fill were charged (a fill replaced everything before it). Revisions come
  * newest first; a replace refunds none of it.
  */
-export function creditsSpentOn(revisions: readonly ContentRevision[]): number {
+export function creditsSpentOn(revisions: readonly RevisionView[]): number {
   let spent = 0;
   for (const revision of revisions) {
     if (revision.source === 'fill') break;

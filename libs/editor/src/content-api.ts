@@ -4,7 +4,15 @@
  * No state and no DOM: the editor (editor-core.ts) decides when to call and what to show.
  */
 import { ApiError, type Api } from './api';
-import type { CatalogueWidget, ContentElement, ContentRevision, ContentWidget, GenerationJob } from './types';
+import type {
+  ContentElement,
+  ContentWidget,
+  Data,
+  EntityHtml,
+  GenerationJobView,
+  RevisionView,
+  WidgetView,
+} from '@catalogue/content/v3';
 
 /** A widget's elements as a write body takes them (`[]` values become empty maps). */
 export function elementsOf(widget: ContentWidget) {
@@ -55,13 +63,13 @@ export class ContentApi {
 
   /** The eshop's languages: the keys of the entity's html map. */
   async languages(): Promise<string[]> {
-    const { html } = await this.api.get<{ html: Record<string, string> }>(`/entity${this.entityPath}/html`);
+    const { html } = await this.api.get<EntityHtml>(`/entity${this.entityPath}/html`);
     return Object.keys(html);
   }
 
   /** The entity's running generation, or null when none runs (the API's 404). */
-  running(): Promise<GenerationJob | null> {
-    return this.api.get<{ data: GenerationJob }>(`/content${this.entityPath}/generate`).then(
+  running(): Promise<GenerationJobView | null> {
+    return this.api.get<Data<GenerationJobView>>(`/content${this.entityPath}/generate`).then(
       (r) => r.data,
       (err: unknown) => {
         if (err instanceof ApiError && err.status === 404) return null;
@@ -70,8 +78,8 @@ export class ContentApi {
     );
   }
 
-  async catalogue(): Promise<CatalogueWidget[]> {
-    return (await this.api.get<{ data: CatalogueWidget[] }>('/widget')).data;
+  async catalogue(): Promise<WidgetView[]> {
+    return (await this.api.get<Data<WidgetView[]>>('/widget')).data;
   }
 
   reorder(order: number[], lang: string): Promise<ContentWidget[]> {
@@ -140,10 +148,9 @@ export class ContentApi {
   }
 
   /** The newest revisions of the content (the API keeps at most 100 a page), newest first. */
-  async revisions(): Promise<ContentRevision[]> {
-    return (
-      await this.api.get<{ data: ContentRevision[] }>(`/content${this.entityPath}/revisions?per_page=100`)
-    ).data;
+  async revisions(): Promise<RevisionView[]> {
+    return (await this.api.get<Data<RevisionView[]>>(`/content${this.entityPath}/revisions?per_page=100`))
+      .data;
   }
 
   /** Makes a revision's tree the content again (a new revision, source `restore`). */

@@ -3,7 +3,15 @@ import { ApiError } from './api';
 import { designName, errorMessage } from './i18n';
 import { renderReplaceQuestion, ReplaceQuestionController } from './confirm-replace';
 import { PanelBase } from './panel-base';
-import type { Design, DesignStructure, FieldSpec, StructureWidget } from './types';
+import type {
+  Data,
+  DesignStructure,
+  DesignView,
+  FieldSpec,
+  FillableStructureWidget,
+  FillDesignView,
+  StructureWidget,
+} from '@catalogue/content/v3';
 
 type Texts = Record<string, string>;
 interface Entry {
@@ -44,7 +52,7 @@ export class CcsDesignsPanel extends PanelBase {
   declare lang: string;
   /** A fill replaces every widget: it asks first when there are some. */
   private readonly question = new ReplaceQuestionController(this);
-  declare designs: Design[] | null;
+  declare designs: DesignView[] | null;
   declare structure: DesignStructure | null;
   declare entries: Record<number, Entry>;
   declare message: string;
@@ -64,13 +72,13 @@ export class CcsDesignsPanel extends PanelBase {
 
   override connectedCallback(): void {
     super.connectedCallback();
-    this.api.get<{ data: Design[] }>(`/design?type=${this.entityType}`).then(
+    this.api.get<Data<DesignView[]>>(`/design?type=${this.entityType}`).then(
       (r) => (this.designs = r.data),
       (err: unknown) => (this.message = errorMessage(this.t, err)),
     );
   }
 
-  private async pick(design: Design): Promise<void> {
+  private async pick(design: DesignView): Promise<void> {
     this.message = '';
     try {
       this.structure = await this.api.get<DesignStructure>(`/design/${design.id}/structure`);
@@ -130,7 +138,7 @@ export class CcsDesignsPanel extends PanelBase {
     this.sending = true;
     this.message = '';
     try {
-      const res = await this.api.post<{ widget_created: number }>(
+      const res = await this.api.post<FillDesignView>(
         `/entity${this.entityPath}/design?lang=${encodeURIComponent(this.lang)}`,
         body,
       );
@@ -240,8 +248,9 @@ export class CcsDesignsPanel extends PanelBase {
     const t = this.t;
     const error = this.message ? html`<div class="error" role="alert">${this.message}</div>` : nothing;
     if (this.structure) {
+      // An unfillable widget has no `field` (read as none: the same code as before the v3 types).
       const over = this.structure.widget.some((w) =>
-        [...(w.field ?? [])].some(
+        [...((w as Partial<FillableStructureWidget>).field ?? [])].some(
           (s) => (this.entry(w.design_widget_id).fields[s.role] ?? '').length > s.max_length,
         ),
       );

@@ -8,13 +8,13 @@ import { EditorLoad } from './editor-load';
 import type { View } from './editor-state';
 import { editableNodes, editedValue } from './inline-edit';
 import { en, type MessageKey } from './messages/en';
-import type { ContentElement, ContentWidget, GenerationJob } from './types';
+import type { ContentElement, ContentWidget, GenerationJobView } from '@catalogue/content/v3';
 
 export type { Panel } from './editor-state';
 
 export class EditorCore extends EditorLoad {
   /** Which widgets the job left out and why, in the UI language ('' when none). */
-  private skippedText(job: GenerationJob): string {
+  private skippedText(job: GenerationJobView): string {
     const skipped = job.widgets_skipped ?? [];
     if (skipped.length === 0) return '';
     const names = new Map([...this.catalogue.values()].map((w) => [w.type, w.name]));
@@ -88,7 +88,7 @@ export class EditorCore extends EditorLoad {
       ?.focus();
   }
 
-  protected override onJob(job: GenerationJob): void {
+  protected override onJob(job: GenerationJobView): void {
     this.job = job;
     this.emit('ccs-generation', { job });
     if (job.status === 'done') {

@@ -8,7 +8,7 @@
  */
 import { EditorCore } from './editor-core';
 import type { View } from './editor-state';
-import type { ContentRevision } from './types';
+import type { RevisionView } from '@catalogue/content/v3';
 
 interface Remembered {
   version: number;
@@ -65,7 +65,7 @@ export class EditorHistory extends EditorCore {
   }
 
   /** Restores a revision the History panel lists (a new action: nothing to redo after it). */
-  protected async restoreRevision(revision: ContentRevision, when: string): Promise<void> {
+  protected async restoreRevision(revision: RevisionView, when: string): Promise<void> {
     const view = this.shown;
     if (!view) return;
     const ok = await this.change(
@@ -78,7 +78,7 @@ export class EditorHistory extends EditorCore {
     if (ok) await this.closePanel();
   }
 
-  private async revisionsOf(view: View): Promise<ContentRevision[] | undefined> {
+  private async revisionsOf(view: View): Promise<RevisionView[] | undefined> {
     try {
       return await view.content.revisions();
     } catch (err) {
@@ -90,7 +90,7 @@ export class EditorHistory extends EditorCore {
   private async restoreTo(
     action: 'undo' | 'redo',
     view: View,
-    target: ContentRevision,
+    target: RevisionView,
     redo: number[],
     done: string,
   ): Promise<boolean> {

@@ -3,7 +3,7 @@
  * `undo()` / `redo()` (editor-history.ts): the content language, the widgets shown, an html.
  */
 import { EditorHistory } from './editor-history';
-import type { ContentWidget } from './types';
+import type { ContentWidget, EntityHtml } from '@catalogue/content/v3';
 
 export class EditorHostApi extends EditorHistory {
   /** Shows the content in another language (as the select does) and resolves once it is read. */
@@ -20,9 +20,7 @@ export class EditorHostApi extends EditorHistory {
 
   /** The entity's rendered html in a language (as the shop shows it), read from the API. */
   async getHtml(lang: string = this.lang): Promise<string> {
-    const { html } = await this.content.api.get<{ html: Record<string, string> }>(
-      `/entity${this.entityPath}/html`,
-    );
+    const { html } = await this.content.api.get<EntityHtml>(`/entity${this.entityPath}/html`);
     return html[lang] ?? '';
   }
 }

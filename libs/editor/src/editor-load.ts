@@ -11,7 +11,7 @@ import type { PropertyValues } from 'lit';
 import { ApiError } from './api';
 import { EditorState, type View } from './editor-state';
 import { JobWatcher } from './job-watcher';
-import type { ContentWidget, GenerationJob } from './types';
+import type { ContentWidget, GenerationJobView } from '@catalogue/content/v3';
 
 export class EditorLoad extends EditorState {
   protected readonly watcher = new JobWatcher(this, (job) => this.onJob(job));
@@ -175,7 +175,7 @@ export class EditorLoad extends EditorState {
     });
   }
 
-  protected onJob(_job: GenerationJob): void {
+  protected onJob(_job: GenerationJobView): void {
     // editor-core.ts follows a generation
   }
 

@@ -10,7 +10,7 @@ import { editorErrorCode } from './errors';
 import { errorMessage, translator, type Translate } from './i18n';
 import { editorStyles } from './styles';
 import { markStyles } from './styles-more';
-import type { CatalogueWidget, ContentWidget, GenerationJob } from './types';
+import type { ContentWidget, GenerationJobView, WidgetView } from '@catalogue/content/v3';
 
 /** What a host may turn on (`features`): all of them unless it names some. */
 export type Feature = 'edit' | 'add' | 'designs' | 'generate' | 'history';
@@ -96,7 +96,7 @@ export class EditorState extends LitElement {
   /** The version whose tree is shown after an undo or redo (null: the current version's). */
   protected undoBase: number | null = null;
   declare panel: Panel;
-  declare job: GenerationJob | null;
+  declare job: GenerationJobView | null;
   declare dropIndex: number | null;
   /** The widget whose "copy to another entity" form is open. */
   declare copying: number | null;
@@ -105,7 +105,7 @@ export class EditorState extends LitElement {
   /** The widget whose images, links and videos are open to edit. */
   declare mediaOf: number | null;
   /** The widget catalogue by id: names for the labels, entry classes for element-copy. */
-  declare catalogue: ReadonlyMap<number, CatalogueWidget>;
+  declare catalogue: ReadonlyMap<number, WidgetView>;
 
   protected api!: Api;
   /** The view asked for (the attributes now); `shown` is the one the widgets on screen are of. */

@@ -5,7 +5,7 @@
  * duplicates or removes.
  */
 import { inTreeOrder, valueIn } from './inline-edit';
-import type { ContentElement, ContentWidget } from './types';
+import type { ContentElement, ContentWidget } from '@catalogue/content/v3';
 
 export interface Entry {
   element: ContentElement;

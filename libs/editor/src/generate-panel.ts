@@ -4,7 +4,15 @@ import { ApiError } from './api';
 import { designName, errorMessage, languageName } from './i18n';
 import { renderReplaceQuestion, ReplaceQuestionController } from './confirm-replace';
 import { PanelBase } from './panel-base';
-import type { Design, DesignStructure, GenerationJob, Price, Prompt } from './types';
+import type {
+  Data,
+  DesignStructure,
+  DesignView,
+  GenerationJobView,
+  PriceView,
+  PromptView,
+  RemainingCredits,
+} from '@catalogue/content/v3';
 
 /**
  * The generate form: prompt, language, design, replace or append, web research URLs; the
@@ -46,9 +54,9 @@ export class CcsGeneratePanel extends PanelBase {
   declare count: number;
   declare lang: string;
   declare running: boolean;
-  declare prompts: Prompt[];
-  declare designs: Design[];
-  declare prices: Price[] | null;
+  declare prompts: PromptView[];
+  declare designs: DesignView[];
+  declare prices: PriceView[] | null;
   declare remaining: number | null;
   declare fillable: Record<number, number>;
   declare form: {
@@ -85,10 +93,10 @@ export class CcsGeneratePanel extends PanelBase {
   private async load(): Promise<void> {
     try {
       const [prompts, designs, credit, prices] = await Promise.all([
-        this.api.get<{ data: Prompt[] }>('/prompt'),
-        this.api.get<{ data: Design[] }>(`/design?type=${this.entityType}`),
-        this.api.get<{ data: { remaining: number } }>('/credit'),
-        fetch(this.api.url('public/credit')).then((r) => r.json() as Promise<{ data: Price[] }>),
+        this.api.get<Data<PromptView[]>>('/prompt'),
+        this.api.get<Data<DesignView[]>>(`/design?type=${this.entityType}`),
+        this.api.get<Data<RemainingCredits>>('/credit'),
+        fetch(this.api.url('public/credit')).then((r) => r.json() as Promise<Data<PriceView[]>>),
       ]);
       this.prompts = prompts.data;
       this.designs = designs.data;
@@ -171,7 +179,7 @@ export class CcsGeneratePanel extends PanelBase {
     this.sending = true;
     this.message = '';
     try {
-      const { data } = await this.api.post<{ data: GenerationJob }>(
+      const { data } = await this.api.post<Data<GenerationJobView>>(
         `/content${this.entityPath}/generate`,
         body,
       );
@@ -182,7 +190,7 @@ export class CcsGeneratePanel extends PanelBase {
       // A 409 names the job already running: follow it instead of starting another.
       const running =
         err instanceof ApiError && err.status === 409
-          ? (err.body as { data?: GenerationJob }).data
+          ? (err.body as { data?: GenerationJobView }).data
           : undefined;
       if (running) this.send('ccs-started', running);
       const remaining = (err instanceof ApiError ? (err.body as { remaining?: unknown }) : undefined)

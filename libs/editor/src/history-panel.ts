@@ -4,7 +4,7 @@ import type { MessageKey } from './messages/en';
 import { PanelBase } from './panel-base';
 import { editorStyles } from './styles';
 import { revisionStyles } from './styles-more';
-import type { ContentRevision } from './types';
+import type { RevisionView } from '@catalogue/content/v3';
 
 /** The content's revisions, newest first: who wrote each, when, in which languages; Restore. */
 export class CcsHistoryPanel extends PanelBase {
@@ -16,10 +16,10 @@ export class CcsHistoryPanel extends PanelBase {
     revisions: { state: true },
   };
   /** Reads the revisions (the editor's ContentApi). */
-  declare read: () => Promise<ContentRevision[]>;
+  declare read: () => Promise<RevisionView[]>;
   /** The version shown now (its Restore is left out). */
   declare current: number | null;
-  declare revisions: ContentRevision[] | null;
+  declare revisions: RevisionView[] | null;
 
   constructor() {
     super();
@@ -36,7 +36,7 @@ export class CcsHistoryPanel extends PanelBase {
   }
 
   /** A revision's time as the UI language writes it. */
-  private when(r: ContentRevision): string {
+  private when(r: RevisionView): string {
     try {
       return new Date(r.created_at).toLocaleString(this.t.lang, { dateStyle: 'medium', timeStyle: 'short' });
     } catch {

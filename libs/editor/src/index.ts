@@ -1,3 +1,4 @@
 /** The bundle's entry: defines <ccs-editor> (and its panels) when loaded. */
 export { CcsEditor } from './ccs-editor';
-export type { ContentWidget, GenerationJob } from './types';
+// GenerationJob: the name hosts have imported it by.
+export type { ContentWidget, GenerationJobView as GenerationJob } from '@catalogue/content/v3';

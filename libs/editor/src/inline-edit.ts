@@ -6,7 +6,7 @@
  * (an element the renderer dropped for another reason, e.g. an unsafe link) that class is not
  * offered for editing rather than editing the wrong element.
  */
-import type { ContentElement, ContentWidget } from './types';
+import type { ContentElement, ContentWidget } from '@catalogue/content/v3';
 
 /** Tags whose text is a plain-text field: edited as text, sent back escaped. */
 const PLAIN_TAGS = new Set([

@@ -1,6 +1,6 @@
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
 import type { Api } from './api';
-import type { GenerationJob } from './types';
+import type { Data, GenerationJobView } from '@catalogue/content/v3';
 
 const POLL_MS = 1_000;
 
@@ -15,12 +15,12 @@ export class JobWatcher implements ReactiveController {
 
   constructor(
     private readonly host: ReactiveControllerHost & { readonly apiClient: Api },
-    private readonly report: (job: GenerationJob) => void,
+    private readonly report: (job: GenerationJobView) => void,
   ) {
     host.addController(this);
   }
 
-  watch(job: GenerationJob): void {
+  watch(job: GenerationJobView): void {
     this.stop();
     this.watching = job.id;
     this.report(job);
@@ -34,7 +34,7 @@ export class JobWatcher implements ReactiveController {
   private async poll(id: number): Promise<void> {
     if (this.watching !== id) return;
     try {
-      const { data } = await this.host.apiClient.get<{ data: GenerationJob }>(`/generate/${id}`);
+      const { data } = await this.host.apiClient.get<Data<GenerationJobView>>(`/generate/${id}`);
       if (this.watching !== id) return;
       this.report(data);
       if (data.status === 'pending' || data.status === 'running') this.schedule(id);

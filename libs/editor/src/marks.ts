@@ -5,7 +5,7 @@
  * text (a badge drawn from `data-ccs-note`) and described to assistive technology by a note.
  */
 import type { Translate } from './i18n';
-import type { ContentElement } from './types';
+import type { ContentElement } from '@catalogue/content/v3';
 
 /** The ids of the hidden notes a marked text is described by (drawn by ccs-editor.ts). */
 export const NOTE_IDS = { sample: 'ccs-note-sample', fallback: 'ccs-note-fallback' } as const;

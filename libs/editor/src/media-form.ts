@@ -9,7 +9,7 @@ import { PanelBase } from './panel-base';
 import { editorStyles } from './styles';
 import type { MessageKey } from './messages/en';
 import { attributesToSend, embedOf, mediaOf, urlProblem, type MediaItem } from './media';
-import type { ContentWidget } from './types';
+import type { ContentWidget } from '@catalogue/content/v3';
 
 export interface MediaSave {
   elementId: number;

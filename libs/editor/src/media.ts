@@ -6,7 +6,7 @@
  */
 import { safeHref, safeSrc, videoEmbedUrl } from '@catalogue/content/urls';
 import { inTreeOrder } from './inline-edit';
-import type { ContentElement, ContentWidget } from './types';
+import type { ContentElement, ContentWidget } from '@catalogue/content/v3';
 
 export type MediaKind = 'image' | 'link' | 'video';
 

@@ -5,7 +5,7 @@ import type { Entry } from './entries';
 import { icon, type IconName } from './icons';
 import type { Translate } from './i18n';
 import type { MediaSave } from './media-form';
-import type { ContentWidget } from './types';
+import type { ContentWidget } from '@catalogue/content/v3';
 
 /** What a widget's row shows and does; the editor provides it. */
 export interface WidgetItemView {

@@ -1,4 +1,5 @@
 import Router from '@koa/router';
+import type { v3 } from '@catalogue/content';
 import { creditsRepository, type Knex } from '@catalogue/db';
 import { contentHash } from './assets';
 import type { RateLimits } from './rate-limit/limits';
@@ -16,7 +17,7 @@ export function publicCreditRouter(deps: { db: Knex; rateLimits: RateLimits }): 
   // No token: counted against the client address's anonymous budget.
   router.get('/public/credit', limitByAddress(deps.rateLimits), async (ctx) => {
     const prices = await creditsRepository.prices(deps.db);
-    const body = {
+    const body: v3.Data<v3.PriceView[]> = {
       data: prices.map((p) => ({
         operation: p.operation,
         unit: p.unit,

@@ -1,16 +1,6 @@
-import { SEED_DESIGNS } from '@catalogue/content';
+import { SEED_DESIGNS, type v3 } from '@catalogue/content';
 import { insertDesign, seededDesignId } from './design-fixtures';
 import { editorService, EXPIRED, LICENCE_ERROR } from './editor-client';
-
-interface DesignBody {
-  id: number;
-  name: string;
-  category: string;
-  type: string;
-  position: number;
-  widgets_count: number;
-  hash: string;
-}
 
 describe('white-label-api: designs (list, preview, structure)', () => {
   const service = editorService();
@@ -31,15 +21,15 @@ describe('white-label-api: designs (list, preview, structure)', () => {
       try {
         const res = await shop.get('/design');
         expect(res.status).toBe(200);
-        const ids = res.body.data.map((d: DesignBody) => d.id);
+        const ids = res.body.data.map((d: v3.DesignView) => d.id);
         expect(ids).toContain(own);
         expect(ids).not.toContain(theirs);
         expect(ids).not.toContain(hidden);
         const publicKeys = await db()('designs').where({ type: 'public', is_visible: true }).pluck('id');
         expect(ids.filter((id: number) => id !== own).sort()).toEqual([...publicKeys].sort());
-        const positions = res.body.data.map((d: DesignBody) => d.position);
+        const positions = res.body.data.map((d: v3.DesignView) => d.position);
         expect(positions).toEqual([...positions].sort((a: number, b: number) => a - b));
-        expect(res.body.data.find((d: DesignBody) => d.id === own)).toMatchObject({
+        expect(res.body.data.find((d: v3.DesignView) => d.id === own)).toMatchObject({
           type: 'custom',
           widgets_count: 2,
           preview_url: expect.stringMatching(
@@ -54,7 +44,7 @@ describe('white-label-api: designs (list, preview, structure)', () => {
     test('when a seeded design is listed, then it carries the spec fields, its widget count and its structure hash', async () => {
       const shop = await service.shop();
       const res = await shop.get('/design?type=product');
-      const classic = res.body.data.find((d: DesignBody) => d.name === 'Classic product');
+      const classic = res.body.data.find((d: v3.DesignView) => d.name === 'Classic product');
       const stored = await db()('designs').where({ key: 'product-classic' }).first();
       expect(classic).toEqual({
         id: stored.id,
@@ -75,7 +65,7 @@ describe('white-label-api: designs (list, preview, structure)', () => {
       const shop = await service.shop();
       const blogs = await shop.get('/design?type=blog');
       expect(blogs.body.data.length).toBe(SEED_DESIGNS.filter((d) => d.category === 'blog').length);
-      expect(blogs.body.data.every((d: DesignBody) => d.category === 'blog')).toBe(true);
+      expect(blogs.body.data.every((d: v3.DesignView) => d.category === 'blog')).toBe(true);
       const bad = await shop.get('/design?type=brand');
       expect(bad.status).toBe(422);
       expect(bad.body.errors.type).toEqual(['The selected type is invalid.']);

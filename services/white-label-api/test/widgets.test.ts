@@ -1,12 +1,5 @@
-import { SEED_WIDGETS } from '@catalogue/content';
+import { SEED_WIDGETS, type v3 } from '@catalogue/content';
 import { editorService, EXPIRED, LICENCE_ERROR } from './editor-client';
-
-interface WidgetBody {
-  id: number;
-  type: string;
-  category_id: number;
-  category_key: string;
-}
 
 describe('white-label-api: GET /widget', () => {
   const service = editorService();
@@ -16,12 +9,12 @@ describe('white-label-api: GET /widget', () => {
     const shop = await service.shop();
     const res = await shop.get('/widget');
     expect(res.status).toBe(200);
-    expect(res.body.data.map((w: WidgetBody) => w.type).sort()).toEqual(
+    expect(res.body.data.map((w: v3.WidgetView) => w.type).sort()).toEqual(
       SEED_WIDGETS.map((w) => w.type).sort(),
     );
     const section = await db()('widgets').where({ type: 'section' }).first();
     const category = await db()('widget_categories').where({ id: section.category_id }).first();
-    expect(res.body.data.find((w: WidgetBody) => w.type === 'section')).toEqual({
+    expect(res.body.data.find((w: v3.WidgetView) => w.type === 'section')).toEqual({
       id: section.id,
       type: 'section',
       name: section.name,
@@ -41,15 +34,13 @@ describe('white-label-api: GET /widget', () => {
       icon_slot: 0,
       item_class: null,
     });
-    expect(res.body.data.find((w: WidgetBody) => w.type === 'parameters')).toMatchObject({
+    expect(res.body.data.find((w: v3.WidgetView) => w.type === 'parameters')).toMatchObject({
       fillable: false,
       reason: 'filled_from_data',
       item_class: 'ccs-parameters__row',
     });
     // The element repeated per item or image: what the editor offers to duplicate or remove.
-    const itemClasses = Object.fromEntries(
-      res.body.data.map((w: WidgetBody & { item_class: string | null }) => [w.type, w.item_class]),
-    );
+    const itemClasses = Object.fromEntries(res.body.data.map((w: v3.WidgetView) => [w.type, w.item_class]));
     expect(itemClasses).toMatchObject({
       benefit: 'ccs-benefit__item',
       faq: 'ccs-faq__item',
@@ -65,9 +56,9 @@ describe('white-label-api: GET /widget', () => {
     const res = await shop.get(`/widget?category_id=${media.id}`);
     const expected = SEED_WIDGETS.filter((w) => w.category === 'media').map((w) => w.type);
     expect(expected.length).toBeGreaterThan(0);
-    expect(res.body.data.map((w: WidgetBody) => w.type).sort()).toEqual([...expected].sort());
+    expect(res.body.data.map((w: v3.WidgetView) => w.type).sort()).toEqual([...expected].sort());
     expect(
-      res.body.data.every((w: WidgetBody) => w.category_id === media.id && w.category_key === 'media'),
+      res.body.data.every((w: v3.WidgetView) => w.category_id === media.id && w.category_key === 'media'),
     ).toBe(true);
     expect((await shop.get('/widget?category_id=999999')).body).toEqual({ data: [] });
   });

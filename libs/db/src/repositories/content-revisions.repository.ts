@@ -1,12 +1,10 @@
+import type { RevisionSource } from '@catalogue/config';
 import type { Knex } from 'knex';
 import type { ContentEntityType, ContentKey } from './content.repository';
 import { isoOffset } from '../timestamps';
 
-/**
- * Who wrote a revision: people in the editor, a fill, a generation job, an import's re-render, a
- * restore, or a one-off repair of stored content run when the database is prepared.
- */
-export type RevisionSource = 'editor' | 'fill' | 'generation' | 'import' | 'restore' | 'repair';
+// Who wrote a revision is a word of the domain (libs/config), which the v3 answers use too.
+export type { RevisionSource };
 
 /** A revision as the list shows it (no tree). */
 export interface RevisionSummary {

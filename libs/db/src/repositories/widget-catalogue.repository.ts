@@ -1,7 +1,10 @@
 import type { Knex } from 'knex';
 import type { JsonDocument } from '../json';
 
-/** A widget of the catalogue with its category, as the white-label widget list shows it. */
+/**
+ * A widget of the catalogue with its category, as stored: its definition is the raw JSON document,
+ * which white-label-api turns into the v3 `WidgetView` (libs/content's v3 contract) it lists.
+ */
 export interface CatalogueWidget {
   id: number;
   type: string;
@@ -14,46 +17,20 @@ export interface CatalogueWidget {
   definition: JsonDocument;
 }
 
-interface RawWidget {
-  id: number;
-  type: string;
-  name: string;
-  description: string;
-  category_id: number;
-  category_key: string;
-  category_name: string;
-  position: number;
-  definition: JsonDocument;
-}
-
 function select(db: Knex | Knex.Transaction) {
   return db('widgets as w')
     .join('widget_categories as c', 'c.id', 'w.category_id')
-    .select<RawWidget[]>(
+    .select<CatalogueWidget[]>(
       'w.id',
       'w.type',
       'w.name',
       'w.description',
-      'w.category_id',
-      'c.key as category_key',
-      'c.name as category_name',
+      'w.category_id as categoryId',
+      'c.key as categoryKey',
+      'c.name as categoryName',
       'w.position',
       'w.definition',
     );
-}
-
-function toWidget(row: RawWidget): CatalogueWidget {
-  return {
-    id: row.id,
-    type: row.type,
-    name: row.name,
-    description: row.description,
-    categoryId: row.category_id,
-    categoryKey: row.category_key,
-    categoryName: row.category_name,
-    position: row.position,
-    definition: row.definition,
-  };
 }
 
 /** The widget catalogue is shared by every eshop (seeded from libs/content). */
@@ -67,11 +44,10 @@ export const widgetCatalogueRepository = {
       { column: 'w.id' },
     ]);
     if (categoryId !== undefined) query.where('w.category_id', categoryId);
-    return (await query).map(toWidget);
+    return query;
   },
 
   async find(db: Knex | Knex.Transaction, id: number): Promise<CatalogueWidget | undefined> {
-    const row = await select(db).where('w.id', id).first();
-    return row ? toWidget(row) : undefined;
+    return select(db).where('w.id', id).first();
   },
 };

@@ -5,26 +5,10 @@ import {
   type DesignCategory,
   type DesignStructure,
   type WidgetTemplate,
+  type v3,
 } from '@catalogue/content';
 import { loadDesign, structureOf } from '@catalogue/content-store';
 import { designsRepository, type DesignRow, type Knex } from '@catalogue/db';
-
-/** A design as the specification's Design table shows it. */
-export interface DesignView {
-  id: number;
-  name: string;
-  name_translation: Record<string, string>;
-  info: string | null;
-  /** A stored thumbnail URL, else the SVG the service draws from the widget layout. */
-  image_preview: string;
-  category: DesignCategory;
-  type: 'public' | 'custom';
-  position: number;
-  hash: string;
-  widgets_count: number;
-  /** The design filled with its sample content, as a page a browser opens on its own. */
-  preview_url: string;
-}
 
 /**
  * Where a design's public preview files live: under the API's own origin, named by the design's
@@ -36,7 +20,7 @@ export function designPreviewUrls(apiOrigin: string, design: Pick<DesignRow, 'id
   return { image: `${base}.svg`, page: `${base}.html` };
 }
 
-function designView(design: DesignRow, widgetsCount: number, apiOrigin: string): DesignView {
+function designView(design: DesignRow, widgetsCount: number, apiOrigin: string): v3.DesignView {
   const urls = designPreviewUrls(apiOrigin, design);
   return {
     id: design.id,
@@ -59,7 +43,7 @@ export async function listDesigns(
   eshopId: number,
   type: DesignCategory | undefined,
   apiOrigin: string,
-): Promise<{ data: DesignView[] }> {
+): Promise<v3.Data<v3.DesignView[]>> {
   const designs = await designsRepository.list(db, eshopId, type);
   const counts = await designsRepository.widgetCounts(
     db,

@@ -1,6 +1,6 @@
 import { NotFoundError, ValidationError } from '@catalogue/http';
 import { CONTENT_LANGUAGES } from '@catalogue/config';
-import { sanitizeHtml, type Text } from '@catalogue/content';
+import { sanitizeHtml, type Text, type v3 } from '@catalogue/content';
 import { CATALOGUE_TYPE_OF, defaultDesign } from '@catalogue/content-store';
 import {
   catalogueRepository,
@@ -55,18 +55,6 @@ export async function requireEntityOrItem(
   });
 }
 
-/** The entity as the specification shows it: texts as one string. */
-export interface EntityView {
-  id: number;
-  entity_id: string;
-  type: WlEntityType;
-  design_id: number | null;
-  old_description: string;
-  title: string;
-  created_at: string;
-  updated_at: string;
-}
-
 /** The `default` text, else the first language (canonical order) that has one, else ''. */
 function firstText(map: LangMap): string {
   for (const lang of CONTENT_LANGUAGES) {
@@ -76,7 +64,7 @@ function firstText(map: LangMap): string {
   return '';
 }
 
-export function entityView(entity: WlEntity): EntityView {
+export function entityView(entity: WlEntity): v3.EntityView {
   return {
     id: entity.id,
     entity_id: entity.entityId,
@@ -135,8 +123,8 @@ export async function registerEntity(
    * Called in the registration's transaction with its result: an Idempotency-Key's outcome
    * commits with the write (a retry after a crash is answered "created", not "updated").
    */
-  recordOutcome?: (trx: Knex, result: { entity: EntityView; created: boolean }) => Promise<void>,
-): Promise<{ entity: EntityView; created: boolean }> {
+  recordOutcome?: (trx: Knex, result: { entity: v3.EntityView; created: boolean }) => Promise<void>,
+): Promise<{ entity: v3.EntityView; created: boolean }> {
   // Only the fields that are stored: fields the service ignores cannot make a request fail.
   const { entity_id, old_description, title } = input;
   const textErrors = invalidTextErrors({ entity_id, old_description, title });
@@ -164,7 +152,7 @@ export async function listEntities(
   db: Knex,
   eshopId: number,
   query: { type?: WlEntityType; page: number; per_page: number },
-): Promise<{ data: EntityView[]; meta: { total: number; current_page: number; per_page: number } }> {
+): Promise<v3.Page<v3.EntityView>> {
   const filter = query.type ? { type: query.type } : {};
   const [entities, total] = await Promise.all([
     wlEntitiesRepository.list(db, eshopId, {
@@ -186,7 +174,7 @@ export async function entityHtml(
   eshop: Pick<Eshop, 'id' | 'languages'>,
   type: WlEntityType,
   entityId: string,
-): Promise<{ html: Record<string, string> }> {
+): Promise<v3.EntityHtml> {
   await requireEntity(db, eshop.id, type, entityId);
   const content = await contentRepository.find(db, {
     eshopId: eshop.id,

@@ -1,6 +1,6 @@
 import { NotFoundError, ValidationError, type FieldErrors } from '@catalogue/http';
 import { CONTENT_LANGUAGES } from '@catalogue/config';
-import { safeHref, safeSrc, sanitizeHtml, wireExtension, type SamplePart } from '@catalogue/content';
+import { safeHref, safeSrc, sanitizeHtml, wireExtension, type v3 } from '@catalogue/content';
 import {
   favouritesRepository,
   widgetCatalogueRepository,
@@ -9,42 +9,19 @@ import {
 } from '@catalogue/db';
 import { invalidTextErrors } from '../schemas/valid-text.schema';
 
-/** An element as the favourite stores it (the content element shape, value and extension per language). */
-export interface FavouriteElement {
-  id: number;
-  parent_id: number;
-  child_id: number;
-  class: string;
-  is_editable: boolean;
-  tag: string;
-  value: Record<string, string>;
-  extension: unknown[] | Record<string, unknown>;
-  /** The parts still holding the catalogue's sample (as content elements mark them). */
-  sample?: SamplePart[];
-}
-
-export interface FavouriteView {
-  id: number;
-  name: string;
-  widget_id: number;
-  children: FavouriteElement[];
-  created_at: string;
-  updated_at: string;
-}
-
 export interface CreateFavouriteInput {
   name: string;
   widget_id: number;
-  children: Array<Omit<FavouriteElement, 'value'> & { value: Record<string, string> | [] }>;
+  children: Array<Omit<v3.FavouriteElement, 'value'> & { value: Record<string, string> | [] }>;
 }
 
-function favouriteView(favourite: WidgetFavourite): FavouriteView {
+function favouriteView(favourite: WidgetFavourite): v3.FavouriteView {
   return {
     id: favourite.id,
     name: favourite.name,
     widget_id: favourite.widgetId,
     // `[]` for no attributes, never `{}` (favourites stored before this rule may hold `{}`).
-    children: (favourite.children as FavouriteElement[]).map((element) => ({
+    children: (favourite.children as v3.FavouriteElement[]).map((element) => ({
       ...element,
       extension: wireExtension(element.extension),
     })),
@@ -78,7 +55,11 @@ function checkAttributes(errors: FieldErrors, path: string, attributes: Record<s
   }
 }
 
-function checkExtension(errors: FieldErrors, path: string, extension: FavouriteElement['extension']): void {
+function checkExtension(
+  errors: FieldErrors,
+  path: string,
+  extension: v3.FavouriteElement['extension'],
+): void {
   if (Array.isArray(extension)) return;
   const attributes: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(extension)) {
@@ -113,7 +94,7 @@ function checkTree(errors: FieldErrors, children: CreateFavouriteInput['children
 }
 
 /** What is stored: only the element fields, every value sanitised like content values. */
-function storedElement(element: CreateFavouriteInput['children'][number]): FavouriteElement {
+function storedElement(element: CreateFavouriteInput['children'][number]): v3.FavouriteElement {
   const value = Array.isArray(element.value) ? {} : element.value;
   return {
     id: element.id,
@@ -134,8 +115,8 @@ export async function createFavourite(
   eshopId: number,
   input: CreateFavouriteInput,
   /** Called in the transaction that creates the favourite, with the answer (Idempotency-Key). */
-  recordOutcome?: (trx: Knex, answer: { data: FavouriteView }) => Promise<void>,
-): Promise<{ data: FavouriteView }> {
+  recordOutcome?: (trx: Knex, answer: v3.Data<v3.FavouriteView>) => Promise<void>,
+): Promise<v3.Data<v3.FavouriteView>> {
   const errors = invalidTextErrors(input);
   input.children.forEach((element, index) =>
     checkExtension(errors, `children.${index}.extension`, element.extension),
@@ -158,12 +139,16 @@ export async function createFavourite(
   });
 }
 
-export async function listFavourites(db: Knex, eshopId: number): Promise<{ data: FavouriteView[] }> {
+export async function listFavourites(db: Knex, eshopId: number): Promise<v3.Data<v3.FavouriteView[]>> {
   return { data: (await favouritesRepository.list(db, eshopId)).map(favouriteView) };
 }
 
 /** Another eshop's favourite is not found, exactly like one that does not exist. */
-export async function getFavourite(db: Knex, eshopId: number, id: number): Promise<{ data: FavouriteView }> {
+export async function getFavourite(
+  db: Knex,
+  eshopId: number,
+  id: number,
+): Promise<v3.Data<v3.FavouriteView>> {
   const favourite = await favouritesRepository.find(db, eshopId, id);
   if (!favourite) throw new NotFoundError('Widget favourite not found');
   return { data: favouriteView(favourite) };

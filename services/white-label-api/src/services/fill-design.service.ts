@@ -7,6 +7,7 @@ import {
   type ContentWidget,
   type FillWidgetInput,
   type Language,
+  type v3,
 } from '@catalogue/content';
 import { wlEntitiesRepository, type Knex, type WlEntityType } from '@catalogue/db';
 import { saveEditorContent, type RenderingEshop } from '@catalogue/content-store';
@@ -18,11 +19,6 @@ import { refuseStaleVersion } from './content-version';
 export interface FillDesignInput {
   design_id: number;
   widget: FillWidgetInput[];
-}
-
-export interface FillDesignResult {
-  html: Record<string, string>;
-  widget_created: number;
 }
 
 /**
@@ -67,8 +63,8 @@ export async function fillEntityDesign(
    * Called in the fill's transaction with the answer: an Idempotency-Key's outcome commits with
    * the content it answers (a retry after a crash writes no second revision).
    */
-  recordOutcome?: (trx: Knex, answer: FillDesignResult) => Promise<void>,
-): Promise<FillDesignResult & { version: number }> {
+  recordOutcome?: (trx: Knex, answer: v3.FillDesignView) => Promise<void>,
+): Promise<v3.FillDesignView & { version: number }> {
   if (lang !== undefined && !(eshop.languages as readonly string[]).includes(lang)) {
     throw new ValidationError({
       lang: [`The selected lang ${lang} is not an active language of this eshop.`],
@@ -120,7 +116,7 @@ export async function fillEntityDesign(
           }));
         },
       );
-      const answer: FillDesignResult = {
+      const answer: v3.FillDesignView = {
         html: Object.fromEntries(eshop.languages.map((language) => [language, stored.html[language] ?? ''])),
         widget_created: filled.widgetsCreated,
       };

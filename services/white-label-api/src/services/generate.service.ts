@@ -3,6 +3,7 @@
  * credits in one transaction, then queue it), resume the running one, poll any of the eshop's.
  * The generation worker runs the job; credit-service settles it when it ends.
  */
+import type { v3 } from '@catalogue/content';
 import { reserveForJob, settleReservation } from '@catalogue/credits';
 import {
   creditsRepository,
@@ -22,23 +23,8 @@ import { planGeneration } from './generate-request';
 /** What starting a generation needs of the service (WEB_RESEARCH_MAX_URLS comes from config). */
 export type GenerateDeps = Pick<Deps, 'db' | 'queues' | 'creditMetrics' | 'logger' | 'config'>;
 
-/** A job as the specification shows it. */
-export interface JobBody {
-  id: number;
-  status: GenerationJob['status'];
-  design_id: number;
-  lang: string;
-  widgets_created: number;
-  /** Beyond the specification: fillable widgets left out, and why (issue 17). */
-  widgets_skipped: GenerationJob['widgetsSkipped'];
-  /** Beyond the specification: research pages the texts came from, by widget (issue 17). */
-  research_sources: GenerationJob['researchSources'];
-  error_message: string | null;
-  created_at: string;
-  updated_at: string;
-}
-
-export function jobBody(job: GenerationJob): JobBody {
+/** A job as the v3 answers show it (widgets_skipped and research_sources are beyond the specification, issue 17). */
+export function jobBody(job: GenerationJob): v3.GenerationJobView {
   return {
     id: job.id,
     status: job.status,
@@ -111,10 +97,10 @@ export interface StartInput {
    * Called inside the transaction that creates the job and its reservation, with the job as
    * answered (the route stores it as the Idempotency-Key's outcome).
    */
-  recordOutcome?: (trx: Knex, job: JobBody) => Promise<void>;
+  recordOutcome?: (trx: Knex, job: v3.GenerationJobView) => Promise<void>;
 }
 
-export async function startGeneration(deps: GenerateDeps, input: StartInput): Promise<JobBody> {
+export async function startGeneration(deps: GenerateDeps, input: StartInput): Promise<v3.GenerationJobView> {
   const { eshop, entityType, entityId } = input;
   const entity = await requireEntity(deps.db, eshop.id, entityType, entityId);
   const plan = await planGeneration(deps.db, {
@@ -186,7 +172,7 @@ export async function runningGeneration(
   eshopId: number,
   entityType: WlEntityType,
   entityId: string,
-): Promise<JobBody> {
+): Promise<v3.GenerationJobView> {
   await requireEntity(db, eshopId, entityType, entityId);
   const job = await generationJobsRepository.running(db, eshopId, entityType, entityId);
   if (!job) throw new NotFoundError(`No generation is running for ${entityType} "${entityId}"`);
@@ -194,7 +180,11 @@ export async function runningGeneration(
 }
 
 /** Any job of the eshop; another eshop's id is 404 like an unknown one. */
-export async function findGeneration(db: Knex, eshopId: number, jobId: number): Promise<JobBody> {
+export async function findGeneration(
+  db: Knex,
+  eshopId: number,
+  jobId: number,
+): Promise<v3.GenerationJobView> {
   const job = await generationJobsRepository.find(db, eshopId, jobId);
   if (!job) throw new NotFoundError('Generation job not found');
   return jobBody(job);

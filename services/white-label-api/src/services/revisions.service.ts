@@ -5,8 +5,8 @@
  * (rendered with the item's data as it is now). A restore refunds no credits. Decisions:
  * docs/decisions.md, "Content revisions".
  */
-import type { ContentWidget, Language } from '@catalogue/content';
-import { contentRevisionsRepository, type Knex, type RevisionSummary } from '@catalogue/db';
+import type { ContentWidget, Language, v3 } from '@catalogue/content';
+import { contentRevisionsRepository, type Knex } from '@catalogue/db';
 import { NotFoundError } from '@catalogue/http';
 import type { RevisionsQuery } from '../schemas/revisions.schema';
 import { editContent, type ContentTarget, type VersionedContent } from './content.service';
@@ -23,7 +23,7 @@ export async function listRevisions(
   db: Knex,
   target: ContentTarget,
   query: RevisionsQuery,
-): Promise<{ data: RevisionSummary[]; meta: { total: number; current_page: number; per_page: number } }> {
+): Promise<v3.Page<v3.RevisionView>> {
   await requireEntity(db, target.eshop.id, target.type, target.entityId);
   const { revisions, total } = await contentRevisionsRepository.list(db, keyOf(target), {
     limit: query.per_page,

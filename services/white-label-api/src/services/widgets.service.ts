@@ -1,29 +1,8 @@
-import { repeatedClass, type FieldSpec, type UnfillableReason } from '@catalogue/content';
+import { repeatedClass, type v3 } from '@catalogue/content';
 import { templateOf } from '@catalogue/content-store';
 import { widgetCatalogueRepository, type CatalogueWidget, type Knex } from '@catalogue/db';
 
-/** A widget of the catalogue: what it is, where it is listed, and what it can be filled with. */
-export interface WidgetView {
-  id: number;
-  type: string;
-  name: string;
-  description: string;
-  category_id: number;
-  category_key: string;
-  category_name: string;
-  fillable: boolean;
-  /** Why the widget has nothing to fill (null when it is fillable). */
-  reason: UnfillableReason | null;
-  item_count: number;
-  field: FieldSpec[];
-  item_field: FieldSpec[];
-  image_slot: number;
-  icon_slot: number;
-  /** The class of the element repeated per item or image (what element-copy duplicates), or null. */
-  item_class: string | null;
-}
-
-function widgetView(widget: CatalogueWidget): WidgetView {
+function widgetView(widget: CatalogueWidget): v3.WidgetView {
   const d = templateOf(widget);
   return {
     id: widget.id,
@@ -45,6 +24,6 @@ function widgetView(widget: CatalogueWidget): WidgetView {
 }
 
 /** The widget catalogue (shared by every eshop); an unknown category simply lists nothing. */
-export async function listWidgets(db: Knex, categoryId?: number): Promise<{ data: WidgetView[] }> {
+export async function listWidgets(db: Knex, categoryId?: number): Promise<v3.Data<v3.WidgetView[]>> {
   return { data: (await widgetCatalogueRepository.list(db, categoryId)).map(widgetView) };
 }
