@@ -89,6 +89,22 @@ const size = Joi.string().pattern(/^\d+(kb|mb)$/i);
 const SIZE_PATTERN = '^[0-9]+([kK][bB]|[mM][bB])$';
 const flag = Joi.boolean().truthy('1').falsy('0');
 
+/**
+ * The standard OTEL_TRACES_SAMPLER values (the `jaeger_remote` and `xray` ones aside): what
+ * OTEL_TRACES_SAMPLER accepts here and what libs/tracing builds (its `samplerOf`). Declared in
+ * this package, which imports nothing, so the editor's bundle (config via content) never loads
+ * OpenTelemetry.
+ */
+export const TRACE_SAMPLERS = [
+  'always_on',
+  'always_off',
+  'traceidratio',
+  'parentbased_always_on',
+  'parentbased_always_off',
+  'parentbased_traceidratio',
+] as const;
+export type TraceSampler = (typeof TRACE_SAMPLERS)[number];
+
 export const VARIABLES = {
   NODE_ENV: {
     rule: Joi.string().valid('development', 'production', 'test').default('development'),
@@ -563,17 +579,9 @@ export const VARIABLES = {
   OTEL_TRACES_SAMPLER: {
     // The specification's default; the chart samples 10 % of new traces.
     rule: Joi.string()
-      .valid(
-        'always_on',
-        'always_off',
-        'traceidratio',
-        'parentbased_always_on',
-        'parentbased_always_off',
-        'parentbased_traceidratio',
-      )
+      .valid(...TRACE_SAMPLERS)
       .default('parentbased_always_on'),
-    description:
-      "which traces are kept: `always_on`, `always_off`, `traceidratio`, `parentbased_always_on`, `parentbased_always_off`, `parentbased_traceidratio` (docs/benchmarks.md measured the chart's setting)",
+    description: `which traces are kept: ${TRACE_SAMPLERS.map((name) => `\`${name}\``).join(', ')} (docs/benchmarks.md measured the chart's setting)`,
     readBy: SERVICES,
     path: 'tracing.sampler',
     chart: { default: 'parentbased_traceidratio' },
