@@ -6,7 +6,7 @@ import Joi from 'joi';
  * and default), what it means, which processes read it, the `Config` field it fills and how the
  * Helm chart sets it. Everything else is made from it: the services' validation (config.ts),
  * the chart's `config` block in values.schema.json and values.yaml, and the README's
- * configuration table (`npm run gen:config` writes those files; tests/deploy/chart-config.test.ts
+ * configuration table and `.env.example` (`npm run gen:config` writes those files; tests/deploy/chart-config.test.ts
  * fails when a committed file differs from what the script would write).
  *
  * Adding a variable: add an entry here (and its field to `Config` and loadConfig's mapping),
@@ -54,6 +54,11 @@ export interface Variable {
     readonly pattern?: string;
   };
   readonly notInChart?: string;
+  /**
+   * The value `.env.example` shows when the default shows nothing useful (an optional URL):
+   * what a local run would set. Absent: the services' default.
+   */
+  readonly example?: string;
 }
 
 const port = Joi.number().integer().min(1).max(65535);
@@ -142,6 +147,7 @@ export const VARIABLES = {
       'a streaming replica (hot standby) of `DATABASE_URL`: catalogue-api reads the lists, the change feed and listing rows from it when it has replayed the eshop\'s newest event, else from the primary; a failing replica sends reads to the primary (deploy/README.md, "A read replica"). Empty: the primary serves every read',
     readBy: ['catalogue-api'],
     path: 'database.readUrl',
+    example: 'postgres://postgres@127.0.0.1:5433/catalogue',
     notInChart:
       '`secrets.databaseReadUrl` or the optional key `secrets.existingSecretKeys.databaseReadUrl` (a Secret)',
   },
@@ -151,6 +157,7 @@ export const VARIABLES = {
       "where `npm run migrate` (the chart's migration Job) connects: PostgreSQL directly, never a transaction-mode pooler. It creates the database if missing (only then does it connect to the server's `postgres` database). Empty: `DATABASE_URL`",
     readBy: ['migration'],
     path: 'database.migrationUrl',
+    example: 'postgres://postgres@127.0.0.1:5432/catalogue',
     notInChart:
       "`secrets.databaseMigrationUrl` or the optional key `secrets.existingSecretKeys.databaseMigrationUrl`: the migration Job's hook Secret only",
   },
@@ -568,6 +575,7 @@ export const VARIABLES = {
       'OpenTelemetry collector (OTLP over HTTP, protobuf; spans go to `<endpoint>/v1/traces`), e.g. `http://localhost:4318`; empty: tracing off and its SDK never loaded. The exporter\'s other standard variables (`OTEL_EXPORTER_OTLP_HEADERS`, `_TIMEOUT`, `_COMPRESSION`, `OTEL_EXPORTER_OTLP_TRACES_ENDPOINT`) and `OTEL_SERVICE_NAME` / `OTEL_RESOURCE_ATTRIBUTES` are read as the specification says; see deploy/README.md "Tracing"',
     readBy: SERVICES,
     path: 'tracing.otlpEndpoint',
+    example: 'http://localhost:4318',
     chart: { pattern: '^$|^https?://' },
   },
   OTEL_SDK_DISABLED: {
