@@ -1,5 +1,5 @@
 // Writes the files made from libs/config's variables table (libs/config/src/variables.ts): the
-// Helm chart's `config` schema and defaults, and the README's configuration table.
+// Helm chart's `config` schema and defaults, the README's configuration table and .env.example.
 // Run as `npm run gen:config` (it compiles libs/config first).
 import { readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -13,6 +13,7 @@ const paths = {
   schema: join(root, 'helm/catalogue-content/values.schema.json'),
   values: join(root, 'helm/catalogue-content/values.yaml'),
   readme: join(root, 'README.md'),
+  envExample: join(root, '.env.example'),
 };
 const current = Object.fromEntries(
   Object.entries(paths).map(([key, path]) => [key, readFileSync(path, 'utf8')]),

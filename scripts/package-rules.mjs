@@ -10,7 +10,7 @@ export const LIBRARY_IMPORTS = {
   config: [],
   logger: [],
   egress: [],
-  tracing: [],
+  tracing: ['config'],
   db: ['config'],
   content: ['config'],
   queue: ['config', 'logger', 'tracing'],

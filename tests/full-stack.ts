@@ -1,8 +1,11 @@
 // The whole service in one test file's process: both APIs served on ports of their own, the
 // generation worker (render-content and generate) and the credit-service settlement consumer,
 // all on a queue prefix of the file's own so other files' jobs never reach these workers.
+// `startBackground` alone is the worker and the settlement consumer, for files that serve the
+// APIs their own way.
 import type { Worker } from 'bullmq';
-import { closeWorkers } from '@catalogue/queue';
+import type { Config } from '@catalogue/config';
+import { closeWorkers, type QueueName } from '@catalogue/queue';
 import { serveServiceForTests, testConfig } from '@catalogue/testing';
 import { createApp as createCatalogueApp } from '../services/catalogue-api/src/app';
 import {
@@ -24,6 +27,33 @@ import { startWorkers as startGeneration } from '../services/generation-worker/s
 import { createApp } from '../services/white-label-api/src/app';
 import { buildDeps, closeDeps } from '../services/white-label-api/src/deps';
 
+/** The generation worker and the credit-service settlement consumer, running in this process. */
+export interface Background {
+  worker: WorkerDeps;
+  credit: CreditDeps;
+  /** Closes the workers, then both services' dependencies. */
+  close(): Promise<void>;
+}
+
+/**
+ * Starts the generation worker on `queues` (default: every queue it consumes) and the
+ * credit-service settlement consumer, both configured by `config`.
+ */
+export function startBackground(config: Config, queues?: readonly QueueName[]): Background {
+  const worker = buildWorkerDeps(config);
+  const credit = buildCreditDeps(config);
+  const workers: Worker[] = [...startGeneration(worker, queues), ...startSettlement(credit)];
+  return {
+    worker,
+    credit,
+    async close() {
+      await closeWorkers(workers);
+      await closeWorkerDeps(worker);
+      await closeCreditDeps(credit);
+    },
+  };
+}
+
 /**
  * Registers the file's beforeAll/afterAll; generation uses the builtin provider. `overrides`
  * (read in beforeAll) configure every part, e.g. a private Redis topology.
@@ -37,26 +67,18 @@ export function useFullStack(queuePrefix: string, overrides: () => Record<string
     { buildDeps: buildCatalogueDeps, createApp: createCatalogueApp, closeDeps: closeCatalogueDeps },
     () => ({ ...overrides(), QUEUE_PREFIX: queuePrefix }),
   );
-  let worker: WorkerDeps;
-  let credit: CreditDeps;
-  let workers: Worker[];
+  let background: Background;
 
   beforeAll(() => {
     const config = testConfig({ ...overrides(), QUEUE_PREFIX: queuePrefix, GENERATION_PROVIDER: 'builtin' });
-    worker = buildWorkerDeps(config);
-    credit = buildCreditDeps(config);
-    workers = [...startGeneration(worker, ['render-content', 'generate']), ...startSettlement(credit)];
+    background = startBackground(config, ['render-content', 'generate']);
   });
-  afterAll(async () => {
-    await closeWorkers(workers);
-    await closeWorkerDeps(worker);
-    await closeCreditDeps(credit);
-  });
+  afterAll(() => background.close());
   return {
     wl,
     catalogue,
     get worker() {
-      return worker;
+      return background.worker;
     },
   };
 }

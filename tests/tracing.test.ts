@@ -6,11 +6,9 @@
 // endpoint of its database.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Worker } from 'bullmq';
 import { InMemorySpanExporter, type ReadableSpan } from '@opentelemetry/sdk-trace';
 import { databaseName, dropDatabase, withDatabase } from '@catalogue/db';
 import { WHITE_LABEL_TOKEN_HEADER } from '@catalogue/http';
-import { closeWorkers } from '@catalogue/queue';
 import { eventually, makeEshop, runNodeScript, serveServiceForTests, testConfig } from '@catalogue/testing';
 import { startTracing, SpanKind } from '@catalogue/tracing';
 import { createApp as createCatalogueApp } from '../services/catalogue-api/src/app';
@@ -18,24 +16,13 @@ import {
   buildDeps as buildCatalogueDeps,
   closeDeps as closeCatalogueDeps,
 } from '../services/catalogue-api/src/deps';
-import {
-  buildDeps as buildCreditDeps,
-  closeDeps as closeCreditDeps,
-  type Deps as CreditDeps,
-} from '../services/credit-service/src/deps';
-import { startWorkers as startSettlement } from '../services/credit-service/src/workers';
-import {
-  buildDeps as buildWorkerDeps,
-  closeDeps as closeWorkerDeps,
-  type Deps as WorkerDeps,
-} from '../services/generation-worker/src/deps';
-import { startWorkers as startGeneration } from '../services/generation-worker/src/handlers';
 import { relayEvents } from '../services/generation-worker/src/services/webhook-relay.service';
 import { createApp as createWhiteLabelApp } from '../services/white-label-api/src/app';
 import {
   buildDeps as buildWhiteLabelDeps,
   closeDeps as closeWhiteLabelDeps,
 } from '../services/white-label-api/src/deps';
+import { startBackground, type Background } from './full-stack';
 
 // Before any deps are built: queues and workers take BullMQ's telemetry when they are made.
 const exporter = new InMemorySpanExporter();
@@ -63,20 +50,18 @@ const wl = serveServiceForTests(
   { buildDeps: buildWhiteLabelDeps, createApp: createWhiteLabelApp, closeDeps: closeWhiteLabelDeps },
   ENV,
 );
-let worker: WorkerDeps;
-let credit: CreditDeps;
-let workers: Worker[];
+let background: Background;
 let receiver: Server;
 let receiverUrl: string;
 
 beforeAll(async () => {
   const config = testConfig({ ...ENV, GENERATION_PROVIDER: 'builtin' });
-  worker = buildWorkerDeps(config);
-  credit = buildCreditDeps(config);
-  workers = [
-    ...startGeneration(worker, ['render-content', 'generate', 'listing-enrichment', 'webhook-delivery']),
-    ...startSettlement(credit),
-  ];
+  background = startBackground(config, [
+    'render-content',
+    'generate',
+    'listing-enrichment',
+    'webhook-delivery',
+  ]);
   receiver = createServer((req, res) => {
     req.resume();
     req.on('end', () => res.end('ok'));
@@ -85,9 +70,7 @@ beforeAll(async () => {
   receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
 });
 afterAll(async () => {
-  await closeWorkers(workers);
-  await closeWorkerDeps(worker);
-  await closeCreditDeps(credit);
+  await background.close();
   await new Promise<void>((resolve) => receiver.close(() => resolve()));
   await tracing.shutdown();
   await dropDatabase(DATABASE_URL);
@@ -151,7 +134,7 @@ test('when an import with a traceparent is rendered and its events delivered, th
       .first();
     expect(row?.traceparent).toMatch(new RegExp(`^00-${traceId}-[0-9a-f]{16}-01$`));
   }, 15_000);
-  await relayEvents(worker);
+  await relayEvents(background.worker);
   await eventually(() => expect(named(spansOf(traceId), 'webhook deliver')).toHaveLength(1), 15_000);
   await eventually(() => expect(named(spansOf(traceId), 'process webhook-delivery')).toHaveLength(1), 5_000);
 

@@ -1,6 +1,6 @@
 // libs/config's variables table (libs/config/src/variables.ts) is the one description of the
-// services' variables: the chart's `config` schema and defaults and the README's configuration
-// table are generated from it (`npm run gen:config`). These tests fail when a committed file
+// services' variables: the chart's `config` schema and defaults, the README's configuration
+// table and .env.example are generated from it (`npm run gen:config`). These tests fail when a committed file
 // differs from what the script writes, when a service reads a variable the table does not say
 // it reads, and when the ConfigMap the chart renders is not a configuration the services load.
 import { readdirSync, readFileSync } from 'node:fs';
@@ -24,13 +24,14 @@ const FILES: Record<keyof ConfigFiles, string> = {
   schema: join(CHART_DIR, 'values.schema.json'),
   values: join(CHART_DIR, 'values.yaml'),
   readme: join(REPO_ROOT, 'README.md'),
+  envExample: join(REPO_ROOT, '.env.example'),
 };
 
 const PRETTIER = join(REPO_ROOT, 'node_modules/prettier/bin/prettier.cjs');
 
 const variables = Object.entries(VARIABLES) as Array<[string, (typeof VARIABLES)[keyof typeof VARIABLES]]>;
 
-describe("the variables table, the chart's config block and the README", () => {
+describe("the variables table, the chart's config block, the README and .env.example", () => {
   test('when the files are generated again from the table, then the committed ones are the same (else: npm run gen:config)', async () => {
     const current = Object.fromEntries(
       Object.entries(FILES).map(([key, path]) => [key, readFileSync(path, 'utf8')]),

@@ -7,33 +7,18 @@
 // each pair of tenant tables a plan reads must have its eshop_id tied together.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Worker } from 'bullmq';
 import { createKnex, type Knex } from '@catalogue/db';
 import { WHITE_LABEL_TOKEN_HEADER } from '@catalogue/http';
-import { closeWorkers } from '@catalogue/queue';
 import { eventually, makeEshop, serveServiceForTests, testConfig } from '@catalogue/testing';
 import { createApp as createCatalogueApp } from '../../services/catalogue-api/src/app';
 import {
   buildDeps as buildCatalogueDeps,
   closeDeps as closeCatalogueDeps,
 } from '../../services/catalogue-api/src/deps';
-import {
-  buildDeps as buildCreditDeps,
-  closeDeps as closeCreditDeps,
-  type Deps as CreditDeps,
-} from '../../services/credit-service/src/deps';
-import { startWorkers as startSettlement } from '../../services/credit-service/src/workers';
-import {
-  buildDeps as buildWorkerDeps,
-  closeDeps as closeWorkerDeps,
-  type Deps as WorkerDeps,
-} from '../../services/generation-worker/src/deps';
-import {
-  keepRelayScheduled,
-  startWorkers as startGeneration,
-} from '../../services/generation-worker/src/handlers';
+import { keepRelayScheduled } from '../../services/generation-worker/src/handlers';
 import { createApp } from '../../services/white-label-api/src/app';
 import { buildDeps, closeDeps } from '../../services/white-label-api/src/deps';
+import { startBackground, type Background } from '../full-stack';
 import { NOT_DISTRIBUTED, distributedTables } from './distribution';
 import { captureStatements, pairKey, untiedPairs, type SentStatement } from './tenant-joins';
 
@@ -90,9 +75,8 @@ describe('joins between tenant tables', () => {
     STACK,
   );
   let explainDb: Knex;
-  let worker: WorkerDeps;
-  let credit: CreditDeps;
-  let workers: Worker[];
+  let background: Background;
+  let worker: Background['worker'];
   let stopRelay: () => void;
   let receiver: Server;
   const received: string[] = [];
@@ -100,9 +84,8 @@ describe('joins between tenant tables', () => {
   beforeAll(async () => {
     explainDb = createKnex({ ...testConfig().database, poolMin: 0, poolMax: 1 });
     const config = testConfig({ ...STACK, GENERATION_PROVIDER: 'builtin', WEBHOOK_RELAY_EVERY_MS: '100' });
-    worker = buildWorkerDeps(config);
-    credit = buildCreditDeps(config);
-    workers = [...startGeneration(worker), ...startSettlement(credit)];
+    background = startBackground(config);
+    worker = background.worker;
     stopRelay = keepRelayScheduled(worker);
     receiver = createServer((req, res) => {
       const chunks: Buffer[] = [];
@@ -118,9 +101,7 @@ describe('joins between tenant tables', () => {
     capture.stop();
     stopRelay?.();
     await worker?.queues['webhook-relay'].removeJobScheduler('webhook-relay').catch(() => undefined);
-    await closeWorkers(workers ?? []);
-    await closeWorkerDeps(worker);
-    await closeCreditDeps(credit);
+    await background?.close();
     await new Promise<void>((resolve) => (receiver ? receiver.close(() => resolve()) : resolve()));
     await explainDb?.destroy();
   });

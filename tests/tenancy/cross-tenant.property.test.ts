@@ -8,26 +8,14 @@
 //
 // TENANCY_REQUESTS sets the count (default 500): half from a fixed seed, half from a random seed
 // that is printed; TENANCY_SEED=<seed> replays one seed.
-import type { Worker } from 'bullmq';
 import fc from 'fast-check';
 import { WHITE_LABEL_TOKEN_HEADER } from '@catalogue/http';
-import { closeWorkers, type QueueName } from '@catalogue/queue';
+import type { QueueName } from '@catalogue/queue';
 import { eventually, testConfig } from '@catalogue/testing';
-import {
-  buildDeps as buildCreditDeps,
-  closeDeps as closeCreditDeps,
-  type Deps as CreditDeps,
-} from '../../services/credit-service/src/deps';
-import { startWorkers as startSettlement } from '../../services/credit-service/src/workers';
-import {
-  buildDeps as buildWorkerDeps,
-  closeDeps as closeWorkerDeps,
-  type Deps as WorkerDeps,
-} from '../../services/generation-worker/src/deps';
-import { startWorkers as startGeneration } from '../../services/generation-worker/src/handlers';
 import { anyRequestArb, OPERATIONS, type GeneratedRequest, type IdPools } from '../fuzz/arbitraries';
 import { idPoolsOf, seedEshop, WL, type SeededEshop } from '../fuzz/dataset';
 import { rawRequest, serveAll } from '../fuzz/services';
+import { startBackground } from '../full-stack';
 import { changedParts, readBack, type ReadBackTarget } from './read-back';
 
 const PREFIX = `${process.env.TEST_QUEUE_PREFIX}-tenancy`;
@@ -47,12 +35,7 @@ describe('tenancy: nothing eshop B sends changes what eshop A reads', () => {
   /** The generation worker and the credit settlement, as deployed, on this test's queues. */
   async function runWorkersUntilIdle(): Promise<void> {
     const config = testConfig({ QUEUE_PREFIX: PREFIX, GENERATION_PROVIDER: 'builtin' });
-    const worker: WorkerDeps = buildWorkerDeps(config);
-    const credit: CreditDeps = buildCreditDeps(config);
-    const workers: Worker[] = [
-      ...startGeneration(worker, ['render-content', 'generate', 'listing-enrichment']),
-      ...startSettlement(credit),
-    ];
+    const background = startBackground(config, ['render-content', 'generate', 'listing-enrichment']);
     try {
       await eventually(async () => {
         for (const name of QUEUES) {
@@ -66,9 +49,7 @@ describe('tenancy: nothing eshop B sends changes what eshop A reads', () => {
         }
       }, 90_000);
     } finally {
-      await closeWorkers(workers);
-      await closeWorkerDeps(worker);
-      await closeCreditDeps(credit);
+      await background.close();
     }
   }
 

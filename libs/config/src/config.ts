@@ -1,5 +1,5 @@
 import Joi from 'joi';
-import { VARIABLES } from './variables';
+import { VARIABLES, type TraceSampler } from './variables';
 
 /**
  * Every setting of every service, read from environment variables only.
@@ -188,13 +188,7 @@ export interface Config {
      * with OTEL_SDK_DISABLED=true.
      */
     readonly otlpEndpoint: string | undefined;
-    readonly sampler:
-      | 'always_on'
-      | 'always_off'
-      | 'traceidratio'
-      | 'parentbased_always_on'
-      | 'parentbased_always_off'
-      | 'parentbased_traceidratio';
+    readonly sampler: TraceSampler;
     /** The ratio of new traces kept by the traceidratio samplers. */
     readonly samplerArg: number;
   };

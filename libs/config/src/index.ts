@@ -20,8 +20,8 @@ export type {
   V1EntityType,
   WhiteLabelEntityType,
 } from './vocabulary';
-export { VARIABLES, SERVICES } from './variables';
-export type { Reader, Variable, VariableName } from './variables';
+export { VARIABLES, SERVICES, TRACE_SAMPLERS } from './variables';
+export type { Reader, TraceSampler, Variable, VariableName } from './variables';
 export {
   chartConfigProperties,
   chartDefaultOf,

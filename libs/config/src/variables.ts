@@ -6,7 +6,7 @@ import Joi from 'joi';
  * and default), what it means, which processes read it, the `Config` field it fills and how the
  * Helm chart sets it. Everything else is made from it: the services' validation (config.ts),
  * the chart's `config` block in values.schema.json and values.yaml, and the README's
- * configuration table (`npm run gen:config` writes those files; tests/deploy/chart-config.test.ts
+ * configuration table and `.env.example` (`npm run gen:config` writes those files; tests/deploy/chart-config.test.ts
  * fails when a committed file differs from what the script would write).
  *
  * Adding a variable: add an entry here (and its field to `Config` and loadConfig's mapping),
@@ -54,6 +54,11 @@ export interface Variable {
     readonly pattern?: string;
   };
   readonly notInChart?: string;
+  /**
+   * The value `.env.example` shows when the default shows nothing useful (an optional URL):
+   * what a local run would set. Absent: the services' default.
+   */
+  readonly example?: string;
 }
 
 const port = Joi.number().integer().min(1).max(65535);
@@ -88,6 +93,22 @@ const redisUrl = Joi.string().uri({ scheme: ['redis', 'rediss'] });
 const size = Joi.string().pattern(/^\d+(kb|mb)$/i);
 const SIZE_PATTERN = '^[0-9]+([kK][bB]|[mM][bB])$';
 const flag = Joi.boolean().truthy('1').falsy('0');
+
+/**
+ * The standard OTEL_TRACES_SAMPLER values (the `jaeger_remote` and `xray` ones aside): what
+ * OTEL_TRACES_SAMPLER accepts here and what libs/tracing builds (its `samplerOf`). Declared in
+ * this package, which imports nothing, so the editor's bundle (config via content) never loads
+ * OpenTelemetry.
+ */
+export const TRACE_SAMPLERS = [
+  'always_on',
+  'always_off',
+  'traceidratio',
+  'parentbased_always_on',
+  'parentbased_always_off',
+  'parentbased_traceidratio',
+] as const;
+export type TraceSampler = (typeof TRACE_SAMPLERS)[number];
 
 export const VARIABLES = {
   NODE_ENV: {
@@ -126,6 +147,7 @@ export const VARIABLES = {
       'a streaming replica (hot standby) of `DATABASE_URL`: catalogue-api reads the lists, the change feed and listing rows from it when it has replayed the eshop\'s newest event, else from the primary; a failing replica sends reads to the primary (deploy/README.md, "A read replica"). Empty: the primary serves every read',
     readBy: ['catalogue-api'],
     path: 'database.readUrl',
+    example: 'postgres://postgres@127.0.0.1:5433/catalogue',
     notInChart:
       '`secrets.databaseReadUrl` or the optional key `secrets.existingSecretKeys.databaseReadUrl` (a Secret)',
   },
@@ -135,6 +157,7 @@ export const VARIABLES = {
       "where `npm run migrate` (the chart's migration Job) connects: PostgreSQL directly, never a transaction-mode pooler. It creates the database if missing (only then does it connect to the server's `postgres` database). Empty: `DATABASE_URL`",
     readBy: ['migration'],
     path: 'database.migrationUrl',
+    example: 'postgres://postgres@127.0.0.1:5432/catalogue',
     notInChart:
       "`secrets.databaseMigrationUrl` or the optional key `secrets.existingSecretKeys.databaseMigrationUrl`: the migration Job's hook Secret only",
   },
@@ -552,6 +575,7 @@ export const VARIABLES = {
       'OpenTelemetry collector (OTLP over HTTP, protobuf; spans go to `<endpoint>/v1/traces`), e.g. `http://localhost:4318`; empty: tracing off and its SDK never loaded. The exporter\'s other standard variables (`OTEL_EXPORTER_OTLP_HEADERS`, `_TIMEOUT`, `_COMPRESSION`, `OTEL_EXPORTER_OTLP_TRACES_ENDPOINT`) and `OTEL_SERVICE_NAME` / `OTEL_RESOURCE_ATTRIBUTES` are read as the specification says; see deploy/README.md "Tracing"',
     readBy: SERVICES,
     path: 'tracing.otlpEndpoint',
+    example: 'http://localhost:4318',
     chart: { pattern: '^$|^https?://' },
   },
   OTEL_SDK_DISABLED: {
@@ -563,17 +587,9 @@ export const VARIABLES = {
   OTEL_TRACES_SAMPLER: {
     // The specification's default; the chart samples 10 % of new traces.
     rule: Joi.string()
-      .valid(
-        'always_on',
-        'always_off',
-        'traceidratio',
-        'parentbased_always_on',
-        'parentbased_always_off',
-        'parentbased_traceidratio',
-      )
+      .valid(...TRACE_SAMPLERS)
       .default('parentbased_always_on'),
-    description:
-      "which traces are kept: `always_on`, `always_off`, `traceidratio`, `parentbased_always_on`, `parentbased_always_off`, `parentbased_traceidratio` (docs/benchmarks.md measured the chart's setting)",
+    description: `which traces are kept: ${TRACE_SAMPLERS.map((name) => `\`${name}\``).join(', ')} (docs/benchmarks.md measured the chart's setting)`,
     readBy: SERVICES,
     path: 'tracing.sampler',
     chart: { default: 'parentbased_traceidratio' },

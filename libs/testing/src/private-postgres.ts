@@ -1,10 +1,15 @@
-import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
-import { chownSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { prepareDatabase } from '@catalogue/content-store';
 import { createKnex } from '@catalogue/db';
 import { freePort } from './index';
+import {
+  asPostgresUser,
+  createCatalogueDatabase,
+  initCluster,
+  postgresBinDir,
+  postgresTempDir,
+} from './postgres-cluster';
 
 /**
  * A PostgreSQL server of one test file, for tests that stop, kill or freeze the database (the
@@ -22,31 +27,6 @@ export interface DisposablePostgres {
   start(): Promise<void>;
   /** Kills the server and removes its files. */
   stop(): Promise<void>;
-}
-
-function binDir(): string {
-  const root = '/usr/lib/postgresql';
-  const versions = existsSync(root)
-    ? readdirSync(root)
-        .filter((v) => existsSync(join(root, v, 'bin', 'initdb')))
-        .sort((a, b) => Number(b) - Number(a))
-    : [];
-  if (!versions.length) throw new Error(`no PostgreSQL binaries under ${root}`);
-  return join(root, versions[0]!, 'bin');
-}
-
-/**
- * PostgreSQL refuses to run as root: as root (the CI container) the binaries run as the
- * `postgres` user through setpriv, which execs (so the pid we hold is the postmaster's).
- */
-function asPostgresUser(command: string, args: string[]): [string, string[]] {
-  if (process.getuid?.() !== 0) return [command, args];
-  return ['setpriv', ['--reuid=postgres', '--regid=postgres', '--init-groups', command, ...args]];
-}
-
-function postgresIds(): { uid: number; gid: number } {
-  const id = (flag: string): number => Number(execFileSync('id', [flag, 'postgres']).toString().trim());
-  return { uid: id('-u'), gid: id('-g') };
 }
 
 /** The processes whose parent is `pid` (PostgreSQL's backends call setsid, so no process group holds them). */
@@ -94,18 +74,10 @@ async function waitForConnections(url: string, deadlineMs: number): Promise<void
 }
 
 export async function startPrivatePostgres(): Promise<DisposablePostgres> {
-  const bin = binDir();
-  const dir = mkdtempSync(join(tmpdir(), 'catalogue-pg-'));
-  if (process.getuid?.() === 0) {
-    const { uid, gid } = postgresIds();
-    chownSync(dir, uid, gid);
-  }
+  const bin = postgresBinDir();
+  const dir = postgresTempDir('catalogue-pg-');
   const data = join(dir, 'data');
-  const [initdb, initArgs] = asPostgresUser(join(bin, 'initdb'), [
-    ...['-D', data, '-A', 'trust', '-U', 'postgres', '-E', 'UTF8', '--locale=C.UTF-8'],
-    ...['--no-sync', '--no-instructions'],
-  ]);
-  execFileSync(initdb, initArgs, { stdio: 'ignore' });
+  initCluster(bin, data);
   const port = await freePort();
   const serverUrl = `postgres://postgres@127.0.0.1:${port}`;
   let child: ChildProcess | undefined;
@@ -146,24 +118,7 @@ export async function startPrivatePostgres(): Promise<DisposablePostgres> {
     });
 
   await start();
-  const admin = createKnex({
-    url: `${serverUrl}/postgres`,
-    poolMin: 0,
-    poolMax: 1,
-    statementTimeoutMs: 30_000,
-  });
-  try {
-    await admin.raw('create database catalogue');
-  } finally {
-    await admin.destroy();
-  }
-  const url = `${serverUrl}/catalogue`;
-  const db = createKnex({ url, poolMin: 0, poolMax: 1, statementTimeoutMs: 60_000 });
-  try {
-    await prepareDatabase(db);
-  } finally {
-    await db.destroy();
-  }
+  const url = await createCatalogueDatabase(serverUrl);
   return {
     url,
     freeze: () => signalAll('SIGSTOP'),

@@ -1,10 +1,16 @@
-import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
-import { appendFileSync, chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { appendFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { prepareDatabase } from '@catalogue/content-store';
 import { createKnex, type Knex } from '@catalogue/db';
 import { freePort } from './index';
+import {
+  asPostgresUser,
+  createCatalogueDatabase,
+  initCluster,
+  postgresBinDir,
+  postgresTempDir,
+  runPostgresTool,
+} from './postgres-cluster';
 
 /**
  * A primary PostgreSQL and its streaming replica (hot standby), private to one test file, on
@@ -26,23 +32,6 @@ export interface ReplicatedPostgres {
   startReplica(): Promise<void>;
   /** Stops both servers and removes their files. */
   stop(): Promise<void>;
-}
-
-function binDir(): string {
-  const root = '/usr/lib/postgresql';
-  const versions = existsSync(root)
-    ? readdirSync(root)
-        .filter((v) => existsSync(join(root, v, 'bin', 'initdb')))
-        .sort((a, b) => Number(b) - Number(a))
-    : [];
-  if (!versions.length) throw new Error(`no PostgreSQL binaries under ${root}`);
-  return join(root, versions[0]!, 'bin');
-}
-
-/** PostgreSQL refuses to run as root: as root (the CI container) it runs as `postgres` (setpriv execs). */
-function asPostgresUser(command: string, args: string[]): [string, string[]] {
-  if (process.getuid?.() !== 0) return [command, args];
-  return ['setpriv', ['--reuid=postgres', '--regid=postgres', '--init-groups', command, ...args]];
 }
 
 const quiet = { warn: () => undefined, error: () => undefined };
@@ -110,22 +99,11 @@ function server(bin: string, data: string, socketDir: string, port: number) {
 }
 
 export async function startPrivateReplicatedPostgres(): Promise<ReplicatedPostgres> {
-  const bin = binDir();
-  const dir = mkdtempSync(join(tmpdir(), 'catalogue-pg-replica-'));
-  if (process.getuid?.() === 0) {
-    const id = (flag: string): number => Number(execFileSync('id', [flag, 'postgres']).toString().trim());
-    chownSync(dir, id('-u'), id('-g'));
-  }
-  const run = (tool: string, args: string[]): void => {
-    const [command, argv] = asPostgresUser(join(bin, tool), args);
-    execFileSync(command, argv, { stdio: 'ignore' });
-  };
+  const bin = postgresBinDir();
+  const dir = postgresTempDir('catalogue-pg-replica-');
   const primaryData = join(dir, 'primary');
   const replicaData = join(dir, 'replica');
-  run('initdb', [
-    ...['-D', primaryData, '-A', 'trust', '-U', 'postgres', '-E', 'UTF8', '--locale=C.UTF-8'],
-    ...['--no-sync', '--no-instructions'],
-  ]);
+  initCluster(bin, primaryData);
   // Replication connections from loopback, trusted (initdb's defaults have it too; said here so
   // the helper does not depend on them).
   appendFileSync(join(primaryData, 'pg_hba.conf'), '\nhost replication postgres 127.0.0.1/32 trust\n');
@@ -134,21 +112,10 @@ export async function startPrivateReplicatedPostgres(): Promise<ReplicatedPostgr
   let replica: ReturnType<typeof server> | undefined;
   try {
     await primary.start();
-    const admin = connect(`${primary.url}/postgres`);
-    try {
-      await admin.raw('create database catalogue');
-    } finally {
-      await admin.destroy();
-    }
-    const db = connect(`${primary.url}/catalogue`, 60_000);
-    try {
-      await prepareDatabase(db);
-    } finally {
-      await db.destroy();
-    }
+    await createCatalogueDatabase(primary.url);
     // A copy of the primary that starts as its standby: -R writes standby.signal and
     // primary_conninfo; -c fast does not wait for a spread checkpoint.
-    run('pg_basebackup', [
+    runPostgresTool(bin, 'pg_basebackup', [
       ...['-h', '127.0.0.1', '-p', String(primaryPort), '-U', 'postgres', '-D', replicaData],
       ...['-R', '-X', 'stream', '-c', 'fast', '--no-sync'],
     ]);

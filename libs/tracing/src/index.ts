@@ -12,20 +12,16 @@ import {
 } from '@opentelemetry/api';
 import type { Telemetry } from 'bullmq';
 import type { SpanExporter } from '@opentelemetry/sdk-trace';
+import type { TraceSampler } from '@catalogue/config';
 
 export { SpanKind, SpanStatusCode } from '@opentelemetry/api';
 export type { Attributes, Span } from '@opentelemetry/api';
 
-/** The standard OTEL_TRACES_SAMPLER values (the `jaeger_remote` and `xray` ones aside). */
-export const SAMPLERS = [
-  'always_on',
-  'always_off',
-  'traceidratio',
-  'parentbased_always_on',
-  'parentbased_always_off',
-  'parentbased_traceidratio',
-] as const;
-export type SamplerName = (typeof SAMPLERS)[number];
+/**
+ * A standard OTEL_TRACES_SAMPLER value. The list has one home, libs/config's `TRACE_SAMPLERS`
+ * (which validates the variable); a type import only, so starting tracing loads nothing more.
+ */
+export type SamplerName = TraceSampler;
 
 export interface TracingOptions {
   /** `service.name` of every span (OTEL_SERVICE_NAME, when set, wins). */

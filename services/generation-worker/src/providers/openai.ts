@@ -5,14 +5,12 @@
  * when the endpoint refuses schemas), checks the answer against that schema, and fits the texts
  * to the structure's limits.
  *
- * Retries are this module's, not the SDK's (`maxRetries: 0`, so one `create()` is one attempt):
- * the SDK waits whatever `Retry-After` says up to 60 s and, past that, falls back to its own
- * backoff of at most 8 s, which would hammer an endpoint that asked for a longer pause; neither
- * can be capped. Here every wait is at most `maxBackoffMs` (30 s, which the stale-work sweeper's
- * deadline counts on), and a malformed answer (retried once) uses the same attempt budget as
- * 429, 5xx, 408, network errors and timeouts. What is thrown after that is final
- * (`retryable: false`), so BullMQ's job-level retries do not multiply the provider's own. The API
- * key goes into the authentication header and nowhere else; the SDK logs nothing.
+ * Retries are the provider's (retry.ts), not the SDK's (`maxRetries: 0`, so one `create()` is
+ * one attempt): the SDK waits whatever `Retry-After` says up to 60 s and, past that, falls back
+ * to its own backoff of at most 8 s, which would hammer an endpoint that asked for a longer
+ * pause; neither can be capped. Here every wait is at most `maxBackoffMs` (30 s), and what is
+ * thrown when the attempts stop is final (`retryable: false`). The API key goes into the
+ * authentication header and nowhere else; the SDK logs nothing.
  */
 import OpenAI, {
   APIConnectionError,
@@ -26,6 +24,7 @@ import { fitToStructure, isFillable, placeImages, withParagraphLength } from './
 import { addUsage, contextUrls, dropInventedUrls, isObject, Malformed, parseAnswer } from './openai-answer';
 import { systemMessage, userMessage } from './openai-prompt';
 import { answerSchema, type AnswerSchema } from './openai-schema';
+import { retryableStatus, retryAfterMs, withRetries, type Attempt, type Failure } from './retry';
 import { cutText } from './text';
 import {
   ProviderError,
@@ -108,32 +107,6 @@ function createClient(options: OpenAiProviderOptions): OpenAI {
   return new OpenAI({ ...common, baseURL: options.baseUrl, apiKey: options.apiKey });
 }
 
-/** A wait the endpoint asked for (`retry-after-ms`, `Retry-After` in seconds or as a date), or null. */
-function retryAfterMs(headers: Headers | undefined, now = Date.now()): number | null {
-  const ms = headers?.get('retry-after-ms')?.trim();
-  if (ms && /^\d+(\.\d+)?$/.test(ms)) return Math.round(Number(ms));
-  const header = headers?.get('retry-after')?.trim();
-  if (!header) return null;
-  if (/^\d+(\.\d+)?$/.test(header)) return Math.round(Number(header) * 1000);
-  const date = Date.parse(header);
-  return Number.isNaN(date) ? null : Math.max(0, date - now);
-}
-
-function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(new Error('aborted'));
-    const onAbort = (): void => {
-      clearTimeout(timer);
-      reject(new Error('aborted'));
-    };
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
-}
-
 /**
  * What a failed connection says went wrong: undici's `cause.code` (ECONNRESET…), else the
  * thrown value's own `code` or `name`.
@@ -149,13 +122,63 @@ function errorCode(err: unknown): string {
   return 'unknown';
 }
 
-/** One attempt's outcome when it did not produce widgets. */
-interface Failure {
-  reason: string;
-  status?: number;
-  retryable: boolean;
-  malformed?: boolean;
-  retryAfterMs?: number | null;
+/** Error texts from the endpoint may echo credentials (the key, any bearer token): they never leave this module. */
+function redactor(secret: string): (text: string) => string {
+  return (text) => {
+    let out = text;
+    if (secret.length >= 4) out = out.split(secret).join('***');
+    return out
+      .replace(/\b(sk|key|api[-_]?key)[-_][A-Za-z0-9*_.-]{4,}/gi, '$1-***')
+      .replace(/Bearer\s+\S+/gi, 'Bearer ***');
+  };
+}
+
+/** The endpoint's own words for an HTTP error: `error.message`, a bare `error` or `message`. */
+function shortReason(err: APIError, redact: (text: string) => string): string {
+  const body: unknown = err.error;
+  let reason = err.message.replace(/^\d{3}\s+/, '');
+  if (isObject(body) && typeof body.message === 'string') reason = body.message;
+  else if (typeof body === 'string') reason = body;
+  return cutText(redact(reason), 200);
+}
+
+/**
+ * A request that threw (other than the caller's abort) as a failed attempt: timeouts, network
+ * errors, 429/408/5xx (with the endpoint's Retry-After) and a body that is not JSON are retried;
+ * other HTTP errors and anything else are not.
+ */
+function requestFailure(
+  err: unknown,
+  elapsedMs: number,
+  timeoutMs: number,
+  redact: (text: string) => string,
+): Failure {
+  // The SDK names its own abort a timeout only when the abort error is an Error of this
+  // realm; under jest's VM context it is not, and the same abort reads as a connection error.
+  const timedOut =
+    err instanceof APIConnectionTimeoutError || (err instanceof APIConnectionError && elapsedMs >= timeoutMs);
+  if (timedOut) return { ok: false, reason: `timed out after ${timeoutMs} ms`, retryable: true };
+  if (err instanceof APIConnectionError) {
+    return { ok: false, reason: `network error (${redact(errorCode(err.cause))})`, retryable: true };
+  }
+  if (err instanceof APIError && err.status !== undefined) {
+    const status = err.status;
+    const retryable = retryableStatus(status);
+    const reason = `HTTP ${status}: ${shortReason(err, redact)}`;
+    return {
+      ok: false,
+      reason,
+      status,
+      retryable,
+      retryAfterMs: retryable ? retryAfterMs(err.headers) : null,
+    };
+  }
+  if (err instanceof SyntaxError) {
+    const reason = 'malformed answer: the response is not JSON';
+    return { ok: false, reason, retryable: true, malformed: true };
+  }
+  const text = err instanceof Error ? err.message : String(err);
+  return { ok: false, reason: `request failed (${cutText(redact(text), 200)})`, retryable: false };
 }
 
 /**
@@ -171,11 +194,11 @@ function readCompletion(
   allowedUrls: Set<string>,
   requestedModel: string,
   images: readonly string[],
-): { usage: TokenUsage | null; outcome: GenerationResult | Failure } {
+): { usage: TokenUsage | null; outcome: Attempt<GenerationResult> } {
   const total = addUsage(usage, isObject(data) ? data.usage : undefined);
   const malformed = (reason: string) => ({
     usage: total,
-    outcome: { reason: `malformed answer: ${reason}`, retryable: true, malformed: true },
+    outcome: { ok: false as const, reason: `malformed answer: ${reason}`, retryable: true, malformed: true },
   });
   const choice = isObject(data) && Array.isArray(data.choices) ? data.choices[0] : undefined;
   const message = isObject(choice) ? choice.message : undefined;
@@ -197,40 +220,20 @@ function readCompletion(
   if (fitted.length === 0) return malformed('no usable widget');
   const placed = placeImages(structure, fitted, images);
   const model = isObject(data) && typeof data.model === 'string' ? data.model : requestedModel;
-  return { usage: total, outcome: { widgets: placed, usage: total, provider: 'openai', model } };
+  return {
+    usage: total,
+    outcome: { ok: true, value: { widgets: placed, usage: total, provider: 'openai', model } },
+  };
 }
 
 export function createOpenAiProvider(options: OpenAiProviderOptions): ContentProvider {
   const client = createClient(options);
-  const maxAttempts = Math.max(1, Math.floor(options.maxAttempts));
-  const maxBackoffMs = options.maxBackoffMs ?? 30_000;
-  const secret = options.apiKey;
-
-  /** Error texts from the endpoint may echo credentials; they never leave this module. */
-  const redact = (text: string): string => {
-    let out = text;
-    if (secret.length >= 4) out = out.split(secret).join('***');
-    return out
-      .replace(/\b(sk|key|api[-_]?key)[-_][A-Za-z0-9*_.-]{4,}/gi, '$1-***')
-      .replace(/Bearer\s+\S+/gi, 'Bearer ***');
+  const retryPolicy = {
+    maxAttempts: options.maxAttempts,
+    backoffMs: options.backoffMs,
+    maxBackoffMs: options.maxBackoffMs ?? 30_000,
   };
-
-  /** The endpoint's own words for an HTTP error: `error.message`, a bare `error` or `message`. */
-  const shortReason = (err: APIError): string => {
-    const body: unknown = err.error;
-    let reason = err.message.replace(/^\d{3}\s+/, '');
-    if (isObject(body) && typeof body.message === 'string') reason = body.message;
-    else if (typeof body === 'string') reason = body;
-    return cutText(redact(reason), 200);
-  };
-
-  /** How long to wait after failed attempt `n`: the endpoint's Retry-After, else jittered backoff. */
-  const waitAfter = (outcome: Failure, n: number): number => {
-    const backoff = Math.min(options.backoffMs * 2 ** (n - 1), maxBackoffMs);
-    return outcome.retryAfterMs !== undefined && outcome.retryAfterMs !== null
-      ? Math.min(outcome.retryAfterMs, maxBackoffMs)
-      : backoff / 2 + (Math.random() * backoff) / 2;
-  };
+  const redact = redactor(options.apiKey);
 
   return {
     name: 'openai',
@@ -251,32 +254,7 @@ export function createOpenAiProvider(options: OpenAiProviderOptions): ContentPro
       let usage: TokenUsage | null = null;
       const aborted = (): ProviderError => new ProviderError('generation aborted', true, undefined, usage);
 
-      /** A thrown request as a failure; the caller's abort is thrown on. */
-      const failureOf = (err: unknown, elapsedMs: number): Failure => {
-        if (signal?.aborted || err instanceof APIUserAbortError) throw aborted();
-        // The SDK names its own abort a timeout only when the abort error is an Error of this
-        // realm; under jest's VM context it is not, and the same abort reads as a connection error.
-        const timedOut =
-          err instanceof APIConnectionTimeoutError ||
-          (err instanceof APIConnectionError && elapsedMs >= options.timeoutMs);
-        if (timedOut) return { reason: `timed out after ${options.timeoutMs} ms`, retryable: true };
-        if (err instanceof APIConnectionError) {
-          return { reason: `network error (${redact(errorCode(err.cause))})`, retryable: true };
-        }
-        if (err instanceof APIError && err.status !== undefined) {
-          const status = err.status;
-          const retryable = status === 429 || status === 408 || status >= 500;
-          const reason = `HTTP ${status}: ${shortReason(err)}`;
-          return { reason, status, retryable, retryAfterMs: retryable ? retryAfterMs(err.headers) : null };
-        }
-        if (err instanceof SyntaxError) {
-          return { reason: 'malformed answer: the response is not JSON', retryable: true, malformed: true };
-        }
-        const text = err instanceof Error ? err.message : String(err);
-        return { reason: `request failed (${cutText(redact(text), 200)})`, retryable: false };
-      };
-
-      const attempt = async (format: AnswerFormat): Promise<GenerationResult | Failure> => {
+      const attempt = async (format: AnswerFormat): Promise<Attempt<GenerationResult>> => {
         let completion: unknown;
         const started = performance.now();
         try {
@@ -293,7 +271,8 @@ export function createOpenAiProvider(options: OpenAiProviderOptions): ContentPro
             { signal },
           );
         } catch (err) {
-          return failureOf(err, performance.now() - started);
+          if (signal?.aborted || err instanceof APIUserAbortError) throw aborted();
+          return requestFailure(err, performance.now() - started, options.timeoutMs, redact);
         }
         const answer = readCompletion(
           completion,
@@ -309,43 +288,29 @@ export function createOpenAiProvider(options: OpenAiProviderOptions): ContentPro
       };
 
       let format: AnswerFormat = 'json_schema';
-      let malformed = 0;
-      let last: Failure = { reason: 'no attempt made', retryable: false };
-      for (let n = 1; n <= maxAttempts; n++) {
-        if (signal?.aborted) throw aborted();
-        let outcome = await attempt(format);
+      /** One attempt; an endpoint that refuses the JSON schema is asked again in JSON mode at once. */
+      const attemptInFormat = async (): Promise<Attempt<GenerationResult>> => {
+        const outcome = await attempt(format);
         if (
           format === 'json_schema' &&
-          'status' in outcome &&
+          !outcome.ok &&
           outcome.status === 400 &&
           SCHEMA_REFUSED.test(outcome.reason)
         ) {
           // An endpoint without Structured Outputs (older vLLM or Ollama, some proxies): JSON mode
           // at once, the shape told by the system message; this does not use up an attempt.
           format = 'json_object';
-          outcome = await attempt(format);
+          return attempt(format);
         }
-        if ('widgets' in outcome) return outcome;
-        last = outcome;
-        if (!outcome.retryable) {
-          throw new ProviderError(`openai provider: ${outcome.reason}`, false, outcome.status, usage);
-        }
-        if (outcome.malformed && ++malformed >= 2) {
-          throw new ProviderError(`openai provider: ${outcome.reason} (twice)`, false, undefined, usage);
-        }
-        if (n === maxAttempts) break;
-        try {
-          await sleep(waitAfter(outcome, n), signal);
-        } catch {
-          throw aborted();
-        }
-      }
-      throw new ProviderError(
-        `openai provider gave up after ${maxAttempts} attempt${maxAttempts === 1 ? '' : 's'}: ${last.reason}`,
-        false,
-        last.status,
-        usage,
-      );
+        return outcome;
+      };
+
+      return withRetries(attemptInFormat, retryPolicy, {
+        label: 'openai provider',
+        fail: (message, status) => new ProviderError(message, false, status, usage),
+        aborted,
+        signal,
+      });
     },
   };
 }
