@@ -1,9 +1,9 @@
 // npm run bench:worker — render-content jobs end to end (queued -> content stored) through the
 // compiled generation worker (its own process, real Postgres and Redis) against a bare BullMQ
-// worker doing the same database write without composing or rendering, in the same run.
-// See README.md.
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { cpus, tmpdir } from 'node:os';
+// worker that renders the same items with renderItem and writes the same rows with raw pg,
+// set-based, in the same run; with BENCH_PIPELINE, imports through the catalogue API until every
+// item is ready (worker-pipeline.ts). See README.md.
+import { cpus } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { Queue } from 'bullmq';
@@ -207,11 +207,7 @@ async function run(env: WorkerBenchEnv, cleanup: Cleanup): Promise<void> {
   const items = await seed(db, env.jobs);
   const seedSeconds = (performance.now() - seedStarted) / 1000;
   const pair = items.filter((item) => item.eshopId === items[0]!.eshopId).slice(0, 2);
-  const { content, others } = await checkBareSql(db, [pair[0]!, pair[1]!]);
-  const dir = await mkdtemp(join(tmpdir(), 'worker-bench-'));
-  cleanup.defer(`remove ${dir}`, () => rm(dir, { recursive: true, force: true }));
-  const contentFile = join(dir, 'content.json');
-  await writeFile(contentFile, JSON.stringify(content));
+  const statements = await checkBareSql(db, url, [pair[0]!, pair[1]!]);
 
   const common = {
     DATABASE_URL: url,
@@ -234,7 +230,7 @@ async function run(env: WorkerBenchEnv, cleanup: Cleanup): Promise<void> {
     name: 'bare-worker',
     script: join(__dirname, 'worker-baseline.js'),
     port: barePort,
-    env: { ...common, PORT: String(barePort), CONTENT_FILE: contentFile },
+    env: { ...common, PORT: String(barePort) },
     nodeArgs: cpuProfileArgs(env.cpuProfDir, 'bare-worker'),
     cleanup,
   });
@@ -293,7 +289,7 @@ async function run(env: WorkerBenchEnv, cleanup: Cleanup): Promise<void> {
   }
   log('render only: composing and rendering the same items in this process…');
   const renderOnly = await renderOnlyCpu(db, items, env.rounds);
-  report(env, await machine(db, redis), { seconds: seedSeconds, others }, sides, rounds, renderOnly);
+  report(env, await machine(db, redis), { seconds: seedSeconds, statements }, sides, rounds, renderOnly);
   if (env.cpuProfDir) {
     log(
       `\nCPU profiles (written as the processes stop): ${env.cpuProfDir}/{generation-worker,bare-worker}.cpuprofile`,
