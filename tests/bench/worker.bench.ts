@@ -37,6 +37,7 @@ import { fixed, log, report, WARMUP_JOBS, type Run } from './worker-report';
 import { seed, type BenchItem } from './worker-seed';
 import { renderOnlyCpu } from './worker-render-only';
 import { checkBareSql } from './worker-sql-check';
+import { runPipeline } from './worker-pipeline';
 
 /** Jobs per addBulk call, as one import request queues them. */
 const ENQUEUE_BATCH = 100;
@@ -55,6 +56,9 @@ interface WorkerBenchEnv {
   databaseUrl: string;
   redisUrl: string;
   cpuProfDir: string | undefined;
+  /** The import → ready pipeline after the comparison (BENCH_PIPELINE=0: left out; `only`: alone). */
+  pipeline: 'on' | 'off' | 'only';
+  pipelineItems: number;
 }
 
 function workerBenchEnv(): WorkerBenchEnv {
@@ -67,6 +71,9 @@ function workerBenchEnv(): WorkerBenchEnv {
     databaseUrl: process.env.DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/catalogue',
     redisUrl: process.env.REDIS_URL || 'redis://127.0.0.1:6379',
     cpuProfDir: process.env.BENCH_CPU_PROF || undefined,
+    pipeline:
+      process.env.BENCH_PIPELINE === '0' ? 'off' : process.env.BENCH_PIPELINE === 'only' ? 'only' : 'on',
+    pipelineItems: Math.round(positive('BENCH_PIPELINE_ITEMS', 4_000)),
   };
 }
 
@@ -266,6 +273,13 @@ async function run(env: WorkerBenchEnv, cleanup: Cleanup): Promise<void> {
   ];
   const ctx = { db, redis, timeout: env.timeout, jobSize: env.jobSize };
 
+  if (env.pipeline === 'only') {
+    await runPipeline(
+      { items: env.pipelineItems, rounds: env.rounds, eshops: 2, timeout: env.timeout },
+      { db, redis, url, redisUrl: env.redisUrl, queuePrefix, worker, cleanup },
+    );
+    return;
+  }
   await reset(db, sides);
   const warmup = items.slice(0, WARMUP_JOBS);
   log(`warm-up: ${warmup.length} jobs on each side…`);
@@ -290,6 +304,13 @@ async function run(env: WorkerBenchEnv, cleanup: Cleanup): Promise<void> {
   log('render only: composing and rendering the same items in this process…');
   const renderOnly = await renderOnlyCpu(db, items, env.rounds);
   report(env, await machine(db, redis), { seconds: seedSeconds, statements }, sides, rounds, renderOnly);
+  if (env.pipeline === 'on') {
+    log('');
+    await runPipeline(
+      { items: env.pipelineItems, rounds: env.rounds, eshops: 2, timeout: env.timeout },
+      { db, redis, url, redisUrl: env.redisUrl, queuePrefix, worker, cleanup },
+    );
+  }
   if (env.cpuProfDir) {
     log(
       `\nCPU profiles (written as the processes stop): ${env.cpuProfDir}/{generation-worker,bare-worker}.cpuprofile`,
