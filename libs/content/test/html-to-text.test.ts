@@ -2,11 +2,16 @@
  * htmlToText reads plain markup without parsing (plainMarkupText). This property holds that
  * shortcut to the parse it replaces: on generated markup — mostly of the shapes it accepts, mixed
  * with what it must refuse (entities, attributes, other tags, stray and missing end tags, blocks
- * where htmlparser2 would move them) — every text it returns is what sanitize-html gives.
+ * where htmlparser2 would move them) — every text it returns is what sanitize-html gives, and
+ * sanitizeHtml's shortcut for canonical plain markup returns what the value policy's parse does.
  */
 import fc from 'fast-check';
-import { htmlToText } from '@catalogue/content';
-import { parsedHtmlToText, plainMarkupText } from '../src/sanitize';
+import { htmlToText, sanitizeHtml } from '@catalogue/content';
+import { isCanonicalPlainMarkup, parsedHtmlToText, plainMarkupText, POLICIES } from '../src/sanitize';
+import { sanitize } from '../src/sanitize-html';
+
+/** What sanitizeHtml gave before its shortcut: a parse with the value policy, every time. */
+const parsedValue = (html: string) => sanitize(html, POLICIES.value!);
 
 const TAGS = [
   'p',
@@ -149,10 +154,23 @@ describe('htmlToText without parsing (plainMarkupText)', () => {
     );
   });
 
+  it('when markup is canonical, then the value policy keeps it as written; sanitizeHtml always gives the parse', () => {
+    fc.assert(
+      fc.property(fc.oneof(doc, mutated, tagSoup, nested), (html) => {
+        if (isCanonicalPlainMarkup(html)) expect(parsedValue(html)).toBe(html);
+        expect(sanitizeHtml(html)).toBe(parsedValue(html));
+      }),
+      { numRuns: 6000 },
+    );
+  });
+
   it('when a description is plain paragraphs, then no parse is needed', () => {
     const html = '<p>Robust outdoor <strong>set</strong>.</p><p>P000001 rev 0</p>';
     expect(plainMarkupText(html)).toBe('Robust outdoor set. P000001 rev 0');
     expect(plainMarkupText('<p>a</li>')).toBeUndefined();
     expect(plainMarkupText('<p class="x">a</p>')).toBeUndefined();
+    expect(isCanonicalPlainMarkup(html)).toBe(true);
+    expect(isCanonicalPlainMarkup('<div><p>a</p></div>')).toBe(false);
+    expect(isCanonicalPlainMarkup('<p>a<br>b</p>')).toBe(false);
   });
 });
