@@ -222,6 +222,10 @@ async function run(env: WorkerBenchEnv, cleanup: Cleanup): Promise<void> {
     QUEUE_PREFIX: queuePrefix,
     WORKER_CONCURRENCY: String(env.concurrency),
     NODE_ENV: 'production',
+    // A loaded machine: the stall check (2 s) closes the connections of jobs held longer.
+    ...(process.env.DATABASE_STALL_CHECK_MS && {
+      DATABASE_STALL_CHECK_MS: process.env.DATABASE_STALL_CHECK_MS,
+    }),
   };
   const [workerPort, barePort] = await Promise.all([freePort(), freePort()]);
   const worker = await startChild({
