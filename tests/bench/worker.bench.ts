@@ -73,7 +73,7 @@ function workerBenchEnv(): WorkerBenchEnv {
     cpuProfDir: process.env.BENCH_CPU_PROF || undefined,
     pipeline:
       process.env.BENCH_PIPELINE === '0' ? 'off' : process.env.BENCH_PIPELINE === 'only' ? 'only' : 'on',
-    pipelineItems: Math.round(positive('BENCH_PIPELINE_ITEMS', 4_000)),
+    pipelineItems: Math.round(positive('BENCH_PIPELINE_ITEMS', 3_000)),
   };
 }
 
