@@ -10,6 +10,12 @@
 // the socket writes left over are the HTTP responses'; then Koa and its router, Node's own code,
 // our libs/http, the rest. Under load a sample also counts time the process was runnable but
 // descheduled, so compare processes of one run.
+//
+//   node tests/bench/dist/cpuprofile-summary.js --worker <file.cpuprofile> [items]
+//
+// groups a render worker's profile instead (bench:worker, generation-worker.cpuprofile or
+// bare-worker.cpuprofile), µs per item when given the items rendered: the first frame walking up
+// from the running function that matches a group of WORKER_GROUPS takes the sample.
 import { readFileSync } from 'node:fs';
 
 interface ProfileNode {
@@ -36,6 +42,43 @@ const LIBRARIES: [string, RegExp][] = [
   ['metrics (prom-client)', /\/prom-client\//],
   ['token hash (crypto)', /^node:internal\/crypto/],
 ];
+
+/** A render worker's groups, in the order they are tried on each frame walking up. */
+const WORKER_GROUPS: [string, RegExp][] = [
+  [
+    'render: sanitize-html, htmlparser2 (under renderItem)',
+    /\/(sanitize-html|htmlparser2|domhandler|entities|parse-srcset|postcss)\//,
+  ],
+  ['render: libs/content (compose, renderAll)', /\/libs\/content\//],
+  ['content columns JSON.stringify (contentColumns)', /\/content\.repository\.js$/],
+  ['knex (query building, bindings, transaction)', /\/knex\//],
+  ['pg driver (protocol, row parsing, type parsers)', /\/(pg|pg-protocol|pg-types|postgres-array|pg-pool)\//],
+  ['events append', /\/events\.repository\.js$/],
+  ['relations, locks (libs/db repositories)', /\/libs\/db\//],
+  ['render-content job (libs/content-store)', /\/libs\/content-store\//],
+  ['logging (pino)', /\/(pino|sonic-boom|thread-stream)\//],
+  ['tracing (opentelemetry)', /\/@opentelemetry\//],
+  ['metrics (prom-client)', /\/prom-client\//],
+  ['BullMQ, ioredis (job bookkeeping)', /\/(bullmq|ioredis|msgpackr|cron-parser)\//],
+  ['libs/queue (fair places, handlers)', /\/libs\/queue\//],
+];
+
+function workerGroup(node: ProfileNode, parentOf: Map<number, ProfileNode>): string | undefined {
+  const { functionName, url } = node.callFrame;
+  if (functionName === '(idle)') return undefined;
+  if (functionName === '(garbage collector)') return 'garbage collection';
+  for (let n: ProfileNode | undefined = node; n; n = parentOf.get(n.id)) {
+    if (/cjs\/loader/.test(n.callFrame.url)) return STARTUP;
+  }
+  if (/^(writev|writeUtf8String|writeString|writeBuffer|writeLatin1String)$/.test(functionName)) {
+    return 'socket writes (Postgres, Redis)';
+  }
+  for (let n: ProfileNode | undefined = node; n; n = parentOf.get(n.id)) {
+    for (const [name, pattern] of WORKER_GROUPS) if (pattern.test(n.callFrame.url)) return name;
+  }
+  if (url.startsWith('node:')) return 'Node (sockets, streams, timers)';
+  return 'other (program, microtasks)';
+}
 
 function group(node: ProfileNode, parentOf: Map<number, ProfileNode>): string | undefined {
   const { functionName, url } = node.callFrame;
@@ -68,8 +111,11 @@ function group(node: ProfileNode, parentOf: Map<number, ProfileNode>): string | 
 }
 
 function main(): void {
-  const [file, requestsArg] = process.argv.slice(2);
-  if (!file) throw new Error('usage: cpuprofile-summary.js <file.cpuprofile> [requests]');
+  const args = process.argv.slice(2);
+  const worker = args[0] === '--worker';
+  const [file, requestsArg] = worker ? args.slice(1) : args;
+  if (!file) throw new Error('usage: cpuprofile-summary.js [--worker] <file.cpuprofile> [requests|items]');
+  const unit = worker ? 'item' : 'request';
   const profile = JSON.parse(readFileSync(file, 'utf8')) as Profile;
   const byId = new Map(profile.nodes.map((n) => [n.id, n]));
   const parentOf = new Map<number, ProfileNode>();
@@ -78,7 +124,7 @@ function main(): void {
   profile.samples.forEach((id, i) => timeOf.set(id, (timeOf.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0)));
   const totals = new Map<string, number>();
   for (const [id, us] of timeOf) {
-    const name = group(byId.get(id)!, parentOf);
+    const name = (worker ? workerGroup : group)(byId.get(id)!, parentOf);
     if (name) totals.set(name, (totals.get(name) ?? 0) + us);
   }
   const startup = totals.get(STARTUP) ?? 0;
@@ -87,7 +133,7 @@ function main(): void {
   const requests = requestsArg ? Number(requestsArg) : undefined;
   const line = (name: string, us: number) =>
     `${((100 * us) / busy).toFixed(1).padStart(5)} %` +
-    (requests ? `  ${(us / requests).toFixed(1).padStart(7)} µs/request` : '') +
+    (requests ? `  ${(us / requests).toFixed(1).padStart(7)} µs/${unit}` : '') +
     `  ${name}`;
   process.stdout.write(
     `${file}: ${(busy / 1e6).toFixed(2)} s profiled (start-up ${(startup / 1e6).toFixed(2)} s left out)\n`,

@@ -3,8 +3,11 @@ import { LANGUAGES } from './fixtures';
 import { table, verdict, type CpuTimes } from './harness';
 import { ESHOPS } from './worker-seed';
 
-/** Issue 19, goal 2: the generation worker at least 0.7 of a bare worker doing the same writes set-based. */
-export const TARGET = 0.7;
+/**
+ * Issue 33: the generation worker at least 0.8 of a bare worker that renders the same items with
+ * renderItem and writes the same rows with raw pg, set-based (median of the rounds' ratios).
+ */
+export const TARGET = 0.8;
 export const WARMUP_JOBS = 200;
 
 export interface Run {
@@ -31,7 +34,7 @@ export const fixed = (value: number, digits = 0) =>
 export function report(
   env: ReportSettings,
   machineLine: string,
-  seed: { seconds: number; others: number },
+  seed: { seconds: number; statements: { worker: number; bare: number } },
   sides: ReadonlyArray<{ label: string }>,
   rounds: Run[][],
   /** CPU ms per item of composing and rendering alone, per round (worker-render-only.ts). */
@@ -56,7 +59,8 @@ export function report(
     const run = round.find((r) => r.side === label)!;
     return run.jobs / run.seconds;
   };
-  const ratio = service.jobsPerSec / bare.jobsPerSec;
+  const perRound = rounds.map((round) => rate(round, service.label) / rate(round, bare.label));
+  const ratio = [...perRound].sort((a, b) => a - b)[Math.floor(perRound.length / 2)]!;
 
   log('');
   log(
@@ -66,10 +70,9 @@ export function report(
   );
   log(`machine: ${machineLine}`);
   log(
-    `seeded ${fixed(env.jobs)} products in ${fixed(seed.seconds, 1)} s; per job the generation worker runs ` +
-      `${seed.others} statements more than the bare worker when its design cache is cold (one that locks the items' ` +
-      `content rows, one that reads their brands, parameters and variants; 3 design reads), ${seed.others - 3} more once the ` +
-      'eshop’s default design is cached',
+    `seeded ${fixed(env.jobs)} products in ${fixed(seed.seconds, 1)} s; statements per job once the eshop’s design ` +
+      `is cached: generation worker ${seed.statements.worker}, bare worker ${seed.statements.bare} (BEGIN and COMMIT ` +
+      'not counted); both render every item with renderItem',
   );
   log('');
   log(
@@ -104,12 +107,12 @@ export function report(
   log('');
   log(
     table(
-      ['queue', 'worker/bare', 'per round', 'cpu bare/worker', 'target', 'result'],
+      ['queue', 'worker/bare (median)', 'per round', 'cpu bare/worker', 'target', 'result'],
       [
         [
           'render-content',
           fixed(ratio, 2),
-          rounds.map((round) => fixed(rate(round, service.label) / rate(round, bare.label), 2)).join(' '),
+          perRound.map((r) => fixed(r, 2)).join(' '),
           service.ownCpu && bare.ownCpu ? fixed(bare.ownCpu / service.ownCpu, 2) : '–',
           `≥ ${fixed(TARGET, 2)}`,
           verdict('render-content worker/bare', ratio >= TARGET),
@@ -126,22 +129,21 @@ export function report(
   log('');
   log(
     table(
-      ['render only', 'cpu ms/item min', 'median', 'max', 'ceiling of worker/bare'],
+      ['render only', 'cpu ms/item min', 'median', 'max', 'share of bare cpu/item'],
       [
         [
           'compose + render + JSON',
           fixed(sorted[0]!, 3),
           fixed(renderMedian, 3),
           fixed(sorted.at(-1)!, 3),
-          bare.ownCpu ? fixed(bare.ownCpu / (bare.ownCpu + renderMedian), 2) : '–',
+          bare.ownCpu ? fixed(renderMedian / bare.ownCpu, 2) : '–',
         ],
       ],
     ),
   );
   log(
-    'render only: CPU per item of renderItem (what the worker does per item beyond the bare worker’s writes) and of ' +
-      'serialising its content columns, in the benchmark process, over all items once per round; ceiling: the bare ' +
-      'worker’s CPU per item over that plus the render-only median, the best worker/bare a CPU-bound machine allows ' +
-      'even if everything else the worker does cost what the bare worker’s does',
+    'render only: CPU per item of renderItem and of serialising its content columns, in the benchmark process, ' +
+      'over all items once per round (no database work); share: that median over the bare worker’s CPU per item ' +
+      '(node + pg + redis), which renders the same way',
   );
 }

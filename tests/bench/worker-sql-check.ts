@@ -1,84 +1,97 @@
-// bench:worker SQL check: the bare worker must run exactly the statements renderContent runs
-// around composing and rendering (its event append included), and write what renderContent stored.
+// bench:worker SQL check: the bare worker must write exactly what renderContents writes — the
+// same content upsert (text and bindings, so the same rendered bytes), status update and event
+// append — and take the same locks (the items and their content rows).
+import pg from 'pg';
 import type { Knex } from '@catalogue/db';
-import { renderContents } from '@catalogue/content-store';
+import { createDesignCache, renderContents } from '@catalogue/content-store';
 import type { BenchItem } from './worker-seed';
-import {
-  APPEND_EVENTS_SQL,
-  appendEventsBindings,
-  CONTENT_COLUMNS,
-  contentFromBindings,
-  ESHOP_SQL,
-  eshopBindings,
-  lockItemsBindings,
-  lockItemsSql,
-  MARK_RENDERED_SQL,
-  markRenderedBindings,
-  upsertContentsBindings,
-  upsertContentsSql,
-  type ContentColumns,
-} from './worker-baseline-sql';
+import { renderJob, type Queryable } from './worker-baseline';
+import { LOCK_ITEMS_SQL, LOCK_TREES_SQL } from './worker-baseline-sql';
+
+interface Statement {
+  sql: string;
+  bindings: unknown[];
+}
+
+const isStatement = (q: Statement) => /^\s*(select|insert|update|with)/i.test(q.sql);
+
+async function resetItems(db: Knex, eshopId: number, ids: readonly string[]): Promise<void> {
+  await db('content')
+    .where({ eshop_id: eshopId, entity_type: 'product' })
+    .whereIn('external_id', ids)
+    .delete();
+  await db('products')
+    .where({ eshop_id: eshopId })
+    .whereIn('external_id', ids)
+    .update({ status: 'generate', is_loaded: false });
+}
 
 /**
- * Renders two seeded products of one eshop in one job with the real renderContents and checks
- * that the statements the bare worker runs are exactly the ones renderContents runs to read the
- * eshop, lock the items, store the content and mark the items (same text, same bindings, same
- * order). Returns the content it stored for the first, which the bare worker writes for every item.
+ * Renders two seeded products of one eshop in one job with the real renderContents, then again
+ * with the bare worker's renderJob (from the same state), and compares what each wrote: the last
+ * three statements, text and bindings. Returns how many statements each ran per job (design
+ * cached).
  */
 export async function checkBareSql(
   db: Knex,
+  databaseUrl: string,
   pair: readonly [BenchItem, BenchItem],
-): Promise<{ content: ContentColumns; others: number }> {
-  const [item] = pair;
+): Promise<{ worker: number; bare: number }> {
+  const eshopId = pair[0].eshopId;
   const ids = pair.map((p) => p.externalId);
-  const seen: { sql: string; bindings: unknown[] }[] = [];
+  const designs = createDesignCache();
+  await designs.get(db, eshopId, 'product');
+
+  const worker: Statement[] = [];
   const listen = (query: { sql: string; bindings?: unknown[] }) =>
-    seen.push({ sql: query.sql, bindings: query.bindings ?? [] });
+    worker.push({ sql: query.sql, bindings: query.bindings ?? [] });
   db.on('query', listen);
   let outcome;
   try {
-    outcome = await renderContents(db, { eshop_id: item.eshopId, entity_type: 'product', external_ids: ids });
+    outcome = await renderContents(
+      db,
+      { eshop_id: eshopId, entity_type: 'product', external_ids: ids },
+      designs,
+    );
   } finally {
     db.off('query', listen);
   }
   if ([...outcome.values()].some((o) => o !== 'composed')) {
     throw new Error(`rendering ${ids.join(', ')} for the SQL check: ${JSON.stringify([...outcome])}`);
   }
-  const statements = seen.filter((q) => /^\s*(select|insert|update|with)/i.test(q.sql));
-  const upsert = statements.at(-3);
-  const content = contentFromBindings(upsert?.bindings ?? []);
-  const second = contentFromBindings((upsert?.bindings ?? []).slice(CONTENT_COLUMNS));
-  const expected = [
-    { at: 0, sql: ESHOP_SQL, bindings: eshopBindings(item.eshopId) },
-    { at: 1, sql: lockItemsSql(), bindings: lockItemsBindings(item.eshopId, ids) },
-    {
-      at: statements.length - 3,
-      sql: upsertContentsSql(2),
-      // Each item's own content (their names differ), in the order of the ids.
-      bindings: [
-        ...upsertContentsBindings(item.eshopId, [ids[0]!], content),
-        ...upsertContentsBindings(item.eshopId, [ids[1]!], second),
-      ],
+  await resetItems(db, eshopId, ids);
+
+  const bare: Statement[] = [];
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  const recording: Queryable = {
+    query: (text: string, values?: unknown[]) => {
+      bare.push({ sql: text, bindings: values ?? [] });
+      return client.query(text, values);
     },
-    {
-      at: statements.length - 2,
-      sql: MARK_RENDERED_SQL,
-      bindings: markRenderedBindings('ready', item.eshopId, ids),
-    },
-    {
-      at: statements.length - 1,
-      sql: APPEND_EVENTS_SQL,
-      bindings: appendEventsBindings('ready', item.eshopId, ids),
-    },
-  ];
-  for (const want of expected) {
-    const got = statements[want.at];
-    if (got?.sql !== want.sql || JSON.stringify(got.bindings) !== JSON.stringify(want.bindings)) {
+  } as Queryable;
+  try {
+    await renderJob(recording, designs, db, eshopId, ids);
+  } finally {
+    await client.end();
+  }
+  await resetItems(db, eshopId, ids);
+
+  const workerStatements = worker.filter(isStatement);
+  const bareStatements = bare.filter(isStatement);
+  for (let back = 1; back <= 3; back++) {
+    const want = workerStatements.at(-back);
+    const got = bareStatements.at(-back);
+    if (got?.sql !== want?.sql || JSON.stringify(got?.bindings) !== JSON.stringify(want?.bindings)) {
       throw new Error(
-        `tests/bench/worker-baseline-sql.ts is out of date with renderContent; statement ${want.at + 1} ` +
-          `of ${statements.length} is now:\n${got?.sql}\nwith bindings ${JSON.stringify(got?.bindings).slice(0, 500)}`,
+        `tests/bench/worker-baseline-sql.ts is out of date with renderContents: its write ${4 - back} of 3 is\n` +
+          `${got?.sql}\nwith bindings ${JSON.stringify(got?.bindings).slice(0, 300)}\nbut renderContents ran\n` +
+          `${want?.sql}\nwith bindings ${JSON.stringify(want?.bindings).slice(0, 300)}`,
       );
     }
   }
-  return { content, others: statements.length - expected.length };
+  for (const lock of [LOCK_ITEMS_SQL, LOCK_TREES_SQL]) {
+    if (!bareStatements.some((s) => s.sql === lock)) throw new Error(`bare worker did not run ${lock}`);
+  }
+  return { worker: workerStatements.length, bare: bareStatements.length };
 }

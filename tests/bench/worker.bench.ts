@@ -1,9 +1,9 @@
 // npm run bench:worker — render-content jobs end to end (queued -> content stored) through the
 // compiled generation worker (its own process, real Postgres and Redis) against a bare BullMQ
-// worker doing the same database write without composing or rendering, in the same run.
-// See README.md.
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { cpus, tmpdir } from 'node:os';
+// worker that renders the same items with renderItem and writes the same rows with raw pg,
+// set-based, in the same run; with BENCH_PIPELINE, imports through the catalogue API until every
+// item is ready (worker-pipeline.ts). See README.md.
+import { cpus } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { Queue } from 'bullmq';
@@ -37,6 +37,7 @@ import { fixed, log, report, WARMUP_JOBS, type Run } from './worker-report';
 import { seed, type BenchItem } from './worker-seed';
 import { renderOnlyCpu } from './worker-render-only';
 import { checkBareSql } from './worker-sql-check';
+import { runPipeline } from './worker-pipeline';
 
 /** Jobs per addBulk call, as one import request queues them. */
 const ENQUEUE_BATCH = 100;
@@ -55,6 +56,9 @@ interface WorkerBenchEnv {
   databaseUrl: string;
   redisUrl: string;
   cpuProfDir: string | undefined;
+  /** The import → ready pipeline after the comparison (BENCH_PIPELINE=0: left out; `only`: alone). */
+  pipeline: 'on' | 'off' | 'only';
+  pipelineItems: number;
 }
 
 function workerBenchEnv(): WorkerBenchEnv {
@@ -67,6 +71,9 @@ function workerBenchEnv(): WorkerBenchEnv {
     databaseUrl: process.env.DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/catalogue',
     redisUrl: process.env.REDIS_URL || 'redis://127.0.0.1:6379',
     cpuProfDir: process.env.BENCH_CPU_PROF || undefined,
+    pipeline:
+      process.env.BENCH_PIPELINE === '0' ? 'off' : process.env.BENCH_PIPELINE === 'only' ? 'only' : 'on',
+    pipelineItems: Math.round(positive('BENCH_PIPELINE_ITEMS', 3_000)),
   };
 }
 
@@ -207,11 +214,7 @@ async function run(env: WorkerBenchEnv, cleanup: Cleanup): Promise<void> {
   const items = await seed(db, env.jobs);
   const seedSeconds = (performance.now() - seedStarted) / 1000;
   const pair = items.filter((item) => item.eshopId === items[0]!.eshopId).slice(0, 2);
-  const { content, others } = await checkBareSql(db, [pair[0]!, pair[1]!]);
-  const dir = await mkdtemp(join(tmpdir(), 'worker-bench-'));
-  cleanup.defer(`remove ${dir}`, () => rm(dir, { recursive: true, force: true }));
-  const contentFile = join(dir, 'content.json');
-  await writeFile(contentFile, JSON.stringify(content));
+  const statements = await checkBareSql(db, url, [pair[0]!, pair[1]!]);
 
   const common = {
     DATABASE_URL: url,
@@ -219,6 +222,10 @@ async function run(env: WorkerBenchEnv, cleanup: Cleanup): Promise<void> {
     QUEUE_PREFIX: queuePrefix,
     WORKER_CONCURRENCY: String(env.concurrency),
     NODE_ENV: 'production',
+    // A loaded machine: the stall check (2 s) closes the connections of jobs held longer.
+    ...(process.env.DATABASE_STALL_CHECK_MS && {
+      DATABASE_STALL_CHECK_MS: process.env.DATABASE_STALL_CHECK_MS,
+    }),
   };
   const [workerPort, barePort] = await Promise.all([freePort(), freePort()]);
   const worker = await startChild({
@@ -234,7 +241,7 @@ async function run(env: WorkerBenchEnv, cleanup: Cleanup): Promise<void> {
     name: 'bare-worker',
     script: join(__dirname, 'worker-baseline.js'),
     port: barePort,
-    env: { ...common, PORT: String(barePort), CONTENT_FILE: contentFile },
+    env: { ...common, PORT: String(barePort) },
     nodeArgs: cpuProfileArgs(env.cpuProfDir, 'bare-worker'),
     cleanup,
   });
@@ -270,6 +277,13 @@ async function run(env: WorkerBenchEnv, cleanup: Cleanup): Promise<void> {
   ];
   const ctx = { db, redis, timeout: env.timeout, jobSize: env.jobSize };
 
+  if (env.pipeline === 'only') {
+    await runPipeline(
+      { items: env.pipelineItems, rounds: env.rounds, eshops: 2, timeout: env.timeout },
+      { db, redis, url, redisUrl: env.redisUrl, queuePrefix, worker, cleanup },
+    );
+    return;
+  }
   await reset(db, sides);
   const warmup = items.slice(0, WARMUP_JOBS);
   log(`warm-up: ${warmup.length} jobs on each side…`);
@@ -293,7 +307,14 @@ async function run(env: WorkerBenchEnv, cleanup: Cleanup): Promise<void> {
   }
   log('render only: composing and rendering the same items in this process…');
   const renderOnly = await renderOnlyCpu(db, items, env.rounds);
-  report(env, await machine(db, redis), { seconds: seedSeconds, others }, sides, rounds, renderOnly);
+  report(env, await machine(db, redis), { seconds: seedSeconds, statements }, sides, rounds, renderOnly);
+  if (env.pipeline === 'on') {
+    log('');
+    await runPipeline(
+      { items: env.pipelineItems, rounds: env.rounds, eshops: 2, timeout: env.timeout },
+      { db, redis, url, redisUrl: env.redisUrl, queuePrefix, worker, cleanup },
+    );
+  }
   if (env.cpuProfDir) {
     log(
       `\nCPU profiles (written as the processes stop): ${env.cpuProfDir}/{generation-worker,bare-worker}.cpuprofile`,

@@ -134,8 +134,13 @@ const PHRASING_POLICY: SanitizeHtml.IOptions = {
 
 const LINK_TEXT_POLICY: SanitizeHtml.IOptions = { ...VALUE_POLICY, allowedTags: TEXT_TAGS };
 
-/** Sanitises HTML written into a widget (html-format fields, element values). */
+/**
+ * Sanitises HTML written into a widget (html-format fields, element values). Plain markup that
+ * the policy keeps as written (isCanonicalPlainMarkup) is returned without a parse: every
+ * language's description reaches here once per item.
+ */
 export function sanitizeHtml(value: string): string {
+  if (isCanonicalPlainMarkup(value)) return value;
   return sanitizeMemo(value, VALUE_POLICY);
 }
 
@@ -200,11 +205,92 @@ const TEXT_ONLY: SanitizeHtml.IOptions = {
   transformTags: HEADING_MAP,
 };
 
+/** Tags TEXT_ONLY keeps for a moment (each becomes a space) that the fast path accepts. */
+const TEXT_BLOCKS = new Set(['p', 'h2', 'h3', 'h4', 'div', 'blockquote']);
+/** Inline tags TEXT_ONLY drops (their text stays, nothing else): they never close a block. */
+const TEXT_INLINE = new Set(['strong', 'b', 'em', 'i', 'u', 's', 'sub', 'sup', 'span', 'code']);
+/** Text without `< > & "` or NUL, or one lower-case tag without attributes (HTML's own spaces). */
+const TEXT_TOKEN = /[^<>&"\0]+|<(\/?)([a-z][a-z0-9]*)[ \t\n\f\r]*(\/?)>/y;
+
+/** What scanPlainMarkup read: the text, and whether sanitizeHtml would return the input as is. */
+interface PlainMarkup {
+  text: string;
+  /** No `div` (VALUE_POLICY drops it), no `br` (written `<br />`), no spaces inside tags. */
+  canonical: boolean;
+}
+
 /**
- * The readable text of an HTML fragment: tags removed, entities decoded, whitespace collapsed.
- * Used for lengths, heading texts and the plain-text descriptions of rich snippets.
+ * Plain markup read without parsing, the shape of most catalogue descriptions: text with no
+ * `< > & "`, blocks (`p`, `h2`–`h4`, `div`, `blockquote`) holding inline tags and `br`, and
+ * lists (`ul`/`ol` of `li`), every tag closed in order and none with attributes. Anything else
+ * (entities, attributes, other tags, a block inside an inline tag or a `p`, a stray or missing
+ * end tag — all that htmlparser2 repairs) returns undefined, and the caller parses. On what it
+ * accepts, sanitize-html's TEXT_ONLY output is the input minus the inline and list tags, so the
+ * text is the input with block tags and `li`/`br` as spaces and the others removed; and
+ * VALUE_POLICY keeps every tag but `div` as written (property tests compare both with the parse).
  */
-export function htmlToText(html: string): string {
+function scanPlainMarkup(html: string): PlainMarkup | undefined {
+  let out = '';
+  let canonical = true;
+  const open: string[] = [];
+  TEXT_TOKEN.lastIndex = 0;
+  while (TEXT_TOKEN.lastIndex < html.length) {
+    const token = TEXT_TOKEN.exec(html);
+    if (token === null) return undefined;
+    const name = token[2];
+    if (name === undefined) {
+      out += token[0];
+      continue;
+    }
+    if (token[0].length !== name.length + 2 + token[1]!.length) canonical = false;
+    const closing = token[1] === '/';
+    const top = open.at(-1);
+    if (name === 'br') {
+      // <br>, <br/>, <br />: a line break inside text (never </br>, which htmlparser2 repairs).
+      if (closing) return undefined;
+      canonical = false;
+      out += ' ';
+    } else if (token[3] === '/') {
+      return undefined;
+    } else if (closing) {
+      if (top !== name) return undefined;
+      open.pop();
+      out += TEXT_INLINE.has(name) || name === 'ul' || name === 'ol' ? '' : ' ';
+    } else if (TEXT_INLINE.has(name)) {
+      // Inside a block, a list item or at the top; never directly in a list.
+      if (top === 'ul' || top === 'ol') return undefined;
+      open.push(name);
+    } else if (name === 'li') {
+      if (top !== 'ul' && top !== 'ol') return undefined;
+      open.push(name);
+      out += ' ';
+    } else if (TEXT_BLOCKS.has(name) || name === 'ul' || name === 'ol') {
+      // Blocks only at the top level, or inside a div or blockquote (never a p, a heading, a
+      // list item or an inline tag, whose end htmlparser2 would move).
+      if (top !== undefined && top !== 'div' && top !== 'blockquote') return undefined;
+      if (name === 'div') canonical = false;
+      open.push(name);
+      if (TEXT_BLOCKS.has(name)) out += ' ';
+    } else {
+      return undefined;
+    }
+  }
+  if (open.length > 0) return undefined;
+  return { text: out.replace(/\s+/g, ' ').trim(), canonical };
+}
+
+/** `htmlToText` without parsing, for plain markup (scanPlainMarkup); undefined otherwise. */
+export function plainMarkupText(html: string): string | undefined {
+  return scanPlainMarkup(html)?.text;
+}
+
+/** Whether sanitizeHtml returns `html` unchanged, known without parsing (scanPlainMarkup). */
+export function isCanonicalPlainMarkup(html: string): boolean {
+  return scanPlainMarkup(html)?.canonical === true;
+}
+
+/** `htmlToText` by parsing: what sanitize-html's TEXT_ONLY policy leaves, decoded and tidied. */
+export function parsedHtmlToText(html: string): string {
   // sanitize-html's output escapes exactly & < > " in text, so those four are all there is to decode.
   return sanitizeMemo(html, TEXT_ONLY)
     .replace(/<[^>]*>/g, ' ')
@@ -214,6 +300,16 @@ export function htmlToText(html: string): string {
     .replace(/&amp;/g, '&')
     .replace(/\s+/g, ' ')
     .trim();
+}
+
+/**
+ * The readable text of an HTML fragment: tags removed, entities decoded, whitespace collapsed.
+ * Used for lengths, heading texts and the plain-text descriptions of rich snippets. Plain markup
+ * (plainMarkupText) is read without parsing: the rich snippet of every language reads its
+ * description, which a parse made the largest part of it.
+ */
+export function htmlToText(html: string): string {
+  return plainMarkupText(html) ?? parsedHtmlToText(html);
 }
 
 /** The fixed policies of this module, for the tests that check sanitize-html's behaviour under them. */
