@@ -64,9 +64,15 @@ export function routePrefixes(router: AppRouter): string[] | undefined {
  */
 export function routesByPrefix(router: AppRouter): Middleware<AppState, AppContext> {
   const routes = router.routes() as unknown as Middleware<AppState, AppContext>;
-  const prefixes = routePrefixes(router);
-  if (!prefixes) return routes;
+  // Worked out again when the router gains a route after being mounted.
+  let layers = -1;
+  let prefixes: string[] | undefined;
   return (ctx, next) => {
+    if (router.stack.length !== layers) {
+      layers = router.stack.length;
+      prefixes = routePrefixes(router);
+    }
+    if (!prefixes) return routes(ctx, next);
     // The path the router matches (its _getRequestPath): none for CONNECT's `host:port`.
     const routing = ctx as { newRouterPath?: string; routerPath?: string };
     const path = routing.newRouterPath || ctx.path || routing.routerPath || '';

@@ -161,6 +161,23 @@ describe('mountRouters', () => {
       await Promise.all([before, after].map((s) => new Promise((resolve) => s.close(resolve))));
     }
   });
+
+  test('when a router gains a route after being mounted, then the route answers', async () => {
+    const late = new Router<AppState, AppContext>();
+    late.get('/early', (ctx) => {
+      ctx.body = 'early';
+    });
+    const server = await listen((app) => mountRouters(app, [...routers(), late]));
+    try {
+      expect(await ask(server, 'GET', '/early')).toMatch(/^200 /);
+      late.get('/late', (ctx) => {
+        ctx.body = 'late';
+      });
+      expect(await ask(server, 'GET', '/late')).toMatch(/^200 .* late$/);
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
 });
 
 describe('routePrefixes and mayStartWith', () => {
