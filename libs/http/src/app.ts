@@ -7,6 +7,7 @@ import { createHttpMetrics } from './metrics';
 import { concurrencyLimit, shedRecorder } from './middleware/concurrency';
 import { errorHandler } from './middleware/errors';
 import { observe } from './middleware/observe';
+import { mountRouters } from './routing';
 import { securityHeaders } from './middleware/security';
 import { traceRequests } from './middleware/trace';
 import type { AppContext, AppRouter, AppState } from './types';
@@ -72,9 +73,6 @@ export function createHttpApp(opts: HttpAppOptions): HttpApp {
   app.use(observe(opts.logger, metrics, templates, shed));
   app.use(errorHandler(opts.logger));
   for (const mw of opts.middleware ?? []) app.use(mw);
-  for (const router of routers) {
-    app.use(router.routes());
-    app.use(router.allowedMethods());
-  }
+  mountRouters(app, routers);
   return app;
 }

@@ -1,4 +1,4 @@
-import { BlockList, isIP } from 'node:net';
+import { BlockList, isIP, type Socket } from 'node:net';
 import type { Middleware } from 'koa';
 import type { AppContext, AppState } from './types';
 
@@ -73,12 +73,25 @@ export function clientAddressFromTrustedProxies(
   trusted: readonly string[],
 ): Middleware<AppState, AppContext> {
   const list = trustedNetworks(trusted);
-  return async (ctx, next) => {
-    const peer = ctx.req.socket.remoteAddress ?? '';
-    if (!isTrusted(list, normalise(peer))) {
-      for (const name of FORWARDED_HEADERS) delete ctx.req.headers[name];
+  // A connection's peer does not change: whether it is a trusted proxy is decided once per
+  // connection (keep-alive clients and proxies send many requests on one).
+  const peers = new WeakMap<Socket, { peer: string; address: string; trusted: boolean }>();
+  return (ctx, next) => {
+    const socket = ctx.req.socket;
+    let known = peers.get(socket);
+    if (!known) {
+      const peer = socket.remoteAddress ?? '';
+      const address = normalise(peer);
+      known = { peer, address, trusted: isTrusted(list, address) };
+      peers.set(socket, known);
     }
-    ctx.request.ip = clientAddress(peer, ctx.get('X-Forwarded-For') || undefined, list);
-    await next();
+    if (!known.trusted) {
+      for (const name of FORWARDED_HEADERS) delete ctx.req.headers[name];
+      // clientAddress() of an untrusted peer: the peer itself.
+      ctx.request.ip = known.address;
+    } else {
+      ctx.request.ip = clientAddress(known.peer, ctx.get('X-Forwarded-For') || undefined, list);
+    }
+    return next();
   };
 }

@@ -47,6 +47,24 @@ export function traceFields(): { trace_id?: string; span_id?: string } {
   return isSpanContextValid(ctx) ? { trace_id: ctx.traceId, span_id: ctx.spanId } : {};
 }
 
+let isoSecond = Number.NaN;
+let isoPrefix = '';
+
+/**
+ * pino's `isoTime` (`,"time":"2026-11-26T10:00:00.123Z"`) with the date and time up to the
+ * second formatted once a second instead of by `Date#toISOString` on every line: the same text
+ * (test/logger.test.ts compares the two), for a fraction of the cost on a busy access log.
+ */
+export function isoTime(now: number = Date.now()): string {
+  const second = Math.floor(now / 1000);
+  if (second !== isoSecond) {
+    isoSecond = second;
+    // "YYYY-MM-DDTHH:MM:SS." of the second.
+    isoPrefix = `,"time":"${new Date(second * 1000).toISOString().slice(0, 20)}`;
+  }
+  const ms = now - second * 1000;
+  return `${isoPrefix}${ms < 10 ? '00' : ms < 100 ? '0' : ''}${ms}Z"`;
+}
 /**
  * One JSON line per event. Credentials are redacted wherever they might appear, so a
  * careless `log.info({ headers })` can never leak a token into the log pipeline.
@@ -58,7 +76,7 @@ export function createLogger(opts: LoggerOptions, resolve?: (id: string) => stri
   const options: pino.LoggerOptions = {
     level: opts.level,
     base: { service: opts.service },
-    timestamp: pino.stdTimeFunctions.isoTime,
+    timestamp: () => isoTime(),
     mixin: traceFields,
     redact: {
       paths: [

@@ -1,5 +1,5 @@
 import pino from 'pino';
-import { createLogger, fixedFieldsLogger, prettyAvailable } from '@catalogue/logger';
+import { createLogger, fixedFieldsLogger, isoTime, prettyAvailable } from '@catalogue/logger';
 
 const missing = (id: string): string => {
   throw Object.assign(new Error(`Cannot find module '${id}'`), { code: 'MODULE_NOT_FOUND' });
@@ -41,5 +41,30 @@ describe('createLogger', () => {
 
     expect(JSON.parse(lines[0]!)).toMatchObject({ service: 'test', method: 'GET', path: '/x', status: 200 });
     expect(JSON.parse(lines[1]!)).toMatchObject({ token: '[redacted]' });
+  });
+});
+
+describe('isoTime', () => {
+  it("when a line is timed (within a second, across seconds, years and at the epoch), then the text is pino's isoTime", () => {
+    const starts = [0, 999, 1_000, Date.UTC(2026, 10, 26, 23, 59, 59, 998), Date.UTC(2027, 0, 1), Date.now()];
+    for (const start of starts) {
+      for (let now = start; now < start + 2_050; now += 7) {
+        expect(isoTime(now)).toBe(`,"time":"${new Date(now).toISOString()}"`);
+      }
+    }
+  });
+
+  it('when a line is logged, then it carries the time of the moment it was logged', () => {
+    const lines: string[] = [];
+    const logger = createLogger({
+      service: 't',
+      level: 'info',
+      destination: { write: (line: string) => void lines.push(line) },
+    });
+    const before = Date.now();
+    logger.info('x');
+    const time = Date.parse((JSON.parse(lines[0]!) as { time: string }).time);
+    expect(time).toBeGreaterThanOrEqual(before);
+    expect(time).toBeLessThanOrEqual(Date.now());
   });
 });

@@ -1,0 +1,98 @@
+import type Koa from 'koa';
+import type { Middleware } from 'koa';
+import type { AppContext, AppRouter, AppState } from './types';
+
+/**
+ * Puts the routers on the app, in their order, with what answers 405, 501 and OPTIONS for
+ * them. With the same methods on every router (what their allowedMethods() answer 501 for),
+ * one allowedMethods() around all of them answers as one per router did: they all read the same
+ * ctx.matched (every router's matches, one array) and status after the routers ran, the
+ * innermost first and the others only while the status was still 404, so the outermost one's
+ * answer was the answer. (It now also runs after an answer of the first router, whose routes
+ * all have the request's method and are not OPTIONS, so it changes nothing there.) And a router
+ * none of whose routes can match the path is skipped (routesByPrefix). On a request to an API
+ * route this is one middleware and one router's matching instead of eight of each
+ * (docs/decisions.md, "The auth path's per-request cost"); test/routing.test.ts compares the
+ * answers with the one-pair-per-router wiring.
+ */
+export function mountRouters(app: Koa<AppState, AppContext>, routers: AppRouter[]): void {
+  if (routers.length > 0 && sameMethods(routers)) {
+    app.use(routers[0]!.allowedMethods());
+    for (const router of routers) app.use(routesByPrefix(router));
+    return;
+  }
+  for (const router of routers) {
+    app.use(router.routes());
+    app.use(router.allowedMethods());
+  }
+}
+
+/** Whether every router implements the same methods. */
+function sameMethods(routers: AppRouter[]): boolean {
+  const first = routers[0]!.methods.join(',');
+  return routers.every((router) => router.methods.join(',') === first);
+}
+
+/** Where a route path stops being literal text (path-to-regexp's parameters, wildcards, groups). */
+const NOT_LITERAL = /[:*?+(){}[\]!\\]/;
+
+/**
+ * The literal beginnings of a router's routes (lower case: routes match case-insensitively), or
+ * undefined when one cannot be known (a RegExp route, a case-sensitive, host-bound or
+ * `routerPath` router), in which case the router is always asked.
+ */
+export function routePrefixes(router: AppRouter): string[] | undefined {
+  const opts = router.opts as { sensitive?: boolean; host?: unknown; routerPath?: unknown };
+  if (opts.sensitive || opts.host !== undefined || opts.routerPath !== undefined) return undefined;
+  const prefixes: string[] = [];
+  for (const layer of router.stack) {
+    if (layer.methods.length === 0) continue; // middleware: runs only with a route of the router
+    if (typeof layer.path !== 'string') return undefined;
+    const cut = layer.path.search(NOT_LITERAL);
+    prefixes.push((cut === -1 ? layer.path : layer.path.slice(0, cut)).toLowerCase());
+  }
+  return prefixes;
+}
+
+/**
+ * The router's routes(), skipped for a request whose path begins with none of its routes'
+ * literal beginnings: such a request matches none of its routes, so the router would only have
+ * added its middleware layers to ctx.matched (they carry no method: allowedMethods() reads
+ * nothing from them, only that ctx.matched is set) and called the next one. The health, docs and
+ * asset routers stand before every API router: without this each request to an API route ran
+ * their matching (ctx.host, a regular expression per route) first.
+ */
+export function routesByPrefix(router: AppRouter): Middleware<AppState, AppContext> {
+  const routes = router.routes() as unknown as Middleware<AppState, AppContext>;
+  // Worked out again when the router gains a route after being mounted.
+  let layers = -1;
+  let prefixes: string[] | undefined;
+  return (ctx, next) => {
+    if (router.stack.length !== layers) {
+      layers = router.stack.length;
+      prefixes = routePrefixes(router);
+    }
+    if (!prefixes) return routes(ctx, next);
+    // The path the router matches (its _getRequestPath): none for CONNECT's `host:port`.
+    const routing = ctx as { newRouterPath?: string; routerPath?: string };
+    const path = routing.newRouterPath || ctx.path || routing.routerPath || '';
+    for (const prefix of prefixes) if (mayStartWith(path, prefix)) return routes(ctx, next);
+    (ctx as { matched?: unknown[] }).matched ??= [];
+    return next();
+  };
+}
+
+/**
+ * False only when `text` surely does not begin with `prefix` (lower case ASCII) as a route's
+ * case-insensitive expression compares them; a non-ASCII character is left to the router.
+ */
+export function mayStartWith(text: string, prefix: string): boolean {
+  if (text.length < prefix.length) return false;
+  for (let i = 0; i < prefix.length; i++) {
+    let c = text.charCodeAt(i);
+    if (c > 0x7e) return true;
+    if (c >= 0x41 && c <= 0x5a) c += 0x20; // A-Z
+    if (c !== prefix.charCodeAt(i)) return false;
+  }
+  return true;
+}
