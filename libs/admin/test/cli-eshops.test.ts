@@ -298,7 +298,7 @@ describe('admin CLI: eshop set', () => {
     const created = await makeEshop(harness.db);
     const id = String(created.eshop.id);
     const stored = async () =>
-      (await harness.db('eshops').where({ id: created.eshop.id }).first('content_revisions_keep'))
+      (await harness.db('eshops').where({ id: created.eshop.id }).first('content_revisions_keep'))!
         .content_revisions_keep;
 
     // Act
@@ -325,7 +325,7 @@ describe('admin CLI: eshop set', () => {
     const created = await makeEshop(harness.db);
     const id = String(created.eshop.id);
     const stored = async () =>
-      (await harness.db('eshops').where({ id: created.eshop.id }).first('rate_limit_per_minute'))
+      (await harness.db('eshops').where({ id: created.eshop.id }).first('rate_limit_per_minute'))!
         .rate_limit_per_minute;
 
     // Act

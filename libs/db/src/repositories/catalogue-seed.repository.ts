@@ -22,7 +22,7 @@ export const catalogueSeedRepository = {
     trx: Knex.Transaction,
     widget: {
       type: string;
-      categoryId: number | undefined;
+      categoryId: number;
       name: string;
       description: string;
       /** The widget's definition as libs/content declares it; stored as JSON. */
@@ -81,7 +81,7 @@ export const catalogueSeedRepository = {
 
   async upsertDesignWidget(
     trx: Knex.Transaction,
-    widget: { designId: number; widgetId: number | undefined; position: number; overrides: object },
+    widget: { designId: number; widgetId: number; position: number; overrides: object },
   ): Promise<number> {
     const [row] = await trx('design_widgets')
       .insert({

@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import type { Language } from '@catalogue/config';
+import type { Update } from '../tables';
 
 /** What an eshop's pages do with a text their language lacks (libs/content `FallbackPolicy`). */
 export const CONTENT_FALLBACKS = ['fallback', 'omit'] as const;
@@ -86,8 +87,8 @@ export function toEshop(row: EshopRow): Eshop {
   };
 }
 
-function toRow(input: Partial<EshopInput>): Record<string, unknown> {
-  const row: Record<string, unknown> = {};
+function toRow(input: Partial<EshopInput>): Update<'eshops'> {
+  const row: Update<'eshops'> = {};
   if (input.name !== undefined) row.name = input.name;
   if (input.languages !== undefined) row.languages = input.languages;
   if (input.enableSiteLink !== undefined) row.enable_site_link = input.enableSiteLink;
@@ -102,7 +103,9 @@ function toRow(input: Partial<EshopInput>): Record<string, unknown> {
 
 export const eshopsRepository = {
   async create(db: Knex | Knex.Transaction, input: EshopInput): Promise<Eshop> {
-    const [inserted] = await db('eshops').insert(toRow(input)).returning<{ id: number }[]>('id');
+    const [inserted] = await db('eshops')
+      .insert({ ...toRow(input), name: input.name })
+      .returning<{ id: number }[]>('id');
     return (await this.findById(db, inserted!.id))!;
   },
 

@@ -24,6 +24,13 @@ function countInserted(rows: { inserted: boolean }[]): UpsertCounts {
   return { inserted, updated: rows.length - inserted };
 }
 
+/** The internal id of a parameter the same upsert wrote (its values name it by external id). */
+function idOf(internalId: Map<number, number>, externalId: number): number {
+  const id = internalId.get(externalId);
+  if (id === undefined) throw new Error(`parameter value names parameter ${externalId}, not in the upsert`);
+  return id;
+}
+
 /** A parameter row the upsert wrote, and whether it inserted it (`xmax = 0`). */
 export interface WrittenParameter {
   externalId: number;
@@ -91,7 +98,7 @@ export const parametersRepository = {
       .sort((a, b) => a.parameterExternalId - b.parameterExternalId || a.externalId - b.externalId)
       .map((v) => ({
         eshop_id: eshopId,
-        parameter_id: internalId.get(v.parameterExternalId),
+        parameter_id: idOf(internalId, v.parameterExternalId),
         external_id: v.externalId,
         value: v.value,
       }));
