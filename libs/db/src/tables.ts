@@ -12,10 +12,11 @@
  * jsonb columns are written as JSON text or an object (pg would send a JS array as a Postgres
  * array, so not an array); any column also takes a knex raw (`now()`, a subquery).
  */
-import type { GenerationJobStatus, WhiteLabelEntityType } from '@catalogue/config';
+import type { GenerationJobStatus, Language, WhiteLabelEntityType } from '@catalogue/config';
 import type { Knex } from 'knex';
 import type { GenerateJobContext } from './generate-context';
 import type { LangMap } from './repositories/catalogue-tables';
+import type { ContentFallback } from './repositories/eshops.repository';
 import type { ListingField, ListingParameter, ListingRowStatus } from './repositories/listing.repository';
 import type { SchemaGenerated, SchemaJson, SchemaOptionalOnInsert, SchemaRows } from './schema.generated';
 
@@ -72,6 +73,12 @@ export interface ColumnTypes {
     source: 'editor' | 'fill' | 'generation' | 'import' | 'restore' | 'repair';
     languages_changed: string[];
     tree: unknown[];
+  };
+  prompts: { search_web: string[]; search_model: string[] };
+  eshops: {
+    languages: Language[];
+    content_fallback: ContentFallback;
+    default_language: Exclude<Language, 'default'>;
   };
   products: EntityLangColumns & { short_description: LangMap };
   categories: EntityLangColumns;

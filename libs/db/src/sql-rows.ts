@@ -1,0 +1,38 @@
+import type { Knex } from 'knex';
+
+/**
+ * The rows of a statement knex cannot type (raw SQL, computed columns, joins under aliases),
+ * typed in one place instead of a cast per call: the columns the caller expects are named, and a
+ * row that lacks one (a column renamed in the SQL text or the schema) throws here, naming it,
+ * instead of travelling on as `undefined`. The value types are the caller's word: keep `T` made
+ * of the generated row types (`Row<'table'>['column']`) where a column comes straight from one.
+ */
+export function checkedRows<T extends object>(
+  rows: readonly unknown[],
+  columns: readonly (keyof T & string)[],
+): T[] {
+  for (const row of rows) {
+    if (typeof row !== 'object' || row === null) throw new Error('expected a row object from the database');
+    for (const column of columns) {
+      if (!(column in row)) throw new Error(`the database returned no column "${column}"`);
+    }
+  }
+  return rows as T[];
+}
+
+/** The single row of `rows`, checked as `checkedRows` does; undefined when there is none. */
+export function checkedRow<T extends object>(
+  row: unknown,
+  columns: readonly (keyof T & string)[],
+): T | undefined {
+  return row === undefined ? undefined : checkedRows<T>([row], columns)[0];
+}
+
+/**
+ * `(xmax = 0) as inserted`, for an upsert's returning(): whether the statement inserted the row
+ * (0) or updated it. Knex's types take only column names in returning(), though it passes a raw
+ * through: the one cast of it is here.
+ */
+export function insertedColumn(db: Knex | Knex.Transaction): string {
+  return db.raw('(xmax = 0) as inserted') as unknown as string;
+}
