@@ -15,7 +15,9 @@
 import type { GenerationJobStatus, Language, WhiteLabelEntityType } from '@catalogue/config';
 import type { Knex } from 'knex';
 import type { GenerateJobContext } from './generate-context';
-import type { LangMap } from './repositories/catalogue-tables';
+import type { JsonDocument } from './json';
+import type { EntityStatus, LangMap } from './repositories/catalogue-tables';
+import type { LedgerKind } from './repositories/credits.repository';
 import type { ContentFallback } from './repositories/eshops.repository';
 import type { ListingField, ListingParameter, ListingRowStatus } from './repositories/listing.repository';
 import type { SchemaGenerated, SchemaJson, SchemaOptionalOnInsert, SchemaRows } from './schema.generated';
@@ -39,8 +41,9 @@ export interface ResearchSourceRow {
   design_widget_id: number | null;
 }
 
-/** The language maps every catalogue entity has. */
+/** The state and language maps every catalogue entity has. */
 interface EntityLangColumns {
+  status: EntityStatus;
   name: LangMap;
   url: LangMap;
   description: LangMap;
@@ -75,6 +78,14 @@ export interface ColumnTypes {
     tree: unknown[];
   };
   prompts: { search_web: string[]; search_model: string[] };
+  credit_ledger: { kind: LedgerKind };
+  designs: {
+    name_translation: Record<string, string>;
+    category: WhiteLabelEntityType;
+    type: 'public' | 'custom';
+  };
+  design_widgets: { overrides: JsonDocument };
+  widgets: { definition: JsonDocument };
   eshops: {
     languages: Language[];
     content_fallback: ContentFallback;

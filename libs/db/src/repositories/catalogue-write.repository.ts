@@ -39,6 +39,13 @@ async function updateByKeys(
 /** An entity row by column name: what the column-generic statements write and read. */
 type EntityRowByName = Record<string, unknown>;
 
+/** An entity findForUpdate read: its keys and state, its data fields by name, its variants. */
+type LockedEntityRow = Pick<
+  Row<EntityTableName>,
+  'id' | 'external_id' | 'status' | 'is_visible' | 'is_delete'
+> &
+  EntityRowByName & { variants?: StoredVariant[] };
+
 /** What an upsert returns of a row: its keys, and whether the statement inserted it. */
 type UpsertedEntityRow = Pick<Row<EntityTableName>, 'id' | 'external_id'> & { inserted: boolean };
 
@@ -95,20 +102,27 @@ export const catalogueWrites = {
         ),
       );
     }
-    const rows = await query;
+    const rows = checkedRows<LockedEntityRow>(await query, [
+      'id',
+      'external_id',
+      'status',
+      'is_visible',
+      'is_delete',
+      ...(opts.withVariants ? (['variants'] as const) : []),
+    ]);
     return new Map(
-      rows.map((row: Record<string, unknown>) => {
+      rows.map((row) => {
         const fields = Object.fromEntries(columnsOf(type).map((c) => [c, row[c]]));
         return [
-          row.external_id as string,
+          row.external_id,
           {
-            id: row.id as number,
-            externalId: row.external_id as string,
-            status: row.status as EntityStatus,
-            isVisible: row.is_visible as boolean,
-            isDelete: row.is_delete as boolean,
+            id: row.id,
+            externalId: row.external_id,
+            status: row.status,
+            isVisible: row.is_visible,
+            isDelete: row.is_delete,
             fields,
-            ...(opts.withVariants && { variants: row.variants as StoredVariant[] }),
+            ...(opts.withVariants && { variants: row.variants }),
           },
         ];
       }),
@@ -165,8 +179,10 @@ export const catalogueWrites = {
       .join(`${ENTITY_TABLES[type].table} as e`, (join) =>
         join.on('e.eshop_id', 'k.eshop_id').andOn('e.external_id', 'x.external_id'),
       )
-      .select<{ external_id: string }[]>('e.external_id');
-    return new Set(rows.map((r) => r.external_id));
+      .select('e.external_id');
+    return new Set(
+      checkedRows<Pick<Row<EntityTableName>, 'external_id'>>(rows, ['external_id']).map((r) => r.external_id),
+    );
   },
 
   /** Soft-deletes the items that exist and are not deleted yet; returns their external ids. */
