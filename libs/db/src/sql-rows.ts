@@ -36,3 +36,9 @@ export function checkedRow<T extends object>(
 export function insertedColumn(db: Knex | Knex.Transaction): string {
   return db.raw('(xmax = 0) as inserted') as unknown as string;
 }
+
+/** One row that must be there (a mapper's argument), checked as `checkedRows` does. */
+export function checkedOne<T extends object>(row: unknown, columns: readonly (keyof T & string)[]): T {
+  if (row === undefined) throw new Error('expected a row from the database');
+  return checkedRows<T>([row], columns)[0]!;
+}

@@ -1,5 +1,7 @@
 import type { Knex } from 'knex';
 import type { JsonDocument } from '../json';
+import { checkedRow, checkedRows } from '../sql-rows';
+import type { Row } from '../tables';
 
 /** A widget of the catalogue with its category, as the white-label widget list shows it. */
 export interface CatalogueWidget {
@@ -14,22 +16,30 @@ export interface CatalogueWidget {
   definition: JsonDocument;
 }
 
-interface RawWidget {
-  id: number;
-  type: string;
-  name: string;
-  description: string;
-  category_id: number;
-  category_key: string;
-  category_name: string;
-  position: number;
-  definition: JsonDocument;
-}
+type RawWidget = Pick<
+  Row<'widgets'>,
+  'id' | 'type' | 'name' | 'description' | 'category_id' | 'position' | 'definition'
+> & {
+  category_key: Row<'widget_categories'>['key'];
+  category_name: Row<'widget_categories'>['name'];
+};
+
+const RAW_COLUMNS = [
+  'id',
+  'type',
+  'name',
+  'description',
+  'category_id',
+  'category_key',
+  'category_name',
+  'position',
+  'definition',
+] as const satisfies readonly (keyof RawWidget)[];
 
 function select(db: Knex | Knex.Transaction) {
   return db('widgets as w')
     .join('widget_categories as c', 'c.id', 'w.category_id')
-    .select<RawWidget[]>(
+    .select(
       'w.id',
       'w.type',
       'w.name',
@@ -67,11 +77,11 @@ export const widgetCatalogueRepository = {
       { column: 'w.id' },
     ]);
     if (categoryId !== undefined) query.where('w.category_id', categoryId);
-    return (await query).map(toWidget);
+    return checkedRows<RawWidget>(await query, RAW_COLUMNS).map(toWidget);
   },
 
   async find(db: Knex | Knex.Transaction, id: number): Promise<CatalogueWidget | undefined> {
-    const row = await select(db).where('w.id', id).first();
+    const row = checkedRow<RawWidget>(await select(db).where('w.id', id).first(), RAW_COLUMNS);
     return row ? toWidget(row) : undefined;
   },
 };
