@@ -28,17 +28,22 @@ export function checkedRow<T extends object>(
   return row === undefined ? undefined : checkedRows<T>([row], columns)[0];
 }
 
-/**
- * `(xmax = 0) as inserted`, for an upsert's returning(): whether the statement inserted the row
- * (0) or updated it. Knex's types take only column names in returning(), though it passes a raw
- * through: the one cast of it is here.
- */
-export function insertedColumn(db: Knex | Knex.Transaction): string {
-  return db.raw('(xmax = 0) as inserted') as unknown as string;
-}
-
 /** One row that must be there (a mapper's argument), checked as `checkedRows` does. */
 export function checkedOne<T extends object>(row: unknown, columns: readonly (keyof T & string)[]): T {
   if (row === undefined) throw new Error('expected a row from the database');
   return checkedRows<T>([row], columns)[0]!;
+}
+
+/**
+ * A computed column (`<sql> as <name>`) for returning(): knex's types take only column names
+ * there, though it passes a raw through, so the one cast of it is here. Read the rows with
+ * checkedRows, naming the column.
+ */
+export function rawColumn(db: Knex | Knex.Transaction, sql: string): string {
+  return db.raw(sql) as unknown as string;
+}
+
+/** `(xmax = 0) as inserted`, for an upsert's returning(): whether the statement inserted the row. */
+export function insertedColumn(db: Knex | Knex.Transaction): string {
+  return rawColumn(db, '(xmax = 0) as inserted');
 }
