@@ -47,3 +47,30 @@ export function rawColumn(db: Knex | Knex.Transaction, sql: string): string {
 export function insertedColumn(db: Knex | Knex.Transaction): string {
   return rawColumn(db, '(xmax = 0) as inserted');
 }
+
+/** A raw statement's result as node-postgres returns it (the only client, libs/db/src/knex.ts). */
+export interface RawResult {
+  rows: readonly unknown[];
+  /** Rows the statement returned or wrote (0 when the server gives none). */
+  rowCount: number;
+}
+
+/** Runs a raw statement (set-based SQL knex cannot express); read its rows with rawRows. */
+export async function runRaw(
+  db: Knex | Knex.Transaction,
+  sql: string,
+  bindings: readonly Knex.RawBinding[] | Knex.ValueDict = [],
+): Promise<RawResult> {
+  const result: { rows?: unknown[]; rowCount?: number | null } = await db.raw(sql, bindings);
+  return { rows: result.rows ?? [], rowCount: result.rowCount ?? 0 };
+}
+
+/** The rows of a raw statement, checked to carry the named columns (see checkedRows). */
+export async function rawRows<T extends object>(
+  db: Knex | Knex.Transaction,
+  sql: string,
+  bindings: readonly Knex.RawBinding[] | Knex.ValueDict,
+  columns: readonly (keyof T & string)[],
+): Promise<T[]> {
+  return checkedRows<T>((await runRaw(db, sql, bindings)).rows, columns);
+}

@@ -12,7 +12,7 @@
  * jsonb columns are written as JSON text or an object (pg would send a JS array as a Postgres
  * array, so not an array); any column also takes a knex raw (`now()`, a subquery).
  */
-import type { GenerationJobStatus, Language, WhiteLabelEntityType } from '@catalogue/config';
+import type { EventType, GenerationJobStatus, Language, WhiteLabelEntityType } from '@catalogue/config';
 import type { Knex } from 'knex';
 import type { GenerateJobContext } from './generate-context';
 import type { JsonDocument } from './json';
@@ -71,7 +71,8 @@ export interface ColumnTypes {
     field: Record<string, ListingField>;
     parameter: ListingParameter[];
   };
-  events: { data: Record<string, unknown> };
+  events: { type: EventType; data: Record<string, unknown> };
+  content: { html: Partial<Record<string, string>> };
   content_revisions: {
     source: 'editor' | 'fill' | 'generation' | 'import' | 'restore' | 'repair';
     languages_changed: string[];

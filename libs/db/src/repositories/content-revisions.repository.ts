@@ -1,4 +1,6 @@
 import type { Knex } from 'knex';
+import { checkedRow, rawRows, runRaw } from '../sql-rows';
+import type { Row } from '../tables';
 import type { ContentEntityType, ContentKey } from './content.repository';
 import { isoOffset } from '../timestamps';
 
@@ -56,8 +58,8 @@ export const contentRevisionsRepository = {
     db: Knex | Knex.Transaction,
     key: ContentKey,
   ): Promise<{ version: number; html: Partial<Record<string, string>>; treeEmpty: boolean } | undefined> {
-    const row = await db('content')
-      .select<{ version: string; html: Partial<Record<string, string>>; tree_empty: boolean }[]>(
+    const found = await db('content')
+      .select(
         'version',
         'html',
         db.raw(
@@ -66,6 +68,11 @@ export const contentRevisionsRepository = {
       )
       .where(where(key))
       .first();
+    const row = checkedRow<Pick<Row<'content'>, 'version' | 'html'> & { tree_empty: boolean }>(found, [
+      'version',
+      'html',
+      'tree_empty',
+    ]);
     return row && { version: Number(row.version), html: row.html, treeEmpty: row.tree_empty };
   },
 
@@ -74,10 +81,7 @@ export const contentRevisionsRepository = {
     db: Knex | Knex.Transaction,
     key: ContentKey,
   ): Promise<{ tree: unknown; version: number }> {
-    const row = await db('content')
-      .select<{ tree: unknown; version: string }[]>('tree', 'version')
-      .where(where(key))
-      .first();
+    const row = await db('content').select('tree', 'version').where(where(key)).first();
     return { tree: row?.tree ?? [], version: Number(row?.version ?? 0) };
   },
 
@@ -108,7 +112,8 @@ export const contentRevisionsRepository = {
     version: number,
     revision: RevisionWrite,
   ): Promise<{ id: number; version: number }> {
-    const { rows } = await trx.raw<{ rows: { id: string; version: string }[] }>(
+    const rows = await rawRows<Pick<Row<'content_revisions'>, 'id' | 'version'>>(
+      trx,
       `with bumped as (
          update content set version = ? where eshop_id = ? and entity_type = ? and external_id = ?
          returning eshop_id, entity_type, external_id, version, tree)
@@ -125,6 +130,7 @@ export const contentRevisionsRepository = {
         revision.generationJobId ?? null,
         JSON.stringify([...revision.languagesChanged].sort()),
       ],
+      ['id', 'version'],
     );
     const row = rows[0]!;
     return { id: Number(row.id), version: Number(row.version) };
@@ -143,7 +149,8 @@ export const contentRevisionsRepository = {
     changed: readonly ImportRevision[],
   ): Promise<number> {
     if (!changed.length) return 0;
-    const result = await trx.raw<{ rowCount: number }>(
+    const result = await runRaw(
+      trx,
       `with changed as (
          select * from jsonb_to_recordset(?::jsonb) as ch(external_id text, tree jsonb, html jsonb)),
        bumped as (
@@ -210,7 +217,7 @@ export const contentRevisionsRepository = {
     revisionId: number,
   ): Promise<{ version: number; tree: unknown[] } | undefined> {
     const row = await db('content_revisions')
-      .select<{ version: string; tree: unknown[] }[]>('version', 'tree')
+      .select('version', 'tree')
       .where({ ...where(key), id: revisionId })
       .first();
     return row && { version: Number(row.version), tree: row.tree };
@@ -223,7 +230,8 @@ export const contentRevisionsRepository = {
    * Returns the entities trimmed and the revisions deleted.
    */
   async trimToCount(db: Knex, keep: number, limit: number): Promise<{ entities: number; deleted: number }> {
-    const { rows } = await db.raw<{ rows: { entities: string; deleted: string }[] }>(
+    const rows = await rawRows<{ entities: number; deleted: number }>(
+      db,
       `with floor as (
          select least(?::integer, min(content_revisions_keep)) as n from eshops),
        candidates as (
@@ -245,6 +253,7 @@ export const contentRevisionsRepository = {
          returning 1)
        select (select count(*) from trimmed) as entities, (select count(*) from deleted) as deleted`,
       [keep, keep, keep, limit],
+      ['entities', 'deleted'],
     );
     const row = rows[0]!;
     return { entities: Number(row.entities), deleted: Number(row.deleted) };
@@ -252,9 +261,7 @@ export const contentRevisionsRepository = {
 
   /** The eshop's own number of revisions kept per entity (null: CONTENT_REVISIONS_KEEP). */
   async keepOf(db: Knex | Knex.Transaction, eshopId: number): Promise<number | null> {
-    const row = await db('eshops')
-      .where({ id: eshopId })
-      .first<{ content_revisions_keep: number | null } | undefined>('content_revisions_keep');
+    const row = await db('eshops').where({ id: eshopId }).first('content_revisions_keep');
     return row?.content_revisions_keep ?? null;
   },
 
@@ -268,7 +275,8 @@ export const contentRevisionsRepository = {
    * newest (the content as it stands). Returns how many it deleted.
    */
   async deleteOlderThan(db: Knex, days: number, limit: number): Promise<number> {
-    const result = await db.raw<{ rowCount: number }>(
+    const result = await runRaw(
+      db,
       `delete from content_revisions d
        using (select r.eshop_id, r.id from content_revisions r
                 join content c on c.eshop_id = r.eshop_id and c.entity_type = r.entity_type and c.external_id = r.external_id
