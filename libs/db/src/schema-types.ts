@@ -4,6 +4,7 @@
 // (libs/db/test/schema-types.test.ts) regenerates it from the test run's database and fails when
 // the committed file differs, so a migration that changes a table cannot land without it.
 import type { Knex } from 'knex';
+import { rawRows } from './sql-rows';
 
 interface CatalogColumn {
   table_name: string;
@@ -61,13 +62,16 @@ function union(names: string[]): string {
 
 /** The text of schema.generated.ts for the database `db` is connected to (not yet formatted). */
 export async function generateSchemaTypes(db: Knex): Promise<string> {
-  const { rows } = await db.raw<{ rows: CatalogColumn[] }>(
+  const rows = await rawRows<CatalogColumn>(
+    db,
     `select c.table_name, c.column_name, c.udt_name, c.is_nullable, c.column_default, c.is_identity,
             c.is_generated
        from information_schema.columns c
        join information_schema.tables t on t.table_schema = c.table_schema and t.table_name = c.table_name
       where c.table_schema = 'public' and t.table_type = 'BASE TABLE'
       order by c.table_name collate "C", c.ordinal_position`,
+    [],
+    ['table_name', 'column_name', 'udt_name', 'is_nullable', 'column_default', 'is_identity', 'is_generated'],
   );
   const tables = new Map<string, CatalogColumn[]>();
   for (const column of rows) {

@@ -72,6 +72,7 @@ export interface ColumnTypes {
     parameter: ListingParameter[];
   };
   events: { type: EventType; data: Record<string, unknown> };
+  webhook_endpoints: { event_types: EventType[] };
   content: { html: Partial<Record<string, string>> };
   content_revisions: {
     source: 'editor' | 'fill' | 'generation' | 'import' | 'restore' | 'repair';
