@@ -387,10 +387,16 @@ describe('admin CLI: eshop set', () => {
   it('when the database is written around the CLI, then its checks refuse an unknown policy or language', async () => {
     const created = await makeEshop(harness.db);
     await expect(
-      harness.db('eshops').where({ id: created.eshop.id }).update({ content_fallback: 'hide' }),
+      harness
+        .db('eshops')
+        .where({ id: created.eshop.id })
+        .update({ content_fallback: harness.db.raw('?', ['hide']) }),
     ).rejects.toThrow(/eshops_content_fallback_known/);
     await expect(
-      harness.db('eshops').where({ id: created.eshop.id }).update({ default_language: 'default' }),
+      harness
+        .db('eshops')
+        .where({ id: created.eshop.id })
+        .update({ default_language: harness.db.raw('?', ['default']) }),
     ).rejects.toThrow(/eshops_default_language_known/);
   });
 
