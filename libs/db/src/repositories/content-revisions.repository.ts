@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { checkedRow, rawRows, runRaw } from '../sql-rows';
+import { checkedRow, checkedRows, rawRows, runRaw } from '../sql-rows';
 import type { Row } from '../tables';
 import type { ContentEntityType, ContentKey } from './content.repository';
 import { isoOffset } from '../timestamps';
@@ -48,6 +48,13 @@ const SUMMARY_COLUMNS = [
   'j.charged_cost as credits_charged',
   'r.languages_changed',
 ] as const;
+
+/** A revision as list() reads it: SUMMARY_COLUMNS, and its time as text. */
+type SummaryRow = Pick<Row<'content_revisions'>, 'id' | 'version' | 'source' | 'languages_changed'> & {
+  generation_id: Row<'content_revisions'>['generation_job_id'];
+  credits_charged: Row<'generation_jobs'>['charged_cost'];
+  created_at: string;
+};
 
 export const contentRevisionsRepository = {
   /**
@@ -197,14 +204,22 @@ export const contentRevisionsRepository = {
       db('content_revisions').count<{ count: string }[]>('* as count').where(where(key)),
     ]);
     return {
-      revisions: (rows as Array<Record<string, unknown>>).map((r) => ({
+      revisions: checkedRows<SummaryRow>(rows, [
+        'id',
+        'version',
+        'source',
+        'generation_id',
+        'credits_charged',
+        'languages_changed',
+        'created_at',
+      ]).map((r) => ({
         id: Number(r.id),
         version: Number(r.version),
-        source: r.source as RevisionSource,
+        source: r.source,
         generation_id: r.generation_id === null ? null : Number(r.generation_id),
         credits_charged: r.credits_charged === null ? null : Number(r.credits_charged),
-        languages_changed: r.languages_changed as string[],
-        created_at: r.created_at as string,
+        languages_changed: r.languages_changed,
+        created_at: r.created_at,
       })),
       total: Number(count[0]?.count ?? 0),
     };
