@@ -45,7 +45,7 @@ describe('content revisions of imports', () => {
       .db('content')
       .where({ eshop_id: eshopId, entity_type: 'product', external_id: externalId })
       .first('version');
-    return Number(row.version);
+    return Number(row!.version);
   }
 
   test('when a re-import changes an item, then its recomposed tree is a revision of source import with the languages whose html changed, and unchanged items get none', async () => {
@@ -83,7 +83,7 @@ describe('content revisions of imports', () => {
       .db('content')
       .where({ eshop_id: s.id, entity_type: 'product', external_id: 'P1' })
       .first('tree');
-    expect(revision!.tree).toEqual(stored.tree);
+    expect(revision!.tree).toEqual(stored!.tree);
     expect(await revisionsOf(s.id, 'P2')).toEqual([]);
     // One statement for the job's revisions.
     expect(statements.filter((sql) => sql.includes('insert into content_revisions'))).toHaveLength(1);

@@ -57,7 +57,7 @@ describe('render-content: import -> worker -> v2 list', () => {
       .db('products')
       .where({ eshop_id: eshopId, external_id: externalId })
       .first('status');
-    return row.status;
+    return row!.status;
   }
 
   const product = {

@@ -298,7 +298,7 @@ describe('admin CLI: eshop set', () => {
     const created = await makeEshop(harness.db);
     const id = String(created.eshop.id);
     const stored = async () =>
-      (await harness.db('eshops').where({ id: created.eshop.id }).first('content_revisions_keep'))
+      (await harness.db('eshops').where({ id: created.eshop.id }).first('content_revisions_keep'))!
         .content_revisions_keep;
 
     // Act
@@ -325,7 +325,7 @@ describe('admin CLI: eshop set', () => {
     const created = await makeEshop(harness.db);
     const id = String(created.eshop.id);
     const stored = async () =>
-      (await harness.db('eshops').where({ id: created.eshop.id }).first('rate_limit_per_minute'))
+      (await harness.db('eshops').where({ id: created.eshop.id }).first('rate_limit_per_minute'))!
         .rate_limit_per_minute;
 
     // Act
@@ -387,10 +387,16 @@ describe('admin CLI: eshop set', () => {
   it('when the database is written around the CLI, then its checks refuse an unknown policy or language', async () => {
     const created = await makeEshop(harness.db);
     await expect(
-      harness.db('eshops').where({ id: created.eshop.id }).update({ content_fallback: 'hide' }),
+      harness
+        .db('eshops')
+        .where({ id: created.eshop.id })
+        .update({ content_fallback: harness.db.raw('?', ['hide']) }),
     ).rejects.toThrow(/eshops_content_fallback_known/);
     await expect(
-      harness.db('eshops').where({ id: created.eshop.id }).update({ default_language: 'default' }),
+      harness
+        .db('eshops')
+        .where({ id: created.eshop.id })
+        .update({ default_language: harness.db.raw('?', ['default']) }),
     ).rejects.toThrow(/eshops_default_language_known/);
   });
 

@@ -50,7 +50,7 @@ export function storedEshop(id: number): Promise<StoredEshop | undefined> {
       harness.db.raw(`to_char(licence_valid_until, 'YYYY-MM-DD') as licence`),
     )
     .where({ id })
-    .first();
+    .first<StoredEshop | undefined>();
 }
 
 export async function eshopsNamed(name: string): Promise<number[]> {

@@ -53,17 +53,17 @@ describe('seedCatalogue (run by prepareDatabase in the test setup)', () => {
       const design = await db('designs').where({ key: definition.key }).first();
       const designWidgetIds = (
         await db('design_widgets')
-          .where({ design_id: design.id })
+          .where({ design_id: design!.id })
           .orderBy('position')
           .select<{ id: number }[]>('id')
       ).map((r) => r.id);
       const structure = designStructure(definition, {
-        design_id: design.id,
+        design_id: design!.id,
         design_widget_ids: designWidgetIds,
         widgets: templates,
       });
-      expect(design.hash).toBe(structureHash(structure));
-      expect(design.preview_html).toContain('ccs-widget');
+      expect(design!.hash).toBe(structureHash(structure));
+      expect(design!.preview_html).toContain('ccs-widget');
     }
   });
 

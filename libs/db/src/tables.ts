@@ -1,20 +1,26 @@
 /**
  * The tables' rows as knex sees them (`declare module 'knex/types/tables'`): `db('<table>')` is
- * typed by these, so a repository's reads come back typed, its inserts and updates are checked
+ * typed by them, so a repository's reads come back typed, its inserts and updates are checked
  * column by column, and a column renamed in a migration breaks the build here, not a request.
  *
- * jsonb columns are written as JSON text (pg would send a JS array as a Postgres array), so
- * their insert/update type is `string`; timestamps are read through `isoOffset()` (strings) and
- * written by Postgres (`now()`), so any column also takes a knex raw. Add a table here when its
- * repository is written or touched.
+ * The columns come from schema.generated.ts, written from the migrated schema by
+ * `npm run gen:db-types` (a test fails when it is stale). What the catalog cannot say is said
+ * here, in `ColumnTypes`: what a jsonb column holds, and which values a text column with a CHECK
+ * takes. A narrowing must fit the column's SQL type and name a column that exists, or the build
+ * fails (`narrowingsFit` below).
+ *
+ * jsonb columns are written as JSON text or an object (pg would send a JS array as a Postgres
+ * array, so not an array); any column also takes a knex raw (`now()`, a subquery).
  */
-import type { GenerationJobStatus, WhiteLabelEntityType } from '@catalogue/config';
+import type { EventType, GenerationJobStatus, Language, WhiteLabelEntityType } from '@catalogue/config';
 import type { Knex } from 'knex';
 import type { GenerateJobContext } from './generate-context';
-import type { LangMap } from './repositories/catalogue.repository';
+import type { JsonDocument } from './json';
+import type { EntityStatus, LangMap } from './repositories/catalogue-tables';
+import type { LedgerKind } from './repositories/credits.repository';
+import type { ContentFallback } from './repositories/eshops.repository';
 import type { ListingField, ListingParameter, ListingRowStatus } from './repositories/listing.repository';
-
-type Json = string;
+import type { SchemaGenerated, SchemaJson, SchemaOptionalOnInsert, SchemaRows } from './schema.generated';
 
 /** created_at/updated_at as the repositories read them: ISO 8601 with a numeric offset. */
 export interface TimestampsOut {
@@ -35,223 +41,123 @@ export interface ResearchSourceRow {
   design_widget_id: number | null;
 }
 
-export interface GenerationJobRow {
-  id: number;
-  eshop_id: number;
-  entity_type: string;
-  entity_id: string;
-  design_id: number;
-  design_owner: number;
-  status: GenerationJobStatus;
-  lang: string;
-  context: GenerateJobContext;
-  estimated_cost: number;
-  charged_cost: number | null;
-  widgets_created: number;
-  error_message: string | null;
-  provider: string | null;
-  usage: Record<string, number> | null;
-  widgets_skipped: SkippedWidgetRow[];
-  research_sources: ResearchSourceRow[];
-  /** A settlement charged or released the reservation (or found none): the sweeper skips it. */
-  reservation_settled: boolean;
-  created_at: Date;
-  updated_at: Date;
-}
-
-export interface WlEntityRow {
-  id: number;
-  eshop_id: number;
-  entity_id: string;
-  type: WhiteLabelEntityType;
-  design_id: number | null;
-  design_owner: number | null;
-  old_description: LangMap;
-  title: LangMap;
-  created_at: Date;
-  updated_at: Date;
-}
-
-export interface WidgetFavouriteRow {
-  id: number;
-  eshop_id: number;
-  name: string;
-  widget_id: number;
-  children: unknown[];
-  created_at: Date;
-  updated_at: Date;
-}
-
-export interface ListingBatchRow {
-  id: number;
-  eshop_id: number;
-  format: 'json' | 'csv';
-  rows_total: number;
-  created_at: Date;
-}
-
-export interface ListingRowRow {
-  id: number;
-  eshop_id: number;
-  batch_id: number;
-  external_id: string;
-  status: ListingRowStatus;
-  field: Record<string, ListingField>;
-  parameter: ListingParameter[];
-  error_message: string | null;
-  created_at: Date;
-  updated_at: Date;
-}
-
-export interface EventRow {
-  eshop_id: number;
-  seq: number;
-  type: string;
-  entity_type: string;
-  external_id: string;
-  occurred_at: Date;
-  data: Record<string, unknown>;
-  /** The W3C traceparent of the span that wrote it (null while tracing is off). */
-  traceparent: string | null;
-}
-
-export interface EventSequenceRow {
-  eshop_id: number;
-  last_seq: number;
-}
-
-export interface WebhookEndpointRow {
-  id: number;
-  eshop_id: number;
-  url: string;
-  event_types: string[];
-  secret: string;
-  /** The secret before the last rotation, valid until `previous_secret_expires_at`. */
-  previous_secret: string | null;
-  previous_secret_expires_at: Date | null;
-  last_seq: number;
-  /** The cursor when delivery state began to be kept: events up to it have no pending row. */
-  delivery_tracked_from: number;
-  failing_since: Date | null;
-  disabled_at: Date | null;
-  disabled_reason: string | null;
-  created_at: Date;
-  updated_at: Date;
-}
-
-/** An event relayed to an endpoint whose delivery has neither succeeded nor finally failed. */
-export interface WebhookPendingDeliveryRow {
-  eshop_id: number;
-  endpoint_id: number;
-  seq: number;
-  queued_at: Date;
-  claimed_at: Date | null;
-}
-
-export interface WebhookDeliveryRow {
-  id: number;
-  eshop_id: number;
-  endpoint_id: number;
-  seq: number;
-  attempt: number;
-  status_code: number | null;
-  error: string | null;
-  latency_ms: number;
-  response_excerpt: string | null;
-  at: Date;
-}
-
-export interface WebhookRedeliveryRow {
-  id: number;
-  eshop_id: number;
-  endpoint_id: number;
-  next_seq: number;
-  to_seq: number;
-  created_at: Date;
-}
-
-export interface ContentRevisionRow {
-  id: number;
-  eshop_id: number;
-  entity_type: string;
-  external_id: string;
-  version: number;
-  source: 'editor' | 'fill' | 'generation' | 'import' | 'restore' | 'repair';
-  generation_job_id: number | null;
-  languages_changed: string[];
-  tree: unknown[];
-  created_at: Date;
+/** The state and language maps every catalogue entity has. */
+interface EntityLangColumns {
+  status: EntityStatus;
+  name: LangMap;
+  url: LangMap;
+  description: LangMap;
+  seo_title: LangMap;
+  seo_description: LangMap;
 }
 
 /**
- * A parameter or value a product links (docs/decisions.md, "A product shows only its own
- * parameter values"): `value_id` null links the parameter as a whole. Keyed by
- * (eshop_id, product_id, position); every reference includes eshop_id.
+ * What the catalog cannot tell: the shape of jsonb columns and the values of text columns a
+ * CHECK constraint (or the application) limits. Nullability stays the column's.
  */
-export interface ProductParameterValueRow {
-  eshop_id: number;
-  product_id: number;
-  position: number;
-  parameter_id: number;
-  value_id: number | null;
+export interface ColumnTypes {
+  generation_jobs: {
+    status: GenerationJobStatus;
+    context: GenerateJobContext;
+    usage: Record<string, number>;
+    widgets_skipped: SkippedWidgetRow[];
+    research_sources: ResearchSourceRow[];
+  };
+  wl_entities: { type: WhiteLabelEntityType; old_description: LangMap; title: LangMap };
+  widget_favourites: { children: unknown[] };
+  listing_batches: { format: 'json' | 'csv' };
+  listing_rows: {
+    status: ListingRowStatus;
+    field: Record<string, ListingField>;
+    parameter: ListingParameter[];
+  };
+  events: { type: EventType; data: Record<string, unknown> };
+  webhook_endpoints: { event_types: EventType[] };
+  content: { html: Partial<Record<string, string>> };
+  content_revisions: {
+    source: 'editor' | 'fill' | 'generation' | 'import' | 'restore' | 'repair';
+    languages_changed: string[];
+    tree: unknown[];
+  };
+  prompts: { search_web: string[]; search_model: string[] };
+  credit_ledger: { kind: LedgerKind };
+  designs: {
+    name_translation: Record<string, string>;
+    category: WhiteLabelEntityType;
+    type: 'public' | 'custom';
+  };
+  design_widgets: { overrides: JsonDocument };
+  widgets: { definition: JsonDocument };
+  eshops: {
+    languages: Language[];
+    content_fallback: ContentFallback;
+    default_language: Exclude<Language, 'default'>;
+  };
+  products: EntityLangColumns & { short_description: LangMap };
+  categories: EntityLangColumns;
+  brands: EntityLangColumns;
+  blogs: EntityLangColumns;
 }
 
-/** A column's value, or SQL computing it (`now()`, a subquery). */
-type Values<T> = { [K in keyof T]: T[K] | Knex.Raw };
+export type TableName = keyof SchemaRows;
+
+type Narrowing<T extends TableName> = T extends keyof ColumnTypes ? ColumnTypes[T] : object;
+
+/** A table's row as a read returns it: the generated column types, narrowed by `ColumnTypes`. */
+export type Row<T extends TableName> = {
+  [C in keyof SchemaRows[T]]: C extends keyof Narrowing<T>
+    ? Narrowing<T>[C] | (null extends SchemaRows[T][C] ? null : never)
+    : SchemaRows[T][C];
+};
+
+/** Columns of `ColumnTypes` that no table has, or whose narrowing does not fit the SQL type. */
+type Misfits = {
+  [T in keyof ColumnTypes]: {
+    [C in keyof ColumnTypes[T]]: T extends TableName
+      ? C extends keyof SchemaRows[T]
+        ? ColumnTypes[T][C] extends NonNullable<SchemaRows[T][C]>
+          ? never
+          : `${T}.${C & string}`
+        : `${T}.${C & string}`
+      : T;
+  }[keyof ColumnTypes[T]];
+}[keyof ColumnTypes];
+// A narrowing of a column that was renamed, dropped or retyped fails here, naming the column.
+export const narrowingsFit: [Misfits] extends [never] ? true : Misfits = true;
+
+/** A json value pg serialises itself: an object (it sends an array as a PostgreSQL array). */
+type JsonObject<V> = V extends readonly unknown[] ? never : V;
 
 /**
- * What a row accepts: on insert the `Required` columns and any others but the id; on update any
- * column but the id. jsonb columns take JSON text.
+ * A written column: its value (JSON text for json/jsonb, or an object; a date or timestamp also
+ * as ISO text),
+ * or SQL computing it.
  */
-type Writable<Row, JsonKeys extends keyof Row, Required extends keyof Row> = Knex.CompositeTableType<
-  Row,
-  Values<Pick<Row, Required>> &
-    Partial<Values<Omit<Row, JsonKeys | Required | 'id'>>> & { [K in JsonKeys]?: Json | null },
-  Partial<Values<Omit<Row, JsonKeys | 'id'>>> & { [K in JsonKeys]?: Json | null }
->;
+type Written<T extends TableName, C extends keyof SchemaRows[T]> =
+  | (C extends SchemaJson[T] ? string | JsonObject<Row<T>[C]> : Row<T>[C])
+  | (Date extends SchemaRows[T][C] ? string : never)
+  | Knex.Raw;
+
+type Optional<T extends TableName> = SchemaOptionalOnInsert[T] & keyof SchemaRows[T];
+
+/** What an insert takes: every column without a default or null, and any other. */
+export type Insert<T extends TableName> = {
+  [C in Exclude<keyof SchemaRows[T], Optional<T>>]: Written<T, C>;
+} & { [C in Optional<T>]?: Written<T, C> | undefined };
+
+/** What an update takes: any column but the generated ones. */
+export type Update<T extends TableName> = {
+  [C in Exclude<keyof SchemaRows[T], SchemaGenerated[T]>]?: Written<T, C> | undefined;
+};
+
+type KnexTables = { [T in TableName]: Knex.CompositeTableType<Row<T>, Insert<T>, Update<T>> };
+
+export type GenerationJobRow = Row<'generation_jobs'>;
+export type WlEntityRow = Row<'wl_entities'>;
+export type WidgetFavouriteRow = Row<'widget_favourites'>;
+export type ListingRowRow = Row<'listing_rows'>;
 
 declare module 'knex/types/tables' {
-  interface Tables {
-    generation_jobs: Writable<
-      GenerationJobRow,
-      'context' | 'usage' | 'widgets_skipped' | 'research_sources',
-      'eshop_id' | 'entity_type' | 'entity_id' | 'design_id' | 'lang' | 'estimated_cost'
-    >;
-    wl_entities: Writable<WlEntityRow, 'old_description' | 'title', 'eshop_id' | 'entity_id' | 'type'>;
-    widget_favourites: Writable<WidgetFavouriteRow, 'children', 'eshop_id' | 'name' | 'widget_id'>;
-    listing_batches: Writable<ListingBatchRow, never, 'eshop_id' | 'format' | 'rows_total'>;
-    listing_rows: Writable<ListingRowRow, 'field' | 'parameter', 'eshop_id' | 'batch_id' | 'external_id'>;
-    events: Writable<EventRow, 'data', 'eshop_id' | 'seq' | 'type' | 'entity_type' | 'external_id'>;
-    event_sequences: Writable<EventSequenceRow, never, 'eshop_id'>;
-    webhook_endpoints: Writable<
-      WebhookEndpointRow,
-      'previous_secret' | 'previous_secret_expires_at',
-      'eshop_id' | 'url' | 'event_types' | 'secret' | 'last_seq'
-    >;
-    webhook_pending_deliveries: Writable<
-      WebhookPendingDeliveryRow,
-      never,
-      'eshop_id' | 'endpoint_id' | 'seq'
-    >;
-    webhook_deliveries: Writable<
-      WebhookDeliveryRow,
-      never,
-      'eshop_id' | 'endpoint_id' | 'seq' | 'attempt' | 'latency_ms'
-    >;
-    content_revisions: Writable<
-      ContentRevisionRow,
-      'languages_changed' | 'tree',
-      'eshop_id' | 'entity_type' | 'external_id' | 'version' | 'source'
-    >;
-    product_parameter_values: Writable<
-      ProductParameterValueRow,
-      never,
-      'eshop_id' | 'product_id' | 'position' | 'parameter_id'
-    >;
-    webhook_redeliveries: Writable<
-      WebhookRedeliveryRow,
-      never,
-      'eshop_id' | 'endpoint_id' | 'next_seq' | 'to_seq'
-    >;
-  }
+  // eslint-disable-next-line @typescript-eslint/no-empty-object-type
+  interface Tables extends KnexTables {}
 }

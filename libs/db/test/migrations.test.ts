@@ -296,7 +296,7 @@ describe('repositories on the migrated schema', () => {
     ).toBeUndefined();
     expect((await tokensRepository.findEshopByTokenHash(db, 'api', second.hash))?.id).toBe(created.eshop.id);
     const row = await db('api_tokens').where({ id: first!.id }).first();
-    expect(row.revoked_at).toBeInstanceOf(Date);
+    expect(row!.revoked_at).toBeInstanceOf(Date);
     const active = await tokensRepository.findActiveByPrefix(db, created.eshop.id, 'cat_');
     expect(active.map((t) => t.id)).toEqual([secondInfo.id]);
   });

@@ -1,7 +1,7 @@
 // The migration that adds the tenant references first repairs rows that break them. Those rows
 // are written here with the constraints absent (schema as it was before the migration), then
 // the migration runs and what it kept, removed and logged is checked.
-import { migrateLatest, migrateUpTo, type Knex } from '@catalogue/db';
+import { migrateLatest, migrateUpTo, type Knex, type LedgerKind } from '@catalogue/db';
 import { freshSiblingDatabase, type SiblingDatabase } from '@catalogue/testing';
 import { tenancyViolations } from './tenancy-catalog';
 
@@ -78,7 +78,7 @@ describe(`migration ${MIGRATION} on rows written before it`, () => {
     // A: top-up 100; the good job holds 5, the foreign-design job 10; the unregistered job
     // was charged 3. B has a ledger row but no account.
     await db('credit_accounts').insert({ eshop_id: a, balance: 97, reserved: 15 });
-    const ledger = (kind: string, amount: number, reserved_delta: number, job_id: number | null) => ({
+    const ledger = (kind: LedgerKind, amount: number, reserved_delta: number, job_id: number | null) => ({
       eshop_id: a,
       kind,
       amount,

@@ -131,7 +131,7 @@ describe('catalogue-api: imports with bad or oversized input', () => {
     const [first] = await svc.deps.db('products').where({ eshop_id: shop.eshop.id, external_id: 'P7' });
     const codes = await svc.deps
       .db('product_variants')
-      .where({ product_id: first.id })
+      .where({ product_id: first!.id })
       .orderBy('id')
       .pluck('code');
     expect(codes).toEqual(Array.from({ length: 1000 }, (_, v) => `P7-V${v}`));

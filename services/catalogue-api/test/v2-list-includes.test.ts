@@ -224,7 +224,7 @@ describe('catalogue-api: v2 lists: includes, settings and per-entity fields (rul
       expect(Object.keys(product).sort()).toEqual(ITEM_KEYS.product);
       expect(product).toEqual({
         id: 'P1',
-        guid: stored.guid,
+        guid: stored!.guid,
         is_visible: true,
         is_loaded: true,
         name: { default: 'Chair', cs: 'Židle' },
@@ -259,11 +259,11 @@ describe('catalogue-api: v2 lists: includes, settings and per-entity fields (rul
       expect(Object.keys(brand).sort()).toEqual(ITEM_KEYS.brand);
       expect(brand).toMatchObject({
         id: 'acme',
-        guid: stored.guid,
+        guid: stored!.guid,
         image_preview: 'https://cdn.shop.test/acme.png',
         name: { default: 'brand acme' },
       });
-      expect(brand.id).not.toBe(String(stored.id));
+      expect(brand.id).not.toBe(String(stored!.id));
     });
 
     test('when a blog is listed, then it has its category', async () => {

@@ -138,7 +138,7 @@ describe('catalogue-api: v2 lists: shape, listed items and languages (rules 1–
       expect(product.content).toEqual({ html: {}, languages_complete: null });
       expect(JSON.stringify(res.body)).not.toContain('"de"');
       const stored = await svc.deps.db('products').where({ eshop_id: eshop.id, external_id: 'P1' }).first();
-      expect(stored.name).toEqual({ default: 'Chair', cs: 'Židle', de: 'Stuhl' });
+      expect(stored!.name).toEqual({ default: 'Chair', cs: 'Židle', de: 'Stuhl' });
     });
 
     test('when lang is absent, then only the default language is returned', async () => {

@@ -4,11 +4,11 @@ import { makeEshop, makeGenerationJob, testConfig } from '@catalogue/testing';
 async function ledgerSums(db: Knex, eshopId: number) {
   const row = await db('credit_ledger')
     .where({ eshop_id: eshopId })
-    .first(
+    .first<{ amount: number; reserved: number }>(
       db.raw('coalesce(sum(amount), 0)::int as amount'),
       db.raw('coalesce(sum(reserved_delta), 0)::int as reserved'),
     );
-  return row as { amount: number; reserved: number };
+  return row;
 }
 
 describe('credit reservations', () => {

@@ -211,7 +211,7 @@ describe('runGeneration with the builtin provider', () => {
       ]),
     );
     const stamp = async () =>
-      (await deps.db('products').where({ eshop_id: eshopId, external_id: entityId }).first('updated_at'))
+      (await deps.db('products').where({ eshop_id: eshopId, external_id: entityId }).first('updated_at'))!
         .updated_at as Date;
     const before = await stamp();
     const { job } = await createJob({ eshopId, entityId });
@@ -225,7 +225,7 @@ describe('runGeneration with the builtin provider', () => {
       url: 'https://shop.test/p',
     });
     const row = await deps.db('products').where({ eshop_id: eshopId, external_id: entityId }).first('status');
-    expect(row.status).toBe('ready');
+    expect(row!.status).toBe('ready');
   });
 
   test("when the catalogue item has images and a page, then they fill the design's image and call to action, and the job says what it left out", async () => {

@@ -182,7 +182,7 @@ describe('sweeping items stuck in generate', () => {
   }
 
   const statusOf = async (eshopId: number, id: string): Promise<string> =>
-    (await deps.db('products').where({ eshop_id: eshopId, external_id: id }).first('status'))
+    (await deps.db('products').where({ eshop_id: eshopId, external_id: id }).first('status'))!
       .status as string;
 
   test('when items have waited in generate past the deadline, then one render job per item is queued once and rendering makes them ready', async () => {

@@ -40,7 +40,7 @@ export async function insertDesign(db: Knex, fixture: DesignFixture): Promise<nu
     for (const [position, { widget, ...overrides }] of widgets.entries()) {
       await trx('design_widgets').insert({
         design_id: row!.id,
-        widget_id: ids.get(widget),
+        widget_id: ids.get(widget)!,
         position,
         overrides: JSON.stringify(overrides),
       });

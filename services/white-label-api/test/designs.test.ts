@@ -47,17 +47,17 @@ describe('white-label-api: designs (list, preview, structure)', () => {
       const classic = res.body.data.find((d: v3.DesignView) => d.name === 'Classic product');
       const stored = await db()('designs').where({ key: 'product-classic' }).first();
       expect(classic).toEqual({
-        id: stored.id,
+        id: stored!.id,
         name: 'Classic product',
         name_translation: { default: 'Classic product', en: 'Classic product', cs: 'Klasický produkt' },
         info: null,
-        image_preview: `${service.url}/design-preview/v1/${stored.id}/${stored.hash}.svg`,
+        image_preview: `${service.url}/design-preview/v1/${stored!.id}/${stored!.hash}.svg`,
         category: 'product',
         type: 'public',
-        position: stored.position,
-        hash: stored.hash,
+        position: stored!.position,
+        hash: stored!.hash,
         widgets_count: SEED_DESIGNS.find((d) => d.key === 'product-classic')!.widgets.length,
-        preview_url: `${service.url}/design-preview/v1/${stored.id}/${stored.hash}.html`,
+        preview_url: `${service.url}/design-preview/v1/${stored!.id}/${stored!.hash}.html`,
       });
     });
 
@@ -79,7 +79,7 @@ describe('white-label-api: designs (list, preview, structure)', () => {
       const res = await shop.get(`/design/${id}/preview`);
       expect(res.status).toBe(200);
       const stored = await db()('designs').where({ id }).first('preview_html');
-      expect(res.body).toEqual({ data: { id, html: stored.preview_html } });
+      expect(res.body).toEqual({ data: { id, html: stored!.preview_html } });
       expect(res.body.data.html).toContain('ccs-widget--testimonial');
     });
   });

@@ -56,7 +56,7 @@ describe('white-label-api: widget favourites', () => {
   let sectionId: number;
 
   beforeAll(async () => {
-    sectionId = (await db()('widgets').where({ type: 'section' }).first('id')).id;
+    sectionId = (await db()('widgets').where({ type: 'section' }).first('id'))!.id;
   });
 
   const stored = (shop: Shop) => favouritesRepository.list(db(), shop.id);

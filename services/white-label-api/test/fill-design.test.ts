@@ -148,7 +148,7 @@ describe('white-label-api: POST /entity/{entity_id}/type/{entity_type}/design (f
         { design_widget_id: d.imageText, image: ['https://a.test/1.jpg', 'https://a.test/2.jpg'] },
         { design_widget_id: d.parameters, fields: {} },
         {
-          design_widget_id: (await db()('design_widgets').where({ design_id: story }).first('id')).id,
+          design_widget_id: (await db()('design_widgets').where({ design_id: story }).first('id'))!.id,
           fields: { heading: 'x' },
         },
         { design_widget_id: d.gallery, image: ['javascript:alert(1)'] },
@@ -184,7 +184,7 @@ describe('white-label-api: POST /entity/{entity_id}/type/{entity_type}/design (f
     const theirs = await insertDesign(db(), { eshopId: other.id, category: 'product' });
     const blog = await seededDesignId(db(), 'blog-article');
     const widgetOf = async (designId: number) =>
-      (await db()('design_widgets').where({ design_id: designId }).first('id')).id as number;
+      (await db()('design_widgets').where({ design_id: designId }).first('id'))!.id as number;
     const cases: Array<[number, string]> = [
       [theirs, 'The selected design_id is invalid.'],
       [2_000_000_000, 'The selected design_id is invalid.'],

@@ -13,15 +13,15 @@ describe('white-label-api: GET /widget', () => {
       SEED_WIDGETS.map((w) => w.type).sort(),
     );
     const section = await db()('widgets').where({ type: 'section' }).first();
-    const category = await db()('widget_categories').where({ id: section.category_id }).first();
+    const category = await db()('widget_categories').where({ id: section!.category_id }).first();
     expect(res.body.data.find((w: v3.WidgetView) => w.type === 'section')).toEqual({
-      id: section.id,
+      id: section!.id,
       type: 'section',
-      name: section.name,
-      description: section.description,
-      category_id: category.id,
-      category_key: category.key,
-      category_name: category.name,
+      name: section!.name,
+      description: section!.description,
+      category_id: category!.id,
+      category_key: category!.key,
+      category_name: category!.name,
       fillable: true,
       reason: null,
       item_count: 0,
@@ -53,12 +53,12 @@ describe('white-label-api: GET /widget', () => {
   test("when category_id is given, then only that category's widgets are listed; an unknown one lists nothing", async () => {
     const shop = await service.shop();
     const media = await db()('widget_categories').where({ key: 'media' }).first('id');
-    const res = await shop.get(`/widget?category_id=${media.id}`);
+    const res = await shop.get(`/widget?category_id=${media!.id}`);
     const expected = SEED_WIDGETS.filter((w) => w.category === 'media').map((w) => w.type);
     expect(expected.length).toBeGreaterThan(0);
     expect(res.body.data.map((w: v3.WidgetView) => w.type).sort()).toEqual([...expected].sort());
     expect(
-      res.body.data.every((w: v3.WidgetView) => w.category_id === media.id && w.category_key === 'media'),
+      res.body.data.every((w: v3.WidgetView) => w.category_id === media!.id && w.category_key === 'media'),
     ).toBe(true);
     expect((await shop.get('/widget?category_id=999999')).body).toEqual({ data: [] });
   });

@@ -22,6 +22,13 @@ function overridesOf(widget: DesignDefinition['widgets'][number]): Record<string
  * running it again updates rows in place (ids stay, so design_widget_ids a client read stay
  * valid), and nothing an eshop made is touched. Runs in one transaction.
  */
+/** The id the seed gave the entry `key` names (the seed's data is checked by its tests). */
+function seededId(ids: Map<string, number>, key: string, what: string): number {
+  const id = ids.get(key);
+  if (id === undefined) throw new Error(`the seed names an unknown ${what} ${key}`);
+  return id;
+}
+
 export async function seedCatalogue(db: Knex): Promise<void> {
   await db.transaction(async (trx) => {
     const categoryIds = new Map<string, number>();
@@ -34,7 +41,7 @@ export async function seedCatalogue(db: Knex): Promise<void> {
     for (const [position, widget] of SEED_WIDGETS.entries()) {
       const id = await seed.upsertWidget(trx, {
         type: widget.type,
-        categoryId: categoryIds.get(widget.category),
+        categoryId: seededId(categoryIds, widget.category, 'widget category'),
         name: widget.name,
         description: widget.description,
         definition: widget,
@@ -59,7 +66,7 @@ export async function seedCatalogue(db: Knex): Promise<void> {
         designWidgetIds.push(
           await seed.upsertDesignWidget(trx, {
             designId,
-            widgetId: widgetIds.get(widget.widget),
+            widgetId: seededId(widgetIds, widget.widget, 'widget'),
             position: index,
             overrides: overridesOf(widget),
           }),

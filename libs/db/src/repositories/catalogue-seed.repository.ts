@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import type { Row } from '../tables';
 import type { Prompt } from './prompts.repository';
 
 /**
@@ -10,11 +11,7 @@ export const catalogueSeedRepository = {
     trx: Knex.Transaction,
     category: { key: string; name: string; position: number },
   ): Promise<number> {
-    const [row] = await trx('widget_categories')
-      .insert(category)
-      .onConflict('key')
-      .merge()
-      .returning<{ id: number }[]>('id');
+    const [row] = await trx('widget_categories').insert(category).onConflict('key').merge().returning('id');
     return row!.id;
   },
 
@@ -22,7 +19,7 @@ export const catalogueSeedRepository = {
     trx: Knex.Transaction,
     widget: {
       type: string;
-      categoryId: number | undefined;
+      categoryId: number;
       name: string;
       description: string;
       /** The widget's definition as libs/content declares it; stored as JSON. */
@@ -41,7 +38,7 @@ export const catalogueSeedRepository = {
       })
       .onConflict('type')
       .merge()
-      .returning<{ id: number }[]>('id');
+      .returning('id');
     return row!.id;
   },
 
@@ -52,7 +49,7 @@ export const catalogueSeedRepository = {
       key: string;
       name: string;
       nameTranslation: Partial<Record<string, string>>;
-      category: string;
+      category: Row<'designs'>['category'];
       position: number;
       previewHtml: string;
     },
@@ -62,7 +59,7 @@ export const catalogueSeedRepository = {
       name: design.name,
       name_translation: JSON.stringify(design.nameTranslation),
       category: design.category,
-      type: 'public',
+      type: 'public' as const,
       position: design.position,
       preview_html: design.previewHtml,
     };
@@ -70,7 +67,7 @@ export const catalogueSeedRepository = {
       .insert({ ...base, hash: '' })
       .onConflict('key')
       .merge({ ...base, updated_at: trx.fn.now(6) })
-      .returning<{ id: number }[]>('id');
+      .returning('id');
     return row!.id;
   },
 
@@ -81,7 +78,7 @@ export const catalogueSeedRepository = {
 
   async upsertDesignWidget(
     trx: Knex.Transaction,
-    widget: { designId: number; widgetId: number | undefined; position: number; overrides: object },
+    widget: { designId: number; widgetId: number; position: number; overrides: object },
   ): Promise<number> {
     const [row] = await trx('design_widgets')
       .insert({
@@ -92,7 +89,7 @@ export const catalogueSeedRepository = {
       })
       .onConflict(['design_id', 'position'])
       .merge()
-      .returning<{ id: number }[]>('id');
+      .returning('id');
     return row!.id;
   },
 

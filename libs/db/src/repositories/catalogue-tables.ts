@@ -8,8 +8,11 @@ export type LangMap = Record<string, string>;
 /** Language-map columns of every entity; products add short_description. */
 export const COMMON_LANG_FIELDS = ['name', 'url', 'description', 'seo_title', 'seo_description'] as const;
 
+/** The tables of the catalogue entities (their common columns are typed through any of them). */
+export type EntityTableName = 'products' | 'categories' | 'brands' | 'blogs';
+
 interface EntityTable {
-  table: string;
+  table: EntityTableName;
   langFields: readonly string[];
   /** Non-language columns written by imports, besides is_visible. */
   dataFields: readonly string[];

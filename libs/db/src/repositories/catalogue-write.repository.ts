@@ -1,10 +1,13 @@
 import type { Knex } from 'knex';
+import { checkedRows, insertedColumn } from '../sql-rows';
+import type { Row } from '../tables';
 import {
   columnsOf,
   type UpsertedRow,
   ENTITY_TABLES,
   JSON_FIELDS,
   type EntityStatus,
+  type EntityTableName,
   type EntityType,
   type EntityWrite,
   type StoredEntity,
@@ -33,7 +36,20 @@ async function updateByKeys(
   );
 }
 
-function toWriteRow(type: EntityType, eshopId: number, write: EntityWrite): Record<string, unknown> {
+/** An entity row by column name: what the column-generic statements write and read. */
+type EntityRowByName = Record<string, unknown>;
+
+/** An entity findForUpdate read: its keys and state, its data fields by name, its variants. */
+type LockedEntityRow = Pick<
+  Row<EntityTableName>,
+  'id' | 'external_id' | 'status' | 'is_visible' | 'is_delete'
+> &
+  EntityRowByName & { variants?: StoredVariant[] };
+
+/** What an upsert returns of a row: its keys, and whether the statement inserted it. */
+type UpsertedEntityRow = Pick<Row<EntityTableName>, 'id' | 'external_id'> & { inserted: boolean };
+
+function toWriteRow(type: EntityType, eshopId: number, write: EntityWrite): EntityRowByName {
   const row: Record<string, unknown> = {
     eshop_id: eshopId,
     external_id: write.externalId,
@@ -86,20 +102,27 @@ export const catalogueWrites = {
         ),
       );
     }
-    const rows = await query;
+    const rows = checkedRows<LockedEntityRow>(await query, [
+      'id',
+      'external_id',
+      'status',
+      'is_visible',
+      'is_delete',
+      ...(opts.withVariants ? (['variants'] as const) : []),
+    ]);
     return new Map(
-      rows.map((row: Record<string, unknown>) => {
+      rows.map((row) => {
         const fields = Object.fromEntries(columnsOf(type).map((c) => [c, row[c]]));
         return [
-          row.external_id as string,
+          row.external_id,
           {
-            id: row.id as number,
-            externalId: row.external_id as string,
-            status: row.status as EntityStatus,
-            isVisible: row.is_visible as boolean,
-            isDelete: row.is_delete as boolean,
+            id: row.id,
+            externalId: row.external_id,
+            status: row.status,
+            isVisible: row.is_visible,
+            isDelete: row.is_delete,
             fields,
-            ...(opts.withVariants && { variants: row.variants as StoredVariant[] }),
+            ...(opts.withVariants && { variants: row.variants }),
           },
         ];
       }),
@@ -128,16 +151,16 @@ export const catalogueWrites = {
     const { table } = ENTITY_TABLES[type];
     const columns = ['is_visible', 'is_delete', 'status', ...columnsOf(type)];
     const merge = Object.fromEntries(columns.map((c) => [c, trx.raw('excluded.??', [c])]));
-    const query = trx(table)
+    // The written columns come from ENTITY_TABLES at run time, so the row is one of names.
+    const query = trx<EntityRowByName>(table)
       .insert(writes.map((w) => toWriteRow(type, eshopId, w)))
       .onConflict(['eshop_id', 'external_id'])
       .merge({ ...merge, updated_at: trx.fn.now(6) });
     if (opts.updateOnly) query.whereRaw('??.id = any(?::bigint[])', [table, [...opts.updateOnly]]);
-    const rows = await query.returning<{ id: number; external_id: string; inserted: boolean }[]>([
-      'id',
-      'external_id',
-      trx.raw('(xmax = 0) as inserted') as unknown as string,
-    ]);
+    const rows = checkedRows<UpsertedEntityRow>(
+      await query.returning(['id', 'external_id', insertedColumn(trx)]),
+      ['id', 'external_id', 'inserted'],
+    );
     return new Map(rows.map((r) => [r.external_id, { id: r.id, inserted: r.inserted }]));
   },
 
@@ -156,8 +179,10 @@ export const catalogueWrites = {
       .join(`${ENTITY_TABLES[type].table} as e`, (join) =>
         join.on('e.eshop_id', 'k.eshop_id').andOn('e.external_id', 'x.external_id'),
       )
-      .select<{ external_id: string }[]>('e.external_id');
-    return new Set(rows.map((r) => r.external_id));
+      .select('e.external_id');
+    return new Set(
+      checkedRows<Pick<Row<EntityTableName>, 'external_id'>>(rows, ['external_id']).map((r) => r.external_id),
+    );
   },
 
   /** Soft-deletes the items that exist and are not deleted yet; returns their external ids. */

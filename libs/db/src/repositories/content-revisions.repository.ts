@@ -1,5 +1,7 @@
 import type { RevisionSource } from '@catalogue/config';
 import type { Knex } from 'knex';
+import { checkedRow, checkedRows, rawRows, runRaw } from '../sql-rows';
+import type { Row } from '../tables';
 import type { ContentEntityType, ContentKey } from './content.repository';
 import { isoOffset } from '../timestamps';
 
@@ -45,6 +47,13 @@ const SUMMARY_COLUMNS = [
   'r.languages_changed',
 ] as const;
 
+/** A revision as list() reads it: SUMMARY_COLUMNS, and its time as text. */
+type SummaryRow = Pick<Row<'content_revisions'>, 'id' | 'version' | 'source' | 'languages_changed'> & {
+  generation_id: Row<'content_revisions'>['generation_job_id'];
+  credits_charged: Row<'generation_jobs'>['charged_cost'];
+  created_at: string;
+};
+
 export const contentRevisionsRepository = {
   /**
    * The content row's version and rendered html (undefined: no row). Called by a writer after
@@ -54,8 +63,8 @@ export const contentRevisionsRepository = {
     db: Knex | Knex.Transaction,
     key: ContentKey,
   ): Promise<{ version: number; html: Partial<Record<string, string>>; treeEmpty: boolean } | undefined> {
-    const row = await db('content')
-      .select<{ version: string; html: Partial<Record<string, string>>; tree_empty: boolean }[]>(
+    const found = await db('content')
+      .select(
         'version',
         'html',
         db.raw(
@@ -64,6 +73,11 @@ export const contentRevisionsRepository = {
       )
       .where(where(key))
       .first();
+    const row = checkedRow<Pick<Row<'content'>, 'version' | 'html'> & { tree_empty: boolean }>(found, [
+      'version',
+      'html',
+      'tree_empty',
+    ]);
     return row && { version: Number(row.version), html: row.html, treeEmpty: row.tree_empty };
   },
 
@@ -72,10 +86,7 @@ export const contentRevisionsRepository = {
     db: Knex | Knex.Transaction,
     key: ContentKey,
   ): Promise<{ tree: unknown; version: number }> {
-    const row = await db('content')
-      .select<{ tree: unknown; version: string }[]>('tree', 'version')
-      .where(where(key))
-      .first();
+    const row = await db('content').select('tree', 'version').where(where(key)).first();
     return { tree: row?.tree ?? [], version: Number(row?.version ?? 0) };
   },
 
@@ -106,7 +117,8 @@ export const contentRevisionsRepository = {
     version: number,
     revision: RevisionWrite,
   ): Promise<{ id: number; version: number }> {
-    const { rows } = await trx.raw<{ rows: { id: string; version: string }[] }>(
+    const rows = await rawRows<Pick<Row<'content_revisions'>, 'id' | 'version'>>(
+      trx,
       `with bumped as (
          update content set version = ? where eshop_id = ? and entity_type = ? and external_id = ?
          returning eshop_id, entity_type, external_id, version, tree)
@@ -123,6 +135,7 @@ export const contentRevisionsRepository = {
         revision.generationJobId ?? null,
         JSON.stringify([...revision.languagesChanged].sort()),
       ],
+      ['id', 'version'],
     );
     const row = rows[0]!;
     return { id: Number(row.id), version: Number(row.version) };
@@ -141,7 +154,8 @@ export const contentRevisionsRepository = {
     changed: readonly ImportRevision[],
   ): Promise<number> {
     if (!changed.length) return 0;
-    const result = await trx.raw<{ rowCount: number }>(
+    const result = await runRaw(
+      trx,
       `with changed as (
          select * from jsonb_to_recordset(?::jsonb) as ch(external_id text, tree jsonb, html jsonb)),
        bumped as (
@@ -188,14 +202,22 @@ export const contentRevisionsRepository = {
       db('content_revisions').count<{ count: string }[]>('* as count').where(where(key)),
     ]);
     return {
-      revisions: (rows as Array<Record<string, unknown>>).map((r) => ({
+      revisions: checkedRows<SummaryRow>(rows, [
+        'id',
+        'version',
+        'source',
+        'generation_id',
+        'credits_charged',
+        'languages_changed',
+        'created_at',
+      ]).map((r) => ({
         id: Number(r.id),
         version: Number(r.version),
-        source: r.source as RevisionSource,
+        source: r.source,
         generation_id: r.generation_id === null ? null : Number(r.generation_id),
         credits_charged: r.credits_charged === null ? null : Number(r.credits_charged),
-        languages_changed: r.languages_changed as string[],
-        created_at: r.created_at as string,
+        languages_changed: r.languages_changed,
+        created_at: r.created_at,
       })),
       total: Number(count[0]?.count ?? 0),
     };
@@ -208,7 +230,7 @@ export const contentRevisionsRepository = {
     revisionId: number,
   ): Promise<{ version: number; tree: unknown[] } | undefined> {
     const row = await db('content_revisions')
-      .select<{ version: string; tree: unknown[] }[]>('version', 'tree')
+      .select('version', 'tree')
       .where({ ...where(key), id: revisionId })
       .first();
     return row && { version: Number(row.version), tree: row.tree };
@@ -221,7 +243,8 @@ export const contentRevisionsRepository = {
    * Returns the entities trimmed and the revisions deleted.
    */
   async trimToCount(db: Knex, keep: number, limit: number): Promise<{ entities: number; deleted: number }> {
-    const { rows } = await db.raw<{ rows: { entities: string; deleted: string }[] }>(
+    const rows = await rawRows<{ entities: number; deleted: number }>(
+      db,
       `with floor as (
          select least(?::integer, min(content_revisions_keep)) as n from eshops),
        candidates as (
@@ -243,6 +266,7 @@ export const contentRevisionsRepository = {
          returning 1)
        select (select count(*) from trimmed) as entities, (select count(*) from deleted) as deleted`,
       [keep, keep, keep, limit],
+      ['entities', 'deleted'],
     );
     const row = rows[0]!;
     return { entities: Number(row.entities), deleted: Number(row.deleted) };
@@ -250,9 +274,7 @@ export const contentRevisionsRepository = {
 
   /** The eshop's own number of revisions kept per entity (null: CONTENT_REVISIONS_KEEP). */
   async keepOf(db: Knex | Knex.Transaction, eshopId: number): Promise<number | null> {
-    const row = await db('eshops')
-      .where({ id: eshopId })
-      .first<{ content_revisions_keep: number | null } | undefined>('content_revisions_keep');
+    const row = await db('eshops').where({ id: eshopId }).first('content_revisions_keep');
     return row?.content_revisions_keep ?? null;
   },
 
@@ -266,7 +288,8 @@ export const contentRevisionsRepository = {
    * newest (the content as it stands). Returns how many it deleted.
    */
   async deleteOlderThan(db: Knex, days: number, limit: number): Promise<number> {
-    const result = await db.raw<{ rowCount: number }>(
+    const result = await runRaw(
+      db,
       `delete from content_revisions d
        using (select r.eshop_id, r.id from content_revisions r
                 join content c on c.eshop_id = r.eshop_id and c.entity_type = r.entity_type and c.external_id = r.external_id

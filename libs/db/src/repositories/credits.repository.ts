@@ -1,4 +1,6 @@
 import type { Knex } from 'knex';
+import { checkedRows } from '../sql-rows';
+import type { Insert, Row } from '../tables';
 import { keysFrom } from './tenant-keys';
 
 export type LedgerKind = 'topup' | 'reservation' | 'charge' | 'release' | 'adjustment';
@@ -38,20 +40,10 @@ export interface JobCredits {
   settled: boolean;
 }
 
-interface LedgerRow {
-  id: number;
-  kind: LedgerKind;
-  amount: number;
-  reserved_delta: number;
-  job_id: number | null;
-  reason: string | null;
-  created_at: Date;
-}
-
 export const creditsRepository = {
   async getAccount(db: Knex | Knex.Transaction, eshopId: number): Promise<CreditAccount> {
     const row = await db('credit_accounts')
-      .select<{ balance: number; reserved: number }>('balance', 'reserved')
+      .select('balance', 'reserved')
       .where({ eshop_id: eshopId })
       .first();
     const balance = row?.balance ?? 0;
@@ -102,7 +94,7 @@ export const creditsRepository = {
       .where({ eshop_id: eshopId })
       .andWhereRaw('balance - reserved >= ?', [amount])
       .update({ reserved: trx.raw('reserved + ?', [amount]), updated_at: trx.fn.now(6) })
-      .returning<{ balance: number; reserved: number }[]>(['balance', 'reserved']);
+      .returning(['balance', 'reserved']);
     const row = updated[0];
     if (!row) return { ok: false, reason: 'insufficient', account: await this.getAccount(trx, eshopId) };
     await trx('credit_ledger').insert({
@@ -134,9 +126,7 @@ export const creditsRepository = {
 
   /** The balance below which the eshop wants a `credits.low` event (null: none). */
   async lowBalanceThreshold(db: Knex | Knex.Transaction, eshopId: number): Promise<number | null> {
-    const row = await db('credit_accounts')
-      .where({ eshop_id: eshopId })
-      .first<{ low_balance_threshold: number | null } | undefined>('low_balance_threshold');
+    const row = await db('credit_accounts').where({ eshop_id: eshopId }).first('low_balance_threshold');
     return row?.low_balance_threshold ?? null;
   },
 
@@ -155,10 +145,14 @@ export const creditsRepository = {
   async jobCredits(db: Knex | Knex.Transaction, eshopId: number, jobId: number): Promise<JobCredits> {
     // Joined on the keys (keysFrom): by stale statistics a walk of the eshop's ledger through
     // (eshop_id, id) costs the same as the probe of (eshop_id, job_id, kind).
-    const rows = await db
+    const found = await db
       .from(keysFrom(db, eshopId, [jobId], { column: 'job_id', type: 'bigint' }))
       .join('credit_ledger as l', (join) => join.on('l.eshop_id', 'k.eshop_id').andOn('l.job_id', 'x.job_id'))
-      .select<{ kind: LedgerKind; reserved_delta: number }[]>('l.kind', 'l.reserved_delta');
+      .select('l.kind', 'l.reserved_delta');
+    const rows = checkedRows<Pick<Row<'credit_ledger'>, 'kind' | 'reserved_delta'>>(found, [
+      'kind',
+      'reserved_delta',
+    ]);
     return {
       reserved: rows.filter((r) => r.kind === 'reservation').reduce((sum, r) => sum + r.reserved_delta, 0),
       settled: rows.some((r) => r.kind === 'charge' || r.kind === 'release'),
@@ -178,7 +172,7 @@ export const creditsRepository = {
     charge: number,
   ): Promise<CreditAccount> {
     const release = reserved - charge;
-    const rows = [];
+    const rows: Insert<'credit_ledger'>[] = [];
     if (charge > 0) {
       rows.push({
         eshop_id: eshopId,
@@ -212,13 +206,7 @@ export const creditsRepository = {
 
   async prices(db: Knex | Knex.Transaction): Promise<CreditPrice[]> {
     const rows = await db('credit_prices')
-      .select<{ operation: string; unit: string; price: number; description: string; updated_at: Date }[]>(
-        'operation',
-        'unit',
-        'price',
-        'description',
-        'updated_at',
-      )
+      .select('operation', 'unit', 'price', 'description', 'updated_at')
       .orderBy('operation');
     return rows.map((r) => ({
       operation: r.operation,
@@ -231,7 +219,7 @@ export const creditsRepository = {
 
   async ledger(db: Knex | Knex.Transaction, eshopId: number, limit: number): Promise<LedgerEntry[]> {
     const rows = await db('credit_ledger')
-      .select<LedgerRow[]>('id', 'kind', 'amount', 'reserved_delta', 'job_id', 'reason', 'created_at')
+      .select('id', 'kind', 'amount', 'reserved_delta', 'job_id', 'reason', 'created_at')
       .where({ eshop_id: eshopId })
       .orderBy('id', 'desc')
       .limit(limit);

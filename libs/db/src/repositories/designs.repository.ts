@@ -1,6 +1,8 @@
 import type { WhiteLabelEntityType } from '@catalogue/config';
 import type { Knex } from 'knex';
 import type { JsonDocument } from '../json';
+import { checkedRows } from '../sql-rows';
+import type { Row } from '../tables';
 
 /** The categories the `designs.category` column accepts (libs/content's `StoredDesignCategory`). */
 /** A design is made for one of the editor's entity types. */
@@ -44,20 +46,7 @@ export interface StoredWidget {
   definition: JsonDocument;
 }
 
-interface RawDesign {
-  id: number;
-  eshop_id: number | null;
-  key: string | null;
-  name: string;
-  name_translation: Record<string, string>;
-  info: string | null;
-  image_preview: string | null;
-  category: StoredDesignCategory;
-  type: 'public' | 'custom';
-  position: number;
-  hash: string;
-  preview_html: string;
-}
+type RawDesign = Row<'designs'>;
 
 function toDesign(row: RawDesign): DesignRow {
   return {
@@ -97,7 +86,7 @@ export const designsRepository = {
     eshopId: number,
     category?: StoredDesignCategory,
   ): Promise<DesignRow[]> {
-    const query = accessible(db, eshopId).select<RawDesign[]>('*').orderBy(['position', 'id']);
+    const query = accessible(db, eshopId).select('*').orderBy(['position', 'id']);
     if (category) query.andWhere({ category });
     return (await query).map(toDesign);
   },
@@ -107,7 +96,7 @@ export const designsRepository = {
     const row = await accessible(db, eshopId)
       .andWhere({ category })
       .orderBy([{ column: 'type', order: 'desc' }, 'position', 'id'])
-      .first<RawDesign | undefined>('*');
+      .first('*');
     return row ? this.load(db, eshopId, row.id) : undefined;
   },
 
@@ -117,20 +106,16 @@ export const designsRepository = {
     eshopId: number,
     designId: number,
   ): Promise<StoredDesign | undefined> {
-    const row = await accessible(db, eshopId).andWhere({ id: designId }).first<RawDesign | undefined>('*');
+    const row = await accessible(db, eshopId).andWhere({ id: designId }).first('*');
     if (!row) return undefined;
-    const widgets = await db('design_widgets as dw')
+    const rows = await db('design_widgets as dw')
       .join('widgets as w', 'w.id', 'dw.widget_id')
       .where('dw.design_id', designId)
       .orderBy('dw.position')
-      .select<
-        {
-          id: number;
-          widget_id: number;
-          overrides: JsonDocument;
-          definition: JsonDocument;
-        }[]
-      >('dw.id', 'dw.widget_id', 'dw.overrides', 'w.definition');
+      .select('dw.id', 'dw.widget_id', 'dw.overrides', 'w.definition');
+    const widgets = checkedRows<
+      Pick<Row<'design_widgets'>, 'id' | 'widget_id' | 'overrides'> & Pick<Row<'widgets'>, 'definition'>
+    >(rows, ['id', 'widget_id', 'overrides', 'definition']);
     return {
       design: toDesign(row),
       key: row.key,
@@ -153,14 +138,15 @@ export const designsRepository = {
     designId: number,
     hash: string,
   ): Promise<{ design: DesignRow; widgetTypes: string[] } | undefined> {
-    const row = await db('designs').where({ id: designId, hash }).first<RawDesign | undefined>('*');
+    const row = await db('designs').where({ id: designId, hash }).first('*');
     if (!row) return undefined;
     const widgets = await db('design_widgets as dw')
       .join('widgets as w', 'w.id', 'dw.widget_id')
       .where('dw.design_id', designId)
       .orderBy('dw.position')
-      .select<{ type: string }[]>('w.type');
-    return { design: toDesign(row), widgetTypes: widgets.map((w) => w.type) };
+      .select('w.type');
+    const types = checkedRows<Pick<Row<'widgets'>, 'type'>>(widgets, ['type']).map((w) => w.type);
+    return { design: toDesign(row), widgetTypes: types };
   },
 
   /** Number of widgets of each design (the white-label list's `widgets_count`); 0 for none. */
@@ -171,13 +157,17 @@ export const designsRepository = {
     const rows = await db('design_widgets')
       .whereIn('design_id', designIds)
       .groupBy('design_id')
-      .select<{ design_id: number; count: string }[]>('design_id', db.raw('count(*) as count'));
-    return new Map(rows.map((r) => [r.design_id, Number(r.count)]));
+      .select('design_id', db.raw('count(*) as count'));
+    const counts = checkedRows<Pick<Row<'design_widgets'>, 'design_id'> & { count: number }>(rows, [
+      'design_id',
+      'count',
+    ]);
+    return new Map(counts.map((r) => [r.design_id, Number(r.count)]));
   },
 
   /** Every widget of the catalogue with its definition (white-label widget list, editor adds). */
   async widgets(db: Knex | Knex.Transaction, categoryId?: number): Promise<StoredWidget[]> {
-    const query = db('widgets').select<StoredWidget[]>('id', 'definition').orderBy(['position', 'id']);
+    const query = db('widgets').select('id', 'definition').orderBy(['position', 'id']);
     if (categoryId !== undefined) query.where({ category_id: categoryId });
     return query;
   },

@@ -1,5 +1,7 @@
 import type { Knex } from 'knex';
 import type { Language } from '@catalogue/config';
+import { checkedRow, checkedRows } from '../sql-rows';
+import type { Row, Update } from '../tables';
 
 /** What an eshop's pages do with a text their language lacks (libs/content `FallbackPolicy`). */
 export const CONTENT_FALLBACKS = ['fallback', 'omit'] as const;
@@ -36,19 +38,30 @@ export interface EshopInput {
   defaultLanguage?: Exclude<Language, 'default'> | null;
 }
 
-interface EshopRow {
-  id: number;
-  name: string;
-  languages: Language[];
-  enable_site_link: boolean;
-  enable_rich_snippet: boolean;
-  review_required: boolean;
+/** An eshop as selectEshop reads it: the stored columns, the licence's last day as text. */
+type EshopRow = Omit<Row<'eshops'>, 'licence_valid_until' | 'content_revisions_keep'> & {
   licence_valid_until: string | null;
-  rate_limit_per_minute: number | null;
-  content_fallback: ContentFallback;
-  default_language: Exclude<Language, 'default'> | null;
-  created_at: Date;
-  updated_at: Date;
+};
+
+const ESHOP_COLUMNS = [
+  'id',
+  'name',
+  'languages',
+  'enable_site_link',
+  'enable_rich_snippet',
+  'review_required',
+  'licence_valid_until',
+  'rate_limit_per_minute',
+  'content_fallback',
+  'default_language',
+  'created_at',
+  'updated_at',
+] as const satisfies readonly (keyof EshopRow)[];
+
+/** The eshop a row of selectEshop holds (its columns checked), or undefined for no row. */
+export function readEshop(row: unknown): Eshop | undefined {
+  const checked = checkedRow<EshopRow>(row, ESHOP_COLUMNS);
+  return checked && toEshop(checked);
 }
 
 /** Selects an eshop row; `licence_valid_until` as YYYY-MM-DD text. */
@@ -69,7 +82,7 @@ export function selectEshop(db: Knex | Knex.Transaction) {
   );
 }
 
-export function toEshop(row: EshopRow): Eshop {
+function toEshop(row: EshopRow): Eshop {
   return {
     id: row.id,
     name: row.name,
@@ -86,8 +99,8 @@ export function toEshop(row: EshopRow): Eshop {
   };
 }
 
-function toRow(input: Partial<EshopInput>): Record<string, unknown> {
-  const row: Record<string, unknown> = {};
+function toRow(input: Partial<EshopInput>): Update<'eshops'> {
+  const row: Update<'eshops'> = {};
   if (input.name !== undefined) row.name = input.name;
   if (input.languages !== undefined) row.languages = input.languages;
   if (input.enableSiteLink !== undefined) row.enable_site_link = input.enableSiteLink;
@@ -102,18 +115,20 @@ function toRow(input: Partial<EshopInput>): Record<string, unknown> {
 
 export const eshopsRepository = {
   async create(db: Knex | Knex.Transaction, input: EshopInput): Promise<Eshop> {
-    const [inserted] = await db('eshops').insert(toRow(input)).returning<{ id: number }[]>('id');
+    const [inserted] = await db('eshops')
+      .insert({ ...toRow(input), name: input.name })
+      .returning('id');
     return (await this.findById(db, inserted!.id))!;
   },
 
   async findById(db: Knex | Knex.Transaction, id: number): Promise<Eshop | undefined> {
     const row = await selectEshop(db).where('eshops.id', id).first();
-    return row ? toEshop(row as EshopRow) : undefined;
+    return readEshop(row);
   },
 
   async list(db: Knex | Knex.Transaction): Promise<Eshop[]> {
     const rows = await selectEshop(db).orderBy('eshops.id');
-    return (rows as EshopRow[]).map(toEshop);
+    return checkedRows<EshopRow>(rows, ESHOP_COLUMNS).map(toEshop);
   },
 
   async update(
@@ -132,5 +147,3 @@ export const eshopsRepository = {
     return row?.count ?? 0;
   },
 };
-
-export type { EshopRow };

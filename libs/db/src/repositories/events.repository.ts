@@ -1,6 +1,8 @@
 import { context, propagation } from '@opentelemetry/api';
 import { EVENT_TYPES, type EventType } from '@catalogue/config';
 import type { Knex } from 'knex';
+import { checkedRows, rawRows, runRaw } from '../sql-rows';
+import type { Row } from '../tables';
 import { isoMicros } from '../timestamps';
 
 export { EVENT_TYPES, type EventType };
@@ -26,14 +28,10 @@ export interface StoredEvent {
   data: Record<string, unknown>;
 }
 
-interface EventOut {
-  seq: number;
-  type: EventType;
-  entity_type: string;
-  external_id: string;
+/** An event as listAfter reads it: the stored columns, the time as text with microseconds. */
+type EventOut = Pick<Row<'events'>, 'seq' | 'type' | 'entity_type' | 'external_id' | 'data'> & {
   occurred_at: string;
-  data: Record<string, unknown>;
-}
+};
 
 /**
  * The outbox: events are written in the transaction of the change they describe, numbered per
@@ -64,7 +62,8 @@ export const eventsRepository = {
       data: e.data ?? {},
     }));
     // One JSON array parameter, whatever the number of events (no bind-parameter limit).
-    const { rows: inserted } = await trx.raw<{ rows: { seq: number }[] }>(
+    const inserted = await rawRows<Pick<Row<'events'>, 'seq'>>(
+      trx,
       `with reserved as (
          insert into event_sequences as s (eshop_id, last_seq) values (?, ?)
          on conflict (eshop_id) do update set last_seq = s.last_seq + excluded.last_seq
@@ -77,6 +76,7 @@ export const eventsRepository = {
        order by e.ord
        returning seq`,
       [eshopId, rows.length, eshopId, rows.length, carrier.traceparent ?? null, JSON.stringify(rows)],
+      ['seq'],
     );
     return inserted.map((r) => r.seq).sort((a, b) => a - b);
   },
@@ -93,7 +93,8 @@ export const eventsRepository = {
    * eshops' counters are untouched: numbering goes on from where it was.
    */
   async deleteOlderThan(db: Knex, days: number, limit: number): Promise<number> {
-    const result = await db.raw<{ rowCount: number }>(
+    const result = await runRaw(
+      db,
       `delete from events where ctid in (
          select ctid from events where occurred_at < now() - make_interval(days => ?) limit ?)`,
       [days, limit],
@@ -109,10 +110,12 @@ export const eventsRepository = {
     db: Knex | Knex.Transaction,
     eshopId: number,
   ): Promise<{ oldest: number | null; newest: number }> {
-    const { rows } = await db.raw<{ rows: { oldest: string | null; newest: string | null }[] }>(
+    const rows = await rawRows<{ oldest: number | null; newest: number | null }>(
+      db,
       `select (select min(seq) from events where eshop_id = ?) as oldest,
               (select last_seq from event_sequences where eshop_id = ?) as newest`,
       [eshopId, eshopId],
+      ['oldest', 'newest'],
     );
     const row = rows[0]!;
     return { oldest: row.oldest === null ? null : Number(row.oldest), newest: Number(row.newest ?? 0) };
@@ -137,7 +140,7 @@ export const eventsRepository = {
     limit: number,
   ): Promise<StoredEvent[]> {
     const rows = await db('events')
-      .select<EventOut[]>(
+      .select(
         'seq',
         'type',
         'entity_type',
@@ -149,7 +152,14 @@ export const eventsRepository = {
       .andWhere('seq', '>', afterSeq)
       .orderBy('seq')
       .limit(limit);
-    return rows.map((r) => ({
+    return checkedRows<EventOut>(rows, [
+      'seq',
+      'type',
+      'entity_type',
+      'external_id',
+      'occurred_at',
+      'data',
+    ]).map((r) => ({
       seq: r.seq,
       type: r.type,
       entityType: r.entity_type,

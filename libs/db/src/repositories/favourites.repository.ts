@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { checkedRow, checkedRows } from '../sql-rows';
 import type { TimestampsOut, WidgetFavouriteRow } from '../tables';
 import { isoOffset } from '../timestamps';
 
@@ -23,8 +24,19 @@ export interface WidgetFavouriteWrite {
 
 type FavouriteOut = Omit<WidgetFavouriteRow, keyof TimestampsOut> & TimestampsOut;
 
+/** The columns select() reads (its timestamps are computed, so the rows are checked). */
+const OUT_COLUMNS = [
+  'id',
+  'eshop_id',
+  'name',
+  'widget_id',
+  'children',
+  'created_at',
+  'updated_at',
+] as const satisfies readonly (keyof FavouriteOut)[];
+
 function select(db: Knex | Knex.Transaction) {
-  return db('widget_favourites').select<FavouriteOut[]>(
+  return db('widget_favourites').select(
     'id',
     'eshop_id',
     'name',
@@ -51,11 +63,14 @@ function toFavourite(row: FavouriteOut): WidgetFavourite {
 export const favouritesRepository = {
   async list(db: Knex | Knex.Transaction, eshopId: number): Promise<WidgetFavourite[]> {
     const rows = await select(db).where({ eshop_id: eshopId }).orderBy('id');
-    return rows.map((r) => toFavourite(r));
+    return checkedRows<FavouriteOut>(rows, OUT_COLUMNS).map((r) => toFavourite(r));
   },
 
   async find(db: Knex | Knex.Transaction, eshopId: number, id: number): Promise<WidgetFavourite | undefined> {
-    const row = await select(db).where({ eshop_id: eshopId, id }).first();
+    const row = checkedRow<FavouriteOut>(
+      await select(db).where({ eshop_id: eshopId, id }).first(),
+      OUT_COLUMNS,
+    );
     return row ? toFavourite(row) : undefined;
   },
 
@@ -71,7 +86,7 @@ export const favouritesRepository = {
         widget_id: input.widgetId,
         children: JSON.stringify(input.children),
       })
-      .returning<{ id: number }[]>('id');
+      .returning('id');
     return (await this.find(db, eshopId, row!.id))!;
   },
 

@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import type { GenerateJobContext } from '../generate-context';
+import { checkedOne, checkedRows } from '../sql-rows';
 import type { GenerationJobRow, ResearchSourceRow, SkippedWidgetRow, TimestampsOut } from '../tables';
 import { isoOffset } from '../timestamps';
 import { designOwner } from './designs.repository';
@@ -48,36 +49,41 @@ const ENTITY_ID: TenantKey = { column: 'entity_id', type: 'text' };
 const UNFINISHED = ['pending', 'running'];
 
 /** The job's columns, qualified: the reads by key join the jobs with their keys. */
+const STORED_COLUMNS = [
+  'id',
+  'eshop_id',
+  'entity_type',
+  'entity_id',
+  'design_id',
+  'status',
+  'lang',
+  'context',
+  'estimated_cost',
+  'charged_cost',
+  'widgets_created',
+  'error_message',
+  'provider',
+  'usage',
+  'widgets_skipped',
+  'research_sources',
+] as const satisfies readonly (keyof JobOut)[];
+const OUT_COLUMNS = [...STORED_COLUMNS, 'created_at', 'updated_at'] as const;
+
 function columns(db: Knex | Knex.Transaction) {
   return [
-    ...[
-      'id',
-      'eshop_id',
-      'entity_type',
-      'entity_id',
-      'design_id',
-      'status',
-      'lang',
-      'context',
-      'estimated_cost',
-      'charged_cost',
-      'widgets_created',
-      'error_message',
-      'provider',
-      'usage',
-      'widgets_skipped',
-      'research_sources',
-    ].map((column) => `generation_jobs.${column}`),
+    ...STORED_COLUMNS.map((column) => `generation_jobs.${column}`),
     db.raw(`${isoOffset('generation_jobs.created_at')} as created_at`),
     db.raw(`${isoOffset('generation_jobs.updated_at')} as updated_at`),
   ];
 }
 
 function select(db: Knex | Knex.Transaction) {
-  return db('generation_jobs').select<JobOut[]>(columns(db));
+  return db('generation_jobs').select(columns(db));
 }
 
-function toJob(row: JobOut): GenerationJob {
+/** A row read with columns() (checked: its timestamps are computed). */
+function toJob(raw: unknown): GenerationJob {
+  const row = checkedOne<JobOut>(raw, OUT_COLUMNS);
   return {
     id: row.id,
     eshopId: row.eshop_id,
@@ -113,7 +119,7 @@ export const generationJobsRepository = {
         context: JSON.stringify(job.context),
         estimated_cost: job.estimatedCost,
       })
-      .returning<{ id: number }[]>('id');
+      .returning('id');
     return (await this.find(trx, eshopId, row!.id))!;
   },
 
@@ -132,7 +138,7 @@ export const generationJobsRepository = {
       .join('generation_jobs', (join) =>
         join.on('generation_jobs.eshop_id', 'k.eshop_id').andOn('generation_jobs.id', 'x.id'),
       )
-      .select<JobOut[]>(columns(db))
+      .select(columns(db))
       .first();
     if (opts.lock) query.forUpdate('generation_jobs');
     const row = await query;
@@ -158,7 +164,7 @@ export const generationJobsRepository = {
           .andOn('generation_jobs.entity_id', 'x.entity_id')
           .andOn('generation_jobs.status', 'status_in.status'),
       )
-      .select<JobOut[]>(columns(db))
+      .select(columns(db))
       .first();
     return row ? toJob(row) : undefined;
   },
@@ -255,7 +261,7 @@ export const generationJobsRepository = {
       | { status: 'failed'; errorMessage: string; provider: string | null; usage: object | null },
   ): Promise<void> {
     // Joined on the keys, like find.
-    const [job] = await trx('generation_jobs')
+    const updated = await trx('generation_jobs')
       .where('generation_jobs.eshop_id', trx.ref('k.eshop_id'))
       .andWhere('generation_jobs.id', trx.ref('x.id'))
       .update({
@@ -273,11 +279,12 @@ export const generationJobsRepository = {
         usage: outcome.usage ? JSON.stringify(outcome.usage) : null,
         updated_at: trx.fn.now(6),
       })
-      .returning<{ entity_type: string; entity_id: string }[]>([
-        'generation_jobs.entity_type',
-        'generation_jobs.entity_id',
-      ])
+      .returning(['generation_jobs.entity_type', 'generation_jobs.entity_id'])
       .updateFrom(keysFrom(trx, eshopId, [id], INTERNAL_ID));
+    const [job] = checkedRows<Pick<GenerationJobRow, 'entity_type' | 'entity_id'>>(updated, [
+      'entity_type',
+      'entity_id',
+    ]);
     if (!job) return;
     await eventsRepository.append(trx, eshopId, [
       {

@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { runRaw } from '../sql-rows';
 
 /** A stored Idempotency-Key of an eshop: a running request (no response yet) or its outcome. */
 export interface IdempotencyRecord {
@@ -21,13 +22,6 @@ export interface IdempotencyClaim {
   ttlSeconds: number;
 }
 
-interface IdempotencyRow {
-  fingerprint: string;
-  response_status: number | null;
-  response_body: string | null;
-  response_content_type: string | null;
-}
-
 export const idempotencyRepository = {
   /**
    * Takes the key for this attempt, in its own statement (committed at once, so a concurrent
@@ -35,7 +29,8 @@ export const idempotencyRepository = {
    * same request. Returns false when another attempt holds it or its outcome is still kept.
    */
   async claim(db: Knex, claim: IdempotencyClaim): Promise<boolean> {
-    const result = await db.raw<{ rowCount: number }>(
+    const result = await runRaw(
+      db,
       `insert into idempotency_keys (eshop_id, key, fingerprint, lock_id, locked_until, expires_at)
        values (?, ?, ?, ?, now() + make_interval(secs => ?), now() + make_interval(secs => ?))
        on conflict (eshop_id, key) do update set
@@ -59,7 +54,7 @@ export const idempotencyRepository = {
   /** The key as stored, unless it expired. */
   async find(db: Knex, eshopId: number, key: string): Promise<IdempotencyRecord | undefined> {
     const row = await db('idempotency_keys')
-      .select<IdempotencyRow[]>('fingerprint', 'response_status', 'response_body', 'response_content_type')
+      .select('fingerprint', 'response_status', 'response_body', 'response_content_type')
       .where({ eshop_id: eshopId, key })
       .where('expires_at', '>', db.fn.now())
       .first();
@@ -113,7 +108,8 @@ export const idempotencyRepository = {
 
   /** Deletes up to `limit` expired keys; returns how many. */
   async deleteExpired(db: Knex, limit: number): Promise<number> {
-    const result = await db.raw<{ rowCount: number }>(
+    const result = await runRaw(
+      db,
       `delete from idempotency_keys where ctid in (
          select ctid from idempotency_keys where expires_at <= now() limit ?)`,
       [limit],

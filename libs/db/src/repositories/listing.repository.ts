@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
-import type { ListingRowRow } from '../tables';
+import { checkedOne, checkedRows, rawColumn } from '../sql-rows';
+import type { ListingRowRow, Row } from '../tables';
 import { isoOffset } from '../timestamps';
 
 export type ListingSource = 'feed' | 'research' | 'generated' | 'manual';
@@ -56,7 +57,18 @@ type RowOut = Pick<ListingRowRow, 'id' | 'external_id' | 'status' | 'field' | 'p
   updated_at: string;
 };
 
-function toListingRow(r: RowOut): ListingRow {
+const ROW_OUT = [
+  'id',
+  'external_id',
+  'status',
+  'field',
+  'parameter',
+  'updated_at',
+] as const satisfies readonly (keyof RowOut)[];
+
+/** A row read with rowColumns() (checked: its timestamp is computed). */
+function toListingRow(raw: unknown): ListingRow {
+  const r = checkedOne<RowOut>(raw, ROW_OUT);
   return {
     id: r.id,
     externalId: r.external_id,
@@ -81,13 +93,12 @@ export const listingRepository = {
     format: 'json' | 'csv',
     rows: ListingRowInput[],
   ): Promise<{ batch: ListingBatch; rowIds: number[] }> {
-    const [batch] = await trx('listing_batches')
-      .insert({ eshop_id: eshopId, format, rows_total: rows.length })
-      .returning<{ id: number; rows_total: number; created_at: string }[]>([
-        'id',
-        'rows_total',
-        trx.raw(`${isoOffset('created_at')} as created_at`),
-      ]);
+    const [batch] = checkedRows<Pick<Row<'listing_batches'>, 'id' | 'rows_total'> & { created_at: string }>(
+      await trx('listing_batches')
+        .insert({ eshop_id: eshopId, format, rows_total: rows.length })
+        .returning(['id', 'rows_total', rawColumn(trx, `${isoOffset('created_at')} as created_at`)]),
+      ['id', 'rows_total', 'created_at'],
+    );
     const rowIds: number[] = [];
     // 1,000 rows of 5 bound values per statement stays far below Postgres's 65,535 parameters.
     for (let start = 0; start < rows.length; start += 1000) {
@@ -101,7 +112,7 @@ export const listingRepository = {
             parameter: JSON.stringify(r.parameter),
           })),
         )
-        .returning<{ id: number }[]>('id');
+        .returning('id');
       rowIds.push(...inserted.map((r) => r.id));
     }
     return { batch: { id: batch!.id, rowsTotal: batch!.rows_total, createdAt: batch!.created_at }, rowIds };
@@ -118,11 +129,11 @@ export const listingRepository = {
     opts: { page: number; perPage: number; updatedSince?: string },
   ): Promise<ListingRow[]> {
     const rows = await rowsWhere(db, eshopId, batchId, opts.updatedSince)
-      .select<RowOut[]>(rowColumns(db))
+      .select(rowColumns(db))
       .orderBy('id')
       .limit(opts.perPage)
       .offset((opts.page - 1) * opts.perPage);
-    return rows.map(toListingRow);
+    return rows.map((row: unknown) => toListingRow(row));
   },
 
   /** One row of a batch of the eshop (another eshop's or batch's row id finds nothing). */
@@ -135,7 +146,7 @@ export const listingRepository = {
   ): Promise<ListingRow | undefined> {
     const query = db('listing_rows')
       .where({ eshop_id: eshopId, batch_id: batchId, id: rowId })
-      .select<RowOut[]>(rowColumns(db))
+      .select(rowColumns(db))
       .first();
     if (opts.lock) query.forUpdate();
     const row = await query;
@@ -192,13 +203,16 @@ export const listingRepository = {
     batchId: number,
   ): Promise<{ rows: number; failed: number } | undefined> {
     await trx('listing_batches').where({ eshop_id: eshopId, id: batchId }).forUpdate().first('id');
-    const counts = await trx('listing_rows')
-      .where({ eshop_id: eshopId, batch_id: batchId })
-      .first<{ rows: number; failed: number; open: number }>(
-        trx.raw('count(*)::int as rows'),
-        trx.raw("(count(*) filter (where status = 'failed'))::int as failed"),
-        trx.raw("(count(*) filter (where status in ('pending', 'processing')))::int as open"),
-      );
+    const counts = checkedOne<{ rows: number; failed: number; open: number }>(
+      await trx('listing_rows')
+        .where({ eshop_id: eshopId, batch_id: batchId })
+        .first(
+          trx.raw('count(*)::int as rows'),
+          trx.raw("(count(*) filter (where status = 'failed'))::int as failed"),
+          trx.raw("(count(*) filter (where status in ('pending', 'processing')))::int as open"),
+        ),
+      ['rows', 'failed', 'open'],
+    );
     return counts.open === 0 ? { rows: counts.rows, failed: counts.failed } : undefined;
   },
 

@@ -14,10 +14,7 @@ export const originsRepository = {
   },
 
   async list(db: Knex | Knex.Transaction, eshopId: number): Promise<string[]> {
-    const rows = await db('allowed_origins')
-      .select<{ origin: string }[]>('origin')
-      .where({ eshop_id: eshopId })
-      .orderBy('origin');
+    const rows = await db('allowed_origins').select('origin').where({ eshop_id: eshopId }).orderBy('origin');
     return rows.map((r) => r.origin);
   },
 

@@ -1,5 +1,12 @@
 import type { Knex } from 'knex';
+import { checkedRows, insertedColumn } from '../sql-rows';
+import type { Row } from '../tables';
 import { keysFrom } from './tenant-keys';
+
+/** A value found by lookup(): its keys and its parameter's external id. */
+type ValueLookupRow = Pick<Row<'parameter_values'>, 'id' | 'external_id' | 'parameter_id'> & {
+  parameter_external_id: Row<'parameters'>['external_id'];
+};
 
 export interface ParameterWrite {
   externalId: number;
@@ -22,6 +29,13 @@ export interface UpsertCounts {
 function countInserted(rows: { inserted: boolean }[]): UpsertCounts {
   const inserted = rows.filter((r) => r.inserted).length;
   return { inserted, updated: rows.length - inserted };
+}
+
+/** The internal id of a parameter the same upsert wrote (its values name it by external id). */
+function idOf(internalId: Map<number, number>, externalId: number): number {
+  const id = internalId.get(externalId);
+  if (id === undefined) throw new Error(`parameter value names parameter ${externalId}, not in the upsert`);
+  return id;
 }
 
 /** A parameter row the upsert wrote, and whether it inserted it (`xmax = 0`). */
@@ -65,33 +79,32 @@ export const parametersRepository = {
     if (!parameters.length) return { parameters: countInserted([]), values: countInserted([]), written: [] };
     // Rows in id order, so concurrent imports of the same parameters lock them in the same order.
     const sortedParameters = [...parameters].sort((a, b) => a.externalId - b.externalId);
-    const written = await trx('parameters')
-      .insert(
-        sortedParameters.map((p) => ({
-          eshop_id: eshopId,
-          external_id: p.externalId,
-          name: p.name,
-          // Not sent: an empty map on insert, the stored one kept on update (coalesce below).
-          name_translations: p.nameTranslations === undefined ? null : JSON.stringify(p.nameTranslations),
-        })),
-      )
-      .onConflict(['eshop_id', 'external_id'])
-      .merge({
-        name: trx.raw('excluded.name'),
-        name_translations: trx.raw('coalesce(excluded.name_translations, parameters.name_translations)'),
-        updated_at: trx.fn.now(6),
-      })
-      .returning<{ id: number; external_id: number; inserted: boolean }[]>([
-        'id',
-        'external_id',
-        trx.raw('(xmax = 0) as inserted') as unknown as string,
-      ]);
+    const written = checkedRows<Pick<Row<'parameters'>, 'id' | 'external_id'> & { inserted: boolean }>(
+      await trx('parameters')
+        .insert(
+          sortedParameters.map((p) => ({
+            eshop_id: eshopId,
+            external_id: p.externalId,
+            name: p.name,
+            // Not sent: an empty map on insert, the stored one kept on update (coalesce below).
+            name_translations: p.nameTranslations === undefined ? null : JSON.stringify(p.nameTranslations),
+          })),
+        )
+        .onConflict(['eshop_id', 'external_id'])
+        .merge({
+          name: trx.raw('excluded.name'),
+          name_translations: trx.raw('coalesce(excluded.name_translations, parameters.name_translations)'),
+          updated_at: trx.fn.now(6),
+        })
+        .returning(['id', 'external_id', insertedColumn(trx)]),
+      ['id', 'external_id', 'inserted'],
+    );
     const internalId = new Map(written.map((p) => [p.external_id, p.id]));
     const valueRows = [...values]
       .sort((a, b) => a.parameterExternalId - b.parameterExternalId || a.externalId - b.externalId)
       .map((v) => ({
         eshop_id: eshopId,
-        parameter_id: internalId.get(v.parameterExternalId),
+        parameter_id: idOf(internalId, v.parameterExternalId),
         external_id: v.externalId,
         value: v.value,
       }));
@@ -99,11 +112,14 @@ export const parametersRepository = {
     // 5,000 rows of 4 bound values stay below Postgres's 65,535 parameters per statement.
     for (let start = 0; start < valueRows.length; start += 5_000) {
       writtenValues.push(
-        ...(await trx('parameter_values')
-          .insert(valueRows.slice(start, start + 5_000))
-          .onConflict(['eshop_id', 'parameter_id', 'external_id'])
-          .merge({ value: trx.raw('excluded.value'), updated_at: trx.fn.now(6) })
-          .returning<{ inserted: boolean }[]>([trx.raw('(xmax = 0) as inserted') as unknown as string])),
+        ...checkedRows<{ inserted: boolean }>(
+          await trx('parameter_values')
+            .insert(valueRows.slice(start, start + 5_000))
+            .onConflict(['eshop_id', 'parameter_id', 'external_id'])
+            .merge({ value: trx.raw('excluded.value'), updated_at: trx.fn.now(6) })
+            .returning([insertedColumn(trx)]),
+          ['inserted'],
+        ),
       );
     }
     return {
@@ -131,8 +147,9 @@ export const parametersRepository = {
         .join('parameters as p', (join) =>
           join.on('p.eshop_id', 'k.eshop_id').andOn('p.external_id', 'x.external_id'),
         )
-        .select<{ id: string; external_id: string }[]>('p.id', 'p.external_id');
-      for (const r of rows) found.parameters.set(Number(r.external_id), Number(r.id));
+        .select('p.id', 'p.external_id');
+      for (const r of checkedRows<Pick<Row<'parameters'>, 'id' | 'external_id'>>(rows, ['id', 'external_id']))
+        found.parameters.set(Number(r.external_id), Number(r.id));
     }
     if (valueIds.length) {
       const rows = await db
@@ -144,13 +161,14 @@ export const parametersRepository = {
           join.on('p.eshop_id', 'v.eshop_id').andOn('p.id', 'v.parameter_id'),
         )
         .orderBy(['v.external_id', 'p.external_id'])
-        .select<{ id: string; external_id: string; parameter_id: string; parameter_external_id: string }[]>(
-          'v.id',
-          'v.external_id',
-          'v.parameter_id',
-          'p.external_id as parameter_external_id',
-        );
-      for (const r of rows) {
+        .select('v.id', 'v.external_id', 'v.parameter_id', 'p.external_id as parameter_external_id');
+      const values = checkedRows<ValueLookupRow>(rows, [
+        'id',
+        'external_id',
+        'parameter_id',
+        'parameter_external_id',
+      ]);
+      for (const r of values) {
         const key = Number(r.external_id);
         const list = found.values.get(key) ?? [];
         list.push({
@@ -176,7 +194,9 @@ export const parametersRepository = {
       .join('parameters as p', (join) =>
         join.on('p.eshop_id', 'k.eshop_id').andOn('p.external_id', 'x.external_id'),
       )
-      .select<{ external_id: number }[]>('p.external_id');
-    return new Set(rows.map((r) => r.external_id));
+      .select('p.external_id');
+    return new Set(
+      checkedRows<Pick<Row<'parameters'>, 'external_id'>>(rows, ['external_id']).map((r) => r.external_id),
+    );
   },
 };

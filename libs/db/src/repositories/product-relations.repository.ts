@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { rawRows } from '../sql-rows';
 import type { LangMap } from './catalogue-tables';
 import { contentRepository, type ContentKey, type StoredContent } from './content.repository';
 import type { ParameterWithValues } from './parameters.repository';
@@ -113,7 +114,7 @@ export const productRelationsRepository = {
   ): Promise<Map<number, ProductRelations>> {
     if (!products.length) return new Map();
     const { sql, bindings } = relationsSql(eshopId, products);
-    const { rows } = await db.raw<{ rows: Row[] }>(sql, bindings);
+    const rows = await rawRows<Row>(db, sql, bindings, ['variants', 'brands', 'parameters']);
     const row = rows[0]!;
     return new Map(
       products.map((p) => [
@@ -147,11 +148,11 @@ export const productRelationsRepository = {
        where l.eshop_id = k.eshop_id and l.product_id = x.product_id`,
       keys.bindings as Knex.RawBinding[],
     );
-    const rows = {
-      product: [] as number[],
-      position: [] as number[],
-      parameter: [] as number[],
-      value: [] as (number | null)[],
+    const rows: { product: number[]; position: number[]; parameter: number[]; value: (number | null)[] } = {
+      product: [],
+      position: [],
+      parameter: [],
+      value: [],
     };
     for (const [productId, list] of links) {
       const seen = new Set<string>();

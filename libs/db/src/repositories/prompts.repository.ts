@@ -25,15 +25,19 @@ const COLUMNS = [
   'use_web_research',
   'search_web',
   'search_model',
-];
+] as const;
 
 export const promptsRepository = {
   async list(db: Knex | Knex.Transaction, eshopId: number): Promise<Prompt[]> {
-    return visible(db, eshopId).select<Prompt[]>(COLUMNS).orderBy(['position', 'id']);
+    return visible(db, eshopId)
+      .select(...COLUMNS)
+      .orderBy(['position', 'id']);
   },
 
   /** A prompt the eshop may use; another eshop's prompt id finds nothing. */
   async find(db: Knex | Knex.Transaction, eshopId: number, id: number): Promise<Prompt | undefined> {
-    return visible(db, eshopId).andWhere({ id }).first<Prompt | undefined>(COLUMNS);
+    return visible(db, eshopId)
+      .andWhere({ id })
+      .first(...COLUMNS);
   },
 };

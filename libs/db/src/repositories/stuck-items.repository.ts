@@ -31,7 +31,7 @@ export const stuckItemsRepository = {
     afterId = 0,
   ): Promise<StuckItem[]> {
     const rows = await db(ENTITY_TABLES[entityType].table)
-      .select<{ id: number; eshop_id: number; external_id: string }[]>('id', 'eshop_id', 'external_id')
+      .select('id', 'eshop_id', 'external_id')
       .where({ status: 'generate', is_delete: false })
       .where('updated_at', '<', db.raw('now() - make_interval(secs => ?)', [idleSeconds]))
       .where('id', '>', afterId)
@@ -56,7 +56,7 @@ export const stuckItemsRepository = {
     afterId = 0,
   ): Promise<StuckListingRow[]> {
     const rows = await db('listing_rows')
-      .select<{ id: number; eshop_id: number; batch_id: number }[]>('id', 'eshop_id', 'batch_id')
+      .select('id', 'eshop_id', 'batch_id')
       .whereIn('status', ['pending', 'processing'])
       .where('updated_at', '<', db.raw('now() - make_interval(secs => ?)', [idleSeconds]))
       .where('id', '>', afterId)

@@ -1,8 +1,13 @@
 import type { Knex } from 'knex';
+import type { TableName } from '../tables';
 import type { TokenKind } from '../tokens';
-import { selectEshop, toEshop, type Eshop, type EshopRow } from './eshops.repository';
+import { readEshop, selectEshop, type Eshop } from './eshops.repository';
 
-const TABLE: Record<TokenKind, string> = { api: 'api_tokens', 'white-label': 'white_label_tokens' };
+const TABLE = {
+  api: 'api_tokens',
+  'white-label': 'white_label_tokens',
+} as const satisfies Record<TokenKind, TableName>;
+const KINDS: readonly TokenKind[] = ['api', 'white-label'];
 
 export interface TokenInfo {
   id: number;
@@ -38,7 +43,7 @@ export const tokensRepository = {
   ): Promise<TokenInfo> {
     const [row] = await db(TABLE[kind])
       .insert({ eshop_id: eshopId, token_hash: token.hash, token_prefix: token.prefix })
-      .returning<TokenRow[]>(['id', 'token_prefix', 'created_at', 'revoked_at']);
+      .returning(['id', 'token_prefix', 'created_at', 'revoked_at']);
     return toInfo(kind)(row!);
   },
 
@@ -54,14 +59,14 @@ export const tokensRepository = {
       .where(`${table}.token_hash`, hash)
       .whereNull(`${table}.revoked_at`)
       .first();
-    return row ? toEshop(row as EshopRow) : undefined;
+    return readEshop(row);
   },
 
   async listForEshop(db: Knex | Knex.Transaction, eshopId: number): Promise<TokenInfo[]> {
     const result: TokenInfo[] = [];
-    for (const kind of Object.keys(TABLE) as TokenKind[]) {
+    for (const kind of KINDS) {
       const rows = await db(TABLE[kind])
-        .select<TokenRow[]>('id', 'token_prefix', 'created_at', 'revoked_at')
+        .select('id', 'token_prefix', 'created_at', 'revoked_at')
         .where({ eshop_id: eshopId })
         .orderBy('id');
       result.push(...rows.map(toInfo(kind)));
@@ -77,9 +82,9 @@ export const tokensRepository = {
   ): Promise<TokenInfo[]> {
     const pattern = `${prefix.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
     const result: TokenInfo[] = [];
-    for (const kind of Object.keys(TABLE) as TokenKind[]) {
+    for (const kind of KINDS) {
       const rows = await db(TABLE[kind])
-        .select<TokenRow[]>('id', 'token_prefix', 'created_at', 'revoked_at')
+        .select('id', 'token_prefix', 'created_at', 'revoked_at')
         .where({ eshop_id: eshopId })
         .whereNull('revoked_at')
         .where('token_prefix', 'like', pattern);
@@ -91,9 +96,9 @@ export const tokensRepository = {
   /** The active token of the eshop with this hash (a list, to share findActiveByPrefix's shape). */
   async findActiveByHash(db: Knex | Knex.Transaction, eshopId: number, hash: string): Promise<TokenInfo[]> {
     const result: TokenInfo[] = [];
-    for (const kind of Object.keys(TABLE) as TokenKind[]) {
+    for (const kind of KINDS) {
       const rows = await db(TABLE[kind])
-        .select<TokenRow[]>('id', 'token_prefix', 'created_at', 'revoked_at')
+        .select('id', 'token_prefix', 'created_at', 'revoked_at')
         .where({ eshop_id: eshopId, token_hash: hash })
         .whereNull('revoked_at');
       result.push(...rows.map(toInfo(kind)));

@@ -1,4 +1,6 @@
 import type { Knex } from 'knex';
+import { checkedRows, rawRows } from '../sql-rows';
+import type { Row } from '../tables';
 import type { EventType } from './events.repository';
 import { isoOffset } from '../timestamps';
 import { INTERNAL_ID, keysFrom, keysSql } from './tenant-keys';
@@ -73,23 +75,28 @@ export interface OutboxLag {
 /** Attempts kept per endpoint in its delivery log. */
 export const DELIVERY_LOG_SIZE = 1_000;
 
-interface EndpointOut {
-  id: number;
-  eshop_id: number;
-  url: string;
-  event_types: EventType[];
-  secret: string;
-  /** The previous secret while its window lasts (by the database clock), else null. */
-  previous_secret: string | null;
-  last_seq: number;
-  failing_since: string | null;
-  disabled_at: string | null;
-  disabled_reason: string | null;
-  created_at: string;
-}
+/** An endpoint as selectEndpoints reads it: stored columns, its times as text, the live previous secret. */
+type EndpointOut = Pick<
+  Row<'webhook_endpoints'>,
+  'id' | 'eshop_id' | 'url' | 'event_types' | 'secret' | 'previous_secret' | 'last_seq' | 'disabled_reason'
+> & { failing_since: string | null; disabled_at: string | null; created_at: string };
+
+const ENDPOINT_OUT = [
+  'id',
+  'eshop_id',
+  'url',
+  'event_types',
+  'secret',
+  'previous_secret',
+  'last_seq',
+  'failing_since',
+  'disabled_at',
+  'disabled_reason',
+  'created_at',
+] as const satisfies readonly (keyof EndpointOut)[];
 
 function selectEndpoints(db: Knex | Knex.Transaction) {
-  return db('webhook_endpoints').select<EndpointOut[]>(
+  return db('webhook_endpoints').select(
     'id',
     'eshop_id',
     'url',
@@ -131,12 +138,14 @@ export const webhooksRepository = {
     db: Knex | Knex.Transaction,
     input: { eshopId: number; url: string; eventTypes: readonly EventType[]; secret: string },
   ): Promise<WebhookEndpoint> {
-    const { rows } = await db.raw<{ rows: { id: number }[] }>(
+    const rows = await rawRows<{ id: number }>(
+      db,
       `insert into webhook_endpoints (eshop_id, url, event_types, secret, last_seq)
        values (:eshop, :url, :types::text[], :secret,
                coalesce((select last_seq from event_sequences where eshop_id = :eshop), 0))
        returning id`,
       { eshop: input.eshopId, url: input.url, types: [...input.eventTypes], secret: input.secret },
+      ['id'],
     );
     const created = await webhooksRepository.find(db, input.eshopId, rows[0]!.id);
     return created!;
@@ -144,11 +153,14 @@ export const webhooksRepository = {
 
   async list(db: Knex | Knex.Transaction, eshopId: number): Promise<WebhookEndpoint[]> {
     const rows = await selectEndpoints(db).where('eshop_id', eshopId).orderBy('id');
-    return rows.map(toEndpoint);
+    return checkedRows<EndpointOut>(rows, ENDPOINT_OUT).map(toEndpoint);
   },
 
   async find(db: Knex | Knex.Transaction, eshopId: number, id: number): Promise<WebhookEndpoint | null> {
-    const [row] = await selectEndpoints(db).where({ eshop_id: eshopId, id });
+    const [row] = checkedRows<EndpointOut>(
+      await selectEndpoints(db).where({ eshop_id: eshopId, id }),
+      ENDPOINT_OUT,
+    );
     return row ? toEndpoint(row) : null;
   },
 
@@ -157,7 +169,10 @@ export const webhooksRepository = {
    * while its window lasts (by the database clock; an expired one is never returned).
    */
   async target(db: Knex | Knex.Transaction, eshopId: number, id: number): Promise<WebhookTarget | null> {
-    const [row] = await selectEndpoints(db).where({ eshop_id: eshopId, id });
+    const [row] = checkedRows<EndpointOut>(
+      await selectEndpoints(db).where({ eshop_id: eshopId, id }),
+      ENDPOINT_OUT,
+    );
     return row ? { ...toEndpoint(row), secret: row.secret, previousSecret: row.previous_secret } : null;
   },
 
@@ -173,7 +188,8 @@ export const webhooksRepository = {
     secret: string,
     overlapSeconds: number,
   ): Promise<{ endpoint: WebhookEndpoint; previousSecretExpiresAt: string } | null> {
-    const { rows } = await db.raw<{ rows: { expires: string }[] }>(
+    const rows = await rawRows<{ expires: string }>(
+      db,
       `update webhook_endpoints
           set previous_secret = secret,
               previous_secret_expires_at = now() + make_interval(secs => :overlap),
@@ -182,6 +198,7 @@ export const webhooksRepository = {
         where eshop_id = :eshop and id = :id
        returning ${isoOffset('previous_secret_expires_at')} as expires`,
       { eshop: eshopId, id, secret, overlap: overlapSeconds },
+      ['expires'],
     );
     if (!rows[0]) return null;
     const endpoint = await webhooksRepository.find(db, eshopId, id);
@@ -203,9 +220,8 @@ export const webhooksRepository = {
 
   /** Enabled endpoints whose eshop has events after their cursor, most behind first, at most `limit`. */
   async cursorsBehind(db: Knex | Knex.Transaction, limit: number): Promise<RelayCursor[]> {
-    const { rows } = await db.raw<{
-      rows: { id: number; eshop_id: number; event_types: EventType[]; last_seq: number }[];
-    }>(
+    const rows = await rawRows<{ id: number; eshop_id: number; event_types: EventType[]; last_seq: number }>(
+      db,
       `select w.id, w.eshop_id, w.event_types, w.last_seq
        from webhook_endpoints w
        join event_sequences s on s.eshop_id = w.eshop_id
@@ -213,6 +229,7 @@ export const webhooksRepository = {
        order by s.last_seq - w.last_seq desc, w.id
        limit :limit`,
       { limit },
+      ['id', 'eshop_id', 'event_types', 'last_seq'],
     );
     return rows.map((r) => ({
       id: r.id,
@@ -234,7 +251,7 @@ export const webhooksRepository = {
     upToSeq = Number.MAX_SAFE_INTEGER,
   ): Promise<{ seq: number; type: EventType; traceparent: string | null }[]> {
     return db('events')
-      .select<{ seq: number; type: EventType; traceparent: string | null }[]>('seq', 'type', 'traceparent')
+      .select('seq', 'type', 'traceparent')
       .where('eshop_id', eshopId)
       .andWhere('seq', '>', afterSeq)
       .andWhere('seq', '<=', upToSeq)
@@ -316,7 +333,8 @@ export const webhooksRepository = {
     windowMs: number,
     reason: string,
   ): Promise<boolean> {
-    const { rows } = await db.raw<{ rows: { disabled: boolean }[] }>(
+    const rows = await rawRows<{ disabled: boolean }>(
+      db,
       `update webhook_endpoints w
        set failing_since = coalesce(w.failing_since, now()),
            disabled_at = case when d.due then now() else w.disabled_at end,
@@ -328,6 +346,7 @@ export const webhooksRepository = {
        where w.eshop_id = :eshop and w.id = d.id
        returning d.due as disabled`,
       { eshop: eshopId, id, window: windowMs, reason },
+      ['disabled'],
     );
     return rows[0]?.disabled === true;
   },
@@ -347,17 +366,7 @@ export const webhooksRepository = {
     const rows = await db
       .from(db.raw('unnest(array[?::integer]) as k(eshop_id)', [eshopId]))
       .join('webhook_deliveries as d', 'd.eshop_id', 'k.eshop_id')
-      .select<
-        {
-          seq: number;
-          attempt: number;
-          status_code: number | null;
-          error: string | null;
-          latency_ms: number;
-          response_excerpt: string | null;
-          at: string;
-        }[]
-      >(
+      .select(
         'd.seq',
         'd.attempt',
         'd.status_code',
@@ -369,7 +378,15 @@ export const webhooksRepository = {
       .where('d.endpoint_id', id)
       .orderBy('d.id', 'desc')
       .limit(limit);
-    return rows.map((r) => ({
+    const deliveries = checkedRows<
+      Pick<
+        Row<'webhook_deliveries'>,
+        'seq' | 'attempt' | 'status_code' | 'error' | 'latency_ms' | 'response_excerpt'
+      > & {
+        at: string;
+      }
+    >(rows, ['seq', 'attempt', 'status_code', 'error', 'latency_ms', 'response_excerpt', 'at']);
+    return deliveries.map((r) => ({
       seq: r.seq,
       attempt: r.attempt,
       statusCode: r.status_code,
@@ -390,22 +407,21 @@ export const webhooksRepository = {
   ): Promise<number> {
     const [row] = await db('webhook_redeliveries')
       .insert({ eshop_id: eshopId, endpoint_id: id, next_seq: fromSeq, to_seq: toSeq })
-      .returning<{ id: number }[]>('id');
+      .returning('id');
     return row!.id;
   },
 
   /** Redeliveries of enabled endpoints still to queue, oldest first. */
   async pendingRedeliveries(db: Knex | Knex.Transaction, limit: number): Promise<PendingRedelivery[]> {
-    const { rows } = await db.raw<{
-      rows: {
-        id: number;
-        eshop_id: number;
-        endpoint_id: number;
-        event_types: EventType[];
-        next_seq: number;
-        to_seq: number;
-      }[];
+    const rows = await rawRows<{
+      id: number;
+      eshop_id: number;
+      endpoint_id: number;
+      event_types: EventType[];
+      next_seq: number;
+      to_seq: number;
     }>(
+      db,
       `select r.id, r.eshop_id, r.endpoint_id, w.event_types, r.next_seq, r.to_seq
        from webhook_redeliveries r
        join webhook_endpoints w on w.eshop_id = r.eshop_id and w.id = r.endpoint_id
@@ -413,6 +429,7 @@ export const webhooksRepository = {
        order by r.id
        limit :limit`,
       { limit },
+      ['id', 'eshop_id', 'endpoint_id', 'event_types', 'next_seq', 'to_seq'],
     );
     return rows.map((r) => ({
       id: r.id,
@@ -496,7 +513,7 @@ export const webhooksRepository = {
       .update({ claimed_at: db.fn.now(6) });
     if (claimed > 0) return 'pending';
     const [row] = await db('webhook_endpoints')
-      .select<{ delivery_tracked_from: string }[]>('delivery_tracked_from')
+      .select('delivery_tracked_from')
       .where({ eshop_id: eshopId, id });
     return row && seq <= Number(row.delivery_tracked_from) ? 'untracked' : 'done';
   },
@@ -518,7 +535,8 @@ export const webhooksRepository = {
     idleSeconds: number,
     limit: number,
   ): Promise<{ eshopId: number; endpointId: number; seq: number }[]> {
-    const { rows } = await db.raw<{ rows: { eshop_id: number; endpoint_id: number; seq: string }[] }>(
+    const rows = await rawRows<{ eshop_id: number; endpoint_id: number; seq: string }>(
+      db,
       `select p.eshop_id, p.endpoint_id, p.seq
        from webhook_pending_deliveries p
        join webhook_endpoints w on w.eshop_id = p.eshop_id and w.id = p.endpoint_id
@@ -531,6 +549,7 @@ export const webhooksRepository = {
        order by p.endpoint_id, p.seq
        limit :limit`,
       { idle: idleSeconds, limit },
+      ['eshop_id', 'endpoint_id', 'seq'],
     );
     return rows.map((r) => ({ eshopId: r.eshop_id, endpointId: Number(r.endpoint_id), seq: Number(r.seq) }));
   },
@@ -562,7 +581,8 @@ export const webhooksRepository = {
    * operator's alert on this lag must not page for it.
    */
   async lag(db: Knex | Knex.Transaction): Promise<OutboxLag> {
-    const { rows } = await db.raw<{ rows: { events: number | null; seconds: number | null }[] }>(
+    const rows = await rawRows<{ events: number | null; seconds: number | null }>(
+      db,
       `select max(s.last_seq - coalesce(p.oldest - 1, w.last_seq))::bigint as events,
               max(extract(epoch from now() - e.occurred_at))::float8 as seconds
        from webhook_endpoints w
@@ -571,6 +591,8 @@ export const webhooksRepository = {
                           where p.eshop_id = w.eshop_id and p.endpoint_id = w.id) p on true
        left join events e on e.eshop_id = w.eshop_id and e.seq = coalesce(p.oldest, w.last_seq + 1)
        where w.disabled_at is null and w.failing_since is null`,
+      [],
+      ['events', 'seconds'],
     );
     return { events: Math.max(0, Number(rows[0]?.events ?? 0)), seconds: Math.max(0, rows[0]?.seconds ?? 0) };
   },

@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import type { LangMap } from './catalogue.repository';
-import type { TimestampsOut, WlEntityRow } from '../tables';
+import { checkedOne, checkedRows, insertedColumn } from '../sql-rows';
+import type { Row, TimestampsOut, WlEntityRow } from '../tables';
 import { isoOffset } from '../timestamps';
 import { designOwner } from './designs.repository';
 import { INTERNAL_ID, keysFrom, type TenantKey } from './tenant-keys';
@@ -36,7 +37,7 @@ type EntityOut = Omit<WlEntityRow, 'design_owner' | keyof TimestampsOut> & Times
 
 /** The entity's columns, named by table (a statement joined on keysFrom has eshop_id and entity_id twice). */
 function select(db: Knex | Knex.Transaction, query: Knex.QueryBuilder = db('wl_entities')) {
-  return query.select<EntityOut[]>(
+  return query.select(
     'wl_entities.id',
     'wl_entities.eshop_id',
     'wl_entities.entity_id',
@@ -49,7 +50,21 @@ function select(db: Knex | Knex.Transaction, query: Knex.QueryBuilder = db('wl_e
   );
 }
 
-function toEntity(row: EntityOut): WlEntity {
+const OUT_COLUMNS = [
+  'id',
+  'eshop_id',
+  'entity_id',
+  'type',
+  'design_id',
+  'old_description',
+  'title',
+  'created_at',
+  'updated_at',
+] as const satisfies readonly (keyof EntityOut)[];
+
+/** A row select() read (its columns checked: the timestamps are computed). */
+function toEntity(raw: unknown): WlEntity {
+  const row = checkedOne<EntityOut>(raw, OUT_COLUMNS);
   return {
     id: row.id,
     eshopId: row.eshop_id,
@@ -90,14 +105,17 @@ export const wlEntitiesRepository = {
               'case when wl_entities.design_id is null then excluded.design_owner else wl_entities.design_owner end',
             ),
           };
-    const [row] = await db('wl_entities')
-      .insert({ eshop_id: eshopId, entity_id: input.entityId, type: input.type, ...values, ...design })
-      .onConflict(['eshop_id', 'type', 'entity_id'])
-      .merge({ ...values, ...keepDesign, updated_at: db.fn.now(6) })
-      .returning<{ id: number; created: boolean }[]>(['id', db.raw('(xmax = 0) as created')]);
+    const [row] = checkedRows<Pick<Row<'wl_entities'>, 'id'> & { inserted: boolean }>(
+      await db('wl_entities')
+        .insert({ eshop_id: eshopId, entity_id: input.entityId, type: input.type, ...values, ...design })
+        .onConflict(['eshop_id', 'type', 'entity_id'])
+        .merge({ ...values, ...keepDesign, updated_at: db.fn.now(6) })
+        .returning(['id', insertedColumn(db)]),
+      ['id', 'inserted'],
+    );
     // Written just above in this transaction: it is there.
     const entity = (await select(db).where({ eshop_id: eshopId, id: row!.id }).first())!;
-    return { entity: toEntity(entity), created: row!.created };
+    return { entity: toEntity(entity), created: row!.inserted };
   },
 
   /**
@@ -152,7 +170,7 @@ export const wlEntitiesRepository = {
     if (opts.type) query.andWhere({ type: opts.type });
     if (opts.limit !== undefined) query.limit(opts.limit);
     if (opts.offset !== undefined) query.offset(opts.offset);
-    return (await query).map((r) => toEntity(r));
+    return (await query).map((r: unknown) => toEntity(r));
   },
 
   async count(

@@ -1,0 +1,76 @@
+import type { Knex } from 'knex';
+
+/**
+ * The rows of a statement knex cannot type (raw SQL, computed columns, joins under aliases),
+ * typed in one place instead of a cast per call: the columns the caller expects are named, and a
+ * row that lacks one (a column renamed in the SQL text or the schema) throws here, naming it,
+ * instead of travelling on as `undefined`. The value types are the caller's word: keep `T` made
+ * of the generated row types (`Row<'table'>['column']`) where a column comes straight from one.
+ */
+export function checkedRows<T extends object>(
+  rows: readonly unknown[],
+  columns: readonly (keyof T & string)[],
+): T[] {
+  for (const row of rows) {
+    if (typeof row !== 'object' || row === null) throw new Error('expected a row object from the database');
+    for (const column of columns) {
+      if (!(column in row)) throw new Error(`the database returned no column "${column}"`);
+    }
+  }
+  return rows as T[];
+}
+
+/** The single row of `rows`, checked as `checkedRows` does; undefined when there is none. */
+export function checkedRow<T extends object>(
+  row: unknown,
+  columns: readonly (keyof T & string)[],
+): T | undefined {
+  return row === undefined ? undefined : checkedRows<T>([row], columns)[0];
+}
+
+/** One row that must be there (a mapper's argument), checked as `checkedRows` does. */
+export function checkedOne<T extends object>(row: unknown, columns: readonly (keyof T & string)[]): T {
+  if (row === undefined) throw new Error('expected a row from the database');
+  return checkedRows<T>([row], columns)[0]!;
+}
+
+/**
+ * A computed column (`<sql> as <name>`) for returning(): knex's types take only column names
+ * there, though it passes a raw through, so the one cast of it is here. Read the rows with
+ * checkedRows, naming the column.
+ */
+export function rawColumn(db: Knex | Knex.Transaction, sql: string): string {
+  return db.raw(sql) as unknown as string;
+}
+
+/** `(xmax = 0) as inserted`, for an upsert's returning(): whether the statement inserted the row. */
+export function insertedColumn(db: Knex | Knex.Transaction): string {
+  return rawColumn(db, '(xmax = 0) as inserted');
+}
+
+/** A raw statement's result as node-postgres returns it (the only client, libs/db/src/knex.ts). */
+export interface RawResult {
+  rows: readonly unknown[];
+  /** Rows the statement returned or wrote (0 when the server gives none). */
+  rowCount: number;
+}
+
+/** Runs a raw statement (set-based SQL knex cannot express); read its rows with rawRows. */
+export async function runRaw(
+  db: Knex | Knex.Transaction,
+  sql: string,
+  bindings: readonly Knex.RawBinding[] | Knex.ValueDict = [],
+): Promise<RawResult> {
+  const result: { rows?: unknown[]; rowCount?: number | null } = await db.raw(sql, bindings);
+  return { rows: result.rows ?? [], rowCount: result.rowCount ?? 0 };
+}
+
+/** The rows of a raw statement, checked to carry the named columns (see checkedRows). */
+export async function rawRows<T extends object>(
+  db: Knex | Knex.Transaction,
+  sql: string,
+  bindings: readonly Knex.RawBinding[] | Knex.ValueDict,
+  columns: readonly (keyof T & string)[],
+): Promise<T[]> {
+  return checkedRows<T>((await runRaw(db, sql, bindings)).rows, columns);
+}
