@@ -26,7 +26,7 @@ describe('releaseMemoryWhenIdle', () => {
   beforeEach(() => jest.useFakeTimers());
   afterEach(() => jest.useRealTimers());
 
-  it('collects once the event loop was idle for a check and the heap holds much more than it uses', () => {
+  it('collects once the event loop was idle for a whole check', () => {
     const { state, stop } = fixture();
     state.busy = 0.6;
     jest.advanceTimersByTime(3_000);
@@ -41,24 +41,30 @@ describe('releaseMemoryWhenIdle', () => {
     const { state, stop } = fixture();
     jest.advanceTimersByTime(1_000);
     expect(state.collections).toBe(1);
-    // Idle, with slack left after the collection (fragmentation): no collection every check.
+    // Idle, the heap a little above what the collection left: no collection every check.
     state.total = 70 * MiB;
-    state.used = 20 * MiB;
+    state.used = 65 * MiB;
     jest.advanceTimersByTime(10_000);
     expect(state.collections).toBe(1);
-    state.total = 200 * MiB;
+    // A new burst: committed 32 MiB or more above what the last collection left.
+    state.total = 72 * MiB;
     jest.advanceTimersByTime(1_000);
     expect(state.collections).toBe(2);
     stop();
   });
 
-  it('leaves a heap with little slack alone, and stops checking when stopped', () => {
+  it('counts dead objects as nothing: an idle heap full of garbage is collected', () => {
     const { state, stop } = fixture();
-    state.total = 80 * MiB;
-    state.used = 70 * MiB;
-    jest.advanceTimersByTime(5_000);
-    expect(state.collections).toBe(0);
-    state.total = 300 * MiB;
+    // As the API a minute after the list load: 150 of 177 MiB "in use", none of it collected.
+    state.total = 177 * MiB;
+    state.used = 150 * MiB;
+    jest.advanceTimersByTime(1_000);
+    expect(state.collections).toBe(1);
+    stop();
+  });
+
+  it('stops checking when stopped', () => {
+    const { state, stop } = fixture();
     stop();
     jest.advanceTimersByTime(5_000);
     expect(state.collections).toBe(0);
@@ -69,12 +75,12 @@ describe('releaseMemoryWhenIdle', () => {
 // plain collection would leave committed; this one gives it back.
 it('the last-resort collection returns the young generation of a burst', () => {
   const newSpace = () => getHeapSpaceStatistics().find((s) => s.space_name === 'new_space')!.space_size;
-  let keep: string[] = [];
+  const keep: string[] = [];
   for (let i = 0; i < 20_000; i++) {
     keep.push(`${'x'.repeat(20_000)}${i}`);
-    if (keep.length > 500) keep = [];
+    if (keep.length > 500) keep.length = 0;
   }
-  keep = [];
+  keep.length = 0;
   const grown = newSpace();
   lastResortCollection()();
   expect(grown).toBeGreaterThan(8 * MiB);
