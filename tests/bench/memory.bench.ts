@@ -10,11 +10,12 @@
 //   list      BENCH_MEMORY_LIST_SECONDS (60) of 50 connections (BENCH_MEMORY_LIST_CONNECTIONS)
 //             reading list pages with every include (100 products with content: about 1.5 MB);
 //   idle      60 s of nothing.
-// RSS (/proc/<pid>/status), V8 heap in use and committed, and external memory (each service's /metrics) are
-// sampled every 5 s. Targets (with --check a miss exits 1): the catalogue API at most 300 MiB
-// during the list phase and 200 MiB at the end of the idle minute, the generation worker at most
-// 250 MiB over the whole run, and no service's RSS at the end of the soak above 1.2 times its RSS
-// after the first minute (the leak check). A failed request fails the run.
+// RSS (/proc/<pid>/status), V8 heap in use and committed, and external memory (each service's
+// /metrics) are sampled every 5 s. Targets (with --check a miss exits 1): the catalogue API at
+// most 300 MiB from the list phase on (its tail included) and 200 MiB at the end of the idle
+// minute, the generation worker at most 250 MiB over the whole run, and no service's RSS at the
+// end of the soak above 1.2 times its RSS after the first minute (the leak check). A failed
+// request fails the run.
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
@@ -471,7 +472,9 @@ runBenchmark('bench:memory', env, async (settings, cleanup) => {
   );
 
   // The bounds (issue 33, item 3).
-  const apiLoad = max(of('catalogue-api', 'list'));
+  // Under load: the list phase and the idle minute's first seconds, when requests autocannon cut
+  // off at the end are still being answered.
+  const apiLoad = Math.max(max(of('catalogue-api', 'list')), max(of('catalogue-api', 'idle')));
   const apiIdle = samples.get('catalogue-api')!.at(-1)!.mib;
   const workerMax = max(of('generation-worker'));
   log('Bounds (RSS, MiB)\n');
@@ -480,7 +483,7 @@ runBenchmark('bench:memory', env, async (settings, cleanup) => {
       ['what', 'RSS', 'bound', 'result'],
       [
         [
-          `catalogue-api, max under ${settings.listConnections}-connection list load`,
+          `catalogue-api, max from the ${settings.listConnections}-connection list load on`,
           apiLoad.toFixed(1),
           `≤ ${settings.apiLoadMiB}`,
           verdict('catalogue-api RSS under list load', apiLoad <= settings.apiLoadMiB, 'ABOVE'),
