@@ -187,6 +187,8 @@ export async function startChild(opts: {
   env: Record<string, string>;
   nodeArgs?: string[];
   cleanup: Cleanup;
+  /** How long it may take to answer `GET /readyz` 200 (20 s). */
+  readyTimeoutMs?: number;
 }): Promise<ChildServer> {
   let output = '';
   const child = spawn(process.execPath, [...(opts.nodeArgs ?? []), opts.script], {
@@ -214,7 +216,8 @@ export async function startChild(opts: {
   };
   opts.cleanup.defer(`stop ${opts.name}`, () => server.stop());
 
-  const deadline = Date.now() + 20_000;
+  const readyMs = opts.readyTimeoutMs ?? 20_000;
+  const deadline = Date.now() + readyMs;
   for (;;) {
     if (child.exitCode !== null)
       throw new Error(`${opts.name} exited with code ${child.exitCode}:\n${output}`);
@@ -223,7 +226,8 @@ export async function startChild(opts: {
       () => 0,
     );
     if (status === 200) return server;
-    if (Date.now() > deadline) throw new Error(`${opts.name} not ready after 20 s:\n${output}`);
+    if (Date.now() > deadline)
+      throw new Error(`${opts.name} not ready after ${readyMs / 1000} s:\n${output}`);
     await new Promise((r) => setTimeout(r, 100));
   }
 }

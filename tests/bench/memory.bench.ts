@@ -1,14 +1,26 @@
-// npm run bench:memory — the leak check of issue 19 (goal 6): the four services, compiled, in
-// their own processes on the run's own database and queue prefix, under a mixed load for
-// BENCH_MEMORY_MINUTES (10): v2 imports (which the worker renders), v2 list pages, whoami, the
-// change feed, and the white-label editor's calls (register, fill a design, read and edit
-// content, generate with the builtin provider, whose settlement the credit service applies).
-// Each service's RSS is read from /proc every 10 s; the figure is RSS at the end over RSS after
-// the first minute (each the median of the samples around it). Exits 1 when a service is above
-// 1.2 (BENCH_MEMORY_LIMIT) with --check, or when a request fails.
+// npm run bench:memory — memory that stays put (issue 19 goal 6, issue 33 item 3): the four
+// services, compiled, in their own processes on the run's own database and queue prefix, through
+// four phases:
+//   soak      BENCH_MEMORY_MINUTES (10) of mixed load: v2 imports (which the worker renders), v2
+//             list pages, whoami, the change feed, and the white-label editor's calls (register,
+//             fill a design, read content, generate with the builtin provider, whose settlement
+//             the credit service applies);
+//   pipeline  BENCH_MEMORY_RENDER_PRODUCTS (2,000) products imported 100 per request, waited for
+//             until the worker has rendered every one;
+//   list      BENCH_MEMORY_LIST_SECONDS (60) of 50 connections (BENCH_MEMORY_LIST_CONNECTIONS)
+//             reading list pages with every include (100 products with content: about 1.5 MB);
+//   idle      60 s of nothing.
+// RSS (/proc/<pid>/status), V8 heap in use and committed, and external memory (each service's
+// /metrics) are sampled every 5 s. Targets (with --check a miss exits 1): the catalogue API at
+// most 300 MiB from the list phase on (its tail included) and 200 MiB at the end of the idle
+// minute, the generation worker at most 250 MiB over the whole run, and no service's RSS at the
+// end of the soak above 1.2 times its RSS after the first minute (the leak check). A failed
+// request fails the run.
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import autocannon from 'autocannon';
 import { adminService } from '@catalogue/admin';
+import { contentInsert, fillerInsert, productId, productItem } from './fixtures';
 import {
   createBenchDatabase,
   deleteKeys,
@@ -23,13 +35,25 @@ import {
 } from './harness';
 
 const ORIGIN = 'https://admin.memory.bench';
-const SAMPLE_MS = 10_000;
+const SAMPLE_MS = 5_000;
+const IDLE_MS = 60_000;
+/** The list phase's pages: every include, 100 products with their content (about 1.5 MB). */
+const LIST_QUERY = 'per_page=100&lang=all&include=nested,marketplace,site_link,rich_snippet,variant';
+const LIST_PAGES = 10;
 const log = (line: string) => process.stdout.write(`${line}\n`);
 
 interface Env {
   minutes: number;
   limit: number;
   connections: number;
+  listSeconds: number;
+  listConnections: number;
+  renderProducts: number;
+  apiLoadMiB: number;
+  apiIdleMiB: number;
+  workerMiB: number;
+  /** Settings of every service beyond the production ones (BENCH_MEMORY_ENV, `K=V,K=V`): to try a change. */
+  extraEnv: Record<string, string>;
   databaseUrl: string;
   redisUrl: string;
 }
@@ -38,6 +62,22 @@ const env = (): Env => ({
   minutes: positive('BENCH_MEMORY_MINUTES', 10),
   limit: positive('BENCH_MEMORY_LIMIT', 1.2),
   connections: Math.round(positive('BENCH_CONNECTIONS', 6)),
+  listSeconds: positive('BENCH_MEMORY_LIST_SECONDS', 60),
+  listConnections: Math.round(positive('BENCH_MEMORY_LIST_CONNECTIONS', 50)),
+  renderProducts: Math.ceil(positive('BENCH_MEMORY_RENDER_PRODUCTS', 2000) / 100) * 100,
+  apiLoadMiB: positive('BENCH_MEMORY_API_LOAD_MIB', 300),
+  apiIdleMiB: positive('BENCH_MEMORY_API_IDLE_MIB', 200),
+  workerMiB: positive('BENCH_MEMORY_WORKER_MIB', 250),
+  extraEnv: Object.fromEntries(
+    (process.env.BENCH_MEMORY_ENV ?? '')
+      .split(',')
+      .filter(Boolean)
+      .map((pair) => {
+        const at = pair.indexOf('=');
+        if (at < 1) throw new Error(`BENCH_MEMORY_ENV: "${pair}" is not K=V`);
+        return [pair.slice(0, at).trim(), pair.slice(at + 1).trim()];
+      }),
+  ),
   databaseUrl: process.env.DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/catalogue',
   redisUrl: process.env.REDIS_URL || 'redis://127.0.0.1:6379',
 });
@@ -49,11 +89,39 @@ async function rssMiB(pid: number): Promise<number> {
   return kb / 1024;
 }
 
-/** The V8 heap in use of a service in MiB, from its /metrics (prom-client's default gauge). */
-async function heapMiB(server: ChildServer): Promise<number> {
+/** V8 heap in use and committed, and external memory of a service in MiB, from its /metrics (prom-client's default gauges). */
+async function heapMiB(server: ChildServer): Promise<{ heap: number; committed: number; external: number }> {
   const text = await (await fetch(`${server.url}/metrics`)).text();
-  const bytes = Number(/^nodejs_heap_size_used_bytes(?:\{[^}]*\})? (\S+)$/m.exec(text)?.[1] ?? NaN);
-  return bytes / 1024 / 1024;
+  const gauge = (name: string) =>
+    Number(new RegExp(`^${name}(?:\\{[^}]*\\})? (\\S+)$`, 'm').exec(text)?.[1] ?? NaN) / 1024 / 1024;
+  return {
+    heap: gauge('nodejs_heap_size_used_bytes'),
+    committed: gauge('nodejs_heap_size_total_bytes'),
+    external: gauge('nodejs_external_memory_bytes'),
+  };
+}
+
+type Phase = 'soak' | 'pipeline' | 'list' | 'idle';
+interface Sample {
+  at: number;
+  phase: Phase;
+  mib: number;
+  heap: number;
+  /** V8 heap committed (in use or not). */
+  committed: number;
+  external: number;
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * The NODE_OPTIONS the image runs every service with (docker/Dockerfile's `ENV NODE_OPTIONS`):
+ * the bench measures the processes as deployed. BENCH_MEMORY_ENV=NODE_OPTIONS=… replaces it.
+ */
+async function imageNodeOptions(): Promise<string> {
+  const dockerfile = await readFile(join(REPO_ROOT, 'docker', 'Dockerfile'), 'utf8');
+  const match = /^ENV NODE_OPTIONS=(?:"([^"]*)"|(\S+))\s*$/m.exec(dockerfile);
+  return match?.[1] ?? match?.[2] ?? '';
 }
 
 const median = (values: number[]): number => {
@@ -78,6 +146,34 @@ runBenchmark('bench:memory', env, async (settings, cleanup) => {
     reviewRequired: false,
     licenceValidUntil: '2099-12-31',
   });
+  // The list phase's eshop: LIST_PAGES pages of products with their content, inserted by SQL as
+  // the worker would leave them (before any import: the content statement fills every product).
+  const listShop = await adminService(db).createEshop({
+    name: 'memory bench list',
+    languages: ['default', 'cs', 'en'],
+    origins: [],
+    credits: 0,
+    enableSiteLink: true,
+    enableRichSnippet: true,
+    reviewRequired: false,
+    licenceValidUntil: '2099-12-31',
+  });
+  for (const statement of fillerInsert(listShop.eshop.id, LIST_PAGES * 100))
+    await db.raw(statement.sql, statement.bindings);
+  const filled = contentInsert();
+  await db.raw(filled.sql, filled.bindings);
+  await db.raw('vacuum analyze products, product_variants, content');
+  // The pipeline phase's eshop: its imports are rendered by the worker.
+  const pipelineShop = await adminService(db).createEshop({
+    name: 'memory bench pipeline',
+    languages: ['default', 'cs', 'en'],
+    origins: [],
+    credits: 0,
+    enableSiteLink: false,
+    enableRichSnippet: false,
+    reviewRequired: false,
+    licenceValidUntil: '2099-12-31',
+  });
 
   const common = {
     DATABASE_URL: url,
@@ -89,6 +185,8 @@ runBenchmark('bench:memory', env, async (settings, cleanup) => {
     RATE_LIMIT_WRITE_PER_MINUTE: '1000000',
     RATE_LIMIT_GENERATE_PER_MINUTE: '1000000',
     GENERATION_PROVIDER: 'builtin',
+    NODE_OPTIONS: await imageNodeOptions(),
+    ...settings.extraEnv,
   };
   const start = async (name: string, dir: string, portVar: string): Promise<ChildServer> => {
     const port = await freePort();
@@ -98,6 +196,8 @@ runBenchmark('bench:memory', env, async (settings, cleanup) => {
       port,
       env: { ...common, [portVar]: String(port) },
       cleanup,
+      // Four services starting on a loaded machine: the worker took more than 20 s once.
+      readyTimeoutMs: 60_000,
     });
   };
   const services = [
@@ -234,31 +334,180 @@ runBenchmark('bench:memory', env, async (settings, cleanup) => {
     requests++;
   };
 
-  const samples = new Map(
-    services.map((s) => [s.name, [] as Array<{ at: number; mib: number; heap: number }>]),
-  );
+  const samples = new Map(services.map((s) => [s.name, [] as Sample[]]));
+  let phase: Phase = 'soak';
   const began = Date.now();
-  const end = began + settings.minutes * 60_000;
-  const sampler = setInterval(() => {
-    for (const s of services)
-      void Promise.all([rssMiB(s.pid), heapMiB(s).catch(() => NaN)]).then(([mib, heap]) =>
-        samples.get(s.name)!.push({ at: Date.now() - began, mib, heap }),
+  const phaseStart: Record<Phase, number> = { soak: 0, pipeline: NaN, list: NaN, idle: NaN };
+  const enter = (next: Phase) => {
+    phase = next;
+    phaseStart[next] = Date.now() - began;
+  };
+  const sample = async (): Promise<void> => {
+    const at = Date.now() - began;
+    const now = phase;
+    await Promise.all(
+      services.map(async (s) => {
+        const [mib, v8] = await Promise.all([
+          rssMiB(s.pid),
+          heapMiB(s).catch(() => ({ heap: NaN, committed: NaN, external: NaN })),
+        ]);
+        samples.get(s.name)!.push({ at, phase: now, mib, ...v8 });
+      }),
+    );
+    if (Math.round(at / SAMPLE_MS) % 6 === 0)
+      log(
+        `  ${(at / 1000).toFixed(0)} s, ${now}: ` +
+          services
+            .map((s) => {
+              const x = samples.get(s.name)!.at(-1)!;
+              return `${s.name} ${x.mib.toFixed(0)}/${x.heap.toFixed(0)}/${x.committed.toFixed(0)}/${x.external.toFixed(0)}`;
+            })
+            .join(', ') +
+          ' (MiB: RSS/heap in use/heap committed/external)',
       );
-  }, SAMPLE_MS);
+  };
+  const sampler = setInterval(() => void sample(), SAMPLE_MS);
   cleanup.defer('stop sampling', async () => clearInterval(sampler));
-  log(`bench:memory: ${settings.minutes} min of mixed load, ${settings.connections} connections…`);
+
+  log(
+    `bench:memory: ${settings.minutes} min of mixed load, ${settings.connections} connections; ` +
+      `NODE_OPTIONS="${common.NODE_OPTIONS}"${Object.keys(settings.extraEnv).length ? `, BENCH_MEMORY_ENV ${JSON.stringify(settings.extraEnv)}` : ''}…`,
+  );
+  const end = began + settings.minutes * 60_000;
   await Promise.all(
     Array.from({ length: settings.connections }, async (_, c) => {
       while (Date.now() < end) await step(c);
     }),
   );
-  clearInterval(sampler);
 
-  const around = (list: Array<{ at: number; mib: number; heap: number }>, atMs: number) =>
+  enter('pipeline');
+  log(
+    `pipeline: ${settings.renderProducts} products imported 100 per request, until the worker rendered them…`,
+  );
+  const pipelineStarted = Date.now();
+  const batches = settings.renderProducts / 100;
+  let nextBatch = 0;
+  await Promise.all(
+    Array.from({ length: 4 }, async () => {
+      for (let b = nextBatch++; b < batches; b = nextBatch++) {
+        const items = Array.from({ length: 100 }, (_, i) => productItem(productId('R', b * 100 + i + 1)));
+        await call(
+          catalogue.url,
+          { Authorization: `Bearer ${pipelineShop.apiToken}` },
+          'POST',
+          '/api/v2/rest/products',
+          items,
+        );
+      }
+    }),
+  );
+  for (;;) {
+    const row = await db('products')
+      .where({ eshop_id: pipelineShop.eshop.id, status: 'ready' })
+      .count<{ n: string }[]>({ n: '*' })
+      .first();
+    if (Number(row?.n ?? 0) >= settings.renderProducts) break;
+    if (Date.now() - pipelineStarted > 600_000)
+      throw new Error(`pipeline: ${row?.n} of ${settings.renderProducts} products rendered after 10 min`);
+    await sleep(1_000);
+  }
+  const pipelineSeconds = (Date.now() - pipelineStarted) / 1000;
+
+  enter('list');
+  log(
+    `list: ${settings.listConnections} connections for ${settings.listSeconds} s, then ${IDLE_MS / 1000} s idle…`,
+  );
+  let page = 0;
+  const listed = await new Promise<autocannon.Result>((resolve, reject) => {
+    autocannon(
+      {
+        url: catalogue.url,
+        connections: settings.listConnections,
+        duration: settings.listSeconds,
+        timeout: 60,
+        requests: [
+          {
+            setupRequest: (req) => ({
+              ...req,
+              method: 'GET',
+              path: `/api/v2/rest/products?${LIST_QUERY}&page=${1 + (page++ % LIST_PAGES)}`,
+              headers: { Authorization: `Bearer ${listShop.apiToken}` },
+            }),
+          },
+        ],
+      },
+      (err: Error | null, res) => (err ? reject(err) : resolve(res)),
+    );
+  });
+  // 503 is the service's answer when more requests wait for a database connection than
+  // DATABASE_POOL_QUEUE_MAX (the defaults: 10 connections, 20 waiting): counted, not a failure.
+  const shed = listed.statusCodeStats?.['503']?.count ?? 0;
+  if (listed.non2xx - shed || listed.errors || listed.timeouts)
+    throw new Error(
+      `list: ${listed.non2xx - shed} non-2xx answers other than 503 ${JSON.stringify(listed.statusCodeStats)}, ` +
+        `${listed.errors} socket errors, ${listed.timeouts} timeouts\n` +
+        `--- catalogue-api output ---\n${catalogue.output().slice(-3000)}`,
+    );
+  const served = listed.requests.total - shed;
+
+  enter('idle');
+  await sleep(IDLE_MS);
+  clearInterval(sampler);
+  await sample();
+  const total = (Date.now() - began) / 1000;
+
+  const of = (name: string, p?: Phase) => samples.get(name)!.filter((x) => !p || x.phase === p);
+  const max = (list: Sample[], key: 'mib' | 'heap' | 'committed' | 'external' = 'mib') =>
+    Math.max(...list.map((x) => x[key]).filter(Number.isFinite));
+  const around = (list: Sample[], atMs: number) =>
     median(list.filter((s) => Math.abs(s.at - atMs) <= SAMPLE_MS * 1.5).map((s) => s.mib));
+
+  log(
+    `\n${requests.toLocaleString('en-US')} requests of mixed load in ${settings.minutes} min; ` +
+      `pipeline: ${settings.renderProducts} products rendered in ${pipelineSeconds.toFixed(0)} s; ` +
+      `list: ${served.toLocaleString('en-US')} pages of ` +
+      `${(listed.throughput.total / Math.max(1, served) / 1e6).toFixed(2)} MB in ${listed.duration} s ` +
+      `at ${settings.listConnections} connections (and ${shed} answered 503, shed at the pool's queue); ` +
+      `whole run ${total.toFixed(0)} s\n`,
+  );
+
+  // The bounds (issue 33, item 3).
+  // Under load: the list phase and the idle minute's first seconds, when requests autocannon cut
+  // off at the end are still being answered.
+  const apiLoad = Math.max(max(of('catalogue-api', 'list')), max(of('catalogue-api', 'idle')));
+  const apiIdle = samples.get('catalogue-api')!.at(-1)!.mib;
+  const workerMax = max(of('generation-worker'));
+  log('Bounds (RSS, MiB)\n');
+  log(
+    table(
+      ['what', 'RSS', 'bound', 'result'],
+      [
+        [
+          `catalogue-api, max from the ${settings.listConnections}-connection list load on`,
+          apiLoad.toFixed(1),
+          `≤ ${settings.apiLoadMiB}`,
+          verdict('catalogue-api RSS under list load', apiLoad <= settings.apiLoadMiB, 'ABOVE'),
+        ],
+        [
+          `catalogue-api, after ${IDLE_MS / 1000} s idle`,
+          apiIdle.toFixed(1),
+          `≤ ${settings.apiIdleMiB}`,
+          verdict('catalogue-api RSS after idle', apiIdle <= settings.apiIdleMiB, 'ABOVE'),
+        ],
+        [
+          'generation-worker, max over the run',
+          workerMax.toFixed(1),
+          `≤ ${settings.workerMiB}`,
+          verdict('generation-worker RSS', workerMax <= settings.workerMiB, 'ABOVE'),
+        ],
+      ],
+    ),
+  );
+
+  // The leak check: RSS at the end of the soak over RSS after its first minute.
   const rows: string[][] = [];
   for (const s of services) {
-    const list = samples.get(s.name)!;
+    const list = of(s.name, 'soak');
     const first = around(list, 60_000);
     const last = median(list.slice(-3).map((x) => x.mib));
     const ratio = last / first;
@@ -266,29 +515,66 @@ runBenchmark('bench:memory', env, async (settings, cleanup) => {
       s.name,
       first.toFixed(1),
       last.toFixed(1),
-      Math.max(...list.map((x) => x.mib)).toFixed(1),
+      max(list).toFixed(1),
       ratio.toFixed(2),
-      verdict(`${s.name} RSS end / 1 min`, ratio <= settings.limit, 'ABOVE'),
+      // A soak shorter than 2 min has no warm minute to compare its end with: reported, not judged.
+      settings.minutes < 2
+        ? 'not judged (soak < 2 min)'
+        : verdict(`${s.name} RSS end / 1 min`, ratio <= settings.limit, 'ABOVE'),
     ]);
   }
-  log(
-    `\n${requests.toLocaleString('en-US')} requests in ${settings.minutes} min; RSS in MiB (median of the samples at 1 min and of the last 3)\n`,
-  );
+  log('\nSoak: RSS in MiB (median of the samples at 1 min and of the last 3 of the soak)\n');
   log(table(['service', 'at 1 min', 'at end', 'max', 'end / 1 min', `≤ ${settings.limit}`], rows));
-  // The trend: RSS and V8 heap in use at each minute (a leak grows the heap steadily; a process
-  // warming up grows in the first minutes and then holds).
+
+  const phases: Phase[] = ['soak', 'pipeline', 'list', 'idle'];
+  log('\nMax RSS / heap in use / heap committed / external (MiB) per phase; idle: its last sample\n');
+  log(
+    table(
+      ['service', ...phases],
+      services.map((s) => [
+        s.name,
+        ...phases.map((p) => {
+          const list = of(s.name, p);
+          if (!list.length) return '-';
+          const pick = p === 'idle' ? [list.at(-1)!] : list;
+          return ['mib', 'heap', 'committed', 'external']
+            .map((k) => max(pick, k as 'mib').toFixed(0))
+            .join('/');
+        }),
+      ]),
+    ),
+  );
+
+  // The trend: RSS / heap / external every minute of the soak (a leak grows the heap steadily;
+  // a process warming up grows in the first minutes and then holds), then every 10 s of the
+  // list phase and the idle minute.
+  const point = (name: string, atMs: number) => {
+    const list = samples.get(name)!.filter((x) => Math.abs(x.at - atMs) <= SAMPLE_MS * 0.6);
+    return list.length
+      ? (['mib', 'heap', 'committed', 'external'] as const)
+          .map((k) => median(list.map((x) => x[k])).toFixed(0))
+          .join('/')
+      : '-';
+  };
   const minutes = Array.from({ length: Math.floor(settings.minutes) }, (_, i) => i + 1);
-  log('\nRSS / heap in use (MiB) at each minute\n');
+  log('\nSoak: RSS / heap in use / heap committed / external (MiB) at each minute\n');
   log(
     table(
       ['service', ...minutes.map((m) => `${m} min`)],
-      services.map((s) => [
-        s.name,
-        ...minutes.map((m) => {
-          const list = samples.get(s.name)!.filter((x) => Math.abs(x.at - m * 60_000) <= SAMPLE_MS * 1.5);
-          return `${median(list.map((x) => x.mib)).toFixed(0)}/${median(list.map((x) => x.heap)).toFixed(0)}`;
-        }),
-      ]),
+      services.map((s) => [s.name, ...minutes.map((m) => point(s.name, m * 60_000))]),
+    ),
+  );
+  const marks = Array.from(
+    { length: Math.floor((settings.listSeconds + IDLE_MS / 1000) / 10) + 1 },
+    (_, i) => i * 10,
+  );
+  log(
+    '\nList phase then idle: RSS / heap in use / heap committed / external (MiB), seconds from the start of the list phase\n',
+  );
+  log(
+    table(
+      ['service', ...marks.map((t) => `${t} s${t === settings.listSeconds ? ' (idle)' : ''}`)],
+      services.map((s) => [s.name, ...marks.map((t) => point(s.name, phaseStart.list + t * 1000))]),
     ),
   );
 });

@@ -4,6 +4,7 @@ import type { Duplex } from 'node:stream';
 import type { Logger } from '@catalogue/logger';
 import type { HttpApp } from './app';
 import type { ErrorCode } from './codes';
+import { releaseMemoryWhenIdle } from './idle-memory';
 
 export interface RunningServer {
   server: Server;
@@ -84,6 +85,9 @@ export async function startHttpServer(app: HttpApp, opts: HttpServerOptions): Pr
   });
   const port = (server.address() as AddressInfo).port;
   opts.logger.info({ port }, 'listening');
+  // Every service process serves HTTP (the worker its probes and metrics): this is where each
+  // returns the memory of a burst once it is idle (idle-memory.ts says why).
+  const stopReleasing = releaseMemoryWhenIdle({ logger: opts.logger });
 
   /** Closes the connections that are idle now; busy ones close after their response. */
   const closeIdle = (): void => {
@@ -92,6 +96,7 @@ export async function startHttpServer(app: HttpApp, opts: HttpServerOptions): Pr
 
   const drain = async (): Promise<void> => {
     draining = true;
+    stopReleasing();
     if (opts.shutdownDelayMs) {
       opts.logger.info({ delay_ms: opts.shutdownDelayMs }, 'draining: still serving before closing');
       await sleep(opts.shutdownDelayMs);
