@@ -1,0 +1,245 @@
+// Writes docs/openapi.yaml, the OpenAPI document of every service, from what sits beside the
+// code: docs/openapi.base.yaml (info, servers, tags, shared components), one `<name>.docs.yaml`
+// per router (the router's paths: prose, parameters, examples, statuses) and the joi schemas the
+// routes declare with guard() (libs/http): request parts (the validators themselves) and
+// response bodies, converted to JSON Schema 2020-12 (OpenAPI 3.1) by joi-to-json. A shape a
+// route declares replaces the one of its docs file, so each wire shape is written once, at the
+// route. Reads the compiled routes: run as `npm run gen:openapi` (which compiles first).
+// `--check` writes nothing and fails when docs/openapi.yaml is not what it would write.
+import { readFileSync, writeFileSync, existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import * as prettier from 'prettier';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const require = createRequire(import.meta.url);
+const { parseDocument, isMap, isSeq } = require('yaml');
+const joiToJson = require('joi-to-json');
+
+const OUTPUT = 'docs/openapi.yaml';
+const BASE = 'docs/openapi.base.yaml';
+/**
+ * The docs files, in the order of their paths in the document. Each `<dir>/<name>.docs.yaml`
+ * beside a `<name>.routes.ts` takes the schemas of the guards that module exports.
+ */
+const DOCS_FILES = [
+  'services/catalogue-api/src/routes/whoami.docs.yaml',
+  'services/catalogue-api/src/routes/catalogue.docs.yaml',
+  'services/catalogue-api/src/routes/credit-alert.docs.yaml',
+  'services/catalogue-api/src/routes/webhooks.docs.yaml',
+  'services/catalogue-api/src/routes/listing.docs.yaml',
+  'services/white-label-api/src/routes/licence.docs.yaml',
+  'services/white-label-api/src/routes/generate.docs.yaml',
+  'services/white-label-api/src/routes/entities.docs.yaml',
+  'services/white-label-api/src/routes/fill-design.docs.yaml',
+  'services/white-label-api/src/routes/content.docs.yaml',
+  'services/white-label-api/src/routes/designs.docs.yaml',
+  'services/white-label-api/src/routes/credit.docs.yaml',
+  'services/white-label-api/src/routes/prompts.docs.yaml',
+  'services/white-label-api/src/routes/widgets.docs.yaml',
+  'services/white-label-api/src/routes/favourites.docs.yaml',
+  'libs/http/src/public-credit.docs.yaml',
+  'libs/http/src/content-stylesheet.docs.yaml',
+  'services/white-label-api/src/routes/design-preview.docs.yaml',
+  'services/white-label-api/src/routes/editor-assets.docs.yaml',
+  'libs/http/src/health.docs.yaml',
+  'libs/http/src/docs.docs.yaml',
+];
+const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options', 'trace'];
+
+class GenerationError extends Error {}
+function fail(message) {
+  throw new GenerationError(message);
+}
+
+/** The compiled routes module beside a docs file (`src/routes/x.docs.yaml` → `dist/routes/x.routes.js`). */
+function routesModuleOf(docsFile) {
+  const compiled = docsFile.replace('/src/', '/dist/').replace(/\.docs\.yaml$/, '.routes.js');
+  return existsSync(join(root, compiled)) ? compiled : null;
+}
+
+/** The guards (route declarations) a compiled routes module exports. */
+function guardsOf(moduleFile) {
+  const exported = require(join(root, moduleFile));
+  return Object.values(exported).filter((value) => typeof value === 'function' && value.openapi);
+}
+
+/**
+ * One joi schema as OpenAPI 3.1 JSON Schema; schemas named with `.id()` are collected into
+ * `components` (the same name must always describe the same shape).
+ */
+function convert(schema, components, where) {
+  const { schemas: named = {}, ...converted } = joiToJson(schema, 'open-api-3.1');
+  for (const [name, definition] of Object.entries(named)) {
+    const clean = tidy(definition);
+    if (components[name] && JSON.stringify(components[name]) !== JSON.stringify(clean)) {
+      fail(`${where}: two different joi schemas are named ${name}`);
+    }
+    components[name] = clean;
+  }
+  return tidy(converted);
+}
+
+/**
+ * joi-to-json's output made plain: a `.pattern()` key map is listed both as `patternProperties`
+ * and as a property named after the regex (`"/^[1-9]$/"`), which is no property: it is dropped;
+ * `items: {}` (any item) says nothing and goes too.
+ */
+function tidy(node) {
+  if (Array.isArray(node)) return node.map(tidy);
+  if (node === null || typeof node !== 'object') return node;
+  const out = {};
+  for (const [key, value] of Object.entries(node)) {
+    if (key === 'items' && value && typeof value === 'object' && Object.keys(value).length === 0) continue;
+    out[key] = tidy(value);
+  }
+  if (out.patternProperties && out.properties) {
+    for (const key of Object.keys(out.properties)) {
+      if (/^\/.*\/[a-z]*$/.test(key)) delete out.properties[key];
+    }
+    if (Object.keys(out.properties).length === 0) delete out.properties;
+  }
+  return out;
+}
+
+/** Every operation of the document by operationId: `{ pathItem, method, node }`. */
+function operationsOf(doc) {
+  const found = new Map();
+  for (const pathPair of doc.get('paths', true).items) {
+    for (const method of METHODS) {
+      const operation = pathPair.value.get(method, true);
+      if (!isMap(operation)) continue;
+      const id = operation.get('operationId');
+      if (!id) fail(`${method.toUpperCase()} ${pathPair.key.value} has no operationId`);
+      if (found.has(id)) fail(`two operations are named ${id}`);
+      found.set(id, { path: pathPair.key.value, method, node: operation });
+    }
+  }
+  return found;
+}
+
+/**
+ * Puts a guard's schemas into its operation: the request body's schema, each query and path
+ * parameter's schema and `required` (the parameter's prose stays in the docs file, which must
+ * list every parameter the schema has, and no other), and each declared response's schema.
+ */
+function applyGuard(doc, operation, spec, components) {
+  const where = `${spec.operationId} (${operation.method.toUpperCase()} ${operation.path})`;
+  const node = operation.node;
+  if (spec.body) {
+    const content = node.getIn(['requestBody', 'content'], true);
+    if (!isMap(content))
+      fail(`${where}: the docs file has no requestBody content for the route's body schema`);
+    const media = content.get('application/json', true);
+    if (!isMap(media)) fail(`${where}: the docs file has no application/json request body`);
+    media.set('schema', doc.createNode(convert(spec.body, components, where)));
+  }
+  for (const [part, location] of [
+    ['query', 'query'],
+    ['params', 'path'],
+  ]) {
+    const schema = spec[part];
+    if (!schema) continue;
+    const converted = convert(schema, components, where);
+    const declared = converted.properties ?? {};
+    const parameters = node.get('parameters', true);
+    const documented = new Map();
+    for (const item of isSeq(parameters) ? parameters.items : []) {
+      if (isMap(item) && item.get('in') === location) documented.set(item.get('name'), item);
+    }
+    for (const [name, property] of Object.entries(declared)) {
+      const item = documented.get(name);
+      if (!item) fail(`${where}: the docs file does not describe the ${location} parameter ${name}`);
+      const { description, ...shape } = property;
+      if (description && !item.has('description')) item.set('description', description);
+      const required = (converted.required ?? []).includes(name);
+      if (required) item.set('required', true);
+      else item.delete('required');
+      item.set('schema', doc.createNode(shape));
+      documented.delete(name);
+    }
+    for (const name of documented.keys()) {
+      fail(
+        `${where}: the docs file describes the ${location} parameter ${name}, which the route's schema has not`,
+      );
+    }
+  }
+  for (const [status, schema] of Object.entries(spec.response ?? {})) {
+    const response = node.getIn(['responses', String(status)], true);
+    if (!isMap(response))
+      fail(`${where}: the docs file has no ${status} response for the route's response schema`);
+    const media = response.getIn(['content', 'application/json'], true);
+    if (!isMap(media)) fail(`${where}: the docs file's ${status} response has no application/json content`);
+    media.set('schema', doc.createNode(convert(schema, components, where)));
+  }
+}
+
+/** The document as text (not yet formatted), from the base, the docs files and the routes. */
+export function generate() {
+  const doc = parseDocument(readFileSync(join(root, BASE), 'utf8'));
+  const paths = doc.createNode({});
+  const routeModules = [];
+  for (const file of DOCS_FILES) {
+    const part = parseDocument(readFileSync(join(root, file), 'utf8'));
+    if (part.errors.length) fail(`${file}: ${part.errors[0].message}`);
+    for (const key of part.contents.items.map((pair) => pair.key.value)) {
+      if (key !== 'paths') fail(`${file}: only \`paths\` belongs in a docs file (found ${key})`);
+    }
+    for (const pair of part.get('paths', true).items) {
+      if (paths.has(pair.key.value)) fail(`${file}: ${pair.key.value} is described twice`);
+      paths.items.push(pair);
+    }
+    const moduleFile = routesModuleOf(file);
+    if (moduleFile) routeModules.push(moduleFile);
+  }
+  // paths goes where the base file leaves it: before `components`.
+  const contents = doc.contents;
+  const at = contents.items.findIndex((pair) => pair.key.value === 'components');
+  contents.items.splice(at < 0 ? contents.items.length : at, 0, doc.createPair('paths', paths));
+
+  const operations = operationsOf(doc);
+  const components = {};
+  for (const moduleFile of routeModules) {
+    for (const guard of guardsOf(moduleFile)) {
+      const operation = operations.get(guard.openapi.operationId);
+      if (!operation) fail(`${moduleFile}: no operation ${guard.openapi.operationId} in the docs files`);
+      applyGuard(doc, operation, guard.openapi, components);
+    }
+  }
+  const schemas = doc.getIn(['components', 'schemas'], true);
+  for (const [name, schema] of Object.entries(components).sort(([a], [b]) => a.localeCompare(b))) {
+    if (schemas.has(name)) fail(`${name} is declared at a route and written in ${BASE}: keep one`);
+    schemas.set(name, doc.createNode(schema));
+  }
+  doc.commentBefore =
+    ' Generated by `npm run gen:openapi` (scripts/gen-openapi.mjs) from docs/openapi.base.yaml, the\n' +
+    " routers' *.docs.yaml files and the joi schemas of the routes: do not edit, edit those.";
+  return doc.toString({ lineWidth: 0 });
+}
+
+async function main() {
+  const check = process.argv.includes('--check');
+  const path = join(root, OUTPUT);
+  const options = await prettier.resolveConfig(path);
+  const next = await prettier.format(generate(), { ...options, parser: 'yaml' });
+  const current = readFileSync(path, 'utf8');
+  if (next === current) return;
+  if (check) {
+    console.error(
+      `${OUTPUT} is not what scripts/gen-openapi.mjs writes from the routes and their docs files: ` +
+        'run `npm run gen:openapi` and commit the result.',
+    );
+    process.exitCode = 1;
+    return;
+  }
+  writeFileSync(path, next);
+  console.log(`wrote ${OUTPUT}`);
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  await main().catch((error) => {
+    console.error(error instanceof GenerationError ? `gen:openapi: ${error.message}` : error);
+    process.exitCode = 1;
+  });
+}
