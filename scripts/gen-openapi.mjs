@@ -103,6 +103,12 @@ function tidy(node) {
   return out;
 }
 
+/** Sets `key` of a map, as its first key when it is new (a media type's `schema` before its `example`). */
+function setFirst(doc, map, key, value) {
+  if (map.has(key)) map.set(key, doc.createNode(value));
+  else map.items.unshift(doc.createPair(key, value));
+}
+
 /** Every operation of the document by operationId: `{ pathItem, method, node }`. */
 function operationsOf(doc) {
   const found = new Map();
@@ -133,7 +139,7 @@ function applyGuard(doc, operation, spec, components) {
       fail(`${where}: the docs file has no requestBody content for the route's body schema`);
     const media = content.get('application/json', true);
     if (!isMap(media)) fail(`${where}: the docs file has no application/json request body`);
-    media.set('schema', doc.createNode(convert(spec.body, components, where)));
+    setFirst(doc, media, 'schema', convert(spec.body, components, where));
   }
   for (const [part, location] of [
     ['query', 'query'],
@@ -143,12 +149,25 @@ function applyGuard(doc, operation, spec, components) {
     if (!schema) continue;
     const converted = convert(schema, components, where);
     const declared = converted.properties ?? {};
-    const parameters = node.get('parameters', true);
+    // The operation's parameters and its path's; a `$ref` to a shared parameter of the base
+    // file keeps that parameter's own schema (it is written once there, for every route).
     const documented = new Map();
-    for (const item of isSeq(parameters) ? parameters.items : []) {
-      if (isMap(item) && item.get('in') === location) documented.set(item.get('name'), item);
+    const shared = new Set();
+    for (const list of [
+      doc.getIn(['paths', operation.path, 'parameters'], true),
+      node.get('parameters', true),
+    ]) {
+      for (const item of isSeq(list) ? list.items : []) {
+        if (!isMap(item)) continue;
+        const ref = item.get('$ref');
+        const target = ref ? doc.getIn(ref.replace(/^#\//, '').split('/'), true) : item;
+        if (!isMap(target) || target.get('in') !== location) continue;
+        if (ref) shared.add(target.get('name'));
+        else documented.set(item.get('name'), item);
+      }
     }
     for (const [name, property] of Object.entries(declared)) {
+      if (shared.has(name)) continue;
       const item = documented.get(name);
       if (!item) fail(`${where}: the docs file does not describe the ${location} parameter ${name}`);
       const { description, ...shape } = property;
@@ -171,7 +190,7 @@ function applyGuard(doc, operation, spec, components) {
       fail(`${where}: the docs file has no ${status} response for the route's response schema`);
     const media = response.getIn(['content', 'application/json'], true);
     if (!isMap(media)) fail(`${where}: the docs file's ${status} response has no application/json content`);
-    media.set('schema', doc.createNode(convert(schema, components, where)));
+    setFirst(doc, media, 'schema', convert(schema, components, where));
   }
 }
 

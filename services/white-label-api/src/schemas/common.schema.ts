@@ -40,3 +40,28 @@ export function entityParamsWith<K extends string>(key: K): Joi.ObjectSchema<Ent
 export function languageMap(value: Joi.StringSchema = Joi.string().allow('')): Joi.ObjectSchema {
   return Joi.object(Object.fromEntries(CONTENT_LANGUAGES.map((lang) => [lang, value])));
 }
+
+/*
+ * Response bodies. Their joi schemas describe what a route answers, for docs/openapi.yaml
+ * (scripts/gen-openapi.mjs) and the contract tests that read it: they are never run against a
+ * response. A schema named with `.id()` becomes a component of the document.
+ */
+
+/** A response object: every key is required unless marked `.optional()`. */
+export function responseObject(keys: Joi.PartialSchemaMap): Joi.ObjectSchema {
+  return Joi.object(keys).prefs({ presence: 'required' });
+}
+
+/** A component written by hand in docs/openapi.base.yaml (a `$ref` in the document). */
+export function baseComponent(name: string): Joi.LinkSchema {
+  return Joi.link(`#${name}`);
+}
+
+/** `{ data: … }`, the envelope of most answers. */
+export function dataResponse(data: Joi.Schema): Joi.ObjectSchema {
+  return responseObject({ data });
+}
+
+export const offsetTimestamp = baseComponent('OffsetTimestamp');
+export const entityTypeEnum = Joi.string().valid(...ENTITY_TYPES);
+export const languageCodeEnum = Joi.string().valid(...CONTENT_LANGUAGES);
