@@ -19,9 +19,23 @@ const OpenApi31Parser = require('joi-to-json/lib/parsers/open-api-3.1');
 
 /**
  * joi-to-json's OpenAPI 3.1 parser, plus what it leaves out: an object's `.min()`/`.max()`/
- * `.length()` (its number of keys) as minProperties/maxProperties.
+ * `.length()` (its number of keys) as minProperties/maxProperties, and null as an alternative
+ * of alternatives that allow it.
  */
 class Parser extends OpenApi31Parser {
+  // Alternatives that also allow null: `null` is one more alternative. (joi-to-json sets
+  // `type: 'null'` beside the `anyOf`, which would allow nothing but null.)
+  _addNullTypeIfNullable(schema, joiSpec) {
+    const nullable = (joiSpec.allow ?? []).includes(null);
+    const list = schema.anyOf ? 'anyOf' : schema.oneOf ? 'oneOf' : null;
+    if (nullable && list && !schema.type) {
+      if (!schema[list].some((alternative) => alternative.type === 'null'))
+        schema[list].push({ type: 'null' });
+      return;
+    }
+    super._addNullTypeIfNullable(schema, joiSpec);
+  }
+
   _setObjectProperties(schema, joiSpec, definitions, level) {
     super._setObjectProperties(schema, joiSpec, definitions, level);
     if (schema.type !== 'object') return;
