@@ -39,6 +39,13 @@ class Parser extends OpenApi31Parser {
   _setObjectProperties(schema, joiSpec, definitions, level) {
     super._setObjectProperties(schema, joiSpec, definitions, level);
     if (schema.type !== 'object') return;
+    // `.pattern(<key schema>, <value schema>)`: keys the key schema allows, each with the value
+    // schema (joi-to-json only converts a pattern given as a regex).
+    for (const pattern of joiSpec.patterns ?? []) {
+      if (!pattern.schema || !pattern.rule) continue;
+      schema.propertyNames = this.parse(pattern.schema, definitions, level + 1);
+      schema.additionalProperties = this.parse(pattern.rule, definitions, level + 1);
+    }
     for (const rule of joiSpec.rules ?? []) {
       const limit = rule.args?.limit;
       if (rule.name === 'min' || rule.name === 'length') schema.minProperties = limit;
@@ -177,7 +184,7 @@ function operationsOf(doc) {
  * parameter's schema and `required` (the parameter's prose stays in the docs file, which must
  * list every parameter the schema has, and no other), and each declared response's schema.
  */
-function applyGuard(doc, operation, spec, components) {
+function applyGuard(doc, operation, spec, components, sharedResponses) {
   const where = `${spec.operationId} (${operation.method.toUpperCase()} ${operation.path})`;
   const node = operation.node;
   if (spec.body) {
@@ -232,12 +239,23 @@ function applyGuard(doc, operation, spec, components) {
     }
   }
   for (const [status, schema] of Object.entries(spec.response ?? {})) {
-    const response = node.getIn(['responses', String(status)], true);
+    let response = node.getIn(['responses', String(status)], true);
     if (!isMap(response))
       fail(`${where}: the docs file has no ${status} response for the route's response schema`);
-    const media = response.getIn(['content', 'application/json'], true);
+    // A shared response of the base file (`$ref: '#/components/responses/…'`) takes the schema
+    // once; every route that answers with it must declare the same one.
+    const ref = response.get('$ref');
+    if (ref) response = doc.getIn(ref.replace(/^#\//, '').split('/'), true);
+    const media = isMap(response) ? response.getIn(['content', 'application/json'], true) : undefined;
     if (!isMap(media)) fail(`${where}: the docs file's ${status} response has no application/json content`);
-    setFirst(doc, media, 'schema', convert(schema, components, where));
+    const converted = convert(schema, components, where);
+    if (ref) {
+      const earlier = sharedResponses.get(ref);
+      if (earlier && earlier !== JSON.stringify(converted))
+        fail(`${where}: another route declares ${ref} otherwise`);
+      sharedResponses.set(ref, JSON.stringify(converted));
+    }
+    setFirst(doc, media, 'schema', converted);
   }
 }
 
@@ -266,11 +284,12 @@ export function generate() {
 
   const operations = operationsOf(doc);
   const components = {};
+  const sharedResponses = new Map();
   for (const moduleFile of routeModules) {
     for (const guard of guardsOf(moduleFile)) {
       const operation = operations.get(guard.openapi.operationId);
       if (!operation) fail(`${moduleFile}: no operation ${guard.openapi.operationId} in the docs files`);
-      applyGuard(doc, operation, guard.openapi, components);
+      applyGuard(doc, operation, guard.openapi, components, sharedResponses);
     }
   }
   const schemas = doc.getIn(['components', 'schemas'], true);

@@ -108,7 +108,10 @@ export const favouriteElementShape = responseObject({
             Joi.alternatives().try(noAttributes, baseComponent('WlAttributes')).match('one'),
           ]),
         ),
-      }).min(1),
+      })
+        .min(1)
+        // Each attribute and language is there only when it has a value.
+        .prefs({ presence: 'optional' }),
     )
     .match('one')
     .description(
