@@ -187,13 +187,14 @@ function operationsOf(doc) {
 function applyGuard(doc, operation, spec, components, sharedResponses) {
   const where = `${spec.operationId} (${operation.method.toUpperCase()} ${operation.path})`;
   const node = operation.node;
-  if (spec.body) {
+  const body = spec.documentedBody ?? spec.body;
+  if (body) {
     const content = node.getIn(['requestBody', 'content'], true);
     if (!isMap(content))
       fail(`${where}: the docs file has no requestBody content for the route's body schema`);
     const media = content.get('application/json', true);
     if (!isMap(media)) fail(`${where}: the docs file has no application/json request body`);
-    setFirst(doc, media, 'schema', convert(spec.body, components, where));
+    setFirst(doc, media, 'schema', convert(body, components, where));
   }
   for (const [part, location] of [
     ['query', 'query'],

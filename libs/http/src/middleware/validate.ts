@@ -80,6 +80,11 @@ export interface RouteShapes<P = unknown, Q = unknown, B = unknown> extends Inpu
   operationId: string;
   /** Response bodies by status: documentation (and tests) only, never checked at runtime. */
   response?: Partial<Record<number, Joi.Schema>>;
+  /**
+   * The request body as documented, when the validator checks only its envelope and a service
+   * checks the rest (with its own error wording): documentation only, never run.
+   */
+  documentedBody?: Joi.Schema;
   messages?: MessageOverrides;
 }
 
