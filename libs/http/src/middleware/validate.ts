@@ -1,4 +1,4 @@
-import type Joi from 'joi';
+import Joi from 'joi';
 import type { Middleware } from 'koa';
 import { fieldErrors, ValidationError, type FieldErrors } from '../errors';
 import { fieldMessage, fieldPath } from '../messages';
@@ -108,4 +108,14 @@ export function guard<P = unknown, Q = unknown, B = unknown>(
     ? validate<P, Q, B>(shapes, { messages: shapes.messages })
     : (_ctx, next) => next();
   return Object.assign(middleware, { openapi: shapes });
+}
+
+/** A response body's joi object for guard()'s `response`: every key required unless `.optional()`. */
+export function responseObject(keys: Joi.PartialSchemaMap): Joi.ObjectSchema {
+  return Joi.object(keys).prefs({ presence: 'required' });
+}
+
+/** A component written by hand in docs/openapi.base.yaml, for response schemas (a `$ref`). */
+export function baseComponent(name: string): Joi.LinkSchema {
+  return Joi.link(`#${name}`);
 }

@@ -1,6 +1,9 @@
 import Joi from 'joi';
 import { CONTENT_LANGUAGES, WHITE_LABEL_ENTITY_TYPES } from '@catalogue/config';
+import { baseComponent, responseObject } from '@catalogue/http';
 import { isValidText } from './valid-text.schema';
+
+export { baseComponent, responseObject };
 
 /** Entity types of the white-label API (catalogue brands have no editor). */
 export const ENTITY_TYPES = WHITE_LABEL_ENTITY_TYPES;
@@ -46,16 +49,6 @@ export function languageMap(value: Joi.StringSchema = Joi.string().allow('')): J
  * (scripts/gen-openapi.mjs) and the contract tests that read it: they are never run against a
  * response. A schema named with `.id()` becomes a component of the document.
  */
-
-/** A response object: every key is required unless marked `.optional()`. */
-export function responseObject(keys: Joi.PartialSchemaMap): Joi.ObjectSchema {
-  return Joi.object(keys).prefs({ presence: 'required' });
-}
-
-/** A component written by hand in docs/openapi.base.yaml (a `$ref` in the document). */
-export function baseComponent(name: string): Joi.LinkSchema {
-  return Joi.link(`#${name}`);
-}
 
 /** `{ data: … }`, the envelope of most answers. */
 export function dataResponse(data: Joi.Schema): Joi.ObjectSchema {
