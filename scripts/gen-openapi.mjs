@@ -110,7 +110,7 @@ function guardsOf(moduleFile) {
  * One joi schema as OpenAPI 3.1 JSON Schema; schemas named with `.id()` are collected into
  * `components` (the same name must always describe the same shape).
  */
-function convert(schema, components, where) {
+export function convert(schema, components = {}, where = 'a schema') {
   const { schemas: named = {}, ...converted } = joiToJson(schema);
   for (const [name, definition] of Object.entries(named)) {
     const clean = tidy(definition);
@@ -125,7 +125,7 @@ function convert(schema, components, where) {
 /**
  * joi-to-json's output made plain: a `.pattern()` key map is listed both as `patternProperties`
  * and as a property named after the regex (`"/^[1-9]$/"`), which is no property: it is dropped;
- * `items: {}` (any item) says nothing and goes too.
+ * `items: {}` (any item) and `properties: {}` say nothing and go too.
  */
 function tidy(node) {
   if (Array.isArray(node)) return node.map(tidy);
@@ -139,8 +139,8 @@ function tidy(node) {
     for (const key of Object.keys(out.properties)) {
       if (/^\/.*\/[a-z]*$/.test(key)) delete out.properties[key];
     }
-    if (Object.keys(out.properties).length === 0) delete out.properties;
   }
+  if (out.properties && Object.keys(out.properties).length === 0) delete out.properties;
   return out;
 }
 
