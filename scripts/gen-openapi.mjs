@@ -6,7 +6,7 @@
 // route declares replaces the one of its docs file, so each wire shape is written once, at the
 // route. Reads the compiled routes: run as `npm run gen:openapi` (which compiles first).
 // `--check` writes nothing and fails when docs/openapi.yaml is not what it would write.
-import { readFileSync, writeFileSync, existsSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -260,8 +260,22 @@ function applyGuard(doc, operation, spec, components, sharedResponses) {
   }
 }
 
+/** Every `*.docs.yaml` of the routers and libs/http: each must be in DOCS_FILES, or it would be left out. */
+function unlistedDocsFiles() {
+  const dirs = [
+    'libs/http/src',
+    ...readdirSync(join(root, 'services')).map((service) => `services/${service}/src/routes`),
+  ];
+  return dirs
+    .filter((dir) => existsSync(join(root, dir)))
+    .flatMap((dir) => readdirSync(join(root, dir)).map((file) => `${dir}/${file}`))
+    .filter((file) => file.endsWith('.docs.yaml') && !DOCS_FILES.includes(file));
+}
+
 /** The document as text (not yet formatted), from the base, the docs files and the routes. */
 export function generate() {
+  const unlisted = unlistedDocsFiles();
+  if (unlisted.length) fail(`${unlisted.join(', ')}: not in DOCS_FILES of scripts/gen-openapi.mjs`);
   const doc = parseDocument(readFileSync(join(root, BASE), 'utf8'));
   const paths = doc.createNode({});
   const routeModules = [];
