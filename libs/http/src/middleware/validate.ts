@@ -1,4 +1,4 @@
-import type Joi from 'joi';
+import Joi from 'joi';
 import type { Middleware } from 'koa';
 import { fieldErrors, ValidationError, type FieldErrors } from '../errors';
 import { fieldMessage, fieldPath } from '../messages';
@@ -68,4 +68,54 @@ export function validate<P = unknown, Q = unknown, B = unknown>(
     ctx.state.input = input as Validated<P, Q, B>['input'];
     await next();
   };
+}
+
+/**
+ * A route's declaration of its wire shapes, next to the route: the joi schemas that validate
+ * its parts (as validate() takes them) and the joi schemas of its response bodies by status.
+ * scripts/gen-openapi.mjs writes them into docs/openapi.yaml, in the operation named
+ * `operationId` of the router's `<name>.docs.yaml` (which keeps the prose and examples).
+ */
+export interface RouteShapes<P = unknown, Q = unknown, B = unknown> extends InputSchemas<P, Q, B> {
+  operationId: string;
+  /** Response bodies by status: documentation (and tests) only, never checked at runtime. */
+  response?: Partial<Record<number, Joi.Schema>>;
+  /**
+   * The request body as documented, when the validator checks only its envelope and a service
+   * checks the rest (with its own error wording): documentation only, never run.
+   */
+  documentedBody?: Joi.Schema;
+  messages?: MessageOverrides;
+}
+
+/** validate() of a route's input, carrying the route's declared shapes for the generator. */
+export type Guard<P, Q, B> = Middleware<AppState & Validated<P, Q, B>, AppContext> & {
+  readonly openapi: RouteShapes<P, Q, B>;
+};
+
+/**
+ * The route's validation middleware and its OpenAPI shapes in one declaration (like logto's
+ * koaGuard): the input is checked by validate() exactly as before (same schemas, same error
+ * wording, nothing more per request), the response schemas are not checked at runtime. A
+ * routes module exports its guards so that the generator finds them; a route with no input
+ * passes straight through.
+ */
+export function guard<P = unknown, Q = unknown, B = unknown>(
+  shapes: RouteShapes<P, Q, B> & Typed<P, Q, B>,
+): Guard<P, Q, B> {
+  const hasInput = !!(shapes.params || shapes.query || shapes.body);
+  const middleware: Middleware<AppState & Validated<P, Q, B>, AppContext> = hasInput
+    ? validate<P, Q, B>(shapes, { messages: shapes.messages })
+    : (_ctx, next) => next();
+  return Object.assign(middleware, { openapi: shapes });
+}
+
+/** A response body's joi object for guard()'s `response`: every key required unless `.optional()`. */
+export function responseObject(keys: Joi.PartialSchemaMap): Joi.ObjectSchema {
+  return Joi.object(keys).prefs({ presence: 'required' });
+}
+
+/** A component written by hand in docs/openapi.base.yaml, for response schemas (a `$ref`). */
+export function baseComponent(name: string): Joi.LinkSchema {
+  return Joi.link(`#${name}`);
 }

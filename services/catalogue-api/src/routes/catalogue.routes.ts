@@ -3,6 +3,7 @@ import {
   bodyOf,
   eshopOf,
   idempotent,
+  guard,
   jsonStream,
   validate,
   type AppContext,
@@ -10,7 +11,13 @@ import {
 } from '@catalogue/http';
 import type { EntityType } from '@catalogue/db';
 import type { Deps } from '../deps';
-import { changesQuery, v1ListQuery, v2ListQuery } from '../schemas/list.schema';
+import { changesQuery, changesResponse, v1ListQuery, v2ListQuery } from '../schemas/list.schema';
+
+export const v2Changes = guard({
+  operationId: 'v2Changes',
+  query: changesQuery,
+  response: { 200: changesResponse },
+});
 import { listChanges } from '../services/changes.service';
 import { softDelete } from '../services/delete.service';
 import {
@@ -59,7 +66,7 @@ export function v2Routes(deps: RouterDeps & Pick<Deps, 'logger' | 'config' | 'qu
   router.post('/multi-import', once, async (ctx) => {
     ctx.body = await multiImport(deps, eshopOf(ctx).id, bodyOf(ctx), recordOf(ctx));
   });
-  router.get('/changes', validate({ query: changesQuery }), async (ctx) => {
+  router.get('/changes', v2Changes, async (ctx) => {
     ctx.body = await listChanges(deps, eshopOf(ctx).id, ctx.state.input.query);
   });
   return router;

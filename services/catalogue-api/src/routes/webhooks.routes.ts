@@ -1,6 +1,17 @@
-import { apiRouter, eshopOf, idempotent, validate, type AppContext, type RouterDeps } from '@catalogue/http';
+import { apiRouter, eshopOf, guard, idempotent, type AppContext, type RouterDeps } from '@catalogue/http';
 import type { Deps } from '../deps';
-import { deliveriesQuery, redeliverBody, webhookBody, webhookParams } from '../schemas/webhooks.schema';
+import {
+  deliveriesQuery,
+  deliveriesResponse,
+  redeliverBody,
+  redeliveryResponse,
+  webhookBody,
+  webhookCreatedResponse,
+  webhookParams,
+  webhookRotatedResponse,
+  webhookShape,
+  webhooksResponse,
+} from '../schemas/webhooks.schema';
 import {
   createWebhook,
   deleteWebhook,
@@ -12,6 +23,36 @@ import {
   type RecordAnswer,
 } from '../services/webhooks.service';
 
+export const webhooksList = guard({ operationId: 'webhooksList', response: { 200: webhooksResponse } });
+export const webhooksCreate = guard({
+  operationId: 'webhooksCreate',
+  body: webhookBody,
+  response: { 201: webhookCreatedResponse },
+});
+export const webhooksDelete = guard({ operationId: 'webhooksDelete', params: webhookParams });
+export const webhooksEnable = guard({
+  operationId: 'webhooksEnable',
+  params: webhookParams,
+  response: { 200: webhookShape },
+});
+export const webhooksRotateSecret = guard({
+  operationId: 'webhooksRotateSecret',
+  params: webhookParams,
+  response: { 200: webhookRotatedResponse },
+});
+export const webhooksDeliveries = guard({
+  operationId: 'webhooksDeliveries',
+  params: webhookParams,
+  query: deliveriesQuery,
+  response: { 200: deliveriesResponse },
+});
+export const webhooksRedeliver = guard({
+  operationId: 'webhooksRedeliver',
+  params: webhookParams,
+  body: redeliverBody,
+  response: { 202: redeliveryResponse },
+});
+
 /** Webhook endpoints of the eshop: register, list, remove, enable, rotate the secret, the delivery log, redelivery. */
 export function webhooksRoutes(deps: RouterDeps & Pick<Deps, 'logger' | 'webhookEgress'>) {
   const router = apiRouter(deps, { prefix: '/api/v2/rest/webhooks' });
@@ -22,21 +63,21 @@ export function webhooksRoutes(deps: RouterDeps & Pick<Deps, 'logger' | 'webhook
     const recorder = ctx.state.idempotency;
     return recorder && ((trx, answer) => recorder.record(trx, status, answer));
   };
-  router.get('/', async (ctx) => {
+  router.get('/', webhooksList, async (ctx) => {
     ctx.body = await webhookList(deps, eshopOf(ctx).id);
   });
-  router.post('/', once, validate({ body: webhookBody }), async (ctx) => {
+  router.post('/', once, webhooksCreate, async (ctx) => {
     ctx.status = 201;
     ctx.body = await createWebhook(webhookDeps, eshopOf(ctx).id, ctx.state.input.body, recordAs(ctx, 201));
   });
-  router.delete('/:id', validate({ params: webhookParams }), async (ctx) => {
+  router.delete('/:id', webhooksDelete, async (ctx) => {
     await deleteWebhook(deps, eshopOf(ctx).id, ctx.state.input.params.id);
     ctx.status = 204;
   });
-  router.post('/:id/enable', validate({ params: webhookParams }), async (ctx) => {
+  router.post('/:id/enable', webhooksEnable, async (ctx) => {
     ctx.body = await enableWebhookEndpoint(deps, eshopOf(ctx).id, ctx.state.input.params.id);
   });
-  router.post('/:id/rotate-secret', once, validate({ params: webhookParams }), async (ctx) => {
+  router.post('/:id/rotate-secret', once, webhooksRotateSecret, async (ctx) => {
     ctx.body = await rotateWebhookEndpointSecret(
       deps,
       eshopOf(ctx).id,
@@ -44,24 +85,19 @@ export function webhooksRoutes(deps: RouterDeps & Pick<Deps, 'logger' | 'webhook
       recordAs(ctx, 200),
     );
   });
-  router.get('/:id/deliveries', validate({ params: webhookParams, query: deliveriesQuery }), async (ctx) => {
+  router.get('/:id/deliveries', webhooksDeliveries, async (ctx) => {
     const { params, query } = ctx.state.input;
     ctx.body = await webhookDeliveryLog(deps, eshopOf(ctx).id, params.id, query.limit);
   });
-  router.post(
-    '/:id/redeliver',
-    once,
-    validate({ params: webhookParams, body: redeliverBody }),
-    async (ctx) => {
-      ctx.status = 202;
-      ctx.body = await redeliverEvents(
-        deps,
-        eshopOf(ctx).id,
-        ctx.state.input.params.id,
-        ctx.state.input.body,
-        recordAs(ctx, 202),
-      );
-    },
-  );
+  router.post('/:id/redeliver', once, webhooksRedeliver, async (ctx) => {
+    ctx.status = 202;
+    ctx.body = await redeliverEvents(
+      deps,
+      eshopOf(ctx).id,
+      ctx.state.input.params.id,
+      ctx.state.input.body,
+      recordAs(ctx, 202),
+    );
+  });
   return router;
 }

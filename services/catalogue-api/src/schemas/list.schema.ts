@@ -1,4 +1,5 @@
 import Joi from 'joi';
+import { baseComponent, responseObject } from '@catalogue/http';
 
 const YMD_HIS = 'Y-m-d H:i:s';
 
@@ -92,3 +93,10 @@ export const changesQuery = Joi.object<ChangesQuery, true>({
   after: Joi.string().allow('').max(64),
   limit: Joi.number().integer().min(1).max(1_000).default(100),
 }).unknown(true);
+
+/** GET /changes 200: one page of the change feed. */
+export const changesResponse = responseObject({
+  data: Joi.array().items(baseComponent('ChangeEvent')),
+  next_cursor: Joi.string().min(1),
+  has_more: Joi.boolean(),
+});

@@ -1,12 +1,15 @@
-import { eshopOf, idempotent, validate, type AppContext } from '@catalogue/http';
+import { eshopOf, guard, idempotent, type AppContext } from '@catalogue/http';
 import { entityParams, type EntityPath } from '../schemas/common.schema';
 import {
+  contentDomResponse,
   contentPostBody,
   contentPutBody,
   contentQuery,
   contentWidgetParams,
+  contentWidgetsResponse,
   copyWidgetBody,
   elementCopyBody,
+  revisionsResponse,
 } from '../schemas/content.schema';
 import { revisionParams, revisionsQuery } from '../schemas/revisions.schema';
 import { editValues, elementAction } from '../services/content-edit.service';
@@ -24,6 +27,66 @@ import {
 import { licensedRouter, type RouteDeps } from './licensed-router';
 
 const ENTITY = '/:entity_id/type/:entity_type';
+/** Every content read and write answers the entity's content widgets. */
+const widgets = { 200: contentWidgetsResponse };
+
+export const listContentWidgets = guard({
+  operationId: 'listContentWidgets',
+  params: entityParams,
+  query: contentQuery,
+  response: widgets,
+});
+export const addOrReorderContentWidgets = guard({
+  operationId: 'addOrReorderContentWidgets',
+  params: entityParams,
+  query: contentQuery,
+  body: contentPostBody,
+  response: widgets,
+});
+export const editContentWidgets = guard({
+  operationId: 'editContentWidgets',
+  params: entityParams,
+  query: contentQuery,
+  body: contentPutBody,
+  response: widgets,
+});
+export const deleteContentWidget = guard({
+  operationId: 'deleteContentWidget',
+  params: contentWidgetParams,
+  query: contentQuery,
+  response: widgets,
+});
+export const copyOrRemoveContentElement = guard({
+  operationId: 'copyOrRemoveContentElement',
+  params: entityParams,
+  query: contentQuery,
+  body: elementCopyBody,
+  response: widgets,
+});
+export const contentDomRoute = guard({
+  operationId: 'contentDom',
+  params: entityParams,
+  query: contentQuery,
+  response: { 200: contentDomResponse },
+});
+export const copyContentWidgets = guard({
+  operationId: 'copyContentWidgets',
+  query: contentQuery,
+  body: copyWidgetBody,
+  response: widgets,
+});
+export const listContentRevisions = guard({
+  operationId: 'listContentRevisions',
+  params: entityParams,
+  query: revisionsQuery,
+  response: { 200: revisionsResponse },
+});
+export const restoreContentRevision = guard({
+  operationId: 'restoreContentRevision',
+  params: revisionParams,
+  query: contentQuery,
+  response: widgets,
+});
 
 /** The editor's operations on an entity's content widgets and elements. */
 export function contentRoutes(deps: RouteDeps) {
@@ -48,82 +111,51 @@ export function contentRoutes(deps: RouteDeps) {
     ctx.body = content.widgets;
   };
 
-  router.get(`/content${ENTITY}`, validate({ params: entityParams, query: contentQuery }), async (ctx) => {
+  router.get(`/content${ENTITY}`, listContentWidgets, async (ctx) => {
     const { params, query } = ctx.state.input;
     answer(ctx, await listContent(deps.db, targetOf(ctx, params), query.lang));
   });
 
-  router.post(
-    `/content${ENTITY}`,
-    once,
-    validate({ params: entityParams, query: contentQuery, body: contentPostBody }),
-    async (ctx) => {
-      const { params, query, body } = ctx.state.input;
-      answer(ctx, await addOrReorder(deps.db, targetOf(ctx, params), body, query.lang));
-    },
-  );
+  router.post(`/content${ENTITY}`, once, addOrReorderContentWidgets, async (ctx) => {
+    const { params, query, body } = ctx.state.input;
+    answer(ctx, await addOrReorder(deps.db, targetOf(ctx, params), body, query.lang));
+  });
 
-  router.put(
-    `/content${ENTITY}`,
-    validate({ params: entityParams, query: contentQuery, body: contentPutBody }),
-    async (ctx) => {
-      const { params, query, body } = ctx.state.input;
-      answer(ctx, await editValues(deps.db, targetOf(ctx, params), body, query.lang));
-    },
-  );
+  router.put(`/content${ENTITY}`, editContentWidgets, async (ctx) => {
+    const { params, query, body } = ctx.state.input;
+    answer(ctx, await editValues(deps.db, targetOf(ctx, params), body, query.lang));
+  });
 
-  router.delete(
-    `/content${ENTITY}/widget/:widget_id`,
-    validate({ params: contentWidgetParams, query: contentQuery }),
-    async (ctx) => {
-      const { params, query } = ctx.state.input;
-      answer(ctx, await deleteWidget(deps.db, targetOf(ctx, params), params.widget_id, query.lang));
-    },
-  );
+  router.delete(`/content${ENTITY}/widget/:widget_id`, deleteContentWidget, async (ctx) => {
+    const { params, query } = ctx.state.input;
+    answer(ctx, await deleteWidget(deps.db, targetOf(ctx, params), params.widget_id, query.lang));
+  });
 
-  router.post(
-    `/content/element-copy${ENTITY}`,
-    once,
-    validate({ params: entityParams, query: contentQuery, body: elementCopyBody }),
-    async (ctx) => {
-      const { params, query, body } = ctx.state.input;
-      answer(ctx, await elementAction(deps.db, targetOf(ctx, params), body, query.lang));
-    },
-  );
+  router.post(`/content/element-copy${ENTITY}`, once, copyOrRemoveContentElement, async (ctx) => {
+    const { params, query, body } = ctx.state.input;
+    answer(ctx, await elementAction(deps.db, targetOf(ctx, params), body, query.lang));
+  });
 
-  router.post(
-    `/content/dom${ENTITY}`,
-    validate({ params: entityParams, query: contentQuery }),
-    async (ctx) => {
-      const { params, query } = ctx.state.input;
-      ctx.body = { data: await contentDom(deps.db, targetOf(ctx, params), query.lang) };
-    },
-  );
+  router.post(`/content/dom${ENTITY}`, contentDomRoute, async (ctx) => {
+    const { params, query } = ctx.state.input;
+    ctx.body = { data: await contentDom(deps.db, targetOf(ctx, params), query.lang) };
+  });
 
-  router.post(
-    '/content/copy-widget',
-    once,
-    validate({ query: contentQuery, body: copyWidgetBody }),
-    async (ctx) => {
-      const { query, body } = ctx.state.input;
-      const ifMatch = ifMatchVersions(ctx.get('If-Match'));
-      answer(ctx, await copyWidgetsBetween(deps.db, eshopOf(ctx), body, query.lang, ifMatch, recordOf(ctx)));
-    },
-  );
+  router.post('/content/copy-widget', once, copyContentWidgets, async (ctx) => {
+    const { query, body } = ctx.state.input;
+    const ifMatch = ifMatchVersions(ctx.get('If-Match'));
+    answer(ctx, await copyWidgetsBetween(deps.db, eshopOf(ctx), body, query.lang, ifMatch, recordOf(ctx)));
+  });
 
-  router.get(
-    `/content${ENTITY}/revisions`,
-    validate({ params: entityParams, query: revisionsQuery }),
-    async (ctx) => {
-      const { params, query } = ctx.state.input;
-      ctx.body = await listRevisions(deps.db, targetOf(ctx, params), query);
-    },
-  );
+  router.get(`/content${ENTITY}/revisions`, listContentRevisions, async (ctx) => {
+    const { params, query } = ctx.state.input;
+    ctx.body = await listRevisions(deps.db, targetOf(ctx, params), query);
+  });
 
   router.post(
     `/content${ENTITY}/revisions/:revision_id/restore`,
     once,
-    validate({ params: revisionParams, query: contentQuery }),
+    restoreContentRevision,
     async (ctx) => {
       const { params, query } = ctx.state.input;
       answer(ctx, await restoreRevision(deps.db, targetOf(ctx, params), params.revision_id, query.lang));

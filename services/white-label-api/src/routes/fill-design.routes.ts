@@ -1,9 +1,23 @@
-import { eshopOf, idempotent, validate } from '@catalogue/http';
+import { eshopOf, guard, idempotent } from '@catalogue/http';
 import { entityParams } from '../schemas/common.schema';
-import { fillDesignBody, fillDesignQuery } from '../schemas/fill-design.schema';
+import {
+  fillDesignBody,
+  fillDesignDocumentedBody,
+  fillDesignQuery,
+  fillDesignResponse,
+} from '../schemas/fill-design.schema';
 import { etagOf, ifMatchVersions } from '../services/content-version';
 import { fillEntityDesign } from '../services/fill-design.service';
 import { licensedRouter, type RouteDeps } from './licensed-router';
+
+export const fillDesignRoute = guard({
+  operationId: 'fillDesign',
+  params: entityParams,
+  query: fillDesignQuery,
+  body: fillDesignBody,
+  documentedBody: fillDesignDocumentedBody,
+  response: { 200: fillDesignResponse },
+});
 
 export function fillDesignRoutes(deps: RouteDeps) {
   const router = licensedRouter(deps);
@@ -11,7 +25,7 @@ export function fillDesignRoutes(deps: RouteDeps) {
   router.post(
     '/entity/:entity_id/type/:entity_type/design',
     idempotent(deps),
-    validate({ params: entityParams, query: fillDesignQuery, body: fillDesignBody }),
+    fillDesignRoute,
     async (ctx) => {
       const { params, query, body } = ctx.state.input;
       const ifMatch = ifMatchVersions(ctx.get('If-Match'));

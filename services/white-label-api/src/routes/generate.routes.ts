@@ -1,9 +1,26 @@
-import { eshopOf, idempotent, validate } from '@catalogue/http';
+import { eshopOf, guard, idempotent } from '@catalogue/http';
 import type { Deps } from '../deps';
 import { entityParams } from '../schemas/common.schema';
-import { generateBody, generateIdParams } from '../schemas/generate.schema';
+import { generateBody, generateIdParams, generationJobResponse } from '../schemas/generate.schema';
 import { findGeneration, runningGeneration, startGeneration } from '../services/generate.service';
 import { licensedRouter } from './licensed-router';
+
+export const startGenerationRoute = guard({
+  operationId: 'startGeneration',
+  params: entityParams,
+  body: generateBody,
+  response: { 200: generationJobResponse },
+});
+export const getRunningGeneration = guard({
+  operationId: 'getRunningGeneration',
+  params: entityParams,
+  response: { 200: generationJobResponse },
+});
+export const getGeneration = guard({
+  operationId: 'getGeneration',
+  params: generateIdParams,
+  response: { 200: generationJobResponse },
+});
 
 /** Generation jobs: start (credits reserved), resume the running one, poll by id. */
 export function generateRoutes(deps: Deps) {
@@ -14,7 +31,7 @@ export function generateRoutes(deps: Deps) {
     '/content/:entity_id/type/:entity_type/generate',
     // A retried start with the same Idempotency-Key answers the first job: charged once.
     idempotent(deps),
-    validate({ params: entityParams, body: generateBody }),
+    startGenerationRoute,
     async (ctx) => {
       const { params, body } = ctx.state.input;
       const recorder = ctx.state.idempotency;
@@ -29,18 +46,14 @@ export function generateRoutes(deps: Deps) {
     },
   );
 
-  router.get(
-    '/content/:entity_id/type/:entity_type/generate',
-    validate({ params: entityParams }),
-    async (ctx) => {
-      const { params } = ctx.state.input;
-      ctx.body = {
-        data: await runningGeneration(deps.db, eshopOf(ctx).id, params.entity_type, params.entity_id),
-      };
-    },
-  );
+  router.get('/content/:entity_id/type/:entity_type/generate', getRunningGeneration, async (ctx) => {
+    const { params } = ctx.state.input;
+    ctx.body = {
+      data: await runningGeneration(deps.db, eshopOf(ctx).id, params.entity_type, params.entity_id),
+    };
+  });
 
-  router.get('/generate/:generate_id', validate({ params: generateIdParams }), async (ctx) => {
+  router.get('/generate/:generate_id', getGeneration, async (ctx) => {
     const { params } = ctx.state.input;
     ctx.body = { data: await findGeneration(deps.db, eshopOf(ctx).id, params.generate_id) };
   });

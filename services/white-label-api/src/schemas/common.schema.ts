@@ -1,6 +1,9 @@
 import Joi from 'joi';
 import { CONTENT_LANGUAGES, WHITE_LABEL_ENTITY_TYPES } from '@catalogue/config';
+import { baseComponent, responseObject } from '@catalogue/http';
 import { isValidText } from './valid-text.schema';
+
+export { baseComponent, responseObject };
 
 /** Entity types of the white-label API (catalogue brands have no editor). */
 export const ENTITY_TYPES = WHITE_LABEL_ENTITY_TYPES;
@@ -40,3 +43,18 @@ export function entityParamsWith<K extends string>(key: K): Joi.ObjectSchema<Ent
 export function languageMap(value: Joi.StringSchema = Joi.string().allow('')): Joi.ObjectSchema {
   return Joi.object(Object.fromEntries(CONTENT_LANGUAGES.map((lang) => [lang, value])));
 }
+
+/*
+ * Response bodies. Their joi schemas describe what a route answers, for docs/openapi.yaml
+ * (scripts/gen-openapi.mjs) and the contract tests that read it: they are never run against a
+ * response. A schema named with `.id()` becomes a component of the document.
+ */
+
+/** `{ data: … }`, the envelope of most answers. */
+export function dataResponse(data: Joi.Schema): Joi.ObjectSchema {
+  return responseObject({ data });
+}
+
+export const offsetTimestamp = baseComponent('OffsetTimestamp');
+export const entityTypeEnum = Joi.string().valid(...ENTITY_TYPES);
+export const languageCodeEnum = Joi.string().valid(...CONTENT_LANGUAGES);

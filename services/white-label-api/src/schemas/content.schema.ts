@@ -6,8 +6,11 @@ import Joi from 'joi';
 import { CONTENT_LANGUAGES, type Language } from '@catalogue/config';
 import type { SamplePart } from '@catalogue/content';
 import {
+  baseComponent,
   entityIdSchema,
   entityParamsWith,
+  entityTypeEnum,
+  responseObject,
   entityTypeSchema,
   idSchema,
   languageMap,
@@ -70,9 +73,13 @@ export type ExtensionInput =
 
 /** An element of a new widget (`json` of the content POST); ids are the caller's own references. */
 const newElementSchema = Joi.object({
-  id: idSchema.required(),
+  id: idSchema.required().description('A reference within `json` only.'),
   parent_id: Joi.number().integer().min(0).max(MAX_INT).default(0),
-  child_id: Joi.number().integer().min(0).max(MAX_INT),
+  child_id: Joi.number()
+    .integer()
+    .min(0)
+    .max(MAX_INT)
+    .description("Defaults to the element's index in `json`."),
   class: Joi.string()
     .allow('')
     .max(255)
@@ -83,12 +90,19 @@ const newElementSchema = Joi.object({
     .pattern(/^[A-Za-z][A-Za-z0-9]{0,15}$/)
     .required(),
   value: valueSchema.default({}),
-  extension: extensionSchema.default([]),
+  extension: extensionSchema
+    .default([])
+    .description(
+      "Attributes as content elements carry them, or as favourites do (a language map of\nattribute objects, `{default: {src, alt}, cs: {alt}}`), so a favourite's children\ncan be added as read.\n",
+    ),
   // Kept as sent: elements read from the content (or a favourite) stay "to fill" where they were.
   sample: Joi.array()
     .items(Joi.string().valid('value', 'src', 'href', 'title'))
     .unique()
-    .max(4),
+    .max(4)
+    .description(
+      "The element's parts still to fill, as content elements carry them (see\n`WlContentElement.sample`): kept, so elements read from the content and added again\nstay out of every public output until written.\n",
+    ),
 });
 
 export interface NewElementInput {
@@ -105,11 +119,14 @@ export interface NewElementInput {
 
 /** Content POST: add a widget (`widget_id`, `position`, `json`) or reorder (`ord`); see decisions.md. */
 export const contentPostBody = Joi.object<ContentPostInput, true>({
-  added: Joi.boolean(),
-  widget_id: idSchema,
-  position: Joi.number().integer().min(0).max(MAX_INT),
+  added: Joi.boolean().description('True for an add, false for a reorder (optional).'),
+  widget_id: idSchema.description('Catalogue widget to add.'),
+  position: Joi.number().integer().min(0).max(MAX_INT).description('0-based; default the end.'),
   json: Joi.array().items(newElementSchema).max(500).unique('id'),
-  ord: Joi.array().items(idSchema).max(10_000),
+  ord: Joi.array()
+    .items(idSchema)
+    .max(10_000)
+    .description('Every content widget id of the entity, once each, in the new order.'),
 }).required();
 
 export interface ContentPostInput {
@@ -166,12 +183,13 @@ export type ContentPutInput = Record<string, { children: EditElementInput[] }>;
 export const elementCopyBody = Joi.object<ElementCopyInput, true>({
   action: Joi.string().valid('copy', 'remove').required(),
   index: Joi.number().integer().min(0).max(MAX_INT).required(),
-  contentId: idSchema.required(),
-  /** The parent element's id; "0" (the default) is the widget's top level. */
+  contentId: idSchema.required().description("The content widget's id."),
   parent: Joi.alternatives(
     Joi.string().pattern(/^(0|[1-9][0-9]{0,9})$/),
     Joi.number().integer().min(0).max(MAX_INT),
-  ).default('0'),
+  )
+    .default('0')
+    .description('The parent element\'s id; "0" (default) is the widget\'s top level.'),
 }).required();
 
 export interface ElementCopyInput {
@@ -192,3 +210,52 @@ export interface CopyWidgetInput {
   target_entity_id: string;
   type: EntityType;
 }
+
+/** Element attributes as answered: `[]` when there are none, else each a string or a language map. */
+const contentAttributes = baseComponent('WlContentAttributes');
+
+export const contentElementShape = responseObject({
+  id: Joi.number().integer().min(1).description('Unique within the entity.'),
+  parent_id: Joi.number().integer().min(0).description('0 = top level of the widget.'),
+  child_id: Joi.number().integer().min(0).description('Order among siblings.'),
+  class: Joi.string(),
+  is_editable: Joi.boolean(),
+  tag: Joi.string(),
+  value: baseComponent('WlLangMap'),
+  extension: contentAttributes,
+  sample: Joi.array()
+    .items(Joi.string().valid('value', 'src', 'href', 'title'))
+    .min(1)
+    .unique()
+    .optional()
+    .description(
+      'Present only while parts of the element still hold the catalogue\'s sample content (a\nwidget added without `json` starts with it where the item has no data of its own):\n`value` = its `default` value, `src`/`href`/`title` = that attribute. An editor shows\nthem as "to fill". No public output (catalogue lists, content/dom, entity html) ever\ncontains them: an element with nothing but sample is left out, and so is a widget left\nempty by that. Writing the part (PUT: `value` in `default`, or the attribute) ends it;\nwriting another language keeps the `default` sample to fill.\n',
+    ),
+}).id('WlContentElement');
+
+export const contentWidgetShape = responseObject({
+  id: Joi.number().integer().min(1).description("The content widget's id, unique within the entity."),
+  key: Joi.number().integer().min(0).description('0-based position.'),
+  widget_id: Joi.number().integer().min(0).description('The catalogue widget (`GET /widget`).'),
+  children: Joi.array().items(contentElementShape),
+  html: Joi.string().description('This widget alone, sanitised, in the requested `lang`.'),
+  is_original: Joi.boolean().description("False once a person changed the widget's elements."),
+}).id('WlContentWidget');
+
+/** The entity's content widgets in display order: the answer of every content read and write. */
+export const contentWidgetsResponse = Joi.array().items(contentWidgetShape);
+
+/** GET …/revisions 200. */
+export const revisionsResponse = responseObject({
+  data: Joi.array().items(baseComponent('ContentRevision')),
+  meta: responseObject({
+    total: Joi.number().integer().min(0),
+    current_page: Joi.number().integer().min(1),
+    per_page: Joi.number().integer().min(1),
+  }),
+});
+
+/** POST content/dom 200. */
+export const contentDomResponse = responseObject({
+  data: responseObject({ entity_id: Joi.string(), entity_type: entityTypeEnum, html: Joi.string() }),
+});

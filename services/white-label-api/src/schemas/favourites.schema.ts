@@ -1,7 +1,14 @@
 import Joi from 'joi';
 import { CONTENT_LANGUAGES } from '@catalogue/config';
 import type { CreateFavouriteInput } from '../services/favourites.service';
-import { idSchema, languageMap } from './common.schema';
+import {
+  baseComponent,
+  dataResponse,
+  idSchema,
+  languageMap,
+  offsetTimestamp,
+  responseObject,
+} from './common.schema';
 
 /** PHP-style empty map: `[]` means "nothing" wherever a map is expected. */
 const emptyArray = Joi.array().max(0);
@@ -61,10 +68,72 @@ const elementSchema = Joi.object({
 
 export const createFavouriteBody = Joi.object<CreateFavouriteInput, true>({
   name: Joi.string().trim().min(1).max(255).required(),
-  widget_id: idSchema.required(),
+  widget_id: idSchema.required().description('A widget of the catalogue (`GET /widget`).'),
   children: Joi.array().items(elementSchema).min(1).max(1_000).required(),
 }).required();
 
 export const favouriteParams = Joi.object<{ widget_favourite_id: number }, true>({
   widget_favourite_id: idSchema.required(),
+});
+
+const langMap = baseComponent('WlLangMap');
+const textOrMap = Joi.alternatives().try(Joi.string(), langMap).match('one');
+const noAttributes = Joi.array().max(0);
+
+/** An element of a favourite as answered. */
+export const favouriteElementShape = responseObject({
+  sample: Joi.array()
+    .items(Joi.string().valid('value', 'src', 'href', 'title'))
+    .max(4)
+    .unique()
+    .optional()
+    .description(
+      "The element's parts still holding the catalogue's sample, as content elements carry\nthem (`WlContentElement.sample`); kept, so a favourite saved from a widget still to\nfill and added again (`json`) stays out of every public output until written.\n",
+    ),
+  id: Joi.number().integer().min(1),
+  parent_id: Joi.number().integer().min(0).description('0 = top level of the widget.'),
+  child_id: Joi.number().integer().min(0).description('Order among siblings.'),
+  class: Joi.string(),
+  is_editable: Joi.boolean(),
+  tag: Joi.string(),
+  value: langMap,
+  extension: Joi.alternatives()
+    .try(
+      noAttributes,
+      Joi.object({
+        ...Object.fromEntries(Object.keys(ATTRIBUTES).map((name) => [name, textOrMap])),
+        ...Object.fromEntries(
+          CONTENT_LANGUAGES.map((lang) => [
+            lang,
+            Joi.alternatives().try(noAttributes, baseComponent('WlAttributes')).match('one'),
+          ]),
+        ),
+      })
+        .min(1)
+        // Each attribute and language is there only when it has a value.
+        .prefs({ presence: 'optional' }),
+    )
+    .match('one')
+    .description(
+      '`[]`, a language map of attribute objects, or attributes whose values are strings or language maps.',
+    ),
+}).id('WlFavouriteElement');
+
+export const favouriteShape = responseObject({
+  id: Joi.number().integer(),
+  name: Joi.string(),
+  widget_id: Joi.number().integer(),
+  children: Joi.array().items(favouriteElementShape),
+  created_at: offsetTimestamp,
+  updated_at: offsetTimestamp,
+}).id('WlFavourite');
+
+/** GET /widget-favourite 200. */
+export const favouritesResponse = dataResponse(Joi.array().items(favouriteShape));
+/** POST /widget-favourite 201, GET /widget-favourite/{id} 200. */
+export const favouriteResponse = dataResponse(favouriteShape).id('WlFavouriteResponse');
+/** DELETE /widget-favourite/{id} 200. */
+export const favouriteDeletedResponse = responseObject({
+  data: responseObject({ id: Joi.number().integer() }),
+  message: Joi.valid('Widget favourite deleted'),
 });

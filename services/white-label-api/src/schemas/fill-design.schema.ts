@@ -1,7 +1,7 @@
 import Joi from 'joi';
 import { CONTENT_LANGUAGES, type Language } from '@catalogue/config';
 import type { FillDesignInput } from '../services/fill-design.service';
-import { idSchema } from './common.schema';
+import { baseComponent, idSchema, responseObject } from './common.schema';
 
 /**
  * The envelope only: each widget entry is checked against the design's structure by libs/content
@@ -26,3 +26,35 @@ export const fillDesignBody = Joi.object<FillDesignInput, true>({
   design_id: idSchema.strict().required(),
   widget: Joi.array().items(Joi.object().unknown(true)).min(1).max(100).required(),
 }).required();
+
+/** Texts by role: one string or a language map each. */
+const textsByRole = Joi.object().pattern(Joi.string(), baseComponent('WlText'));
+
+/**
+ * The body as documented (docs/openapi.yaml): what fillDesign checks each widget entry for.
+ * Documentation only; fillDesignBody is what validates.
+ */
+export const fillDesignDocumentedBody = Joi.object({
+  design_id: Joi.number().integer().min(1).required(),
+  widget: Joi.array()
+    .items(
+      Joi.object({
+        design_widget_id: Joi.number().integer().required(),
+        fields: textsByRole.description("Texts by role (the structure's `field`)."),
+        items: Joi.array()
+          .items(textsByRole)
+          .description("At most `item_count` items, each with texts by role (the structure's `item_field`)."),
+        image: Joi.array().items(Joi.string().uri()),
+        icon: Joi.array().items(Joi.string().uri()),
+      }),
+    )
+    .min(1)
+    .max(100)
+    .required(),
+});
+
+/** POST …/design 200. */
+export const fillDesignResponse = responseObject({
+  html: baseComponent('WlHtmlMap'),
+  widget_created: Joi.number().integer().min(1),
+});

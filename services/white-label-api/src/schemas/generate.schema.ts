@@ -1,6 +1,6 @@
 import Joi from 'joi';
 import { CONTENT_LANGUAGES } from '@catalogue/config';
-import { idSchema } from './common.schema';
+import { dataResponse, idSchema, languageCodeEnum, offsetTimestamp, responseObject } from './common.schema';
 
 /** Hard cap of the research list in the body; the configured WEB_RESEARCH_MAX_URLS is checked by the service. */
 export const SEARCH_WEB_MAX_ITEMS = 100;
@@ -26,26 +26,50 @@ const url = Joi.string()
  */
 export const generateBody = Joi.object<GenerateBody, true>({
   // Optional: the design the entity was last filled with is used when none is sent.
-  design_id: idSchema.strict().allow(null),
-  prompt_id: idSchema.strict().allow(null),
+  design_id: idSchema
+    .strict()
+    .allow(null)
+    .description("An accessible design of the entity's type; defaults to the entity's design."),
+  prompt_id: idSchema.strict().allow(null).description("A global prompt or one of the eshop's."),
   lang: Joi.string()
     .strict()
     .valid(...CONTENT_LANGUAGES)
-    .allow(null),
-  remove_exist_widget: flag,
-  name: text(255),
+    .allow(null)
+    .description(
+      "An active language of the eshop (default `default`); texts are written in it, from this body's fields and the entity's title and old description in this language only (never another language's).",
+    ),
+  remove_exist_widget: flag.description(
+    "`false` appends the generated widgets (written in `lang` only). `true` replaces the entity's content and so also writes again every other active language that has text of its own in it, from the entity's title and old description in that language (estimated and charged per language written); a 422 on this field names the languages that have text but nothing registered to write it again from.",
+  ),
+  name: text(255).description("The entity's name in `lang`; default: its registered title in `lang`."),
   short_description: text(10_000),
   old_description: text(200_000),
-  parameter: text(50_000),
+  parameter: text(50_000).description('`Name: value` lines.'),
   ean: text(64),
-  use_serp_context: flag,
+  use_serp_context: flag.description(
+    'Reserves `serp_context`; no search backend yet, so it is released at settlement.',
+  ),
   use_web_research: flag,
-  search_web: Joi.array().items(url).max(SEARCH_WEB_MAX_ITEMS).allow(null),
-  search_model: Joi.array().items(Joi.string().strict().min(1).max(100)).max(10).allow(null),
+  search_web: Joi.array()
+    .items(url)
+    .max(SEARCH_WEB_MAX_ITEMS)
+    .allow(null)
+    .description(
+      'http(s) pages to read when `use_web_research` is on (at most `WEB_RESEARCH_MAX_URLS` distinct ones).',
+    ),
+  search_model: Joi.array()
+    .items(Joi.string().strict().min(1).max(100))
+    .max(10)
+    .allow(null)
+    .description('Stored with the job; not used yet (no search backend).'),
   // Characters per paragraph field the host would like; 0 = no preference.
   paragraph_length: Joi.number().strict().integer().min(0).max(10_000).allow(null),
-  use_ai_profile: flag,
-}).required();
+  use_ai_profile: flag.description('Stored with the job; no AI profile exists yet.'),
+})
+  .required()
+  .description(
+    'Specification rule 5. Every field is optional; `null` means "not sent". Unknown fields\nare refused (422), so a misspelt flag is not silently ignored.\n',
+  );
 
 export interface GenerateBody {
   design_id?: number | null;
@@ -69,3 +93,34 @@ export interface GenerateBody {
 export const generateIdParams = Joi.object<{ generate_id: number }, true>({
   generate_id: idSchema.required(),
 });
+
+/** A generation job as answered. */
+export const generationJobShape = responseObject({
+  id: Joi.number().integer(),
+  status: Joi.string()
+    .valid('pending', 'running', 'done', 'failed')
+    .description('`pending` → `running` → `done` or `failed`.'),
+  design_id: Joi.number().integer(),
+  lang: languageCodeEnum,
+  widgets_created: Joi.number().integer().min(0),
+  widgets_skipped: Joi.array()
+    .items(
+      responseObject({ design_widget_id: Joi.number().integer(), type: Joi.string(), reason: Joi.string() }),
+    )
+    .optional()
+    .description(
+      "Beyond the specification: the design's fillable widgets the job left out because the data held nothing for them, and why (`no_text`, `no_parameters`, `no_questions`, `no_images`, `no_url`, `no_video`, `no_quotes`, `no_two_options`, `not_answered`). Empty until the job is done.",
+    ),
+  research_sources: Joi.array()
+    .items(responseObject({ url: Joi.string(), design_widget_id: Joi.number().integer().allow(null) }))
+    .optional()
+    .description(
+      "Beyond the specification: the `search_web` pages the job's texts were taken from, with the widget that used each (`null`: the provider read every page for every widget), so the shop can check a source. Empty until the job is done.",
+    ),
+  error_message: Joi.string().allow(null),
+  created_at: offsetTimestamp,
+  updated_at: offsetTimestamp,
+}).id('WlGenerationJob');
+
+/** The job in `{ data }`: a start, the running job, a job by id. */
+export const generationJobResponse = dataResponse(generationJobShape).id('WlGenerationJobResponse');
