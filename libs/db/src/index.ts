@@ -33,6 +33,14 @@ export type { Knex } from 'knex';
 export { normaliseOrigin } from './origins';
 export { catalogueRepository, ENTITY_TABLES, COMMON_LANG_FIELDS } from './repositories/catalogue.repository';
 export { isoMicros, isoOffset } from './timestamps';
+export {
+  contentListJson,
+  decodeFragments,
+  entityListJson,
+  jsonbJson,
+  type ListedOutputs,
+  type ListFragments,
+} from './list-fragments';
 export type {
   EntityType,
   EntityStatus,

@@ -49,8 +49,16 @@ interface ListRow {
   rich_snippet?: ListedEntity['content']['richSnippet'] | null;
   languages_complete?: string[] | null;
   variants?: { code: string; ean: string | null }[];
+  list_json?: string | null;
+  content_list_json?: string | null;
   [column: string]: unknown;
 }
+
+/**
+ * A listed row whose pieces cannot serve it: the entity's are missing, or its content row's
+ * (rows written before the pieces existed, or by a writer the guard trigger caught).
+ */
+const FALLBACK = '(e.list_json is null or (c.eshop_id is not null and c.list_json is null))';
 
 /** Reads of catalogue entities: list pages with their stored content, counts, names. */
 export const catalogueReads = {
@@ -69,14 +77,19 @@ export const catalogueReads = {
     eshopId: number,
     opts: ListOptions,
   ): Promise<ListedEntity[]> {
-    const columns = columnsOf(type).map((c) => `e.${c}`);
+    // With `listJson`, the JSONB columns only of the rows whose pieces are missing (FALLBACK).
+    const column = (c: string) =>
+      opts.listJson ? db.raw(`case when ${FALLBACK} then ${c} end as ??`, [c.slice(2)]) : c;
+    const columns = columnsOf(type).map((c) => column(`e.${c}`));
     const outputs = [
       opts.outputs.marketplace && 'c.marketplace',
       opts.outputs.nested && 'c.nested',
       opts.outputs.siteLink && 'c.site_link',
       opts.outputs.richSnippet && 'c.rich_snippet',
       opts.outputs.languagesComplete && 'c.languages_complete',
-    ].filter((c): c is string => Boolean(c));
+    ]
+      .filter((c): c is string => Boolean(c))
+      .map(column);
     const pageIds = listWhere(db, type, eshopId, opts, 'l')
       .select('l.eshop_id', 'l.id')
       .orderBy('l.id')
@@ -102,10 +115,16 @@ export const catalogueReads = {
         ...columns,
         db.raw(`${isoMicros('e.created_at')} as created_at`),
         db.raw(`${isoMicros('e.updated_at')} as updated_at`),
-        'c.html',
+        column('c.html'),
         ...outputs,
       )
       .orderBy('e.id');
+    if (opts.listJson) {
+      query.select(
+        db.raw(`case when ${FALLBACK} then null else e.list_json end as list_json`),
+        db.raw(`case when ${FALLBACK} then null else c.list_json end as content_list_json`),
+      );
+    }
     if (opts.withVariants) {
       query.select(
         db.raw(
@@ -121,7 +140,10 @@ export const catalogueReads = {
       guid: row.guid,
       isVisible: row.is_visible,
       isLoaded: row.is_loaded,
-      fields: Object.fromEntries(columnsOf(type).map((c) => [c, row[c]])),
+      ...(opts.listJson && {
+        listJson: row.list_json ? { entity: row.list_json, content: row.content_list_json ?? null } : null,
+      }),
+      fields: row.list_json ? {} : Object.fromEntries(columnsOf(type).map((c) => [c, row[c]])),
       createdAt: row.created_at,
       updatedAt: row.updated_at,
       content: {

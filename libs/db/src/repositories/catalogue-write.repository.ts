@@ -10,6 +10,7 @@ import {
   type StoredEntity,
   type StoredVariant,
 } from './catalogue-tables';
+import { entityListJson } from '../list-fragments';
 import { keysFrom, keysSql } from './tenant-keys';
 
 /**
@@ -48,6 +49,8 @@ function toWriteRow(type: EntityType, eshopId: number, write: EntityWrite): Reco
         ? JSON.stringify(value ?? (JSON_FIELDS.has(column) ? [] : {}))
         : (value ?? null);
   }
+  // The list's pieces of these fields, written with them (docs/decisions.md, "Pre-serialised list items").
+  row.list_json = entityListJson(type, write.fields);
   return row;
 }
 
@@ -126,7 +129,7 @@ export const catalogueWrites = {
   ): Promise<Map<string, UpsertedRow>> {
     if (!writes.length) return new Map();
     const { table } = ENTITY_TABLES[type];
-    const columns = ['is_visible', 'is_delete', 'status', ...columnsOf(type)];
+    const columns = ['is_visible', 'is_delete', 'status', ...columnsOf(type), 'list_json'];
     const merge = Object.fromEntries(columns.map((c) => [c, trx.raw('excluded.??', [c])]));
     const query = trx(table)
       .insert(writes.map((w) => toWriteRow(type, eshopId, w)))
