@@ -38,6 +38,10 @@ export {
   decodeFragments,
   entityListJson,
   jsonbJson,
+  LANGUAGE_FIELDS,
+  langSlot,
+  LIST_JSON_LAYOUT,
+  SLOTS as LIST_JSON_SLOTS,
   type ListedOutputs,
   type ListFragments,
 } from './list-fragments';

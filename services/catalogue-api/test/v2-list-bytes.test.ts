@@ -187,7 +187,7 @@ describe('catalogue-api: v2 lists from pre-serialised pieces', () => {
     expect(sample.data.length).toBe(9);
   });
 
-  test('when only some rows of a page have pieces, then pieces and columns mix on the page with the bytes of either alone', async () => {
+  test('when only some rows of a page have pieces of this layout, then pieces and columns mix on the page with the bytes of either alone', async () => {
     // Arrange
     const langs = ['default', 'cs'] as const;
     const { eshop, api, apiToken } = await svc.eshop({ languages: [...langs] });
@@ -208,6 +208,14 @@ describe('catalogue-api: v2 lists from pre-serialised pieces', () => {
       .db('content')
       .where({ eshop_id: eshop.id, external_id: ids[4] })
       .update({ list_json: null });
+    // Pieces of another layout (as if written before the language list changed; here they also
+    // say something else) are not read
+    await svc.deps
+      .db('products')
+      .where({ eshop_id: eshop.id, external_id: ids[2] })
+      .update({
+        list_json: svc.deps.db.raw(`replace(replace(list_json, 'list/1:', 'list/0:'), 'name', 'NAME')`),
+      });
     const mixed = await bodyOf(apiToken, path);
 
     // Assert

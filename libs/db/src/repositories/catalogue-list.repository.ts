@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { LIST_JSON_LAYOUT } from '../list-fragments';
 import { isoMicros } from '../timestamps';
 import {
   columnsOf,
@@ -56,9 +57,43 @@ interface ListRow {
 
 /**
  * A listed row whose pieces cannot serve it: the entity's are missing, or its content row's
- * (rows written before the pieces existed, or by a writer the guard trigger caught).
+ * (rows written before the pieces existed, or by a writer the guard trigger caught). Pieces
+ * of another layout are found after the read (`readable`): checking them in SQL would detoast
+ * the pieces once per column that names FALLBACK.
  */
 const FALLBACK = '(e.list_json is null or (c.eshop_id is not null and c.list_json is null))';
+
+/** Pieces this code can read (list-fragments.ts): written in its layout. */
+const LAYOUT_PREFIX = `${LIST_JSON_LAYOUT}\u0001`;
+const readable = (row: ListRow) =>
+  row.list_json!.startsWith(LAYOUT_PREFIX) &&
+  (row.content_list_json == null || row.content_list_json.startsWith(LAYOUT_PREFIX));
+
+/** A listed row as the list reads it (`listJson`: its pieces, when it has readable ones). */
+function entityOf(type: EntityType, opts: ListOptions, row: ListRow): ListedEntity {
+  return {
+    id: row.id,
+    externalId: row.external_id,
+    guid: row.guid,
+    isVisible: row.is_visible,
+    isLoaded: row.is_loaded,
+    ...(opts.listJson && {
+      listJson: row.list_json ? { entity: row.list_json, content: row.content_list_json ?? null } : null,
+    }),
+    fields: row.list_json ? {} : Object.fromEntries(columnsOf(type).map((c) => [c, row[c]])),
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+    content: {
+      html: row.html ?? {},
+      ...(opts.outputs.marketplace && { marketplace: row.marketplace ?? {} }),
+      ...(opts.outputs.nested && { nested: row.nested ?? [] }),
+      ...(opts.outputs.siteLink && { siteLink: row.site_link ?? { html: {}, list: {} } }),
+      ...(opts.outputs.richSnippet && { richSnippet: row.rich_snippet ?? { html: {}, json: {} } }),
+      ...(opts.outputs.languagesComplete && { languagesComplete: row.languages_complete ?? null }),
+    },
+    ...(opts.withVariants && { variants: row.variants ?? [] }),
+  };
+}
 
 /** Reads of catalogue entities: list pages with their stored content, counts, names. */
 export const catalogueReads = {
@@ -134,28 +169,22 @@ export const catalogueReads = {
       );
     }
     const rows = (await query) as ListRow[];
-    return rows.map((row) => ({
-      id: row.id,
-      externalId: row.external_id,
-      guid: row.guid,
-      isVisible: row.is_visible,
-      isLoaded: row.is_loaded,
-      ...(opts.listJson && {
-        listJson: row.list_json ? { entity: row.list_json, content: row.content_list_json ?? null } : null,
-      }),
-      fields: row.list_json ? {} : Object.fromEntries(columnsOf(type).map((c) => [c, row[c]])),
-      createdAt: row.created_at,
-      updatedAt: row.updated_at,
-      content: {
-        html: row.html ?? {},
-        ...(opts.outputs.marketplace && { marketplace: row.marketplace ?? {} }),
-        ...(opts.outputs.nested && { nested: row.nested ?? [] }),
-        ...(opts.outputs.siteLink && { siteLink: row.site_link ?? { html: {}, list: {} } }),
-        ...(opts.outputs.richSnippet && { richSnippet: row.rich_snippet ?? { html: {}, json: {} } }),
-        ...(opts.outputs.languagesComplete && { languagesComplete: row.languages_complete ?? null }),
-      },
-      ...(opts.withVariants && { variants: row.variants ?? [] }),
-    }));
+    if (opts.listJson && rows.some((row) => row.list_json != null && !readable(row))) {
+      // Pieces of another layout (written before the language list changed): the page again from
+      // the columns, for those rows. Rare: until such rows are written again.
+      const columns = new Map(
+        (await catalogueReads.listPage(db, type, eshopId, { ...opts, listJson: false })).map((r) => [
+          r.id,
+          r,
+        ]),
+      );
+      return rows.flatMap((row) => {
+        if (row.list_json == null || readable(row)) return [entityOf(type, opts, row)];
+        const again = columns.get(row.id);
+        return again ? [{ ...again, listJson: null }] : [];
+      });
+    }
+    return rows.map((row) => entityOf(type, opts, row));
   },
 
   async count(

@@ -2,7 +2,9 @@ import { CATALOGUE_API_LANGUAGES, V1_LANGUAGES, type V1EntityType } from '@catal
 import {
   catalogueRepository,
   decodeFragments,
-  ENTITY_TABLES,
+  LANGUAGE_FIELDS,
+  langSlot,
+  LIST_JSON_SLOTS,
   type Eshop,
   type EntityType,
   type Knex,
@@ -149,28 +151,20 @@ interface ItemPlan {
   langs: string[];
   /** `"<lang>":` for each language. */
   prefixes: string[];
-  /** The piece keys (`<field>:<lang>`, list-fragments.ts) of each field, one per language. */
-  keys: Map<string, string[]>;
+  /** The slots (list-fragments.ts) of each language-map field's pieces, one per language. */
+  slots: Map<string, number[]>;
 }
 
-const PLANNED_FIELDS = [
-  ...ENTITY_TABLES.product.langFields,
-  'html',
-  'marketplace',
-  'site_link.html',
-  'site_link.list',
-  'rich_snippet.html',
-  'rich_snippet.json',
-];
-
 function planOf(type: EntityType, langs: string[], includes: Set<Include>): ItemPlan {
-  return {
-    type,
-    includes,
-    langs,
-    prefixes: langs.map((lang) => `${JSON.stringify(lang)}:`),
-    keys: new Map(PLANNED_FIELDS.map((field) => [field, langs.map((lang) => `${field}:${lang}`)])),
-  };
+  const slots = new Map<string, number[]>();
+  for (const kind of ['entity', 'content'] as const) {
+    for (const field of LANGUAGE_FIELDS[kind])
+      slots.set(
+        field,
+        langs.map((lang) => langSlot(kind, field, lang)),
+      );
+  }
+  return { type, includes, langs, prefixes: langs.map((lang) => `${JSON.stringify(lang)}:`), slots };
 }
 
 /**
@@ -178,11 +172,11 @@ function planOf(type: EntityType, langs: string[], includes: Set<Include>): Item
  * without a piece is left out (`absent` null, as `present`) or given `absent` (as `every`).
  */
 function mapJson(plan: ItemPlan, pieces: ListFragments | undefined, field: string, absent: string | null) {
-  const keys = plan.keys.get(field)!;
+  const slots = plan.slots.get(field)!;
   let out = '{';
   let first = true;
-  for (let i = 0; i < keys.length; i++) {
-    const piece = pieces?.get(keys[i]!) ?? absent;
+  for (let i = 0; i < slots.length; i++) {
+    const piece = pieces?.[slots[i]!] || absent;
     if (piece === null) continue;
     out += `${first ? '' : ','}${plan.prefixes[i]!}${piece}`;
     first = false;
@@ -208,12 +202,12 @@ function v2ItemJson(plan: ItemPlan, row: ListedEntity, stored: { entity: string;
   out += `,"url":${mapJson(plan, e, 'url', null)}`;
   out += `,"seo_title":${mapJson(plan, e, 'seo_title', null)}`;
   out += `,"seo_description":${mapJson(plan, e, 'seo_description', null)}`;
-  if (type === 'product' || type === 'brand') out += `,"image_preview":${e.get('preview') ?? '""'}`;
-  if (type === 'blog') out += `,"category":${e.get('preview') ?? '""'}`;
+  if (type === 'product' || type === 'brand') out += `,"image_preview":${e[LIST_JSON_SLOTS.preview]!}`;
+  if (type === 'blog') out += `,"category":${e[LIST_JSON_SLOTS.preview]!}`;
   out += `,"content":{"html":${mapJson(plan, c, 'html', '""')}`;
   if (includes.has('marketplace')) out += `,"marketplace":${mapJson(plan, c, 'marketplace', '""')}`;
-  if (includes.has('nested')) out += `,"nested":${c?.get('nested') ?? '[]'}`;
-  const complete = c?.get('languages_complete');
+  if (includes.has('nested')) out += `,"nested":${c?.[LIST_JSON_SLOTS.nested] || '[]'}`;
+  const complete = c?.[LIST_JSON_SLOTS.languagesComplete] || undefined;
   out += `,"languages_complete":${JSON.stringify(completeOf(complete?.split(','), plan.langs))}}`;
   if (includes.has('site_link')) {
     out += `,"site_link":{"html":${mapJson(plan, c, 'site_link.html', '""')}`;
