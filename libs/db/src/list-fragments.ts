@@ -61,7 +61,7 @@ function slots(count: number): string[] {
   return out;
 }
 
-const NON_ASCII = /[^\x00-\x7f]/;
+const NON_ASCII = /[\u0080-\uffff]/;
 
 function utf8Order(a: string, b: string): number {
   // ASCII (every key the renderers write): one byte per code unit, so code-unit order is byte order.
