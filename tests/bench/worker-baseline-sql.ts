@@ -45,24 +45,27 @@ export interface ContentColumns {
   tree: string;
   html: string;
   languages_complete: string;
+  /** The list's pieces of the outputs (contentListJson), written with them. */
+  list_json: string;
   marketplace: string;
   nested: string;
   site_link: string;
   rich_snippet: string;
 }
 
-export const CONTENT_COLUMNS = 11;
+export const CONTENT_COLUMNS = 12;
 
 /** contentRepository.saveMany of n products. */
 export function upsertContentsSql(n: number): string {
   const rows = Array.from({ length: n }, (_, i) => `(${params(1 + i * CONTENT_COLUMNS, CONTENT_COLUMNS)})`);
   return (
-    'insert into "content" ("entity_type", "eshop_id", "external_id", "html", "languages_complete", "marketplace", "nested", ' +
+    'insert into "content" ("entity_type", "eshop_id", "external_id", "html", "languages_complete", "list_json", "marketplace", "nested", ' +
     `"origin", "rich_snippet", "site_link", "tree") values ${rows.join(', ')} ` +
     'on conflict ("eshop_id", "entity_type", "external_id") do update set "origin" = excluded."origin",' +
     '"tree" = excluded."tree","html" = excluded."html","marketplace" = excluded."marketplace",' +
     '"nested" = excluded."nested","site_link" = excluded."site_link","rich_snippet" = excluded."rich_snippet",' +
-    '"languages_complete" = excluded."languages_complete","updated_at" = CURRENT_TIMESTAMP(6)'
+    '"languages_complete" = excluded."languages_complete","list_json" = excluded."list_json",' +
+    '"updated_at" = CURRENT_TIMESTAMP(6)'
   );
 }
 
@@ -77,6 +80,7 @@ export function upsertContentsBindings(
     externalId,
     c.html,
     c.languages_complete,
+    c.list_json,
     c.marketplace,
     c.nested,
     c.origin,
@@ -96,12 +100,13 @@ export function contentFromBindings(bindings: readonly unknown[]): ContentColumn
   return {
     html: at(3),
     languages_complete: at(4),
-    marketplace: at(5),
-    nested: at(6),
-    origin: at(7),
-    rich_snippet: at(8),
-    site_link: at(9),
-    tree: at(10),
+    list_json: at(5),
+    marketplace: at(6),
+    nested: at(7),
+    origin: at(8),
+    rich_snippet: at(9),
+    site_link: at(10),
+    tree: at(11),
   };
 }
 
