@@ -39,6 +39,7 @@ export const UPSERT_COLUMNS = [
   'images',
   'is_delete',
   'is_visible',
+  'list_json',
   'name',
   'parameter_values',
   'parameters_ids',
@@ -64,6 +65,7 @@ const MERGED = [
   'categories_ids',
   'parameters_ids',
   'parameter_values',
+  'list_json',
 ];
 
 /**

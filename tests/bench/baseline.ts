@@ -12,6 +12,7 @@ import { Readable } from 'node:stream';
 import Koa from 'koa';
 import bodyParser from 'koa-bodyparser';
 import pg from 'pg';
+import { entityListJson } from '@catalogue/db';
 import {
   COUNT_SQL,
   LIST_SQL,
@@ -50,6 +51,9 @@ function rowValues(eshopId: number, item: Item): unknown[] {
         return item.is_visible ?? true;
       case 'status':
         return 'generate';
+      case 'list_json':
+        // The list's pieces the service writes with every row (a new item's fields are the item's).
+        return entityListJson('product', item);
       default:
         if (JSON_COLUMNS.has(column)) return JSON.stringify(item[column] ?? []);
         if (LANG_COLUMNS.has(column)) return JSON.stringify(item[column] ?? {});

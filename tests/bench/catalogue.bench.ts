@@ -8,7 +8,13 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type autocannon from 'autocannon';
 import { Redis } from 'ioredis';
-import { catalogueRepository, type EntityWrite, type Knex } from '@catalogue/db';
+import {
+  catalogueRepository,
+  contentListJson,
+  type EntityWrite,
+  type Knex,
+  type ListedOutputs,
+} from '@catalogue/db';
 import { upsertSql } from './baseline-sql';
 import { contentInsert, fillerInsert, productId, productItem } from './fixtures';
 import {
@@ -34,14 +40,24 @@ import {
 
 const SCENARIOS = ['list', 'list-depth', 'import-new', 'import-update', 'import-stale'] as const;
 type Scenario = (typeof SCENARIOS)[number];
-/** Service over baseline (list, imports), deep page over first page p50 (list-depth, at most), stale over fresh (import-stale). */
+/**
+ * Service over baseline (list, imports), deep page over first page p50 (list-depth, at most),
+ * stale over fresh (import-stale); each judged on the median of the interleaved rounds' ratios.
+ * The list's baseline parses the stored JSON and serialises it again; the service serves
+ * pre-serialised pieces (issue 33: at least 1.5 times the parse-and-stringify handler).
+ */
 const TARGETS: Record<Scenario, number> = {
-  list: 0.8,
+  list: 1.5,
   'list-depth': 1.5,
-  'import-new': 0.5,
+  'import-new': 0.9,
   'import-update': 0.5,
   'import-stale': 0.8,
 };
+/** The list's p99 at this many connections, over the baseline's: at most this (median of rounds). */
+const LIST_P99_CONNECTIONS = 50;
+const LIST_P99_TARGET = 1;
+/** Verdicts take the median of at least this many interleaved rounds. */
+const MIN_ROUNDS = 3;
 
 const ESHOPS = 2;
 const PRODUCTS_PER_ESHOP = 10_000;
@@ -172,13 +188,39 @@ async function createStaleEshop(
   return { eshop, seconds };
 }
 
-/** What the generation worker would do: ready, loaded, with a rendered content row. */
+/**
+ * What the generation worker would do: ready, loaded, with a rendered content row and its list
+ * pieces (`list_json`, what every render writes with the outputs: contentListJson).
+ */
 async function makeListable(db: Knex): Promise<void> {
   await db('products').update({ status: 'ready', is_loaded: true });
   const { sql, bindings } = contentInsert();
   await db.raw(sql, bindings);
+  for (let after = ''; ;) {
+    const rows = await db('content')
+      .select('eshop_id', 'external_id', ...CONTENT_OUTPUTS)
+      .where('external_id', '>', after)
+      .orderBy('external_id')
+      .limit(2_000);
+    if (!rows.length) break;
+    after = (rows[rows.length - 1] as { external_id: string }).external_id;
+    await db.raw(
+      `update content c set list_json = v.list_json
+         from unnest(?::bigint[], ?::text[], ?::text[]) as v(eshop_id, external_id, list_json)
+        where c.eshop_id = v.eshop_id and c.entity_type = 'product' and c.external_id = v.external_id`,
+      [
+        rows.map((r: { eshop_id: number }) => r.eshop_id),
+        rows.map((r: { external_id: string }) => r.external_id),
+        rows.map((r: ListedOutputs) => contentListJson(r)),
+      ],
+    );
+  }
+  const missing = await db('products').whereNull('list_json').count<{ n: number }[]>('* as n');
+  if (Number(missing[0]!.n) !== 0) throw new Error(`${missing[0]!.n} products have no list pieces`);
   await db.raw('vacuum analyze products, product_variants, content');
 }
+
+const CONTENT_OUTPUTS = ['html', 'marketplace', 'nested', 'site_link', 'rich_snippet', 'languages_complete'];
 
 /**
  * The baseline answers the bytes the service answers: the first, a middle, the last and a page
@@ -444,7 +486,7 @@ function report(
         const { min, median, max } = spread(rounds);
         const target = TARGETS[r.scenario];
         const atMost = r.scenario === 'list-depth';
-        const met = atMost ? overall <= target : overall >= target;
+        const met = atMost ? median <= target : median >= target;
         return [
           r.scenario,
           String(r.connections),
@@ -460,10 +502,43 @@ function report(
       3,
     ),
   );
+  const tail = results.find((r) => r.scenario === 'list' && r.connections === LIST_P99_CONNECTIONS);
+  if (tail) {
+    const rounds = tail.service.rounds.map((round, i) => round.p99 / tail.baseline.rounds[i]!.p99);
+    const { min, median, max } = spread(rounds);
+    log('');
+    log(
+      table(
+        ['scenario', 'conn', 'ratio', 'overall', 'rounds: min', 'median', 'max', 'target', 'result'],
+        [
+          [
+            'list',
+            String(LIST_P99_CONNECTIONS),
+            'p99 service/baseline',
+            `${fixed(tail.service.p99 / tail.baseline.p99, 2)} (${fixed(tail.service.p99)} / ${fixed(tail.baseline.p99)} ms)`,
+            fixed(min, 2),
+            fixed(median, 2),
+            fixed(max, 2),
+            `≤ ${fixed(LIST_P99_TARGET, 2)}`,
+            verdict(`list p99 at ${LIST_P99_CONNECTIONS} connections`, median <= LIST_P99_TARGET, 'ABOVE'),
+          ],
+        ],
+        3,
+      ),
+    );
+  }
+  log('');
+  log(
+    `verdicts on the median of the ${env.rounds} interleaved rounds' ratios; list: the service against the ` +
+      'parse-and-stringify handler (reads the rows, parses their stored JSON, serialises the same bytes)',
+  );
 }
 
 /** Node flags for BENCH_CPU_PROF: one profile per process, replaced by the next run. */
-async function run(env: BenchEnv, cleanup: Cleanup): Promise<void> {
+async function run(given: BenchEnv, cleanup: Cleanup): Promise<void> {
+  if (given.rounds < MIN_ROUNDS)
+    log(`BENCH_ROUNDS=${given.rounds}: measuring ${MIN_ROUNDS} rounds, the least a verdict's median takes`);
+  const env = { ...given, rounds: Math.max(given.rounds, MIN_ROUNDS) };
   const runId = `${process.pid}`;
   const queuePrefix = `catalogue-bench-${runId}`;
   const { url, db } = await createBenchDatabase(env.databaseUrl, `catalogue_bench_${runId}`, cleanup);
@@ -490,6 +565,9 @@ async function run(env: BenchEnv, cleanup: Cleanup): Promise<void> {
       // the load never reaches: a benchmark token sends far more than a client may.
       RATE_LIMIT_READ_PER_MINUTE: '1000000',
       RATE_LIMIT_WRITE_PER_MINUTE: '1000000',
+      // The baseline's pool queues without a bound; 50 list connections (two statements each)
+      // would otherwise be shed past the default 20 waiting (503), which fails the run.
+      DATABASE_POOL_QUEUE_MAX: '1000',
     },
     nodeArgs: cpuProfileArgs(env.cpuProfDir, 'catalogue-api'),
     cleanup,

@@ -308,7 +308,7 @@ export interface Measurement {
   /** CPU ms per request, when it could be measured. */
   cpuPerRequest: Omit<CpuTimes, 'backends'> | undefined;
   /** Each interleaved round alone (its slice of this side), in the order they ran. */
-  rounds: { itemsPerSec: number; p50: number }[];
+  rounds: { itemsPerSec: number; p50: number; p99: number }[];
 }
 
 interface Slice {
@@ -403,6 +403,7 @@ function summary(spec: LoadSpec, slices: Slice[]): Measurement {
     rounds: slices.map((s) => ({
       itemsPerSec: (s.requests * spec.itemsPerRequest) / s.seconds,
       p50: percentile(s.latencies, 0.5),
+      p99: percentile(s.latencies, 0.99),
     })),
   };
 }

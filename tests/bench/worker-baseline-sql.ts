@@ -102,6 +102,7 @@ export function relationsBindings(
 export const CONTENT_COLUMNS = [
   'html',
   'languages_complete',
+  'list_json',
   'marketplace',
   'nested',
   'origin',
@@ -119,6 +120,7 @@ const MERGED = [
   'site_link',
   'rich_snippet',
   'languages_complete',
+  'list_json',
 ];
 const ROW_WIDTH = 3 + CONTENT_COLUMNS.length;
 

@@ -33,6 +33,18 @@ export type { Knex } from 'knex';
 export { normaliseOrigin } from './origins';
 export { catalogueRepository, ENTITY_TABLES, COMMON_LANG_FIELDS } from './repositories/catalogue.repository';
 export { isoMicros, isoOffset } from './timestamps';
+export {
+  contentListJson,
+  decodeFragments,
+  entityListJson,
+  jsonbJson,
+  LANGUAGE_FIELDS,
+  langSlot,
+  LIST_JSON_LAYOUT,
+  SLOTS as LIST_JSON_SLOTS,
+  type ListedOutputs,
+  type ListFragments,
+} from './list-fragments';
 export type {
   EntityType,
   EntityStatus,

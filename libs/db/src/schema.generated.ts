@@ -38,6 +38,7 @@ export interface SchemaRows {
     updated_at: Date;
     category: string | null;
     images: Json;
+    list_json: string | null;
   };
   brands: {
     eshop_id: number;
@@ -56,6 +57,7 @@ export interface SchemaRows {
     created_at: Date;
     updated_at: Date;
     image_preview: string | null;
+    list_json: string | null;
   };
   categories: {
     eshop_id: number;
@@ -74,6 +76,7 @@ export interface SchemaRows {
     created_at: Date;
     updated_at: Date;
     images: Json;
+    list_json: string | null;
   };
   content: {
     eshop_id: number;
@@ -91,6 +94,7 @@ export interface SchemaRows {
     languages_complete: Json | null;
     version: number;
     revisions_trimmed_to: number;
+    list_json: string | null;
   };
   content_revisions: {
     id: number;
@@ -288,6 +292,7 @@ export interface SchemaRows {
     categories_ids: Json;
     parameters_ids: Json;
     parameter_values: Json;
+    list_json: string | null;
   };
   prompts: {
     id: number;
@@ -410,7 +415,8 @@ export interface SchemaOptionalOnInsert {
     | 'created_at'
     | 'updated_at'
     | 'category'
-    | 'images';
+    | 'images'
+    | 'list_json';
   brands:
     | 'id'
     | 'guid'
@@ -425,7 +431,8 @@ export interface SchemaOptionalOnInsert {
     | 'seo_description'
     | 'created_at'
     | 'updated_at'
-    | 'image_preview';
+    | 'image_preview'
+    | 'list_json';
   categories:
     | 'id'
     | 'guid'
@@ -440,7 +447,8 @@ export interface SchemaOptionalOnInsert {
     | 'seo_description'
     | 'created_at'
     | 'updated_at'
-    | 'images';
+    | 'images'
+    | 'list_json';
   content:
     | 'origin'
     | 'tree'
@@ -453,7 +461,8 @@ export interface SchemaOptionalOnInsert {
     | 'updated_at'
     | 'languages_complete'
     | 'version'
-    | 'revisions_trimmed_to';
+    | 'revisions_trimmed_to'
+    | 'list_json';
   content_revisions: 'id' | 'generation_job_id' | 'languages_changed' | 'created_at';
   credit_accounts: 'balance' | 'reserved' | 'updated_at' | 'low_balance_threshold';
   credit_ledger: 'id' | 'reserved_delta' | 'job_id' | 'reason' | 'created_at';
@@ -530,7 +539,8 @@ export interface SchemaOptionalOnInsert {
     | 'brand_id'
     | 'categories_ids'
     | 'parameters_ids'
-    | 'parameter_values';
+    | 'parameter_values'
+    | 'list_json';
   prompts:
     | 'id'
     | 'eshop_id'

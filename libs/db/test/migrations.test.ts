@@ -85,6 +85,7 @@ const MIGRATIONS = [
   '20261126000800_webhook_secret_rotation',
   '20261127000600_event_trace_context',
   '20261127000900_tenant_scoped_keys',
+  '20261128000200_list_json',
 ];
 
 async function databaseExists(name: string): Promise<boolean> {

@@ -40,7 +40,7 @@ export { parseBody } from './middleware/body';
 export type { BodyType } from './middleware/body';
 export { whiteLabelCors } from './middleware/cors';
 export { bodyOf, eshopOf } from './types';
-export { jsonStream } from './json-stream';
+export { jsonStream, RawJson } from './json-stream';
 export type { AppContext, AppRouter, AppState } from './types';
 export { default as Router } from '@koa/router';
 export { buildBaseDeps, closeBaseDeps, exitOnSignals } from './runtime';

@@ -1,4 +1,4 @@
-import { jsonStream } from '@catalogue/http';
+import { jsonStream, RawJson } from '@catalogue/http';
 
 async function text(body: Record<string, unknown>, key: string): Promise<string> {
   let out = '';
@@ -18,8 +18,17 @@ describe('jsonStream', () => {
     ],
     ['an empty list after another key', { meta: { total: 0 }, data: [] }],
     ['a key that is not an array', { data: 'text', other: [1, 2] }],
+    [
+      'pre-serialised items among others',
+      { data: [new RawJson('{"a":"é\\n","b":[1,{}]}'), { c: 2 }, new RawJson('null')], meta: { total: 3 } },
+    ],
   ])('when the body is %s, then the chunks are the bytes of JSON.stringify', async (_name, body) => {
     expect(await text(body as Record<string, unknown>, 'data')).toBe(JSON.stringify(body));
+  });
+
+  test('when an item is pre-serialised, then its text is written as it is, not serialised again', async () => {
+    const raw = '{"b":1,  "a":"x"}';
+    expect(await text({ data: [new RawJson(raw)] }, 'data')).toBe(`{"data":[${raw}]}`);
   });
 
   test('when the list is large, then it is sent in several chunks of at most about 32 KB', async () => {

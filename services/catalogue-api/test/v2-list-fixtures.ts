@@ -1,6 +1,6 @@
 // Shared arrangement of the v2 list tests (split by the specification's list rules): the
 // service, what each entity type lists and includes, and writers of items and stored content.
-import type { EntityType } from '@catalogue/db';
+import { contentListJson, type EntityType } from '@catalogue/db';
 import { catalogueService, type Client } from './helpers';
 
 export const PATH: Record<EntityType, string> = {
@@ -110,6 +110,8 @@ export function v2ListService() {
       site_link: JSON.stringify(c.site_link ?? { html: {}, list: {} }),
       rich_snippet: JSON.stringify(c.rich_snippet ?? { html: {}, json: {} }),
       ...(c.languages_complete && { languages_complete: JSON.stringify(c.languages_complete) }),
+      // The list's pieces, as every render writes them (v2-list-bytes.test.ts covers rows without).
+      list_json: contentListJson(c),
     });
   }
 

@@ -27,6 +27,7 @@ import * as deliverySettlementState from './20261126000600_delivery_settlement_s
 import * as webhookSecretRotation from './20261126000800_webhook_secret_rotation';
 import * as eventTraceContext from './20261127000600_event_trace_context';
 import * as tenantScopedKeys from './20261127000900_tenant_scoped_keys';
+import * as listJson from './20261128000200_list_json';
 
 export interface Migration {
   name: string;
@@ -64,4 +65,5 @@ export const migrations: Migration[] = [
   { name: '20261126000800_webhook_secret_rotation', ...webhookSecretRotation },
   { name: '20261127000600_event_trace_context', ...eventTraceContext },
   { name: '20261127000900_tenant_scoped_keys', ...tenantScopedKeys },
+  { name: '20261128000200_list_json', ...listJson },
 ];

@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { LIST_JSON_LAYOUT } from '../list-fragments';
 import { isoMicros } from '../timestamps';
 import {
   columnsOf,
@@ -49,7 +50,49 @@ interface ListRow {
   rich_snippet?: ListedEntity['content']['richSnippet'] | null;
   languages_complete?: string[] | null;
   variants?: { code: string; ean: string | null }[];
+  list_json?: string | null;
+  content_list_json?: string | null;
   [column: string]: unknown;
+}
+
+/**
+ * A listed row whose pieces cannot serve it: the entity's are missing, or its content row's
+ * (rows written before the pieces existed, or by a writer the guard trigger caught). Pieces
+ * of another layout are found after the read (`readable`): checking them in SQL would detoast
+ * the pieces once per column that names FALLBACK.
+ */
+const FALLBACK = '(e.list_json is null or (c.eshop_id is not null and c.list_json is null))';
+
+/** Pieces this code can read (list-fragments.ts): written in its layout. */
+const LAYOUT_PREFIX = `${LIST_JSON_LAYOUT}\u0001`;
+const readable = (row: ListRow) =>
+  row.list_json!.startsWith(LAYOUT_PREFIX) &&
+  (row.content_list_json == null || row.content_list_json.startsWith(LAYOUT_PREFIX));
+
+/** A listed row as the list reads it (`listJson`: its pieces, when it has readable ones). */
+function entityOf(type: EntityType, opts: ListOptions, row: ListRow): ListedEntity {
+  return {
+    id: row.id,
+    externalId: row.external_id,
+    guid: row.guid,
+    isVisible: row.is_visible,
+    isLoaded: row.is_loaded,
+    ...(opts.listJson && {
+      listJson: row.list_json ? { entity: row.list_json, content: row.content_list_json ?? null } : null,
+    }),
+    fields: row.list_json ? {} : Object.fromEntries(columnsOf(type).map((c) => [c, row[c]])),
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+    content: {
+      html: row.html ?? {},
+      ...(opts.outputs.marketplace && { marketplace: row.marketplace ?? {} }),
+      ...(opts.outputs.nested && { nested: row.nested ?? [] }),
+      ...(opts.outputs.siteLink && { siteLink: row.site_link ?? { html: {}, list: {} } }),
+      ...(opts.outputs.richSnippet && { richSnippet: row.rich_snippet ?? { html: {}, json: {} } }),
+      ...(opts.outputs.languagesComplete && { languagesComplete: row.languages_complete ?? null }),
+    },
+    ...(opts.withVariants && { variants: row.variants ?? [] }),
+  };
 }
 
 /** Reads of catalogue entities: list pages with their stored content, counts, names. */
@@ -69,14 +112,19 @@ export const catalogueReads = {
     eshopId: number,
     opts: ListOptions,
   ): Promise<ListedEntity[]> {
-    const columns = columnsOf(type).map((c) => `e.${c}`);
+    // With `listJson`, the JSONB columns only of the rows whose pieces are missing (FALLBACK).
+    const column = (c: string) =>
+      opts.listJson ? db.raw(`case when ${FALLBACK} then ${c} end as ??`, [c.slice(2)]) : c;
+    const columns = columnsOf(type).map((c) => column(`e.${c}`));
     const outputs = [
       opts.outputs.marketplace && 'c.marketplace',
       opts.outputs.nested && 'c.nested',
       opts.outputs.siteLink && 'c.site_link',
       opts.outputs.richSnippet && 'c.rich_snippet',
       opts.outputs.languagesComplete && 'c.languages_complete',
-    ].filter((c): c is string => Boolean(c));
+    ]
+      .filter((c): c is string => Boolean(c))
+      .map(column);
     const pageIds = listWhere(db, type, eshopId, opts, 'l')
       .select('l.eshop_id', 'l.id')
       .orderBy('l.id')
@@ -102,10 +150,16 @@ export const catalogueReads = {
         ...columns,
         db.raw(`${isoMicros('e.created_at')} as created_at`),
         db.raw(`${isoMicros('e.updated_at')} as updated_at`),
-        'c.html',
+        column('c.html'),
         ...outputs,
       )
       .orderBy('e.id');
+    if (opts.listJson) {
+      query.select(
+        db.raw(`case when ${FALLBACK} then null else e.list_json end as list_json`),
+        db.raw(`case when ${FALLBACK} then null else c.list_json end as content_list_json`),
+      );
+    }
     if (opts.withVariants) {
       query.select(
         db.raw(
@@ -115,25 +169,22 @@ export const catalogueReads = {
       );
     }
     const rows = (await query) as ListRow[];
-    return rows.map((row) => ({
-      id: row.id,
-      externalId: row.external_id,
-      guid: row.guid,
-      isVisible: row.is_visible,
-      isLoaded: row.is_loaded,
-      fields: Object.fromEntries(columnsOf(type).map((c) => [c, row[c]])),
-      createdAt: row.created_at,
-      updatedAt: row.updated_at,
-      content: {
-        html: row.html ?? {},
-        ...(opts.outputs.marketplace && { marketplace: row.marketplace ?? {} }),
-        ...(opts.outputs.nested && { nested: row.nested ?? [] }),
-        ...(opts.outputs.siteLink && { siteLink: row.site_link ?? { html: {}, list: {} } }),
-        ...(opts.outputs.richSnippet && { richSnippet: row.rich_snippet ?? { html: {}, json: {} } }),
-        ...(opts.outputs.languagesComplete && { languagesComplete: row.languages_complete ?? null }),
-      },
-      ...(opts.withVariants && { variants: row.variants ?? [] }),
-    }));
+    if (opts.listJson && rows.some((row) => row.list_json != null && !readable(row))) {
+      // Pieces of another layout (written before the language list changed): the page again from
+      // the columns, for those rows. Rare: until such rows are written again.
+      const columns = new Map(
+        (await catalogueReads.listPage(db, type, eshopId, { ...opts, listJson: false })).map((r) => [
+          r.id,
+          r,
+        ]),
+      );
+      return rows.flatMap((row) => {
+        if (row.list_json == null || readable(row)) return [entityOf(type, opts, row)];
+        const again = columns.get(row.id);
+        return again ? [{ ...again, listJson: null }] : [];
+      });
+    }
+    return rows.map((row) => entityOf(type, opts, row));
   },
 
   async count(

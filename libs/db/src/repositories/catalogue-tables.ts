@@ -99,6 +99,11 @@ export interface ListOptions extends ListFilter {
     languagesComplete?: boolean;
   };
   withVariants?: boolean;
+  /**
+   * Read each row's stored list pieces (`listJson`) instead of its JSONB columns, which are read
+   * only for rows without pieces (docs/decisions.md, "Pre-serialised list items").
+   */
+  listJson?: boolean;
 }
 
 /** A listed item as stored, with its rendered content (missing content reads as empty). */
@@ -121,6 +126,12 @@ export interface ListedEntity {
     languagesComplete?: string[] | null;
   };
   variants?: { code: string; ean: string | null }[];
+  /**
+   * With `ListOptions.listJson`: the stored pieces (libs/db/src/list-fragments.ts) of the entity
+   * row and of its content row (null: it has none, empty content), or null when the row must be
+   * served from `fields` and `content` (then filled).
+   */
+  listJson?: { entity: string; content: string | null } | null;
 }
 
 /** The importable columns of an entity type: its language maps, then its data fields. */

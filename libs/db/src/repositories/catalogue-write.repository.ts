@@ -13,6 +13,7 @@ import {
   type StoredEntity,
   type StoredVariant,
 } from './catalogue-tables';
+import { entityListJson } from '../list-fragments';
 import { keysFrom, keysSql } from './tenant-keys';
 
 /**
@@ -64,6 +65,8 @@ function toWriteRow(type: EntityType, eshopId: number, write: EntityWrite): Enti
         ? JSON.stringify(value ?? (JSON_FIELDS.has(column) ? [] : {}))
         : (value ?? null);
   }
+  // The list's pieces of these fields, written with them (docs/decisions.md, "Pre-serialised list items").
+  row.list_json = entityListJson(type, write.fields);
   return row;
 }
 
@@ -149,7 +152,7 @@ export const catalogueWrites = {
   ): Promise<Map<string, UpsertedRow>> {
     if (!writes.length) return new Map();
     const { table } = ENTITY_TABLES[type];
-    const columns = ['is_visible', 'is_delete', 'status', ...columnsOf(type)];
+    const columns = ['is_visible', 'is_delete', 'status', ...columnsOf(type), 'list_json'];
     const merge = Object.fromEntries(columns.map((c) => [c, trx.raw('excluded.??', [c])]));
     // The written columns come from ENTITY_TABLES at run time, so the row is one of names.
     const query = trx<EntityRowByName>(table)

@@ -1,5 +1,6 @@
 import type { ContentEntityType } from '@catalogue/config';
 import type { Knex } from 'knex';
+import { contentListJson } from '../list-fragments';
 import { keysSql } from './tenant-keys';
 
 export type { ContentEntityType };
@@ -44,9 +45,9 @@ function where(key: ContentKey) {
   return { eshop_id: key.eshopId, entity_type: key.entityType, external_id: key.externalId };
 }
 
-/** A content's columns as written: jsonb as JSON text. */
+/** A content's columns as written: jsonb as JSON text; `list_json`, the list's pieces of the outputs. */
 export type ContentColumns = { origin: ContentOrigin } & Record<
-  'tree' | (typeof OUTPUT_COLUMNS)[number],
+  'tree' | (typeof OUTPUT_COLUMNS)[number] | 'list_json',
   string
 >;
 
@@ -61,6 +62,8 @@ export function contentColumns(content: StoredContent): ContentColumns {
     site_link: JSON.stringify(content.site_link),
     rich_snippet: JSON.stringify(content.rich_snippet),
     languages_complete: JSON.stringify(content.languages_complete),
+    // Written with the outputs it is made of (docs/decisions.md, "Pre-serialised list items").
+    list_json: contentListJson(content),
   };
 }
 
@@ -165,7 +168,7 @@ export const contentRepository = {
       .onConflict(['eshop_id', 'entity_type', 'external_id'])
       .merge({
         ...Object.fromEntries(
-          ['origin', 'tree', ...OUTPUT_COLUMNS].map((c) => [c, trx.raw('excluded.??', [c])]),
+          ['origin', 'tree', ...OUTPUT_COLUMNS, 'list_json'].map((c) => [c, trx.raw('excluded.??', [c])]),
         ),
         updated_at: trx.fn.now(6),
       });

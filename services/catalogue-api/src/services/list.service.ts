@@ -1,13 +1,18 @@
 import { CATALOGUE_API_LANGUAGES, V1_LANGUAGES, type V1EntityType } from '@catalogue/config';
 import {
   catalogueRepository,
+  decodeFragments,
+  LANGUAGE_FIELDS,
+  langSlot,
+  LIST_JSON_SLOTS,
   type Eshop,
   type EntityType,
   type Knex,
   type LangMap,
   type ListedEntity,
+  type ListFragments,
 } from '@catalogue/db';
-import { ValidationError } from '@catalogue/http';
+import { RawJson, ValidationError } from '@catalogue/http';
 import type { Deps } from '../deps';
 import type { V1ListQuery, V2ListQuery } from '../schemas/list.schema';
 
@@ -139,6 +144,84 @@ function v2Item(type: EntityType, row: ListedEntity, langs: string[], includes: 
   return item;
 }
 
+/** What every item of a request shares when its JSON is put together from stored pieces. */
+interface ItemPlan {
+  type: EntityType;
+  includes: Set<Include>;
+  langs: string[];
+  /** `"<lang>":` for each language. */
+  prefixes: string[];
+  /** The slots (list-fragments.ts) of each language-map field's pieces, one per language. */
+  slots: Map<string, number[]>;
+}
+
+function planOf(type: EntityType, langs: string[], includes: Set<Include>): ItemPlan {
+  const slots = new Map<string, number[]>();
+  for (const kind of ['entity', 'content'] as const) {
+    for (const field of LANGUAGE_FIELDS[kind])
+      slots.set(
+        field,
+        langs.map((lang) => langSlot(kind, field, lang)),
+      );
+  }
+  return { type, includes, langs, prefixes: langs.map((lang) => `${JSON.stringify(lang)}:`), slots };
+}
+
+/**
+ * A language map from pieces: `{"<lang>":<piece>,…}` in the plan's language order; a language
+ * without a piece is left out (`absent` null, as `present`) or given `absent` (as `every`).
+ */
+function mapJson(plan: ItemPlan, pieces: ListFragments | undefined, field: string, absent: string | null) {
+  const slots = plan.slots.get(field)!;
+  let out = '{';
+  let first = true;
+  for (let i = 0; i < slots.length; i++) {
+    const piece = pieces?.[slots[i]!] || absent;
+    if (piece === null) continue;
+    out += `${first ? '' : ','}${plan.prefixes[i]!}${piece}`;
+    first = false;
+  }
+  return `${out}}`;
+}
+
+/**
+ * `v2Item` of a row with stored pieces (ListedEntity.listJson), put together as JSON text: the
+ * same bytes `JSON.stringify(v2Item(…))` gives for the row's columns, without parsing them or
+ * serialising the texts again (docs/decisions.md, "Pre-serialised list items"; a test compares
+ * the two on the same rows).
+ */
+function v2ItemJson(plan: ItemPlan, row: ListedEntity, stored: { entity: string; content: string | null }) {
+  const { type, includes } = plan;
+  const e = decodeFragments(stored.entity);
+  const c = stored.content === null ? undefined : decodeFragments(stored.content);
+  let out = `{"id":${JSON.stringify(row.externalId)},"guid":${JSON.stringify(row.guid)}`;
+  out += `,"is_visible":${JSON.stringify(row.isVisible)},"is_loaded":${JSON.stringify(row.isLoaded)}`;
+  out += `,"name":${mapJson(plan, e, 'name', null)}`;
+  if (type === 'product') out += `,"short_description":${mapJson(plan, e, 'short_description', null)}`;
+  out += `,"description":${mapJson(plan, e, 'description', null)}`;
+  out += `,"url":${mapJson(plan, e, 'url', null)}`;
+  out += `,"seo_title":${mapJson(plan, e, 'seo_title', null)}`;
+  out += `,"seo_description":${mapJson(plan, e, 'seo_description', null)}`;
+  if (type === 'product' || type === 'brand') out += `,"image_preview":${e[LIST_JSON_SLOTS.preview]!}`;
+  if (type === 'blog') out += `,"category":${e[LIST_JSON_SLOTS.preview]!}`;
+  out += `,"content":{"html":${mapJson(plan, c, 'html', '""')}`;
+  if (includes.has('marketplace')) out += `,"marketplace":${mapJson(plan, c, 'marketplace', '""')}`;
+  if (includes.has('nested')) out += `,"nested":${c?.[LIST_JSON_SLOTS.nested] || '[]'}`;
+  const complete = c?.[LIST_JSON_SLOTS.languagesComplete] || undefined;
+  out += `,"languages_complete":${JSON.stringify(completeOf(complete?.split(','), plan.langs))}}`;
+  if (includes.has('site_link')) {
+    out += `,"site_link":{"html":${mapJson(plan, c, 'site_link.html', '""')}`;
+    out += `,"list":${mapJson(plan, c, 'site_link.list', '[]')}}`;
+  }
+  if (includes.has('rich_snippet')) {
+    out += `,"rich_snippet":{"html":${mapJson(plan, c, 'rich_snippet.html', '""')}`;
+    out += `,"json":${mapJson(plan, c, 'rich_snippet.json', null)}}`;
+  }
+  if (includes.has('variant')) out += `,"variant":${JSON.stringify(row.variants ?? [])}`;
+  out += `,"created_at":${JSON.stringify(row.createdAt)},"updated_at":${JSON.stringify(row.updatedAt)}}`;
+  return new RawJson(out);
+}
+
 /**
  * A page of the eshop's items of `type`. A replica may serve it (`deps.reads`): once it has
  * replayed the eshop's newest event it holds every import, delete and render the client can know
@@ -172,11 +255,16 @@ async function v2Page(
         languagesComplete: true,
       },
       withVariants: includes.has('variant'),
+      listJson: true,
     }),
     catalogueRepository.count(db, type, eshop.id, filter),
   ]);
+  const plan = planOf(type, langs, includes);
   return {
-    data: rows.map((row) => v2Item(type, row, langs, includes)),
+    // Rows without stored pieces (written before they existed) from their columns.
+    data: rows.map((row) =>
+      row.listJson ? v2ItemJson(plan, row, row.listJson) : v2Item(type, row, langs, includes),
+    ),
     meta: { current_page: query.page, per_page: query.per_page, total },
   };
 }

@@ -1,0 +1,150 @@
+/**
+ * The pre-serialised pieces of a listed item (docs/decisions.md, "Pre-serialised list items"):
+ * `list_json` of an entity row (its language maps, from its catalogue fields, written by every
+ * import) and of a content row (its rendered outputs, written by every render and edit).
+ *
+ * Stored as text: slots separated by `\x01`, where each slot holds exactly what `JSON.stringify`
+ * gives for the value the list would otherwise read back from the JSONB columns and serialise,
+ * or nothing when there is no value. The separator cannot occur in JSON text (`JSON.stringify`
+ * escapes every control character), and no JSON text is empty, so reading is one `split` with no
+ * JSON parsing and every piece is found by its position: slot 0 is the layout (LIST_JSON_LAYOUT),
+ * then one slot per field and language (LANGUAGE_FIELDS × LIST_LANGUAGES), then the rest.
+ * Pieces of another layout (the language list changed) are not served: the list reads such a row
+ * from its columns (`catalogueReads.listPage`), as a row without pieces.
+ */
+import { CATALOGUE_API_LANGUAGES } from '@catalogue/config';
+import { ENTITY_TABLES, type EntityType, type LangMap } from './repositories/catalogue-tables';
+
+const SEP = '\u0001';
+
+/** The languages the lists can show, in slot order. */
+export const LIST_LANGUAGES: readonly string[] = CATALOGUE_API_LANGUAGES;
+/** Slot 0 of every stored `list_json`: pieces of another layout are not read. */
+export const LIST_JSON_LAYOUT = `list/1:${LIST_LANGUAGES.join(',')}`;
+
+/** The language-map fields of each kind of row, in slot order. */
+export const LANGUAGE_FIELDS = {
+  entity: ['name', 'short_description', 'description', 'url', 'seo_title', 'seo_description'],
+  content: [
+    'html',
+    'marketplace',
+    'site_link.html',
+    'site_link.list',
+    'rich_snippet.html',
+    'rich_snippet.json',
+  ],
+} as const;
+/** The slots after the language maps. */
+const ENTITY_PREVIEW = 1 + LANGUAGE_FIELDS.entity.length * LIST_LANGUAGES.length;
+const CONTENT_NESTED = 1 + LANGUAGE_FIELDS.content.length * LIST_LANGUAGES.length;
+const CONTENT_COMPLETE = CONTENT_NESTED + 1;
+
+/** The slot of a field's piece in one language (-1: a language the lists never show). */
+export function langSlot(kind: keyof typeof LANGUAGE_FIELDS, field: string, lang: string): number {
+  const f = (LANGUAGE_FIELDS[kind] as readonly string[]).indexOf(field);
+  const l = LIST_LANGUAGES.indexOf(lang);
+  if (f < 0) throw new Error(`no ${kind} list piece ${field}`);
+  return l < 0 ? -1 : 1 + f * LIST_LANGUAGES.length + l;
+}
+export const SLOTS = { preview: ENTITY_PREVIEW, nested: CONTENT_NESTED, languagesComplete: CONTENT_COMPLETE };
+
+/** The pieces of one row by slot, as stored ('' where there is none). */
+export type ListFragments = string[];
+
+export function decodeFragments(text: string): ListFragments {
+  return text.split(SEP);
+}
+
+function slots(count: number): string[] {
+  const out = new Array<string>(count).fill('');
+  out[0] = LIST_JSON_LAYOUT;
+  return out;
+}
+
+const NON_ASCII = /[\u0080-\uffff]/;
+
+function utf8Order(a: string, b: string): number {
+  // ASCII (every key the renderers write): one byte per code unit, so code-unit order is byte order.
+  if (!NON_ASCII.test(a) && !NON_ASCII.test(b)) return a.length - b.length || (a < b ? -1 : a > b ? 1 : 0);
+  const x = Buffer.from(a);
+  const y = Buffer.from(b);
+  return x.length - y.length || Buffer.compare(x, y);
+}
+
+/**
+ * `value` with its objects' keys in the order PostgreSQL's JSONB keeps them (shorter keys
+ * first, then by their UTF-8 bytes; the last of duplicate keys wins): what reading the value
+ * back from a JSONB column gives, so that the stored piece has the bytes the list gave when it
+ * parsed the column and serialised it again.
+ */
+export function inJsonbOrder(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(inJsonbOrder);
+  if (value === null || typeof value !== 'object') return value;
+  // What JSON.stringify would call (a Date, for one) before the value reaches the column.
+  const toJSON = (value as { toJSON?: unknown }).toJSON;
+  if (typeof toJSON === 'function') return inJsonbOrder(JSON.parse(JSON.stringify(value)) as unknown);
+  const out: Record<string, unknown> = {};
+  const entries = Object.entries(value).filter(([, v]) => v !== undefined && typeof v !== 'function');
+  for (const [key, v] of entries.sort(([a], [b]) => utf8Order(a, b))) out[key] = inJsonbOrder(v);
+  return out;
+}
+
+/** The JSON of a value as the list serialises it after reading it from a JSONB column. */
+export function jsonbJson(value: unknown): string {
+  return JSON.stringify(inJsonbOrder(value));
+}
+
+/** The text of a list-item preview column: '' when there is none, as the list shows it. */
+function previewOf(type: EntityType, fields: Record<string, unknown>): string | undefined {
+  if (type === 'product') return ((fields.images ?? []) as unknown[])[0] as string | undefined;
+  if (type === 'brand') return fields.image_preview as string | undefined;
+  if (type === 'blog') return fields.category as string | undefined;
+  return undefined;
+}
+
+/** An entity row's `list_json`: its language maps, and its preview (product, brand) or category (blog). */
+export function entityListJson(type: EntityType, fields: Record<string, unknown>): string {
+  const out = slots(ENTITY_PREVIEW + 1);
+  for (const field of ENTITY_TABLES[type].langFields) {
+    const map = fields[field];
+    if (map === null || typeof map !== 'object') continue;
+    for (const [lang, value] of Object.entries(map as LangMap)) {
+      const slot = langSlot('entity', field, lang);
+      if (slot >= 0 && typeof value === 'string') out[slot] = JSON.stringify(value);
+    }
+  }
+  out[ENTITY_PREVIEW] = JSON.stringify(previewOf(type, fields) ?? '');
+  return out.join(SEP);
+}
+
+/** The rendered outputs a content row's `list_json` is made of (ContentOutputs, loosely typed). */
+export interface ListedOutputs {
+  html?: Partial<Record<string, unknown>> | null;
+  marketplace?: Partial<Record<string, unknown>> | null;
+  nested?: unknown[] | null;
+  site_link?: { html?: Partial<Record<string, unknown>>; list?: Partial<Record<string, unknown>> } | null;
+  rich_snippet?: { html?: Partial<Record<string, unknown>>; json?: Partial<Record<string, unknown>> } | null;
+  languages_complete?: string[] | null;
+}
+
+/** A content row's `list_json`: every rendered output by language, the nested tree, the complete languages. */
+export function contentListJson(content: ListedOutputs): string {
+  const out = slots(CONTENT_COMPLETE + 1);
+  const put = (field: string, map: Partial<Record<string, unknown>> | null | undefined) => {
+    for (const [lang, value] of Object.entries(map ?? {})) {
+      const slot = langSlot('content', field, lang);
+      if (slot >= 0 && value != null) out[slot] = jsonbJson(value);
+    }
+  };
+  put('html', content.html);
+  put('marketplace', content.marketplace);
+  put('site_link.html', content.site_link?.html);
+  put('site_link.list', content.site_link?.list);
+  put('rich_snippet.html', content.rich_snippet?.html);
+  put('rich_snippet.json', content.rich_snippet?.json);
+  out[CONTENT_NESTED] = jsonbJson(content.nested ?? []);
+  // A language list, not JSON: '' is no list (null), ',' alone an empty one.
+  if (Array.isArray(content.languages_complete))
+    out[CONTENT_COMPLETE] = `,${content.languages_complete.join(',')}`;
+  return out.join(SEP);
+}

@@ -1,0 +1,267 @@
+import { contentRepository, type EntityType, type StoredContent } from '@catalogue/db';
+import { PATH, TABLE, item, v2ListService } from './v2-list-fixtures';
+
+/**
+ * v2 list items put together from their stored pieces (`list_json`, docs/decisions.md,
+ * "Pre-serialised list items") against the same items read from their JSONB columns: the same
+ * bytes, and never a stale piece.
+ */
+describe('catalogue-api: v2 lists from pre-serialised pieces', () => {
+  const { svc, importItems, publish } = v2ListService();
+
+  /** Texts that JSON escapes, or that a careless concatenation would break. */
+  const TRICKY = [
+    'plain',
+    'quote " backslash \\ slash / tab \t newline \n return \r',
+    'controls \u0001\u0008\u000c\u001f and del \u007f',
+    'unicode: Židle žluťoučká 椅子 🪑 \u2028\u2029 </script><script>',
+    '',
+    '{"looks":"like json"}',
+    'separator-like \\u0001',
+  ];
+
+  async function bodyOf(token: string, path: string): Promise<string> {
+    const res = await fetch(`${svc.url}${path}`, { headers: { Authorization: `Bearer ${token}` } });
+    expect(res.status).toBe(200);
+    return res.text();
+  }
+
+  /** What the render worker stores for an item (the repository write it uses). */
+  async function render(
+    eshopId: number,
+    type: EntityType,
+    externalId: string,
+    content: Partial<StoredContent>,
+  ) {
+    await svc.deps.db.transaction((trx) =>
+      contentRepository.save(
+        trx,
+        { eshopId, entityType: type, externalId },
+        {
+          origin: 'composed',
+          tree: [],
+          html: {},
+          marketplace: {},
+          nested: [],
+          site_link: { html: {}, list: {} },
+          rich_snippet: { html: {}, json: {} },
+          languages_complete: null,
+          ...content,
+        },
+      ),
+    );
+  }
+
+  function contentOf(n: number, langs: readonly string[]): Partial<StoredContent> {
+    const text = (lang: string) => `${TRICKY[n % TRICKY.length]!} ${lang} ${n}`;
+    const map = (suffix: string, skip?: string) =>
+      Object.fromEntries(langs.filter((l) => l !== skip).map((l) => [l, `<p>${text(l)}${suffix}</p>`]));
+    return {
+      html: map(''),
+      marketplace: map(' market', langs[1]),
+      // Keys in an order JSONB does not keep (it puts shorter keys first).
+      nested: [
+        [
+          {
+            children: [{ children: [], tag: 'b', class: 'cc-b"', id: n + 1 }],
+            tag: 'p',
+            class: 'cc-text',
+            id: n,
+          },
+        ],
+      ],
+      site_link: {
+        html: map(' links'),
+        list: Object.fromEntries(langs.map((l) => [l, [{ slug: `s-${l}`, heading: text(l) }]])),
+      },
+      rich_snippet: {
+        html: map(' ld'),
+        json: Object.fromEntries(
+          langs
+            .filter((l) => l !== langs[0])
+            .map((l) => [
+              l,
+              // Keys JSONB reorders: by length, then by UTF-8 bytes (ž is 2 bytes, zz too).
+              {
+                name: text(l),
+                '@type': 'Product',
+                offers: { price: n, list: [1.5, -0, 1e21, null] },
+                ž: 1,
+                zz: 2,
+                zy: 3,
+              },
+            ]),
+        ),
+      },
+      languages_complete: n % 3 === 0 ? null : langs.filter((_, i) => i % 2 === 0),
+    };
+  }
+
+  function writeItem(type: EntityType, n: number, langs: readonly string[]): Record<string, unknown> {
+    const text = (lang: string) => `${TRICKY[(n + 3) % TRICKY.length]!} ${lang}`;
+    // Not every language of every field: an item lists the languages it has.
+    const map = (field: string) =>
+      Object.fromEntries(langs.filter((_, i) => (i + n) % 3 !== 2).map((l) => [l, `${field} ${text(l)}`]));
+    return item(type, `${type}-${n}-${TRICKY[n % TRICKY.length]!.slice(0, 5)}`, {
+      name: { default: `name ${text('default')}`, ...map('name') },
+      description: map('description'),
+      url: map('url'),
+      seo_title: map('seo'),
+      ...(n % 2 === 0 && { seo_description: map('seo description') }),
+      ...(type === 'product' && {
+        short_description: map('short'),
+        images: n % 4 === 0 ? [] : [`https://example.com/${n}.png?q=%22x%22`],
+        variant: n % 3 === 0 ? [] : [{ code: `V-${n}-ž`, ean: n % 2 ? '8590000000001' : null }],
+      }),
+      ...(type === 'brand' && n % 2 === 0 && { image_preview: `https://example.com/brand-${n}.png` }),
+      ...(type === 'blog' && n % 2 === 0 && { category: `Novinky ${text('cs')}` }),
+    });
+  }
+
+  /** Every type listed under several languages and includes: from pieces, then from the columns. */
+  test('when items have stored pieces, then the list has exactly the bytes of the same items served from their columns', async () => {
+    // Arrange
+    const langs = ['default', 'cs', 'en', 'de'] as const;
+    const { eshop, api, apiToken } = await svc.eshop({
+      languages: [...langs],
+      enableSiteLink: true,
+      enableRichSnippet: true,
+    });
+    const types: EntityType[] = ['brand', 'category', 'product', 'blog'];
+    for (const type of types) {
+      const items = Array.from({ length: 9 }, (_, n) => writeItem(type, n, langs));
+      await importItems(api, type, items);
+      const ids = items.map((i) => i.id as string);
+      await publish(eshop.id, type, ids);
+      // The last item has no content row at all.
+      for (let n = 0; n < 8; n++) await render(eshop.id, type, ids[n]!, contentOf(n, langs));
+    }
+    const queries = [
+      '?per_page=100&lang=all&include=nested,marketplace,variant',
+      '?per_page=100&lang=all&include=nested,marketplace,site_link,rich_snippet,variant',
+      '?per_page=100',
+      '?per_page=100&lang=cs,de',
+      '?per_page=100&lang=de,default&include=marketplace,rich_snippet',
+      '?per_page=4&page=2&lang=en&include=site_link,nested',
+    ];
+    const allowed = (type: EntityType, query: string) =>
+      query.replace(/include=([^&]*)/, (_m, list: string) => {
+        const ok: Record<EntityType, string[]> = {
+          product: ['nested', 'marketplace', 'site_link', 'rich_snippet', 'variant'],
+          category: ['nested', 'marketplace', 'rich_snippet'],
+          brand: ['nested', 'marketplace', 'site_link', 'rich_snippet'],
+          blog: ['nested', 'marketplace', 'site_link', 'rich_snippet'],
+        };
+        return `include=${list
+          .split(',')
+          .filter((i) => ok[type].includes(i))
+          .join(',')}`;
+      });
+    const paths = types.flatMap((type) =>
+      queries.map((q) => `/api/v2/rest/${PATH[type]}${allowed(type, q)}`),
+    );
+    for (const type of types) {
+      const stored = await svc.deps.db(TABLE[type]).where({ eshop_id: eshop.id }).whereNull('list_json');
+      expect(stored).toEqual([]);
+    }
+    expect(
+      await svc.deps.db('content').where({ eshop_id: eshop.id }).whereNull('list_json').count('* as n'),
+    ).toEqual([{ n: 0 }]);
+    // The contract holds for the pieces' answer.
+    for (const path of paths.slice(0, 6)) expect((await api.get(path)).status).toBe(200);
+
+    // Act
+    const fromPieces = new Map<string, string>();
+    for (const path of paths) fromPieces.set(path, await bodyOf(apiToken, path));
+    for (const type of types)
+      await svc.deps.db(TABLE[type]).where({ eshop_id: eshop.id }).update({ list_json: null });
+    await svc.deps.db('content').where({ eshop_id: eshop.id }).update({ list_json: null });
+    const fromColumns = new Map<string, string>();
+    for (const path of paths) fromColumns.set(path, await bodyOf(apiToken, path));
+
+    // Assert
+    for (const path of paths) {
+      expect({ path, body: fromPieces.get(path) }).toEqual({ path, body: fromColumns.get(path) });
+    }
+    const sample = JSON.parse(fromPieces.get(paths[13]!)!) as { data: { content: { nested: unknown } }[] };
+    expect(sample.data.length).toBe(9);
+  });
+
+  test('when only some rows of a page have pieces of this layout, then pieces and columns mix on the page with the bytes of either alone', async () => {
+    // Arrange
+    const langs = ['default', 'cs'] as const;
+    const { eshop, api, apiToken } = await svc.eshop({ languages: [...langs] });
+    const items = Array.from({ length: 6 }, (_, n) => writeItem('product', n, langs));
+    await importItems(api, 'product', items);
+    const ids = items.map((i) => i.id as string);
+    await publish(eshop.id, 'product', ids);
+    for (let n = 0; n < 6; n++) await render(eshop.id, 'product', ids[n]!, contentOf(n, langs));
+    const path = '/api/v2/rest/products?lang=all&include=nested,marketplace,variant';
+    const whole = await bodyOf(apiToken, path);
+
+    // Act: one entity row and one content row lose their pieces
+    await svc.deps
+      .db('products')
+      .where({ eshop_id: eshop.id, external_id: ids[1] })
+      .update({ list_json: null });
+    await svc.deps
+      .db('content')
+      .where({ eshop_id: eshop.id, external_id: ids[4] })
+      .update({ list_json: null });
+    // Pieces of another layout (as if written before the language list changed; here they also
+    // say something else) are not read
+    await svc.deps
+      .db('products')
+      .where({ eshop_id: eshop.id, external_id: ids[2] })
+      .update({
+        list_json: svc.deps.db.raw(`replace(replace(list_json, 'list/1:', 'list/0:'), 'name', 'NAME')`),
+      });
+    const mixed = await bodyOf(apiToken, path);
+
+    // Assert
+    expect(mixed).toBe(whole);
+  });
+
+  test('when an import, a render or a writer that knows nothing of the pieces changes an item, then the next list shows the change', async () => {
+    // Arrange
+    const { eshop, api } = await svc.eshop({ languages: ['default', 'cs'] });
+    await importItems(api, 'product', [item('product', 'P1', { name: { default: 'Chair', cs: 'Židle' } })]);
+    await publish(eshop.id, 'product', ['P1']);
+    await render(eshop.id, 'product', 'P1', { html: { default: '<p>first</p>' } });
+    const list = async () => (await api.get('/api/v2/rest/products?lang=all')).body.data[0];
+    const pieces = async () =>
+      (await svc.deps.db('products').where({ eshop_id: eshop.id, external_id: 'P1' }).first())!.list_json;
+    expect((await list()).name).toEqual({ default: 'Chair', cs: 'Židle' });
+
+    // Act + Assert: an import of a change writes new pieces with the fields
+    await importItems(api, 'product', [{ id: 'P1', name: { cs: 'Křeslo' }, is_visible: false }]);
+    await publish(eshop.id, 'product', ['P1']);
+    expect(await list()).toMatchObject({ name: { default: 'Chair', cs: 'Křeslo' }, is_visible: false });
+    expect(await pieces()).toContain('Křeslo');
+
+    // A render writes new pieces with the outputs
+    await render(eshop.id, 'product', 'P1', { html: { default: '<p>second</p>', cs: '<p>druhý</p>' } });
+    expect((await list()).content.html).toEqual({ default: '<p>second</p>', cs: '<p>druhý</p>' });
+
+    // A writer that changes the columns without the pieces: the guard drops them, the columns serve
+    await svc.deps
+      .db('products')
+      .where({ eshop_id: eshop.id, external_id: 'P1' })
+      .update({ name: JSON.stringify({ default: 'Stool' }) });
+    expect(await pieces()).toBeNull();
+    expect((await list()).name).toEqual({ default: 'Stool' });
+    await svc.deps
+      .db('content')
+      .where({ eshop_id: eshop.id, external_id: 'P1' })
+      .update({ html: JSON.stringify({ default: '<p>third</p>' }) });
+    expect((await list()).content.html).toEqual({ default: '<p>third</p>', cs: '' });
+
+    // A writer that changes nothing the pieces hold keeps them
+    await importItems(api, 'product', [{ id: 'P1', name: { default: 'Chair' } }]);
+    await svc.deps
+      .db('products')
+      .where({ eshop_id: eshop.id, external_id: 'P1' })
+      .update({ is_loaded: false });
+    expect(await pieces()).toContain('Chair');
+  });
+});
