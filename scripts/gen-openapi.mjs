@@ -100,10 +100,19 @@ function routesModuleOf(docsFile) {
   return existsSync(join(root, compiled)) ? compiled : null;
 }
 
-/** The guards (route declarations) a compiled routes module exports. */
+/**
+ * The guards (route declarations) a compiled routes module exports, also those of an exported
+ * plain object of guards (one per entity of a route declared in a loop).
+ */
 function guardsOf(moduleFile) {
-  const exported = require(join(root, moduleFile));
-  return Object.values(exported).filter((value) => typeof value === 'function' && value.openapi);
+  const isGuard = (value) => typeof value === 'function' && !!value.openapi;
+  return Object.values(require(join(root, moduleFile))).flatMap((value) =>
+    isGuard(value)
+      ? [value]
+      : value && Object.getPrototypeOf(value) === Object.prototype
+        ? Object.values(value).filter(isGuard)
+        : [],
+  );
 }
 
 /**
@@ -189,12 +198,24 @@ function applyGuard(doc, operation, spec, components, sharedResponses) {
   const node = operation.node;
   const body = spec.documentedBody ?? spec.body;
   if (body) {
-    const content = node.getIn(['requestBody', 'content'], true);
+    // A shared request body of the base file (`$ref: '#/components/requestBodies/…'`) takes the
+    // schema once, as a shared response does.
+    let requestBody = node.get('requestBody', true);
+    const ref = isMap(requestBody) ? requestBody.get('$ref') : undefined;
+    if (ref) requestBody = doc.getIn(ref.replace(/^#\//, '').split('/'), true);
+    const content = isMap(requestBody) ? requestBody.get('content', true) : undefined;
     if (!isMap(content))
       fail(`${where}: the docs file has no requestBody content for the route's body schema`);
     const media = content.get('application/json', true);
     if (!isMap(media)) fail(`${where}: the docs file has no application/json request body`);
-    setFirst(doc, media, 'schema', convert(body, components, where));
+    const converted = convert(body, components, where);
+    if (ref) {
+      const earlier = sharedResponses.get(ref);
+      if (earlier && earlier !== JSON.stringify(converted))
+        fail(`${where}: another route declares ${ref} otherwise`);
+      sharedResponses.set(ref, JSON.stringify(converted));
+    }
+    setFirst(doc, media, 'schema', converted);
   }
   for (const [part, location] of [
     ['query', 'query'],
