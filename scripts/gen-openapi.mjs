@@ -94,10 +94,13 @@ function fail(message) {
   throw new GenerationError(message);
 }
 
-/** The compiled routes module beside a docs file (`src/routes/x.docs.yaml` → `dist/routes/x.routes.js`). */
+/**
+ * The compiled routes module beside a docs file (`src/routes/x.docs.yaml` → `dist/routes/x.routes.js`,
+ * or `dist/x.js` for libs/http's routers, whose modules are not named `.routes`).
+ */
 function routesModuleOf(docsFile) {
-  const compiled = docsFile.replace('/src/', '/dist/').replace(/\.docs\.yaml$/, '.routes.js');
-  return existsSync(join(root, compiled)) ? compiled : null;
+  const compiled = docsFile.replace('/src/', '/dist/').replace(/\.docs\.yaml$/, '');
+  return [`${compiled}.routes.js`, `${compiled}.js`].find((file) => existsSync(join(root, file))) ?? null;
 }
 
 /**
