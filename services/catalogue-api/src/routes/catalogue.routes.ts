@@ -1,5 +1,6 @@
 import {
   apiRouter,
+  baseComponent,
   bodyOf,
   eshopOf,
   idempotent,
@@ -11,6 +12,7 @@ import {
 import type { EntityType } from '@catalogue/db';
 import type { Deps } from '../deps';
 import { deleteIdsBody, deleteResponse } from '../schemas/delete.schema';
+import { documentedImport, documentedMultiImport } from '../schemas/items.docs';
 import {
   changesQuery,
   changesResponse,
@@ -68,6 +70,52 @@ export const v2DeleteGuards = byPath(([, , name]) =>
   guard({ operationId: `v2Delete${name}`, documentedBody: deleteIdsBody, response: { 200: deleteResponse } }),
 );
 
+/*
+ * The imports have no validator in front: the import service checks each item with the Joi and
+ * Ajv validators compiled from items.contract.ts and reports bad items in `errors`. Their bodies
+ * are documented from the same contract (items.docs.ts).
+ */
+const importResult = { 200: baseComponent('ImportResult') };
+const parameterImportResult = { 200: baseComponent('ParameterImportResult') };
+
+/** POST /api/v2/rest/<entity>. */
+export const v2ImportGuards = byPath(([, type, name]) =>
+  guard({
+    operationId: `v2Import${name}`,
+    documentedBody: documentedImport({ version: 'v2', type, multiImport: false }),
+    response: importResult,
+  }),
+);
+export const v2ImportParameters = guard({
+  operationId: 'v2ImportParameters',
+  documentedBody: documentedImport({ version: 'parameter' }),
+  response: parameterImportResult,
+});
+export const v2MultiImport = guard({
+  operationId: 'v2MultiImport',
+  documentedBody: documentedMultiImport,
+  response: { 200: baseComponent('MultiImportResult') },
+});
+
+/** POST /api/v1/<entity>/bulk-import and /api/v1/parameters/bulk-import. */
+export const v1ImportGuards = {
+  products: guard({
+    operationId: 'v1ImportProducts',
+    documentedBody: documentedImport({ version: 'v1', type: 'product' }),
+    response: importResult,
+  }),
+  categories: guard({
+    operationId: 'v1ImportCategories',
+    documentedBody: documentedImport({ version: 'v1', type: 'category' }),
+    response: importResult,
+  }),
+};
+export const v1ImportParameters = guard({
+  operationId: 'v1ImportParameters',
+  documentedBody: documentedImport({ version: 'parameter' }),
+  response: parameterImportResult,
+});
+
 const V1_ENTITIES = [
   ['products', 'product'],
   ['categories', 'category'],
@@ -98,17 +146,17 @@ export function v2Routes(deps: RouterDeps & Pick<Deps, 'logger' | 'config' | 'qu
       ctx.type = 'json';
       ctx.body = jsonStream(await listV2(deps, eshopOf(ctx), type, ctx.state.input.query), 'data');
     });
-    router.post(`/${path}`, once, async (ctx) => {
+    router.post(`/${path}`, once, v2ImportGuards[path], async (ctx) => {
       ctx.body = await importV2(deps, eshopOf(ctx).id, type, bodyOf(ctx), recordOf(ctx));
     });
     router.delete(`/${path}`, v2DeleteGuards[path], async (ctx) => {
       ctx.body = await softDelete(deps.db, eshopOf(ctx).id, type, bodyOf(ctx));
     });
   }
-  router.post('/parameters', once, async (ctx) => {
+  router.post('/parameters', once, v2ImportParameters, async (ctx) => {
     ctx.body = await importParameters(deps, eshopOf(ctx).id, bodyOf(ctx), recordOf(ctx));
   });
-  router.post('/multi-import', once, async (ctx) => {
+  router.post('/multi-import', once, v2MultiImport, async (ctx) => {
     ctx.body = await multiImport(deps, eshopOf(ctx).id, bodyOf(ctx), recordOf(ctx));
   });
   router.get('/changes', v2Changes, async (ctx) => {
@@ -122,7 +170,7 @@ export function v1Routes(deps: RouterDeps & Pick<Deps, 'logger' | 'config' | 'qu
   const router = apiRouter(deps, { prefix: '/api/v1', bodyLimit: deps.config.http.importBodyLimit });
   const once = idempotent(deps);
   for (const [path, type] of V1_ENTITIES) {
-    router.post(`/${path}/bulk-import`, once, async (ctx) => {
+    router.post(`/${path}/bulk-import`, once, v1ImportGuards[path], async (ctx) => {
       ctx.body = await importV1(deps, eshopOf(ctx).id, type, bodyOf(ctx), recordOf(ctx));
     });
     router.get(`/${path}/list`, v1ListGuards[path], async (ctx) => {
@@ -130,7 +178,7 @@ export function v1Routes(deps: RouterDeps & Pick<Deps, 'logger' | 'config' | 'qu
       ctx.body = jsonStream(await listV1(deps, eshopOf(ctx).id, type, ctx.state.input.query), path);
     });
   }
-  router.post('/parameters/bulk-import', once, async (ctx) => {
+  router.post('/parameters/bulk-import', once, v1ImportParameters, async (ctx) => {
     ctx.body = await importParameters(deps, eshopOf(ctx).id, bodyOf(ctx), recordOf(ctx));
   });
   return router;
