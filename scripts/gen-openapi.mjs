@@ -160,6 +160,11 @@ function tidy(node) {
 function nodeOf(doc, value) {
   const node = doc.createNode(value);
   visit(node, {
+    // A string a YAML 1.1 reader would take for a boolean (`off`, `yes`, …) is quoted.
+    Scalar(_key, scalar) {
+      if (typeof scalar.value === 'string' && /^(y|n|yes|no|on|off|true|false)$/i.test(scalar.value))
+        scalar.type = 'QUOTE_SINGLE';
+    },
     Collection(_key, collection) {
       const leaf = collection.items.every((item) => !isCollection(isMap(collection) ? item.value : item));
       if (leaf && JSON.stringify(collection.toJSON()).length <= 60) collection.flow = true;
