@@ -13,6 +13,7 @@ import type { EntityType } from '@catalogue/db';
 import type { Deps } from '../deps';
 import { deleteIdsBody, deleteResponse } from '../schemas/delete.schema';
 import { documentedImport, documentedMultiImport } from '../schemas/items.docs';
+import { V2_LIST_ITEMS, v1CategoryListItem, v1ProductListItem } from '../schemas/list-items.schema';
 import {
   changesQuery,
   changesResponse,
@@ -45,11 +46,11 @@ function recordOf(ctx: Pick<AppContext, 'state'>): RecordImport | undefined {
 }
 
 const V2_ENTITIES = [
-  ['products', 'product', 'Products', 'ProductV2'],
-  ['categories', 'category', 'Categories', 'CategoryV2'],
-  ['brands', 'brand', 'Brands', 'BrandV2'],
-  ['blogs', 'blog', 'Blogs', 'BlogV2'],
-] as const satisfies readonly (readonly [string, EntityType, string, string])[];
+  ['products', 'product', 'Products'],
+  ['categories', 'category', 'Categories'],
+  ['brands', 'brand', 'Brands'],
+  ['blogs', 'blog', 'Blogs'],
+] as const satisfies readonly (readonly [string, EntityType, string])[];
 
 type V2Path = (typeof V2_ENTITIES)[number][0];
 
@@ -58,8 +59,12 @@ function byPath<T>(make: (entity: (typeof V2_ENTITIES)[number]) => T): Record<V2
 }
 
 /** GET /api/v2/rest/<entity>: one guard per entity (its operation and item component). */
-export const v2ListGuards = byPath(([, , name, item]) =>
-  guard({ operationId: `v2List${name}`, query: v2ListQuery, response: { 200: v2ListResponse(item) } }),
+export const v2ListGuards = byPath(([, type, name]) =>
+  guard({
+    operationId: `v2List${name}`,
+    query: v2ListQuery,
+    response: { 200: v2ListResponse(V2_LIST_ITEMS[type]) },
+  }),
 );
 
 /**
@@ -126,12 +131,12 @@ export const v1ListGuards = {
   products: guard({
     operationId: 'v1ListProducts',
     query: v1ListQuery,
-    response: { 200: v1ListResponse('products', 'V1ProductListItem') },
+    response: { 200: v1ListResponse('products', v1ProductListItem) },
   }),
   categories: guard({
     operationId: 'v1ListCategories',
     query: v1ListQuery,
-    response: { 200: v1ListResponse('categories', 'V1CategoryListItem') },
+    response: { 200: v1ListResponse('categories', v1CategoryListItem) },
   }),
 };
 

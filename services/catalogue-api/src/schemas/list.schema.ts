@@ -123,12 +123,12 @@ export const v1ListMeta = responseObject({
   )
   .id('V1ListMeta');
 
-/** GET /api/v2/rest/<entity> 200: one page of items (each a component of the base file). */
-export function v2ListResponse(item: string) {
-  return responseObject({ data: Joi.array().items(baseComponent(item)), meta: v2ListMeta });
+/** GET /api/v2/rest/<entity> 200: one page of items (list-items.schema.ts). */
+export function v2ListResponse(item: Joi.Schema) {
+  return responseObject({ data: Joi.array().items(item), meta: v2ListMeta });
 }
 
 /** GET /api/v1/<entity>/list 200: the items under the entity's plural name. */
-export function v1ListResponse(key: 'products' | 'categories', item: string) {
-  return responseObject({ [key]: Joi.array().items(baseComponent(item)), meta: v1ListMeta });
+export function v1ListResponse(key: 'products' | 'categories', item: Joi.Schema) {
+  return responseObject({ [key]: Joi.array().items(item), meta: v1ListMeta });
 }
