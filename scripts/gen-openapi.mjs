@@ -94,16 +94,28 @@ function fail(message) {
   throw new GenerationError(message);
 }
 
-/** The compiled routes module beside a docs file (`src/routes/x.docs.yaml` → `dist/routes/x.routes.js`). */
+/**
+ * The compiled routes module beside a docs file (`src/routes/x.docs.yaml` → `dist/routes/x.routes.js`,
+ * or `dist/x.js` for libs/http's routers, whose modules are not named `.routes`).
+ */
 function routesModuleOf(docsFile) {
-  const compiled = docsFile.replace('/src/', '/dist/').replace(/\.docs\.yaml$/, '.routes.js');
-  return existsSync(join(root, compiled)) ? compiled : null;
+  const compiled = docsFile.replace('/src/', '/dist/').replace(/\.docs\.yaml$/, '');
+  return [`${compiled}.routes.js`, `${compiled}.js`].find((file) => existsSync(join(root, file))) ?? null;
 }
 
-/** The guards (route declarations) a compiled routes module exports. */
+/**
+ * The guards (route declarations) a compiled routes module exports, also those of an exported
+ * plain object of guards (one per entity of a route declared in a loop).
+ */
 function guardsOf(moduleFile) {
-  const exported = require(join(root, moduleFile));
-  return Object.values(exported).filter((value) => typeof value === 'function' && value.openapi);
+  const isGuard = (value) => typeof value === 'function' && !!value.openapi;
+  return Object.values(require(join(root, moduleFile))).flatMap((value) =>
+    isGuard(value)
+      ? [value]
+      : value && Object.getPrototypeOf(value) === Object.prototype
+        ? Object.values(value).filter(isGuard)
+        : [],
+  );
 }
 
 /**
@@ -148,6 +160,11 @@ function tidy(node) {
 function nodeOf(doc, value) {
   const node = doc.createNode(value);
   visit(node, {
+    // A string a YAML 1.1 reader would take for a boolean (`off`, `yes`, …) is quoted.
+    Scalar(_key, scalar) {
+      if (typeof scalar.value === 'string' && /^(y|n|yes|no|on|off|true|false)$/i.test(scalar.value))
+        scalar.type = 'QUOTE_SINGLE';
+    },
     Collection(_key, collection) {
       const leaf = collection.items.every((item) => !isCollection(isMap(collection) ? item.value : item));
       if (leaf && JSON.stringify(collection.toJSON()).length <= 60) collection.flow = true;
@@ -189,12 +206,24 @@ function applyGuard(doc, operation, spec, components, sharedResponses) {
   const node = operation.node;
   const body = spec.documentedBody ?? spec.body;
   if (body) {
-    const content = node.getIn(['requestBody', 'content'], true);
+    // A shared request body of the base file (`$ref: '#/components/requestBodies/…'`) takes the
+    // schema once, as a shared response does.
+    let requestBody = node.get('requestBody', true);
+    const ref = isMap(requestBody) ? requestBody.get('$ref') : undefined;
+    if (ref) requestBody = doc.getIn(ref.replace(/^#\//, '').split('/'), true);
+    const content = isMap(requestBody) ? requestBody.get('content', true) : undefined;
     if (!isMap(content))
       fail(`${where}: the docs file has no requestBody content for the route's body schema`);
     const media = content.get('application/json', true);
     if (!isMap(media)) fail(`${where}: the docs file has no application/json request body`);
-    setFirst(doc, media, 'schema', convert(body, components, where));
+    const converted = convert(body, components, where);
+    if (ref) {
+      const earlier = sharedResponses.get(ref);
+      if (earlier && earlier !== JSON.stringify(converted))
+        fail(`${where}: another route declares ${ref} otherwise`);
+      sharedResponses.set(ref, JSON.stringify(converted));
+    }
+    setFirst(doc, media, 'schema', converted);
   }
   for (const [part, location] of [
     ['query', 'query'],

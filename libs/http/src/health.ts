@@ -1,6 +1,8 @@
 import Router from '@koa/router';
+import Joi from 'joi';
 import { Registry } from 'prom-client';
 import type { ErrorCode } from './codes';
+import { guard, responseObject } from './middleware/validate';
 import { openMetricsOf, wantsOpenMetrics } from './openmetrics';
 import type { AppContext, AppState } from './types';
 
@@ -22,6 +24,33 @@ function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
   return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }
 
+/** GET /healthz: no input; its 200 body. */
+export const healthz = guard({
+  operationId: 'healthz',
+  response: { 200: responseObject({ status: Joi.valid('ok') }).unknown(true) },
+});
+
+/** The body of /readyz, 200 and 503 alike. */
+const readiness = responseObject({
+  status: Joi.string().valid('ready', 'not_ready'),
+  code: Joi.valid('unavailable')
+    .optional()
+    .description('On a 503 only, like every error body (`unavailable`).'),
+  checks: Joi.object().pattern(
+    Joi.string(),
+    Joi.string()
+      .valid('ok', 'unavailable', 'failing_open', 'off', 'disabled')
+      .description(
+        'postgres and redis: ok or unavailable (readiness fails). rate_limiter: ok, failing_open (Redis unreachable: requests pass unlimited) or disabled; auth_cache (the APIs): ok, off (its Redis subscription to auth changes is down or does not answer: every request reads PostgreSQL) or disabled; postgres_replica (only with DATABASE_READ_URL): ok or unavailable (reads go to the primary). None of these fails readiness.',
+      ),
+  ),
+})
+  .unknown(true)
+  .id('Readiness');
+
+/** GET /readyz: no input; ready (200) or not (503). */
+export const readyz = guard({ operationId: 'readyz', response: { 200: readiness, 503: readiness } });
+
 /**
  * /healthz: the process is alive (no dependency checked, so a database outage never gets
  * pods killed). /readyz: every dependency answers, or 503 naming the ones that do not.
@@ -30,10 +59,10 @@ function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
  */
 export function healthRouter(checks: ReadinessCheck[], registry: Registry): Router<AppState, AppContext> {
   const router = new Router<AppState, AppContext>();
-  router.get('/healthz', (ctx) => {
+  router.get('/healthz', healthz, (ctx) => {
     ctx.body = { status: 'ok' };
   });
-  router.get('/readyz', async (ctx) => {
+  router.get('/readyz', readyz, async (ctx) => {
     const results = await Promise.all(
       checks.map(async (c) => {
         try {

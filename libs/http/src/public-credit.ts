@@ -1,10 +1,33 @@
 import Router from '@koa/router';
+import Joi from 'joi';
 import type { v3 } from '@catalogue/content';
 import { creditsRepository, type Knex } from '@catalogue/db';
 import { contentHash } from './assets';
 import type { RateLimits } from './rate-limit/limits';
+import { guard, responseObject } from './middleware/validate';
 import { limitByAddress } from './rate-limit/middleware';
 import type { AppContext, AppRouter, AppState } from './types';
+
+/** GET /public/credit: no input; its 200 body (v3.PriceView of @catalogue/content). */
+export const getCreditPrices = guard({
+  operationId: 'getCreditPrices',
+  response: {
+    200: responseObject({
+      data: Joi.array().items(
+        responseObject({
+          operation: Joi.string()
+            .example('widget_generation')
+            .example('web_research')
+            .example('serp_context')
+            .example('listing_row_enrichment'),
+          unit: Joi.string().example('widget_language').example('url').example('generation').example('row'),
+          price: Joi.number().integer().min(0),
+          description: Joi.string(),
+        }),
+      ),
+    }),
+  },
+});
 
 /**
  * GET /public/credit: the price list, without auth. Cacheable: a strong ETag of the body
@@ -15,7 +38,7 @@ import type { AppContext, AppRouter, AppState } from './types';
 export function publicCreditRouter(deps: { db: Knex; rateLimits: RateLimits }): AppRouter {
   const router = new Router<AppState, AppContext>();
   // No token: counted against the client address's anonymous budget.
-  router.get('/public/credit', limitByAddress(deps.rateLimits), async (ctx) => {
+  router.get('/public/credit', limitByAddress(deps.rateLimits), getCreditPrices, async (ctx) => {
     const prices = await creditsRepository.prices(deps.db);
     const body: v3.Data<v3.PriceView[]> = {
       data: prices.map((p) => ({

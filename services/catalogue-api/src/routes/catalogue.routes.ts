@@ -1,17 +1,27 @@
 import {
   apiRouter,
+  baseComponent,
   bodyOf,
   eshopOf,
   idempotent,
   guard,
   jsonStream,
-  validate,
   type AppContext,
   type RouterDeps,
 } from '@catalogue/http';
 import type { EntityType } from '@catalogue/db';
 import type { Deps } from '../deps';
-import { changesQuery, changesResponse, v1ListQuery, v2ListQuery } from '../schemas/list.schema';
+import { deleteIdsBody, deleteResponse } from '../schemas/delete.schema';
+import { documentedImport, documentedMultiImport } from '../schemas/items.docs';
+import { V2_LIST_ITEMS, v1CategoryListItem, v1ProductListItem } from '../schemas/list-items.schema';
+import {
+  changesQuery,
+  changesResponse,
+  v1ListQuery,
+  v1ListResponse,
+  v2ListQuery,
+  v2ListResponse,
+} from '../schemas/list.schema';
 
 export const v2Changes = guard({
   operationId: 'v2Changes',
@@ -35,12 +45,100 @@ function recordOf(ctx: Pick<AppContext, 'state'>): RecordImport | undefined {
   return recorder && ((trx, answer) => recorder.record(trx, 200, answer));
 }
 
-const V2_ENTITIES: [string, EntityType][] = [
+const V2_ENTITIES = [
+  ['products', 'product', 'Products'],
+  ['categories', 'category', 'Categories'],
+  ['brands', 'brand', 'Brands'],
+  ['blogs', 'blog', 'Blogs'],
+] as const satisfies readonly (readonly [string, EntityType, string])[];
+
+type V2Path = (typeof V2_ENTITIES)[number][0];
+
+function byPath<T>(make: (entity: (typeof V2_ENTITIES)[number]) => T): Record<V2Path, T> {
+  return Object.fromEntries(V2_ENTITIES.map((entity) => [entity[0], make(entity)])) as Record<V2Path, T>;
+}
+
+/** GET /api/v2/rest/<entity>: one guard per entity (its operation and item component). */
+export const v2ListGuards = byPath(([, type, name]) =>
+  guard({
+    operationId: `v2List${name}`,
+    query: v2ListQuery,
+    response: { 200: v2ListResponse(V2_LIST_ITEMS[type]) },
+  }),
+);
+
+/**
+ * DELETE /api/v2/rest/<entity>: no validator (delete.service.ts checks the body item by item
+ * and reports bad elements in `errors`); the body is documented only.
+ */
+export const v2DeleteGuards = byPath(([, , name]) =>
+  guard({ operationId: `v2Delete${name}`, documentedBody: deleteIdsBody, response: { 200: deleteResponse } }),
+);
+
+/*
+ * The imports have no validator in front: the import service checks each item with the Joi and
+ * Ajv validators compiled from items.contract.ts and reports bad items in `errors`. Their bodies
+ * are documented from the same contract (items.docs.ts).
+ */
+const importResult = { 200: baseComponent('ImportResult') };
+const parameterImportResult = { 200: baseComponent('ParameterImportResult') };
+
+/** POST /api/v2/rest/<entity>. */
+export const v2ImportGuards = byPath(([, type, name]) =>
+  guard({
+    operationId: `v2Import${name}`,
+    documentedBody: documentedImport({ version: 'v2', type, multiImport: false }),
+    response: importResult,
+  }),
+);
+export const v2ImportParameters = guard({
+  operationId: 'v2ImportParameters',
+  documentedBody: documentedImport({ version: 'parameter' }),
+  response: parameterImportResult,
+});
+export const v2MultiImport = guard({
+  operationId: 'v2MultiImport',
+  documentedBody: documentedMultiImport,
+  response: { 200: baseComponent('MultiImportResult') },
+});
+
+/** POST /api/v1/<entity>/bulk-import and /api/v1/parameters/bulk-import. */
+export const v1ImportGuards = {
+  products: guard({
+    operationId: 'v1ImportProducts',
+    documentedBody: documentedImport({ version: 'v1', type: 'product' }),
+    response: importResult,
+  }),
+  categories: guard({
+    operationId: 'v1ImportCategories',
+    documentedBody: documentedImport({ version: 'v1', type: 'category' }),
+    response: importResult,
+  }),
+};
+export const v1ImportParameters = guard({
+  operationId: 'v1ImportParameters',
+  documentedBody: documentedImport({ version: 'parameter' }),
+  response: parameterImportResult,
+});
+
+const V1_ENTITIES = [
   ['products', 'product'],
   ['categories', 'category'],
-  ['brands', 'brand'],
-  ['blogs', 'blog'],
-];
+] as const;
+
+/** GET /api/v1/<entity>/list. */
+export const v1ListGuards = {
+  products: guard({
+    operationId: 'v1ListProducts',
+    query: v1ListQuery,
+    response: { 200: v1ListResponse('products', v1ProductListItem) },
+  }),
+  categories: guard({
+    operationId: 'v1ListCategories',
+    query: v1ListQuery,
+    response: { 200: v1ListResponse('categories', v1CategoryListItem) },
+  }),
+};
 
 /** v2: list, import and soft-delete per entity; parameters; multi-import; the change feed. */
 export function v2Routes(deps: RouterDeps & Pick<Deps, 'logger' | 'config' | 'queues' | 'reads'>) {
@@ -48,22 +146,22 @@ export function v2Routes(deps: RouterDeps & Pick<Deps, 'logger' | 'config' | 'qu
   // A retried import with the same Idempotency-Key answers what the first one did.
   const once = idempotent(deps);
   for (const [path, type] of V2_ENTITIES) {
-    router.get(`/${path}`, validate({ query: v2ListQuery }), async (ctx) => {
+    router.get(`/${path}`, v2ListGuards[path], async (ctx) => {
       // About 1.4 MB for 100 products with content: sent in chunks (jsonStream says why).
       ctx.type = 'json';
       ctx.body = jsonStream(await listV2(deps, eshopOf(ctx), type, ctx.state.input.query), 'data');
     });
-    router.post(`/${path}`, once, async (ctx) => {
+    router.post(`/${path}`, once, v2ImportGuards[path], async (ctx) => {
       ctx.body = await importV2(deps, eshopOf(ctx).id, type, bodyOf(ctx), recordOf(ctx));
     });
-    router.delete(`/${path}`, async (ctx) => {
+    router.delete(`/${path}`, v2DeleteGuards[path], async (ctx) => {
       ctx.body = await softDelete(deps.db, eshopOf(ctx).id, type, bodyOf(ctx));
     });
   }
-  router.post('/parameters', once, async (ctx) => {
+  router.post('/parameters', once, v2ImportParameters, async (ctx) => {
     ctx.body = await importParameters(deps, eshopOf(ctx).id, bodyOf(ctx), recordOf(ctx));
   });
-  router.post('/multi-import', once, async (ctx) => {
+  router.post('/multi-import', once, v2MultiImport, async (ctx) => {
     ctx.body = await multiImport(deps, eshopOf(ctx).id, bodyOf(ctx), recordOf(ctx));
   });
   router.get('/changes', v2Changes, async (ctx) => {
@@ -76,19 +174,16 @@ export function v2Routes(deps: RouterDeps & Pick<Deps, 'logger' | 'config' | 'qu
 export function v1Routes(deps: RouterDeps & Pick<Deps, 'logger' | 'config' | 'queues' | 'reads'>) {
   const router = apiRouter(deps, { prefix: '/api/v1', bodyLimit: deps.config.http.importBodyLimit });
   const once = idempotent(deps);
-  for (const [path, type] of [
-    ['products', 'product'],
-    ['categories', 'category'],
-  ] as const) {
-    router.post(`/${path}/bulk-import`, once, async (ctx) => {
+  for (const [path, type] of V1_ENTITIES) {
+    router.post(`/${path}/bulk-import`, once, v1ImportGuards[path], async (ctx) => {
       ctx.body = await importV1(deps, eshopOf(ctx).id, type, bodyOf(ctx), recordOf(ctx));
     });
-    router.get(`/${path}/list`, validate({ query: v1ListQuery }), async (ctx) => {
+    router.get(`/${path}/list`, v1ListGuards[path], async (ctx) => {
       ctx.type = 'json';
       ctx.body = jsonStream(await listV1(deps, eshopOf(ctx).id, type, ctx.state.input.query), path);
     });
   }
-  router.post('/parameters/bulk-import', once, async (ctx) => {
+  router.post('/parameters/bulk-import', once, v1ImportParameters, async (ctx) => {
     ctx.body = await importParameters(deps, eshopOf(ctx).id, bodyOf(ctx), recordOf(ctx));
   });
   return router;

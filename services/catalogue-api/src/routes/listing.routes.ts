@@ -1,13 +1,27 @@
-import { apiRouter, bodyOf, eshopOf, idempotent, validate, type RouterDeps } from '@catalogue/http';
+import { apiRouter, bodyOf, eshopOf, guard, idempotent, type RouterDeps } from '@catalogue/http';
 import type { Deps } from '../deps';
 import { batchParams, listingQuery } from '../schemas/list.schema';
+import { listingBatchCreated, listingRowsResponse, listingUploadBody } from '../schemas/listing.schema';
 import { listingRows, uploadListing } from '../services/listing.service';
+
+/** No validator: the service checks the feed (JSON or CSV); the JSON body is documented only. */
+export const uploadListingBatch = guard({
+  operationId: 'uploadListingBatch',
+  documentedBody: listingUploadBody,
+  response: { 201: listingBatchCreated },
+});
+export const listListingBatchRows = guard({
+  operationId: 'listListingBatchRows',
+  params: batchParams,
+  query: listingQuery,
+  response: { 200: listingRowsResponse },
+});
 
 /** Listing batches: upload a feed (JSON rows or CSV), read its enriched rows. */
 export function listingRoutes(deps: RouterDeps & Pick<Deps, 'logger' | 'queues' | 'reads'>) {
   // Any other content type is a 415 from the router's body parser.
   const router = apiRouter(deps, { prefix: '/api/v2/rest/listing', bodyTypes: ['json', 'csv'] });
-  router.post('/', idempotent(deps), async (ctx) => {
+  router.post('/', idempotent(deps), uploadListingBatch, async (ctx) => {
     const format = ctx.is('text/csv') ? 'csv' : 'json';
     const recorder = ctx.state.idempotency;
     ctx.body = await uploadListing(
@@ -20,7 +34,7 @@ export function listingRoutes(deps: RouterDeps & Pick<Deps, 'logger' | 'queues' 
     );
     ctx.status = 201;
   });
-  router.get('/:batch_id/product', validate({ params: batchParams, query: listingQuery }), async (ctx) => {
+  router.get('/:batch_id/product', listListingBatchRows, async (ctx) => {
     const { params, query } = ctx.state.input;
     ctx.body = await listingRows(deps, eshopOf(ctx).id, params.batch_id, query);
   });

@@ -100,3 +100,35 @@ export const changesResponse = responseObject({
   next_cursor: Joi.string().min(1),
   has_more: Joi.boolean(),
 });
+
+/** `meta` of a v2 list page (and of the listing's pages). */
+export const v2ListMeta = responseObject({
+  current_page: Joi.number().integer().min(1),
+  per_page: Joi.number().integer().min(1),
+  total: Joi.number().integer().min(0),
+}).id('V2ListMeta');
+
+/** `meta` of a v1 list page. */
+export const v1ListMeta = responseObject({
+  current_page: Joi.number().integer().min(1),
+  from: Joi.number().integer().min(0),
+  last_page: Joi.number().integer().min(1),
+  per_page: Joi.number().integer().min(1),
+  to: Joi.number().integer().min(0),
+  total: Joi.number().integer().min(0),
+})
+  .description(
+    '`from` and `to` are the 1-based positions of the first and last item of the page (both 0 on\n' +
+      'an empty page); `last_page` is at least 1.\n',
+  )
+  .id('V1ListMeta');
+
+/** GET /api/v2/rest/<entity> 200: one page of items (list-items.schema.ts). */
+export function v2ListResponse(item: Joi.Schema) {
+  return responseObject({ data: Joi.array().items(item), meta: v2ListMeta });
+}
+
+/** GET /api/v1/<entity>/list 200: the items under the entity's plural name. */
+export function v1ListResponse(key: 'products' | 'categories', item: Joi.Schema) {
+  return responseObject({ [key]: Joi.array().items(item), meta: v1ListMeta });
+}
