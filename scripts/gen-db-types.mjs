@@ -1,10 +1,11 @@
 // Writes libs/db/src/schema.generated.ts, the tables' column types, from the schema the
 // migrations make: it migrates a scratch database of its own on the test database server
 // (TEST_DATABASE_SERVER_URL, default the local one), reads its catalog and drops it.
-// Run as `npm run gen:db-types` after adding a migration.
+// Run as `npm run gen:db-types` after adding a migration. `--check` writes nothing and fails
+// when the committed file is not what it would write (part of `npm run lint`).
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -37,8 +38,19 @@ try {
     await migrateLatest(db);
     const text = await generateSchemaTypes(db);
     const options = await prettier.resolveConfig(target);
-    writeFileSync(target, await prettier.format(text, { ...options, filepath: target }));
-    console.log(`wrote ${target.slice(root.length + 1)}`);
+    const formatted = await prettier.format(text, { ...options, filepath: target });
+    const relative = target.slice(root.length + 1);
+    if (process.argv.includes('--check')) {
+      if (readFileSync(target, 'utf8') !== formatted) {
+        console.error(
+          `${relative} is not what the migrations make: run \`npm run gen:db-types\` and commit it`,
+        );
+        process.exitCode = 1;
+      }
+    } else {
+      writeFileSync(target, formatted);
+      console.log(`wrote ${relative}`);
+    }
   } finally {
     await db.destroy();
   }
