@@ -216,14 +216,7 @@ function applyGuard(doc, operation, spec, components, sharedResponses) {
       fail(`${where}: the docs file has no requestBody content for the route's body schema`);
     const media = content.get('application/json', true);
     if (!isMap(media)) fail(`${where}: the docs file has no application/json request body`);
-    const converted = convert(body, components, where);
-    if (ref) {
-      const earlier = sharedResponses.get(ref);
-      if (earlier && earlier !== JSON.stringify(converted))
-        fail(`${where}: another route declares ${ref} otherwise`);
-      sharedResponses.set(ref, JSON.stringify(converted));
-    }
-    setFirst(doc, media, 'schema', converted);
+    setSchema(doc, media, convert(body, components, where), ref, sharedResponses, where);
   }
   for (const [part, location] of [
     ['query', 'query'],
@@ -278,15 +271,22 @@ function applyGuard(doc, operation, spec, components, sharedResponses) {
     if (ref) response = doc.getIn(ref.replace(/^#\//, '').split('/'), true);
     const media = isMap(response) ? response.getIn(['content', 'application/json'], true) : undefined;
     if (!isMap(media)) fail(`${where}: the docs file's ${status} response has no application/json content`);
-    const converted = convert(schema, components, where);
-    if (ref) {
-      const earlier = sharedResponses.get(ref);
-      if (earlier && earlier !== JSON.stringify(converted))
-        fail(`${where}: another route declares ${ref} otherwise`);
-      sharedResponses.set(ref, JSON.stringify(converted));
-    }
-    setFirst(doc, media, 'schema', converted);
+    setSchema(doc, media, convert(schema, components, where), ref, sharedResponses, where);
   }
+}
+
+/**
+ * Puts a converted schema into a media object; one reached by `$ref` (a shared request body or
+ * response) is filled once, and every route that uses it must declare the same schema.
+ */
+function setSchema(doc, media, converted, ref, shared, where) {
+  if (ref) {
+    const earlier = shared.get(ref);
+    if (earlier && earlier !== JSON.stringify(converted))
+      fail(`${where}: another route declares ${ref} otherwise`);
+    shared.set(ref, JSON.stringify(converted));
+  }
+  setFirst(doc, media, 'schema', converted);
 }
 
 /** Every `*.docs.yaml` of the routers and libs/http: each must be in DOCS_FILES, or it would be left out. */
