@@ -48,6 +48,18 @@ export function insertedColumn(db: Knex | Knex.Transaction): string {
   return rawColumn(db, '(xmax = 0) as inserted');
 }
 
+/** A scalar an array binding may hold (`?::bigint[]`, `?::text[]`). */
+export type ArrayScalar = string | number | boolean | Date | null;
+
+/**
+ * An array binding (`?::bigint[]`, `unnest(?::text[])`): node-postgres sends any array of scalars,
+ * nulls and mixed string/number ids included, as one array literal; knex's `RawBinding` admits
+ * only arrays of a single non-null scalar type, so the one cast of such arrays is here.
+ */
+export function arrayBinding(values: readonly ArrayScalar[]): Knex.RawBinding {
+  return values as Knex.RawBinding;
+}
+
 /** A raw statement's result as node-postgres returns it (the only client, libs/db/src/knex.ts). */
 export interface RawResult {
   rows: readonly unknown[];
