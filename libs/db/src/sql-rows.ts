@@ -35,6 +35,15 @@ export function checkedOne<T extends object>(row: unknown, columns: readonly (ke
 }
 
 /**
+ * The `count` of a count read (`count({ count: '*' })`: its first row), checked as `checkedOne`
+ * does; 0 when there is no row. A bigint, so already a number (knex.ts's type parser).
+ */
+export function countOf(row: unknown): number {
+  if (row === undefined) return 0;
+  return Number(checkedOne<{ count: unknown }>(row, ['count']).count);
+}
+
+/**
  * A computed column (`<sql> as <name>`) for returning(): knex's types take only column names
  * there, though it passes a raw through, so the one cast of it is here. Read the rows with
  * checkedRows, naming the column.

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import { LIST_JSON_LAYOUT } from '../list-fragments';
-import { checkedRow, checkedRows } from '../sql-rows';
+import { checkedRow, checkedRows, countOf } from '../sql-rows';
 import type { Row } from '../tables';
 import { isoMicros } from '../timestamps';
 import {
@@ -206,8 +206,7 @@ export const catalogueReads = {
     eshopId: number,
     filter: ListFilter,
   ): Promise<number> {
-    const row = await listWhere(db, type, eshopId, filter).count<{ count: number }[]>({ count: '*' }).first();
-    return row?.count ?? 0;
+    return countOf(await listWhere(db, type, eshopId, filter).count({ count: '*' }).first());
   },
 
   /** What one item says (its stored fields), unless it is deleted; no lock (generation material). */

@@ -64,7 +64,7 @@ export function keysSql(
   key: TenantKey = EXTERNAL_ID,
   values: KeyValues = {},
 ): { sql: string; bindings: Knex.RawBinding[] } {
-  const columns = Object.entries(values) as [string, readonly string[]][];
+  const columns = Object.entries(values).flatMap(([column, list]) => (list ? [[column, list] as const] : []));
   return {
     sql:
       `unnest(array[?::integer]) as k(eshop_id) cross join unnest(?::${key.type}[]) as x(${key.column})` +
