@@ -1,7 +1,7 @@
 // Counts type assertions (`x as T`, `<T>x`; not `as const`) in the repository's non-test
 // TypeScript, with the TypeScript parser (so `as` in SQL text, comments and imports is not
 // counted), and the unchecked result annotations of knex calls in libs/db
-// (`.select<T>()`, `.first<T>()`, `.returning<T>()`, `.raw<T>()`, `.pluck<T>()`).
+// (`.select<T>()`, `.first<T>()`, `.returning<T>()`, `.raw<T>()`, `.pluck<T>()`, `.count<T>()`).
 // Run as `node scripts/count-casts.mjs [--list]`.
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -12,7 +12,7 @@ const list = process.argv.includes('--list');
 const files = execFileSync('git', ['ls-files', '*.ts', '*.mts'], { encoding: 'utf8' })
   .split('\n')
   .filter((f) => f && !/(^|\/)(test|tests)\//.test(f) && !/\.test\.ts$|\.d\.ts$/.test(f));
-const ANNOTATED = new Set(['select', 'first', 'returning', 'raw', 'pluck']);
+const ANNOTATED = new Set(['select', 'first', 'returning', 'raw', 'pluck', 'count']);
 let lines = 0;
 let casts = 0;
 let dbCasts = 0;

@@ -44,17 +44,19 @@ const PROBE_TIMEOUT_MS = 2_000;
  */
 const POOL = Symbol.for('@catalogue/db:pool');
 type WithPool = Knex & { [POOL]?: { pool: GuardedPool; config: pg.ClientConfig } };
+/** What createKnex attached to `db` (defineProperty below; Knex's type does not know the symbol). */
+const attached = (db: Knex) => (db as WithPool)[POOL];
 
 /** Connections of a Knex made by createKnex: open, idle, and requests waiting for one. */
 export function poolState(db: Knex): { total: number; idle: number; waiting: number } {
-  const pool = (db as WithPool)[POOL]?.pool;
+  const pool = attached(db)?.pool;
   if (!pool) throw new Error('not a Knex instance made by createKnex');
   return { total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount };
 }
 
 /** The connection settings of a Knex made by createKnex (for a connection outside its pool). */
 export function connectionConfig(db: Knex): pg.ClientConfig {
-  const entry = (db as WithPool)[POOL];
+  const entry = attached(db);
   if (!entry) throw new Error('not a Knex instance made by createKnex');
   return entry.config;
 }
@@ -135,7 +137,7 @@ export function createKnex(opts: DatabaseOptions): Knex {
  * that a busy pool (whose queue may be full) is not taken for a server that does not answer.
  */
 export async function pingDatabase(db: Knex): Promise<void> {
-  const pool = (db as WithPool)[POOL]?.pool;
+  const pool = attached(db)?.pool;
   if (pool) await pool.probe();
   else await db.raw('select 1');
 }
@@ -183,12 +185,14 @@ const UNAVAILABLE_MESSAGES = [
  */
 export function isDatabaseUnavailable(err: unknown): boolean {
   if (!err || typeof err !== 'object') return false;
-  const e = err as { name?: unknown; code?: unknown; message?: unknown; errors?: unknown };
-  if (e.name === 'KnexTimeoutError' || e.name === 'PoolQueueFullError') return true;
-  if (typeof e.code === 'string' && (UNAVAILABLE_SQLSTATES.has(e.code) || e.code.startsWith('08')))
-    return true;
-  if (typeof e.code === 'string' && UNAVAILABLE_ERRNOS.has(e.code)) return true;
+  const name = 'name' in err ? err.name : undefined;
+  const code = 'code' in err ? err.code : undefined;
+  const errors = 'errors' in err ? err.errors : undefined;
+  const message = 'message' in err ? err.message : undefined;
+  if (name === 'KnexTimeoutError' || name === 'PoolQueueFullError') return true;
+  if (typeof code === 'string' && (UNAVAILABLE_SQLSTATES.has(code) || code.startsWith('08'))) return true;
+  if (typeof code === 'string' && UNAVAILABLE_ERRNOS.has(code)) return true;
   // Node reports a refused connection to a name with several addresses as an AggregateError.
-  if (Array.isArray(e.errors) && e.errors.some(isDatabaseUnavailable)) return true;
-  return typeof e.message === 'string' && UNAVAILABLE_MESSAGES.some((re) => re.test(e.message as string));
+  if (Array.isArray(errors) && errors.some(isDatabaseUnavailable)) return true;
+  return typeof message === 'string' && UNAVAILABLE_MESSAGES.some((re) => re.test(message));
 }

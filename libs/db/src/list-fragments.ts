@@ -13,7 +13,7 @@
  * from its columns (`catalogueReads.listPage`), as a row without pieces.
  */
 import { CATALOGUE_API_LANGUAGES } from '@catalogue/config';
-import { ENTITY_TABLES, type EntityType, type LangMap } from './repositories/catalogue-tables';
+import { ENTITY_TABLES, type EntityType } from './repositories/catalogue-tables';
 
 const SEP = '\u0001';
 
@@ -41,7 +41,8 @@ const CONTENT_COMPLETE = CONTENT_NESTED + 1;
 
 /** The slot of a field's piece in one language (-1: a language the lists never show). */
 export function langSlot(kind: keyof typeof LANGUAGE_FIELDS, field: string, lang: string): number {
-  const f = (LANGUAGE_FIELDS[kind] as readonly string[]).indexOf(field);
+  const fields: readonly string[] = LANGUAGE_FIELDS[kind];
+  const f = fields.indexOf(field);
   const l = LIST_LANGUAGES.indexOf(lang);
   if (f < 0) throw new Error(`no ${kind} list piece ${field}`);
   return l < 0 ? -1 : 1 + f * LIST_LANGUAGES.length + l;
@@ -81,8 +82,11 @@ export function inJsonbOrder(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(inJsonbOrder);
   if (value === null || typeof value !== 'object') return value;
   // What JSON.stringify would call (a Date, for one) before the value reaches the column.
-  const toJSON = (value as { toJSON?: unknown }).toJSON;
-  if (typeof toJSON === 'function') return inJsonbOrder(JSON.parse(JSON.stringify(value)) as unknown);
+  const toJSON = 'toJSON' in value ? value.toJSON : undefined;
+  if (typeof toJSON === 'function') {
+    const parsed: unknown = JSON.parse(JSON.stringify(value));
+    return inJsonbOrder(parsed);
+  }
   const out: Record<string, unknown> = {};
   const entries = Object.entries(value).filter(([, v]) => v !== undefined && typeof v !== 'function');
   for (const [key, v] of entries.sort(([a], [b]) => utf8Order(a, b))) out[key] = inJsonbOrder(v);
@@ -95,10 +99,11 @@ export function jsonbJson(value: unknown): string {
 }
 
 /** The text of a list-item preview column: '' when there is none, as the list shows it. */
-function previewOf(type: EntityType, fields: Record<string, unknown>): string | undefined {
-  if (type === 'product') return ((fields.images ?? []) as unknown[])[0] as string | undefined;
-  if (type === 'brand') return fields.image_preview as string | undefined;
-  if (type === 'blog') return fields.category as string | undefined;
+function previewOf(type: EntityType, fields: Record<string, unknown>): unknown {
+  // `images` is an array of URLs (the import contract validates it); its first is the preview.
+  if (type === 'product') return Array.isArray(fields.images) ? fields.images[0] : undefined;
+  if (type === 'brand') return fields.image_preview;
+  if (type === 'blog') return fields.category;
   return undefined;
 }
 
@@ -108,7 +113,7 @@ export function entityListJson(type: EntityType, fields: Record<string, unknown>
   for (const field of ENTITY_TABLES[type].langFields) {
     const map = fields[field];
     if (map === null || typeof map !== 'object') continue;
-    for (const [lang, value] of Object.entries(map as LangMap)) {
+    for (const [lang, value] of Object.entries(map)) {
       const slot = langSlot('entity', field, lang);
       if (slot >= 0 && typeof value === 'string') out[slot] = JSON.stringify(value);
     }

@@ -54,7 +54,8 @@ export async function withMigrationLock<T>(db: Knex, work: () => Promise<T>): Pr
 
 export async function migrateLatest(db: Knex): Promise<string[]> {
   return withMigrationLock(db, async () => {
-    const [, applied] = (await db.migrate.latest({ migrationSource })) as [number, string[]];
+    // knex types the migrator's results as any: [batch, names applied].
+    const [, applied]: [number, string[]] = await db.migrate.latest({ migrationSource });
     return applied;
   });
 }
@@ -66,7 +67,8 @@ export async function migrateLatest(db: Knex): Promise<string[]> {
 export async function migrateUpTo(db: Knex, name: string): Promise<string[]> {
   if (!migrations.some((m) => m.name === name)) throw new Error(`unknown migration ${name}`);
   const applied: string[] = [];
-  const [done] = (await db.migrate.list({ migrationSource })) as [{ name: string }[], unknown];
+  // knex types it as any: [completed, pending].
+  const [done]: [{ name: string }[], unknown] = await db.migrate.list({ migrationSource });
   if (done.some((m) => m.name === name)) return applied;
   for (const migration of migrations) {
     if (done.some((m) => m.name === migration.name)) continue;
@@ -79,8 +81,14 @@ export async function migrateUpTo(db: Knex, name: string): Promise<string[]> {
 
 /** Rolls back every migration (tests and disaster recovery only). */
 export async function rollbackAll(db: Knex): Promise<string[]> {
-  const [, reverted] = (await db.migrate.rollback({ migrationSource }, true)) as [number, string[]];
+  // knex types it as any: [batch, names reverted].
+  const [, reverted]: [number, string[]] = await db.migrate.rollback({ migrationSource }, true);
   return reverted;
+}
+
+/** The `code` of a pg error (a SQLSTATE), if `err` carries one. */
+function sqlState(err: unknown): unknown {
+  return typeof err === 'object' && err !== null && 'code' in err ? err.code : undefined;
 }
 
 const DATABASE_NAME = /^[A-Za-z_][A-Za-z0-9_-]{0,62}$/;
@@ -99,7 +107,7 @@ export async function ensureDatabase(url: string): Promise<boolean> {
     return false;
   } catch (err) {
     // 3D000 invalid_catalog_name: the database does not exist; anything else is a real failure.
-    if ((err as { code?: string }).code !== '3D000') throw err;
+    if (sqlState(err) !== '3D000') throw err;
   } finally {
     await target.end().catch(() => undefined);
   }
@@ -117,7 +125,7 @@ export async function ensureDatabase(url: string): Promise<boolean> {
       return true;
     } catch (err) {
       // Another process that does not take the lock created it a moment ago.
-      const code = (err as { code?: string }).code;
+      const code = sqlState(err);
       if (code === '42P04' || code === '23505') return false;
       throw err;
     }

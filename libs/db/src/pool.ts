@@ -61,13 +61,14 @@ export interface GuardedPool {
 export function createGuardedPool(opts: GuardedPoolOptions): GuardedPool {
   const pool = new pg.Pool(opts.config);
   const max = pool.options.max;
-  const held = new Map<pg.PoolClient, number>();
+  // Clients (pg.Pool's `remove` names the pg.Client a PoolClient is).
+  const held = new Map<pg.Client, number>();
   // An idle connection that fails (server restarted) is removed by pg.Pool, which then emits
   // `error`: without a listener that would end the process.
   pool.on('error', (err) => opts.log?.warn(`idle database connection failed: ${err.message}`));
   pool.on('acquire', (client) => held.set(client, Date.now()));
   pool.on('release', (_err, client) => held.delete(client));
-  pool.on('remove', (client) => held.delete(client as pg.PoolClient));
+  pool.on('remove', (client) => held.delete(client));
 
   const probe = async (): Promise<void> => {
     const client = new pg.Client({
@@ -108,7 +109,7 @@ export function createGuardedPool(opts: GuardedPoolOptions): GuardedPool {
           void client.end().catch(() => undefined);
         }
         opts.log?.warn(
-          `the database did not answer within ${opts.probeTimeoutMs} ms (${(err as Error).message}): ` +
+          `the database did not answer within ${opts.probeTimeoutMs} ms (${err instanceof Error ? err.message : String(err)}): ` +
             `closed ${closed} connection(s) held since before ${new Date(stalledBefore).toISOString()}`,
         );
       }

@@ -35,6 +35,15 @@ export function checkedOne<T extends object>(row: unknown, columns: readonly (ke
 }
 
 /**
+ * The `count` of a count read (`count({ count: '*' })`: its first row), checked as `checkedOne`
+ * does; 0 when there is no row. A bigint, so already a number (knex.ts's type parser).
+ */
+export function countOf(row: unknown): number {
+  if (row === undefined) return 0;
+  return Number(checkedOne<{ count: unknown }>(row, ['count']).count);
+}
+
+/**
  * A computed column (`<sql> as <name>`) for returning(): knex's types take only column names
  * there, though it passes a raw through, so the one cast of it is here. Read the rows with
  * checkedRows, naming the column.
@@ -46,6 +55,18 @@ export function rawColumn(db: Knex | Knex.Transaction, sql: string): string {
 /** `(xmax = 0) as inserted`, for an upsert's returning(): whether the statement inserted the row. */
 export function insertedColumn(db: Knex | Knex.Transaction): string {
   return rawColumn(db, '(xmax = 0) as inserted');
+}
+
+/** A scalar an array binding may hold (`?::bigint[]`, `?::text[]`). */
+export type ArrayScalar = string | number | boolean | Date | null;
+
+/**
+ * An array binding (`?::bigint[]`, `unnest(?::text[])`): node-postgres sends any array of scalars,
+ * nulls and mixed string/number ids included, as one array literal; knex's `RawBinding` admits
+ * only arrays of a single non-null scalar type, so the one cast of such arrays is here.
+ */
+export function arrayBinding(values: readonly ArrayScalar[]): Knex.RawBinding {
+  return values as Knex.RawBinding;
 }
 
 /** A raw statement's result as node-postgres returns it (the only client, libs/db/src/knex.ts). */

@@ -99,5 +99,6 @@ export function pgClientWithStatementTimeout(timeoutMs: number): typeof Knex.Cli
       return super._query(connection, obj).finally(() => clearTimeout(timer));
     }
   }
+  // knex's `client` option takes its own (typed) Client class; this one is its untyped pg dialect.
   return Client as unknown as typeof Knex.Client;
 }

@@ -17,6 +17,7 @@ import type { Knex } from 'knex';
 import type { GenerateJobContext } from './generate-context';
 import type { JsonDocument } from './json';
 import type { EntityStatus, LangMap } from './repositories/catalogue-tables';
+import type { ContentEntityType, ContentOrigin, ContentOutputs } from './repositories/content.repository';
 import type { LedgerKind } from './repositories/credits.repository';
 import type { ContentFallback } from './repositories/eshops.repository';
 import type { ListingField, ListingParameter, ListingRowStatus } from './repositories/listing.repository';
@@ -73,7 +74,12 @@ export interface ColumnTypes {
   };
   events: { type: EventType; data: Record<string, unknown> };
   webhook_endpoints: { event_types: EventType[] };
-  content: { html: Partial<Record<string, string>> };
+  content: {
+    entity_type: ContentEntityType;
+    origin: ContentOrigin;
+    tree: unknown[];
+    languages_complete: string[];
+  } & Omit<ContentOutputs, 'languages_complete'>;
   content_revisions: {
     source: 'editor' | 'fill' | 'generation' | 'import' | 'restore' | 'repair';
     languages_changed: string[];

@@ -1,10 +1,11 @@
 import type { Knex } from 'knex';
 import { LIST_JSON_LAYOUT } from '../list-fragments';
+import { checkedRow, checkedRows, countOf } from '../sql-rows';
+import type { Row } from '../tables';
 import { isoMicros } from '../timestamps';
 import {
   columnsOf,
   ENTITY_TABLES,
-  type EntityStatus,
   type EntityType,
   type LangMap,
   type ListedEntity,
@@ -35,25 +36,37 @@ function listWhere(
   return query;
 }
 
-interface ListRow {
-  id: number;
-  external_id: string;
-  guid: string;
-  is_visible: boolean;
-  is_loaded: boolean;
+/** The catalogue entities' tables (ENTITY_TABLES). */
+type EntityTable = 'products' | 'categories' | 'brands' | 'blogs';
+type Content = Row<'content'>;
+
+/** A listed row: the entity's columns, its content's (left-joined: null when it has none). */
+type ListRow = Pick<Row<EntityTable>, 'id' | 'external_id' | 'guid' | 'is_visible' | 'is_loaded'> & {
   created_at: string;
   updated_at: string;
+  // The language maps as the list types them (ListedEntity: LangMap, not the partial maps of content).
   html: LangMap | null;
   marketplace?: LangMap | null;
-  nested?: unknown[] | null;
+  nested?: Content['nested'] | null;
   site_link?: ListedEntity['content']['siteLink'] | null;
   rich_snippet?: ListedEntity['content']['richSnippet'] | null;
-  languages_complete?: string[] | null;
+  languages_complete?: Content['languages_complete'];
   variants?: { code: string; ean: string | null }[];
-  list_json?: string | null;
-  content_list_json?: string | null;
+  list_json?: Row<EntityTable>['list_json'];
+  content_list_json?: Content['list_json'];
   [column: string]: unknown;
-}
+};
+/** The columns every listed row has (checkedRows). */
+const LIST_COLUMNS = [
+  'id',
+  'external_id',
+  'guid',
+  'is_visible',
+  'is_loaded',
+  'created_at',
+  'updated_at',
+  'html',
+] as const;
 
 /**
  * A listed row whose pieces cannot serve it: the entity's are missing, or its content row's
@@ -168,7 +181,7 @@ export const catalogueReads = {
         ),
       );
     }
-    const rows = (await query) as ListRow[];
+    const rows = checkedRows<ListRow>(await query, LIST_COLUMNS);
     if (opts.listJson && rows.some((row) => row.list_json != null && !readable(row))) {
       // Pieces of another layout (written before the language list changed): the page again from
       // the columns, for those rows. Rare: until such rows are written again.
@@ -193,8 +206,7 @@ export const catalogueReads = {
     eshopId: number,
     filter: ListFilter,
   ): Promise<number> {
-    const row = await listWhere(db, type, eshopId, filter).count<{ count: number }[]>({ count: '*' }).first();
-    return row?.count ?? 0;
+    return countOf(await listWhere(db, type, eshopId, filter).count({ count: '*' }).first());
   },
 
   /** What one item says (its stored fields), unless it is deleted; no lock (generation material). */
@@ -205,15 +217,15 @@ export const catalogueReads = {
     externalId: string,
   ): Promise<Record<string, unknown> | undefined> {
     // Joined on the key (keysFrom): one probe of the unique key, whatever the statistics.
-    const row = await db
+    const found: unknown = await db
       .from(keysFrom(db, eshopId, [externalId]))
       .join(`${ENTITY_TABLES[type].table} as e`, (join) =>
         join.on('e.eshop_id', 'k.eshop_id').andOn('e.external_id', 'x.external_id'),
       )
       .select(columnsOf(type).map((c) => `e.${c}`))
       .where('e.is_delete', false)
-      .first<Record<string, unknown> | undefined>();
-    return row;
+      .first();
+    return checkedRow<Record<string, unknown>>(found, columnsOf(type));
   },
 
   /** One item as stored (internal id and fields), unless it is deleted; no lock (generation material). */
@@ -223,7 +235,7 @@ export const catalogueReads = {
     eshopId: number,
     externalId: string,
   ): Promise<StoredEntity | undefined> {
-    const row = await db
+    const found: unknown = await db
       .from(keysFrom(db, eshopId, [externalId]))
       .join(`${ENTITY_TABLES[type].table} as e`, (join) =>
         join.on('e.eshop_id', 'k.eshop_id').andOn('e.external_id', 'x.external_id'),
@@ -232,13 +244,16 @@ export const catalogueReads = {
         ['id', 'external_id', 'status', 'is_visible', 'is_delete', ...columnsOf(type)].map((c) => `e.${c}`),
       )
       .where('e.is_delete', false)
-      .first<Record<string, unknown> | undefined>();
+      .first();
+    const row = checkedRow<
+      Pick<Row<EntityTable>, 'id' | 'external_id' | 'status' | 'is_visible'> & Record<string, unknown>
+    >(found, ['id', 'external_id', 'status', 'is_visible', ...columnsOf(type)]);
     if (row === undefined) return undefined;
     return {
-      id: row.id as number,
-      externalId: row.external_id as string,
-      status: row.status as EntityStatus,
-      isVisible: row.is_visible as boolean,
+      id: row.id,
+      externalId: row.external_id,
+      status: row.status,
+      isVisible: row.is_visible,
       isDelete: false,
       fields: Object.fromEntries(columnsOf(type).map((c) => [c, row[c]])),
     };

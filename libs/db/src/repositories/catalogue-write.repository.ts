@@ -26,14 +26,14 @@ async function updateByKeys(
   eshopId: number,
   externalIds: readonly string[],
   set: string,
-  opts: { where?: string; returning?: boolean; bindings?: unknown[] } = {},
+  opts: { where?: string; returning?: boolean; bindings?: Knex.RawBinding[] } = {},
 ): Promise<{ rowCount: number; rows: { external_id: string }[] }> {
   const keys = keysSql(eshopId, externalIds);
   return db.raw(
     `update ?? as e set ${set}, updated_at = current_timestamp(6) from ${keys.sql} ` +
       `where e.eshop_id = k.eshop_id and e.external_id = x.external_id${opts.where ? ` and ${opts.where}` : ''}` +
       (opts.returning ? ' returning e.external_id' : ''),
-    [ENTITY_TABLES[type].table, ...(opts.bindings ?? []), ...keys.bindings] as Knex.RawBinding[],
+    [ENTITY_TABLES[type].table, ...(opts.bindings ?? []), ...keys.bindings],
   );
 }
 

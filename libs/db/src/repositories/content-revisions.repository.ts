@@ -1,6 +1,6 @@
 import type { RevisionSource } from '@catalogue/config';
 import type { Knex } from 'knex';
-import { checkedRow, checkedRows, rawRows, runRaw } from '../sql-rows';
+import { checkedRow, checkedRows, countOf, rawRows, runRaw } from '../sql-rows';
 import type { Row } from '../tables';
 import type { ContentEntityType, ContentKey } from './content.repository';
 import { isoOffset } from '../timestamps';
@@ -199,7 +199,7 @@ export const contentRevisionsRepository = {
         .orderBy('r.version', 'desc')
         .limit(page.limit)
         .offset(page.offset),
-      db('content_revisions').count<{ count: string }[]>('* as count').where(where(key)),
+      db('content_revisions').count('* as count').where(where(key)),
     ]);
     return {
       revisions: checkedRows<SummaryRow>(rows, [
@@ -219,7 +219,7 @@ export const contentRevisionsRepository = {
         languages_changed: r.languages_changed,
         created_at: r.created_at,
       })),
-      total: Number(count[0]?.count ?? 0),
+      total: countOf(count[0]),
     };
   },
 

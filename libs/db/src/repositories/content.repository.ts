@@ -1,6 +1,8 @@
 import type { ContentEntityType } from '@catalogue/config';
 import type { Knex } from 'knex';
 import { contentListJson } from '../list-fragments';
+import { rawRows } from '../sql-rows';
+import type { Row } from '../tables';
 import { keysSql } from './tenant-keys';
 
 export type { ContentEntityType };
@@ -76,11 +78,7 @@ export const contentRepository = {
     if (texts.length === 0) return [];
     const patterns = texts.map((t) => `%${t.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
     const rows = await db('content')
-      .select<{ eshop_id: number; entity_type: ContentEntityType; external_id: string }[]>(
-        'eshop_id',
-        'entity_type',
-        'external_id',
-      )
+      .select('eshop_id', 'entity_type', 'external_id')
       .where({ origin: 'editor' })
       .andWhereRaw('tree::text like any (?)', [patterns])
       .orderBy(['eshop_id', 'entity_type', 'external_id']);
@@ -88,10 +86,10 @@ export const contentRepository = {
   },
 
   async find(db: Knex | Knex.Transaction, key: ContentKey): Promise<StoredContent | undefined> {
-    return (await db('content')
+    return db('content')
       .select('origin', 'tree', ...OUTPUT_COLUMNS)
       .where(where(key))
-      .first()) as StoredContent | undefined;
+      .first();
   },
 
   /**
@@ -102,11 +100,7 @@ export const contentRepository = {
     trx: Knex.Transaction,
     key: ContentKey,
   ): Promise<Pick<StoredContent, 'origin' | 'tree'> | undefined> {
-    return trx('content')
-      .select<Pick<StoredContent, 'origin' | 'tree'>[]>('origin', 'tree')
-      .where(where(key))
-      .forUpdate()
-      .first();
+    return trx('content').select('origin', 'tree').where(where(key)).forUpdate().first();
   },
 
   /**
@@ -135,15 +129,15 @@ export const contentRepository = {
     // Joined on the keys (keysSql), the eshop id included: the plan is an index lookup per id
     // whatever the statistics say.
     const keys = keysSql(eshopId, externalIds);
-    const { rows } = await trx.raw<{
-      rows: Array<Pick<StoredContent, 'origin' | 'tree'> & { external_id: string }>;
-    }>(
+    const rows = await rawRows<Pick<Row<'content'>, 'external_id' | 'origin' | 'tree'>>(
+      trx,
       `select c.external_id, c.origin, c.tree
          from ${keys.sql}
          join content c on c.eshop_id = k.eshop_id and c.entity_type = ? and c.external_id = x.external_id
         order by c.external_id
         for update of c`,
-      [...keys.bindings, entityType] as Knex.RawBinding[],
+      [...keys.bindings, entityType],
+      ['external_id', 'origin', 'tree'],
     );
     return new Map(rows.map(({ external_id, origin, tree }) => [external_id, { origin, tree }]));
   },

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import type { Language } from '@catalogue/config';
-import { checkedRow, checkedRows } from '../sql-rows';
+import { checkedRow, checkedRows, countOf } from '../sql-rows';
 import type { Row, Update } from '../tables';
 
 /** What an eshop's pages do with a text their language lacks (libs/content `FallbackPolicy`). */
@@ -143,7 +143,6 @@ export const eshopsRepository = {
   },
 
   async count(db: Knex | Knex.Transaction): Promise<number> {
-    const row = await db('eshops').count<{ count: number }[]>({ count: '*' }).first();
-    return row?.count ?? 0;
+    return countOf(await db('eshops').count({ count: '*' }).first());
   },
 };

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { checkedOne, checkedRows, rawColumn } from '../sql-rows';
+import { checkedOne, checkedRows, countOf, rawColumn } from '../sql-rows';
 import type { ListingRowRow, Row } from '../tables';
 import { isoOffset } from '../timestamps';
 
@@ -222,9 +222,6 @@ export const listingRepository = {
     batchId: number,
     updatedSince?: string,
   ): Promise<number> {
-    const row = await rowsWhere(db, eshopId, batchId, updatedSince)
-      .count<{ count: number }[]>({ count: '*' })
-      .first();
-    return row?.count ?? 0;
+    return countOf(await rowsWhere(db, eshopId, batchId, updatedSince).count({ count: '*' }).first());
   },
 };

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { rawRows } from '../sql-rows';
+import { arrayBinding, rawRows } from '../sql-rows';
 import type { LangMap } from './catalogue-tables';
 import { contentRepository, type ContentKey, type StoredContent } from './content.repository';
 import type { ParameterWithValues } from './parameters.repository';
@@ -97,7 +97,7 @@ function relationsSql(eshopId: number, products: readonly ProductRef[]) {
              where pv1.eshop_id = g.eshop_id and pv1.parameter_id = g.parameter_id limit 2) o)) as vals) r
      where r.vals is not null
      group by g.product_id) t) as parameters`,
-    bindings: [...variants.bindings, ...brands.bindings, ...links.bindings] as Knex.RawBinding[],
+    bindings: [...variants.bindings, ...brands.bindings, ...links.bindings],
   };
 }
 
@@ -146,7 +146,7 @@ export const productRelationsRepository = {
     await trx.raw(
       `delete from product_parameter_values l using ${keys.sql}
        where l.eshop_id = k.eshop_id and l.product_id = x.product_id`,
-      keys.bindings as Knex.RawBinding[],
+      keys.bindings,
     );
     const rows: { product: number[]; position: number[]; parameter: number[]; value: (number | null)[] } = {
       product: [],
@@ -171,7 +171,7 @@ export const productRelationsRepository = {
       `insert into product_parameter_values (eshop_id, product_id, position, parameter_id, value_id)
        select ?::integer, product_id, position, parameter_id, value_id
        from unnest(?::bigint[], ?::integer[], ?::bigint[], ?::bigint[]) as r(product_id, position, parameter_id, value_id)`,
-      [eshopId, rows.product, rows.position, rows.parameter, rows.value] as Knex.RawBinding[],
+      [eshopId, rows.product, rows.position, rows.parameter, arrayBinding(rows.value)],
     );
   },
 

@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { arrayBinding } from '../sql-rows';
 
 /** A key column of a tenant's table (never user input: it is written into the SQL). */
 export interface TenantKey {
@@ -50,7 +51,7 @@ export function keysFrom(
   values: KeyValues = {},
 ): Knex.Raw {
   const { sql, bindings } = keysSql(eshopId, ids, key, values);
-  return db.raw(sql, bindings as Knex.RawBinding[]);
+  return db.raw(sql, bindings);
 }
 
 /**
@@ -62,12 +63,12 @@ export function keysSql(
   ids: readonly (string | number)[],
   key: TenantKey = EXTERNAL_ID,
   values: KeyValues = {},
-): { sql: string; bindings: unknown[] } {
-  const columns = Object.entries(values) as [string, readonly string[]][];
+): { sql: string; bindings: Knex.RawBinding[] } {
+  const columns = Object.entries(values).flatMap(([column, list]) => (list ? [[column, list] as const] : []));
   return {
     sql:
       `unnest(array[?::integer]) as k(eshop_id) cross join unnest(?::${key.type}[]) as x(${key.column})` +
       columns.map(([column]) => ` cross join unnest(?::text[]) as ${column}_in(${column})`).join(''),
-    bindings: [eshopId, [...new Set(ids)], ...columns.map(([, list]) => [...new Set(list)])],
+    bindings: [eshopId, arrayBinding([...new Set(ids)]), ...columns.map(([, list]) => [...new Set(list)])],
   };
 }

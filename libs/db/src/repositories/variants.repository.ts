@@ -30,7 +30,7 @@ export const variantsRepository = {
       await trx.raw(
         `delete from product_variants v using ${keys.sql} ` +
           'where v.eshop_id = k.eshop_id and v.product_id = x.product_id',
-        keys.bindings as Knex.RawBinding[],
+        keys.bindings,
       );
     }
     const rows = [...variants].flatMap(([productId, list]) =>

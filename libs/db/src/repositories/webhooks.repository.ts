@@ -456,7 +456,7 @@ export const webhooksRepository = {
     await db.raw(
       `delete from webhook_redeliveries r using ${keys.sql}
        where r.eshop_id = k.eshop_id and r.id = x.id and r.to_seq <= ?`,
-      [...keys.bindings, doneSeq] as Knex.RawBinding[],
+      [...keys.bindings, doneSeq],
     );
     await db('webhook_redeliveries')
       .where('webhook_redeliveries.eshop_id', db.ref('k.eshop_id'))

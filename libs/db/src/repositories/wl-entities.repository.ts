@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import type { LangMap } from './catalogue.repository';
-import { checkedOne, checkedRows, insertedColumn } from '../sql-rows';
+import { checkedOne, checkedRows, countOf, insertedColumn } from '../sql-rows';
 import type { Row, TimestampsOut, WlEntityRow } from '../tables';
 import { isoOffset } from '../timestamps';
 import { designOwner } from './designs.repository';
@@ -180,8 +180,8 @@ export const wlEntitiesRepository = {
   ): Promise<number> {
     const query = db('wl_entities').where({ eshop_id: eshopId });
     if (opts.type) query.andWhere({ type: opts.type });
-    const [row] = await query.count<{ count: string }[]>({ count: '*' });
-    return Number(row!.count);
+    const [row] = await query.count({ count: '*' });
+    return countOf(row);
   },
 
   /**
