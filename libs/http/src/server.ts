@@ -35,6 +35,12 @@ export interface HttpServerOptions {
    * last request (answered with `Connection: close`) before it is closed.
    */
   idleGraceMs?: number;
+  /**
+   * Whether the process returns the memory of a burst once idle (releaseMemoryWhenIdle; on by
+   * default: a service process serves one server). A process that starts many servers, as a
+   * test file does, leaves it off: the collection is a whole-process full collection.
+   */
+  releaseIdleMemory?: boolean;
 }
 
 const DEFAULT_IDLE_GRACE_MS = 1_000;
@@ -87,7 +93,8 @@ export async function startHttpServer(app: HttpApp, opts: HttpServerOptions): Pr
   opts.logger.info({ port }, 'listening');
   // Every service process serves HTTP (the worker its probes and metrics): this is where each
   // returns the memory of a burst once it is idle (idle-memory.ts says why).
-  const stopReleasing = releaseMemoryWhenIdle({ logger: opts.logger });
+  const stopReleasing =
+    opts.releaseIdleMemory === false ? () => undefined : releaseMemoryWhenIdle({ logger: opts.logger });
 
   /** Closes the connections that are idle now; busy ones close after their response. */
   const closeIdle = (): void => {

@@ -271,6 +271,9 @@ export async function serveApp(app: HttpApp, logger: Logger, shutdownTimeoutMs =
     logger,
     shutdownTimeoutMs,
     idleGraceMs: 0,
+    // A jest worker serves hundreds of apps one after the other (and may not stop them all): no
+    // whole-process last-resort collections in it. libs/http/test/idle-memory.test.ts tests it.
+    releaseIdleMemory: false,
   });
   return { ...running, url: `http://127.0.0.1:${running.port}` };
 }
