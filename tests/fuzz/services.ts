@@ -55,10 +55,20 @@ export interface RawRequest {
   body?: string | Buffer;
 }
 
-/** One request on a fresh connection, answered or failed within 30 s. */
+/**
+ * One request on a fresh connection, answered or failed within 30 s.
+ *
+ * The connection is asked to stay open: a server that answers before reading the whole body (a
+ * 401, 413 or 415 is decided from the headers) then reads and drops the rest, where on a
+ * `Connection: close` request it closes at once and a client still writing the body meets
+ * EPIPE or a reset instead of the answer (seen on a loaded machine, with nock's socket in
+ * between). A write error after the answer has arrived is the same race and is ignored.
+ */
 export function rawRequest(baseUrl: string, req: RawRequest): Promise<RawReply> {
   const url = new URL(baseUrl);
+  const what = `${req.method} ${req.path}`;
   return new Promise((resolve, reject) => {
+    let answered = false;
     const outgoing = httpRequest(
       {
         host: url.hostname,
@@ -66,6 +76,7 @@ export function rawRequest(baseUrl: string, req: RawRequest): Promise<RawReply> 
         method: req.method,
         path: req.path,
         headers: {
+          Connection: 'keep-alive',
           ...(req.body !== undefined && { 'Content-Length': String(Buffer.byteLength(req.body)) }),
           ...req.headers,
         },
@@ -73,21 +84,25 @@ export function rawRequest(baseUrl: string, req: RawRequest): Promise<RawReply> 
         timeout: 30_000,
       },
       (res) => {
+        answered = true;
         const chunks: Buffer[] = [];
         res.on('data', (chunk: Buffer) => chunks.push(chunk));
-        res.on('error', reject);
-        res.on('end', () =>
+        res.on('error', (err) => reject(new Error(`${what}: ${err.message} while reading the answer`)));
+        res.on('end', () => {
           resolve({
             status: res.statusCode ?? 0,
             contentType: String(res.headers['content-type'] ?? ''),
             text: Buffer.concat(chunks).toString('utf8'),
             headers: res.headers,
-          }),
-        );
+          });
+          outgoing.destroy();
+        });
       },
     );
-    outgoing.on('timeout', () => outgoing.destroy(new Error(`${req.method} ${req.path}: no answer in 30 s`)));
-    outgoing.on('error', reject);
+    outgoing.on('timeout', () => outgoing.destroy(new Error(`${what}: no answer in 30 s`)));
+    outgoing.on('error', (err) => {
+      if (!answered) reject(new Error(`${what}: ${err.message}`));
+    });
     outgoing.end(req.body);
   });
 }
