@@ -71,14 +71,12 @@ export class TokenCache {
   }
 }
 
-export function createAuthBaselineApp(pool: pg.Pool, cache: TokenCache): Koa {
-  const app = new Koa();
-  app.use(async (ctx) => {
-    if (ctx.path === '/readyz') {
-      await pool.query('select 1');
-      ctx.body = { status: 'ready' };
-      return;
-    }
+/**
+ * What whoami does, written plainly: the bearer token's SHA-256 looked up through the cache, the
+ * eshop's id answered (or 401). The floor (auth-floor.ts) answers with the same function.
+ */
+export function whoamiHandler(pool: pg.Pool, cache: TokenCache): (ctx: Koa.Context) => Promise<void> {
+  return async (ctx) => {
     const token = BEARER.exec(ctx.get('Authorization'))?.[1];
     const hash = token ? createHash('sha256').update(token, 'utf8').digest('hex') : '';
     const eshop = token
@@ -89,7 +87,21 @@ export function createAuthBaselineApp(pool: pg.Pool, cache: TokenCache): Koa {
       ctx.body = { message: 'Authorization token required' };
       return;
     }
+    ctx.state.eshop = eshop;
     ctx.body = { data: { eshop_id: eshop.id } };
+  };
+}
+
+export function createAuthBaselineApp(pool: pg.Pool, cache: TokenCache): Koa {
+  const app = new Koa();
+  const whoami = whoamiHandler(pool, cache);
+  app.use(async (ctx) => {
+    if (ctx.path === '/readyz') {
+      await pool.query('select 1');
+      ctx.body = { status: 'ready' };
+      return;
+    }
+    await whoami(ctx);
   });
   return app;
 }
@@ -111,12 +123,19 @@ async function listenForChanges(url: string, cache: TokenCache): Promise<pg.Clie
   return client;
 }
 
-async function main(): Promise<void> {
+/**
+ * Serves `build`'s app on PORT as the service does (keep-alive timeout, a pool of the service's
+ * size, the token cache emptied by notifications), until SIGTERM or SIGINT.
+ */
+export async function serve(
+  applicationName: string,
+  build: (pool: pg.Pool, cache: TokenCache) => Koa,
+): Promise<void> {
   const url = process.env.DATABASE_URL;
-  const pool = new pg.Pool({ connectionString: url, max: 10, application_name: 'baseline' });
+  const pool = new pg.Pool({ connectionString: url, max: 10, application_name: applicationName });
   const cache = new TokenCache();
   const listener = await listenForChanges(url!, cache);
-  const server = createAuthBaselineApp(pool, cache).listen(Number(process.env.PORT), '127.0.0.1');
+  const server = build(pool, cache).listen(Number(process.env.PORT), '127.0.0.1');
   server.keepAliveTimeout = 65_000; // as the service's startHttpServer
   const stop = (): void => {
     server.close(() => void Promise.all([pool.end(), listener.end()]).then(() => process.exit(0)));
@@ -126,4 +145,4 @@ async function main(): Promise<void> {
   process.once('SIGINT', stop);
 }
 
-if (require.main === module) void main();
+if (require.main === module) void serve('baseline', createAuthBaselineApp);

@@ -39,6 +39,7 @@ export type { RouterDeps, TokenRouterOptions } from './middleware/auth';
 export { parseBody } from './middleware/body';
 export type { BodyType } from './middleware/body';
 export { whiteLabelCors } from './middleware/cors';
+export { API_HELMET_OPTIONS, recordHelmet } from './middleware/security';
 export { bodyOf, eshopOf } from './types';
 export { jsonStream, RawJson } from './json-stream';
 export type { AppContext, AppRouter, AppState } from './types';

@@ -52,10 +52,16 @@ export async function startHttpServer(app: HttpApp, opts: HttpServerOptions): Pr
   let draining = false;
   /** Requests being answered on each open connection (0: idle keep-alive connection). */
   const inFlight = new Map<Socket, number>();
+  // One listener for every response, not a closure and a `once` wrapper per request: a response
+  // closes once, and its request's socket is the one it was counted on.
+  function answered(this: ServerResponse): void {
+    const socket = this.req.socket;
+    inFlight.set(socket, Math.max(0, (inFlight.get(socket) ?? 1) - 1));
+  }
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
     const socket = req.socket;
     inFlight.set(socket, (inFlight.get(socket) ?? 0) + 1);
-    res.once('close', () => inFlight.set(socket, Math.max(0, (inFlight.get(socket) ?? 1) - 1)));
+    res.on('close', answered);
     // Node ends the connection after this response; the client knows it before sending more.
     if (draining) res.setHeader('Connection', 'close');
     void handle(req, res);

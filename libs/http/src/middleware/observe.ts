@@ -69,7 +69,7 @@ export function observe(
       }
       const shed = ctx.state.shed;
       if (shed) shedRecorder.record(shed);
-      const line = {
+      const line: Record<string, unknown> = {
         request_id: requestId,
         method: ctx.method,
         path: ctx.path,
@@ -77,8 +77,9 @@ export function observe(
         status,
         duration_ms: Math.round(seconds * 1e4) / 10,
         eshop_id: ctx.state.eshop?.id,
-        ...(shed ? { shed } : {}),
       };
+      // Last, as before; no object spread of an empty one on every other request.
+      if (shed) line.shed = shed;
       if (QUIET_PATHS.has(ctx.path)) access.debug(line, 'request');
       else access.info(line, 'request');
     }

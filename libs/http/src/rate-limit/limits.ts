@@ -70,7 +70,12 @@ export interface RateLimits {
   state(): 'ok' | 'failing_open' | 'disabled';
 }
 
-const pass = (): Promise<MaybeDecision> => Promise.resolve(undefined);
+// Settled once: every request of a process without a limiter awaits one of these.
+const PASSED: Promise<MaybeDecision> = Promise.resolve(undefined);
+const ADMITTED: Promise<Admission> = Promise.resolve(
+  Object.freeze({ blocked: undefined, counted: undefined }),
+);
+const pass = (): Promise<MaybeDecision> => PASSED;
 
 /** Limits that let everything pass (RATE_LIMIT_ENABLED=0, and routers built by unit tests). */
 export const NO_RATE_LIMITS: RateLimits = {
@@ -79,7 +84,7 @@ export const NO_RATE_LIMITS: RateLimits = {
   consumePreflight: pass,
   authFailureBlock: pass,
   recordAuthFailure: pass,
-  admitToken: () => Promise.resolve({ blocked: undefined, counted: undefined }),
+  admitToken: () => ADMITTED,
   state: () => 'disabled',
 };
 
