@@ -92,7 +92,8 @@ export async function runRaw(
  * has 1,701): given them as bindings, knex wraps each one and scans the text twice for `?` to
  * number them. The statement still runs through knex (its transaction and connection, the
  * `query` event, tracing spans, error messages: knex puts the text before the server's message,
- * as it does for any statement), but the `query` event carries no bindings for it.
+ * as it does for any statement), but the `query` event carries no bindings for it. The text must
+ * hold no `?` (knex would still number it: no JSONB `?` operators here).
  */
 export async function runNumbered(
   db: Knex | Knex.Transaction,
