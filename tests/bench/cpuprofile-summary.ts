@@ -16,6 +16,11 @@
 // groups a render worker's profile instead (bench:worker, generation-worker.cpuprofile or
 // bare-worker.cpuprofile), µs per item when given the items rendered: the first frame walking up
 // from the running function that matches a group of WORKER_GROUPS takes the sample.
+//
+//   node tests/bench/dist/cpuprofile-summary.js --import <file.cpuprofile> [requests]
+//
+// groups the catalogue API's profile of an import scenario the same way by IMPORT_GROUPS (item
+// checks, list pieces, upsert values, knex, pg, events, render queue, rate limiter, …).
 import { readFileSync } from 'node:fs';
 
 interface ProfileNode {
@@ -62,6 +67,58 @@ const WORKER_GROUPS: [string, RegExp][] = [
   ['BullMQ, ioredis (job bookkeeping)', /\/(bullmq|ioredis|msgpackr|cron-parser)\//],
   ['libs/queue (fair places, handlers)', /\/libs\/queue\//],
 ];
+
+/**
+ * An import request's groups (the catalogue API in import-new and import-update), tried like the
+ * worker's on each frame walking up from the running function; ioredis frames reached from
+ * neither the limiter nor BullMQ (replies read off the socket) are the last Redis group.
+ */
+const IMPORT_GROUPS: [string, RegExp][] = [
+  ['rate limiter (rate-limiter-flexible, libs/http rate-limit)', /\/rate-limiter-flexible\/|rate-limit\//],
+  ['render queue (libs/queue addFair, BullMQ)', /\/libs\/queue\/|\/(bullmq|msgpackr)\//],
+  ['access log (pino and its writes)', /\/(pino|sonic-boom)\//],
+  [
+    'request body (co-body, bourne, libs/http body checks)',
+    /\/(co-body|@hapi\/bourne|raw-body|iconv-lite)\/|middleware\/body/,
+  ],
+  [
+    'item checks (item-check, write contract, Ajv, Joi, text checks)',
+    /item-check|\/schemas\/items|\/(ajv|joi|@hapi\/hoek)\/|libs\/http\/dist\/text/,
+  ],
+  ['list pieces (entityListJson)', /\/list-fragments\.js$/],
+  ['upsert values and text (catalogue-write.repository)', /\/catalogue-write\.repository\.js$/],
+  ['events append', /\/events\.repository\.js$/],
+  ['knex (query building, runner, transaction)', /\/knex\//],
+  ['pg driver (protocol, row parsing, type parsers)', /\/(pg|pg-protocol|pg-types|postgres-array|pg-pool)\//],
+  [
+    'import service (entity-import, import.service)',
+    /\/services\/(entity-import|import\.service|parameter-import)\.js$/,
+  ],
+  ['libs/db (other repositories, pool)', /\/libs\/db\//],
+  ['Redis client (ioredis replies)', /\/ioredis\//],
+  ['libs/http (auth, auth cache, observe, errors)', /\/libs\/http\//],
+  [
+    'Koa, router, compose',
+    /\/(koa|koa-compose|@koa\/router|delegates|on-finished|ee-first|mime-types|statuses)\//,
+  ],
+];
+
+function importGroup(node: ProfileNode, parentOf: Map<number, ProfileNode>): string | undefined {
+  const { functionName, url } = node.callFrame;
+  if (functionName === '(idle)') return undefined;
+  if (functionName === '(garbage collector)') return 'garbage collection';
+  for (let n: ProfileNode | undefined = node; n; n = parentOf.get(n.id)) {
+    if (/cjs\/loader|\/yaml\//.test(n.callFrame.url)) return STARTUP;
+  }
+  if (/^(writev|writeUtf8String|writeString|writeBuffer|writeLatin1String)$/.test(functionName)) {
+    return 'socket writes (HTTP answers, Postgres, Redis)';
+  }
+  for (let n: ProfileNode | undefined = node; n; n = parentOf.get(n.id)) {
+    for (const [name, pattern] of IMPORT_GROUPS) if (pattern.test(n.callFrame.url)) return name;
+  }
+  if (url.startsWith('node:')) return 'Node HTTP, streams, timers';
+  return 'other (program, microtasks)';
+}
 
 function workerGroup(node: ProfileNode, parentOf: Map<number, ProfileNode>): string | undefined {
   const { functionName, url } = node.callFrame;
@@ -113,8 +170,11 @@ function group(node: ProfileNode, parentOf: Map<number, ProfileNode>): string | 
 function main(): void {
   const args = process.argv.slice(2);
   const worker = args[0] === '--worker';
-  const [file, requestsArg] = worker ? args.slice(1) : args;
-  if (!file) throw new Error('usage: cpuprofile-summary.js [--worker] <file.cpuprofile> [requests|items]');
+  const grouping = worker ? workerGroup : args[0] === '--import' ? importGroup : group;
+  const [file, requestsArg] = args[0]?.startsWith('--') ? args.slice(1) : args;
+  if (!file) {
+    throw new Error('usage: cpuprofile-summary.js [--worker|--import] <file.cpuprofile> [requests|items]');
+  }
   const unit = worker ? 'item' : 'request';
   const profile = JSON.parse(readFileSync(file, 'utf8')) as Profile;
   const byId = new Map(profile.nodes.map((n) => [n.id, n]));
@@ -124,7 +184,7 @@ function main(): void {
   profile.samples.forEach((id, i) => timeOf.set(id, (timeOf.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0)));
   const totals = new Map<string, number>();
   for (const [id, us] of timeOf) {
-    const name = (worker ? workerGroup : group)(byId.get(id)!, parentOf);
+    const name = grouping(byId.get(id)!, parentOf);
     if (name) totals.set(name, (totals.get(name) ?? 0) + us);
   }
   const startup = totals.get(STARTUP) ?? 0;

@@ -86,6 +86,27 @@ export async function runRaw(
   return { rows: result.rows ?? [], rowCount: result.rowCount ?? 0 };
 }
 
+/**
+ * Runs a statement whose text numbers its own parameters (`$1`, `$2`, …) with `values` handed to
+ * node-postgres as they are, for statements of thousands of values (a 100-row upsert of products
+ * has 1,701): given them as bindings, knex wraps each one and scans the text twice for `?` to
+ * number them. The statement still runs through knex (its transaction and connection, the
+ * `query` event, tracing spans, error messages: knex puts the text before the server's message,
+ * as it does for any statement), but the `query` event carries no bindings for it. The text must
+ * hold no `?` (knex would still number it: no JSONB `?` operators here).
+ */
+export async function runNumbered(
+  db: Knex | Knex.Transaction,
+  sql: string,
+  values: readonly unknown[],
+): Promise<RawResult> {
+  // `options` mixes settings into the driver's query config (for node-postgres `text` and
+  // `values`); knex's types give it to query builders only, so the one cast of it is here.
+  const raw = db.raw(sql) as Knex.Raw & { options(options: { values: readonly unknown[] }): Knex.Raw };
+  const result: { rows?: unknown[]; rowCount?: number | null } = await raw.options({ values });
+  return { rows: result.rows ?? [], rowCount: result.rowCount ?? 0 };
+}
+
 /** The rows of a raw statement, checked to carry the named columns (see checkedRows). */
 export async function rawRows<T extends object>(
   db: Knex | Knex.Transaction,

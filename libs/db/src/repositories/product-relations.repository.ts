@@ -132,22 +132,27 @@ export const productRelationsRepository = {
 
   /**
    * Replaces the parameter links of the given products (internal ids) with `links`, in order
-   * (position 1, 2, …; a repeated link is kept once, first). Two statements whatever the size:
-   * one delete joined on the product keys, one insert of unnested arrays. The keys refuse a link
-   * to another eshop's parameter or value, or to a value of another parameter.
+   * (position 1, 2, …; a repeated link is kept once, first). Two statements at most whatever the
+   * size: one delete joined on the product keys, one insert of unnested arrays. Products created
+   * in the caller's transaction (`created`) have no links yet, so the delete skips them, and an
+   * import of new products without parameters runs neither. The keys refuse a link to another
+   * eshop's parameter or value, or to a value of another parameter.
    */
   async replaceLinks(
     trx: Knex | Knex.Transaction,
     eshopId: number,
     links: ReadonlyMap<number, readonly ProductParameterLink[]>,
+    created: ReadonlySet<number> = new Set(),
   ): Promise<void> {
-    if (!links.size) return;
-    const keys = keysSql(eshopId, [...links.keys()], PRODUCT_ID);
-    await trx.raw(
-      `delete from product_parameter_values l using ${keys.sql}
-       where l.eshop_id = k.eshop_id and l.product_id = x.product_id`,
-      keys.bindings,
-    );
+    const existing = [...links.keys()].filter((id) => !created.has(id));
+    if (existing.length) {
+      const keys = keysSql(eshopId, existing, PRODUCT_ID);
+      await trx.raw(
+        `delete from product_parameter_values l using ${keys.sql}
+         where l.eshop_id = k.eshop_id and l.product_id = x.product_id`,
+        keys.bindings,
+      );
+    }
     const rows: { product: number[]; position: number[]; parameter: number[]; value: (number | null)[] } = {
       product: [],
       position: [],

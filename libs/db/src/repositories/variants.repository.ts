@@ -1,8 +1,6 @@
 import type { Knex } from 'knex';
+import { arrayBinding } from '../sql-rows';
 import { keysSql } from './tenant-keys';
-
-/** Rows per insert: 4 bindings each stays far below PostgreSQL's 65,535. */
-const INSERT_CHUNK = 10_000;
 
 export interface Variant {
   code: string;
@@ -12,9 +10,11 @@ export interface Variant {
 export const variantsRepository = {
   /**
    * Replaces the variants of each given product: one delete for those that may have variants
-   * (products created in the same transaction have none, so `created` skips them) and one plain
-   * multi-row insert (`batchInsert` would wrap it in a savepoint: two more round trips), chunked
-   * only past the bind-parameter limit.
+   * (products created in the same transaction have none, so `created` skips them) and one insert
+   * of unnested arrays, whatever the number of variants: four bind parameters instead of four per
+   * variant, which knex would place one by one and PostgreSQL plan as a VALUES list
+   * (`batchInsert` would also wrap it in a savepoint: two more round trips). The variants keep
+   * their order: the unnest gives the rows in array order and each takes the next id.
    */
   async replace(
     trx: Knex.Transaction,
@@ -33,11 +33,23 @@ export const variantsRepository = {
         keys.bindings,
       );
     }
-    const rows = [...variants].flatMap(([productId, list]) =>
-      list.map((v) => ({ eshop_id: eshopId, product_id: productId, code: v.code, ean: v.ean })),
-    );
-    for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
-      await trx('product_variants').insert(rows.slice(i, i + INSERT_CHUNK));
+    const rows: { product: number[]; code: string[]; ean: (string | null)[] } = {
+      product: [],
+      code: [],
+      ean: [],
+    };
+    for (const [productId, list] of variants) {
+      for (const v of list) {
+        rows.product.push(productId);
+        rows.code.push(v.code);
+        rows.ean.push(v.ean);
+      }
     }
+    if (!rows.product.length) return;
+    await trx.raw(
+      `insert into product_variants (eshop_id, product_id, code, ean)
+       select ?::integer, p, c, e from unnest(?::bigint[], ?::text[], ?::text[]) as v(p, c, e)`,
+      [eshopId, rows.product, rows.code, arrayBinding(rows.ean)],
+    );
   },
 };

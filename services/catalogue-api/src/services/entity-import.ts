@@ -11,6 +11,7 @@ import {
   type ParameterLookup,
   type ProductParameterLink,
   type StoredEntity,
+  type UpsertedRow,
   type Variant,
 } from '@catalogue/db';
 import { withoutDuplicates, type CheckedItem, type ItemError } from './item-check';
@@ -321,7 +322,7 @@ async function replaceParameterLinks(
   trx: Knex.Transaction,
   eshopId: number,
   writes: EntityWrite[],
-  written: Map<string, { id: number }>,
+  written: Map<string, UpsertedRow>,
 ): Promise<void> {
   // A write that kept the item's status (visibility, undelete) kept its data and links too.
   const changed = writes.filter((w) => w.status === 'generate' && written.has(w.externalId));
@@ -331,15 +332,17 @@ async function replaceParameterLinks(
     parameter_values: (w.fields.parameter_values as ParameterValuesPair[] | null) ?? [],
   });
   const lookup = await lookupOf(trx, eshopId, changed.map(fieldsOf));
+  const rows = changed.map((w) => written.get(w.externalId)!);
   await productRelationsRepository.replaceLinks(
     trx,
     eshopId,
     new Map(
-      changed.map((w) => {
+      changed.map((w, i) => {
         const f = fieldsOf(w);
-        return [written.get(w.externalId)!.id, linksOf(lookup, f.parameters_ids, f.parameter_values).links];
+        return [rows[i]!.id, linksOf(lookup, f.parameters_ids, f.parameter_values).links];
       }),
     ),
+    new Set(rows.filter((row) => row.inserted).map((row) => row.id)),
   );
 }
 
