@@ -95,7 +95,6 @@ export function rawRequest(baseUrl: string, req: RawRequest): Promise<RawReply> 
             text: Buffer.concat(chunks).toString('utf8'),
             headers: res.headers,
           });
-          outgoing.destroy();
         });
       },
     );

@@ -51,6 +51,7 @@ export function useGenerateDeps(file: string): void {
   afterEach(() => nock.cleanAll());
   afterAll(async () => {
     nock.enableNetConnect();
+    nock.restore(); // node:http back for the next file of this jest worker (providers-fixtures.ts)
     await closeDeps(deps);
   });
 }

@@ -30,6 +30,7 @@ beforeAll(() => {
 afterEach(() => nock.cleanAll());
 afterAll(async () => {
   nock.enableNetConnect();
+  nock.restore(); // node:http back for the next file of this jest worker (providers-fixtures.ts)
   await closeDeps(deps);
 });
 

@@ -113,4 +113,13 @@ beforeAll(() => {
   nock.enableNetConnect('127.0.0.1');
 });
 afterEach(() => nock.cleanAll());
-afterAll(() => nock.enableNetConnect());
+// nock intercepts node:http by replacing it in the process, and jest runs the next test files of
+// this worker in the same process: left active, every later file's HTTP requests (the fuzz
+// client's raw requests among them) go through nock's socket stand-in, whose passthrough socket
+// errors (a body still being written when the server answered early) are re-emitted where no
+// listener waits and fail that file with `write EPIPE` / `write ECANCELED`. Each file that loads
+// nock restores node:http when it ends.
+afterAll(() => {
+  nock.enableNetConnect();
+  nock.restore();
+});

@@ -54,7 +54,10 @@ afterEach(() => {
   nock.cleanAll();
   lookup.mockClear();
 });
-afterAll(() => nock.enableNetConnect());
+afterAll(() => {
+  nock.enableNetConnect();
+  nock.restore(); // node:http back for the next file of this jest worker (providers-fixtures.ts)
+});
 
 describe('fetchResearch', () => {
   it('fetches a public page and extracts its readable text, block by block', async () => {
