@@ -1,7 +1,7 @@
 // The three HTTP services in-process on the test database, for the fuzz, fault and tenancy
 // tests, with a raw HTTP client: these tests send what fetch() refuses to send (TRACE, unknown
 // methods, corrupt Content-Encoding bodies) and must see exactly what the server wrote.
-import { request as httpRequest } from 'node:http';
+import { ClientRequest, request as httpRequest } from 'node:http';
 import { connect } from 'node:net';
 import { serveServiceForTests } from '@catalogue/testing';
 import { createApp as createCatalogueApp } from '../../services/catalogue-api/src/app';
@@ -25,6 +25,18 @@ import {
  * own that no worker consumes (queued work stays queued; see the tenancy test for draining it).
  */
 export function serveAll(queuePrefix: string) {
+  beforeAll(() => {
+    // These tests must see what the server wrote. nock replaces node:http's ClientRequest for the
+    // whole jest worker; a test file that loaded it and did not `nock.restore()` at its end would
+    // put its socket stand-in under every request here (its errors on an early answer surfaced
+    // as an unexplained `write EPIPE`).
+    if (ClientRequest.name !== 'ClientRequest') {
+      throw new Error(
+        `node:http is still intercepted (${ClientRequest.name}): an earlier test file of this jest ` +
+          'worker loaded nock without nock.restore() in its afterAll',
+      );
+    }
+  });
   const overrides = { QUEUE_PREFIX: queuePrefix };
   const catalogue = serveServiceForTests(
     { buildDeps: buildCatalogueDeps, createApp: createCatalogueApp, closeDeps: closeCatalogueDeps },
