@@ -70,7 +70,10 @@ describe('storefront pages in a language without its own texts', () => {
       entityType: 'product',
       externalId: 'P1',
     });
-    const listed = await call('GET', '/api/v2/rest/products?lang=all&include=marketplace,site_link');
+    const listed = await call(
+      'GET',
+      '/api/v2/rest/products?lang=all&include=marketplace,site_link,languages_complete',
+    );
     expect(listed.status).toBe(200);
     return { stored: stored!, item: listed.body.data[0] };
   }

@@ -219,7 +219,7 @@ describe('storefront journey: import -> render -> editor edits -> fill in cs -> 
     const list = async () => {
       const listed = await backOffice(
         'GET',
-        '/api/v2/rest/products?lang=all&include=rich_snippet,marketplace',
+        '/api/v2/rest/products?lang=all&include=rich_snippet,marketplace,languages_complete',
       );
       expect(listed.status).toBe(200);
       return new Map<string, Body>(listed.body.data.map((item: Body) => [item.id, item]));
