@@ -88,6 +88,11 @@ describe('@catalogue/client against the running services', () => {
     expect(shoe!.name).toEqual({ default: 'Trail shoe', cs: 'Trailová bota' });
     expect(Object.keys(shoe!.content).sort()).toEqual(['html', 'languages_complete', 'marketplace']);
     expect(shoe!.variant).toEqual([]);
+    // P2's texts are all in default and cs; its parameter (one string, language-neutral) does not
+    // make either page incomplete.
+    const road = page[1]!;
+    expect(road.content.html.cs).toContain('280 g');
+    expect(road.content.languages_complete).toEqual(['default', 'cs']);
     // Without include, content is exactly {html}.
     const plain = await api.GET('/api/v2/rest/products', { params: { query: { lang: ['cs'] } } });
     expect(plain.data?.data.map((p) => Object.keys(p.content))).toEqual([['html'], ['html']]);
