@@ -21,6 +21,7 @@ export const LIBRARY_IMPORTS = {
   admin: ['config', 'content-store', 'db', 'logger', 'queue', 'webhooks'],
   editor: ['content', 'credits'],
   testing: ['admin', 'config', 'content-store', 'db', 'http', 'logger'],
+  client: [],
 };
 
 export const SERVICES = ['catalogue-api', 'credit-service', 'generation-worker', 'white-label-api'];

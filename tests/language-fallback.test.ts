@@ -1,5 +1,6 @@
 // An item imported with `default` texts only, rendered for an eshop with cs and de pages under
-// each fallback policy the eshop can choose, as the v2 list serves it and as it is stored.
+// each fallback policy the eshop can choose, as the v2 list serves it and as it is stored. Its
+// parameter (name and value) is language-neutral data: every page's own, never marked.
 import { makeEshop, serveServiceForTests } from '@catalogue/testing';
 import { contentRepository, eshopsRepository, type EshopInput } from '@catalogue/db';
 import { renderContent } from '@catalogue/content-store';
@@ -7,6 +8,10 @@ import { createApp } from '../services/catalogue-api/src/app';
 import { buildDeps, closeDeps } from '../services/catalogue-api/src/deps';
 
 const VOID = new Set(['img', 'br', 'hr', 'source']);
+/** The parameter's name and value: one string for every language (no multilingual support). */
+const NEUTRAL = new Set(['Weight', '280 g']);
+const prose = (texts: Array<{ text: string; lang: string | null }>) =>
+  texts.filter((t) => !NEUTRAL.has(t.text));
 
 /**
  * Every text of an HTML fragment with the language its nearest element declares (null: the
@@ -70,7 +75,10 @@ describe('storefront pages in a language without its own texts', () => {
       entityType: 'product',
       externalId: 'P1',
     });
-    const listed = await call('GET', '/api/v2/rest/products?lang=all&include=marketplace,site_link');
+    const listed = await call(
+      'GET',
+      '/api/v2/rest/products?lang=all&include=marketplace,site_link,languages_complete',
+    );
     expect(listed.status).toBe(200);
     return { stored: stored!, item: listed.body.data[0] };
   }
@@ -83,7 +91,11 @@ describe('storefront pages in a language without its own texts', () => {
       expect(texts.map((t) => t.text)).toEqual(
         expect.arrayContaining(['Trail shoe', 'grippy', 'Weight', '280 g']),
       );
-      expect(texts.filter((t) => t.lang !== 'en')).toEqual([]);
+      expect(prose(texts).filter((t) => t.lang !== 'en')).toEqual([]);
+      expect(texts.filter((t) => NEUTRAL.has(t.text))).toEqual([
+        { text: 'Weight', lang: null },
+        { text: '280 g', lang: null },
+      ]);
       expect(stored.html[lang]).toBe(item.content.html[lang]);
     }
     // The default page is the default language's own: nothing is marked.
@@ -97,26 +109,32 @@ describe('storefront pages in a language without its own texts', () => {
     const { item } = await renderedShop({});
     const texts = textLanguages(item.content.html.cs);
     expect(texts.length).toBeGreaterThan(0);
-    expect(texts.filter((t) => t.lang !== 'und')).toEqual([]);
+    expect(prose(texts).filter((t) => t.lang !== 'und')).toEqual([]);
+    expect(item.content.html.cs).not.toMatch(/<t[hd][^>]*\slang=/);
   });
 
   test('when the default texts are declared to be cs, then the cs page shows them as its own and cs is complete', async () => {
     const { item } = await renderedShop({ defaultLanguage: 'cs' });
     expect(item.content.html.cs).toContain('Trail shoe');
     expect(item.content.html.cs).not.toContain('lang=');
-    expect(textLanguages(item.content.html.de).filter((t) => t.lang !== 'cs')).toEqual([]);
+    expect(prose(textLanguages(item.content.html.de)).filter((t) => t.lang !== 'cs')).toEqual([]);
     expect(item.content.languages_complete).toEqual(['default', 'cs']);
   });
 
-  test('when the policy is omit, then the untranslated widgets are left out of the cs and de pages only', async () => {
+  test('when the policy is omit, then the untranslated widgets are left out of the cs and de pages only, the parameters table stays', async () => {
     const { stored, item } = await renderedShop({ contentFallback: 'omit', defaultLanguage: 'en' });
 
     for (const lang of ['cs', 'de']) {
-      expect(textLanguages(item.content.html[lang])).toEqual([]);
+      expect(textLanguages(item.content.html[lang])).toEqual([
+        { text: 'Weight', lang: null },
+        { text: '280 g', lang: null },
+      ]);
       // The gallery stays: its image, whose alt text is the default name, is marked.
       expect(item.content.html[lang]).toContain('src="https://shop.test/p1.jpg"');
       expect(item.content.html[lang]).not.toMatch(/<(?!img)[a-z0-9]+[^>]* lang=/);
-      expect(item.content.marketplace[lang]).toBe('');
+      expect(item.content.marketplace[lang]).toBe(
+        '<table><tbody><tr><th>Weight</th><td>280 g</td></tr></tbody></table>',
+      );
       expect(item.site_link.list[lang]).toEqual([]);
       expect(stored.html[lang]).toBe(item.content.html[lang]);
     }

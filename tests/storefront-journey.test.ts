@@ -6,6 +6,7 @@
 // facts, each language only its own words or `lang`-marked fallbacks, no sample content, and
 // `content.languages_complete` true to what it shows. Restoring the revision before the fill
 // brings the pre-fill pages back in every language.
+import { isLanguageNeutral } from '@catalogue/content';
 import { WHITE_LABEL_TOKEN_HEADER } from '@catalogue/http';
 import { eventually, expectMatchesContract, makeEshop } from '@catalogue/testing';
 import { WIDGET_SAMPLES } from '../libs/content/src/catalogue/samples';
@@ -149,13 +150,13 @@ function textLanguages(html: string): Array<{ text: string; lang: string | null 
   return found;
 }
 
-/** The rows of each parameters table of a page: [name, value, the name's lang attribute]. */
+/** The rows of each parameters table of a page: [name, value, a lang attribute on either cell]. */
 function parameterTables(html: string): Array<Array<[string, string, string | null]>> {
   return [...html.matchAll(/<table class="ccs-parameters__table">([\s\S]*?)<\/table>/g)].map(([, table]) =>
     [...table!.matchAll(/<tr class="ccs-parameters__row">([\s\S]*?)<\/tr>/g)].map(([, row]) => {
       const th = /<th([^>]*)>([\s\S]*?)<\/th>/.exec(row!)!;
-      const td = /<td[^>]*>([\s\S]*?)<\/td>/.exec(row!)!;
-      return [th[2]!, td[1]!, /\slang="([^"]+)"/.exec(th[1]!)?.[1] ?? null];
+      const td = /<td([^>]*)>([\s\S]*?)<\/td>/.exec(row!)!;
+      return [th[2]!, td[2]!, /\slang="([^"]+)"/.exec(th[1]! + td[1]!)?.[1] ?? null];
     }),
   );
 }
@@ -219,7 +220,7 @@ describe('storefront journey: import -> render -> editor edits -> fill in cs -> 
     const list = async () => {
       const listed = await backOffice(
         'GET',
-        '/api/v2/rest/products?lang=all&include=rich_snippet,marketplace',
+        '/api/v2/rest/products?lang=all&include=rich_snippet,marketplace,languages_complete',
       );
       expect(listed.status).toBe(200);
       return new Map<string, Body>(listed.body.data.map((item: Body) => [item.id, item]));
@@ -332,18 +333,15 @@ describe('storefront journey: import -> render -> editor edits -> fill in cs -> 
         const where = { id: product.id, lang };
         const texts = textLanguages(html);
 
-        // Its own facts only, in each parameters table (composed, or added from the catalogue), and
-        // a name shown from the default is marked on a translated page while an own name is not.
+        // Its own facts only, in each parameters table (composed, or added from the catalogue);
+        // names and values are language-neutral data, never marked (a translated name is shown
+        // on its page, the one name on the others).
         const tables = parameterTables(html);
         expect({ ...where, tables: tables.length > 0 }).toEqual({ ...where, tables: true });
         for (const rows of tables) {
           expect({ ...where, rows }).toEqual({
             ...where,
-            rows: facts.map(([name, value]) => [
-              NAME[name]![lang],
-              value,
-              lang === 'default' || name in parametersNamedIn(lang) ? null : 'und',
-            ]),
+            rows: facts.map(([name, value]) => [NAME[name]![lang], value, null]),
           });
         }
         for (const value of foreignValues) {
@@ -439,12 +437,14 @@ describe('storefront journey: import -> render -> editor edits -> fill in cs -> 
 
 /**
  * Whether a public text of the stored content (an element's value or an image's alt text, sample
- * parts aside) has text in some language but none in `lang`.
+ * parts and language-neutral parameter cells aside) has text in some language but none in `lang`.
  */
 function lacksText(tree: Body[], lang: string): boolean {
   const filled = (v: unknown) => typeof v === 'string' && v.trim() !== '';
   return tree.some((widget) =>
     widget.children.some((element: Body) => {
+      // Parameter names and values are language-neutral: never missing in a language.
+      if (isLanguageNeutral(element)) return false;
       const texts = [
         element.sample?.includes('value') ? null : element.value,
         element.tag === 'img' ? element.extension?.alt : null,
@@ -453,12 +453,5 @@ function lacksText(tree: Body[], lang: string): boolean {
         (t) => t !== null && typeof t === 'object' && Object.values(t).some(filled) && !filled(t[lang]),
       );
     }),
-  );
-}
-
-/** The parameter names with a name of their own in the language. */
-function parametersNamedIn(lang: string): Record<string, true> {
-  return Object.fromEntries(
-    PARAMETERS.filter((p) => lang in p.name_translations).map((p) => [p.name, true] as const),
   );
 }

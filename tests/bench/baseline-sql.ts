@@ -13,7 +13,7 @@
 /** One page of listed (ready, loaded, not deleted) products with what the v2 list shows. $1 eshop, $2 limit, $3 offset. */
 export const LIST_SQL = `select e.external_id, e.guid, e.is_visible, e.is_loaded, e.name, e.short_description,
   e.description, e.url, e.seo_title, e.seo_description, e.images->>0 as image_preview,
-  c.html, c.marketplace, c.nested, c.languages_complete,
+  c.html, c.marketplace, c.nested,
   coalesce((select json_agg(json_build_object('code', v.code, 'ean', v.ean) order by v.id)
     from product_variants v where v.eshop_id = e.eshop_id and v.product_id = e.id), '[]'::json) as variant,
   to_char(e.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as created_at,

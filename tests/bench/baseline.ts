@@ -79,7 +79,6 @@ interface ListRow {
   html: LangMap | null;
   marketplace: LangMap | null;
   nested: unknown[] | null;
-  languages_complete: string[] | null;
   variant: unknown[];
   created_at: string;
   updated_at: string;
@@ -116,10 +115,6 @@ function item(row: ListRow, langs: string[]) {
       html: every(row.html, langs),
       marketplace: every(row.marketplace, langs),
       nested: row.nested ?? [],
-      // The requested languages whose page shows only its own texts (null: not computed).
-      languages_complete: Array.isArray(row.languages_complete)
-        ? langs.filter((lang) => row.languages_complete!.includes(lang))
-        : null,
     },
     variant: row.variant,
     created_at: row.created_at,

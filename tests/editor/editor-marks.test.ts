@@ -1,10 +1,12 @@
 // Texts that are not the owner's own in the language shown are marked, never shown silently:
 // a language without its own text shows the default one marked "shown from default — not
-// translated yet"; a catalogue sample (element `sample`) is marked "to fill".
+// translated yet"; a catalogue sample (element `sample`) is marked "to fill". Parameter names and
+// values are language-neutral data (one string for every language): never marked.
 import type { Page } from 'playwright-core';
 import { expectNoViolations } from './axe';
 import { apiOf, productWith, ROOT, setHeading } from './content';
-import { editorHarness, shot, waitForEvent } from './harness';
+import { eventually } from '@catalogue/testing';
+import { editorHarness, shot, waitForEvent, type Body } from './harness';
 
 jest.setTimeout(180_000);
 
@@ -64,6 +66,61 @@ describe('<ccs-editor> marks', () => {
       `${ROOT}.querySelector('li.widget .ccs-editable')?.textContent === 'Vlastní nadpis'`,
     );
     expect((await marks(page))[0]).toEqual(['Vlastní nadpis', '', 'ccs-edit-hint']);
+    await page.close();
+  });
+
+  test('when a product with parameters is shown in cs, then its parameter names and values are not marked, its untranslated prose is', async () => {
+    const shop = await h.shop();
+    // The catalogue item: texts in default and cs, one parameter with one value (one string each).
+    const imported = await fetch(`${h.catalogue.url}/api/v2/rest/multi-import`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${shop.apiToken}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify({
+        parameters: [{ id: 7, name: 'Colour', values: [{ id: 1, value: 'Green' }] }],
+        products: [
+          {
+            id: 'PARAM-1',
+            name: { default: 'Trail shoe', cs: 'Trailová bota' },
+            description: { default: '<p>Light and grippy.</p>' },
+            parameters_ids: [7],
+          },
+        ],
+      }),
+    });
+    expect(imported.status).toBe(200);
+    // Rendered by the worker: composed from the product's own data (its name and description in
+    // a section, its parameters in the table).
+    await eventually(async () => {
+      const listed = await fetch(`${h.catalogue.url}/api/v2/rest/products`, {
+        headers: { Authorization: `Bearer ${shop.apiToken}` },
+      });
+      expect(((await listed.json()) as Body).data.map((p: Body) => p.id)).toEqual(['PARAM-1']);
+    }, 20_000);
+    await api(shop, '/register-entity', {
+      method: 'POST',
+      body: JSON.stringify({ entity_id: 'PARAM-1', type: 'product', title: 'Trail shoe' }),
+    });
+    const widgets = (await api(shop, '/content/PARAM-1/type/product')) as Body[];
+    expect(widgets.some((w) => w.children.some((e: Body) => e.class === 'ccs-parameters__value'))).toBe(true);
+    const page = await h.open({ token: shop.whiteLabelToken, entityId: 'PARAM-1' });
+    await waitForEvent(page, 'ccs-ready');
+    await page.evaluate(`document.querySelector('ccs-editor').setLanguage('cs')`);
+    const cells =
+      (await page.evaluate(`[...${ROOT}.querySelectorAll('li.widget th, li.widget td')].map((n) => {
+      const after = getComputedStyle(n, '::after').content;
+      return [n.textContent.trim(), after === 'none' || after === 'normal' ? '' : after.replace(/^"|"$/g, '')];
+    })`)) as Array<[string, string]>;
+    expect(cells).toEqual([
+      ['Colour', ''],
+      ['Green', ''],
+    ]);
+    // The description has no Czech text: it is still marked.
+    expect(await marks(page)).toContainEqual([
+      'Light and grippy.',
+      'shown from default — not translated yet',
+      'ccs-edit-hint ccs-note-fallback',
+    ]);
+    await shot(page, 'marks-parameters-cs');
     await page.close();
   });
 });

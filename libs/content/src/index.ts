@@ -3,6 +3,7 @@ export type { ContentElement, ContentWidget, Language, LangMap, NestedNode, Text
 
 export { escapeText, htmlToText, sanitizeHtml, sanitizeOutput } from './sanitize';
 export { safeHref, safeSrc, videoEmbedUrl, VIDEO_EMBED_HOSTS } from './urls';
+export { isLanguageNeutral, LANGUAGE_NEUTRAL_CLASSES } from './neutral';
 export { slugifyHeading } from './slug';
 
 export {

@@ -42,8 +42,8 @@ describe('composeFromEntity', () => {
         '<div class="ccs-image-text__body"><h2 class="ccs-image-text__heading" id="acme" lang="und">Acme</h2>' +
         '<div class="ccs-image-text__text" lang="und"><p>Since 1900.</p></div></div></section>' +
         '<section class="ccs-widget ccs-widget--parameters" data-widget-id="3"><table class="ccs-parameters__table"><tbody>' +
-        '<tr class="ccs-parameters__row"><th class="ccs-parameters__name">Hmotnost</th><td class="ccs-parameters__value" lang="und">280 g</td></tr>' +
-        '<tr class="ccs-parameters__row"><th class="ccs-parameters__name" lang="und">Sizes</th><td class="ccs-parameters__value" lang="und">40, 41</td></tr>' +
+        '<tr class="ccs-parameters__row"><th class="ccs-parameters__name">Hmotnost</th><td class="ccs-parameters__value">280 g</td></tr>' +
+        '<tr class="ccs-parameters__row"><th class="ccs-parameters__name">Sizes</th><td class="ccs-parameters__value">40, 41</td></tr>' +
         '</tbody></table></section>' +
         '<section class="ccs-widget ccs-widget--gallery" data-widget-id="4"><ul class="ccs-gallery__list">' +
         '<li class="ccs-gallery__item"><img class="ccs-gallery__image" src="https://cdn.test/1.jpg" alt="Trailová bota" loading="lazy" /></li>' +

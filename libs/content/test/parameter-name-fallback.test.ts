@@ -1,6 +1,8 @@
-// A parameter's name on a page of a language it has no name in: the parameters table shows the
-// default name marked with the eshop's fallback code, like every other fallback text, and under
-// `omit` the table follows the widget rule (docs/decisions.md, "Parameter names that fall back").
+// A parameter's name and values on a page of any language: the specification's parameters are
+// language-neutral (one string each, "no multilingual support"), so the parameters table is the
+// page's own in every language: never marked as another language's, never left out under
+// `omit`, and it never makes a page incomplete; a name translation the import gave is shown on
+// its language's page (docs/decisions.md, "Parameters are language-neutral").
 import {
   composeFromEntity,
   designStructure,
@@ -42,8 +44,8 @@ const nameCells = (html: string) =>
     /\slang="([^"]+)"/.exec(attrs!)?.[1] ?? null,
   ]);
 
-describe('parameter names that fall back to the default name', () => {
-  test('when the policy is fallback, then a name without a translation for the page is the default name marked with the default language, and an own name is not marked', () => {
+describe('parameters are language-neutral', () => {
+  test('when the policy is fallback, then a name without a translation for the page is shown unmarked, and a translation is shown on its page', () => {
     const out = pages({ mode: 'fallback', defaultLanguage: 'en' });
     expect(nameCells(out.html.default!)).toEqual([
       ['Weight', null],
@@ -53,51 +55,46 @@ describe('parameter names that fall back to the default name', () => {
     expect(nameCells(out.html.cs!)).toEqual([
       ['Hmotnost', null],
       ['Membrána', null],
-      ['Season', 'en'],
+      ['Season', null],
     ]);
-    // en is the language default is written in: its default names are its own.
+    expect(nameCells(out.html.de!)).toEqual([
+      ['Weight', null],
+      ['Membrane', null],
+      ['Season', null],
+    ]);
+    expect(out.html.de).not.toMatch(/<t[hd][^>]*\slang=/);
+    expect(out.marketplace.cs).toContain('<th>Season</th>');
+  });
+
+  test('when the eshop has not said which language default is, then no parameter cell is marked und', () => {
+    const out = pages({ mode: 'fallback', defaultLanguage: null });
+    for (const lang of LANGS) expect(out.html[lang]).not.toMatch(/<t[hd][^>]*\slang=/);
     expect(nameCells(out.html.en!)).toEqual([
       ['Weight', null],
       ['Membrane', null],
       ['Season', null],
     ]);
-    expect(nameCells(out.html.de!)).toEqual([
-      ['Weight', 'en'],
-      ['Membrane', 'en'],
-      ['Season', 'en'],
-    ]);
-    // The marketplace HTML allows no attribute at all (marketplaces strip them): the default name
-    // is shown there unmarked, as every fallback text of that output is.
+  });
+
+  test('when every prose text exists in a language, then parameters without translations do not make that page incomplete', () => {
+    const out = pages({ mode: 'fallback', defaultLanguage: null });
+    // The tree's only prose is the product name (default, cs, en, de): every page is complete.
+    expect(out.languages_complete).toEqual(LANGS);
+  });
+
+  test('when the policy is omit, then the table stays on every page', () => {
+    const out = pages({ mode: 'omit', defaultLanguage: 'en' });
+    for (const lang of LANGS) expect(nameCells(out.html[lang]!)).toHaveLength(3);
     expect(out.marketplace.cs).toContain('<th>Season</th>');
   });
 
-  test('when the eshop has not said which language default is, then a fallback name is marked und on every other page', () => {
-    const out = pages({ mode: 'fallback', defaultLanguage: null });
-    expect(nameCells(out.html.en!)).toEqual([
-      ['Weight', 'und'],
-      ['Membrane', null],
-      ['Season', 'und'],
-    ]);
-    expect(out.languages_complete).toEqual(['default']);
-  });
-
-  test('when the policy is omit, then the table is left out of every page where a name or value falls back, and kept where all are its own', () => {
-    const out = pages({ mode: 'omit', defaultLanguage: 'en' });
-    expect(nameCells(out.html.default!)).toHaveLength(3);
-    expect(nameCells(out.html.en!)).toHaveLength(3);
-    expect(out.html.cs).not.toContain('ccs-parameters');
-    expect(out.html.de).not.toContain('ccs-parameters');
-    expect(out.marketplace.cs).not.toContain('ccs-parameters');
-  });
-
-  test('when a name falls back, then the rich snippet names the property with the default name, unmarked', () => {
+  test('when a name has no translation, then the rich snippet names the property with the one name', () => {
     const out = pages({ mode: 'fallback', defaultLanguage: 'en' });
     expect(out.rich_snippet.json.cs!.additionalProperty).toEqual([
       { '@type': 'PropertyValue', name: 'Hmotnost', value: '280 g' },
       { '@type': 'PropertyValue', name: 'Membrána', value: 'GORE-TEX' },
       { '@type': 'PropertyValue', name: 'Season', value: 'All year' },
     ]);
-    // Under omit too: the snippet is the product's data, not a widget of the page.
     expect(pages({ mode: 'omit', defaultLanguage: 'en' }).rich_snippet.json.cs).toEqual(
       out.rich_snippet.json.cs,
     );

@@ -4,6 +4,7 @@
  * catalogue's sample, never published, waiting to be filled). Each is marked visibly on the
  * text (a badge drawn from `data-ccs-note`) and described to assistive technology by a note.
  */
+import { isLanguageNeutral } from '@catalogue/content/neutral';
 import type { Translate } from './i18n';
 import type { ContentElement } from '@catalogue/content/v3';
 
@@ -14,7 +15,9 @@ export const NOTE_IDS = { sample: 'ccs-note-sample', fallback: 'ccs-note-fallbac
 export function markOf(element: ContentElement, lang: string): keyof typeof NOTE_IDS | null {
   if (element.sample?.includes('value')) return 'sample';
   const value = element.value;
-  if (lang === 'default' || Array.isArray(value)) return null;
+  // Parameter names and values are one string for every language (the specification's
+  // parameters have no multilingual support): there is nothing to translate, so no flag.
+  if (lang === 'default' || Array.isArray(value) || isLanguageNeutral(element)) return null;
   const own = (value as Record<string, unknown>)[lang];
   return typeof own === 'string' && own !== '' ? null : 'fallback';
 }

@@ -25,7 +25,7 @@ export { idempotent, IDEMPOTENCY_LOCK_SECONDS, IDEMPOTENCY_TTL_SECONDS } from '.
 export type { IdempotencyDeps } from './middleware/idempotency';
 export { fieldMessage, fieldPath } from './messages';
 export { firstUnstorablePath, isStorableText, unstorableTextErrors, unstorableTextMessage } from './text';
-export { baseComponent, guard, responseObject, validate } from './middleware/validate';
+export { baseComponent, guard, queryList, responseObject, validate } from './middleware/validate';
 export type { Guard, InputSchemas, MessageOverrides, RouteShapes, Validated } from './middleware/validate';
 export {
   apiRouter,

@@ -24,7 +24,7 @@ function product(overrides: Record<string, unknown> = {}): Record<string, unknow
     seo_title: {},
     seo_description: {},
     image_preview: '',
-    content: { html: { default: '<div>Chair</div>', cs: '' }, languages_complete: ['default'] },
+    content: { html: { default: '<div>Chair</div>', cs: '' } },
     created_at: timestamp,
     updated_at: timestamp,
     ...overrides,

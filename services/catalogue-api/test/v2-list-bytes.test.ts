@@ -138,8 +138,9 @@ describe('catalogue-api: v2 lists from pre-serialised pieces', () => {
     }
     const queries = [
       '?per_page=100&lang=all&include=nested,marketplace,variant',
-      '?per_page=100&lang=all&include=nested,marketplace,site_link,rich_snippet,variant',
+      '?per_page=100&lang=all&include=nested,marketplace,site_link,rich_snippet,variant,languages_complete',
       '?per_page=100',
+      '?per_page=100&lang=cs,de&include=languages_complete',
       '?per_page=100&lang=cs,de',
       '?per_page=100&lang=de,default&include=marketplace,rich_snippet',
       '?per_page=4&page=2&lang=en&include=site_link,nested',
@@ -147,10 +148,10 @@ describe('catalogue-api: v2 lists from pre-serialised pieces', () => {
     const allowed = (type: EntityType, query: string) =>
       query.replace(/include=([^&]*)/, (_m, list: string) => {
         const ok: Record<EntityType, string[]> = {
-          product: ['nested', 'marketplace', 'site_link', 'rich_snippet', 'variant'],
-          category: ['nested', 'marketplace', 'rich_snippet'],
-          brand: ['nested', 'marketplace', 'site_link', 'rich_snippet'],
-          blog: ['nested', 'marketplace', 'site_link', 'rich_snippet'],
+          product: ['nested', 'marketplace', 'site_link', 'rich_snippet', 'variant', 'languages_complete'],
+          category: ['nested', 'marketplace', 'rich_snippet', 'languages_complete'],
+          brand: ['nested', 'marketplace', 'site_link', 'rich_snippet', 'languages_complete'],
+          blog: ['nested', 'marketplace', 'site_link', 'rich_snippet', 'languages_complete'],
         };
         return `include=${list
           .split(',')
@@ -168,7 +169,7 @@ describe('catalogue-api: v2 lists from pre-serialised pieces', () => {
       await svc.deps.db('content').where({ eshop_id: eshop.id }).whereNull('list_json').count('* as n'),
     ).toEqual([{ n: 0 }]);
     // The contract holds for the pieces' answer.
-    for (const path of paths.slice(0, 6)) expect((await api.get(path)).status).toBe(200);
+    for (const path of paths.slice(0, 7)) expect((await api.get(path)).status).toBe(200);
 
     // Act
     const fromPieces = new Map<string, string>();
@@ -183,7 +184,7 @@ describe('catalogue-api: v2 lists from pre-serialised pieces', () => {
     for (const path of paths) {
       expect({ path, body: fromPieces.get(path) }).toEqual({ path, body: fromColumns.get(path) });
     }
-    const sample = JSON.parse(fromPieces.get(paths[13]!)!) as { data: { content: { nested: unknown } }[] };
+    const sample = JSON.parse(fromPieces.get(paths[15]!)!) as { data: { content: { nested: unknown } }[] };
     expect(sample.data.length).toBe(9);
   });
 

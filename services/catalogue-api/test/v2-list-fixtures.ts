@@ -35,12 +35,19 @@ export const ITEM_KEYS: Record<EntityType, string[]> = {
   brand: [...COMMON_KEYS, 'image_preview'].sort(),
   blog: [...COMMON_KEYS, 'category'].sort(),
 };
-export const ALL_INCLUDES = ['nested', 'marketplace', 'site_link', 'rich_snippet', 'variant'];
+export const ALL_INCLUDES = [
+  'nested',
+  'marketplace',
+  'site_link',
+  'rich_snippet',
+  'variant',
+  'languages_complete',
+];
 export const INCLUDES: Record<EntityType, string[]> = {
-  product: ['nested', 'marketplace', 'site_link', 'rich_snippet', 'variant'],
-  category: ['nested', 'marketplace', 'rich_snippet'],
-  brand: ['nested', 'marketplace', 'site_link', 'rich_snippet'],
-  blog: ['nested', 'marketplace', 'site_link', 'rich_snippet'],
+  product: ['nested', 'marketplace', 'site_link', 'rich_snippet', 'variant', 'languages_complete'],
+  category: ['nested', 'marketplace', 'rich_snippet', 'languages_complete'],
+  brand: ['nested', 'marketplace', 'site_link', 'rich_snippet', 'languages_complete'],
+  blog: ['nested', 'marketplace', 'site_link', 'rich_snippet', 'languages_complete'],
 };
 
 export interface StoredContent {

@@ -45,13 +45,49 @@ describe('catalogue-api: v2 lists: includes, settings and per-entity fields (rul
       // Assert
       expect(res.status).toBe(200);
       const [product] = res.body.data;
-      expect(product.content).toEqual({ html: { default: '<p>P1</p>' }, languages_complete: null });
+      expect(product.content).toEqual({ html: { default: '<p>P1</p>' } });
       expect(Object.keys(product).sort()).toEqual(ITEM_KEYS.product);
       for (const key of ['marketplace', 'nested', 'site_link', 'rich_snippet', 'variant']) {
         expect(product).not.toHaveProperty(key);
         expect(product.content).not.toHaveProperty(key);
       }
     });
+    test.each([
+      ['stored pieces', true],
+      ['columns', false],
+    ])(
+      'when a rendered item knows its complete languages and is read without include (from %s), then content is exactly {html}; include=languages_complete adds them',
+      async (_from, pieces) => {
+        // Arrange
+        const { eshop, api } = await svc.eshop({ languages: ['default', 'cs'] });
+        await importItems(api, 'product', [item('product', 'P1')]);
+        await publish(eshop.id, 'product', ['P1']);
+        await storeContent(eshop.id, 'product', 'P1', {
+          html: { default: '<p>Chair</p>', cs: '<p>Židle</p>' },
+          languages_complete: ['default', 'cs'],
+        });
+        if (!pieces) {
+          await svc.deps.db('content').where({ eshop_id: eshop.id }).update({ list_json: null });
+          await svc.deps.db('products').where({ eshop_id: eshop.id }).update({ list_json: null });
+        }
+
+        // Act
+        const plain = await api.get('/api/v2/rest/products?lang=all');
+        const asked = await api.get('/api/v2/rest/products?lang=all&include=languages_complete');
+
+        // Assert
+        expect(plain.status).toBe(200);
+        expect(plain.body.data[0].content).toStrictEqual({
+          html: { default: '<p>Chair</p>', cs: '<p>Židle</p>' },
+        });
+        expect(asked.status).toBe(200);
+        expect(asked.body.data[0].content).toStrictEqual({
+          html: { default: '<p>Chair</p>', cs: '<p>Židle</p>' },
+          languages_complete: ['default', 'cs'],
+        });
+      },
+    );
+
     test('when a product, a category and another eshop use the same external id, then each item shows only its own content', async () => {
       // Arrange
       const mine = await svc.eshop();
@@ -72,12 +108,9 @@ describe('catalogue-api: v2 lists: includes, settings and per-entity fields (rul
       // Assert
       expect(products.status).toBe(200);
       expect(products.body.data).toHaveLength(1);
-      expect(products.body.data[0].content).toEqual({ html: { default: '' }, languages_complete: null });
+      expect(products.body.data[0].content).toEqual({ html: { default: '' } });
       expect(categories.body.data).toHaveLength(1);
-      expect(categories.body.data[0].content).toEqual({
-        html: { default: '<p>category</p>' },
-        languages_complete: null,
-      });
+      expect(categories.body.data[0].content).toEqual({ html: { default: '<p>category</p>' } });
     });
   });
 
@@ -126,9 +159,11 @@ describe('catalogue-api: v2 lists: includes, settings and per-entity fields (rul
 
       // Act
       const all = await api.get(
-        '/api/v2/rest/products?lang=all&include=site_link,rich_snippet,marketplace,nested',
+        '/api/v2/rest/products?lang=all&include=site_link,rich_snippet,marketplace,nested,languages_complete',
       );
-      const czech = await api.get('/api/v2/rest/products?lang=cs&include=site_link,rich_snippet,marketplace');
+      const czech = await api.get(
+        '/api/v2/rest/products?lang=cs&include=site_link,rich_snippet,marketplace,languages_complete',
+      );
 
       // Assert
       expect(all.status).toBe(200);
@@ -234,7 +269,7 @@ describe('catalogue-api: v2 lists: includes, settings and per-entity fields (rul
         seo_title: { default: 'Chair | Shop' },
         seo_description: { default: 'Buy a chair' },
         image_preview: 'https://cdn.shop.test/p1-front.jpg',
-        content: { html: { default: '', cs: '' }, languages_complete: null },
+        content: { html: { default: '', cs: '' } },
         created_at: expect.stringMatching(ISO_MICROS),
         updated_at: expect.stringMatching(ISO_MICROS),
       });
@@ -359,7 +394,7 @@ describe('catalogue-api: v2 lists: includes, settings and per-entity fields (rul
         if (supported) {
           expect(res.status).toBe(200);
           const [listed] = res.body.data;
-          if (include === 'nested' || include === 'marketplace')
+          if (include === 'nested' || include === 'marketplace' || include === 'languages_complete')
             expect(listed.content).toHaveProperty(include);
           else expect(listed).toHaveProperty(include);
         } else {

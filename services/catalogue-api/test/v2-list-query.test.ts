@@ -1,7 +1,7 @@
 import type { EntityType } from '@catalogue/db';
 import { catalogueService, type Client } from './helpers';
 
-/** v2 list query parameters: is_edited, last_update_time_from, page and per_page. */
+/** v2 list query parameters: is_edited, last_update_time_from, page and per_page; the list forms of include and lang. */
 
 const PATH: Record<EntityType, string> = {
   product: 'products',
@@ -316,6 +316,81 @@ describe('catalogue-api: v2 list query parameters', () => {
       // Assert
       expect(res.status).toBe(200);
       expect(res.body).toEqual({ data: [], meta: { current_page: 4, per_page: 10, total: 25 } });
+    });
+  });
+
+  describe('include and lang: comma-separated, repeated or mixed', () => {
+    async function shop() {
+      const created = await svc.eshop({ languages: ['default', 'cs', 'en'] });
+      await importItems(created.api, 'product', [
+        { id: 'P1', name: { default: 'Chair', cs: 'Židle', en: 'Chair' } },
+      ]);
+      await publish(created.eshop.id, 'product', ['P1']);
+      return created;
+    }
+
+    test('when include and lang are repeated (as generated clients send arrays) or mixed with commas, then the answer is the comma-separated one', async () => {
+      // Arrange
+      const { api } = await shop();
+
+      // Act
+      const comma = await api.get('/api/v2/rest/products?include=marketplace,variant&lang=cs,default');
+      const repeated = await api.get(
+        '/api/v2/rest/products?include=marketplace&include=variant&lang=cs&lang=default',
+      );
+      const mixed = await api.get(
+        '/api/v2/rest/products?include=marketplace&include=variant,marketplace&lang=cs,default&lang=',
+      );
+
+      // Assert
+      expect(comma.status).toBe(200);
+      expect(comma.body.data[0].content.marketplace).toEqual({ default: '', cs: '' });
+      expect(comma.body.data[0].variant).toEqual([]);
+      expect(comma.body.data[0].name).toEqual({ default: 'Chair', cs: 'Židle' });
+      expect(repeated.status).toBe(200);
+      expect(repeated.body).toEqual(comma.body);
+      expect(mixed.status).toBe(200);
+      expect(mixed.body).toEqual(comma.body);
+    });
+
+    test('when a repeated include or lang has an unknown value, then 422 names it as for the comma-separated form', async () => {
+      // Arrange
+      const { api } = await shop();
+
+      // Act
+      const include = await api.get('/api/v2/rest/products?include=marketplace&include=bogus');
+      const lang = await api.get('/api/v2/rest/products?lang=cs&lang=xx,en');
+
+      // Assert
+      expect(include.status).toBe(422);
+      expect(include.body).toEqual({
+        error: INVALID,
+        code: 'validation_failed',
+        errors: { include: ['The selected include value bogus is invalid.'] },
+      });
+      expect(lang.status).toBe(422);
+      expect(lang.body).toEqual({
+        error: INVALID,
+        code: 'validation_failed',
+        errors: { lang: ['The selected lang value xx is invalid.'] },
+      });
+    });
+
+    test('when the repeated values are longer than 200 characters in all, then 422 as for one long value', async () => {
+      // Arrange
+      const { api } = await shop();
+      const many = Array.from({ length: 30 }, () => 'include=marketplace').join('&');
+
+      // Act
+      const res = await api.get(`/api/v2/rest/products?${many}`);
+
+      // Assert
+      expect(res.status).toBe(422);
+      expect(res.body).toEqual({
+        error: INVALID,
+        code: 'validation_failed',
+        errors: { include: ['The include field must not be greater than 200 characters.'] },
+      });
     });
   });
 });

@@ -135,7 +135,7 @@ describe('catalogue-api: v2 lists: shape, listed items and languages (rules 1–
       const [product] = res.body.data;
       expect(product.name).toEqual({});
       expect(product.url).toEqual({});
-      expect(product.content).toEqual({ html: {}, languages_complete: null });
+      expect(product.content).toEqual({ html: {} });
       expect(JSON.stringify(res.body)).not.toContain('"de"');
       const stored = await svc.deps.db('products').where({ eshop_id: eshop.id, external_id: 'P1' }).first();
       expect(stored!.name).toEqual({ default: 'Chair', cs: 'Židle', de: 'Stuhl' });
@@ -218,10 +218,7 @@ describe('catalogue-api: v2 lists: shape, listed items and languages (rules 1–
       expect(product.url).toEqual({ default: 'https://shop.test/chair' });
       expect(product.seo_title).toEqual({});
       expect(product.seo_description).toEqual({});
-      expect(product.content).toEqual({
-        html: { default: '<p>Chair</p>', cs: '', en: '' },
-        languages_complete: null,
-      });
+      expect(product.content).toEqual({ html: { default: '<p>Chair</p>', cs: '', en: '' } });
     });
 
     test('when an item has no content row yet, then content.html has every requested language as an empty string', async () => {
@@ -235,7 +232,7 @@ describe('catalogue-api: v2 lists: shape, listed items and languages (rules 1–
 
       // Assert
       expect(res.status).toBe(200);
-      expect(res.body.data[0].content).toEqual({ html: { default: '', en: '' }, languages_complete: null });
+      expect(res.body.data[0].content).toEqual({ html: { default: '', en: '' } });
     });
   });
 });

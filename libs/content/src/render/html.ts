@@ -6,6 +6,7 @@
  * widget that nests plainly, whose HTML is written exactly as that pass would give it back.
  */
 import { isLangMap, pickLanguage, pickText, wireExtension, type ContentWidget, type LangMap } from '../model';
+import { isLanguageNeutral } from '../neutral';
 import { htmlToText, sanitizeHtml, sanitizeOutput, sanitizePhrasing } from '../sanitize';
 import { slugifyHeading, SlugRegistry } from '../slug';
 import { safeHref, safeSrc, videoEmbedUrl } from '../urls';
@@ -69,9 +70,13 @@ export function ownsText(value: unknown, lang: string, policy: FallbackPolicy): 
   return hasText(value[lang]) || (lang === policy.defaultLanguage && hasText(value.default));
 }
 
-/** Every text of a widget the renderers read per language: element values and image alt texts. */
+/**
+ * Every text of a widget the renderers read per language: element values and image alt texts,
+ * except language-neutral data (neutral.ts), which is every language's own.
+ */
 function widgetTexts(widget: ContentWidget): unknown[] {
   return widget.children.flatMap((element) => {
+    if (isLanguageNeutral(element)) return [];
     const ext = element.extension;
     const alt = isLangMap(ext) && element.tag === 'img' ? [ext.alt] : [];
     return [element.value, ...alt];
@@ -80,7 +85,8 @@ function widgetTexts(widget: ContentWidget): unknown[] {
 
 /**
  * The eshop languages in which every text of the tree is the language's own (nothing falls back
- * to `default`, nothing is missing that another language has), in the order given.
+ * to `default`, nothing is missing that another language has), in the order given. Language-neutral
+ * data (parameter names and values) never makes a language incomplete.
  */
 export function completeLanguages(
   tree: readonly ContentWidget[],
@@ -146,7 +152,9 @@ export function resolveTree(
   // falls back stays (marked), images being the same in every language.
   const widgets =
     policy.mode === 'omit' && fallbackLang !== null
-      ? forest.filter((w) => !w.widget.children.some((e) => fallsBack(e.value, lang, policy)))
+      ? forest.filter(
+          (w) => !w.widget.children.some((e) => !isLanguageNeutral(e) && fallsBack(e.value, lang, policy)),
+        )
       : [...forest];
   for (const widget of widgets) {
     const alone = new SlugRegistry();
@@ -203,7 +211,10 @@ function renderNode(
   const heading = tree.headings.get(node);
   if (heading) open += attr('id', heading.slug);
   open += extra;
-  const mark = languageMark(node.tag === 'img' ? ext.alt : node.element.value, tree, within);
+  // Language-neutral data (neutral.ts) is the page's own in every language: never marked.
+  const mark = isLanguageNeutral(node.element)
+    ? null
+    : languageMark(node.tag === 'img' ? ext.alt : node.element.value, tree, within);
   if (mark !== null) open += attr('lang', mark);
   const declared = mark ?? within;
 

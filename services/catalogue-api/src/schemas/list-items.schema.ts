@@ -47,9 +47,10 @@ const contentV2 = responseObject({
   languages_complete: Joi.array()
     .items(baseComponent('LanguageCode'))
     .allow(null)
+    .optional()
     .example(['default', 'en'])
     .description(
-      "Beyond the specification. The requested active languages (in the eshop's order) whose page shows only texts of its own: no text falls back to `default` and none is missing that another language has (`default` itself is complete when every text has a `default` value; a language the eshop declares its `default` texts to be written in counts them as its own). Computed when the content is rendered and stored with it, so a shop can hold back a half-translated page. Null for an item whose content was rendered before this field existed (its next render fills it) or that has no content yet.",
+      "Beyond the specification; only with include=languages_complete (without include `content` is `{html}` alone, as the specification says). The requested active languages (in the eshop's order) whose page shows only texts of its own: no text falls back to `default` and none is missing that another language has (`default` itself is complete when every text has a `default` value; a language the eshop declares its `default` texts to be written in counts them as its own; parameter names and values, language-neutral in the specification, never make a page incomplete). Computed when the content is rendered and stored with it, so a shop can hold back a half-translated page. Null for an item whose content was rendered before this field existed (its next render fills it) or that has no content yet.",
     ),
 }).id('ContentV2');
 

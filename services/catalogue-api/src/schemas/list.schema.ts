@@ -1,5 +1,5 @@
 import Joi from 'joi';
-import { baseComponent, responseObject } from '@catalogue/http';
+import { baseComponent, queryList, responseObject } from '@catalogue/http';
 
 const YMD_HIS = 'Y-m-d H:i:s';
 
@@ -40,8 +40,9 @@ export interface V2ListQuery {
   per_page: number;
   is_edited: boolean;
   last_update_time_from?: string;
-  include?: string;
-  lang?: string;
+  /** Either form of the list (comma-separated, repeated, mixed): see queryList. */
+  include?: string[];
+  lang?: string[];
 }
 
 export type V1ListQuery = Omit<V2ListQuery, 'include' | 'lang' | 'is_edited'> & { is_edited?: boolean };
@@ -58,8 +59,8 @@ export const v2ListQuery = Joi.object<V2ListQuery, true>({
   per_page: Joi.number().integer().min(1).max(100).default(100),
   is_edited: flag.default(true),
   last_update_time_from: ymdHis,
-  include: Joi.string().allow('').max(200),
-  lang: Joi.string().allow('').max(200),
+  include: queryList(),
+  lang: queryList(),
 }).unknown(true);
 
 /** Query of v1 lists: is_edited omitted means all items. */

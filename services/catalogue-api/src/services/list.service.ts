@@ -16,14 +16,18 @@ import { RawJson, ValidationError } from '@catalogue/http';
 import type { Deps } from '../deps';
 import type { V1ListQuery, V2ListQuery } from '../schemas/list.schema';
 
-export type Include = 'nested' | 'marketplace' | 'site_link' | 'rich_snippet' | 'variant';
+export type Include =
+  'nested' | 'marketplace' | 'site_link' | 'rich_snippet' | 'variant' | 'languages_complete';
 
-/** The includes each entity supports, exactly as the specification lists them. */
+/**
+ * The includes each entity supports: the specification's lists, plus `languages_complete`
+ * (beyond the specification, opt-in so that `content` is exactly `{html}` without include).
+ */
 export const INCLUDES: Record<EntityType, readonly Include[]> = {
-  product: ['nested', 'marketplace', 'site_link', 'rich_snippet', 'variant'],
-  category: ['nested', 'marketplace', 'rich_snippet'],
-  brand: ['nested', 'marketplace', 'site_link', 'rich_snippet'],
-  blog: ['nested', 'marketplace', 'site_link', 'rich_snippet'],
+  product: ['nested', 'marketplace', 'site_link', 'rich_snippet', 'variant', 'languages_complete'],
+  category: ['nested', 'marketplace', 'rich_snippet', 'languages_complete'],
+  brand: ['nested', 'marketplace', 'site_link', 'rich_snippet', 'languages_complete'],
+  blog: ['nested', 'marketplace', 'site_link', 'rich_snippet', 'languages_complete'],
 };
 
 const PLURAL: Record<EntityType, string> = {
@@ -33,22 +37,11 @@ const PLURAL: Record<EntityType, string> = {
   blog: 'blogs',
 };
 
-function commaList(value: string | undefined): string[] {
-  return [
-    ...new Set(
-      (value ?? '')
-        .split(',')
-        .map((v) => v.trim())
-        .filter(Boolean),
-    ),
-  ];
-}
-
 /** The includes of a request, or 422 naming what is unknown, unsupported or switched off. */
-export function parseIncludes(type: EntityType, eshop: Eshop, raw: string | undefined): Set<Include> {
+export function parseIncludes(type: EntityType, eshop: Eshop, raw: readonly string[] = []): Set<Include> {
   const problems: string[] = [];
   const includes = new Set<Include>();
-  for (const value of commaList(raw)) {
+  for (const value of raw) {
     if (!(INCLUDES.product as readonly string[]).includes(value)) {
       problems.push(`The selected include value ${value} is invalid.`);
     } else if (!INCLUDES[type].includes(value as Include)) {
@@ -69,8 +62,8 @@ export function parseIncludes(type: EntityType, eshop: Eshop, raw: string | unde
  * The languages to return: the requested ones (or every one for `all`, `default` when the
  * parameter is absent) that are active for the eshop, in the eshop's order.
  */
-export function parseLanguages(eshop: Eshop, raw: string | undefined): string[] {
-  const requested = raw === undefined || raw.trim() === '' ? ['default'] : commaList(raw);
+export function parseLanguages(eshop: Eshop, raw: readonly string[] = []): string[] {
+  const requested = raw.length === 0 ? ['default'] : raw;
   const unknown = requested.filter(
     (l) => l !== 'all' && !(CATALOGUE_API_LANGUAGES as readonly string[]).includes(l),
   );
@@ -120,9 +113,12 @@ function v2Item(type: EntityType, row: ListedEntity, langs: string[], includes: 
       html: every(row.content.html, langs, ''),
       ...(includes.has('marketplace') && { marketplace: every(row.content.marketplace, langs, '') }),
       ...(includes.has('nested') && { nested: row.content.nested ?? [] }),
-      // Beyond the specification: the requested languages whose page shows only its own texts
-      // (null: the item was rendered before this was computed; its next render fills it).
-      languages_complete: completeOf(row.content.languagesComplete, langs),
+      // Beyond the specification, only when asked for: the requested languages whose page shows
+      // only its own texts (null: the item was rendered before this was computed; its next
+      // render fills it).
+      ...(includes.has('languages_complete') && {
+        languages_complete: completeOf(row.content.languagesComplete, langs),
+      }),
     },
   };
   if (includes.has('site_link')) {
@@ -207,8 +203,11 @@ function v2ItemJson(plan: ItemPlan, row: ListedEntity, stored: { entity: string;
   out += `,"content":{"html":${mapJson(plan, c, 'html', '""')}`;
   if (includes.has('marketplace')) out += `,"marketplace":${mapJson(plan, c, 'marketplace', '""')}`;
   if (includes.has('nested')) out += `,"nested":${c?.[LIST_JSON_SLOTS.nested] || '[]'}`;
-  const complete = c?.[LIST_JSON_SLOTS.languagesComplete] || undefined;
-  out += `,"languages_complete":${JSON.stringify(completeOf(complete?.split(','), plan.langs))}}`;
+  if (includes.has('languages_complete')) {
+    const complete = c?.[LIST_JSON_SLOTS.languagesComplete] || undefined;
+    out += `,"languages_complete":${JSON.stringify(completeOf(complete?.split(','), plan.langs))}`;
+  }
+  out += '}';
   if (includes.has('site_link')) {
     out += `,"site_link":{"html":${mapJson(plan, c, 'site_link.html', '""')}`;
     out += `,"list":${mapJson(plan, c, 'site_link.list', '[]')}}`;
@@ -252,7 +251,7 @@ async function v2Page(
         nested: includes.has('nested'),
         siteLink: includes.has('site_link'),
         richSnippet: includes.has('rich_snippet'),
-        languagesComplete: true,
+        languagesComplete: includes.has('languages_complete'),
       },
       withVariants: includes.has('variant'),
       listJson: true,
