@@ -599,7 +599,8 @@ export const VARIABLES = {
     description: 'the ratio of new traces kept by the ratio samplers',
     readBy: SERVICES,
     path: 'tracing.samplerArg',
-    chart: { default: 0.1 },
+    // A number in a values file; `--set …=0.25` passes it as a string.
+    chart: { default: 0.1, pattern: '^(0?\\.[0-9]+|[01](\\.0*)?)$' },
   },
 } satisfies Record<string, Variable>;
 
