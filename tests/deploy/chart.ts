@@ -28,13 +28,28 @@ export async function renderChart(args: string[] = []): Promise<K8sObject[]> {
   return parseObjects(result.stdout);
 }
 
-export function helmTemplate(args: string[] = []): ReturnType<typeof run> {
+/** renderChart() of another release name and namespace. */
+export async function renderChartAs(
+  release: string,
+  namespace: string,
+  args: string[] = [],
+): Promise<K8sObject[]> {
+  const result = await helmTemplate(args, release, namespace);
+  if (result.code !== 0) throw new Error(`helm template failed:\n${result.stderr}`);
+  return parseObjects(result.stdout);
+}
+
+export function helmTemplate(
+  args: string[] = [],
+  release = RELEASE,
+  namespace = NAMESPACE,
+): ReturnType<typeof run> {
   return run(layerBinary('helm'), [
     'template',
-    RELEASE,
+    release,
     CHART_DIR,
     '--namespace',
-    NAMESPACE,
+    namespace,
     '--api-versions',
     'monitoring.coreos.com/v1',
     ...args,

@@ -361,3 +361,55 @@ field, not with mergeOverwrite, which would skip a `false` (readOnlyRootFilesyst
 {{- end -}}
 {{- toYaml $context -}}
 {{- end -}}
+
+{{/*
+Labels of a pod template: the selector labels, the version, `commonLabels`, then the
+component's `podLabels`. Call with (dict "root" $ "component" "catalogue-api" "podLabels" $v.podLabels).
+*/}}
+{{- define "cc.podLabels" -}}
+{{- $labels := dict -}}
+{{- range $k, $v := (.root.Values.commonLabels | default dict) }}{{ $_ := set $labels $k $v }}{{ end -}}
+{{- $_ := set $labels "app.kubernetes.io/version" (.root.Chart.AppVersion | toString) -}}
+{{- range $k, $v := (.podLabels | default dict) }}{{ $_ := set $labels $k $v }}{{ end -}}
+{{- range $k, $v := fromYaml (include "cc.componentSelectorLabels" (dict "root" .root "component" .component)) }}{{ $_ := set $labels $k $v }}{{ end -}}
+{{- toYaml $labels -}}
+{{- end -}}
+
+{{/*
+A probe's settings: `probes.<kind>` with each field the component's `probes.<kind>` sets
+replacing its own (field by field, so a 0 wins too). Call with (dict "root" $ "values" $v "kind" "liveness").
+*/}}
+{{- define "cc.probe" -}}
+{{- $probe := deepCopy (index .root.Values.probes .kind | default dict) -}}
+{{- range $key, $value := (index (.values.probes | default dict) .kind | default dict) -}}
+{{- $_ := set $probe $key $value -}}
+{{- end -}}
+{{- toYaml $probe -}}
+{{- end -}}
+
+{{/*
+The paths an Ingress host routes: the chart's paths of the API (and /docs), or the host's own
+`paths`, each of which must be one of them or under one. Call with (dict "key" "catalogueApi"
+"host" $h "paths" $paths "pathType" $v.ingress.pathType); renders a YAML list of {path, pathType}.
+*/}}
+{{- define "cc.ingressPaths" -}}
+{{- $out := list -}}
+{{- if .host.paths -}}
+{{- range $i, $p := .host.paths -}}
+{{- $path := ternary $p (dict "path" $p) (kindIs "map" $p) -}}
+{{- $ok := false -}}
+{{- range $.paths -}}
+{{- if or (eq $path.path .) (hasPrefix (printf "%s/" .) $path.path) -}}{{- $ok = true -}}{{- end -}}
+{{- end -}}
+{{- if not $ok -}}
+{{- fail (printf "%s.ingress: host %s routes %s, which is not a path of this API (its paths: %s); /metrics and the probes are never routed" $.key $.host.host $path.path (join ", " $.paths)) -}}
+{{- end -}}
+{{- $out = append $out (dict "path" $path.path "pathType" (default $.pathType $path.pathType)) -}}
+{{- end -}}
+{{- else -}}
+{{- range .paths -}}
+{{- $out = append $out (dict "path" . "pathType" $.pathType) -}}
+{{- end -}}
+{{- end -}}
+{{- toYaml $out -}}
+{{- end -}}
