@@ -296,6 +296,11 @@ describe('KEDA', () => {
     expect(scaled.triggers[0]!.authenticationRef).toBeUndefined();
     expect(scaled.triggers[0]!.metadata).not.toHaveProperty('authModes');
     expect(ofKind(objects, 'TriggerAuthentication')).toEqual([]);
+    // null: Kubernetes' own behaviour.
+    const own = await renderChart(
+      set('generationWorker.keda.enabled=true', 'generationWorker.keda.behavior=null'),
+    );
+    expect(spec<Scaled>(ofKind(own, 'ScaledObject')[0]!).advanced).toBeUndefined();
   });
 
   test('when a fallback, a behaviour and credentials are given, then the ScaledObject uses them and the chart makes the TriggerAuthentication', async () => {
