@@ -25,7 +25,18 @@ export interface K8sObject {
 export async function renderChart(args: string[] = []): Promise<K8sObject[]> {
   const result = await helmTemplate(args);
   if (result.code !== 0) throw new Error(`helm template failed:\n${result.stderr}`);
-  return parseObjects(result.stdout);
+  return leastPrivileged(parseObjects(result.stdout));
+}
+
+/**
+ * Every render of every test holds least privilege: a pod gets only the variables its process
+ * reads (leastPrivilegeErrors below); a render that breaks it fails the test that made it.
+ */
+function leastPrivileged(objects: K8sObject[]): K8sObject[] {
+  const errors = leastPrivilegeErrors(objects);
+  if (errors.length)
+    throw new Error(`the render gives pods variables they do not read:\n${errors.join('\n')}`);
+  return objects;
 }
 
 /** renderChart() of another release name and namespace. */
@@ -36,7 +47,7 @@ export async function renderChartAs(
 ): Promise<K8sObject[]> {
   const result = await helmTemplate(args, release, namespace);
   if (result.code !== 0) throw new Error(`helm template failed:\n${result.stderr}`);
-  return parseObjects(result.stdout);
+  return leastPrivileged(parseObjects(result.stdout));
 }
 
 export function helmTemplate(
