@@ -125,6 +125,20 @@ describe('deploy/README.md against the code', () => {
     expect(section('A read replica')).toContain('Only catalogue-api connects to the replica');
   });
 
+  test("when Tracing states the chart's sampling, then it is what the pods get", async () => {
+    const text = section('Tracing');
+    const stated = /The chart keeps (\d+) % of new traces/.exec(text);
+    expect(stated).not.toBeNull();
+    const objects = await renderChart();
+    const worker = objects.find(
+      (o) => o.kind === 'ConfigMap' && o.metadata.name.endsWith('-generation-worker-config'),
+    )!;
+    const data = worker.data as Record<string, string>;
+    expect(data.OTEL_TRACES_SAMPLER).toBe('parentbased_traceidratio');
+    expect(Number(data.OTEL_TRACES_SAMPLER_ARG) * 100).toBeCloseTo(Number(stated![1]));
+    expect(text).toContain(`\`OTEL_TRACES_SAMPLER_ARG: ${data.OTEL_TRACES_SAMPLER_ARG}\``);
+  });
+
   test('when the auth cache variable is described, then it names the Redis channel the caches listen on, never NOTIFY', () => {
     const { description } = VARIABLES.AUTH_CACHE_TTL_MS;
     expect(description).toContain(`\`${authChangesChannel('<QUEUE_PREFIX>')}\``);
