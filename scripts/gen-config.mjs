@@ -1,7 +1,8 @@
 // Writes the files made from libs/config's variables table (libs/config/src/variables.ts): the
-// Helm chart's `config` schema and defaults, the README's configuration table and .env.example.
+// Helm chart's `config` schema and defaults and its readers of each variable, the README's
+// configuration table and .env.example.
 // Run as `npm run gen:config` (it compiles libs/config first).
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -14,9 +15,10 @@ const paths = {
   values: join(root, 'helm/catalogue-content/values.yaml'),
   readme: join(root, 'README.md'),
   envExample: join(root, '.env.example'),
+  readers: join(root, 'helm/catalogue-content/files/readers.yaml'),
 };
 const current = Object.fromEntries(
-  Object.entries(paths).map(([key, path]) => [key, readFileSync(path, 'utf8')]),
+  Object.entries(paths).map(([key, path]) => [key, existsSync(path) ? readFileSync(path, 'utf8') : '']),
 );
 const options = await prettier.resolveConfig(paths.schema);
 const next = await renderConfigFiles(current, (text, parser) =>

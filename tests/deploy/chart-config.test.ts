@@ -18,13 +18,21 @@ import {
   type Reader,
 } from '@catalogue/config';
 import { REPO_ROOT } from '@catalogue/testing';
-import { CHART_DIR, helmTemplate, renderChart, type K8sObject } from './chart';
+import {
+  CHART_DIR,
+  containerEnvironment,
+  helmTemplate,
+  podSpecs,
+  renderChart,
+  type K8sObject,
+} from './chart';
 
 const FILES: Record<keyof ConfigFiles, string> = {
   schema: join(CHART_DIR, 'values.schema.json'),
   values: join(CHART_DIR, 'values.yaml'),
   readme: join(REPO_ROOT, 'README.md'),
   envExample: join(REPO_ROOT, '.env.example'),
+  readers: join(CHART_DIR, 'files', 'readers.yaml'),
 };
 
 const PRETTIER = join(REPO_ROOT, 'node_modules/prettier/bin/prettier.cjs');
@@ -131,11 +139,23 @@ describe("the variables table, the chart's config block, the README and .env.exa
       '--set',
       'config.EVENT_RETENTION_DAYS=7',
     ]);
-    const configMap = objects.find(
+    // Each service's ConfigMap holds what it reads; together they hold every chart variable.
+    const configMaps = objects.filter(
       (o: K8sObject) => o.kind === 'ConfigMap' && o.metadata.name.endsWith('-config'),
-    )!;
-    const data = configMap.data as Record<string, string>;
-    expect(Object.keys(data)).toEqual(expect.arrayContaining(chartVariables().map(([name]) => name)));
+    );
+    const all = Object.assign({}, ...configMaps.map((c) => c.data as Record<string, string>)) as Record<
+      string,
+      string
+    >;
+    expect(Object.keys(all)).toEqual(expect.arrayContaining(chartVariables().map(([name]) => name)));
+    const data = configMaps.find((c) => c.metadata.name.endsWith('-generation-worker-config'))!
+      .data as Record<string, string>;
+    expect(
+      loadConfig({
+        ...configMaps.find((c) => c.metadata.name.endsWith('-catalogue-api-config'))!.data,
+        DATABASE_URL: 'postgres://catalogue@postgresql:5432/catalogue',
+      }).http.importBodyLimit,
+    ).toBe('32mb');
     const config = loadConfig({
       ...data,
       DATABASE_URL: 'postgres://catalogue@postgresql:5432/catalogue',
@@ -143,24 +163,16 @@ describe("the variables table, the chart's config block, the README and .env.exa
     });
     expect(config.events.retentionDays).toBe(7);
     expect(config.webhooks.allowPrivate).toEqual(['hooks.internal', '10.20.0.0/16']);
-    expect(config.http.importBodyLimit).toBe('32mb');
     expect(config.nodeEnv).toBe('production');
   });
 
-  /** The ConfigMap and the chart's Secret of a render, decoded, as the pods' environment. */
+  /** catalogue-api's environment in a render (its ConfigMap and its keys of the Secret). */
   async function renderedEnvironment(
     args: string[],
   ): Promise<{ env: Record<string, string>; objects: K8sObject[] }> {
     const objects = await renderChart(args);
-    const configMap = objects.find((o) => o.kind === 'ConfigMap' && o.metadata.name.endsWith('-config'))!;
-    const secret = objects.find((o) => o.kind === 'Secret' && o.metadata.name.endsWith('-secrets'))!;
-    const secrets = Object.fromEntries(
-      Object.entries(secret.data as Record<string, string>).map(([k, v]) => [
-        k,
-        Buffer.from(v, 'base64').toString(),
-      ]),
-    );
-    return { env: { ...(configMap.data as Record<string, string>), ...secrets }, objects };
+    const api = podSpecs(objects).find(({ owner }) => owner.metadata.name.endsWith('-catalogue-api'))!;
+    return { env: containerEnvironment(objects, api.pod.containers[0]!), objects };
   }
 
   test('when a Redis Cluster is configured, then the services load a cluster topology with a hash-tagged prefix', async () => {
@@ -196,8 +208,8 @@ describe("the variables table, the chart's config block, the README and .env.exa
       sentinelPassword: 'sentinel-secret',
     });
     expect(config.redis.sentinels).toHaveLength(3);
-    const configMap = objects.find((o) => o.kind === 'ConfigMap' && o.metadata.name.endsWith('-config'))!;
-    expect(JSON.stringify(configMap.data)).not.toContain('sentinel-secret');
+    for (const configMap of objects.filter((o) => o.kind === 'ConfigMap'))
+      expect(JSON.stringify(configMap.data)).not.toContain('sentinel-secret');
     const api = objects.find((o) => o.kind === 'Deployment' && o.metadata.name.endsWith('catalogue-api'))!;
     expect(JSON.stringify(api.spec)).toContain('"name":"REDIS_SENTINEL_PASSWORD"');
   });

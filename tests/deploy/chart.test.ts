@@ -5,12 +5,15 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';
 import { REPO_ROOT } from '@catalogue/testing';
+import { chartReaders, type Reader } from '@catalogue/config';
 import {
   CHART_DIR,
   EVERYTHING_VALUES,
   UMBRELLA_VALUES,
+  componentOf,
   describeObject,
   helmTemplate,
+  leastPrivilegeErrors,
   podSpecs,
   renderChart,
   schemaErrors,
@@ -162,13 +165,16 @@ describe.each(VARIANTS)('chart with %s', (variant, args) => {
         owner.kind === 'Job' && (existingSecret || values.secrets.databaseMigrationUrl)
           ? ['DATABASE_MIGRATION_URL']
           : [];
+      // Each pod gets the secrets its process reads (libs/config's table), no other.
+      const component = componentOf(owner);
+      const read = Object.keys(keys).filter((name) => chartReaders()[name]!.includes(component as Reader));
       expect({ owner: describeObject(owner), vars: Object.keys(fromSecret).sort() }).toEqual({
         owner: describeObject(owner),
-        vars: [...Object.keys(keys), ...migrationUrl].sort(),
+        vars: [...read, ...migrationUrl].sort(),
       });
       if (existingSecret) {
         // The operator's Secret, under the keys the values name.
-        for (const [name, key] of Object.entries(keys))
+        for (const [name, key] of Object.entries(keys).filter(([name]) => read.includes(name)))
           expect(fromSecret[name]).toMatchObject({
             name: existingSecret,
             key: values.secrets.existingSecretKeys[key],
@@ -185,18 +191,26 @@ describe.each(VARIANTS)('chart with %s', (variant, args) => {
       expect(decoded[fromSecret.DATABASE_URL!.key]).toBe(
         values.secrets.databaseUrl ?? defaults.secrets.databaseUrl,
       );
-      expect(decoded[fromSecret.REDIS_URL!.key]).toBe(values.secrets.redisUrl ?? defaults.secrets.redisUrl);
+      if (fromSecret.REDIS_URL)
+        expect(decoded[fromSecret.REDIS_URL.key]).toBe(values.secrets.redisUrl ?? defaults.secrets.redisUrl);
       // Set or not at all: an empty replica URL is no key (the pods' reference is optional).
-      expect(decoded[fromSecret.DATABASE_READ_URL!.key]).toBe(values.secrets.databaseReadUrl || undefined);
+      if (fromSecret.DATABASE_READ_URL)
+        expect(decoded[fromSecret.DATABASE_READ_URL.key]).toBe(values.secrets.databaseReadUrl || undefined);
       // Literal env values of containers are as visible as a ConfigMap.
       for (const env of pod.containers[0]!.env ?? [])
         for (const s of secretValues) expect(env.value ?? '').not.toContain(s);
     }
   });
 
+  test('when rendered, then each pod has only the variables its process reads (ConfigMap and Secret alike)', () => {
+    expect(leastPrivilegeErrors(objectsOf(variant))).toEqual([]);
+  });
+
   test("when rendered, then each pod's grace period outlasts its longest piece of work", () => {
     const objects = objectsOf(variant);
-    const config = configData(ofKind(objects, 'ConfigMap').find((c) => c.metadata.name.endsWith('-config'))!);
+    const config = configData(
+      ofKind(objects, 'ConfigMap').find((c) => c.metadata.name.endsWith('-generation-worker-config'))!,
+    );
     const ms = (key: string): number => Number(config[key]);
     const shutdown = ms('SHUTDOWN_TIMEOUT_MS') / 1000;
     // A generate job (libs/config, services/generation-worker): research reads 3 URLs at a
@@ -300,11 +314,11 @@ describe('chart options', () => {
   test('when an existing Secret is named, then the chart makes none and every pod reads that one', async () => {
     const objects = await renderChart(['--set', 'secrets.existingSecret=catalogue-prod']);
     expect(ofKind(objects, 'Secret')).toEqual([]);
-    for (const { pod } of podSpecs(objects))
+    for (const { owner, pod } of podSpecs(objects))
       for (const [name, key] of [
         ['DATABASE_URL', 'DATABASE_URL'],
         ['REDIS_URL', 'REDIS_URL'],
-      ])
+      ].filter(([name]) => chartReaders()[name!]!.includes(componentOf(owner) as Reader)))
         expect(pod.containers[0]!.env).toContainEqual({
           name,
           valueFrom: { secretKeyRef: { name: 'catalogue-prod', key } },

@@ -3,6 +3,7 @@
 import { join } from 'node:path';
 import ts from 'typescript';
 import { parseAllDocuments } from 'yaml';
+import { chartReaders } from '@catalogue/config';
 import { REPO_ROOT } from '@catalogue/testing';
 import { layerBinary, run } from './tools';
 
@@ -24,16 +25,42 @@ export interface K8sObject {
 export async function renderChart(args: string[] = []): Promise<K8sObject[]> {
   const result = await helmTemplate(args);
   if (result.code !== 0) throw new Error(`helm template failed:\n${result.stderr}`);
-  return parseObjects(result.stdout);
+  return leastPrivileged(parseObjects(result.stdout));
 }
 
-export function helmTemplate(args: string[] = []): ReturnType<typeof run> {
+/**
+ * Every render of every test holds least privilege: a pod gets only the variables its process
+ * reads (leastPrivilegeErrors below); a render that breaks it fails the test that made it.
+ */
+function leastPrivileged(objects: K8sObject[]): K8sObject[] {
+  const errors = leastPrivilegeErrors(objects);
+  if (errors.length)
+    throw new Error(`the render gives pods variables they do not read:\n${errors.join('\n')}`);
+  return objects;
+}
+
+/** renderChart() of another release name and namespace. */
+export async function renderChartAs(
+  release: string,
+  namespace: string,
+  args: string[] = [],
+): Promise<K8sObject[]> {
+  const result = await helmTemplate(args, release, namespace);
+  if (result.code !== 0) throw new Error(`helm template failed:\n${result.stderr}`);
+  return leastPrivileged(parseObjects(result.stdout));
+}
+
+export function helmTemplate(
+  args: string[] = [],
+  release = RELEASE,
+  namespace = NAMESPACE,
+): ReturnType<typeof run> {
   return run(layerBinary('helm'), [
     'template',
-    RELEASE,
+    release,
     CHART_DIR,
     '--namespace',
-    NAMESPACE,
+    namespace,
     '--api-versions',
     'monitoring.coreos.com/v1',
     ...args,
@@ -154,4 +181,82 @@ export interface PodSpec {
   securityContext?: Record<string, unknown>;
   terminationGracePeriodSeconds?: number;
   restartPolicy?: string;
+}
+
+interface EnvSource {
+  configMapRef?: { name: string; optional?: boolean };
+  secretRef?: { name: string; optional?: boolean };
+}
+interface EnvEntry {
+  name: string;
+  value?: string;
+  valueFrom?: {
+    secretKeyRef?: { name: string; key: string; optional?: boolean };
+    configMapKeyRef?: { name: string; key: string; optional?: boolean };
+  };
+}
+
+/**
+ * The environment a container of the render would start with, as Kubernetes builds it: its
+ * envFrom sources in order, then its env entries (which win). A key of a ConfigMap or Secret the
+ * render does not hold (an existing Secret, an operator's ConfigMap) reads `<name>/<key>`; an
+ * optional key that is missing is no variable.
+ */
+export function containerEnvironment(objects: K8sObject[], container: Container): Record<string, string> {
+  const dataOf = (kind: 'ConfigMap' | 'Secret', name: string): Record<string, string> | undefined => {
+    const o = objects.find((x) => x.kind === kind && x.metadata.name === name);
+    if (!o) return undefined;
+    const data = (o.data ?? {}) as Record<string, string>;
+    return kind === 'ConfigMap'
+      ? data
+      : Object.fromEntries(Object.entries(data).map(([k, v]) => [k, Buffer.from(v, 'base64').toString()]));
+  };
+  const env: Record<string, string> = {};
+  for (const source of (container.envFrom ?? []) as EnvSource[]) {
+    const ref = source.configMapRef ?? source.secretRef!;
+    Object.assign(env, dataOf(source.configMapRef ? 'ConfigMap' : 'Secret', ref.name) ?? {});
+  }
+  for (const entry of (container.env ?? []) as EnvEntry[]) {
+    delete env[entry.name];
+    if (entry.value !== undefined) {
+      env[entry.name] = entry.value;
+      continue;
+    }
+    const secret = entry.valueFrom?.secretKeyRef;
+    const config = entry.valueFrom?.configMapKeyRef;
+    const ref = secret ?? config;
+    if (!ref) continue;
+    const data = dataOf(secret ? 'Secret' : 'ConfigMap', ref.name);
+    if (!data) env[entry.name] = `${ref.name}/${ref.key}`;
+    else if (ref.key in data) env[entry.name] = data[ref.key]!;
+    else if (!ref.optional) throw new Error(`${entry.name}: ${ref.name} has no key ${ref.key}`);
+  }
+  return env;
+}
+
+/** The component (app.kubernetes.io/component) of a Deployment or the migration Job. */
+export const componentOf = (o: K8sObject): string => o.metadata.labels!['app.kubernetes.io/component']!;
+
+/**
+ * Where a render gives a variable of libs/config's table to a pod whose process does not read
+ * it (the table's readBy, files/readers.yaml): in the container's environment, or as a key of
+ * the component's own ConfigMap. Empty when least privilege holds.
+ */
+export function leastPrivilegeErrors(objects: K8sObject[]): string[] {
+  const readers = chartReaders() as Record<string, string[]>;
+  const errors: string[] = [];
+  for (const { owner, pod } of podSpecs(objects)) {
+    const component = componentOf(owner);
+    const env = containerEnvironment(objects, pod.containers[0]!);
+    for (const name of Object.keys(env))
+      if (readers[name] && !readers[name].includes(component))
+        errors.push(`${describeObject(owner)}: ${name}, which ${component} does not read`);
+  }
+  for (const o of objects.filter((x) => x.kind === 'ConfigMap' && x.metadata.name.endsWith('-config'))) {
+    const component = componentOf(o);
+    for (const name of Object.keys((o.data ?? {}) as Record<string, string>))
+      if (!readers[name]?.includes(component))
+        errors.push(`${describeObject(o)}: ${name}, which ${component} does not read`);
+  }
+  return errors;
 }

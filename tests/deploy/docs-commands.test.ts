@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { readFileSync } from 'node:fs';
 import { REPO_ROOT } from '@catalogue/testing';
-import { parseObjects, schemaErrors } from './chart';
+import { leastPrivilegeErrors, parseObjects, schemaErrors } from './chart';
 import {
   docBlocks,
   docCommands,
@@ -95,7 +95,8 @@ describe('shell blocks of the operator documentation', () => {
           continue;
         }
         if (command.words[1] !== 'lint') {
-          const errors = schemaErrors(parseObjects(result.stdout));
+          const objects = parseObjects(result.stdout);
+          const errors = [...schemaErrors(objects), ...leastPrivilegeErrors(objects)];
           if (errors.length) failures.push(`${label}\n  ${errors.join('\n  ')}`);
           const chart = args[2]!;
           const lint = await run(helm, ['lint', '--strict', chart, ...valuesArgs(args.slice(3))]);

@@ -3,7 +3,7 @@
 // moving a tool into `dependencies` (or a dependency that pulls one in) fails here, and the
 // production tree stays within its size budget.
 import { execFile } from 'node:child_process';
-import { lstatSync, readdirSync } from 'node:fs';
+import { lstatSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { REPO_ROOT } from '@catalogue/testing';
@@ -81,6 +81,9 @@ function size(dir: string): number {
     .reduce((sum, entry) => sum + size(join(dir, entry)), 0);
 }
 
+/** The production tree in bytes, as the budget counts it. */
+const measured = (): number => paths.reduce((sum, p) => sum + size(p), 0);
+
 describe('production dependencies (npm ci --omit=dev)', () => {
   test('when the production tree is listed, then it holds no test, build or lint tool, nor Lit', () => {
     const all: Array<{ name: string; chain: string[] }> = [];
@@ -91,10 +94,18 @@ describe('production dependencies (npm ci --omit=dev)', () => {
   });
 
   test(`when its packages are measured, then they stay within ${BUDGET_BYTES / 1024 / 1024} MB`, () => {
-    const total = paths.reduce((sum, p) => sum + size(p), 0);
+    const total = measured();
     console.log(
       `production node_modules: ${(total / 1024 / 1024).toFixed(1)} MB in ${paths.length} packages`,
     );
     expect(total).toBeLessThan(BUDGET_BYTES);
+  });
+
+  test("when deploy/README.md states the tree's size, then it names this budget and today's measure (within 2 MB)", () => {
+    const readme = readFileSync(join(REPO_ROOT, 'deploy', 'README.md'), 'utf8').replace(/\s+/g, ' ');
+    const stated = /stays under its budget of (\d+(?:\.\d+)?) MB \((\d+(?:\.\d+)?) MB measured/.exec(readme);
+    expect(stated).not.toBeNull();
+    expect(Number(stated![1])).toBe(BUDGET_BYTES / 1024 / 1024);
+    expect(Math.abs(Number(stated![2]) - measured() / 1024 / 1024)).toBeLessThan(2);
   });
 });

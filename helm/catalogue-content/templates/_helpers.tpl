@@ -136,14 +136,46 @@ imagePullSecrets:
 {{- default (printf "%s-secrets" (include "cc.fullname" .)) .Values.secrets.existingSecret -}}
 {{- end -}}
 
-{{/* Data of the ConfigMap: `config` plus every service's port. Never a secret. */}}
+{{/*
+Which pods read each variable (files/readers.yaml, generated from libs/config's table): a pod
+gets only what its process reads. Call with (dict "root" $ "name" "LOG_LEVEL" "component" "catalogue-api").
+*/}}
+{{- define "cc.reads" -}}
+{{- $readers := fromYaml (.root.Files.Get "files/readers.yaml") -}}
+{{- if not (hasKey $readers .name) -}}
+{{- fail (printf "%s: not in files/readers.yaml (npm run gen:config)" .name) -}}
+{{- end -}}
+{{- if has .component (index $readers .name) }}true{{ end -}}
+{{- end -}}
+
+{{/*
+A config value as the services read it, exactly as written: YAML numbers arrive as float64,
+which toString writes as 1.048576e+06 (an integer is written as one, a decimal as itself).
+*/}}
+{{- define "cc.envValue" -}}
+{{- if kindIs "float64" . -}}
+{{- if eq . (float64 (int64 .)) }}{{ int64 . | toString }}{{ else }}{{ toString . }}{{ end -}}
+{{- else -}}
+{{- toString . -}}
+{{- end -}}
+{{- end -}}
+
+{{/*
+Data of a component's ConfigMap: the `config` keys and the ports its process reads. Never a
+secret. Call with (dict "root" $ "component" "catalogue-api").
+*/}}
 {{- define "cc.configData" -}}
-{{- range $key, $value := .Values.config }}
-{{- /* YAML numbers arrive as float64, which toString writes as 1.048576e+06. */}}
-{{ $key }}: {{ ternary ($value | int64 | toString) ($value | toString) (kindIs "float64" $value) | quote }}
+{{- $root := .root -}}
+{{- $component := .component -}}
+{{- range $key, $value := $root.Values.config }}
+{{- if include "cc.reads" (dict "root" $root "name" $key "component" $component) }}
+{{ $key }}: {{ include "cc.envValue" $value | quote }}
 {{- end }}
-{{- range $key, $c := fromYaml (include "cc.components" .) }}
-{{ $c.portEnv }}: {{ (index $.Values $key).port | toString | quote }}
+{{- end }}
+{{- range $key, $c := fromYaml (include "cc.components" $root) }}
+{{- if include "cc.reads" (dict "root" $root "name" $c.portEnv "component" $component) }}
+{{ $c.portEnv }}: {{ (index $root.Values $key).port | toString | quote }}
+{{- end }}
 {{- end }}
 {{- end -}}
 
@@ -163,12 +195,12 @@ REDIS_SENTINEL_PASSWORD: {{ .Values.secrets.redisSentinelPassword | b64enc | quo
 {{- end -}}
 
 {{/*
-Environment of every container: the ConfigMap, then `extraEnvFrom`, then the component's own
-`extraEnvFrom` (later entries win). Call with (dict "root" $ "suffix" "" "component" $v).
+Environment of every container: its component's ConfigMap, then `extraEnvFrom`, then the
+component's own `extraEnvFrom` (later entries win). Call with (dict "root" $ "name" "catalogue-api" "component" $v).
 */}}
 {{- define "cc.envFrom" -}}
 - configMapRef:
-    name: {{ include "cc.fullname" .root }}-config{{ .suffix }}
+    name: {{ include "cc.fullname" .root }}-{{ .name }}-config
 {{- with .root.Values.extraEnvFrom }}
 {{ toYaml . }}
 {{- end }}
@@ -178,37 +210,46 @@ Environment of every container: the ConfigMap, then `extraEnvFrom`, then the com
 {{- end -}}
 
 {{/*
-The secret variables, each from its key of the Secret: the chart's (keys named like the
-variables) or `secrets.existingSecret` (keys from `secrets.existingSecretKeys`).
+The secret variables the component reads (files/readers.yaml), each from its key of the
+Secret: the chart's (keys named like the variables) or `secrets.existingSecret` (keys from
+`secrets.existingSecretKeys`). Call with (dict "root" $ "component" "catalogue-api"
+"secretName" … "extraEnv" …).
 */}}
 {{- define "cc.secretEnv" -}}
+{{- $root := .root -}}
 {{- $keys := ternary .root.Values.secrets.existingSecretKeys (dict "databaseUrl" "DATABASE_URL" "databaseReadUrl" "DATABASE_READ_URL" "redisUrl" "REDIS_URL" "openaiApiKey" "OPENAI_API_KEY" "redisSentinelPassword" "REDIS_SENTINEL_PASSWORD") (not (empty .root.Values.secrets.existingSecret)) -}}
 {{- /* A variable the component's extraEnv sets is left to it (one entry per name). */ -}}
 {{- $own := list -}}
 {{- range .extraEnv }}{{ $own = append $own .name }}{{ end -}}
-{{- if not (has "DATABASE_URL" $own) }}
+{{- $reads := dict -}}
+{{- range $name := list "DATABASE_URL" "DATABASE_READ_URL" "REDIS_URL" "OPENAI_API_KEY" "REDIS_SENTINEL_PASSWORD" -}}
+{{- if and (include "cc.reads" (dict "root" $root "name" $name "component" $.component)) (not (has $name $own)) -}}
+{{- $_ := set $reads $name true -}}
+{{- end -}}
+{{- end -}}
+{{- if $reads.DATABASE_URL }}
 - name: DATABASE_URL
   valueFrom:
     secretKeyRef: { name: {{ .secretName }}, key: {{ $keys.databaseUrl }} }
 {{- end }}
-{{- if not (has "DATABASE_READ_URL" $own) }}
+{{- if $reads.DATABASE_READ_URL }}
 - name: DATABASE_READ_URL
   valueFrom:
     # Optional: without a read replica every read goes to DATABASE_URL.
     secretKeyRef: { name: {{ .secretName }}, key: {{ $keys.databaseReadUrl }}, optional: true }
 {{- end }}
-{{- if not (has "REDIS_URL" $own) }}
+{{- if $reads.REDIS_URL }}
 - name: REDIS_URL
   valueFrom:
     secretKeyRef: { name: {{ .secretName }}, key: {{ $keys.redisUrl }} }
 {{- end }}
-{{- if not (has "OPENAI_API_KEY" $own) }}
+{{- if $reads.OPENAI_API_KEY }}
 - name: OPENAI_API_KEY
   valueFrom:
     # Only the openai provider needs it (cc.validate checks that it is given then).
     secretKeyRef: { name: {{ .secretName }}, key: {{ $keys.openaiApiKey }}, optional: true }
 {{- end }}
-{{- if and .root.Values.config.REDIS_SENTINELS (not (has "REDIS_SENTINEL_PASSWORD" $own)) }}
+{{- if and .root.Values.config.REDIS_SENTINELS $reads.REDIS_SENTINEL_PASSWORD }}
 - name: REDIS_SENTINEL_PASSWORD
   valueFrom:
     # Sentinels may run without a password.
@@ -319,4 +360,56 @@ field, not with mergeOverwrite, which would skip a `false` (readOnlyRootFilesyst
 {{- $_ := set $context $key $value -}}
 {{- end -}}
 {{- toYaml $context -}}
+{{- end -}}
+
+{{/*
+Labels of a pod template: the selector labels, the version, `commonLabels`, then the
+component's `podLabels`. Call with (dict "root" $ "component" "catalogue-api" "podLabels" $v.podLabels).
+*/}}
+{{- define "cc.podLabels" -}}
+{{- $labels := dict -}}
+{{- range $k, $v := (.root.Values.commonLabels | default dict) }}{{ $_ := set $labels $k $v }}{{ end -}}
+{{- $_ := set $labels "app.kubernetes.io/version" (.root.Chart.AppVersion | toString) -}}
+{{- range $k, $v := (.podLabels | default dict) }}{{ $_ := set $labels $k $v }}{{ end -}}
+{{- range $k, $v := fromYaml (include "cc.componentSelectorLabels" (dict "root" .root "component" .component)) }}{{ $_ := set $labels $k $v }}{{ end -}}
+{{- toYaml $labels -}}
+{{- end -}}
+
+{{/*
+A probe's settings: `probes.<kind>` with each field the component's `probes.<kind>` sets
+replacing its own (field by field, so a 0 wins too). Call with (dict "root" $ "values" $v "kind" "liveness").
+*/}}
+{{- define "cc.probe" -}}
+{{- $probe := deepCopy (index .root.Values.probes .kind | default dict) -}}
+{{- range $key, $value := (index (.values.probes | default dict) .kind | default dict) -}}
+{{- $_ := set $probe $key $value -}}
+{{- end -}}
+{{- toYaml $probe -}}
+{{- end -}}
+
+{{/*
+The paths an Ingress host routes: the chart's paths of the API (and /docs), or the host's own
+`paths`, each of which must be one of them or under one. Call with (dict "key" "catalogueApi"
+"host" $h "paths" $paths "pathType" $v.ingress.pathType); renders a YAML list of {path, pathType}.
+*/}}
+{{- define "cc.ingressPaths" -}}
+{{- $out := list -}}
+{{- if .host.paths -}}
+{{- range $i, $p := .host.paths -}}
+{{- $path := ternary $p (dict "path" $p) (kindIs "map" $p) -}}
+{{- $ok := false -}}
+{{- range $.paths -}}
+{{- if or (eq $path.path .) (hasPrefix (printf "%s/" .) $path.path) -}}{{- $ok = true -}}{{- end -}}
+{{- end -}}
+{{- if not $ok -}}
+{{- fail (printf "%s.ingress: host %s routes %s, which is not a path of this API (its paths: %s); /metrics and the probes are never routed" $.key $.host.host $path.path (join ", " $.paths)) -}}
+{{- end -}}
+{{- $out = append $out (dict "path" $path.path "pathType" (default $.pathType $path.pathType)) -}}
+{{- end -}}
+{{- else -}}
+{{- range .paths -}}
+{{- $out = append $out (dict "path" . "pathType" $.pathType) -}}
+{{- end -}}
+{{- end -}}
+{{- toYaml $out -}}
 {{- end -}}

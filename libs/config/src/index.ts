@@ -23,8 +23,10 @@ export type {
 export { VARIABLES, SERVICES, TRACE_SAMPLERS } from './variables';
 export type { Reader, TraceSampler, Variable, VariableName } from './variables';
 export {
+  CHART_COMPONENTS,
   chartConfigProperties,
   chartDefaultOf,
+  chartReaders,
   chartVariables,
   defaultOf,
   renderConfigFiles,

@@ -326,7 +326,7 @@ export const VARIABLES = {
   AUTH_CACHE_TTL_MS: {
     rule: Joi.number().integer().min(0).max(3_600_000).default(60_000),
     description:
-      "how long an API process may keep a token's eshop and an eshop's origins in memory (`0`: no cache, e.g. behind a pooler in transaction mode); every committed change to tokens, eshops or origins empties it at once through PostgreSQL `NOTIFY`",
+      "how long an API process may keep a token's eshop and an eshop's origins in memory (`0`: no cache); every change to tokens, eshops or origins made through the admin CLI empties it on every replica once committed, over Redis pub/sub (channel `<QUEUE_PREFIX>:auth-changed`), so it works through PgBouncer too; after a change made by plain SQL run `auth-cache flush`, else entries live up to this long",
     readBy: AUTHENTICATING,
     path: 'http.authCacheTtlMs',
   },
@@ -599,7 +599,8 @@ export const VARIABLES = {
     description: 'the ratio of new traces kept by the ratio samplers',
     readBy: SERVICES,
     path: 'tracing.samplerArg',
-    chart: { default: 0.1 },
+    // A number in a values file; `--set …=0.25` passes it as a string.
+    chart: { default: 0.1, pattern: '^(0?\\.[0-9]+|[01](\\.0*)?)$' },
   },
 } satisfies Record<string, Variable>;
 
