@@ -124,3 +124,17 @@ export const generationJobShape = responseObject({
 
 /** The job in `{ data }`: a start, the running job, a job by id. */
 export const generationJobResponse = dataResponse(generationJobShape).id('WlGenerationJobResponse');
+
+/** The pre-check of a start (beyond the specification): what the start would do. */
+export const generationCheckResponse = dataResponse(
+  responseObject({
+    estimated_cost: Joi.number().integer().min(0).description('Credits the start would reserve.'),
+    remaining: Joi.number().integer().description('Credits the eshop has left now.'),
+    lang: languageCodeEnum,
+    languages: Joi.array()
+      .items(languageCodeEnum)
+      .description(
+        'The languages the job would write: its own first, then each language a replace writes again (those with text of their own outside the parameters table).',
+      ),
+  }).id('WlGenerationCheck'),
+).id('WlGenerationCheckResponse');
