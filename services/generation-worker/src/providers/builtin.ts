@@ -5,6 +5,8 @@
  *   (repeated sentences once), up to the field's limit (and `paragraph_length`); a later widget
  *   continues where the previous one stopped; the first such widget with a `heading` gets the
  *   name;
+ * - fact items (`fact_name`, `fact_value`: a listing's key facts) are the `Name: value` lines
+ *   of `parameter` as they are;
  * - benefit items (`benefit_title`, `benefit_text`) come from `Name: value` lines of `parameter`:
  *   the name as the title and one sentence stating the fact in the job's language as the text
  *   (`benefits.ts`: only the language's grammar words are added, never a claim of our own);
@@ -357,6 +359,12 @@ function fillWidget(widget: FillableStructureWidget, m: Material): Filled {
       const sentence = describedIn(m.pool, pair.text) ?? benefitSentence(pair, m.words);
       return sentence === undefined ? [] : [{ benefit_title: pair.title, benefit_text: sentence }];
     });
+    none = 'no_parameters';
+  } else if (itemRoles.has('fact_name') && itemRoles.has('fact_value')) {
+    // A list of facts (the listing's description): each parameter as its data says it.
+    items = m.parameters
+      .splice(0, widget.item_count)
+      .map((pair) => ({ fact_name: pair.title, fact_value: pair.text }));
     none = 'no_parameters';
   } else if (itemRoles.has('question') && itemRoles.has('answer')) {
     const pairs = m.questions.splice(0, widget.item_count);
