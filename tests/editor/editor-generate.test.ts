@@ -133,6 +133,10 @@ describe('<ccs-editor> generating content for a shop that writes no default text
     const question = editor.locator('ccs-generate-panel .confirm');
     await question.waitFor();
     await expect(question.locator('li').count()).resolves.toBe(3);
+    // The estimate is now the service's: cs and en are written (3 text widgets × 2 languages × 2).
+    await expect(editor.locator('ccs-generate-panel .estimate').textContent()).resolves.toMatch(
+      /Estimated cost: 12 credits\. Remaining: 500 credits\./,
+    );
     expect(await editor.locator('ccs-generate-panel .error').count()).toBe(0);
     await shot(page, 'generate-cs-replace-confirm');
     await editor.getByRole('button', { name: 'Replace them and generate' }).click();

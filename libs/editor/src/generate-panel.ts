@@ -64,7 +64,14 @@ export class CcsGeneratePanel extends PanelBase {
     spent: { attribute: false },
     message: { state: true },
     sending: { state: true },
+    checkedCost: { state: true },
   };
+  /**
+   * What the service's pre-check said the start reserves (a replace writes other languages
+   * again, so it can be more than the one-language estimate); null until checked, and again
+   * whenever the form changes.
+   */
+  declare checkedCost: number | null;
   /** The widgets shown now, as the owner recognises them (a replacing generation deletes them). */
   declare replaced: readonly string[];
   /** Reads what generations already cost for the content (told in the replace question). */
@@ -106,6 +113,7 @@ export class CcsGeneratePanel extends PanelBase {
     this.message = '';
     this.sending = false;
     this.replaced = [];
+    this.checkedCost = null;
   }
 
   override connectedCallback(): void {
@@ -151,6 +159,7 @@ export class CcsGeneratePanel extends PanelBase {
   }
 
   private cost(): number | null {
+    if (this.checkedCost !== null) return this.checkedCost;
     const widgets = this.fillable[this.form.design];
     if (!this.prices || widgets === undefined) return null;
     const prompt = this.prompts.find((p) => p.id === this.form.prompt);
@@ -179,8 +188,9 @@ export class CcsGeneratePanel extends PanelBase {
 
   private set(patch: Partial<CcsGeneratePanel['form']>): void {
     this.form = { ...this.form, ...patch };
-    // A refusal was about the form as it was (another language, replace or not).
+    // A refusal (or a check) was about the form as it was (another language, replace or not).
     this.message = '';
+    this.checkedCost = null;
     if (patch.design)
       void this.loadStructure(patch.design).catch(
         (err: unknown) => (this.message = errorMessage(this.t, err)),
@@ -210,7 +220,11 @@ export class CcsGeneratePanel extends PanelBase {
       this.sending = true;
       this.message = '';
       try {
-        await this.api.post(`/content${this.entityPath}/generate/check`, this.body());
+        const { data } = await this.api.post<
+          Data<{ estimated_cost: number; remaining: number; languages: string[] }>
+        >(`/content${this.entityPath}/generate/check`, this.body());
+        this.checkedCost = data.estimated_cost;
+        this.remaining = data.remaining;
       } catch (err) {
         this.message = refusalMessage(this.t, err);
         this.sending = false;
