@@ -126,6 +126,8 @@ describe('<ccs-editor> replacing widgets', () => {
       await editor.getByLabel('Replace the existing widgets').check();
       await editor.getByRole('button', { name: 'Start' }).click();
       const question = editor.locator('ccs-generate-panel .confirm');
+      // Asked once the start's pre-check passed.
+      await question.waitFor();
       await expect(question.locator('li').allTextContents()).resolves.toEqual([
         expect.stringMatching(/^Questions and answers — /),
       ]);

@@ -135,7 +135,13 @@ async function scoreEditor(provider: ContentProvider): Promise<Map<string, Edito
       byDesign.set(structure.design_name, t);
       for (const lang of LANGUAGES) {
         const title = item.texts[SOURCE[lang]].name;
-        const base = { lang, languages: [...LANGUAGES], research: [], images: item.images };
+        const base = {
+          lang,
+          languages: [...LANGUAGES],
+          research: [],
+          images: item.images,
+          mainLanguage: 'en',
+        };
         const before: GenerationContext = { ...base, name: title, url: url[lang] };
         const texts = writingTexts(
           {},
@@ -225,6 +231,8 @@ async function score(provider: ContentProvider): Promise<{ total: Tally; byDesig
           research: [],
           images: input.images,
           url: input.url,
+          // The fixture's shop writes its main language (`default`) in English and says so.
+          mainLanguage: 'en',
         };
         const result = await provider.generate({ structure, context });
         const where = `${item.id} ${structure.design_name} ${lang}`;

@@ -57,7 +57,8 @@ export function answeredQuestions(input: EvalInput): number {
 /**
  * Whether each fillable widget of a design has material in the input, in design order: text
  * widgets share the descriptions' characters (each takes up to its paragraph limit), item widgets
- * the parameter lines or answered questions, image widgets the images; a call to action needs
+ * the parameter lines or answered questions, image widgets the images (a gallery has the item's
+ * images even when earlier widgets took them); a call to action needs
  * the page; a video needs a video link; testimonials and two-option comparisons have no source in
  * a catalogue (no quotes, no second option), so never.
  */
@@ -94,7 +95,9 @@ export function widgetsWithMaterial(structure: DesignStructure, input: EvalInput
       chars -= limit;
       images -= w.image_slot;
     } else if (w.image_slot > 0) {
-      has = images > 0;
+      // An images-only widget (a gallery) shows the item's images, those an earlier widget
+      // showed too when no others are left.
+      has = input.images.length > 0;
       images -= w.image_slot;
     }
     if (has) out.add(w.design_widget_id);

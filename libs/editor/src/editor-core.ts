@@ -18,12 +18,24 @@ export class EditorCore extends EditorLoad {
     const skipped = job.widgets_skipped ?? [];
     if (skipped.length === 0) return '';
     const names = new Map([...this.catalogue.values()].map((w) => [w.type, w.name]));
-    const list = skipped.map((s) => {
-      const key = `skip_${s.reason}` as MessageKey;
-      const reason = key in en ? this.t(key) : s.reason;
-      return `${names.get(s.type) ?? s.type} (${reason})`;
-    });
-    return this.t('generatedSkipped', { list: list.join(', ') });
+    const name = (type: string) => names.get(type) ?? type;
+    // What the page already shows is said apart: it is not for want of material.
+    const repeats = skipped.filter((s) => s.reason === 'already_shown');
+    const list = skipped
+      .filter((s) => s.reason !== 'already_shown')
+      .map((s) => {
+        const key = `skip_${s.reason}` as MessageKey;
+        const reason = key in en ? this.t(key) : s.reason;
+        return `${name(s.type)} (${reason})`;
+      });
+    return [
+      list.length > 0 ? this.t('generatedSkipped', { list: list.join(', ') }) : '',
+      repeats.length > 0
+        ? this.t('generatedRepeats', { list: repeats.map((s) => name(s.type)).join(', ') })
+        : '',
+    ]
+      .filter(Boolean)
+      .join(' ');
   }
 
   protected nameOf(widget: ContentWidget): string | undefined {

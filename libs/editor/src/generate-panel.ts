@@ -1,7 +1,7 @@
 import { html, nothing } from 'lit';
 import { estimateGeneration } from '@catalogue/credits/estimate';
 import { ApiError } from './api';
-import { designName, errorMessage, languageName } from './i18n';
+import { designName, errorMessage, languageName, type Translate } from './i18n';
 import { renderReplaceQuestion, ReplaceQuestionController } from './confirm-replace';
 import { PanelBase } from './panel-base';
 import type {
@@ -14,12 +14,36 @@ import type {
   RemainingCredits,
 } from '@catalogue/content/v3';
 
+const NOTHING_TO_WRITE_FROM = new Set(['generation_material_missing', 'replaced_language_missing']);
+
+/**
+ * A refusal in the UI language: "nothing to write from" names the languages and what to add
+ * (the API's `code` and `languages`), every other error as the editor says errors.
+ */
+export function refusalMessage(t: Translate, err: unknown): string {
+  const body = (err instanceof ApiError ? err.body : undefined) as
+    { code?: string; languages?: unknown } | undefined;
+  if (!body?.code || !NOTHING_TO_WRITE_FROM.has(body.code) || !Array.isArray(body.languages))
+    return errorMessage(t, err);
+  const languages = body.languages.map(String);
+  const inWords = languages
+    .map((l) => (l === 'default' ? t('inMainLanguage') : t('inLanguage', { language: languageName(t, l) })))
+    .join(', ');
+  const main = languages.includes('default') ? ` ${t('refusedMainLanguageHint')}` : '';
+  return body.code === 'replaced_language_missing'
+    ? `${t('refusedReplacedLanguage', { in: inWords, replace: t('removeExisting') })}${main}`
+    : `${t('refusedNoMaterial', { in: inWords })}${main}`;
+}
+
 /**
  * The generate form: prompt, language, design, replace or append, web research URLs; the
  * estimate (the service's own formula, libs/credits) against the remaining credits before
- * starting, and the start refused here when it cannot be afforded. A refusal from the API
- * (409 running, 422 credits or fields, 503 queue down) is shown in the form, which keeps
- * everything the person entered.
+ * starting, and the start refused here when it cannot be afforded. A start that replaces the
+ * widgets is checked first (`POST …/generate/check`, the start's own checks, nothing written):
+ * a refusal (nothing to write a language from, credits, a job running) is shown before the
+ * owner is asked to confirm deleting anything. A refusal from the API (409 running, 422 credits
+ * or fields, 503 queue down) is shown in the form, which keeps everything the person entered;
+ * changing the form clears it.
  */
 export class CcsGeneratePanel extends PanelBase {
   static override properties = {
@@ -40,7 +64,14 @@ export class CcsGeneratePanel extends PanelBase {
     spent: { attribute: false },
     message: { state: true },
     sending: { state: true },
+    checkedCost: { state: true },
   };
+  /**
+   * What the service's pre-check said the start reserves (a replace writes other languages
+   * again, so it can be more than the one-language estimate); null until checked, and again
+   * whenever the form changes.
+   */
+  declare checkedCost: number | null;
   /** The widgets shown now, as the owner recognises them (a replacing generation deletes them). */
   declare replaced: readonly string[];
   /** Reads what generations already cost for the content (told in the replace question). */
@@ -82,6 +113,7 @@ export class CcsGeneratePanel extends PanelBase {
     this.message = '';
     this.sending = false;
     this.replaced = [];
+    this.checkedCost = null;
   }
 
   override connectedCallback(): void {
@@ -127,6 +159,7 @@ export class CcsGeneratePanel extends PanelBase {
   }
 
   private cost(): number | null {
+    if (this.checkedCost !== null) return this.checkedCost;
     const widgets = this.fillable[this.form.design];
     if (!this.prices || widgets === undefined) return null;
     const prompt = this.prompts.find((p) => p.id === this.form.prompt);
@@ -155,16 +188,17 @@ export class CcsGeneratePanel extends PanelBase {
 
   private set(patch: Partial<CcsGeneratePanel['form']>): void {
     this.form = { ...this.form, ...patch };
+    // A refusal (or a check) was about the form as it was (another language, replace or not).
+    this.message = '';
+    this.checkedCost = null;
     if (patch.design)
       void this.loadStructure(patch.design).catch(
         (err: unknown) => (this.message = errorMessage(this.t, err)),
       );
   }
 
-  private async start(): Promise<void> {
-    this.question.answered();
-    if (this.sending) return;
-    const body = {
+  private body() {
+    return {
       design_id: this.form.design || null,
       prompt_id: this.form.prompt || null,
       lang: this.form.lang,
@@ -172,6 +206,41 @@ export class CcsGeneratePanel extends PanelBase {
       use_web_research: this.form.research,
       search_web: this.form.research ? this.urls() : [],
     };
+  }
+
+  /**
+   * Start: a replacing start is checked first and asks only when the check passes; any other
+   * starts at once (its refusal is the same words).
+   */
+  private async requestStart(): Promise<void> {
+    if (this.sending) return;
+    this.message = '';
+    const replaces = this.form.replace && this.replaced.length > 0;
+    if (replaces) {
+      this.sending = true;
+      this.message = '';
+      try {
+        const { data } = await this.api.post<
+          Data<{ estimated_cost: number; remaining: number; languages: string[] }>
+        >(`/content${this.entityPath}/generate/check`, this.body());
+        this.checkedCost = data.estimated_cost;
+        this.remaining = data.remaining;
+      } catch (err) {
+        this.message = refusalMessage(this.t, err);
+        this.sending = false;
+        await this.updateComplete;
+        this.renderRoot.querySelector<HTMLElement>('.error')?.focus();
+        return;
+      }
+      this.sending = false;
+    }
+    await this.question.ask(replaces, () => this.start(), this.spent);
+  }
+
+  private async start(): Promise<void> {
+    this.question.answered();
+    if (this.sending) return;
+    const body = this.body();
     if (!this.allowed({ action: 'generate', ...body })) {
       this.message = this.t('saveVetoed');
       return;
@@ -186,7 +255,7 @@ export class CcsGeneratePanel extends PanelBase {
       this.send('ccs-started', data);
       this.close();
     } catch (err) {
-      this.message = errorMessage(this.t, err);
+      this.message = refusalMessage(this.t, err);
       // A 409 names the job already running: follow it instead of starting another.
       const running =
         err instanceof ApiError && err.status === 409
@@ -305,7 +374,7 @@ export class CcsGeneratePanel extends PanelBase {
                 class="primary"
                 ?disabled=${this.running || !affordable || !this.form.design}
                 aria-disabled=${this.sending ? 'true' : 'false'}
-                @click=${() => void this.question.ask(this.form.replace && this.replaced.length > 0, () => this.start(), this.spent)}
+                @click=${() => void this.requestStart()}
               >
                 ${t('start')}
               </button>

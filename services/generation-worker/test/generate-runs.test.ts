@@ -25,6 +25,8 @@ useGenerateDeps('runs');
 describe('runGeneration with the builtin provider', () => {
   test('when a job runs, then content is stored for every language, the job is done and a settlement is queued', async () => {
     const eshopId = await shop();
+    // The shop writes its main language in English: a `default` job's benefit sentences are English.
+    await deps.db('eshops').where({ id: eshopId }).update({ default_language: 'en' });
     const { job, estimate } = await createJob({ eshopId });
 
     const result = await runGeneration(deps, payload(job));

@@ -6,6 +6,8 @@ import {
   fitToStructure,
   type GenerationContext,
 } from '../src/providers';
+import { isBenefitStatement } from '../src/providers/benefits';
+import { parameterPairs } from '../src/providers/builtin';
 import { design, STRUCTURES, STORY, fills, CONTEXT, options, request } from './providers-fixtures';
 
 /** Every sentence of a text appears in the context: the builtin provider invents nothing. */
@@ -21,11 +23,23 @@ function textsOf(widgets: FillWidgetInput[]): string[] {
   const out: string[] = [];
   for (const widget of widgets) {
     for (const text of Object.values(widget.fields ?? {})) out.push(String(text));
-    for (const item of widget.items ?? []) for (const text of Object.values(item)) out.push(String(text));
+    for (const item of widget.items ?? [])
+      for (const [role, text] of Object.entries(item)) if (role !== 'benefit_text') out.push(String(text));
   }
   return out;
 }
+/** A benefit states a fact of the context: it holds the value of its parameter (its title). */
+function expectBenefitsStateFacts(widgets: FillWidgetInput[], context: GenerationContext): void {
+  const facts = new Map(parameterPairs(context.parameter).map((pair) => [pair.title, pair.text]));
+  for (const item of widgets.flatMap((w) => w.items ?? []).filter((i) => 'benefit_text' in i)) {
+    const value = facts.get(String(item.benefit_title));
+    expect(value).toBeDefined();
+    expect(String(item.benefit_text)).toContain(value);
+    expect(String(item.benefit_text)).toMatch(/\.$/);
+  }
+}
 function expectNothingInvented(widgets: FillWidgetInput[], context: GenerationContext): void {
+  expectBenefitsStateFacts(widgets, context);
   const blob = contextBlob(context);
   for (const text of textsOf(widgets)) {
     const blocks = text.includes('<') ? text.split(/<\/?p>/).map(htmlToText) : [text];
@@ -125,7 +139,7 @@ describe('builtin provider', () => {
     );
   });
 
-  it('writes name, description sentences, parameter benefits and research questions', async () => {
+  it('writes name, description sentences, benefit sentences of the parameters and research questions', async () => {
     const structure = STRUCTURES[SEED_DESIGNS.indexOf(design('category-intro'))] as DesignStructure;
     const { widgets } = await builtin.generate(request(structure));
     expect(widgets).toEqual([
@@ -142,9 +156,10 @@ describe('builtin provider', () => {
       {
         design_widget_id: 52,
         items: [
-          { benefit_title: 'Materiál', benefit_text: 'kůže' },
-          { benefit_title: 'Barva', benefit_text: 'hnědá' },
-          { benefit_title: 'Rozměry', benefit_text: '10 x 12 cm' },
+          // One sentence stating each fact (the plural name takes a plural verb).
+          { benefit_title: 'Materiál', benefit_text: 'Materiál je kůže.' },
+          { benefit_title: 'Barva', benefit_text: 'Barva je hnědá.' },
+          { benefit_title: 'Rozměry', benefit_text: 'Rozměry jsou 10 x 12 cm.' },
         ],
       },
       {
@@ -211,7 +226,12 @@ describe('builtin provider', () => {
 
     const classic = STRUCTURES[SEED_DESIGNS.indexOf(design('product-classic'))] as DesignStructure;
     const gallery = await builtin.generate(request(classic, context));
-    expect(gallery.widgets.map((w) => w.image ?? [])).toContainEqual(['https://cdn.example/b.jpg']);
+    // The image and text took a.jpg; the gallery shows b.jpg, then a.jpg again: every image
+    // widget shows the item's images.
+    expect(gallery.widgets.map((w) => w.image ?? [])).toContainEqual([
+      'https://cdn.example/b.jpg',
+      'https://cdn.example/a.jpg',
+    ]);
   });
 
   it("leaves a call to action out without the item's page, and a gallery without images", async () => {
@@ -396,5 +416,63 @@ describe('fitToStructure', () => {
       ),
       { numRuns: 300 },
     );
+  });
+});
+
+describe('builtin provider: benefits state facts', () => {
+  const builtin = createBuiltinProvider();
+  const intro = STRUCTURES[SEED_DESIGNS.indexOf(design('category-intro'))] as DesignStructure;
+  const benefitsOf = async (context: GenerationContext) =>
+    (await builtin.generate(request(intro, context))).widgets.find((w) => w.design_widget_id === 52);
+
+  it('when a job is in English, then each benefit is a sentence stating its fact, its verb agreeing with the name', async () => {
+    const widget = await benefitsOf({
+      ...CONTEXT,
+      lang: 'en',
+      name: 'Summit down jacket',
+      short_description: undefined,
+      old_description: '<p>800-fill goose down.</p>',
+      parameter: 'Colour: Green\nDimensions: 70 x 50 cm\nGORE-TEX shell: yes',
+      research: [],
+    });
+    expect(widget?.items).toEqual([
+      { benefit_title: 'Colour', benefit_text: 'The colour is Green.' },
+      { benefit_title: 'Dimensions', benefit_text: 'The dimensions are 70 x 50 cm.' },
+      { benefit_title: 'GORE-TEX shell', benefit_text: 'The GORE-TEX shell is yes.' },
+    ]);
+  });
+
+  it("when a description sentence no widget took names a fact's value, then the benefit is that sentence", async () => {
+    const widget = await benefitsOf({
+      ...CONTEXT,
+      lang: 'en',
+      name: 'Summit down jacket',
+      short_description: undefined,
+      // The section takes sentences up to its limit: more than it takes are left for benefits.
+      old_description: `<p>${Array.from({ length: 80 }, (_, i) => `Layer ${i} keeps you warm on cold days.`).join(' ')} The green shell hides dirt on the trail.</p>`,
+      parameter: 'Colour: green',
+      research: [],
+    });
+    expect(widget?.items).toEqual([
+      { benefit_title: 'Colour', benefit_text: 'The green shell hides dirt on the trail.' },
+    ]);
+  });
+
+  it("when a default job's shop has not said which language its main one is, then benefits are left out as no_language; with default_language they are written", async () => {
+    const context = { ...CONTEXT, lang: 'default', research: [] };
+    const unknown = await builtin.generate(request(intro, context));
+    expect(unknown.widgets.find((w) => w.design_widget_id === 52)).toBeUndefined();
+    expect(unknown.skipped).toContainEqual({ design_widget_id: 52, type: 'benefit', reason: 'no_language' });
+
+    const czech = await benefitsOf({ ...context, mainLanguage: 'cs' });
+    expect(czech?.items?.[0]).toEqual({ benefit_title: 'Materiál', benefit_text: 'Materiál je kůže.' });
+  });
+
+  it("when a provider's benefit is only a parameter's name, value or both, then it is not a statement", () => {
+    const facts = [{ title: 'Colour', text: 'Green' }];
+    for (const text of ['Green', 'Colour', 'Colour: Green', 'colour green.', 'Very nice'])
+      expect({ text, ok: isBenefitStatement(text, facts) }).toEqual({ text, ok: false });
+    for (const text of ['The colour is Green.', 'Green hides mud on the trail.'])
+      expect({ text, ok: isBenefitStatement(text, facts) }).toEqual({ text, ok: true });
   });
 });

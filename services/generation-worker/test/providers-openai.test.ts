@@ -1,6 +1,6 @@
 import nock from 'nock';
 import { toStrictJsonSchema } from 'openai/lib/transform';
-import { htmlToText, type DesignStructure } from '@catalogue/content';
+import { htmlToText, SEED_DESIGNS, type DesignStructure } from '@catalogue/content';
 import { answerSchema, createOpenAiProvider, ProviderError } from '../src/providers';
 import {
   STORY,
@@ -15,6 +15,7 @@ import {
   GOOD_ANSWER,
   SMALL_ANSWER,
   request,
+  design,
 } from './providers-fixtures';
 
 describe('openai provider', () => {
@@ -280,6 +281,40 @@ describe('openai provider', () => {
     expect(result.widgets.find((w) => w.design_widget_id === 15)?.fields?.button_href).toBe(
       'https://shop.example/cs/penezenka',
     );
+  });
+
+  it("when the model answers a benefit with a parameter's name and value, then that item is dropped and a statement kept", async () => {
+    let system = '';
+    nock(BASE)
+      .post('/chat/completions', (body: { messages: Array<{ content: string }> }) => {
+        system = body.messages[0]!.content;
+        return true;
+      })
+      .reply(
+        200,
+        completion({
+          widgets: [
+            {
+              design_widget_id: 52,
+              items: [
+                { benefit_title: 'Barva', benefit_text: 'hnědá' },
+                { benefit_title: 'Materiál', benefit_text: 'Pravá kůže vydrží mnoho let nošení.' },
+              ],
+            },
+          ],
+        }),
+      );
+    const intro = STRUCTURES[SEED_DESIGNS.indexOf(design('category-intro'))] as DesignStructure;
+
+    const result = await createOpenAiProvider(options()).generate(request(intro, CONTEXT));
+
+    expect(system).toContain('A benefit item states in one sentence what a fact of the context');
+    expect(result.widgets).toEqual([
+      {
+        design_widget_id: 52,
+        items: [{ benefit_title: 'Materiál', benefit_text: 'Pravá kůže vydrží mnoho let nošení.' }],
+      },
+    ]);
   });
 
   it('stops when the caller aborts', async () => {

@@ -11,7 +11,7 @@ import type { Deps } from './deps';
 import { PUBLIC_PATH_PREFIXES } from './paths';
 import { designPreviewRoutes } from './routes/design-preview.routes';
 import { editorAssetsRouter, editorOriginRouter } from './routes/editor-assets.routes';
-import { generateRoutes } from './routes/generate.routes';
+import { generateCheckRoutes, generateRoutes } from './routes/generate.routes';
 import { licenceRoutes } from './routes/licence.routes';
 import { contentRoutes } from './routes/content.routes';
 import { creditRoutes } from './routes/credit.routes';
@@ -52,6 +52,7 @@ export function createApp(deps: Deps): HttpApp {
         contentRoutes,
       ].map((r) => r(deps)),
       licenceRoutes(deps),
+      generateCheckRoutes(deps),
       generateRoutes(deps),
     ],
   });

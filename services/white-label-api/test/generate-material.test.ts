@@ -185,7 +185,8 @@ describe('white-label-api: generation writes from what the catalogue knows', () 
       code: 'generation_material_missing',
       languages: ['default'],
       error:
-        "There is nothing in the shop's main language to write from: add a name or description in the shop's main language to the page, or send them with the request.",
+        // The page has a Czech title: the shop saying its main language is Czech also fixes it.
+        "There is nothing in the shop's main language to write from: add a name or description in the shop's main language to the page, or have the shop's main language set (the eshop's default_language setting) to a language the texts are in, or send them with the request.",
     });
     expect(await s.jobs()).toEqual([]);
   });

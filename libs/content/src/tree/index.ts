@@ -23,10 +23,12 @@ export {
   asLangMap,
   elementTag,
   formatsByClass,
+  isDataWidget,
   mergeValue,
   ownLanguages,
   prepareExtension,
   prepareValue,
   sameLangMap,
+  writtenLanguages,
 } from './values';
 export type { ValueFormat } from './values';

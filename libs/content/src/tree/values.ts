@@ -5,6 +5,7 @@
  */
 import type { TemplateNode, WidgetTemplate } from '../catalogue/types';
 import { CONTENT_LANGUAGES } from '@catalogue/config';
+import { WIDGETS_BY_TYPE } from '../catalogue/widgets';
 import type { ContentWidget, LangMap } from '../model';
 import { normaliseTag } from '../render/structure';
 import { escapeText, htmlToText, sanitizeHtml } from '../sanitize';
@@ -76,6 +77,31 @@ export function ownLanguages(tree: readonly ContentWidget[]): Set<string> {
       for (const [lang, value] of Object.entries(asLangMap(element.value)))
         if (typeof value === 'string' && value.trim() !== '') found.add(lang);
   return found;
+}
+
+/**
+ * The root classes of the widget types whose texts are the catalogue item's data (the
+ * parameters table): composed from the item, never written by a person or a generation.
+ */
+const FROM_DATA = new Set(
+  [...WIDGETS_BY_TYPE.values()]
+    .filter((w) => !w.fillable && w.reason === 'filled_from_data')
+    .map((w) => `ccs-widget--${w.type}`),
+);
+
+/** Whether a stored widget is one filled from the item's data (by its root element's class). */
+export function isDataWidget(widget: ContentWidget): boolean {
+  const root = widget.children.find((element) => element.parent_id === 0);
+  return (root?.class ?? '').split(/\s+/).some((c) => FROM_DATA.has(c));
+}
+
+/**
+ * The languages that have text of their own outside the widgets filled from the item's data:
+ * the texts a person or a generation wrote. A parameters table's names and values are the
+ * catalogue's, in whatever languages the catalogue sends them.
+ */
+export function writtenLanguages(tree: readonly ContentWidget[]): Set<string> {
+  return ownLanguages(tree.filter((widget) => !isDataWidget(widget)));
 }
 
 /** Same content, ignoring languages whose value is blank (the order of keys does not count). */

@@ -5,11 +5,17 @@
  *   (repeated sentences once), up to the field's limit (and `paragraph_length`); a later widget
  *   continues where the previous one stopped; the first such widget with a `heading` gets the
  *   name;
- * - benefit items (`benefit_title`, `benefit_text`) come from `Name: value` lines of `parameter`;
+ * - fact items (`fact_name`, `fact_value`: a listing's key facts) are the `Name: value` lines
+ *   of `parameter` as they are;
+ * - benefit items (`benefit_title`, `benefit_text`) come from `Name: value` lines of `parameter`:
+ *   the name as the title and one sentence stating the fact in the job's language as the text
+ *   (`benefits.ts`: only the language's grammar words are added, never a claim of our own);
  * - questions and answers come from questions in the descriptions (taken out of the paragraphs'
  *   sentences when the design has an FAQ) and in the research extracts, each with the sentences
  *   that follow it;
- * - images (image and text, gallery) are the catalogue item's, each used once;
+ * - images (image and text, gallery) are the catalogue item's: each widget takes the ones no
+ *   earlier widget took, then (when they run out) the item's images again from the first, so a
+ *   product with one image shows it in every image widget of the design;
  * - a call to action is the short description's first sentence with the name as the button's
  *   label, linking to the item's page (only when the item has one);
  * - a video is the first YouTube or Vimeo link of the descriptions or the research pages;
@@ -26,6 +32,7 @@ import {
   type FillWidgetInput,
 } from '@catalogue/content';
 import { htmlBlocks, plainBlocks } from '../research/extract';
+import { benefitSentence, wordsLanguage } from './benefits';
 import { fitToStructure, isFillable, withParagraphLength } from './fit';
 import { collapse, cutText, length, sentences } from './text';
 import {
@@ -240,7 +247,12 @@ interface Material {
   nameUsed: boolean;
   parameters: Pair[];
   questions: Pair[];
+  /** The images no widget took yet. */
   images: string[];
+  /** Every image of the item, in order (taken again once `images` runs out). */
+  allImages: string[];
+  /** The language the job's words are in (`wordsLanguage`), for benefit sentences. */
+  words: string | undefined;
   video: string | undefined;
   url: string | undefined;
   callToAction: string | undefined;
@@ -265,10 +277,37 @@ function materialOf(structure: DesignStructure, context: GenerationContext): Mat
     parameters: parameterPairs(context.parameter),
     questions,
     images: [...new Set(context.images ?? [])],
+    allImages: [...new Set(context.images ?? [])],
+    words: wordsLanguage(context.lang, context.mainLanguage),
     video: videoLink(context),
     url: context.url?.trim() || undefined,
     callToAction: short[0],
   };
+}
+
+/**
+ * A sentence of the descriptions no widget took yet that names a fact's value (the item's own
+ * words for it), taken out of the pool; undefined when there is none.
+ */
+function describedIn(pool: Pool, value: string): string | undefined {
+  const wanted = value.trim().toLowerCase();
+  if ([...wanted].length < 3) return undefined;
+  for (const block of pool) {
+    if (LISTS.has(block)) continue;
+    const at = block.findIndex((sentence) => sentence.toLowerCase().includes(wanted) && sentence !== wanted);
+    if (at >= 0) return block.splice(at, 1)[0];
+  }
+  return undefined;
+}
+
+/** Up to `slots` images: the ones no widget took yet, then the item's images again from the first. */
+function takeImages(m: Material, slots: number): string[] {
+  const image = m.images.splice(0, slots);
+  for (const again of m.allImages) {
+    if (image.length >= slots) break;
+    if (!image.includes(again)) image.push(again);
+  }
+  return image;
 }
 
 /** A widget, with the research pages its texts came from. */
@@ -313,9 +352,19 @@ function fillWidget(widget: FillableStructureWidget, m: Material): Filled {
   const sources: string[] = [];
   let none: SkipReason = 'no_text';
   if (itemRoles.has('benefit_title') && itemRoles.has('benefit_text')) {
+    // Without a grammar for the job's words (a `default` job of a shop that has not said which
+    // language its main one is), no sentence can be written: the facts stay where they are.
+    if (m.parameters.length > 0 && m.words === undefined) return 'no_language';
+    items = m.parameters.splice(0, widget.item_count).flatMap((pair) => {
+      const sentence = describedIn(m.pool, pair.text) ?? benefitSentence(pair, m.words);
+      return sentence === undefined ? [] : [{ benefit_title: pair.title, benefit_text: sentence }];
+    });
+    none = 'no_parameters';
+  } else if (itemRoles.has('fact_name') && itemRoles.has('fact_value')) {
+    // A list of facts (the listing's description): each parameter as its data says it.
     items = m.parameters
       .splice(0, widget.item_count)
-      .map((pair) => ({ benefit_title: pair.title, benefit_text: pair.text }));
+      .map((pair) => ({ fact_name: pair.title, fact_value: pair.text }));
     none = 'no_parameters';
   } else if (itemRoles.has('question') && itemRoles.has('answer')) {
     const pairs = m.questions.splice(0, widget.item_count);
@@ -323,7 +372,7 @@ function fillWidget(widget: FillableStructureWidget, m: Material): Filled {
     sources.push(...pairs.flatMap((pair) => (pair.source ? [pair.source] : [])));
     none = 'no_questions';
   }
-  const image = m.images.splice(0, widget.image_slot);
+  const image = takeImages(m, widget.image_slot);
   if (Object.keys(fields).length === 0 && items.length === 0 && image.length === 0) {
     return widget.image_slot > 0 && paragraph === undefined && items.length === 0 ? 'no_images' : none;
   }

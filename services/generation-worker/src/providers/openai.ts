@@ -20,6 +20,8 @@ import OpenAI, {
   AzureOpenAI,
 } from 'openai';
 import type { DesignStructure, FillWidgetInput } from '@catalogue/content';
+import { keepBenefitStatements } from './benefits';
+import { parameterPairs } from './builtin';
 import { fitToStructure, isFillable, placeImages, withParagraphLength } from './fit';
 import { addUsage, contextUrls, dropInventedUrls, isObject, Malformed, parseAnswer } from './openai-answer';
 import { systemMessage, userMessage } from './openai-prompt';
@@ -29,6 +31,7 @@ import { cutText } from './text';
 import {
   ProviderError,
   type ContentProvider,
+  type GenerationContext,
   type GenerationRequest,
   type GenerationResult,
   type TokenUsage,
@@ -193,7 +196,7 @@ function readCompletion(
   schema: AnswerSchema,
   allowedUrls: Set<string>,
   requestedModel: string,
-  images: readonly string[],
+  context: Pick<GenerationContext, 'images' | 'parameter' | 'lang'>,
 ): { usage: TokenUsage | null; outcome: Attempt<GenerationResult> } {
   const total = addUsage(usage, isObject(data) ? data.usage : undefined);
   const malformed = (reason: string) => ({
@@ -216,9 +219,16 @@ function readCompletion(
     return malformed(err.message);
   }
   dropInventedUrls(structure, widgets, allowedUrls);
-  const fitted = fitToStructure(structure, widgets);
+  // A benefit that only repeats a parameter's name or value is no benefit: checked as the
+  // builtin provider's are (benefits.ts), the widget left out when none is left.
+  const fitted = keepBenefitStatements(
+    structure,
+    fitToStructure(structure, widgets),
+    parameterPairs(context.parameter),
+    context.lang,
+  ).widgets;
   if (fitted.length === 0) return malformed('no usable widget');
-  const placed = placeImages(structure, fitted, images);
+  const placed = placeImages(structure, fitted, context.images ?? []);
   const model = isObject(data) && typeof data.model === 'string' ? data.model : requestedModel;
   return {
     usage: total,
@@ -281,7 +291,7 @@ export function createOpenAiProvider(options: OpenAiProviderOptions): ContentPro
           schema,
           allowedUrls,
           options.model,
-          req.context.images ?? [],
+          req.context,
         );
         usage = answer.usage;
         return answer.outcome;

@@ -37,6 +37,11 @@ export interface GenerationContext {
   images?: string[];
   /** The catalogue item's page in `lang` (a call to action links there). */
   url?: string;
+  /**
+   * The language the eshop writes its `default` texts in (`default_language`), when it says:
+   * the language of a `default` job's words.
+   */
+  mainLanguage?: string;
 }
 
 /** Why a fillable widget of the design was left out: the data held nothing for it. */
@@ -49,7 +54,11 @@ export type SkipReason =
   | 'no_video'
   | 'no_quotes'
   | 'no_two_options'
-  | 'not_answered';
+  | 'not_answered'
+  /** A `default` job of a shop that has not said which language its main one is: no sentence can be written. */
+  | 'no_language'
+  /** Everything the widget would show is already on the page (an appending job). */
+  | 'already_shown';
 
 /** A research page a widget's text was taken from (kept so the shop can check its source). */
 export interface ResearchSource {

@@ -18,7 +18,8 @@ import {
   appendWidgets,
   fillDesign,
   htmlToText,
-  ownLanguages,
+  writtenLanguages,
+  type ComposeEntity,
   type ContentWidget,
   type DesignStructure,
   type FillWidgetInput,
@@ -50,6 +51,7 @@ import {
 } from '../providers';
 import { collapse } from '../providers/text';
 import type { ResearchPage } from '../research';
+import { leaveOutRepeats, withDataWidgets } from './generated-widgets';
 import {
   fillProblems,
   mergeLanguages,
@@ -98,6 +100,10 @@ interface JobInputs {
 
 /** Generated widgets filled into the design. */
 interface Generated {
+  /** The widgets as answered (every language merged), which `tree` is filled from. */
+  widgets: FillWidgetInput[];
+  /** Each image's alternative text by language. */
+  imageAlt: Record<string, string>;
   tree: ContentWidget[];
   widgetsCreated: number;
   /** Widgets that got text, summed over the languages written: what is charged. */
@@ -149,6 +155,7 @@ async function loadInputs(deps: GenerationDeps, job: GenerationJob): Promise<Job
     research: pages,
     images,
     url: urlIn(job.lang, context.url),
+    ...(eshop.defaultLanguage && { mainLanguage: eshop.defaultLanguage }),
   };
   // Another language is written from its own data only: the host's fields and the research
   // pages belong to the job's language.
@@ -169,6 +176,7 @@ async function loadInputs(deps: GenerationDeps, job: GenerationJob): Promise<Job
       research: [],
       images,
       url: urlIn(lang, source.url),
+      ...(eshop.defaultLanguage && { mainLanguage: eshop.defaultLanguage }),
     }));
   return { design, eshop, context, structure, pages, contexts: [own, ...others] };
 }
@@ -238,11 +246,12 @@ async function generateTree(
       usage,
     };
   }
+  const alt = imageAlt(inputs.contexts);
   const filled = fillDesign(
     inputs.structure,
     inputs.design.templates,
     { widget: merged.widgets },
-    { htmlLanguage: job.lang, imageAlt: imageAlt(inputs.contexts) },
+    { htmlLanguage: job.lang, imageAlt: alt },
   );
   if (!filled.ok) {
     return {
@@ -252,6 +261,8 @@ async function generateTree(
     };
   }
   return {
+    widgets: merged.widgets,
+    imageAlt: alt,
     tree: filled.tree,
     widgetsCreated: filled.widgetsCreated,
     widgetLanguages: writtenWidgets(
@@ -351,6 +362,50 @@ function addUsage(a: TokenUsage | null, b: TokenUsage | null): TokenUsage | null
 /** Thrown inside the content transaction: replacing now would empty a language (nothing is written). */
 class LanguagesChanged extends Error {}
 
+/** Thrown inside the content transaction: the page already shows everything generated (nothing is written). */
+class NothingNew extends Error {}
+
+/** What the job writes, once the content it writes into is known (under its lock). */
+interface Written {
+  tree: ContentWidget[];
+  widgetsCreated: number;
+  widgetLanguages: number;
+  skipped: SkippedWidget[];
+}
+
+/**
+ * The tree an appending job writes: the generated widgets the page does not already show
+ * (`leaveOutRepeats`), appended; a widget it shows is reported `already_shown` and not charged.
+ * NothingNew when the page shows them all.
+ */
+function appendNew(
+  job: GenerationJob,
+  inputs: JobInputs,
+  generated: Generated,
+  existing: ContentWidget[],
+): Written {
+  const { kept, repeated } = leaveOutRepeats(inputs.structure, generated.widgets, existing, job.lang);
+  if (kept.length === 0) throw new NothingNew();
+  let tree = generated.tree;
+  if (repeated.length > 0) {
+    // A subset of widgets that fitted the design fits it too.
+    const filled = fillDesign(
+      inputs.structure,
+      inputs.design.templates,
+      { widget: kept },
+      { htmlLanguage: job.lang, imageAlt: generated.imageAlt },
+    );
+    if (!filled.ok) throw new Error(`generated widgets no longer fit: ${fillProblems(filled.errors)}`);
+    tree = filled.tree;
+  }
+  return {
+    tree: appendWidgets(existing, tree, job.lang),
+    widgetsCreated: tree.length,
+    widgetLanguages: writtenWidgets(inputs.structure, kept, generated.languages),
+    skipped: [...generated.skipped, ...repeated],
+  };
+}
+
 /**
  * Step 3, in one transaction: the content (replacing or appended to the entity's), and the job
  * `done` with what it cost. Null when another delivery ended the job meanwhile.
@@ -360,12 +415,27 @@ async function storeGenerated(
   job: GenerationJob,
   inputs: JobInputs,
   generated: Generated,
-): Promise<number | null | Failure> {
+): Promise<{ charged: number; written: Written } | null | Failure> {
   const { eshopId, id: jobId } = job;
   const { context } = inputs;
   return deps.db.transaction(async (trx) => {
     const current = await generationJobsRepository.find(trx, eshopId, jobId, { lock: true });
     if (current === undefined || isFinished(current)) return null;
+    let written: Written = {
+      tree: generated.tree,
+      widgetsCreated: generated.widgetsCreated,
+      widgetLanguages: generated.widgetLanguages,
+      skipped: generated.skipped,
+    };
+    const replaced = (sources: { compose: ComposeEntity } | undefined): ContentWidget[] =>
+      withDataWidgets(
+        inputs.structure,
+        inputs.design.templates,
+        generated.widgets,
+        generated.tree,
+        sources?.compose,
+        job.lang,
+      );
     const saved = await saveEditorContent(
       trx,
       {
@@ -375,21 +445,25 @@ async function storeGenerated(
         fallbackName: context.name,
         source: { kind: 'generation', jobId },
       },
-      (existing) => {
-        if (existing === undefined) return generated.tree;
-        if (!context.remove_exist_widget) return appendWidgets(existing, generated.tree, job.lang);
+      (existing, sources) => {
+        if (existing === undefined) return replaced(sources);
+        if (!context.remove_exist_widget) {
+          written = appendNew(job, inputs, generated, existing);
+          return written.tree;
+        }
         // The request was planned on the content as it was; an edit since may have given
-        // another language text of its own that this job does not write.
-        const lost = [...ownLanguages(existing)].filter(
+        // another language text of its own that this job does not write. (A parameters
+        // table's texts are the item's data: composed again below, nothing is lost.)
+        const lost = [...writtenLanguages(existing)].filter(
           (lang) =>
             (inputs.eshop.languages as readonly string[]).includes(lang) &&
             !generated.languages.includes(lang),
         );
         if (lost.length > 0) throw new LanguagesChanged(lost.join(', '));
-        return generated.tree;
+        return replaced(sources);
       },
     ).catch((err: unknown) => {
-      if (err instanceof LanguagesChanged) return err;
+      if (err instanceof LanguagesChanged || err instanceof NothingNew) return err;
       throw err;
     });
     if (saved instanceof LanguagesChanged) {
@@ -399,23 +473,40 @@ async function storeGenerated(
         usage: generated.usage,
       };
     }
+    if (saved instanceof NothingNew) {
+      // Everything generated is on the page already: nothing is written and nothing charged;
+      // the job says which widgets were left out and why.
+      written = {
+        tree: [],
+        widgetsCreated: 0,
+        widgetLanguages: 0,
+        skipped: [
+          ...generated.skipped,
+          ...generated.widgets.map((w) => ({
+            design_widget_id: w.design_widget_id,
+            type: inputs.structure.widget.find((t) => t.design_widget_id === w.design_widget_id)?.type ?? '',
+            reason: 'already_shown' as const,
+          })),
+        ],
+      };
+    }
     // Never more than was reserved: the settlement charges at most that, and the row says the same.
     const charged = await chargeFor(trx, current.estimatedCost, {
-      widgets: generated.widgetLanguages,
+      widgets: written.widgetLanguages,
       languages: 1,
       webResearchUrls: inputs.pages.length,
       serpContext: SERP_CONTEXT_PROVIDED && context.use_serp_context,
     });
     await generationJobsRepository.finish(trx, eshopId, jobId, {
       status: 'done',
-      widgetsCreated: generated.widgetsCreated,
+      widgetsCreated: written.widgetsCreated,
       chargedCost: charged,
       provider: generated.provider,
       usage: generated.usage,
-      widgetsSkipped: generated.skipped,
+      widgetsSkipped: written.skipped,
       researchSources: generated.sources,
     });
-    return charged;
+    return { charged, written };
   });
 }
 
@@ -443,9 +534,10 @@ export async function runGeneration(
   if (isFailure(inputs)) return fail(inputs);
   const generated = await generateTree(deps, job, inputs);
   if (isFailure(generated)) return fail(generated);
-  const actualCost = await storeGenerated(deps, job, inputs, generated);
-  if (actualCost === null) return settleFinished(deps, eshopId, jobId);
-  if (typeof actualCost === 'object') return fail(actualCost);
+  const stored = await storeGenerated(deps, job, inputs, generated);
+  if (stored === null) return settleFinished(deps, eshopId, jobId);
+  if (isFailure(stored)) return fail(stored);
+  const { charged: actualCost, written } = stored;
 
   await queueSettlement(deps, { eshop_id: eshopId, job_id: jobId, actual_cost: actualCost });
   deps.logger.info(
@@ -453,12 +545,12 @@ export async function runGeneration(
       eshop_id: eshopId,
       job_id: jobId,
       provider: generated.provider,
-      widgets_created: generated.widgetsCreated,
+      widgets_created: written.widgetsCreated,
       research_pages: inputs.pages.length,
       actual_cost: actualCost,
       usage: generated.usage,
     },
     'generation done',
   );
-  return { outcome: 'done', widgets_created: generated.widgetsCreated, actual_cost: actualCost };
+  return { outcome: 'done', widgets_created: written.widgetsCreated, actual_cost: actualCost };
 }

@@ -55,8 +55,8 @@ const SHORT = 3;
 
 /**
  * The fields to write, as a small design the providers understand: the name as the heading and
- * the description as the paragraph of one section, the description's list of facts as benefit
- * items, the short description as a plain-text paragraph of its own.
+ * the description as the paragraph of one section, the description's list of facts as fact
+ * items (`fact_name`, `fact_value`: a label and its value, not benefit sentences), the short description as a plain-text paragraph of its own.
  */
 export function listingStructure(missing: ReadonlySet<StandardField>): DesignStructure {
   const widgets: FillableStructureWidget[] = [];
@@ -76,8 +76,9 @@ export function listingStructure(missing: ReadonlySet<StandardField>): DesignStr
         'Facts about the product, each a short label and its value',
         [],
         [
-          spec('benefit_title', 'text', 80, 'A property of the product'),
-          spec('benefit_text', 'text', 300, 'Its value'),
+          // Facts, not benefits: a label and its value as the data says them.
+          spec('fact_name', 'text', 80, 'A property of the product'),
+          spec('fact_value', 'text', 300, 'Its value'),
         ],
         LIMITS.facts,
       ),
@@ -106,7 +107,7 @@ export function fieldsFromWidgets(
   if (name !== '') out.name = name;
   const paragraph = textOf(main?.fields?.paragraph);
   const facts = (byId.get(FACTS)?.items ?? [])
-    .map((item) => [textOf(item.benefit_title), textOf(item.benefit_text)] as const)
+    .map((item) => [textOf(item.fact_name), textOf(item.fact_value)] as const)
     .filter(([title, text]) => title !== '' && text !== '');
   const list =
     facts.length === 0

@@ -1,8 +1,18 @@
 import { eshopOf, guard, idempotent } from '@catalogue/http';
 import type { Deps } from '../deps';
 import { entityParams } from '../schemas/common.schema';
-import { generateBody, generateIdParams, generationJobResponse } from '../schemas/generate.schema';
-import { findGeneration, runningGeneration, startGeneration } from '../services/generate.service';
+import {
+  generateBody,
+  generateIdParams,
+  generationCheckResponse,
+  generationJobResponse,
+} from '../schemas/generate.schema';
+import {
+  checkGeneration,
+  findGeneration,
+  runningGeneration,
+  startGeneration,
+} from '../services/generate.service';
 import { licensedRouter } from './licensed-router';
 
 export const startGenerationRoute = guard({
@@ -10,6 +20,12 @@ export const startGenerationRoute = guard({
   params: entityParams,
   body: generateBody,
   response: { 200: generationJobResponse },
+});
+export const checkGenerationRoute = guard({
+  operationId: 'checkGeneration',
+  params: entityParams,
+  body: generateBody,
+  response: { 200: generationCheckResponse },
 });
 export const getRunningGeneration = guard({
   operationId: 'getRunningGeneration',
@@ -58,5 +74,25 @@ export function generateRoutes(deps: Deps) {
     ctx.body = { data: await findGeneration(deps.db, eshopOf(ctx).id, params.generate_id) };
   });
 
+  return router;
+}
+
+/**
+ * The pre-check of a start (beyond the specification): the start's checks, nothing written, on
+ * the ordinary budget (it starts nothing, so it spends none of the generation starts').
+ */
+export function generateCheckRoutes(deps: Deps) {
+  const router = licensedRouter(deps);
+  router.post('/content/:entity_id/type/:entity_type/generate/check', checkGenerationRoute, async (ctx) => {
+    const { params, body } = ctx.state.input;
+    ctx.body = {
+      data: await checkGeneration(deps, {
+        eshop: eshopOf(ctx),
+        entityType: params.entity_type,
+        entityId: params.entity_id,
+        body,
+      }),
+    };
+  });
   return router;
 }

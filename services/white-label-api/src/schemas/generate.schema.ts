@@ -109,7 +109,7 @@ export const generationJobShape = responseObject({
     )
     .optional()
     .description(
-      "Beyond the specification: the design's fillable widgets the job left out because the data held nothing for them, and why (`no_text`, `no_parameters`, `no_questions`, `no_images`, `no_url`, `no_video`, `no_quotes`, `no_two_options`, `not_answered`). Empty until the job is done.",
+      "Beyond the specification: the design's fillable widgets the job left out, and why: the data held nothing for them (`no_text`, `no_parameters`, `no_questions`, `no_images`, `no_url`, `no_video`, `no_quotes`, `no_two_options`, `not_answered`), a `default` job of an eshop that has not set `default_language` cannot write benefit sentences (`no_language`), or an appending job's widget whose texts and images the page already shows (`already_shown`: not written, not charged). Empty until the job is done.",
     ),
   research_sources: Joi.array()
     .items(responseObject({ url: Joi.string(), design_widget_id: Joi.number().integer().allow(null) }))
@@ -124,3 +124,17 @@ export const generationJobShape = responseObject({
 
 /** The job in `{ data }`: a start, the running job, a job by id. */
 export const generationJobResponse = dataResponse(generationJobShape).id('WlGenerationJobResponse');
+
+/** The pre-check of a start (beyond the specification): what the start would do. */
+export const generationCheckResponse = dataResponse(
+  responseObject({
+    estimated_cost: Joi.number().integer().min(0).description('Credits the start would reserve.'),
+    remaining: Joi.number().integer().description('Credits the eshop has left now.'),
+    lang: languageCodeEnum,
+    languages: Joi.array()
+      .items(languageCodeEnum)
+      .description(
+        'The languages the job would write: its own first, then each language a replace writes again (those with text of their own outside the parameters table).',
+      ),
+  }).id('WlGenerationCheck'),
+).id('WlGenerationCheckResponse');

@@ -10,7 +10,7 @@
  * language only. So the check that there is something to write from, and the estimate, see the
  * same material the worker writes from.
  */
-import { ownLanguages, type ContentWidget } from '@catalogue/content';
+import { writtenLanguages, type ContentWidget } from '@catalogue/content';
 import {
   generationMaterial,
   loadDesign,
@@ -59,23 +59,41 @@ function entityText(map: Record<string, string | undefined>, lang: string): stri
 const first = (...texts: Array<string | null | undefined>): string | undefined => texts.find(filled);
 
 /**
+ * The languages whose texts stand for `lang`: the language itself and, for `default`, the
+ * language the eshop says it writes its `default` texts in (`default_language`). For such a shop
+ * the main language's texts ARE that language's, so a catalogue sent only in `en` and `cs` still
+ * has main-language texts once `default_language` is `en`.
+ */
+export function sourceLanguages(lang: string, mainLanguage?: string | null): string[] {
+  return lang === 'default' && mainLanguage ? ['default', mainLanguage] : [lang];
+}
+
+/**
  * What the service knows of an entity in one language: the registered title and old
- * description over the catalogue item's data. Pure (the eval scores the same merge).
+ * description over the catalogue item's data, in that language (`sourceLanguages`). Pure (the
+ * eval scores the same merge).
  */
 export function knownIn(
   registered: { title: Record<string, string>; oldDescription: Record<string, string> },
   material: Pick<GenerationMaterial, 'in'>,
   lang: string,
+  mainLanguage?: string | null,
 ): OtherLanguageSource {
-  const item: LanguageMaterial = material.in(lang);
+  const langs = sourceLanguages(lang, mainLanguage);
+  const items: LanguageMaterial[] = langs.map((l) => material.in(l));
+  const pick = <K extends keyof LanguageMaterial>(key: K): LanguageMaterial[K] =>
+    items.map((item) => item[key]).find((value) => value !== undefined);
   const source: OtherLanguageSource = {
-    name: first(entityText(registered.title, lang), item.name),
-    short_description: item.short_description,
-    old_description: first(entityText(registered.oldDescription, lang), item.description),
-    parameter: item.parameter,
-    brand: item.brand,
-    categories: item.categories,
-    url: item.url,
+    name: first(...langs.map((l) => entityText(registered.title, l)), ...items.map((i) => i.name)),
+    short_description: pick('short_description'),
+    old_description: first(
+      ...langs.map((l) => entityText(registered.oldDescription, l)),
+      ...items.map((i) => i.description),
+    ),
+    parameter: pick('parameter'),
+    brand: pick('brand'),
+    categories: pick('categories'),
+    url: pick('url'),
   };
   return Object.fromEntries(
     Object.entries(source).filter(([, value]) => value !== undefined),
@@ -124,6 +142,15 @@ const ENTITY_IN_WORDS: Record<string, string> = {
 };
 
 /**
+ * The eshop setting that also fixes a missing main language (`default`) while the shop has not
+ * said which language its `default` texts are in: `default_language`. Empty otherwise.
+ */
+function mainLanguageFix(langs: readonly string[], eshop: Pick<Eshop, 'defaultLanguage'>): string {
+  if (!langs.includes('default') || eshop.defaultLanguage) return '';
+  return ", or have the shop's main language set (the eshop's default_language setting) to a language the texts are in";
+}
+
+/**
  * 422: there is nothing to write from in a language the job would write. `code` says which case
  * (stable), `languages` which languages, `error` says it in words a shop owner can act on;
  * `errors` keys it by the field, like the other 422s of the endpoint.
@@ -141,9 +168,12 @@ export class NothingToWriteFromError extends HttpError {
 
 /**
  * The other languages a replacing job must write again: those the entity's content has text of
- * their own in (the others show it through `default`). Each is written from what the service
- * knows of the entity in that language; a language with no name or description is refused,
- * because replacing the widgets would leave it without its text or in another language's words.
+ * their own in, outside the widgets filled from the item's data (a parameters table's names and
+ * values are the catalogue's; a replace composes them from the data again), so a shop whose
+ * catalogue writes no `default` texts is never asked for some. Each is written from what the
+ * service knows of the entity in that language; a language with no name or description is
+ * refused, because replacing the widgets would leave it without its text or in another
+ * language's words.
  */
 async function otherLanguages(
   db: Knex,
@@ -161,9 +191,9 @@ async function otherLanguages(
   const missing: string[] = [];
   if (content === undefined) return { sources, missing };
   const active = new Set<string>(eshop.languages);
-  for (const other of ownLanguages(content.tree as ContentWidget[])) {
+  for (const other of writtenLanguages(content.tree as ContentWidget[])) {
     if (other === lang || !active.has(other)) continue;
-    const source = knownIn(entity, material, other);
+    const source = knownIn(entity, material, other, eshop.defaultLanguage);
     if (hasWords(source)) sources[other] = source;
     else missing.push(other);
   }
@@ -303,7 +333,14 @@ export async function planGeneration(db: Knex, input: PlanInput): Promise<Planne
   const { sources: others, missing } = chosen.remove_exist_widget
     ? await otherLanguages(db, input, material, lang)
     : { sources: {}, missing: [] };
-  const context = jobContext(input, knownIn(entity, material, lang), material.images, prompt, chosen, others);
+  const context = jobContext(
+    input,
+    knownIn(entity, material, lang, eshop.defaultLanguage),
+    material.images,
+    prompt,
+    chosen,
+    others,
+  );
   // The job would fail with nothing written, or replace a language's text with nothing: the
   // host learns why now, in words its user can act on, and nothing is reserved.
   const what = ENTITY_IN_WORDS[entity.type] ?? 'the entity';
@@ -311,13 +348,13 @@ export async function planGeneration(db: Knex, input: PlanInput): Promise<Planne
     const language = languageInWords(lang);
     fail(
       'lang',
-      `There is nothing in ${language} to write from: add a name or description in ${language} to ${what}, or send them with the request.`,
+      `There is nothing in ${language} to write from: add a name or description in ${language} to ${what}${mainLanguageFix([lang], eshop)}, or send them with the request.`,
     );
   }
   if (missing.length > 0) {
     fail(
       'remove_exist_widget',
-      `Replacing the content would remove its text in ${listInWords(missing, 'and')}, and there is nothing in ${listInWords(missing, 'or')} to write it again from: add a name or description in ${listInWords(missing, 'and')} to ${what}, or add the new text to the existing content instead of replacing it.`,
+      `Replacing the content would remove its text in ${listInWords(missing, 'and')}, and there is nothing in ${listInWords(missing, 'or')} to write it again from: add a name or description in ${listInWords(missing, 'and')} to ${what}${mainLanguageFix(missing, eshop)}, or add the new text to the existing content instead of replacing it.`,
     );
   }
   if (errors.lang)

@@ -100,7 +100,12 @@ export interface StartInput {
   recordOutcome?: (trx: Knex, job: v3.GenerationJobView) => Promise<void>;
 }
 
-export async function startGeneration(deps: GenerateDeps, input: StartInput): Promise<v3.GenerationJobView> {
+/**
+ * Every check a start makes before it writes: the entity, the body (`planGeneration`: what to
+ * write from, in each language a replace writes again), no job running, enough credits. The
+ * start and its pre-check (`checkGeneration`) answer the same refusals.
+ */
+async function checkedPlan(deps: GenerateDeps, input: Omit<StartInput, 'recordOutcome'>) {
   const { eshop, entityType, entityId } = input;
   const entity = await requireEntity(deps.db, eshop.id, entityType, entityId);
   const plan = await planGeneration(deps.db, {
@@ -112,9 +117,41 @@ export async function startGeneration(deps: GenerateDeps, input: StartInput): Pr
   const running = await generationJobsRepository.running(deps.db, eshop.id, entityType, entityId);
   if (running) throw alreadyRunning(running);
   // Checked before anything is written so the common refusal costs no transaction; the
-  // reservation below decides under concurrency.
+  // reservation of a start decides under concurrency.
   const account = await creditsRepository.getAccount(deps.db, eshop.id);
   if (plan.estimate > account.remaining) throw new InsufficientCreditsError(plan.estimate, account.remaining);
+  return { plan, remaining: account.remaining };
+}
+
+/** What a start with this body would do, or its refusal, with nothing written (beyond the specification). */
+export interface GenerationCheck {
+  estimated_cost: number;
+  remaining: number;
+  lang: string;
+  /** The languages the job would write: its own first, then each one a replace writes again. */
+  languages: string[];
+}
+
+/**
+ * The pre-check of a start (`POST …/generate/check`): the same checks in the same order, so an
+ * editor learns a refusal before it asks its user to confirm deleting widgets. Writes nothing.
+ */
+export async function checkGeneration(
+  deps: GenerateDeps,
+  input: Omit<StartInput, 'recordOutcome'>,
+): Promise<GenerationCheck> {
+  const { plan, remaining } = await checkedPlan(deps, input);
+  return {
+    estimated_cost: plan.estimate,
+    remaining,
+    lang: plan.lang,
+    languages: [plan.lang, ...Object.keys(plan.context.other_languages ?? {})],
+  };
+}
+
+export async function startGeneration(deps: GenerateDeps, input: StartInput): Promise<v3.GenerationJobView> {
+  const { eshop, entityType, entityId } = input;
+  const { plan } = await checkedPlan(deps, input);
 
   let job: GenerationJob;
   try {
