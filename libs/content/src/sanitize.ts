@@ -216,9 +216,35 @@ const RICH_POLICY: SanitizeHtml.IOptions = {
  * pastes): only the markup of markup.ts stays, whatever was sent (Word's HTML included).
  */
 export function sanitizeRich(value: string): string {
+  return isCanonicalRich(value) ? value : parsedRich(value);
+}
+
+/** `sanitizeRich` by parsing, always (the property tests compare the shortcut with it). */
+export function parsedRich(value: string): string {
   // A second pass settles what the first repaired (an element closed only by the end of the text
   // is not filtered, and may be empty once its neighbours went).
   return richPass(richPass(value));
+}
+
+const RICH_PLAIN_TAG = /<\/?(?!(?:p|ul|ol|li|strong|em|h3|h4)>)[a-z]/;
+const RICH_BLOCK_SPACE = /\s<\/?(?:p|ul|ol|li|h3|h4)>|<\/?(?:p|ul|ol|li|h3|h4)>\s/;
+const RICH_EMPTY = /<(\w+)>(?:\s|<[^>]*>)*<\/\1>/;
+
+/**
+ * Whether `sanitizeRich` returns `value` unchanged, known without parsing: plain markup
+ * (isCanonicalPlainMarkup) of rich tags only, no line break, no space at a block's edge and no
+ * element without text — what the API stored and every catalogue description already clean.
+ * Conservative: anything else is parsed.
+ */
+function isCanonicalRich(value: string): boolean {
+  return (
+    !/[\r\n]/.test(value) &&
+    value === value.trim() &&
+    !RICH_PLAIN_TAG.test(value) &&
+    !RICH_BLOCK_SPACE.test(value) &&
+    !RICH_EMPTY.test(value) &&
+    isCanonicalPlainMarkup(value)
+  );
 }
 
 function richPass(value: string): string {

@@ -6,6 +6,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { RICH_TAGS, SEED_WIDGETS, sanitizeRich } from '@catalogue/content';
+import { parsedRich } from '../src/sanitize';
 import { prepareText } from '../src/text';
 import { prepareValue } from '../src/tree/values';
 import { nastyString } from './arbitraries';
@@ -97,6 +98,33 @@ describe('sanitizeRich', () => {
       }),
       { numRuns: 400 },
     );
+  });
+});
+
+describe('sanitizeRich without parsing', () => {
+  it('when a text is plain markup of any tags, then the shortcut gives exactly what parsing gives', () => {
+    const part = fc.oneof(
+      fc.constantFrom('a', ' ', '\u00a0', 'x y', '\n', '&', '"', '<br>', '<b>', '</b>', '<span>', '</span>'),
+      fc.constantFrom(
+        ...['p', 'ul', 'ol', 'li', 'strong', 'em', 'h3', 'h4', 'h2', 'div'].flatMap((t) => [
+          `<${t}>`,
+          `</${t}>`,
+        ]),
+      ),
+    );
+    fc.assert(
+      fc.property(fc.array(part, { maxLength: 14 }), (parts) => {
+        const value = parts.join('');
+        expect(sanitizeRich(value)).toBe(parsedRich(value));
+      }),
+      { numRuns: 3000 },
+    );
+    for (const clean of [
+      '<p>a <strong>b</strong></p><ul><li>c</li></ul>',
+      'text',
+      '<h3>a</h3><p><em>b</em> c</p>',
+    ])
+      expect(sanitizeRich(clean)).toBe(parsedRich(clean));
   });
 });
 
