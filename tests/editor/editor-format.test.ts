@@ -69,6 +69,7 @@ describe('<ccs-editor> rich texts', () => {
     // Shift+Tab reaches the toolbar; Enter on Bold makes the selection bold and says so.
     await page.keyboard.press('Shift+Tab');
     expect(await focused(page)).toBe('button:Bold');
+    await shot(page, 'format-toolbar-focus');
     await page.keyboard.press('Enter');
     expect(await pressed(page, 'bold')).toBe('true');
     expect(await focused(page)).toBe('button:Bold');
