@@ -158,8 +158,10 @@ describe('<ccs-editor> rich texts', () => {
     await page.keyboard.press('Enter');
     const change = await waitForEvent(page, 'ccs-change');
     expect(change.value).toBe(
-      '<p><strong>Bold Word</strong> text with <em>italic</em> words</p><p>Waterproof to 20&nbsp;000 mm</p>' +
-        '<p>Taped seams</p><p>js link <a href="https://shop.example/storm-jacket">ok link</a> relative link ' +
+      '<p><strong>Bold Word</strong> text with <em>italic</em> words</p>' +
+        // Word's list paragraphs are a list again (bullets: their marker is no number).
+        '<ul><li>Waterproof to 20&nbsp;000 mm</li><li>Taped seams</li></ul>' +
+        '<ol><li>Unfold the hood</li><li>Zip it up</li></ol><p>js link <a href="https://shop.example/storm-jacket">ok link</a> relative link ' +
         '<a href="tel:+420123456789">call us</a> bookmark</p>',
     );
     const [widget] = await api(shop, '/content/FMT-2/type/product');

@@ -20,17 +20,40 @@ const BLOCKS = new Set<string>(RICH_BLOCKS);
 /** Blocks of other editors (a `div` line, a quote) that become paragraphs when they hold no block. */
 const AS_PARAGRAPH = new Set(['div', 'blockquote', 'pre', 'address']);
 
+/** Word writes a list as paragraphs styled `mso-list:l0 level1 …`, each with its marker in a span. */
+const OFFICE_LIST_ITEM = /mso-list\s*:\s*l\d+\s+level/i;
+/** A marker that counts (`1.`, `a)`, `iv.`) rather than a bullet glyph. */
+const NUMBERED_MARKER = /^\s*[0-9a-z]{1,4}[.)]/i;
+
 /** Copies the allowed part of `from`'s children into `into`. */
 function copyChildren(from: Node, into: Node, doc: Document): void {
+  // The list the Word list paragraphs just copied went into (null after anything else).
+  let list: HTMLElement | null = null;
   for (const child of [...from.childNodes]) {
     if (child.nodeType === Node.TEXT_NODE) {
-      // A line break in HTML source is a space.
-      into.appendChild(doc.createTextNode((child.textContent ?? '').replace(/[\r\n]+/g, ' ')));
+      // A line break in HTML source is a space; spaces between Word's list paragraphs are no text.
+      const text = (child.textContent ?? '').replace(/[\r\n]+/g, ' ');
+      if (text.trim()) list = null;
+      into.appendChild(doc.createTextNode(text));
       continue;
     }
     if (!(child instanceof Element)) continue;
     const tag = child.localName.toLowerCase();
-    if (DROPPED.has(tag) || OFFICE_LIST_MARKER.test(child.getAttribute('style') ?? '')) continue;
+    const style = child.getAttribute('style') ?? '';
+    if (DROPPED.has(tag) || OFFICE_LIST_MARKER.test(style)) continue;
+    if (tag === 'p' && OFFICE_LIST_ITEM.test(style)) {
+      const marker = [...child.querySelectorAll('[style]')].find((m) =>
+        OFFICE_LIST_MARKER.test(m.getAttribute('style') ?? ''),
+      );
+      const kind = NUMBERED_MARKER.test(marker?.textContent ?? '') ? 'ol' : 'ul';
+      if (list === null || list.localName !== kind) {
+        list = doc.createElement(kind);
+        into.appendChild(list);
+      }
+      copyChildren(child, list.appendChild(doc.createElement('li')), doc);
+      continue;
+    }
+    list = null;
     let name = RICH_RENAMES[tag] ?? tag;
     if (AS_PARAGRAPH.has(name) && !child.querySelector('p,div,ul,ol,li,h1,h2,h3,h4,h5,h6,table,blockquote'))
       name = 'p';

@@ -11,7 +11,7 @@ import { contentService, elementByClass, type Body } from './content-helpers';
 const WORD = readFileSync(join(__dirname, '../../../libs/content/test/fixtures/word-paste.html'), 'utf8');
 const CLEAN =
   '<p><strong>Bold Word</strong> text with <em>italic</em> words</p>' +
-  '<p>Waterproof to 20\u00a0000 mm</p><p>Taped seams</p>' +
+  '<p>Waterproof to 20\u00a0000 mm</p><p>Taped seams</p><p>Unfold the hood</p><p>Zip it up</p>' +
   '<p>js link <a href="https://shop.example/storm-jacket">ok link</a> relative link ' +
   '<a href="tel:+420123456789">call us</a> bookmark</p>';
 
