@@ -6,7 +6,7 @@ const el = (e: Partial<ContentElement> & Pick<ContentElement, 'id' | 'tag'>): Co
   child_id: e.id,
   class: '',
   is_editable: true,
-  value: [],
+  value: {},
   extension: [],
   ...e,
 });
