@@ -4,8 +4,8 @@
 // `ccs-change` detail and what the API reads back — holds only what the field allows.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import AxeBuilder from '@axe-core/playwright';
 import type { Page } from 'playwright-core';
+import { expectNoViolations } from './axe';
 import { apiOf, focused, productWith, ROOT } from './content';
 import { editorHarness, hostEvents, inPage, shot, waitForEvent } from './harness';
 
@@ -33,14 +33,6 @@ async function tabTo(page: Page, expression: string): Promise<void> {
 const pressed = (page: Page, command: string) =>
   inPage<string>(page, `${ROOT}.querySelector('[data-format="${command}"]').getAttribute('aria-pressed')`);
 const textHtml = (page: Page) => inPage<string>(page, `${TEXT}.innerHTML`);
-
-async function expectNoViolations(page: Page, state: string): Promise<void> {
-  const result = await new AxeBuilder({ page }).include('ccs-editor').analyze();
-  expect({
-    state,
-    violations: result.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
-  }).toEqual({ state, violations: [] });
-}
 
 describe('<ccs-editor> rich texts', () => {
   test('when an owner formats a text with the toolbar by keyboard only, then bold, italic, clear, list and a checked link are saved clean', async () => {
