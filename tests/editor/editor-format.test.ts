@@ -165,4 +165,41 @@ describe('<ccs-editor> rich texts', () => {
     expect((await hostEvents(page)).filter((e) => e.name === 'ccs-error')).toEqual([]);
     await page.close();
   });
+
+  test('when the UI is Czech, then the toolbar speaks Czech, Ctrl+K opens the link form, and a click keeps the text in editing', async () => {
+    const shop = await h.shop();
+    await productWith(api, shop, 'FMT-3', ['faq']);
+    const page = await h.open({ token: shop.whiteLabelToken, entityId: 'FMT-3', uiLang: 'cs-CZ' });
+    await waitForEvent(page, 'ccs-ready');
+    await tabTo(page, `el.classList.contains('ccs-faq__answer')`);
+    await page.keyboard.press('Enter');
+    await page.waitForFunction(`!!${ROOT}.querySelector('[role="toolbar"]')`);
+    expect(
+      await inPage(page, `[...${ROOT}.querySelectorAll('.ccs-format-bar button')].map((b) => b.textContent)`),
+    ).toEqual(['Tučně', 'Kurzíva', 'Odkaz', 'Odrážky', 'Číslovaný seznam', 'Zrušit formátování']);
+    expect(await inPage(page, `${ROOT}.querySelector('[role="toolbar"]').getAttribute('aria-label')`)).toBe(
+      'Formátování textu',
+    );
+    // Ctrl+K: the address field; Escape: back in the text, nothing linked.
+    await page.keyboard.press('Control+K');
+    expect(await focused(page)).toBe('input:');
+    await shot(page, 'format-toolbar-cs');
+    await page.keyboard.press('Escape');
+    expect(await focused(page)).toMatch(/^div:/);
+    // Underline is no markup of a rich text: Ctrl+U does nothing.
+    await page.keyboard.press('Control+A');
+    await page.keyboard.press('Control+U');
+    expect(
+      await inPage(page, `${TEXT.replace('ccs-section__text', 'ccs-faq__answer')}.innerHTML`),
+    ).not.toContain('<u>');
+    // A click on Italic formats and leaves the text being edited (focus stays in it).
+    await page.locator('ccs-editor [data-format="italic"]').click();
+    expect(await focused(page)).toMatch(/^div:/);
+    expect(await pressed(page, 'italic')).toBe('true');
+    expect((await hostEvents(page)).filter((e) => e.name === 'ccs-change')).toEqual([]);
+    await page.keyboard.press('Enter');
+    const change = await waitForEvent(page, 'ccs-change');
+    expect(change.value).toMatch(/^<em>.+<\/em>$|^<p><em>.+<\/em><\/p>$/);
+    await page.close();
+  });
 });
