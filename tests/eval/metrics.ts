@@ -3,7 +3,7 @@
 // are checked against the input text, languages by franc.
 import {
   htmlToText,
-  sanitizeHtml,
+  sanitizeRich,
   type DesignStructure,
   type FieldSpec,
   type FillableStructureWidget,
@@ -168,7 +168,7 @@ export function textsOf(widgets: readonly FillWidgetInput[], structure: DesignSt
 /** Html values of a fill request that the input sanitiser would change (it must change none). */
 export function unsanitisedHtml(widgets: readonly FillWidgetInput[], structure: DesignStructure): string[] {
   return valuesWithSpecs(widgets, structure)
-    .filter(({ spec, value }) => spec.format === 'html' && sanitizeHtml(value) !== value)
+    .filter(({ spec, value }) => spec.format === 'html' && sanitizeRich(value) !== value)
     .map(({ value }) => value);
 }
 

@@ -1,8 +1,9 @@
 export { isLangMap, pickLanguage, toLangMap, wireExtension } from './model';
 export type { ContentElement, ContentWidget, Language, LangMap, NestedNode, Text } from './model';
 
-export { escapeText, htmlToText, sanitizeHtml, sanitizeOutput } from './sanitize';
-export { safeHref, safeSrc, videoEmbedUrl, VIDEO_EMBED_HOSTS } from './urls';
+export { escapeText, htmlToText, sanitizeHtml, sanitizeOutput, sanitizeRich } from './sanitize';
+export { RICH_LINK_SCHEMES, RICH_TAGS } from './markup';
+export { safeHref, safeLinkHref, safeSrc, videoEmbedUrl, VIDEO_EMBED_HOSTS } from './urls';
 export { isLanguageNeutral, LANGUAGE_NEUTRAL_CLASSES } from './neutral';
 export { slugifyHeading } from './slug';
 

@@ -5,7 +5,7 @@
  */
 import type { FieldSpec } from './catalogue/types';
 import { mapLangMap, type LangMap } from './model';
-import { escapeText, htmlToText, sanitizeHtml } from './sanitize';
+import { escapeText, htmlToText, sanitizeRich } from './sanitize';
 import { safeHref, videoEmbedUrl } from './urls';
 
 const MARKUP = /<[a-zA-Z!/?]/;
@@ -27,11 +27,11 @@ export function textProblems(spec: FieldSpec, value: string): string[] {
   return problems;
 }
 
-/** The stored form of a text: sanitised HTML, escaped text, or a checked (embed) URL. */
+/** The stored form of a text: a rich text (only the markup of markup.ts), escaped text, or a checked (embed) URL. */
 export function prepareText(spec: FieldSpec, text: LangMap): LangMap {
   switch (spec.format) {
     case 'html':
-      return mapLangMap(text, (v) => sanitizeHtml(v.trim()));
+      return mapLangMap(text, (v) => sanitizeRich(v.trim()));
     case 'text':
       return mapLangMap(text, (v) => escapeText(v.trim()));
     case 'url':

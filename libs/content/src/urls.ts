@@ -5,7 +5,7 @@
  * so a URL containing them is never worth the risk of a different reading.
  */
 
-export type UrlScheme = 'http' | 'https' | 'mailto';
+export type UrlScheme = 'http' | 'https' | 'mailto' | 'tel';
 
 // eslint-disable-next-line no-control-regex -- control characters are exactly what is refused
 const UNSAFE_CHARACTERS = /[\u0000-\u0020\u007f-\u009f\u2028\u2029]/;
@@ -28,6 +28,9 @@ export function safeUrl(value: unknown, schemes: readonly UrlScheme[]): string |
 }
 
 export const safeHref = (value: unknown): string | null => safeUrl(value, ['http', 'https', 'mailto']);
+/** A link a person writes into a rich text: absolute http(s), mailto or tel (a shop's phone number). */
+export const safeLinkHref = (value: unknown): string | null =>
+  safeUrl(value, ['http', 'https', 'mailto', 'tel']);
 export const safeSrc = (value: unknown): string | null => safeUrl(value, ['http', 'https']);
 
 /** Hosts whose embed players the video widget may show in an iframe. */

@@ -60,7 +60,7 @@ export function dangers(html: string): string[] {
     for (const [attribute, value] of Object.entries(attribs)) {
       const lower = attribute.toLowerCase();
       if (!ALLOWED_ATTRIBUTES.has(lower)) found.push(`attribute ${lower} on <${name}>`);
-      if (lower === 'href' && !/^(https?:\/\/|mailto:|#[a-z0-9-]+$)/i.test(value))
+      if (lower === 'href' && !/^(https?:\/\/|mailto:|tel:|#[a-z0-9-]+$)/i.test(value))
         found.push(`href ${value}`);
       if (lower === 'src' && name === 'iframe' && !VIDEO_EMBED.test(value)) found.push(`iframe src ${value}`);
       if (lower === 'src' && name !== 'iframe' && !/^https?:\/\//i.test(value)) found.push(`src ${value}`);

@@ -301,6 +301,7 @@ export class CcsEditor extends EditorHostApi {
           describedBy: EDIT_HINT,
           commit: () => void this.save(view, widget, element.id, node, plain),
           changed: (unsaved) => this.markUnsaved(node, unsaved),
+          t: this.t,
         });
         markNode(node, element, view.lang, this.t, EDIT_HINT);
       }

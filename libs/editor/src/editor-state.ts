@@ -9,7 +9,7 @@ import { ContentApi } from './content-api';
 import { editorErrorCode } from './errors';
 import { errorMessage, translator, type Translate } from './i18n';
 import { editorStyles } from './styles';
-import { markStyles } from './styles-more';
+import { formatStyles, markStyles } from './styles-more';
 import type { ContentWidget, GenerationJobView, WidgetView } from '@catalogue/content/v3';
 
 /** What a host may turn on (`features`): all of them unless it names some. */
@@ -33,7 +33,7 @@ export interface View {
 }
 
 export class EditorState extends LitElement {
-  static override styles = [editorStyles, markStyles];
+  static override styles = [editorStyles, markStyles, formatStyles];
   static override properties = {
     apiBase: { attribute: 'api-base' },
     token: {},

@@ -7,6 +7,9 @@
  * offered for editing rather than editing the wrong element.
  */
 import type { ContentElement, ContentWidget } from '@catalogue/content/v3';
+import { formatToolbar, type FormatToolbar } from './format-toolbar';
+import type { Translate } from './i18n';
+import { cleanRich } from './rich-clean';
 
 /** Tags whose text is a plain-text field: edited as text, sent back escaped. */
 const PLAIN_TAGS = new Set([
@@ -124,9 +127,12 @@ export function escapeText(text: string): string {
   return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 }
 
-/** What to send for a node the person edited: its text escaped, or its (re-sanitised) markup. */
+/**
+ * What to send for a node the person edited: its text escaped, or its markup cleaned to what a
+ * rich text allows (rich-clean.ts; the API sanitises it again): `ccs-change` carries this value.
+ */
 export function editedValue(node: HTMLElement, plain: boolean): string {
-  return plain ? escapeText(node.textContent ?? '') : node.innerHTML;
+  return plain ? escapeText(node.textContent ?? '') : cleanRich(node.innerHTML);
 }
 
 /** What an editable node tells the editor. */
@@ -137,6 +143,16 @@ export interface EditHooks {
   commit(): void;
   /** The text now differs from what was shown (true) or was put back (false). */
   changed(unsaved: boolean): void;
+  /** The UI texts: given, a rich text being edited shows the formatting toolbar (format-toolbar.ts). */
+  t?: Translate;
+}
+
+/** Whether the caret is in a list item of the node (where Enter starts a new item). */
+function inListItem(node: HTMLElement): boolean {
+  const root = node.getRootNode() as ShadowRoot & { getSelection?: () => Selection | null };
+  const at = (root.getSelection?.() ?? document.getSelection())?.anchorNode ?? null;
+  const item = (at instanceof Element ? at : at?.parentElement)?.closest('li');
+  return item != null && node.contains(item);
 }
 
 /** Puts the caret at the end of the node (the keyboard's way in: the selection may be elsewhere). */
@@ -163,13 +179,32 @@ export function makeEditable(node: HTMLElement, plain: boolean, hooks: EditHooks
   node.classList.add('ccs-editable');
   if (node.tagName !== 'SUMMARY') node.tabIndex = 0;
   node.setAttribute('aria-describedby', hooks.describedBy);
+  let toolbar: FormatToolbar | undefined;
+  // Editing ends when the editor (a save, Escape) takes the attribute away: so does the toolbar.
+  new MutationObserver(() => {
+    if (node.isContentEditable) return;
+    toolbar?.destroy();
+    toolbar = undefined;
+  }).observe(node, { attributes: true, attributeFilter: ['contenteditable'] });
   const start = (keyboard: boolean) => {
     if (node.isContentEditable) return;
     node.dataset.before = node.innerHTML;
     node.contentEditable = plain ? 'plaintext-only' : 'true';
+    if (!plain && hooks.t) toolbar = formatToolbar(node, hooks.t, () => hooks.commit());
     node.focus();
     if (keyboard) caretAtEnd(node);
   };
+  if (!plain) {
+    // A paste keeps only what the field allows, visibly, before anything is saved.
+    node.addEventListener('paste', (e) => {
+      if (!node.isContentEditable || !e.clipboardData) return;
+      const html = e.clipboardData.getData('text/html');
+      const text = e.clipboardData.getData('text/plain');
+      e.preventDefault();
+      if (html) document.execCommand('insertHTML', false, cleanRich(html));
+      else if (text) document.execCommand('insertText', false, text);
+    });
+  }
   node.addEventListener('click', (e) => {
     // A summary would toggle its details: the editor keeps them open (see ccs-editor.ts).
     e.preventDefault();
@@ -184,6 +219,7 @@ export function makeEditable(node: HTMLElement, plain: boolean, hooks: EditHooks
       }
       return;
     }
+    if (toolbar?.handleKey(e)) return;
     if (e.key === 'Escape') {
       node.innerHTML = node.dataset.before ?? node.innerHTML;
       node.removeAttribute('contenteditable');
@@ -194,9 +230,15 @@ export function makeEditable(node: HTMLElement, plain: boolean, hooks: EditHooks
       e.preventDefault();
       document.execCommand('insertText', false, ' ');
     } else if (e.key === 'Enter' && (plain || !e.shiftKey)) {
+      // In a list Enter starts a new item (Ctrl+Enter saves).
+      if (!plain && !e.ctrlKey && !e.metaKey && inListItem(node)) return;
       e.preventDefault();
       node.blur();
     }
   });
-  node.addEventListener('blur', () => hooks.commit());
+  node.addEventListener('blur', (e) => {
+    // Moving to the toolbar (or its link form) is still editing.
+    if (toolbar?.contains(e.relatedTarget)) return;
+    hooks.commit();
+  });
 }

@@ -44,3 +44,51 @@ export const revisionStyles = css`
     border-bottom: 1px solid var(--_border);
   }
 `;
+
+/** The formatting toolbar of a rich text being edited (format-toolbar.ts), drawn inside the preview. */
+export const formatStyles = css`
+  .widget-body .ccs-format {
+    margin: 0 0 0.25rem;
+    font: 0.875rem/1.4 var(--_font);
+    color: var(--_text);
+  }
+  .ccs-format-bar,
+  .ccs-format-link {
+    display: flex;
+    flex-wrap: wrap;
+    gap: 0.25rem;
+    align-items: center;
+  }
+  .ccs-format-link {
+    margin-top: 0.25rem;
+  }
+  .ccs-format-link[hidden] {
+    display: none;
+  }
+  .ccs-format-link input {
+    min-width: 16rem;
+  }
+  .ccs-format button[aria-pressed='true'] {
+    background: var(--_accent);
+    color: var(--_accent-text);
+    border-color: var(--_accent);
+  }
+  .ccs-format [data-format='bold'] {
+    font-weight: 700;
+  }
+  .ccs-format [data-format='italic'] {
+    font-style: italic;
+  }
+  .ccs-format-keys,
+  .ccs-format-error {
+    margin: 0.25rem 0 0;
+    font-size: 0.75rem;
+    color: var(--_muted);
+  }
+  .ccs-format-error {
+    color: var(--_danger);
+  }
+  .ccs-format-error:empty {
+    display: none;
+  }
+`;

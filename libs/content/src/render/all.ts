@@ -65,9 +65,11 @@ export function renderComposed(
     // A widget's own `html` is the editor's (sample included): only reused when they agree.
     if (resolved.lang !== htmlLanguage || shown !== tree) return;
     resolved.widgets.forEach((w, i) => {
-      w.widget.html = resolved.slugsFromPage.has(w)
-        ? renderHtml([w.widget], htmlLanguage, alone)
-        : widgetsHtml[i]!;
+      // The page names images and frames after the item; the editor's widget alone does not.
+      w.widget.html =
+        resolved.slugsFromPage.has(w) || (resolved.subject !== null && hasMedia(w.widget))
+          ? renderHtml([w.widget], htmlLanguage, alone)
+          : widgetsHtml[i]!;
       written.add(w.widget);
     });
   });
@@ -75,6 +77,9 @@ export function renderComposed(
     if (!written.has(widget)) widget.html = renderHtml([widget], htmlLanguage, alone);
   return out;
 }
+
+const hasMedia = (widget: ContentWidget): boolean =>
+  widget.children.some((e) => e.tag === 'img' || e.tag === 'iframe');
 
 function renderOutputs(
   tree: readonly ContentWidget[],
@@ -93,7 +98,7 @@ function renderOutputs(
     languages_complete: completeLanguages(tree, languages, policy),
   };
   for (const lang of new Set(languages)) {
-    const resolved = resolveTree(tree, lang, forest, policy);
+    const resolved = resolveTree(tree, lang, forest, policy, entity?.name ?? null);
     const widgetsHtml = renderResolvedWidgets(resolved);
     onPage?.(resolved, widgetsHtml);
     out.html[lang] = widgetsHtml.join('');

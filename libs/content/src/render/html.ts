@@ -5,7 +5,15 @@
  * and the output goes through the output allow-list once more, widget by widget — except for a
  * widget that nests plainly, whose HTML is written exactly as that pass would give it back.
  */
-import { isLangMap, pickLanguage, pickText, wireExtension, type ContentWidget, type LangMap } from '../model';
+import {
+  isLangMap,
+  pickLanguage,
+  pickText,
+  wireExtension,
+  type ContentWidget,
+  type LangMap,
+  type Text,
+} from '../model';
 import { isLanguageNeutral } from '../neutral';
 import { htmlToText, sanitizeHtml, sanitizeOutput, sanitizePhrasing } from '../sanitize';
 import { slugifyHeading, SlugRegistry } from '../slug';
@@ -109,6 +117,11 @@ export interface ResolvedTree {
   /** h2/h3 elements with text, in document order, with their page-unique slugs. */
   headings: Map<ElementNode, HeadingLink>;
   /**
+   * The item's name (plain text), the words of a content image without an alt text of its own and
+   * of a video frame without a title; null when the caller has none (a widget rendered alone).
+   */
+  subject: Text | null;
+  /**
    * Widgets with a heading whose slug the widgets before it changed (a second "Size" is
    * `size-2`): only these render differently on the page than alone.
    */
@@ -141,6 +154,7 @@ export function resolveTree(
   lang: string,
   forest: WidgetForest = widgetForest(tree),
   policy: FallbackPolicy = DEFAULT_FALLBACK_POLICY,
+  subject: Text | null = null,
 ): ResolvedTree {
   const slugs = new SlugRegistry();
   const headings = new Map<ElementNode, HeadingLink>();
@@ -172,7 +186,7 @@ export function resolveTree(
     };
     widget.roots.forEach(visit);
   }
-  return { lang, fallbackLang, policy, widgets, headings, slugsFromPage };
+  return { lang, fallbackLang, policy, widgets, headings, slugsFromPage, subject };
 }
 
 const ATTRIBUTE_ESCAPES: Readonly<Record<string, string>> = {
@@ -198,6 +212,25 @@ function languageMark(text: unknown, tree: ResolvedTree, within: string | null):
   return within !== null && hasText(text[tree.lang]) ? tree.lang : null;
 }
 
+/** An icon beside a text (a benefit's) says nothing the text does not: it is decorative. */
+const isDecorative = (node: ElementNode): boolean => /(^|\s)[a-z0-9-]+__icon(\s|$)/.test(node.className);
+
+/**
+ * The words of an image: none for a decorative icon (`alt=""`), else its own alt text, else the
+ * item's name, so that no content image is published without words.
+ */
+function altText(node: ElementNode, own: unknown, tree: ResolvedTree): unknown {
+  if (isDecorative(node)) return '';
+  return pickText(own, tree.lang).trim() !== '' ? own : (tree.subject ?? own);
+}
+
+/** A video frame's title when its widget has no heading: the item's name, else the player's. */
+function frameTitle(src: string, tree: ResolvedTree): string {
+  const name = pickText(tree.subject, tree.lang).trim();
+  if (name !== '') return name;
+  return src.startsWith('https://player.vimeo.com/') ? 'Vimeo' : 'YouTube';
+}
+
 function renderNode(
   node: ElementNode,
   tree: ResolvedTree,
@@ -212,22 +245,21 @@ function renderNode(
   if (heading) open += attr('id', heading.slug);
   open += extra;
   // Language-neutral data (neutral.ts) is the page's own in every language: never marked.
-  const mark = isLanguageNeutral(node.element)
-    ? null
-    : languageMark(node.tag === 'img' ? ext.alt : node.element.value, tree, within);
+  const alt = node.tag === 'img' ? altText(node, ext.alt, tree) : undefined;
+  const mark = isLanguageNeutral(node.element) ? null : languageMark(alt ?? node.element.value, tree, within);
   if (mark !== null) open += attr('lang', mark);
   const declared = mark ?? within;
 
   if (node.tag === 'img') {
     const src = safeSrc(pickText(ext.src, tree.lang));
     if (src === null) return null;
-    open += attr('src', src) + attr('alt', pickText(ext.alt, tree.lang));
+    open += attr('src', src) + attr('alt', pickText(alt, tree.lang).trim());
     return `<img${open}${title ? attr('title', title) : ''} loading="lazy" />`;
   }
   if (node.tag === 'iframe') {
     const src = videoEmbedUrl(pickText(ext.src, tree.lang));
     if (src === null) return null;
-    open += attr('src', src) + (title ? attr('title', title) : '');
+    open += attr('src', src) + attr('title', title || frameTitle(src, tree));
     return `<iframe${open} loading="lazy" allowfullscreen referrerpolicy="strict-origin-when-cross-origin"></iframe>`;
   }
   if (node.tag === 'hr' || node.tag === 'br') return `<${node.tag}${open} />`;
@@ -298,8 +330,9 @@ export function renderHtml(
   tree: readonly ContentWidget[],
   lang: string,
   policy: FallbackPolicy = DEFAULT_FALLBACK_POLICY,
+  subject: Text | null = null,
 ): string {
-  return renderResolved(resolveTree(tree, lang, undefined, policy));
+  return renderResolved(resolveTree(tree, lang, undefined, policy, subject));
 }
 
 /** The tree with each widget's `html` field re-rendered (alone, in one language), e.g. after an edit. */

@@ -8,7 +8,7 @@ import { CONTENT_LANGUAGES } from '@catalogue/config';
 import { WIDGETS_BY_TYPE } from '../catalogue/widgets';
 import type { ContentWidget, LangMap } from '../model';
 import { normaliseTag } from '../render/structure';
-import { escapeText, htmlToText, sanitizeHtml } from '../sanitize';
+import { escapeText, htmlToText, sanitizeRich } from '../sanitize';
 import { safeHref, safeSrc, videoEmbedUrl } from '../urls';
 
 export type ValueFormat = 'html' | 'text';
@@ -38,10 +38,12 @@ export function formatsByClass(template: WidgetTemplate | undefined): Map<string
 /**
  * The stored form of one language's value. Text: the readable text of what was sent, escaped —
  * so a value read from GET (`Tom &amp; Jerry`) and sent back unchanged stays the same instead
- * of being escaped twice, and markup can never get in. Html: sanitised.
+ * of being escaped twice, and markup can never get in. Html: a rich text, only the markup the
+ * field allows (markup.ts; a paste from Word arrives here as the editor cleaned it, or raw from
+ * another client).
  */
 export function prepareValue(format: ValueFormat, raw: string): string {
-  return format === 'text' ? escapeText(htmlToText(raw)) : sanitizeHtml(raw.trim());
+  return format === 'text' ? escapeText(htmlToText(raw)) : sanitizeRich(raw.trim());
 }
 
 /**

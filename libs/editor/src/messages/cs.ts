@@ -165,4 +165,18 @@ export const cs: Messages = {
   errCsp:
     'Zásady zabezpečení obsahu (Content-Security-Policy) této stránky editor blokují ({directive}: {blocked}). Povolte jej v zásadách stránky.',
   retry: 'Zkusit znovu',
+  formatting: 'Formátování textu',
+  fmtBold: 'Tučně',
+  fmtItalic: 'Kurzíva',
+  fmtLink: 'Odkaz',
+  fmtBullets: 'Odrážky',
+  fmtNumbers: 'Číslovaný seznam',
+  fmtClear: 'Zrušit formátování',
+  fmtKeys:
+    'Na tlačítka se dostanete klávesou Alt+F10 nebo Shift+Tab, mezi nimi šipkami, Escape vrací do textu. V seznamu Enter přidá položku, Ctrl+Enter uloží.',
+  fmtLinkAddress: 'Adresa odkazu',
+  fmtLinkApply: 'Vložit odkaz',
+  fmtLinkCancel: 'Zrušit',
+  fmtLinkInvalid:
+    'Zadejte celou adresu začínající https://, http://, mailto: nebo tel: (například https://obchod.cz/stranka).',
 };

@@ -166,6 +166,20 @@ export const en = {
   errCsp:
     "This page's Content-Security-Policy blocks the editor ({directive}: {blocked}). Allow it in the page's policy.",
   retry: 'Try again',
+  formatting: 'Text formatting',
+  fmtBold: 'Bold',
+  fmtItalic: 'Italic',
+  fmtLink: 'Link',
+  fmtBullets: 'Bulleted list',
+  fmtNumbers: 'Numbered list',
+  fmtClear: 'Clear formatting',
+  fmtKeys:
+    'Alt+F10 or Shift+Tab reaches these buttons, arrow keys move between them, Escape returns to the text. In a list Enter adds an item, Ctrl+Enter saves.',
+  fmtLinkAddress: 'Link address',
+  fmtLinkApply: 'Add link',
+  fmtLinkCancel: 'Cancel',
+  fmtLinkInvalid:
+    'Enter a full address starting with https://, http://, mailto: or tel: (for example https://shop.example/page).',
 } as const;
 
 export type MessageKey = keyof typeof en;
