@@ -402,8 +402,8 @@ describe('Grafana dashboard', () => {
     const [configMap] = ofKind(objects, 'ConfigMap').filter(
       (c) => c.metadata.labels?.grafana_dashboard === '1',
     );
-    const [[key, json]] = Object.entries(configMap!.data as Record<string, string>);
-    return { key: key!, dashboard: JSON.parse(json!) as { uid: string; title: string; panels: unknown[] } };
+    const [key, json] = Object.entries(configMap!.data as Record<string, string>)[0]!;
+    return { key, dashboard: JSON.parse(json) as { uid: string; title: string; panels: unknown[] } };
   };
 
   test('when two releases render their dashboards, then uid, title and file name differ, and the panels are the same', async () => {

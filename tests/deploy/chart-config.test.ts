@@ -152,7 +152,10 @@ describe("the variables table, the chart's config block, the README and .env.exa
       .data as Record<string, string>;
     expect(
       loadConfig({
-        ...configMaps.find((c) => c.metadata.name.endsWith('-catalogue-api-config'))!.data,
+        ...(configMaps.find((c) => c.metadata.name.endsWith('-catalogue-api-config'))!.data as Record<
+          string,
+          string
+        >),
         DATABASE_URL: 'postgres://catalogue@postgresql:5432/catalogue',
       }).http.importBodyLimit,
     ).toBe('32mb');

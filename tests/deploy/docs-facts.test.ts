@@ -77,7 +77,7 @@ describe('the alerts in deploy/README.md and in the chart', () => {
       for (const [where, text] of [
         ['the description', description],
         ['deploy/README.md', runbook],
-      ])
+      ] as const)
         expect({ where, windows: text.includes(windows), days: text.includes(days) }).toEqual({
           where,
           windows: true,
