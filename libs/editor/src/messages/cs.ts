@@ -31,6 +31,8 @@ export const cs: Messages = {
   editHint: 'Klikněte na text (nebo na něm stiskněte Enter) a upravte ho; Enter uloží, Escape zruší.',
   edit: 'Upravit text',
   editNotSaved: 'Neuloženo: {message} Stiskněte v textu Enter pro nový pokus, nebo Escape pro vrácení.',
+  editNotSavedFinal:
+    'Neuloženo: {message} Nový pokus nepomůže: chcete-li text zachovat, zkopírujte si ho a pak v něm stiskněte Escape, vrátí se uložený text.',
   notSaved: 'Vaše úprava nebyla uložena: zobrazené texty jsou ty uložené na serveru.',
   media: 'Obrázky a odkazy',
   mediaOf: 'Obrázky a odkazy: {widget}',
@@ -114,7 +116,8 @@ export const cs: Messages = {
   tooLong: 'Příliš dlouhé: nejvýše {max} znaků.',
   back: 'Zpět',
   errNetwork: 'Obsahová služba není dostupná. Zkontrolujte připojení a zkuste to znovu.',
-  errToken: 'Editor nemá oprávnění: white-label token chybí nebo není platný.',
+  errToken:
+    'Editor nemá oprávnění: jeho přístupový token chybí, vypršel nebo byl zrušen. Načtěte stránku znovu; pokud se to opakuje, obraťte se na správce administrace obchodu.',
   errLicence: 'White-label licence tohoto e-shopu není platná. Obraťte se na dodavatele.',
   errOrigin: 'Tato stránka ({origin}) nesmí používat editor tohoto e-shopu.',
   errForbidden: 'Nepovoleno: {message}',
@@ -145,6 +148,12 @@ export const cs: Messages = {
   fallbackShown: 'zobrazeno z výchozího jazyka — zatím nepřeloženo',
   errStale:
     'Obsah byl mezitím změněn jinde (v jiné záložce, jiným člověkem nebo programem). Vaše úprava nebyla uložena.',
+  errStaleChange:
+    'Obsah byl mezitím změněn jinde (v jiné záložce, jiným člověkem nebo programem), proto se nic nezměnilo. Načtěte aktuální obsah a akci zopakujte.',
+  refusedKept: 'Váš neuložený text je uschován: „{text}“. Použijte ho v aktuálním obsahu, nebo ho zahoďte.',
+  reapply: 'Použít můj text znovu',
+  discardRefused: 'Zahodit',
+  refusedGone: 'Napsaný text patří k části, která v aktuálním obsahu už není: nelze ho použít.',
   reloadView: 'Načíst aktuální obsah',
   errCredits: 'Nedostatek kreditů: generování potřebuje {required}, zbývá {remaining}.',
   errInvalid: 'Některé hodnoty nebyly přijaty: {message}',
