@@ -81,7 +81,7 @@ describe('<ccs-editor> and its host page', () => {
     expect(error).toMatchObject({ status: 403, code: 'origin_not_allowed' });
     const editor = page.locator('ccs-editor');
     expect(await editor.locator('[role="alert"]').first().textContent()).toBe(
-      `This page (${localhost}) is not allowed to use the editor of this eshop.`,
+      `This page (${localhost}) is not allowed to use the editor of this eshop. Ask whoever runs your shop admin to allow it.`,
     );
     const retry = editor.getByRole('button', { name: 'Try again' });
     expect(await retry.isVisible()).toBe(true);

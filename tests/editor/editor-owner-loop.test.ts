@@ -8,6 +8,13 @@ import { authChangePublisher, seedDemoProduct } from '@catalogue/admin';
 import { testConfig } from '@catalogue/testing';
 import { apiOf, focused, headingOf, productWith, ROOT, setHeading } from './content';
 import { editorHarness, hostEvents, inPage, shot, waitForEvent, type Body } from './harness';
+import { cs } from '../../libs/editor/src/messages/cs';
+import { de } from '../../libs/editor/src/messages/de';
+import { en } from '../../libs/editor/src/messages/en';
+import { hu } from '../../libs/editor/src/messages/hu';
+import { pl } from '../../libs/editor/src/messages/pl';
+import { sk } from '../../libs/editor/src/messages/sk';
+import { uk } from '../../libs/editor/src/messages/uk';
 
 jest.setTimeout(240_000);
 
@@ -326,4 +333,45 @@ describe('<ccs-editor> samples', () => {
     expect(await texts.count()).toBeGreaterThan(2);
     await page.close();
   });
+});
+
+describe('<ccs-editor> in every UI language', () => {
+  const LANGUAGES: Record<string, Record<string, string>> = { en, cs, sk, de, pl, hu, uk };
+
+  test.each(Object.keys(LANGUAGES))(
+    'when ui-lang is %s, then the editor speaks it (texts read from the API where not built in)',
+    async (lang) => {
+      const texts = LANGUAGES[lang]!;
+      const shop = await h.shop();
+      await productWith(api, shop, `UI-${lang}`, ['section']);
+      await setHeading(api, shop, `UI-${lang}`, 'Heading');
+      if (lang !== 'en' && lang !== 'cs') {
+        const served = await fetch(`${h.wl.url}/editor/v1/messages/${lang}.json`);
+        expect(served.status).toBe(200);
+        expect(await served.json()).toEqual(texts);
+      }
+      const page = await h.open({ token: shop.whiteLabelToken, entityId: `UI-${lang}`, uiLang: lang });
+      await waitForEvent(page, 'ccs-ready');
+      await page.waitForFunction(
+        `${ROOT}.querySelector('button[data-panel="add"]')?.textContent.trim() === ${JSON.stringify(texts.add)}`,
+      );
+      const shown = await inPage<Record<string, string>>(
+        page,
+        `(() => { const root = ${ROOT}; return {
+          hint: root.querySelector('#ccs-edit-hint').textContent.trim(),
+          history: root.querySelector('button[data-history]').textContent.trim(),
+          language: [...root.querySelector('.toolbar label').childNodes].filter((n) => n.nodeType === 3).map((n) => n.textContent).join('').trim(),
+          note: root.querySelector('.ccs-marked')?.dataset.ccsNote ?? '',
+        }; })()`,
+      );
+      expect(shown).toEqual({
+        hint: texts.editHint,
+        history: texts.history,
+        language: texts.language,
+        note: texts.toFill,
+      });
+      await shot(page, `ui-${lang}`);
+      await page.close();
+    },
+  );
 });

@@ -2,6 +2,7 @@
 // which white-label-api serves at /editor/v1/ccs-editor.js. Type-checking is tsc -b's job
 // (tsconfig.json); esbuild only strips the types.
 import { build } from 'esbuild';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -18,3 +19,26 @@ await build({
   tsconfig: join(root, 'tsconfig.json'),
   logLevel: 'warning',
 });
+
+// The texts of the UI languages read on demand (src/i18n.ts FETCHED_LANGUAGES), as JSON beside
+// the bundle: white-label-api serves them at /editor/v1/messages/<lang>.json.
+const { FETCHED_LANGUAGES } = await importTs(join(root, 'src', 'i18n-languages.ts'));
+await mkdir(join(root, 'dist', 'messages'), { recursive: true });
+for (const lang of FETCHED_LANGUAGES) {
+  const module = await importTs(join(root, 'src', 'messages', `${lang}.ts`));
+  await writeFile(join(root, 'dist', 'messages', `${lang}.json`), `${JSON.stringify(module[lang])}\n`);
+}
+
+/** A TypeScript module of plain data, bundled by esbuild and imported from memory. */
+async function importTs(file) {
+  const out = await build({
+    entryPoints: [file],
+    bundle: true,
+    format: 'esm',
+    platform: 'neutral',
+    write: false,
+    logLevel: 'warning',
+  });
+  const code = out.outputFiles[0].text;
+  return import(`data:text/javascript;base64,${Buffer.from(code).toString('base64')}`);
+}

@@ -12,7 +12,14 @@ import { originOf, textOf } from './text-of';
 import { renderToolbar } from './toolbar';
 import { entriesOf } from './entries';
 import { adoptContentSheet, watchCsp } from './host';
-import { cachedTranslator, languageName, type MessageOverrides, type Translate } from './i18n';
+import {
+  cachedTranslator,
+  languageName,
+  loadMessages,
+  messagesToLoad,
+  type MessageOverrides,
+  type Translate,
+} from './i18n';
 import { editableNodes, makeEditable } from './inline-edit';
 import type { GenerationJobView, RevisionView } from '@catalogue/content/v3';
 import { renderWidgetItem, type WidgetItemView } from './widget-item';
@@ -303,6 +310,12 @@ export class CcsEditor extends EditorHostApi {
   }
 
   protected override updated(): void {
+    // A UI language whose texts are served beside the bundle: read them, then draw again.
+    const lang = messagesToLoad(this.uiLang, this.messages);
+    if (lang && this.api)
+      void loadMessages(this.api.url(`editor/v1/messages/${lang}.json`), lang).then(
+        (ok) => ok && this.requestUpdate(),
+      );
     // The content stylesheet as a constructable sheet: a strict style-src blocks a <link>.
     if (this.api)
       void adoptContentSheet(this.renderRoot as ShadowRoot, this.api.url(CONTENT_CSS)).catch(() => undefined);

@@ -33,7 +33,8 @@ export const cs: Messages = {
   editNotSaved: 'Neuloženo: {message} Stiskněte v textu Enter pro nový pokus, nebo Escape pro vrácení.',
   editNotSavedFinal:
     'Neuloženo: {message} Nový pokus nepomůže: chcete-li text zachovat, zkopírujte si ho a pak v něm stiskněte Escape, vrátí se uložený text.',
-  notSaved: 'Vaše úprava nebyla uložena: zobrazené texty jsou ty uložené na serveru.',
+  notSaved:
+    'Vaše úprava nebyla uložena: zobrazené texty jsou ty uložené na serveru. Pokud ji stále potřebujete, napište ji znovu.',
   media: 'Obrázky a odkazy',
   mediaOf: 'Obrázky a odkazy: {widget}',
   mediaN: 'Obrázek nebo odkaz {n}',
@@ -101,7 +102,8 @@ export const cs: Messages = {
   skip_no_quotes: 'chybí citace',
   skip_no_two_options: 'chybí dvě možnosti k porovnání',
   skip_not_answered: 'bez odpovědi',
-  generationFailed: 'Generování selhalo: {message}',
+  generationFailed:
+    'Generování selhalo: {message} Nebyly za něj účtovány žádné kredity; můžete ho spustit znovu.',
   designs: 'Šablony',
   designsTitle: 'Vyplnit šablonu',
   widgetCount: '{n} {n:widget|widgety|widgetů}',
@@ -119,9 +121,11 @@ export const cs: Messages = {
   errToken:
     'Editor nemá oprávnění: jeho přístupový token chybí, vypršel nebo byl zrušen. Načtěte stránku znovu; pokud se to opakuje, obraťte se na správce administrace obchodu.',
   errLicence: 'White-label licence tohoto e-shopu není platná. Obraťte se na dodavatele.',
-  errOrigin: 'Tato stránka ({origin}) nesmí používat editor tohoto e-shopu.',
-  errForbidden: 'Nepovoleno: {message}',
-  errNotFound: 'Nenalezeno: {message}',
+  errOrigin:
+    'Tato stránka ({origin}) nesmí používat editor tohoto e-shopu. Požádejte správce administrace obchodu, aby ji povolil.',
+  errForbidden: 'Nepovoleno: {message} Požádejte správce administrace obchodu o toto oprávnění.',
+  errNotFound:
+    'Nenalezeno: {message} Mezitím to mohlo být odstraněno; stiskněte Načíst znovu a uvidíte aktuální obsah.',
   errConflict: 'Pro tuto položku už generování běží; jeho průběh vidíte níže.',
   undoLast: 'Zpět',
   redo: 'Znovu',
@@ -160,7 +164,7 @@ export const cs: Messages = {
   errBusy: 'Služba je teď přetížená nebo nedostupná. Nic se neztratilo; zkuste to za chvíli.',
   errTooMany: 'Příliš mnoho požadavků. Zkuste to za chvíli.',
   errServer: 'Na serveru se něco pokazilo ({message}). Zkuste to znovu; pokud to přetrvá, nahlaste to.',
-  errOther: 'Požadavek selhal ({status}): {message}',
+  errOther: 'Požadavek selhal ({status}): {message} Zkuste to znovu; pokud potíže trvají, nahlaste je.',
   errCsp:
     'Zásady zabezpečení obsahu (Content-Security-Policy) této stránky editor blokují ({directive}: {blocked}). Povolte jej v zásadách stránky.',
   retry: 'Zkusit znovu',

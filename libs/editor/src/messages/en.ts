@@ -35,7 +35,8 @@ export const en = {
   editNotSaved: 'Not saved: {message} Press Enter in the text to try again, or Escape to put it back.',
   editNotSavedFinal:
     'Not saved: {message} Trying again cannot help: copy your text if you want to keep it, then press Escape in it to put the saved text back.',
-  notSaved: 'Your edit was not saved: the texts shown are the ones saved on the server.',
+  notSaved:
+    'Your edit was not saved: the texts shown are the ones saved on the server. Write it again if you still need it.',
   media: 'Images and links',
   mediaOf: 'Images and links of {widget}',
   mediaN: 'Image or link {n}',
@@ -102,7 +103,8 @@ export const en = {
   skip_no_quotes: 'no quotes',
   skip_no_two_options: 'no two options to compare',
   skip_not_answered: 'not answered',
-  generationFailed: 'The generation failed: {message}',
+  generationFailed:
+    'The generation failed: {message} No credits were charged for it; you can start it again.',
   designs: 'Designs',
   designsTitle: 'Fill a design',
   widgetCount: '{n} {n:widget|widgets}',
@@ -120,9 +122,11 @@ export const en = {
   errToken:
     'The editor is not authorised: its access token is missing, expired or revoked. Reload the page; if it happens again, ask whoever runs your shop admin.',
   errLicence: 'The white-label licence of this eshop is not valid. Contact your provider.',
-  errOrigin: 'This page ({origin}) is not allowed to use the editor of this eshop.',
-  errForbidden: 'Not allowed: {message}',
-  errNotFound: 'Not found: {message}',
+  errOrigin:
+    'This page ({origin}) is not allowed to use the editor of this eshop. Ask whoever runs your shop admin to allow it.',
+  errForbidden: 'Not allowed: {message} Ask whoever runs your shop admin for this right.',
+  errNotFound:
+    'Not found: {message} It may have been removed meanwhile; press Reload to see the current content.',
   errConflict: 'A generation is already running for this item; it is shown below.',
   undoLast: 'Undo',
   redo: 'Redo',
@@ -162,7 +166,7 @@ export const en = {
   errBusy: 'The service is busy or unavailable right now. Nothing was lost; try again in a moment.',
   errTooMany: 'Too many requests. Try again in a moment.',
   errServer: 'Something went wrong on the server ({message}). Try again; if it persists, report it.',
-  errOther: 'The request failed ({status}): {message}',
+  errOther: 'The request failed ({status}): {message} Try again; if it persists, report it.',
   errCsp:
     "This page's Content-Security-Policy blocks the editor ({directive}: {blocked}). Allow it in the page's policy.",
   retry: 'Try again',
