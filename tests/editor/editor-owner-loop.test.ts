@@ -297,6 +297,29 @@ describe('<ccs-editor> messages', () => {
   });
 });
 
+describe('<ccs-editor> a refusal about one language', () => {
+  test('when a generation is refused for Slovak and the owner picks Czech, then the Slovak refusal goes', async () => {
+    const shop = await h.shop({ languages: ['default', 'cs', 'sk', 'en'] });
+    await productWith(api, shop, 'GEN-SK', ['section']);
+    const page = await h.open({ token: shop.whiteLabelToken, entityId: 'GEN-SK' });
+    await waitForEvent(page, 'ccs-ready');
+    await page.locator('ccs-editor button[data-panel="generate"]').click();
+    const panel = page.locator('ccs-editor ccs-generate-panel');
+    await panel.locator('#g-lang').selectOption('sk');
+    await panel.locator('.estimate').filter({ hasNotText: 'Loading' }).waitFor();
+    await panel.getByRole('button', { name: 'Start' }).click();
+    expect(await waitForEvent(page, 'ccs-error')).toMatchObject({ status: 422, entity_id: 'GEN-SK' });
+    await panel.locator('[role="alert"]').waitFor();
+    await shot(page, 'generate-refused-sk');
+    await panel.locator('#g-lang').selectOption('cs');
+    await page.waitForFunction(
+      `${ROOT}.querySelector('ccs-generate-panel').shadowRoot.querySelector('[role="alert"]') === null`,
+    );
+    expect(await alerts(page)).toEqual([]);
+    await page.close();
+  });
+});
+
 describe('<ccs-editor> samples', () => {
   test('when an FAQ question and answer are written in en, then after a reload they are the owner’s in en (editor and API) and still to fill in default', async () => {
     const shop = await h.shop();
