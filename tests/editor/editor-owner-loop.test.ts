@@ -15,6 +15,19 @@ import { hu } from '../../libs/editor/src/messages/hu';
 import { pl } from '../../libs/editor/src/messages/pl';
 import { sk } from '../../libs/editor/src/messages/sk';
 import { uk } from '../../libs/editor/src/messages/uk';
+import { catalogueDe } from '../../libs/editor/src/messages/catalogue-de';
+import { catalogueHu } from '../../libs/editor/src/messages/catalogue-hu';
+import { cataloguePl } from '../../libs/editor/src/messages/catalogue-pl';
+import { catalogueSk } from '../../libs/editor/src/messages/catalogue-sk';
+import { catalogueUk } from '../../libs/editor/src/messages/catalogue-uk';
+
+const CATALOGUES: Record<string, Record<string, string>> = {
+  sk: catalogueSk,
+  de: catalogueDe,
+  pl: cataloguePl,
+  hu: catalogueHu,
+  uk: catalogueUk,
+};
 
 jest.setTimeout(240_000);
 
@@ -371,7 +384,7 @@ describe('<ccs-editor> in every UI language', () => {
       if (lang !== 'en' && lang !== 'cs') {
         const served = await fetch(`${h.wl.url}/editor/v1/messages/${lang}.json`);
         expect(served.status).toBe(200);
-        expect(await served.json()).toEqual(texts);
+        expect(await served.json()).toEqual({ messages: texts, catalogue: CATALOGUES[lang] });
       }
       const page = await h.open({ token: shop.whiteLabelToken, entityId: `UI-${lang}`, uiLang: lang });
       await waitForEvent(page, 'ccs-ready');
@@ -385,6 +398,7 @@ describe('<ccs-editor> in every UI language', () => {
           history: root.querySelector('button[data-history]').textContent.trim(),
           language: [...root.querySelector('.toolbar label').childNodes].filter((n) => n.nodeType === 3).map((n) => n.textContent).join('').trim(),
           note: root.querySelector('.ccs-marked')?.dataset.ccsNote ?? '',
+          widget: root.querySelector('.widget-bar .name').textContent.split('·')[0].trim(),
         }; })()`,
       );
       expect(shown).toEqual({
@@ -392,6 +406,7 @@ describe('<ccs-editor> in every UI language', () => {
         history: texts.history,
         language: texts.language,
         note: texts.toFill,
+        widget: CATALOGUES[lang]?.['widget.section'] ?? (lang === 'cs' ? 'Sekce' : 'Section'),
       });
       await shot(page, `ui-${lang}`);
       await page.close();

@@ -20,13 +20,19 @@ await build({
   logLevel: 'warning',
 });
 
-// The texts of the UI languages read on demand (src/i18n.ts FETCHED_LANGUAGES), as JSON beside
-// the bundle: white-label-api serves them at /editor/v1/messages/<lang>.json.
+// The texts of the UI languages read on demand (src/i18n-languages.ts), as JSON beside the
+// bundle: `{messages, catalogue}` (src/messages/<lang>.ts and catalogue-<lang>.ts), which
+// white-label-api serves at /editor/v1/messages/<lang>.json.
 const { FETCHED_LANGUAGES } = await importTs(join(root, 'src', 'i18n-languages.ts'));
 await mkdir(join(root, 'dist', 'messages'), { recursive: true });
 for (const lang of FETCHED_LANGUAGES) {
-  const module = await importTs(join(root, 'src', 'messages', `${lang}.ts`));
-  await writeFile(join(root, 'dist', 'messages', `${lang}.json`), `${JSON.stringify(module[lang])}\n`);
+  const messages = (await importTs(join(root, 'src', 'messages', `${lang}.ts`)))[lang];
+  const named = `catalogue${lang[0].toUpperCase()}${lang.slice(1)}`;
+  const catalogue = (await importTs(join(root, 'src', 'messages', `catalogue-${lang}.ts`)))[named];
+  await writeFile(
+    join(root, 'dist', 'messages', `${lang}.json`),
+    `${JSON.stringify({ messages, catalogue })}\n`,
+  );
 }
 
 /** A TypeScript module of plain data, bundled by esbuild and imported from memory. */

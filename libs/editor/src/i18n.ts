@@ -11,6 +11,7 @@ const BUILT_IN: Record<string, Messages> = { en, cs };
 export { FETCHED_LANGUAGES };
 /** The fetched languages' texts read so far, and a counter of them (translators are rebuilt). */
 const FETCHED: Record<string, Messages> = {};
+const FETCHED_CATALOGUE: Record<string, Record<string, string>> = {};
 let fetchedCount = 0;
 const fetching = new Map<string, Promise<boolean>>();
 
@@ -36,8 +37,10 @@ export function loadMessages(url: string, lang: string): Promise<boolean> {
     loading = fetch(url, { credentials: 'omit' })
       .then((res) => (res.ok ? (res.json() as Promise<unknown>) : null))
       .then((body) => {
-        if (typeof body !== 'object' || body === null) return false;
-        FETCHED[lang] = { ...en, ...definedOnly(body as Record<string, unknown>) };
+        const { messages, catalogue } = (body ?? {}) as { messages?: unknown; catalogue?: unknown };
+        if (typeof messages !== 'object' || messages === null) return false;
+        FETCHED[lang] = { ...en, ...definedOnly(messages as Record<string, unknown>) };
+        FETCHED_CATALOGUE[lang] = definedOnly(catalogue as Record<string, unknown> | undefined);
         fetchedCount++;
         return true;
       })
@@ -121,9 +124,10 @@ export function translator(uiLang: string, overrides: MessageOverrides = {}): Tr
     ...(primary !== lang && definedOnly(overrides[primary])),
     ...definedOnly(overrides[lang]),
   };
+  const texts: Record<string, Record<string, string>> = { ...CATALOGUE_TEXTS, ...FETCHED_CATALOGUE };
   const catalogue: Record<string, string> = {
-    ...CATALOGUE_TEXTS[primary],
-    ...CATALOGUE_TEXTS[lang],
+    ...texts[primary],
+    ...texts[lang],
     ...(primary !== lang && definedOnly(overrides[primary])),
     ...definedOnly(overrides[lang]),
   };
