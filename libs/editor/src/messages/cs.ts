@@ -102,6 +102,16 @@ export const cs: Messages = {
   skip_no_quotes: 'chybí citace',
   skip_no_two_options: 'chybí dvě možnosti k porovnání',
   skip_not_answered: 'bez odpovědi',
+  skip_no_language: 'hlavní jazyk obchodu není nastaven',
+  generatedRepeats: 'Vynecháno, na stránce už je (neúčtováno): {list}.',
+  inLanguage: 'v jazyce {language}',
+  inMainLanguage: 'v hlavním jazyce obchodu',
+  refusedNoMaterial: 'Není z čeho psát {in}: doplňte k této položce v katalogu název nebo popis {in}.',
+  refusedReplacedLanguage:
+    'Nahrazení by odstranilo text {in} a není z čeho ho napsat znovu: doplňte k této položce v katalogu název nebo popis {in}, nebo zrušte volbu „{replace}“ a nový obsah se přidá ke stávajícím widgetům.',
+  refusedMainLanguageHint:
+    'Nebo nechte nastavit hlavní jazyk obchodu (nastavení default_language) na jazyk, ve kterém váš katalog píše.',
+  checking: 'Ověřuji, z čeho může generování psát…',
   generationFailed:
     'Generování selhalo: {message} Nebyly za něj účtovány žádné kredity; můžete ho spustit znovu.',
   designs: 'Šablony',

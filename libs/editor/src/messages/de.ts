@@ -105,6 +105,17 @@ export const de: Messages = {
   skip_no_quotes: 'keine Zitate',
   skip_no_two_options: 'keine zwei Optionen zum Vergleichen',
   skip_not_answered: 'nicht beantwortet',
+  skip_no_language: 'die Hauptsprache des Shops ist nicht festgelegt',
+  generatedRepeats: 'Ausgelassen, schon auf der Seite (nicht berechnet): {list}.',
+  inLanguage: 'auf {language}',
+  inMainLanguage: 'in der Hauptsprache des Shops',
+  refusedNoMaterial:
+    'Es gibt nichts {in}, woraus geschrieben werden kann: Ergänzen Sie in Ihrem Katalog einen Namen oder eine Beschreibung {in} für diesen Artikel.',
+  refusedReplacedLanguage:
+    'Das Ersetzen würde den Text {in} entfernen, und es gibt nichts {in}, woraus er neu geschrieben werden kann: Ergänzen Sie in Ihrem Katalog einen Namen oder eine Beschreibung {in} für diesen Artikel, oder entfernen Sie das Häkchen bei „{replace}“, um den neuen Inhalt zu den angezeigten Widgets hinzuzufügen.',
+  refusedMainLanguageHint:
+    'Oder lassen Sie die Hauptsprache des Shops (die Einstellung default_language) auf eine Sprache setzen, in der Ihr Katalog schreibt.',
+  checking: 'Es wird geprüft, woraus die Generierung schreiben kann…',
   generationFailed:
     'Die Generierung ist fehlgeschlagen: {message} Dafür wurden keine Credits berechnet; Sie können sie erneut starten.',
   designs: 'Vorlagen',

@@ -103,6 +103,17 @@ export const en = {
   skip_no_quotes: 'no quotes',
   skip_no_two_options: 'no two options to compare',
   skip_not_answered: 'not answered',
+  skip_no_language: "the shop's main language is not set",
+  generatedRepeats: 'Left out, already on the page (not charged): {list}.',
+  inLanguage: 'in {language}',
+  inMainLanguage: "in the shop's main language",
+  refusedNoMaterial:
+    'There is nothing {in} to write from: add a name or description {in} to this item in your catalogue.',
+  refusedReplacedLanguage:
+    'Replacing would remove the text {in}, and there is nothing {in} to write it again from: add a name or description {in} to this item in your catalogue, or untick “{replace}” to add the new content to the widgets shown now.',
+  refusedMainLanguageHint:
+    "Or have the shop's main language set (its default_language setting) to a language your catalogue writes in.",
+  checking: 'Checking what the generation can write from…',
   generationFailed:
     'The generation failed: {message} No credits were charged for it; you can start it again.',
   designs: 'Designs',

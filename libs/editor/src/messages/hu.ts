@@ -106,6 +106,17 @@ export const hu: Messages = {
   skip_no_quotes: 'nincsenek idézetek',
   skip_no_two_options: 'nincs két összehasonlítható lehetőség',
   skip_not_answered: 'nincs megválaszolva',
+  skip_no_language: 'a webáruház fő nyelve nincs beállítva',
+  generatedRepeats: 'Kimaradt, már szerepel az oldalon (nem számlázva): {list}.',
+  inLanguage: '{language} nyelven',
+  inMainLanguage: 'a webáruház fő nyelvén',
+  refusedNoMaterial:
+    'Nincs miből írni {in}: adjon meg nevet vagy leírást {in} ehhez a termékhez a katalógusában.',
+  refusedReplacedLanguage:
+    'A csere eltávolítaná a szöveget {in}, és nincs miből újraírni: adjon meg nevet vagy leírást {in} ehhez a termékhez a katalógusában, vagy vegye ki a pipát a(z) „{replace}” elől, hogy az új tartalom a látható widgetekhez kerüljön.',
+  refusedMainLanguageHint:
+    'Vagy állíttassa be a webáruház fő nyelvét (a default_language beállítást) egy olyan nyelvre, amelyen a katalógusa ír.',
+  checking: 'Annak ellenőrzése, miből írhat a generálás…',
   generationFailed: 'A generálás nem sikerült: {message} Nem vontunk le érte kreditet; újra elindíthatja.',
   designs: 'Sablonok',
   designsTitle: 'Sablon kitöltése',

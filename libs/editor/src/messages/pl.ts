@@ -103,6 +103,16 @@ export const pl: Messages = {
   skip_no_quotes: 'brak cytatów',
   skip_no_two_options: 'brak dwóch opcji do porównania',
   skip_not_answered: 'bez odpowiedzi',
+  skip_no_language: 'nie ustawiono głównego języka sklepu',
+  generatedRepeats: 'Pominięto, już jest na stronie (bez opłaty): {list}.',
+  inLanguage: 'w języku {language}',
+  inMainLanguage: 'w głównym języku sklepu',
+  refusedNoMaterial: 'Nie ma z czego pisać {in}: dodaj do tego produktu w katalogu nazwę lub opis {in}.',
+  refusedReplacedLanguage:
+    'Zastąpienie usunęłoby tekst {in}, a nie ma z czego napisać go ponownie: dodaj do tego produktu w katalogu nazwę lub opis {in} albo odznacz „{replace}”, aby dodać nową treść do widocznych widżetów.',
+  refusedMainLanguageHint:
+    'Albo poproś o ustawienie głównego języka sklepu (ustawienie default_language) na język, w którym pisze Twój katalog.',
+  checking: 'Sprawdzanie, z czego generowanie może pisać…',
   generationFailed:
     'Generowanie nie powiodło się: {message} Nie pobrano za nie kredytów; możesz uruchomić je ponownie.',
   designs: 'Szablony',

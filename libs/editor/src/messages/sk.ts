@@ -102,6 +102,16 @@ export const sk: Messages = {
   skip_no_quotes: 'chýbajú citáty',
   skip_no_two_options: 'chýbajú dve možnosti na porovnanie',
   skip_not_answered: 'bez odpovede',
+  skip_no_language: 'hlavný jazyk obchodu nie je nastavený',
+  generatedRepeats: 'Vynechané, na stránke už je (neúčtované): {list}.',
+  inLanguage: 'v jazyku {language}',
+  inMainLanguage: 'v hlavnom jazyku obchodu',
+  refusedNoMaterial: 'Nie je z čoho písať {in}: doplňte k tejto položke v katalógu názov alebo popis {in}.',
+  refusedReplacedLanguage:
+    'Nahradenie by odstránilo text {in} a nie je z čoho ho napísať znova: doplňte k tejto položke v katalógu názov alebo popis {in}, alebo zrušte voľbu „{replace}“ a nový obsah sa pridá k existujúcim widgetom.',
+  refusedMainLanguageHint:
+    'Alebo nechajte nastaviť hlavný jazyk obchodu (nastavenie default_language) na jazyk, v ktorom píše váš katalóg.',
+  checking: 'Overujem, z čoho môže generovanie písať…',
   generationFailed:
     'Generovanie zlyhalo: {message} Neboli zaň účtované žiadne kredity; môžete ho spustiť znova.',
   designs: 'Šablóny',
