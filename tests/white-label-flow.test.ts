@@ -85,7 +85,12 @@ describe('white-label host flow: editor -> generation -> credits -> v2 list', ()
 
     // 1. Licence.
     expect((await host('POST', '/check-license')).body).toEqual({
-      data: { eshop_id: eshopId, has_valid_license: true },
+      data: {
+        eshop_id: eshopId,
+        has_valid_license: true,
+        languages: ['default', 'cs', 'en'],
+        default_language: null,
+      },
     });
 
     // 2. Register both entities.

@@ -126,7 +126,7 @@ describe('<ccs-editor> switching entity', () => {
     await waitForFirstText(page, 'Server heading');
     expect(await waitForEvent(page, 'ccs-dirty', 2)).toMatchObject({ dirty: false, entity_id: 'SAVE-1' });
     await expect(page.locator('ccs-editor [role="alert"]').first().textContent()).resolves.toBe(
-      'Your edit was not saved: the texts shown are the ones saved on the server.',
+      'Your edit was not saved: the texts shown are the ones saved on the server. Write it again if you still need it.',
     );
     await shot(page, 'save-failed-reloaded-1440');
     await page.setViewportSize({ width: 375, height: 900 });

@@ -29,7 +29,7 @@ describe('<ccs-editor> refusals', () => {
     const page = await h.open({ token: 'wl_not-a-token' });
     expect(await waitForEvent(page, 'ccs-error')).toMatchObject({ status: 401 });
     expect(await alertText(page)).toBe(
-      'The editor is not authorised: the white-label token is missing or not valid.',
+      'The editor is not authorised: its access token is missing, expired or revoked. Reload the page; if it happens again, ask whoever runs your shop admin.',
     );
     await page.close();
   });
@@ -40,7 +40,7 @@ describe('<ccs-editor> refusals', () => {
     const page = await h.open({ token: shop.whiteLabelToken, origin: h.otherOrigin });
     expect(await waitForEvent(page, 'ccs-error')).toMatchObject({ status: 403 });
     expect(await alertText(page)).toBe(
-      `This page (${h.otherOrigin}) is not allowed to use the editor of this eshop.`,
+      `This page (${h.otherOrigin}) is not allowed to use the editor of this eshop. Ask whoever runs your shop admin to allow it.`,
     );
     await page.close();
   });

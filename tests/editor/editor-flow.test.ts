@@ -59,7 +59,12 @@ describe('<ccs-editor> on the demo host page', () => {
     expect(imported.status).toBe(200);
     const page = await h.open({ token: shop.whiteLabelToken });
     const ready = await waitForEvent(page, 'ccs-ready');
-    expect(ready).toEqual({ entity_id: 'DEMO-1', languages: ['default', 'cs', 'en'], widgets: 0 });
+    expect(ready).toEqual({
+      entity_id: 'DEMO-1',
+      languages: ['default', 'cs', 'en'],
+      widgets: 0,
+      lang: 'default',
+    });
     await expectNoSeriousViolations(page, 'empty');
 
     // Fill a design from its structure, watching a live counter.

@@ -81,7 +81,7 @@ describe('<ccs-editor> and its host page', () => {
     expect(error).toMatchObject({ status: 403, code: 'origin_not_allowed' });
     const editor = page.locator('ccs-editor');
     expect(await editor.locator('[role="alert"]').first().textContent()).toBe(
-      `This page (${localhost}) is not allowed to use the editor of this eshop.`,
+      `This page (${localhost}) is not allowed to use the editor of this eshop. Ask whoever runs your shop admin to allow it.`,
     );
     const retry = editor.getByRole('button', { name: 'Try again' });
     expect(await retry.isVisible()).toBe(true);
@@ -137,11 +137,11 @@ describe('<ccs-editor> and its host page', () => {
     await inPage(
       page,
       `(() => { const el = document.querySelector('ccs-editor');
-        el.messages = { 'de-DE': { add: 'Widget hinzufügen', refresh: 'Neu laden' } };
-        el.setAttribute('ui-lang', 'de'); })()`,
+        el.messages = { 'it-IT': { add: 'Aggiungi widget', refresh: 'Ricarica' } };
+        el.setAttribute('ui-lang', 'it'); })()`,
     );
-    await editor.getByRole('button', { name: 'Widget hinzufügen' }).waitFor();
-    expect(await editor.getByRole('button', { name: 'Neu laden' }).count()).toBe(1);
+    await editor.getByRole('button', { name: 'Aggiungi widget' }).waitFor();
+    expect(await editor.getByRole('button', { name: 'Ricarica' }).count()).toBe(1);
     expect(await editor.getByRole('button', { name: 'Designs' }).count()).toBe(1);
     expect((await hostEvents(page)).filter((e) => e.name === 'ccs-error')).toEqual([]);
     await page.close();

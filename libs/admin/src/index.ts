@@ -5,4 +5,5 @@ export type { AuthChangePublisher } from './auth-changes';
 export { runCli, USAGE } from './cli-commands';
 export type { CliIo } from './cli-commands';
 export { demoHostPage, startDemoHost } from './demo-host';
+export { DEMO_PRODUCT, seedDemoProduct } from './demo-seed';
 export type { DemoHostOptions } from './demo-host';

@@ -18,6 +18,7 @@ import {
   type Knex,
 } from '@catalogue/db';
 import { adminService } from './admin.service';
+import { seedDemoProduct } from './demo-seed';
 import { startDemoHost } from './demo-host';
 import { checkDependencies } from './preflight';
 
@@ -76,6 +77,8 @@ async function prepareLocalDatabase(config: Config): Promise<string | undefined>
       ].join('\n'),
     );
     await saveDemoToken(demo.whiteLabelToken);
+    // The demo page's product, with content to edit (composed from its texts).
+    await seedDemoProduct(db, demo.eshop.id);
     return demo.whiteLabelToken;
   } finally {
     await db.destroy();
@@ -105,6 +108,8 @@ async function demoToken(db: Knex, origin: string): Promise<string | undefined> 
   if (!demo) return undefined;
   // DEMO_HOST_PORT may have changed since the eshop was made: its page must stay allowed.
   await adminService(db).addOrigin(demo.id, origin);
+  // A demo eshop made before the demo product was seeded gets it (one it has stays as it is).
+  await seedDemoProduct(db, demo.id);
   if (owner && saved) return saved;
   const { token } = await adminService(db).createToken(demo.id, 'white-label');
   await saveDemoToken(token);

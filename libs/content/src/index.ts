@@ -70,7 +70,7 @@ export * from './tree';
 
 export { starterWidget } from './starter';
 export type { StarterData } from './starter';
-export { adoptSample, hasSample, publicTree, sampleParts } from './sample';
+export { adoptSample, hasSample, publicTree, sampleIn, sampleParts } from './sample';
 export type { SampleContent } from './build';
 export type { SamplePart } from './model';
 export { markUnmarkedSamples } from './legacy-samples';

@@ -28,6 +28,30 @@ export function hasSample(tree: readonly ContentWidget[]): boolean {
   return Array.isArray(tree) && tree.some((w) => elementsOf(w).some((e) => sampleParts(e).length > 0));
 }
 
+/**
+ * The tree as answered in `lang`: an element with a text of its own in `lang` is no longer a
+ * sample in that language (its sample `value` is the `default` text, which that language's page
+ * does not show, while a storefront publishes the own text), so `value` leaves its `sample`
+ * there. `default` (and a tree without sample) is answered as stored.
+ */
+export function sampleIn(tree: readonly ContentWidget[], lang: string): ContentWidget[] {
+  if (lang === 'default' || !hasSample(tree)) return [...tree];
+  const own = (e: ContentElement): boolean => {
+    const text = isLangMap(e.value) ? (e.value as Record<string, unknown>)[lang] : undefined;
+    return typeof text === 'string' && text.trim() !== '';
+  };
+  return tree.map((widget) => {
+    const elements = elementsOf(widget);
+    if (!elements.some((e) => sampleParts(e).includes('value') && own(e))) return widget;
+    return {
+      ...widget,
+      children: elements.map((e) =>
+        sampleParts(e).includes('value') && own(e) ? adoptSample(e, ['value']) : e,
+      ),
+    };
+  });
+}
+
 /** The element with `parts` no longer marked as sample (the person wrote them). */
 export function adoptSample(element: ContentElement, parts: readonly SamplePart[]): ContentElement {
   const marked = sampleParts(element);

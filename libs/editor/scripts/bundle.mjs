@@ -2,6 +2,7 @@
 // which white-label-api serves at /editor/v1/ccs-editor.js. Type-checking is tsc -b's job
 // (tsconfig.json); esbuild only strips the types.
 import { build } from 'esbuild';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -18,3 +19,32 @@ await build({
   tsconfig: join(root, 'tsconfig.json'),
   logLevel: 'warning',
 });
+
+// The texts of the UI languages read on demand (src/i18n-languages.ts), as JSON beside the
+// bundle: `{messages, catalogue}` (src/messages/<lang>.ts and catalogue-<lang>.ts), which
+// white-label-api serves at /editor/v1/messages/<lang>.json.
+const { FETCHED_LANGUAGES } = await importTs(join(root, 'src', 'i18n-languages.ts'));
+await mkdir(join(root, 'dist', 'messages'), { recursive: true });
+for (const lang of FETCHED_LANGUAGES) {
+  const messages = (await importTs(join(root, 'src', 'messages', `${lang}.ts`)))[lang];
+  const named = `catalogue${lang[0].toUpperCase()}${lang.slice(1)}`;
+  const catalogue = (await importTs(join(root, 'src', 'messages', `catalogue-${lang}.ts`)))[named];
+  await writeFile(
+    join(root, 'dist', 'messages', `${lang}.json`),
+    `${JSON.stringify({ messages, catalogue })}\n`,
+  );
+}
+
+/** A TypeScript module of plain data, bundled by esbuild and imported from memory. */
+async function importTs(file) {
+  const out = await build({
+    entryPoints: [file],
+    bundle: true,
+    format: 'esm',
+    platform: 'neutral',
+    write: false,
+    logLevel: 'warning',
+  });
+  const code = out.outputFiles[0].text;
+  return import(`data:text/javascript;base64,${Buffer.from(code).toString('base64')}`);
+}

@@ -12,7 +12,14 @@ import { originOf, textOf } from './text-of';
 import { renderToolbar } from './toolbar';
 import { entriesOf } from './entries';
 import { adoptContentSheet, watchCsp } from './host';
-import { cachedTranslator, languageName, type MessageOverrides, type Translate } from './i18n';
+import {
+  cachedTranslator,
+  languageName,
+  loadMessages,
+  messagesToLoad,
+  type MessageOverrides,
+  type Translate,
+} from './i18n';
 import { editableNodes, makeEditable } from './inline-edit';
 import type { GenerationJobView, RevisionView } from '@catalogue/content/v3';
 import { renderWidgetItem, type WidgetItemView } from './widget-item';
@@ -53,8 +60,16 @@ export class CcsEditor extends EditorHostApi {
         // The message names the origin (what a policy lists); the event carries the whole URL.
         const message = this.t('errCsp', { directive, blocked: originOf(blocked) });
         this.error = message;
-        this.emit('ccs-error', { status: 0, code: 'csp_blocked', message, directive, blocked });
+        this.emit('ccs-error', {
+          status: 0,
+          code: 'csp_blocked',
+          message,
+          directive,
+          blocked,
+          entity_id: this.shown?.content.entityId ?? this.entityId,
+        });
       },
+      () => this.renderRoot,
     );
   }
 
@@ -76,6 +91,7 @@ export class CcsEditor extends EditorHostApi {
           ? html`<div class="error" role="alert" part="error">${this.error}${this.staleButton()}</div>`
           : nothing
       }
+      ${this.refusedNotice()}
       ${
         this.phase === 'fatal'
           ? html`<div class="fatal">
@@ -87,6 +103,24 @@ export class CcsEditor extends EditorHostApi {
       ${this.phase === 'loading' ? html`<p class="hint">${t('loading')}</p>` : nothing}
       ${this.phase === 'ready' ? this.renderReady() : nothing}
     `;
+  }
+
+  /**
+   * A text refused as stale, kept once the current content is shown (in the entity and language
+   * it was written in): apply it again, or discard it.
+   */
+  private refusedNotice() {
+    const refused = this.refused;
+    const shown = this.shown;
+    if (!refused || this.stale || this.phase !== 'ready' || !shown) return nothing;
+    if (shown.content.entityId !== refused.entityId || shown.lang !== refused.lang) return nothing;
+    return html`<div class="refused" role="status" part="refused">
+      <p>${this.t('refusedKept', { text: refused.text })}</p>
+      <button class="reapply" ?disabled=${this.busy} @click=${() => void this.reapplyRefused()}>
+        ${this.t('reapply')}
+      </button>
+      <button class="discard" @click=${() => this.keepRefused(null)}>${this.t('discardRefused')}</button>
+    </div>`;
   }
 
   /** A write refused as stale offers a reload, inside the message. */
@@ -108,7 +142,7 @@ export class CcsEditor extends EditorHostApi {
       canRedo: this.redoStack.length > 0,
       has: (f) => this.has(f),
       switchLanguage: (l) => this.switchLanguage(l),
-      toggle: (panel) => (this.panel = this.panel === panel ? 'none' : panel),
+      toggle: (panel) => void this.togglePanel(panel),
       undo: () => void this.undo(),
       redo: () => void this.redo(),
       refresh: () => void this.refresh(),
@@ -276,6 +310,12 @@ export class CcsEditor extends EditorHostApi {
   }
 
   protected override updated(): void {
+    // A UI language whose texts are served beside the bundle: read them, then draw again.
+    const lang = messagesToLoad(this.uiLang, this.messages);
+    if (lang && this.api)
+      void loadMessages(this.api.url(`editor/v1/messages/${lang}.json`), lang).then(
+        (ok) => ok && this.requestUpdate(),
+      );
     // The content stylesheet as a constructable sheet: a strict style-src blocks a <link>.
     if (this.api)
       void adoptContentSheet(this.renderRoot as ShadowRoot, this.api.url(CONTENT_CSS)).catch(() => undefined);
@@ -300,7 +340,7 @@ export class CcsEditor extends EditorHostApi {
         makeEditable(node, plain, {
           describedBy: EDIT_HINT,
           commit: () => void this.save(view, widget, element.id, node, plain),
-          changed: (unsaved) => this.markUnsaved(node, unsaved),
+          changed: (unsaved) => this.markUnsaved(node, unsaved, view),
           t: this.t,
         });
         markNode(node, element, view.lang, this.t, EDIT_HINT);

@@ -44,7 +44,10 @@ export class ContentApi {
     return `/content${this.entityPath}${tail}?lang=${encodeURIComponent(lang)}`;
   }
 
-  checkLicence(): Promise<{ data: { has_valid_license: boolean } }> {
+  /** The licence, with the eshop's active languages and main language (what an entity opens in). */
+  checkLicence(): Promise<{
+    data: { has_valid_license: boolean; languages?: string[]; default_language?: string | null };
+  }> {
     return this.api.post('/check-license');
   }
 

@@ -5,7 +5,8 @@
  */
 import { ApiError } from './api';
 import { EditorLoad } from './editor-load';
-import type { View } from './editor-state';
+import type { Panel, Refused, View } from './editor-state';
+import type { PanelBase } from './panel-base';
 import { editableNodes, editedValue } from './inline-edit';
 import { en, type MessageKey } from './messages/en';
 import type { ContentElement, ContentWidget, GenerationJobView } from '@catalogue/content/v3';
@@ -13,6 +14,19 @@ import type { ContentElement, ContentWidget, GenerationJobView } from '@catalogu
 export type { Panel } from './editor-state';
 
 export class EditorCore extends EditorLoad {
+  constructor() {
+    super();
+    // Escape closes the open panel from anywhere in the editor but a text being edited (there
+    // it cancels the edit) or a panel's own field that used it.
+    this.addEventListener('keydown', (e: KeyboardEvent) => {
+      if (e.key !== 'Escape' || e.defaultPrevented || this.panel === 'none') return;
+      const target = e.composedPath()[0];
+      if (target instanceof HTMLElement && target.isContentEditable) return;
+      e.preventDefault();
+      void this.closePanel();
+    });
+  }
+
   /** Which widgets the job left out and why, in the UI language ('' when none). */
   private skippedText(job: GenerationJobView): string {
     const skipped = job.widgets_skipped ?? [];
@@ -102,7 +116,7 @@ export class EditorCore extends EditorLoad {
 
   protected override onJob(job: GenerationJobView): void {
     this.job = job;
-    this.emit('ccs-generation', { job });
+    this.emit('ccs-generation', { job, entity_id: this.entityId });
     if (job.status === 'done') {
       this.newAction();
       this.status = [this.t('generated', { n: job.widgets_created }), this.skippedText(job)]
@@ -140,18 +154,42 @@ export class EditorCore extends EditorLoad {
     const ok = await this.change(
       'edit',
       { widget_id: widget.id, element_id: elementId, value },
-      (v) => v.content.edit(widget, elementId, value, v.lang),
+      // Saved is saved, whatever view is shown when the answer comes (the host may have left it).
+      (v) =>
+        v.content.edit(widget, elementId, value, v.lang).then((widgets) => {
+          this.markUnsaved(node, false, v);
+          return widgets;
+        }),
       this.t('saved'),
       view,
     );
     // On failure the text stays in the field, still editable, next to the message, and is
     // counted as unsaved until it is saved or drawn anew.
     if (!ok) {
-      if (!this.current(view)) return;
+      // Left meanwhile: the text is gone with its view; the host heard of the failure for its
+      // entity (`ccs-error`), and nothing of it is left to save.
+      if (!this.current(view)) {
+        this.markUnsaved(node, false, view);
+        return;
+      }
       node.classList.add('invalid');
-      // Changed elsewhere: retrying cannot help; the message offers a reload (and takes focus).
-      if (this.stale) return;
-      if (this.error) this.error = this.t('editNotSaved', { message: this.error });
+      // Changed elsewhere: retrying cannot help; the message offers a reload (and takes focus),
+      // and the text is kept to apply again to the current content once it is read.
+      if (this.stale) {
+        this.keepRefused({
+          entityId: view.content.entityId,
+          lang: view.lang,
+          widgetId: widget.id,
+          elementId,
+          value,
+          text: (node.textContent ?? '').trim(),
+        });
+        return;
+      }
+      // Trying again helps only where the refusal may pass (the network, a busy or failing
+      // server, a value to correct); a refused token or a missing item says so.
+      if (this.error)
+        this.error = this.t(this.retryable ? 'editNotSaved' : 'editNotSavedFinal', { message: this.error });
       // Enter left the text: focus goes back into it, so Enter again retries.
       if (node.isConnected && (document.activeElement === document.body || !document.activeElement))
         node.focus();
@@ -161,6 +199,54 @@ export class EditorCore extends EditorLoad {
     node.removeAttribute('contenteditable');
     await this.updateComplete;
     this.keepFocus(widget.id, elementId, node);
+  }
+
+  protected override async load(): Promise<void> {
+    await super.load();
+    if (this.shown && this.current(this.shown)) this.readRefused();
+  }
+
+  /** Keeps a text refused as stale (for the tab's session: a reload of the page keeps it too). */
+  protected keepRefused(refused: Refused | null): void {
+    this.refused = refused;
+    const key = `ccs-refused:${this.content.api.url('')}${this.entityPath}`;
+    try {
+      if (refused) sessionStorage.setItem(key, JSON.stringify(refused));
+      else sessionStorage.removeItem(key);
+    } catch {
+      // storage refused: kept until the page is left
+    }
+  }
+
+  /** The refused text kept for the entity shown (after a reload of the page). */
+  protected readRefused(): void {
+    try {
+      const key = `ccs-refused:${this.content.api.url('')}${this.entityPath}`;
+      const kept = JSON.parse(sessionStorage.getItem(key) ?? 'null') as Refused | null;
+      this.refused = kept && kept.entityId === this.entityId ? kept : null;
+    } catch {
+      this.refused = null;
+    }
+  }
+
+  /** Writes the refused text again, into the current content (its element, if still there). */
+  protected async reapplyRefused(): Promise<void> {
+    const refused = this.refused;
+    const view = this.shown;
+    if (!refused || !view) return;
+    const widget = this.widgets.find((w) => w.id === refused.widgetId);
+    if (!widget || !widget.children.some((e) => e.id === refused.elementId)) {
+      this.error = this.t('refusedGone');
+      return;
+    }
+    const ok = await this.change(
+      'edit',
+      { widget_id: widget.id, element_id: refused.elementId, value: refused.value },
+      (v) => v.content.edit(widget, refused.elementId, refused.value, v.lang),
+      this.t('saved'),
+      view,
+    );
+    if (ok) this.keepRefused(null);
   }
 
   /**
@@ -279,6 +365,14 @@ export class EditorCore extends EditorLoad {
   protected panelFailed(err: unknown): void {
     if (err instanceof ApiError && err.status === 412) this.fail(err);
     else this.report(err);
+  }
+
+  /** Opens a panel (focus moves into it) or closes the one open (focus back on its button). */
+  protected async togglePanel(panel: Panel): Promise<void> {
+    if (this.panel === panel) return this.closePanel();
+    this.panel = panel;
+    await this.updateComplete;
+    await this.renderRoot.querySelector<PanelBase>('[part="panel"]')?.focusInside();
   }
 
   /** Closes the open panel and puts focus back on the button that opened it. */

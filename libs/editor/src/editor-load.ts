@@ -11,6 +11,7 @@ import type { PropertyValues } from 'lit';
 import { ApiError } from './api';
 import { EditorState, type View } from './editor-state';
 import { JobWatcher } from './job-watcher';
+import { openingLanguage } from './opening-language';
 import type { ContentWidget, GenerationJobView } from '@catalogue/content/v3';
 
 export class EditorLoad extends EditorState {
@@ -19,14 +20,14 @@ export class EditorLoad extends EditorState {
   protected loading: Promise<unknown> = Promise.resolve();
   /** Bumped by every full read: widget bodies are drawn anew, whatever a person left in them. */
   protected drawn = 0;
-  /** Edited texts not saved (being typed, or refused by the server). */
-  private readonly unsaved = new Set<HTMLElement>();
+  /** Edited texts not saved (being typed, or refused by the server), with the entity of each. */
+  private readonly unsaved = new Map<HTMLElement, string>();
 
   protected override willUpdate(changed: PropertyValues<this>): void {
     const first = this.view === undefined;
-    const entity = this.nextView(changed);
+    const next = this.nextView(changed);
     if (first) return; // firstUpdated opens
-    if (entity) {
+    if (next === 'entity') {
       // A title is the entity's: one not given with the new entity is not written onto it.
       if (!changed.has('entityTitle')) this.entityTitle = '';
       if (!changed.has('entityTitles')) this.entityTitles = undefined;
@@ -39,11 +40,15 @@ export class EditorLoad extends EditorState {
       this.copying = null;
       this.entriesOf = null;
       this.mediaOf = null;
+      this.refused = null;
       this.widgets = [];
       this.shown = null;
       this.phase = 'loading';
       this.loading = this.load();
-    } else if (changed.has('lang') && this.shown?.lang !== this.lang) {
+    } else if (next === 'lang' && this.shown !== null && this.shown.lang !== this.lang) {
+      // A message about the language left ("nothing in Slovak") is not about this one.
+      this.error = '';
+      this.stale = false;
       this.loading = this.reload();
       this.emit('ccs-language-change', { lang: this.lang, entity_id: this.entityId });
     }
@@ -76,8 +81,10 @@ export class EditorLoad extends EditorState {
    * server the first widget comes sooner without their company).
    */
   protected async load(): Promise<void> {
-    const view = this.view;
-    const { content, lang } = view;
+    let view = this.view;
+    const { content } = view;
+    // '' when the host names no language: the editor chooses once it knows where the texts are.
+    const named = view.lang;
     this.error = '';
     this.stale = false;
     this.fatal = '';
@@ -86,7 +93,7 @@ export class EditorLoad extends EditorState {
       const [licence, registered, read] = await Promise.allSettled([
         content.checkLicence(),
         content.register(registeredTitle(this.entityTitles, this.entityTitle)),
-        content.widgets(lang),
+        content.widgets(named || 'default'),
       ]);
       if (!this.current(view)) return;
       // The licence check speaks first: a refused registration is then only its consequence.
@@ -104,8 +111,19 @@ export class EditorLoad extends EditorState {
         return;
       }
       if (registered.status === 'rejected') throw registered.reason;
-      const widgets = read.status === 'fulfilled' ? read.value : await content.widgets(lang);
+      let widgets = read.status === 'fulfilled' ? read.value : await content.widgets(named || 'default');
       if (!this.current(view)) return;
+      const eshop = licence.value.data;
+      if (Array.isArray(eshop.languages)) this.languages = eshop.languages;
+      if (!named) {
+        const lang = openingLanguage(widgets, this.languages, eshop.default_language ?? null);
+        if (lang !== 'default') widgets = await content.widgets(lang);
+        if (!this.current(view)) return;
+        view = { content, lang };
+        this.view = view;
+        this.lang = lang;
+      }
+      const lang = view.lang;
       const rest = Promise.all([content.languages(), content.running(), content.catalogue()]);
       rest.catch(() => undefined); // awaited below; not an unhandled rejection meanwhile
       this.draw(view, widgets);
@@ -119,6 +137,7 @@ export class EditorLoad extends EditorState {
       this.catalogue = new Map(catalogue.map((w) => [w.id, w]));
       this.emit('ccs-ready', {
         entity_id: content.entityId,
+        lang,
         languages: this.languages,
         widgets: widgets.length,
       });
@@ -143,15 +162,19 @@ export class EditorLoad extends EditorState {
     }
   }
 
-  /** Shows widgets read anew; texts left unsaved in the old ones are said to be lost. */
+  /**
+   * Shows widgets read anew; texts of this entity left unsaved in the old ones are said to be
+   * lost. A text of an entity the host has left is not this view's: its own save settles it.
+   */
   private draw(view: View, widgets: ContentWidget[]): void {
-    const lost = this.unsaved.size;
+    const entity = view.content.entityId;
+    const lost = [...this.unsaved].filter(([, of]) => of === entity);
     this.widgets = widgets;
     this.shown = view;
     this.drawn++;
-    if (lost > 0) {
-      this.unsaved.clear();
-      this.dirtyChanged();
+    if (lost.length > 0) {
+      for (const [node] of lost) this.unsaved.delete(node);
+      this.dirtyChanged(entity, true);
       this.error = this.t('notSaved');
     }
   }
@@ -160,19 +183,23 @@ export class EditorLoad extends EditorState {
     this.lang = lang;
   }
 
-  /** A text was changed in place (true) or saved, put back or drawn anew (false). */
-  protected markUnsaved(node: HTMLElement, unsaved: boolean): void {
-    const before = this.unsaved.size;
-    if (unsaved) this.unsaved.add(node);
+  /** A text was changed in place (true) or saved, put back or drawn anew (false), in `view`'s entity. */
+  protected markUnsaved(node: HTMLElement, unsaved: boolean, view: View | null = this.shown): void {
+    const entity = this.unsaved.get(node) ?? view?.content.entityId ?? this.entityId;
+    const had = this.hasUnsaved(entity);
+    if (unsaved) this.unsaved.set(node, entity);
     else this.unsaved.delete(node);
-    if ((before === 0) !== (this.unsaved.size === 0)) this.dirtyChanged();
+    if (had !== this.hasUnsaved(entity)) this.dirtyChanged(entity, had);
   }
 
-  private dirtyChanged(): void {
-    this.emit('ccs-dirty', {
-      dirty: this.unsaved.size > 0,
-      entity_id: this.shown?.content.entityId ?? this.entityId,
-    });
+  private hasUnsaved(entity: string): boolean {
+    return [...this.unsaved.values()].includes(entity);
+  }
+
+  /** Tells the host whether an entity has texts not saved (`had`: whether it had before). */
+  private dirtyChanged(entity: string, had: boolean): void {
+    const dirty = this.hasUnsaved(entity);
+    if (dirty !== had) this.emit('ccs-dirty', { dirty, entity_id: entity });
   }
 
   protected onJob(_job: GenerationJobView): void {

@@ -32,6 +32,18 @@ export interface View {
   readonly lang: string;
 }
 
+/** An edit refused as stale: where it was to go and what it said. */
+export interface Refused {
+  entityId: string;
+  lang: string;
+  widgetId: number;
+  elementId: number;
+  /** The value as it would have been sent (inner HTML, or escaped plain text). */
+  value: string;
+  /** What the person reads of it. */
+  text: string;
+}
+
 export class EditorState extends LitElement {
   static override styles = [editorStyles, markStyles, formatStyles];
   static override properties = {
@@ -44,10 +56,13 @@ export class EditorState extends LitElement {
     // language writes from that language's title only, so a host with translations sends them.
     entityTitles: { attribute: 'entity-titles', type: Object },
     uiLang: { attribute: 'ui-lang' },
-    // The language of the content shown (`default` unless the host names one); the language
-    // select changes it too. Not the global `lang` attribute: that one says what language the
+    // The content language the host opens the entity in; unset: the editor chooses (see
+    // opening-language.ts). Not the global `lang` attribute: that one says what language the
     // editor's own texts are in.
-    lang: { attribute: 'content-lang' },
+    contentLang: { attribute: 'content-lang' },
+    // The language of the content shown ('' while the editor is choosing it); the language
+    // select, `setLanguage()` and `content-lang` change it.
+    lang: { state: true },
     // What the person may do: a list ("edit add", "edit,history" or an array), all when unset.
     features: {},
     // Shows the content only: nothing can be changed (whatever `features` says).
@@ -69,6 +84,7 @@ export class EditorState extends LitElement {
     entriesOf: { state: true },
     mediaOf: { state: true },
     catalogue: { state: true },
+    refused: { state: true },
   };
 
   declare apiBase: string;
@@ -81,6 +97,7 @@ export class EditorState extends LitElement {
   declare phase: 'loading' | 'ready' | 'fatal';
   declare languages: string[];
   declare lang: string;
+  declare contentLang: string;
   declare features: string | string[] | undefined;
   declare readonly: boolean;
   declare widgets: ContentWidget[];
@@ -104,6 +121,11 @@ export class EditorState extends LitElement {
   declare entriesOf: number | null;
   /** The widget whose images, links and videos are open to edit. */
   declare mediaOf: number | null;
+  /**
+   * A text the server refused as stale (the content changed elsewhere), kept to apply again to
+   * the current content once it is read; null when there is none.
+   */
+  declare refused: Refused | null;
   /** The widget catalogue by id: names for the labels, entry classes for element-copy. */
   declare catalogue: ReadonlyMap<number, WidgetView>;
 
@@ -123,7 +145,8 @@ export class EditorState extends LitElement {
     this.uiLang = 'en';
     this.phase = 'loading';
     this.languages = [];
-    this.lang = 'default';
+    this.lang = '';
+    this.contentLang = '';
     this.readonly = false;
     this.widgets = [];
     this.busy = false;
@@ -140,6 +163,7 @@ export class EditorState extends LitElement {
     this.entriesOf = null;
     this.mediaOf = null;
     this.catalogue = new Map();
+    this.refused = null;
   }
 
   /** The API client (read by the job watcher and handed to the panels). */
@@ -159,17 +183,26 @@ export class EditorState extends LitElement {
     return this.content.entityPath;
   }
 
-  /** A new view when what it names changed; true when the entity (not only the language) did. */
-  protected nextView(changed: PropertyValues<this>): boolean {
+  /**
+   * A new view when what it names changed: `entity` when the entity (or token, or API) did, else
+   * `lang` when only the language did. A new entity opens in the host's language, or in the one
+   * the editor chooses for it ('' until then).
+   */
+  protected nextView(changed: PropertyValues<this>): 'entity' | 'lang' | null {
     const entity =
       changed.has('apiBase') || changed.has('token') || changed.has('entityId') || changed.has('entityType');
+    if (changed.has('contentLang') && this.contentLang) this.lang = this.contentLang;
+    else if (entity && this.view !== undefined && !changed.has('lang')) this.lang = this.contentLang;
     if (entity) {
       this.api = new Api(this.apiBase || location.origin, this.token);
       this.view = { content: new ContentApi(this.api, this.entityId, this.entityType), lang: this.lang };
-    } else if (changed.has('lang') && this.lang !== this.view.lang) {
-      this.view = { content: this.view.content, lang: this.lang };
+      return 'entity';
     }
-    return entity;
+    if (this.lang !== this.view.lang) {
+      this.view = { content: this.view.content, lang: this.lang };
+      return 'lang';
+    }
+    return null;
   }
 
   /** Whether the answer made for `view` may be drawn (the host did not switch meanwhile). */
@@ -200,17 +233,26 @@ export class EditorState extends LitElement {
   }
 
   /** Shows an API failure and tells the host; what the person typed stays where it was. */
-  protected fail(err: unknown, fatal = false): void {
-    const message = errorMessage(this.t, err);
+  protected fail(err: unknown, fatal = false, action?: string): void {
+    // A refusal as stale says what was not made: an edit, or any other change (an undo…).
+    const other = action !== undefined && action !== 'edit' && action !== 'media';
+    const message =
+      err instanceof ApiError && err.status === 412 && other
+        ? this.t('errStaleChange')
+        : errorMessage(this.t, err);
     if (fatal) {
       this.fatal = message;
       this.phase = 'fatal';
     } else this.error = message;
     this.stale = err instanceof ApiError && err.status === 412;
+    this.retryable = !(err instanceof ApiError && [401, 403, 404].includes(err.status));
     this.status = '';
     if (this.stale) void this.offerReload();
     this.report(err);
   }
+
+  /** Whether the last failure may pass when tried again (not a refused token, right or item). */
+  protected retryable = true;
 
   /**
    * After a write refused as stale, focus that went nowhere (the button or text that made it was
@@ -224,8 +266,11 @@ export class EditorState extends LitElement {
       this.renderRoot.querySelector<HTMLButtonElement>('button.stale-reload')?.focus();
   }
 
-  /** Tells the host about a failure (a panel may already show it). */
-  protected report(err: unknown): void {
+  /**
+   * Tells the host about a failure (a panel may already show it), naming the entity it was
+   * about: the one shown unless the caller names the entity its call was made for.
+   */
+  protected report(err: unknown, entityId: string = this.shown?.content.entityId ?? this.entityId): void {
     const status = err instanceof ApiError ? err.status : 0;
     const apiCode = err instanceof ApiError ? err.code : undefined;
     this.emit('ccs-error', {
@@ -233,6 +278,7 @@ export class EditorState extends LitElement {
       message: errorMessage(this.t, err),
       code: editorErrorCode(err),
       api_code: apiCode,
+      entity_id: entityId,
     });
   }
 
@@ -240,6 +286,9 @@ export class EditorState extends LitElement {
    * Runs one change against the API, for the entity and language the widgets on screen are of
    * (`view`: the shown one unless the caller names the one its widget came from); the answer
    * (the widgets) replaces the list while that view is still shown, and is dropped otherwise.
+   * A change made for a view the host has left (a text saved as the entity switched) ends in
+   * that view's context: its events name its entity, and nothing of it (Saving…, an error, the
+   * undo state) is shown on the view that replaced it.
    */
   protected async change(
     action: string,
@@ -249,29 +298,37 @@ export class EditorState extends LitElement {
     view: View = this.shown ?? this.view,
   ): Promise<boolean> {
     const entity = view.content.entityId;
+    const shown = () => this.current(view) && (this.shown === null || this.shown.content === view.content);
     if (this.readonly || !this.allowed({ action, entity_id: entity, lang: view.lang, ...detail })) {
-      this.error = this.t('saveVetoed');
+      if (shown()) this.error = this.t('saveVetoed');
       return false;
     }
-    this.busy = true;
-    this.error = '';
-    this.stale = false;
-    this.status = this.t('saving');
+    const mine = shown();
+    if (mine) {
+      this.busy = true;
+      this.error = '';
+      this.stale = false;
+      this.status = this.t('saving');
+    }
     try {
       const widgets = await run(view);
       this.emit('ccs-change', { action, entity_id: entity, lang: view.lang, ...detail });
-      if (action !== 'undo' && action !== 'redo') this.newAction();
       if (!this.current(view)) return false;
+      if (action !== 'undo' && action !== 'redo') this.newAction();
       this.widgets = widgets;
       this.shown = view;
       this.status = done;
       return true;
     } catch (err) {
-      if (this.current(view)) this.fail(err);
-      else this.report(err);
+      if (this.current(view)) this.fail(err, false, action);
+      else this.report(err, entity);
       return false;
     } finally {
-      this.busy = false;
+      if (mine) {
+        this.busy = false;
+        // Left for another view meanwhile: what this change said is not that view's.
+        if (!this.current(view) && this.status === this.t('saving')) this.status = '';
+      }
     }
   }
 

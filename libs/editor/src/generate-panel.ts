@@ -187,6 +187,9 @@ export class CcsGeneratePanel extends PanelBase {
   }
 
   private set(patch: Partial<CcsGeneratePanel['form']>): void {
+    // A refusal was about the request sent: another language or design is another request.
+    if ((patch.lang && patch.lang !== this.form.lang) || (patch.design && patch.design !== this.form.design))
+      this.message = '';
     this.form = { ...this.form, ...patch };
     // A refusal (or a check) was about the form as it was (another language, replace or not).
     this.message = '';

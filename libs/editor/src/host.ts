@@ -44,16 +44,44 @@ export interface CspViolation {
   blocked: string;
 }
 
+/** The origin of a URL (a report may carry only the origin), or '' when it is none. */
+function originOfUrl(url: string): string {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return '';
+  }
+}
+
+/**
+ * Whether a blocked frame is one the editor shows (a video's player in the preview): an iframe
+ * under `root` whose source has the blocked URL's origin.
+ */
+function framedIn(root: ParentNode | null | undefined, blocked: string): boolean {
+  const origin = originOfUrl(blocked);
+  if (!root || !origin) return false;
+  return [...root.querySelectorAll('iframe')].some((f) => originOfUrl(f.src) === origin);
+}
+
 /**
  * Calls `report` once per directive and blocked resource when the page's CSP blocks something
- * of the editor's: a request to the API's origin (`blocked` is its URL), or anything the
- * editor's own script did (`sourceFile` under the API's origin). Returns the unsubscribe.
+ * of the editor's: a request to the API's origin (`blocked` is its URL), anything the editor's
+ * own script did (`sourceFile` under the API's origin), or a frame of its content preview (a
+ * video's player, under `root`). Returns the unsubscribe.
  */
-export function watchCsp(apiOrigin: () => string, report: (v: CspViolation) => void): () => void {
+export function watchCsp(
+  apiOrigin: () => string,
+  report: (v: CspViolation) => void,
+  root?: () => ParentNode | null | undefined,
+): () => void {
   const seen = new Set<string>();
   const listener = (e: SecurityPolicyViolationEvent) => {
     const origin = apiOrigin();
-    const ours = e.blockedURI.startsWith(origin) || (e.sourceFile ?? '').startsWith(origin);
+    const directive0 = e.effectiveDirective || e.violatedDirective;
+    const ours =
+      e.blockedURI.startsWith(origin) ||
+      (e.sourceFile ?? '').startsWith(origin) ||
+      (/^(frame|child)-src/.test(directive0) && framedIn(root?.(), e.blockedURI));
     if (!ours) return;
     const directive = e.effectiveDirective || e.violatedDirective;
     const key = `${directive} ${e.blockedURI}`;

@@ -1,10 +1,56 @@
 import { ApiError } from './api';
+import { FETCHED_LANGUAGES } from './i18n-languages';
 import { isLicence, isOrigin } from './errors';
 import { catalogueCs } from './messages/catalogue-cs';
 import { cs } from './messages/cs';
 import { en, type MessageKey, type Messages } from './messages/en';
 
-const CATALOGUES: Record<string, Messages> = { en, cs };
+/** The languages whose texts are in the bundle. */
+const BUILT_IN: Record<string, Messages> = { en, cs };
+/** English shows until a served language's texts are read (see i18n-languages.ts). */
+export { FETCHED_LANGUAGES };
+/** The fetched languages' texts read so far, and a counter of them (translators are rebuilt). */
+const FETCHED: Record<string, Messages> = {};
+const FETCHED_CATALOGUE: Record<string, Record<string, string>> = {};
+let fetchedCount = 0;
+const fetching = new Map<string, Promise<boolean>>();
+
+/** The built-in languages and those served to read: what `ui-lang` is matched against. */
+function editorLanguages(): string[] {
+  return [...Object.keys(BUILT_IN), ...FETCHED_LANGUAGES];
+}
+
+/**
+ * The served language whose texts `uiLang` needs and which are not read yet (null when none):
+ * the editor reads them with {@link loadMessages}.
+ */
+export function messagesToLoad(uiLang: string, overrides: MessageOverrides = {}): string | null {
+  const lang = negotiateLanguage(uiLang, [...new Set([...editorLanguages(), ...Object.keys(overrides)])]);
+  const primary = lang.split('-')[0]!;
+  return (FETCHED_LANGUAGES as readonly string[]).includes(primary) && !FETCHED[primary] ? primary : null;
+}
+
+/** Reads a served language's texts from `url` once; true when they arrived. */
+export function loadMessages(url: string, lang: string): Promise<boolean> {
+  let loading = fetching.get(lang);
+  if (!loading) {
+    loading = fetch(url, { credentials: 'omit' })
+      .then((res) => (res.ok ? (res.json() as Promise<unknown>) : null))
+      .then((body) => {
+        const { messages, catalogue } = (body ?? {}) as { messages?: unknown; catalogue?: unknown };
+        if (typeof messages !== 'object' || messages === null) return false;
+        FETCHED[lang] = { ...en, ...definedOnly(messages as Record<string, unknown>) };
+        FETCHED_CATALOGUE[lang] = definedOnly(catalogue as Record<string, unknown> | undefined);
+        fetchedCount++;
+        return true;
+      })
+      .catch(() => false);
+    // A failed read is tried again on the next render.
+    void loading.then((ok) => ok || fetching.delete(lang));
+    fetching.set(lang, loading);
+  }
+  return loading;
+}
 /** Names of the API's English catalogue texts (see messages/catalogue-cs.ts); English: the API's. */
 const CATALOGUE_TEXTS: Record<string, Record<string, string>> = { cs: catalogueCs };
 
@@ -67,9 +113,8 @@ function pluralRules(lang: string): Intl.PluralRules {
  * Czech `{n:widget|widgety|widgetů}`).
  */
 export function translator(uiLang: string, overrides: MessageOverrides = {}): Translate {
-  const lang = negotiateLanguage(uiLang, [
-    ...new Set([...Object.keys(CATALOGUES), ...Object.keys(overrides)]),
-  ]);
+  const lang = negotiateLanguage(uiLang, [...new Set([...editorLanguages(), ...Object.keys(overrides)])]);
+  const CATALOGUES: Record<string, Messages> = { ...BUILT_IN, ...FETCHED };
   // A regional tag the host added (`cs-CZ`) builds on its language's texts (`cs`).
   const primary = lang.split('-')[0]!;
   const messages: Messages = {
@@ -79,9 +124,10 @@ export function translator(uiLang: string, overrides: MessageOverrides = {}): Tr
     ...(primary !== lang && definedOnly(overrides[primary])),
     ...definedOnly(overrides[lang]),
   };
+  const texts: Record<string, Record<string, string>> = { ...CATALOGUE_TEXTS, ...FETCHED_CATALOGUE };
   const catalogue: Record<string, string> = {
-    ...CATALOGUE_TEXTS[primary],
-    ...CATALOGUE_TEXTS[lang],
+    ...texts[primary],
+    ...texts[lang],
     ...(primary !== lang && definedOnly(overrides[primary])),
     ...definedOnly(overrides[lang]),
   };
@@ -109,12 +155,16 @@ function definedOnly(map: Record<string, unknown> | undefined): Partial<Messages
   );
 }
 
-let last: { uiLang: string; overrides: MessageOverrides | undefined; t: Translate } | undefined;
+let last:
+  { uiLang: string; overrides: MessageOverrides | undefined; fetched: number; t: Translate } | undefined;
 
-/** {@link translator}, built again only when the language or the host's messages change. */
+/**
+ * {@link translator}, built again only when the language, the host's messages or the served
+ * texts read change.
+ */
 export function cachedTranslator(uiLang: string, overrides: MessageOverrides | undefined): Translate {
-  if (last?.uiLang !== uiLang || last.overrides !== overrides)
-    last = { uiLang, overrides, t: translator(uiLang, overrides) };
+  if (last?.uiLang !== uiLang || last.overrides !== overrides || last.fetched !== fetchedCount)
+    last = { uiLang, overrides, fetched: fetchedCount, t: translator(uiLang, overrides) };
   return last.t;
 }
 

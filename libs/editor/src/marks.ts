@@ -13,13 +13,15 @@ export const NOTE_IDS = { sample: 'ccs-note-sample', fallback: 'ccs-note-fallbac
 
 /** Why a text shown in `lang` is not its own: a catalogue sample, a fallback, or neither. */
 export function markOf(element: ContentElement, lang: string): keyof typeof NOTE_IDS | null {
-  if (element.sample?.includes('value')) return 'sample';
   const value = element.value;
+  const own = Array.isArray(value) ? undefined : (value as Record<string, unknown>)[lang];
+  const hasOwn = lang !== 'default' && typeof own === 'string' && own.trim() !== '';
+  // A sample is its `default` text: a text written in the language shown is the owner's there.
+  if (element.sample?.includes('value') && !hasOwn) return 'sample';
   // Parameter names and values are one string for every language (the specification's
   // parameters have no multilingual support): there is nothing to translate, so no flag.
   if (lang === 'default' || Array.isArray(value) || isLanguageNeutral(element)) return null;
-  const own = (value as Record<string, unknown>)[lang];
-  return typeof own === 'string' && own !== '' ? null : 'fallback';
+  return hasOwn ? null : 'fallback';
 }
 
 /** Marks (or unmarks) a rendered text; `hint` is the id of the editing hint it is also described by. */

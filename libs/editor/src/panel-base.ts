@@ -20,6 +20,18 @@ export class PanelBase extends LitElement {
     });
   }
 
+  /**
+   * Moves focus into the panel, on the panel itself (its title names it; Tab goes on to its
+   * first control), so a panel opened from the keyboard is where the keyboard is.
+   */
+  async focusInside(): Promise<void> {
+    await this.updateComplete;
+    const section = this.renderRoot.querySelector<HTMLElement>('.panel');
+    if (!section) return;
+    if (!section.hasAttribute('tabindex')) section.tabIndex = -1;
+    section.focus();
+  }
+
   protected send(name: string, detail?: unknown): void {
     this.dispatchEvent(new CustomEvent(name, { detail, bubbles: true, composed: true }));
   }

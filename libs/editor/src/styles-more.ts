@@ -2,6 +2,23 @@ import { css } from 'lit';
 
 /** The marks on texts not the owner's own (marks.ts): a dashed outline and a badge after the text. */
 export const markStyles = css`
+  /* A text refused as stale, kept to apply again. */
+  .refused {
+    display: flex;
+    flex-wrap: wrap;
+    gap: 0.5rem;
+    align-items: center;
+    border: 1px solid var(--_border, #d1d5db);
+    border-radius: var(--_radius, 6px);
+    background: var(--_surface, #f3f4f6);
+    padding: 0.5rem 0.75rem;
+    margin: 0.5rem 0;
+  }
+  .refused p {
+    flex: 1 1 20rem;
+    margin: 0;
+    overflow-wrap: anywhere;
+  }
   .widget-body .ccs-marked {
     outline: 1px dashed #c2410c;
   }

@@ -240,6 +240,38 @@ describe('white-label-api: no sample content reaches a storefront', () => {
     expect(samplesIn(stored?.marketplace)).toEqual([]);
   });
 
+  test('when the owner writes a sample element in cs, then cs reads it as theirs, default keeps it to fill, and sent back it stays out of the lists', async () => {
+    const shop = await catalogueShop();
+    const [cta] = (await shop.add('BARE', 'cta')) as ContentWidget[];
+    const text = elementByClass(cta!, 'ccs-cta__text');
+    const sampleText = (text.value as Record<string, string>).default!;
+    expect(
+      (
+        await shop.call('PUT', '/content/BARE/type/product', {
+          [cta!.id]: { children: [{ id: text.id, value: { cs: 'Ponožky do zimy.' } }] },
+        })
+      ).status,
+    ).toBe(200);
+    const inCs = (await shop.call('GET', '/content/BARE/type/product?lang=cs')).body as ContentWidget[];
+    expect(elementByClass(inCs[0]!, 'ccs-cta__text').sample).toBeUndefined();
+    const inDefault = (await shop.call('GET', '/content/BARE/type/product?lang=default'))
+      .body as ContentWidget[];
+    expect(elementByClass(inDefault[0]!, 'ccs-cta__text').sample).toEqual(['value']);
+
+    // The widget as read in cs, added again: its default is the catalogue's sample, marked again.
+    const added = await shop.call('POST', '/content/BARE/type/product?lang=cs', {
+      widget_id: inCs[0]!.widget_id,
+      json: inCs[0]!.children,
+    });
+    expect(added.status).toBe(200);
+    const again = (await shop.call('GET', '/content/BARE/type/product?lang=default')).body as ContentWidget[];
+    expect(elementByClass(again.at(-1)!, 'ccs-cta__text').sample).toEqual(['value']);
+    const stored = await shop.stored('BARE');
+    expect(stored?.html.cs).toContain('Ponožky do zimy.');
+    expect(stored?.html.default).not.toContain(sampleText);
+    expect(samplesIn(stored?.html)).toEqual([]);
+  });
+
   test('when a widget with nothing but samples is added, then the lists serve nothing of it and the nested structure leaves it out', async () => {
     const shop = await catalogueShop();
     await shop.add('BARE', 'testimonial');

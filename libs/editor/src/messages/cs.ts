@@ -31,7 +31,10 @@ export const cs: Messages = {
   editHint: 'Klikněte na text (nebo na něm stiskněte Enter) a upravte ho; Enter uloží, Escape zruší.',
   edit: 'Upravit text',
   editNotSaved: 'Neuloženo: {message} Stiskněte v textu Enter pro nový pokus, nebo Escape pro vrácení.',
-  notSaved: 'Vaše úprava nebyla uložena: zobrazené texty jsou ty uložené na serveru.',
+  editNotSavedFinal:
+    'Neuloženo: {message} Nový pokus nepomůže: chcete-li text zachovat, zkopírujte si ho a pak v něm stiskněte Escape, vrátí se uložený text.',
+  notSaved:
+    'Vaše úprava nebyla uložena: zobrazené texty jsou ty uložené na serveru. Pokud ji stále potřebujete, napište ji znovu.',
   media: 'Obrázky a odkazy',
   mediaOf: 'Obrázky a odkazy: {widget}',
   mediaN: 'Obrázek nebo odkaz {n}',
@@ -109,7 +112,8 @@ export const cs: Messages = {
   refusedMainLanguageHint:
     'Nebo nechte nastavit hlavní jazyk obchodu (nastavení default_language) na jazyk, ve kterém váš katalog píše.',
   checking: 'Ověřuji, z čeho může generování psát…',
-  generationFailed: 'Generování selhalo: {message}',
+  generationFailed:
+    'Generování selhalo: {message} Nebyly za něj účtovány žádné kredity; můžete ho spustit znovu.',
   designs: 'Šablony',
   designsTitle: 'Vyplnit šablonu',
   widgetCount: '{n} {n:widget|widgety|widgetů}',
@@ -124,11 +128,14 @@ export const cs: Messages = {
   tooLong: 'Příliš dlouhé: nejvýše {max} znaků.',
   back: 'Zpět',
   errNetwork: 'Obsahová služba není dostupná. Zkontrolujte připojení a zkuste to znovu.',
-  errToken: 'Editor nemá oprávnění: white-label token chybí nebo není platný.',
+  errToken:
+    'Editor nemá oprávnění: jeho přístupový token chybí, vypršel nebo byl zrušen. Načtěte stránku znovu; pokud se to opakuje, obraťte se na správce administrace obchodu.',
   errLicence: 'White-label licence tohoto e-shopu není platná. Obraťte se na dodavatele.',
-  errOrigin: 'Tato stránka ({origin}) nesmí používat editor tohoto e-shopu.',
-  errForbidden: 'Nepovoleno: {message}',
-  errNotFound: 'Nenalezeno: {message}',
+  errOrigin:
+    'Tato stránka ({origin}) nesmí používat editor tohoto e-shopu. Požádejte správce administrace obchodu, aby ji povolil.',
+  errForbidden: 'Nepovoleno: {message} Požádejte správce administrace obchodu o toto oprávnění.',
+  errNotFound:
+    'Nenalezeno: {message} Mezitím to mohlo být odstraněno; stiskněte Načíst znovu a uvidíte aktuální obsah.',
   errConflict: 'Pro tuto položku už generování běží; jeho průběh vidíte níže.',
   undoLast: 'Zpět',
   redo: 'Znovu',
@@ -155,13 +162,19 @@ export const cs: Messages = {
   fallbackShown: 'zobrazeno z výchozího jazyka — zatím nepřeloženo',
   errStale:
     'Obsah byl mezitím změněn jinde (v jiné záložce, jiným člověkem nebo programem). Vaše úprava nebyla uložena.',
+  errStaleChange:
+    'Obsah byl mezitím změněn jinde (v jiné záložce, jiným člověkem nebo programem), proto se nic nezměnilo. Načtěte aktuální obsah a akci zopakujte.',
+  refusedKept: 'Váš neuložený text je uschován: „{text}“. Použijte ho v aktuálním obsahu, nebo ho zahoďte.',
+  reapply: 'Použít můj text znovu',
+  discardRefused: 'Zahodit',
+  refusedGone: 'Napsaný text patří k části, která v aktuálním obsahu už není: nelze ho použít.',
   reloadView: 'Načíst aktuální obsah',
   errCredits: 'Nedostatek kreditů: generování potřebuje {required}, zbývá {remaining}.',
   errInvalid: 'Některé hodnoty nebyly přijaty: {message}',
   errBusy: 'Služba je teď přetížená nebo nedostupná. Nic se neztratilo; zkuste to za chvíli.',
   errTooMany: 'Příliš mnoho požadavků. Zkuste to za chvíli.',
   errServer: 'Na serveru se něco pokazilo ({message}). Zkuste to znovu; pokud to přetrvá, nahlaste to.',
-  errOther: 'Požadavek selhal ({status}): {message}',
+  errOther: 'Požadavek selhal ({status}): {message} Zkuste to znovu; pokud potíže trvají, nahlaste je.',
   errCsp:
     'Zásady zabezpečení obsahu (Content-Security-Policy) této stránky editor blokují ({directive}: {blocked}). Povolte jej v zásadách stránky.',
   retry: 'Zkusit znovu',

@@ -33,7 +33,10 @@ export const en = {
   editHint: 'Click a text (or press Enter on it) to edit; Enter saves, Escape cancels.',
   edit: 'Edit text',
   editNotSaved: 'Not saved: {message} Press Enter in the text to try again, or Escape to put it back.',
-  notSaved: 'Your edit was not saved: the texts shown are the ones saved on the server.',
+  editNotSavedFinal:
+    'Not saved: {message} Trying again cannot help: copy your text if you want to keep it, then press Escape in it to put the saved text back.',
+  notSaved:
+    'Your edit was not saved: the texts shown are the ones saved on the server. Write it again if you still need it.',
   media: 'Images and links',
   mediaOf: 'Images and links of {widget}',
   mediaN: 'Image or link {n}',
@@ -111,7 +114,8 @@ export const en = {
   refusedMainLanguageHint:
     "Or have the shop's main language set (its default_language setting) to a language your catalogue writes in.",
   checking: 'Checking what the generation can write from…',
-  generationFailed: 'The generation failed: {message}',
+  generationFailed:
+    'The generation failed: {message} No credits were charged for it; you can start it again.',
   designs: 'Designs',
   designsTitle: 'Fill a design',
   widgetCount: '{n} {n:widget|widgets}',
@@ -126,11 +130,14 @@ export const en = {
   tooLong: 'Too long: at most {max} characters.',
   back: 'Back',
   errNetwork: 'The content service cannot be reached. Check the connection and try again.',
-  errToken: 'The editor is not authorised: the white-label token is missing or not valid.',
+  errToken:
+    'The editor is not authorised: its access token is missing, expired or revoked. Reload the page; if it happens again, ask whoever runs your shop admin.',
   errLicence: 'The white-label licence of this eshop is not valid. Contact your provider.',
-  errOrigin: 'This page ({origin}) is not allowed to use the editor of this eshop.',
-  errForbidden: 'Not allowed: {message}',
-  errNotFound: 'Not found: {message}',
+  errOrigin:
+    'This page ({origin}) is not allowed to use the editor of this eshop. Ask whoever runs your shop admin to allow it.',
+  errForbidden: 'Not allowed: {message} Ask whoever runs your shop admin for this right.',
+  errNotFound:
+    'Not found: {message} It may have been removed meanwhile; press Reload to see the current content.',
   errConflict: 'A generation is already running for this item; it is shown below.',
   undoLast: 'Undo',
   redo: 'Redo',
@@ -156,13 +163,21 @@ export const en = {
   toFill: 'to fill: sample text, never published',
   fallbackShown: 'shown from default — not translated yet',
   errStale: 'This content was changed elsewhere (another tab, person or program). Your edit was not saved.',
+  errStaleChange:
+    'This content was changed elsewhere (another tab, person or program), so nothing was changed. Reload to see the current content, then do it again.',
+  refusedKept:
+    'Your text that was not saved is kept: “{text}”. Apply it to the current content, or discard it.',
+  reapply: 'Apply my text again',
+  discardRefused: 'Discard it',
+  refusedGone:
+    'The text you wrote belongs to a part that no longer exists in the current content: it cannot be applied.',
   reloadView: 'Reload to see the current content',
   errCredits: 'Not enough credits: the generation needs {required}, {remaining} remain.',
   errInvalid: 'Some values were not accepted: {message}',
   errBusy: 'The service is busy or unavailable right now. Nothing was lost; try again in a moment.',
   errTooMany: 'Too many requests. Try again in a moment.',
   errServer: 'Something went wrong on the server ({message}). Try again; if it persists, report it.',
-  errOther: 'The request failed ({status}): {message}',
+  errOther: 'The request failed ({status}): {message} Try again; if it persists, report it.',
   errCsp:
     "This page's Content-Security-Policy blocks the editor ({directive}: {blocked}). Allow it in the page's policy.",
   retry: 'Try again',

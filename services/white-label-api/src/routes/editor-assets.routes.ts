@@ -1,4 +1,5 @@
 import { readFile } from 'node:fs/promises';
+import { CONTENT_LANGUAGES } from '@catalogue/config';
 import { normaliseOrigin, originsRepository } from '@catalogue/db';
 import { limitByAddress, publicAssetsRouter, Router, type AppContext, type AppState } from '@catalogue/http';
 import type { Deps } from '../deps';
@@ -18,8 +19,20 @@ export function editorAssetsRouter() {
       contentType: 'text/javascript; charset=utf-8',
       load: () => readFile(require.resolve('@catalogue/editor/dist/ccs-editor.js')),
     },
+    // The texts of the UI languages the editor reads when it speaks one (every content language
+    // but the built-in English and Czech), written beside the bundle by the same build.
+    ...EDITOR_FETCHED_LANGUAGES.map((lang) => ({
+      path: `/editor/v1/messages/${lang}.json`,
+      contentType: 'application/json; charset=utf-8',
+      load: () => readFile(require.resolve(`@catalogue/editor/dist/messages/${lang}.json`)),
+    })),
   ]);
 }
+
+/** The content languages whose editor texts are served (the bundle has English and Czech). */
+export const EDITOR_FETCHED_LANGUAGES = CONTENT_LANGUAGES.filter(
+  (lang) => lang !== 'default' && lang !== 'en' && lang !== 'cs',
+);
 
 /**
  * `GET /editor/v1/origin`: whether some eshop allows the calling page's Origin. The API's own

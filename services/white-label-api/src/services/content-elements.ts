@@ -10,6 +10,7 @@ import {
   elementTag,
   findWidget,
   formatsByClass,
+  markUnmarkedSamples,
   mergeValue,
   prepareExtension,
   relabel,
@@ -84,7 +85,7 @@ export function newWidgetFromElements(
     };
   });
   if (Object.keys(errors).length > 0) throw new ValidationError(errors);
-  return {
+  const widget: ContentWidget = {
     id,
     key: 0,
     widget_id: template.id,
@@ -92,6 +93,11 @@ export function newWidgetFromElements(
     html: '',
     is_original: false,
   };
+  // Content read in a language where the owner wrote a text answers `sample` without `value`
+  // (see libs/content sampleIn): its `default` is still the catalogue's sample, marked again
+  // here so sent back it stays out of every public output.
+  const marked = markUnmarkedSamples([{ ...widget, is_original: true }], [template]);
+  return marked ? { ...widget, children: marked[0]!.children } : widget;
 }
 
 function dropEmpty(attributes: Record<string, unknown>): Record<string, unknown> {

@@ -17,6 +17,7 @@ import {
   reorderWidgets,
   starterWidget,
   withWidgetHtml,
+  sampleIn,
   type ContentWidget,
   type Language,
 } from '@catalogue/content';
@@ -93,7 +94,7 @@ export async function listContent(
 ): Promise<VersionedContent> {
   await requireEntity(db, target.eshop.id, target.type, target.entityId);
   const { tree, version } = await contentRevisionsRepository.treeAndVersion(db, keyOf(target));
-  return { widgets: withWidgetHtml(treeOf(tree), lang), version };
+  return { widgets: sampleIn(withWidgetHtml(treeOf(tree), lang), lang), version };
 }
 
 /**
@@ -136,13 +137,13 @@ export async function editContent(
         async (current, sources) => withWidgetHtml(await build(treeOf(current), trx, sources), 'default'),
       );
       await target.recordOutcome?.(trx, {
-        widgets: withWidgetHtml(result.tree, lang),
+        widgets: sampleIn(withWidgetHtml(result.tree, lang), lang),
         version: result.version,
       });
       return result;
     }),
   );
-  return { widgets: withWidgetHtml(saved.tree, lang), version: saved.version };
+  return { widgets: sampleIn(withWidgetHtml(saved.tree, lang), lang), version: saved.version };
 }
 
 /**
