@@ -188,4 +188,18 @@ export const de: Messages = {
   errCsp:
     'Die Content-Security-Policy dieser Seite blockiert den Editor ({directive}: {blocked}). Erlauben Sie ihn in der Richtlinie der Seite.',
   retry: 'Erneut versuchen',
+  formatting: 'Textformatierung',
+  fmtBold: 'Fett',
+  fmtItalic: 'Kursiv',
+  fmtLink: 'Link',
+  fmtBullets: 'Aufzählung',
+  fmtNumbers: 'Nummerierte Liste',
+  fmtClear: 'Formatierung entfernen',
+  fmtKeys:
+    'Alt+F10 oder Umschalt+Tab erreicht diese Schaltflächen, die Pfeiltasten wechseln zwischen ihnen, Escape kehrt zum Text zurück. In einer Liste fügt Enter einen Eintrag hinzu, Strg+Enter speichert.',
+  fmtLinkAddress: 'Linkadresse',
+  fmtLinkApply: 'Link einfügen',
+  fmtLinkCancel: 'Abbrechen',
+  fmtLinkInvalid:
+    'Geben Sie eine vollständige Adresse ein, die mit https://, http://, mailto: oder tel: beginnt (zum Beispiel https://shop.example/page).',
 };

@@ -185,4 +185,18 @@ export const hu: Messages = {
   errCsp:
     'Az oldal Content-Security-Policy szabályzata blokkolja a szerkesztőt ({directive}: {blocked}). Engedélyezze az oldal szabályzatában.',
   retry: 'Újrapróbálás',
+  formatting: 'Szövegformázás',
+  fmtBold: 'Félkövér',
+  fmtItalic: 'Dőlt',
+  fmtLink: 'Hivatkozás',
+  fmtBullets: 'Felsorolás',
+  fmtNumbers: 'Számozott lista',
+  fmtClear: 'Formázás törlése',
+  fmtKeys:
+    'Az Alt+F10 vagy a Shift+Tab ezekre a gombokra visz, a nyílbillentyűk váltanak köztük, az Escape visszavisz a szöveghez. Listában az Enter új elemet ad hozzá, a Ctrl+Enter ment.',
+  fmtLinkAddress: 'Hivatkozás címe',
+  fmtLinkApply: 'Hivatkozás hozzáadása',
+  fmtLinkCancel: 'Mégse',
+  fmtLinkInvalid:
+    'Adjon meg teljes címet, amely https://, http://, mailto: vagy tel: előtaggal kezdődik (például https://shop.example/page).',
 };

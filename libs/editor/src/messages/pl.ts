@@ -181,4 +181,18 @@ export const pl: Messages = {
   errCsp:
     'Content-Security-Policy tej strony blokuje edytor ({directive}: {blocked}). Zezwól na niego w polityce strony.',
   retry: 'Spróbuj ponownie',
+  formatting: 'Formatowanie tekstu',
+  fmtBold: 'Pogrubienie',
+  fmtItalic: 'Kursywa',
+  fmtLink: 'Link',
+  fmtBullets: 'Lista punktowana',
+  fmtNumbers: 'Lista numerowana',
+  fmtClear: 'Wyczyść formatowanie',
+  fmtKeys:
+    'Alt+F10 lub Shift+Tab przechodzi do tych przycisków, strzałki przełączają między nimi, Escape wraca do tekstu. Na liście Enter dodaje element, Ctrl+Enter zapisuje.',
+  fmtLinkAddress: 'Adres linku',
+  fmtLinkApply: 'Dodaj link',
+  fmtLinkCancel: 'Anuluj',
+  fmtLinkInvalid:
+    'Wpisz pełny adres zaczynający się od https://, http://, mailto: lub tel: (na przykład https://shop.example/page).',
 };

@@ -178,4 +178,18 @@ export const sk: Messages = {
   errCsp:
     'Zásady zabezpečenia obsahu (Content-Security-Policy) tejto stránky editor blokujú ({directive}: {blocked}). Povoľte ho v zásadách stránky.',
   retry: 'Skúsiť znova',
+  formatting: 'Formátovanie textu',
+  fmtBold: 'Tučné',
+  fmtItalic: 'Kurzíva',
+  fmtLink: 'Odkaz',
+  fmtBullets: 'Odrážkový zoznam',
+  fmtNumbers: 'Číslovaný zoznam',
+  fmtClear: 'Vymazať formátovanie',
+  fmtKeys:
+    'Alt+F10 alebo Shift+Tab prejde na tieto tlačidlá, šípky sa medzi nimi presúvajú, Escape sa vráti do textu. V zozname Enter pridá položku, Ctrl+Enter uloží.',
+  fmtLinkAddress: 'Adresa odkazu',
+  fmtLinkApply: 'Pridať odkaz',
+  fmtLinkCancel: 'Zrušiť',
+  fmtLinkInvalid:
+    'Zadajte úplnú adresu začínajúcu https://, http://, mailto: alebo tel: (napríklad https://shop.example/page).',
 };

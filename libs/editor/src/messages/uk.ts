@@ -181,4 +181,18 @@ export const uk: Messages = {
   errCsp:
     'Content-Security-Policy цієї сторінки блокує редактор ({directive}: {blocked}). Дозвольте його в політиці сторінки.',
   retry: 'Спробувати ще раз',
+  formatting: 'Форматування тексту',
+  fmtBold: 'Жирний',
+  fmtItalic: 'Курсив',
+  fmtLink: 'Посилання',
+  fmtBullets: 'Маркований список',
+  fmtNumbers: 'Нумерований список',
+  fmtClear: 'Очистити форматування',
+  fmtKeys:
+    'Alt+F10 або Shift+Tab переходить до цих кнопок, стрілки переміщують між ними, Escape повертає до тексту. У списку Enter додає пункт, Ctrl+Enter зберігає.',
+  fmtLinkAddress: 'Адреса посилання',
+  fmtLinkApply: 'Додати посилання',
+  fmtLinkCancel: 'Скасувати',
+  fmtLinkInvalid:
+    'Введіть повну адресу, що починається з https://, http://, mailto: або tel: (наприклад, https://shop.example/page).',
 };
