@@ -6,6 +6,13 @@ import { editorStyles } from './styles';
 import { revisionStyles } from './styles-more';
 import type { RevisionView } from '@catalogue/content/v3';
 
+/** Which revision the storefront serves, and which waited as drafts (an eshop that keeps drafts). */
+function revisionBadge(t: CcsHistoryPanel['t'], r: RevisionView) {
+  if (r.published) return html` <em class="badge published">${t('historyPublished')}</em>`;
+  if (r.draft) return html` <em class="badge draft">${t('historyDraft')}</em>`;
+  return nothing;
+}
+
 /** The content's revisions, newest first: who wrote each, when, in which languages; Restore. */
 export class CcsHistoryPanel extends PanelBase {
   static override styles = [editorStyles, revisionStyles];
@@ -56,7 +63,7 @@ export class CcsHistoryPanel extends PanelBase {
           const langs = r.languages_changed.map((l) => languageName(t, l)).join(', ');
           return html`<li>
             <span
-              ><strong>${t(`source_${r.source}` as MessageKey)}</strong> ·
+              ><strong>${t(`source_${r.source}` as MessageKey)}</strong>${revisionBadge(t, r)} ·
               <time datetime=${r.created_at}>${when}</time
               >${langs ? ` · ${t('historyLanguages', { list: langs })}` : ''}</span
             >
