@@ -226,7 +226,14 @@ describe('white-label-api: drafts, preview and publish', () => {
     const { shop, apiToken } = await listedProduct('draft');
     const before = await storefront(shop, apiToken);
     const published = (await shop.get(PATH)).body;
-    const etag = await writeHeading(shop, 'Thrown away');
+    const seen = await writeHeading(shop, 'Thrown away');
+    const etag = await writeHeading(shop, 'Thrown away too');
+
+    // A discard from an older view of the draft is refused: nothing the person did not see is lost.
+    const stale = await shop.delete(`${PATH}/draft`, { headers: { 'If-Match': seen } });
+    expect(stale.status).toBe(412);
+    expect(stale.body.code).toBe('content_version_mismatch');
+    expect(await drafts(shop)).toHaveLength(1);
 
     const discarded = await shop.delete(`${PATH}/draft`, { headers: { 'If-Match': etag } });
     expect(discarded.status).toBe(200);
