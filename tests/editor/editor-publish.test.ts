@@ -88,6 +88,33 @@ describe('<ccs-editor> drafts: preview and publish', () => {
     await page.close();
   });
 
+  test('when a Czech owner on a phone has a draft, then the bar says so in Czech and discards it after a confirmation', async () => {
+    const shop = await h.shop();
+    await productWith(api, shop, 'PUB-3', ['section']);
+    await setHeading(api, shop, 'PUB-3', 'Do hor');
+    await adminService(h.wl.deps.db).updateEshop(shop.eshop.id, { publishMode: 'draft' });
+    await setHeading(api, shop, 'PUB-3', 'Do hor i do deště');
+    const page = await h.open({ token: shop.whiteLabelToken, entityId: 'PUB-3', uiLang: 'cs', width: 375 });
+    await waitForEvent(page, 'ccs-ready');
+    const bar = page.locator('ccs-editor').locator('ccs-publish-bar');
+    await bar.getByText('Koncept — nezveřejněno').waitFor();
+    await bar.getByRole('button', { name: 'Náhled' }).click();
+    await bar.locator('.storefront-preview').getByText('Do hor i do deště').waitFor();
+    await shot(page, 'publish-cs-375');
+    await expectNoViolations(page, 'cs draft at 375 px');
+
+    // From the keyboard: the question takes the focus, Enter confirms.
+    await bar.getByRole('button', { name: 'Zahodit koncept' }).focus();
+    await page.keyboard.press('Enter');
+    await bar.getByText('Zahodit koncept? Zveřejněná verze zůstane.').waitFor();
+    await page.keyboard.press('Enter');
+    await bar.getByText('Koncept zahozen. Znovu se ukazuje zveřejněná verze.').waitFor();
+    await page.locator('ccs-editor li.widget').getByText('Do hor', { exact: true }).waitFor();
+    expect(await storefrontHtml(shop, 'PUB-3')).not.toContain('deště');
+    await shot(page, 'publish-cs-discarded');
+    await page.close();
+  });
+
   test('when an eshop publishes at once, then the editor shows no publish bar', async () => {
     const shop = await h.shop();
     await productWith(api, shop, 'PUB-2', ['section']);

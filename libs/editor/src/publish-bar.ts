@@ -109,6 +109,20 @@ export class CcsPublishBar extends LitElement {
     }
   }
 
+  /** Asks before discarding; the keyboard goes to the question's buttons, Keep the draft back. */
+  private async confirmDiscard(): Promise<void> {
+    this.confirming = true;
+    await this.updateComplete;
+    this.renderRoot.querySelector<HTMLElement>('.confirm button')?.focus();
+  }
+
+  private keep(): void {
+    this.confirming = false;
+    void this.updateComplete.then(() =>
+      this.renderRoot.querySelector<HTMLElement>('.discard-button')?.focus(),
+    );
+  }
+
   protected override render() {
     const state = this.state;
     if (state === null || (state.publish_mode === 'immediate' && !state.has_draft)) return nothing;
@@ -142,7 +156,7 @@ export class CcsPublishBar extends LitElement {
                   <button
                     class="danger discard-button"
                     ?disabled=${this.busy}
-                    @click=${() => (this.confirming = true)}
+                    @click=${() => void this.confirmDiscard()}
                   >
                     ${t('discardDraft')}
                   </button>`
@@ -155,7 +169,7 @@ export class CcsPublishBar extends LitElement {
           ? html`<div class="confirm" role="alertdialog" aria-labelledby="discard-question">
               <p id="discard-question">${t('confirmDiscard')}</p>
               <button class="danger" @click=${() => void this.act('discard')}>${t('discardDraft')}</button>
-              <button @click=${() => (this.confirming = false)}>${t('keepDraft')}</button>
+              <button @click=${() => this.keep()}>${t('keepDraft')}</button>
             </div>`
           : nothing
       }
