@@ -55,7 +55,11 @@ export class CcsPublishBar extends LitElement {
   }
 
   protected override willUpdate(changed: PropertyValues<this>): void {
-    if ((changed.has('version') || changed.has('entityPath')) && this.api && this.entityPath)
+    if (!this.api || !this.entityPath) return;
+    // An eshop that publishes at once has no draft to follow: its state is read once per entity
+    // (a switch of the setting shows from the next opening), not after every write.
+    const settled = this.state?.publish_mode === 'immediate' && !this.state.has_draft;
+    if (changed.has('entityPath') || changed.has('api') || (changed.has('version') && !settled))
       void this.read();
   }
 
@@ -69,10 +73,13 @@ export class CcsPublishBar extends LitElement {
   }
 
   private async read(): Promise<void> {
+    const path = this.entityPath;
     try {
-      this.state = (await this.api.get<Data<DraftView>>(`${this.base}/draft`)).data;
+      const state = (await this.api.get<Data<DraftView>>(`${this.base}/draft`)).data;
+      // An answer about an entity no longer shown is dropped.
+      if (path === this.entityPath) this.state = state;
     } catch (err) {
-      this.fail(err);
+      if (path === this.entityPath) this.fail(err);
     }
   }
 
