@@ -196,6 +196,20 @@ describe('white-label-api: drafts, preview and publish', () => {
     expect(await drafts(shop)).toHaveLength(1);
   });
 
+  test('when a publish is retried with the same Idempotency-Key, then it answers the first answer again and publishes once', async () => {
+    const { shop } = await listedProduct('draft');
+    const etag = await writeHeading(shop, 'Retried');
+    const headers = { 'If-Match': etag, 'Idempotency-Key': 'publish-retried-1' };
+
+    const first = await shop.post(`${PATH}/publish`, undefined, { headers });
+    const retried = await shop.post(`${PATH}/publish`, undefined, { headers });
+
+    expect(first.status).toBe(200);
+    expect(retried.status).toBe(200);
+    expect(retried.body).toEqual(first.body);
+    expect(await db()('content_revisions').where({ eshop_id: shop.id, source: 'publish' })).toHaveLength(1);
+  });
+
   test('when another eshop publishes, discards or reads the draft of an entity id, then it reaches only its own (404 or no_draft) and the draft stays', async () => {
     const { shop, apiToken } = await listedProduct('draft');
     await writeHeading(shop, 'Mine');
