@@ -75,6 +75,7 @@ const DOCS_FILES = [
   'services/white-label-api/src/routes/entities.docs.yaml',
   'services/white-label-api/src/routes/fill-design.docs.yaml',
   'services/white-label-api/src/routes/content.docs.yaml',
+  'services/white-label-api/src/routes/drafts.docs.yaml',
   'services/white-label-api/src/routes/designs.docs.yaml',
   'services/white-label-api/src/routes/credit.docs.yaml',
   'services/white-label-api/src/routes/prompts.docs.yaml',

@@ -21,6 +21,7 @@ const ENTITIES = [
 const TABLES = [
   ...TENANT_TABLES_WITH_IDS,
   'content',
+  'content_drafts',
   'credit_accounts',
   'credit_ledger',
   'events',
@@ -54,6 +55,7 @@ export async function readBack(db: Knex, target: ReadBackTarget): Promise<Record
     ...ENTITIES.flatMap(([id, type]) => [
       `${WL}/content/${id}/type/${type}?lang=cs`,
       `${WL}/entity/${id}/type/${type}/html`,
+      `${WL}/content/${id}/type/${type}/draft`,
     ]),
     // A job B could start for A shows in A's generation_jobs rows; A's own job is read here.
     `${WL}/content/C1/type/category/generate`,

@@ -209,6 +209,7 @@ describe('admin CLI: eshop show and list', () => {
       rate_limit_per_minute: null,
       content_fallback: 'fallback',
       default_language: null,
+      publish_mode: 'immediate',
       created_at: created.eshop.createdAt.toISOString(),
       updated_at: created.eshop.updatedAt.toISOString(),
       origins: ['http://localhost:8080', 'https://admin.shop.test'],
@@ -285,6 +286,7 @@ describe('admin CLI: eshop show and list', () => {
       rate_limit_per_minute: null,
       content_fallback: 'fallback',
       default_language: null,
+      publish_mode: 'immediate',
       created_at: second.eshop.createdAt.toISOString(),
       updated_at: second.eshop.updatedAt.toISOString(),
     });
@@ -382,6 +384,32 @@ describe('admin CLI: eshop set', () => {
     expect(afterRefusals).toEqual({ content_fallback: 'omit', default_language: 'en' });
     expect(json(cleared)).toMatchObject({ content_fallback: 'fallback', default_language: null });
     expect(await stored()).toEqual({ content_fallback: 'fallback', default_language: null });
+  });
+
+  it('when --publish-mode is given, then eshop show prints it, a bad value changes nothing and immediate switches back', async () => {
+    // Arrange
+    const created = await makeEshop(harness.db);
+    const id = String(created.eshop.id);
+    const stored = async () =>
+      (await harness.db('eshops').where({ id: created.eshop.id }).first('publish_mode'))!.publish_mode;
+
+    // Act
+    const initial = await stored();
+    const set = await cli('eshop', 'set', id, '--publish-mode', 'draft');
+    const shown = await cli('eshop', 'show', id);
+    const refused = await cli('eshop', 'set', id, '--publish-mode', 'later');
+    const afterRefusal = await stored();
+    const back = await cli('eshop', 'set', id, '--publish-mode', 'immediate');
+
+    // Assert
+    expect(initial).toBe('immediate');
+    expect(json(set).publish_mode).toBe('draft');
+    expect(json(shown).publish_mode).toBe('draft');
+    expect(refused.code).toBe(1);
+    expect(refused.err).toBe('error: --publish-mode takes immediate or draft (got "later")\n');
+    expect(afterRefusal).toBe('draft');
+    expect(json(back).publish_mode).toBe('immediate');
+    expect(await stored()).toBe('immediate');
   });
 
   it('when the database is written around the CLI, then its checks refuse an unknown policy or language', async () => {

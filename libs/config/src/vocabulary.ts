@@ -27,11 +27,28 @@ export type GenerationJobStatus = (typeof GENERATION_JOB_STATUSES)[number];
 
 /**
  * Who wrote a revision of an entity's content (`content_revisions.source`): people in the editor,
- * a fill, a generation job, an import's re-render, a restore, or a one-off repair of stored
- * content run when the database is prepared.
+ * a fill, a generation job, an import's re-render, a restore, a one-off repair of stored
+ * content run when the database is prepared, and (an eshop whose edits wait as drafts) the
+ * publishing of a draft or its discarding.
  */
-export const REVISION_SOURCES = ['editor', 'fill', 'generation', 'import', 'restore', 'repair'] as const;
+export const REVISION_SOURCES = [
+  'editor',
+  'fill',
+  'generation',
+  'import',
+  'restore',
+  'repair',
+  'publish',
+  'discard',
+] as const;
 export type RevisionSource = (typeof REVISION_SOURCES)[number];
+
+/**
+ * Whether the editor's writes reach the storefront at once (`immediate`, the specification's
+ * behaviour) or wait as a draft until published (`draft`), per eshop (`eshops.publish_mode`).
+ */
+export const PUBLISH_MODES = ['immediate', 'draft'] as const;
+export type PublishMode = (typeof PUBLISH_MODES)[number];
 
 /** What happened, as the change feed and webhooks tell it (the `events_type_known` check lists the same). */
 export const EVENT_TYPES = [

@@ -14,6 +14,7 @@ import {
 } from '@catalogue/content';
 import {
   catalogueRepository,
+  contentDraftsRepository,
   contentRepository,
   contentRevisionsRepository,
   eventsRepository,
@@ -315,6 +316,14 @@ export function languagesChanged(
  * ContentVersionMismatch), and touches the item so lists that follow `updated_at` see the new
  * content and (for an item the lists serve) writes its `item.content_ready` event, last in the
  * transaction.
+ *
+ * Drafts (docs/decisions.md, "Drafts and publishing"): the tree `build` starts from is the
+ * entity's draft when it has one. In an eshop whose `publish_mode` is `draft` (read here, in the
+ * transaction), a write other than `publish` stores the new tree as the draft instead (with its
+ * html, a revision marked draft, the content's next version) and leaves the content row, the
+ * item and the events alone: the storefront keeps serving what was published. Otherwise the
+ * write publishes as described above, and a draft it started from is deleted with it (`publish`
+ * without a draft is refused with NoDraft).
  */
 export async function saveEditorContent(
   trx: Knex.Transaction,
@@ -344,9 +353,17 @@ export async function saveEditorContent(
   if (target.ifMatch !== undefined && !target.ifMatch.includes(current)) {
     throw new ContentVersionMismatch(target.ifMatch, current);
   }
-  const tree = await build(existing?.tree as ContentWidget[] | undefined, sources);
+  const draft = await contentDraftsRepository.lock(trx, key);
+  const publishing = target.source.kind === 'publish';
+  if (publishing && draft === undefined) throw new NoDraft();
+  const toDraft = !publishing && (await contentDraftsRepository.modeOf(trx, eshop.id)) === 'draft';
+  const tree = await build((draft?.tree ?? existing?.tree) as ContentWidget[] | undefined, sources);
   const snippet: SnippetEntity = sources?.snippet ?? { type: entityType, name: target.fallbackName ?? null };
   const outputs = renderAll(tree, snippet, eshop.languages, fallbackPolicyOf(eshop));
+  if (toDraft) {
+    const at = { key, head, existing, draftHtml: draft?.html, snippet, eshop, source: target.source };
+    return saveDraft(trx, at, tree, outputs);
+  }
   // Content that has no revision yet (composed by an import, or stored before revisions) is kept
   // as revision 1 first, so this write can be undone.
   const base =
@@ -358,6 +375,8 @@ export async function saveEditorContent(
         )
       : current;
   await contentRepository.save(trx, key, { origin: 'editor', tree, ...outputs });
+  // The draft this write started from is now what the storefront serves.
+  if (draft !== undefined) await contentDraftsRepository.remove(trx, key);
   const revision = await contentRevisionsRepository.record(trx, key, base + 1, {
     source: target.source.kind,
     generationJobId: target.source.kind === 'generation' ? target.source.jobId : null,
@@ -374,5 +393,65 @@ export async function saveEditorContent(
       { type: 'item.content_ready', entityType: catalogueType, externalId, data: { status: item.status } },
     ]);
   }
+  return { tree, ...outputs, version: revision.version, revisionId: revision.id };
+}
+
+/** `publish` or `discard` of an entity that has no draft: nothing to do, nothing written. */
+export class NoDraft extends Error {
+  constructor() {
+    super('The entity has no draft');
+    this.name = 'NoDraft';
+  }
+}
+
+/**
+ * A write of an eshop in draft mode: the new tree becomes the entity's draft (its html kept for
+ * the preview) and the entity's next revision, marked draft; the content row keeps the published
+ * tree and outputs (created empty when the entity had none, so the draft and its revisions have
+ * the row they belong to). No item touch, no event: nothing the storefront reads changed.
+ */
+async function saveDraft(
+  trx: Knex.Transaction,
+  at: {
+    key: ContentKey;
+    head: Awaited<ReturnType<typeof contentRevisionsRepository.head>>;
+    existing: LockedContent;
+    /** The html of the draft this write replaces (undefined: no draft). */
+    draftHtml: Partial<Record<string, string>> | undefined;
+    snippet: SnippetEntity;
+    eshop: RenderingEshop;
+    source: EditorRevisionSource;
+  },
+  tree: ContentWidget[],
+  outputs: RenderedContent,
+): Promise<SavedEditorContent> {
+  const { key, head, eshop } = at;
+  // The languages changed are those whose html differs from what the person saw before.
+  const before = at.draftHtml ?? head?.html ?? {};
+  let base = head?.version ?? 0;
+  if (head === undefined) {
+    // Nothing published yet: the published state is the empty content (origin `composed`, so a
+    // catalogue item's first render still composes it from the item's data), served exactly as
+    // no content is (`languages_complete` not computed).
+    const empty = renderAll([], at.snippet, eshop.languages, fallbackPolicyOf(eshop));
+    await contentRepository.save(trx, key, {
+      origin: 'composed',
+      tree: [],
+      ...empty,
+      languages_complete: null,
+    });
+  } else if (base === 0 && !head.treeEmpty) {
+    base = await contentRevisionsRepository.recordBaseline(
+      trx,
+      key,
+      at.existing?.origin === 'composed' ? 'import' : 'editor',
+    );
+  }
+  await contentDraftsRepository.save(trx, key, { tree, html: outputs.html });
+  const revision = await contentDraftsRepository.recordDraft(trx, key, base + 1, {
+    source: at.source.kind,
+    generationJobId: at.source.kind === 'generation' ? at.source.jobId : null,
+    languagesChanged: languagesChanged(before, outputs.html),
+  });
   return { tree, ...outputs, version: revision.version, revisionId: revision.id };
 }

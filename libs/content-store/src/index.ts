@@ -7,9 +7,12 @@ export {
   languagesChanged,
   lockContentAndSources,
   materialOf,
+  NoDraft,
   productRef,
   saveEditorContent,
 } from './entity-content';
+export { discardDraft, draftState } from './drafts';
+export type { DiscardedDraft } from './drafts';
 export type {
   EditorContentTarget,
   EditorRevisionSource,

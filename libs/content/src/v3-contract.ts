@@ -151,7 +151,25 @@ export interface RevisionView {
   /** What its generation was charged, once settled (null otherwise). */
   credits_charged: number | null;
   languages_changed: string[];
+  /** A write that waited as a draft (never served by the storefront). */
+  draft: boolean;
+  /** The revision the storefront serves now. */
+  published: boolean;
   created_at: string;
+}
+
+/** `GET …/content/…/draft`: the entity's draft state and the html a preview shows. */
+export interface DraftView {
+  publish_mode: 'immediate' | 'draft';
+  has_draft: boolean;
+  /** The content's version (the ETag of the editor's view). */
+  version: number;
+  /** The version of the revision the storefront serves (null: none yet). */
+  published_version: number | null;
+  /** When the draft was last written (null: no draft). */
+  draft_updated_at: string | null;
+  /** The draft rendered as the storefront would serve it once published (no draft: the published html). */
+  html: Record<string, string>;
 }
 
 /** `POST /register-entity`, `GET /entity`: an entity, its texts as one string. */

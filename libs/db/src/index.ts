@@ -84,6 +84,8 @@ export type {
 } from './repositories/listing.repository';
 export { contentColumns, contentRepository } from './repositories/content.repository';
 export { contentRevisionsRepository } from './repositories/content-revisions.repository';
+export { contentDraftsRepository } from './repositories/content-drafts.repository';
+export type { DraftState, EditorView, PublishMode } from './repositories/content-drafts.repository';
 export type {
   ImportRevision,
   RevisionSource,

@@ -96,6 +96,15 @@ export interface SchemaRows {
     revisions_trimmed_to: number;
     list_json: string | null;
   };
+  content_drafts: {
+    eshop_id: number;
+    entity_type: string;
+    external_id: string;
+    tree: Json;
+    html: Json;
+    created_at: Date;
+    updated_at: Date;
+  };
   content_revisions: {
     id: number;
     eshop_id: number;
@@ -107,6 +116,7 @@ export interface SchemaRows {
     languages_changed: Json;
     tree: Json;
     created_at: Date;
+    draft: boolean;
   };
   credit_accounts: {
     eshop_id: number;
@@ -171,6 +181,7 @@ export interface SchemaRows {
     content_fallback: string;
     default_language: string | null;
     content_revisions_keep: number | null;
+    publish_mode: string;
   };
   event_sequences: {
     eshop_id: number;
@@ -463,7 +474,8 @@ export interface SchemaOptionalOnInsert {
     | 'version'
     | 'revisions_trimmed_to'
     | 'list_json';
-  content_revisions: 'id' | 'generation_job_id' | 'languages_changed' | 'created_at';
+  content_drafts: 'html' | 'created_at' | 'updated_at';
+  content_revisions: 'id' | 'generation_job_id' | 'languages_changed' | 'created_at' | 'draft';
   credit_accounts: 'balance' | 'reserved' | 'updated_at' | 'low_balance_threshold';
   credit_ledger: 'id' | 'reserved_delta' | 'job_id' | 'reason' | 'created_at';
   credit_prices: 'updated_at';
@@ -494,7 +506,8 @@ export interface SchemaOptionalOnInsert {
     | 'rate_limit_per_minute'
     | 'content_fallback'
     | 'default_language'
-    | 'content_revisions_keep';
+    | 'content_revisions_keep'
+    | 'publish_mode';
   event_sequences: 'last_seq';
   events: 'occurred_at' | 'data' | 'traceparent';
   generation_jobs:
@@ -580,6 +593,7 @@ export interface SchemaGenerated {
   brands: 'id';
   categories: 'id';
   content: never;
+  content_drafts: never;
   content_revisions: 'id';
   credit_accounts: never;
   credit_ledger: 'id';
@@ -618,6 +632,7 @@ export interface SchemaJson {
   brands: 'name' | 'url' | 'description' | 'seo_title' | 'seo_description';
   categories: 'name' | 'url' | 'description' | 'seo_title' | 'seo_description' | 'images';
   content: 'tree' | 'html' | 'marketplace' | 'nested' | 'site_link' | 'rich_snippet' | 'languages_complete';
+  content_drafts: 'tree' | 'html';
   content_revisions: 'languages_changed' | 'tree';
   credit_accounts: never;
   credit_ledger: never;

@@ -12,7 +12,14 @@
  * jsonb columns are written as JSON text or an object (pg would send a JS array as a Postgres
  * array, so not an array); any column also takes a knex raw (`now()`, a subquery).
  */
-import type { EventType, GenerationJobStatus, Language, WhiteLabelEntityType } from '@catalogue/config';
+import type {
+  EventType,
+  GenerationJobStatus,
+  Language,
+  PublishMode,
+  RevisionSource,
+  WhiteLabelEntityType,
+} from '@catalogue/config';
 import type { Knex } from 'knex';
 import type { GenerateJobContext } from './generate-context';
 import type { JsonDocument } from './json';
@@ -81,7 +88,7 @@ export interface ColumnTypes {
     languages_complete: string[];
   } & Omit<ContentOutputs, 'languages_complete'>;
   content_revisions: {
-    source: 'editor' | 'fill' | 'generation' | 'import' | 'restore' | 'repair';
+    source: RevisionSource;
     languages_changed: string[];
     tree: unknown[];
   };
@@ -98,6 +105,12 @@ export interface ColumnTypes {
     languages: Language[];
     content_fallback: ContentFallback;
     default_language: Exclude<Language, 'default'>;
+    publish_mode: PublishMode;
+  };
+  content_drafts: {
+    entity_type: ContentEntityType;
+    tree: unknown[];
+    html: Partial<Record<string, string>>;
   };
   products: EntityLangColumns & { short_description: LangMap };
   categories: EntityLangColumns;

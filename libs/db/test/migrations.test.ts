@@ -86,6 +86,7 @@ const MIGRATIONS = [
   '20261127000600_event_trace_context',
   '20261127000900_tenant_scoped_keys',
   '20261128000200_list_json',
+  '20261128004700_content_drafts',
 ];
 
 async function databaseExists(name: string): Promise<boolean> {

@@ -28,6 +28,7 @@ import './generate-panel';
 import './designs-panel';
 import './media-form';
 import './history-panel';
+import './publish-bar';
 import { creditsSpentOn } from './confirm-replace';
 
 /** The id of the text every editable text is described by. */
@@ -153,6 +154,16 @@ export class CcsEditor extends EditorHostApi {
     const t = this.t;
     const running = this.job && (this.job.status === 'pending' || this.job.status === 'running');
     return html`
+      <ccs-publish-bar
+        .api=${this.api}
+        .t=${t}
+        .entityPath=${this.entityPath}
+        .entityId=${this.content.entityId}
+        .lang=${this.lang}
+        .version=${this.content.version}
+        @ccs-content-replaced=${() => void this.reload()}
+        @ccs-failed=${(e: CustomEvent<unknown>) => this.fail(e.detail)}
+      ></ccs-publish-bar>
       ${
         running
           ? html`<div class="progress" role="status">

@@ -6,6 +6,17 @@ import { editorStyles } from './styles';
 import { revisionStyles } from './styles-more';
 import type { RevisionView } from '@catalogue/content/v3';
 
+/**
+ * Which revision the storefront serves, and which waited as drafts: only where drafts were kept
+ * (`drafting`); an eshop that publishes at once serves its newest revision, always.
+ */
+function revisionBadge(t: CcsHistoryPanel['t'], r: RevisionView, drafting: boolean) {
+  if (!drafting) return nothing;
+  if (r.published) return html` <em class="badge published">${t('historyPublished')}</em>`;
+  if (r.draft) return html` <em class="badge draft">${t('historyDraft')}</em>`;
+  return nothing;
+}
+
 /** The content's revisions, newest first: who wrote each, when, in which languages; Restore. */
 export class CcsHistoryPanel extends PanelBase {
   static override styles = [editorStyles, revisionStyles];
@@ -46,6 +57,9 @@ export class CcsHistoryPanel extends PanelBase {
 
   protected override render() {
     const t = this.t;
+    const drafting = (this.revisions ?? []).some(
+      (r) => r.draft || r.source === 'publish' || r.source === 'discard',
+    );
     return html`<section class="panel" aria-labelledby="history-title">
       <h3 id="history-title">${t('historyTitle')}</h3>
       ${this.revisions === null ? html`<p class="hint">${t('loading')}</p>` : nothing}
@@ -56,7 +70,7 @@ export class CcsHistoryPanel extends PanelBase {
           const langs = r.languages_changed.map((l) => languageName(t, l)).join(', ');
           return html`<li>
             <span
-              ><strong>${t(`source_${r.source}` as MessageKey)}</strong> ·
+              ><strong>${t(`source_${r.source}` as MessageKey)}</strong>${revisionBadge(t, r, drafting)} ·
               <time datetime=${r.created_at}>${when}</time
               >${langs ? ` · ${t('historyLanguages', { list: langs })}` : ''}</span
             >

@@ -60,6 +60,19 @@ export const revisionStyles = css`
     padding: 0.25rem 0;
     border-bottom: 1px solid var(--_border);
   }
+  ol.revisions .badge {
+    font-style: normal;
+    font-size: 0.875em;
+    padding: 0 0.375rem;
+    border: 1px solid currentColor;
+    border-radius: var(--_radius);
+  }
+  ol.revisions .badge.published {
+    color: var(--ccs-published, #166534);
+  }
+  ol.revisions .badge.draft {
+    color: var(--ccs-draft, #92400e);
+  }
 `;
 
 /** The formatting toolbar of a rich text being edited (format-toolbar.ts), drawn inside the preview. */

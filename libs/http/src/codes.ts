@@ -34,6 +34,10 @@ export const ERROR_CODES = {
     status: 409,
     meaning: 'A request with this Idempotency-Key is still being processed; retry later.',
   },
+  no_draft: {
+    status: 409,
+    meaning: 'The entity has no draft to publish or discard (its edits are already published).',
+  },
   webhook_disabled: {
     status: 409,
     meaning: 'The webhook endpoint is disabled (deliveries failed for too long); enable it first.',

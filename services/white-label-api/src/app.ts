@@ -14,6 +14,7 @@ import { editorAssetsRouter, editorOriginRouter } from './routes/editor-assets.r
 import { generateCheckRoutes, generateRoutes } from './routes/generate.routes';
 import { licenceRoutes } from './routes/licence.routes';
 import { contentRoutes } from './routes/content.routes';
+import { draftRoutes } from './routes/drafts.routes';
 import { creditRoutes } from './routes/credit.routes';
 import { designsRoutes } from './routes/designs.routes';
 import { entitiesRoutes } from './routes/entities.routes';
@@ -50,6 +51,7 @@ export function createApp(deps: Deps): HttpApp {
         widgetsRoutes,
         favouritesRoutes,
         contentRoutes,
+        draftRoutes,
       ].map((r) => r(deps)),
       licenceRoutes(deps),
       generateCheckRoutes(deps),

@@ -18,6 +18,7 @@ import {
   MAX_RATE_LIMIT,
   MAX_REVISIONS_KEEP,
   onOff,
+  publishMode,
   type CommandGroup,
 } from './options';
 
@@ -75,6 +76,7 @@ export const eshopCommands: CommandGroup = (program, admin, answer) => {
     .option('--content-fallback <fallback|omit>', 'what a page does with a text its language lacks')
     .option('--default-language <code|none>', 'the language the default texts are written in')
     .option('--revisions-keep <count|default>', 'content revisions kept per entity')
+    .option('--publish-mode <immediate|draft>', "whether the editor's writes wait as drafts until published")
     .action(async (id: string, o: Record<string, string | undefined>) => {
       const patch: Partial<EshopInput> = {
         name: o.name === undefined ? undefined : eshopName(o.name),
@@ -91,6 +93,7 @@ export const eshopCommands: CommandGroup = (program, admin, answer) => {
       }
       if (o.contentFallback !== undefined) patch.contentFallback = contentFallback(o.contentFallback);
       if (o.defaultLanguage !== undefined) patch.defaultLanguage = defaultLanguage(o.defaultLanguage);
+      if (o.publishMode !== undefined) patch.publishMode = publishMode(o.publishMode);
       const changes = Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined));
       const keep =
         o.revisionsKeep === undefined

@@ -1,6 +1,6 @@
 // What the admin commands share: parsing of their words into the service's types, refused with
 // an AdminError that names the flag or argument.
-import { CONTENT_LANGUAGES } from '@catalogue/config';
+import { CONTENT_LANGUAGES, PUBLISH_MODES, type PublishMode } from '@catalogue/config';
 import { CONTENT_FALLBACKS, type ContentFallback, type EshopInput } from '@catalogue/db';
 import type { Command } from 'commander';
 import { AdminError, parsePositiveInt, type AdminService } from '../admin.service';
@@ -18,6 +18,14 @@ export function contentFallback(value: string): ContentFallback {
     throw new AdminError(`--content-fallback takes ${CONTENT_FALLBACKS.join(' or ')} (got "${value}")`);
   }
   return value as ContentFallback;
+}
+
+/** Whether the eshop's editor writes reach the storefront at once or wait as drafts. */
+export function publishMode(value: string): PublishMode {
+  if (!(PUBLISH_MODES as readonly string[]).includes(value)) {
+    throw new AdminError(`--publish-mode takes ${PUBLISH_MODES.join(' or ')} (got "${value}")`);
+  }
+  return value as PublishMode;
 }
 
 /** The language the eshop's `default` texts are written in, or `none` (not said: marked `und`). */

@@ -17,6 +17,10 @@ export interface RevisionSummary {
   /** What the revision's generation job was charged (null: not a generation, or not settled yet). */
   credits_charged: number | null;
   languages_changed: string[];
+  /** A draft write (an eshop whose edits wait until published): never served by the storefront. */
+  draft: boolean;
+  /** Whether this is the revision the storefront serves (the newest that is not a draft). */
+  published: boolean;
   created_at: string;
 }
 
@@ -45,13 +49,18 @@ const SUMMARY_COLUMNS = [
   'r.generation_job_id as generation_id',
   'j.charged_cost as credits_charged',
   'r.languages_changed',
+  'r.draft',
 ] as const;
 
 /** A revision as list() reads it: SUMMARY_COLUMNS, and its time as text. */
-type SummaryRow = Pick<Row<'content_revisions'>, 'id' | 'version' | 'source' | 'languages_changed'> & {
+type SummaryRow = Pick<
+  Row<'content_revisions'>,
+  'id' | 'version' | 'source' | 'languages_changed' | 'draft'
+> & {
   generation_id: Row<'content_revisions'>['generation_job_id'];
   credits_charged: Row<'generation_jobs'>['charged_cost'];
   created_at: string;
+  published: boolean;
 };
 
 export const contentRevisionsRepository = {
@@ -190,7 +199,16 @@ export const contentRevisionsRepository = {
         .leftJoin('generation_jobs as j', (join) =>
           join.on('j.eshop_id', 'r.eshop_id').andOn('j.id', 'r.generation_job_id'),
         )
-        .select(...SUMMARY_COLUMNS, db.raw(`${isoOffset('r.created_at')} as created_at`))
+        .select(
+          ...SUMMARY_COLUMNS,
+          db.raw(`${isoOffset('r.created_at')} as created_at`),
+          // The storefront serves the newest revision that is not a draft.
+          db.raw(
+            `not r.draft and r.version = (select max(p.version) from content_revisions p
+               where p.eshop_id = r.eshop_id and p.entity_type = r.entity_type
+                 and p.external_id = r.external_id and not p.draft) as published`,
+          ),
+        )
         .where({
           'r.eshop_id': key.eshopId,
           'r.entity_type': key.entityType,
@@ -209,6 +227,8 @@ export const contentRevisionsRepository = {
         'generation_id',
         'credits_charged',
         'languages_changed',
+        'draft',
+        'published',
         'created_at',
       ]).map((r) => ({
         id: Number(r.id),
@@ -217,6 +237,8 @@ export const contentRevisionsRepository = {
         generation_id: r.generation_id === null ? null : Number(r.generation_id),
         credits_charged: r.credits_charged === null ? null : Number(r.credits_charged),
         languages_changed: r.languages_changed,
+        draft: r.draft,
+        published: r.published,
         created_at: r.created_at,
       })),
       total: countOf(count[0]),

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import type { Language } from '@catalogue/config';
+import type { Language, PublishMode } from '@catalogue/config';
 import { checkedRow, checkedRows, countOf } from '../sql-rows';
 import type { Row, Update } from '../tables';
 
@@ -22,6 +22,8 @@ export interface Eshop {
   contentFallback: ContentFallback;
   /** The language the `default` texts are written in (the marker's code); null: not said (`und`). */
   defaultLanguage: Exclude<Language, 'default'> | null;
+  /** `immediate`: editor writes reach the storefront at once; `draft`: they wait until published. */
+  publishMode: PublishMode;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -36,6 +38,7 @@ export interface EshopInput {
   rateLimitPerMinute?: number | null;
   contentFallback?: ContentFallback;
   defaultLanguage?: Exclude<Language, 'default'> | null;
+  publishMode?: PublishMode;
 }
 
 /** An eshop as selectEshop reads it: the stored columns, the licence's last day as text. */
@@ -54,6 +57,7 @@ const ESHOP_COLUMNS = [
   'rate_limit_per_minute',
   'content_fallback',
   'default_language',
+  'publish_mode',
   'created_at',
   'updated_at',
 ] as const satisfies readonly (keyof EshopRow)[];
@@ -77,6 +81,7 @@ export function selectEshop(db: Knex | Knex.Transaction) {
     'eshops.rate_limit_per_minute',
     'eshops.content_fallback',
     'eshops.default_language',
+    'eshops.publish_mode',
     'eshops.created_at',
     'eshops.updated_at',
   );
@@ -94,6 +99,7 @@ function toEshop(row: EshopRow): Eshop {
     rateLimitPerMinute: row.rate_limit_per_minute,
     contentFallback: row.content_fallback,
     defaultLanguage: row.default_language,
+    publishMode: row.publish_mode,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
   };
@@ -110,6 +116,7 @@ function toRow(input: Partial<EshopInput>): Update<'eshops'> {
   if (input.rateLimitPerMinute !== undefined) row.rate_limit_per_minute = input.rateLimitPerMinute;
   if (input.contentFallback !== undefined) row.content_fallback = input.contentFallback;
   if (input.defaultLanguage !== undefined) row.default_language = input.defaultLanguage;
+  if (input.publishMode !== undefined) row.publish_mode = input.publishMode;
   return row;
 }
 

@@ -202,4 +202,23 @@ export const de: Messages = {
   fmtLinkCancel: 'Abbrechen',
   fmtLinkInvalid:
     'Geben Sie eine vollständige Adresse ein, die mit https://, http://, mailto: oder tel: beginnt (zum Beispiel https://shop.example/page).',
+  source_publish: 'Veröffentlicht',
+  source_discard: 'Entwurf verworfen',
+  historyPublished: 'im Shop',
+  historyDraft: 'Entwurf',
+  publishRegion: 'Veröffentlichung',
+  draftNotPublished: 'Entwurf — nicht veröffentlicht',
+  draftHint:
+    'Ihre Änderungen sind als Entwurf gespeichert. Der Shop zeigt die veröffentlichte Fassung, bis Sie veröffentlichen.',
+  publishedState: 'Veröffentlicht — der Shop zeigt diesen Inhalt.',
+  preview: 'Vorschau',
+  previewTitle: 'Vorschau des Entwurfs, wie der Shop ihn zeigen wird ({language})',
+  previewPublishedTitle: 'Der veröffentlichte Inhalt, wie der Shop ihn zeigt ({language})',
+  previewEmpty: 'In dieser Sprache gibt es nichts zu zeigen.',
+  publish: 'Veröffentlichen',
+  discardDraft: 'Entwurf verwerfen',
+  confirmDiscard: 'Den Entwurf verwerfen? Die veröffentlichte Fassung bleibt erhalten.',
+  keepDraft: 'Entwurf behalten',
+  publishedNow: 'Veröffentlicht. Der Shop zeigt jetzt diesen Inhalt.',
+  draftDiscarded: 'Entwurf verworfen. Die veröffentlichte Fassung wird wieder gezeigt.',
 };

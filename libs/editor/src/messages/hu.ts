@@ -199,4 +199,23 @@ export const hu: Messages = {
   fmtLinkCancel: 'Mégse',
   fmtLinkInvalid:
     'Adjon meg teljes címet, amely https://, http://, mailto: vagy tel: előtaggal kezdődik (például https://shop.example/page).',
+  source_publish: 'Közzétéve',
+  source_discard: 'Piszkozat elvetve',
+  historyPublished: 'a webáruházban',
+  historyDraft: 'piszkozat',
+  publishRegion: 'Közzététel',
+  draftNotPublished: 'Piszkozat — nincs közzétéve',
+  draftHint:
+    'A módosítások piszkozatként vannak mentve. A webáruház a közzétett változatot mutatja, amíg közzé nem teszi.',
+  publishedState: 'Közzétéve — a webáruház ezt a tartalmat mutatja.',
+  preview: 'Előnézet',
+  previewTitle: 'A piszkozat előnézete, ahogy a webáruház mutatni fogja ({language})',
+  previewPublishedTitle: 'A közzétett tartalom, ahogy a webáruház mutatja ({language})',
+  previewEmpty: 'Ezen a nyelven nincs mit mutatni.',
+  publish: 'Közzététel',
+  discardDraft: 'Piszkozat elvetése',
+  confirmDiscard: 'Elveti a piszkozatot? A közzétett változat megmarad.',
+  keepDraft: 'Piszkozat megtartása',
+  publishedNow: 'Közzétéve. A webáruház most ezt a tartalmat mutatja.',
+  draftDiscarded: 'Piszkozat elvetve. Ismét a közzétett változat látható.',
 };

@@ -195,4 +195,23 @@ export const pl: Messages = {
   fmtLinkCancel: 'Anuluj',
   fmtLinkInvalid:
     'Wpisz pełny adres zaczynający się od https://, http://, mailto: lub tel: (na przykład https://shop.example/page).',
+  source_publish: 'Opublikowano',
+  source_discard: 'Szkic odrzucony',
+  historyPublished: 'w sklepie',
+  historyDraft: 'szkic',
+  publishRegion: 'Publikacja',
+  draftNotPublished: 'Szkic — nieopublikowany',
+  draftHint:
+    'Zmiany są zapisane jako szkic. Sklep pokazuje opublikowaną wersję, dopóki jej nie opublikujesz.',
+  publishedState: 'Opublikowano — sklep pokazuje tę treść.',
+  preview: 'Podgląd',
+  previewTitle: 'Podgląd szkicu tak, jak pokaże go sklep ({language})',
+  previewPublishedTitle: 'Opublikowana treść tak, jak pokazuje ją sklep ({language})',
+  previewEmpty: 'W tym języku nie ma nic do pokazania.',
+  publish: 'Opublikuj',
+  discardDraft: 'Odrzuć szkic',
+  confirmDiscard: 'Odrzucić szkic? Opublikowana wersja zostanie zachowana.',
+  keepDraft: 'Zachowaj szkic',
+  publishedNow: 'Opublikowano. Sklep pokazuje teraz tę treść.',
+  draftDiscarded: 'Szkic odrzucony. Ponownie widać opublikowaną wersję.',
 };

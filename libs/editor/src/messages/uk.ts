@@ -195,4 +195,23 @@ export const uk: Messages = {
   fmtLinkCancel: 'Скасувати',
   fmtLinkInvalid:
     'Введіть повну адресу, що починається з https://, http://, mailto: або tel: (наприклад, https://shop.example/page).',
+  source_publish: 'Опубліковано',
+  source_discard: 'Чернетку відхилено',
+  historyPublished: 'у магазині',
+  historyDraft: 'чернетка',
+  publishRegion: 'Публікація',
+  draftNotPublished: 'Чернетка — не опубліковано',
+  draftHint:
+    'Ваші зміни збережено як чернетку. Магазин показує опубліковану версію, доки ви її не опублікуєте.',
+  publishedState: 'Опубліковано — магазин показує цей вміст.',
+  preview: 'Попередній перегляд',
+  previewTitle: 'Попередній перегляд чернетки так, як її покаже магазин ({language})',
+  previewPublishedTitle: 'Опублікований вміст так, як його показує магазин ({language})',
+  previewEmpty: 'Цією мовою немає що показати.',
+  publish: 'Опублікувати',
+  discardDraft: 'Відхилити чернетку',
+  confirmDiscard: 'Відхилити чернетку? Опублікована версія залишиться.',
+  keepDraft: 'Залишити чернетку',
+  publishedNow: 'Опубліковано. Тепер магазин показує цей вміст.',
+  draftDiscarded: 'Чернетку відхилено. Знову показано опубліковану версію.',
 };

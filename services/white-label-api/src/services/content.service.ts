@@ -22,8 +22,8 @@ import {
   type Language,
 } from '@catalogue/content';
 import {
+  contentDraftsRepository,
   contentRepository,
-  contentRevisionsRepository,
   type Knex,
   type WlEntity,
   type WlEntityType,
@@ -84,8 +84,9 @@ async function storedTree(db: Knex | Knex.Transaction, target: ContentTarget): P
 }
 
 /**
- * The content widgets of an entity, each widget's `html` rendered (sanitised) in `lang`, and the
- * version they are (read together).
+ * The content widgets of an entity as the editor shows them (its draft when it has one, else the
+ * published content), each widget's `html` rendered (sanitised) in `lang`, and the version they
+ * are (read together).
  */
 export async function listContent(
   db: Knex,
@@ -93,7 +94,7 @@ export async function listContent(
   lang: Language,
 ): Promise<VersionedContent> {
   await requireEntity(db, target.eshop.id, target.type, target.entityId);
-  const { tree, version } = await contentRevisionsRepository.treeAndVersion(db, keyOf(target));
+  const { tree, version } = await contentDraftsRepository.editorView(db, keyOf(target));
   return { widgets: sampleIn(withWidgetHtml(treeOf(tree), lang), lang), version };
 }
 
@@ -242,7 +243,7 @@ export function deleteWidget(
 
 /**
  * The entity's whole content rendered in one language, as the lists serve it (the same renderer,
- * without sample content: a host page may show it).
+ * without sample content: a host page may show it); the published content, never a draft.
  */
 export async function contentDom(db: Knex, target: ContentTarget, lang: Language) {
   await requireEntity(db, target.eshop.id, target.type, target.entityId);
@@ -282,7 +283,8 @@ export async function copyWidgetsBetween(
   };
   const copy = async (tree: ContentWidget[], trx: Knex.Transaction) => {
     await requireEntity(trx, eshop.id, source.type, source.entityId);
-    const widgets = await storedTree(trx, source);
+    // What the person sees of the source in the editor: its draft when it has one.
+    const widgets = treeOf((await contentDraftsRepository.editorView(trx, keyOf(source))).tree);
     if (widgets.length === 0) {
       throw new ValidationError({ source_entity_id: ['The source entity has no content to copy.'] });
     }

@@ -1,0 +1,177 @@
+import type { PublishMode } from '@catalogue/config';
+import type { Knex } from 'knex';
+import { checkedRow, rawRows } from '../sql-rows';
+import type { Row } from '../tables';
+import { isoOffset } from '../timestamps';
+import type { ContentKey } from './content.repository';
+import type { RevisionWrite } from './content-revisions.repository';
+
+export type { PublishMode };
+
+/** A rendered language map. */
+type LangMap = Partial<Record<string, string>>;
+
+function where(key: ContentKey) {
+  return { eshop_id: key.eshopId, entity_type: key.entityType, external_id: key.externalId };
+}
+
+/** What the editor shows of an entity: the draft's tree when it has one, else the published one. */
+export interface EditorView {
+  tree: unknown;
+  /** The entity's content version (drafts and published writes share it: the ETag). */
+  version: number;
+  draft: boolean;
+}
+
+/** The draft state of an entity as the editor's publish bar reads it. */
+export interface DraftState {
+  publishMode: PublishMode;
+  version: number;
+  /** The version of the revision the storefront serves (null: none recorded). */
+  publishedVersion: number | null;
+  /** The draft's rendered html and when it was last written; null: no draft. */
+  draft: { html: LangMap; updatedAt: string } | null;
+  /** The html the storefront serves now, by language. */
+  publishedHtml: LangMap;
+}
+
+export const contentDraftsRepository = {
+  /** The eshop's publish mode, read in the writer's transaction (never from a cache). */
+  async modeOf(db: Knex | Knex.Transaction, eshopId: number): Promise<PublishMode> {
+    const row = await db('eshops').where({ id: eshopId }).first('publish_mode');
+    return row?.publish_mode ?? 'immediate';
+  },
+
+  /** Locks the entity's draft row for the rest of the transaction and reads its tree and html. */
+  async lock(
+    trx: Knex.Transaction,
+    key: ContentKey,
+  ): Promise<{ tree: unknown[]; html: LangMap } | undefined> {
+    return trx('content_drafts').select('tree', 'html').where(where(key)).forUpdate().first();
+  },
+
+  /** Creates or replaces the entity's draft (its content row must exist: the published state). */
+  async save(
+    trx: Knex.Transaction,
+    key: ContentKey,
+    draft: { tree: unknown[]; html: LangMap },
+  ): Promise<void> {
+    const values = { tree: JSON.stringify(draft.tree), html: JSON.stringify(draft.html) };
+    await trx('content_drafts')
+      .insert({ ...where(key), ...values })
+      .onConflict(['eshop_id', 'entity_type', 'external_id'])
+      .merge({ ...values, updated_at: trx.fn.now(6) });
+  },
+
+  /** Deletes the entity's draft; whether there was one. */
+  async remove(trx: Knex.Transaction, key: ContentKey): Promise<boolean> {
+    return (await trx('content_drafts').where(where(key)).delete()) > 0;
+  },
+
+  /** The tree the editor shows and the version it is, read together (one statement). */
+  async editorView(db: Knex | Knex.Transaction, key: ContentKey): Promise<EditorView> {
+    const rows = await rawRows<Pick<Row<'content'>, 'tree' | 'version'> & { draft: boolean }>(
+      db,
+      `select coalesce(d.tree, c.tree) as tree, c.version, d.eshop_id is not null as draft
+         from content c
+         left join content_drafts d
+           on d.eshop_id = c.eshop_id and d.entity_type = c.entity_type and d.external_id = c.external_id
+        where c.eshop_id = ? and c.entity_type = ? and c.external_id = ?`,
+      [key.eshopId, key.entityType, key.externalId],
+      ['tree', 'version', 'draft'],
+    );
+    const row = rows[0];
+    return row
+      ? { tree: row.tree, version: Number(row.version), draft: row.draft }
+      : { tree: [], version: 0, draft: false };
+  },
+
+  /** The entity's draft state: the eshop's mode, versions, the draft's html and the published html. */
+  async state(db: Knex | Knex.Transaction, key: ContentKey): Promise<DraftState> {
+    const found = await db('eshops as e')
+      .leftJoin('content as c', (join) =>
+        join
+          .on('c.eshop_id', 'e.id')
+          .andOn('c.entity_type', db.raw('?', [key.entityType]))
+          .andOn('c.external_id', db.raw('?', [key.externalId])),
+      )
+      .leftJoin('content_drafts as d', (join) =>
+        join
+          .on('d.eshop_id', 'c.eshop_id')
+          .andOn('d.entity_type', 'c.entity_type')
+          .andOn('d.external_id', 'c.external_id'),
+      )
+      .where('e.id', key.eshopId)
+      .first(
+        'e.publish_mode',
+        db.raw('coalesce(c.version, 0) as version'),
+        db.raw(`coalesce(c.html, '{}'::jsonb) as published_html`),
+        db.raw('d.html as draft_html'),
+        db.raw(`${isoOffset('d.updated_at')} as draft_updated_at`),
+        db.raw(`(select max(r.version) from content_revisions r
+                  where r.eshop_id = c.eshop_id and r.entity_type = c.entity_type
+                    and r.external_id = c.external_id and not r.draft) as published_version`),
+      );
+    const row = checkedRow<{
+      publish_mode: PublishMode;
+      version: string | number;
+      published_html: LangMap;
+      draft_html: LangMap | null;
+      draft_updated_at: string | null;
+      published_version: string | number | null;
+    }>(found, [
+      'publish_mode',
+      'version',
+      'published_html',
+      'draft_html',
+      'draft_updated_at',
+      'published_version',
+    ]);
+    if (row === undefined) throw new Error(`eshop ${key.eshopId} not found`);
+    return {
+      publishMode: row.publish_mode,
+      version: Number(row.version),
+      publishedVersion: row.published_version === null ? null : Number(row.published_version),
+      draft: row.draft_html === null ? null : { html: row.draft_html, updatedAt: row.draft_updated_at ?? '' },
+      publishedHtml: row.published_html,
+    };
+  },
+
+  /**
+   * Stores the entity's draft as its revision `version` (marked draft) and gives the content row
+   * that version, leaving its tree and outputs (the published state) as they are: one statement,
+   * the draft's tree copied in SQL.
+   */
+  async recordDraft(
+    trx: Knex.Transaction,
+    key: ContentKey,
+    version: number,
+    revision: RevisionWrite,
+  ): Promise<{ id: number; version: number }> {
+    const rows = await rawRows<Pick<Row<'content_revisions'>, 'id' | 'version'>>(
+      trx,
+      `with bumped as (
+         update content set version = ? where eshop_id = ? and entity_type = ? and external_id = ?
+         returning eshop_id, entity_type, external_id, version)
+       insert into content_revisions
+         (eshop_id, entity_type, external_id, version, source, generation_job_id, languages_changed, draft, tree)
+       select b.eshop_id, b.entity_type, b.external_id, b.version, ?, ?, ?::jsonb, true, d.tree
+         from bumped b
+         join content_drafts d
+           on d.eshop_id = b.eshop_id and d.entity_type = b.entity_type and d.external_id = b.external_id
+       returning id, version`,
+      [
+        version,
+        key.eshopId,
+        key.entityType,
+        key.externalId,
+        revision.source,
+        revision.generationJobId ?? null,
+        JSON.stringify([...revision.languagesChanged].sort()),
+      ],
+      ['id', 'version'],
+    );
+    const row = rows[0]!;
+    return { id: Number(row.id), version: Number(row.version) };
+  },
+};
