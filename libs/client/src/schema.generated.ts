@@ -783,6 +783,50 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/v3/white-label/content/{entity_id}/type/{entity_type}/generate/check': {
+    parameters: {
+      query?: never;
+      header?: {
+        /**
+         * @description Your id for this request (1–128 of `A-Z a-z 0-9 . _ : -`), echoed in the `X-Request-Id` response header and written to the service's logs; any other value is replaced by a new UUID. Quote it when reporting a problem.
+         * @example shop-42-import-0001
+         */
+        'X-Request-Id'?: components['parameters']['RequestId'];
+      };
+      path: {
+        /** @description The host's identifier of a registered entity. */
+        entity_id: string;
+        entity_type: 'product' | 'category' | 'blog' | 'page';
+      };
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Check a generation before starting it (beyond the specification)
+     * @description Takes the body `POST …/generate` takes and makes every check the start makes, in the
+     *     same order, without writing anything: no job, no reservation, no queue. It answers what
+     *     the start would reserve and which languages it would write, or the refusal the start
+     *     would answer (the same status, `code` and words). An editor calls it before it asks its
+     *     user to confirm deleting the widgets of a replacing job (`remove_exist_widget`), so a
+     *     refusal (`generation_material_missing`, `replaced_language_missing`: which language
+     *     lacks a name or description, and what to add) comes before the question, not after it.
+     *
+     *     A replace writes again every other active language that has text of its own outside
+     *     the parameters table (whose names and values are the catalogue's and are composed from
+     *     the item's data again), so a shop whose catalogue writes no `default` texts is never
+     *     asked for some. When the shop's main language (`default`) has no text of its own but
+     *     the eshop's `default_language` names a language, that language's texts are the main
+     *     language's. A start may still be refused later if the content or the credits change
+     *     in between.
+     */
+    post: operations['checkGeneration'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/v3/white-label/generate/{generate_id}': {
     parameters: {
       query?: never;
@@ -951,9 +995,12 @@ export interface paths {
      * Change values and attributes of elements, per language
      * @description Keys are content widget ids; each names the elements to change in `children` by `id`.
      *     For each element, every language sent in `value` replaces that language (an empty
-     *     string removes it, so it falls back to `default`); languages not sent are kept. HTML
-     *     is sanitised; elements built from a text field (headings, titles, …) keep only the
-     *     text, escaped (a value read from GET and sent back unchanged stays the same).
+     *     string removes it, so it falls back to `default`); languages not sent are kept. A rich
+     *     text (an html-format field) keeps only `p br strong em a ul ol li h3 h4` with no
+     *     attribute but an absolute http(s)/mailto/tel `href` (`b`/`i` become `strong`/`em`; a
+     *     paste from Word loses its classes, styles, Office tags, empty paragraphs, images and
+     *     tables; a link that is not absolute keeps its text); elements built from a text field
+     *     (headings, titles, …) keep only the text, escaped (a value read from GET and sent back unchanged stays the same).
      *     `extension` may set `src`, `href` (checked URLs), `alt`, `title` (plain text; `''`
      *     removes the attribute). Only editable elements may change; a non-editable element may
      *     be sent back unchanged. `parent_id`, `child_id`, `class`, `tag`, `is_editable` and the
@@ -970,7 +1017,8 @@ export interface paths {
      *     end). Without `json` it starts with the widget's sample texts and images (as the design
      *     preview shows them) for the person to edit; with `json` its elements are the ones sent
      *     (their `id`/`parent_id` are references within `json` only; the widget gets fresh ids;
-     *     values are sanitised, text fields of the widget's template escaped). `ord` lists every
+     *     values of rich texts keep only paragraphs, bold, italics, absolute http(s)/mailto/tel
+     *     links and lists, text fields of the widget's template are escaped). `ord` lists every
      *     content widget id of the entity exactly once, in the new order. Writes re-render every
      *     language; the catalogue item of the same type and id lists the new content.
      */
@@ -1149,6 +1197,83 @@ export interface paths {
      *     Answers the target's content widgets.
      */
     post: operations['copyContentWidgets'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v3/white-label/content/{entity_id}/type/{entity_type}/draft': {
+    parameters: {
+      query?: never;
+      header?: {
+        /**
+         * @description Your id for this request (1–128 of `A-Z a-z 0-9 . _ : -`), echoed in the `X-Request-Id` response header and written to the service's logs; any other value is replaced by a new UUID. Quote it when reporting a problem.
+         * @example shop-42-import-0001
+         */
+        'X-Request-Id'?: components['parameters']['RequestId'];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The entity's draft state and its preview html (an extension)
+     * @description An eshop whose `publish_mode` is `draft` (set by the operator: `npm run admin -- eshop
+     *     set <ID> --publish-mode draft`) keeps the editor's writes (content operations,
+     *     fill-design, generation, restore) as a draft: the storefront reads (v1 and v2 lists,
+     *     `GET /entity/{entity_id}/type/{entity_type}/html`, `content/dom`) keep serving the
+     *     published content until the draft is published. The content reads of this API
+     *     (`GET /content/…`) and the answers of its writes show the draft (a fill-design's `html`
+     *     is the draft's). This answers the eshop's mode, whether the entity
+     *     has a draft, the content's version (its ETag) and the published revision's version, and
+     *     the draft rendered in every eshop language exactly as the storefront will serve it once
+     *     published (without a draft: the html served now). In `immediate` mode (the default, the
+     *     specification's behaviour) there is no draft unless one was left when the mode was
+     *     switched off.
+     */
+    get: operations['getContentDraft'];
+    put?: never;
+    post?: never;
+    /**
+     * Discard the entity's draft (an extension)
+     * @description Deletes the draft: the published content becomes what the editor shows again, stored as
+     *     a revision of source `discard` (so the version, the ETag, moves on and History shows
+     *     it). The storefront is not touched. Answers the published content widgets (in `lang`)
+     *     with the new `ETag`. No draft: 409 `no_draft`, nothing changes.
+     */
+    delete: operations['discardContentDraft'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v3/white-label/content/{entity_id}/type/{entity_type}/publish': {
+    parameters: {
+      query?: never;
+      header?: {
+        /**
+         * @description Your id for this request (1–128 of `A-Z a-z 0-9 . _ : -`), echoed in the `X-Request-Id` response header and written to the service's logs; any other value is replaced by a new UUID. Quote it when reporting a problem.
+         * @example shop-42-import-0001
+         */
+        'X-Request-Id'?: components['parameters']['RequestId'];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Publish the entity's draft (an extension)
+     * @description Renders the draft in every eshop language with the item's data as it is now and writes
+     *     it as the content the storefront serves, in one transaction, exactly as an immediate
+     *     write does: a revision of source `publish`, the item's `item.content_ready` event (for a
+     *     catalogue item the lists serve), the list pieces; the draft is deleted. Send `If-Match`
+     *     with the version the person previewed: a draft changed since is refused (412) rather
+     *     than published unseen. Publishing twice publishes once: the second answers 409
+     *     `no_draft` (or 412 with an If-Match), or, with the same `Idempotency-Key`, the first
+     *     answer again. Answers the content widgets (in `lang`) with the new `ETag`.
+     */
+    post: operations['publishContentDraft'];
     delete?: never;
     options?: never;
     head?: never;
@@ -1483,6 +1608,29 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/editor/v1/messages/{lang}.json': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The editor's UI texts in one of the service's content languages
+     * @description The `<ccs-editor>` bundle carries its English and Czech texts; it reads the others
+     *     (`sk`, `de`, `pl`, `hu`, `uk`) from here when its UI speaks one (`ui-lang`). Served
+     *     like the bundle: to any origin, compressed, revalidated by ETag. A language not listed
+     *     is 404.
+     */
+    get: operations['getEditorMessages'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/editor/v1/origin': {
     parameters: {
       query?: never;
@@ -1673,10 +1821,12 @@ export interface components {
        *     `generation_id`), `import` (a catalogue import recomposed the content; also the
        *     content as it stood before its first revision), `restore` (a restored revision),
        *     `repair` (an operator's one-off repair of stored content when the service is
-       *     upgraded, e.g. marking catalogue samples).
+       *     upgraded, e.g. marking catalogue samples), `publish` (a draft published) and
+       *     `discard` (a draft discarded: the published tree shown again), the last two only in
+       *     an eshop whose edits wait as drafts (an extension).
        * @enum {string}
        */
-      source: 'editor' | 'fill' | 'generation' | 'import' | 'restore' | 'repair';
+      source: 'editor' | 'fill' | 'generation' | 'import' | 'restore' | 'repair' | 'publish' | 'discard';
       /** @description The generation job of a `generation` revision, else null. */
       generation_id: number | null;
       /**
@@ -1687,6 +1837,16 @@ export interface components {
       credits_charged: number | null;
       /** @description The eshop languages whose rendered html this write changed. */
       languages_changed: string[];
+      /**
+       * @description An extension: true for a write that waited as a draft (an eshop whose `publish_mode`
+       *     is `draft`); the storefront never served it.
+       */
+      draft: boolean;
+      /**
+       * @description An extension: true for the one revision the storefront serves now (the newest that
+       *     is not a draft).
+       */
+      published: boolean;
       /** Format: date-time */
       created_at: string;
     };
@@ -2064,6 +2224,7 @@ export interface components {
      *     | `request_timeout` | 408 | The request was not received completely in time. |
      *     | `generation_running` | 409 | A generation is already running for the entity. |
      *     | `idempotency_conflict` | 409 | A request with this Idempotency-Key is still being processed; retry later. |
+     *     | `no_draft` | 409 | The entity has no draft to publish or discard (its edits are already published). |
      *     | `webhook_disabled` | 409 | The webhook endpoint is disabled (deliveries failed for too long); enable it first. |
      *     | `cursor_expired` | 410 | Events after the change feed cursor (`after`) are past the retention and were deleted: read the lists again, then the feed from its start. |
      *     | `content_version_mismatch` | 412 | The If-Match header names another version of the content than the stored one: read it again (its ETag) and retry. |
@@ -2098,6 +2259,7 @@ export interface components {
       | 'request_timeout'
       | 'generation_running'
       | 'idempotency_conflict'
+      | 'no_draft'
       | 'webhook_disabled'
       | 'cursor_expired'
       | 'content_version_mismatch'
@@ -2657,6 +2819,29 @@ export interface components {
       tag: string;
       children: components['schemas']['WidgetNode'][];
     };
+    WlContentDraft: {
+      /**
+       * @description The eshop's setting: `immediate` (every write reaches the storefront at once, the
+       *     specification's behaviour) or `draft` (writes wait as a draft until published).
+       * @enum {string}
+       */
+      publish_mode: 'immediate' | 'draft';
+      /** @description Whether the entity has a draft the storefront does not serve yet. */
+      has_draft: boolean;
+      /** @description The content's version (the ETag of the editor's view). */
+      version: number;
+      /** @description The version of the revision the storefront serves (null: none recorded yet). */
+      published_version: number | null;
+      /** @description When the draft was last written, ISO 8601 with a numeric offset (null: no draft). */
+      draft_updated_at: string | null;
+      /**
+       * @description The draft rendered in every eshop language as the storefront will serve it once published
+       *     (without a draft: the html the storefront serves now).
+       */
+      html: {
+        [key: string]: string;
+      };
+    };
     WlContentElement: {
       /** @description Unique within the entity. */
       id: number;
@@ -2829,6 +3014,19 @@ export interface components {
       max_length: number;
       hint: string;
     };
+    WlGenerationCheck: {
+      /** @description Credits the start would reserve. */
+      estimated_cost: number;
+      /** @description Credits the eshop has left now. */
+      remaining: number;
+      /** @enum {string} */
+      lang: 'default' | 'cs' | 'sk' | 'en' | 'de' | 'pl' | 'hu' | 'uk';
+      /** @description The languages the job would write: its own first, then each language a replace writes again (those with text of their own outside the parameters table). */
+      languages: ('default' | 'cs' | 'sk' | 'en' | 'de' | 'pl' | 'hu' | 'uk')[];
+    };
+    WlGenerationCheckResponse: {
+      data: components['schemas']['WlGenerationCheck'];
+    };
     WlGenerationJob: {
       id: number;
       /**
@@ -2840,7 +3038,7 @@ export interface components {
       /** @enum {string} */
       lang: 'default' | 'cs' | 'sk' | 'en' | 'de' | 'pl' | 'hu' | 'uk';
       widgets_created: number;
-      /** @description Beyond the specification: the design's fillable widgets the job left out because the data held nothing for them, and why (`no_text`, `no_parameters`, `no_questions`, `no_images`, `no_url`, `no_video`, `no_quotes`, `no_two_options`, `not_answered`). Empty until the job is done. */
+      /** @description Beyond the specification: the design's fillable widgets the job left out, and why: the data held nothing for them (`no_text`, `no_parameters`, `no_questions`, `no_images`, `no_url`, `no_video`, `no_quotes`, `no_two_options`, `not_answered`), a `default` job of an eshop that has not set `default_language` cannot write benefit sentences (`no_language`), or an appending job's widget whose texts and images the page already shows (`already_shown`: not written, not charged). Empty until the job is done. */
       widgets_skipped?: {
         design_widget_id: number;
         type: string;
@@ -5501,7 +5699,13 @@ export interface operations {
            * @example {
            *       "data": {
            *         "eshop_id": 1,
-           *         "has_valid_license": true
+           *         "has_valid_license": true,
+           *         "languages": [
+           *           "default",
+           *           "cs",
+           *           "en"
+           *         ],
+           *         "default_language": "cs"
            *       }
            *     }
            */
@@ -5509,6 +5713,13 @@ export interface operations {
             data: {
               eshop_id: number;
               has_valid_license: boolean;
+              /** @description The eshop's active content languages, in its order (`default` among them when active). */
+              languages: string[];
+              /**
+               * @description The language the eshop's `default` texts are written in (its main language), or `null`
+               *     when it names none. The editor opens an entity in it when it has texts there.
+               */
+              default_language: string | null;
             };
           };
         };
@@ -5724,6 +5935,152 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+    };
+  };
+  checkGeneration: {
+    parameters: {
+      query?: never;
+      header?: {
+        /**
+         * @description Your id for this request (1–128 of `A-Z a-z 0-9 . _ : -`), echoed in the `X-Request-Id` response header and written to the service's logs; any other value is replaced by a new UUID. Quote it when reporting a problem.
+         * @example shop-42-import-0001
+         */
+        'X-Request-Id'?: components['parameters']['RequestId'];
+      };
+      path: {
+        /** @description The host's identifier of a registered entity. */
+        entity_id: string;
+        entity_type: 'product' | 'category' | 'blog' | 'page';
+      };
+      cookie?: never;
+    };
+    requestBody?: {
+      content: {
+        /**
+         * @example {
+         *       "design_id": 1,
+         *       "lang": "cs",
+         *       "remove_exist_widget": true
+         *     }
+         */
+        'application/json': {
+          /** @description An accessible design of the entity's type; defaults to the entity's design. */
+          design_id?: number | null;
+          /** @description A global prompt or one of the eshop's. */
+          prompt_id?: number | null;
+          /**
+           * @description An active language of the eshop (default `default`); texts are written in it, from this body's fields and the entity's title and old description in this language only (never another language's).
+           * @enum {string|null}
+           */
+          lang?: 'default' | 'cs' | 'sk' | 'en' | 'de' | 'pl' | 'hu' | 'uk' | null;
+          /** @description `false` appends the generated widgets (written in `lang` only). `true` replaces the entity's content and so also writes again every other active language that has text of its own in it, from the entity's title and old description in that language (estimated and charged per language written); a 422 on this field names the languages that have text but nothing registered to write it again from. */
+          remove_exist_widget?: boolean | null;
+          /** @description The entity's name in `lang`; default: its registered title in `lang`. */
+          name?: string | null;
+          short_description?: string | null;
+          old_description?: string | null;
+          /** @description `Name: value` lines. */
+          parameter?: string | null;
+          ean?: string | null;
+          /** @description Reserves `serp_context`; no search backend yet, so it is released at settlement. */
+          use_serp_context?: boolean | null;
+          use_web_research?: boolean | null;
+          /** @description http(s) pages to read when `use_web_research` is on (at most `WEB_RESEARCH_MAX_URLS` distinct ones). */
+          search_web?: string[] | null;
+          /** @description Stored with the job; not used yet (no search backend). */
+          search_model?: string[] | null;
+          paragraph_length?: number | null;
+          /** @description Stored with the job; no AI profile exists yet. */
+          use_ai_profile?: boolean | null;
+        };
+      };
+    };
+    responses: {
+      /** @description The start would be accepted. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "data": {
+           *         "estimated_cost": 16,
+           *         "remaining": 480,
+           *         "lang": "cs",
+           *         "languages": [
+           *           "cs",
+           *           "en"
+           *         ]
+           *       }
+           *     }
+           */
+          'application/json': components['schemas']['WlGenerationCheckResponse'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['WhiteLabelUnauthorized'];
+      403: components['responses']['Forbidden'];
+      /** @description The entity is not registered for this eshop. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A job of this entity is still pending or running; it is returned. */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            /** @enum {unknown} */
+            code: 'generation_running';
+            data?: components['schemas']['WlGenerationJob'];
+          };
+        };
+      };
+      413: components['responses']['PayloadTooLarge'];
+      415: components['responses']['UnsupportedMediaType'];
+      /**
+       * @description The start would be refused: a field is invalid (`{error, errors}`), there is nothing
+       *     to write from (`generation_material_missing`, `replaced_language_missing`:
+       *     `{error, errors, languages}`, the words naming the language and what to add), or
+       *     the estimate exceeds the remaining credits (`{message, required, remaining}`).
+       */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "Replacing the content would remove its text in English, and there is nothing in English to write it again from: add a name or description in English to the product, or add the new text to the existing content instead of replacing it.",
+           *       "errors": {
+           *         "remove_exist_widget": [
+           *           "Replacing the content would remove its text in English, and there is nothing in English to write it again from: add a name or description in English to the product, or add the new text to the existing content instead of replacing it."
+           *         ]
+           *       },
+           *       "languages": [
+           *         "en"
+           *       ],
+           *       "code": "replaced_language_missing"
+           *     }
+           */
+          'application/json':
+            | components['schemas']['ValidationError']
+            | components['schemas']['WlNothingToWriteFrom']
+            | components['schemas']['WlInsufficientCredits']
+            | components['schemas']['Error'];
+        };
+      };
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['ServerError'];
+      503: components['responses']['Unavailable'];
     };
   };
   getGeneration: {
@@ -6554,6 +6911,8 @@ export interface operations {
            *             "cs",
            *             "default"
            *           ],
+           *           "draft": false,
+           *           "published": true,
            *           "created_at": "2026-11-26T09:30:00.000000+00:00"
            *         }
            *       ],
@@ -6856,6 +7215,159 @@ export interface operations {
           'application/json': components['schemas']['ValidationError'] | components['schemas']['Error'];
         };
       };
+      429: components['responses']['TooManyRequests'];
+    };
+  };
+  getContentDraft: {
+    parameters: {
+      query?: never;
+      header?: {
+        /**
+         * @description Your id for this request (1–128 of `A-Z a-z 0-9 . _ : -`), echoed in the `X-Request-Id` response header and written to the service's logs; any other value is replaced by a new UUID. Quote it when reporting a problem.
+         * @example shop-42-import-0001
+         */
+        'X-Request-Id'?: components['parameters']['RequestId'];
+      };
+      path: {
+        /** @description The host's identifier of a registered entity. */
+        entity_id: components['parameters']['WlEntityId'];
+        entity_type: components['parameters']['WlEntityType'];
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The draft state. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "data": {
+           *         "publish_mode": "draft",
+           *         "has_draft": true,
+           *         "version": 4,
+           *         "published_version": 2,
+           *         "draft_updated_at": "2026-11-28T09:30:00.000000+00:00",
+           *         "html": {
+           *           "default": "<section class=\"ccs-section\">…</section>",
+           *           "cs": ""
+           *         }
+           *       }
+           *     }
+           */
+          'application/json': {
+            data: components['schemas']['WlContentDraft'];
+          };
+        };
+      };
+      401: components['responses']['WhiteLabelUnauthorized'];
+      403: components['responses']['WlForbidden'];
+      404: components['responses']['WlEntityNotFound'];
+      422: components['responses']['Unprocessable'];
+      429: components['responses']['TooManyRequests'];
+    };
+  };
+  discardContentDraft: {
+    parameters: {
+      query?: {
+        /** @description Language of each widget's `html` (and of the DOM); default `default`. */
+        lang?: components['parameters']['WlContentLang'];
+      };
+      header?: {
+        /**
+         * @description Your id for this request (1–128 of `A-Z a-z 0-9 . _ : -`), echoed in the `X-Request-Id` response header and written to the service's logs; any other value is replaced by a new UUID. Quote it when reporting a problem.
+         * @example shop-42-import-0001
+         */
+        'X-Request-Id'?: components['parameters']['RequestId'];
+        /** @description The content's `ETag` as the client read it (`"7"`; `W/"7"` and a list of tags are accepted, `*` matches any). When the entity's content has another version by the time the write runs, it is 412 `content_version_mismatch` and nothing is written. Without it the write is made whatever the version. */
+        'If-Match'?: components['parameters']['IfMatch'];
+      };
+      path: {
+        /** @description The host's identifier of a registered entity. */
+        entity_id: components['parameters']['WlEntityId'];
+        entity_type: components['parameters']['WlEntityType'];
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: components['responses']['WlContentWidgets'];
+      401: components['responses']['WhiteLabelUnauthorized'];
+      403: components['responses']['WlForbidden'];
+      404: components['responses']['WlEntityNotFound'];
+      /** @description The entity has no draft (`no_draft`). */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "The entity has no draft to discard: its content is already what the storefront serves.",
+           *       "code": "no_draft"
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      412: components['responses']['ContentVersionMismatch'];
+      422: components['responses']['Unprocessable'];
+      429: components['responses']['TooManyRequests'];
+    };
+  };
+  publishContentDraft: {
+    parameters: {
+      query?: {
+        /** @description Language of each widget's `html` (and of the DOM); default `default`. */
+        lang?: components['parameters']['WlContentLang'];
+      };
+      header?: {
+        /**
+         * @description Your id for this request (1–128 of `A-Z a-z 0-9 . _ : -`), echoed in the `X-Request-Id` response header and written to the service's logs; any other value is replaced by a new UUID. Quote it when reporting a problem.
+         * @example shop-42-import-0001
+         */
+        'X-Request-Id'?: components['parameters']['RequestId'];
+        /** @description The content's `ETag` as the client read it (`"7"`; `W/"7"` and a list of tags are accepted, `*` matches any). When the entity's content has another version by the time the write runs, it is 412 `content_version_mismatch` and nothing is written. Without it the write is made whatever the version. */
+        'If-Match'?: components['parameters']['IfMatch'];
+        /** @description draft-ietf-httpapi-idempotency-key-header: a unique key per request (a UUID), quoted or not, 1–255 printable ASCII characters. A retry with the same key and the same request within 24 h gets the first 2xx answer again (with `Idempotent-Replayed: true`) and changes nothing; the same key with another request is 422 `idempotency_key_reused`; while the first request runs, 409 `idempotency_conflict`. Keys are per eshop. Non-2xx answers are not kept: a retry runs again. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
+      path: {
+        /** @description The host's identifier of a registered entity. */
+        entity_id: components['parameters']['WlEntityId'];
+        entity_type: components['parameters']['WlEntityType'];
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: components['responses']['WlContentWidgets'];
+      401: components['responses']['WhiteLabelUnauthorized'];
+      403: components['responses']['WlForbidden'];
+      404: components['responses']['WlEntityNotFound'];
+      /**
+       * @description The entity has no draft (`no_draft`), or a request with this Idempotency-Key is
+       *     still being processed (`idempotency_conflict`).
+       */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "The entity has no draft to publish: its content is already what the storefront serves.",
+           *       "code": "no_draft"
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      412: components['responses']['ContentVersionMismatch'];
+      422: components['responses']['Unprocessable'];
       429: components['responses']['TooManyRequests'];
     };
   };
@@ -7932,6 +8444,50 @@ export interface operations {
       };
       /** @description The client's copy (If-None-Match) is current. */
       304: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  getEditorMessages: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        lang: 'sk' | 'de' | 'pl' | 'hu' | 'uk';
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The texts by message key (the keys of the editor's English texts). */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "title": "Obsah: {entity}",
+           *       "add": "Pridať widget"
+           *     }
+           */
+          'application/json': {
+            [key: string]: string;
+          };
+        };
+      };
+      /** @description The client's copy (If-None-Match) is current. */
+      304: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Not one of the served languages. */
+      404: {
         headers: {
           [name: string]: unknown;
         };
