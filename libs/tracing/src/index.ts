@@ -36,6 +36,12 @@ export interface TracingOptions {
   samplerArg?: number;
   /** Tests: spans go to this exporter, one by one as they end, instead of OTLP. */
   exporter?: SpanExporter;
+  /**
+   * Tests: knex's files as already loaded (`knex/lib/execution/runner.js`, `knex/lib/client.js`)
+   * and its version. Jest loads modules past Node's require hooks, by which the instrumentation
+   * patches knex as it loads; these are patched at once instead.
+   */
+  loadedKnex?: { version: string; files: Record<string, object> };
 }
 
 export interface Tracing {
@@ -160,6 +166,17 @@ export function exemplarOf(): { trace_id?: string } {
 /** The active span, to name it or add attributes (the API's no-op span outside a trace). */
 export function activeSpan(): Span | undefined {
   return trace.getActiveSpan();
+}
+
+/**
+ * The W3C trace context of the active span as outgoing request headers (`traceparent`, and
+ * `tracestate` when there is one), so the receiver can join the trace; none outside a trace or
+ * with tracing off. A span the sampler dropped is passed on too (its flags say so).
+ */
+export function traceHeaders(): Record<string, string> {
+  const carrier: Record<string, string> = {};
+  if (telemetry) propagation.inject(context.active(), carrier);
+  return carrier;
 }
 
 /**

@@ -17,7 +17,10 @@ import {
   SimpleSpanProcessor,
   TraceIdRatioBasedSampler,
   TracerProvider,
+  type ReadableSpan,
   type Sampler,
+  type Span as SdkSpan,
+  type SpanProcessor,
 } from '@opentelemetry/sdk-trace';
 import type { SamplerName, TracingOptions } from './index';
 
@@ -60,6 +63,51 @@ class KeptSpansKnexInstrumentation extends KnexInstrumentation {
 }
 type Query = (this: unknown, ...args: unknown[]) => unknown;
 
+const KNEX_SCOPE = '@opentelemetry/instrumentation-knex';
+/** The SQL operation of knex's builder methods that are not named by it. */
+const KNEX_METHOD_SQL: Record<string, string> = {
+  first: 'select',
+  pluck: 'select',
+  del: 'delete',
+  counter: 'update',
+  columnInfo: 'select',
+};
+
+/**
+ * The name of a database span, as the semantic conventions build it: `{operation} {table}`
+ * (`select products`, `insert content`), the statement's first keyword for a raw query
+ * (`select`, `with`, `begin`), `postgresql` when neither is known. The knex instrumentation's
+ * own name puts the database name first, which knex over our own pool does not know:
+ * `insert undefined.content`, `raw undefined`.
+ */
+export function dbSpanName(attributes: Record<string, unknown>): string {
+  const table = attributes['db.collection.name'];
+  let operation = attributes['db.operation.name'];
+  if (typeof operation === 'string') operation = KNEX_METHOD_SQL[operation] ?? operation;
+  if (operation === undefined || operation === 'raw') {
+    const text = attributes['db.query.text'];
+    operation = typeof text === 'string' ? /^\s*\(?\s*([a-z]+)/i.exec(text)?.[1]?.toLowerCase() : undefined;
+  }
+  if (typeof operation !== 'string' || operation === '') return 'postgresql';
+  // The table without its alias (`design_widgets as dw`).
+  const name = typeof table === 'string' ? table.trim().split(/\s+/)[0] : undefined;
+  return name ? `${operation} ${name}` : operation;
+}
+
+/** Names each knex span by dbSpanName as it starts (a span is renamed before it is exported). */
+class DbSpanNames implements SpanProcessor {
+  onStart(span: SdkSpan): void {
+    if (span.instrumentationScope.name === KNEX_SCOPE) span.updateName(dbSpanName(span.attributes));
+  }
+  onEnd(_span: ReadableSpan): void {}
+  forceFlush(): Promise<void> {
+    return Promise.resolve();
+  }
+  shutdown(): Promise<void> {
+    return Promise.resolve();
+  }
+}
+
 export function startSdk(opts: TracingOptions): { shutdown(): Promise<void> } {
   const contextManager = new AsyncLocalStorageContextManager().enable();
   context.setGlobalContextManager(contextManager);
@@ -73,6 +121,7 @@ export function startSdk(opts: TracingOptions): { shutdown(): Promise<void> } {
     ),
     sampler: samplerOf(opts.sampler, opts.samplerArg),
     spanProcessors: [
+      new DbSpanNames(),
       opts.exporter
         ? new SimpleSpanProcessor({ exporter: opts.exporter })
         : // The exporter reads the standard OTEL_EXPORTER_OTLP_* variables itself (endpoint,
@@ -88,6 +137,14 @@ export function startSdk(opts: TracingOptions): { shutdown(): Promise<void> } {
     // (knex rather than pg: instrumentation-pg brings @types packages into production.)
     new KeptSpansKnexInstrumentation({ requireParentSpan: true, maxQueryLength: 512 }),
   ];
+  if (opts.loadedKnex) {
+    for (const definition of instrumentations[0]!.getModuleDefinitions()) {
+      for (const file of definition.files) {
+        const loaded = opts.loadedKnex.files[file.name];
+        if (loaded) file.patch(loaded, opts.loadedKnex.version);
+      }
+    }
+  }
 
   return {
     async shutdown() {

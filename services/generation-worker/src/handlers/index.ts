@@ -55,6 +55,13 @@ export function startWorkers(deps: Deps, queues: readonly QueueName[] = CONSUMED
 }
 
 /**
+ * A scheduled run starts a trace of its own. Without this BullMQ stores the trace context of
+ * whatever queued the run in it (the declaration, and each run the next one), so every run
+ * between two declarations joined one trace.
+ */
+const OWN_TRACE = { telemetry: { omitContext: true } } as const;
+
+/**
  * Declares the sweeper's job scheduler. Every replica declares the same scheduler id, so Redis
  * holds one schedule and queues one sweep per period, whichever replica takes it.
  */
@@ -65,7 +72,7 @@ export async function scheduleSweep(deps: Deps): Promise<void> {
     {
       name: 'sweep-stale-work',
       data: {},
-      opts: { attempts: 1, removeOnComplete: { count: 100 }, removeOnFail: { count: 100 } },
+      opts: { attempts: 1, removeOnComplete: { count: 100 }, removeOnFail: { count: 100 }, ...OWN_TRACE },
     },
   );
 }
@@ -81,7 +88,7 @@ export async function scheduleRelay(deps: Deps): Promise<void> {
     {
       name: 'webhook-relay',
       data: {},
-      opts: { attempts: 1, removeOnComplete: { count: 100 }, removeOnFail: { count: 100 } },
+      opts: { attempts: 1, removeOnComplete: { count: 100 }, removeOnFail: { count: 100 }, ...OWN_TRACE },
     },
   );
 }
