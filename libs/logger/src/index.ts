@@ -102,7 +102,13 @@ export function createLogger(opts: LoggerOptions, resolve?: (id: string) => stri
       ? {
           transport: {
             target: 'pino-pretty',
-            options: { colorize: true, translateTime: 'HH:MM:ss.l', ignore: 'pid,hostname,service' },
+            // One line per entry: a terminal shows many at once (npm start's four services).
+            options: {
+              colorize: true,
+              translateTime: 'HH:MM:ss.l',
+              ignore: 'pid,hostname,service',
+              singleLine: true,
+            },
           },
         }
       : {}),

@@ -51,6 +51,7 @@ export function startWorkers(deps: Deps, queues: readonly QueueName[] = CONSUMED
     concurrencyOf: { 'webhook-delivery': deps.config.webhooks.concurrency },
     logger: deps.logger,
     metrics: deps.queueMetrics,
+    routineQueues: ['webhook-relay', 'sweep-stale-work'],
   });
 }
 
