@@ -8,6 +8,7 @@ import {
   trace,
   TraceFlags,
   type Attributes,
+  type Context,
   type Span,
 } from '@opentelemetry/api';
 import type { Telemetry } from 'bullmq';
@@ -52,7 +53,11 @@ export interface Tracing {
 
 interface Started {
   shutdown(): Promise<void>;
+  serverSpan(name: string, parent: Context): Span;
 }
+
+/** The SDK's server-span start while tracing runs (sdk.ts `serverSpans`). */
+let startServerSpan: Started['serverSpan'] | undefined;
 
 /** Set while tracing runs in this process: queues and workers then carry the context. */
 let telemetry: Telemetry | undefined;
@@ -71,6 +76,7 @@ export function startTracing(opts: TracingOptions): Tracing {
   // eslint-disable-next-line @typescript-eslint/no-require-imports -- lazy on purpose (see above)
   const sdk = require('./sdk') as typeof import('./sdk');
   const started: Started = sdk.startSdk(opts);
+  startServerSpan = started.serverSpan;
   cachedTracer = undefined;
   const { BullMQOtel } = require('bullmq-otel') as typeof import('bullmq-otel'); // eslint-disable-line @typescript-eslint/no-require-imports -- same
   telemetry = new BullMQOtel({ tracerName: 'bullmq' }) as unknown as Telemetry;
@@ -78,6 +84,7 @@ export function startTracing(opts: TracingOptions): Tracing {
     enabled: true,
     shutdown: async () => {
       telemetry = undefined;
+      startServerSpan = undefined;
       cachedTracer = undefined;
       await started.shutdown();
     },
@@ -102,7 +109,9 @@ export function inServerSpan<T>(
   // Most requests carry no trace context: the propagator then has nothing to read.
   const parent =
     headers['traceparent'] === undefined ? ROOT_CONTEXT : propagation.extract(ROOT_CONTEXT, headers);
-  const span = tracer().startSpan(method, SERVER_SPAN, parent);
+  const span = startServerSpan
+    ? startServerSpan(method, parent)
+    : tracer().startSpan(method, SERVER_SPAN, parent);
   // No async wrapper of its own: a request pays for one promise less.
   const ended = (): void => span.end();
   const running = context.with(trace.setSpan(parent, span), fn, undefined, span);

@@ -3,9 +3,18 @@
 // exporter and the knex instrumentation) rather than sdk-node and the
 // auto-instrumentations bundle; requests get their server span from libs/http's traceRequests()
 // (docs/decisions.md, "Tracing").
-import { context, propagation, trace } from '@opentelemetry/api';
+import {
+  context,
+  propagation,
+  SamplingDecision,
+  SpanKind,
+  trace,
+  TraceFlags,
+  type Context,
+  type Span,
+} from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
-import { W3CTraceContextPropagator } from '@opentelemetry/core';
+import { isTracingSuppressed, W3CTraceContextPropagator } from '@opentelemetry/core';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-proto';
 import { KnexInstrumentation } from '@opentelemetry/instrumentation-knex';
 import { detectResources, envDetector, resourceFromAttributes } from '@opentelemetry/resources';
@@ -14,6 +23,7 @@ import {
   AlwaysOnSampler,
   BatchSpanProcessor,
   ParentBasedSampler,
+  RandomIdGenerator,
   SimpleSpanProcessor,
   TraceIdRatioBasedSampler,
   TracerProvider,
@@ -108,18 +118,85 @@ class DbSpanNames implements SpanProcessor {
   }
 }
 
-export function startSdk(opts: TracingOptions): { shutdown(): Promise<void> } {
+/**
+ * The SDK's ids, with one slot: the trace id a server span decided on before the SDK saw it
+ * (`serverSpans`), taken by the SDK's next `generateTraceId`.
+ */
+class DecidedIdGenerator extends RandomIdGenerator {
+  decided: string | undefined;
+  override generateTraceId = (): string => {
+    const id = this.decided;
+    if (id === undefined) return super.generateTraceId();
+    this.decided = undefined;
+    return id;
+  };
+}
+
+const NO_ATTRIBUTES = Object.freeze({});
+const NO_LINKS = Object.freeze([]) as unknown as [];
+const SERVER_SPAN = Object.freeze({ kind: SpanKind.SERVER });
+
+/**
+ * A request's server span, deciding sampling first: most requests are not sampled, and for them
+ * the SDK's `startSpan` (attribute and link copies, its own span metrics, a context check) cost
+ * more than the rest of tracing an unsampled request. The same sampler on the same trace id
+ * decides as the SDK would; a span it keeps is the SDK's, on that trace id (the SDK asks the
+ * sampler again and gets the same answer); one it drops is the API's non-recording span with
+ * fresh ids, which is what the SDK returns for it too.
+ */
+function serverSpans(sampler: Sampler, ids: DecidedIdGenerator): (name: string, parent: Context) => Span {
+  let tracer: ReturnType<typeof trace.getTracer> | undefined;
+  return (name, parent) => {
+    tracer ??= trace.getTracer('catalogue');
+    const parentContext = trace.getSpanContext(parent);
+    if (isTracingSuppressed(parent)) return tracer.startSpan(name, SERVER_SPAN, parent);
+    const traceId =
+      parentContext && trace.isSpanContextValid(parentContext)
+        ? parentContext.traceId
+        : ids.generateTraceId();
+    const { decision } = sampler.shouldSample(
+      parent,
+      traceId,
+      name,
+      SpanKind.SERVER,
+      NO_ATTRIBUTES,
+      NO_LINKS,
+    );
+    if (decision === SamplingDecision.NOT_RECORD) {
+      return trace.wrapSpanContext({
+        traceId,
+        spanId: ids.generateSpanId(),
+        traceFlags: TraceFlags.NONE,
+        ...(parentContext?.traceState ? { traceState: parentContext.traceState } : {}),
+      });
+    }
+    ids.decided = parentContext && trace.isSpanContextValid(parentContext) ? undefined : traceId;
+    try {
+      return tracer.startSpan(name, SERVER_SPAN, parent);
+    } finally {
+      ids.decided = undefined;
+    }
+  };
+}
+
+export function startSdk(opts: TracingOptions): {
+  shutdown(): Promise<void>;
+  serverSpan(name: string, parent: Context): Span;
+} {
   const contextManager = new AsyncLocalStorageContextManager().enable();
   context.setGlobalContextManager(contextManager);
   // traceparent and tracestate only: nothing here reads W3C baggage, and every request would
   // pay for looking for it.
   propagation.setGlobalPropagator(new W3CTraceContextPropagator());
+  const sampler = samplerOf(opts.sampler, opts.samplerArg);
+  const ids = new DecidedIdGenerator();
   const provider = new TracerProvider({
     // OTEL_SERVICE_NAME and OTEL_RESOURCE_ATTRIBUTES (envDetector) over the service's own name.
     resource: resourceFromAttributes({ 'service.name': opts.service }).merge(
       detectResources({ detectors: [envDetector] }),
     ),
-    sampler: samplerOf(opts.sampler, opts.samplerArg),
+    sampler,
+    idGenerator: ids,
     spanProcessors: [
       new DbSpanNames(),
       opts.exporter
@@ -147,6 +224,7 @@ export function startSdk(opts: TracingOptions): { shutdown(): Promise<void> } {
   }
 
   return {
+    serverSpan: serverSpans(sampler, ids),
     async shutdown() {
       for (const instrumentation of instrumentations) instrumentation.disable();
       await provider.shutdown();
