@@ -2,7 +2,7 @@
 // decisions must be the sampler's own, on the trace id the span carries, and a caller's decision
 // (traceparent) must be followed.
 import { InMemorySpanExporter, TraceIdRatioBasedSampler } from '@opentelemetry/sdk-trace';
-import { ROOT_CONTEXT, SamplingDecision, SpanKind, TraceFlags } from '@opentelemetry/api';
+import { ROOT_CONTEXT, SamplingDecision, TraceFlags } from '@opentelemetry/api';
 import { inServerSpan, startTracing, type Tracing } from '../src/index';
 
 const exporter = new InMemorySpanExporter();
