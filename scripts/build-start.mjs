@@ -1,5 +1,5 @@
 // @ts-check
-// `npm start`'s build: what the local stack runs, fast, with progress. Each package the services
+// `npm start`'s build (and, with --admin, `npm run admin`'s): what the local stack runs, fast, with progress. Each package the services
 // and the launcher load is transpiled by esbuild into its dist/ (TypeScript's types stripped, one
 // file each, as `tsc -b` would emit them: CommonJS, the same paths); the editor is bundled as
 // `npm run build:editor` does. Type-checking is not repeated here: `npm test`, `npm run build`
@@ -12,6 +12,11 @@ import { fileURLToPath } from 'node:url';
 import { performance } from 'node:perf_hooks';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
+/**
+ * `--admin`: what `npm run admin` runs (libs/admin and the libraries it loads), silently: the
+ * command's own output is what its caller reads.
+ */
+const ADMIN_ONLY = process.argv.includes('--admin');
 /** Where the dist/ folders go: the packages themselves, or (a test's check) another folder. */
 const OUT = process.env.BUILD_START_OUT ?? ROOT;
 
@@ -21,7 +26,9 @@ const OUT = process.env.BUILD_START_OUT ?? ROOT;
  * dependency order.
  */
 function packagesToBuild() {
-  const roots = [...readdirSync(join(ROOT, 'services')).map((name) => `services/${name}`), 'libs/admin'];
+  const roots = ADMIN_ONLY
+    ? ['libs/admin']
+    : [...readdirSync(join(ROOT, 'services')).map((name) => `services/${name}`), 'libs/admin'];
   const ordered = [];
   const visit = (pkg) => {
     if (ordered.includes(pkg)) return;
@@ -62,10 +69,11 @@ for (const [i, pkg] of PACKAGES.entries()) {
     tsconfig: join(ROOT, pkg, 'tsconfig.json'),
     logLevel: 'warning',
   });
-  process.stdout.write(`[${i + 1}/${total}] ${pkg}: ${entryPoints.length} files, ${seconds(at)} s\n`);
+  if (!ADMIN_ONLY)
+    process.stdout.write(`[${i + 1}/${total}] ${pkg}: ${entryPoints.length} files, ${seconds(at)} s\n`);
 }
 
-if (OUT !== ROOT) process.exit(0);
+if (OUT !== ROOT || ADMIN_ONLY) process.exit(0);
 const at = performance.now();
 await import(join(ROOT, 'libs/editor/scripts/bundle.mjs'));
 if (!existsSync(join(ROOT, 'libs/editor/dist/ccs-editor.js')))

@@ -70,3 +70,32 @@ describe("npm start's build", () => {
     }
   });
 });
+
+describe("npm run admin's build (build-start.mjs --admin)", () => {
+  test('when it builds, then it prints nothing and emits libs/admin and each library it loads, not the services', () => {
+    const out = mkdtempSync(join(tmpdir(), 'build-admin-'));
+    try {
+      const printed = execFileSync(
+        process.execPath,
+        [join(REPO_ROOT, 'scripts/build-start.mjs'), '--admin'],
+        {
+          env: { ...process.env, BUILD_START_OUT: out },
+          encoding: 'utf8',
+        },
+      );
+      expect(printed).toBe('');
+      const manifest = JSON.parse(readFileSync(join(REPO_ROOT, 'libs/admin/package.json'), 'utf8')) as {
+        dependencies: Record<string, string>;
+      };
+      const libs = Object.keys(manifest.dependencies)
+        .filter((name) => name.startsWith('@catalogue/'))
+        .map((name) => `libs/${name.slice('@catalogue/'.length)}`);
+      for (const pkg of ['libs/admin', ...libs])
+        expect([pkg, emitted(out, pkg)]).toEqual([pkg, expected(pkg)]);
+      expect(readdirSync(out)).toEqual(['libs']);
+      execFileSync(process.execPath, ['--check', join(out, 'libs/admin/dist/cli.js')]);
+    } finally {
+      rmSync(out, { recursive: true, force: true });
+    }
+  });
+});

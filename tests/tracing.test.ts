@@ -4,12 +4,21 @@
 // render job to the webhook delivery of its events; a generation's from the request through the
 // worker and the provider to the settlement. A database of its own: the relay reads every
 // endpoint of its database.
-import { createServer, type Server } from 'node:http';
+import { readFileSync } from 'node:fs';
+import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { InMemorySpanExporter, type ReadableSpan } from '@opentelemetry/sdk-trace';
 import { databaseName, dropDatabase, withDatabase } from '@catalogue/db';
 import { WHITE_LABEL_TOKEN_HEADER } from '@catalogue/http';
-import { eventually, makeEshop, runNodeScript, serveServiceForTests, testConfig } from '@catalogue/testing';
+import { join } from 'node:path';
+import {
+  eventually,
+  makeEshop,
+  REPO_ROOT,
+  runNodeScript,
+  serveServiceForTests,
+  testConfig,
+} from '@catalogue/testing';
 import { startTracing, SpanKind } from '@catalogue/tracing';
 import { createApp as createCatalogueApp } from '../services/catalogue-api/src/app';
 import {
@@ -26,7 +35,17 @@ import { startBackground, type Background } from './full-stack';
 
 // Before any deps are built: queues and workers take BullMQ's telemetry when they are made.
 const exporter = new InMemorySpanExporter();
-const tracing = startTracing({ service: 'catalogue-tests', exporter });
+const tracing = startTracing({
+  service: 'catalogue-tests',
+  exporter,
+  // The SQL spans too (jest loads knex past the hooks the instrumentation patches it by).
+  loadedKnex: {
+    version: (require('knex/package.json') as { version: string }).version, // eslint-disable-line @typescript-eslint/no-require-imports -- the instance the services use
+    files: Object.fromEntries(
+      ['knex/lib/execution/runner.js', 'knex/lib/client.js'].map((file) => [file, require(file) as object]), // eslint-disable-line @typescript-eslint/no-require-imports -- same
+    ),
+  },
+});
 
 const DATABASE_URL = withDatabase(
   process.env.TEST_DATABASE_URL!,
@@ -52,6 +71,8 @@ const wl = serveServiceForTests(
 );
 let background: Background;
 let receiver: Server;
+/** The headers of every request the webhook receiver got. */
+const received: IncomingHttpHeaders[] = [];
 let receiverUrl: string;
 
 beforeAll(async () => {
@@ -63,6 +84,7 @@ beforeAll(async () => {
     'webhook-delivery',
   ]);
   receiver = createServer((req, res) => {
+    received.push(req.headers);
     req.resume();
     req.on('end', () => res.end('ok'));
   });
@@ -167,6 +189,11 @@ test('when an import with a traceparent is rendered and its events delivered, th
     'http.response.status_code': 200,
     'app.eshop_id': shop.eshop.id,
   });
+  // The receiver can join the trace: the delivery's traceparent names its span.
+  const [delivered] = received.filter((h) => h['traceparent']?.includes(traceId));
+  expect(delivered?.['traceparent']).toBe(`00-${traceId}-${deliver!.spanContext().spanId}-01`);
+  // The SQL of the render job: one span per query, named by operation and table.
+  expect(ancestors(named(spans, 'insert content')[0]!, spans)).toContain(render);
   const everything = JSON.stringify(spans.map((s) => [s.name, s.attributes, s.events]));
   expect(everything).not.toContain(secret);
   expect(everything).not.toContain(secret.replace(/^whsec_/, ''));
@@ -263,3 +290,22 @@ test('when a listing is uploaded with a traceparent, then the enrichment job of 
   for (const job of named(spans, 'process listing-enrichment'))
     expect(ancestors(job, spans)).toContain(request);
 }, 60_000);
+
+test('when the flows above ran, then no span name contains "undefined" and every database span is named by operation (and table)', () => {
+  const spans = exporter.getFinishedSpans();
+  expect(spans.map((s) => s.name).filter((n) => n.includes('undefined'))).toEqual([]);
+  const queries = spans.filter((s) => s.instrumentationScope.name === '@opentelemetry/instrumentation-knex');
+  expect(queries.length).toBeGreaterThan(0);
+  const names = [...new Set(queries.map((q) => q.name))];
+  expect(names.filter((n) => !/^[a-z]+( [a-z_.]+)?$/.test(n))).toEqual([]);
+});
+
+test('when deploy/README.md "Tracing" names the spans of a trace, then each is a span these flows recorded', () => {
+  const readme = readFileSync(join(REPO_ROOT, 'deploy', 'README.md'), 'utf8');
+  const section = readme.slice(readme.indexOf('so one trace shows:'), readme.indexOf('The span names above'));
+  // Every quoted name but the header the webhooks carry.
+  const documented = [...section.matchAll(/`([^`]+)`/g)].map((m) => m[1]!).filter((n) => n !== 'traceparent');
+  expect(documented.length).toBeGreaterThan(8);
+  const recorded = new Set(exporter.getFinishedSpans().map((s) => s.name));
+  expect(documented.filter((name) => !recorded.has(name))).toEqual([]);
+});

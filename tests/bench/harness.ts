@@ -307,8 +307,11 @@ export interface Measurement {
   bytesPerResponse: number;
   /** CPU ms per request, when it could be measured. */
   cpuPerRequest: Omit<CpuTimes, 'backends'> | undefined;
-  /** Each interleaved round alone (its slice of this side), in the order they ran. */
-  rounds: { itemsPerSec: number; p50: number; p99: number }[];
+  /**
+   * Each interleaved round alone (its slice of this side), in the order they ran; `cpuNode`: the
+   * Node process's CPU ms per request in that round, when it could be measured.
+   */
+  rounds: { itemsPerSec: number; p50: number; p99: number; cpuNode?: number }[];
 }
 
 interface Slice {
@@ -404,6 +407,7 @@ function summary(spec: LoadSpec, slices: Slice[]): Measurement {
       itemsPerSec: (s.requests * spec.itemsPerRequest) / s.seconds,
       p50: percentile(s.latencies, 0.5),
       p99: percentile(s.latencies, 0.99),
+      ...(s.cpu && s.requests > 0 ? { cpuNode: s.cpu.node / s.requests } : {}),
     })),
   };
 }
@@ -448,6 +452,25 @@ export async function measureSides(specs: LoadSpec[], opts: PairOptions): Promis
     for (const side of round % 2 ? rotated.reverse() : rotated) {
       slices[side]!.push(await runSlice(specs[side]!, { ...opts, duration: opts.duration / opts.rounds }));
     }
+  }
+  return specs.map((spec, i) => summary(spec, slices[i]!));
+}
+
+/**
+ * measureSides with every side loaded at the same time, in each of `rounds` rounds (after a
+ * warm-up of all at once): each side then meets the same machine — the same other processes,
+ * caches and clock — so the ratio of two sides' CPU per request, round by round, holds even on a
+ * busy shared machine, where back-to-back rounds drift apart. Throughput is shared between the
+ * sides (they compete for the cores), so compare CPU per request, not requests per second.
+ */
+export async function measureConcurrently(specs: LoadSpec[], opts: PairOptions): Promise<Measurement[]> {
+  await Promise.all(specs.map((spec) => runSlice(spec, { ...opts, duration: opts.warmup })));
+  const slices: Slice[][] = specs.map(() => []);
+  for (let round = 0; round < opts.rounds; round++) {
+    const results = await Promise.all(
+      specs.map((spec) => runSlice(spec, { ...opts, duration: opts.duration / opts.rounds })),
+    );
+    results.forEach((slice, i) => slices[i]!.push(slice));
   }
   return specs.map((spec, i) => summary(spec, slices[i]!));
 }

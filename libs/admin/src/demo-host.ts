@@ -82,3 +82,9 @@ export function startDemoHost(opts: DemoHostOptions): Promise<Server> {
     server.listen(opts.port, () => resolve(server));
   });
 }
+
+/**
+ * What `npm start` lets webhook endpoints use although not public (WEBHOOK_ALLOW_PRIVATE, when
+ * unset): a receiver on this machine, any port, as the README's webhook example registers.
+ */
+export const LOCAL_WEBHOOK_RECEIVERS = 'localhost:*,127.0.0.1:*';

@@ -1,7 +1,8 @@
 // `npm start`: everything a developer needs on one machine. Checks PostgreSQL and Redis,
 // migrates, seeds a demo eshop on an empty database (printing its tokens once), then runs
-// the four services in the foreground with readable, prefixed logs. Ctrl-C stops them all
-// gracefully and exits 0.
+// the four services in the foreground with readable, prefixed logs (one line each; a service
+// that stops on its own is started again with backoff). Ctrl-C stops them all gracefully and
+// exits 0.
 import 'dotenv/config';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
@@ -19,15 +20,24 @@ import {
 } from '@catalogue/db';
 import { adminService } from './admin.service';
 import { seedDemoProduct } from './demo-seed';
-import { startDemoHost } from './demo-host';
+import { LOCAL_WEBHOOK_RECEIVERS, startDemoHost } from './demo-host';
 import { checkDependencies } from './preflight';
 
 const ROOT = join(__dirname, '..', '..', '..');
-/** The demo eshop's white-label token for the demo page (tokens are stored hashed only). */
-const DEMO_TOKEN_FILE = join(ROOT, '.demo', 'white-label-token.json');
+/**
+ * The demo eshop's white-label token for the demo page (tokens are stored hashed only), in
+ * `.demo/` (DEMO_STATE_DIR: another folder, for the launcher's own test).
+ */
+const DEMO_DIR = process.env.DEMO_STATE_DIR || join(ROOT, '.demo');
+const DEMO_TOKEN_FILE = join(DEMO_DIR, 'white-label-token.json');
 const DEMO_ESHOP = 'Demo eshop';
 const COLOURS = ['\x1b[36m', '\x1b[35m', '\x1b[33m', '\x1b[32m'];
 const RESET = '\x1b[0m';
+/** A service that stops unexpectedly is started again after this, doubling up to the maximum. */
+const RESTART_FIRST_MS = 1_000;
+const RESTART_MAX_MS = 30_000;
+/** A service that ran this long before it stopped starts again after RESTART_FIRST_MS. */
+const RESTART_RESET_AFTER_MS = 60_000;
 
 interface Service {
   name: string;
@@ -51,7 +61,11 @@ async function prepareLocalDatabase(config: Config): Promise<string | undefined>
   try {
     const applied = await prepareDatabase(db);
     say(applied.length ? `Applied migrations: ${applied.join(', ')}` : 'Database schema is up to date.');
-    if ((await eshopsRepository.count(db)) > 0) return await demoToken(db, demoOrigin(config));
+    if ((await eshopsRepository.count(db)) > 0) {
+      const token = await demoToken(db, demoOrigin(config));
+      say(await tokensHint(db));
+      return token;
+    }
     const licence = new Date(Date.now() + 365 * 24 * 3600 * 1000).toISOString().slice(0, 10);
     const demo = await adminService(db).createEshop({
       name: DEMO_ESHOP,
@@ -87,8 +101,23 @@ async function prepareLocalDatabase(config: Config): Promise<string | undefined>
 
 const demoOrigin = (config: Config): string => `http://localhost:${config.ports.demoHost}`;
 
+/**
+ * A database made by an earlier start: its tokens were printed then (they are stored hashed, so
+ * never again). Says how to get new ones.
+ */
+async function tokensHint(db: Knex): Promise<string> {
+  const demo = (await eshopsRepository.list(db)).find((e) => e.name === DEMO_ESHOP);
+  const id = demo?.id ?? '<eshop id>';
+  return [
+    `Existing database${demo ? ` (demo eshop id ${demo.id})` : ''}: its tokens were shown when it was created and are stored hashed.`,
+    `  New API token:          npm run --silent admin -- token create ${id} --kind api`,
+    `  New white-label token:  npm run --silent admin -- token create ${id} --kind white-label`,
+    '  Every eshop:            npm run --silent admin -- eshop list',
+  ].join('\n');
+}
+
 async function saveDemoToken(token: string): Promise<void> {
-  await mkdir(join(ROOT, '.demo'), { recursive: true });
+  await mkdir(DEMO_DIR, { recursive: true });
   await writeFile(DEMO_TOKEN_FILE, JSON.stringify({ whiteLabelToken: token }), { mode: 0o600 });
 }
 
@@ -119,7 +148,13 @@ async function demoToken(db: Knex, origin: string): Promise<string | undefined> 
 function run(service: Service, index: number): ChildProcess {
   const child = spawn(process.execPath, [join(ROOT, 'services', service.name, 'dist', 'main.js')], {
     cwd: ROOT,
-    env: { ...process.env, LOG_PRETTY: process.env.LOG_PRETTY ?? (process.stdout.isTTY ? '1' : '0') },
+    env: {
+      ...process.env,
+      LOG_PRETTY: process.env.LOG_PRETTY ?? (process.stdout.isTTY ? '1' : '0'),
+      // A receiver on this machine may be registered (README, "Webhooks"); a deployment allows
+      // public hosts only unless WEBHOOK_ALLOW_PRIVATE says otherwise.
+      WEBHOOK_ALLOW_PRIVATE: process.env.WEBHOOK_ALLOW_PRIVATE ?? LOCAL_WEBHOOK_RECEIVERS,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
     // Own process group: Ctrl-C reaches only this launcher, which then stops each service
     // exactly once (a service treats a second signal as "exit now").
@@ -161,34 +196,45 @@ async function main(): Promise<void> {
   const demoWhiteLabelToken = await prepareLocalDatabase(config);
 
   const list = services(config);
-  const children = list.map((service, i) => ({ service, child: run(service, i) }));
+  const children = list.map((service, i) => ({ service, index: i, child: run(service, i) }));
   let stopping = false;
-  let failed = false;
-  let running = children.length;
+  const timers = new Set<NodeJS.Timeout>();
+  const alive = (child: ChildProcess) => child.exitCode === null && child.signalCode === null;
 
   const stopAll = () => {
     stopping = true;
-    for (const { child } of children)
-      if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+    for (const timer of timers) clearTimeout(timer);
+    for (const { child } of children) if (alive(child)) child.kill('SIGTERM');
+    if (children.every(({ child }) => !alive(child))) process.exit(0);
   };
-  for (const { service, child } of children) {
-    child.on('exit', (code, signal) => {
-      running -= 1;
-      if (code !== 0) failed = true;
-      if (!stopping) {
-        process.stderr.write(
-          `${service.name} exited unexpectedly (${signal ?? `code ${code}`}); stopping the others\n`,
-        );
-        stopAll();
+  // A service that stops on its own is started again, the others keep running: after 1 s, then
+  // doubling up to 30 s while it keeps stopping soon after its start.
+  const supervise = (entry: (typeof children)[number], delayMs: number) => {
+    const started = Date.now();
+    entry.child.once('exit', (code, signal) => {
+      if (stopping) {
+        if (children.every(({ child }) => !alive(child))) process.exit(0);
+        return;
       }
-      if (running === 0) process.exit(failed ? 1 : 0);
+      const wait = Date.now() - started >= RESTART_RESET_AFTER_MS ? RESTART_FIRST_MS : delayMs;
+      process.stderr.write(
+        `${entry.service.name} stopped unexpectedly (${signal ?? `exit code ${code}`}); starting it again in ${wait / 1000} s (the other services keep running)\n`,
+      );
+      const timer = setTimeout(() => {
+        timers.delete(timer);
+        if (stopping) return;
+        entry.child = run(entry.service, entry.index);
+        supervise(entry, Math.min(wait * 2, RESTART_MAX_MS));
+      }, wait);
+      timers.add(timer);
     });
-  }
+  };
+  for (const entry of children) supervise(entry, RESTART_FIRST_MS);
   process.on('SIGINT', () => (stopping ? undefined : (say('\nStopping…'), stopAll())));
   process.on('SIGTERM', () => (stopping ? undefined : stopAll()));
   // If this launcher dies some other way, take the services with it.
   process.on('exit', () => {
-    for (const { child } of children) if (child.exitCode === null) child.kill('SIGTERM');
+    for (const { child } of children) if (alive(child)) child.kill('SIGTERM');
   });
 
   if (await waitUntilReady(list)) {

@@ -3,7 +3,7 @@ import type { Config } from '@catalogue/config';
 import { createKnex, pingDatabase, type Knex } from '@catalogue/db';
 import { createLogger, type Logger } from '@catalogue/logger';
 import { authChangesChannel, createRedis, pingRedis, withTimeout, type RedisClient } from '@catalogue/queue';
-import type { ReadinessCheck } from './health';
+import { registerDegradedGauge, type ReadinessCheck } from './health';
 import { createRateLimitMetrics, createReadMetrics } from './metrics';
 import { createReads, type Reads } from './read-replica';
 import { createRateLimits, type RateLimits } from './rate-limit/limits';
@@ -102,33 +102,37 @@ export function buildBaseDeps(
       })
     : NO_AUTH_CACHE;
   const reads = createReads({ primary: db, replica, metrics: createReadMetrics(registry), logger });
+  const readiness: ReadinessCheck[] = [
+    { name: 'postgres', check: () => pingDatabase(db) },
+    // A process that serves requests serves them without Redis (imports and uploads commit and
+    // the sweeper queues their work later, limits fail open, the auth cache reads PostgreSQL):
+    // it stays ready, degraded, so a Redis outage does not take every pod out of its Service at
+    // once. A process that only works through queued jobs has nothing to do without it.
+    { name: 'redis', critical: opts.runsJobs ? true : 'degrades', check: () => pingRedis(redis) },
+    // Reported, never failing readiness: without Redis the limiter lets requests pass.
+    { name: 'rate_limiter', critical: false, check: () => Promise.resolve(rateLimits.state()) },
+    // Reported, never failing readiness: without its Redis subscription (down, or not answering
+    // a ping now) the cache is off and every request reads Postgres.
+    ...(opts.authenticates
+      ? [
+          {
+            name: 'auth_cache',
+            critical: false as const,
+            check: () => authCache.state(),
+          },
+        ]
+      : []),
+    // Reported, never failing readiness: without the replica, reads go to the primary.
+    ...(replica ? [{ name: 'postgres_replica', critical: false as const, check: () => reads.check() }] : []),
+  ];
+  registerDegradedGauge(registry, readiness);
   return {
     config,
     logger,
     db,
     redis,
     registry,
-    readiness: [
-      { name: 'postgres', check: () => pingDatabase(db) },
-      { name: 'redis', check: () => pingRedis(redis) },
-      // Reported, never failing readiness: without Redis the limiter lets requests pass.
-      { name: 'rate_limiter', critical: false, check: () => Promise.resolve(rateLimits.state()) },
-      // Reported, never failing readiness: without its Redis subscription (down, or not answering
-      // a ping now) the cache is off and every request reads Postgres.
-      ...(opts.authenticates
-        ? [
-            {
-              name: 'auth_cache',
-              critical: false as const,
-              check: () => authCache.state(),
-            },
-          ]
-        : []),
-      // Reported, never failing readiness: without the replica, reads go to the primary.
-      ...(replica
-        ? [{ name: 'postgres_replica', critical: false as const, check: () => reads.check() }]
-        : []),
-    ],
+    readiness,
     rateLimits,
     rateLimitRedis,
     authCache,

@@ -1,4 +1,4 @@
-import { isSpanContextValid, trace } from '@opentelemetry/api';
+import { INVALID_TRACEID, trace } from '@opentelemetry/api';
 import pino, { type Logger } from 'pino';
 
 export type { Logger } from 'pino';
@@ -44,7 +44,10 @@ export function traceFields(): { trace_id?: string; span_id?: string } {
   const span = trace.getActiveSpan();
   if (!span) return {};
   const ctx = span.spanContext();
-  return isSpanContextValid(ctx) ? { trace_id: ctx.traceId, span_id: ctx.spanId } : {};
+  // Not isSpanContextValid (two regular expressions on every line): the ids of an active span
+  // are the SDK's own or a propagator's, which checked them; only the API's placeholder span
+  // (tracing off, or outside a trace) carries the invalid all-zero id.
+  return ctx.traceId !== INVALID_TRACEID ? { trace_id: ctx.traceId, span_id: ctx.spanId } : {};
 }
 
 let isoSecond = Number.NaN;
@@ -99,7 +102,13 @@ export function createLogger(opts: LoggerOptions, resolve?: (id: string) => stri
       ? {
           transport: {
             target: 'pino-pretty',
-            options: { colorize: true, translateTime: 'HH:MM:ss.l', ignore: 'pid,hostname,service' },
+            // One line per entry: a terminal shows many at once (npm start's four services).
+            options: {
+              colorize: true,
+              translateTime: 'HH:MM:ss.l',
+              ignore: 'pid,hostname,service',
+              singleLine: true,
+            },
           },
         }
       : {}),

@@ -20,6 +20,12 @@ export interface WorkerOptions<Q extends QueueName> {
   concurrencyOf?: Partial<Record<QueueName, number>>;
   logger: Logger;
   metrics: QueueMetrics;
+  /**
+   * Scheduled routine queues (the relay every second, the sweeper): a completed attempt's
+   * `job finished` line is at debug, so it does not bury everything else; a retry or failure
+   * stays at info (and `job failed` at warn).
+   */
+  routineQueues?: readonly QueueName[];
 }
 
 /**
@@ -35,6 +41,7 @@ export function createWorkers<Q extends QueueName>(opts: WorkerOptions<Q>): Work
   return opts.queues.map((queue) => {
     const handler = opts.handlers[queue] as JobHandler<Q>;
     const log = opts.logger.child({ queue });
+    const routine = opts.routineQueues?.includes(queue) ?? false;
     const fair = isFairQueue(queue) ? fairKeys(opts.prefix, queue) : undefined;
     const run = async (job: Job<JobPayloads[Q]>): Promise<unknown> => {
       // The job left its eshop's line of waiting jobs (first start only: retries and stalled
@@ -69,9 +76,10 @@ export function createWorkers<Q extends QueueName>(opts: WorkerOptions<Q>): Work
           value: seconds,
           exemplarLabels: exemplarOf() as Record<string, never>,
         });
-      // One line per attempt, at info: ids, counts and times only (never the payload beyond the
-      // eshop, nor an error's message: 'job failed' below has the error).
-      log.info(
+      // One line per attempt, at info (a routine queue's completed one at debug): ids, counts and
+      // times only (never the payload beyond the eshop, nor an error's message: 'job failed'
+      // below has the error).
+      log[routine && outcome === 'completed' ? 'debug' : 'info'](
         {
           job_id: job.id,
           eshop_id: (job.data as { eshop_id?: unknown } | undefined)?.eshop_id,

@@ -8,6 +8,7 @@ import {
   trace,
   TraceFlags,
   type Attributes,
+  type Context,
   type Span,
 } from '@opentelemetry/api';
 import type { Telemetry } from 'bullmq';
@@ -36,6 +37,12 @@ export interface TracingOptions {
   samplerArg?: number;
   /** Tests: spans go to this exporter, one by one as they end, instead of OTLP. */
   exporter?: SpanExporter;
+  /**
+   * Tests: knex's files as already loaded (`knex/lib/execution/runner.js`, `knex/lib/client.js`)
+   * and its version. Jest loads modules past Node's require hooks, by which the instrumentation
+   * patches knex as it loads; these are patched at once instead.
+   */
+  loadedKnex?: { version: string; files: Record<string, object> };
 }
 
 export interface Tracing {
@@ -46,7 +53,11 @@ export interface Tracing {
 
 interface Started {
   shutdown(): Promise<void>;
+  serverSpan(name: string, parent: Context): Span;
 }
+
+/** The SDK's server-span start while tracing runs (sdk.ts `serverSpans`). */
+let startServerSpan: Started['serverSpan'] | undefined;
 
 /** Set while tracing runs in this process: queues and workers then carry the context. */
 let telemetry: Telemetry | undefined;
@@ -65,6 +76,7 @@ export function startTracing(opts: TracingOptions): Tracing {
   // eslint-disable-next-line @typescript-eslint/no-require-imports -- lazy on purpose (see above)
   const sdk = require('./sdk') as typeof import('./sdk');
   const started: Started = sdk.startSdk(opts);
+  startServerSpan = started.serverSpan;
   cachedTracer = undefined;
   const { BullMQOtel } = require('bullmq-otel') as typeof import('bullmq-otel'); // eslint-disable-line @typescript-eslint/no-require-imports -- same
   telemetry = new BullMQOtel({ tracerName: 'bullmq' }) as unknown as Telemetry;
@@ -72,6 +84,7 @@ export function startTracing(opts: TracingOptions): Tracing {
     enabled: true,
     shutdown: async () => {
       telemetry = undefined;
+      startServerSpan = undefined;
       cachedTracer = undefined;
       await started.shutdown();
     },
@@ -88,19 +101,25 @@ export function tracingEnabled(): boolean {
  * headers carry one (W3C `traceparent` and `tracestate`, read by the registered propagator), else
  * the root of a new trace. The caller names it by its route once routing is done.
  */
-export async function inServerSpan<T>(
+export function inServerSpan<T>(
   headers: Record<string, string | string[] | undefined>,
   method: string,
   fn: (span: Span) => Promise<T>,
 ): Promise<T> {
-  const parent = propagation.extract(ROOT_CONTEXT, headers);
-  const span = tracer().startSpan(method, { kind: SpanKind.SERVER }, parent);
-  try {
-    return await context.with(trace.setSpan(parent, span), () => fn(span));
-  } finally {
-    span.end();
-  }
+  // Most requests carry no trace context: the propagator then has nothing to read.
+  const parent =
+    headers['traceparent'] === undefined ? ROOT_CONTEXT : propagation.extract(ROOT_CONTEXT, headers);
+  const span = startServerSpan
+    ? startServerSpan(method, parent)
+    : tracer().startSpan(method, SERVER_SPAN, parent);
+  // No async wrapper of its own: a request pays for one promise less.
+  const ended = (): void => span.end();
+  const running = context.with(trace.setSpan(parent, span), fn, undefined, span);
+  running.then(ended, ended);
+  return running;
 }
+
+const SERVER_SPAN = Object.freeze({ kind: SpanKind.SERVER });
 
 /**
  * BullMQ's `telemetry` option while tracing runs (bullmq-otel: a producer span per add that
@@ -144,7 +163,9 @@ export function sampledTraceId(): string | undefined {
   const span = trace.getActiveSpan();
   if (!span) return undefined;
   const ctx = span.spanContext();
-  return isSpanContextValid(ctx) && (ctx.traceFlags & TraceFlags.SAMPLED) === TraceFlags.SAMPLED
+  // The flag first: most traces are not sampled, and the validity check is two regular
+  // expressions (on every request, from its duration sample).
+  return (ctx.traceFlags & TraceFlags.SAMPLED) === TraceFlags.SAMPLED && isSpanContextValid(ctx)
     ? ctx.traceId
     : undefined;
 }
@@ -160,6 +181,17 @@ export function exemplarOf(): { trace_id?: string } {
 /** The active span, to name it or add attributes (the API's no-op span outside a trace). */
 export function activeSpan(): Span | undefined {
   return trace.getActiveSpan();
+}
+
+/**
+ * The W3C trace context of the active span as outgoing request headers (`traceparent`, and
+ * `tracestate` when there is one), so the receiver can join the trace; none outside a trace or
+ * with tracing off. A span the sampler dropped is passed on too (its flags say so).
+ */
+export function traceHeaders(): Record<string, string> {
+  const carrier: Record<string, string> = {};
+  if (telemetry) propagation.inject(context.active(), carrier);
+  return carrier;
 }
 
 /**

@@ -3,9 +3,18 @@
 // exporter and the knex instrumentation) rather than sdk-node and the
 // auto-instrumentations bundle; requests get their server span from libs/http's traceRequests()
 // (docs/decisions.md, "Tracing").
-import { context, propagation, trace } from '@opentelemetry/api';
+import {
+  context,
+  propagation,
+  SamplingDecision,
+  SpanKind,
+  trace,
+  TraceFlags,
+  type Context,
+  type Span,
+} from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
-import { W3CTraceContextPropagator } from '@opentelemetry/core';
+import { isTracingSuppressed, W3CTraceContextPropagator } from '@opentelemetry/core';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-proto';
 import { KnexInstrumentation } from '@opentelemetry/instrumentation-knex';
 import { detectResources, envDetector, resourceFromAttributes } from '@opentelemetry/resources';
@@ -14,10 +23,14 @@ import {
   AlwaysOnSampler,
   BatchSpanProcessor,
   ParentBasedSampler,
+  RandomIdGenerator,
   SimpleSpanProcessor,
   TraceIdRatioBasedSampler,
   TracerProvider,
+  type ReadableSpan,
   type Sampler,
+  type Span as SdkSpan,
+  type SpanProcessor,
 } from '@opentelemetry/sdk-trace';
 import type { SamplerName, TracingOptions } from './index';
 
@@ -60,19 +73,132 @@ class KeptSpansKnexInstrumentation extends KnexInstrumentation {
 }
 type Query = (this: unknown, ...args: unknown[]) => unknown;
 
-export function startSdk(opts: TracingOptions): { shutdown(): Promise<void> } {
+const KNEX_SCOPE = '@opentelemetry/instrumentation-knex';
+/** The SQL operation of knex's builder methods that are not named by it. */
+const KNEX_METHOD_SQL: Record<string, string> = {
+  first: 'select',
+  pluck: 'select',
+  del: 'delete',
+  counter: 'update',
+  columnInfo: 'select',
+};
+
+/**
+ * The name of a database span, as the semantic conventions build it: `{operation} {table}`
+ * (`select products`, `insert content`), the statement's first keyword for a raw query
+ * (`select`, `with`, `begin`), `postgresql` when neither is known. The knex instrumentation's
+ * own name puts the database name first, which knex over our own pool does not know:
+ * `insert undefined.content`, `raw undefined`.
+ */
+export function dbSpanName(attributes: Record<string, unknown>): string {
+  const table = attributes['db.collection.name'];
+  let operation = attributes['db.operation.name'];
+  if (typeof operation === 'string') operation = KNEX_METHOD_SQL[operation] ?? operation;
+  if (operation === undefined || operation === 'raw') {
+    const text = attributes['db.query.text'];
+    operation = typeof text === 'string' ? /^\s*\(?\s*([a-z]+)/i.exec(text)?.[1]?.toLowerCase() : undefined;
+  }
+  if (typeof operation !== 'string' || operation === '') return 'postgresql';
+  // The table without its alias (`design_widgets as dw`).
+  const name = typeof table === 'string' ? table.trim().split(/\s+/)[0] : undefined;
+  return name ? `${operation} ${name}` : operation;
+}
+
+/** Names each knex span by dbSpanName as it starts (a span is renamed before it is exported). */
+class DbSpanNames implements SpanProcessor {
+  onStart(span: SdkSpan): void {
+    if (span.instrumentationScope.name === KNEX_SCOPE) span.updateName(dbSpanName(span.attributes));
+  }
+  onEnd(_span: ReadableSpan): void {}
+  forceFlush(): Promise<void> {
+    return Promise.resolve();
+  }
+  shutdown(): Promise<void> {
+    return Promise.resolve();
+  }
+}
+
+/**
+ * The SDK's ids, with one slot: the trace id a server span decided on before the SDK saw it
+ * (`serverSpans`), taken by the SDK's next `generateTraceId`.
+ */
+class DecidedIdGenerator extends RandomIdGenerator {
+  decided: string | undefined;
+  override generateTraceId = (): string => {
+    const id = this.decided;
+    if (id === undefined) return super.generateTraceId();
+    this.decided = undefined;
+    return id;
+  };
+}
+
+const NO_ATTRIBUTES = Object.freeze({});
+const NO_LINKS = Object.freeze([]) as unknown as [];
+const SERVER_SPAN = Object.freeze({ kind: SpanKind.SERVER });
+
+/**
+ * A request's server span, deciding sampling first: most requests are not sampled, and for them
+ * the SDK's `startSpan` (attribute and link copies, its own span metrics, a context check) cost
+ * more than the rest of tracing an unsampled request. The same sampler on the same trace id
+ * decides as the SDK would; a span it keeps is the SDK's, on that trace id (the SDK asks the
+ * sampler again and gets the same answer); one it drops is the API's non-recording span with
+ * fresh ids, which is what the SDK returns for it too.
+ */
+function serverSpans(sampler: Sampler, ids: DecidedIdGenerator): (name: string, parent: Context) => Span {
+  let tracer: ReturnType<typeof trace.getTracer> | undefined;
+  return (name, parent) => {
+    tracer ??= trace.getTracer('catalogue');
+    const parentContext = trace.getSpanContext(parent);
+    if (isTracingSuppressed(parent)) return tracer.startSpan(name, SERVER_SPAN, parent);
+    const traceId =
+      parentContext && trace.isSpanContextValid(parentContext)
+        ? parentContext.traceId
+        : ids.generateTraceId();
+    const { decision } = sampler.shouldSample(
+      parent,
+      traceId,
+      name,
+      SpanKind.SERVER,
+      NO_ATTRIBUTES,
+      NO_LINKS,
+    );
+    if (decision === SamplingDecision.NOT_RECORD) {
+      return trace.wrapSpanContext({
+        traceId,
+        spanId: ids.generateSpanId(),
+        traceFlags: TraceFlags.NONE,
+        ...(parentContext?.traceState ? { traceState: parentContext.traceState } : {}),
+      });
+    }
+    ids.decided = parentContext && trace.isSpanContextValid(parentContext) ? undefined : traceId;
+    try {
+      return tracer.startSpan(name, SERVER_SPAN, parent);
+    } finally {
+      ids.decided = undefined;
+    }
+  };
+}
+
+export function startSdk(opts: TracingOptions): {
+  shutdown(): Promise<void>;
+  serverSpan(name: string, parent: Context): Span;
+} {
   const contextManager = new AsyncLocalStorageContextManager().enable();
   context.setGlobalContextManager(contextManager);
   // traceparent and tracestate only: nothing here reads W3C baggage, and every request would
   // pay for looking for it.
   propagation.setGlobalPropagator(new W3CTraceContextPropagator());
+  const sampler = samplerOf(opts.sampler, opts.samplerArg);
+  const ids = new DecidedIdGenerator();
   const provider = new TracerProvider({
     // OTEL_SERVICE_NAME and OTEL_RESOURCE_ATTRIBUTES (envDetector) over the service's own name.
     resource: resourceFromAttributes({ 'service.name': opts.service }).merge(
       detectResources({ detectors: [envDetector] }),
     ),
-    sampler: samplerOf(opts.sampler, opts.samplerArg),
+    sampler,
+    idGenerator: ids,
     spanProcessors: [
+      new DbSpanNames(),
       opts.exporter
         ? new SimpleSpanProcessor({ exporter: opts.exporter })
         : // The exporter reads the standard OTEL_EXPORTER_OTLP_* variables itself (endpoint,
@@ -88,8 +214,17 @@ export function startSdk(opts: TracingOptions): { shutdown(): Promise<void> } {
     // (knex rather than pg: instrumentation-pg brings @types packages into production.)
     new KeptSpansKnexInstrumentation({ requireParentSpan: true, maxQueryLength: 512 }),
   ];
+  if (opts.loadedKnex) {
+    for (const definition of instrumentations[0]!.getModuleDefinitions()) {
+      for (const file of definition.files) {
+        const loaded = opts.loadedKnex.files[file.name];
+        if (loaded) file.patch(loaded, opts.loadedKnex.version);
+      }
+    }
+  }
 
   return {
+    serverSpan: serverSpans(sampler, ids),
     async shutdown() {
       for (const instrumentation of instrumentations) instrumentation.disable();
       await provider.shutdown();

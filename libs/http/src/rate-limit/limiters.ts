@@ -89,6 +89,13 @@ export function createLimiterStore(
       else logger.info('rate limiter reaches Redis again');
     }
   };
+  // The state follows the connection too, not only the requests that use it: a lost connection
+  // fails open at once (every request would), and a connection ready again counts again at once,
+  // before any request has tried it (a pod that took no traffic meanwhile, or probes only).
+  // A server that answers too slowly still fails open request by request (redisTimeoutMs).
+  // (`reconnecting`, not `close`: a connection closed for good at shutdown is no outage.)
+  redis.on('ready', () => setFailingOpen(false));
+  redis.on('reconnecting', () => setFailingOpen(true));
 
   /** Runs a limiter call; a Redis failure is a pass (undefined), counted and remembered. */
   const guarded = async (

@@ -51,8 +51,16 @@ export function startWorkers(deps: Deps, queues: readonly QueueName[] = CONSUMED
     concurrencyOf: { 'webhook-delivery': deps.config.webhooks.concurrency },
     logger: deps.logger,
     metrics: deps.queueMetrics,
+    routineQueues: ['webhook-relay', 'sweep-stale-work'],
   });
 }
+
+/**
+ * A scheduled run starts a trace of its own. Without this BullMQ stores the trace context of
+ * whatever queued the run in it (the declaration, and each run the next one), so every run
+ * between two declarations joined one trace.
+ */
+const OWN_TRACE = { telemetry: { omitContext: true } } as const;
 
 /**
  * Declares the sweeper's job scheduler. Every replica declares the same scheduler id, so Redis
@@ -65,7 +73,7 @@ export async function scheduleSweep(deps: Deps): Promise<void> {
     {
       name: 'sweep-stale-work',
       data: {},
-      opts: { attempts: 1, removeOnComplete: { count: 100 }, removeOnFail: { count: 100 } },
+      opts: { attempts: 1, removeOnComplete: { count: 100 }, removeOnFail: { count: 100 }, ...OWN_TRACE },
     },
   );
 }
@@ -81,7 +89,7 @@ export async function scheduleRelay(deps: Deps): Promise<void> {
     {
       name: 'webhook-relay',
       data: {},
-      opts: { attempts: 1, removeOnComplete: { count: 100 }, removeOnFail: { count: 100 } },
+      opts: { attempts: 1, removeOnComplete: { count: 100 }, removeOnFail: { count: 100 }, ...OWN_TRACE },
     },
   );
 }

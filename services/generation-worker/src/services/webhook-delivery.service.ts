@@ -24,7 +24,7 @@ import {
   type Lookup,
 } from '@catalogue/egress';
 import type { JobPayloads } from '@catalogue/queue';
-import { inSpan, SpanKind, SpanStatusCode } from '@catalogue/tracing';
+import { inSpan, SpanKind, SpanStatusCode, traceHeaders } from '@catalogue/tracing';
 import type { Dispatcher } from 'undici';
 import { cloudEvent, signedHeaders, webhookMessageId } from '@catalogue/webhooks';
 import type { WebhookMetrics, WebhookOutcome } from '../metrics';
@@ -251,7 +251,8 @@ export async function deliverWebhook(
       'app.attempt': attempt,
     },
     async (span) => {
-      const attempted = await send(deps, target.url, headers, body);
+      // The receiver may join the trace: `traceparent` names this span (README, "Webhooks").
+      const attempted = await send(deps, target.url, { ...headers, ...traceHeaders() }, body);
       if (attempted.statusCode !== null) span.setAttribute('http.response.status_code', attempted.statusCode);
       const delivered =
         attempted.statusCode !== null && attempted.statusCode >= 200 && attempted.statusCode < 300;
