@@ -1693,7 +1693,7 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** Readiness (PostgreSQL and Redis answer) */
+    /** Readiness (PostgreSQL answers; Redis too, or the service runs degraded) */
     get: operations['readyz'];
     put?: never;
     post?: never;
@@ -2647,8 +2647,11 @@ export interface components {
       [key: string]: unknown;
     };
     Readiness: {
-      /** @enum {string} */
-      status: 'ready' | 'not_ready';
+      /**
+       * @description ready (200): every dependency answers. degraded (200): the process serves, without a dependency it can do without (Redis, in the API services and the credit service: queued work waits in PostgreSQL, limits fail open). not_ready (503): a dependency it cannot serve without does not answer.
+       * @enum {string}
+       */
+      status: 'ready' | 'degraded' | 'not_ready';
       /**
        * @description On a 503 only, like every error body (`unavailable`).
        * @constant
@@ -8576,26 +8579,16 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description Ready. */
+      /** @description Ready, or degraded: the service serves without a dependency it can do without (Redis, except in the generation worker); `checks` names it. */
       200: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          /**
-           * @example {
-           *       "status": "ready",
-           *       "checks": {
-           *         "postgres": "ok",
-           *         "redis": "ok",
-           *         "rate_limiter": "ok"
-           *       }
-           *     }
-           */
           'application/json': components['schemas']['Readiness'];
         };
       };
-      /** @description A dependency does not answer; `checks` names it. */
+      /** @description A dependency the service cannot serve without does not answer; `checks` names it. */
       503: {
         headers: {
           [name: string]: unknown;
@@ -8606,9 +8599,9 @@ export interface operations {
            *       "status": "not_ready",
            *       "code": "unavailable",
            *       "checks": {
-           *         "postgres": "ok",
-           *         "redis": "unavailable",
-           *         "rate_limiter": "failing_open"
+           *         "postgres": "unavailable",
+           *         "redis": "ok",
+           *         "rate_limiter": "ok"
            *       }
            *     }
            */
