@@ -28,6 +28,7 @@ import * as webhookSecretRotation from './20261126000800_webhook_secret_rotation
 import * as eventTraceContext from './20261127000600_event_trace_context';
 import * as tenantScopedKeys from './20261127000900_tenant_scoped_keys';
 import * as listJson from './20261128000200_list_json';
+import * as researchRefused from './20261129001500_research_refused';
 
 export interface Migration {
   name: string;
@@ -66,4 +67,5 @@ export const migrations: Migration[] = [
   { name: '20261127000600_event_trace_context', ...eventTraceContext },
   { name: '20261127000900_tenant_scoped_keys', ...tenantScopedKeys },
   { name: '20261128000200_list_json', ...listJson },
+  { name: '20261129001500_research_refused', ...researchRefused },
 ];

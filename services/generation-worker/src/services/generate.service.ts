@@ -49,7 +49,7 @@ import {
   type TokenUsage,
 } from '../providers';
 import { collapse } from '../providers/text';
-import type { ResearchPage } from '../research';
+import type { ResearchPage, ResearchRefusal } from '../research';
 import {
   fillProblems,
   mergeLanguages,
@@ -92,6 +92,8 @@ interface JobInputs {
   context: JobContext;
   structure: DesignStructure;
   pages: ResearchPage[];
+  /** Research URLs not read, and why. */
+  refused: ResearchRefusal[];
   /** The job's language first, then each other language a replacing job writes again. */
   contexts: GenerationContext[];
 }
@@ -123,7 +125,7 @@ async function loadInputs(deps: GenerationDeps, job: GenerationJob): Promise<Job
 
   const context = readContext(job.context);
   const structure = structureOf(design);
-  const pages = await research(deps, context);
+  const { pages, refused } = await research(deps, context);
   const prompt = await promptText(deps.db, eshopId, context.prompt_id);
   // The catalogue's material was merged into the context when the job was planned; a row
   // written before that carries no `images`, and reads the item's images and pages now.
@@ -170,7 +172,7 @@ async function loadInputs(deps: GenerationDeps, job: GenerationJob): Promise<Job
       images,
       url: urlIn(lang, source.url),
     }));
-  return { design, eshop, context, structure, pages, contexts: [own, ...others] };
+  return { design, eshop, context, structure, pages, refused, contexts: [own, ...others] };
 }
 
 /** Step 2: the provider's widgets, filled into the design in the job's language. */
@@ -414,6 +416,7 @@ async function storeGenerated(
       usage: generated.usage,
       widgetsSkipped: generated.skipped,
       researchSources: generated.sources,
+      researchRefused: inputs.refused,
     });
     return charged;
   });

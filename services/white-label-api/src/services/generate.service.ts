@@ -23,7 +23,7 @@ import { planGeneration } from './generate-request';
 /** What starting a generation needs of the service (WEB_RESEARCH_MAX_URLS comes from config). */
 export type GenerateDeps = Pick<Deps, 'db' | 'queues' | 'creditMetrics' | 'logger' | 'config'>;
 
-/** A job as the v3 answers show it (widgets_skipped and research_sources are beyond the specification, issue 17). */
+/** A job as the v3 answers show it (widgets_skipped, research_sources and research_refused are beyond the specification). */
 export function jobBody(job: GenerationJob): v3.GenerationJobView {
   return {
     id: job.id,
@@ -33,6 +33,7 @@ export function jobBody(job: GenerationJob): v3.GenerationJobView {
     widgets_created: job.widgetsCreated,
     widgets_skipped: job.widgetsSkipped,
     research_sources: job.researchSources,
+    research_refused: job.researchRefused,
     error_message: job.errorMessage,
     created_at: job.createdAt,
     updated_at: job.updatedAt,
