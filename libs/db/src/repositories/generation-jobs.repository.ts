@@ -251,8 +251,8 @@ export const generationJobsRepository = {
   /**
    * Ends the job `done` or `failed` and appends its `generation.succeeded` or
    * `generation.failed` event, in the caller's transaction: every way a job ends (the worker,
-   * the sweeper, a job the API could not queue) tells the change feed here. The append locks
-   * the eshop's event counter until the commit, so call this last in the transaction.
+   * the sweeper, a job the API could not queue) tells the change feed here (the event is
+   * numbered as the transaction commits).
    */
   async finish(
     trx: Knex.Transaction,

@@ -79,7 +79,7 @@ async function abandon(deps: GenerateDeps, job: GenerationJob): Promise<void> {
     const current = await generationJobsRepository.find(trx, job.eshopId, job.id, { lock: true });
     if (!current || current.status !== 'pending') return;
     await settleReservation(trx, job.eshopId, job.id, 0);
-    // Last: ending the job appends its event, which holds the eshop's event counter to the commit.
+    // Ending the job appends its event (numbered as the transaction commits).
     await generationJobsRepository.finish(trx, job.eshopId, job.id, {
       status: 'failed',
       errorMessage: 'The job could not be queued.',
