@@ -7,7 +7,7 @@
 // needs cores to spare, which a shared test machine does not have.
 import { eventsRepository } from '@catalogue/db';
 import { isDatabaseUnavailable } from '@catalogue/db';
-import { makeEshop, testConfig } from '@catalogue/testing';
+import { makeEshop, startPrivatePgBouncer, testConfig, type DisposablePgBouncer } from '@catalogue/testing';
 import { loadavg } from 'node:os';
 import { buildDeps, closeDeps, type Deps } from '../../services/catalogue-api/src/deps';
 import { importV2 } from '../../services/catalogue-api/src/services/import.service';
@@ -19,9 +19,15 @@ const WRITERS = 20;
 const EACH = Number(process.env.WRITERS_EACH ?? 3);
 
 let deps: Deps;
-beforeAll(() => {
+let bouncer: DisposablePgBouncer | undefined;
+beforeAll(async () => {
+  // WRITERS_PGBOUNCER=1: through a private PgBouncer in transaction mode (a server pool of 20).
+  if (process.env.WRITERS_PGBOUNCER === '1') {
+    bouncer = await startPrivatePgBouncer(testConfig().database.url, { poolSize: WRITERS });
+  }
   deps = buildDeps(
     testConfig({
+      ...(bouncer && { DATABASE_URL: bouncer.url }),
       DATABASE_POOL_MAX: String(WRITERS),
       DATABASE_POOL_QUEUE_MAX: '100',
       DATABASE_STATEMENT_TIMEOUT_MS: '3000',
@@ -29,7 +35,10 @@ beforeAll(() => {
     }),
   );
 });
-afterAll(() => closeDeps(deps));
+afterAll(async () => {
+  await closeDeps(deps);
+  await bouncer?.stop();
+});
 
 let counter = 0;
 const body = () =>
@@ -76,7 +85,7 @@ test('when 20 importers of one eshop run at once, then none is refused, the feed
   }
   const ratio = median(manys) / median(ones);
   process.stdout.write(
-    `one importer ${median(ones).toFixed(1)}/s (${ones.map((r) => r.toFixed(0)).join(', ')}), ` +
+    `${bouncer ? 'through PgBouncer: ' : ''}one importer ${median(ones).toFixed(1)}/s (${ones.map((r) => r.toFixed(0)).join(', ')}), ` +
       `${WRITERS} importers ${median(manys).toFixed(1)}/s (${manys.map((r) => r.toFixed(0)).join(', ')}), ` +
       `ratio ${ratio.toFixed(2)}, unavailable ${unavailable}, load ${loadavg()
         .map((l) => l.toFixed(2))
