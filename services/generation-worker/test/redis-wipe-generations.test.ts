@@ -1,9 +1,14 @@
 // Redis restarted empty after generations were accepted (a private Redis and a private
 // PostgreSQL, so neither the shared servers nor other test files' rows are touched): the worker
 // notices the loss by its marker key, queues the lost jobs again from their rows at once, and
-// every accepted generation finishes and is charged once.
-import { creditsRepository, generationJobsRepository, wlEntitiesRepository } from '@catalogue/db';
-import { enqueue, generateJobId, redisMarkerKey, type Worker } from '@catalogue/queue';
+// every accepted generation finishes and is charged once; imported items are rendered.
+import {
+  catalogueRepository,
+  creditsRepository,
+  generationJobsRepository,
+  wlEntitiesRepository,
+} from '@catalogue/db';
+import { addFair, enqueue, generateJobId, redisMarkerKey, type Worker } from '@catalogue/queue';
 import {
   eventually,
   makeEshop,
@@ -76,7 +81,7 @@ async function accept(eshopId: number, n: number): Promise<number> {
   return job.id;
 }
 
-test('when Redis is wiped after generations were accepted, then each is queued again within seconds, finishes, and is charged once', async () => {
+test('when Redis is wiped after generations and an import were accepted, then each is queued again within seconds, every generation finishes and is charged once, and the items are rendered', async () => {
   // Arrange: the worker watches its marker; the jobs are accepted and queued, none started yet.
   stops.push(watchRedisLoss(deps, 500));
   const marker = redisMarkerKey(deps.config.redis.queuePrefix);
@@ -86,16 +91,38 @@ test('when Redis is wiped after generations were accepted, then each is queued a
   const ids: number[] = [];
   for (let n = 0; n < JOBS; n++) ids.push(await accept(eshop.id, n));
   expect(await deps.queues.generate.count()).toBe(JOBS);
+  // An import committed with its render job queued, as the catalogue API leaves it.
+  const items = ['WIPE-A', 'WIPE-B', 'WIPE-C'];
+  await deps.db.transaction((trx) =>
+    catalogueRepository.upsert(
+      trx,
+      'product',
+      eshop.id,
+      items.map((externalId) => ({
+        externalId,
+        isVisible: true,
+        status: 'generate' as const,
+        fields: { name: { default: `Lamp ${externalId}` } },
+      })),
+    ),
+  );
+  await addFair(deps.queues['render-content'], 'render-content', [
+    { data: { eshop_id: eshop.id, entity_type: 'product', external_ids: items } },
+  ]);
 
   // Act: Redis restarts empty; the workers then run (the sweeper's idle deadlines are minutes).
   await redis.restart();
   const wiped = Date.now();
-  workers = startWorkers(deps, ['generate', 'sweep-stale-work']);
+  workers = startWorkers(deps, ['generate', 'render-content', 'sweep-stale-work']);
 
   // Assert: the lost jobs are queued again long before any deadline, and every one finishes.
   await eventually(async () => {
     const rows = await deps.db('generation_jobs').whereIn('id', ids).pluck('status');
     expect(rows).toEqual(Array.from({ length: JOBS }, () => 'done'));
+  }, 60_000);
+  await eventually(async () => {
+    const statuses = await deps.db('products').where({ eshop_id: eshop.id }).pluck('status');
+    expect(statuses).toEqual(['ready', 'ready', 'ready']);
   }, 60_000);
   expect(Date.now() - wiped).toBeLessThan(60_000);
   // The credit service's part: each queued settlement settled (a second time changes nothing).
