@@ -146,3 +146,31 @@ test('when Redis is wiped after generations and an import were accepted, then ea
     reserved: 0,
   });
 }, 120_000);
+
+test('when the Redis connection comes back with its data, then items an import committed meanwhile without a render job are rendered within seconds', async () => {
+  // Arrange: the import committed while the API could not reach Redis (its render job never queued).
+  const { eshop } = await makeEshop(deps.db);
+  const items = ['BACK-A', 'BACK-B'];
+  await deps.db.transaction((trx) =>
+    catalogueRepository.upsert(
+      trx,
+      'product',
+      eshop.id,
+      items.map((externalId) => ({
+        externalId,
+        isVisible: true,
+        status: 'generate' as const,
+        fields: { name: { default: `Lamp ${externalId}` } },
+      })),
+    ),
+  );
+
+  // Act: the worker's connection drops and comes back; the marker is still there.
+  deps.redis.disconnect(true);
+
+  // Assert
+  await eventually(async () => {
+    const statuses = await deps.db('products').where({ eshop_id: eshop.id }).pluck('status');
+    expect(statuses).toEqual(['ready', 'ready']);
+  }, 20_000);
+}, 60_000);
