@@ -269,7 +269,13 @@ export const generationJobsRepository = {
           researchSources?: ResearchSourceRow[];
           researchRefused?: ResearchRefusalRow[];
         }
-      | { status: 'failed'; errorMessage: string; provider: string | null; usage: object | null },
+      | {
+          status: 'failed';
+          errorMessage: string;
+          provider: string | null;
+          usage: object | null;
+          researchRefused?: ResearchRefusalRow[];
+        },
   ): Promise<void> {
     // Joined on the keys, like find.
     const updated = await trx('generation_jobs')
@@ -286,7 +292,11 @@ export const generationJobsRepository = {
               charged_cost: outcome.chargedCost,
               error_message: null,
             }
-          : { error_message: outcome.errorMessage, charged_cost: 0 }),
+          : {
+              error_message: outcome.errorMessage,
+              charged_cost: 0,
+              research_refused: JSON.stringify(outcome.researchRefused ?? []),
+            }),
         provider: outcome.provider,
         usage: outcome.usage ? JSON.stringify(outcome.usage) : null,
         updated_at: trx.fn.now(6),

@@ -439,11 +439,13 @@ export async function runGeneration(
   if (isFinished(job)) return settleFinished(deps, eshopId, jobId);
   await generationJobsRepository.markRunning(deps.db, eshopId, jobId);
 
+  let researchRefused: ResearchRefusal[] = [];
   const fail = ({ failed, provider = null, usage = null }: Failure) =>
-    failGeneration(deps, eshopId, jobId, { message: failed, provider, usage });
+    failGeneration(deps, eshopId, jobId, { message: failed, provider, usage, researchRefused });
 
   const inputs = await loadInputs(deps, job);
   if (isFailure(inputs)) return fail(inputs);
+  researchRefused = inputs.refused;
   const generated = await generateTree(deps, job, inputs);
   if (isFailure(generated)) return fail(generated);
   const actualCost = await storeGenerated(deps, job, inputs, generated);

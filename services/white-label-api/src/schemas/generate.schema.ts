@@ -121,7 +121,7 @@ export const generationJobShape = responseObject({
     .items(responseObject({ url: Joi.string(), reason: Joi.string() }))
     .optional()
     .description(
-      'Beyond the specification: the `search_web` URLs the job did not read, each with a short reason (e.g. `private address 10.0.0.1 refused`, `scheme ftp not allowed`, `HTTP 404`, `timed out after 10000 ms`, `over the limit of 5 URLs`), so research that was asked for and left out is never silent. Empty until the job is done.',
+      'Beyond the specification: the `search_web` URLs the job did not read, each with a short reason (e.g. `private address 10.0.0.1 refused`, `scheme ftp not allowed`, `HTTP 404`, `timed out after 10000 ms`, `over the limit of 5 URLs`), so research that was asked for and left out is never silent. Empty until the job ends (done or failed).',
     ),
   error_message: Joi.string().allow(null),
   created_at: offsetTimestamp,
