@@ -167,18 +167,12 @@ export function markRenderedBindings(
   return [status, eshopId, [...new Set(externalIds)]];
 }
 
-/** eventsRepository.append: the job's item.content_ready events, last in its transaction. */
-export const APPEND_EVENTS_SQL = `with reserved as (
-         insert into event_sequences as s (eshop_id, last_seq) values ($1, $2)
-         on conflict (eshop_id) do update set last_seq = s.last_seq + excluded.last_seq
-         returning last_seq
-       )
+/** eventsRepository.append: the job's item.content_ready events (numbered as the transaction commits). */
+export const APPEND_EVENTS_SQL = `with block as materialized (select nextval('events_provisional_seq') as b)
        insert into events (eshop_id, seq, type, entity_type, external_id, data, traceparent)
-       select $3, reserved.last_seq - $4 + e.ord, e.value->>'type', e.value->>'entity_type',
-              e.value->>'external_id', e.value->'data', $5::text
-       from reserved, jsonb_array_elements($6::jsonb) with ordinality as e(value, ord)
-       order by e.ord
-       returning seq`;
+       select $1, -(block.b * 1000000 + e.ord), e.value->>'type', e.value->>'entity_type',
+              e.value->>'external_id', e.value->'data', $2::text
+       from block, jsonb_array_elements($3::jsonb) with ordinality as e(value, ord)`;
 
 /** One item.content_ready per product marked, in the order of the locked items (no trace). */
 export function appendEventsBindings(
@@ -192,5 +186,5 @@ export function appendEventsBindings(
     external_id: externalId,
     data: { status },
   }));
-  return [eshopId, events.length, eshopId, events.length, null, JSON.stringify(events)];
+  return [eshopId, null, JSON.stringify(events)];
 }

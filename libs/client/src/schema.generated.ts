@@ -3052,6 +3052,11 @@ export interface components {
         url: string;
         design_widget_id: number | null;
       }[];
+      /** @description Beyond the specification: the `search_web` URLs the job did not read, each with a short reason (e.g. `private address 10.0.0.1 refused`, `scheme ftp not allowed`, `HTTP 404`, `timed out after 10000 ms`, `over the limit of 5 URLs`), so research that was asked for and left out is never silent. Empty until the job ends (done or failed). */
+      research_refused?: {
+        url: string;
+        reason: string;
+      }[];
       error_message: string | null;
       created_at: components['schemas']['OffsetTimestamp'];
       updated_at: components['schemas']['OffsetTimestamp'];

@@ -387,7 +387,7 @@ export async function saveEditorContent(
   }
   // Clients that follow the feed (or webhooks) for content learn of people's edits as they do of
   // renders: an item the lists serve (or hold in review) has new content to read. One still
-  // waiting for its first render gets its event from that render. Last: it locks the counter.
+  // waiting for its first render gets its event from that render.
   if (listed && (item.status === 'ready' || item.status === 'review')) {
     await eventsRepository.append(trx, eshop.id, [
       { type: 'item.content_ready', entityType: catalogueType, externalId, data: { status: item.status } },

@@ -153,7 +153,7 @@ export async function renderContents(
       await catalogueRepository.markRenderedMany(trx, type, eshopId, externalIds, status),
     );
     // One `item.content_ready` per item this job made ready (a repeated job marks nothing and
-    // tells nobody twice), in the job's transaction and last in it (it locks the event counter).
+    // tells nobody twice), in the job's transaction (numbered as it commits).
     await eventsRepository.append(
       trx,
       eshopId,

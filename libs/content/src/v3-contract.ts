@@ -86,6 +86,12 @@ export interface ResearchSource {
   design_widget_id: number | null;
 }
 
+/** A research URL a generation job did not read, and why. */
+export interface ResearchRefusal {
+  url: string;
+  reason: string;
+}
+
 /** `POST …/generate`, `GET …/generate`, `GET /generate/{id}`: a generation job. */
 export interface GenerationJobView {
   id: number;
@@ -95,6 +101,8 @@ export interface GenerationJobView {
   widgets_created: number;
   widgets_skipped: SkippedWidget[];
   research_sources: ResearchSource[];
+  /** The `search_web` URLs not read, and why. */
+  research_refused: ResearchRefusal[];
   error_message: string | null;
   created_at: string;
   updated_at: string;

@@ -13,8 +13,7 @@ export interface SettlementResult {
  * A `credits.low` event when this settlement took the balance from at or above the eshop's level
  * to below it (once per crossing: the next charges below it say nothing until a top-up lifts the
  * balance again). Only a charge lowers the balance, so a settlement that releases everything —
- * the white-label API's abandon, which appends its own event after — never appends here. Last
- * in the settlement: it locks the eshop's event counter.
+ * the white-label API's abandon, which appends its own event after — never appends here.
  */
 async function alertLowBalance(
   trx: Knex.Transaction,

@@ -130,7 +130,7 @@ export { widgetCatalogueRepository } from './repositories/widget-catalogue.repos
 export type { CatalogueWidget } from './repositories/widget-catalogue.repository';
 export { idempotencyRepository } from './repositories/idempotency.repository';
 export type { IdempotencyClaim, IdempotencyRecord } from './repositories/idempotency.repository';
-export type { ResearchSourceRow, SkippedWidgetRow } from './tables';
+export type { ResearchRefusalRow, ResearchSourceRow, SkippedWidgetRow } from './tables';
 export { eventsRepository } from './repositories/events.repository';
 export type { EventType, NewEvent, StoredEvent } from './repositories/events.repository';
 export { EVENT_TYPES } from './repositories/events.repository';

@@ -218,6 +218,7 @@ export interface SchemaRows {
     widgets_skipped: Json;
     research_sources: Json;
     reservation_settled: boolean;
+    research_refused: Json;
   };
   idempotency_keys: {
     eshop_id: number;
@@ -525,7 +526,8 @@ export interface SchemaOptionalOnInsert {
     | 'design_owner'
     | 'widgets_skipped'
     | 'research_sources'
-    | 'reservation_settled';
+    | 'reservation_settled'
+    | 'research_refused';
   idempotency_keys: 'response_status' | 'response_body' | 'response_content_type' | 'created_at';
   listing_batches: 'id' | 'created_at';
   listing_rows: 'id' | 'status' | 'field' | 'parameter' | 'error_message' | 'created_at' | 'updated_at';
@@ -642,7 +644,7 @@ export interface SchemaJson {
   eshops: never;
   event_sequences: never;
   events: 'data';
-  generation_jobs: 'context' | 'usage' | 'widgets_skipped' | 'research_sources';
+  generation_jobs: 'context' | 'usage' | 'widgets_skipped' | 'research_sources' | 'research_refused';
   idempotency_keys: never;
   listing_batches: never;
   listing_rows: 'field' | 'parameter';

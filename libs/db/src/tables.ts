@@ -49,6 +49,12 @@ export interface ResearchSourceRow {
   design_widget_id: number | null;
 }
 
+/** A research URL a generation job did not read, and why (short, no secrets). */
+export interface ResearchRefusalRow {
+  url: string;
+  reason: string;
+}
+
 /** The state and language maps every catalogue entity has. */
 interface EntityLangColumns {
   status: EntityStatus;
@@ -70,6 +76,7 @@ export interface ColumnTypes {
     usage: Record<string, number>;
     widgets_skipped: SkippedWidgetRow[];
     research_sources: ResearchSourceRow[];
+    research_refused: ResearchRefusalRow[];
   };
   wl_entities: { type: WhiteLabelEntityType; old_description: LangMap; title: LangMap };
   widget_favourites: { children: unknown[] };

@@ -27,16 +27,14 @@ describe('eventsRepository', () => {
   test('when events are appended, then they are numbered from 1 in the order given and read back after a number', async () => {
     const { eshop } = await makeEshop(db);
 
-    const first = await db.transaction((trx) =>
+    await db.transaction((trx) =>
       eventsRepository.append(trx, eshop.id, [
         updated('A'),
         { type: 'item.deleted', entityType: 'brand', externalId: 'B', data: { why: 'test' } },
       ]),
     );
-    const second = await db.transaction((trx) => eventsRepository.append(trx, eshop.id, [updated('C')]));
+    await db.transaction((trx) => eventsRepository.append(trx, eshop.id, [updated('C')]));
 
-    expect(first).toEqual([1, 2]);
-    expect(second).toEqual([3]);
     const all = await eventsRepository.listAfter(db, eshop.id, 0, 10);
     expect(all.map((e) => [e.seq, e.type, e.entityType, e.externalId, e.data])).toEqual([
       [1, 'item.updated', 'product', 'A', {}],
@@ -58,9 +56,9 @@ describe('eventsRepository', () => {
         throw new Error('rolled back');
       }),
     ).rejects.toThrow('rolled back');
-    const next = await db.transaction((trx) => eventsRepository.append(trx, eshop.id, [updated('D')]));
+    await db.transaction((trx) => eventsRepository.append(trx, eshop.id, [updated('D')]));
 
-    expect(next).toEqual([2]);
+    expect(await seqs(eshop.id)).toEqual([1, 2]);
     expect((await eventsRepository.listAfter(db, eshop.id, 0, 10)).map((e) => e.externalId)).toEqual([
       'A',
       'D',
@@ -90,15 +88,19 @@ describe('eventsRepository', () => {
     const results = await Promise.allSettled(
       Array.from({ length: writers }, (_, w) =>
         db.transaction(async (trx) => {
-          const taken = await eventsRepository.append(
+          await eventsRepository.append(
             trx,
             eshop.id,
-            Array.from({ length: 25 }, (_, i) => updated(`W${w}-${i}`)),
+            Array.from({ length: 13 }, (_, i) => updated(`W${w}-${i}`)),
           );
-          // Hold the counter a little, so the others queue behind it.
+          // Work after the append, as a writer may: the transactions overlap, their events wait.
           await trx.raw('select pg_sleep(0.005)');
+          await eventsRepository.append(
+            trx,
+            eshop.id,
+            Array.from({ length: 12 }, (_, i) => updated(`W${w}-${i + 13}`)),
+          );
           if (w % 5 === 0) throw new Error('rolled back');
-          return taken;
         }),
       ),
     );
@@ -117,6 +119,38 @@ describe('eventsRepository', () => {
     }
     const counter = await db('event_sequences').where({ eshop_id: eshop.id }).first();
     expect(counter?.last_seq).toBe(total);
+  });
+
+  test('when a writer stays in its transaction after appending, then another writer of the eshop commits meanwhile, and the numbers follow the commits', async () => {
+    const { eshop } = await makeEshop(db);
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let appended!: () => void;
+    const firstAppended = new Promise<void>((resolve) => (appended = resolve));
+    const slow = db.transaction(async (trx) => {
+      await eventsRepository.append(trx, eshop.id, [updated('SLOW')]);
+      appended();
+      await held;
+    });
+    await firstAppended;
+
+    // The fast writer does not wait for the slow one (which still holds its transaction open).
+    const started = Date.now();
+    await db.transaction((trx) => eventsRepository.append(trx, eshop.id, [updated('FAST')]));
+    expect(Date.now() - started).toBeLessThan(2_000);
+    expect((await eventsRepository.listAfter(db, eshop.id, 0, 10)).map((e) => [e.seq, e.externalId])).toEqual(
+      [[1, 'FAST']],
+    );
+    release();
+    await slow;
+
+    expect((await eventsRepository.listAfter(db, eshop.id, 0, 10)).map((e) => [e.seq, e.externalId])).toEqual(
+      [
+        [1, 'FAST'],
+        [2, 'SLOW'],
+      ],
+    );
+    expect(await eventsRepository.newest(db, eshop.id)).toBe(2);
   });
 
   test('when an event carries more than 1 KiB of data, then the table refuses it', async () => {

@@ -87,6 +87,8 @@ const MIGRATIONS = [
   '20261127000900_tenant_scoped_keys',
   '20261128000200_list_json',
   '20261128004700_content_drafts',
+  '20261129001500_research_refused',
+  '20261129001600_event_numbers_at_commit',
 ];
 
 async function databaseExists(name: string): Promise<boolean> {

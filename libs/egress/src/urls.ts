@@ -112,8 +112,16 @@ function ruleFits(rule: AllowRule, target: EgressTarget | undefined): boolean {
   return rule.ports === 'any' || rule.ports.has(target.port);
 }
 
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+// eslint-disable-next-line no-control-regex -- exactly what is looked for
+const CONTROL_CHARACTER = /[\u0000-\u001f\u007f]/;
+
 /** `raw` (relative to `base`) as a URL the rules accept, or an EgressRefusal. */
 export function parseOutboundUrl(raw: string, base?: URL): URL {
+  // The URL parser would quietly rewrite these (a lone surrogate to %EF%BF%BD, a NUL to %00, tabs
+  // and new lines dropped): the address stored or fetched would not be the one given.
+  if (LONE_SURROGATE.test(raw)) throw new EgressRefusal('lone surrogate in URL not allowed');
+  if (CONTROL_CHARACTER.test(raw)) throw new EgressRefusal('control character in URL not allowed');
   let url: URL;
   try {
     url = new URL(raw, base);

@@ -6,6 +6,8 @@ export {
   ENQUEUE_TIMEOUT_MS,
   generateJobId,
   listingJobId,
+  recoverySweepJobId,
+  redisMarkerKey,
   settlementJobId,
   SWEEP_SCHEDULER_ID,
   sweepRenderDeduplicationId,

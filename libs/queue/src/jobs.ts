@@ -28,7 +28,13 @@ export interface JobPayloads {
    * never queued) and end or re-queue it. Queued only by its job scheduler, one job per period
    * however many workers run (generation-worker -> generation-worker).
    */
-  'sweep-stale-work': Record<string, never>;
+  'sweep-stale-work': {
+    /**
+     * Queued by a worker that found Redis emptied (its marker key gone): every unfinished row
+     * without a live job is lost work, re-queued at once instead of after the idle deadlines.
+     */
+    after_redis_loss?: boolean;
+  };
   /**
    * Move committed events to delivery jobs, one per (endpoint, event), and advance each
    * endpoint's cursor; queue requested redeliveries. Queued only by its job scheduler, every
@@ -109,6 +115,16 @@ export function settlementJobId(jobId: number): string {
 
 /** The id of the one job scheduler that queues `sweep-stale-work` (every replica declares the same one). */
 export const SWEEP_SCHEDULER_ID = 'sweep-stale-work';
+
+/** The key whose absence tells a worker that Redis lost its data (restarted empty, flushed). */
+export function redisMarkerKey(queuePrefix: string): string {
+  return `${queuePrefix}:redis-marker`;
+}
+
+/** The recovery sweep queued when the marker `marker` was found missing: once per loss, whoever finds it. */
+export function recoverySweepJobId(marker: string): string {
+  return `recover-${marker}`;
+}
 
 /** The id of the one job scheduler that queues `webhook-relay` (every replica declares the same one). */
 export const WEBHOOK_RELAY_SCHEDULER_ID = 'webhook-relay';

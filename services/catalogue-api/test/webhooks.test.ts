@@ -69,7 +69,11 @@ describe('catalogue-api: /api/v2/rest/webhooks', () => {
     ['http://[::ffff:10.0.0.1]/hook', 'private address ::ffff:a00:1 refused'],
     ['http://198.51.100.7/hook', 'reserved address 198.51.100.7 refused'],
     ['http://no-such-host.invalid/hook', 'host no-such-host.invalid not found'],
-  ])('when the URL is %s, then 422 says why and nothing is stored', async (url, reason) => {
+    ['https://hooks.example.com/a\ud800b', 'lone surrogate in URL not allowed'],
+    ['https://hooks.example.com/a\udc00', 'lone surrogate in URL not allowed'],
+    ['https://hooks.example.com/a\u0000b', 'control character in URL not allowed'],
+    ['https://hooks.example.com/a\tb', 'control character in URL not allowed'],
+  ])('when the URL is %j, then 422 says why and nothing is stored', async (url, reason) => {
     const shop = await svc.eshop();
 
     const res = await shop.api.post('/api/v2/rest/webhooks', { url });

@@ -11,7 +11,7 @@ import { exitOnSignals, startHttpServer } from '@catalogue/http';
 import { closeWorkers } from '@catalogue/queue';
 import { createApp } from './app';
 import { buildDeps, closeDeps } from './deps';
-import { keepRelayScheduled, keepSweepScheduled, startWorkers } from './handlers';
+import { keepRelayScheduled, keepSweepScheduled, startWorkers, watchRedisLoss } from './handlers';
 
 async function main(): Promise<void> {
   const deps = buildDeps(config);
@@ -20,6 +20,8 @@ async function main(): Promise<void> {
   // back without it; nothing here waits for Redis, so the health port comes up meanwhile.
   const stopSweeps = keepSweepScheduled(deps);
   const stopRelay = keepRelayScheduled(deps);
+  // Redis emptied under the worker: the work it lost is queued again at once (sweep.service.ts).
+  const stopWatch = watchRedisLoss(deps);
   const server = await startHttpServer(createApp(deps), {
     port: config.ports.generationWorker,
     host: config.http.host,
@@ -30,6 +32,7 @@ async function main(): Promise<void> {
     // Running jobs finish first; the health port stays up meanwhile so probes still answer.
     stopSweeps();
     stopRelay();
+    stopWatch();
     await closeWorkers(workers);
     await server.stop();
     await closeDeps(deps);

@@ -75,7 +75,7 @@ export function createSweepMetrics(registry: Registry): SweepMetrics {
   return {
     swept: new Counter({
       name: 'stale_work_swept_total',
-      help: 'Lost work the sweeper found, by kind: generation_job (abandoned generation ended failed, credits released), settlement (finished generation whose credit settlement was lost settled from its row), catalogue_item (item stuck in generate, render queued again), idempotency_key (expired Idempotency-Key deleted), event (event past EVENT_RETENTION_DAYS deleted), content_revision (revision past CONTENT_REVISIONS_KEEP of its entity or CONTENT_REVISIONS_DAYS old deleted).',
+      help: 'Lost work the sweeper found, by kind: generation_job (abandoned generation ended failed, credits released), generation_job_requeued (generation whose queue job Redis lost, queued again), settlement (finished generation whose credit settlement was lost settled from its row), catalogue_item (item stuck in generate, render queued again), idempotency_key (expired Idempotency-Key deleted), event (event past EVENT_RETENTION_DAYS deleted), content_revision (revision past CONTENT_REVISIONS_KEEP of its entity or CONTENT_REVISIONS_DAYS old deleted).',
       labelNames: ['kind'],
       registers: [registry],
     }),

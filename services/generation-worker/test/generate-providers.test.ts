@@ -32,7 +32,7 @@ describe('runGeneration with web research', () => {
     <h3>Is the Trail Runner 2 waterproof?</h3><p>No, it drains water instead of keeping it out.</p>
     <h3>How long does the sole last?</h3><p>About 800 km of trail running.</p></body></html>`;
 
-  test('when use_web_research is on, then allowed pages are read into the context and charged per page read', async () => {
+  test('when use_web_research is on, then allowed pages are read into the context, charged per page read, and the job says which URLs were refused and why', async () => {
     const eshopId = await shop();
     const scope = nock('https://maker.generate-test.example')
       .get('/trail-runner-2')
@@ -51,7 +51,11 @@ describe('runGeneration with web research', () => {
       design: 'product-story',
       context: {
         use_web_research: true,
-        search_web: ['https://maker.generate-test.example/trail-runner-2', 'http://127.0.0.1:9/private'],
+        search_web: [
+          'https://maker.generate-test.example/trail-runner-2',
+          'http://127.0.0.1:9/private',
+          'https://maker.generate-test.example/a\tb',
+        ],
       },
     });
 
@@ -76,6 +80,10 @@ describe('runGeneration with web research', () => {
     const faq = (await structureOf(eshopId, job.designId)).widget.find((w) => w.type === 'faq')!;
     expect(done.researchSources).toEqual([
       { url: 'https://maker.generate-test.example/trail-runner-2', design_widget_id: faq.design_widget_id },
+    ]);
+    expect(done.researchRefused).toEqual([
+      { url: 'http://127.0.0.1:9/private', reason: 'loopback address 127.0.0.1 refused' },
+      { url: 'https://maker.generate-test.example/a\tb', reason: 'control character in URL not allowed' },
     ]);
     expect(await settlementsOf(job.id)).toEqual([
       { eshop_id: eshopId, job_id: job.id, actual_cost: expected },

@@ -288,6 +288,29 @@ describe('runGeneration with the builtin provider', () => {
     expect(await settlementsOf(job.id)).toEqual([{ eshop_id: eshopId, job_id: job.id, actual_cost: 0 }]);
   });
 
+  test('when the research URLs were all refused and nothing could be written, then the failed job says which were refused and why', async () => {
+    const eshopId = await shop();
+    const { job } = await createJob({
+      eshopId,
+      context: {
+        name: '',
+        short_description: '',
+        old_description: '',
+        parameter: '',
+        use_web_research: true,
+        search_web: ['http://10.0.0.1/specs'],
+      },
+    });
+
+    await runGeneration(deps, payload(job));
+
+    const failed = await reload(job);
+    expect(failed.status).toBe('failed');
+    expect(failed.researchRefused).toEqual([
+      { url: 'http://10.0.0.1/specs', reason: 'private address 10.0.0.1 refused' },
+    ]);
+  });
+
   test('when the context gives nothing to write, then the job fails instead of wiping content', async () => {
     const eshopId = await shop();
     const { job } = await createJob({

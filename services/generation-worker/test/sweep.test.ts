@@ -10,8 +10,9 @@ import {
   wlEntitiesRepository,
   type GenerationJob,
 } from '@catalogue/db';
-import { enqueue, fairKey, type JobPayloads } from '@catalogue/queue';
-import { makeEshop, testConfig } from '@catalogue/testing';
+import { enqueue, fairKey, generateJobId, type JobPayloads } from '@catalogue/queue';
+import { UnrecoverableError, Worker } from 'bullmq';
+import { eventually, makeEshop, testConfig } from '@catalogue/testing';
 import { settleJob } from '../../credit-service/src/services/settlement.service';
 import { buildDeps, closeDeps, sweepOptions, type Deps } from '../src/deps';
 import { scheduleSweep, SWEEP_EVERY_MS } from '../src/handlers';
@@ -116,10 +117,50 @@ async function swept(kind: string): Promise<number> {
 }
 
 describe('sweeping abandoned generation jobs', () => {
-  test('when a job row is idle past the deadline and no queue job carries it, then it is ended failed and its reservation is released exactly once', async () => {
+  test('when a job row is idle past the deadline and Redis no longer knows its queue job, then it is queued again under its own id, once, and nothing is released', async () => {
     const eshopId = await shop();
     const job = await createJob(eshopId);
     await ageJob(job);
+    const countedBefore = await swept('generation_job_requeued');
+
+    const first = await sweepStaleWork(sweepDeps);
+    const second = await sweepStaleWork(sweepDeps);
+
+    expect(first.generation_jobs_requeued).toBeGreaterThanOrEqual(1);
+    const queued = await deps.queues.generate.getJob(generateJobId(job.id));
+    expect(queued?.data).toEqual({ eshop_id: eshopId, job_id: job.id });
+    expect(await swept('generation_job_requeued')).toBe(countedBefore + 1);
+    expect(second.generation_jobs_requeued).toBe(0);
+    expect((await reload(job)).status).toBe('pending');
+    expect(await settlementsOf(job.id)).toEqual([]);
+    expect(await creditsRepository.getAccount(deps.db, eshopId)).toMatchObject({ reserved: RESERVED });
+    await queued!.remove();
+  });
+
+  test('when a job row is idle past the deadline and BullMQ gave up on its queue job, then it is ended failed and its reservation is released exactly once', async () => {
+    const eshopId = await shop();
+    const job = await createJob(eshopId);
+    await ageJob(job);
+    // BullMQ's job of the row failed for good without the handler ending the row.
+    const connection = deps.redis.duplicate();
+    const worker = new Worker(
+      'generate',
+      async () => {
+        throw new UnrecoverableError('stalled too often');
+      },
+      { connection, prefix: deps.config.redis.queuePrefix },
+    );
+    await enqueue(
+      deps.queues,
+      'generate',
+      { eshop_id: eshopId, job_id: job.id },
+      { jobId: generateJobId(job.id) },
+    );
+    await eventually(async () =>
+      expect(await deps.queues.generate.getJobState(generateJobId(job.id))).toBe('failed'),
+    );
+    await worker.close();
+    connection.disconnect();
     const countedBefore = await swept('generation_job');
 
     await sweepStaleWork(sweepDeps);
@@ -285,8 +326,8 @@ describe('sweeping events past their retention', () => {
 describe("sweeping the eshops' lines of the fair queues", () => {
   test('when a fair queue has no job waiting but its lines still count places, then a sweep forgets them', async () => {
     // A place whose job is gone (removed by hand, or taken by a worker that gave nothing back).
-    // On `generate`, which a sweep never fills: it re-queues listing rows and renders it finds
-    // idle in the database, which other test files share (seen once: a listing line still busy).
+    // On `generate`, which this sweep does not fill: its generation (and listing) deadline is
+    // beyond any row's age, so no row of the database, which other test files share, is queued.
     const queue = deps.queues.generate;
     await queue.drain(true);
     const counts = fairKey(PREFIX, 'generate');
@@ -297,7 +338,7 @@ describe("sweeping the eshops' lines of the fair queues", () => {
       delayed: 0,
     });
 
-    await sweepStaleWork(sweepDeps);
+    await sweepStaleWork({ ...sweepDeps, sweep: { ...sweepDeps.sweep, jobDeadlineMs: 1_000_000 * HOUR_MS } });
 
     expect(await deps.redis.hgetall(counts)).toEqual({});
   });

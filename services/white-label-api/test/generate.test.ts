@@ -48,6 +48,7 @@ describe('white-label-api: POST …/generate', () => {
       widgets_created: 0,
       widgets_skipped: [],
       research_sources: [],
+      research_refused: [],
       error_message: null,
       created_at: expect.any(String),
       updated_at: expect.any(String),

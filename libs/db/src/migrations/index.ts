@@ -29,6 +29,8 @@ import * as eventTraceContext from './20261127000600_event_trace_context';
 import * as tenantScopedKeys from './20261127000900_tenant_scoped_keys';
 import * as listJson from './20261128000200_list_json';
 import * as contentDrafts from './20261128004700_content_drafts';
+import * as researchRefused from './20261129001500_research_refused';
+import * as eventNumbersAtCommit from './20261129001600_event_numbers_at_commit';
 
 export interface Migration {
   name: string;
@@ -68,4 +70,6 @@ export const migrations: Migration[] = [
   { name: '20261127000900_tenant_scoped_keys', ...tenantScopedKeys },
   { name: '20261128000200_list_json', ...listJson },
   { name: '20261128004700_content_drafts', ...contentDrafts },
+  { name: '20261129001500_research_refused', ...researchRefused },
+  { name: '20261129001600_event_numbers_at_commit', ...eventNumbersAtCommit },
 ];

@@ -33,26 +33,30 @@ type EventOut = Pick<Row<'events'>, 'seq' | 'type' | 'entity_type' | 'external_i
   occurred_at: string;
 };
 
+/** Events one append may write at most (its provisional numbers are a block of this size). */
+const PROVISIONAL_BLOCK = 1_000_000;
+
 /**
  * The outbox: events are written in the transaction of the change they describe, numbered per
  * eshop 1, 2, 3… without gaps (docs/decisions.md, "Events").
  */
 export const eventsRepository = {
   /**
-   * Appends `events` (in this order) to the eshop's sequence in one statement: the eshop's
-   * counter row goes up by their number (created at the first event) and the events take the
-   * numbers it reserved. The counter row stays locked until the caller's transaction ends, so
-   * concurrent writers of one eshop number their events in commit order and a rolled-back
-   * transaction gives its numbers back; writers of other eshops never wait for it.
-   *
-   * Call it last in the transaction: a transaction that holds the counter must not wait for any
-   * other lock, or two writers of one eshop could wait for each other. Returns the numbers taken.
+   * Appends `events` (in this order) to the eshop's sequence in one statement. They are written
+   * with provisional negative numbers, which no reader sees, and take their numbers as the
+   * transaction commits (the deferred trigger `events_number_at_commit`, migration
+   * `20261129001600_event_numbers_at_commit`): the eshop's counter row is locked only while the
+   * commit runs, so writers of one eshop work in parallel, their events are numbered in commit
+   * order without gaps, and a rolled-back transaction takes no number. It may be called anywhere
+   * in the transaction.
    *
    * Each event keeps the trace context of the span writing it (W3C `traceparent`, null while
    * tracing is off), so its webhook deliveries continue the request's or job's trace.
    */
-  async append(trx: Knex.Transaction, eshopId: number, events: readonly NewEvent[]): Promise<number[]> {
-    if (!events.length) return [];
+  async append(trx: Knex.Transaction, eshopId: number, events: readonly NewEvent[]): Promise<void> {
+    if (!events.length) return;
+    if (events.length >= PROVISIONAL_BLOCK)
+      throw new Error(`at most ${PROVISIONAL_BLOCK - 1} events per append`);
     const carrier: { traceparent?: string } = {};
     propagation.inject(context.active(), carrier);
     const rows = events.map((e) => ({
@@ -61,24 +65,17 @@ export const eventsRepository = {
       external_id: e.externalId,
       data: e.data ?? {},
     }));
-    // One JSON array parameter, whatever the number of events (no bind-parameter limit).
-    const inserted = await rawRows<Pick<Row<'events'>, 'seq'>>(
+    // One JSON array parameter, whatever the number of events (no bind-parameter limit). One
+    // provisional block per statement: -(block × 10^6 + position), falling in the order written.
+    await runRaw(
       trx,
-      `with reserved as (
-         insert into event_sequences as s (eshop_id, last_seq) values (?, ?)
-         on conflict (eshop_id) do update set last_seq = s.last_seq + excluded.last_seq
-         returning last_seq
-       )
+      `with block as materialized (select nextval('events_provisional_seq') as b)
        insert into events (eshop_id, seq, type, entity_type, external_id, data, traceparent)
-       select ?, reserved.last_seq - ? + e.ord, e.value->>'type', e.value->>'entity_type',
+       select ?, -(block.b * ${PROVISIONAL_BLOCK} + e.ord), e.value->>'type', e.value->>'entity_type',
               e.value->>'external_id', e.value->'data', ?::text
-       from reserved, jsonb_array_elements(?::jsonb) with ordinality as e(value, ord)
-       order by e.ord
-       returning seq`,
-      [eshopId, rows.length, eshopId, rows.length, carrier.traceparent ?? null, JSON.stringify(rows)],
-      ['seq'],
+       from block, jsonb_array_elements(?::jsonb) with ordinality as e(value, ord)`,
+      [eshopId, carrier.traceparent ?? null, JSON.stringify(rows)],
     );
-    return inserted.map((r) => r.seq).sort((a, b) => a - b);
   },
 
   /** One event of the eshop by its number, or null. */

@@ -1,7 +1,13 @@
 import type { Knex } from 'knex';
 import type { GenerateJobContext } from '../generate-context';
 import { checkedOne, checkedRows } from '../sql-rows';
-import type { GenerationJobRow, ResearchSourceRow, SkippedWidgetRow, TimestampsOut } from '../tables';
+import type {
+  GenerationJobRow,
+  ResearchRefusalRow,
+  ResearchSourceRow,
+  SkippedWidgetRow,
+  TimestampsOut,
+} from '../tables';
 import { isoOffset } from '../timestamps';
 import { designOwner } from './designs.repository';
 import { eventsRepository } from './events.repository';
@@ -28,6 +34,8 @@ export interface GenerationJob {
   widgetsSkipped: SkippedWidgetRow[];
   /** Research pages its texts came from (by widget), so the shop can check them. */
   researchSources: ResearchSourceRow[];
+  /** Research URLs it did not read, and why (empty until it is done). */
+  researchRefused: ResearchRefusalRow[];
   /** ISO 8601 with a numeric UTC offset, as the white-label specification shows timestamps. */
   createdAt: string;
   updatedAt: string;
@@ -66,6 +74,7 @@ const STORED_COLUMNS = [
   'usage',
   'widgets_skipped',
   'research_sources',
+  'research_refused',
 ] as const satisfies readonly (keyof JobOut)[];
 const OUT_COLUMNS = [...STORED_COLUMNS, 'created_at', 'updated_at'] as const;
 
@@ -101,6 +110,7 @@ function toJob(raw: unknown): GenerationJob {
     usage: row.usage,
     widgetsSkipped: row.widgets_skipped,
     researchSources: row.research_sources,
+    researchRefused: row.research_refused,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
   };
@@ -241,8 +251,8 @@ export const generationJobsRepository = {
   /**
    * Ends the job `done` or `failed` and appends its `generation.succeeded` or
    * `generation.failed` event, in the caller's transaction: every way a job ends (the worker,
-   * the sweeper, a job the API could not queue) tells the change feed here. The append locks
-   * the eshop's event counter until the commit, so call this last in the transaction.
+   * the sweeper, a job the API could not queue) tells the change feed here (the event is
+   * numbered as the transaction commits).
    */
   async finish(
     trx: Knex.Transaction,
@@ -257,8 +267,15 @@ export const generationJobsRepository = {
           usage: object | null;
           widgetsSkipped?: SkippedWidgetRow[];
           researchSources?: ResearchSourceRow[];
+          researchRefused?: ResearchRefusalRow[];
         }
-      | { status: 'failed'; errorMessage: string; provider: string | null; usage: object | null },
+      | {
+          status: 'failed';
+          errorMessage: string;
+          provider: string | null;
+          usage: object | null;
+          researchRefused?: ResearchRefusalRow[];
+        },
   ): Promise<void> {
     // Joined on the keys, like find.
     const updated = await trx('generation_jobs')
@@ -271,10 +288,15 @@ export const generationJobsRepository = {
               widgets_created: outcome.widgetsCreated,
               widgets_skipped: JSON.stringify(outcome.widgetsSkipped ?? []),
               research_sources: JSON.stringify(outcome.researchSources ?? []),
+              research_refused: JSON.stringify(outcome.researchRefused ?? []),
               charged_cost: outcome.chargedCost,
               error_message: null,
             }
-          : { error_message: outcome.errorMessage, charged_cost: 0 }),
+          : {
+              error_message: outcome.errorMessage,
+              charged_cost: 0,
+              research_refused: JSON.stringify(outcome.researchRefused ?? []),
+            }),
         provider: outcome.provider,
         usage: outcome.usage ? JSON.stringify(outcome.usage) : null,
         updated_at: trx.fn.now(6),

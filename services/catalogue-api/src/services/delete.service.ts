@@ -52,7 +52,7 @@ export async function softDelete(
   });
   const deleted = await db.transaction(async (trx) => {
     const rows = await catalogueRepository.softDelete(trx, type, eshopId, [...wanted.keys()]);
-    // A tombstone per deleted item, in the delete's transaction (last: it locks the counter).
+    // A tombstone per deleted item, in the delete's transaction.
     await eventsRepository.append(
       trx,
       eshopId,

@@ -99,7 +99,7 @@ async function importChecked(
 ): Promise<ImportResult> {
   const { answer, toRender } = await deps.db.transaction(async (trx) => {
     const written = await importEntities(trx, eshopId, type, checked.accepted);
-    // Last in the transaction: the eshop's event counter stays locked until the commit.
+    // Numbered as the transaction commits (the eshop's counter is locked only then).
     await eventsRepository.append(trx, eshopId, written.events);
     const imported = result(written.imported, written.updated, [...checked.errors, ...written.errors]);
     await recordOutcome?.(trx, imported);
@@ -205,8 +205,7 @@ export async function multiImport(
       events.push(...outcome.events);
       out[section] = result(outcome.imported, outcome.updated, [...checked.errors, ...outcome.errors]);
     }
-    // Every section's events in one statement, after the last section's rows are locked: a
-    // transaction holding the eshop's event counter never waits for another lock.
+    // Every section's events in one statement, in the sections' order.
     await eventsRepository.append(trx, eshopId, events);
     // `success` belongs to the whole request; the sections carry their counts and errors.
     const sectionResults = Object.entries(out).map(([name, { success: _each, ...counts }]) => [name, counts]);

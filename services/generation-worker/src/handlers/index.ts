@@ -1,6 +1,8 @@
 import {
   createWorkers,
   queuesConsumedBy,
+  recoverySweepJobId,
+  redisMarkerKey,
   SWEEP_SCHEDULER_ID,
   WEBHOOK_RELAY_SCHEDULER_ID,
   withTimeout,
@@ -120,6 +122,72 @@ function keepScheduled(
   return () => {
     clearInterval(timer);
     deps.redis.off('ready', declare);
+  };
+}
+
+/** How often a worker looks for its Redis marker (besides whenever its connection is ready again). */
+export const REDIS_MARKER_EVERY_MS = 10_000;
+
+/**
+ * Notices Redis losing its data (restarted empty, flushed, failed over to an empty replica): a
+ * marker key (`<QUEUE_PREFIX>:redis-marker`) is set if absent, whenever the connection is ready
+ * and every `everyMs`. Whoever finds it absent (one replica: SET NX) queues one recovery sweep
+ * (sweep.service.ts, every idle deadline zero) under an id of the new marker, so lost work is
+ * queued again within seconds, whichever replica runs it (a replica that dies meanwhile leaves
+ * the job to another). A connection that comes back (Redis was unreachable, its data kept)
+ * queues one too, once a minute across replicas: what the APIs committed meanwhile and could
+ * not queue. A fresh Redis at the first start also runs one: nothing to find then. Returns the
+ * function that stops it.
+ */
+export function watchRedisLoss(deps: Deps, everyMs = REDIS_MARKER_EVERY_MS): () => void {
+  const key = redisMarkerKey(deps.config.redis.queuePrefix);
+  let checking = false;
+  let seenReady = false;
+  let reconnected = false;
+  const check = async (): Promise<void> => {
+    const marker = `${Date.now()}-${process.pid}-${Math.random().toString(36).slice(2, 8)}`;
+    const lost = (await deps.redis.set(key, marker, 'NX')) === 'OK';
+    const back = reconnected;
+    reconnected = false;
+    seenReady = true;
+    if (!lost && !back) return;
+    deps.logger.warn(
+      lost
+        ? 'Redis has no marker (restarted empty, flushed or new): queueing a recovery sweep'
+        : 'Redis connection back: queueing a recovery sweep for work not queued meanwhile',
+    );
+    await deps.queues['sweep-stale-work'].add(
+      'sweep-stale-work',
+      { after_redis_loss: true },
+      {
+        jobId: recoverySweepJobId(lost ? marker : `reconnect-${Math.floor(Date.now() / 60_000)}`),
+        attempts: 5,
+        backoff: { type: 'exponential', delay: 1_000 },
+        removeOnComplete: { count: 100 },
+        removeOnFail: { count: 100 },
+      },
+    );
+  };
+  const run = (): void => {
+    // While Redis is down the call would wait in the offline queue; the 'ready' event comes.
+    if (checking || deps.redis.status !== 'ready') return;
+    checking = true;
+    withTimeout(check(), everyMs)
+      .catch((err: unknown) => deps.logger.error({ err }, 'could not check the Redis marker'))
+      .finally(() => (checking = false));
+  };
+  const onReady = (): void => {
+    // Not the first connection: one that was ready before and came back (checked at the next run).
+    if (seenReady) reconnected = true;
+    run();
+  };
+  deps.redis.on('ready', onReady);
+  const timer = setInterval(run, everyMs);
+  timer.unref();
+  run();
+  return () => {
+    clearInterval(timer);
+    deps.redis.off('ready', onReady);
   };
 }
 

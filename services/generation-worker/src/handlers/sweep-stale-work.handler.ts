@@ -6,5 +6,5 @@ import { sweepStaleWork, type SweepDeps } from '../services/sweep.service';
  * the next sweep within a minute, and every sweep looks at everything again.
  */
 export function sweepStaleWorkHandler(deps: SweepDeps): JobHandler<'sweep-stale-work'> {
-  return async () => sweepStaleWork(deps);
+  return async (job) => sweepStaleWork(deps, { afterRedisLoss: job.data.after_redis_loss === true });
 }

@@ -50,7 +50,7 @@ import {
   type TokenUsage,
 } from '../providers';
 import { collapse } from '../providers/text';
-import type { ResearchPage } from '../research';
+import type { ResearchPage, ResearchRefusal } from '../research';
 import { leaveOutRepeats, withDataWidgets } from './generated-widgets';
 import {
   fillProblems,
@@ -94,6 +94,8 @@ interface JobInputs {
   context: JobContext;
   structure: DesignStructure;
   pages: ResearchPage[];
+  /** Research URLs not read, and why. */
+  refused: ResearchRefusal[];
   /** The job's language first, then each other language a replacing job writes again. */
   contexts: GenerationContext[];
 }
@@ -129,7 +131,7 @@ async function loadInputs(deps: GenerationDeps, job: GenerationJob): Promise<Job
 
   const context = readContext(job.context);
   const structure = structureOf(design);
-  const pages = await research(deps, context);
+  const { pages, refused } = await research(deps, context);
   const prompt = await promptText(deps.db, eshopId, context.prompt_id);
   // The catalogue's material was merged into the context when the job was planned; a row
   // written before that carries no `images`, and reads the item's images and pages now.
@@ -178,7 +180,7 @@ async function loadInputs(deps: GenerationDeps, job: GenerationJob): Promise<Job
       url: urlIn(lang, source.url),
       ...(eshop.defaultLanguage && { mainLanguage: eshop.defaultLanguage }),
     }));
-  return { design, eshop, context, structure, pages, contexts: [own, ...others] };
+  return { design, eshop, context, structure, pages, refused, contexts: [own, ...others] };
 }
 
 /** Step 2: the provider's widgets, filled into the design in the job's language. */
@@ -505,6 +507,7 @@ async function storeGenerated(
       usage: generated.usage,
       widgetsSkipped: written.skipped,
       researchSources: generated.sources,
+      researchRefused: inputs.refused,
     });
     return { charged, written };
   });
@@ -527,11 +530,13 @@ export async function runGeneration(
   if (isFinished(job)) return settleFinished(deps, eshopId, jobId);
   await generationJobsRepository.markRunning(deps.db, eshopId, jobId);
 
+  let researchRefused: ResearchRefusal[] = [];
   const fail = ({ failed, provider = null, usage = null }: Failure) =>
-    failGeneration(deps, eshopId, jobId, { message: failed, provider, usage });
+    failGeneration(deps, eshopId, jobId, { message: failed, provider, usage, researchRefused });
 
   const inputs = await loadInputs(deps, job);
   if (isFailure(inputs)) return fail(inputs);
+  researchRefused = inputs.refused;
   const generated = await generateTree(deps, job, inputs);
   if (isFailure(generated)) return fail(generated);
   const stored = await storeGenerated(deps, job, inputs, generated);

@@ -10,7 +10,7 @@ import {
   type Knex,
   type OtherLanguageSource,
 } from '@catalogue/db';
-import { fetchResearch, type ResearchPage } from '../research';
+import { fetchResearch, type ResearchPage, type ResearchRefusal } from '../research';
 import type { GenerationDeps } from './generation-end';
 
 /** What the worker uses of the stored context, with its defaults applied. */
@@ -168,12 +168,20 @@ export function fillProblems(errors: Record<string, string[]>): string {
   return Object.values(errors).flat().join(' ');
 }
 
-export async function research(deps: GenerationDeps, context: JobContext): Promise<ResearchPage[]> {
-  if (!context.use_web_research || context.search_web.length === 0) return [];
+/**
+ * The `search_web` pages read, and the URLs not read with the reason of each (the job's
+ * `research_refused`, so research left out is never silent).
+ */
+export async function research(
+  deps: GenerationDeps,
+  context: JobContext,
+): Promise<{ pages: ResearchPage[]; refused: ResearchRefusal[] }> {
+  if (!context.use_web_research || context.search_web.length === 0) return { pages: [], refused: [] };
   const result = await fetchResearch(context.search_web, deps.research);
-  // Reasons only: the URLs are the host's data and may carry tokens in their query strings.
+  // Reasons only in the log: the URLs are the host's data and may carry tokens in their query
+  // strings (the job's own answer, to the same eshop, names them).
   if (result.refused.length > 0) {
     deps.logger.info({ refused: result.refused.map((r) => r.reason) }, 'research pages not read');
   }
-  return result.pages;
+  return result;
 }

@@ -4,7 +4,12 @@
  * the deterministic BullMQ id `settle-<job_id>`, so however many of them reach this point the
  * reservation is settled once.
  */
-import { generationJobsRepository, type GenerationJob, type Knex } from '@catalogue/db';
+import {
+  generationJobsRepository,
+  type GenerationJob,
+  type Knex,
+  type ResearchRefusalRow,
+} from '@catalogue/db';
 import type { Logger } from '@catalogue/logger';
 import { enqueue, settlementJobId, type JobPayloads, type Queues } from '@catalogue/queue';
 import type { ContentProvider, TokenUsage } from '../providers';
@@ -57,7 +62,13 @@ export async function failGeneration(
   deps: EndDeps,
   eshopId: number,
   jobId: number,
-  failure: { message: string; provider: string | null; usage: TokenUsage | null },
+  failure: {
+    message: string;
+    provider: string | null;
+    usage: TokenUsage | null;
+    /** Research URLs the job did not read, and why (kept on the failed job too). */
+    researchRefused?: ResearchRefusalRow[];
+  },
 ): Promise<GenerationRunResult> {
   const state = await deps.db.transaction(async (trx) => {
     const current = await generationJobsRepository.find(trx, eshopId, jobId, { lock: true });
@@ -68,6 +79,7 @@ export async function failGeneration(
       errorMessage: clip(failure.message),
       provider: failure.provider,
       usage: failure.usage,
+      researchRefused: failure.researchRefused,
     });
     return 'failed';
   });

@@ -106,7 +106,7 @@ const clip = (text: string): string =>
 
 /**
  * Ends a row (`done` or `failed`) in the caller's transaction, and when it was the batch's last
- * open row, appends the batch's `listing.batch_finished` event (last: it locks the event counter).
+ * open row, appends the batch's `listing.batch_finished` event.
  */
 async function endRow(
   trx: Knex.Transaction,

@@ -4,9 +4,17 @@
  * - A generation job row stays `pending`/`running` when its BullMQ job is gone (Redis lost it,
  *   or the white-label API committed the row and could not queue it) or failed for good without
  *   its handler running (BullMQ gave up on a job that stalled too often). Once the row has been
- *   idle for longer than any generation may take and no live queue job carries it, it is ended
- *   `failed` through the same path as a provider failure, which queues its release under
+ *   idle for longer than any generation may take and no live queue job carries it: a job Redis
+ *   no longer knows at all is queued again under its own id (`generate-<job_id>`): the row and
+ *   its context are in PostgreSQL, so accepted work is finished, never dropped for want of
+ *   Redis; it is charged once, as the generation stores its result only on an unfinished row.
+ *   A job BullMQ has finished with (failed for good, or completed without ending the row) is
+ *   ended `failed` through the same path as a provider failure, which queues its release under
  *   `settle-<job_id>`: settled once, however often the sweep runs.
+ * - After Redis lost its data (a worker found the marker key gone, see handlers/index.ts), one
+ *   sweep runs at once with every idle deadline at zero: all unfinished work without a live job
+ *   is lost work, re-queued within seconds instead of after the deadlines. A job the API queues
+ *   meanwhile carries the same id as the sweep's (or is a render, which is idempotent).
  * - A finished (`done`/`failed`) generation job keeps its credit reservation when Redis lost its
  *   `settle-<job_id>` job (or the process died before queueing it). Once it has been finished
  *   for longer than a settlement takes (`settlementGraceMs`) and no settlement has charged or
@@ -45,7 +53,9 @@ import {
 } from '@catalogue/db';
 import {
   addFair,
+  enqueue,
   FAIR_QUEUES,
+  generateJobId,
   listingJobId,
   resetIdleLines,
   sweepRenderDeduplicationId,
@@ -77,6 +87,7 @@ export type SweepDeps = EndDeps & {
 
 export interface SweepResult {
   generation_jobs_failed: number;
+  generation_jobs_requeued: number;
   settlements_recovered: number;
   items_requeued: number;
   listing_rows_requeued: number;
@@ -112,10 +123,14 @@ async function liveGenerations(deps: SweepDeps): Promise<Set<string>> {
   return new Set(jobs.map((job) => generationKey(job.data.eshop_id, job.data.job_id)));
 }
 
-async function failAbandonedGenerations(deps: SweepDeps): Promise<number> {
-  const idleSeconds = deps.sweep.jobDeadlineMs / 1000;
+/** Unfinished generation rows without a live job: queued again when lost, else ended `failed`. */
+async function recoverGenerations(
+  deps: SweepDeps,
+  idleSeconds: number,
+): Promise<{ failed: number; requeued: number }> {
   let live: Set<string> | undefined;
   let failed = 0;
+  let requeued = 0;
   const stalePages = pages(deps.sweep.batch, (afterId) =>
     generationJobsRepository.staleUnfinished(deps.db, idleSeconds, deps.sweep.batch, afterId),
   );
@@ -123,6 +138,18 @@ async function failAbandonedGenerations(deps: SweepDeps): Promise<number> {
     live ??= await liveGenerations(deps);
     for (const job of stale) {
       if (live.has(generationKey(job.eshopId, job.id))) continue;
+      const state = await deps.queues.generate.getJobState(generateJobId(job.id));
+      if (state === 'unknown') {
+        // Redis lost it (or the API never queued it): the row holds everything the job needs.
+        await enqueue(
+          deps.queues,
+          'generate',
+          { eshop_id: job.eshopId, job_id: job.id },
+          { jobId: generateJobId(job.id) },
+        );
+        requeued += 1;
+        continue;
+      }
       const result = await failGeneration(deps, job.eshopId, job.id, {
         message: ABANDONED_MESSAGE,
         provider: null,
@@ -133,12 +160,13 @@ async function failAbandonedGenerations(deps: SweepDeps): Promise<number> {
     }
   }
   deps.sweepMetrics.swept.inc({ kind: 'generation_job' }, failed);
-  return failed;
+  deps.sweepMetrics.swept.inc({ kind: 'generation_job_requeued' }, requeued);
+  if (requeued > 0) deps.logger.warn({ requeued }, 'lost generation jobs queued again');
+  return { failed, requeued };
 }
 
 /** Finished jobs whose settlement was lost: settled from the job's row, once (see the header). */
-async function settleLostSettlements(deps: SweepDeps): Promise<number> {
-  const idleSeconds = deps.sweep.settlementGraceMs / 1000;
+async function settleLostSettlements(deps: SweepDeps, idleSeconds: number): Promise<number> {
   let settled = 0;
   const unsettledPages = pages(deps.sweep.batch, (afterId) =>
     generationJobsRepository.finishedUnsettled(deps.db, idleSeconds, deps.sweep.batch, afterId),
@@ -176,8 +204,7 @@ async function liveRenders(deps: SweepDeps): Promise<Set<string>> {
   return keys;
 }
 
-async function requeueStuckItems(deps: SweepDeps): Promise<number> {
-  const idleSeconds = deps.sweep.itemDeadlineMs / 1000;
+async function requeueStuckItems(deps: SweepDeps, idleSeconds: number): Promise<number> {
   const queue = deps.queues['render-content'];
   let live: Set<string> | undefined;
   let requeued = 0;
@@ -214,8 +241,7 @@ async function requeueStuckItems(deps: SweepDeps): Promise<number> {
 }
 
 /** Listing rows whose enrichment job is gone (not merely waiting: a live job keeps its id). */
-async function requeueStuckListingRows(deps: SweepDeps): Promise<number> {
-  const idleSeconds = deps.sweep.jobDeadlineMs / 1000;
+async function requeueStuckListingRows(deps: SweepDeps, idleSeconds: number): Promise<number> {
   const queue = deps.queues['listing-enrichment'];
   let requeued = 0;
   const rowPages = pages(deps.sweep.batch, (afterId) =>
@@ -300,12 +326,22 @@ async function resetFairLines(deps: SweepDeps): Promise<void> {
   for (const name of FAIR_QUEUES) await resetIdleLines(deps.queues[name], name);
 }
 
-export async function sweepStaleWork(deps: SweepDeps): Promise<SweepResult> {
+/**
+ * One sweep. `afterRedisLoss`: Redis was found emptied, so every idle deadline is zero (all
+ * unfinished work without a live job was lost with it).
+ */
+export async function sweepStaleWork(
+  deps: SweepDeps,
+  { afterRedisLoss = false }: { afterRedisLoss?: boolean } = {},
+): Promise<SweepResult> {
+  const idle = (ms: number): number => (afterRedisLoss ? 0 : ms / 1000);
+  const generations = await recoverGenerations(deps, idle(deps.sweep.jobDeadlineMs));
   const result = {
-    generation_jobs_failed: await failAbandonedGenerations(deps),
-    settlements_recovered: await settleLostSettlements(deps),
-    items_requeued: await requeueStuckItems(deps),
-    listing_rows_requeued: await requeueStuckListingRows(deps),
+    generation_jobs_failed: generations.failed,
+    generation_jobs_requeued: generations.requeued,
+    settlements_recovered: await settleLostSettlements(deps, idle(deps.sweep.settlementGraceMs)),
+    items_requeued: await requeueStuckItems(deps, idle(deps.sweep.itemDeadlineMs)),
+    listing_rows_requeued: await requeueStuckListingRows(deps, idle(deps.sweep.jobDeadlineMs)),
     idempotency_keys_expired: await deleteExpiredIdempotencyKeys(deps),
     events_expired: await deleteExpiredEvents(deps),
     content_revisions_expired: await deleteExpiredRevisions(deps),
@@ -314,6 +350,7 @@ export async function sweepStaleWork(deps: SweepDeps): Promise<SweepResult> {
   // Expired keys, events and revisions are routine, not lost work: they alone do not warn.
   if (
     result.generation_jobs_failed > 0 ||
+    result.generation_jobs_requeued > 0 ||
     result.settlements_recovered > 0 ||
     result.items_requeued > 0 ||
     result.listing_rows_requeued > 0

@@ -117,6 +117,12 @@ export const generationJobShape = responseObject({
     .description(
       "Beyond the specification: the `search_web` pages the job's texts were taken from, with the widget that used each (`null`: the provider read every page for every widget), so the shop can check a source. Empty until the job is done.",
     ),
+  research_refused: Joi.array()
+    .items(responseObject({ url: Joi.string(), reason: Joi.string() }))
+    .optional()
+    .description(
+      'Beyond the specification: the `search_web` URLs the job did not read, each with a short reason (e.g. `private address 10.0.0.1 refused`, `scheme ftp not allowed`, `HTTP 404`, `timed out after 10000 ms`, `over the limit of 5 URLs`), so research that was asked for and left out is never silent. Empty until the job ends (done or failed).',
+    ),
   error_message: Joi.string().allow(null),
   created_at: offsetTimestamp,
   updated_at: offsetTimestamp,

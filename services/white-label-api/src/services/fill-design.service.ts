@@ -96,7 +96,7 @@ export async function fillEntityDesign(
       // The same design filled again replaces its own widgets: the other languages keep theirs.
       const sameDesign = before?.designId === design.design.id;
       await wlEntitiesRepository.setDesign(trx, eshop.id, entity.id, design.design.id);
-      // Last: it may write the item's event, which locks the eshop's event counter.
+      // It may write the item's event (numbered as the transaction commits).
       const stored = await saveEditorContent(
         trx,
         {

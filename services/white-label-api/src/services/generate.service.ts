@@ -23,7 +23,7 @@ import { planGeneration } from './generate-request';
 /** What starting a generation needs of the service (WEB_RESEARCH_MAX_URLS comes from config). */
 export type GenerateDeps = Pick<Deps, 'db' | 'queues' | 'creditMetrics' | 'logger' | 'config'>;
 
-/** A job as the v3 answers show it (widgets_skipped and research_sources are beyond the specification, issue 17). */
+/** A job as the v3 answers show it (widgets_skipped, research_sources and research_refused are beyond the specification). */
 export function jobBody(job: GenerationJob): v3.GenerationJobView {
   return {
     id: job.id,
@@ -33,6 +33,7 @@ export function jobBody(job: GenerationJob): v3.GenerationJobView {
     widgets_created: job.widgetsCreated,
     widgets_skipped: job.widgetsSkipped,
     research_sources: job.researchSources,
+    research_refused: job.researchRefused,
     error_message: job.errorMessage,
     created_at: job.createdAt,
     updated_at: job.updatedAt,
@@ -78,7 +79,7 @@ async function abandon(deps: GenerateDeps, job: GenerationJob): Promise<void> {
     const current = await generationJobsRepository.find(trx, job.eshopId, job.id, { lock: true });
     if (!current || current.status !== 'pending') return;
     await settleReservation(trx, job.eshopId, job.id, 0);
-    // Last: ending the job appends its event, which holds the eshop's event counter to the commit.
+    // Ending the job appends its event (numbered as the transaction commits).
     await generationJobsRepository.finish(trx, job.eshopId, job.id, {
       status: 'failed',
       errorMessage: 'The job could not be queued.',
