@@ -10,6 +10,7 @@ import { observe } from './middleware/observe';
 import { mountRouters } from './routing';
 import { securityHeaders } from './middleware/security';
 import { traceRequests } from './middleware/trace';
+import { discardUnreadBody } from './middleware/unread-body';
 import type { AppContext, AppRouter, AppState } from './types';
 
 export interface HttpAppOptions {
@@ -65,6 +66,9 @@ export function createHttpApp(opts: HttpAppOptions): HttpApp {
   // Security headers on every answer, the shed ones too; then the concurrency limit, so that a
   // request refused under overload costs as little as possible (no request id, no access line:
   // it is counted and summarised instead, see concurrencyLimit).
+  // Outermost: whatever answered a request before its body was read (a refusal of the body, a
+  // shed, an auth failure), the connection stays usable for the client's next request.
+  app.use(discardUnreadBody());
   app.use(securityHeaders());
   if (opts.maxConcurrentRequests) app.use(concurrencyLimit(opts.maxConcurrentRequests, shed));
   app.use(clientAddressFromTrustedProxies(opts.trustedProxies ?? []));
