@@ -10,16 +10,26 @@ export const POOL_QUEUE_FULL_MESSAGE = 'Every database connection is in use';
 export class PoolQueueFullError extends Error {
   override readonly name = 'PoolQueueFullError';
   readonly code = 'POOL_QUEUE_FULL';
-  constructor(queueMax: number) {
-    super(`${POOL_QUEUE_FULL_MESSAGE} and ${queueMax} requests already wait for one`);
+  constructor(why: string) {
+    super(`${POOL_QUEUE_FULL_MESSAGE} and ${why}`);
   }
 }
+
+/** Weight of the latest hold time in the pool's running average of them. */
+const HOLD_AVERAGE_WEIGHT = 0.1;
 
 export interface GuardedPoolOptions {
   /** Passed to pg.Pool (and so to every connection it opens). */
   config: pg.PoolConfig;
   /** Requests that may wait for a connection when every one is in use; more are refused at once. */
   queueMax?: number;
+  /**
+   * How long a request may wait for a connection when every one is in use. One whose expected
+   * wait (the requests ahead of it, times the average time a connection is held, over the
+   * pool's size) is longer is refused at once; one that waited this long without getting a
+   * connection is refused then. Undefined: no budget (only pg.Pool's connection timeout).
+   */
+  queueBudgetMs?: number;
   /**
    * A connection held this long makes the pool ask whether the server still answers (a fresh
    * connection and `select 1` within `probeTimeoutMs`). If it does not, every connection held
@@ -28,7 +38,7 @@ export interface GuardedPoolOptions {
   stallMs: number;
   probeTimeoutMs: number;
   log?: { warn(message: string): void; error(message: string): void };
-  /** Called for each request refused because the queue was full (a metric counts it). */
+  /** Called for each request refused by `queueMax` or `queueBudgetMs` (a metric counts it). */
   onShed?: () => void;
 }
 
@@ -67,7 +77,17 @@ export function createGuardedPool(opts: GuardedPoolOptions): GuardedPool {
   // `error`: without a listener that would end the process.
   pool.on('error', (err) => opts.log?.warn(`idle database connection failed: ${err.message}`));
   pool.on('acquire', (client) => held.set(client, Date.now()));
-  pool.on('release', (_err, client) => held.delete(client));
+  // The running average of how long a connection is held (acquire to release), from which the
+  // wait of a request joining the queue is estimated.
+  let averageHoldMs = 0;
+  pool.on('release', (_err, client) => {
+    const since = held.get(client);
+    if (since !== undefined) {
+      const ms = Date.now() - since;
+      averageHoldMs = averageHoldMs === 0 ? ms : averageHoldMs + HOLD_AVERAGE_WEIGHT * (ms - averageHoldMs);
+    }
+    held.delete(client);
+  });
   pool.on('remove', (client) => held.delete(client));
 
   const probe = async (): Promise<void> => {
@@ -125,18 +145,24 @@ export function createGuardedPool(opts: GuardedPoolOptions): GuardedPool {
   timer?.unref();
 
   const queueMax = opts.queueMax;
+  const budget = opts.queueBudgetMs;
+  const refuse = (why: string): Promise<never> => {
+    opts.onShed?.();
+    return Promise.reject(new PoolQueueFullError(why));
+  };
   return {
     connect() {
-      if (
-        queueMax !== undefined &&
-        pool.idleCount === 0 &&
-        pool.totalCount >= max &&
-        pool.waitingCount >= queueMax
-      ) {
-        opts.onShed?.();
-        return Promise.reject(new PoolQueueFullError(queueMax));
+      const busy = pool.idleCount === 0 && pool.totalCount >= max;
+      if (!busy || (queueMax === undefined && budget === undefined)) return pool.connect();
+      if (queueMax !== undefined && pool.waitingCount >= queueMax) {
+        return refuse(`${queueMax} requests already wait for one`);
       }
-      return pool.connect();
+      if (budget === undefined) return pool.connect();
+      const expectedMs = ((pool.waitingCount + 1) * averageHoldMs) / max;
+      if (expectedMs > budget) {
+        return refuse(`the wait for one would be about ${Math.round(expectedMs)} ms (budget ${budget} ms)`);
+      }
+      return waitWithin(pool.connect(), budget, () => refuse(`none was free within ${budget} ms`));
     },
     async end() {
       if (timer) clearInterval(timer);
@@ -153,4 +179,33 @@ export function createGuardedPool(opts: GuardedPoolOptions): GuardedPool {
     },
     probe,
   };
+}
+
+/**
+ * `connecting`, or `onTimeout()` when it has not settled within `ms`; a connection that arrives
+ * later goes back to the pool at once.
+ */
+function waitWithin(
+  connecting: Promise<pg.PoolClient>,
+  ms: number,
+  onTimeout: () => Promise<never>,
+): Promise<pg.PoolClient> {
+  return new Promise((resolve, reject) => {
+    let late = false;
+    const timer = setTimeout(() => {
+      late = true;
+      onTimeout().catch(reject);
+    }, ms);
+    connecting.then(
+      (client) => {
+        clearTimeout(timer);
+        if (late) client.release();
+        else resolve(client);
+      },
+      (err: unknown) => {
+        clearTimeout(timer);
+        if (!late) reject(err instanceof Error ? err : new Error(String(err)));
+      },
+    );
+  });
 }
