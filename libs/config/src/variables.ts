@@ -194,7 +194,7 @@ export const VARIABLES = {
     path: 'database.poolQueueMax',
   },
   DATABASE_POOL_QUEUE_BUDGET_MS: {
-    rule: Joi.number().integer().min(0).max(60_000).default(3_000),
+    rule: Joi.number().integer().min(0).max(60_000).default(2_000),
     description:
       'how long a request of an API process may wait for a database connection while every one is in use: one whose expected wait (the requests ahead of it × the average time a connection is held ÷ `DATABASE_POOL_MAX`) is longer is answered 503 `unavailable` with `Retry-After` at once, one that waited this long without a connection is answered 503 then (`http_requests_shed_total{reason="database_queue"}`). 0: no budget (`DATABASE_CONNECT_TIMEOUT_MS` alone). The generation worker\'s jobs are not bounded so',
     readBy: APIS,

@@ -33,7 +33,7 @@ describe('loadConfig', () => {
         statementTimeoutMs: 30_000,
         connectTimeoutMs: 5_000,
         poolQueueMax: 1_000,
-        poolQueueBudgetMs: 3_000,
+        poolQueueBudgetMs: 2_000,
         stallCheckMs: 2_000,
       },
       redis: {
@@ -198,7 +198,7 @@ describe('loadConfig', () => {
         statementTimeoutMs: 5000,
         connectTimeoutMs: 7_000,
         poolQueueMax: 50,
-        poolQueueBudgetMs: 3_000,
+        poolQueueBudgetMs: 2_000,
         stallCheckMs: 0,
         readUrl: 'postgresql://app:secret@db-replica.internal:6543/cat',
       },

@@ -60,6 +60,14 @@ export function poolState(db: Knex): { total: number; idle: number; waiting: num
   return { total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount };
 }
 
+/**
+ * Whether a request asking `db` for a connection now would be refused at once (its pool's queue
+ * bound or wait budget): false for a Knex not made by createKnex.
+ */
+export function poolSaturated(db: Knex): boolean {
+  return attached(db)?.pool.saturated() ?? false;
+}
+
 /** The connection settings of a Knex made by createKnex (for a connection outside its pool). */
 export function connectionConfig(db: Knex): pg.ClientConfig {
   const entry = attached(db);

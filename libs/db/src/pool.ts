@@ -51,6 +51,12 @@ export interface GuardedPool {
   readonly waitingCount: number;
   /** Resolves when the server answers `select 1` on a fresh connection within the probe timeout. */
   probe(): Promise<void>;
+  /**
+   * Whether a request asking for a connection now would be refused (`queueMax` requests wait,
+   * or its expected wait is past `queueBudgetMs`): what the HTTP layer checks before it spends
+   * anything on a new request.
+   */
+  saturated(): boolean;
 }
 
 /**
@@ -150,7 +156,13 @@ export function createGuardedPool(opts: GuardedPoolOptions): GuardedPool {
     opts.onShed?.();
     return Promise.reject(new PoolQueueFullError(why));
   };
+  const expectedWaitMs = () => ((pool.waitingCount + 1) * averageHoldMs) / max;
   return {
+    saturated() {
+      if (pool.idleCount > 0 || pool.totalCount < max) return false;
+      if (queueMax !== undefined && pool.waitingCount >= queueMax) return true;
+      return budget !== undefined && expectedWaitMs() > budget;
+    },
     connect() {
       const busy = pool.idleCount === 0 && pool.totalCount >= max;
       if (!busy || (queueMax === undefined && budget === undefined)) return pool.connect();
@@ -158,7 +170,7 @@ export function createGuardedPool(opts: GuardedPoolOptions): GuardedPool {
         return refuse(`${queueMax} requests already wait for one`);
       }
       if (budget === undefined) return pool.connect();
-      const expectedMs = ((pool.waitingCount + 1) * averageHoldMs) / max;
+      const expectedMs = expectedWaitMs();
       if (expectedMs > budget) {
         return refuse(`the wait for one would be about ${Math.round(expectedMs)} ms (budget ${budget} ms)`);
       }

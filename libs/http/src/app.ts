@@ -27,6 +27,11 @@ export interface HttpAppOptions {
   middleware?: Middleware<AppState, AppContext>[];
   /** Requests answered at once by this process; more get 503 (default: no limit). */
   maxConcurrentRequests?: number;
+  /**
+   * Whether the database pool would refuse a request now (poolSaturated): new requests are then
+   * refused at the door, before authentication (default: never).
+   */
+  databaseSaturated?: () => boolean;
 }
 
 export type HttpApp = Koa<AppState, AppContext>;
@@ -70,7 +75,9 @@ export function createHttpApp(opts: HttpAppOptions): HttpApp {
   // shed, an auth failure), the connection stays usable for the client's next request.
   app.use(discardUnreadBody());
   app.use(securityHeaders());
-  if (opts.maxConcurrentRequests) app.use(concurrencyLimit(opts.maxConcurrentRequests, shed));
+  if (opts.maxConcurrentRequests || opts.databaseSaturated) {
+    app.use(concurrencyLimit(opts.maxConcurrentRequests ?? Infinity, shed, opts.databaseSaturated));
+  }
   app.use(clientAddressFromTrustedProxies(opts.trustedProxies ?? []));
   // Outside observe(): its access log line and metric sample are written inside the span.
   app.use(traceRequests());

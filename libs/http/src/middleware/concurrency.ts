@@ -76,13 +76,25 @@ export function shedRecorder(logger: Logger, metrics: HttpMetrics): ShedRecorder
  * time out, and the ones that would have been served in time time out too; and a client that
  * ignores Retry-After comes back at once, so each refusal must cost as little as possible or
  * refusing alone takes the CPU the admitted requests need.
+ *
+ * `saturated` says the database pool would refuse a request now (its wait budget is spent): such
+ * a request is refused here too (`reason` `database_queue`), before authentication and the rate
+ * limiter, instead of after them at the pool. Without it the in-progress count never reached
+ * `limit` under overload: the pool refused at a far smaller number, each refusal after the full
+ * cost of admitting the request.
  */
-export function concurrencyLimit(limit: number, shed: ShedRecorder): Middleware<AppState, AppContext> {
+export function concurrencyLimit(
+  limit: number,
+  shed: ShedRecorder,
+  saturated: () => boolean = () => false,
+): Middleware<AppState, AppContext> {
   let inProgress = 0;
   return async (ctx, next) => {
     if (EXEMPT_PATHS.has(ctx.path)) return next();
-    if (inProgress >= limit) {
-      shed.record('concurrency');
+    const reason: ShedReason | undefined =
+      inProgress >= limit ? 'concurrency' : saturated() ? 'database_queue' : undefined;
+    if (reason) {
+      shed.record(reason);
       ctx.status = 503;
       ctx.set('Retry-After', RETRY_AFTER_SECONDS);
       ctx.type = 'application/json';
