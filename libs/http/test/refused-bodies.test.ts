@@ -2,7 +2,10 @@
 // decodable) leaves its keep-alive connection usable: the client's next request on the same socket
 // is answered promptly, or the refusal said `Connection: close` and the connection closed.
 import { connect, type Socket } from 'node:net';
-import { parseBody, Router, type AppContext, type AppState } from '@catalogue/http';
+import { Registry } from 'prom-client';
+import { createLogger } from '@catalogue/logger';
+import { createHttpApp, parseBody, Router, type AppContext, type AppState } from '@catalogue/http';
+import { serveApp, type ServedApp } from '@catalogue/testing';
 import { serve, type TestServer } from './helpers';
 
 function routes() {
@@ -132,5 +135,53 @@ describe('a refused body leaves the connection usable', () => {
     expect(exchange.text.toLowerCase()).toContain('connection: close');
     expect(exchange.closed).toBe(true);
     expect(exchange.ms).toBeLessThan(3_000);
+  });
+});
+
+describe('a shed request with a body still arriving', () => {
+  let server: ServedApp;
+
+  beforeAll(async () => {
+    const logger = createLogger({ service: 'test', level: 'silent' });
+    // The pool would refuse: every request is shed at the door.
+    const app = createHttpApp({
+      logger,
+      registry: new Registry(),
+      readiness: [],
+      routers: [routes()],
+      databaseSaturated: () => true,
+    });
+    server = await serveApp(app, logger, 5_000);
+  });
+  afterAll(() => server.stop());
+
+  test('when the rest of its body arrives with the next request, then the connection is not read for the shed pause, then both are answered', async () => {
+    // Arrange
+    const port = Number(new URL(server.url).port);
+    const socket = connect(port, '127.0.0.1');
+    socket.on('error', () => undefined);
+    let text = '';
+    socket.setEncoding('utf8');
+    socket.on('data', (chunk: string) => (text += chunk));
+    const head =
+      'POST /echo HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n';
+    socket.write(`${head}2\r\n[]\r\n`);
+    const until = async (check: () => boolean) => {
+      const deadline = Date.now() + 5_000;
+      while (!check() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+    };
+    await until(() => statuses(text).length === 1);
+    expect(statuses(text)).toEqual([503]);
+    const sent = Date.now();
+
+    // Act: the end of the body, then another request (shed too).
+    socket.write(`0\r\n\r\n${NEXT_REQUEST}`);
+    await until(() => statuses(text).length === 2);
+    socket.destroy();
+
+    // Assert: answered, but not before the pause ended.
+    expect(statuses(text)).toEqual([503, 503]);
+    expect(Date.now() - sent).toBeGreaterThanOrEqual(800);
+    expect(Date.now() - sent).toBeLessThan(3_000);
   });
 });

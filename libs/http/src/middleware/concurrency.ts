@@ -1,3 +1,4 @@
+import type { Socket } from 'node:net';
 import type { Middleware } from 'koa';
 import type { Logger } from '@catalogue/logger';
 import type { ErrorCode } from '../codes';
@@ -33,11 +34,33 @@ export function pauseAfterShed(ctx: AppContext): void {
   const socket = ctx.req.socket;
   ctx.res.once('finish', () => {
     if (socket.destroyed) return;
-    socket.pause();
+    const waiting: Array<() => void> = [];
+    pausedAfterShed.set(socket, waiting);
+    // After Node's own clean-up of the request: it resumes an unread request body on the next
+    // tick, and reading that body resumes the socket.
+    setImmediate(() => {
+      if (pausedAfterShed.get(socket) === waiting && !socket.destroyed) socket.pause();
+    });
     setTimeout(() => {
-      if (!socket.destroyed) socket.resume();
+      pausedAfterShed.delete(socket);
+      if (socket.destroyed) return;
+      socket.resume();
+      for (const run of waiting) run();
     }, SHED_PAUSE_MS).unref();
   });
+}
+
+/** Connections not read now after a shed answer, with what runs when reading resumes. */
+const pausedAfterShed = new WeakMap<Socket, Array<() => void>>();
+
+/**
+ * Runs `fn` once the connection is read again after a shed answer's pause, or now when it is not
+ * paused: reading a request's unread body resumes the socket, which would end the pause early.
+ */
+export function whenReadingResumes(socket: Socket, fn: () => void): void {
+  const waiting = pausedAfterShed.get(socket);
+  if (waiting) waiting.push(fn);
+  else fn();
 }
 
 /**

@@ -1,6 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { Middleware } from 'koa';
 import type { AppContext, AppState } from '../types';
+import { whenReadingResumes } from './concurrency';
 
 /**
  * How much of a refused request's body is read and thrown away after its answer, so that the
@@ -42,7 +43,8 @@ export function discardUnreadBody(): Middleware<AppState, AppContext> {
       if (!req.complete && announcesBody(req) && !ctx.res.headersSent) {
         const length = announcedLength(req);
         if (length !== undefined && length > DISCARD_MAX_BYTES) ctx.set('Connection', 'close');
-        ctx.res.once('finish', () => discardRest(req));
+        // After a shed answer's pause (pauseAfterShed), which reading the body would end early.
+        ctx.res.once('finish', () => whenReadingResumes(req.socket, () => discardRest(req)));
       }
     }
   };
