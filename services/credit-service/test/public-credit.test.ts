@@ -59,10 +59,10 @@ describe('GET /public/credit', () => {
 });
 
 describe('GET /public/credit under a burst', () => {
-  // One connection and no request may wait for it: only an answer read once serves a burst.
+  // One connection and at most one request may wait for it: only an answer read once serves a burst.
   const service = serveServiceForTests(
     { buildDeps, createApp, closeDeps },
-    { DATABASE_POOL_MAX: '1', DATABASE_POOL_QUEUE_MAX: '0', RATE_LIMIT_ANONYMOUS_PER_MINUTE: '100000' },
+    { DATABASE_POOL_MAX: '1', DATABASE_POOL_QUEUE_MAX: '1', RATE_LIMIT_ANONYMOUS_PER_MINUTE: '100000' },
   );
 
   test('when 200 clients ask at the same moment, then every one gets the price list', async () => {
