@@ -17,6 +17,9 @@ export class PoolQueueFullError extends Error {
 
 /** Weight of the latest hold time in the pool's running average of them. */
 const HOLD_AVERAGE_WEIGHT = 0.1;
+/** The window over which connections coming back are counted, and its weight in the average. */
+const RATE_WINDOW_MS = 250;
+const RATE_WEIGHT = 0.5;
 
 export interface GuardedPoolOptions {
   /** Passed to pg.Pool (and so to every connection it opens). */
@@ -86,13 +89,30 @@ export function createGuardedPool(opts: GuardedPoolOptions): GuardedPool {
   // The running average of how long a connection is held (acquire to release), from which the
   // wait of a request joining the queue is estimated.
   let averageHoldMs = 0;
+  // And how many connections came back per millisecond, over windows of RATE_WINDOW_MS: under
+  // load a connection is held longer than its query (the process is busy too), while the pool
+  // still hands out connections at the rate they come back.
+  let releasedInWindow = 0;
+  let windowStart = Date.now();
+  let releasesPerMs = 0;
+  const rollWindow = (now: number): void => {
+    const elapsed = now - windowStart;
+    if (elapsed < RATE_WINDOW_MS) return;
+    const rate = releasedInWindow / elapsed;
+    releasesPerMs = releasesPerMs === 0 ? rate : releasesPerMs + RATE_WEIGHT * (rate - releasesPerMs);
+    releasedInWindow = 0;
+    windowStart = now;
+  };
   pool.on('release', (_err, client) => {
+    const now = Date.now();
     const since = held.get(client);
     if (since !== undefined) {
-      const ms = Date.now() - since;
+      const ms = now - since;
       averageHoldMs = averageHoldMs === 0 ? ms : averageHoldMs + HOLD_AVERAGE_WEIGHT * (ms - averageHoldMs);
     }
     held.delete(client);
+    releasedInWindow += 1;
+    rollWindow(now);
   });
   pool.on('remove', (client) => held.delete(client));
 
@@ -156,7 +176,16 @@ export function createGuardedPool(opts: GuardedPoolOptions): GuardedPool {
     opts.onShed?.();
     return Promise.reject(new PoolQueueFullError(why));
   };
-  const expectedWaitMs = () => ((pool.waitingCount + 1) * averageHoldMs) / max;
+  // The requests ahead, over the rate connections come back: from the hold times (right at the
+  // start of a burst, when the pool was idle before) or from the measured release rate (right
+  // under sustained load), whichever expects the shorter wait. A wait underestimated is still
+  // bounded: the request is refused when it has waited the budget.
+  const expectedWaitMs = () => {
+    rollWindow(Date.now());
+    const ahead = pool.waitingCount + 1;
+    const fromHold = (ahead * averageHoldMs) / max;
+    return releasesPerMs > 0 ? Math.min(fromHold, ahead / releasesPerMs) : fromHold;
+  };
   return {
     saturated() {
       if (pool.idleCount > 0 || pool.totalCount < max) return false;
