@@ -31,6 +31,7 @@ export interface Config {
     readonly readUrl: string | undefined;
     /** Requests that may wait for a connection when every one is in use; more get 503 at once. */
     readonly poolQueueMax: number;
+    readonly poolQueueBudgetMs: number;
     /** A connection held this long makes the process check the server still answers (0: never). */
     readonly stallCheckMs: number;
   };
@@ -288,6 +289,7 @@ export function loadConfig(env: NodeJS.ProcessEnv): Config {
       connectTimeoutMs: v.DATABASE_CONNECT_TIMEOUT_MS,
       readUrl: v.DATABASE_READ_URL,
       poolQueueMax: v.DATABASE_POOL_QUEUE_MAX,
+      poolQueueBudgetMs: v.DATABASE_POOL_QUEUE_BUDGET_MS,
       stallCheckMs: v.DATABASE_STALL_CHECK_MS,
     },
     redis: withRedacted(

@@ -187,11 +187,18 @@ export const VARIABLES = {
     path: 'database.connectTimeoutMs',
   },
   DATABASE_POOL_QUEUE_MAX: {
-    rule: Joi.number().integer().min(0).max(100_000).default(20),
+    rule: Joi.number().integer().min(0).max(100_000).default(1_000),
     description:
-      'requests of an API process that may wait for a database connection while every one is in use; one more is answered 503 `unavailable` with `Retry-After` at once (`http_requests_shed_total{reason="database_queue"}`). The generation worker\'s jobs are not bounded so',
+      'a ceiling on the requests of an API process that may wait for a database connection while every one is in use (memory, not latency: `DATABASE_POOL_QUEUE_BUDGET_MS` is what sheds a burst); one more is answered 503 `unavailable` with `Retry-After` at once (`http_requests_shed_total{reason="database_queue"}`). The generation worker\'s jobs are not bounded so',
     readBy: APIS,
     path: 'database.poolQueueMax',
+  },
+  DATABASE_POOL_QUEUE_BUDGET_MS: {
+    rule: Joi.number().integer().min(0).max(60_000).default(2_000),
+    description:
+      'how long a request of an API process may wait for a database connection while every one is in use: while a new request\'s expected wait (the requests ahead of it over the rate connections come back: from the average hold time and `DATABASE_POOL_MAX`, or from the measured release rate, whichever is shorter) is longer, requests are answered 503 `unavailable` with `Retry-After` at once, before authentication; one that waited this long without a connection is answered 503 then (`http_requests_shed_total{reason="database_queue"}`). 0: no budget (`DATABASE_CONNECT_TIMEOUT_MS` alone). The generation worker\'s jobs are not bounded so',
+    readBy: APIS,
+    path: 'database.poolQueueBudgetMs',
   },
   DATABASE_STALL_CHECK_MS: {
     rule: Joi.number().integer().min(0).max(600_000).default(2_000),

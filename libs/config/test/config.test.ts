@@ -32,7 +32,8 @@ describe('loadConfig', () => {
         poolMax: 10,
         statementTimeoutMs: 30_000,
         connectTimeoutMs: 5_000,
-        poolQueueMax: 20,
+        poolQueueMax: 1_000,
+        poolQueueBudgetMs: 2_000,
         stallCheckMs: 2_000,
       },
       redis: {
@@ -197,6 +198,7 @@ describe('loadConfig', () => {
         statementTimeoutMs: 5000,
         connectTimeoutMs: 7_000,
         poolQueueMax: 50,
+        poolQueueBudgetMs: 2_000,
         stallCheckMs: 0,
         readUrl: 'postgresql://app:secret@db-replica.internal:6543/cat',
       },

@@ -1,4 +1,4 @@
-export { createKnex, isDatabaseUnavailable, pingDatabase, poolState } from './knex';
+export { createKnex, isDatabaseUnavailable, pingDatabase, poolSaturated, poolState } from './knex';
 export { PoolQueueFullError } from './pool';
 export type { DatabaseOptions } from './knex';
 export {

@@ -20,6 +20,12 @@ export interface DatabaseOptions {
    */
   poolQueueMax?: number;
   /**
+   * How long a request may wait for a connection while every one is in use: one expected to
+   * wait longer is answered 503 at once, one that waited this long is answered 503 then
+   * (default: no budget).
+   */
+  poolQueueBudgetMs?: number;
+  /**
    * A connection held this long makes the process ask whether the server still answers; if it
    * does not (frozen), the held connections are closed and their requests answer 503 (default
    * 2 s, as /readyz; 0: never asked, a frozen server then costs the query timeout).
@@ -29,7 +35,7 @@ export interface DatabaseOptions {
   applicationName?: string;
   /** Where Knex reports pool and driver problems (JSON logs instead of its console.log). */
   log?: { warn(message: string): void; error(message: string): void };
-  /** Called for each request refused because `poolQueueMax` requests already waited. */
+  /** Called for each request refused by `poolQueueMax` or `poolQueueBudgetMs`. */
   onShed?: () => void;
 }
 
@@ -52,6 +58,14 @@ export function poolState(db: Knex): { total: number; idle: number; waiting: num
   const pool = attached(db)?.pool;
   if (!pool) throw new Error('not a Knex instance made by createKnex');
   return { total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount };
+}
+
+/**
+ * Whether a request asking `db` for a connection now would be refused at once (its pool's queue
+ * bound or wait budget): false for a Knex not made by createKnex.
+ */
+export function poolSaturated(db: Knex): boolean {
+  return attached(db)?.pool.saturated() ?? false;
 }
 
 /** The connection settings of a Knex made by createKnex (for a connection outside its pool). */
@@ -86,6 +100,7 @@ export function createKnex(opts: DatabaseOptions): Knex {
   const pool = createGuardedPool({
     config,
     queueMax: opts.poolQueueMax,
+    queueBudgetMs: opts.poolQueueBudgetMs,
     stallMs: opts.stallCheckMs ?? 2_000,
     probeTimeoutMs: PROBE_TIMEOUT_MS,
     log: opts.log,

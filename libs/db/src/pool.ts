@@ -10,16 +10,29 @@ export const POOL_QUEUE_FULL_MESSAGE = 'Every database connection is in use';
 export class PoolQueueFullError extends Error {
   override readonly name = 'PoolQueueFullError';
   readonly code = 'POOL_QUEUE_FULL';
-  constructor(queueMax: number) {
-    super(`${POOL_QUEUE_FULL_MESSAGE} and ${queueMax} requests already wait for one`);
+  constructor(why: string) {
+    super(`${POOL_QUEUE_FULL_MESSAGE} and ${why}`);
   }
 }
+
+/** Weight of the latest hold time in the pool's running average of them. */
+const HOLD_AVERAGE_WEIGHT = 0.1;
+/** The window over which connections coming back are counted, and its weight in the average. */
+const RATE_WINDOW_MS = 250;
+const RATE_WEIGHT = 0.5;
 
 export interface GuardedPoolOptions {
   /** Passed to pg.Pool (and so to every connection it opens). */
   config: pg.PoolConfig;
   /** Requests that may wait for a connection when every one is in use; more are refused at once. */
   queueMax?: number;
+  /**
+   * How long a request may wait for a connection when every one is in use. One whose expected
+   * wait (the requests ahead of it, times the average time a connection is held, over the
+   * pool's size) is longer is refused at once; one that waited this long without getting a
+   * connection is refused then. Undefined: no budget (only pg.Pool's connection timeout).
+   */
+  queueBudgetMs?: number;
   /**
    * A connection held this long makes the pool ask whether the server still answers (a fresh
    * connection and `select 1` within `probeTimeoutMs`). If it does not, every connection held
@@ -28,7 +41,7 @@ export interface GuardedPoolOptions {
   stallMs: number;
   probeTimeoutMs: number;
   log?: { warn(message: string): void; error(message: string): void };
-  /** Called for each request refused because the queue was full (a metric counts it). */
+  /** Called for each request refused by `queueMax` or `queueBudgetMs` (a metric counts it). */
   onShed?: () => void;
 }
 
@@ -41,6 +54,12 @@ export interface GuardedPool {
   readonly waitingCount: number;
   /** Resolves when the server answers `select 1` on a fresh connection within the probe timeout. */
   probe(): Promise<void>;
+  /**
+   * Whether a request asking for a connection now would be refused (`queueMax` requests wait,
+   * or its expected wait is past `queueBudgetMs`): what the HTTP layer checks before it spends
+   * anything on a new request.
+   */
+  saturated(): boolean;
 }
 
 /**
@@ -67,7 +86,34 @@ export function createGuardedPool(opts: GuardedPoolOptions): GuardedPool {
   // `error`: without a listener that would end the process.
   pool.on('error', (err) => opts.log?.warn(`idle database connection failed: ${err.message}`));
   pool.on('acquire', (client) => held.set(client, Date.now()));
-  pool.on('release', (_err, client) => held.delete(client));
+  // The running average of how long a connection is held (acquire to release), from which the
+  // wait of a request joining the queue is estimated.
+  let averageHoldMs = 0;
+  // And how many connections came back per millisecond, over windows of RATE_WINDOW_MS: under
+  // load a connection is held longer than its query (the process is busy too), while the pool
+  // still hands out connections at the rate they come back.
+  let releasedInWindow = 0;
+  let windowStart = Date.now();
+  let releasesPerMs = 0;
+  const rollWindow = (now: number): void => {
+    const elapsed = now - windowStart;
+    if (elapsed < RATE_WINDOW_MS) return;
+    const rate = releasedInWindow / elapsed;
+    releasesPerMs = releasesPerMs === 0 ? rate : releasesPerMs + RATE_WEIGHT * (rate - releasesPerMs);
+    releasedInWindow = 0;
+    windowStart = now;
+  };
+  pool.on('release', (_err, client) => {
+    const now = Date.now();
+    const since = held.get(client);
+    if (since !== undefined) {
+      const ms = now - since;
+      averageHoldMs = averageHoldMs === 0 ? ms : averageHoldMs + HOLD_AVERAGE_WEIGHT * (ms - averageHoldMs);
+    }
+    held.delete(client);
+    releasedInWindow += 1;
+    rollWindow(now);
+  });
   pool.on('remove', (client) => held.delete(client));
 
   const probe = async (): Promise<void> => {
@@ -125,18 +171,39 @@ export function createGuardedPool(opts: GuardedPoolOptions): GuardedPool {
   timer?.unref();
 
   const queueMax = opts.queueMax;
+  const budget = opts.queueBudgetMs;
+  const refuse = (why: string): Promise<never> => {
+    opts.onShed?.();
+    return Promise.reject(new PoolQueueFullError(why));
+  };
+  // The requests ahead, over the rate connections come back: from the hold times (right at the
+  // start of a burst, when the pool was idle before) or from the measured release rate (right
+  // under sustained load), whichever expects the shorter wait. A wait underestimated is still
+  // bounded: the request is refused when it has waited the budget.
+  const expectedWaitMs = () => {
+    rollWindow(Date.now());
+    const ahead = pool.waitingCount + 1;
+    const fromHold = (ahead * averageHoldMs) / max;
+    return releasesPerMs > 0 ? Math.min(fromHold, ahead / releasesPerMs) : fromHold;
+  };
   return {
+    saturated() {
+      if (pool.idleCount > 0 || pool.totalCount < max) return false;
+      if (queueMax !== undefined && pool.waitingCount >= queueMax) return true;
+      return budget !== undefined && expectedWaitMs() > budget;
+    },
     connect() {
-      if (
-        queueMax !== undefined &&
-        pool.idleCount === 0 &&
-        pool.totalCount >= max &&
-        pool.waitingCount >= queueMax
-      ) {
-        opts.onShed?.();
-        return Promise.reject(new PoolQueueFullError(queueMax));
+      const busy = pool.idleCount === 0 && pool.totalCount >= max;
+      if (!busy || (queueMax === undefined && budget === undefined)) return pool.connect();
+      if (queueMax !== undefined && pool.waitingCount >= queueMax) {
+        return refuse(`${queueMax} requests already wait for one`);
       }
-      return pool.connect();
+      if (budget === undefined) return pool.connect();
+      const expectedMs = expectedWaitMs();
+      if (expectedMs > budget) {
+        return refuse(`the wait for one would be about ${Math.round(expectedMs)} ms (budget ${budget} ms)`);
+      }
+      return waitWithin(pool.connect(), budget, () => refuse(`none was free within ${budget} ms`));
     },
     async end() {
       if (timer) clearInterval(timer);
@@ -153,4 +220,33 @@ export function createGuardedPool(opts: GuardedPoolOptions): GuardedPool {
     },
     probe,
   };
+}
+
+/**
+ * `connecting`, or `onTimeout()` when it has not settled within `ms`; a connection that arrives
+ * later goes back to the pool at once.
+ */
+function waitWithin(
+  connecting: Promise<pg.PoolClient>,
+  ms: number,
+  onTimeout: () => Promise<never>,
+): Promise<pg.PoolClient> {
+  return new Promise((resolve, reject) => {
+    let late = false;
+    const timer = setTimeout(() => {
+      late = true;
+      onTimeout().catch(reject);
+    }, ms);
+    connecting.then(
+      (client) => {
+        clearTimeout(timer);
+        if (late) client.release();
+        else resolve(client);
+      },
+      (err: unknown) => {
+        clearTimeout(timer);
+        if (!late) reject(err instanceof Error ? err : new Error(String(err)));
+      },
+    );
+  });
 }

@@ -40,4 +40,70 @@ describe('database pool guards', () => {
       await tiny.destroy();
     }
   });
+
+  const refusal = (query: Promise<unknown>) =>
+    query.then(
+      () => undefined,
+      (err: unknown) => err,
+    );
+
+  test('when no connection frees up within the queue budget, then the waiting query is refused then as "unavailable"', async () => {
+    const tiny = createKnex({ ...testConfig().database, poolMax: 1, poolQueueBudgetMs: 300 });
+    try {
+      const held = tiny.raw('select pg_sleep(1)').then(() => 'done');
+      await new Promise((r) => setTimeout(r, 100));
+      const started = Date.now();
+
+      const refused = await refusal(tiny.raw('select 1'));
+
+      expect(refused).toMatchObject({ name: 'PoolQueueFullError' });
+      expect(isDatabaseUnavailable(refused)).toBe(true);
+      expect(Date.now() - started).toBeGreaterThanOrEqual(250);
+      expect(Date.now() - started).toBeLessThan(900);
+      expect(await held).toBe('done');
+      // The connection the refused query would have had went back to the pool.
+      expect(await tiny.raw('select 1 as one').then((r: { rows: unknown[] }) => r.rows)).toEqual([
+        { one: 1 },
+      ]);
+    } finally {
+      await tiny.destroy();
+    }
+  });
+
+  test('when the expected wait for a connection is longer than the queue budget, then the query is refused at once', async () => {
+    const tiny = createKnex({ ...testConfig().database, poolMax: 1, poolQueueBudgetMs: 300 });
+    try {
+      // Connections are held about 500 ms each.
+      await tiny.raw('select pg_sleep(0.5)');
+      const held = tiny.raw('select pg_sleep(0.5)').then(() => 'done');
+      await new Promise((r) => setTimeout(r, 50));
+      const started = Date.now();
+
+      const refused = await refusal(tiny.raw('select 1'));
+
+      expect(refused).toMatchObject({ name: 'PoolQueueFullError' });
+      expect(Date.now() - started).toBeLessThan(150);
+      expect(await held).toBe('done');
+    } finally {
+      await tiny.destroy();
+    }
+  });
+
+  test('when a burst of 100 queries meets a pool of 2 on a healthy server, then every one is served', async () => {
+    const small = createKnex({
+      ...testConfig().database,
+      poolMax: 2,
+      poolQueueMax: 1_000,
+      poolQueueBudgetMs: 3_000,
+    });
+    try {
+      const results = await Promise.allSettled(
+        Array.from({ length: 100 }, () => small.raw('select pg_sleep(0.005)')),
+      );
+
+      expect(results.filter((r) => r.status === 'rejected')).toEqual([]);
+    } finally {
+      await small.destroy();
+    }
+  });
 });

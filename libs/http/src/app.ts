@@ -10,6 +10,7 @@ import { observe } from './middleware/observe';
 import { mountRouters } from './routing';
 import { securityHeaders } from './middleware/security';
 import { traceRequests } from './middleware/trace';
+import { discardUnreadBody } from './middleware/unread-body';
 import type { AppContext, AppRouter, AppState } from './types';
 
 export interface HttpAppOptions {
@@ -26,6 +27,11 @@ export interface HttpAppOptions {
   middleware?: Middleware<AppState, AppContext>[];
   /** Requests answered at once by this process; more get 503 (default: no limit). */
   maxConcurrentRequests?: number;
+  /**
+   * Whether the database pool would refuse a request now (poolSaturated): new requests are then
+   * refused at the door, before authentication (default: never).
+   */
+  databaseSaturated?: () => boolean;
 }
 
 export type HttpApp = Koa<AppState, AppContext>;
@@ -65,8 +71,13 @@ export function createHttpApp(opts: HttpAppOptions): HttpApp {
   // Security headers on every answer, the shed ones too; then the concurrency limit, so that a
   // request refused under overload costs as little as possible (no request id, no access line:
   // it is counted and summarised instead, see concurrencyLimit).
+  // Outermost: whatever answered a request before its body was read (a refusal of the body, a
+  // shed, an auth failure), the connection stays usable for the client's next request.
+  app.use(discardUnreadBody());
   app.use(securityHeaders());
-  if (opts.maxConcurrentRequests) app.use(concurrencyLimit(opts.maxConcurrentRequests, shed));
+  if (opts.maxConcurrentRequests || opts.databaseSaturated) {
+    app.use(concurrencyLimit(opts.maxConcurrentRequests ?? Infinity, shed, opts.databaseSaturated));
+  }
   app.use(clientAddressFromTrustedProxies(opts.trustedProxies ?? []));
   // Outside observe(): its access log line and metric sample are written inside the span.
   app.use(traceRequests());

@@ -3,6 +3,7 @@ import Joi from 'joi';
 import type { v3 } from '@catalogue/content';
 import { creditsRepository, type Knex } from '@catalogue/db';
 import { contentHash } from './assets';
+import { sharedAnswer } from './shared-answer';
 import type { RateLimits } from './rate-limit/limits';
 import { guard, responseObject } from './middleware/validate';
 import { limitByAddress } from './rate-limit/middleware';
@@ -30,15 +31,20 @@ export const getCreditPrices = guard({
 });
 
 /**
- * GET /public/credit: the price list, without auth. Cacheable: a strong ETag of the body
+ * How long a process serves the price list from memory before reading it again: a price change
+ * (an operator's, rare) is seen within this, and a burst of requests costs one read.
+ */
+export const PRICE_LIST_TTL_MS = 5_000;
+
+/**
+ * GET /public/credit: the price list, without auth, from memory (PRICE_LIST_TTL_MS). Cacheable: a strong ETag of the body
  * (so a price change is seen on the next revalidation) and five minutes of freshness.
  * Served by credit-service and by white-label-api, where the editor reads it to show a
  * generation's cost before starting it; it is public, so any page may read it (CORS `*`).
  */
 export function publicCreditRouter(deps: { db: Knex; rateLimits: RateLimits }): AppRouter {
   const router = new Router<AppState, AppContext>();
-  // No token: counted against the client address's anonymous budget.
-  router.get('/public/credit', limitByAddress(deps.rateLimits), getCreditPrices, async (ctx) => {
+  const priceList = sharedAnswer(async () => {
     const prices = await creditsRepository.prices(deps.db);
     const body: v3.Data<v3.PriceView[]> = {
       data: prices.map((p) => ({
@@ -48,9 +54,14 @@ export function publicCreditRouter(deps: { db: Knex; rateLimits: RateLimits }): 
         description: p.description,
       })),
     };
+    return { body, etag: contentHash(JSON.stringify(body)) };
+  }, PRICE_LIST_TTL_MS);
+  // No token: counted against the client address's anonymous budget.
+  router.get('/public/credit', limitByAddress(deps.rateLimits), getCreditPrices, async (ctx) => {
+    const { body, etag } = await priceList.get();
     ctx.set('Access-Control-Allow-Origin', '*');
     ctx.set('Cache-Control', 'public, max-age=300');
-    ctx.etag = contentHash(JSON.stringify(body));
+    ctx.etag = etag;
     ctx.status = 200;
     if (ctx.fresh) {
       ctx.status = 304;

@@ -42,8 +42,9 @@ export interface BaseDeps {
  * process serves reads a replica may answer, so it connects to `DATABASE_READ_URL` when one is set.
  * `runsJobs`: the process works through queued jobs, which wait for a database connection as long
  * as DATABASE_CONNECT_TIMEOUT_MS allows however many wait (a job refused at once would only be
- * retried later); a process serving requests refuses those past DATABASE_POOL_QUEUE_MAX waiting
- * at once (503).
+ * retried later); a process serving requests refuses at once (503) those past DATABASE_POOL_QUEUE_MAX
+ * waiting and those expected to wait longer than DATABASE_POOL_QUEUE_BUDGET_MS, and those that
+ * waited that long then.
  */
 export function buildBaseDeps(
   config: Config,
@@ -55,10 +56,10 @@ export function buildBaseDeps(
     warn: (msg: string) => logger.warn({ component: 'knex' }, msg),
     error: (msg: string) => logger.error({ component: 'knex' }, msg),
   };
-  const { poolQueueMax, ...database } = config.database;
+  const { poolQueueMax, poolQueueBudgetMs, ...database } = config.database;
   const db = createKnex({
     ...database,
-    ...(opts.runsJobs ? {} : { poolQueueMax }),
+    ...(opts.runsJobs ? {} : { poolQueueMax, ...(poolQueueBudgetMs > 0 ? { poolQueueBudgetMs } : {}) }),
     applicationName: service,
     log: knexLog,
   });

@@ -1,3 +1,4 @@
+import { poolSaturated } from '@catalogue/db';
 import {
   contentStylesheet,
   createHttpApp,
@@ -21,6 +22,7 @@ export function createApp(deps: Deps): HttpApp {
     readiness: deps.readiness,
     trustedProxies: deps.config.http.trustedProxies,
     maxConcurrentRequests: deps.config.http.maxConcurrentRequests,
+    databaseSaturated: () => poolSaturated(deps.db),
     routers: [
       docsRouter({ title: 'Catalogue API (v1, v2)', operations: PUBLIC_PATH_PREFIXES }),
       publicAssetsRouter([contentStylesheet]),

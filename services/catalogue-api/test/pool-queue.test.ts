@@ -78,6 +78,15 @@ describe('catalogue-api: a bounded queue for database connections', () => {
       expect(shed.status).toBe(503);
       expect(shed.headers.get('retry-after')).toBe('5');
       expect(shed.body).toEqual({ error: 'The server is busy; try again shortly.', code: 'unavailable' });
+      // Refused at the door, before authentication: a request without a token, which would
+      // otherwise be a 401 that needs no connection.
+      const unknown = await fetch(`${svc.url}${IMPORT}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(product('UNKNOWN')),
+      });
+      expect(unknown.status).toBe(503);
+      expect(unknown.headers.get('retry-after')).toBe('5');
       expect(await blocked()).toBeGreaterThanOrEqual(1);
       expect(held()).toBe(true);
       expect(poolState(svc.deps.db).waiting).toBe(QUEUE_MAX);
@@ -92,6 +101,6 @@ describe('catalogue-api: a bounded queue for database connections', () => {
       .pluck('external_id');
     expect(stored).toEqual(['HELD-0', 'HELD-1', 'QUEUED', 'WARM']);
     const metrics = await (await fetch(`${svc.url}/metrics`)).text();
-    expect(metrics).toContain('http_requests_shed_total{reason="database_queue"} 1');
+    expect(metrics).toContain('http_requests_shed_total{reason="database_queue"} 2');
   }, 60_000);
 });

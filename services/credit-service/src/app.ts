@@ -1,3 +1,4 @@
+import { poolSaturated } from '@catalogue/db';
 import { createHttpApp, docsRouter, publicCreditRouter, type HttpApp } from '@catalogue/http';
 import type { Deps } from './deps';
 import { PUBLIC_PATH_PREFIXES } from './paths';
@@ -10,6 +11,7 @@ export function createApp(deps: Deps): HttpApp {
     readiness: deps.readiness,
     trustedProxies: deps.config.http.trustedProxies,
     maxConcurrentRequests: deps.config.http.maxConcurrentRequests,
+    databaseSaturated: () => poolSaturated(deps.db),
     routers: [
       publicCreditRouter(deps),
       docsRouter({ title: 'Credit service', operations: PUBLIC_PATH_PREFIXES }),

@@ -57,3 +57,24 @@ describe('GET /public/credit', () => {
     expect(second).toBe(first);
   });
 });
+
+describe('GET /public/credit under a burst', () => {
+  // One connection and at most one request may wait for it: only an answer read once serves a burst.
+  const service = serveServiceForTests(
+    { buildDeps, createApp, closeDeps },
+    { DATABASE_POOL_MAX: '1', DATABASE_POOL_QUEUE_MAX: '1', RATE_LIMIT_ANONYMOUS_PER_MINUTE: '100000' },
+  );
+
+  test('when 200 clients ask at the same moment, then every one gets the price list', async () => {
+    const answers = await Promise.all(
+      Array.from({ length: 200 }, () =>
+        fetch(`${service.url}/public/credit`).then(async (res) => ({
+          status: res.status,
+          count: ((await res.json()) as { data?: unknown[] }).data?.length,
+        })),
+      ),
+    );
+
+    expect(answers.filter((a) => a.status !== 200 || a.count !== 4)).toEqual([]);
+  });
+});

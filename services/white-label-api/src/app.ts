@@ -1,3 +1,4 @@
+import { poolSaturated } from '@catalogue/db';
 import {
   contentStylesheet,
   createHttpApp,
@@ -31,6 +32,7 @@ export function createApp(deps: Deps): HttpApp {
     readiness: deps.readiness,
     trustedProxies: deps.config.http.trustedProxies,
     maxConcurrentRequests: deps.config.http.maxConcurrentRequests,
+    databaseSaturated: () => poolSaturated(deps.db),
     middleware: [whiteLabelCors(deps)],
     routers: [
       docsRouter({

@@ -1,3 +1,4 @@
+import type { Socket } from 'node:net';
 import type { Middleware } from 'koa';
 import type { Logger } from '@catalogue/logger';
 import type { ErrorCode } from '../codes';
@@ -33,11 +34,33 @@ export function pauseAfterShed(ctx: AppContext): void {
   const socket = ctx.req.socket;
   ctx.res.once('finish', () => {
     if (socket.destroyed) return;
-    socket.pause();
+    const waiting: Array<() => void> = [];
+    pausedAfterShed.set(socket, waiting);
+    // After Node's own clean-up of the request: it resumes an unread request body on the next
+    // tick, and reading that body resumes the socket.
+    setImmediate(() => {
+      if (pausedAfterShed.get(socket) === waiting && !socket.destroyed) socket.pause();
+    });
     setTimeout(() => {
-      if (!socket.destroyed) socket.resume();
+      pausedAfterShed.delete(socket);
+      if (socket.destroyed) return;
+      socket.resume();
+      for (const run of waiting) run();
     }, SHED_PAUSE_MS).unref();
   });
+}
+
+/** Connections not read now after a shed answer, with what runs when reading resumes. */
+const pausedAfterShed = new WeakMap<Socket, Array<() => void>>();
+
+/**
+ * Runs `fn` once the connection is read again after a shed answer's pause, or now when it is not
+ * paused: reading a request's unread body resumes the socket, which would end the pause early.
+ */
+export function whenReadingResumes(socket: Socket, fn: () => void): void {
+  const waiting = pausedAfterShed.get(socket);
+  if (waiting) waiting.push(fn);
+  else fn();
 }
 
 /**
@@ -76,13 +99,25 @@ export function shedRecorder(logger: Logger, metrics: HttpMetrics): ShedRecorder
  * time out, and the ones that would have been served in time time out too; and a client that
  * ignores Retry-After comes back at once, so each refusal must cost as little as possible or
  * refusing alone takes the CPU the admitted requests need.
+ *
+ * `saturated` says the database pool would refuse a request now (its wait budget is spent): such
+ * a request is refused here too (`reason` `database_queue`), before authentication and the rate
+ * limiter, instead of after them at the pool. Without it the in-progress count never reached
+ * `limit` under overload: the pool refused at a far smaller number, each refusal after the full
+ * cost of admitting the request.
  */
-export function concurrencyLimit(limit: number, shed: ShedRecorder): Middleware<AppState, AppContext> {
+export function concurrencyLimit(
+  limit: number,
+  shed: ShedRecorder,
+  saturated: () => boolean = () => false,
+): Middleware<AppState, AppContext> {
   let inProgress = 0;
   return async (ctx, next) => {
     if (EXEMPT_PATHS.has(ctx.path)) return next();
-    if (inProgress >= limit) {
-      shed.record('concurrency');
+    const reason: ShedReason | undefined =
+      inProgress >= limit ? 'concurrency' : saturated() ? 'database_queue' : undefined;
+    if (reason) {
+      shed.record(reason);
       ctx.status = 503;
       ctx.set('Retry-After', RETRY_AFTER_SECONDS);
       ctx.type = 'application/json';
