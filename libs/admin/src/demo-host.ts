@@ -52,7 +52,7 @@ export function demoHostPage(opts: DemoHostOptions): string {
 </main>
 <script>
   window.ccsEvents = [];
-  for (const name of ['ccs-ready', 'ccs-change', 'ccs-dirty', 'ccs-generation', 'ccs-error']) {
+  for (const name of ['ccs-ready', 'ccs-change', 'ccs-dirty', 'ccs-generation', 'ccs-published', 'ccs-draft-discarded', 'ccs-error']) {
     document.addEventListener(name, (e) => {
       window.ccsEvents.push({ name, detail: e.detail });
       const li = document.createElement('li');
