@@ -3,6 +3,7 @@ import {
   SpanKind,
   SpanStatusCode,
   context,
+  INVALID_SPAN_CONTEXT,
   isSpanContextValid,
   propagation,
   trace,
@@ -99,12 +100,16 @@ export function tracingEnabled(): boolean {
 /**
  * Runs an incoming request's handling in a server span: a child of the caller's trace when its
  * headers carry one (W3C `traceparent` and `tracestate`, read by the registered propagator), else
- * the root of a new trace. The caller names it by its route once routing is done.
+ * the root of a new trace. `finish(span, state)` runs when `fn` has settled, on a span that is
+ * recorded only (to add the outcome), and the span ends after it. A span the sampler dropped (most of them)
+ * costs no promise of its own: `fn`'s is returned as it is.
  */
-export function inServerSpan<T>(
+export function inServerSpan<T, S = undefined>(
   headers: Record<string, string | string[] | undefined>,
   method: string,
   fn: (span: Span) => Promise<T>,
+  finish?: (span: Span, state: S) => void,
+  state?: S,
 ): Promise<T> {
   // Most requests carry no trace context: the propagator then has nothing to read.
   const parent =
@@ -112,14 +117,66 @@ export function inServerSpan<T>(
   const span = startServerSpan
     ? startServerSpan(method, parent)
     : tracer().startSpan(method, SERVER_SPAN, parent);
-  // No async wrapper of its own: a request pays for one promise less.
-  const ended = (): void => span.end();
-  const running = context.with(trace.setSpan(parent, span), fn, undefined, span);
-  running.then(ended, ended);
-  return running;
+  if (!span.isRecording()) return context.with(new SpanOnlyContext(parent, span), fn, undefined, span);
+  const end = (): void => {
+    try {
+      finish?.(span, state as S);
+    } finally {
+      span.end();
+    }
+  };
+  return context.with(trace.setSpan(parent, span), fn, undefined, span).then(
+    (value) => {
+      end();
+      return value;
+    },
+    (err: unknown) => {
+      end();
+      throw err;
+    },
+  );
 }
 
 const SERVER_SPAN = Object.freeze({ kind: SpanKind.SERVER });
+
+/** The API's key of the active span in a context, as `trace.setSpan` uses it. */
+const SPAN_KEY: symbol = (() => {
+  let key: symbol | undefined;
+  const probe: Context = {
+    getValue: () => undefined,
+    setValue: (k) => ((key = k), probe),
+    deleteValue: () => probe,
+  };
+  trace.setSpan(probe, trace.wrapSpanContext(INVALID_SPAN_CONTEXT));
+  if (key === undefined) throw new Error('@opentelemetry/api: trace.setSpan set no context value');
+  return key;
+})();
+
+/**
+ * `trace.setSpan(parent, span)` of an unsampled request, the same values, but the API's context
+ * (a copy of the parent's values in a new map and three closures, on every request) is made
+ * only when a value is set or deleted under it: what a request reads is the span (log lines,
+ * the exemplar, the queries' instrumentation) and the parent's values.
+ */
+class SpanOnlyContext implements Context {
+  private derived: Context | undefined;
+  constructor(
+    private readonly parent: Context,
+    private readonly span: Span,
+  ) {}
+  getValue(key: symbol): unknown {
+    return key === SPAN_KEY ? this.span : this.parent.getValue(key);
+  }
+  setValue(key: symbol, value: unknown): Context {
+    return this.full().setValue(key, value);
+  }
+  deleteValue(key: symbol): Context {
+    return this.full().deleteValue(key);
+  }
+  private full(): Context {
+    return (this.derived ??= trace.setSpan(this.parent, this.span));
+  }
+}
 
 /**
  * BullMQ's `telemetry` option while tracing runs (bullmq-otel: a producer span per add that

@@ -3,8 +3,11 @@
 // exporter and the knex instrumentation) rather than sdk-node and the
 // auto-instrumentations bundle; requests get their server span from libs/http's traceRequests()
 // (docs/decisions.md, "Tracing").
+import { randomFillSync } from 'node:crypto';
 import {
   context,
+  INVALID_SPANID,
+  INVALID_TRACEID,
   propagation,
   SamplingDecision,
   SpanKind,
@@ -22,8 +25,8 @@ import {
   AlwaysOffSampler,
   AlwaysOnSampler,
   BatchSpanProcessor,
+  type IdGenerator,
   ParentBasedSampler,
-  RandomIdGenerator,
   SimpleSpanProcessor,
   TraceIdRatioBasedSampler,
   TracerProvider,
@@ -119,22 +122,75 @@ class DbSpanNames implements SpanProcessor {
 }
 
 /**
- * The SDK's ids, with one slot: the trace id a server span decided on before the SDK saw it
- * (`serverSpans`), taken by the SDK's next `generateTraceId`.
+ * Ids from a pool of random bytes (`crypto.randomFillSync`, refilled every 256 ids): one hex
+ * conversion for a trace id and a span id together, instead of the SDK's four `Math.random`
+ * calls, writes and a conversion for each id. Never the all-zero ids the API calls invalid.
  */
-class DecidedIdGenerator extends RandomIdGenerator {
+const POOLED_IDS = 256;
+const ID_PAIR_BYTES = 24;
+const idPool = Buffer.allocUnsafe(POOLED_IDS * ID_PAIR_BYTES);
+let idPoolAt = idPool.length;
+function idPair(): string {
+  for (;;) {
+    if (idPoolAt === idPool.length) {
+      randomFillSync(idPool);
+      idPoolAt = 0;
+    }
+    const hex = idPool.toString('hex', idPoolAt, (idPoolAt += ID_PAIR_BYTES));
+    if (!hex.startsWith(INVALID_TRACEID) && !hex.endsWith(INVALID_SPANID)) return hex;
+  }
+}
+/** A fresh trace id (32 hex digits) and span id (16). */
+export function freshIds(): { traceId: string; spanId: string } {
+  const hex = idPair();
+  return { traceId: hex.slice(0, 32), spanId: hex.slice(32) };
+}
+
+/**
+ * The SDK's ids (from the pool), with one slot: the trace id a server span decided on before
+ * the SDK saw it (`serverSpans`), taken by the SDK's next `generateTraceId`.
+ */
+class DecidedIdGenerator implements IdGenerator {
   decided: string | undefined;
-  override generateTraceId = (): string => {
+  generateTraceId = (): string => {
     const id = this.decided;
-    if (id === undefined) return super.generateTraceId();
+    if (id === undefined) return idPair().slice(0, 32);
     this.decided = undefined;
     return id;
   };
+  generateSpanId = (): string => idPair().slice(32);
 }
 
 const NO_ATTRIBUTES = Object.freeze({});
 const NO_LINKS = Object.freeze([]) as unknown as [];
 const SERVER_SPAN = Object.freeze({ kind: SpanKind.SERVER });
+
+/**
+ * The decision of the root sampler for a new trace, when it is `traceidratio` (the chart's):
+ * TraceIdRatioBasedSampler's own arithmetic (the trace id's four 32-bit words xor-ed, below the
+ * ratio of 2^32 − 1), without its regular-expression check of an id made here
+ * (test/server-span.test.ts compares the two). Undefined for the other samplers: they are asked.
+ */
+export function ratioDecision(
+  name: SamplerName | undefined,
+  arg = 1,
+): ((traceId: string) => boolean) | undefined {
+  if (name !== 'traceidratio' && name !== 'parentbased_traceidratio') return undefined;
+  const ratio = Number.isNaN(arg) ? 0 : Math.min(1, Math.max(0, arg));
+  const upperBound = ratio === 1 ? 2 ** 32 : Math.floor(ratio * 0xffffffff);
+  return (traceId) => {
+    let accumulation = 0;
+    for (let i = 0; i < 32; i += 8) {
+      let word = 0;
+      for (let j = 0; j < 8; j++) {
+        const c = traceId.charCodeAt(i + j);
+        word = (word << 4) | (c < 58 ? c - 48 : c < 71 ? c - 55 : c - 87);
+      }
+      accumulation = (accumulation ^ word) >>> 0;
+    }
+    return accumulation < upperBound;
+  };
+}
 
 /**
  * A request's server span, deciding sampling first: most requests are not sampled, and for them
@@ -144,33 +200,42 @@ const SERVER_SPAN = Object.freeze({ kind: SpanKind.SERVER });
  * sampler again and gets the same answer); one it drops is the API's non-recording span with
  * fresh ids, which is what the SDK returns for it too.
  */
-function serverSpans(sampler: Sampler, ids: DecidedIdGenerator): (name: string, parent: Context) => Span {
+function serverSpans(
+  sampler: Sampler,
+  ids: DecidedIdGenerator,
+  newTraceKept: ((traceId: string) => boolean) | undefined,
+): (name: string, parent: Context) => Span {
   let tracer: ReturnType<typeof trace.getTracer> | undefined;
   return (name, parent) => {
     tracer ??= trace.getTracer('catalogue');
-    const parentContext = trace.getSpanContext(parent);
     if (isTracingSuppressed(parent)) return tracer.startSpan(name, SERVER_SPAN, parent);
-    const traceId =
-      parentContext && trace.isSpanContextValid(parentContext)
-        ? parentContext.traceId
-        : ids.generateTraceId();
-    const { decision } = sampler.shouldSample(
-      parent,
-      traceId,
-      name,
-      SpanKind.SERVER,
-      NO_ATTRIBUTES,
-      NO_LINKS,
-    );
-    if (decision === SamplingDecision.NOT_RECORD) {
+    const parentContext = trace.getSpanContext(parent);
+    const continued = parentContext !== undefined && trace.isSpanContextValid(parentContext);
+    let traceId: string;
+    let spanId: string;
+    let kept: boolean;
+    if (!continued && newTraceKept) {
+      // A new trace (most requests): one pair of pooled ids and the ratio's arithmetic.
+      const hex = idPair();
+      traceId = hex.slice(0, 32);
+      spanId = hex.slice(32);
+      kept = newTraceKept(traceId);
+    } else {
+      traceId = continued ? parentContext.traceId : ids.generateTraceId();
+      spanId = '';
+      kept =
+        sampler.shouldSample(parent, traceId, name, SpanKind.SERVER, NO_ATTRIBUTES, NO_LINKS).decision !==
+        SamplingDecision.NOT_RECORD;
+    }
+    if (!kept) {
       return trace.wrapSpanContext({
         traceId,
-        spanId: ids.generateSpanId(),
+        spanId: spanId || ids.generateSpanId(),
         traceFlags: TraceFlags.NONE,
         ...(parentContext?.traceState ? { traceState: parentContext.traceState } : {}),
       });
     }
-    ids.decided = parentContext && trace.isSpanContextValid(parentContext) ? undefined : traceId;
+    ids.decided = continued ? undefined : traceId;
     try {
       return tracer.startSpan(name, SERVER_SPAN, parent);
     } finally {
@@ -224,7 +289,7 @@ export function startSdk(opts: TracingOptions): {
   }
 
   return {
-    serverSpan: serverSpans(sampler, ids),
+    serverSpan: serverSpans(sampler, ids, ratioDecision(opts.sampler, opts.samplerArg)),
     async shutdown() {
       for (const instrumentation of instrumentations) instrumentation.disable();
       await provider.shutdown();

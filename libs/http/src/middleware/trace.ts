@@ -1,5 +1,5 @@
 import type { Middleware } from 'koa';
-import { inServerSpan, SpanStatusCode, tracingEnabled } from '@catalogue/tracing';
+import { inServerSpan, SpanStatusCode, tracingEnabled, type Span } from '@catalogue/tracing';
 import type { AppContext, AppState } from '../types';
 
 /** Probes and scrapes: every few seconds on every pod, never worth a trace. */
@@ -13,26 +13,24 @@ const UNTRACED_PATHS = new Set(['/healthz', '/readyz', '/metrics']);
  * is a pass-through.
  */
 export function traceRequests(): Middleware<AppState, AppContext> {
-  // Not an async function: with tracing off (or a probe) the request goes on without a promise
-  // and an await of its own.
+  // Not an async function: with tracing off, a probe or a span the sampler dropped, the request
+  // goes on without a promise and an await of its own.
   return (ctx, next) => {
     if (!tracingEnabled() || UNTRACED_PATHS.has(ctx.path)) return next();
-    return inServerSpan(ctx.req.headers, ctx.method, async (span) => {
-      try {
-        await next();
-      } finally {
-        // Attributes only on a span that is kept: most are not (sampling), and their
-        // attributes would be checked and dropped on every request.
-        if (span.isRecording()) {
-          span.setAttributes({
-            'http.request.method': ctx.method,
-            'url.path': ctx.path,
-            'client.address': ctx.ip,
-            'http.response.status_code': ctx.status,
-          });
-          if (ctx.status >= 500) span.setStatus({ code: SpanStatusCode.ERROR });
-        }
-      }
-    });
+    return inServerSpan(ctx.req.headers, ctx.method, next, addOutcome, ctx);
   };
+}
+
+/**
+ * The outcome on a request's span that is kept (inServerSpan calls it for those only): most are
+ * not (sampling), and their attributes would be checked and dropped on every request.
+ */
+function addOutcome(span: Span, ctx: AppContext): void {
+  span.setAttributes({
+    'http.request.method': ctx.method,
+    'url.path': ctx.path,
+    'client.address': ctx.ip,
+    'http.response.status_code': ctx.status,
+  });
+  if (ctx.status >= 500) span.setStatus({ code: SpanStatusCode.ERROR });
 }
