@@ -255,7 +255,13 @@ export class CcsEditor extends EditorHostApi {
                 <p hidden id=${NOTE_IDS.fallback}>${t('fallbackShown')}</p>`
             : nothing
       }
-      <ol class="widgets" part="widget-list" aria-label=${t('widgetsLabel')} aria-busy=${this.busy}>
+      <ol
+        class="widgets"
+        part="widget-list"
+        aria-label=${t('widgetsLabel')}
+        aria-busy=${this.busy || this.switching !== null}
+        ?inert=${this.switching !== null}
+      >
         ${repeat(
           this.widgets,
           (w) => w.id,
@@ -279,7 +285,7 @@ export class CcsEditor extends EditorHostApi {
     return {
       t: this.t,
       total: this.widgets.length,
-      busy: this.busy,
+      busy: this.busy || this.switching !== null,
       editable: this.has('edit'),
       drawn: this.drawn,
       dropIndex: this.dropIndex,
@@ -337,6 +343,19 @@ export class CcsEditor extends EditorHostApi {
     this.wireEditables();
   }
 
+  /**
+   * The text being edited is left, which saves it (see inline-edit.ts): focus may be in its
+   * formatting toolbar, so the field is focused first.
+   */
+  protected override commitEdit(): void {
+    for (const editing of this.renderRoot.querySelectorAll<HTMLElement>(
+      'ol.widgets .ccs-editable[contenteditable]',
+    )) {
+      if ((this.renderRoot as ShadowRoot).activeElement !== editing) editing.focus();
+      editing.blur();
+    }
+  }
+
   /** Marks the editable texts of every rendered widget and edits them in place. */
   protected wireEditables(): void {
     const view = this.shown;
@@ -350,7 +369,7 @@ export class CcsEditor extends EditorHostApi {
       for (const { element, node, plain } of editableNodes(widget, body, view.lang)) {
         makeEditable(node, plain, {
           describedBy: EDIT_HINT,
-          commit: () => void this.save(view, widget, element.id, node, plain),
+          commit: () => this.track(this.save(view, widget, element.id, node, plain)),
           changed: (unsaved) => this.markUnsaved(node, unsaved, view),
           t: this.t,
         });

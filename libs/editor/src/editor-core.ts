@@ -170,6 +170,7 @@ export class EditorCore extends EditorLoad {
       // entity (`ccs-error`), and nothing of it is left to save.
       if (!this.current(view)) {
         this.markUnsaved(node, false, view);
+        node.removeAttribute('contenteditable');
         return;
       }
       node.classList.add('invalid');

@@ -10,6 +10,7 @@
 import type { PropertyValues } from 'lit';
 import { ApiError } from './api';
 import { EditorState, type View } from './editor-state';
+import { languageName } from './i18n';
 import { JobWatcher } from './job-watcher';
 import { openingLanguage } from './opening-language';
 import type { ContentWidget, GenerationJobView } from '@catalogue/content/v3';
@@ -22,6 +23,8 @@ export class EditorLoad extends EditorState {
   protected drawn = 0;
   /** Edited texts not saved (being typed, or refused by the server), with the entity of each. */
   private readonly unsaved = new Map<HTMLElement, string>();
+  /** Saves of texts edited in place still under way (a language switch waits for them). */
+  private readonly saves = new Set<Promise<void>>();
 
   protected override willUpdate(changed: PropertyValues<this>): void {
     const first = this.view === undefined;
@@ -41,6 +44,7 @@ export class EditorLoad extends EditorState {
       this.entriesOf = null;
       this.mediaOf = null;
       this.refused = null;
+      this.switching = null;
       this.widgets = [];
       this.shown = null;
       this.phase = 'loading';
@@ -49,7 +53,12 @@ export class EditorLoad extends EditorState {
       // A message about the language left ("nothing in Slovak") is not about this one.
       this.error = '';
       this.stale = false;
-      this.loading = this.reload();
+      this.loading = this.switchTo(this.view);
+      this.emit('ccs-language-change', { lang: this.lang, entity_id: this.entityId });
+    } else if (next === 'lang' && this.switching !== null) {
+      // Back to the language shown before the other one's texts came: nothing to read.
+      this.switching = null;
+      this.status = '';
       this.emit('ccs-language-change', { lang: this.lang, entity_id: this.entityId });
     }
   }
@@ -160,6 +169,39 @@ export class EditorLoad extends EditorState {
       if (this.current(view)) this.fail(err);
       return false;
     }
+  }
+
+  /**
+   * Shows the content in another language. Until its texts are drawn the list of the language
+   * left is busy (nothing of it can be edited, see ccs-editor.ts) and the status says what is
+   * loading. A text being edited is saved first, in the language it was typed in, and the texts
+   * are read once every save under way has settled, so none is drawn over before it is saved.
+   */
+  private async switchTo(view: View): Promise<boolean> {
+    // What the status said (a finished generation's summary) is said again once drawn; a
+    // save under way for the language left ends unseen (see editor-state.ts, change()).
+    const before = this.status;
+    const status = this.t('loadingLanguage', { language: languageName(this.t, view.lang) });
+    this.switching = view.lang;
+    this.status = status;
+    this.commitEdit();
+    await Promise.allSettled([...this.saves]);
+    if (!this.current(view)) return false;
+    const read = await this.reload();
+    if (!this.current(view)) return false;
+    this.switching = null;
+    if (this.status === status) this.status = before === this.t('saving') ? '' : before;
+    return read;
+  }
+
+  /** Saves the text being edited now, if any (ccs-editor.ts knows the fields). */
+  protected commitEdit(): void {}
+
+  /** Follows a save of a text edited in place (a language switch waits for it). */
+  protected track(save: Promise<void>): void {
+    this.saves.add(save);
+    const settled = () => void this.saves.delete(save);
+    save.then(settled, settled);
   }
 
   /**

@@ -85,6 +85,7 @@ export class EditorState extends LitElement {
     mediaOf: { state: true },
     catalogue: { state: true },
     refused: { state: true },
+    switching: { state: true },
   };
 
   declare apiBase: string;
@@ -128,6 +129,11 @@ export class EditorState extends LitElement {
   declare refused: Refused | null;
   /** The widget catalogue by id: names for the labels, entry classes for element-copy. */
   declare catalogue: ReadonlyMap<number, WidgetView>;
+  /**
+   * The content language being read after a switch (null when none is): until it is drawn, the
+   * texts of the language left are shown busy and cannot be edited.
+   */
+  declare switching: string | null;
 
   protected api!: Api;
   /** The view asked for (the attributes now); `shown` is the one the widgets on screen are of. */
@@ -164,6 +170,7 @@ export class EditorState extends LitElement {
     this.mediaOf = null;
     this.catalogue = new Map();
     this.refused = null;
+    this.switching = null;
   }
 
   /** The API client (read by the job watcher and handed to the panels). */

@@ -128,6 +128,10 @@ export const editorStyles = css`
     display: grid;
     gap: 0.75rem;
   }
+  /* The texts of a language left, while the next one's are read: shown, not editable. */
+  ol.widgets[inert] {
+    opacity: 0.6;
+  }
   li.widget {
     border: 1px solid var(--_border);
     border-radius: var(--_radius);

@@ -4,6 +4,7 @@ import type { Messages } from './en';
 export const cs: Messages = {
   title: 'Obsah: {entity}',
   loading: 'Načítám obsah…',
+  loadingLanguage: 'Načítám texty: {language}…',
   empty: 'Zatím bez obsahu. Přidejte widget, vyplňte šablonu nebo nechte obsah vygenerovat.',
   language: 'Jazyk',
   languageDefault: 'Výchozí',

@@ -4,6 +4,7 @@ import type { Messages } from './en';
 export const de: Messages = {
   title: 'Inhalt von {entity}',
   loading: 'Inhalt wird geladen…',
+  loadingLanguage: 'Texte werden geladen: {language}…',
   empty:
     'Noch kein Inhalt. Fügen Sie ein Widget hinzu, füllen Sie eine Vorlage aus oder lassen Sie Inhalt generieren.',
   language: 'Sprache',

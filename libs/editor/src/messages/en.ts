@@ -6,6 +6,7 @@
 export const en = {
   title: 'Content of {entity}',
   loading: 'Loading the content…',
+  loadingLanguage: 'Loading the texts: {language}…',
   empty: 'No content yet. Add a widget, fill a design or generate content.',
   language: 'Language',
   languageDefault: 'Default',

@@ -7,6 +7,7 @@ import type { Messages } from './en';
 export const hu: Messages = {
   title: '{entity} tartalma',
   loading: 'A tartalom betöltése…',
+  loadingLanguage: 'Szövegek betöltése: {language}…',
   empty: 'Még nincs tartalom. Adjon hozzá egy widgetet, töltsön ki egy sablont, vagy generáljon tartalmat.',
   language: 'Nyelv',
   languageDefault: 'Alapértelmezett',

@@ -4,6 +4,7 @@ import type { Messages } from './en';
 export const pl: Messages = {
   title: 'Treść: {entity}',
   loading: 'Wczytywanie treści…',
+  loadingLanguage: 'Wczytywanie tekstów: {language}…',
   empty: 'Brak treści. Dodaj widżet, wypełnij szablon lub wygeneruj treść.',
   language: 'Język',
   languageDefault: 'Domyślny',

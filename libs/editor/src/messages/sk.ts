@@ -4,6 +4,7 @@ import type { Messages } from './en';
 export const sk: Messages = {
   title: 'Obsah: {entity}',
   loading: 'Načítavam obsah…',
+  loadingLanguage: 'Načítavam texty: {language}…',
   empty: 'Zatiaľ bez obsahu. Pridajte widget, vyplňte šablónu alebo nechajte obsah vygenerovať.',
   language: 'Jazyk',
   languageDefault: 'Predvolený',

@@ -4,6 +4,7 @@ import type { Messages } from './en';
 export const uk: Messages = {
   title: 'Вміст: {entity}',
   loading: 'Завантаження вмісту…',
+  loadingLanguage: 'Завантаження текстів: {language}…',
   empty: 'Вмісту ще немає. Додайте віджет, заповніть шаблон або згенеруйте вміст.',
   language: 'Мова',
   languageDefault: 'За замовчуванням',
