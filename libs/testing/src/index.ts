@@ -11,6 +11,7 @@ import {
   databaseName,
   dropDatabase,
   ensureDatabase,
+  poolState,
   withDatabase,
   type Knex,
   type WlEntityType,
@@ -287,7 +288,11 @@ const CLOSE_DEPS_MS = 30_000;
  * its hook's timeout. Past the bound the file goes on, and says so on stderr (which close had not
  * finished), so the hang stays visible instead of failing an unrelated run.
  */
-async function closeWithin(closing: Promise<void>, ms: number, logger: Logger): Promise<void> {
+async function closeWithin(
+  closing: Promise<void>,
+  ms: number,
+  deps: { logger: Logger; db?: Knex },
+): Promise<void> {
   let timer: NodeJS.Timeout | undefined;
   const late = new Promise<'late'>((resolve) => {
     timer = setTimeout(() => resolve('late'), ms);
@@ -295,8 +300,10 @@ async function closeWithin(closing: Promise<void>, ms: number, logger: Logger): 
   const outcome = await Promise.race([closing.then(() => 'closed' as const), late]);
   clearTimeout(timer);
   if (outcome === 'late') {
-    const message = `a served service's dependencies did not close within ${ms} ms; the test file goes on without them`;
-    logger.warn(message);
+    // The pool's counts say whether a connection was never given back (what pool.end() waits for).
+    const pool = deps.db ? ` (database pool: ${JSON.stringify(poolState(deps.db))})` : '';
+    const message = `a served service's dependencies did not close within ${ms} ms${pool}; the test file goes on without them`;
+    deps.logger.warn(message);
     process.stderr.write(`${message}\n`);
   }
 }
@@ -311,7 +318,7 @@ export interface ServiceModule<D> {
  * Runs a service in-process for the tests of the enclosing describe block: its real deps on
  * the test database and queue prefix, its app on a free port; everything closed afterwards.
  */
-export function serveServiceForTests<D extends { logger: Logger }>(
+export function serveServiceForTests<D extends { logger: Logger; db?: Knex }>(
   service: ServiceModule<D>,
   configOverrides: Record<string, string> | (() => Record<string, string>) = {},
 ): { readonly deps: D; readonly url: string } {
@@ -325,7 +332,7 @@ export function serveServiceForTests<D extends { logger: Logger }>(
   });
   afterAll(async () => {
     await server?.stop();
-    if (deps) await closeWithin(service.closeDeps(deps), CLOSE_DEPS_MS, deps.logger);
+    if (deps) await closeWithin(service.closeDeps(deps), CLOSE_DEPS_MS, deps);
   });
   return {
     get deps() {
