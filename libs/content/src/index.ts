@@ -1,7 +1,8 @@
 export { isLangMap, pickLanguage, toLangMap, wireExtension } from './model';
 export type { ContentElement, ContentWidget, Language, LangMap, NestedNode, Text } from './model';
 
-export { escapeText, htmlToText, sanitizeHtml, sanitizeOutput, sanitizeRich } from './sanitize';
+export { escapeText, htmlToText, sanitizeHtml, sanitizeOutput } from './sanitize';
+export { sanitizeRich } from './sanitize-rich';
 export { RICH_LINK_SCHEMES, RICH_TAGS } from './markup';
 export { safeHref, safeLinkHref, safeSrc, videoEmbedUrl, VIDEO_EMBED_HOSTS } from './urls';
 export { isLanguageNeutral, LANGUAGE_NEUTRAL_CLASSES } from './neutral';

@@ -5,7 +5,8 @@
  */
 import type { FieldSpec } from './catalogue/types';
 import { mapLangMap, type LangMap } from './model';
-import { escapeText, htmlToText, sanitizeRich } from './sanitize';
+import { escapeText, htmlToText } from './sanitize';
+import { sanitizeRich } from './sanitize-rich';
 import { safeHref, videoEmbedUrl } from './urls';
 
 const MARKUP = /<[a-zA-Z!/?]/;

@@ -13,11 +13,12 @@ import {
 } from '@catalogue/content';
 import { sanitize, sanitizeMemo } from '../src/sanitize-html';
 import { POLICIES, sanitizeOutput } from '../src/sanitize';
+import { RICH_POLICY } from '../src/sanitize-rich';
 import { hasNoMarketplaceText, MARKETPLACE_POLICY, toMarketplaceHtml } from '../src/render/marketplace';
 import { renderResolvedWidget, resolveTree } from '../src/render/html';
 import { lang, nastyString, tree } from './arbitraries';
 
-const ALL_POLICIES = { ...POLICIES, marketplace: MARKETPLACE_POLICY };
+const ALL_POLICIES = { ...POLICIES, rich: RICH_POLICY, marketplace: MARKETPLACE_POLICY };
 const policyName = fc.constantFrom(...Object.keys(ALL_POLICIES));
 const policyOf = (name: string) => ALL_POLICIES[name as keyof typeof ALL_POLICIES]!;
 

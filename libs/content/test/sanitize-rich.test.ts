@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { RICH_TAGS, SEED_WIDGETS, sanitizeRich } from '@catalogue/content';
-import { parsedRich } from '../src/sanitize';
+import { parsedRich } from '../src/sanitize-rich';
 import { prepareText } from '../src/text';
 import { prepareValue } from '../src/tree/values';
 import { nastyString } from './arbitraries';

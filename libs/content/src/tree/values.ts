@@ -8,7 +8,8 @@ import { CONTENT_LANGUAGES } from '@catalogue/config';
 import { WIDGETS_BY_TYPE } from '../catalogue/widgets';
 import type { ContentWidget, LangMap } from '../model';
 import { normaliseTag } from '../render/structure';
-import { escapeText, htmlToText, sanitizeRich } from '../sanitize';
+import { escapeText, htmlToText } from '../sanitize';
+import { sanitizeRich } from '../sanitize-rich';
 import { safeHref, safeSrc, videoEmbedUrl } from '../urls';
 
 export type ValueFormat = 'html' | 'text';
