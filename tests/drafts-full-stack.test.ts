@@ -2,14 +2,12 @@
 // edits wait as drafts, a generation job writes the draft, not the lists; a re-import refreshes
 // the published content while the draft keeps the owner's tree; publishing serves the draft.
 import { adminService } from '@catalogue/admin';
-import { WHITE_LABEL_TOKEN_HEADER } from '@catalogue/http';
 import { eventually, makeEshop } from '@catalogue/testing';
 
-import { useFullStack } from './full-stack';
+import { shopCallers, useFullStack } from './full-stack';
 
 const PREFIX = `${process.env.TEST_QUEUE_PREFIX}-drafts`;
 const ORIGIN = 'https://admin.drafts.test';
-const BASE = '/api/v3/white-label';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- responses are read field by field
 type Body = any;
@@ -19,30 +17,7 @@ describe('drafts with the generation worker and imports', () => {
 
   async function shop() {
     const made = await makeEshop(wl.deps.db, { origins: [ORIGIN], languages: ['default'], credits: 500 });
-    const send = async (
-      url: string,
-      headers: Record<string, string>,
-      method: string,
-      path: string,
-      body?: unknown,
-    ) => {
-      const res = await fetch(`${url}${path}`, {
-        method,
-        headers: { ...headers, ...(body !== undefined && { 'Content-Type': 'application/json' }) },
-        body: body === undefined ? undefined : JSON.stringify(body),
-      });
-      return { status: res.status, body: (await res.json()) as Body };
-    };
-    const host = (method: string, path: string, body?: unknown) =>
-      send(
-        wl.url,
-        { [WHITE_LABEL_TOKEN_HEADER]: made.whiteLabelToken, Origin: ORIGIN },
-        method,
-        `${BASE}${path}`,
-        body,
-      );
-    const backOffice = (method: string, path: string, body?: unknown) =>
-      send(catalogue.url, { Authorization: `Bearer ${made.apiToken}` }, method, path, body);
+    const { host, backOffice } = shopCallers({ wl: wl.url, catalogue: catalogue.url }, made, ORIGIN);
     return { id: made.eshop.id, host, backOffice };
   }
 

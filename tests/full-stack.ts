@@ -6,6 +6,7 @@
 import type { Worker } from 'bullmq';
 import type { Config } from '@catalogue/config';
 import { closeWorkers, type QueueName } from '@catalogue/queue';
+import { WHITE_LABEL_TOKEN_HEADER } from '@catalogue/http';
 import { serveServiceForTests, testConfig } from '@catalogue/testing';
 import { createApp as createCatalogueApp } from '../services/catalogue-api/src/app';
 import {
@@ -80,5 +81,50 @@ export function useFullStack(queuePrefix: string, overrides: () => Record<string
     get worker() {
       return background.worker;
     },
+  };
+}
+
+/** An answer of {@link shopCallers}: the status and the parsed JSON body. */
+export interface Answer {
+  status: number;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- tests read answers by path
+  body: any;
+}
+
+/**
+ * One eshop's two clients of the whole stack: `host` calls the white-label API as the eshop's
+ * admin page does (token and Origin, paths under /api/v3/white-label), `backOffice` the catalogue
+ * API with its bearer token.
+ */
+export function shopCallers(
+  urls: { wl: string; catalogue: string },
+  made: { whiteLabelToken: string; apiToken: string },
+  origin: string,
+) {
+  const send = async (
+    url: string,
+    headers: Record<string, string>,
+    method: string,
+    path: string,
+    body?: unknown,
+  ) => {
+    const res = await fetch(`${url}${path}`, {
+      method,
+      headers: { ...headers, ...(body !== undefined && { 'Content-Type': 'application/json' }) },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    return { status: res.status, body: (await res.json()) as Answer['body'] };
+  };
+  return {
+    host: (method: string, path: string, body?: unknown): Promise<Answer> =>
+      send(
+        urls.wl,
+        { [WHITE_LABEL_TOKEN_HEADER]: made.whiteLabelToken, Origin: origin },
+        method,
+        `/api/v3/white-label${path}`,
+        body,
+      ),
+    backOffice: (method: string, path: string, body?: unknown): Promise<Answer> =>
+      send(urls.catalogue, { Authorization: `Bearer ${made.apiToken}` }, method, path, body),
   };
 }

@@ -8,13 +8,11 @@
 import { adminService, authChangePublisher, type AuthChangePublisher } from '@catalogue/admin';
 import type { ContentWidget } from '@catalogue/content';
 import { contentRepository, creditsRepository, generationJobsRepository } from '@catalogue/db';
-import { WHITE_LABEL_TOKEN_HEADER } from '@catalogue/http';
 import { eventually, makeEshop, testConfig } from '@catalogue/testing';
-import { useFullStack } from './full-stack';
+import { shopCallers, useFullStack } from './full-stack';
 
 const PREFIX = `${process.env.TEST_QUEUE_PREFIX}-gen-catalogue-shop`;
 const ORIGIN = 'https://admin.catalogue-shop.test';
-const BASE = '/api/v3/white-label';
 /** Seeded price of a widget written in one language. */
 const WIDGET_PRICE = 2;
 const IMAGE = 'https://cdn.shop.test/summit.jpg';
@@ -47,30 +45,7 @@ describe('generation in a shop that writes no default texts', () => {
       languages: ['default', 'cs', 'en'],
       credits: 500,
     });
-    const send = async (
-      url: string,
-      headers: Record<string, string>,
-      method: string,
-      path: string,
-      body?: unknown,
-    ) => {
-      const res = await fetch(`${url}${path}`, {
-        method,
-        headers: { ...headers, ...(body !== undefined && { 'Content-Type': 'application/json' }) },
-        body: body === undefined ? undefined : JSON.stringify(body),
-      });
-      return { status: res.status, body: (await res.json()) as Body };
-    };
-    const host = (method: string, path: string, body?: unknown) =>
-      send(
-        wl.url,
-        { [WHITE_LABEL_TOKEN_HEADER]: made.whiteLabelToken, Origin: ORIGIN },
-        method,
-        `${BASE}${path}`,
-        body,
-      );
-    const backOffice = (method: string, path: string, body?: unknown) =>
-      send(catalogue.url, { Authorization: `Bearer ${made.apiToken}` }, method, path, body);
+    const { host, backOffice } = shopCallers({ wl: wl.url, catalogue: catalogue.url }, made, ORIGIN);
     const eshopId = made.eshop.id;
     const key = { eshopId, entityType: 'product' as const, externalId: JACKET.id };
 

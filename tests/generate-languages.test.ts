@@ -6,14 +6,12 @@
 // from the entity's texts in that language, and is refused when one of them has none — so no
 // active language is left emptier or in another language's words.
 import { contentRepository, creditsRepository, generationJobsRepository } from '@catalogue/db';
-import { WHITE_LABEL_TOKEN_HEADER } from '@catalogue/http';
 import { eventually, makeEshop } from '@catalogue/testing';
 
-import { useFullStack } from './full-stack';
+import { shopCallers, useFullStack } from './full-stack';
 
 const PREFIX = `${process.env.TEST_QUEUE_PREFIX}-gen-lang`;
 const ORIGIN = 'https://admin.languages.test';
-const BASE = '/api/v3/white-label';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- responses are read field by field
 type Body = any;
@@ -45,30 +43,7 @@ describe('generation across languages: a job never empties another language nor 
       languages: ['default', 'cs', 'en'],
       credits: 500,
     });
-    const send = async (
-      url: string,
-      headers: Record<string, string>,
-      method: string,
-      path: string,
-      body?: unknown,
-    ) => {
-      const res = await fetch(`${url}${path}`, {
-        method,
-        headers: { ...headers, ...(body !== undefined && { 'Content-Type': 'application/json' }) },
-        body: body === undefined ? undefined : JSON.stringify(body),
-      });
-      return { status: res.status, body: (await res.json()) as Body };
-    };
-    const host = (method: string, path: string, body?: unknown) =>
-      send(
-        wl.url,
-        { [WHITE_LABEL_TOKEN_HEADER]: made.whiteLabelToken, Origin: ORIGIN },
-        method,
-        `${BASE}${path}`,
-        body,
-      );
-    const backOffice = (method: string, path: string, body?: unknown) =>
-      send(catalogue.url, { Authorization: `Bearer ${made.apiToken}` }, method, path, body);
+    const { host, backOffice } = shopCallers({ wl: wl.url, catalogue: catalogue.url }, made, ORIGIN);
 
     expect(
       (await backOffice('POST', '/api/v2/rest/products', [{ id: 'P1', name: catalogueName }])).status,
