@@ -16,6 +16,7 @@ import {
   withDatabase,
   type Knex,
 } from '@catalogue/db';
+import { writeRecordIfAsked } from './results';
 
 export const REPO_ROOT = join(__dirname, '..', '..', '..');
 
@@ -522,6 +523,8 @@ export function runBenchmark<E>(
     } finally {
       await cleanup.run();
     }
+    const recorded = await writeRecordIfAsked(name, REPO_ROOT);
+    if (recorded) process.stdout.write(`recorded ${recorded}\n`);
     if (missedTargets.length > 0 && process.argv.includes('--check')) {
       throw new Error(`--check: targets missed: ${missedTargets.join('; ')}`);
     }
