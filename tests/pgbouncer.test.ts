@@ -2,7 +2,7 @@
 // this run's database, both APIs connected through it with the default statement timeout, their
 // core flows, the statement timeout firing through the pooler, an admin revocation reaching
 // the auth caches at once, and migrations that need neither the pooler nor the maintenance
-// database (docs/decisions.md, "PgBouncer in transaction mode").
+// database (docs/decisions/0050-pgbouncer-in-transaction-mode.md, "PgBouncer in transaction mode").
 import { adminService, authChangePublisher, type AuthChangePublisher } from '@catalogue/admin';
 import {
   createKnex,

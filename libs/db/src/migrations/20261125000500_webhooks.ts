@@ -5,7 +5,7 @@
 // is skipped. Each delivery attempt is logged (the last 1,000 per endpoint), an endpoint failing
 // for the whole failure window is disabled, and clients may ask for events to be sent again.
 // Tenancy is the database's: every row names its endpoint (and event) through keys that include
-// the eshop (docs/decisions.md, "Tenant isolation in the database").
+// the eshop (docs/decisions/0016-tenant-isolation-in-the-database.md, "Tenant isolation in the database").
 import type { Knex } from 'knex';
 // The event types as the events migration froze them (a migration never reads live code).
 import { EVENT_TYPES } from './20261125000200_events';
