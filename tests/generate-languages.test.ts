@@ -1,4 +1,4 @@
-// Language safety of generation (issue 17), end to end: the white-label API plans the job, the
+// Language safety of generation, end to end: the white-label API plans the job, the
 // real generation worker (builtin provider) writes it, the credit-service settles it and the v1
 // list serves the result. The rule (docs/decisions/0024-generation-across-languages.md, "Generation across languages"): a job
 // writes its own language from that language's data only; replacing the widgets

@@ -1,4 +1,4 @@
-// The services behind PgBouncer in transaction mode (issue 29): a private pgbouncer in front of
+// The services behind PgBouncer in transaction mode: a private pgbouncer in front of
 // this run's database, both APIs connected through it with the default statement timeout, their
 // core flows, the statement timeout firing through the pooler, an admin revocation reaching
 // the auth caches at once, and migrations that need neither the pooler nor the maintenance

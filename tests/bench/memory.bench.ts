@@ -1,4 +1,4 @@
-// npm run bench:memory — memory that stays put (issue 19 goal 6, issue 33 item 3): the four
+// npm run bench:memory — memory that stays put: the four
 // services, compiled, in their own processes on the run's own database and queue prefix, through
 // four phases:
 //   soak      BENCH_MEMORY_MINUTES (10) of mixed load: v2 imports (which the worker renders), v2
@@ -471,7 +471,7 @@ runBenchmark('bench:memory', env, async (settings, cleanup) => {
       `whole run ${total.toFixed(0)} s\n`,
   );
 
-  // The bounds (issue 33, item 3).
+  // The bounds (docs/decisions/0068-memory-bounds.md).
   // Under load: the list phase and the idle minute's first seconds, when requests autocannon cut
   // off at the end are still being answered.
   const apiLoad = Math.max(max(of('catalogue-api', 'list')), max(of('catalogue-api', 'idle')));

@@ -1,5 +1,5 @@
-// Why: clients want changes pushed to them, signed and retried, never lost (issue "Events", second
-// slice: webhooks). An eshop registers endpoints (URL, event types, a secret shown once); a relay
+// Why: clients want changes pushed to them, signed and retried, never lost
+// (webhooks). An eshop registers endpoints (URL, event types, a secret shown once); a relay
 // in the generation worker moves committed events to delivery jobs, remembering per endpoint the
 // last event number it relayed (`last_seq`), so a restart resumes where it stopped and no number
 // is skipped. Each delivery attempt is logged (the last 1,000 per endpoint), an endpoint failing
