@@ -28,7 +28,9 @@ function recordFiles() {
   const files = readdirSync(DIR).filter((file) => file !== 'README.md');
   const stray = files.filter((file) => !NUMBERED.test(file) && !NEW.test(file));
   if (stray.length > 0) {
-    console.error(`docs/decisions/ holds files that are neither NNNN-<slug>.md nor new-<slug>.md: ${stray.join(', ')}`);
+    console.error(
+      `docs/decisions/ holds files that are neither NNNN-<slug>.md nor new-<slug>.md: ${stray.join(', ')}`,
+    );
     process.exit(1);
   }
   return {
@@ -45,7 +47,9 @@ if (mode === '--number') {
     if (existsSync(join(DIR, target))) throw new Error(`${target} exists`);
     const text = readFileSync(join(DIR, file), 'utf8');
     // A record written without a status line is accepted when it is numbered.
-    const withStatus = /^Status: /m.test(text) ? text : text.replace(/^(# .+\n)\n?/, '$1\nStatus: Accepted.\n\n');
+    const withStatus = /^Status: /m.test(text)
+      ? text
+      : text.replace(/^(# .+\n)\n?/, '$1\nStatus: Accepted.\n\n');
     writeFileSync(join(DIR, file), withStatus);
     renameSync(join(DIR, file), join(DIR, target));
     console.log(`${file} → ${target}`);
@@ -75,7 +79,8 @@ function describe(file) {
   for (const section of SECTIONS) {
     if (!lines.includes(section)) problems.push(`${file}: no "${section}" heading`);
   }
-  if (lines.length > MAX_LINES) problems.push(`${file}: ${lines.length} lines; a record stays under ${MAX_LINES}`);
+  if (lines.length > MAX_LINES)
+    problems.push(`${file}: ${lines.length} lines; a record stays under ${MAX_LINES}`);
   const statusLine = lines.find((line) => line.startsWith('Status: '));
   const status = statusLine ? statusLine.slice('Status: '.length).replace(/\.$/, '') : 'Accepted';
   const contextAt = lines.indexOf('## Context');
@@ -95,7 +100,8 @@ const cell = (text) => text.replace(/\|/g, '\\|');
 
 function render() {
   const { numbered, fresh } = recordFiles();
-  const row = (label, r) => `| ${label} | [${cell(r.title)}](${r.file}) | ${cell(r.status)} | ${cell(r.summary)} |`;
+  const row = (label, r) =>
+    `| ${label} | [${cell(r.title)}](${r.file}) | ${cell(r.status)} | ${cell(r.summary)} |`;
   const out = [
     '# Decisions',
     '',

@@ -21,6 +21,7 @@ import { join } from 'node:path';
 import autocannon from 'autocannon';
 import { adminService } from '@catalogue/admin';
 import { contentInsert, fillerInsert, productId, productItem } from './fixtures';
+import { figure, spread } from './results';
 import {
   createBenchDatabase,
   deleteKeys,
@@ -477,6 +478,15 @@ runBenchmark('bench:memory', env, async (settings, cleanup) => {
   const apiLoad = Math.max(max(of('catalogue-api', 'list')), max(of('catalogue-api', 'idle')));
   const apiIdle = samples.get('catalogue-api')!.at(-1)!.mib;
   const workerMax = max(of('generation-worker'));
+  const bound = (name: string, mib: number, limit: number) =>
+    figure({ name, unit: 'MiB', ...spread([mib]), target: `<= ${limit} MiB`, met: mib <= limit });
+  bound(
+    `catalogue-api RSS, max from the ${settings.listConnections}-connection list load on`,
+    apiLoad,
+    settings.apiLoadMiB,
+  );
+  bound(`catalogue-api RSS after ${IDLE_MS / 1000} s idle`, apiIdle, settings.apiIdleMiB);
+  bound('generation-worker RSS, max over the run', workerMax, settings.workerMiB);
   log('Bounds (RSS, MiB)\n');
   log(
     table(
@@ -511,6 +521,15 @@ runBenchmark('bench:memory', env, async (settings, cleanup) => {
     const first = around(list, 60_000);
     const last = median(list.slice(-3).map((x) => x.mib));
     const ratio = last / first;
+    if (settings.minutes >= 2) {
+      figure({
+        name: `${s.name} RSS at the end of the soak / after its first minute`,
+        unit: 'ratio',
+        ...spread([ratio]),
+        target: `<= ${settings.limit}`,
+        met: ratio <= settings.limit,
+      });
+    }
     rows.push([
       s.name,
       first.toFixed(1),
