@@ -9,7 +9,8 @@
 // reproduction" → "the reproduction: a field outside the write contract …"; "(issue 33)" → drop
 // it; "measured while three other test suites ran" → the load average the run recorded). A
 // reference to another project's bug tracker is a link to it, e.g.
-// https://github.com/redis/ioredis/issues/1362, which no pattern below matches.
+// https://github.com/redis/ioredis/issues/1362, or GitHub's owner/repo#N form (npm/cli#9846),
+// which no pattern below matches.
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -112,6 +113,7 @@ describe('documents describe the project today', () => {
       'color: #111827; border: 1px solid #000;',
       "'&#39;' is an apostrophe",
       'see https://github.com/redis/ioredis/issues/1362',
+      'a bug of npm (npm/cli#9846)',
     ];
     const diary = [
       'as issue 12 asked',
