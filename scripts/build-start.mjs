@@ -4,7 +4,7 @@
 // file each, as `tsc -b` would emit them: CommonJS, the same paths); the editor is bundled as
 // `npm run build:editor` does. Type-checking is not repeated here: `npm test`, `npm run build`
 // and CI run `tsc -b`, which rebuilds these outputs whenever its own build information says so.
-// Measured on a fresh clone: docs/benchmarks.md, "A newcomer's first start".
+// Why and what it costs on a fresh clone: docs/decisions/0085-npm-start-for-a-newcomer.md.
 import { build } from 'esbuild';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';

@@ -1,4 +1,4 @@
-// Drafts with the real workers (docs/decisions.md, "Drafts and publishing"): in an eshop whose
+// Drafts with the real workers (docs/decisions/0080-drafts-and-publishing.md, "Drafts and publishing"): in an eshop whose
 // edits wait as drafts, a generation job writes the draft, not the lists; a re-import refreshes
 // the published content while the draft keeps the owner's tree; publishing serves the draft.
 import { adminService } from '@catalogue/admin';

@@ -1,6 +1,6 @@
-// Language safety of generation (issue 17), end to end: the white-label API plans the job, the
+// Language safety of generation, end to end: the white-label API plans the job, the
 // real generation worker (builtin provider) writes it, the credit-service settles it and the v1
-// list serves the result. The rule (docs/decisions.md, "Generation across languages"): a job
+// list serves the result. The rule (docs/decisions/0024-generation-across-languages.md, "Generation across languages"): a job
 // writes its own language from that language's data only; replacing the widgets
 // (`remove_exist_widget: true`) also writes again every other language that had text of its own,
 // from the entity's texts in that language, and is refused when one of them has none — so no

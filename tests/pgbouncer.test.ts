@@ -1,8 +1,8 @@
-// The services behind PgBouncer in transaction mode (issue 29): a private pgbouncer in front of
+// The services behind PgBouncer in transaction mode: a private pgbouncer in front of
 // this run's database, both APIs connected through it with the default statement timeout, their
 // core flows, the statement timeout firing through the pooler, an admin revocation reaching
 // the auth caches at once, and migrations that need neither the pooler nor the maintenance
-// database (docs/decisions.md, "PgBouncer in transaction mode").
+// database (docs/decisions/0050-pgbouncer-in-transaction-mode.md, "PgBouncer in transaction mode").
 import { adminService, authChangePublisher, type AuthChangePublisher } from '@catalogue/admin';
 import {
   createKnex,

@@ -3,7 +3,7 @@
 // eshop's ids included), every product's parameters — as productRelationsRepository.forProducts
 // returns them, as the render job stores them in its content html (the parameters table) and in
 // its rich snippet's JSON-LD additionalProperty, and again after an editor save — are exactly the
-// values linked to that product (docs/decisions.md, "A product shows only its own parameter
+// values linked to that product (docs/decisions/0032-a-product-shows-only-its-own.md, "A product shows only its own parameter
 // values"). Imports go through the catalogue API (multi-import: parameters, then products), on the
 // real database.
 //

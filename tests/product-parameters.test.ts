@@ -1,6 +1,6 @@
 // End to end: products that share parameters are imported through the catalogue API, the render
 // worker composes them, and the v2 list serves each product's parameters table and rich snippet
-// with only the values that product links (docs/decisions.md, "A product shows only its own
+// with only the values that product links (docs/decisions/0032-a-product-shows-only-its-own.md, "A product shows only its own
 // parameter values"). Runs on a queue prefix of its own so its worker takes only its jobs.
 import type { Worker } from 'bullmq';
 import { makeEshop, serveServiceForTests, testConfig, eventually } from '@catalogue/testing';

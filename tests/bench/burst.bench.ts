@@ -26,6 +26,7 @@ import {
   type ChildServer,
 } from './harness';
 import { contentInsert, productId, productItem } from './fixtures';
+import { figure, spread } from './results';
 import { shedCounts, shedSince } from './shed-metrics';
 
 const PRODUCTS = 100;
@@ -304,6 +305,23 @@ async function run(env: BurstEnv, cleanup: Cleanup): Promise<void> {
   const shed = results.reduce((n, r) => n + r.shed, 0);
   const other = results.reduce((n, r) => n + r.other + r.errors, 0);
   log(`503s in all bursts: ${shed} (target 0) ${verdict('no 503 under a burst', shed === 0)}`);
+  // One reading per burst: the 503s it got, then every other failure of the run.
+  for (const r of results) {
+    figure({
+      name: `503s, ${r.endpoint}, ${r.connections} clients`,
+      unit: 'answers',
+      ...spread([r.shed]),
+      target: '= 0',
+      met: r.shed === 0,
+    });
+  }
+  figure({
+    name: 'other failures in all bursts (non-2xx but 503, socket errors, timeouts)',
+    unit: 'answers',
+    ...spread([other]),
+    target: '= 0',
+    met: other === 0,
+  });
   log(
     `other failures (non-2xx but 503, socket errors, timeouts): ${other} ${verdict('no failures', other === 0)}`,
   );

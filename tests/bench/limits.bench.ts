@@ -26,6 +26,7 @@ import {
   type ChildServer,
   type LoadSpec,
 } from './harness';
+import { figure, spread } from './results';
 
 const SCENARIOS = ['whoami'] as const;
 const log = (line: string) => process.stdout.write(`${line}\n`);
@@ -216,6 +217,12 @@ async function run(env: BenchEnv, cleanup: Cleanup): Promise<void> {
     ),
   );
   log(`limiter on / off: ${fixed(on.reqPerSec / off.reqPerSec, 2)} of the throughput`);
+  // No targets: what the limiter costs, per round (the rounds' ratios of items/s).
+  figure({
+    name: 'whoami, limiter on / limiter off, throughput',
+    unit: 'ratio',
+    ...spread(on.rounds.map((r, i) => r.itemsPerSec / off.rounds[i]!.itemsPerSec)),
+  });
   log('');
   log(
     table(
@@ -226,6 +233,11 @@ async function run(env: BenchEnv, cleanup: Cleanup): Promise<void> {
   log(
     `rate-limiter-flexible / bare round trip: ${fixed(alone[0]!.perSecond / alone[1]!.perSecond, 2)} of the calls/s`,
   );
+  figure({
+    name: 'rate-limiter-flexible consume() / a bare MULTI INCR + PEXPIRE NX, calls/s',
+    unit: 'ratio',
+    ...spread([alone[0]!.perSecond / alone[1]!.perSecond]),
+  });
 }
 
 runBenchmark('bench:limits', () => benchEnv(SCENARIOS), run);

@@ -1,4 +1,4 @@
-// npm run bench:memory — memory that stays put (issue 19 goal 6, issue 33 item 3): the four
+// npm run bench:memory — memory that stays put: the four
 // services, compiled, in their own processes on the run's own database and queue prefix, through
 // four phases:
 //   soak      BENCH_MEMORY_MINUTES (10) of mixed load: v2 imports (which the worker renders), v2
@@ -21,6 +21,7 @@ import { join } from 'node:path';
 import autocannon from 'autocannon';
 import { adminService } from '@catalogue/admin';
 import { contentInsert, fillerInsert, productId, productItem } from './fixtures';
+import { figure, spread } from './results';
 import {
   createBenchDatabase,
   deleteKeys,
@@ -471,12 +472,21 @@ runBenchmark('bench:memory', env, async (settings, cleanup) => {
       `whole run ${total.toFixed(0)} s\n`,
   );
 
-  // The bounds (issue 33, item 3).
+  // The bounds (docs/decisions/0068-memory-bounds.md).
   // Under load: the list phase and the idle minute's first seconds, when requests autocannon cut
   // off at the end are still being answered.
   const apiLoad = Math.max(max(of('catalogue-api', 'list')), max(of('catalogue-api', 'idle')));
   const apiIdle = samples.get('catalogue-api')!.at(-1)!.mib;
   const workerMax = max(of('generation-worker'));
+  const bound = (name: string, mib: number, limit: number) =>
+    figure({ name, unit: 'MiB', ...spread([mib]), target: `<= ${limit} MiB`, met: mib <= limit });
+  bound(
+    `catalogue-api RSS, max from the ${settings.listConnections}-connection list load on`,
+    apiLoad,
+    settings.apiLoadMiB,
+  );
+  bound(`catalogue-api RSS after ${IDLE_MS / 1000} s idle`, apiIdle, settings.apiIdleMiB);
+  bound('generation-worker RSS, max over the run', workerMax, settings.workerMiB);
   log('Bounds (RSS, MiB)\n');
   log(
     table(
@@ -511,6 +521,15 @@ runBenchmark('bench:memory', env, async (settings, cleanup) => {
     const first = around(list, 60_000);
     const last = median(list.slice(-3).map((x) => x.mib));
     const ratio = last / first;
+    if (settings.minutes >= 2) {
+      figure({
+        name: `${s.name} RSS at the end of the soak / after its first minute`,
+        unit: 'ratio',
+        ...spread([ratio]),
+        target: `<= ${settings.limit}`,
+        met: ratio <= settings.limit,
+      });
+    }
     rows.push([
       s.name,
       first.toFixed(1),

@@ -26,6 +26,7 @@ import {
   type ChildServer,
 } from './harness';
 import { contentInsert, productId, productItem } from './fixtures';
+import { figure, spread } from './results';
 import { shedCounts, shedSince } from './shed-metrics';
 
 /** Goodput at overload over the best goodput of the same process in the run. */
@@ -338,6 +339,38 @@ async function run(env: OverloadEnv, cleanup: Cleanup): Promise<void> {
     const withoutRetryAfter = mine.reduce((n, r) => n + r.shedWithoutRetryAfter, 0);
     const checked = server === defaults;
     const mark = (name: string, met: boolean) => (checked ? ` ${verdict(name, met)}` : '');
+    if (checked) {
+      // The figures the verdicts judge, one reading each (the run's slices merged).
+      const at = `${overloadConnections} connections`;
+      figure({
+        name: `v2 list goodput at ${at} / the best goodput of the run`,
+        unit: 'ratio',
+        ...spread([ratio]),
+        target: `>= ${TARGET}`,
+        met: ratio >= TARGET,
+      });
+      figure({
+        name: `v2 list p99 of the 200s at ${at}`,
+        unit: 'ms',
+        ...spread([servedP99]),
+        target: `<= ${SERVED_P99_MS} ms`,
+        met: servedP99 <= SERVED_P99_MS,
+      });
+      figure({
+        name: `p99 of the 503s a new client got (${shed.length} answers)`,
+        unit: 'ms',
+        ...spread([shed.length ? shedP99 : 0]),
+        target: `<= ${SHED_P99_MS} ms`,
+        met: shedP99 <= SHED_P99_MS || shed.length === 0,
+      });
+      figure({
+        name: '503 answers without Retry-After',
+        unit: 'answers',
+        ...spread([withoutRetryAfter]),
+        target: '= 0',
+        met: withoutRetryAfter === 0,
+      });
+    }
     log(
       `${server.name}: goodput at ${overloadConnections} connections / its best in the run: ${fixed(ratio, 2)} ` +
         `(target ≥ ${TARGET})${mark('overload goodput', ratio >= TARGET)}`,

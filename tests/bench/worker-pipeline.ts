@@ -24,7 +24,7 @@ import {
 } from './harness';
 import { fixed, log } from './worker-report';
 
-/** Issue 33: import → every item ready, one worker process. */
+/** The pipeline's target: import → every item ready, one worker process. */
 export const PIPELINE_TARGET_ITEMS_PER_S = 900;
 export const PIPELINE_TARGET_CPU_MS = 1;
 const BATCH = 100;

@@ -4,7 +4,7 @@ import { table, verdict, type CpuTimes } from './harness';
 import { ESHOPS } from './worker-seed';
 
 /**
- * Issue 33: the generation worker at least 0.8 of a bare worker that renders the same items with
+ * The target: the generation worker at least 0.8 of a bare worker that renders the same items with
  * renderItem and writes the same rows with raw pg, set-based (median of the rounds' ratios).
  */
 export const TARGET = 0.8;

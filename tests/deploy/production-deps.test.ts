@@ -32,7 +32,7 @@ const DENIED: RegExp[] = [
 /**
  * Budget of the production node_modules (bytes on disk of the packages `npm ls --omit=dev`
  * lists). Measured: 85 MB with playwright-core, ajv and Lit, 67 MB without; the openai SDK alone is
- * 35 MB. Raise it deliberately. Raised from 72 MB for tracing (docs/decisions.md, "Tracing"):
+ * 35 MB. Raise it deliberately. Raised from 72 MB for tracing (docs/decisions/0060-tracing-one-request-followed-through.md, "Tracing"):
  * the lean OpenTelemetry set (trace SDK, OTLP exporter, the knex instrumentation,
  * bullmq-otel) adds 13.6 MB, 9.4 MB of it @opentelemetry/semantic-conventions, which the SDK
  * itself depends on; measured 80.7 MB with it.

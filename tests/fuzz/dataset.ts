@@ -206,7 +206,7 @@ export async function seedEshop(
     call('POST', `${WL}/content/C1/type/category/generate`, {
       design_id: categoryDesign.id,
       lang: 'cs',
-      // The entity's title is in `default` only: a cs job writes from cs text (issue 17).
+      // The entity's title is in `default` only: a cs job writes from cs text.
       name: `${label} boty`,
       short_description: 'Boty na každý den. Pohodlné a lehké.',
     }),

@@ -1,4 +1,4 @@
-// Issue 15, fault 4: input that once answered 500 (or a non-JSON body) — JSON nested thousands
+// Input that once answered 500 (or a non-JSON body) — JSON nested thousands
 // of levels deep, field names that are Object.prototype's own, corrupt compressed bodies, TRACE
 // and methods no route implements — checked on both APIs and the credit-service. Every answer is
 // a 4xx/5xx-free JSON error and the service keeps serving.

@@ -1,5 +1,5 @@
 // Many importers of one eshop at once: every import appends events to the eshop's gap-free
-// sequence (docs/decisions.md, "Events"). Measures imports per second with 1 and with 20
+// sequence (docs/decisions/0027-events-the-outbox-and-the-change.md, "Events"). Measures imports per second with 1 and with 20
 // concurrent importers of the same eshop, in process against this run's database (pool of 20,
 // 3 s statement timeout), in interleaved rounds; prints the medians, their ratio and the load
 // average. Asserted: no import answered "unavailable", and the change feed holds every event

@@ -30,7 +30,7 @@ const BASE = '/api/v3/white-label';
  * Joins of two tenant tables without eshop_id that are known, with why they are safe today and
  * what a distribution would need (docs/scaling.md). Keyed `a × b` (table names in order). Empty:
  * the v2 list's deferred join, the revision retention and the idle-delivery sweep name eshop_id
- * too since the tenant-scoped keys (docs/decisions.md).
+ * too since the tenant-scoped keys (docs/decisions/0062-tenant-scoped-keys-every-key.md).
  */
 const KNOWN_UNTIED_JOINS: Readonly<Record<string, string>> = {};
 

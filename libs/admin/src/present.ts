@@ -16,7 +16,7 @@ export function presentEshop(eshop: Eshop) {
     // What its pages do with a text their language lacks, and the language `default` is in.
     content_fallback: eshop.contentFallback,
     default_language: eshop.defaultLanguage,
-    // `draft`: the editor's writes wait until published (docs/decisions.md, "Drafts and publishing").
+    // `draft`: the editor's writes wait until published (docs/decisions/0080-drafts-and-publishing.md, "Drafts and publishing").
     publish_mode: eshop.publishMode,
     created_at: eshop.createdAt.toISOString(),
     updated_at: eshop.updatedAt.toISOString(),

@@ -26,7 +26,7 @@ export interface Config {
     /**
      * A streaming replica of `url` (hot standby) that serves the catalogue API's lists, change
      * feed and listing rows when it has replayed the eshop's latest event; undefined: the
-     * primary serves every read (docs/decisions.md, "Reads from a replica").
+     * primary serves every read (docs/decisions/0049-reads-from-a-replica.md, "Reads from a replica").
      */
     readonly readUrl: string | undefined;
     /** Requests that may wait for a connection when every one is in use; more get 503 at once. */
@@ -69,7 +69,7 @@ export interface Config {
     readonly bodyLimit: string;
     /**
      * Largest body of a catalogue bulk import (v1, v2, multi-import, parameters): 100 items with
-     * every text field at its limit in one language must fit (docs/decisions.md).
+     * every text field at its limit in one language must fit (docs/decisions/0004-catalogue-api-v1-v2-imports.md).
      */
     readonly importBodyLimit: string;
     /** How long a stopping service waits for in-flight requests before closing them. */
@@ -142,19 +142,19 @@ export interface Config {
       readonly allowLoopback: boolean;
     };
   };
-  /** The change feed's events (docs/decisions.md, "Events"). */
+  /** The change feed's events (docs/decisions/0027-events-the-outbox-and-the-change.md, "Events"). */
   readonly events: {
     /** Events older than this many days are deleted by the stale-work sweeper. */
     readonly retentionDays: number;
   };
-  /** Revisions of entities' content (docs/decisions.md, "Content revisions"). */
+  /** Revisions of entities' content (docs/decisions/0037-content-revisions.md, "Content revisions"). */
   readonly revisions: {
     /** Revisions kept per entity (its newest); older ones are deleted by the stale-work sweeper. */
     readonly keep: number;
     /** Revisions older than this many days are deleted by the sweeper, except an entity's newest. */
     readonly retentionDays: number;
   };
-  /** Webhooks (push of the change feed's events; docs/decisions.md, "Webhooks"). */
+  /** Webhooks (push of the change feed's events; docs/decisions/0029-webhooks.md, "Webhooks"). */
   readonly webhooks: {
     /**
      * Host names and networks (CIDR, or one address) endpoints may use although they are not
@@ -180,7 +180,7 @@ export interface Config {
     readonly relayBatch: number;
   };
   /**
-   * OpenTelemetry tracing, by the standard variables (docs/decisions.md, "Tracing"). Off while
+   * OpenTelemetry tracing, by the standard variables (docs/decisions/0060-tracing-one-request-followed-through.md, "Tracing"). Off while
    * no endpoint is set.
    */
   readonly tracing: {

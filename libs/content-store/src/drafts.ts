@@ -1,5 +1,5 @@
 /**
- * An entity's draft beside its published content (docs/decisions.md, "Drafts and publishing").
+ * An entity's draft beside its published content (docs/decisions/0080-drafts-and-publishing.md, "Drafts and publishing").
  * Writing a draft and publishing it go through `saveEditorContent` (entity-content.ts); this is
  * discarding one, and what the editor reads of the draft state.
  */

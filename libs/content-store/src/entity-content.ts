@@ -317,7 +317,7 @@ export function languagesChanged(
  * content and (for an item the lists serve) writes its `item.content_ready` event, last in the
  * transaction.
  *
- * Drafts (docs/decisions.md, "Drafts and publishing"): the tree `build` starts from is the
+ * Drafts (docs/decisions/0080-drafts-and-publishing.md, "Drafts and publishing"): the tree `build` starts from is the
  * entity's draft when it has one. In an eshop whose `publish_mode` is `draft` (read here, in the
  * transaction), a write other than `publish` stores the new tree as the draft instead (with its
  * html, a revision marked draft, the content's next version) and leaves the content row, the

@@ -1,5 +1,5 @@
 /**
- * The one-off repair of content stored before sample content was marked (docs/decisions.md,
+ * The one-off repair of content stored before sample content was marked (docs/decisions/0034-catalogue-content-without-samples-entity-designs.md,
  * "Catalogue content without samples"): every people's tree holding a catalogue sample in a
  * widget nobody edited gets it marked (libs/content `markUnmarkedSamples`) and is saved again
  * through `saveEditorContent`, so its public outputs are rendered without it and clients

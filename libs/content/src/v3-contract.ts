@@ -3,7 +3,7 @@
  * with them and the editor (libs/editor) reads them with them, so a field renamed here fails to
  * compile on both sides. Types only, and browser-safe: nothing here exists at run time, and the
  * editor imports it as `@catalogue/content/v3` (`import type`), bundling nothing of this library.
- * The paths and what each answers are in docs/openapi.yaml; docs/decisions.md, "One module of v3
+ * The paths and what each answers are in docs/openapi.yaml; docs/decisions/0063-one-module-of-v3-response-types.md, "One module of v3
  * response types", says what stays declared elsewhere and why.
  */
 import type { GenerationJobStatus, RevisionSource, WhiteLabelEntityType } from '@catalogue/config';

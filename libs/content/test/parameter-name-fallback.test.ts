@@ -2,7 +2,7 @@
 // language-neutral (one string each, "no multilingual support"), so the parameters table is the
 // page's own in every language: never marked as another language's, never left out under
 // `omit`, and it never makes a page incomplete; a name translation the import gave is shown on
-// its language's page (docs/decisions.md, "Parameters are language-neutral").
+// its language's page (docs/decisions/0073-exact-at-the-contract-content-without.md, "Parameters are language-neutral").
 import {
   composeFromEntity,
   designStructure,

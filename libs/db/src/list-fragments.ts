@@ -1,5 +1,5 @@
 /**
- * The pre-serialised pieces of a listed item (docs/decisions.md, "Pre-serialised list items"):
+ * The pre-serialised pieces of a listed item (docs/decisions/0070-pre-serialised-list-items.md, "Pre-serialised list items"):
  * `list_json` of an entity row (its language maps, from its catalogue fields, written by every
  * import) and of a content row (its rendered outputs, written by every render and edit).
  *

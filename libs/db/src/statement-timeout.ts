@@ -1,7 +1,7 @@
 /**
  * DATABASE_STATEMENT_TIMEOUT_MS applied so that it holds through a transaction-mode pooler
  * (PgBouncer `pool_mode = transaction`) as well as on a direct connection, with no extra round
- * trip (docs/decisions.md, "PgBouncer in transaction mode"):
+ * trip (docs/decisions/0050-pgbouncer-in-transaction-mode.md, "PgBouncer in transaction mode"):
  *
  * - a transaction starts with `BEGIN; SET LOCAL statement_timeout = …`, one simple-protocol
  *   message: the server enforces the limit on every statement of the transaction, on whichever

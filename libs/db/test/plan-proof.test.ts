@@ -1,5 +1,5 @@
-// Per-id statements keep probing their key when the statistics are stale (docs/decisions.md,
-// "Plan-proof writes (goal 4)"). In a database of its own, five eshops with a few rows each are
+// Per-id statements keep probing their key when the statistics are stale
+// (docs/decisions/0092-plan-proof-per-id-statements.md). In a database of its own, five eshops with a few rows each are
 // analysed, then one new eshop gets tens of thousands of rows that no ANALYZE has seen (autovacuum
 // off here, behind in production): the planner believes the new eshop has about one row. Each
 // repository function below runs against that eshop in a rolled-back transaction, and every

@@ -1,6 +1,6 @@
 // The keys of product_parameter_values: a product's link can name only a parameter of its own
 // eshop and only a value of that parameter; and the migration that added them links the
-// parameters existing products named (docs/decisions.md, "A product shows only its own parameter
+// parameters existing products named (docs/decisions/0032-a-product-shows-only-its-own.md, "A product shows only its own parameter
 // values").
 import { createKnex, migrateLatest, migrateUpTo, type Knex } from '@catalogue/db';
 import { freshSiblingDatabase, makeEshop, testConfig, type SiblingDatabase } from '@catalogue/testing';

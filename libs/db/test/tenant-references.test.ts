@@ -1,6 +1,6 @@
 // What PostgreSQL itself refuses, whatever a service or a hand-written statement sends: a row of
-// one eshop naming a row of another eshop (or a row of another table, as issue 12's category
-// import did with product_variants).
+// one eshop naming a row of another eshop (or a row of another table, as a category import once
+// did with product_variants).
 import {
   createKnex,
   creditsRepository,

@@ -33,7 +33,7 @@ describe(`migration ${MIGRATION} on rows written before it`, () => {
     for (const id of ['P2', 'P3']) await insert('products', { eshop_id: a, external_id: id });
     const productB = await insert('products', { eshop_id: b, external_id: 'P1' });
     // Categories have ids of their own: B's third category has the id of A's third product,
-    // which the old single-column key accepted as the variant's product (issue 12).
+    // which the old single-column key accepted as the variant's product.
     for (const id of ['C1', 'C2']) await insert('categories', { eshop_id: b, external_id: id });
     const categoryB = await insert('categories', { eshop_id: b, external_id: 'C3' });
     expect(await db('products').where({ id: categoryB }).first('eshop_id')).toEqual({ eshop_id: a });

@@ -42,7 +42,7 @@ export function lastResortCollection(): () => void {
  * one to what the burst needed, and keeps both committed afterwards. Its memory reducer, which
  * would shrink them, only starts after a full collection, and an idle process allocates too
  * little to have one: catalogue-api stayed at 397 MiB RSS for a minute after a list load with
- * 57 MiB of heap in use (docs/benchmarks.md, "Memory bounds"). So when the event loop was idle
+ * 57 MiB of heap in use (docs/decisions/0068-memory-bounds.md). So when the event loop was idle
  * for a whole check interval and the committed heap has grown by `minGrowthBytes` since the last
  * such collection (or start-up), one full collection runs (tens of ms with an idle heap; a
  * request arriving meanwhile waits that long). An idle process does not collect again until a

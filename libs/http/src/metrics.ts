@@ -82,7 +82,7 @@ export interface ReadMetrics {
   reads: Counter<'database' | 'reason'>;
 }
 
-/** Where the reads a replica may serve went (docs/decisions.md, "Reads from a replica"). */
+/** Where the reads a replica may serve went (docs/decisions/0049-reads-from-a-replica.md, "Reads from a replica"). */
 export function createReadMetrics(registry: Registry): ReadMetrics {
   return {
     reads: new Counter({

@@ -27,7 +27,7 @@ export class ReplicaBehind extends Error {
 }
 
 /**
- * The one home of "which database serves this read" (docs/decisions.md, "Reads from a
+ * The one home of "which database serves this read" (docs/decisions/0049-reads-from-a-replica.md, "Reads from a
  * replica"). Services pick it explicitly: `deps.db` for writes and for every read that must see
  * the latest commit, `deps.reads.run(eshopId, read)` for the reads a replica may serve.
  */

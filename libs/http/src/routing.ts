@@ -12,7 +12,7 @@ import type { AppContext, AppRouter, AppState } from './types';
  * all have the request's method and are not OPTIONS, so it changes nothing there.) And a router
  * none of whose routes can match the path is skipped (routesByPrefix). On a request to an API
  * route this is one middleware and one router's matching instead of eight of each
- * (docs/decisions.md, "The auth path's per-request cost"); test/routing.test.ts compares the
+ * (docs/decisions/0066-the-auth-path-s-per-request.md, "The auth path's per-request cost"); test/routing.test.ts compares the
  * answers with the one-pair-per-router wiring.
  */
 export function mountRouters(app: Koa<AppState, AppContext>, routers: AppRouter[]): void {

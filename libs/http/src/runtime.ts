@@ -31,7 +31,7 @@ export interface BaseDeps {
   authCache: AuthCache;
   /**
    * The reads a replica may serve (`DATABASE_READ_URL`; the primary when there is none, or in a
-   * process that does not serve such reads): docs/decisions.md, "Reads from a replica".
+   * process that does not serve such reads): docs/decisions/0049-reads-from-a-replica.md, "Reads from a replica".
    */
   reads: Reads;
 }

@@ -39,7 +39,8 @@ export function createRedis(
       ...fromUrl,
       // rediss: TLS to the master (the sentinels themselves are asked in plain).
       enableTLSForSentinelMode: fromUrl.tls !== undefined,
-      // No failoverDetector: its subscriptions to the sentinels outlive quit() (ioredis #1362)
+      // No failoverDetector: its subscriptions to the sentinels outlive quit()
+      // (https://github.com/redis/ioredis/issues/1362)
       // and keep a stopping process alive. A failover is seen without it: Redis drops every
       // client of a server whose role changes, and a dead master drops them too; ioredis then
       // asks the sentinels again and checks the role of the server they name.

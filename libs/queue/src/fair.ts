@@ -13,7 +13,7 @@ import type { JobPayloads, QueueName } from './jobs';
  * (white-label starts), listing rows (uploads) and the settlements generations end in.
  * `webhook-delivery` is not: a place in line reorders an eshop's own jobs while its backlog
  * drains (a new job ties with the middle of the backlog), and deliveries keep an endpoint's
- * events in order (docs/decisions.md).
+ * events in order (docs/decisions/0057-fair-shares-for-every-queue.md).
  *
  * The count goes up when a job is queued and down when it first starts. A job under a
  * deterministic id (`generate-<id>`, `listing-<row>`, `settle-<id>`) takes a place only when no

@@ -2,7 +2,7 @@
 // (sdk-trace, the async-hooks context manager, the W3C propagators, the OTLP/HTTP protobuf
 // exporter and the knex instrumentation) rather than sdk-node and the
 // auto-instrumentations bundle; requests get their server span from libs/http's traceRequests()
-// (docs/decisions.md, "Tracing").
+// (docs/decisions/0060-tracing-one-request-followed-through.md, "Tracing").
 import { randomFillSync } from 'node:crypto';
 import {
   context,

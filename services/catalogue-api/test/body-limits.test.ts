@@ -5,7 +5,7 @@ import { LIMITS } from '../src/schemas/items.contract';
 import { client } from './helpers';
 
 /**
- * The import body limit and the field limits agree (docs/decisions.md): 100 products with every
+ * The import body limit and the field limits agree (docs/decisions/0004-catalogue-api-v1-v2-imports.md): 100 products with every
  * text field at its limit in one language fit in one request; a body above the limit is 413.
  * A queue prefix of its own: no other test file's worker renders these 21 MB of products.
  */

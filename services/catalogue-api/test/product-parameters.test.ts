@@ -1,4 +1,4 @@
-// A product links its own parameter values (docs/decisions.md, "A product shows only its own
+// A product links its own parameter values (docs/decisions/0032-a-product-shows-only-its-own.md, "A product shows only its own
 // parameter values"): value ids in parameters_ids, parameter ids, and the parameter_values
 // extension, in v1, v2 and multi-import; unknown, foreign and ambiguous ids are the item's error;
 // the links are stored with the eshop in their keys and re-imports replace them.

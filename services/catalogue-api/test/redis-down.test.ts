@@ -13,7 +13,7 @@ import { client, type Client } from './helpers';
 
 /**
  * Redis unreachable while clients import (a private Redis, killed): the data is committed and
- * the answer comes after a bounded wait, as docs/decisions.md promises — 200 for an import, 201
+ * the answer comes after a bounded wait, as docs/decisions/0004-catalogue-api-v1-v2-imports.md promises — 200 for an import, 201
  * for a listing upload — instead of waiting for the whole outage. The sweeper queues the work.
  */
 /**

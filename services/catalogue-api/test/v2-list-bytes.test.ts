@@ -2,7 +2,7 @@ import { contentRepository, type EntityType, type StoredContent } from '@catalog
 import { PATH, TABLE, item, v2ListService } from './v2-list-fixtures';
 
 /**
- * v2 list items put together from their stored pieces (`list_json`, docs/decisions.md,
+ * v2 list items put together from their stored pieces (`list_json`, docs/decisions/0070-pre-serialised-list-items.md,
  * "Pre-serialised list items") against the same items read from their JSONB columns: the same
  * bytes, and never a stale piece.
  */

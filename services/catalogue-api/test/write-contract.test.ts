@@ -2,7 +2,7 @@ import { importEntities } from '../src/services/entity-import';
 import { catalogueService } from './helpers';
 
 /**
- * Issue 12's reproduction: a field outside an entity's write contract (here `variant`, which only
+ * The reproduction of a cross-table write: a field outside an entity's write contract (here `variant`, which only
  * v2 products have) is ignored by every other import, whatever its shape, and never writes
  * another table; the item's own fields are imported.
  */

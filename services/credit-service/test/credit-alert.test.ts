@@ -1,4 +1,4 @@
-// credits.low (issue 18): the settlement that charges the balance from the eshop's level or above
+// credits.low: the settlement that charges the balance from the eshop's level or above
 // to below it writes one event, in its transaction; charges below it write none until a top-up
 // lifts the balance again; no level, no event; releases never write one.
 import { creditsRepository, eventsRepository, type Knex } from '@catalogue/db';

@@ -112,7 +112,7 @@ interface JobRow {
   others_keep_balance: boolean | null;
 }
 
-/** Every invariant of docs/decisions.md "Credits", read back from the database. */
+/** Every invariant of docs/decisions/0003-migrations-numbers-and-credits.md "Credits", read back from the database. */
 async function checkDatabase(eshopId: number, model: Model): Promise<void> {
   const now = await snapshot(eshopId);
 

@@ -1,4 +1,4 @@
-// The editor and the catalogue share an entity's content (docs/decisions.md, "One content per
+// The editor and the catalogue share an entity's content (docs/decisions/0004-catalogue-api-v1-v2-imports.md, "One content per
 // entity"): what the editor changes, the v2 list returns. Both services run in-process here on
 // the same test database.
 import { catalogueRepository } from '@catalogue/db';

@@ -1,4 +1,4 @@
-// Drafts and publishing (docs/decisions.md, "Drafts and publishing"): in an eshop whose
+// Drafts and publishing (docs/decisions/0080-drafts-and-publishing.md, "Drafts and publishing"): in an eshop whose
 // publish_mode is `draft`, the editor's writes wait as a draft; the storefront reads (v1 and v2
 // lists, the v3 entity html) serve the published content until the draft is published, once.
 // Both services run in-process on the same test database.

@@ -8,7 +8,7 @@ import {
 import { classicDesign } from './design-fixtures';
 import { editorService } from './editor-client';
 
-// docs/decisions.md ("One content per entity"): the catalogue item `product P1` and the white-label entity `product P1` of the same
+// docs/decisions/0004-catalogue-api-v1-v2-imports.md ("One content per entity"): the catalogue item `product P1` and the white-label entity `product P1` of the same
 // eshop share their content, so what the editor fills, the v2 list returns.
 describe('white-label-api: fill-design seen through the catalogue API (v2 list)', () => {
   const service = editorService();

@@ -1,5 +1,5 @@
-// Why: a category import could write product_variants rows naming another eshop's product
-// (issue 12): every tenant-owned reference was a single-column foreign key, so the database
+// Why: a category import could write product_variants rows naming another eshop's product:
+// every tenant-owned reference was a single-column foreign key, so the database
 // accepted any row of any eshop. From here on every reference between tenant-owned rows is a
 // composite foreign key that includes eshop_id, and references to designs (public rows shared
 // by every eshop, or custom rows of one eshop) go through the design's owner. Rows that

@@ -1,5 +1,5 @@
-// Why: clients keep their copy of the catalogue in step without re-reading it (issue "Events:
-// signed webhooks and a change feed with deletions, never lost"). Every change writes its events
+// Why: clients keep their copy of the catalogue in step without re-reading it (a change feed
+// with deletions and signed webhooks, never lost). Every change writes its events
 // in the transaction of the change (a transactional outbox), so an event exists exactly when its
 // change committed. Each eshop's events are numbered 1, 2, 3… without gaps: the number comes from
 // the eshop's row in `event_sequences`, updated in the same transaction, so a rolled-back change

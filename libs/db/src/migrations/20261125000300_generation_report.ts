@@ -1,4 +1,4 @@
-// A generation job reports what it did beyond the widgets it wrote (issue 17): which fillable
+// A generation job reports what it did beyond the widgets it wrote: which fillable
 // widgets of its design it left out and why (`widgets_skipped`: [{ design_widget_id, type,
 // reason }]) and which research pages its texts came from (`research_sources`: [{ url,
 // design_widget_id }]), written with the job's outcome. Old rows read as [].

@@ -1,11 +1,11 @@
-// Why: clients want changes pushed to them, signed and retried, never lost (issue "Events", second
-// slice: webhooks). An eshop registers endpoints (URL, event types, a secret shown once); a relay
+// Why: clients want changes pushed to them, signed and retried, never lost
+// (webhooks). An eshop registers endpoints (URL, event types, a secret shown once); a relay
 // in the generation worker moves committed events to delivery jobs, remembering per endpoint the
 // last event number it relayed (`last_seq`), so a restart resumes where it stopped and no number
 // is skipped. Each delivery attempt is logged (the last 1,000 per endpoint), an endpoint failing
 // for the whole failure window is disabled, and clients may ask for events to be sent again.
 // Tenancy is the database's: every row names its endpoint (and event) through keys that include
-// the eshop (docs/decisions.md, "Tenant isolation in the database").
+// the eshop (docs/decisions/0016-tenant-isolation-in-the-database.md, "Tenant isolation in the database").
 import type { Knex } from 'knex';
 // The event types as the events migration froze them (a migration never reads live code).
 import { EVENT_TYPES } from './20261125000200_events';

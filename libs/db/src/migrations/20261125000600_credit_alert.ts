@@ -1,4 +1,4 @@
-// An eshop may ask to hear when its credit balance falls below a level it sets (issue 18): the
+// An eshop may ask to hear when its credit balance falls below a level it sets: the
 // settlement that charges the balance from at or above the level to below it writes a
 // `credits.low` event (the change feed and webhooks carry it). Null: no alert.
 import type { Knex } from 'knex';

@@ -1,4 +1,4 @@
-// Why: events are deleted after EVENT_RETENTION_DAYS by the stale-work sweeper (docs/decisions.md,
+// Why: events are deleted after EVENT_RETENTION_DAYS by the stale-work sweeper (docs/decisions/0027-events-the-outbox-and-the-change.md,
 // "Events"). It looks them up by age every minute; without an index each look would read the
 // whole table, the largest one the service writes to.
 import type { Knex } from 'knex';

@@ -1,5 +1,5 @@
 // Why: a registered white-label entity now starts with the eshop's default design of its type
-// (docs/decisions.md, "Registered entities start with a design"), so `design_id` is served as the
+// (docs/decisions/0034-catalogue-content-without-samples-entity-designs.md, "Registered entities start with a design"), so `design_id` is served as the
 // integer the specification types it. Entities registered before had null until their first
 // fill; this gives each of them the design registration would give now: the first design of its
 // type the eshop may use (visible public ones before its own custom ones, then position, id —

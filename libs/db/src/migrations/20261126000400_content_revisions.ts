@@ -4,7 +4,7 @@
 // `version` (which the white-label API also serves as the content's ETag, so concurrent editors
 // cannot overwrite each other unseen). `revisions_trimmed_to` is how far the retention sweep has
 // deleted an entity's old revisions; the partial index finds the entities with more revisions
-// than the retention keeps without reading the content of entities never revised (docs/decisions.md,
+// than the retention keeps without reading the content of entities never revised (docs/decisions/0037-content-revisions.md,
 // "Content revisions"). `eshops.content_revisions_keep` overrides CONTENT_REVISIONS_KEEP per eshop.
 import type { Knex } from 'knex';
 

@@ -7,7 +7,7 @@
 // row and are still sent. (2) A finished generation job whose `settle-<id>` job Redis lost kept
 // its credit reservation forever: `reservation_settled` is set by the settlement (under the
 // account lock), and the partial index lets the sweeper find finished, unsettled jobs without
-// reading every finished job (docs/decisions.md, "Redis loses nothing PostgreSQL committed").
+// reading every finished job (docs/decisions/0043-redis-loses-nothing-postgresql-committed-webhook.md, "Redis loses nothing PostgreSQL committed").
 import type { Knex } from 'knex';
 
 export async function up(db: Knex): Promise<void> {

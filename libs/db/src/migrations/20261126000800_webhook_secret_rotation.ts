@@ -3,7 +3,7 @@
 // does not know yet. Rotation keeps the previous secret next to the new one until
 // `previous_secret_expires_at`; deliveries meanwhile carry both signatures (Standard Webhooks
 // allows several in `webhook-signature`), so the receiver can switch at any time in the window
-// (docs/decisions.md, "Webhook secret rotation").
+// (docs/decisions/0046-webhook-secret-rotation.md, "Webhook secret rotation").
 import type { Knex } from 'knex';
 
 export async function up(db: Knex): Promise<void> {

@@ -1,7 +1,7 @@
 // Why: an event is delivered to webhooks by a job the relay queues later, in a trace of its own,
 // so "my import was slow" or "the webhook never came" had no thread from the request to the
 // delivery. Each event keeps the W3C `traceparent` of the span that wrote it (null while tracing
-// is off), and its delivery jobs continue that trace (docs/decisions.md, "Tracing").
+// is off), and its delivery jobs continue that trace (docs/decisions/0060-tracing-one-request-followed-through.md, "Tracing").
 import type { Knex } from 'knex';
 
 export async function up(db: Knex): Promise<void> {

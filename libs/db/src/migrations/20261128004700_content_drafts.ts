@@ -4,7 +4,7 @@
 // tree waits in `content_drafts` (one per entity, with its rendered html for the preview) until
 // it is published or discarded. Draft writes are revisions too, marked `draft`, numbered in the
 // entity's one version sequence (the ETag), so History shows them and which one is published;
-// publishing and discarding are revisions of their own sources (docs/decisions.md, "Drafts and
+// publishing and discarding are revisions of their own sources (docs/decisions/0080-drafts-and-publishing.md, "Drafts and
 // publishing").
 import type { Knex } from 'knex';
 

@@ -101,7 +101,7 @@ export interface ListOptions extends ListFilter {
   withVariants?: boolean;
   /**
    * Read each row's stored list pieces (`listJson`) instead of its JSONB columns, which are read
-   * only for rows without pieces (docs/decisions.md, "Pre-serialised list items").
+   * only for rows without pieces (docs/decisions/0070-pre-serialised-list-items.md, "Pre-serialised list items").
    */
   listJson?: boolean;
 }

@@ -110,7 +110,7 @@ function columnValue(
     case 'status':
       return write.status;
     case 'listJson':
-      // The list's pieces of these fields, written with them (docs/decisions.md, "Pre-serialised list items").
+      // The list's pieces of these fields, written with them (docs/decisions/0070-pre-serialised-list-items.md, "Pre-serialised list items").
       return entityListJson(type, write.fields);
     case 'json':
       return JSON.stringify(write.fields[column] ?? []);

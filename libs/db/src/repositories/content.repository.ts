@@ -64,7 +64,7 @@ export function contentColumns(content: StoredContent): ContentColumns {
     site_link: JSON.stringify(content.site_link),
     rich_snippet: JSON.stringify(content.rich_snippet),
     languages_complete: JSON.stringify(content.languages_complete),
-    // Written with the outputs it is made of (docs/decisions.md, "Pre-serialised list items").
+    // Written with the outputs it is made of (docs/decisions/0070-pre-serialised-list-items.md, "Pre-serialised list items").
     list_json: contentListJson(content),
   };
 }

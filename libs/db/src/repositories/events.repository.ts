@@ -38,7 +38,7 @@ const PROVISIONAL_BLOCK = 1_000_000;
 
 /**
  * The outbox: events are written in the transaction of the change they describe, numbered per
- * eshop 1, 2, 3… without gaps (docs/decisions.md, "Events").
+ * eshop 1, 2, 3… without gaps (docs/decisions/0027-events-the-outbox-and-the-change.md, "Events").
  */
 export const eventsRepository = {
   /**
@@ -121,7 +121,7 @@ export const eventsRepository = {
   /**
    * The number of the eshop's newest event ever written (0 when it has none): one primary-key
    * read of its counter row. Compared between the primary and a replica, it tells whether the
-   * replica has replayed every event-writing change of the eshop (docs/decisions.md, "Reads
+   * replica has replayed every event-writing change of the eshop (docs/decisions/0049-reads-from-a-replica.md, "Reads
    * from a replica").
    */
   async newest(db: Knex | Knex.Transaction, eshopId: number): Promise<number> {

@@ -11,7 +11,7 @@ export interface ProductRelations {
   brand: LangMap | null;
   /**
    * The product's parameters in the order it links them, each with only the values linked to
-   * this product (docs/decisions.md, "A product shows only its own parameter values"): the
+   * this product (docs/decisions/0032-a-product-shows-only-its-own.md, "A product shows only its own parameter values"): the
    * values it chose, else the parameter's only value; a parameter left with no value is not
    * listed.
    */

@@ -126,7 +126,7 @@ function toEndpoint(row: EndpointOut): WebhookEndpoint {
 }
 
 /**
- * Webhook endpoints, their relay cursors, delivery log and redelivery requests (docs/decisions.md,
+ * Webhook endpoints, their relay cursors, delivery log and redelivery requests (docs/decisions/0029-webhooks.md,
  * "Webhooks"). Every function names the eshop, so one eshop's id never reaches another's row.
  */
 export const webhooksRepository = {

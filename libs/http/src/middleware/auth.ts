@@ -138,7 +138,7 @@ export function whiteLabelAuth(deps: AuthDeps): Middleware<AppState, AppContext>
     // A browser leaves Origin out of a same-origin GET (the white-label /docs page's "Try it
     // out") but marks the request `Sec-Fetch-Site: same-origin`, which no page can set: that
     // request comes from this service's own origin, which is then checked like any other, so it
-    // passes only for an eshop that allowed it (docs/decisions.md, "White-label Try it out").
+    // passes only for an eshop that allowed it (docs/decisions/0047-white-label-try-it-out.md, "White-label Try it out").
     const header =
       ctx.get('Origin') ||
       (ctx.get('Sec-Fetch-Site') === 'same-origin' ? `${ctx.protocol}://${ctx.host}` : '');

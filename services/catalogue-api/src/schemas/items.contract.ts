@@ -3,7 +3,7 @@ import type { EntityType } from '@catalogue/db';
 
 /**
  * The write contracts of the catalogue API: for each kind of import item, every field the
- * specification (for v1: docs/decisions.md, "v1 import bodies") gives it, with its type and limits. This is the one
+ * specification (for v1: docs/decisions/0004-catalogue-api-v1-v2-imports.md, "v1 import bodies") gives it, with its type and limits. This is the one
  * place a field is added. From it:
  *   - `projectItem` keeps only these fields (also inside variants and parameter values), so
  *     unknown fields are ignored by construction: no validator or write path ever sees one;
@@ -12,7 +12,7 @@ import type { EntityType } from '@catalogue/db';
  *     schemas, to it.
  */
 
-/** Column limits of the write fields (characters; arrays in items). See docs/decisions.md. */
+/** Column limits of the write fields (characters; arrays in items). See docs/decisions/0004-catalogue-api-v1-v2-imports.md. */
 export const LIMITS = {
   id: 255,
   name: 255,
@@ -111,7 +111,7 @@ const PRODUCT_REFERENCES = {
 
 /**
  * `variant` is not among the specification's v2 write fields; it is the product's read field,
- * accepted on v2 products only (docs/decisions.md, "Product variants").
+ * accepted on v2 products only (docs/decisions/0004-catalogue-api-v1-v2-imports.md, "Product variants").
  */
 const VARIANT: ItemContract = {
   fields: { code: text(LIMITS.variant_code, { nonEmpty: true }), ean: text(LIMITS.ean, { nullable: true }) },
@@ -119,7 +119,7 @@ const VARIANT: ItemContract = {
 };
 
 /**
- * `parameter_values` is an extension of the v2 product write contract (docs/decisions.md, "A
+ * `parameter_values` is an extension of the v2 product write contract (docs/decisions/0032-a-product-shows-only-its-own.md, "A
  * product shows only its own parameter values"): the values a product chose of a parameter.
  */
 const PARAMETER_VALUES_PAIR: ItemContract = {
@@ -157,7 +157,7 @@ function v2Contract(type: EntityType, multiImport: boolean): ItemContract {
   };
 }
 
-/** v1 items (docs/decisions.md, "v1 import bodies"): plain strings, written to the `default` language. */
+/** v1 items (docs/decisions/0004-catalogue-api-v1-v2-imports.md, "v1 import bodies"): plain strings, written to the `default` language. */
 const V1_CATEGORY: ItemContract = {
   fields: {
     id,
@@ -180,7 +180,7 @@ const V1_PRODUCT: ItemContract = {
 
 /**
  * Parameters (v1 and v2 share the structure). `name` stays the one (default) name;
- * `name_translations` is an extension: the name per language (docs/decisions.md, "A product
+ * `name_translations` is an extension: the name per language (docs/decisions/0032-a-product-shows-only-its-own.md, "A product
  * shows only its own parameter values").
  */
 const PARAMETER: ItemContract = {

@@ -50,7 +50,7 @@ export function decodeCursor(cursor: string | undefined): number {
  * A replica serves the page only when it has replayed the eshop's newest event (`deps.reads`), so
  * the page is the primary's, never one that stops short of events the client may know of. Even
  * a replica further behind could not skip one: numbers follow commit order, so any snapshot
- * holds the eshop's events 1…N without a gap (docs/decisions.md, "Reads from a replica").
+ * holds the eshop's events 1…N without a gap (docs/decisions/0049-reads-from-a-replica.md, "Reads from a replica").
  */
 export async function listChanges(
   deps: Pick<Deps, 'reads' | 'config'>,

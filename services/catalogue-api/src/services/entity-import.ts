@@ -138,7 +138,7 @@ function lookupOf(
 }
 
 /**
- * What a product's parameter references link (docs/decisions.md, "A product shows only its own
+ * What a product's parameter references link (docs/decisions/0032-a-product-shows-only-its-own.md, "A product shows only its own
  * parameter values"), in order, and the messages for those that link nothing:
  * - a number of `parameters_ids` that is a parameter's id links that parameter (a parameter id
  *   wins over a value id of the same number); else the one value of the eshop with that id links

@@ -78,7 +78,7 @@ async function queueRenders(
       ENQUEUE_TIMEOUT_MS,
     );
   } catch (err) {
-    // The import is committed; the items wait in `generate` until re-queued (docs/decisions.md).
+    // The import is committed; the items wait in `generate` until re-queued (docs/decisions/0004-catalogue-api-v1-v2-imports.md).
     deps.logger.error(
       { err, eshopId, type, count: externalIds.length },
       'could not queue render-content jobs',

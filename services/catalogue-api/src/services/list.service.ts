@@ -183,7 +183,7 @@ function mapJson(plan: ItemPlan, pieces: ListFragments | undefined, field: strin
 /**
  * `v2Item` of a row with stored pieces (ListedEntity.listJson), put together as JSON text: the
  * same bytes `JSON.stringify(v2Item(…))` gives for the row's columns, without parsing them or
- * serialising the texts again (docs/decisions.md, "Pre-serialised list items"; a test compares
+ * serialising the texts again (docs/decisions/0070-pre-serialised-list-items.md, "Pre-serialised list items"; a test compares
  * the two on the same rows).
  */
 function v2ItemJson(plan: ItemPlan, row: ListedEntity, stored: { entity: string; content: string | null }) {
@@ -224,7 +224,7 @@ function v2ItemJson(plan: ItemPlan, row: ListedEntity, stored: { entity: string;
 /**
  * A page of the eshop's items of `type`. A replica may serve it (`deps.reads`): once it has
  * replayed the eshop's newest event it holds every import, delete and render the client can know
- * of (docs/decisions.md, "Reads from a replica").
+ * of (docs/decisions/0049-reads-from-a-replica.md, "Reads from a replica").
  */
 export async function listV2(deps: Pick<Deps, 'reads'>, eshop: Eshop, type: EntityType, query: V2ListQuery) {
   const includes = parseIncludes(type, eshop, query.include);

@@ -166,7 +166,7 @@ export async function uploadListing(
  * A page of a batch's rows. A replica may serve it (`deps.reads`); an upload writes no event, so
  * a batch the replica does not have yet (the client has just uploaded it) is looked up on the
  * primary before it is 404. Rows the enrichment updates meanwhile are as fresh as the replica
- * (docs/decisions.md, "Reads from a replica").
+ * (docs/decisions/0049-reads-from-a-replica.md, "Reads from a replica").
  */
 export function listingRows(
   deps: Pick<Deps, 'reads'>,

@@ -229,7 +229,7 @@ export async function deliverWebhook(
 
   const body = JSON.stringify(cloudEvent(eshopId, event));
   const headers = {
-    // During a rotation's overlap window both secrets sign (docs/decisions.md, "Webhook secret rotation").
+    // During a rotation's overlap window both secrets sign (docs/decisions/0046-webhook-secret-rotation.md, "Webhook secret rotation").
     ...signedHeaders(
       target.previousSecret ? [target.secret, target.previousSecret] : [target.secret],
       webhookMessageId(eshopId, seq),

@@ -2,7 +2,7 @@
  * The webhook relay: moves committed events (the outbox, `events`) to delivery jobs. Per enabled
  * endpoint it reads the eshop's events after the endpoint's cursor (`last_seq`), queues one
  * `webhook-delivery` job per event of the endpoint's types under the deterministic id
- * `webhook-<endpoint>-<seq>`. Numbers have no gaps and commit in order (docs/decisions.md,
+ * `webhook-<endpoint>-<seq>`. Numbers have no gaps and commit in order (docs/decisions/0027-events-the-outbox-and-the-change.md,
  * "Events"), so "after the cursor" never skips one.
  *
  * PostgreSQL, not Redis, knows what is still to deliver: the cursor moves in the same transaction

@@ -117,7 +117,7 @@ export interface NewElementInput {
   sample?: SamplePart[];
 }
 
-/** Content POST: add a widget (`widget_id`, `position`, `json`) or reorder (`ord`); see decisions.md. */
+/** Content POST: add a widget (`widget_id`, `position`, `json`) or reorder (`ord`); see docs/decisions/0008-white-label-api-content-operations.md. */
 export const contentPostBody = Joi.object<ContentPostInput, true>({
   added: Joi.boolean().description('True for an add, false for a reorder (optional).'),
   widget_id: idSchema.description('Catalogue widget to add.'),

@@ -2,7 +2,7 @@
  * Optimistic concurrency of an entity's content: its version is served as the `ETag` of a
  * content read and of every content write's answer, and a write sent with `If-Match` is refused
  * (412 `content_version_mismatch`, nothing written) when the content has another version by the
- * time the write holds the content lock. Decisions: docs/decisions.md, "Content revisions".
+ * time the write holds the content lock. Decisions: docs/decisions/0037-content-revisions.md, "Content revisions".
  */
 import { ContentVersionMismatch } from '@catalogue/content-store';
 import { HttpError } from '@catalogue/http';

@@ -2,7 +2,7 @@
  * The editor's content operations on one registered entity: read, add, reorder, delete, the DOM
  * and copying widgets between entities. Every write goes through `saveEditorContent` in one
  * transaction, so each edit re-renders every language of the eshop and the catalogue lists
- * serve it at once. Decisions: docs/decisions.md, "White-label API: content operations".
+ * serve it at once. Decisions: docs/decisions/0008-white-label-api-content-operations.md, "White-label API: content operations".
  */
 import {
   copyWidgets,
@@ -50,7 +50,7 @@ export interface ContentTarget {
   ifMatch?: readonly number[];
   /**
    * Called in the edit's transaction with the content as answered (its widgets in the answer's
-   * language): an Idempotency-Key's outcome commits with the edit (docs/decisions.md).
+   * language): an Idempotency-Key's outcome commits with the edit (docs/decisions/0044-idempotency-outcomes-in-the-write.md).
    */
   recordOutcome?: (trx: Knex, content: VersionedContent) => Promise<void>;
 }

@@ -1,5 +1,5 @@
 /**
- * Drafts and publishing (an extension; docs/decisions.md, "Drafts and publishing"). In an eshop
+ * Drafts and publishing (an extension; docs/decisions/0080-drafts-and-publishing.md, "Drafts and publishing"). In an eshop
  * whose `publish_mode` is `draft`, every content write of the editor (and fill-design and
  * generation) stores a draft (libs/content-store `saveEditorContent`); the storefront reads keep
  * serving the published content until the draft is published here. Publishing renders and

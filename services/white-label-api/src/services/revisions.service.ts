@@ -3,7 +3,7 @@
  * import that recomposed it, a restore) stored the tree it wrote. Listing them, and restoring
  * one: the revision's tree becomes the content again, as a new revision of source `restore`
  * (rendered with the item's data as it is now). A restore refunds no credits. Decisions:
- * docs/decisions.md, "Content revisions".
+ * docs/decisions/0037-content-revisions.md, "Content revisions".
  */
 import type { ContentWidget, Language, v3 } from '@catalogue/content';
 import { contentRevisionsRepository, type Knex } from '@catalogue/db';
