@@ -67,13 +67,13 @@ async function startService(
   env: BenchEnv,
   databaseUrl: string,
   queuePrefix: string,
-  opts: { logLevel: 'info' | 'warn'; rateLimited: boolean },
+  opts: { logLevel: 'info' | 'warn'; rateLimited: boolean; root?: string },
   cleanup: Cleanup,
 ): Promise<ChildServer> {
   const port = await freePort();
   return startChild({
     name,
-    script: join(REPO_ROOT, 'services', 'catalogue-api', 'dist', 'main.js'),
+    script: join(opts.root ?? REPO_ROOT, 'services', 'catalogue-api', 'dist', 'main.js'),
     port,
     env: {
       DATABASE_URL: databaseUrl,
@@ -154,7 +154,13 @@ async function run(env: BenchEnv, cleanup: Cleanup): Promise<void> {
   const runId = `${process.pid}`;
   const queuePrefix = `catalogue-bench-auth-${runId}`;
   const { url, db } = await createBenchDatabase(env.databaseUrl, `catalogue_bench_auth_${runId}`, cleanup);
-  const prefixes = [queuePrefix, `${queuePrefix}-off`, `${queuePrefix}-warn`];
+  const prefixes = [
+    queuePrefix,
+    `${queuePrefix}-off`,
+    `${queuePrefix}-warn`,
+    `${queuePrefix}-before`,
+    `${queuePrefix}-before-off`,
+  ];
   for (const prefix of prefixes) {
     cleanup.defer(`delete Redis keys ${prefix}:*`, async () => void (await deleteKeys(env.redisUrl, prefix)));
   }
@@ -184,6 +190,29 @@ async function run(env: BenchEnv, cleanup: Cleanup): Promise<void> {
     { logLevel: 'warn', rateLimited: true },
     cleanup,
   );
+  // BENCH_AUTH_BEFORE: another built checkout of the project (the code before a change), whose
+  // service runs as two more sides, limiter on and off, for the change's before and after.
+  const beforeRoot = process.env.BENCH_AUTH_BEFORE || undefined;
+  const before = beforeRoot
+    ? {
+        on: await startService(
+          'catalogue-api-before',
+          env,
+          url,
+          prefixes[3]!,
+          { logLevel: 'info', rateLimited: true, root: beforeRoot },
+          cleanup,
+        ),
+        off: await startService(
+          'catalogue-api-before-no-limiter',
+          env,
+          url,
+          prefixes[4]!,
+          { logLevel: 'info', rateLimited: false, root: beforeRoot },
+          cleanup,
+        ),
+      }
+    : undefined;
   const basePort = await freePort();
   const baseline = await startChild({
     name: 'baseline',
@@ -255,18 +284,19 @@ async function run(env: BenchEnv, cleanup: Cleanup): Promise<void> {
   cleanup.defer('close Redis connection', async () => redis.disconnect());
   const load = loadavg().map((l) => l.toFixed(2));
   log(
-    `whoami: 5 sides, ${env.warmup} s warm-up each, then ${env.duration} s of each side in ${rounds} interleaved rounds…`,
+    `whoami: ${before ? 7 : 5} sides, ${env.warmup} s warm-up each, then ${env.duration} s of each side in ${rounds} interleaved rounds…`,
   );
-  const [on, off, base, unlogged, floored] = (await measureSides(
+  const [on, off, base, unlogged, floored, ...beforeSides] = (await measureSides(
     [
       spec('service, limiter on', limiterOn),
       spec('service, limiter off', limiterOff),
       spec('Koa + pg, cached', baseline),
       spec('service, limiter on, log warn', quiet),
       spec('Koa + pg, cached, with the required features', floor),
+      ...(before ? [spec('before: limiter on', before.on), spec('before: limiter off', before.off)] : []),
     ],
     { ...env, rounds, db, redis },
-  )) as [Measurement, Measurement, Measurement, Measurement, Measurement];
+  )) as [Measurement, Measurement, Measurement, Measurement, Measurement, ...Measurement[]];
   const loadAfter = loadavg().map((l) => l.toFixed(2));
 
   const rows = (ms: Measurement[]) =>
@@ -283,6 +313,13 @@ async function run(env: BenchEnv, cleanup: Cleanup): Promise<void> {
   /** a / b round by round: the median decides, min and max show the spread. */
   const perRound = (a: Measurement, b: Measurement) =>
     spread(a.rounds.map((r, i) => r.itemsPerSec / b.rounds[i]!.itemsPerSec));
+  /** The inverse ratio of Node CPU per request, round by round: a's throughput at equal CPU over b's. */
+  const perRoundCpu = (a: Measurement, b: Measurement) =>
+    spread(
+      a.rounds.map((r, i) =>
+        r.cpuNode && b.rounds[i]?.cpuNode ? b.rounds[i]!.cpuNode! / r.cpuNode : Number.NaN,
+      ),
+    );
   const offFloor = perRound(off, floored);
   const offRatio = perRound(off, base);
   const onRatio = perRound(on, base);
@@ -311,7 +348,7 @@ async function run(env: BenchEnv, cleanup: Cleanup): Promise<void> {
   log(
     table(
       ['side', 'req/s', 'per round', 'p50 ms', 'p99 ms', 'cpu ms/req: node', 'pg', 'redis'],
-      rows([on, off, base, unlogged, floored]),
+      rows([on, off, base, unlogged, floored, ...beforeSides]),
     ),
   );
   log('');
@@ -345,6 +382,22 @@ async function run(env: BenchEnv, cleanup: Cleanup): Promise<void> {
         // Without a target: what the features cost a bare handler, and the limiter to the floor.
         row('whoami, limiter on / floor', onFloor, 'ratio'),
         row('whoami, floor / Koa + pg', floorBase, 'ratio'),
+        // The same comparisons by Node CPU per request (b's over a's, round by round): on a
+        // machine busier than its cores the req/s ratios follow the scheduler, CPU less so.
+        row('whoami, by CPU: limiter off / floor', perRoundCpu(off, floored), 'ratio'),
+        row('whoami, by CPU: limiter off / Koa + pg', perRoundCpu(off, base), 'ratio'),
+        row('whoami, by CPU: limiter on / Koa + pg', perRoundCpu(on, base), 'ratio'),
+        // The change measured: this build against BENCH_AUTH_BEFORE's, side by side.
+        ...(beforeSides.length === 2
+          ? [
+              row('whoami, limiter on, after / before', perRound(on, beforeSides[0]!), 'ratio'),
+              row('whoami, limiter off, after / before', perRound(off, beforeSides[1]!), 'ratio'),
+              row('whoami, by CPU: limiter on, after / before', perRoundCpu(on, beforeSides[0]!), 'ratio'),
+              row('whoami, by CPU: limiter off, after / before', perRoundCpu(off, beforeSides[1]!), 'ratio'),
+              row('whoami, before: limiter off / floor', perRound(beforeSides[1]!, floored), 'ratio'),
+              row('whoami, before: limiter on / Koa + pg', perRound(beforeSides[0]!, base), 'ratio'),
+            ]
+          : []),
       ],
     ),
   );
@@ -361,6 +414,12 @@ async function run(env: BenchEnv, cleanup: Cleanup): Promise<void> {
     `Node CPU per request, service / floor: limiter off ${cpuRatio(off, floored)}, limiter on ${cpuRatio(on, floored)}; ` +
       `floor / Koa + pg ${cpuRatio(floored)}`,
   );
+  if (beforeSides.length === 2) {
+    log(
+      `Node CPU per request, before / Koa + pg: limiter off ${cpuRatio(beforeSides[1]!)}, limiter on ${cpuRatio(beforeSides[0]!)}; ` +
+        `after / before: limiter off ${cpuRatio(off, beforeSides[1]!)}, limiter on ${cpuRatio(on, beforeSides[0]!)}`,
+    );
+  }
   const busiest = Math.max(...[...load, ...loadAfter].map(Number));
   if (busiest > cpus().length) {
     log(
