@@ -60,6 +60,7 @@ type Handler = (ctx: Koa.Context) => Promise<void> | void;
 
 /** A JSON string of a value the line does not control (the path): escaped only when it must be. */
 const quoted = (text: string): string =>
+  // eslint-disable-next-line no-control-regex -- control characters are what JSON escapes
   /["\\\u0000-\u001f\ud800-\udfff]/.test(text) ? JSON.stringify(text) : `"${text}"`;
 
 export function createAuthFloorApp(pool: pg.Pool, cache: TokenCache): Koa {

@@ -19,7 +19,11 @@ import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { adminService } from '@catalogue/admin';
+import { loadConfig } from '@catalogue/config';
 import type { Knex } from '@catalogue/db';
+import { createRateLimitMetrics, createRateLimits, rateLimitHeaders } from '@catalogue/http';
+import { createLogger } from '@catalogue/logger';
+import { Registry } from 'prom-client';
 import {
   benchEnv,
   Cleanup,
@@ -27,6 +31,7 @@ import {
   createBenchDatabase,
   deleteKeys,
   freePort,
+  measureConcurrently,
   measureSides,
   REPO_ROOT,
   runBenchmark,
@@ -149,6 +154,49 @@ const headerText = (answer: Response): string =>
     .sort()
     .join('\n  ');
 
+/**
+ * The limiter alone, in this process, on the run's Redis: Node CPU µs per admission of a cached
+ * token with its RateLimit fields (what the service's limiter-on side adds per request), in
+ * `rounds` rounds of `calls` calls. Steadier than the sides' difference on a busy machine.
+ */
+async function limiterInProcess(
+  redisUrl: string,
+  queuePrefix: string,
+  rounds: number,
+  calls = 20_000,
+): Promise<number[]> {
+  const redis = new Redis(redisUrl);
+  try {
+    await redis.ping();
+    const config = loadConfig({
+      DATABASE_URL: 'postgres://127.0.0.1/unused',
+      QUEUE_PREFIX: queuePrefix,
+      RATE_LIMIT_READ_PER_MINUTE: '1000000',
+    });
+    const limits = createRateLimits(
+      redis,
+      config,
+      createRateLimitMetrics(new Registry()),
+      createLogger({ service: 'bench', level: 'silent' }),
+    );
+    const headers = new Map<string, string>();
+    const perCall: number[] = [];
+    for (let round = 0; round < rounds; round++) {
+      const started = process.cpuUsage();
+      for (let i = 0; i < calls; i++) {
+        const { counted } = await limits.admitToken('127.0.0.1', 'bench-token', 'read', null);
+        if (!counted?.allowed) throw new Error('the in-process limiter refused or failed open');
+        for (const [name, value] of Object.entries(rateLimitHeaders(counted))) headers.set(name, value);
+      }
+      const used = process.cpuUsage(started);
+      perCall.push((used.user + used.system) / calls);
+    }
+    return perCall;
+  } finally {
+    redis.disconnect();
+  }
+}
+
 async function run(env: BenchEnv, cleanup: Cleanup): Promise<void> {
   const rounds = process.env.BENCH_ROUNDS ? env.rounds : DEFAULT_ROUNDS;
   const runId = `${process.pid}`;
@@ -160,6 +208,7 @@ async function run(env: BenchEnv, cleanup: Cleanup): Promise<void> {
     `${queuePrefix}-warn`,
     `${queuePrefix}-before`,
     `${queuePrefix}-before-off`,
+    `${queuePrefix}-in-process`,
   ];
   for (const prefix of prefixes) {
     cleanup.defer(`delete Redis keys ${prefix}:*`, async () => void (await deleteKeys(env.redisUrl, prefix)));
@@ -283,10 +332,19 @@ async function run(env: BenchEnv, cleanup: Cleanup): Promise<void> {
   const redis = new Redis(env.redisUrl);
   cleanup.defer('close Redis connection', async () => redis.disconnect());
   const load = loadavg().map((l) => l.toFixed(2));
+  // BENCH_AUTH_AT_ONCE=1: every side loaded at the same time in each round, and the ratios taken
+  // from Node CPU per request (the sides then meet the same machine at the same moment; their
+  // throughput is shared, so it says nothing). For a machine busier than its cores, where
+  // back-to-back rounds drift apart.
+  const atOnce = process.env.BENCH_AUTH_AT_ONCE === '1';
   log(
-    `whoami: ${before ? 7 : 5} sides, ${env.warmup} s warm-up each, then ${env.duration} s of each side in ${rounds} interleaved rounds…`,
+    atOnce
+      ? `whoami: ${before ? 7 : 5} sides loaded at once, ${env.warmup} s warm-up, then ${env.duration} s in ${rounds} rounds…`
+      : `whoami: ${before ? 7 : 5} sides, ${env.warmup} s warm-up each, then ${env.duration} s of each side in ${rounds} interleaved rounds…`,
   );
-  const [on, off, base, unlogged, floored, ...beforeSides] = (await measureSides(
+  const [on, off, base, unlogged, floored, ...beforeSides] = (await (
+    atOnce ? measureConcurrently : measureSides
+  )(
     [
       spec('service, limiter on', limiterOn),
       spec('service, limiter off', limiterOff),
@@ -297,6 +355,7 @@ async function run(env: BenchEnv, cleanup: Cleanup): Promise<void> {
     ],
     { ...env, rounds, db, redis },
   )) as [Measurement, Measurement, Measurement, Measurement, Measurement, ...Measurement[]];
+  const limiterCalls = spread(await limiterInProcess(env.redisUrl, `${queuePrefix}-in-process`, rounds));
   const loadAfter = loadavg().map((l) => l.toFixed(2));
 
   const rows = (ms: Measurement[]) =>
@@ -310,16 +369,18 @@ async function run(env: BenchEnv, cleanup: Cleanup): Promise<void> {
         m.cpuPerRequest ? fixed(m.cpuPerRequest[k], 3) : '–',
       ),
     ]);
-  /** a / b round by round: the median decides, min and max show the spread. */
-  const perRound = (a: Measurement, b: Measurement) =>
-    spread(a.rounds.map((r, i) => r.itemsPerSec / b.rounds[i]!.itemsPerSec));
+  /** Over the rounds that could be measured (a round whose CPU could not be read is left out). */
+  const measured = (values: number[]) => spread(values.filter(Number.isFinite));
   /** The inverse ratio of Node CPU per request, round by round: a's throughput at equal CPU over b's. */
   const perRoundCpu = (a: Measurement, b: Measurement) =>
-    spread(
+    measured(
       a.rounds.map((r, i) =>
         r.cpuNode && b.rounds[i]?.cpuNode ? b.rounds[i]!.cpuNode! / r.cpuNode : Number.NaN,
       ),
     );
+  /** a / b round by round (by CPU per request when the sides ran at once): the median decides. */
+  const perRound = (a: Measurement, b: Measurement) =>
+    atOnce ? perRoundCpu(a, b) : measured(a.rounds.map((r, i) => r.itemsPerSec / b.rounds[i]!.itemsPerSec));
   const offFloor = perRound(off, floored);
   const offRatio = perRound(off, base);
   const onRatio = perRound(on, base);
@@ -328,7 +389,7 @@ async function run(env: BenchEnv, cleanup: Cleanup): Promise<void> {
   const onFloor = perRound(on, floored);
   const floorBase = perRound(floored, base);
   // The limiter's price: Node CPU per request with it on minus with it off, round by round.
-  const limiterUs = spread(
+  const limiterUs = measured(
     on.rounds.map((r, i) =>
       r.cpuNode !== undefined && off.rounds[i]?.cpuNode !== undefined
         ? (r.cpuNode - off.rounds[i]!.cpuNode!) * 1000
@@ -338,7 +399,8 @@ async function run(env: BenchEnv, cleanup: Cleanup): Promise<void> {
   log('');
   log(
     `auth benchmark: GET /api/v2/rest/whoami, ${env.connections} connections, ${env.duration} s per side ` +
-      `(${rounds} interleaved rounds) after a ${env.warmup} s warm-up; NODE_OPTIONS ${imageNodeOptions()}`,
+      `(${rounds} ${atOnce ? 'rounds, the sides loaded at once; ratios by Node CPU per request' : 'interleaved rounds'}) ` +
+      `after a ${env.warmup} s warm-up; NODE_OPTIONS ${imageNodeOptions()}`,
   );
   log(
     `machine: ${cpus().length} × ${cpus()[0]?.model.trim()}, Node ${process.version}; ` +
@@ -378,6 +440,14 @@ async function run(env: BenchEnv, cleanup: Cleanup): Promise<void> {
         row('whoami, limiter off / Koa + pg', offRatio, 'ratio', TARGET_OFF_BARE),
         row('whoami, limiter on / Koa + pg', onRatio, 'ratio', TARGET_ON_BARE),
         row('whoami, limiter Node CPU per request', limiterUs, 'µs', LIMITER_MAX_US, false, 1),
+        row(
+          'whoami, limiter in process (admission + RateLimit fields)',
+          limiterCalls,
+          'µs',
+          LIMITER_MAX_US,
+          false,
+          1,
+        ),
         row('whoami, access log cost (1 − info/warn)', logCost, 'ratio', LOG_COST_LIMIT, false),
         // Without a target: what the features cost a bare handler, and the limiter to the floor.
         row('whoami, limiter on / floor', onFloor, 'ratio'),
