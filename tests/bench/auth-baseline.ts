@@ -29,7 +29,7 @@ export const TOKEN_SQL =
   '"eshops"."enable_rich_snippet", "eshops"."review_required", ' +
   `to_char(eshops.licence_valid_until, 'YYYY-MM-DD') as licence_valid_until, ` +
   '"eshops"."rate_limit_per_minute", "eshops"."content_fallback", "eshops"."default_language", ' +
-  '"eshops"."created_at", "eshops"."updated_at" from "eshops" ' +
+  '"eshops"."publish_mode", "eshops"."created_at", "eshops"."updated_at" from "eshops" ' +
   'inner join "api_tokens" on "api_tokens"."eshop_id" = "eshops"."id" ' +
   'where "api_tokens"."token_hash" = $1 and "api_tokens"."revoked_at" is null limit $2';
 

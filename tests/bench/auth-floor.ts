@@ -1,49 +1,49 @@
 // The floor of the auth benchmark, run as its own process like the service: the bare baseline's
-// whoami (auth-baseline.ts: Koa, the pg Pool, the token cache) plus the cheapest correct
-// implementation of what every answer of the service must carry, each written the plainest way
-// Koa allows:
+// whoami (auth-baseline.ts: Koa, the pg Pool, the token cache) plus the cheapest honest
+// implementation of what every answer of the service must carry, in one Koa middleware:
 //
-// - security headers: helmet's, recorded once at start-up and set on every response (the
-//   service's own record, recordHelmet with API_HELMET_OPTIONS: the same twelve headers);
+// - security headers: helmet's, recorded once at start-up (the service's own record,
+//   recordHelmet with API_HELMET_OPTIONS: the same twelve headers) and set from that list;
 // - a request id: the caller's X-Request-Id when it is sane, else a random UUID, answered in the
 //   X-Request-Id header;
-// - one access line per request, with the service's fields (request_id, method, path, route,
-//   status, duration_ms, eshop_id) through the service's logger factory (@catalogue/logger's
-//   createLogger and fixedFieldsLogger) to standard output, a pipe the harness drains;
+// - one access line per request with the service's fields and text (level, time, service,
+//   request_id, method, path, route, status, duration_ms, eshop_id, msg), written by a plain
+//   template to an asynchronous destination on standard output (sonic-boom, not synchronous, the
+//   logger's bound on pending bytes), a pipe the harness drains;
 // - one sample of the service's histogram (createHttpMetrics: http_request_duration_seconds by
-//   method, route template and status);
-// - routing by @koa/router among as many routes as the catalogue API has: the paths and methods
-//   of its OpenAPI document (docs/openapi.yaml, generated from the routes), in one router, with
-//   allowedMethods() for 405/501;
-// - an error middleware: unknown routes and refused methods answered as JSON, any error a 500
-//   that names the request id.
+//   method, route template and status) through a label child cached per label set;
+// - routing by find-my-way among as many routes as the catalogue API has: the paths and methods
+//   of its OpenAPI document (docs/openapi.yaml, generated from the routes), with 405 (and
+//   `Allow`) for a path another method has, 501 for a method no route has, 404 otherwise;
+// - errors caught in the same frame: unknown routes and refused methods answered as JSON, any
+//   error a 500 that names the request id.
 //
 // No rate limiter, no concurrency limit, no tracing, no trusted-proxy handling, no body parser:
 // what the service does beyond these shows as its distance to this floor (docs/benchmarks.md).
+// auth.bench.ts checks before measuring that the floor answers whoami with the service's body
+// and the service's header fields and values (the date and the request id aside).
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import Router from '@koa/router';
+import FindMyWay from 'find-my-way';
 import Koa from 'koa';
 import type pg from 'pg';
 import { Registry } from 'prom-client';
+import SonicBoom from 'sonic-boom';
 import { parse } from 'yaml';
 import { API_HELMET_OPTIONS, createHttpMetrics, recordHelmet } from '@catalogue/http';
-import { createLogger, fixedFieldsLogger } from '@catalogue/logger';
+import { isoTime } from '@catalogue/logger';
 import { serve, whoamiHandler, type TokenCache } from './auth-baseline';
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 const METHODS = ['get', 'post', 'put', 'patch', 'delete'] as const;
-/** The bodies of what no handler answered (the router's 404, 405 and 501). */
-const EMPTY_ANSWERS: Record<number, string> = {
-  404: 'Not found',
-  405: 'Method not allowed',
-  501: 'Method not implemented',
-};
+const HTTP_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
 /** The catalogue API's share of the OpenAPI document (the white-label API and the editor's paths are another service's). */
 const CATALOGUE_PATH = /^\/(api\/v[12]\/|content\/|healthz$|readyz$|metrics$|docs)/;
+/** As @catalogue/logger's destination: lines past this many pending bytes are dropped. */
+const MAX_PENDING_LOG = 16 * 1024 * 1024;
 
-/** The catalogue API's routes as @koa/router paths (`{id}` → `:id`), with their methods. */
+/** The catalogue API's routes as router paths (`{id}` → `:id`), with their methods. */
 export function catalogueRoutes(): { path: string; methods: string[] }[] {
   const document = parse(readFileSync(join(__dirname, '..', '..', '..', 'docs', 'openapi.yaml'), 'utf8')) as {
     paths: Record<string, Record<string, unknown>>;
@@ -56,87 +56,95 @@ export function catalogueRoutes(): { path: string; methods: string[] }[] {
     }));
 }
 
-type FloorContext = Koa.ParameterizedContext<{ requestId: string; eshop?: { id: number } }> & {
-  _matchedRoute?: string | RegExp;
-};
+type Handler = (ctx: Koa.Context) => Promise<void> | void;
+
+/** A JSON string of a value the line does not control (the path): escaped only when it must be. */
+const quoted = (text: string): string =>
+  // eslint-disable-next-line no-control-regex -- control characters are what JSON escapes
+  /["\\\u0000-\u001f\ud800-\udfff]/.test(text) ? JSON.stringify(text) : `"${text}"`;
 
 export function createAuthFloorApp(pool: pg.Pool, cache: TokenCache): Koa {
   const app = new Koa();
   app.silent = true;
-  const access = fixedFieldsLogger(createLogger({ service: 'catalogue-api', level: 'info' }));
+  const out = new SonicBoom({ fd: 1, sync: false, maxLength: MAX_PENDING_LOG });
   const { requestDuration } = createHttpMetrics(new Registry());
+  const samples = new Map<string, { observe(value: number): void }>();
   const helmet = recordHelmet(API_HELMET_OPTIONS);
+  const removed = helmet.removed;
+  const headers = helmet.set;
 
-  app.use((ctx, next) => {
-    for (const name of helmet.removed) ctx.res.removeHeader(name);
-    for (const [name, value] of helmet.set) ctx.res.setHeader(name, value);
-    return next();
-  });
-  app.use(async (ctx: FloorContext, next) => {
-    const incoming = ctx.get('X-Request-Id');
-    const requestId = REQUEST_ID.test(incoming) ? incoming : randomUUID();
-    ctx.state.requestId = requestId;
-    ctx.set('X-Request-Id', requestId);
-    const started = process.hrtime.bigint();
-    try {
-      await next();
-    } finally {
-      const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-      const route = typeof ctx._matchedRoute === 'string' ? ctx._matchedRoute : 'unmatched';
-      requestDuration.observe({
-        labels: { method: ctx.method, route, status: String(ctx.status) },
-        value: seconds,
-      });
-      access.info(
-        {
-          request_id: requestId,
-          method: ctx.method,
-          path: ctx.path,
-          route,
-          status: ctx.status,
-          duration_ms: Math.round(seconds * 1e4) / 10,
-          eshop_id: ctx.state.eshop?.id,
-        },
-        'request',
-      );
+  const router = FindMyWay({ caseSensitive: false, ignoreTrailingSlash: true });
+  const routed = new Set<string>();
+  const whoami = whoamiHandler(pool, cache);
+  const notServed: Handler = (ctx) => {
+    // The floor answers whoami and readiness; the other routes are there for the matching.
+    ctx.status = 501;
+    ctx.body = { error: 'not served by the floor' };
+  };
+  const ready: Handler = async (ctx) => {
+    await pool.query('select 1');
+    ctx.body = { status: 'ready' };
+  };
+  for (const { path, methods } of catalogueRoutes()) {
+    for (const method of methods) {
+      const handler = path === '/api/v2/rest/whoami' ? whoami : path === '/readyz' ? ready : notServed;
+      router.on(method.toUpperCase() as 'GET', path, () => undefined, { handler, route: path });
+      routed.add(method.toUpperCase());
     }
-  });
-  app.use(async (ctx: FloorContext, next) => {
+  }
+
+  app.use(async (ctx) => {
+    const res = ctx.res;
+    for (let i = 0; i < removed.length; i++) res.removeHeader(removed[i]!);
+    for (let i = 0; i < headers.length; i++) res.setHeader(headers[i]![0], headers[i]![1]);
+    const incoming = ctx.req.headers['x-request-id'];
+    const requestId = typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
+    ctx.state.requestId = requestId;
+    res.setHeader('X-Request-Id', requestId);
+    const started = process.hrtime.bigint();
+    const method = ctx.method;
+    const path = ctx.path;
+    let route = 'unmatched';
     try {
-      await next();
-      const error = ctx.body === undefined || ctx.body === null ? EMPTY_ANSWERS[ctx.status] : undefined;
-      if (error) {
-        // Set explicitly: Koa turns its own default 404 into 200 when a body is set.
-        ctx.status = ctx.status as number;
-        ctx.body = { error };
+      const found = router.find(method as 'GET', path);
+      if (found) {
+        const store = found.store as { handler: Handler; route: string };
+        route = store.route;
+        ctx.params = found.params;
+        await store.handler(ctx);
+      } else if (!routed.has(method) && !HTTP_METHODS.includes(method)) {
+        route = 'method_not_implemented';
+        ctx.status = 501;
+        ctx.body = { error: 'Method not implemented' };
+      } else {
+        const allow = [...routed].filter((m) => router.find(m as 'GET', path));
+        if (allow.length > 0) {
+          route = 'method_not_allowed';
+          ctx.status = 405;
+          ctx.set('Allow', allow.join(', '));
+          ctx.body = { error: 'Method not allowed' };
+        } else {
+          ctx.status = 404;
+          ctx.body = { error: 'Not found' };
+        }
       }
     } catch {
       ctx.status = 500;
-      ctx.body = { error: 'Internal server error', request_id: ctx.state.requestId };
+      ctx.body = { error: 'Internal server error', request_id: requestId };
     }
+    const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+    const status = ctx.status;
+    const key = `${method} ${route} ${status}`;
+    let sample = samples.get(key);
+    if (!sample) samples.set(key, (sample = requestDuration.labels(method, route, String(status))));
+    sample.observe(seconds);
+    const eshop = (ctx.state as { eshop?: { id: number } }).eshop;
+    out.write(
+      `{"level":30${isoTime()},"service":"catalogue-api","request_id":"${requestId}","method":"${method}",` +
+        `"path":${quoted(path)},"route":"${route}","status":${status},` +
+        `"duration_ms":${Math.round(seconds * 1e4) / 10}${eshop ? `,"eshop_id":${eshop.id}` : ''},"msg":"request"}\n`,
+    );
   });
-
-  const router = new Router();
-  const whoami = whoamiHandler(pool, cache);
-  for (const { path, methods } of catalogueRoutes()) {
-    for (const method of methods) {
-      if (path === '/api/v2/rest/whoami') router.get(path, whoami);
-      else if (path === '/readyz') {
-        router.get(path, async (ctx) => {
-          await pool.query('select 1');
-          ctx.body = { status: 'ready' };
-        });
-      } else {
-        // The floor answers whoami and readiness; the other routes are there for the matching.
-        router.register(path, [method], (ctx: Koa.Context) => {
-          ctx.status = 501;
-          ctx.body = { error: 'not served by the floor' };
-        });
-      }
-    }
-  }
-  app.use(router.routes());
-  app.use(router.allowedMethods());
   return app;
 }
 

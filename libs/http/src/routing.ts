@@ -63,6 +63,7 @@ export function routePrefixes(router: AppRouter): string[] | undefined {
  * their matching (ctx.host, a regular expression per route) first.
  */
 export function routesByPrefix(router: AppRouter): Middleware<AppState, AppContext> {
+  rememberMatches(router);
   const routes = router.routes() as unknown as Middleware<AppState, AppContext>;
   // Worked out again when the router gains a route after being mounted.
   let layers = -1;
@@ -98,4 +99,32 @@ export function mayStartWith(text: string, prefix: string): boolean {
     if (c !== prefix.charCodeAt(i)) return false;
   }
   return true;
+}
+
+/** Method and path pairs whose match a router keeps at most (paths with ids are unbounded). */
+const MAX_REMEMBERED_MATCHES = 2_000;
+
+/**
+ * The router's `match(path, method)` (a regular expression per layer, in order) answered once
+ * per method and path: the answer depends on nothing else while the router's layers stay (it is
+ * worked out again when the router gains a layer). Each call gets its own `path` array, which
+ * the router hands to the request as `ctx.matched` and later routers append to.
+ */
+export function rememberMatches(router: AppRouter): void {
+  const match = router.match.bind(router);
+  const answers = new Map<string, ReturnType<AppRouter['match']>>();
+  let layers = router.stack.length;
+  router.match = (path, method) => {
+    if (router.stack.length !== layers) {
+      layers = router.stack.length;
+      answers.clear();
+    }
+    const key = `${method} ${path}`;
+    let answer = answers.get(key);
+    if (!answer) {
+      if (answers.size >= MAX_REMEMBERED_MATCHES) answers.clear();
+      answers.set(key, (answer = match(path, method)));
+    }
+    return { path: [...answer.path], pathAndMethod: answer.pathAndMethod, route: answer.route };
+  };
 }

@@ -180,6 +180,28 @@ describe('mountRouters', () => {
   });
 });
 
+describe("a router's remembered match", () => {
+  test('when the same path is asked again and later routers add their layers to ctx.matched, then each request sees the layers once', async () => {
+    const [, , , whoami, shared] = routers();
+    const seen: number[] = [];
+    const server = await listen((app) => {
+      mountRouters(app, [whoami!, shared!]);
+      // Reached when no route has the method: what the routers left in ctx.matched.
+      app.use((ctx) => {
+        seen.push((ctx as { matched?: unknown[] }).matched?.length ?? -1);
+      });
+    });
+    try {
+      for (let i = 0; i < 3; i += 1) await ask(server, 'POST', '/api/v2/rest/whoami');
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
+
+    // whoami's middleware and GET layers, shared's PUT layer: three, every time.
+    expect(seen).toEqual([3, 3, 3]);
+  });
+});
+
 describe('routePrefixes and mayStartWith', () => {
   test('when a router has literal routes, parameters or a prefix, then its prefixes are their literal starts in lower case', () => {
     const [health, docs, v1, whoami] = routers();

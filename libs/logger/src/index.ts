@@ -140,3 +140,108 @@ export function createLogger(opts: LoggerOptions, resolve?: (id: string) => stri
 export function fixedFieldsLogger(logger: Logger): Logger {
   return logger.child({}, { redact: { paths: [] } });
 }
+
+/** The fields of an access line, in the order they are written. */
+export interface AccessLine {
+  request_id: string;
+  method: string;
+  path: string;
+  route: string;
+  status: number;
+  duration_ms: number;
+  eshop_id?: number | undefined;
+  shed?: string | undefined;
+}
+
+/** Writes one access line, at `debug` when `quiet` (probes) and `info` otherwise. */
+export type AccessLog = (line: AccessLine, quiet: boolean) => void;
+
+/** A JSON string, escaped only when it has to be (what pino's own string writer does). */
+function jsonString(text: string): string {
+  // eslint-disable-next-line no-control-regex -- control characters are what JSON escapes
+  return /["\\\u0000-\u001f\ud800-\udfff]/.test(text) ? JSON.stringify(text) : `"${text}"`;
+}
+
+/**
+ * The access log's writer: the line pino writes for `logger.info(line, 'request')` (level, time,
+ * the logger's bindings, the active span's ids, the fields in their order, `msg`), built by a
+ * template from the fields it knows and written to the logger's own destination, without pino's
+ * generic serialisation of an object per line. test/logger.test.ts compares its lines with pino's
+ * for the same fields. A logger whose lines pino shapes otherwise (formatters, hooks, a message
+ * prefix, a multistream) gets pino's own call.
+ */
+export function accessLog(logger: Logger): AccessLog {
+  const internals = logger as unknown as Record<symbol, unknown>;
+  const stream = internals[pino.symbols.streamSym] as { write(line: string): unknown } & Record<
+    symbol,
+    unknown
+  >;
+  const formatters = internals[pino.symbols.formattersSym] as { level?: unknown; log?: unknown } | undefined;
+  const hooks = internals[pino.symbols.hooksSym] as
+    { logMethod?: unknown; streamWrite?: unknown } | undefined;
+  const plain =
+    typeof stream?.write === 'function' &&
+    !stream[Symbol.for('pino.metadata')] &&
+    !internals[SYMBOLS.msgPrefixSym!] &&
+    internals[pino.symbols.messageKeySym] === 'msg' &&
+    !internals[pino.symbols.nestedKeySym] &&
+    !internals[SYMBOLS.mixinMergeStrategySym!] &&
+    Object.keys(internals[pino.symbols.serializersSym] as object).every((key) => !ACCESS_KEYS.has(key)) &&
+    (!formatters || (isDefault(formatters.level, 'level') && isDefault(formatters.log, 'log'))) &&
+    (!hooks || (!hooks.logMethod && !hooks.streamWrite));
+  if (!plain) {
+    const fallback = fixedFieldsLogger(logger);
+    return (line, quiet) => (quiet ? fallback.debug(line, 'request') : fallback.info(line, 'request'));
+  }
+  const time = internals[pino.symbols.timeSym] as () => string;
+  const mixin = internals[pino.symbols.mixinSym] as ((obj: object, level: number) => object) | undefined;
+  const bindings = internals[pino.symbols.chindingsSym] as string;
+  const EMPTY = {};
+  return (line, quiet) => {
+    const level = quiet ? 20 : 30;
+    if (logger.levelVal > level) return;
+    let text = `{"level":${level}${time()}${bindings}`;
+    if (mixin) {
+      const extra = mixin(EMPTY, level) as Record<string, unknown>;
+      for (const key in extra) {
+        const value = extra[key];
+        if (value !== undefined && !(key in line)) text += `,"${key}":${JSON.stringify(value)}`;
+      }
+    }
+    text +=
+      `,"request_id":${jsonString(line.request_id)},"method":${jsonString(line.method)}` +
+      `,"path":${jsonString(line.path)},"route":${jsonString(line.route)},"status":${line.status}` +
+      `,"duration_ms":${line.duration_ms}`;
+    if (line.eshop_id !== undefined) text += `,"eshop_id":${line.eshop_id}`;
+    if (line.shed !== undefined) text += `,"shed":${jsonString(line.shed)}`;
+    stream.write(`${text},"msg":"request"}\n`);
+  };
+}
+
+/** pino's symbols, those its types leave out included. */
+const SYMBOLS = pino.symbols as unknown as Record<string, symbol | undefined>;
+
+const ACCESS_KEYS = new Set([
+  'request_id',
+  'method',
+  'path',
+  'route',
+  'status',
+  'duration_ms',
+  'eshop_id',
+  'shed',
+]);
+
+/** Whether a formatter is pino's default one (pino names them `level` and `log` bindings). */
+function isDefault(formatter: unknown, name: string): boolean {
+  return (
+    formatter === undefined || (typeof formatter === 'function' && DEFAULT_FORMATTERS[name] === formatter)
+  );
+}
+
+/** pino's default formatters, as a logger without formatters of its own carries them. */
+const DEFAULT_FORMATTERS: Record<string, unknown> = (() => {
+  const probe = pino({ level: 'silent' }) as unknown as Record<symbol, { level: unknown; log: unknown }>;
+  const f = probe[pino.symbols.formattersSym]!;
+  return { level: f.level, log: f.log };
+})();

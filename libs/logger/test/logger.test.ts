@@ -1,5 +1,12 @@
 import pino from 'pino';
-import { createLogger, fixedFieldsLogger, isoTime, prettyAvailable } from '@catalogue/logger';
+import {
+  accessLog,
+  createLogger,
+  fixedFieldsLogger,
+  isoTime,
+  prettyAvailable,
+  type AccessLine,
+} from '@catalogue/logger';
 
 const missing = (id: string): string => {
   throw Object.assign(new Error(`Cannot find module '${id}'`), { code: 'MODULE_NOT_FOUND' });
@@ -66,5 +73,109 @@ describe('isoTime', () => {
     const time = Date.parse((JSON.parse(lines[0]!) as { time: string }).time);
     expect(time).toBeGreaterThanOrEqual(before);
     expect(time).toBeLessThanOrEqual(Date.now());
+  });
+});
+
+describe('accessLog', () => {
+  const lines: AccessLine[] = [
+    {
+      request_id: 'r-1',
+      method: 'GET',
+      path: '/api/v2/rest/whoami',
+      route: '/api/v2/rest/whoami',
+      status: 200,
+      duration_ms: 0.4,
+      eshop_id: 7,
+    },
+    {
+      request_id: 'r-2',
+      method: 'POST',
+      path: '/x"y\\z',
+      route: 'unmatched',
+      status: 404,
+      duration_ms: 12,
+      eshop_id: undefined,
+    },
+    {
+      request_id: 'r-3',
+      method: 'GET',
+      path: '/p\u0001\u00e9\ud800',
+      route: 'before_routing',
+      status: 503,
+      duration_ms: 1.5,
+      shed: 'database_queue',
+    },
+    {
+      request_id: 'r-4',
+      method: 'PROPFIND',
+      path: '/čeština/ü',
+      route: 'method_not_implemented',
+      status: 501,
+      duration_ms: 0,
+    },
+  ];
+  /** The same lines through pino's own call and through accessLog, at one moment. */
+  const both = (make: (write: (line: string) => void) => pino.Logger, quiet = false) => {
+    jest.spyOn(Date, 'now').mockReturnValue(Date.UTC(2026, 10, 26, 10, 0, 0, 42));
+    const ours: string[] = [];
+    const pinos: string[] = [];
+    const write = accessLog(make((line) => void ours.push(line)));
+    const reference = fixedFieldsLogger(make((line) => void pinos.push(line)));
+    for (const line of lines) {
+      write(line, quiet);
+      if (quiet) reference.debug(line, 'request');
+      else reference.info(line, 'request');
+    }
+    jest.restoreAllMocks();
+    return { ours, pinos };
+  };
+
+  it("when the service's logger writes access lines, then each is byte for byte pino's line for the same fields", () => {
+    const { ours, pinos } = both((write) =>
+      createLogger({ service: 'api', level: 'info', destination: { write } }),
+    );
+
+    expect(ours).toHaveLength(4);
+    expect(ours).toEqual(pinos);
+  });
+
+  it("when probes' lines are written at debug, then they are pino's debug lines, and none below the level", () => {
+    const debug = both(
+      (write) => createLogger({ service: 'api', level: 'debug', destination: { write } }),
+      true,
+    );
+    const info = both(
+      (write) => createLogger({ service: 'api', level: 'info', destination: { write } }),
+      true,
+    );
+
+    expect(debug.ours).toHaveLength(4);
+    expect(debug.ours).toEqual(debug.pinos);
+    expect(info.ours).toEqual([]);
+  });
+
+  it("when the logger has bindings and a mixin (the active span's ids), then they are in pino's place", () => {
+    const { ours, pinos } = both((write) =>
+      pino(
+        {
+          level: 'info',
+          base: { service: 'api' },
+          mixin: () => ({ trace_id: 'a'.repeat(32), span_id: 'b'.repeat(16) }),
+        },
+        { write },
+      ).child({ component: 'http' }),
+    );
+
+    expect(ours[0]).toContain(`"trace_id":"${'a'.repeat(32)}"`);
+    expect(ours).toEqual(pinos);
+  });
+
+  it("when a logger shapes its lines otherwise (a formatter), then pino's own call writes them", () => {
+    const { ours, pinos } = both((write) =>
+      pino({ level: 'info', formatters: { level: (label) => ({ severity: label }) } }, { write }),
+    );
+
+    expect(ours[0]).toContain('"severity":"info"');
+    expect(ours).toEqual(pinos);
   });
 });

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Middleware } from 'koa';
-import { fixedFieldsLogger, type Logger } from '@catalogue/logger';
+import { accessLog, type Logger } from '@catalogue/logger';
 import { activeSpan, exemplarOf } from '@catalogue/tracing';
 import type { AppContext, AppState } from '../types';
 import type { ShedRecorder } from './concurrency';
@@ -33,13 +33,15 @@ export function observe(
   templates: ReadonlySet<string>,
   shedRecorder: ShedRecorder,
 ): Middleware<AppState, AppContext> {
-  // The line below holds only the fields it names: no header, body or query to redact.
-  const access = fixedFieldsLogger(logger);
+  // The line holds only the fields it names (no header, body or query to redact), written by a
+  // template as pino would write it (accessLog).
+  const access = accessLog(logger);
+  const samples = durationSamples(metrics);
   return async (ctx, next) => {
-    const incoming = ctx.get('X-Request-Id');
-    const requestId = REQUEST_ID.test(incoming) ? incoming : randomUUID();
+    const incoming = ctx.req.headers['x-request-id'];
+    const requestId = typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
     ctx.state.requestId = requestId;
-    ctx.set('X-Request-Id', requestId);
+    ctx.res.setHeader('X-Request-Id', requestId);
     const started = process.hrtime.bigint();
     try {
       await next();
@@ -54,11 +56,7 @@ export function observe(
             : BEFORE_ROUTING;
       // nginx's "client closed request": the client left, the server did not fail.
       const status = ctx.state.clientClosed ? CLIENT_CLOSED_REQUEST : ctx.status;
-      metrics.requestDuration.observe({
-        labels: { method: ctx.method, route, status: String(status) },
-        value: seconds,
-        exemplarLabels: exemplarOf() as Record<string, never>,
-      });
+      samples(ctx.method, route, status, seconds);
       // The request's server span (traceRequests) is named by its route template, as the
       // metric's label is: `GET /api/v2/rest/products` rather than `GET`.
       const span = activeSpan();
@@ -69,19 +67,52 @@ export function observe(
       }
       const shed = ctx.state.shed;
       if (shed) shedRecorder.record(shed);
-      const line: Record<string, unknown> = {
-        request_id: requestId,
-        method: ctx.method,
-        path: ctx.path,
-        route,
-        status,
-        duration_ms: Math.round(seconds * 1e4) / 10,
-        eshop_id: ctx.state.eshop?.id,
-      };
-      // Last, as before; no object spread of an empty one on every other request.
-      if (shed) line.shed = shed;
-      if (QUIET_PATHS.has(ctx.path)) access.debug(line, 'request');
-      else access.info(line, 'request');
+      const path = ctx.path;
+      access(
+        {
+          request_id: requestId,
+          method: ctx.method,
+          path,
+          route,
+          status,
+          duration_ms: Math.round(seconds * 1e4) / 10,
+          eshop_id: ctx.state.eshop?.id,
+          shed,
+        },
+        QUIET_PATHS.has(path),
+      );
     }
+  };
+}
+
+/** Label sets whose child a process keeps at most (methods are the client's: bounded here). */
+const MAX_CACHED_SAMPLES = 1_000;
+
+/**
+ * One duration sample per request: through the histogram's child of the label set, kept per
+ * label set, when the request's trace is not sampled (most); with the sampled trace's id as the
+ * bucket's exemplar otherwise (prom-client's exemplar path takes the labels as an object).
+ */
+function durationSamples(
+  metrics: HttpMetrics,
+): (method: string, route: string, status: number, seconds: number) => void {
+  const children = new Map<string, { observe(value: number): void }>();
+  return (method, route, status, seconds) => {
+    const exemplar = exemplarOf();
+    if (exemplar.trace_id !== undefined) {
+      metrics.requestDuration.observe({
+        labels: { method, route, status: String(status) },
+        value: seconds,
+        exemplarLabels: exemplar as Record<string, never>,
+      });
+      return;
+    }
+    const key = `${method} ${route} ${status}`;
+    let child = children.get(key);
+    if (!child) {
+      if (children.size >= MAX_CACHED_SAMPLES) children.clear();
+      children.set(key, (child = metrics.requestDuration.labels(method, route, String(status))));
+    }
+    child.observe(seconds);
   };
 }

@@ -193,55 +193,121 @@ export function authFailureLimiter(store: LimiterStore, settings: Settings) {
 }
 
 /**
- * The failed-authentication check and the token's count as one script (KEYS: the address's
- * auth-failure key, the token's budget key; ARGV: failures allowed, points to count, the token
- * window in seconds). The read is `authFailureBlock`'s (blocked when the count reached the
- * budget; the count and its PTTL returned); the count is rate-limiter-flexible's own script for
- * `RateLimiterRedis.consume` (SET NX EX, INCRBY, PTTL, EXPIRE when the key had none), run only
- * when not blocked. Returns {1 blocked | 0, count, pttl}.
+ * The failed-authentication check and a reservation of the token's budget as one script (KEYS:
+ * the address's auth-failure key, the token's budget key; ARGV: failures allowed, the budget's
+ * points, the points wanted, the token window in seconds). The read is `authFailureBlock`'s
+ * (blocked when the count reached the budget; the count and its PTTL returned). Unless blocked,
+ * it counts up to `wanted` of what is left of the budget at once, with rate-limiter-flexible's
+ * own statements for `RateLimiterRedis.consume` (SET NX EX, INCRBY, PTTL, EXPIRE when the key had
+ * none); with nothing left it counts one, as the library counts a refused request. `wanted` 0:
+ * the failure check alone, nothing counted. Returns {1 blocked | 0, count, pttl, granted}.
  */
 const ADMIT_TOKEN_SCRIPT = `
 local failures = tonumber(redis.call('get', KEYS[1]) or '0')
 if failures >= tonumber(ARGV[1]) then
-  return {1, failures, redis.call('pttl', KEYS[1])}
+  return {1, failures, redis.call('pttl', KEYS[1]), 0}
 end
-redis.call('set', KEYS[2], 0, 'EX', ARGV[3], 'NX')
-local consumed = redis.call('incrby', KEYS[2], ARGV[2])
+local wanted = tonumber(ARGV[3])
+if wanted == 0 then
+  return {0, 0, 0, 0}
+end
+redis.call('set', KEYS[2], 0, 'EX', ARGV[4], 'NX')
+local left = tonumber(ARGV[2]) - tonumber(redis.call('get', KEYS[2]))
+local granted = math.max(0, math.min(wanted, left))
+local consumed = redis.call('incrby', KEYS[2], math.max(granted, 1))
 local ttl = redis.call('pttl', KEYS[2])
 if ttl == -1 then
-  redis.call('expire', KEYS[2], ARGV[3])
-  ttl = 1000 * ARGV[3]
+  redis.call('expire', KEYS[2], ARGV[4])
+  ttl = 1000 * ARGV[4]
 end
-return {0, consumed, ttl}
+return {0, consumed, ttl, granted}
 `;
 
 /** The client with the script defined (ioredis `defineCommand`: EVALSHA, EVAL when not loaded). */
 type AdmitClient = RedisClient & {
-  ccsAdmitToken(failureKey: string, tokenKey: string, ...args: string[]): Promise<[number, number, number]>;
+  ccsAdmitToken(
+    failureKey: string,
+    tokenKey: string,
+    ...args: string[]
+  ): Promise<[number, number, number, number]>;
 };
 
 /**
- * `authFailureBlock` then `consumeToken` in one Redis round trip, or undefined on a Redis
- * Cluster: a script's keys must share a hash slot there, and the limiter's keys carry no hash
- * tag (they spread over the masters), so a cluster keeps the two calls.
+ * The share of a token's budget one process reserves in Redis at a time (at least 1 point) and
+ * then hands out without asking Redis (docs/decisions: "A local allowance of the token budgets").
+ */
+export const LOCAL_SHARE = 0.01;
+/**
+ * How long an address found not blocked by failed authentications stays so without asking
+ * Redis again: failures recorded by other processes block it here this much later at most.
+ */
+export const BLOCK_CHECK_MS = 1_000;
+/** Tokens and addresses whose local state a process keeps at most (the oldest go first). */
+const MAX_LOCAL_ENTRIES = 10_000;
+
+/** A token's reservation in this process: what is left of it, the count it left in Redis, until when. */
+interface Allowance {
+  left: number;
+  /** The budget's count in Redis after this process's last reservation. */
+  counted: number;
+  /** When the window of the reservation ends (local clock, taken before the script ran). */
+  endsAt: number;
+  /** The reservation under way, which requests finding nothing left wait for. */
+  pending: Promise<void> | undefined;
+}
+
+/** Set of a Map, the oldest inserted going first past the bound. */
+function remember<K, V>(map: Map<K, V>, key: K, value: V): void {
+  if (map.size >= MAX_LOCAL_ENTRIES && !map.has(key)) map.delete(map.keys().next().value as K);
+  map.set(key, value);
+}
+
+export interface TokenAdmission {
+  (address: string, tokenHash: string, budget: Budget): Promise<Admission>;
+  /** Forgets that `address` was found not blocked (a failed authentication was just recorded). */
+  recheck(address: string): void;
+}
+
+/**
+ * `authFailureBlock` then `consumeToken`, decided mostly in this process: the first request of a
+ * token reserves a share of its budget in Redis (`LOCAL_SHARE`, with the address's failure check,
+ * in one script) and the next ones use it up here; the address's check is asked again at most
+ * every `BLOCK_CHECK_MS`; a budget found used up is refused here until its window ends. Every
+ * admitted request was counted in Redis before it was admitted, so the shared budget is never
+ * exceeded; what other processes hold reserved and unused (at most a share each) is refused
+ * early. Undefined on a Redis Cluster: a script's keys must share a hash slot there, and the
+ * limiter's keys carry no hash tag (they spread over the masters), so a cluster keeps the two
+ * calls.
  */
 export function admitScript(
   redis: RedisClient,
   store: LimiterStore,
   settings: Settings,
   authFailure: Budget,
-): ((address: string, tokenHash: string, budget: Budget) => Promise<Admission>) | undefined {
+): TokenAdmission | undefined {
   if ((redis as { isCluster?: boolean }).isCluster) return undefined;
   const admitClient = redis as AdmitClient;
   admitClient.defineCommand('ccsAdmitToken', { numberOfKeys: 2, lua: ADMIT_TOKEN_SCRIPT });
   const { metrics, logger } = store;
+  const allowances = new Map<string, Allowance>();
+  /** Address → until when it counts as not blocked; blocked ones → their refusal, until it ends. */
+  const clearUntil = new Map<string, number>();
+  const blockedUntil = new Map<string, { decision: RateLimitDecision; endsAt: number }>();
+  const counters = new Map<string, { inc(): void }>();
+  const count = (policy: Policy, decision: 'allowed' | 'limited' | 'failed_open'): void => {
+    const key = `${policy}:${decision}`;
+    let counter = counters.get(key);
+    if (!counter) counters.set(key, (counter = metrics.decisions.labels(policy, decision)));
+    counter.inc();
+  };
 
   /** The script, refused at once when Redis is not connected and after `redisTimeoutMs` (as RLWrapperTimeouts). */
   const runAdmit = (
     address: string,
     tokenHash: string,
     budget: Budget,
-  ): Promise<[number, number, number]> => {
+    wanted: number,
+  ): Promise<[number, number, number, number]> => {
     if (redis.status !== 'ready') return Promise.reject(new Error('Redis connection is not ready'));
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => reject(new Error('Operation timed out')), settings.redisTimeoutMs);
@@ -250,7 +316,8 @@ export function admitScript(
           `${store.keyPrefix(authFailure.policy)}:${address}`,
           `${store.keyPrefix(budget.policy)}:${tokenHash}`,
           String(authFailure.points),
-          '1',
+          String(budget.points),
+          String(wanted),
           String(budget.windowSeconds),
         )
         .then(resolve, reject)
@@ -258,32 +325,112 @@ export function admitScript(
     });
   };
 
-  return async (address, tokenHash, budget) => {
+  /** Both checks would have failed open: both are counted so. */
+  const failOpen = (err: unknown, budget: Budget): Admission => {
+    store.setFailingOpen(true);
+    for (const policy of [authFailure.policy, budget.policy]) {
+      count(policy, 'failed_open');
+      logger.debug({ err: (err as Error).message, policy }, 'rate limiter failed open');
+    }
+    return { blocked: undefined, counted: undefined };
+  };
+
+  /**
+   * Asks Redis: the address's failures and, when `reserve`, a new share of the token's budget.
+   * Resolves with the address's refusal when it is blocked; a Redis failure rejects.
+   */
+  const synchronise = async (
+    address: string,
+    tokenHash: string,
+    budget: Budget,
+    key: string,
+    reserve: boolean,
+  ): Promise<RateLimitDecision | undefined> => {
+    const sentAt = Date.now();
+    const wanted = reserve ? Math.max(1, Math.floor(budget.points * LOCAL_SHARE)) : 0;
+    const [blocked, points, pttl, granted] = await runAdmit(address, tokenHash, budget, wanted);
+    store.setFailingOpen(false);
+    if (blocked) {
+      clearUntil.delete(address);
+      const decision = decisionOf(authFailure, new RateLimiterRes(0, pttl, points), false);
+      remember(blockedUntil, address, { decision, endsAt: sentAt + Math.max(0, pttl) });
+      return decision;
+    }
+    blockedUntil.delete(address);
+    remember(clearUntil, address, sentAt + BLOCK_CHECK_MS);
+    if (reserve) {
+      const allowance = allowances.get(key);
+      const left = granted + (allowance && allowance.endsAt > sentAt ? allowance.left : 0);
+      const next = { left, counted: points, endsAt: sentAt + pttl };
+      // A share still running in this window keeps what it had left: both were counted.
+      if (allowance) Object.assign(allowance, next);
+      else remember(allowances, key, { ...next, pending: undefined });
+    }
+    return undefined;
+  };
+
+  const admit = async (address: string, tokenHash: string, budget: Budget): Promise<Admission> => {
+    if (redis.status !== 'ready') return failOpen(new Error('Redis connection is not ready'), budget);
+    const key = `${budget.policy}:${budget.points}:${budget.windowSeconds}:${tokenHash}`;
     try {
-      const [blocked, points, pttl] = await runAdmit(address, tokenHash, budget);
-      store.setFailingOpen(false);
-      if (blocked) {
-        // authFailureBlock's decision and metric (a block is counted, an allowed read is not).
-        metrics.decisions.inc({ policy: authFailure.policy, decision: 'limited' });
-        return {
-          blocked: decisionOf(authFailure, new RateLimiterRes(0, pttl, points), false),
-          counted: undefined,
-        };
+      for (;;) {
+        const now = Date.now();
+        const blocked = blockedUntil.get(address);
+        if (blocked && blocked.endsAt > now) {
+          // authFailureBlock's decision and metric (a block is counted, an allowed read is not).
+          count(authFailure.policy, 'limited');
+          const resetSeconds = Math.max(1, Math.ceil((blocked.endsAt - now) / 1000));
+          return { blocked: { ...blocked.decision, resetSeconds }, counted: undefined };
+        }
+        const allowance = allowances.get(key);
+        if (allowance?.pending) {
+          await allowance.pending;
+          continue;
+        }
+        const current = allowance !== undefined && allowance.endsAt > now;
+        const clear = (clearUntil.get(address) ?? 0) > now;
+        if (clear && current && (allowance.left > 0 || allowance.counted >= budget.points)) {
+          const allowed = allowance.left > 0;
+          if (allowed) allowance.left -= 1;
+          count(budget.policy, allowed ? 'allowed' : 'limited');
+          return {
+            blocked: undefined,
+            counted: {
+              policy: budget.policy,
+              limit: budget.points,
+              windowSeconds: budget.windowSeconds,
+              remaining: Math.max(0, budget.points - allowance.counted + allowance.left),
+              resetSeconds: Math.max(1, Math.ceil((allowance.endsAt - now) / 1000)),
+              allowed,
+            },
+          };
+        }
+        // The address's check only, when the token still has a share here; else a new share too.
+        // Requests of the token meanwhile wait for it rather than ask Redis again.
+        const reserve = !(current && allowance.left > 0);
+        const sync = synchronise(address, tokenHash, budget, key, reserve);
+        let entry = allowance;
+        if (!entry)
+          remember(allowances, key, (entry = { left: 0, counted: 0, endsAt: 0, pending: undefined }));
+        const pending = sync.then(
+          () => undefined,
+          () => undefined,
+        );
+        entry.pending = pending;
+        void pending.then(() => {
+          if (entry.pending === pending) entry.pending = undefined;
+        });
+        const refusal = await sync;
+        if (refusal) {
+          count(authFailure.policy, 'limited');
+          return { blocked: refusal, counted: undefined };
+        }
       }
-      const allowed = points <= budget.points; // rate-limiter-flexible rejects above the points
-      metrics.decisions.inc({ policy: budget.policy, decision: allowed ? 'allowed' : 'limited' });
-      return {
-        blocked: undefined,
-        counted: decisionOf(budget, new RateLimiterRes(0, pttl, points), allowed),
-      };
     } catch (err) {
-      // Both calls would have failed open: both are counted so.
-      store.setFailingOpen(true);
-      for (const policy of [authFailure.policy, budget.policy]) {
-        metrics.decisions.inc({ policy, decision: 'failed_open' });
-        logger.debug({ err: (err as Error).message, policy }, 'rate limiter failed open');
-      }
-      return { blocked: undefined, counted: undefined };
+      return failOpen(err, budget);
     }
   };
+  return Object.assign(admit, {
+    recheck: (address: string) => void clearUntil.delete(address),
+  });
 }

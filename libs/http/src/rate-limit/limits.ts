@@ -56,9 +56,11 @@ export interface RateLimits {
   /** Counts a failed authentication of the address. */
   recordAuthFailure(address: string): Promise<MaybeDecision>;
   /**
-   * `authFailureBlock` and, unless the address is blocked, `consumeToken`, in one Redis round
-   * trip (one script): what every request of a known token pays. Same decisions, same keys,
-   * same metrics as the two calls in sequence.
+   * `authFailureBlock` and, unless the address is blocked, `consumeToken`: what every request of
+   * a known token pays. Decided mostly in the process, from a share of the token's budget
+   * reserved in Redis together with the address's check in one script (admitScript, "A local
+   * allowance of the token budgets" in docs/decisions): the same keys and metrics; the shared
+   * budget is never exceeded, and `remaining` is this process's view.
    */
   admitToken(
     address: string,
@@ -118,7 +120,11 @@ export function createRateLimits(
     consumeToken: (tokenHash, bucket, override) => tokens.consume(tokenHash, bucket, override),
     consumeAnonymous: addressLimiter(store, anonymous),
     consumePreflight: addressLimiter(store, preflight),
-    recordAuthFailure: authFailures.record,
+    recordAuthFailure: (address) => {
+      // The address may be blocked now: its next token request asks Redis again.
+      admitInOneScript?.recheck(address);
+      return authFailures.record(address);
+    },
     authFailureBlock: authFailures.block,
     admitToken: async (address, tokenHash, bucket, override) => {
       if (admitInOneScript) return admitInOneScript(address, tokenHash, tokens.budget(bucket, override));
