@@ -50,6 +50,8 @@ export function boundHeap(
 ): void {
   const missing = missingHeapFlags(proc.execArgv, proc.env.NODE_OPTIONS);
   if (!missing.length) return;
+  // process.execve is experimental (stability 1) on Node 24: detected here, not assumed.
+  // eslint-disable-next-line n/no-unsupported-features/node-builtins
   if (typeof proc.execve !== 'function') {
     const limit = Math.round(getHeapStatistics().heap_size_limit / 2 ** 20);
     stderr(
@@ -58,5 +60,6 @@ export function boundHeap(
     );
     return;
   }
+  // eslint-disable-next-line n/no-unsupported-features/node-builtins
   proc.execve(proc.execPath, [proc.execPath, ...missing, ...proc.execArgv, ...proc.argv.slice(1)], proc.env);
 }

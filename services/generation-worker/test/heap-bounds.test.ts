@@ -18,12 +18,16 @@ describe('missingHeapFlags', () => {
     const { readFile } = await import('node:fs/promises');
     const dockerfile = await readFile(`${__dirname}/../../../docker/Dockerfile`, 'utf8');
     const image = /^ENV NODE_OPTIONS="([^"]*)"$/m.exec(dockerfile)?.[1]?.split(' ');
-    expect(image?.sort()).toEqual(Object.entries(HEAP_FLAGS).map(([f, v]) => `${f}=${v}`).sort());
+    expect(image?.sort()).toEqual(
+      Object.entries(HEAP_FLAGS)
+        .map(([f, v]) => `${f}=${v}`)
+        .sort(),
+    );
   });
 });
 
 describe('boundHeap', () => {
-  const started = (execArgv: string[], env: NodeJS.ProcessEnv, execve?: jest.Mock) => ({
+  const started = (execArgv: string[], env: NodeJS.ProcessEnv, execve?: jest.Mock<never>) => ({
     execArgv,
     argv: ['/usr/bin/node', '/app/services/generation-worker/dist/main.js', '--x'],
     env,
@@ -32,7 +36,7 @@ describe('boundHeap', () => {
   });
 
   test('when started without the flags, then it replaces itself with the same command plus them', () => {
-    const execve = jest.fn();
+    const execve = jest.fn<never, unknown[]>();
     const env = { DATABASE_URL: 'postgres://db' };
     boundHeap(started(['--cpu-prof'], env, execve), () => undefined);
     expect(execve).toHaveBeenCalledWith(
@@ -43,7 +47,7 @@ describe('boundHeap', () => {
   });
 
   test('when started with both flags, then it goes on as it is', () => {
-    const execve = jest.fn();
+    const execve = jest.fn<never, unknown[]>();
     boundHeap(started([], { NODE_OPTIONS: BOTH.join(' ') }, execve), () => undefined);
     boundHeap(started(BOTH, {}, execve), () => undefined);
     expect(execve).not.toHaveBeenCalled();
@@ -52,6 +56,8 @@ describe('boundHeap', () => {
   test('when the runtime has no process.execve, then it says so and goes on', () => {
     const lines: string[] = [];
     boundHeap(started([], {}), (line) => lines.push(line));
-    expect(lines.join('')).toMatch(/cannot restart itself with --max-old-space-size=256 --max-semi-space-size=16/);
+    expect(lines.join('')).toMatch(
+      /cannot restart itself with --max-old-space-size=256 --max-semi-space-size=16/,
+    );
   });
 });
