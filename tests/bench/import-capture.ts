@@ -11,6 +11,8 @@ import { checkItems } from '@catalogue/catalogue-api/dist/services/item-check';
 export interface Statement {
   text: string;
   values: unknown[];
+  /** The client that sent it (other clients of the process may send meanwhile: pool checks). */
+  client?: pg.Client;
 }
 
 /** Records every query any node-postgres client of this process sends while `run` runs. */
@@ -23,9 +25,9 @@ export async function recordStatements<T>(
   pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
     const [first, second] = args as [string | { text: string; values?: unknown[] }, unknown];
     if (typeof first === 'string')
-      statements.push({ text: first, values: Array.isArray(second) ? second : [] });
+      statements.push({ text: first, values: Array.isArray(second) ? second : [], client: this });
     else if (first && typeof first === 'object' && 'text' in first)
-      statements.push({ text: first.text, values: first.values ?? [] });
+      statements.push({ text: first.text, values: first.values ?? [], client: this });
     return (original as (...a: unknown[]) => unknown).apply(this, args);
   } as typeof original;
   try {
@@ -115,7 +117,13 @@ export async function checkEqualWork(
   } finally {
     await client.end();
   }
-  const ours = service.filter((s) => s.text !== 'select version();');
+  // The transaction's own connection: the one that sent BEGIN (a pool may check others meanwhile).
+  const own = (list: Statement[]) => {
+    const client = list.find((s) => s.text.startsWith('BEGIN'))?.client;
+    return list.filter((s) => s.client === client && s.text !== 'select version();');
+  };
+  const ours = own(service);
+  handler = own(handler);
   const describe = (s: Statement | undefined) =>
     s ? `${s.text}\n  values: ${JSON.stringify(s.values).slice(0, 300)}` : '(none)';
   for (let i = 0; i < Math.max(ours.length, handler.length); i++) {

@@ -308,6 +308,26 @@ async function run(env: WorkerBenchEnv, cleanup: Cleanup): Promise<void> {
   ];
   const ctx = { db, redis, timeout: env.timeout, jobSize: env.jobSize };
 
+  /** The generation worker started as plain `node` or `npm start` starts it (no NODE_OPTIONS) renders every item once. */
+  const plainPhase = async (): Promise<void> => {
+    if (process.env.BENCH_WORKER_PLAIN === '0') return;
+    await worker.stop();
+    await reset(db, sides);
+    log('');
+    log(`the generation worker started without NODE_OPTIONS renders the ${fixed(items.length)} items once…`);
+    const plainPort = await freePort();
+    const plain = await startChild({
+      name: 'generation-worker',
+      script: join(REPO_ROOT, 'services', 'generation-worker', 'dist', 'main.js'),
+      port: plainPort,
+      env: { ...common, NODE_OPTIONS: '', GENERATION_WORKER_PORT: String(plainPort), LOG_LEVEL: 'info' },
+      cleanup,
+    });
+    const run = await runOnce({ ...sides[0]!, child: plain }, items, ctx);
+    log(`plain node: ${fixed(run.jobs / run.seconds)} items/s`);
+    await peakRssFigure(plain, 'plain node, no NODE_OPTIONS');
+  };
+
   if (env.pipeline === 'only') {
     await runPipeline(
       { items: env.pipelineItems, rounds: env.rounds, eshops: 2, timeout: env.timeout },
@@ -325,6 +345,7 @@ async function run(env: WorkerBenchEnv, cleanup: Cleanup): Promise<void> {
       },
     );
     await peakRssFigure(worker, 'image NODE_OPTIONS');
+    await plainPhase();
     return;
   }
   await reset(db, sides);
@@ -370,24 +391,7 @@ async function run(env: WorkerBenchEnv, cleanup: Cleanup): Promise<void> {
     );
   }
   await peakRssFigure(worker, 'image NODE_OPTIONS');
-  if (process.env.BENCH_WORKER_PLAIN !== '0') {
-    // Started as plain `node` or `npm start` (start-local) starts it: no NODE_OPTIONS.
-    await worker.stop();
-    await reset(db, sides);
-    log('');
-    log(`the generation worker started without NODE_OPTIONS renders the ${fixed(items.length)} items once…`);
-    const plainPort = await freePort();
-    const plain = await startChild({
-      name: 'generation-worker',
-      script: join(REPO_ROOT, 'services', 'generation-worker', 'dist', 'main.js'),
-      port: plainPort,
-      env: { ...common, NODE_OPTIONS: '', GENERATION_WORKER_PORT: String(plainPort), LOG_LEVEL: 'info' },
-      cleanup,
-    });
-    const run = await runOnce({ ...sides[0]!, child: plain }, items, ctx);
-    log(`plain node: ${fixed(run.jobs / run.seconds)} items/s`);
-    await peakRssFigure(plain, 'plain node, no NODE_OPTIONS');
-  }
+  await plainPhase();
   if (env.cpuProfDir) {
     log(
       `\nCPU profiles (written as the processes stop): ${env.cpuProfDir}/{generation-worker,bare-worker}.cpuprofile`,
