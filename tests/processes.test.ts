@@ -81,6 +81,18 @@ describe.each([
       expect(metrics).toMatch(/queue_jobs\{queue="render-content",state="waiting"\} \d+/);
   });
 
+  if (name === 'generation-worker') {
+    test('when started with plain node (no NODE_OPTIONS), then it runs with the image heap bounds', async () => {
+      // The same process (process.execve keeps the pid), its command line now with the flags.
+      const { readFile } = await import('node:fs/promises');
+      const cmdline = (await readFile(`/proc/${service.child.pid}/cmdline`, 'utf8')).split('\0');
+      expect(cmdline).toEqual(
+        expect.arrayContaining(['--max-old-space-size=256', '--max-semi-space-size=16']),
+      );
+      expect(cmdline.at(-2)).toBe(join(ROOT, 'services', name, 'dist', 'main.js'));
+    });
+  }
+
   test('when it writes logs, then each line is JSON with the service name and no token', () => {
     const lines = service.output().trim().split('\n').filter(Boolean);
     expect(lines.length).toBeGreaterThan(0);

@@ -16,6 +16,11 @@ import {
   type ListedOutputs,
 } from '@catalogue/db';
 import { upsertSql } from './baseline-sql';
+import { importNewSpecs, importPairFigure, reportImportNew, startEqualWork } from './import-bench';
+import { checkEqualWork } from './import-capture';
+import { importEqualWork, type EqualWorkItem } from './import-equal-work';
+import { importItem, makeEshopRealistic } from './import-fixtures';
+import { imageNodeOptions } from './image-node-options';
 import { contentInsert, fillerInsert, productId, productItem } from './fixtures';
 import {
   benchEnv,
@@ -26,6 +31,7 @@ import {
   deleteKeys,
   freePort,
   measurePair,
+  measureSides,
   REPO_ROOT,
   startChild,
   table,
@@ -357,7 +363,9 @@ function scenarioSpecs(
             const n = count++;
             const page = Math.floor(n / ESHOPS) % PAGES;
             const revision = Math.floor(n / (ESHOPS * PAGES)) + 1;
-            const items = range(page * BATCH + 1, BATCH).map((i) => productItem(productId('P', i), revision));
+            const items = range(page * BATCH + 1, BATCH).map((i) =>
+              importItem(productId('P', i), i, revision),
+            );
             return importRequest(server, eshops[n % ESHOPS]!, items);
           },
         };
@@ -548,11 +556,20 @@ async function run(given: BenchEnv, cleanup: Cleanup): Promise<void> {
   );
   const eshops = await createEshops(db);
   await checkBaselineSql(db, eshops[0]!.id);
+  // Realistic eshops: site links and rich snippets on, parameters that imports link (import-fixtures.ts).
+  for (const eshop of eshops) await makeEshopRealistic(db, eshop.id);
+  const checkItems = range(1, BATCH).map((i) => importItem(productId('SQLCHECK', i), i)) as EqualWorkItem[];
+  const equalWorkStatements = await checkEqualWork(url, eshops[0]!.id, checkItems, (client) =>
+    importEqualWork(client, eshops[0]!.id, checkItems, false),
+  );
+  const nodeOptions = imageNodeOptions();
 
-  const [servicePort, baselinePort] = await Promise.all([freePort(), freePort()]);
+  const [servicePort, baselinePort, equalWorkPort] = await Promise.all([freePort(), freePort(), freePort()]);
   const service = await startChild({
     name: 'catalogue-api',
-    script: join(REPO_ROOT, 'services', 'catalogue-api', 'dist', 'main.js'),
+    // BENCH_CATALOGUE_API_MAIN: another build's main.js, for a before/after on the same data.
+    script:
+      process.env.BENCH_CATALOGUE_API_MAIN || join(REPO_ROOT, 'services', 'catalogue-api', 'dist', 'main.js'),
     port: servicePort,
     env: {
       DATABASE_URL: url,
@@ -568,6 +585,7 @@ async function run(given: BenchEnv, cleanup: Cleanup): Promise<void> {
       // The baseline's pool queues without a bound; 50 list connections (two statements each)
       // would otherwise be shed past the default 20 waiting (503), which fails the run.
       DATABASE_POOL_QUEUE_MAX: '1000',
+      NODE_OPTIONS: nodeOptions,
     },
     nodeArgs: cpuProfileArgs(env.cpuProfDir, 'catalogue-api'),
     cleanup,
@@ -581,8 +599,19 @@ async function run(given: BenchEnv, cleanup: Cleanup): Promise<void> {
       PORT: String(baselinePort),
       NODE_ENV: 'production',
       BASELINE_STREAM: process.env.BENCH_BASELINE_STREAM === '0' ? '0' : '1',
+      NODE_OPTIONS: nodeOptions,
     },
     nodeArgs: cpuProfileArgs(env.cpuProfDir, 'baseline'),
+    cleanup,
+  });
+
+  const equalWork = await startEqualWork({
+    url,
+    redisUrl: env.redisUrl,
+    queuePrefix,
+    port: equalWorkPort,
+    nodeOptions,
+    nodeArgs: cpuProfileArgs(env.cpuProfDir, 'import-equal-work'),
     cleanup,
   });
 
@@ -596,6 +625,7 @@ async function run(given: BenchEnv, cleanup: Cleanup): Promise<void> {
   const sides: Sides = { service, baseline, eshops };
   const seeding: { seconds: number; staleSeconds?: number } = { seconds: seedSeconds };
   const results: PairResult[] = [];
+  let importNew: Measurement[] | undefined;
   for (const scenario of SCENARIOS.filter((s) => scenariosOf(env).has(s))) {
     if (scenario === 'import-stale') {
       log(`import-stale: an eshop of ${STALE_PRODUCTS} products, none analysed…`);
@@ -609,12 +639,28 @@ async function run(given: BenchEnv, cleanup: Cleanup): Promise<void> {
         `${scenario} (${c} connections): ${env.warmup} s warm-up, then ${env.duration} s of each side in ` +
           `${env.rounds} rounds…`,
       );
+      if (scenario === 'import-new') {
+        importNew = await measureSides(importNewSpecs({ service, baseline, equalWork }, eshops), {
+          ...env,
+          connections: c,
+          db,
+          redis,
+        });
+        continue;
+      }
       const specs = scenarioSpecs(scenario, sides);
       const [first, second] = await measurePair(specs, { ...env, connections: c, db, redis });
       results.push({ scenario, connections: c, service: first, baseline: second });
     }
   }
   report(env, await machine(db, redis), seeding, results);
+  if (importNew) reportImportNew(importNew, equalWorkStatements, log);
+  for (const r of results) {
+    if (r.scenario === 'import-update')
+      importPairFigure(r.scenario, r.service, r.baseline, TARGETS[r.scenario], 'service / bare handler');
+    if (r.scenario === 'import-stale')
+      importPairFigure(r.scenario, r.service, r.baseline, TARGETS[r.scenario], 'unanalysed / analysed eshop');
+  }
   if (env.cpuProfDir) {
     log(
       `\nCPU profiles (written as the processes stop): ${env.cpuProfDir}/{catalogue-api,baseline}.cpuprofile`,

@@ -188,7 +188,7 @@ export async function startChild(opts: {
   env: Record<string, string>;
   nodeArgs?: string[];
   cleanup: Cleanup;
-  /** How long it may take to answer `GET /readyz` 200 (20 s). */
+  /** How long it may take to answer `GET /readyz` 200 (90 s: on a busy disk loading the modules alone took 14 s). */
   readyTimeoutMs?: number;
 }): Promise<ChildServer> {
   let output = '';
@@ -217,7 +217,7 @@ export async function startChild(opts: {
   };
   opts.cleanup.defer(`stop ${opts.name}`, () => server.stop());
 
-  const readyMs = opts.readyTimeoutMs ?? 20_000;
+  const readyMs = opts.readyTimeoutMs ?? 90_000;
   const deadline = Date.now() + readyMs;
   for (;;) {
     if (child.exitCode !== null)

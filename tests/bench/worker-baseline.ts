@@ -9,6 +9,7 @@
 // logging, no metrics, no job bookkeeping beyond BullMQ's.
 //
 //   GET /readyz   200 once the worker is connected and Postgres answers
+//   POST /pipeline  the bare pipeline of worker-bare-pipeline.ts (JSON BarePipelineRun), 200 when done
 import { createServer } from 'node:http';
 import { Worker, type Job } from 'bullmq';
 import { Redis } from 'ioredis';
@@ -40,6 +41,7 @@ import {
   type ContentColumns,
   type EshopRow,
 } from './worker-baseline-sql';
+import { barePipeline, type BarePipelineRun } from './worker-bare-pipeline';
 
 // As createKnex does for the service: bigint ids as numbers.
 pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number.parseInt(value, 10));
@@ -203,6 +205,18 @@ async function main(): Promise<void> {
   await worker.waitUntilReady();
 
   const server = createServer((req, res) => {
+    if (req.method === 'POST' && req.url === '/pipeline') {
+      // The bare pipeline (worker-bare-pipeline.ts): answers when every item is rendered.
+      let body = '';
+      req.on('data', (chunk: Buffer) => (body += chunk.toString('utf8')));
+      req.on('end', () => {
+        barePipeline(pool, designs, designDb, JSON.parse(body) as BarePipelineRun).then(
+          () => res.writeHead(200).end(),
+          (err: Error) => res.writeHead(500).end(err.stack ?? err.message),
+        );
+      });
+      return;
+    }
     if (req.url !== '/readyz') {
       res.writeHead(404).end();
       return;

@@ -8,7 +8,11 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type { Redis } from 'ioredis';
 import type { Knex } from '@catalogue/db';
-import { LANGUAGES, productId, productItem } from './fixtures';
+import { LANGUAGES, productId } from './fixtures';
+import { checkEqualWork } from './import-capture';
+import { importEqualWork, type EqualWorkItem } from './import-equal-work';
+import { importItem, makeEshopRealistic } from './import-fixtures';
+import { figure } from './results';
 import {
   cpuDelta,
   cpuTimes,
@@ -24,9 +28,12 @@ import {
 } from './harness';
 import { fixed, log } from './worker-report';
 
-/** The pipeline's target: import → every item ready, one worker process. */
-export const PIPELINE_TARGET_ITEMS_PER_S = 900;
-export const PIPELINE_TARGET_CPU_MS = 1;
+/**
+ * Import → every item ready, one worker process: items/s at least this share of the bare
+ * pipeline's (worker-bare-pipeline.ts: the same statements and renders driven by a plain loop),
+ * median of the interleaved rounds' ratios.
+ */
+export const PIPELINE_TARGET_RATIO = 0.8;
 const BATCH = 100;
 const POLL_MS = 20;
 
@@ -38,6 +45,7 @@ export interface PipelineEnv {
 }
 
 interface PipelineRun {
+  side: 'service' | 'bare';
   seconds: number;
   importSeconds: number;
   worker: { node: number; pg: number; redis: number } | undefined;
@@ -75,6 +83,10 @@ export async function runPipeline(
     redisUrl: string;
     queuePrefix: string;
     worker: ChildServer;
+    /** The bare worker's process, which runs the bare pipeline (POST /pipeline). */
+    bare: ChildServer;
+    concurrency: number;
+    nodeOptions: string;
     cleanup: Cleanup;
   },
 ): Promise<void> {
@@ -92,6 +104,7 @@ export async function runPipeline(
       CATALOGUE_API_PORT: String(port),
       RATE_LIMIT_READ_PER_MINUTE: '1000000',
       RATE_LIMIT_WRITE_PER_MINUTE: '1000000',
+      NODE_OPTIONS: ctx.nodeOptions,
       ...(process.env.DATABASE_STALL_CHECK_MS && {
         DATABASE_STALL_CHECK_MS: process.env.DATABASE_STALL_CHECK_MS,
       }),
@@ -101,13 +114,17 @@ export async function runPipeline(
   const eshops: { id: number; token: string }[] = [];
   for (let i = 1; i <= env.eshops; i++) {
     const eshop = await createBenchEshop(ctx.db, `Pipeline eshop ${i}`, [...LANGUAGES]);
-    // As the worker benchmark's eshops: site link and rich snippet rendered too.
-    await ctx
-      .db('eshops')
-      .where({ id: eshop.id })
-      .update({ enable_site_link: true, enable_rich_snippet: true });
+    // As the worker benchmark's eshops: site link and rich snippet rendered too, parameters linked.
+    await makeEshopRealistic(ctx.db, eshop.id);
     eshops.push(eshop);
   }
+  // The bare pipeline's import sends the service's statements (text and values).
+  const sample = Array.from({ length: BATCH }, (_, i) =>
+    importItem(productId('SQLCHECK', i), i),
+  ) as EqualWorkItem[];
+  await checkEqualWork(ctx.url, eshops[0]!.id, sample, (client) =>
+    importEqualWork(client, eshops[0]!.id, sample, false),
+  );
   const eshopIds = eshops.map((e) => e.id);
   const readyCount = async (prefix: string): Promise<number> => {
     const { rows } = await ctx.db.raw<{ rows: { n: number }[] }>(
@@ -131,7 +148,7 @@ export async function runPipeline(
       eshops.map(async (eshop, e) => {
         for (let from = 0; from < perEshop; from += BATCH) {
           const body = Array.from({ length: Math.min(BATCH, perEshop - from) }, (_, i) =>
-            productItem(productId(`${prefix}${e}-`, from + i)),
+            importItem(productId(`${prefix}${e}-`, from + i), from + i),
           );
           await post(api, eshop.token, body);
         }
@@ -159,6 +176,7 @@ export async function runPipeline(
     const seconds = (performance.now() - started) / 1000;
     const workerAfter = await cpuTimes(ctx.worker, ctx.db, ctx.redis);
     return {
+      side: 'service',
       seconds,
       importSeconds,
       worker: workerBefore && workerAfter && cpuDelta(workerBefore, workerAfter),
@@ -166,26 +184,55 @@ export async function runPipeline(
     };
   };
 
-  log(`pipeline warm-up: ${Math.min(env.items, 400)} items…`);
+  /** The bare pipeline in the bare worker's process, timed from here as the service's is. */
+  const onceBare = async (prefix: string, items: number): Promise<PipelineRun> => {
+    const before = await cpuTimes(ctx.bare, ctx.db, ctx.redis);
+    const started = performance.now();
+    const res = await fetch(`${ctx.bare.url}/pipeline`, {
+      method: 'POST',
+      body: JSON.stringify({ eshops: eshopIds, prefix, items, concurrency: ctx.concurrency }),
+      signal: AbortSignal.timeout(env.timeout * 1000),
+    });
+    if (res.status !== 200) throw new Error(`bare pipeline: ${res.status} ${await res.text()}`);
+    const seconds = (performance.now() - started) / 1000;
+    const after = await cpuTimes(ctx.bare, ctx.db, ctx.redis);
+    const total = Math.ceil(items / eshops.length) * eshops.length;
+    const ready = await readyCount(prefix);
+    if (ready !== total) throw new Error(`bare pipeline: ${ready} of ${total} items ready with content`);
+    const cpu = before && after && cpuDelta(before, after);
+    return { side: 'bare', seconds, importSeconds: NaN, worker: cpu, api: undefined };
+  };
+
+  log(`pipeline warm-up: ${Math.min(env.items, 400)} items on each side…`);
   await once('W', Math.min(env.items, 400));
-  const runs: PipelineRun[] = [];
+  await onceBare('WB', Math.min(env.items, 400));
+  const rounds: { service: PipelineRun; bare: PipelineRun }[] = [];
   for (let round = 0; round < env.rounds; round++) {
-    const run = await once(`R${round}`, env.items);
-    runs.push(run);
-    log(`pipeline round ${round + 1}/${env.rounds}: ${fixed(env.items / run.seconds)} items/s`);
+    // Interleaved: service first in odd rounds, the bare pipeline first in even ones.
+    const first = round % 2 ? await onceBare(`B${round}`, env.items) : await once(`R${round}`, env.items);
+    const second = round % 2 ? await once(`R${round}`, env.items) : await onceBare(`B${round}`, env.items);
+    const pair = round % 2 ? { service: second, bare: first } : { service: first, bare: second };
+    rounds.push(pair);
+    log(
+      `pipeline round ${round + 1}/${env.rounds}: service ${fixed(env.items / pair.service.seconds)} items/s, ` +
+        `bare ${fixed(env.items / pair.bare.seconds)} items/s`,
+    );
   }
   const total = Math.ceil(env.items / eshops.length) * eshops.length;
   const per = (value: number | undefined) => (value === undefined ? '–' : fixed(value / total, 2));
   log('');
   log(
-    `pipeline: ${fixed(total)} new products a round (${eshops.length} eshops, languages ${LANGUAGES.join(',')}), ` +
-      `imported ${BATCH} a request through one catalogue-api process (one request at a time per eshop) and ` +
-      `rendered by one generation-worker process; from the first request until every item is ready`,
+    `pipeline: ${fixed(total)} new products a round (${eshops.length} eshops, languages ${LANGUAGES.join(',')}, ` +
+      `six parameters of two values each, site links and rich snippets on), imported ${BATCH} a request through ` +
+      `one catalogue-api process (one request at a time per eshop) and rendered by one generation-worker process ` +
+      `(concurrency ${ctx.concurrency}); the bare pipeline: the same statements and renders in a plain loop in one ` +
+      'process; from the first request until every item is ready',
   );
   log(
     table(
       [
         'round',
+        'side',
         'seconds',
         'imports done at',
         'items/s',
@@ -194,45 +241,58 @@ export async function runPipeline(
         'api node',
         'api pg',
       ],
-      runs.map((r, i) => [
-        String(i + 1),
-        fixed(r.seconds, 2),
-        fixed(r.importSeconds, 2),
-        fixed(total / r.seconds),
-        per(r.worker?.node),
-        per(r.worker?.pg),
-        per(r.api?.node),
-        per(r.api?.pg),
-      ]),
+      rounds.flatMap((pair, i) =>
+        [pair.service, pair.bare].map((r) => [
+          String(i + 1),
+          r.side === 'service' ? 'service' : 'bare pipeline',
+          fixed(r.seconds, 2),
+          Number.isNaN(r.importSeconds) ? '–' : fixed(r.importSeconds, 2),
+          fixed(total / r.seconds),
+          per(r.worker?.node),
+          per(r.worker?.pg),
+          per(r.api?.node),
+          per(r.api?.pg),
+        ]),
+      ),
     ),
   );
-  const rate = spread(runs.map((r) => total / r.seconds));
-  const cpu = runs.every((r) => r.worker) ? spread(runs.map((r) => r.worker!.node / total)) : undefined;
+  const ratio = spread(rounds.map((pair) => pair.bare.seconds / pair.service.seconds));
+  const rate = spread(rounds.map((pair) => total / pair.service.seconds));
+  const bareRate = spread(rounds.map((pair) => total / pair.bare.seconds));
+  const cpu = rounds.every((pair) => pair.service.worker)
+    ? spread(rounds.map((pair) => pair.service.worker!.node / total))
+    : undefined;
+  const met = ratio.median >= PIPELINE_TARGET_RATIO;
   log('');
   log(
     table(
       ['pipeline', 'min', 'median', 'max', 'target', 'result'],
       [
         [
-          'items/s',
-          fixed(rate.min),
-          fixed(rate.median),
-          fixed(rate.max),
-          `≥ ${fixed(PIPELINE_TARGET_ITEMS_PER_S)}`,
-          verdict('pipeline items/s', rate.median >= PIPELINE_TARGET_ITEMS_PER_S),
+          'items/s service / bare pipeline',
+          fixed(ratio.min, 2),
+          fixed(ratio.median, 2),
+          fixed(ratio.max, 2),
+          `≥ ${fixed(PIPELINE_TARGET_RATIO, 2)}`,
+          verdict('pipeline service/bare', met),
         ],
+        ['items/s service', fixed(rate.min), fixed(rate.median), fixed(rate.max), '–', '–'],
+        ['items/s bare pipeline', fixed(bareRate.min), fixed(bareRate.median), fixed(bareRate.max), '–', '–'],
         cpu
-          ? [
-              'worker node cpu ms/item',
-              fixed(cpu.min, 2),
-              fixed(cpu.median, 2),
-              fixed(cpu.max, 2),
-              `≤ ${fixed(PIPELINE_TARGET_CPU_MS, 2)}`,
-              verdict('pipeline worker cpu ms/item', cpu.median <= PIPELINE_TARGET_CPU_MS, 'ABOVE'),
-            ]
-          : ['worker node cpu ms/item', '–', '–', '–', `≤ ${fixed(PIPELINE_TARGET_CPU_MS, 2)}`, '–'],
+          ? ['worker node cpu ms/item', fixed(cpu.min, 2), fixed(cpu.median, 2), fixed(cpu.max, 2), '–', '–']
+          : ['worker node cpu ms/item', '–', '–', '–', '–', '–'],
       ],
     ),
   );
+  figure({
+    name: 'pipeline, items/s, service (catalogue-api + one generation-worker) / bare pipeline',
+    unit: 'ratio',
+    ...ratio,
+    target: `>= ${PIPELINE_TARGET_RATIO}`,
+    met,
+  });
+  figure({ name: 'pipeline, service', unit: 'items/s', ...rate });
+  figure({ name: 'pipeline, bare pipeline', unit: 'items/s', ...bareRate });
+  if (cpu) figure({ name: 'pipeline, generation-worker Node CPU per item', unit: 'ms', ...cpu });
   await api.stop();
 }

@@ -3,6 +3,7 @@
 // worker that renders the same items with renderItem and writes the same rows with raw pg,
 // set-based, in the same run; with BENCH_PIPELINE, imports through the catalogue API until every
 // item is ready (worker-pipeline.ts). See README.md.
+import { readFile } from 'node:fs/promises';
 import { cpus } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -31,6 +32,7 @@ import {
   startChild,
   type ChildServer,
   runBenchmark,
+  verdict,
 } from './harness';
 import { BARE_QUEUE } from './worker-baseline';
 import { fixed, log, report, WARMUP_JOBS, type Run } from './worker-report';
@@ -38,6 +40,8 @@ import { seed, type BenchItem } from './worker-seed';
 import { renderOnlyCpu } from './worker-render-only';
 import { checkBareSql } from './worker-sql-check';
 import { runPipeline } from './worker-pipeline';
+import { imageNodeOptions } from './image-node-options';
+import { figure } from './results';
 
 /** Jobs per addBulk call, as one import request queues them. */
 const ENQUEUE_BATCH = 100;
@@ -197,6 +201,30 @@ async function machine(db: Knex, redis: Redis): Promise<string> {
   );
 }
 
+/** Target 3 of the worker: its resident memory while rendering, however it was started. */
+const WORKER_RSS_TARGET_MB = 300;
+
+/** The process's peak resident memory since it started (VmHWM), as a figure against the target. */
+async function peakRssFigure(child: ChildServer, started: string): Promise<void> {
+  const status = await readFile(`/proc/${child.pid}/status`, 'utf8');
+  const kb = Number(/^VmHWM:\s+(\d+) kB$/m.exec(status)?.[1]);
+  const mb = kb / 1024;
+  const met = mb <= WORKER_RSS_TARGET_MB;
+  log(
+    `generation-worker (${started}): peak RSS ${fixed(mb)} MiB, target ≤ ${WORKER_RSS_TARGET_MB} MiB: ` +
+      verdict(`generation-worker peak RSS, ${started}`, met, 'ABOVE'),
+  );
+  figure({
+    name: `generation-worker peak RSS while rendering, ${started}`,
+    unit: 'MiB',
+    min: mb,
+    median: mb,
+    max: mb,
+    target: `<= ${WORKER_RSS_TARGET_MB} MiB`,
+    met,
+  });
+}
+
 /** Node flags for BENCH_CPU_PROF: one profile per process, replaced by the next run. */
 async function run(env: WorkerBenchEnv, cleanup: Cleanup): Promise<void> {
   const runId = `${process.pid}`;
@@ -216,7 +244,10 @@ async function run(env: WorkerBenchEnv, cleanup: Cleanup): Promise<void> {
   const pair = items.filter((item) => item.eshopId === items[0]!.eshopId).slice(0, 2);
   const statements = await checkBareSql(db, url, [pair[0]!, pair[1]!]);
 
+  const nodeOptions = imageNodeOptions();
   const common = {
+    // Both workers as the image runs its processes (BENCH_WORKER_PLAIN adds a run without).
+    NODE_OPTIONS: nodeOptions,
     DATABASE_URL: url,
     REDIS_URL: env.redisUrl,
     QUEUE_PREFIX: queuePrefix,
@@ -277,11 +308,44 @@ async function run(env: WorkerBenchEnv, cleanup: Cleanup): Promise<void> {
   ];
   const ctx = { db, redis, timeout: env.timeout, jobSize: env.jobSize };
 
+  /** The generation worker started as plain `node` or `npm start` starts it (no NODE_OPTIONS) renders every item once. */
+  const plainPhase = async (): Promise<void> => {
+    if (process.env.BENCH_WORKER_PLAIN === '0') return;
+    await worker.stop();
+    await reset(db, sides);
+    log('');
+    log(`the generation worker started without NODE_OPTIONS renders the ${fixed(items.length)} items once…`);
+    const plainPort = await freePort();
+    const plain = await startChild({
+      name: 'generation-worker',
+      script: join(REPO_ROOT, 'services', 'generation-worker', 'dist', 'main.js'),
+      port: plainPort,
+      env: { ...common, NODE_OPTIONS: '', GENERATION_WORKER_PORT: String(plainPort), LOG_LEVEL: 'info' },
+      cleanup,
+    });
+    const run = await runOnce({ ...sides[0]!, child: plain }, items, ctx);
+    log(`plain node: ${fixed(run.jobs / run.seconds)} items/s`);
+    await peakRssFigure(plain, 'plain node, no NODE_OPTIONS');
+  };
+
   if (env.pipeline === 'only') {
     await runPipeline(
       { items: env.pipelineItems, rounds: env.rounds, eshops: 2, timeout: env.timeout },
-      { db, redis, url, redisUrl: env.redisUrl, queuePrefix, worker, cleanup },
+      {
+        db,
+        redis,
+        url,
+        redisUrl: env.redisUrl,
+        queuePrefix,
+        worker,
+        bare,
+        concurrency: env.concurrency,
+        nodeOptions,
+        cleanup,
+      },
     );
+    await peakRssFigure(worker, 'image NODE_OPTIONS');
+    await plainPhase();
     return;
   }
   await reset(db, sides);
@@ -312,9 +376,22 @@ async function run(env: WorkerBenchEnv, cleanup: Cleanup): Promise<void> {
     log('');
     await runPipeline(
       { items: env.pipelineItems, rounds: env.rounds, eshops: 2, timeout: env.timeout },
-      { db, redis, url, redisUrl: env.redisUrl, queuePrefix, worker, cleanup },
+      {
+        db,
+        redis,
+        url,
+        redisUrl: env.redisUrl,
+        queuePrefix,
+        worker,
+        bare,
+        concurrency: env.concurrency,
+        nodeOptions,
+        cleanup,
+      },
     );
   }
+  await peakRssFigure(worker, 'image NODE_OPTIONS');
+  await plainPhase();
   if (env.cpuProfDir) {
     log(
       `\nCPU profiles (written as the processes stop): ${env.cpuProfDir}/{generation-worker,bare-worker}.cpuprofile`,

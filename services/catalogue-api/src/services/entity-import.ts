@@ -116,25 +116,53 @@ function variantsOf(type: EntityType, item: WriteItem): Variant[] | undefined {
   return item.variant?.map((v) => ({ code: v.code, ean: v.ean ? v.ean : null }));
 }
 
-/** The parameters and values the numbers of some products' `parameters_ids` and pairs may name. */
-function lookupOf(
+/**
+ * A parameter lookup and the numbers it was asked for: a number asked for and not in it names
+ * nothing (parameters and values are never deleted, so that stays true in the transaction).
+ */
+interface KnownLookup {
+  lookup: ParameterLookup;
+  parameters: Set<number>;
+  values: Set<number>;
+}
+
+/**
+ * The parameters and values the numbers of some products' `parameters_ids` and pairs may name:
+ * `known` as it is when it was asked for all of them (an import's links name what its reference
+ * check looked up: no second lookup), else with the numbers it lacks looked up and added.
+ */
+async function lookupOf(
   trx: Knex.Transaction,
   eshopId: number,
   products: { parameters_ids?: number[]; parameter_values?: ParameterValuesPair[] }[],
-): Promise<ParameterLookup> {
+  known: KnownLookup = {
+    lookup: { parameters: new Map(), values: new Map() },
+    parameters: new Set(),
+    values: new Set(),
+  },
+): Promise<KnownLookup> {
   const parameters = new Set<number>();
   const values = new Set<number>();
+  const want = (id: number, into: Set<number>, asked: Set<number>) => {
+    if (!asked.has(id)) into.add(id);
+  };
   for (const product of products) {
     for (const id of product.parameters_ids ?? []) {
-      parameters.add(id);
-      values.add(id);
+      want(id, parameters, known.parameters);
+      want(id, values, known.values);
     }
     for (const pair of product.parameter_values ?? []) {
-      parameters.add(pair.parameter_id);
-      for (const id of pair.value_ids) values.add(id);
+      want(pair.parameter_id, parameters, known.parameters);
+      for (const id of pair.value_ids) want(id, values, known.values);
     }
   }
-  return parametersRepository.lookup(trx, eshopId, [...parameters], [...values]);
+  if (!parameters.size && !values.size) return known;
+  const found = await parametersRepository.lookup(trx, eshopId, [...parameters], [...values]);
+  for (const [id, internal] of found.parameters) known.lookup.parameters.set(id, internal);
+  for (const [id, list] of found.values) known.lookup.values.set(id, list);
+  for (const id of parameters) known.parameters.add(id);
+  for (const id of values) known.values.add(id);
+  return known;
 }
 
 /**
@@ -185,17 +213,18 @@ async function referenceErrors(
   trx: Knex.Transaction,
   eshopId: number,
   items: CheckedItem<WriteItem>[],
-): Promise<Map<number, string[]>> {
+): Promise<{ errors: Map<number, string[]>; lookup: KnownLookup }> {
   const brands = new Set(items.flatMap(({ item }) => (item.brand_id ? [item.brand_id] : [])));
   const categories = new Set(items.flatMap(({ item }) => item.categories_ids ?? []));
   // One after another: the queries share the transaction's single connection.
   const knownBrands = await catalogueRepository.existingIds(trx, 'brand', eshopId, [...brands]);
   const knownCategories = await catalogueRepository.existingIds(trx, 'category', eshopId, [...categories]);
-  const lookup = await lookupOf(
+  const known = await lookupOf(
     trx,
     eshopId,
     items.map(({ item }) => item),
   );
+  const { lookup } = known;
   const errors = new Map<number, string[]>();
   for (const { index, item } of items) {
     const messages: string[] = [];
@@ -206,7 +235,7 @@ async function referenceErrors(
     messages.push(...linksOf(lookup, item.parameters_ids ?? [], item.parameter_values ?? []).errors);
     if (messages.length) errors.set(index, messages);
   }
-  return errors;
+  return { errors, lookup: known };
 }
 
 /**
@@ -239,6 +268,7 @@ async function writeRound(
   eshopId: number,
   type: EntityType,
   items: CheckedItem<WriteItem>[],
+  known: KnownLookup | undefined,
 ): Promise<WriteRound> {
   const stored = await catalogueRepository.findForUpdate(
     trx,
@@ -284,7 +314,7 @@ async function writeRound(
   );
   const lostIds = new Set(lost.map(({ item }) => item.id));
   for (const id of lostIds) newVariants.delete(id);
-  if (type === 'product') await replaceParameterLinks(trx, eshopId, writes, written);
+  if (type === 'product') await replaceParameterLinks(trx, eshopId, writes, written, known);
   if (newVariants.size) {
     await variantsRepository.replace(
       trx,
@@ -315,14 +345,16 @@ async function writeRound(
 /**
  * Re-links the parameters of the products whose data this request changed (or created), from
  * their stored fields after the merge: `parameters_ids` and `parameter_values`. What the sent
- * fields name was checked before (referenceErrors); a kept field's number that names nothing any
- * more links nothing.
+ * fields name was checked before (referenceErrors) and is linked from that check's lookup; only
+ * the numbers of kept fields it was not asked for are looked up here. A kept field's number that
+ * names nothing any more links nothing.
  */
 async function replaceParameterLinks(
   trx: Knex.Transaction,
   eshopId: number,
   writes: EntityWrite[],
   written: Map<string, UpsertedRow>,
+  known: KnownLookup | undefined,
 ): Promise<void> {
   // A write that kept the item's status (visibility, undelete) kept its data and links too.
   const changed = writes.filter((w) => w.status === 'generate' && written.has(w.externalId));
@@ -331,7 +363,7 @@ async function replaceParameterLinks(
     parameters_ids: (w.fields.parameters_ids as number[] | null) ?? [],
     parameter_values: (w.fields.parameter_values as ParameterValuesPair[] | null) ?? [],
   });
-  const lookup = await lookupOf(trx, eshopId, changed.map(fieldsOf));
+  const { lookup } = await lookupOf(trx, eshopId, changed.map(fieldsOf), known);
   const rows = changed.map((w) => written.get(w.externalId)!);
   await productRelationsRepository.replaceLinks(
     trx,
@@ -362,10 +394,12 @@ export async function importEntities(
 ): Promise<EntityImportOutcome> {
   const errors: ItemError[] = [];
   let referenced = checked;
+  let known: KnownLookup | undefined;
   if (type === 'product') {
-    const refErrors = await referenceErrors(trx, eshopId, checked);
+    const refs = await referenceErrors(trx, eshopId, checked);
+    known = refs.lookup;
     referenced = checked.filter(({ index, item }) => {
-      const messages = refErrors.get(index);
+      const messages = refs.errors.get(index);
       if (messages) errors.push({ index, id: item.id, errors: messages });
       return !messages;
     });
@@ -379,7 +413,7 @@ export async function importEntities(
   // second round updates it; a third round would mean rows disappear, which imports never do.
   for (let round = 0; pending.length; round++) {
     if (round === 2) throw new Error(`${pending.length} ${type} items could be neither inserted nor updated`);
-    const result = await writeRound(trx, eshopId, type, pending);
+    const result = await writeRound(trx, eshopId, type, pending, known);
     outcome.imported += result.imported;
     outcome.updated += result.updated;
     outcome.errors.push(...result.errors);

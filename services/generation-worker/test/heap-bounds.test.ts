@@ -1,0 +1,63 @@
+import { boundHeap, HEAP_FLAGS, missingHeapFlags } from '../src/heap-bounds';
+
+const BOTH = ['--max-old-space-size=256', '--max-semi-space-size=16'];
+
+describe('missingHeapFlags', () => {
+  test('when nothing sets them, then both image flags are missing', () => {
+    expect(missingHeapFlags([], undefined)).toEqual(BOTH);
+    expect(missingHeapFlags(['--enable-source-maps'], '')).toEqual(BOTH);
+  });
+
+  test('when NODE_OPTIONS or the command line sets one, then that one stays as given', () => {
+    expect(missingHeapFlags([], '--max-old-space-size=384')).toEqual(['--max-semi-space-size=16']);
+    expect(missingHeapFlags(['--max_semi_space_size=8'], undefined)).toEqual(['--max-old-space-size=256']);
+    expect(missingHeapFlags([], '--max-semi-space-size=16 --max-old-space-size=256')).toEqual([]);
+  });
+
+  test('the bounds are the image’s NODE_OPTIONS', async () => {
+    const { readFile } = await import('node:fs/promises');
+    const dockerfile = await readFile(`${__dirname}/../../../docker/Dockerfile`, 'utf8');
+    const image = /^ENV NODE_OPTIONS="([^"]*)"$/m.exec(dockerfile)?.[1]?.split(' ');
+    expect(image?.sort()).toEqual(
+      Object.entries(HEAP_FLAGS)
+        .map(([f, v]) => `${f}=${v}`)
+        .sort(),
+    );
+  });
+});
+
+describe('boundHeap', () => {
+  const started = (execArgv: string[], env: NodeJS.ProcessEnv, execve?: jest.Mock<never>) => ({
+    execArgv,
+    argv: ['/usr/bin/node', '/app/services/generation-worker/dist/main.js', '--x'],
+    env,
+    execPath: '/usr/bin/node',
+    ...(execve && { execve }),
+  });
+
+  test('when started without the flags, then it replaces itself with the same command plus them', () => {
+    const execve = jest.fn<never, unknown[]>();
+    const env = { DATABASE_URL: 'postgres://db' };
+    boundHeap(started(['--cpu-prof'], env, execve), () => undefined);
+    expect(execve).toHaveBeenCalledWith(
+      '/usr/bin/node',
+      ['/usr/bin/node', ...BOTH, '--cpu-prof', '/app/services/generation-worker/dist/main.js', '--x'],
+      env,
+    );
+  });
+
+  test('when started with both flags, then it goes on as it is', () => {
+    const execve = jest.fn<never, unknown[]>();
+    boundHeap(started([], { NODE_OPTIONS: BOTH.join(' ') }, execve), () => undefined);
+    boundHeap(started(BOTH, {}, execve), () => undefined);
+    expect(execve).not.toHaveBeenCalled();
+  });
+
+  test('when the runtime has no process.execve, then it says so and goes on', () => {
+    const lines: string[] = [];
+    boundHeap(started([], {}), (line) => lines.push(line));
+    expect(lines.join('')).toMatch(
+      /cannot restart itself with --max-old-space-size=256 --max-semi-space-size=16/,
+    );
+  });
+});
