@@ -124,6 +124,7 @@ describe('catalogue-api: dry-run imports', () => {
           ],
         },
         { id: 2, name: 'Size', name_translations: { cs: 'Velikost' } },
+        { id: 4, name: 'Weight' },
       ]);
 
       const { dry } = await dryThenReal(shop, path, [
@@ -138,19 +139,20 @@ describe('catalogue-api: dry-run imports', () => {
         },
         { id: 2, name: 'Size', name_translations: { cs: 'Rozměr' } },
         { id: 3, name: 'Material' },
+        { id: 4, name: 'Mass' },
         { id: 'x', name: 'Bad id' },
         { id: 3, name: 'Again' },
       ]);
 
       expect(dry).toMatchObject({
         imported: 1,
-        updated: 2,
+        updated: 3,
         values_imported: 1,
         values_updated: 2,
         skipped: 2,
       });
       expect(dry.summary).toEqual({
-        parameter: { created: 1, updated: 1, unchanged: 1 },
+        parameter: { created: 1, updated: 2, unchanged: 1 },
         parameter_value: { created: 1, updated: 1, unchanged: 1 },
       });
     },
