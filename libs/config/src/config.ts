@@ -131,7 +131,7 @@ export interface Config {
       /** Tokens per minute (estimated, then corrected by reported usage); 0: unlimited. */
       readonly tokensPerMinute: number;
     };
-    /** How long one generation may wait in all for rate limits and the endpoint's pauses. */
+    /** How long one provider call (one language of a job) may wait in all for rate limits and pauses. */
     readonly providerRateLimitMaxWaitMs: number;
     /** Time limit of one provider attempt. */
     readonly providerTimeoutMs: number;

@@ -468,7 +468,7 @@ export const VARIABLES = {
   PROVIDER_RATE_LIMIT_MAX_WAIT_MS: {
     rule: Joi.number().integer().min(0).max(3_600_000).default(600_000),
     description:
-      "how long one generation may wait in all for the limits above and the endpoint's 429 / `Retry-After` pauses before it fails",
+      "how long one provider call (one language of a job) may wait in all for the limits above and the endpoint's 429 / `Retry-After` pauses before the item fails",
     readBy: ['generation-worker'],
     path: 'generation.providerRateLimitMaxWaitMs',
   },

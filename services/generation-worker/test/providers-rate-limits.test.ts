@@ -8,7 +8,12 @@ import type { AddressInfo } from 'node:net';
 import { Redis } from 'ioredis';
 import { createOpenAiProvider } from '../src/providers';
 import { createProviderLimiter, parseDuration, rateLimitResetMs } from '../src/providers/limiter';
-import { completion, options, request, SMALL_ANSWER } from './providers-fixtures';
+import type { OpenAiProviderOptions } from '../src/providers';
+import { completion, options as fixtureOptions, request, SMALL_ANSWER } from './providers-fixtures';
+
+/** The fixtures' options with a roomy time limit per attempt: these tests are about waits, not timeouts. */
+const options = (overrides: Partial<OpenAiProviderOptions>) =>
+  fixtureOptions({ timeoutMs: 20_000, ...overrides });
 
 type Reply = { status: number; headers?: Record<string, string>; body: unknown };
 
