@@ -220,6 +220,36 @@ describe('openai provider: rate limits', () => {
     });
   });
 
+  test('when Redis is unreachable, then each process keeps limiting and pausing on its own instead of hanging or sending unlimited', async () => {
+    // A port nothing listens on: the client never becomes ready (and would queue commands forever).
+    const down = new Redis('redis://127.0.0.1:1', { lazyConnect: true, maxRetriesPerRequest: null });
+    try {
+      const limiter = createProviderLimiter({
+        redis: down,
+        prefix,
+        endpoint: 'unreachable',
+        limits: { requestsPerMinute: 1, tokensPerMinute: 0, windowSeconds: 30 },
+      });
+      await limiter.acquire(10, { deadline: Date.now() + 200 });
+      await expect(limiter.acquire(10, { deadline: Date.now() + 200 })).rejects.toMatchObject({
+        name: 'RateLimitWaitExceeded',
+      });
+
+      const pausing = createProviderLimiter({
+        redis: down,
+        prefix,
+        endpoint: 'unreachable-pause',
+        limits: { requestsPerMinute: 0, tokensPerMinute: 0 },
+      });
+      await pausing.pause(5_000);
+      await expect(pausing.acquire(10, { deadline: Date.now() + 200 })).rejects.toMatchObject({
+        name: 'RateLimitWaitExceeded',
+      });
+    } finally {
+      down.disconnect();
+    }
+  });
+
   test('when reset headers and durations are read, then the OpenAI forms are understood', () => {
     expect(['1s', '6m0s', '20ms', '1m30.5s', '1h2m', '2', '0.5', 'soon', ''].map(parseDuration)).toEqual([
       1_000,
