@@ -2013,6 +2013,12 @@ export interface components {
       updated: number;
       skipped: number;
       errors: components['schemas']['ItemError'][];
+      /**
+       * @description Only on a dry run (`?dry_run=true`, an extension); nothing was written.
+       * @constant
+       */
+      dry_run?: true;
+      summary?: components['schemas']['ImportSummary'];
     };
     /** @description `success` is true when no item was skipped; `updated` and `values_updated` count rows that existed. */
     ParameterImportResult: {
@@ -2023,6 +2029,42 @@ export interface components {
       values_imported: number;
       values_updated: number;
       errors: components['schemas']['ParameterItemError'][];
+      /**
+       * @description Only on a dry run (`?dry_run=true`, an extension); nothing was written.
+       * @constant
+       */
+      dry_run?: true;
+      summary?: components['schemas']['ImportSummary'];
+    };
+    /** @description What a dry run would do to the rows of one entity type. */
+    ChangeCounts: {
+      /** @description New rows. */
+      created: number;
+      /** @description Existing rows whose content (or only visibility, or deletion) would change. */
+      updated: number;
+      /** @description Existing rows sent with what is stored already. */
+      unchanged: number;
+    };
+    /**
+     * @description Only on a dry run (an extension): per entity type the request touches, what the import
+     *     would create, update and leave unchanged. The answer's `updated` counts both updated and
+     *     unchanged rows, as the specification says; the summary tells them apart. Skipped items are
+     *     in neither.
+     * @example {
+     *       "product": {
+     *         "created": 2,
+     *         "updated": 1,
+     *         "unchanged": 7
+     *       }
+     *     }
+     */
+    ImportSummary: {
+      product?: components['schemas']['ChangeCounts'];
+      category?: components['schemas']['ChangeCounts'];
+      brand?: components['schemas']['ChangeCounts'];
+      blog?: components['schemas']['ChangeCounts'];
+      parameter?: components['schemas']['ChangeCounts'];
+      parameter_value?: components['schemas']['ChangeCounts'];
     };
     /**
      * @description The `name` of a version 2 write item: required, with at least one language; each value 1 to
@@ -2104,6 +2146,12 @@ export interface components {
         products?: components['schemas']['SectionResult'];
         blogs?: components['schemas']['SectionResult'];
       };
+      /**
+       * @description Only on a dry run (`?dry_run=true`, an extension); nothing was written.
+       * @constant
+       */
+      dry_run?: true;
+      summary?: components['schemas']['ImportSummary'];
     };
     /** @description The estimate of the generation exceeds the eshop's remaining credits (`error` repeats `message`). */
     WlInsufficientCredits: {
@@ -3557,6 +3605,11 @@ export interface components {
     WebhookId: number;
     /** @description The content's `ETag` as the client read it (`"7"`; `W/"7"` and a list of tags are accepted, `*` matches any). When the entity's content has another version by the time the write runs, it is 412 `content_version_mismatch` and nothing is written. Without it the write is made whatever the version. */
     IfMatch: string;
+    /**
+     * @description Extension of the specification. `true` (or `1`) runs the import exactly as without it, in its transaction, and then rolls that transaction back: the answer is the one the real call would give (the same counts and per-item `errors`), plus `dry_run: true` and `summary`, and nothing is written — no rows, no change events, no content generation, no Idempotency-Key outcome (the key is ignored, so the real call with it runs afterwards). A dry run takes the same row locks as the real import while it runs. `false`, `0` or an empty value is a real import; any other value is 422 `validation_failed`.
+     * @example true
+     */
+    DryRun: boolean;
     /** @description draft-ietf-httpapi-idempotency-key-header: a unique key per request (a UUID), quoted or not, 1–255 printable ASCII characters. A retry with the same key and the same request within 24 h gets the first 2xx answer again (with `Idempotent-Replayed: true`) and changes nothing; the same key with another request is 422 `idempotency_key_reused`; while the first request runs, 409 `idempotency_conflict`. Keys are per eshop. Non-2xx answers are not kept: a retry runs again. */
     IdempotencyKey: string;
   };
@@ -3653,7 +3706,13 @@ export interface operations {
   };
   v1ImportProducts: {
     parameters: {
-      query?: never;
+      query?: {
+        /**
+         * @description Extension of the specification. `true` (or `1`) runs the import exactly as without it, in its transaction, and then rolls that transaction back: the answer is the one the real call would give (the same counts and per-item `errors`), plus `dry_run: true` and `summary`, and nothing is written — no rows, no change events, no content generation, no Idempotency-Key outcome (the key is ignored, so the real call with it runs afterwards). A dry run takes the same row locks as the real import while it runs. `false`, `0` or an empty value is a real import; any other value is 422 `validation_failed`.
+         * @example true
+         */
+        dry_run?: components['parameters']['DryRun'];
+      };
       header?: {
         /**
          * @description Your id for this request (1–128 of `A-Z a-z 0-9 . _ : -`), echoed in the `X-Request-Id` response header and written to the service's logs; any other value is replaced by a new UUID. Quote it when reporting a problem.
@@ -3779,7 +3838,13 @@ export interface operations {
   };
   v1ImportCategories: {
     parameters: {
-      query?: never;
+      query?: {
+        /**
+         * @description Extension of the specification. `true` (or `1`) runs the import exactly as without it, in its transaction, and then rolls that transaction back: the answer is the one the real call would give (the same counts and per-item `errors`), plus `dry_run: true` and `summary`, and nothing is written — no rows, no change events, no content generation, no Idempotency-Key outcome (the key is ignored, so the real call with it runs afterwards). A dry run takes the same row locks as the real import while it runs. `false`, `0` or an empty value is a real import; any other value is 422 `validation_failed`.
+         * @example true
+         */
+        dry_run?: components['parameters']['DryRun'];
+      };
       header?: {
         /**
          * @description Your id for this request (1–128 of `A-Z a-z 0-9 . _ : -`), echoed in the `X-Request-Id` response header and written to the service's logs; any other value is replaced by a new UUID. Quote it when reporting a problem.
@@ -3903,7 +3968,13 @@ export interface operations {
   };
   v1ImportParameters: {
     parameters: {
-      query?: never;
+      query?: {
+        /**
+         * @description Extension of the specification. `true` (or `1`) runs the import exactly as without it, in its transaction, and then rolls that transaction back: the answer is the one the real call would give (the same counts and per-item `errors`), plus `dry_run: true` and `summary`, and nothing is written — no rows, no change events, no content generation, no Idempotency-Key outcome (the key is ignored, so the real call with it runs afterwards). A dry run takes the same row locks as the real import while it runs. `false`, `0` or an empty value is a real import; any other value is 422 `validation_failed`.
+         * @example true
+         */
+        dry_run?: components['parameters']['DryRun'];
+      };
       header?: {
         /**
          * @description Your id for this request (1–128 of `A-Z a-z 0-9 . _ : -`), echoed in the `X-Request-Id` response header and written to the service's logs; any other value is replaced by a new UUID. Quote it when reporting a problem.
@@ -4062,7 +4133,13 @@ export interface operations {
   };
   v2ImportProducts: {
     parameters: {
-      query?: never;
+      query?: {
+        /**
+         * @description Extension of the specification. `true` (or `1`) runs the import exactly as without it, in its transaction, and then rolls that transaction back: the answer is the one the real call would give (the same counts and per-item `errors`), plus `dry_run: true` and `summary`, and nothing is written — no rows, no change events, no content generation, no Idempotency-Key outcome (the key is ignored, so the real call with it runs afterwards). A dry run takes the same row locks as the real import while it runs. `false`, `0` or an empty value is a real import; any other value is 422 `validation_failed`.
+         * @example true
+         */
+        dry_run?: components['parameters']['DryRun'];
+      };
       header?: {
         /**
          * @description Your id for this request (1–128 of `A-Z a-z 0-9 . _ : -`), echoed in the `X-Request-Id` response header and written to the service's logs; any other value is replaced by a new UUID. Quote it when reporting a problem.
@@ -4257,7 +4334,13 @@ export interface operations {
   };
   v2ImportCategories: {
     parameters: {
-      query?: never;
+      query?: {
+        /**
+         * @description Extension of the specification. `true` (or `1`) runs the import exactly as without it, in its transaction, and then rolls that transaction back: the answer is the one the real call would give (the same counts and per-item `errors`), plus `dry_run: true` and `summary`, and nothing is written — no rows, no change events, no content generation, no Idempotency-Key outcome (the key is ignored, so the real call with it runs afterwards). A dry run takes the same row locks as the real import while it runs. `false`, `0` or an empty value is a real import; any other value is 422 `validation_failed`.
+         * @example true
+         */
+        dry_run?: components['parameters']['DryRun'];
+      };
       header?: {
         /**
          * @description Your id for this request (1–128 of `A-Z a-z 0-9 . _ : -`), echoed in the `X-Request-Id` response header and written to the service's logs; any other value is replaced by a new UUID. Quote it when reporting a problem.
@@ -4431,7 +4514,13 @@ export interface operations {
   };
   v2ImportBrands: {
     parameters: {
-      query?: never;
+      query?: {
+        /**
+         * @description Extension of the specification. `true` (or `1`) runs the import exactly as without it, in its transaction, and then rolls that transaction back: the answer is the one the real call would give (the same counts and per-item `errors`), plus `dry_run: true` and `summary`, and nothing is written — no rows, no change events, no content generation, no Idempotency-Key outcome (the key is ignored, so the real call with it runs afterwards). A dry run takes the same row locks as the real import while it runs. `false`, `0` or an empty value is a real import; any other value is 422 `validation_failed`.
+         * @example true
+         */
+        dry_run?: components['parameters']['DryRun'];
+      };
       header?: {
         /**
          * @description Your id for this request (1–128 of `A-Z a-z 0-9 . _ : -`), echoed in the `X-Request-Id` response header and written to the service's logs; any other value is replaced by a new UUID. Quote it when reporting a problem.
@@ -4604,7 +4693,13 @@ export interface operations {
   };
   v2ImportBlogs: {
     parameters: {
-      query?: never;
+      query?: {
+        /**
+         * @description Extension of the specification. `true` (or `1`) runs the import exactly as without it, in its transaction, and then rolls that transaction back: the answer is the one the real call would give (the same counts and per-item `errors`), plus `dry_run: true` and `summary`, and nothing is written — no rows, no change events, no content generation, no Idempotency-Key outcome (the key is ignored, so the real call with it runs afterwards). A dry run takes the same row locks as the real import while it runs. `false`, `0` or an empty value is a real import; any other value is 422 `validation_failed`.
+         * @example true
+         */
+        dry_run?: components['parameters']['DryRun'];
+      };
       header?: {
         /**
          * @description Your id for this request (1–128 of `A-Z a-z 0-9 . _ : -`), echoed in the `X-Request-Id` response header and written to the service's logs; any other value is replaced by a new UUID. Quote it when reporting a problem.
@@ -4681,7 +4776,13 @@ export interface operations {
   };
   v2ImportParameters: {
     parameters: {
-      query?: never;
+      query?: {
+        /**
+         * @description Extension of the specification. `true` (or `1`) runs the import exactly as without it, in its transaction, and then rolls that transaction back: the answer is the one the real call would give (the same counts and per-item `errors`), plus `dry_run: true` and `summary`, and nothing is written — no rows, no change events, no content generation, no Idempotency-Key outcome (the key is ignored, so the real call with it runs afterwards). A dry run takes the same row locks as the real import while it runs. `false`, `0` or an empty value is a real import; any other value is 422 `validation_failed`.
+         * @example true
+         */
+        dry_run?: components['parameters']['DryRun'];
+      };
       header?: {
         /**
          * @description Your id for this request (1–128 of `A-Z a-z 0-9 . _ : -`), echoed in the `X-Request-Id` response header and written to the service's logs; any other value is replaced by a new UUID. Quote it when reporting a problem.
@@ -4728,7 +4829,13 @@ export interface operations {
   };
   v2MultiImport: {
     parameters: {
-      query?: never;
+      query?: {
+        /**
+         * @description Extension of the specification. `true` (or `1`) runs the import exactly as without it, in its transaction, and then rolls that transaction back: the answer is the one the real call would give (the same counts and per-item `errors`), plus `dry_run: true` and `summary`, and nothing is written — no rows, no change events, no content generation, no Idempotency-Key outcome (the key is ignored, so the real call with it runs afterwards). A dry run takes the same row locks as the real import while it runs. `false`, `0` or an empty value is a real import; any other value is 422 `validation_failed`.
+         * @example true
+         */
+        dry_run?: components['parameters']['DryRun'];
+      };
       header?: {
         /**
          * @description Your id for this request (1–128 of `A-Z a-z 0-9 . _ : -`), echoed in the `X-Request-Id` response header and written to the service's logs; any other value is replaced by a new UUID. Quote it when reporting a problem.

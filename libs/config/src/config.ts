@@ -126,7 +126,13 @@ export interface Config {
        * with the key in an `api-key` header. Empty: OpenAI's dialect (OpenAI, Ollama, vLLM…).
        */
       readonly apiVersion: string;
+      /** Requests per minute, shared by every worker process on the same Redis (0: unlimited). */
+      readonly requestsPerMinute: number;
+      /** Tokens per minute (estimated, then corrected by reported usage); 0: unlimited. */
+      readonly tokensPerMinute: number;
     };
+    /** How long one provider call (one language of a job) may wait in all for rate limits and pauses. */
+    readonly providerRateLimitMaxWaitMs: number;
     /** Time limit of one provider attempt. */
     readonly providerTimeoutMs: number;
     /** Provider attempts per job, the first included (retries on 429, 5xx, timeouts). */
@@ -344,9 +350,12 @@ export function loadConfig(env: NodeJS.ProcessEnv): Config {
           apiKey: v.OPENAI_API_KEY,
           model: v.OPENAI_MODEL,
           apiVersion: v.OPENAI_API_VERSION,
+          requestsPerMinute: v.OPENAI_REQUESTS_PER_MINUTE,
+          tokensPerMinute: v.OPENAI_TOKENS_PER_MINUTE,
         },
         'apiKey',
       ),
+      providerRateLimitMaxWaitMs: v.PROVIDER_RATE_LIMIT_MAX_WAIT_MS,
       providerTimeoutMs: v.PROVIDER_TIMEOUT_MS,
       providerMaxAttempts: v.PROVIDER_MAX_ATTEMPTS,
       research: {

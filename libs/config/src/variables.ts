@@ -451,6 +451,27 @@ export const VARIABLES = {
     readBy: ['generation-worker'],
     path: 'generation.openai.apiVersion',
   },
+  OPENAI_REQUESTS_PER_MINUTE: {
+    rule: Joi.number().integer().min(0).max(1_000_000).default(0),
+    description:
+      'requests per minute to the endpoint, shared by every worker process on the same Redis (0: no limit of ours)',
+    readBy: ['generation-worker'],
+    path: 'generation.openai.requestsPerMinute',
+  },
+  OPENAI_TOKENS_PER_MINUTE: {
+    rule: Joi.number().integer().min(0).max(1_000_000_000).default(0),
+    description:
+      'tokens per minute (estimated before a request, corrected by the usage the endpoint reports), shared like `OPENAI_REQUESTS_PER_MINUTE` (0: no limit of ours)',
+    readBy: ['generation-worker'],
+    path: 'generation.openai.tokensPerMinute',
+  },
+  PROVIDER_RATE_LIMIT_MAX_WAIT_MS: {
+    rule: Joi.number().integer().min(0).max(3_600_000).default(600_000),
+    description:
+      "how long one provider call (one language of a job) may wait in all for the limits above and the endpoint's 429 / `Retry-After` pauses before the item fails",
+    readBy: ['generation-worker'],
+    path: 'generation.providerRateLimitMaxWaitMs',
+  },
   PROVIDER_TIMEOUT_MS: {
     rule: Joi.number().integer().min(1000).max(600_000).default(60_000),
     description: 'time limit of one provider attempt',

@@ -77,7 +77,15 @@ describe('loadConfig', () => {
       revisions: { keep: 50, retentionDays: 90 },
       generation: {
         provider: 'builtin',
-        openai: { baseUrl: 'https://api.openai.com/v1', apiKey: '', model: 'gpt-4o-mini', apiVersion: '' },
+        openai: {
+          baseUrl: 'https://api.openai.com/v1',
+          apiKey: '',
+          model: 'gpt-4o-mini',
+          apiVersion: '',
+          requestsPerMinute: 0,
+          tokensPerMinute: 0,
+        },
+        providerRateLimitMaxWaitMs: 600_000,
         providerTimeoutMs: 60_000,
         providerMaxAttempts: 4,
         research: { timeoutMs: 10_000, maxBytes: 1_048_576, maxUrls: 5, allowLoopback: false },
@@ -158,6 +166,9 @@ describe('loadConfig', () => {
       OPENAI_BASE_URL: 'http://ollama.internal:11434/v1',
       OPENAI_API_KEY: 'sk-live-abcdef123456',
       OPENAI_MODEL: 'llama3.1:8b',
+      OPENAI_REQUESTS_PER_MINUTE: '500',
+      OPENAI_TOKENS_PER_MINUTE: '200000',
+      PROVIDER_RATE_LIMIT_MAX_WAIT_MS: '120000',
       PROVIDER_TIMEOUT_MS: '30000',
       PROVIDER_MAX_ATTEMPTS: '2',
       WEB_RESEARCH_TIMEOUT_MS: '5000',
@@ -248,7 +259,10 @@ describe('loadConfig', () => {
           apiKey: 'sk-live-abcdef123456',
           model: 'llama3.1:8b',
           apiVersion: '',
+          requestsPerMinute: 500,
+          tokensPerMinute: 200_000,
         },
+        providerRateLimitMaxWaitMs: 120_000,
         providerTimeoutMs: 30_000,
         providerMaxAttempts: 2,
         research: { timeoutMs: 5000, maxBytes: 65_536, maxUrls: 0, allowLoopback: true },
@@ -578,6 +592,8 @@ describe('loadConfig: generation provider and its secret', () => {
       apiKey: '[redacted]',
       model: 'gpt-4o-mini',
       apiVersion: '',
+      requestsPerMinute: 0,
+      tokensPerMinute: 0,
     });
   });
 
@@ -597,6 +613,8 @@ describe('loadConfig: generation provider and its secret', () => {
       apiKey: KEY,
       model: 'content-gpt',
       apiVersion: '2025-04-01-preview',
+      requestsPerMinute: 0,
+      tokensPerMinute: 0,
     });
   });
 

@@ -65,7 +65,7 @@ export {
 } from './repositories/product-relations.repository';
 export { variantsRepository } from './repositories/variants.repository';
 export type { Variant } from './repositories/variants.repository';
-export { parametersRepository } from './repositories/parameters.repository';
+export { parametersRepository, type StoredParameter } from './repositories/parameters.repository';
 export type {
   ParameterWrite,
   ParameterValueWrite,

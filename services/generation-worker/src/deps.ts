@@ -20,7 +20,14 @@ import {
   type SweepMetrics,
   type WebhookMetrics,
 } from './metrics';
-import { createProvider, type ContentProvider, type ProviderOptions } from './providers';
+import { createHash } from 'node:crypto';
+import type { RedisClient } from '@catalogue/queue';
+import {
+  createProvider,
+  createProviderLimiter,
+  type ContentProvider,
+  type ProviderOptions,
+} from './providers';
 import type { ResearchOptions } from './research';
 import type { SweepOptions } from './services/sweep.service';
 import { webhookDispatcher } from './services/webhook-delivery.service';
@@ -45,9 +52,18 @@ export interface Deps extends BaseDeps {
 /** First wait between provider attempts; doubled after each (at most 30 s, or Retry-After). */
 const PROVIDER_BACKOFF_MS = 1_000;
 
-export function providerOptions(config: Config): ProviderOptions {
+/**
+ * The provider the configuration names. With `redis`, the openai provider's requests and tokens
+ * per minute and its pauses are shared by every worker process using the same Redis and queue
+ * prefix against the same endpoint and model; without, they hold in this process only.
+ */
+export function providerOptions(config: Config, redis?: RedisClient): ProviderOptions {
   const g = config.generation;
   if (g.provider === 'builtin') return { provider: 'builtin' };
+  const endpoint = createHash('sha256')
+    .update(`${g.openai.baseUrl}\n${g.openai.apiVersion}\n${g.openai.model}`)
+    .digest('hex')
+    .slice(0, 16);
   return {
     provider: 'openai',
     openai: {
@@ -58,6 +74,13 @@ export function providerOptions(config: Config): ProviderOptions {
       timeoutMs: g.providerTimeoutMs,
       maxAttempts: g.providerMaxAttempts,
       backoffMs: PROVIDER_BACKOFF_MS,
+      maxRateLimitWaitMs: g.providerRateLimitMaxWaitMs,
+      limiter: createProviderLimiter({
+        redis,
+        prefix: `${config.redis.queuePrefix}:`,
+        endpoint,
+        limits: { requestsPerMinute: g.openai.requestsPerMinute, tokensPerMinute: g.openai.tokensPerMinute },
+      }),
     },
   };
 }
@@ -85,8 +108,11 @@ const SWEEP_MARGIN_MS = 5 * 60_000;
  */
 export function sweepOptions(config: Config): SweepOptions {
   const g = config.generation;
+  // Waiting for rate limits uses no attempt and may last up to its own budget.
   const provider =
-    g.providerTimeoutMs * g.providerMaxAttempts + PROVIDER_MAX_BACKOFF_MS * (g.providerMaxAttempts - 1);
+    g.providerTimeoutMs * g.providerMaxAttempts +
+    PROVIDER_MAX_BACKOFF_MS * (g.providerMaxAttempts - 1) +
+    g.providerRateLimitMaxWaitMs;
   const research = g.research.timeoutMs * g.research.maxUrls;
   return {
     jobDeadlineMs: provider + research + SWEEP_MARGIN_MS,
@@ -113,7 +139,7 @@ export function buildDeps(config: Config): Deps {
     ...base,
     queues,
     queueMetrics: createQueueMetrics(base.registry),
-    provider: instrumentProvider(createProvider(providerOptions(config)), providerMetrics),
+    provider: instrumentProvider(createProvider(providerOptions(config, base.redis)), providerMetrics),
     providerMetrics,
     research: researchOptions(config),
     sweep: sweepOptions(config),

@@ -443,10 +443,11 @@ describe('openai provider', () => {
     expect(schema).not.toContain('"maxLength":1500');
   });
 
-  it('waits at most maxBackoffMs, however long Retry-After asks for', async () => {
+  it('waits at most maxBackoffMs after a server error, however long its Retry-After asks for', async () => {
+    // A 429's Retry-After is waited in full, up to the rate-limit budget (providers-rate-limits.test.ts).
     const scope = nock(BASE)
       .post('/chat/completions')
-      .reply(429, { error: { message: 'Rate limit reached' } }, { 'Retry-After': '120' })
+      .reply(503, { error: { message: 'Overloaded' } }, { 'Retry-After': '120' })
       .post('/chat/completions')
       .reply(200, completion(SMALL_ANSWER));
     const started = Date.now();

@@ -64,7 +64,71 @@ export interface ParameterLookup {
   values: Map<number, { id: number; parameterId: number; parameterExternalId: number }[]>;
 }
 
+/** A stored parameter as stored(): its names and its values by external id. */
+export interface StoredParameter {
+  name: string;
+  nameTranslations: Record<string, string>;
+  values: Map<number, string>;
+}
+
 export const parametersRepository = {
+  /**
+   * The stored names and values of the given parameters, locking the parameter rows (FOR UPDATE,
+   * in id order like upsert): an upsert later in the same transaction then meets exactly these
+   * rows, and no value of them can be added in between (that takes a key-share lock on the
+   * parameter). For a dry run's summary, which tells unchanged parameters from updated ones.
+   */
+  async stored(
+    trx: Knex.Transaction,
+    eshopId: number,
+    externalIds: readonly number[],
+  ): Promise<Map<number, StoredParameter>> {
+    const found = new Map<number, StoredParameter>();
+    if (!externalIds.length) return found;
+    const parameters = checkedRows<
+      Pick<Row<'parameters'>, 'id' | 'external_id' | 'name' | 'name_translations'>
+    >(
+      await trx
+        .from(
+          keysFrom(
+            trx,
+            eshopId,
+            [...externalIds].sort((a, b) => a - b),
+            { column: 'external_id', type: 'bigint' },
+          ),
+        )
+        .join('parameters as p', (join) =>
+          join.on('p.eshop_id', 'k.eshop_id').andOn('p.external_id', 'x.external_id'),
+        )
+        .orderBy('p.external_id')
+        .forUpdate('p')
+        .select('p.id', 'p.external_id', 'p.name', 'p.name_translations'),
+      ['id', 'external_id', 'name', 'name_translations'],
+    );
+    if (!parameters.length) return found;
+    const byId = new Map<number, StoredParameter>();
+    for (const p of parameters) {
+      const entry: StoredParameter = {
+        name: p.name,
+        nameTranslations: (p.name_translations ?? {}) as Record<string, string>,
+        values: new Map(),
+      };
+      found.set(Number(p.external_id), entry);
+      byId.set(Number(p.id), entry);
+    }
+    const values = checkedRows<Pick<Row<'parameter_values'>, 'parameter_id' | 'external_id' | 'value'>>(
+      await trx
+        .from(keysFrom(trx, eshopId, [...byId.keys()], { column: 'parameter_id', type: 'bigint' }))
+        .join('parameter_values as v', (join) =>
+          join.on('v.eshop_id', 'k.eshop_id').andOn('v.parameter_id', 'x.parameter_id'),
+        )
+        .select('v.parameter_id', 'v.external_id', 'v.value'),
+      ['parameter_id', 'external_id', 'value'],
+    );
+    for (const v of values) byId.get(Number(v.parameter_id))!.values.set(Number(v.external_id), v.value);
+    return found;
+  },
+
   /**
    * Creates or updates parameters and then their values, in two multi-row statements.
    * `xmax = 0` is true exactly for rows the statement inserted, which tells new from existing.

@@ -3,7 +3,7 @@ import { arrayBinding } from '../sql-rows';
 
 /** A key column of a tenant's table (never user input: it is written into the SQL). */
 export interface TenantKey {
-  column: 'external_id' | 'product_id' | 'id' | 'job_id' | 'entity_id';
+  column: 'external_id' | 'product_id' | 'parameter_id' | 'id' | 'job_id' | 'entity_id';
   type: 'text' | 'bigint';
 }
 

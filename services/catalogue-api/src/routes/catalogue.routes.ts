@@ -7,11 +7,15 @@ import {
   guard,
   jsonStream,
   type AppContext,
+  type AppState,
   type RouterDeps,
+  type Validated,
 } from '@catalogue/http';
+import type { Middleware } from 'koa';
 import type { EntityType } from '@catalogue/db';
 import type { Deps } from '../deps';
 import { deleteIdsBody, deleteResponse } from '../schemas/delete.schema';
+import { importQuery, type ImportQuery } from '../schemas/import.schema';
 import { documentedImport, documentedMultiImport } from '../schemas/items.docs';
 import { V2_LIST_ITEMS, v1CategoryListItem, v1ProductListItem } from '../schemas/list-items.schema';
 import {
@@ -35,14 +39,29 @@ import {
   importV1,
   importV2,
   multiImport,
-  type RecordImport,
+  type ImportRun,
 } from '../services/import.service';
 import { listV1, listV2 } from '../services/list.service';
 
-/** Behind idempotent() with a key: the import's answer commits with the rows it reports. */
-function recordOf(ctx: Pick<AppContext, 'state'>): RecordImport | undefined {
+type ImportState = AppState & Validated<unknown, ImportQuery, unknown>;
+
+/**
+ * How the import runs: a dry run (`?dry_run=true`), or behind idempotent() with a key, whose
+ * outcome commits with the rows the import reports.
+ */
+function runOf(ctx: { state: ImportState }): ImportRun {
+  if (ctx.state.input.query.dry_run) return { dryRun: true };
   const recorder = ctx.state.idempotency;
-  return recorder && ((trx, answer) => recorder.record(trx, 200, answer));
+  return recorder ? { recordOutcome: (trx, answer) => recorder.record(trx, 200, answer) } : {};
+}
+
+/**
+ * idempotent() for real imports only. A dry run writes nothing, so it has no outcome to keep
+ * or replay: its Idempotency-Key is neither claimed nor stored, and the real call with that key
+ * afterwards runs (and writes) as the first one.
+ */
+function unlessDryRun(once: Middleware<AppState, AppContext>): Middleware<ImportState, AppContext> {
+  return (ctx, next) => (ctx.state.input.query.dry_run ? next() : once(ctx, next));
 }
 
 const V2_ENTITIES = [
@@ -87,17 +106,20 @@ const parameterImportResult = { 200: baseComponent('ParameterImportResult') };
 export const v2ImportGuards = byPath(([, type, name]) =>
   guard({
     operationId: `v2Import${name}`,
+    query: importQuery,
     documentedBody: documentedImport({ version: 'v2', type, multiImport: false }),
     response: importResult,
   }),
 );
 export const v2ImportParameters = guard({
   operationId: 'v2ImportParameters',
+  query: importQuery,
   documentedBody: documentedImport({ version: 'parameter' }),
   response: parameterImportResult,
 });
 export const v2MultiImport = guard({
   operationId: 'v2MultiImport',
+  query: importQuery,
   documentedBody: documentedMultiImport,
   response: { 200: baseComponent('MultiImportResult') },
 });
@@ -106,17 +128,20 @@ export const v2MultiImport = guard({
 export const v1ImportGuards = {
   products: guard({
     operationId: 'v1ImportProducts',
+    query: importQuery,
     documentedBody: documentedImport({ version: 'v1', type: 'product' }),
     response: importResult,
   }),
   categories: guard({
     operationId: 'v1ImportCategories',
+    query: importQuery,
     documentedBody: documentedImport({ version: 'v1', type: 'category' }),
     response: importResult,
   }),
 };
 export const v1ImportParameters = guard({
   operationId: 'v1ImportParameters',
+  query: importQuery,
   documentedBody: documentedImport({ version: 'parameter' }),
   response: parameterImportResult,
 });
@@ -143,26 +168,27 @@ export const v1ListGuards = {
 /** v2: list, import and soft-delete per entity; parameters; multi-import; the change feed. */
 export function v2Routes(deps: RouterDeps & Pick<Deps, 'logger' | 'config' | 'queues' | 'reads'>) {
   const router = apiRouter(deps, { prefix: '/api/v2/rest', bodyLimit: deps.config.http.importBodyLimit });
-  // A retried import with the same Idempotency-Key answers what the first one did.
-  const once = idempotent(deps);
+  // A retried import with the same Idempotency-Key answers what the first one did. The guard
+  // comes first: a wrong `dry_run` is refused before a key is claimed.
+  const once = unlessDryRun(idempotent(deps));
   for (const [path, type] of V2_ENTITIES) {
     router.get(`/${path}`, v2ListGuards[path], async (ctx) => {
       // About 1.4 MB for 100 products with content: sent in chunks (jsonStream says why).
       ctx.type = 'json';
       ctx.body = jsonStream(await listV2(deps, eshopOf(ctx), type, ctx.state.input.query), 'data');
     });
-    router.post(`/${path}`, once, v2ImportGuards[path], async (ctx) => {
-      ctx.body = await importV2(deps, eshopOf(ctx).id, type, bodyOf(ctx), recordOf(ctx));
+    router.post(`/${path}`, v2ImportGuards[path], once, async (ctx) => {
+      ctx.body = await importV2(deps, eshopOf(ctx).id, type, bodyOf(ctx), runOf(ctx));
     });
     router.delete(`/${path}`, v2DeleteGuards[path], async (ctx) => {
       ctx.body = await softDelete(deps.db, eshopOf(ctx).id, type, bodyOf(ctx));
     });
   }
-  router.post('/parameters', once, v2ImportParameters, async (ctx) => {
-    ctx.body = await importParameters(deps, eshopOf(ctx).id, bodyOf(ctx), recordOf(ctx));
+  router.post('/parameters', v2ImportParameters, once, async (ctx) => {
+    ctx.body = await importParameters(deps, eshopOf(ctx).id, bodyOf(ctx), runOf(ctx));
   });
-  router.post('/multi-import', once, v2MultiImport, async (ctx) => {
-    ctx.body = await multiImport(deps, eshopOf(ctx).id, bodyOf(ctx), recordOf(ctx));
+  router.post('/multi-import', v2MultiImport, once, async (ctx) => {
+    ctx.body = await multiImport(deps, eshopOf(ctx).id, bodyOf(ctx), runOf(ctx));
   });
   router.get('/changes', v2Changes, async (ctx) => {
     ctx.body = await listChanges(deps, eshopOf(ctx).id, ctx.state.input.query);
@@ -173,18 +199,18 @@ export function v2Routes(deps: RouterDeps & Pick<Deps, 'logger' | 'config' | 'qu
 /** v1: products and categories (one language), parameters. */
 export function v1Routes(deps: RouterDeps & Pick<Deps, 'logger' | 'config' | 'queues' | 'reads'>) {
   const router = apiRouter(deps, { prefix: '/api/v1', bodyLimit: deps.config.http.importBodyLimit });
-  const once = idempotent(deps);
+  const once = unlessDryRun(idempotent(deps));
   for (const [path, type] of V1_ENTITIES) {
-    router.post(`/${path}/bulk-import`, once, v1ImportGuards[path], async (ctx) => {
-      ctx.body = await importV1(deps, eshopOf(ctx).id, type, bodyOf(ctx), recordOf(ctx));
+    router.post(`/${path}/bulk-import`, v1ImportGuards[path], once, async (ctx) => {
+      ctx.body = await importV1(deps, eshopOf(ctx).id, type, bodyOf(ctx), runOf(ctx));
     });
     router.get(`/${path}/list`, v1ListGuards[path], async (ctx) => {
       ctx.type = 'json';
       ctx.body = jsonStream(await listV1(deps, eshopOf(ctx).id, type, ctx.state.input.query), path);
     });
   }
-  router.post('/parameters/bulk-import', once, v1ImportParameters, async (ctx) => {
-    ctx.body = await importParameters(deps, eshopOf(ctx).id, bodyOf(ctx), recordOf(ctx));
+  router.post('/parameters/bulk-import', v1ImportParameters, once, async (ctx) => {
+    ctx.body = await importParameters(deps, eshopOf(ctx).id, bodyOf(ctx), runOf(ctx));
   });
   return router;
 }

@@ -44,6 +44,8 @@ export interface ParameterValuesPair {
 export interface EntityImportOutcome {
   imported: number;
   updated: number;
+  /** Of `updated`, the items sent with what is stored already: not written (a dry run's summary). */
+  unchanged: number;
   errors: ItemError[];
   /** External ids whose content must be (re)composed: created, or source fields changed. */
   toRender: string[];
@@ -248,6 +250,7 @@ const NAMELESS = ['The name field is required.'];
 interface WriteRound {
   imported: number;
   updated: number;
+  unchanged: number;
   /** Items refused on their merged fields (NAMELESS); nothing of them is written. */
   errors: ItemError[];
   toRender: string[];
@@ -330,6 +333,7 @@ async function writeRound(
   return {
     imported,
     updated: items.length - lost.length - imported - errors.length,
+    unchanged: items.length - lost.length - errors.length - written.size,
     errors,
     toRender: [...rendered].filter((id) => !lostIds.has(id)),
     // Told apart by what the upsert did (`xmax = 0`), like the counts.
@@ -407,7 +411,14 @@ export async function importEntities(
   const unique = withoutDuplicates(referenced);
   errors.push(...unique.errors);
 
-  const outcome: EntityImportOutcome = { imported: 0, updated: 0, errors, toRender: [], events: [] };
+  const outcome: EntityImportOutcome = {
+    imported: 0,
+    updated: 0,
+    unchanged: 0,
+    errors,
+    toRender: [],
+    events: [],
+  };
   let pending = unique.accepted;
   // A lost item's row exists (and is locked by this transaction) once its round is over, so the
   // second round updates it; a third round would mean rows disappear, which imports never do.
@@ -416,6 +427,7 @@ export async function importEntities(
     const result = await writeRound(trx, eshopId, type, pending, known);
     outcome.imported += result.imported;
     outcome.updated += result.updated;
+    outcome.unchanged += result.unchanged;
     outcome.errors.push(...result.errors);
     outcome.toRender.push(...result.toRender);
     outcome.events.push(...result.events);

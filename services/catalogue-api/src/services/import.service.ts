@@ -4,7 +4,8 @@ import { addFair, ENQUEUE_TIMEOUT_MS, withTimeout } from '@catalogue/queue';
 import { ValidationError } from '@catalogue/http';
 import type { Deps } from '../deps';
 import { LANG_FIELDS } from '../schemas/items.contract';
-import { importEntities, type WriteItem } from './entity-import';
+import { importEntities, type EntityImportOutcome, type WriteItem } from './entity-import';
+import { addCounts, type ChangeSummary } from './import-summary';
 import { bulkItems, byIndex, checkItems, type ItemError } from './item-check';
 import { importParameters as writeParameters, type ParameterItem } from './parameter-import';
 
@@ -39,6 +40,61 @@ type ImportDeps = Pick<Deps, 'db' | 'queues' | 'logger'>;
  * again as updates). The answer does not depend on the render jobs queued after the commit.
  */
 export type RecordImport = (trx: Knex, answer: object) => Promise<void>;
+
+/** How an import runs: its Idempotency-Key's recorder, and whether it is a dry run. */
+export interface ImportRun {
+  recordOutcome?: RecordImport;
+  /**
+   * Runs the import exactly as a real one, in its transaction, then rolls that transaction back
+   * (an extension of the specification, docs/decisions "Dry-run imports"): the answer is the one
+   * the real call would give, plus `dry_run: true` and `summary`. Nothing is recorded and no
+   * render job is queued.
+   */
+  dryRun?: boolean;
+}
+
+/** What a dry run adds to the answer: what would be created, updated and left unchanged. */
+export interface DryRunFields {
+  dry_run: true;
+  summary: ChangeSummary;
+}
+
+/** Thrown out of a dry run's transaction to roll it back, carrying the answer. */
+class DryRunRollback<T> extends Error {
+  constructor(readonly answer: T) {
+    super('dry run: rolled back');
+  }
+}
+
+/**
+ * `work` in one transaction, committed; on a dry run rolled back once `work` has answered (its
+ * answer is returned as if committed). Rows, events and sequences' side tables all go with the
+ * rollback; only sequence numbers taken stay taken (PostgreSQL never gives them back).
+ */
+async function inTransaction<T>(
+  deps: ImportDeps,
+  dryRun: boolean,
+  work: (trx: Knex.Transaction) => Promise<T>,
+): Promise<T> {
+  if (!dryRun) return deps.db.transaction(work);
+  try {
+    await deps.db.transaction(async (trx) => {
+      throw new DryRunRollback(await work(trx));
+    });
+  } catch (err) {
+    if (err instanceof DryRunRollback) return err.answer as T;
+    throw err;
+  }
+  throw new Error('a dry run committed its transaction');
+}
+
+function entityCounts(outcome: EntityImportOutcome) {
+  return {
+    created: outcome.imported,
+    updated: outcome.updated - outcome.unchanged,
+    unchanged: outcome.unchanged,
+  };
+}
 
 type V1Item = { id: string; name: string; [field: string]: unknown };
 
@@ -95,16 +151,17 @@ async function importChecked(
   eshopId: number,
   type: EntityType,
   checked: ReturnType<typeof checkV2>,
-  recordOutcome?: RecordImport,
-): Promise<ImportResult> {
-  const { answer, toRender } = await deps.db.transaction(async (trx) => {
+  { recordOutcome, dryRun = false }: ImportRun,
+): Promise<ImportResult | (ImportResult & DryRunFields)> {
+  const { answer, toRender, counts } = await inTransaction(deps, dryRun, async (trx) => {
     const written = await importEntities(trx, eshopId, type, checked.accepted);
     // Numbered as the transaction commits (the eshop's counter is locked only then).
     await eventsRepository.append(trx, eshopId, written.events);
     const imported = result(written.imported, written.updated, [...checked.errors, ...written.errors]);
-    await recordOutcome?.(trx, imported);
-    return { answer: imported, toRender: written.toRender };
+    if (!dryRun) await recordOutcome?.(trx, imported);
+    return { answer: imported, toRender: written.toRender, counts: entityCounts(written) };
   });
+  if (dryRun) return { ...answer, dry_run: true, summary: { [type]: counts } };
   await queueRenders(deps, eshopId, type, toRender);
   return answer;
 }
@@ -114,9 +171,9 @@ export async function importV2(
   eshopId: number,
   type: EntityType,
   body: unknown,
-  recordOutcome?: RecordImport,
-): Promise<ImportResult> {
-  return importChecked(deps, eshopId, type, checkV2(type, bulkItems(body), false), recordOutcome);
+  run: ImportRun = {},
+): Promise<ImportResult | (ImportResult & DryRunFields)> {
+  return importChecked(deps, eshopId, type, checkV2(type, bulkItems(body), false), run);
 }
 
 export async function importV1(
@@ -124,8 +181,8 @@ export async function importV1(
   eshopId: number,
   type: V1EntityType,
   body: unknown,
-  recordOutcome?: RecordImport,
-): Promise<ImportResult> {
+  run: ImportRun = {},
+): Promise<ImportResult | (ImportResult & DryRunFields)> {
   const checked = checkItems<V1Item>(bulkItems(body), { version: 'v1', type });
   return importChecked(
     deps,
@@ -135,7 +192,7 @@ export async function importV1(
       accepted: checked.accepted.map(({ index, item }) => ({ index, item: fromV1(type, item) })),
       errors: checked.errors,
     },
-    recordOutcome,
+    run,
   );
 }
 
@@ -143,17 +200,18 @@ export async function importParameters(
   deps: ImportDeps,
   eshopId: number,
   body: unknown,
-  recordOutcome?: RecordImport,
-): Promise<ParameterImportResult> {
+  { recordOutcome, dryRun = false }: ImportRun = {},
+): Promise<ParameterImportResult | (ParameterImportResult & DryRunFields)> {
   const checked = checkItems<ParameterItem>(bulkItems(body), { version: 'parameter' });
-  return deps.db.transaction(async (trx) => {
-    const written = await writeParameters(trx, eshopId, checked.accepted);
+  return inTransaction(deps, dryRun, async (trx) => {
+    const written = await writeParameters(trx, eshopId, checked.accepted, { summarize: dryRun });
     await eventsRepository.append(trx, eshopId, written.events);
     const answer: ParameterImportResult = {
       ...result(written.imported, written.updated, [...checked.errors, ...written.errors]),
       values_imported: written.valuesImported,
       values_updated: written.valuesUpdated,
     };
+    if (dryRun) return { ...answer, dry_run: true, summary: { ...written.summary } };
     await recordOutcome?.(trx, answer);
     return answer;
   });
@@ -168,8 +226,8 @@ export async function multiImport(
   deps: ImportDeps,
   eshopId: number,
   body: unknown,
-  recordOutcome?: RecordImport,
-): Promise<{ success: boolean; results: Record<string, unknown> }> {
+  { recordOutcome, dryRun = false }: ImportRun = {},
+): Promise<{ success: boolean; results: Record<string, unknown> } & Partial<DryRunFields>> {
   if (body === null || typeof body !== 'object' || Array.isArray(body)) {
     throw new ValidationError({ body: ['The body must be an object with sections.'] });
   }
@@ -183,13 +241,18 @@ export async function multiImport(
   const items = Object.fromEntries(present.map((s) => [s, bulkItems(sections[s], s)]));
 
   const renders: [EntityType, string[]][] = [];
-  const results = await deps.db.transaction(async (trx) => {
+  const summary: ChangeSummary = {};
+  const results = await inTransaction(deps, dryRun, async (trx) => {
     const out: Record<string, ImportResult | ParameterImportResult> = {};
     const events: NewEvent[] = [];
     for (const section of present) {
       if (section === 'parameters') {
         const checked = checkItems<ParameterItem>(items[section]!, { version: 'parameter' });
-        const outcome = await writeParameters(trx, eshopId, checked.accepted);
+        const outcome = await writeParameters(trx, eshopId, checked.accepted, { summarize: dryRun });
+        if (outcome.summary) {
+          addCounts(summary, 'parameter', outcome.summary.parameter);
+          addCounts(summary, 'parameter_value', outcome.summary.parameter_value);
+        }
         events.push(...outcome.events);
         out[section] = {
           ...result(outcome.imported, outcome.updated, [...checked.errors, ...outcome.errors]),
@@ -202,6 +265,7 @@ export async function multiImport(
       const checked = checkV2(type, items[section]!, true);
       const outcome = await importEntities(trx, eshopId, type, checked.accepted);
       renders.push([type, outcome.toRender]);
+      addCounts(summary, type, entityCounts(outcome));
       events.push(...outcome.events);
       out[section] = result(outcome.imported, outcome.updated, [...checked.errors, ...outcome.errors]);
     }
@@ -213,9 +277,10 @@ export async function multiImport(
       success: Object.values(out).every((r) => r.success),
       results: Object.fromEntries(sectionResults) as Record<string, unknown>,
     };
-    await recordOutcome?.(trx, answer);
+    if (!dryRun) await recordOutcome?.(trx, answer);
     return answer;
   });
+  if (dryRun) return { ...results, dry_run: true, summary };
   for (const [type, ids] of renders) await queueRenders(deps, eshopId, type, ids);
   return results;
 }

@@ -23,7 +23,9 @@ export function createProvider(options: ProviderOptions): ContentProvider {
 
 export { createBuiltinProvider, parameterPairs, researchQuestions } from './builtin';
 export { fitToStructure, fitValue, withParagraphLength } from './fit';
-export { createOpenAiProvider } from './openai';
+export { createOpenAiProvider, estimateTokens } from './openai';
+export { createProviderLimiter, parseDuration, rateLimitResetMs, RateLimitWaitExceeded } from './limiter';
+export type { Permit, ProviderLimiter, ProviderLimits } from './limiter';
 export type { OpenAiProviderOptions } from './openai';
 export { systemMessage, userMessage } from './openai-prompt';
 export { answerSchema } from './openai-schema';

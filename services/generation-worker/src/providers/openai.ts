@@ -26,7 +26,14 @@ import { fitToStructure, isFillable, placeImages, withParagraphLength } from './
 import { addUsage, contextUrls, dropInventedUrls, isObject, Malformed, parseAnswer } from './openai-answer';
 import { systemMessage, userMessage } from './openai-prompt';
 import { answerSchema, type AnswerSchema } from './openai-schema';
-import { retryableStatus, retryAfterMs, withRetries, type Attempt, type Failure } from './retry';
+import {
+  createProviderLimiter,
+  rateLimitResetMs,
+  RateLimitWaitExceeded,
+  type Permit,
+  type ProviderLimiter,
+} from './limiter';
+import { retryableStatus, retryAfterMs, waitAfter, withRetries, type Attempt, type Failure } from './retry';
 import { cutText } from './text';
 import {
   ProviderError,
@@ -69,6 +76,38 @@ export interface OpenAiProviderOptions {
   maxResearchChars?: number;
   /** Characters of each context text (descriptions, parameters, prompt) sent (default 8,000). */
   maxContextChars?: number;
+  /**
+   * The endpoint's requests and tokens per minute and its pauses, shared by the deployment's
+   * workers (limiter.ts). Without one, the provider still pauses for the endpoint's 429s, in
+   * this process only.
+   */
+  limiter?: ProviderLimiter;
+  /**
+   * How long one generation may wait in all for the limiter (limits and pauses) before it fails
+   * (default 10 minutes). Waiting for a rate limit uses up no attempt.
+   */
+  maxRateLimitWaitMs?: number;
+}
+
+/**
+ * Tokens an answer is assumed to take before the endpoint says (usage): what the limiter counts
+ * for a request until it is corrected. Prompts are estimated at 4 characters a token.
+ */
+const OUTPUT_TOKENS_ESTIMATE = 1_000;
+
+/** The tokens a request is expected to take: its text at 4 characters a token, and an answer. */
+export function estimateTokens(texts: readonly string[]): number {
+  return Math.ceil(texts.reduce((sum, text) => sum + text.length, 0) / 4) + OUTPUT_TOKENS_ESTIMATE;
+}
+
+/**
+ * A 429 that no wait will cure: OpenAI's `insufficient_quota` (the account's credit is used up)
+ * fails the item at once instead of pausing every worker for the whole wait budget.
+ */
+function quotaExhausted(err: APIError): boolean {
+  const body: unknown = err.error;
+  const code = err.code ?? (isObject(body) ? body.code : undefined);
+  return code === 'insufficient_quota';
 }
 
 /** The `response_format` name of the answer schema (a-z, 0-9, `_`, at most 64 characters). */
@@ -244,6 +283,10 @@ export function createOpenAiProvider(options: OpenAiProviderOptions): ContentPro
     maxBackoffMs: options.maxBackoffMs ?? 30_000,
   };
   const redact = redactor(options.apiKey);
+  const limiter =
+    options.limiter ??
+    createProviderLimiter({ prefix: '', endpoint: '', limits: { requestsPerMinute: 0, tokensPerMinute: 0 } });
+  const maxRateLimitWaitMs = options.maxRateLimitWaitMs ?? 600_000;
 
   return {
     name: 'openai',
@@ -263,27 +306,82 @@ export function createOpenAiProvider(options: OpenAiProviderOptions): ContentPro
       const allowedUrls = contextUrls(req.context);
       let usage: TokenUsage | null = null;
       const aborted = (): ProviderError => new ProviderError('generation aborted', true, undefined, usage);
+      const estimate = estimateTokens([...messages.map((m) => m.content), JSON.stringify(schema)]);
+      let waitedMs = 0;
+      let refusals = 0;
+
+      /** A permit of the limiter, the wait counted against the generation's budget. */
+      const permit = async (): Promise<Permit | Failure> => {
+        const started = Date.now();
+        try {
+          return await limiter.acquire(estimate, {
+            deadline: started + maxRateLimitWaitMs - waitedMs,
+            signal,
+          });
+        } catch (err) {
+          if (signal?.aborted) throw aborted();
+          if (!(err instanceof RateLimitWaitExceeded)) throw err;
+          const reason = `${err.message} (waited ${Math.round(waitedMs / 1000)} s already)`;
+          return { ok: false, reason, status: 429, retryable: false };
+        } finally {
+          waitedMs += Date.now() - started;
+        }
+      };
 
       const attempt = async (format: AnswerFormat): Promise<Attempt<GenerationResult>> => {
+        const taken = await permit();
+        if ('ok' in taken) return taken;
         let completion: unknown;
+        let headers: Headers | undefined;
         const started = performance.now();
         try {
-          completion = await client.chat.completions.create(
-            {
-              model: options.model,
-              messages,
-              response_format:
-                format === 'json_schema'
-                  ? { type: 'json_schema', json_schema: { name: SCHEMA_NAME, strict: true, schema } }
-                  : { type: 'json_object' },
-              temperature: options.temperature ?? 0.3,
-            },
-            { signal },
-          );
+          const { data, response } = await client.chat.completions
+            .create(
+              {
+                model: options.model,
+                messages,
+                response_format:
+                  format === 'json_schema'
+                    ? { type: 'json_schema', json_schema: { name: SCHEMA_NAME, strict: true, schema } }
+                    : { type: 'json_object' },
+                temperature: options.temperature ?? 0.3,
+              },
+              { signal },
+            )
+            .withResponse();
+          completion = data;
+          headers = response.headers;
         } catch (err) {
-          if (signal?.aborted || err instanceof APIUserAbortError) throw aborted();
+          if (signal?.aborted || err instanceof APIUserAbortError) {
+            await taken.settle(null);
+            throw aborted();
+          }
+          if (err instanceof APIError && err.status === 429 && !quotaExhausted(err)) {
+            // Refused before any work: the request and its tokens are given back, and every
+            // worker holds its requests for as long as the endpoint asked (else a backoff).
+            await taken.refund();
+            refusals += 1;
+            const asked = retryAfterMs(err.headers) ?? rateLimitResetMs(err.headers, true);
+            const pause =
+              asked ?? waitAfter({ ok: false, reason: '', retryable: true }, refusals, retryPolicy);
+            await limiter.pause(pause);
+            return {
+              ok: false,
+              reason: `HTTP 429: ${shortReason(err, redact)}`,
+              status: 429,
+              retryable: true,
+              rateLimited: true,
+            };
+          }
+          await taken.settle(null);
           return requestFailure(err, performance.now() - started, options.timeoutMs, redact);
         }
+        const reported =
+          isObject(completion) && isObject(completion.usage) ? completion.usage.total_tokens : null;
+        await taken.settle(typeof reported === 'number' && Number.isFinite(reported) ? reported : null);
+        // The endpoint says a limit is used up: every worker waits for its reset before the next request.
+        const reset = rateLimitResetMs(headers, false);
+        if (reset !== null && reset > 0) await limiter.pause(reset);
         const answer = readCompletion(
           completion,
           usage,

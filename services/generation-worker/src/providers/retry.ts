@@ -5,6 +5,10 @@
  * more; a malformed answer is retried once and uses the same attempt budget as 429, 5xx, 408,
  * network errors and timeouts. What is thrown when the attempts stop is the caller's (final)
  * error, so BullMQ's job-level retries do not multiply the provider's own.
+ *
+ * A request the endpoint refused for its rate limits (429) is no failed attempt: the provider
+ * has paused its requests (limiter.ts) and the next attempt waits that out, bounded by the
+ * generation's budget of waiting, not by `maxAttempts`.
  */
 
 /** One attempt's outcome when it did not produce a result. */
@@ -17,6 +21,11 @@ export interface Failure {
   malformed?: boolean;
   /** The wait the endpoint asked for, when it did. */
   retryAfterMs?: number | null;
+  /**
+   * Refused for the endpoint's rate limits and already paused for (limiter.ts): tried again at
+   * once (the next attempt waits for the pause), without using up an attempt.
+   */
+  rateLimited?: boolean;
 }
 
 /** One attempt's outcome: a result, or why not. */
@@ -105,6 +114,10 @@ export async function withRetries<T>(
     if (outcome.ok) return outcome.value;
     last = outcome;
     if (!outcome.retryable) throw hooks.fail(`${label}: ${outcome.reason}`, outcome.status);
+    if (outcome.rateLimited) {
+      n -= 1;
+      continue;
+    }
     if (outcome.malformed && ++malformed >= 2)
       throw hooks.fail(`${label}: ${outcome.reason} (twice)`, undefined);
     if (n === maxAttempts) break;
