@@ -25,6 +25,7 @@ import {
   createBenchDatabase,
   deleteKeys,
   freePort,
+  imageNodeOptions,
   positive,
   REPO_ROOT,
   runBenchmark,
@@ -113,16 +114,6 @@ interface Sample {
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/**
- * The NODE_OPTIONS the image runs every service with (docker/Dockerfile's `ENV NODE_OPTIONS`):
- * the bench measures the processes as deployed. BENCH_MEMORY_ENV=NODE_OPTIONS=… replaces it.
- */
-async function imageNodeOptions(): Promise<string> {
-  const dockerfile = await readFile(join(REPO_ROOT, 'docker', 'Dockerfile'), 'utf8');
-  const match = /^ENV NODE_OPTIONS=(?:"([^"]*)"|(\S+))\s*$/m.exec(dockerfile);
-  return match?.[1] ?? match?.[2] ?? '';
-}
 
 const median = (values: number[]): number => {
   const sorted = [...values].sort((a, b) => a - b);
