@@ -42,7 +42,12 @@ const ENTITY_FIELDS = ['name', 'short_description', 'description', 'url', 'seo_t
 function splicedItem(row: SpliceRow, langs: string[]): string {
   const e = row.list_json.split('\u0001');
   const c = row.content_list_json?.split('\u0001');
-  const map = (pieces: string[] | undefined, kind: 'entity' | 'content', field: string, absent: string | null) => {
+  const map = (
+    pieces: string[] | undefined,
+    kind: 'entity' | 'content',
+    field: string,
+    absent: string | null,
+  ) => {
     const parts: string[] = [];
     for (const lang of langs) {
       const piece = pieces?.[langSlot(kind, field, lang)] || absent;

@@ -251,7 +251,16 @@ async function makeListable(db: Knex): Promise<void> {
   // Products written by SQL (BENCH_SEED=sql) get the pieces the import writes (entityListJson).
   for (;;) {
     const rows = await db('products')
-      .select('id', 'name', 'short_description', 'description', 'url', 'seo_title', 'seo_description', 'images')
+      .select(
+        'id',
+        'name',
+        'short_description',
+        'description',
+        'url',
+        'seo_title',
+        'seo_description',
+        'images',
+      )
       .whereNull('list_json')
       .limit(2_000);
     if (!rows.length) break;
@@ -451,9 +460,17 @@ function scenarioSpecs(
  * parse-and-stringify handler and the same-bytes splice handler (list); or one service process
  * per heap setting (list-heap). Every side walks the same pages of both eshops in the same order.
  */
-function listSpecs(scenario: 'list' | 'list-heap', sides: Sides, heapServices: ChildServer[] = []): LoadSpec[] {
+function listSpecs(
+  scenario: 'list' | 'list-heap',
+  sides: Sides,
+  heapServices: ChildServer[] = [],
+): LoadSpec[] {
   const { service, baseline, eshops } = sides;
-  const spec = (server: ChildServer, side: string, path: (eshop: BenchEshop, page: number) => string): LoadSpec => {
+  const spec = (
+    server: ChildServer,
+    side: string,
+    path: (eshop: BenchEshop, page: number) => string,
+  ): LoadSpec => {
     let count = 0;
     const isService = server !== baseline;
     return {
@@ -470,9 +487,12 @@ function listSpecs(scenario: 'list' | 'list-heap', sides: Sides, heapServices: C
       },
     };
   };
-  const servicePath = (_eshop: BenchEshop, page: number) => `/api/v2/rest/products?${LIST_QUERY}&page=${page}`;
+  const servicePath = (_eshop: BenchEshop, page: number) =>
+    `/api/v2/rest/products?${LIST_QUERY}&page=${page}`;
   if (scenario === 'list-heap') {
-    return heapServices.map((server, i) => spec(server, `catalogue-api ${HEAP_OPTIONS[i] || 'Node defaults'}`, servicePath));
+    return heapServices.map((server, i) =>
+      spec(server, `catalogue-api ${HEAP_OPTIONS[i] || 'Node defaults'}`, servicePath),
+    );
   }
   const baselinePath = (route: string) => (eshop: BenchEshop, page: number) =>
     `/${route}?eshop=${eshop.id}&per_page=100&page=${page}&langs=${BASELINE_LANGS}`;
@@ -525,7 +545,11 @@ function report(
       `${env.duration} s per side (${env.rounds} interleaved rounds) after a ${env.warmup} s warm-up; ` +
       `list connections ${listConnections().join(', ')}, imports ${env.connections}`,
   );
-  log(`machine: ${machineLine}; load average ${loadavg().map((l) => l.toFixed(2)).join(', ')}`);
+  log(
+    `machine: ${machineLine}; load average ${loadavg()
+      .map((l) => l.toFixed(2))
+      .join(', ')}`,
+  );
   log(
     `service NODE_OPTIONS: ${serviceNodeOptions || '(none)'}; baselines: Node's defaults; data: site links ` +
       'and rich snippets on, 3 languages, 6 parameters and 2 variants per product',
@@ -637,7 +661,9 @@ function report(
         ['scenario', 'conn', 'ratio', 'overall', 'rounds: min', 'median', 'max', 'target', 'result'],
         lists.flatMap((r) => {
           const splice = r.splice!;
-          const rounds = r.service.rounds.map((round, i) => round.itemsPerSec / splice.rounds[i]!.itemsPerSec);
+          const rounds = r.service.rounds.map(
+            (round, i) => round.itemsPerSec / splice.rounds[i]!.itemsPerSec,
+          );
           const { min, median, max } = spread(rounds);
           const met = Number.isFinite(median) && median >= LIST_SPLICE_TARGET;
           figure({
@@ -752,10 +778,24 @@ function heapReport(heap: { options: string; m: Measurement }[]): void {
     table(
       ['NODE_OPTIONS', 'items/s', 'p99 ms', 'cpu ms/req', 'rss MB: max', 'vs first: min', 'median', 'max'],
       heap.map(({ options, m }) => {
-        const { min, median, max } = spread(m.rounds.map((round, i) => round.itemsPerSec / first.rounds[i]!.itemsPerSec));
+        const { min, median, max } = spread(
+          m.rounds.map((round, i) => round.itemsPerSec / first.rounds[i]!.itemsPerSec),
+        );
         const rss = m.rssMb.length ? Math.max(...m.rssMb) : NaN;
-        figure({ name: `list-heap, ${options || 'Node defaults'}, throughput over ${heap[0]!.options || 'Node defaults'}`, unit: 'ratio', min, median, max });
-        figure({ name: `list-heap, ${options || 'Node defaults'}, largest RSS`, unit: 'MB', min: Math.min(...m.rssMb), median: spread(m.rssMb).median, max: rss });
+        figure({
+          name: `list-heap, ${options || 'Node defaults'}, throughput over ${heap[0]!.options || 'Node defaults'}`,
+          unit: 'ratio',
+          min,
+          median,
+          max,
+        });
+        figure({
+          name: `list-heap, ${options || 'Node defaults'}, largest RSS`,
+          unit: 'MB',
+          min: Math.min(...m.rssMb),
+          median: spread(m.rssMb).median,
+          max: rss,
+        });
         return [
           options || 'Node defaults',
           fixed(m.itemsPerSec),
@@ -770,7 +810,9 @@ function heapReport(heap: { options: string; m: Measurement }[]): void {
       1,
     ),
   );
-  log(`list-heap: ${HEAP_CONNECTIONS} connections on each process in turn; RSS read at the end of each round`);
+  log(
+    `list-heap: ${HEAP_CONNECTIONS} connections on each process in turn; RSS read at the end of each round`,
+  );
 }
 
 /** Node flags for BENCH_CPU_PROF: one profile per process, replaced by the next run. */
@@ -806,17 +848,17 @@ async function run(given: BenchEnv, cleanup: Cleanup): Promise<void> {
     });
   };
   const serviceEnv = (port: number): Record<string, string> => ({
-      DATABASE_URL: url,
-      REDIS_URL: env.redisUrl,
-      QUEUE_PREFIX: queuePrefix,
-      CATALOGUE_API_PORT: String(port),
-      LOG_LEVEL: 'info',
-      NODE_ENV: 'production',
-      // The limiter stays in the measured path (one Redis round trip per request) with budgets
-      // the load never reaches: a benchmark token sends far more than a client may. The pool's
-      // queue keeps its defaults: what it sheds is counted (LIST_SHED_TARGET).
-      RATE_LIMIT_READ_PER_MINUTE: '1000000',
-      RATE_LIMIT_WRITE_PER_MINUTE: '1000000',
+    DATABASE_URL: url,
+    REDIS_URL: env.redisUrl,
+    QUEUE_PREFIX: queuePrefix,
+    CATALOGUE_API_PORT: String(port),
+    LOG_LEVEL: 'info',
+    NODE_ENV: 'production',
+    // The limiter stays in the measured path (one Redis round trip per request) with budgets
+    // the load never reaches: a benchmark token sends far more than a client may. The pool's
+    // queue keeps its defaults: what it sheds is counted (LIST_SHED_TARGET).
+    RATE_LIMIT_READ_PER_MINUTE: '1000000',
+    RATE_LIMIT_WRITE_PER_MINUTE: '1000000',
   });
   const service = await startService('catalogue-api', serviceNodeOptions);
   const baselinePort = await freePort();
@@ -843,14 +885,19 @@ async function run(given: BenchEnv, cleanup: Cleanup): Promise<void> {
   const redis = new Redis(env.redisUrl);
   cleanup.defer('close Redis connection', async () => redis.disconnect());
   const sides: Sides = { service, baseline, eshops };
-  const seeding: { seconds: number; staleSeconds?: number; bySql?: boolean } = { seconds: seedSeconds, bySql };
+  const seeding: { seconds: number; staleSeconds?: number; bySql?: boolean } = {
+    seconds: seedSeconds,
+    bySql,
+  };
   const results: PairResult[] = [];
   const heap: { options: string; m: Measurement }[] = [];
   for (const scenario of SCENARIOS.filter((s) => scenariosOf(env).has(s))) {
     if (scenario === 'list' || scenario === 'list-heap') {
       const heapServices =
         scenario === 'list-heap'
-          ? await Promise.all(HEAP_OPTIONS.map((options, i) => startService(`catalogue-api-heap-${i}`, options)))
+          ? await Promise.all(
+              HEAP_OPTIONS.map((options, i) => startService(`catalogue-api-heap-${i}`, options)),
+            )
           : [];
       const connections = scenario === 'list' ? listConnections() : [HEAP_CONNECTIONS];
       for (const c of connections) {
@@ -865,7 +912,13 @@ async function run(given: BenchEnv, cleanup: Cleanup): Promise<void> {
           redis,
         });
         if (scenario === 'list') {
-          results.push({ scenario, connections: c, service: measured[0]!, baseline: measured[1]!, splice: measured[2]! });
+          results.push({
+            scenario,
+            connections: c,
+            service: measured[0]!,
+            baseline: measured[1]!,
+            splice: measured[2]!,
+          });
         } else {
           heap.push(...measured.map((m, i) => ({ options: HEAP_OPTIONS[i]!, m })));
         }

@@ -115,7 +115,10 @@ function nestedTemplate(): string {
 function headings(lang: Lang): { heading: string; slug: string }[] {
   return [1, 2, 3, 4, 5, 6, 7, 8].map((i) => {
     const heading = text(lang, 20 + i, 24);
-    return { heading, slug: `h-{{id}}-${i}-${heading.toLowerCase().replace(/[^a-z0-9]+/g, '-')}`.slice(0, 60) };
+    return {
+      heading,
+      slug: `h-{{id}}-${i}-${heading.toLowerCase().replace(/[^a-z0-9]+/g, '-')}`.slice(0, 60),
+    };
   });
 }
 
@@ -140,7 +143,10 @@ function richSnippetTemplate(lang: Lang): { html: string; json: string } {
       url: { [lang]: `https://shop.example/${lang}/p/{{id}}` },
       images: [1, 2].map((i) => `https://cdn.shop.example/p/{{id}}-${i}.jpg`),
       brand: { [lang]: 'Outdoor Gear' },
-      parameters: PARAMETERS.map((id) => ({ name: { [lang]: text(lang, 30 + id, 10) }, values: [`${id * 7} cm`] })),
+      parameters: PARAMETERS.map((id) => ({
+        name: { [lang]: text(lang, 30 + id, 10) },
+        values: [`${id * 7} cm`],
+      })),
       variants: ['S', 'M'].map((size, i) => ({ code: `{{id}}-${size}`, ean: `85900000000${i}${i}` })),
     },
     lang,
@@ -154,7 +160,8 @@ function richSnippetTemplate(lang: Lang): { html: string; json: string } {
  */
 export function contentInsert(): { sql: string; bindings: string[] } {
   const fill = `replace(replace(?::text, '{{id}}', p.external_id), '{{name}}', p.name->>'default')`;
-  const langMap = (value = fill) => `jsonb_build_object(${LANGUAGES.map((l) => `'${l}', ${value}`).join(', ')})`;
+  const langMap = (value = fill) =>
+    `jsonb_build_object(${LANGUAGES.map((l) => `'${l}', ${value}`).join(', ')})`;
   const siteLink = `jsonb_build_object('html', ${langMap()}, 'list', ${langMap(`${fill}::jsonb`)})`;
   const richSnippet = `jsonb_build_object('html', ${langMap()}, 'json', ${langMap(`${fill}::jsonb`)})`;
   return {
@@ -184,7 +191,8 @@ export function fillerInsert(
   count: number,
   prefix = 'F',
 ): { sql: string; bindings: (string | number)[] }[] {
-  if (!/^[A-Z]$/.test(prefix)) throw new Error(`fillerInsert: a prefix is one capital letter (got ${prefix})`);
+  if (!/^[A-Z]$/.test(prefix))
+    throw new Error(`fillerInsert: a prefix is one capital letter (got ${prefix})`);
   const id = `'${prefix}' || lpad(n::text, 6, '0')`;
   const langMap = (value: (lang: Lang) => string) =>
     `jsonb_build_object(${LANGUAGES.map((l) => `'${l}', ${value(l)}`).join(', ')})`;

@@ -390,7 +390,9 @@ async function runSlice(
     );
     instance.on('response', (_client, _status, _bytes, responseTime) => latencies.push(responseTime));
   });
-  const shed = spec.countShed ? (result.statusCodeStats as Record<string, { count: number }>)['503']?.count ?? 0 : 0;
+  const shed = spec.countShed
+    ? ((result.statusCodeStats as Record<string, { count: number }>)['503']?.count ?? 0)
+    : 0;
   const problems = [
     result.non2xx - shed && `${result.non2xx} non-2xx responses ${JSON.stringify(result.statusCodeStats)}`,
     result.errors && `${result.errors} socket errors`,

@@ -148,3 +148,4 @@ export type {
   WebhookEndpoint,
   WebhookTarget,
 } from './repositories/webhooks.repository';
+export { copyRows, parseBinaryCopy, type CopiedRow } from './copy-rows';

@@ -189,17 +189,17 @@ export const catalogueReads = {
       .filter((c): c is string => Boolean(c))
       .map(column);
     const query = pageJoin(db, type, eshopId, opts).select(
-        'e.id',
-        'e.external_id',
-        'e.guid',
-        'e.is_visible',
-        'e.is_loaded',
-        ...columns,
-        db.raw(`${isoMicros('e.created_at')} as created_at`),
-        db.raw(`${isoMicros('e.updated_at')} as updated_at`),
-        column('c.html'),
-        ...outputs,
-      );
+      'e.id',
+      'e.external_id',
+      'e.guid',
+      'e.is_visible',
+      'e.is_loaded',
+      ...columns,
+      db.raw(`${isoMicros('e.created_at')} as created_at`),
+      db.raw(`${isoMicros('e.updated_at')} as updated_at`),
+      column('c.html'),
+      ...outputs,
+    );
     if (opts.listJson) {
       // Only the pieces the request sends (piecesSql).
       const wanted = { languages: opts.languages ?? LIST_LANGUAGES, outputs: opts.outputs };
@@ -260,7 +260,18 @@ export const catalogueReads = {
     // COPY takes no parameters: the values inlined, as knex quotes them.
     const rows = await copyRows(db, query.toString());
     const out: ListedPieces[] = [];
-    for (const [externalId, guid, isVisible, isLoaded, fallback, entity, content, variants, created, updated] of rows) {
+    for (const [
+      externalId,
+      guid,
+      isVisible,
+      isLoaded,
+      fallback,
+      entity,
+      content,
+      variants,
+      created,
+      updated,
+    ] of rows) {
       // Booleans in COPY's binary format: one byte, 1 for true.
       if (fallback![0] === 1 || !readableBytes(entity!) || (content !== null && !readableBytes(content!))) {
         return undefined;

@@ -238,7 +238,7 @@ function v2ItemJson(plan: ItemPlan, row: ListedEntity, stored: { entity: string;
 /** The pieces of a row read as bytes (ListedPieces), by slot: views of the bytes, none copied. */
 function slotsOf(bytes: Buffer): Buffer[] {
   const out: Buffer[] = [];
-  for (let start = 0; ; ) {
+  for (let start = 0; ;) {
     const end = bytes.indexOf(1, start);
     if (end < 0) {
       out.push(bytes.subarray(start));
@@ -302,7 +302,9 @@ function v2ItemBytes(plan: ItemPlan, row: ListedPieces): RawJsonBytes {
   const e = slotsOf(row.entity);
   const c = row.content === null ? undefined : slotsOf(row.content);
   const out = new ItemBytes();
-  out.text(`{"id":${JSON.stringify(row.externalId.toString())},"guid":${JSON.stringify(row.guid.toString())}`);
+  out.text(
+    `{"id":${JSON.stringify(row.externalId.toString())},"guid":${JSON.stringify(row.guid.toString())}`,
+  );
   out.text(`,"is_visible":${row.isVisible},"is_loaded":${row.isLoaded},"name":`);
   out.map(plan, e, 'name', null);
   if (type === 'product') {
