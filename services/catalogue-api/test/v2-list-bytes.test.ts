@@ -217,26 +217,25 @@ describe('catalogue-api: v2 lists from pre-serialised pieces', () => {
       });
 
     // Act
-    const narrow = await read({ nested: true }, ['cs']);
-    const wide = await read({ marketplace: true, nested: true, siteLink: true, richSnippet: true }, [
-      ...langs,
-    ]);
+    const narrow = (await read({ nested: true }, ['cs']))!.rows;
+    const all = { marketplace: true, nested: true, siteLink: true, richSnippet: true };
+    const wide = (await read(all, [...langs]))!.rows;
 
     // Assert
     expect(narrow).toHaveLength(2);
-    for (const row of narrow!) {
+    for (const row of narrow) {
       const content = row.content!.toString();
       expect(content).toMatch(/ cs \d<\/p>/);
       expect(content).not.toMatch(/ (default|en) \d/);
       expect(content).not.toMatch(/ market| links| ld|"slug"|@type/);
       expect(row.entity.toString()).not.toMatch(/ (default|en)"/);
     }
-    const wideContent = wide!.map((row) => row.content!.toString()).join('');
+    const wideContent = wide.map((row) => row.content!.toString()).join('');
     expect(wideContent).toMatch(/ market/);
     expect(wideContent).toMatch(/ links/);
     expect(wideContent).toMatch(/@type/);
     expect(wideContent).toMatch(/ en 1/);
-    expect(narrow!.reduce((n, row) => n + row.content!.length, 0)).toBeLessThan(wideContent.length / 4);
+    expect(narrow.reduce((n, row) => n + row.content!.length, 0)).toBeLessThan(wideContent.length / 4);
   });
 
   test('when only some rows of a page have pieces of this layout, then pieces and columns mix on the page with the bytes of either alone', async () => {

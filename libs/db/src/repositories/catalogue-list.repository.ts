@@ -235,15 +235,16 @@ export const catalogueReads = {
   /**
    * `listPage` with `listJson` for a page whose every row has readable pieces, read as bytes
    * (copy-rows.ts): only the pieces the request sends (`opts.languages`, `opts.outputs`), never
-   * decoded. Undefined when a row of the page must be read from its columns (no pieces, or
-   * pieces of another layout): then `listPage` serves the page.
+   * decoded, with the list's total (`count`'s; undefined for a page past the end). Undefined
+   * when a row of the page must be read from its columns (no pieces, or pieces of another
+   * layout): then `listPage` serves the page.
    */
   async listPieces(
     db: Knex,
     type: EntityType,
     eshopId: number,
     opts: ListOptions,
-  ): Promise<ListedPieces[] | undefined> {
+  ): Promise<{ rows: ListedPieces[]; total: number | undefined } | undefined> {
     const wanted = { languages: opts.languages ?? LIST_LANGUAGES, outputs: opts.outputs };
     const query = pageJoin(db, type, eshopId, opts).select(
       'e.external_id',
@@ -256,10 +257,14 @@ export const catalogueReads = {
       db.raw(opts.withVariants ? VARIANTS_SQL : 'null::json'),
       db.raw(isoMicros('e.created_at')),
       db.raw(isoMicros('e.updated_at')),
+      // The list's total in the same statement (computed once: it refers to no row), so a page
+      // holds one connection, not two; a page past the end has no row to carry it.
+      listWhere(db, type, eshopId, opts, 'n').count('*').as('total'),
     );
     // COPY takes no parameters: the values inlined, as knex quotes them.
     const rows = await copyRows(db, query.toString());
     const out: ListedPieces[] = [];
+    let total: number | undefined;
     for (const [
       externalId,
       guid,
@@ -271,7 +276,10 @@ export const catalogueReads = {
       variants,
       created,
       updated,
+      count,
     ] of rows) {
+      // bigint in COPY's binary format: 8 bytes, big-endian.
+      total ??= Number(count!.readBigInt64BE(0));
       // Booleans in COPY's binary format: one byte, 1 for true.
       if (fallback![0] === 1 || !readableBytes(entity!) || (content !== null && !readableBytes(content!))) {
         return undefined;
@@ -288,7 +296,7 @@ export const catalogueReads = {
         updatedAt: updated!,
       });
     }
-    return out;
+    return { rows: out, total };
   },
 
   async count(

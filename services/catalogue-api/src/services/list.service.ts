@@ -397,21 +397,24 @@ async function v2Page(
     languages: langs,
   };
   const plan = planOf(type, langs, includes);
-  // Only the pieces the request sends, as bytes (listPieces); a page with a row that has no
-  // readable pieces from the columns and pieces as text (listPage).
-  const [pieces, total] = await Promise.all([
-    catalogueRepository.listPieces(db, type, eshop.id, opts),
+  // Only the pieces the request sends, as bytes, with the total, in one statement (listPieces);
+  // a page with a row that has no readable pieces from the columns and pieces as text (listPage).
+  const pieces = await catalogueRepository.listPieces(db, type, eshop.id, opts);
+  const meta = (total: number) => ({ current_page: query.page, per_page: query.per_page, total });
+  if (pieces) {
+    const total = pieces.total ?? (await catalogueRepository.count(db, type, eshop.id, filter));
+    return { data: pieces.rows.map((row) => v2ItemBytes(plan, row)), meta: meta(total) };
+  }
+  const [rows, total] = await Promise.all([
+    catalogueRepository.listPage(db, type, eshop.id, opts),
     catalogueRepository.count(db, type, eshop.id, filter),
   ]);
-  const meta = { current_page: query.page, per_page: query.per_page, total };
-  if (pieces) return { data: pieces.map((row) => v2ItemBytes(plan, row)), meta };
-  const rows = await catalogueRepository.listPage(db, type, eshop.id, opts);
   return {
     // Rows without stored pieces (written before they existed) from their columns.
     data: rows.map((row) =>
       row.listJson ? v2ItemJson(plan, row, row.listJson) : v2Item(type, row, langs, includes),
     ),
-    meta,
+    meta: meta(total),
   };
 }
 
