@@ -836,6 +836,8 @@ async function run(given: BenchEnv, cleanup: Cleanup): Promise<void> {
   const startService = async (name: string, nodeOptions: string) => {
     const port = await freePort();
     return startChild({
+      // On a loaded machine a process takes a while to load everything it requires.
+      readyTimeoutMs: 90_000,
       name,
       script: join(REPO_ROOT, 'services', 'catalogue-api', 'dist', 'main.js'),
       port,
@@ -861,6 +863,14 @@ async function run(given: BenchEnv, cleanup: Cleanup): Promise<void> {
     RATE_LIMIT_WRITE_PER_MINUTE: '1000000',
   });
   const service = await startService('catalogue-api', serviceNodeOptions);
+  // list-heap's processes, one after another (started at once they starve each other).
+  const startHeapServices = async () => {
+    const started: ChildServer[] = [];
+    for (const [i, options] of HEAP_OPTIONS.entries()) {
+      started.push(await startService(`catalogue-api-heap-${i}`, options));
+    }
+    return started;
+  };
   const baselinePort = await freePort();
   const baseline = await startChild({
     name: 'baseline',
@@ -893,12 +903,7 @@ async function run(given: BenchEnv, cleanup: Cleanup): Promise<void> {
   const heap: { options: string; m: Measurement }[] = [];
   for (const scenario of SCENARIOS.filter((s) => scenariosOf(env).has(s))) {
     if (scenario === 'list' || scenario === 'list-heap') {
-      const heapServices =
-        scenario === 'list-heap'
-          ? await Promise.all(
-              HEAP_OPTIONS.map((options, i) => startService(`catalogue-api-heap-${i}`, options)),
-            )
-          : [];
+      const heapServices = scenario === 'list-heap' ? await startHeapServices() : [];
       const connections = scenario === 'list' ? listConnections() : [HEAP_CONNECTIONS];
       for (const c of connections) {
         log(
