@@ -1,6 +1,9 @@
 // npm run bench:catalogue — the catalogue API (compiled, its own process, real Postgres and
 // Redis) against a bare Koa + pg baseline in the same run: for the list, the best equivalent
-// handler (the fastest SQL found, answering the same bytes); for imports, the same upsert.
+// handler (the fastest SQL found, answering the same bytes) and a same-bytes splice handler
+// (baseline-splice.ts); for imports, the same upsert. The data is realistic (site links and rich
+// snippets on, 3 languages, 6 parameters per product) and the service runs with the image's
+// NODE_OPTIONS.
 // Also a deep page against the first, and (BENCH_STALE=1) imports into an eshop of 300,000
 // products the planner has no statistics of. See README.md.
 import { cpus, loadavg } from 'node:os';
