@@ -23,14 +23,19 @@ function benches() {
     .map((name) => name.slice('bench:'.length));
 }
 
-function readRecord(bench) {
-  const file = join(RECORDS, `${bench}.json`);
-  if (!existsSync(file)) return undefined;
-  const record = JSON.parse(readFileSync(file, 'utf8'));
-  for (const key of ['bench', 'ranAt', 'machine', 'load', 'figures']) {
-    if (!(key in record)) throw new Error(`docs/benchmarks/${bench}.json has no "${key}"`);
-  }
-  return record;
+/** The bench's recorded runs: `<bench>.json` (every scenario) and `<bench>--<scenarios>.json` (some). */
+function readRecords(bench) {
+  if (!existsSync(RECORDS)) return [];
+  const files = readdirSync(RECORDS)
+    .filter((file) => file === `${bench}.json` || (file.startsWith(`${bench}--`) && file.endsWith('.json')))
+    .sort();
+  return files.map((file) => {
+    const record = JSON.parse(readFileSync(join(RECORDS, file), 'utf8'));
+    for (const key of ['bench', 'ranAt', 'machine', 'load', 'figures']) {
+      if (!(key in record)) throw new Error(`docs/benchmarks/${file} has no "${key}"`);
+    }
+    return record;
+  });
 }
 
 const number = (value) => {
@@ -42,10 +47,30 @@ const number = (value) => {
 const withUnit = (value, unit) => (unit === 'ratio' ? number(value) : `${number(value)} ${unit}`);
 const cell = (text) => String(text).replace(/\|/g, '\\|').replace(/\n/g, ' ');
 
+function recordRows(bench, record) {
+  const m = record.machine;
+  const machine = `${m.cpus} × ${m.cpu}, ${m.memoryGiB} GiB, Node ${m.node.replace(/^v/, '')}`;
+  const load = `${number(record.load.start)} → ${number(record.load.end)}`;
+  const ran = `${record.ranAt.slice(0, 10)} ${record.ranAt.slice(11, 16)} UTC`;
+  if (record.figures.length === 0)
+    return [
+      `| \`bench:${bench}\` | recorded without figures | | | | | | ${cell(machine)} | ${load} | ${ran} |`,
+    ];
+  return record.figures.map((f) => {
+    const met = f.met === undefined ? '' : f.met ? 'yes' : '**no**';
+    return (
+      `| \`bench:${bench}\` | ${cell(f.name)} | ${withUnit(f.min, f.unit)} | ${withUnit(f.median, f.unit)} | ` +
+      `${withUnit(f.max, f.unit)} | ${cell(f.target ?? '')} | ${met} | ${cell(machine)} | ${load} | ${ran} |`
+    );
+  });
+}
+
 function table() {
   const known = benches();
   const strays = existsSync(RECORDS)
-    ? readdirSync(RECORDS).filter((file) => file.endsWith('.json') && !known.includes(file.slice(0, -5)))
+    ? readdirSync(RECORDS).filter(
+        (file) => file.endsWith('.json') && !known.includes(file.slice(0, -5).split('--')[0]),
+      )
     : [];
   if (strays.length > 0)
     throw new Error(`docs/benchmarks/ holds records of no bench:* script: ${strays.join(', ')}`);
@@ -54,27 +79,9 @@ function table() {
     '|---|---|---|---|---|---|---|---|---|---|',
   ];
   for (const bench of known) {
-    const record = readRecord(bench);
-    if (!record) {
-      rows.push(`| \`bench:${bench}\` | not recorded yet | | | | | | | | |`);
-      continue;
-    }
-    const m = record.machine;
-    const machine = `${m.cpus} × ${m.cpu}, ${m.memoryGiB} GiB, Node ${m.node.replace(/^v/, '')}`;
-    const load = `${number(record.load.start)} → ${number(record.load.end)}`;
-    const ran = `${record.ranAt.slice(0, 10)} ${record.ranAt.slice(11, 16)} UTC`;
-    if (record.figures.length === 0) {
-      rows.push(
-        `| \`bench:${bench}\` | recorded without figures | | | | | | ${cell(machine)} | ${load} | ${ran} |`,
-      );
-    }
-    for (const f of record.figures) {
-      const met = f.met === undefined ? '' : f.met ? 'yes' : '**no**';
-      rows.push(
-        `| \`bench:${bench}\` | ${cell(f.name)} | ${withUnit(f.min, f.unit)} | ${withUnit(f.median, f.unit)} | ` +
-          `${withUnit(f.max, f.unit)} | ${cell(f.target ?? '')} | ${met} | ${cell(machine)} | ${load} | ${ran} |`,
-      );
-    }
+    const records = readRecords(bench);
+    if (records.length === 0) rows.push(`| \`bench:${bench}\` | not recorded yet | | | | | | | | |`);
+    for (const record of records) rows.push(...recordRows(bench, record));
   }
   return rows.join('\n');
 }

@@ -43,9 +43,9 @@ import {
   type ChildServer,
   type LoadSpec,
   type Measurement,
+  imageNodeOptions,
 } from './harness';
 import { TOKEN_SQL } from './auth-baseline';
-import { imageNodeOptions } from './image-env';
 import { LANGUAGES, productId, productItem } from './fixtures';
 import { figure } from './results';
 

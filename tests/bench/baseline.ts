@@ -6,6 +6,8 @@
 //        the v2 product list with include=nested,marketplace,variant and lang=all, answered with
 //        the bytes the service answers (checked before every run): the fastest SQL found
 //        (deferred join, index-only count, in parallel) and a hand-written shaping loop
+//   GET  /products-splice?eshop=ID&page=N&per_page=100&langs=default,cs,en
+//        the same list and bytes, spliced from the stored list pieces (baseline-splice.ts)
 //   POST /products?eshop=ID                       one multi-row upsert of the items of the body
 //   GET  /readyz                                  select 1
 import { Readable } from 'node:stream';
@@ -21,6 +23,7 @@ import {
   VARIANTS_DELETE_SQL,
   VARIANTS_INSERT_SQL,
 } from './baseline-sql';
+import { spliceList } from './baseline-splice';
 
 // As createKnex does for the service: COUNT(*) and bigint ids as numbers.
 pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number.parseInt(value, 10));
@@ -161,6 +164,8 @@ export function createBaselineApp(pool: pg.Pool, bodyLimit: string, stream = fal
       };
       if (stream) ctx.type = 'json';
       ctx.body = stream ? chunked(body) : body;
+    } else if (ctx.method === 'GET' && ctx.path === '/products-splice') {
+      await spliceList(pool, ctx);
     } else if (ctx.method === 'POST' && ctx.path === '/products') {
       // Sorted by external id, as the service sorts its writes.
       const items = [...(ctx.request.body as Item[])].sort((a, b) =>

@@ -2,6 +2,7 @@
 // serve HTTP, an autocannon wrapper that fails loudly on any error response, and cleanup
 // that runs on success, failure and Ctrl-C.
 import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
@@ -106,18 +107,34 @@ export async function createBenchEshop(
   db: Knex,
   name: string,
   languages: Language[] = ['default'],
+  settings: { enableSiteLink?: boolean; enableRichSnippet?: boolean } = {},
 ): Promise<{ id: number; token: string }> {
   const created = await adminService(db).createEshop({
     name,
     languages,
     origins: [],
     credits: 0,
-    enableSiteLink: false,
-    enableRichSnippet: false,
+    enableSiteLink: settings.enableSiteLink ?? false,
+    enableRichSnippet: settings.enableRichSnippet ?? false,
     reviewRequired: false,
     licenceValidUntil: null,
   });
   return { id: created.eshop.id, token: created.apiToken };
+}
+
+/**
+ * The NODE_OPTIONS the image runs every service with (docker/Dockerfile's `ENV NODE_OPTIONS`):
+ * benchmarks measure the processes as deployed.
+ */
+export function imageNodeOptions(): string {
+  const dockerfile = readFileSync(join(REPO_ROOT, 'docker', 'Dockerfile'), 'utf8');
+  const match = /^ENV NODE_OPTIONS=(?:"([^"]*)"|(\S+))\s*$/m.exec(dockerfile);
+  const options = match?.[1] ?? match?.[2];
+  if (!options)
+    throw new Error('docker/Dockerfile sets no NODE_OPTIONS: the benchmark cannot run as the image does');
+  // Kept in the run's record (results.ts records every BENCH_* setting).
+  process.env.BENCH_IMAGE_NODE_OPTIONS = options;
+  return options;
 }
 
 /** Node flags that write a CPU profile `<dir>/<name>.cpuprofile` when the process stops (BENCH_CPU_PROF). */
@@ -293,6 +310,11 @@ export interface LoadSpec {
   itemsPerRequest: number;
   /** Checks a 2xx body; a false answer fails the run. */
   check?: (body: string) => boolean;
+  /**
+   * Counts 503 answers (the service shedding load) in `Measurement.shed` instead of failing the
+   * run on them; any other non-2xx answer still fails it.
+   */
+  countShed?: boolean;
 }
 
 export interface Measurement {
@@ -308,6 +330,10 @@ export interface Measurement {
   bytesPerResponse: number;
   /** CPU ms per request, when it could be measured. */
   cpuPerRequest: Omit<CpuTimes, 'backends'> | undefined;
+  /** 503 answers (LoadSpec.countShed), over all rounds; `requests` counts only the others. */
+  shed: number;
+  /** The side's resident set size in MB at the end of each round (Linux), when it could be read. */
+  rssMb: number[];
   /**
    * Each interleaved round alone (its slice of this side), in the order they ran; `cpuNode`: the
    * Node process's CPU ms per request in that round, when it could be measured.
@@ -321,6 +347,19 @@ interface Slice {
   bytes: number;
   latencies: number[];
   cpu: Omit<CpuTimes, 'backends'> | undefined;
+  shed: number;
+  rssMb: number | undefined;
+}
+
+/** The resident set size of a process in MB (Linux /proc), or undefined. */
+export async function rssMb(pid: number): Promise<number | undefined> {
+  try {
+    const status = await readFile(`/proc/${pid}/status`, 'utf8');
+    const kb = /^VmRSS:\s+(\d+) kB/m.exec(status)?.[1];
+    return kb === undefined ? undefined : Number(kb) / 1024;
+  } catch {
+    return undefined;
+  }
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -357,8 +396,11 @@ async function runSlice(
     );
     instance.on('response', (_client, _status, _bytes, responseTime) => latencies.push(responseTime));
   });
+  const shed = spec.countShed
+    ? ((result.statusCodeStats as Record<string, { count: number }>)['503']?.count ?? 0)
+    : 0;
   const problems = [
-    result.non2xx && `${result.non2xx} non-2xx responses ${JSON.stringify(result.statusCodeStats)}`,
+    result.non2xx - shed && `${result.non2xx} non-2xx responses ${JSON.stringify(result.statusCodeStats)}`,
     result.errors && `${result.errors} socket errors`,
     result.timeouts && `${result.timeouts} timeouts`,
     failedChecks && `${failedChecks} unexpected bodies, the first: ${firstFailure}`,
@@ -373,7 +415,10 @@ async function runSlice(
   await sleep(Math.min(5_000, Math.max(1_000, percentile(latencies, 0.99))));
   const after = await cpuTimes(spec.server, opts.db, opts.redis);
   return {
-    requests: result.requests.total,
+    // autocannon counts every response in requests.total; the shed ones did no work.
+    requests: result.requests.total - shed,
+    shed,
+    rssMb: await rssMb(spec.server.pid),
     seconds: result.duration,
     bytes: result.throughput.total,
     latencies,
@@ -404,6 +449,8 @@ function summary(spec: LoadSpec, slices: Slice[]): Measurement {
     p99: percentile(latencies, 0.99),
     bytesPerResponse: slices.reduce((n, s) => n + s.bytes, 0) / requests,
     cpuPerRequest: cpu && { node: perRequest('node'), pg: perRequest('pg'), redis: perRequest('redis') },
+    shed: slices.reduce((n, s) => n + s.shed, 0),
+    rssMb: slices.flatMap((s) => (s.rssMb === undefined ? [] : [s.rssMb])),
     rounds: slices.map((s) => ({
       itemsPerSec: (s.requests * spec.itemsPerRequest) / s.seconds,
       p50: percentile(s.latencies, 0.5),

@@ -26,6 +26,7 @@ import {
   createBenchDatabase,
   deleteKeys,
   freePort,
+  imageNodeOptions,
   positive,
   REPO_ROOT,
   runBenchmark,
@@ -115,16 +116,6 @@ interface Sample {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/**
- * The NODE_OPTIONS the image runs every service with (docker/Dockerfile's `ENV NODE_OPTIONS`):
- * the bench measures the processes as deployed. BENCH_MEMORY_ENV=NODE_OPTIONS=… replaces it.
- */
-async function imageNodeOptions(): Promise<string> {
-  const dockerfile = await readFile(join(REPO_ROOT, 'docker', 'Dockerfile'), 'utf8');
-  const match = /^ENV NODE_OPTIONS=(?:"([^"]*)"|(\S+))\s*$/m.exec(dockerfile);
-  return match?.[1] ?? match?.[2] ?? '';
-}
-
 const median = (values: number[]): number => {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.floor(sorted.length / 2)] ?? NaN;
@@ -186,7 +177,7 @@ runBenchmark('bench:memory', env, async (settings, cleanup) => {
     RATE_LIMIT_WRITE_PER_MINUTE: '1000000',
     RATE_LIMIT_GENERATE_PER_MINUTE: '1000000',
     GENERATION_PROVIDER: 'builtin',
-    NODE_OPTIONS: await imageNodeOptions(),
+    NODE_OPTIONS: imageNodeOptions(),
     ...settings.extraEnv,
   };
   const start = async (name: string, dir: string, portVar: string): Promise<ChildServer> => {

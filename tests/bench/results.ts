@@ -1,7 +1,7 @@
 // The figures a benchmark run reports against its targets, kept for the generated table in
 // docs/benchmarks.md: `figure()` collects them while the run goes, and `runBenchmark` writes
-// them with the machine, its load and the settings to `docs/benchmarks/<bench>.json` when the
-// run was started with `--record`. Ratios are the figures that matter; absolute ones are kept
+// them with the machine, its load and the settings to `docs/benchmarks/<bench>.json` (a run of some
+// scenarios only: `<bench>--<scenario>+<scenario>.json`) when the run was started with `--record`. Ratios are the figures that matter; absolute ones are kept
 // for reading, never as targets.
 import { mkdir, writeFile } from 'node:fs/promises';
 import { cpus, loadavg, totalmem } from 'node:os';
@@ -74,7 +74,10 @@ export async function writeRecordIfAsked(bench: string, repoRoot: string): Promi
   if (!process.argv.includes('--record')) return undefined;
   const dir = join(repoRoot, 'docs', 'benchmarks');
   await mkdir(dir, { recursive: true });
-  const file = join(dir, `${bench.replace(/^bench:/, '')}.json`);
+  // A run of some scenarios only (BENCH_SCENARIOS) is kept beside the bench's other runs, not over them.
+  const scenarios = (process.env.BENCH_SCENARIOS ?? '').split(',').filter(Boolean).sort();
+  const suffix = scenarios.length ? `--${scenarios.join('+')}` : '';
+  const file = join(dir, `${bench.replace(/^bench:/, '')}${suffix}.json`);
   await writeFile(file, `${JSON.stringify(runRecord(bench), null, 2)}\n`);
   return file;
 }

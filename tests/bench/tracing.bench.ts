@@ -13,7 +13,6 @@ import { join } from 'node:path';
 import type autocannon from 'autocannon';
 import { Redis } from 'ioredis';
 import { contentInsert, productId, productItem } from './fixtures';
-import { imageNodeOptions } from './image-env';
 import { figure } from './results';
 import {
   benchEnv,
@@ -34,6 +33,7 @@ import {
   type ChildServer,
   type LoadSpec,
   type Measurement,
+  imageNodeOptions,
 } from './harness';
 
 const SCENARIOS = ['whoami', 'list'] as const;

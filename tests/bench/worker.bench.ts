@@ -33,6 +33,7 @@ import {
   type ChildServer,
   runBenchmark,
   verdict,
+  imageNodeOptions,
 } from './harness';
 import { BARE_QUEUE } from './worker-baseline';
 import { fixed, log, report, WARMUP_JOBS, type Run } from './worker-report';
@@ -40,7 +41,6 @@ import { seed, type BenchItem } from './worker-seed';
 import { renderOnlyCpu } from './worker-render-only';
 import { checkBareSql } from './worker-sql-check';
 import { runPipeline } from './worker-pipeline';
-import { imageNodeOptions } from './image-node-options';
 import { figure } from './results';
 
 /** Jobs per addBulk call, as one import request queues them. */

@@ -145,10 +145,22 @@ async function demoToken(db: Knex, origin: string): Promise<string | undefined> 
   return token;
 }
 
-function run(service: Service, index: number): ChildProcess {
+/**
+ * The NODE_OPTIONS the image runs every process with (docker/Dockerfile's `ENV NODE_OPTIONS`, the
+ * one home of the heap settings): `npm start` runs the services with them too, so that a
+ * developer's processes are bounded as a pod's are, unless NODE_OPTIONS is set.
+ */
+async function imageNodeOptions(): Promise<string | undefined> {
+  const dockerfile = await readFile(join(ROOT, 'docker', 'Dockerfile'), 'utf8').catch(() => '');
+  const match = /^ENV NODE_OPTIONS=(?:"([^"]*)"|(\S+))\s*$/m.exec(dockerfile);
+  return match?.[1] ?? match?.[2];
+}
+
+function run(service: Service, index: number, nodeOptions: string | undefined): ChildProcess {
   const child = spawn(process.execPath, [join(ROOT, 'services', service.name, 'dist', 'main.js')], {
     cwd: ROOT,
     env: {
+      ...(nodeOptions !== undefined && { NODE_OPTIONS: nodeOptions }),
       ...process.env,
       LOG_PRETTY: process.env.LOG_PRETTY ?? (process.stdout.isTTY ? '1' : '0'),
       // A receiver on this machine may be registered (README, "Webhooks"); a deployment allows
@@ -196,7 +208,8 @@ async function main(): Promise<void> {
   const demoWhiteLabelToken = await prepareLocalDatabase(config);
 
   const list = services(config);
-  const children = list.map((service, i) => ({ service, index: i, child: run(service, i) }));
+  const nodeOptions = await imageNodeOptions();
+  const children = list.map((service, i) => ({ service, index: i, child: run(service, i, nodeOptions) }));
   let stopping = false;
   const timers = new Set<NodeJS.Timeout>();
   const alive = (child: ChildProcess) => child.exitCode === null && child.signalCode === null;
@@ -223,7 +236,7 @@ async function main(): Promise<void> {
       const timer = setTimeout(() => {
         timers.delete(timer);
         if (stopping) return;
-        entry.child = run(entry.service, entry.index);
+        entry.child = run(entry.service, entry.index, nodeOptions);
         supervise(entry, Math.min(wait * 2, RESTART_MAX_MS));
       }, wait);
       timers.add(timer);

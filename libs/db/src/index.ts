@@ -41,7 +41,10 @@ export {
   LANGUAGE_FIELDS,
   langSlot,
   LIST_JSON_LAYOUT,
+  piecesSql,
   SLOTS as LIST_JSON_SLOTS,
+  type PiecesWanted,
+  wantedSlots,
   type ListedOutputs,
   type ListFragments,
 } from './list-fragments';
@@ -53,6 +56,7 @@ export type {
   UpsertedRow,
   StoredEntity,
   ListedEntity,
+  ListedPieces,
   ListFilter,
   ListOptions,
   LangMap,
@@ -144,3 +148,4 @@ export type {
   WebhookEndpoint,
   WebhookTarget,
 } from './repositories/webhooks.repository';
+export { copyRows, parseBinaryCopy, type CopiedRow } from './copy-rows';

@@ -49,6 +49,58 @@ export function langSlot(kind: keyof typeof LANGUAGE_FIELDS, field: string, lang
 }
 export const SLOTS = { preview: ENTITY_PREVIEW, nested: CONTENT_NESTED, languagesComplete: CONTENT_COMPLETE };
 
+/** What a list request sends: its languages, and the outputs of its includes. */
+export interface PiecesWanted {
+  languages: readonly string[];
+  outputs: {
+    marketplace?: boolean;
+    nested?: boolean;
+    siteLink?: boolean;
+    richSnippet?: boolean;
+    languagesComplete?: boolean;
+  };
+}
+
+/** The slots of a row's pieces that a request sends (the layout's among them). */
+export function wantedSlots(kind: keyof typeof LANGUAGE_FIELDS, wanted: PiecesWanted): number[] {
+  const { outputs } = wanted;
+  const fields: readonly string[] =
+    kind === 'entity'
+      ? LANGUAGE_FIELDS.entity
+      : [
+          'html',
+          ...(outputs.marketplace ? ['marketplace'] : []),
+          ...(outputs.siteLink ? ['site_link.html', 'site_link.list'] : []),
+          ...(outputs.richSnippet ? ['rich_snippet.html', 'rich_snippet.json'] : []),
+        ];
+  const slots = [0];
+  for (const field of fields) {
+    for (const lang of wanted.languages) {
+      const slot = langSlot(kind, field, lang);
+      if (slot >= 0) slots.push(slot);
+    }
+  }
+  if (kind === 'entity') slots.push(ENTITY_PREVIEW);
+  if (kind === 'content' && outputs.nested) slots.push(CONTENT_NESTED);
+  if (kind === 'content' && outputs.languagesComplete) slots.push(CONTENT_COMPLETE);
+  return slots.sort((a, b) => a - b);
+}
+
+/**
+ * SQL of a stored `list_json` (the SQL expression `column`) with only the pieces of `slots`: the
+ * others are left empty, so every piece keeps its slot and a row reads as one that has no such
+ * pieces. The request then reads from the database only what it sends (the outputs of its
+ * includes, its languages), not every output and language the row holds.
+ */
+export function piecesSql(column: string, slots: readonly number[]): string {
+  const last = Math.max(...slots);
+  const keep = new Set(slots);
+  const items = Array.from({ length: last + 1 }, (_, slot) => (keep.has(slot) ? `a[${slot + 1}]` : `''`));
+  // A slot past the end of a shorter row is null: '' keeps the positions of the rest.
+  const pick = `array_to_string(array[${items.join(',')}], chr(1), '')`;
+  return `case when ${column} is null then null else (select ${pick} from string_to_array(${column}, chr(1)) as a) end`;
+}
+
 /** The pieces of one row by slot, as stored ('' where there is none). */
 export type ListFragments = string[];
 

@@ -36,7 +36,7 @@ interface KnexPgTransaction {
   query(conn: PgConnection, sql: string): Promise<unknown>;
 }
 /** A node-postgres client as knex holds it (knex marks a connection lent to a transaction). */
-type PgConnection = pg.Client & {
+export type PgConnection = pg.Client & {
   __knexTxId?: string;
   processID: number | null;
   secretKey: number | null;
@@ -88,6 +88,9 @@ export function pgClientWithStatementTimeout(timeoutMs: number): typeof Knex.Cli
   }
 
   class Client extends ClientPG {
+    /** The limit, for statements sent outside knex's query path (copy-rows.ts). */
+    readonly statementTimeoutMs = timeoutMs;
+
     override transaction(...args: unknown[]): unknown {
       return timeoutMs > 0 ? new Transaction(this, ...args) : super.transaction(...args);
     }
@@ -101,4 +104,10 @@ export function pgClientWithStatementTimeout(timeoutMs: number): typeof Knex.Cli
   }
   // knex's `client` option takes its own (typed) Client class; this one is its untyped pg dialect.
   return Client as unknown as typeof Knex.Client;
+}
+
+/** The statement timeout of a Knex whose client is pgClientWithStatementTimeout's (0: none or another client). */
+export function statementTimeoutOf(db: Knex): number {
+  const client = db.client as { statementTimeoutMs?: unknown };
+  return typeof client.statementTimeoutMs === 'number' ? client.statementTimeoutMs : 0;
 }

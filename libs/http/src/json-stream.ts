@@ -27,10 +27,45 @@ export class RawJson {
   }
 }
 
+/**
+ * A value already serialised, as UTF-8 bytes in parts (pieces read from the database as bytes,
+ * and the text between them): `jsonStream` writes the parts as they are, never decoding them.
+ * Anything else that serialises it sees the value it stands for, through `toJSON`.
+ */
+export class RawJsonBytes {
+  constructor(
+    readonly parts: readonly Buffer[],
+    readonly length: number,
+  ) {}
+
+  toJSON(): unknown {
+    return JSON.parse(Buffer.concat(this.parts, this.length).toString('utf8'));
+  }
+}
+
 export function jsonStream(body: Record<string, unknown>, key: string): Readable {
-  function* chunks(): Generator<string> {
+  function* chunks(): Generator<string | Buffer> {
     let out = '{';
     let first = true;
+    // RawJsonBytes items: the bytes gathered for the next chunk, with the text before them.
+    let pending: Buffer[] = [];
+    let size = 0;
+    const gather = (parts: readonly Buffer[], length: number) => {
+      if (out) {
+        const text = Buffer.from(out);
+        pending.push(text);
+        size += text.length;
+        out = '';
+      }
+      pending.push(...parts);
+      size += length;
+    };
+    const take = (): Buffer => {
+      const chunk = Buffer.concat(pending, size);
+      pending = [];
+      size = 0;
+      return chunk;
+    };
     for (const [name, value] of Object.entries(body)) {
       const separator = first ? '' : ',';
       if (name === key && Array.isArray(value)) {
@@ -38,9 +73,20 @@ export function jsonStream(body: Record<string, unknown>, key: string): Readable
         for (let i = 0; i < value.length; i++) {
           // As JSON.stringify does for an array element that has no JSON form.
           const item: unknown = value[i];
+          if (item instanceof RawJsonBytes) {
+            if (i) out += ',';
+            gather(item.parts, item.length);
+            if (size >= CHUNK) yield take();
+            continue;
+          }
           out += `${i ? ',' : ''}${item instanceof RawJson ? item.json : ((JSON.stringify(item) as string | undefined) ?? 'null')}`;
           if (out.length >= CHUNK) {
-            yield out;
+            if (size) {
+              gather([], 0);
+              yield take();
+            } else {
+              yield out;
+            }
             out = '';
           }
         }
@@ -52,7 +98,13 @@ export function jsonStream(body: Record<string, unknown>, key: string): Readable
       }
       first = false;
     }
-    yield `${out}}`;
+    out += '}';
+    if (size) {
+      gather([], 0);
+      yield take();
+    } else {
+      yield out;
+    }
   }
   return Readable.from(chunks(), { objectMode: false });
 }

@@ -1,4 +1,4 @@
-import { jsonStream, RawJson } from '@catalogue/http';
+import { jsonStream, RawJson, RawJsonBytes } from '@catalogue/http';
 
 async function text(body: Record<string, unknown>, key: string): Promise<string> {
   let out = '';
@@ -29,6 +29,45 @@ describe('jsonStream', () => {
   test('when an item is pre-serialised, then its text is written as it is, not serialised again', async () => {
     const raw = '{"b":1,  "a":"x"}';
     expect(await text({ data: [new RawJson(raw)] }, 'data')).toBe(`{"data":[${raw}]}`);
+  });
+
+  /** An item as the list makes it from pieces read as bytes: parts cut at piece boundaries. */
+  const bytesOf = (json: string) => {
+    const parts = json.split(/(?=")/).map((part) => Buffer.from(part));
+    return new RawJsonBytes(parts, Buffer.byteLength(json));
+  };
+  const bytes = async (body: Record<string, unknown>) => {
+    const chunks: Buffer[] = [];
+    for await (const chunk of jsonStream(body, 'data')) chunks.push(Buffer.from(chunk as Buffer | string));
+    return { chunks, text: Buffer.concat(chunks).toString('utf8') };
+  };
+
+  test('when items are bytes in parts, mixed with others, then the answer has the bytes of JSON.stringify in chunks of about 32 KB', async () => {
+    const values = Array.from({ length: 60 }, (_, i) => ({
+      i,
+      html: `Žluťoučký ${'é'.repeat(3_000)} 🪑 ${i}`,
+    }));
+    const data = values.map((v, i) =>
+      i % 7 === 3 ? new RawJson(JSON.stringify(v)) : i % 5 === 1 ? v : bytesOf(JSON.stringify(v)),
+    );
+    const body = { data, meta: { total: 60 } };
+
+    const { chunks, text: answer } = await bytes(body);
+
+    expect(answer).toBe(JSON.stringify({ data: values, meta: { total: 60 } }));
+    expect(chunks.length).toBeGreaterThan(5);
+    // Text is cut at about 32 K code units (up to twice as many bytes), bytes at about 32 KB.
+    expect(Math.max(...chunks.map((c) => c.length))).toBeLessThan(2 * 32 * 1024 + 7_000);
+    expect(JSON.parse(JSON.stringify(data[0]))).toEqual(values[0]);
+  });
+
+  test('when the only item is bytes, then nothing is lost before or after it', async () => {
+    expect((await bytes({ data: [bytesOf('{"a":"ř"}')], meta: null })).text).toBe(
+      '{"data":[{"a":"ř"}],"meta":null}',
+    );
+    expect((await bytes({ meta: 1, data: [bytesOf('1'), bytesOf('"x"')] })).text).toBe(
+      '{"meta":1,"data":[1,"x"]}',
+    );
   });
 
   test('when the list is large, then it is sent in several chunks of at most about 32 KB', async () => {

@@ -1,4 +1,10 @@
-import { contentRepository, type EntityType, type StoredContent } from '@catalogue/db';
+import {
+  catalogueRepository,
+  contentRepository,
+  type EntityType,
+  type ListOptions,
+  type StoredContent,
+} from '@catalogue/db';
 import { PATH, TABLE, item, v2ListService } from './v2-list-fixtures';
 
 /**
@@ -186,6 +192,50 @@ describe('catalogue-api: v2 lists from pre-serialised pieces', () => {
     }
     const sample = JSON.parse(fromPieces.get(paths[15]!)!) as { data: { content: { nested: unknown } }[] };
     expect(sample.data.length).toBe(9);
+  });
+
+  test('when a request leaves out outputs and languages, then the pieces it reads hold none of theirs', async () => {
+    // Arrange
+    const langs = ['default', 'cs', 'en'] as const;
+    const { eshop, api } = await svc.eshop({
+      languages: [...langs],
+      enableSiteLink: true,
+      enableRichSnippet: true,
+    });
+    const items = [0, 1].map((n) => writeItem('product', n, langs));
+    await importItems(api, 'product', items);
+    const ids = items.map((i) => i.id as string);
+    await publish(eshop.id, 'product', ids);
+    for (let n = 0; n < 2; n++) await render(eshop.id, 'product', ids[n]!, contentOf(n, langs));
+    const read = (outputs: ListOptions['outputs'], languages: string[]) =>
+      catalogueRepository.listPieces(svc.deps.db, 'product', eshop.id, {
+        page: 1,
+        perPage: 10,
+        outputs,
+        listJson: true,
+        languages,
+      });
+
+    // Act
+    const narrow = (await read({ nested: true }, ['cs']))!.rows;
+    const all = { marketplace: true, nested: true, siteLink: true, richSnippet: true };
+    const wide = (await read(all, [...langs]))!.rows;
+
+    // Assert
+    expect(narrow).toHaveLength(2);
+    for (const row of narrow) {
+      const content = row.content!.toString();
+      expect(content).toMatch(/ cs \d<\/p>/);
+      expect(content).not.toMatch(/ (default|en) \d/);
+      expect(content).not.toMatch(/ market| links| ld|"slug"|@type/);
+      expect(row.entity.toString()).not.toMatch(/ (default|en)"/);
+    }
+    const wideContent = wide.map((row) => row.content!.toString()).join('');
+    expect(wideContent).toMatch(/ market/);
+    expect(wideContent).toMatch(/ links/);
+    expect(wideContent).toMatch(/@type/);
+    expect(wideContent).toMatch(/ en 1/);
+    expect(narrow.reduce((n, row) => n + row.content!.length, 0)).toBeLessThan(wideContent.length / 4);
   });
 
   test('when only some rows of a page have pieces of this layout, then pieces and columns mix on the page with the bytes of either alone', async () => {

@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
-import { LIST_JSON_LAYOUT } from '../list-fragments';
+import { copyRows } from '../copy-rows';
+import { LIST_JSON_LAYOUT, LIST_LANGUAGES, piecesSql, wantedSlots } from '../list-fragments';
 import { checkedRow, checkedRows, countOf } from '../sql-rows';
 import type { Row } from '../tables';
 import { isoMicros } from '../timestamps';
@@ -82,6 +83,55 @@ const readable = (row: ListRow) =>
   row.list_json!.startsWith(LAYOUT_PREFIX) &&
   (row.content_list_json == null || row.content_list_json.startsWith(LAYOUT_PREFIX));
 
+/** LAYOUT_PREFIX as bytes, for pieces read as bytes (listPieces). */
+const LAYOUT_BYTES = Buffer.from(LAYOUT_PREFIX);
+const readableBytes = (pieces: Buffer) =>
+  pieces.length >= LAYOUT_BYTES.length && LAYOUT_BYTES.equals(pieces.subarray(0, LAYOUT_BYTES.length));
+
+/**
+ * A listed row as `listPieces` reads it: the stored pieces and every other value as the bytes
+ * PostgreSQL sent (text: UTF-8), none of them decoded.
+ */
+export interface ListedPieces {
+  externalId: Buffer;
+  guid: Buffer;
+  isVisible: boolean;
+  isLoaded: boolean;
+  /** The entity row's `list_json`, with only the pieces the request sends (piecesSql). */
+  entity: Buffer;
+  /** The content row's, likewise; null: the item has no content row. */
+  content: Buffer | null;
+  /** `[{"code" : …, "ean" : …}, …]` as PostgreSQL writes json (withVariants), else null. */
+  variants: Buffer | null;
+  /** ISO 8601 with microseconds, as `listPage`'s. */
+  createdAt: Buffer;
+  updatedAt: Buffer;
+}
+
+/** The page's ids through the list index, joined to the wide rows and their content (listPage says why). */
+function pageJoin(db: Knex | Knex.Transaction, type: EntityType, eshopId: number, opts: ListOptions) {
+  const pageIds = listWhere(db, type, eshopId, opts, 'l')
+    .select('l.eshop_id', 'l.id')
+    .orderBy('l.id')
+    .limit(opts.perPage)
+    .offset((opts.page - 1) * opts.perPage);
+  return db
+    .from(pageIds.as('p'))
+    .join(`${ENTITY_TABLES[type].table} as e`, (join) =>
+      join.on('e.eshop_id', 'p.eshop_id').andOn('e.id', 'p.id'),
+    )
+    .leftJoin('content as c', (join) =>
+      join
+        .on('c.eshop_id', 'e.eshop_id')
+        .andOn('c.entity_type', db.raw('?', [type]))
+        .andOn('c.external_id', 'e.external_id'),
+    )
+    .orderBy('e.id');
+}
+
+const VARIANTS_SQL = `coalesce((select json_agg(json_build_object('code', v.code, 'ean', v.ean) order by v.id)
+             from product_variants v where v.eshop_id = e.eshop_id and v.product_id = e.id), '[]'::json)`;
+
 /** A listed row as the list reads it (`listJson`: its pieces, when it has readable ones). */
 function entityOf(type: EntityType, opts: ListOptions, row: ListRow): ListedEntity {
   return {
@@ -138,48 +188,30 @@ export const catalogueReads = {
     ]
       .filter((c): c is string => Boolean(c))
       .map(column);
-    const pageIds = listWhere(db, type, eshopId, opts, 'l')
-      .select('l.eshop_id', 'l.id')
-      .orderBy('l.id')
-      .limit(opts.perPage)
-      .offset((opts.page - 1) * opts.perPage);
-    const query = db
-      .from(pageIds.as('p'))
-      .join(`${ENTITY_TABLES[type].table} as e`, (join) =>
-        join.on('e.eshop_id', 'p.eshop_id').andOn('e.id', 'p.id'),
-      )
-      .leftJoin('content as c', (join) =>
-        join
-          .on('c.eshop_id', 'e.eshop_id')
-          .andOn('c.entity_type', db.raw('?', [type]))
-          .andOn('c.external_id', 'e.external_id'),
-      )
-      .select(
-        'e.id',
-        'e.external_id',
-        'e.guid',
-        'e.is_visible',
-        'e.is_loaded',
-        ...columns,
-        db.raw(`${isoMicros('e.created_at')} as created_at`),
-        db.raw(`${isoMicros('e.updated_at')} as updated_at`),
-        column('c.html'),
-        ...outputs,
-      )
-      .orderBy('e.id');
+    const query = pageJoin(db, type, eshopId, opts).select(
+      'e.id',
+      'e.external_id',
+      'e.guid',
+      'e.is_visible',
+      'e.is_loaded',
+      ...columns,
+      db.raw(`${isoMicros('e.created_at')} as created_at`),
+      db.raw(`${isoMicros('e.updated_at')} as updated_at`),
+      column('c.html'),
+      ...outputs,
+    );
     if (opts.listJson) {
+      // Only the pieces the request sends (piecesSql).
+      const wanted = { languages: opts.languages ?? LIST_LANGUAGES, outputs: opts.outputs };
+      const entity = piecesSql('e.list_json', wantedSlots('entity', wanted));
+      const content = piecesSql('c.list_json', wantedSlots('content', wanted));
       query.select(
-        db.raw(`case when ${FALLBACK} then null else e.list_json end as list_json`),
-        db.raw(`case when ${FALLBACK} then null else c.list_json end as content_list_json`),
+        db.raw(`case when ${FALLBACK} then null else ${entity} end as list_json`),
+        db.raw(`case when ${FALLBACK} then null else ${content} end as content_list_json`),
       );
     }
     if (opts.withVariants) {
-      query.select(
-        db.raw(
-          `coalesce((select json_agg(json_build_object('code', v.code, 'ean', v.ean) order by v.id)
-             from product_variants v where v.eshop_id = e.eshop_id and v.product_id = e.id), '[]'::json) as variants`,
-        ),
-      );
+      query.select(db.raw(`${VARIANTS_SQL} as variants`));
     }
     const rows = checkedRows<ListRow>(await query, LIST_COLUMNS);
     if (opts.listJson && rows.some((row) => row.list_json != null && !readable(row))) {
@@ -198,6 +230,73 @@ export const catalogueReads = {
       });
     }
     return rows.map((row) => entityOf(type, opts, row));
+  },
+
+  /**
+   * `listPage` with `listJson` for a page whose every row has readable pieces, read as bytes
+   * (copy-rows.ts): only the pieces the request sends (`opts.languages`, `opts.outputs`), never
+   * decoded, with the list's total (`count`'s; undefined for a page past the end). Undefined
+   * when a row of the page must be read from its columns (no pieces, or pieces of another
+   * layout): then `listPage` serves the page.
+   */
+  async listPieces(
+    db: Knex,
+    type: EntityType,
+    eshopId: number,
+    opts: ListOptions,
+  ): Promise<{ rows: ListedPieces[]; total: number | undefined } | undefined> {
+    const wanted = { languages: opts.languages ?? LIST_LANGUAGES, outputs: opts.outputs };
+    const query = pageJoin(db, type, eshopId, opts).select(
+      'e.external_id',
+      db.raw('e.guid::text'),
+      'e.is_visible',
+      'e.is_loaded',
+      db.raw(`${FALLBACK} as fallback`),
+      db.raw(`${piecesSql('e.list_json', wantedSlots('entity', wanted))} as list_json`),
+      db.raw(`${piecesSql('c.list_json', wantedSlots('content', wanted))} as content_list_json`),
+      db.raw(opts.withVariants ? VARIANTS_SQL : 'null::json'),
+      db.raw(isoMicros('e.created_at')),
+      db.raw(isoMicros('e.updated_at')),
+      // The list's total in the same statement (computed once: it refers to no row), so a page
+      // holds one connection, not two; a page past the end has no row to carry it.
+      listWhere(db, type, eshopId, opts, 'n').count('*').as('total'),
+    );
+    // COPY takes no parameters: the values inlined, as knex quotes them.
+    const rows = await copyRows(db, query.toString());
+    const out: ListedPieces[] = [];
+    let total: number | undefined;
+    for (const [
+      externalId,
+      guid,
+      isVisible,
+      isLoaded,
+      fallback,
+      entity,
+      content,
+      variants,
+      created,
+      updated,
+      count,
+    ] of rows) {
+      // bigint in COPY's binary format: 8 bytes, big-endian.
+      total ??= Number(count!.readBigInt64BE(0));
+      // Booleans in COPY's binary format: one byte, 1 for true.
+      if (fallback![0] === 1 || !readableBytes(entity!) || (content !== null && !readableBytes(content!))) {
+        return undefined;
+      }
+      out.push({
+        externalId: externalId!,
+        guid: guid!,
+        isVisible: isVisible![0] === 1,
+        isLoaded: isLoaded![0] === 1,
+        entity: entity!,
+        content: content ?? null,
+        variants: opts.withVariants ? variants! : null,
+        createdAt: created!,
+        updatedAt: updated!,
+      });
+    }
+    return { rows: out, total };
   },
 
   async count(

@@ -104,6 +104,11 @@ export interface ListOptions extends ListFilter {
    * only for rows without pieces (docs/decisions/0070-pre-serialised-list-items.md, "Pre-serialised list items").
    */
   listJson?: boolean;
+  /**
+   * With `listJson`: the languages the request sends; only their pieces (and only the pieces
+   * of `outputs`) are read. Absent: every language's.
+   */
+  languages?: readonly string[];
 }
 
 /** A listed item as stored, with its rendered content (missing content reads as empty). */

@@ -1,4 +1,5 @@
 import { catalogueReads } from './catalogue-list.repository';
+export type { ListedPieces } from './catalogue-list.repository';
 import { catalogueWrites } from './catalogue-write.repository';
 
 // The catalogue entities' repository, split by sub-concern into catalogue-tables.ts (tables and
