@@ -31,3 +31,5 @@ export type { QueueMetrics } from './metrics';
 export type { Job, Worker, Queue } from 'bullmq';
 export { addFair, fairIdsKey, fairKey, FAIR_QUEUES, resetIdleLines } from './fair';
 export type { FairJob, FairQueueName } from './fair';
+export { renderQueueFiles } from './document';
+export type { QueueFiles } from './document';
