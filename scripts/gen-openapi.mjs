@@ -350,7 +350,7 @@ export function generate() {
     if (schema.has('enum'))
       fail(`${BASE}: ${name}'s enum is generated from the TypeScript list: leave it out`);
     const list = doc.createNode(values);
-    list.flow = values.join(", ").length < 60;
+    list.flow = values.join(', ').length < 60;
     schema.set('enum', list);
   }
 

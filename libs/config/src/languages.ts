@@ -18,5 +18,5 @@ export const V1_LANGUAGES = ['default', 'cs', 'en', 'de', 'sk'] as const;
 export type Language = (typeof CONTENT_LANGUAGES)[number];
 
 export function isLanguage(code: string): code is Language {
-  return (CONTENT_LANGUAGES as readonly string[]).includes(code);
+  return CONTENT_LANGUAGES.some((language) => language === code);
 }
