@@ -1,7 +1,7 @@
 export { loadConfig, loadConfigOrExit, ConfigError, configSchema, hashTagOf } from './config';
 export type { Config, RedisAddress, RedisTopology } from './config';
 export { CATALOGUE_API_LANGUAGES, CONTENT_LANGUAGES, V1_LANGUAGES, isLanguage } from './languages';
-export type { Language } from './languages';
+export type { LangMap, Language } from './languages';
 export {
   CATALOGUE_ENTITY_TYPES,
   CONTENT_ENTITY_TYPES,
