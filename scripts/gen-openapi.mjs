@@ -88,6 +88,22 @@ const DOCS_FILES = [
   'libs/http/src/health.docs.yaml',
   'libs/http/src/docs.docs.yaml',
 ];
+/**
+ * Enums of the base file's shared schemas that are the TypeScript vocabulary's lists, written
+ * here from the compiled libs (the base file names the schema and says what it is, never its
+ * values): the event types (libs/config/src/vocabulary.ts), the catalogue and white-label
+ * language codes (libs/config/src/languages.ts) and the error codes (libs/http/src/codes.ts).
+ */
+function vocabularyEnums() {
+  const config = require(join(root, 'libs/config/dist/index.js'));
+  const { ERROR_CODES } = require(join(root, 'libs/http/dist/codes.js'));
+  return {
+    EventType: [...config.EVENT_TYPES],
+    LanguageCode: [...config.CATALOGUE_API_LANGUAGES],
+    WlLanguageCode: [...config.CONTENT_LANGUAGES],
+    ErrorCode: Object.keys(ERROR_CODES),
+  };
+}
 const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options', 'trace'];
 
 class GenerationError extends Error {}
@@ -326,6 +342,17 @@ export function generate() {
   const contents = doc.contents;
   const at = contents.items.findIndex((pair) => pair.key.value === 'components');
   contents.items.splice(at < 0 ? contents.items.length : at, 0, doc.createPair('paths', paths));
+
+  const baseSchemas = doc.getIn(['components', 'schemas'], true);
+  for (const [name, values] of Object.entries(vocabularyEnums())) {
+    const schema = baseSchemas.get(name, true);
+    if (!schema) fail(`${BASE}: no schema ${name} (its enum is generated)`);
+    if (schema.has('enum'))
+      fail(`${BASE}: ${name}'s enum is generated from the TypeScript list: leave it out`);
+    const list = doc.createNode(values);
+    list.flow = values.join(', ').length < 60;
+    schema.set('enum', list);
+  }
 
   const operations = operationsOf(doc);
   const components = {};

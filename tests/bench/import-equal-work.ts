@@ -12,9 +12,8 @@
 import Koa from 'koa';
 import bodyParser from 'koa-bodyparser';
 import pg from 'pg';
-import type { Queue } from 'bullmq';
 import { entityListJson } from '@catalogue/db';
-import { addFair, createQueues, createRedis, type JobPayloads } from '@catalogue/queue';
+import { addFair, createQueues, createRedis, type QueueOf } from '@catalogue/queue';
 import { UPSERT_COLUMNS, upsertSql } from './baseline-sql';
 import { SERVICE_STATEMENT_TIMEOUT_MS } from './import-capture';
 
@@ -229,7 +228,7 @@ export async function importEqualWork(
   }
 }
 
-export function createEqualWorkApp(pool: pg.Pool, renders: Queue<JobPayloads['render-content']>): Koa {
+export function createEqualWorkApp(pool: pg.Pool, renders: QueueOf<'render-content'>): Koa {
   const app = new Koa();
   app.use(bodyParser({ enableTypes: ['json'], jsonLimit: '5mb', strict: true }));
   app.use(async (ctx) => {

@@ -25,8 +25,8 @@ chart test compares the two): its API, /content/v1 for the public content styles
 storefronts load, and for white-label-api what the embedded editor loads (its bundle, design
 previews, the price list). /docs is added per ingress.docs. /metrics, /healthz and /readyz
 stay inside the cluster. `bodyLimits`: the config keys of the largest request body each
-accepts (the Ingress's body-size annotation). `queues`: the queues whose jobs it runs (libs/queue's
-QUEUES, compared by a test), what KEDA scales it on.
+accepts (the Ingress's body-size annotation). `queues`: the queues whose jobs it runs, what KEDA scales it on
+(generated from libs/queue's QUEUES by `npm run gen:queues`; edit there).
 */}}
 {{- define "cc.components" -}}
 catalogueApi: { name: catalogue-api, portEnv: CATALOGUE_API_PORT, api: true, paths: [/api/v1, /api/v2, /content/v1], bodyLimits: [HTTP_BODY_LIMIT, HTTP_IMPORT_BODY_LIMIT] }
@@ -36,8 +36,9 @@ generationWorker: { name: generation-worker, portEnv: GENERATION_WORKER_PORT, ap
 {{- end -}}
 
 {{/*
-The queues by what a failing job means (libs/queue's QueueClass, compared by a test): each
-class has its own alert, and `webhook` (one eshop's receiver) pages nobody.
+The queues by what a failing job means (libs/queue's QueueClass; generated from QUEUES by
+`npm run gen:queues`, edit there): each class has its own alert, and `webhook` (one eshop's
+receiver) pages nobody.
 */}}
 {{- define "cc.queueClasses" -}}
 work: [render-content, generate, listing-enrichment]

@@ -29,7 +29,7 @@ export function authChangePublisher(config: Config, warn: (text: string) => void
         await publish(redis, channel, table);
       } catch (err) {
         warn(
-          `warning: the change is saved, but the APIs were not told (${(err as Error).message}); ` +
+          `warning: the change is saved, but the APIs were not told (${err instanceof Error ? err.message : String(err)}); ` +
             `they may answer from their auth caches for up to AUTH_CACHE_TTL_MS (${config.http.authCacheTtlMs} ms)\n`,
         );
       }

@@ -26,7 +26,7 @@ export async function checkDependencies(databaseUrl: string, redisTarget: RedisT
     await client.query('select 1');
   } catch (err) {
     problems.push(
-      `PostgreSQL is not reachable at ${redactUrl(databaseUrl)} (${(err as Error).message || (err as { code?: string }).code}).\n` +
+      `PostgreSQL is not reachable at ${redactUrl(databaseUrl)} (${reasonOf(err)}).\n` +
         '  Start it, or point DATABASE_URL at a running server, e.g.\n' +
         '  DATABASE_URL=postgres://user:password@host:5432/catalogue npm start',
     );
@@ -47,7 +47,7 @@ export async function checkDependencies(databaseUrl: string, redisTarget: RedisT
     await redis.ping();
   } catch (err) {
     problems.push(
-      `Redis is not reachable at ${describeRedis(redisTarget)} (${(err as Error).message}).\n` +
+      `Redis is not reachable at ${describeRedis(redisTarget)} (${reasonOf(err)}).\n` +
         '  Start it, or point REDIS_URL (REDIS_CLUSTER_NODES, REDIS_SENTINELS) at a running server, e.g.\n' +
         '  REDIS_URL=redis://host:6379 npm start',
     );
@@ -55,4 +55,10 @@ export async function checkDependencies(databaseUrl: string, redisTarget: RedisT
     redis.disconnect();
   }
   return problems;
+}
+
+/** What a failed connection says: its message, else its code (a refused connection may have only that). */
+function reasonOf(err: unknown): string {
+  if (err instanceof Error && err.message) return err.message;
+  return typeof err === 'object' && err !== null && 'code' in err ? String(err.code) : String(err);
 }

@@ -1,12 +1,13 @@
 export { loadConfig, loadConfigOrExit, ConfigError, configSchema, hashTagOf } from './config';
 export type { Config, RedisAddress, RedisTopology } from './config';
 export { CATALOGUE_API_LANGUAGES, CONTENT_LANGUAGES, V1_LANGUAGES, isLanguage } from './languages';
-export type { Language } from './languages';
+export type { LangMap, Language } from './languages';
 export {
   CATALOGUE_ENTITY_TYPES,
   CONTENT_ENTITY_TYPES,
   EVENT_TYPES,
   GENERATION_JOB_STATUSES,
+  isOneOf,
   PUBLISH_MODES,
   REVISION_SOURCES,
   V1_ENTITY_TYPES,

@@ -17,6 +17,13 @@ export const CONTENT_LANGUAGES = [...CATALOGUE_API_LANGUAGES, 'uk'] as const;
 export const V1_LANGUAGES = ['default', 'cs', 'en', 'de', 'sk'] as const;
 export type Language = (typeof CONTENT_LANGUAGES)[number];
 
+/**
+ * A language map of content: language code -> text, any language missing. Deliberately not tied
+ * to {@link CONTENT_LANGUAGES}: stored trees may hold languages that an eshop later deactivates,
+ * and a renderer only ever reads the one it is asked for.
+ */
+export type LangMap = Partial<Record<string, string>>;
+
 export function isLanguage(code: string): code is Language {
-  return (CONTENT_LANGUAGES as readonly string[]).includes(code);
+  return CONTENT_LANGUAGES.some((language) => language === code);
 }

@@ -62,3 +62,11 @@ export const EVENT_TYPES = [
   'credits.low',
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
+
+/**
+ * Whether `value` is one of the words of `list` (a vocabulary list above, a language list), as a
+ * type guard: the one check of untyped text against a list, without a cast.
+ */
+export function isOneOf<T extends string>(list: readonly T[], value: unknown): value is T {
+  return list.some((word) => word === value);
+}

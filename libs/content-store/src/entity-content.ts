@@ -95,7 +95,7 @@ const NO_MATERIAL: GenerationMaterial = { found: false, images: [], url: {}, in:
 const textIn = (text: unknown, lang: string): string | undefined => {
   if (typeof text === 'string') return text.trim() || undefined;
   if (typeof text !== 'object' || text === null) return undefined;
-  const value = (text as Record<string, unknown>)[lang];
+  const value: unknown = Reflect.get(text, lang);
   return typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined;
 };
 

@@ -5,15 +5,12 @@
  * requires a nested copy to exist; renderers rebuild the hierarchy from `parent_id`.
  */
 
-import { CONTENT_LANGUAGES, type Language } from '@catalogue/config';
+import { CONTENT_LANGUAGES, type LangMap, type Language } from '@catalogue/config';
 
 export type { Language };
 
-/**
- * A language map. Deliberately not tied to {@link CONTENT_LANGUAGES}: stored trees may hold languages
- * that an eshop later deactivates, and a renderer only ever reads the one it is asked for.
- */
-export type LangMap = Partial<Record<string, string>>;
+/** A language map of content (its one definition is in libs/config's languages.ts). */
+export type { LangMap } from '@catalogue/config';
 
 /** A text as callers send it: one string for every language, or a language map. */
 export type Text = string | LangMap;

@@ -1,6 +1,14 @@
 import type { JobsOptions, Queue } from 'bullmq';
 import type { RedisClient } from './connection';
-import type { JobPayloads, QueueName } from './jobs';
+import {
+  jobOptions,
+  QUEUE_NAMES,
+  QUEUES,
+  type JobPayloads,
+  type QueueName,
+  type QueueOf,
+  type QueueSpec,
+} from './jobs';
 
 /**
  * Fair sharing of a queue between eshops, on open-source BullMQ (no groups): each job's
@@ -9,9 +17,9 @@ import type { JobPayloads, QueueName } from './jobs';
  * among equals, so an eshop with one job waits behind at most one job of each other eshop
  * instead of behind another eshop's whole backlog: round-robin between eshops.
  *
- * Every queue an eshop can fill with work someone waits for is fair: renders (imports), generations
- * (white-label starts), listing rows (uploads) and the settlements generations end in.
- * `webhook-delivery` is not: a place in line reorders an eshop's own jobs while its backlog
+ * Every queue an eshop can fill with work someone waits for is fair (`fair: true` in QUEUES):
+ * renders (imports), generations (white-label starts), listing rows (uploads) and the settlements
+ * generations end in. `webhook-delivery` is not: a place in line reorders an eshop's own jobs while its backlog
  * drains (a new job ties with the middle of the backlog), and deliveries keep an endpoint's
  * events in order (docs/decisions/0057-fair-shares-for-every-queue.md).
  *
@@ -23,20 +31,19 @@ import type { JobPayloads, QueueName } from './jobs';
  * never a job, and the sweeper forgets the lines of a queue with nothing waiting
  * (`resetIdleLines`); a Redis that lost its data lost the jobs and the counts together.
  */
-export const FAIR_QUEUES = [
-  'render-content',
-  'generate',
-  'listing-enrichment',
-  'credit-settlement',
-] as const satisfies readonly QueueName[];
-export type FairQueueName = (typeof FAIR_QUEUES)[number];
+export type FairQueueName = {
+  [Q in QueueName]: (typeof QUEUES)[Q] extends { fairBy: unknown } ? Q : never;
+}[QueueName];
+
+export function isFairQueue(name: QueueName): name is FairQueueName {
+  return QUEUES[name].fairBy !== undefined;
+}
+
+/** The fair queues, in QUEUES order. */
+export const FAIR_QUEUES: readonly FairQueueName[] = QUEUE_NAMES.filter(isFairQueue);
 
 /** BullMQ's highest priority value (the least urgent). */
 const MAX_PRIORITY = 2_097_151;
-
-export function isFairQueue(name: string): name is FairQueueName {
-  return (FAIR_QUEUES as readonly string[]).includes(name);
-}
 
 /** The hash of waiting-job counts, next to the queue's own keys. */
 export function fairKey(prefix: string, queue: QueueName): string {
@@ -168,7 +175,7 @@ export async function resetIdleLines(queue: Queue, name: FairQueueName): Promise
 }
 
 /** A job of a fair queue, with its BullMQ options (its priority is the queue's to choose). */
-export interface FairJob<Q extends FairQueueName> {
+export interface FairJob<Q extends QueueName> {
   data: JobPayloads[Q];
   opts?: Omit<JobsOptions, 'priority'>;
 }
@@ -177,27 +184,39 @@ export interface FairJob<Q extends FairQueueName> {
  * Adds jobs to a fair queue in one round trip (plus one for the places) and returns their ids.
  * When the add fails, the places are given back and the error is thrown.
  */
-export async function addFair<Q extends FairQueueName>(
-  queue: Queue<JobPayloads[Q]>,
+export function addFair<Q extends FairQueueName>(
+  queue: QueueOf<Q>,
+  name: Q,
+  jobs: FairJob<Q>[],
+): Promise<(string | undefined)[]> {
+  return addToLines(queue, name, jobs);
+}
+
+/** addFair for any queue name; refuses a queue that is not fair (enqueue checks first). */
+export async function addToLines<Q extends QueueName>(
+  queue: QueueOf<Q>,
   name: Q,
   jobs: FairJob<Q>[],
 ): Promise<(string | undefined)[]> {
   if (!jobs.length) return [];
+  const spec: QueueSpec<JobPayloads[Q]> = QUEUES[name];
+  const eshopOf = spec.fairBy;
+  if (!eshopOf) throw new Error(`${name} is not a fair queue`);
   // createQueues gives every queue the shared ioredis connection.
   const redis = queue.opts.connection as RedisClient;
   const keys = fairKeys(queue.opts.prefix ?? 'bull', name);
   const priorities = await takePlaces(
     redis,
     keys,
-    jobs.map((job) => ({ eshopId: job.data.eshop_id, jobId: job.opts?.jobId })),
+    jobs.map((job) => ({ eshopId: eshopOf(job.data), jobId: jobOptions(spec, job.data, job.opts).jobId })),
   );
   try {
     const added = await queue.addBulk(
       jobs.map((job, index) => ({
-        name: name as never,
-        data: job.data as never,
+        name,
+        data: job.data,
         // A job that took no place is a duplicate BullMQ ignores; 1 keeps it prioritized anyway.
-        opts: { ...job.opts, priority: priorities[index] || 1 },
+        opts: { ...jobOptions(spec, job.data, job.opts), priority: priorities[index] || 1 },
       })),
     );
     return added.map((job) => job.id);
@@ -206,7 +225,7 @@ export async function addFair<Q extends FairQueueName>(
     await Promise.allSettled(
       jobs.map((job, index) =>
         priorities[index]
-          ? releasePlace(redis, keys, job.data.eshop_id, job.opts?.jobId ?? '0')
+          ? releasePlace(redis, keys, eshopOf(job.data), jobOptions(spec, job.data, job.opts).jobId ?? '0')
           : Promise.resolve(),
       ),
     );

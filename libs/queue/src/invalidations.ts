@@ -76,7 +76,7 @@ export function subscribe(
         await withTimeout(redis.ping(), timeoutMs);
         return up;
       } catch (err) {
-        down(err as Error);
+        down(err instanceof Error ? err : new Error(String(err)));
         if (!closed) redis.disconnect(true);
         return false;
       }

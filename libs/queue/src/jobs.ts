@@ -1,64 +1,19 @@
-import type { CatalogueEntityType } from '@catalogue/config';
+import type { JobsOptions, Queue } from 'bullmq';
+import type { CatalogueEntityType, Config } from '@catalogue/config';
 
 /**
- * Every queue of the system and the payload of its jobs. One queue per job kind, so each
- * kind scales, retries and is watched on its own; the job name equals the queue name.
- * Payloads are plain JSON with snake_case keys (they are stored in Redis and read by
- * other services).
+ * The type of a queue's job payload, carried by its entry in QUEUES (never read at run time).
+ * Payloads are plain JSON with snake_case keys (they are stored in Redis and read by other
+ * services).
  */
-export interface JobPayloads {
-  /**
-   * Compose and render imported catalogue items of one type, as one import wrote them (up to
-   * 100; catalogue-api -> generation-worker). One job per import keeps the queue cost of a
-   * 100-item request at one Redis round trip.
-   */
-  'render-content': {
-    eshop_id: number;
-    entity_type: CatalogueEntityType;
-    external_ids: string[];
-  };
-  /** Run a white-label generation job row (white-label-api -> generation-worker). */
-  generate: { eshop_id: number; job_id: number };
-  /** Enrich one uploaded listing row (catalogue-api -> generation-worker). */
-  'listing-enrichment': { eshop_id: number; batch_id: number; row_id: number };
-  /** Charge what a finished generation cost and release the rest (worker -> credit-service). */
-  'credit-settlement': { eshop_id: number; job_id: number; actual_cost: number };
-  /**
-   * Find work that was lost (generation jobs abandoned by BullMQ, items whose render job was
-   * never queued) and end or re-queue it. Queued only by its job scheduler, one job per period
-   * however many workers run (generation-worker -> generation-worker).
-   */
-  'sweep-stale-work': {
-    /**
-     * Queued by a worker that found Redis emptied (its marker key gone): every unfinished row
-     * without a live job is lost work, re-queued at once instead of after the idle deadlines.
-     */
-    after_redis_loss?: boolean;
-  };
-  /**
-   * Move committed events to delivery jobs, one per (endpoint, event), and advance each
-   * endpoint's cursor; queue requested redeliveries. Queued only by its job scheduler, every
-   * WEBHOOK_RELAY_EVERY_MS (generation-worker -> generation-worker).
-   */
-  'webhook-relay': Record<string, never>;
-  /**
-   * Send one event to one endpoint, signed; retried with exponential backoff over ~24 h.
-   * `redelivery_id` when a client asked for it again (generation-worker -> generation-worker).
-   */
-  'webhook-delivery': { eshop_id: number; endpoint_id: number; seq: number; redelivery_id?: number };
+export interface Payload<P extends object> {
+  readonly payloadType?: (payload: P) => P;
 }
 
-export type QueueName = keyof JobPayloads;
-
-export const QUEUE_NAMES: readonly QueueName[] = [
-  'render-content',
-  'generate',
-  'listing-enrichment',
-  'credit-settlement',
-  'sweep-stale-work',
-  'webhook-relay',
-  'webhook-delivery',
-];
+/** The payload type `P` of a queue's entry (see QUEUES). */
+export function payload<P extends object>(): Payload<P> {
+  return {};
+}
 
 /** The one service that consumes a queue (runs its workers). */
 export type QueueConsumer = 'generation-worker' | 'credit-service';
@@ -71,23 +26,173 @@ export type QueueConsumer = 'generation-worker' | 'credit-service';
  */
 export type QueueClass = 'work' | 'settlement' | 'housekeeping' | 'webhook';
 
+/** What every entry of QUEUES says about its queue. */
+export interface QueueSpec<P extends object = object> {
+  /** The payload's type: `payload<{ ... }>()`. */
+  readonly payload: Payload<P>;
+  readonly consumer: QueueConsumer;
+  readonly class: QueueClass;
+  /**
+   * Shared fairly between eshops (fair.ts), by the eshop this gives for a job: every job is
+   * added through `addFair`, its priority its place in that eshop's line. Absent: not fair.
+   */
+  readonly fairBy?: (data: P) => number;
+  /** What a job does (the README's queue table). */
+  readonly does: string;
+  /**
+   * The job's BullMQ id from its payload, for a job that must not be queued twice: `enqueue`
+   * and `addFair` add it under this id unless given one (BullMQ ignores an add whose id exists).
+   */
+  readonly jobId?: (data: P) => string;
+  /**
+   * Queued only by a job scheduler (id: the queue's name) every `every(config)` ms, declared
+   * by every replica and again every `redeclareEveryMs` (a Redis that lost it). Its completed
+   * runs log at debug (a routine queue).
+   */
+  readonly schedule?: {
+    readonly every: (config: Config) => number;
+    readonly redeclareEveryMs: number;
+    /** The payload of every scheduled run. */
+    readonly data: P;
+  };
+  /** Jobs a worker process runs at once, when not WORKER_CONCURRENCY. */
+  readonly concurrency?: (config: Config) => number;
+}
+
+/** How often the stale-work sweeper runs (one sweep per period across all replicas). */
+export const SWEEP_EVERY_MS = 60_000;
+
 /**
- * Who consumes each queue and its class: the workers each service starts, and what the Helm
- * chart scales each Deployment on and alerts on (tests/deploy compares the chart with this).
+ * A queue's entry: `queue<Payload>()({ ... })` (curried so that the payload type is given and
+ * the rest, `jobId`'s argument included, is checked against it).
  */
-export const QUEUES: Readonly<Record<QueueName, { consumer: QueueConsumer; class: QueueClass }>> = {
-  'render-content': { consumer: 'generation-worker', class: 'work' },
-  generate: { consumer: 'generation-worker', class: 'work' },
-  'listing-enrichment': { consumer: 'generation-worker', class: 'work' },
-  'credit-settlement': { consumer: 'credit-service', class: 'settlement' },
-  'sweep-stale-work': { consumer: 'generation-worker', class: 'housekeeping' },
-  'webhook-relay': { consumer: 'generation-worker', class: 'housekeeping' },
-  'webhook-delivery': { consumer: 'generation-worker', class: 'webhook' },
+export function queue<P extends object>() {
+  return <const S extends Omit<QueueSpec<P>, 'payload'>>(spec: S): S & { readonly payload: Payload<P> } => ({
+    ...spec,
+    payload: payload<P>(),
+  });
+}
+
+/**
+ * Every queue of the system: its payload, consumer, class, fairness, schedule, concurrency and
+ * job id, in one entry per queue. One queue per job kind, so each kind scales, retries and is
+ * watched on its own; the job name equals the queue name. Everything else is derived from this
+ * table: the workers each service starts, `FAIR_QUEUES`, the schedules the worker declares, and
+ * (`npm run gen:queues`, checked by `npm run lint`) the Helm chart's queue lists (KEDA triggers,
+ * alert classes) and the README's queue table.
+ */
+const TABLE = {
+  /**
+   * Compose and render imported catalogue items of one type, as one import wrote them (up to
+   * 100). One job per import keeps the queue cost of a 100-item request at one Redis round trip.
+   */
+  'render-content': queue<{ eshop_id: number; entity_type: CatalogueEntityType; external_ids: string[] }>()({
+    consumer: 'generation-worker',
+    class: 'work',
+    fairBy: (data) => data.eshop_id,
+    does: "composes and renders imported items: the eshop's default design filled with the item's own data, every active language, then `ready`",
+  }),
+  /** Run a white-label generation job row (queued by white-label-api). */
+  generate: queue<{ eshop_id: number; job_id: number }>()({
+    consumer: 'generation-worker',
+    class: 'work',
+    fairBy: (data) => data.eshop_id,
+    does: "a white-label generation job: provider call, widgets written in the job's language, settlement queued",
+    jobId: (data) => generateJobId(data.job_id),
+  }),
+  /** Enrich one uploaded listing row (queued by catalogue-api). */
+  'listing-enrichment': queue<{ eshop_id: number; batch_id: number; row_id: number }>()({
+    consumer: 'generation-worker',
+    class: 'work',
+    fairBy: (data) => data.eshop_id,
+    does: 'enriches the rows of an uploaded listing batch (optional web research)',
+    jobId: (data) => listingJobId(data.row_id),
+  }),
+  /** Charge what a finished generation cost and release the rest (queued by the worker). */
+  'credit-settlement': queue<{ eshop_id: number; job_id: number; actual_cost: number }>()({
+    consumer: 'credit-service',
+    class: 'settlement',
+    fairBy: (data) => data.eshop_id,
+    does: 'charges a finished generation and releases the rest of its reservation, exactly once',
+    jobId: (data) => settlementJobId(data.job_id),
+  }),
+  /**
+   * Find work that was lost (generation jobs abandoned by BullMQ, items whose render job was
+   * never queued) and end or re-queue it: one job per period however many workers run.
+   * `after_redis_loss`: queued by a worker that found Redis emptied (its marker key gone): every
+   * unfinished row without a live job is lost work, re-queued at once instead of after the idle
+   * deadlines.
+   */
+  'sweep-stale-work': queue<{ after_redis_loss?: boolean }>()({
+    consumer: 'generation-worker',
+    class: 'housekeeping',
+    does: 'the periodic sweeper: ends or re-queues committed work that Redis lost, settles forgotten reservations, trims idempotency keys, old events and revisions',
+    schedule: { every: () => SWEEP_EVERY_MS, redeclareEveryMs: SWEEP_EVERY_MS, data: {} },
+  }),
+  /**
+   * Move committed events to delivery jobs, one per (endpoint, event), and advance each
+   * endpoint's cursor; queue requested redeliveries.
+   */
+  'webhook-relay': queue<Record<string, never>>()({
+    consumer: 'generation-worker',
+    class: 'housekeeping',
+    does: 'moves committed events to delivery jobs, per endpoint in order',
+    schedule: { every: (config) => config.webhooks.relayEveryMs, redeclareEveryMs: 30_000, data: {} },
+  }),
+  /**
+   * Send one event to one endpoint, signed; retried with exponential backoff over ~24 h.
+   * `redelivery_id` when a client asked for it again. Not fair: a place in line would reorder
+   * an endpoint's events while its backlog drains (fair.ts).
+   */
+  'webhook-delivery': queue<{ eshop_id: number; endpoint_id: number; seq: number; redelivery_id?: number }>()(
+    {
+      consumer: 'generation-worker',
+      class: 'webhook',
+      does: 'signs and posts one event to one endpoint, with the retry schedule',
+      jobId: (data) =>
+        data.redelivery_id === undefined
+          ? webhookDeliveryJobId(data.endpoint_id, data.seq)
+          : webhookRedeliveryJobId(data.endpoint_id, data.seq, data.redelivery_id),
+      // Deliveries wait on receivers, not on the CPU: a few slow ones must not hold them all.
+      concurrency: (config) => config.webhooks.concurrency,
+    },
+  ),
 };
 
-/** The queues a service consumes, in QUEUE_NAMES order. */
+export type QueueName = keyof typeof TABLE;
+
+/** The payload of each queue's jobs. */
+export type JobPayloads = {
+  [Q in QueueName]: (typeof TABLE)[Q]['payload'] extends Payload<infer P> ? P : never;
+};
+
+/** Each queue's entry, typed so that `QUEUES[name]` of a generic `name` is its QueueSpec. */
+export const QUEUES: { readonly [Q in QueueName]: QueueSpec<JobPayloads[Q]> & (typeof TABLE)[Q] } = TABLE;
+
+/**
+ * The BullMQ Queue of queue `Q`: its jobs' data is `JobPayloads[Q]` and their name is `Q` (given
+ * in full: BullMQ derives both from its first parameter with a conditional type, which stays
+ * unresolved for a generic `Q`).
+ */
+export type QueueOf<Q extends QueueName> = Queue<JobPayloads[Q], unknown, Q, JobPayloads[Q], unknown, Q>;
+
+/** A job's options: its id from its payload (the entry's `jobId`) unless `opts` gives one. */
+export function jobOptions<P extends object>(
+  spec: QueueSpec<P>,
+  data: P,
+  opts: JobsOptions = {},
+): JobsOptions {
+  return spec.jobId && opts.jobId === undefined ? { ...opts, jobId: spec.jobId(data) } : opts;
+}
+
+const isQueueName = (name: string): name is QueueName => Object.hasOwn(QUEUES, name);
+
+/** Every queue, in QUEUES order. */
+export const QUEUE_NAMES: readonly QueueName[] = Object.keys(QUEUES).filter(isQueueName);
+
+/** The queues a service consumes, in QUEUES order. */
 export const queuesConsumedBy = (consumer: QueueConsumer): QueueName[] =>
-  QUEUE_NAMES.filter((queue) => QUEUES[queue].consumer === consumer);
+  QUEUE_NAMES.filter((name) => QUEUES[name].consumer === consumer);
 
 /** Retries with exponential backoff and bounded history, for every job unless overridden. */
 export const DEFAULT_JOB_OPTIONS = {
@@ -113,9 +218,6 @@ export function settlementJobId(jobId: number): string {
   return `settle-${jobId}`;
 }
 
-/** The id of the one job scheduler that queues `sweep-stale-work` (every replica declares the same one). */
-export const SWEEP_SCHEDULER_ID = 'sweep-stale-work';
-
 /** The key whose absence tells a worker that Redis lost its data (restarted empty, flushed). */
 export function redisMarkerKey(queuePrefix: string): string {
   return `${queuePrefix}:redis-marker`;
@@ -125,9 +227,6 @@ export function redisMarkerKey(queuePrefix: string): string {
 export function recoverySweepJobId(marker: string): string {
   return `recover-${marker}`;
 }
-
-/** The id of the one job scheduler that queues `webhook-relay` (every replica declares the same one). */
-export const WEBHOOK_RELAY_SCHEDULER_ID = 'webhook-relay';
 
 /**
  * The `webhook-delivery` job of one event for one endpoint: a relay that dies after queueing and

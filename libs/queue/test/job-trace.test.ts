@@ -3,7 +3,7 @@
 // duration sample keeps the trace id as an exemplar.
 import { InMemorySpanExporter } from '@opentelemetry/sdk-trace';
 import { createLogger } from '@catalogue/logger';
-import { createWorkers, enqueue } from '@catalogue/queue';
+import { createWorkers, enqueue, type JobPayloads } from '@catalogue/queue';
 import { eventually } from '@catalogue/testing';
 import { inSpan, SpanKind, startTracing } from '@catalogue/tracing';
 import { FAST_RETRY, harness } from './queue-fixtures';
@@ -50,14 +50,15 @@ h.workers.push(
 
 /** Queues a `generate` job inside a request-like span; returns the span's trace id. */
 async function queueInTrace(
-  data: Record<string, unknown>,
+  // Fields beyond the payload's: what the job's log lines must leave out.
+  data: JobPayloads['generate'] & Record<string, unknown>,
   opts = {},
 ): Promise<{ traceId: string; jobId: string }> {
   return inSpan(
     'POST /test',
     {},
     async (span) => {
-      const jobId = await enqueue(h.queues, 'generate', data as never, opts);
+      const jobId = await enqueue(h.queues, 'generate', data, opts);
       return { traceId: span.spanContext().traceId, jobId: jobId! };
     },
     SpanKind.SERVER,

@@ -1,4 +1,4 @@
-import { createWorkers, queuesConsumedBy, type Worker } from '@catalogue/queue';
+import { createWorkers, queueConcurrency, queuesConsumedBy, type Worker } from '@catalogue/queue';
 import type { Deps } from './deps';
 import { creditSettlementHandler } from './handlers/credit-settlement.handler';
 
@@ -10,6 +10,7 @@ export function startWorkers(deps: Deps): Worker[] {
     connection: deps.redis,
     prefix: deps.config.redis.queuePrefix,
     concurrency: deps.config.worker.concurrency,
+    concurrencyOf: queueConcurrency(deps.config),
     logger: deps.logger,
     metrics: deps.queueMetrics,
   });

@@ -14,15 +14,14 @@ import { exitOnSignals, startHttpServer } from '@catalogue/http';
 import { closeWorkers } from '@catalogue/queue';
 import { createApp } from './app';
 import { buildDeps, closeDeps } from './deps';
-import { keepRelayScheduled, keepSweepScheduled, startWorkers, watchRedisLoss } from './handlers';
+import { keepSchedulesDeclared, startWorkers, watchRedisLoss } from './handlers';
 
 async function main(): Promise<void> {
   const deps = buildDeps(config);
   const workers = startWorkers(deps);
   // Every replica declares the same schedule (one success is enough), again after Redis comes
   // back without it; nothing here waits for Redis, so the health port comes up meanwhile.
-  const stopSweeps = keepSweepScheduled(deps);
-  const stopRelay = keepRelayScheduled(deps);
+  const stopSchedules = keepSchedulesDeclared(deps);
   // Redis emptied under the worker: the work it lost is queued again at once (sweep.service.ts).
   const stopWatch = watchRedisLoss(deps);
   const server = await startHttpServer(createApp(deps), {
@@ -33,8 +32,7 @@ async function main(): Promise<void> {
   });
   exitOnSignals(deps.logger, async () => {
     // Running jobs finish first; the health port stays up meanwhile so probes still answer.
-    stopSweeps();
-    stopRelay();
+    stopSchedules();
     stopWatch();
     await closeWorkers(workers);
     await server.stop();

@@ -22,6 +22,18 @@ import {
   type CommandGroup,
 } from './options';
 
+/** The options of `eshop create`, as commander parses the ones declared there. */
+interface EshopCreateOptions {
+  name?: string;
+  languages: string;
+  origin: string[];
+  credits?: string;
+  siteLink?: boolean;
+  richSnippet?: boolean;
+  reviewRequired?: boolean;
+  licenceUntil?: string;
+}
+
 export const eshopCommands: CommandGroup = (program, admin, answer) => {
   const eshop = program.command('eshop').description('eshops and their settings');
   eshop
@@ -35,17 +47,16 @@ export const eshopCommands: CommandGroup = (program, admin, answer) => {
     .option('--rich-snippet', 'enable rich snippets')
     .option('--review-required', 'generated content waits for review')
     .option('--licence-until <YYYY-MM-DD>', 'white-label licence valid until this day')
-    .action(async (o: Record<string, string | boolean | string[] | undefined>) => {
+    .action(async (o: EshopCreateOptions) => {
       const created = await admin().createEshop({
         name: eshopName(o.name),
-        languages: parseLanguages(o.languages as string),
-        origins: (o.origin as string[]).map(parseOrigin),
-        credits:
-          o.credits === undefined ? 0 : parsePositiveInt(o.credits as string, '--credits', MAX_CREDITS),
+        languages: parseLanguages(o.languages),
+        origins: o.origin.map(parseOrigin),
+        credits: o.credits === undefined ? 0 : parsePositiveInt(o.credits, '--credits', MAX_CREDITS),
         enableSiteLink: o.siteLink === true,
         enableRichSnippet: o.richSnippet === true,
         reviewRequired: o.reviewRequired === true,
-        licenceValidUntil: o.licenceUntil === undefined ? null : parseDay(o.licenceUntil as string),
+        licenceValidUntil: o.licenceUntil === undefined ? null : parseDay(o.licenceUntil),
       });
       answer({
         id: created.eshop.id,

@@ -1,6 +1,6 @@
 // What the admin commands share: parsing of their words into the service's types, refused with
 // an AdminError that names the flag or argument.
-import { CONTENT_LANGUAGES, PUBLISH_MODES, type PublishMode } from '@catalogue/config';
+import { CONTENT_LANGUAGES, isOneOf, PUBLISH_MODES, type PublishMode } from '@catalogue/config';
 import { CONTENT_FALLBACKS, type ContentFallback, type EshopInput } from '@catalogue/db';
 import type { Command } from 'commander';
 import { AdminError, parsePositiveInt, type AdminService } from '../admin.service';
@@ -14,28 +14,28 @@ export function onOff(value: string | undefined, flag: string): boolean | undefi
 
 /** `fallback` or `omit` (what a page does with a text its language lacks). */
 export function contentFallback(value: string): ContentFallback {
-  if (!(CONTENT_FALLBACKS as readonly string[]).includes(value)) {
+  if (!isOneOf(CONTENT_FALLBACKS, value)) {
     throw new AdminError(`--content-fallback takes ${CONTENT_FALLBACKS.join(' or ')} (got "${value}")`);
   }
-  return value as ContentFallback;
+  return value;
 }
 
 /** Whether the eshop's editor writes reach the storefront at once or wait as drafts. */
 export function publishMode(value: string): PublishMode {
-  if (!(PUBLISH_MODES as readonly string[]).includes(value)) {
+  if (!isOneOf(PUBLISH_MODES, value)) {
     throw new AdminError(`--publish-mode takes ${PUBLISH_MODES.join(' or ')} (got "${value}")`);
   }
-  return value as PublishMode;
+  return value;
 }
 
 /** The language the eshop's `default` texts are written in, or `none` (not said: marked `und`). */
 export function defaultLanguage(value: string): EshopInput['defaultLanguage'] {
   if (value === 'none') return null;
   const codes = CONTENT_LANGUAGES.filter((l) => l !== 'default');
-  if (!(codes as readonly string[]).includes(value)) {
+  if (!isOneOf(codes, value)) {
     throw new AdminError(`--default-language takes one of ${codes.join(', ')} or none (got "${value}")`);
   }
-  return value as EshopInput['defaultLanguage'];
+  return value;
 }
 
 export function eshopName(value: unknown): string {
@@ -52,10 +52,10 @@ export const MAX_REVISIONS_KEEP = 100_000;
 export const eshopId = (value: string | undefined) => parsePositiveInt(value ?? '', 'ID');
 
 export function oneOf<T extends string>(value: string, allowed: readonly T[], what: string): T {
-  if (!(allowed as readonly string[]).includes(value)) {
+  if (!isOneOf(allowed, value)) {
     throw new AdminError(`${what} must be one of ${allowed.join(', ')} (got "${value}")`);
   }
-  return value as T;
+  return value;
 }
 
 /** `--origin` may be given more than once. */

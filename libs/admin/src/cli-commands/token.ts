@@ -1,5 +1,4 @@
 // `token create|revoke`: API and white-label tokens.
-import type { TokenKind } from '@catalogue/db';
 import { AdminError } from '../admin.service';
 import { presentToken } from '../present';
 import { eshopId, type CommandGroup } from './options';
@@ -12,10 +11,10 @@ export const tokenCommands: CommandGroup = (program, admin, answer) => {
     .argument('<ID>', 'eshop id')
     .option('--kind <api|white-label>', 'the kind of token (required)')
     .action(async (id: string, o: { kind?: string }) => {
-      if (o.kind !== 'api' && o.kind !== 'white-label')
-        throw new AdminError('--kind must be api or white-label');
+      const kind = o.kind;
+      if (kind !== 'api' && kind !== 'white-label') throw new AdminError('--kind must be api or white-label');
       const eshop = eshopId(id);
-      const created = await admin().createToken(eshop, o.kind as TokenKind);
+      const created = await admin().createToken(eshop, kind);
       answer({ eshop_id: eshop, token: created.token, ...presentToken(created.info) });
     });
   token

@@ -1,5 +1,17 @@
+/** A seeded prompt (the columns of a prompt row that the seed fills). */
+export interface SeedPrompt {
+  key: string;
+  name: string;
+  prompt: string;
+  remove_exist_widget: boolean;
+  use_serp_context: boolean;
+  use_web_research: boolean;
+  search_web: string[];
+  search_model: string[];
+}
+
 /** Prompts every eshop sees (eshops can have their own besides). */
-export const SEED_PROMPTS = [
+export const SEED_PROMPTS: SeedPrompt[] = [
   {
     key: 'product-description',
     name: 'Product description',
@@ -8,8 +20,8 @@ export const SEED_PROMPTS = [
     remove_exist_widget: true,
     use_serp_context: false,
     use_web_research: false,
-    search_web: [] as string[],
-    search_model: [] as string[],
+    search_web: [],
+    search_model: [],
   },
   {
     key: 'product-benefits',
@@ -19,8 +31,8 @@ export const SEED_PROMPTS = [
     remove_exist_widget: false,
     use_serp_context: true,
     use_web_research: false,
-    search_web: [] as string[],
-    search_model: [] as string[],
+    search_web: [],
+    search_model: [],
   },
   {
     key: 'category-guide',
@@ -29,7 +41,7 @@ export const SEED_PROMPTS = [
     remove_exist_widget: true,
     use_serp_context: false,
     use_web_research: true,
-    search_web: [] as string[],
-    search_model: [] as string[],
+    search_web: [],
+    search_model: [],
   },
 ];

@@ -1,4 +1,4 @@
-import type { PublishMode } from '@catalogue/config';
+import type { LangMap, PublishMode } from '@catalogue/config';
 import type { Knex } from 'knex';
 import { checkedRow, rawRows } from '../sql-rows';
 import type { Row } from '../tables';
@@ -7,9 +7,6 @@ import type { ContentKey } from './content.repository';
 import type { RevisionWrite } from './content-revisions.repository';
 
 export type { PublishMode };
-
-/** A rendered language map. */
-type LangMap = Partial<Record<string, string>>;
 
 function where(key: ContentKey) {
   return { eshop_id: key.eshopId, entity_type: key.entityType, external_id: key.externalId };

@@ -1,13 +1,18 @@
 import {
   createWorkers,
+  queueConcurrency,
+  QUEUE_NAMES,
+  QUEUES,
   queuesConsumedBy,
   recoverySweepJobId,
   redisMarkerKey,
-  SWEEP_SCHEDULER_ID,
-  WEBHOOK_RELAY_SCHEDULER_ID,
+  SWEEP_EVERY_MS,
   withTimeout,
   type JobHandlers,
+  type JobPayloads,
   type QueueName,
+  type QueueOf,
+  type QueueSpec,
 } from '@catalogue/queue';
 import type { Worker } from 'bullmq';
 import type { Deps } from '../deps';
@@ -24,8 +29,10 @@ import { webhookRelayHandler } from './webhook-relay.handler';
  */
 export const CONSUMED_QUEUES: readonly QueueName[] = queuesConsumedBy('generation-worker');
 
-/** How often the stale-work sweeper runs (one sweep per period across all replicas). */
-export const SWEEP_EVERY_MS = 60_000;
+export { SWEEP_EVERY_MS };
+
+/** The queues of QUEUES with a `schedule` (queued only by their job scheduler). */
+export const SCHEDULED_QUEUES: readonly QueueName[] = QUEUE_NAMES.filter((name) => QUEUES[name].schedule);
 
 export function buildHandlers(deps: Deps): Partial<JobHandlers> {
   return {
@@ -49,11 +56,9 @@ export function startWorkers(deps: Deps, queues: readonly QueueName[] = CONSUMED
     connection: deps.redis,
     prefix: deps.config.redis.queuePrefix,
     concurrency: deps.config.worker.concurrency,
-    // Deliveries wait on receivers, not on the CPU: a few slow ones must not hold them all.
-    concurrencyOf: { 'webhook-delivery': deps.config.webhooks.concurrency },
+    concurrencyOf: queueConcurrency(deps.config),
     logger: deps.logger,
     metrics: deps.queueMetrics,
-    routineQueues: ['webhook-relay', 'sweep-stale-work'],
   });
 }
 
@@ -65,35 +70,29 @@ export function startWorkers(deps: Deps, queues: readonly QueueName[] = CONSUMED
 const OWN_TRACE = { telemetry: { omitContext: true } } as const;
 
 /**
- * Declares the sweeper's job scheduler. Every replica declares the same scheduler id, so Redis
- * holds one schedule and queues one sweep per period, whichever replica takes it.
+ * Declares the job scheduler of a scheduled queue (its `schedule` in QUEUES). Every replica
+ * declares the same scheduler id (the queue's name), so Redis holds one schedule and queues one
+ * run per period, whichever replica takes it.
  */
-export async function scheduleSweep(deps: Deps): Promise<void> {
-  await deps.queues['sweep-stale-work'].upsertJobScheduler(
-    SWEEP_SCHEDULER_ID,
-    { every: SWEEP_EVERY_MS },
+export async function scheduleQueue<Q extends QueueName>(deps: Deps, name: Q): Promise<void> {
+  const spec: QueueSpec<JobPayloads[Q]> = QUEUES[name];
+  const schedule = spec.schedule;
+  if (!schedule) throw new Error(`${name} has no schedule`);
+  const queue: QueueOf<Q> = deps.queues[name];
+  await queue.upsertJobScheduler(
+    name,
+    { every: schedule.every(deps.config) },
     {
-      name: 'sweep-stale-work',
-      data: {},
+      name,
+      data: schedule.data,
       opts: { attempts: 1, removeOnComplete: { count: 100 }, removeOnFail: { count: 100 }, ...OWN_TRACE },
     },
   );
 }
 
-/**
- * Declares the webhook relay's job scheduler (one id for every replica: one run per period,
- * whichever replica takes it; two runs that overlap are harmless, see webhook-relay.service.ts).
- */
-export async function scheduleRelay(deps: Deps): Promise<void> {
-  await deps.queues['webhook-relay'].upsertJobScheduler(
-    WEBHOOK_RELAY_SCHEDULER_ID,
-    { every: deps.config.webhooks.relayEveryMs },
-    {
-      name: 'webhook-relay',
-      data: {},
-      opts: { attempts: 1, removeOnComplete: { count: 100 }, removeOnFail: { count: 100 }, ...OWN_TRACE },
-    },
-  );
+/** Declares the sweeper's job scheduler (see scheduleQueue). */
+export function scheduleSweep(deps: Deps): Promise<void> {
+  return scheduleQueue(deps, 'sweep-stale-work');
 }
 
 /**
@@ -191,12 +190,33 @@ export function watchRedisLoss(deps: Deps, everyMs = REDIS_MARKER_EVERY_MS): () 
   };
 }
 
-/** Keeps the sweeper's schedule declared (see keepScheduled). */
-export function keepSweepScheduled(deps: Deps): () => void {
-  return keepScheduled(deps, () => scheduleSweep(deps), SWEEP_EVERY_MS, 'stale-work sweeper');
+/**
+ * Keeps the schedule of every scheduled queue this worker consumes declared (see keepScheduled);
+ * returns the function that stops them all.
+ */
+export function keepSchedulesDeclared(
+  deps: Deps,
+  queues: readonly QueueName[] = SCHEDULED_QUEUES.filter((name) => CONSUMED_QUEUES.includes(name)),
+): () => void {
+  const stops = queues.map((name) => {
+    const schedule = QUEUES[name].schedule;
+    if (!schedule) throw new Error(`${name} has no schedule`);
+    return keepScheduled(
+      deps,
+      () => scheduleQueue(deps, name),
+      schedule.redeclareEveryMs,
+      `${name} job scheduler`,
+    );
+  });
+  return () => stops.forEach((stop) => stop());
 }
 
-/** Keeps the webhook relay's schedule declared, checked every 30 s (see keepScheduled). */
+/** Keeps the sweeper's schedule declared (see keepScheduled). */
+export function keepSweepScheduled(deps: Deps): () => void {
+  return keepSchedulesDeclared(deps, ['sweep-stale-work']);
+}
+
+/** Keeps the webhook relay's schedule declared (see keepScheduled). */
 export function keepRelayScheduled(deps: Deps): () => void {
-  return keepScheduled(deps, () => scheduleRelay(deps), 30_000, 'webhook relay');
+  return keepSchedulesDeclared(deps, ['webhook-relay']);
 }
