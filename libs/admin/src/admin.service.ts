@@ -30,7 +30,6 @@ import {
   type BatchDeps,
   type BatchView,
 } from '@catalogue/generation';
-import { HttpError } from '@catalogue/http';
 import {
   enableWebhook,
   listWebhooks,
@@ -159,7 +158,9 @@ async function batchCall<T>(work: () => Promise<T>): Promise<T> {
   try {
     return await work();
   } catch (err) {
-    if (err instanceof HttpError && err.status < 500) throw new AdminError(err.message);
+    // The APIs' refusals carry their status (libs/http HttpError); a 4xx is the operator's.
+    const status = (err as { status?: unknown }).status;
+    if (typeof status === 'number' && status < 500) throw new AdminError((err as Error).message);
     throw err;
   }
 }
@@ -357,7 +358,11 @@ export function adminService(db: Knex, options: AdminOptions = {}) {
     },
 
     /** Pauses, resumes or cancels a bulk generation with the APIs' rules. */
-    async actOnBatch(eshopId: number, batchId: number, action: 'pause' | 'resume' | 'cancel'): Promise<BatchView> {
+    async actOnBatch(
+      eshopId: number,
+      batchId: number,
+      action: 'pause' | 'resume' | 'cancel',
+    ): Promise<BatchView> {
       await requireEshop(db, eshopId);
       const deps: BatchDeps = { db, ...(options.batches?.() ?? offlineBatchDeps) };
       const act = { pause: pauseBatch, resume: resumeBatch, cancel: cancelBatch }[action];

@@ -10,13 +10,13 @@ describe('admin CLI: bulk generations', () => {
       .insert({ eshop_id: eshop, entity_type: 'product', languages: ['cs'], budget: 50, estimate: 20 })
       .returning('id');
     const id = Number(row!.id);
-    await harness.db('generation_batch_items').insert(
-      ['A', 'B'].map((entity_id) => ({ eshop_id: eshop, batch_id: id, entity_id, lang: 'cs' })),
-    );
+    await harness
+      .db('generation_batch_items')
+      .insert(['A', 'B'].map((entity_id) => ({ eshop_id: eshop, batch_id: id, entity_id, lang: 'cs' })));
     return { eshop, id };
   }
 
-  it('when a batch is shown, listed, paused and cancelled, then the answers are the APIs\' batch JSON', async () => {
+  it("when a batch is shown, listed, paused and cancelled, then the answers are the APIs' batch JSON", async () => {
     const { eshop, id } = await batchOf();
 
     const shown = json(await cli('batch', 'show', '--eshop', String(eshop), '--batch', String(id), '--json'));

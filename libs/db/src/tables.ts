@@ -80,7 +80,11 @@ export interface ColumnTypes {
     research_sources: ResearchSourceRow[];
     research_refused: ResearchRefusalRow[];
   };
-  generation_batches: { status: GenerationBatchStatus; entity_type: WhiteLabelEntityType; languages: string[] };
+  generation_batches: {
+    status: GenerationBatchStatus;
+    entity_type: WhiteLabelEntityType;
+    languages: string[];
+  };
   generation_batch_items: { status: GenerationBatchItemStatus };
   wl_entities: { type: WhiteLabelEntityType; old_description: LangMap; title: LangMap };
   widget_favourites: { children: unknown[] };

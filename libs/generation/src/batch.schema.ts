@@ -77,7 +77,9 @@ export const batchView = responseObject({
     running: count,
     done: count,
     failed: count,
-    left_out: count.description('Items skipped without charge (nothing to write from, over the budget, cancelled).'),
+    left_out: count.description(
+      'Items skipped without charge (nothing to write from, over the budget, cancelled).',
+    ),
   }),
   credits: responseObject({ budget: count, estimate: count, reserved: count, charged: count }),
   errors: Joi.array()

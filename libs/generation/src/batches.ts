@@ -30,7 +30,14 @@ import {
 } from '@catalogue/db';
 import { ConflictError, HttpError, NotFoundError, ValidationError } from '@catalogue/http';
 import type { Logger } from '@catalogue/logger';
-import { batchStepJobId, ENQUEUE_TIMEOUT_MS, enqueue, generateJobId, withTimeout, type Queues } from '@catalogue/queue';
+import {
+  batchStepJobId,
+  ENQUEUE_TIMEOUT_MS,
+  enqueue,
+  generateJobId,
+  withTimeout,
+  type Queues,
+} from '@catalogue/queue';
 import { registrationDesign, requireEntityOrItem } from './entity';
 import { batchItemBody, estimateBatchItem, planGeneration } from './plan';
 
@@ -129,7 +136,9 @@ export async function listBatches(db: Knex, eshopId: number): Promise<{ batches:
   );
   const out: BatchView[] = [];
   for (const batch of found) {
-    out.push(view(batch, counts.get(batch.id)!, await batches.errors(db, eshopId, batch.id, BATCH_ERRORS_SHOWN)));
+    out.push(
+      view(batch, counts.get(batch.id)!, await batches.errors(db, eshopId, batch.id, BATCH_ERRORS_SHOWN)),
+    );
   }
   return { batches: out };
 }
@@ -204,7 +213,12 @@ async function planBatch(deps: BatchDeps, eshop: Eshop, request: BatchRequest): 
   if (request.design_id != null) {
     designs.set(request.design_id, entityIds.length);
   } else {
-    const registered = await wlEntitiesRepository.designsOf(deps.db, eshop.id, request.entity_type, entityIds);
+    const registered = await wlEntitiesRepository.designsOf(
+      deps.db,
+      eshop.id,
+      request.entity_type,
+      entityIds,
+    );
     const fallback = await registrationDesign(deps.db, eshop.id, request.entity_type);
     for (const id of entityIds) {
       const design = registered.has(id) ? registered.get(id)! : fallback;
@@ -239,7 +253,12 @@ export async function dryRunBatch(deps: BatchDeps, eshop: Eshop, request: BatchR
 }
 
 /** Queues a step of the batch; a Redis that does not take it is left to the sweeper. */
-async function letGoOn(deps: Pick<BatchDeps, 'queues' | 'logger'>, eshopId: number, batchId: number, reason: string) {
+async function letGoOn(
+  deps: Pick<BatchDeps, 'queues' | 'logger'>,
+  eshopId: number,
+  batchId: number,
+  reason: string,
+) {
   try {
     await withTimeout(
       enqueue(
@@ -394,7 +413,12 @@ export async function stepBatch(deps: BatchDeps, eshopId: number, batchId: numbe
       for (const item of next) {
         try {
           const jobId = await trx.transaction(async (sp) => {
-            const entity = await requireEntityOrItem(sp, eshopId, batch.entityType as WlEntityType, item.entityId);
+            const entity = await requireEntityOrItem(
+              sp,
+              eshopId,
+              batch.entityType as WlEntityType,
+              item.entityId,
+            );
             const plan = await planGeneration(sp, {
               eshop,
               entity,
@@ -402,7 +426,10 @@ export async function stepBatch(deps: BatchDeps, eshopId: number, batchId: numbe
               maxResearchUrls: deps.maxResearchUrls,
             });
             if (!(await batches.holdBudget(sp, eshopId, batchId, plan.estimate))) {
-              throw new LeftOut('budget_exceeded', `The item (${plan.estimate} credits) would exceed the budget.`);
+              throw new LeftOut(
+                'budget_exceeded',
+                `The item (${plan.estimate} credits) would exceed the budget.`,
+              );
             }
             const job = await generationJobsRepository.create(sp, eshopId, {
               entityType: entity.type,
@@ -436,7 +463,12 @@ export async function stepBatch(deps: BatchDeps, eshopId: number, batchId: numbe
   for (const jobId of started) {
     try {
       await withTimeout(
-        enqueue(deps.queues, 'generate', { eshop_id: eshopId, job_id: jobId }, { jobId: generateJobId(jobId) }),
+        enqueue(
+          deps.queues,
+          'generate',
+          { eshop_id: eshopId, job_id: jobId },
+          { jobId: generateJobId(jobId) },
+        ),
         ENQUEUE_TIMEOUT_MS,
       );
     } catch (err) {

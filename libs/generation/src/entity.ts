@@ -6,7 +6,14 @@
  */
 import { CATALOGUE_TYPE_OF, defaultDesign } from '@catalogue/content-store';
 import type { Text } from '@catalogue/content';
-import { catalogueRepository, wlEntitiesRepository, type Knex, type LangMap, type WlEntity, type WlEntityType } from '@catalogue/db';
+import {
+  catalogueRepository,
+  wlEntitiesRepository,
+  type Knex,
+  type LangMap,
+  type WlEntity,
+  type WlEntityType,
+} from '@catalogue/db';
 import { NotFoundError } from '@catalogue/http';
 
 /** A sent text as a language map without empty values; a string is the `default` language. */

@@ -27,4 +27,11 @@ export {
   stepBatch,
 } from './batches';
 export type { BatchDeps, BatchRequest, BatchView, DryRun } from './batches';
-export { batchDryRun, batchIdParams, batchList, batchStartBody, batchView, BATCH_BUDGET_MAX } from './batch.schema';
+export {
+  batchDryRun,
+  batchIdParams,
+  batchList,
+  batchStartBody,
+  batchView,
+  BATCH_BUDGET_MAX,
+} from './batch.schema';

@@ -428,9 +428,14 @@ export async function estimateBatchItem(
     (errors[field] ??= []).push(message);
   };
   const fillable = await checkDesign(db, eshop, { type: entityType }, designId, fail);
-  const prompt = sent(input.promptId) ? await promptsRepository.find(db, eshop.id, input.promptId) : undefined;
+  const prompt = sent(input.promptId)
+    ? await promptsRepository.find(db, eshop.id, input.promptId)
+    : undefined;
   if (sent(input.promptId) && !prompt) fail('prompt_id', 'The selected prompt_id is invalid.');
-  const chosen = settings(batchItemBody({ design_id: designId, prompt_id: input.promptId }, 'default'), prompt);
+  const chosen = settings(
+    batchItemBody({ design_id: designId, prompt_id: input.promptId }, 'default'),
+    prompt,
+  );
   const researchUrls = checkResearch(chosen, maxResearchUrls, fail);
   if (Object.keys(errors).length > 0) throw new ValidationError(errors);
   return priceGeneration(db, {

@@ -40,7 +40,8 @@ export const ERROR_CODES = {
   },
   batch_finished: {
     status: 409,
-    meaning: 'The bulk generation has ended (finished or cancelled); it cannot be paused, resumed or cancelled.',
+    meaning:
+      'The bulk generation has ended (finished or cancelled); it cannot be paused, resumed or cancelled.',
   },
   webhook_disabled: {
     status: 409,

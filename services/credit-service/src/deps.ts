@@ -1,7 +1,13 @@
 import type { Config } from '@catalogue/config';
 import { createCreditMetrics, type CreditMetrics } from '@catalogue/credits';
 import { buildBaseDeps, closeBaseDeps, type BaseDeps } from '@catalogue/http';
-import { closeQueues, createQueueMetrics, createQueues, type QueueMetrics, type Queues } from '@catalogue/queue';
+import {
+  closeQueues,
+  createQueueMetrics,
+  createQueues,
+  type QueueMetrics,
+  type Queues,
+} from '@catalogue/queue';
 
 export interface Deps extends BaseDeps {
   creditMetrics: CreditMetrics;

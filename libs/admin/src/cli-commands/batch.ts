@@ -12,7 +12,9 @@ interface BatchOptions {
 const batchId = (o: BatchOptions): number => parsePositiveInt(o.batch ?? '', '--batch');
 
 export const batchCommands: CommandGroup = (program, admin, answer) => {
-  const batch = program.command('batch').description("an eshop's bulk generations (beyond the specification)");
+  const batch = program
+    .command('batch')
+    .description("an eshop's bulk generations (beyond the specification)");
   const command = (name: string, description: string, needsBatch: boolean) =>
     batch
       .command(name)

@@ -80,7 +80,11 @@ export async function up(db: Knex): Promise<void> {
       .onDelete('SET NULL');
     // One item per entity and language of a batch.
     t.unique(['eshop_id', 'batch_id', 'entity_id', 'lang'], { indexName: 'generation_batch_items_one' });
-    t.check(`?? in (${list(GENERATION_BATCH_ITEM_STATUSES)})`, ['status'], 'generation_batch_items_status_known');
+    t.check(
+      `?? in (${list(GENERATION_BATCH_ITEM_STATUSES)})`,
+      ['status'],
+      'generation_batch_items_status_known',
+    );
     t.check('reserved >= 0 and charged >= 0', [], 'generation_batch_items_credits');
     // Only a finished item was charged, and a job only for an item that was started.
     t.check(

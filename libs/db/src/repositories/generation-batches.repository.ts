@@ -1,4 +1,8 @@
-import type { GenerationBatchItemStatus, GenerationBatchStatus, WhiteLabelEntityType } from '@catalogue/config';
+import type {
+  GenerationBatchItemStatus,
+  GenerationBatchStatus,
+  WhiteLabelEntityType,
+} from '@catalogue/config';
 import type { Knex } from 'knex';
 import { isoOffset } from '../timestamps';
 import { ENTITY_TABLES, type EntityType } from './catalogue-tables';
@@ -203,7 +207,11 @@ export const generationBatchesRepository = {
       .whereIn('batch_id', batchIds)
       .groupBy('batch_id', 'status')
       .select('batch_id', 'status', db.raw('count(*)::int as n'));
-    for (const row of rows as unknown as { batch_id: string; status: GenerationBatchItemStatus; n: number }[]) {
+    for (const row of rows as unknown as {
+      batch_id: string;
+      status: GenerationBatchItemStatus;
+      n: number;
+    }[]) {
       const counts = out.get(Number(row.batch_id))!;
       counts[row.status] = row.n;
       counts.total += row.n;
@@ -346,10 +354,20 @@ export const generationBatchesRepository = {
    * The started item of job `jobId` left out by a cancel before any worker took it: the batch
    * gives back what it held. Returns whether it was under way.
    */
-  async cancelItemOf(trx: Knex.Transaction, eshopId: number, jobId: number, message: string): Promise<boolean> {
+  async cancelItemOf(
+    trx: Knex.Transaction,
+    eshopId: number,
+    jobId: number,
+    message: string,
+  ): Promise<boolean> {
     const [item] = (await trx('generation_batch_items')
       .where({ eshop_id: eshopId, job_id: jobId, status: 'running' })
-      .update({ status: 'left_out', error_code: 'cancelled', error_message: message, updated_at: trx.fn.now(6) })
+      .update({
+        status: 'left_out',
+        error_code: 'cancelled',
+        error_message: message,
+        updated_at: trx.fn.now(6),
+      })
       .returning(['batch_id', 'reserved'])) as unknown as { batch_id: string; reserved: number }[];
     if (!item) return false;
     await trx('generation_batches')
@@ -387,7 +405,11 @@ export const generationBatchesRepository = {
       })
       .updateFrom('generation_jobs as j')
       .whereRaw('j.eshop_id = i.eshop_id and j.id = i.job_id')
-      .returning(['i.batch_id', 'i.reserved', 'i.charged'])) as { batch_id: string; reserved: number; charged: number }[];
+      .returning(['i.batch_id', 'i.reserved', 'i.charged'])) as {
+      batch_id: string;
+      reserved: number;
+      charged: number;
+    }[];
     if (!item) return undefined;
     const batchId = Number(item.batch_id);
     await trx('generation_batches')
@@ -437,7 +459,11 @@ export const generationBatchesRepository = {
           batch_id: id,
           status: ended.status,
           counts,
-          credits: { budget: Number(ended.budget), reserved: Number(ended.reserved), charged: Number(ended.charged) },
+          credits: {
+            budget: Number(ended.budget),
+            reserved: Number(ended.reserved),
+            charged: Number(ended.charged),
+          },
         },
       },
     ]);

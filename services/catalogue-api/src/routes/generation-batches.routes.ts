@@ -31,7 +31,8 @@ export const getGenerationBatch = guard({
   params: batchIdParams,
   response: { 200: batchView },
 });
-const action = (operationId: string) => guard({ operationId, params: batchIdParams, response: { 200: batchView } });
+const action = (operationId: string) =>
+  guard({ operationId, params: batchIdParams, response: { 200: batchView } });
 export const pauseGenerationBatch = action('pauseGenerationBatch');
 export const resumeGenerationBatch = action('resumeGenerationBatch');
 export const cancelGenerationBatch = action('cancelGenerationBatch');

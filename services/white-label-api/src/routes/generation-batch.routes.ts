@@ -22,7 +22,8 @@ export const getEditorGenerationBatch = guard({
   params: batchIdParams,
   response: { 200: batchView },
 });
-const action = (operationId: string) => guard({ operationId, params: batchIdParams, response: { 200: batchView } });
+const action = (operationId: string) =>
+  guard({ operationId, params: batchIdParams, response: { 200: batchView } });
 export const pauseEditorGenerationBatch = action('pauseEditorGenerationBatch');
 export const resumeEditorGenerationBatch = action('resumeEditorGenerationBatch');
 export const cancelEditorGenerationBatch = action('cancelEditorGenerationBatch');

@@ -1,9 +1,7 @@
 import { NotFoundError, ValidationError } from '@catalogue/http';
 import { CONTENT_LANGUAGES } from '@catalogue/config';
 import { sanitizeHtml, type Text, type v3 } from '@catalogue/content';
-import { CATALOGUE_TYPE_OF, defaultDesign } from '@catalogue/content-store';
 import {
-  catalogueRepository,
   contentRepository,
   wlEntitiesRepository,
   type Eshop,
@@ -28,7 +26,6 @@ export async function requireEntity(
   if (!entity) throw new NotFoundError(`Entity ${type} "${entityId}" is not registered`);
   return entity;
 }
-
 
 /** The `default` text, else the first language (canonical order) that has one, else ''. */
 function firstText(map: LangMap): string {
@@ -58,8 +55,6 @@ export interface RegisterEntityInput {
   old_description?: Text | null;
   title?: Text | null;
 }
-
-
 
 /**
  * Creates the entity, or updates it when the eshop registered this id and type before. A text
