@@ -16,6 +16,7 @@
 import { CATALOGUE_TYPE_OF } from '@catalogue/content-store';
 import { reserveForJob, settleReservation } from '@catalogue/credits';
 import {
+  creditsRepository,
   eshopsRepository,
   generationBatchesRepository as batches,
   generationJobsRepository,
@@ -347,6 +348,8 @@ const CANCELLED = 'The bulk generation was cancelled before this item started; n
  */
 export async function cancelBatch(deps: BatchDeps, eshopId: number, batchId: number): Promise<BatchView> {
   return deps.db.transaction(async (trx) => {
+    // The account before the batch, in the settlements' order (see stepBatch).
+    await creditsRepository.lockAccount(trx, eshopId);
     await lockedOpen(trx, eshopId, batchId);
     await batches.setStatus(trx, eshopId, batchId, 'cancelled');
     await batches.leaveOutQueued(trx, eshopId, batchId, 'cancelled', CANCELLED);
@@ -403,6 +406,9 @@ export async function stepBatch(deps: BatchDeps, eshopId: number, batchId: numbe
   const eshop = await eshopsRepository.findById(deps.db, eshopId);
   if (!eshop) return 0;
   const started = await deps.db.transaction(async (trx) => {
+    // The account before the batch, as a settlement locks them (settleReservation, then the
+    // batch's item): the other order deadlocks a step with its items' settlements.
+    await creditsRepository.lockAccount(trx, eshopId);
     const batch = await batches.find(trx, eshopId, batchId, { lock: true });
     if (!batch || (batch.status !== 'queued' && batch.status !== 'running')) return [];
     if (batch.status === 'queued') await batches.setStatus(trx, eshopId, batchId, 'running');
