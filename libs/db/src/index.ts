@@ -149,3 +149,12 @@ export type {
   WebhookTarget,
 } from './repositories/webhooks.repository';
 export { copyRows, parseBinaryCopy, type CopiedRow } from './copy-rows';
+export { generationBatchesRepository } from './repositories/generation-batches.repository';
+export type {
+  BatchCounts,
+  BatchItem,
+  BatchItemError,
+  BatchSelection,
+  GenerationBatch,
+  NewGenerationBatch,
+} from './repositories/generation-batches.repository';

@@ -8,7 +8,9 @@ export {
   queuesConsumedBy,
   DEFAULT_JOB_OPTIONS,
   ENQUEUE_TIMEOUT_MS,
+  batchStepJobId,
   generateJobId,
+  isBatchStep,
   listingJobId,
   recoverySweepJobId,
   redisMarkerKey,
@@ -17,7 +19,17 @@ export {
   webhookDeliveryJobId,
   webhookRedeliveryJobId,
 } from './jobs';
-export type { JobPayloads, Payload, QueueClass, QueueConsumer, QueueName, QueueOf, QueueSpec } from './jobs';
+export type {
+  GenerateBatchPayload,
+  GeneratePayload,
+  JobPayloads,
+  Payload,
+  QueueClass,
+  QueueConsumer,
+  QueueName,
+  QueueOf,
+  QueueSpec,
+} from './jobs';
 export { createRedis, describeRedis, pingRedis, withTimeout } from './connection';
 export type { RedisClient, RedisTarget } from './connection';
 export { authChangesChannel, publish, subscribe } from './invalidations';

@@ -15,6 +15,21 @@ export function payload<P extends object>(): Payload<P> {
   return {};
 }
 
+/** A `generate` job that runs one generation job row. */
+export interface GeneratePayload {
+  eshop_id: number;
+  job_id: number;
+}
+
+/** A `generate` job that starts a bulk generation's next items (libs/generation `dispatchBatch`). */
+export interface GenerateBatchPayload {
+  eshop_id: number;
+  batch_id: number;
+}
+
+export const isBatchStep = (payload: GeneratePayload | GenerateBatchPayload): payload is GenerateBatchPayload =>
+  'batch_id' in payload;
+
 /** The one service that consumes a queue (runs its workers). */
 export type QueueConsumer = 'generation-worker' | 'credit-service';
 
@@ -92,13 +107,18 @@ const TABLE = {
     fairBy: (data) => data.eshop_id,
     does: "composes and renders imported items: the eshop's default design filled with the item's own data, every active language, then `ready`",
   }),
-  /** Run a white-label generation job row (queued by white-label-api). */
-  generate: queue<{ eshop_id: number; job_id: number }>()({
+  /**
+   * Run a white-label generation job row (queued by white-label-api), or let a bulk generation
+   * start its next items as such rows (a step, queued by catalogue-api, white-label-api and
+   * credit-service): in the same fair queue, so a batch's steps take their turn like any eshop's
+   * generations.
+   */
+  generate: queue<GeneratePayload | GenerateBatchPayload>()({
     consumer: 'generation-worker',
     class: 'work',
     fairBy: (data) => data.eshop_id,
-    does: "a white-label generation job: provider call, widgets written in the job's language, settlement queued",
-    jobId: (data) => generateJobId(data.job_id),
+    does: "a white-label generation job: provider call, widgets written in the job's language, settlement queued; or a bulk generation's step, which starts its next items as such jobs",
+    jobId: (data) => (isBatchStep(data) ? batchStepJobId(data.batch_id, 'step') : generateJobId(data.job_id)),
   }),
   /** Enrich one uploaded listing row (queued by catalogue-api). */
   'listing-enrichment': queue<{ eshop_id: number; batch_id: number; row_id: number }>()({
@@ -211,6 +231,16 @@ export const DEFAULT_JOB_OPTIONS = {
 /** The `generate` job of a generation job row (white-label API; a retried add never queues it twice). */
 export function generateJobId(jobId: number): string {
   return `generate-${jobId}`;
+}
+
+/**
+ * A bulk generation's step (`generate` with a batch id): `reason` says what let it go on (its
+ * start, a resume, an item's settlement `after-<job id>`, a sweep), so a retried add of the same
+ * reason queues it once, and steps of different reasons each run (each is harmless: a step
+ * changes nothing when there is nothing to start).
+ */
+export function batchStepJobId(batchId: number, reason: string): string {
+  return `generate-batch-${batchId}-${reason}`;
 }
 
 /** The `credit-settlement` job of a generation job row: however many paths end the job, it settles once. */
