@@ -704,6 +704,162 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/v2/rest/generation-batches': {
+    parameters: {
+      query?: never;
+      header?: {
+        /**
+         * @description Your id for this request (1–128 of `A-Z a-z 0-9 . _ : -`), echoed in the `X-Request-Id` response header and written to the service's logs; any other value is replaced by a new UUID. Quote it when reporting a problem.
+         * @example shop-42-import-0001
+         */
+        'X-Request-Id'?: components['parameters']['RequestId'];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    /** The eshop's bulk generations, newest first (50 at most) */
+    get: operations['listGenerationBatches'];
+    put?: never;
+    /**
+     * Start a bulk generation over many catalogue items, or estimate one (`dry_run`)
+     * @description Not in the specification. Generated content for many catalogue items of one type: the
+     *     items named in `ids` (1 to 10,000, each an item of the eshop), or those a `filter` keeps
+     *     (`without_content`: no generation has written the item yet; `category_id`: products in
+     *     that category; `changed_since`: imported or changed at or after that time; at most 10,000
+     *     items). Each item is generated in each of `languages` (active languages of the eshop) as
+     *     a single `POST /api/v3/white-label/generate/…` with `design_id`, `prompt_id` and `lang`
+     *     would be (the item's own design when `design_id` is not sent), appending widgets: same
+     *     checks, same price list, same estimate, same worker. An item the single generation would
+     *     refuse (nothing to write from in the language, a generation already running) is left out
+     *     without charge and named in `errors`.
+     *
+     *     `budget` is the most the batch ever holds reserved plus charged: the database refuses
+     *     more. Items are started a few at a time, each reserving its estimate from the balance and
+     *     from the budget in the transaction that creates its job; an item the budget or balance no
+     *     longer covers is left out (`budget_exceeded`, `credits_insufficient`). Each item is charged
+     *     once, only for what it wrote, and what it reserved beyond that is released.
+     *
+     *     `dry_run: true` answers the number of items (entities × languages) and the estimate (the
+     *     sum of the items' estimates; `per_item` the dearest item) and writes nothing. Otherwise
+     *     the batch is created (`queued`, then `running`) and answered with 201; poll
+     *     `GET …/generation-batches/{batch_id}` or subscribe to `generation.batch_finished`.
+     *     With an `Idempotency-Key` a retried start is answered the same batch.
+     */
+    post: operations['startGenerationBatch'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v2/rest/generation-batches/{batch_id}': {
+    parameters: {
+      query?: never;
+      header?: {
+        /**
+         * @description Your id for this request (1–128 of `A-Z a-z 0-9 . _ : -`), echoed in the `X-Request-Id` response header and written to the service's logs; any other value is replaced by a new UUID. Quote it when reporting a problem.
+         * @example shop-42-import-0001
+         */
+        'X-Request-Id'?: components['parameters']['RequestId'];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * A bulk generation of the eshop, at any time
+     * @description Counts of its items, its credits, and the first 20 items that failed or were left out.
+     */
+    get: operations['getGenerationBatch'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v2/rest/generation-batches/{batch_id}/pause': {
+    parameters: {
+      query?: never;
+      header?: {
+        /**
+         * @description Your id for this request (1–128 of `A-Z a-z 0-9 . _ : -`), echoed in the `X-Request-Id` response header and written to the service's logs; any other value is replaced by a new UUID. Quote it when reporting a problem.
+         * @example shop-42-import-0001
+         */
+        'X-Request-Id'?: components['parameters']['RequestId'];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Stop starting items (those under way finish)
+     * @description Items already under way finish and are charged for what they wrote; no other item starts
+     *     until the batch is resumed. Acts at once (the next step of the batch starts nothing).
+     */
+    post: operations['pauseGenerationBatch'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v2/rest/generation-batches/{batch_id}/resume': {
+    parameters: {
+      query?: never;
+      header?: {
+        /**
+         * @description Your id for this request (1–128 of `A-Z a-z 0-9 . _ : -`), echoed in the `X-Request-Id` response header and written to the service's logs; any other value is replaced by a new UUID. Quote it when reporting a problem.
+         * @example shop-42-import-0001
+         */
+        'X-Request-Id'?: components['parameters']['RequestId'];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Start items again
+     * @description A paused batch goes on starting items; a running one is answered as it is.
+     */
+    post: operations['resumeGenerationBatch'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v2/rest/generation-batches/{batch_id}/cancel': {
+    parameters: {
+      query?: never;
+      header?: {
+        /**
+         * @description Your id for this request (1–128 of `A-Z a-z 0-9 . _ : -`), echoed in the `X-Request-Id` response header and written to the service's logs; any other value is replaced by a new UUID. Quote it when reporting a problem.
+         * @example shop-42-import-0001
+         */
+        'X-Request-Id'?: components['parameters']['RequestId'];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * End the batch
+     * @description Its queued items are left out (`cancelled`), items whose job no worker has taken yet are
+     *     ended and their credits released in the same transaction; items being written finish and
+     *     are charged for what they wrote. `finished_at` is set (and `generation.batch_finished`
+     *     sent) when the last of them settles.
+     */
+    post: operations['cancelGenerationBatch'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/v3/white-label/check-license': {
     parameters: {
       query?: never;
@@ -1478,6 +1634,137 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/v3/white-label/generation-batch': {
+    parameters: {
+      query?: never;
+      header?: {
+        /**
+         * @description Your id for this request (1–128 of `A-Z a-z 0-9 . _ : -`), echoed in the `X-Request-Id` response header and written to the service's logs; any other value is replaced by a new UUID. Quote it when reporting a problem.
+         * @example shop-42-import-0001
+         */
+        'X-Request-Id'?: components['parameters']['RequestId'];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    /** The eshop's bulk generations, newest first (50 at most) */
+    get: operations['listEditorGenerationBatches'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v3/white-label/generation-batch/{batch_id}': {
+    parameters: {
+      query?: never;
+      header?: {
+        /**
+         * @description Your id for this request (1–128 of `A-Z a-z 0-9 . _ : -`), echoed in the `X-Request-Id` response header and written to the service's logs; any other value is replaced by a new UUID. Quote it when reporting a problem.
+         * @example shop-42-import-0001
+         */
+        'X-Request-Id'?: components['parameters']['RequestId'];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * A bulk generation of the eshop, at any time
+     * @description Counts of its items, its credits, and the first 20 items that failed or were left out.
+     */
+    get: operations['getEditorGenerationBatch'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v3/white-label/generation-batch/{batch_id}/pause': {
+    parameters: {
+      query?: never;
+      header?: {
+        /**
+         * @description Your id for this request (1–128 of `A-Z a-z 0-9 . _ : -`), echoed in the `X-Request-Id` response header and written to the service's logs; any other value is replaced by a new UUID. Quote it when reporting a problem.
+         * @example shop-42-import-0001
+         */
+        'X-Request-Id'?: components['parameters']['RequestId'];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Stop starting items (those under way finish)
+     * @description Items already under way finish and are charged for what they wrote; no other item starts
+     *     until the batch is resumed. Acts at once (the next step of the batch starts nothing).
+     */
+    post: operations['pauseEditorGenerationBatch'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v3/white-label/generation-batch/{batch_id}/resume': {
+    parameters: {
+      query?: never;
+      header?: {
+        /**
+         * @description Your id for this request (1–128 of `A-Z a-z 0-9 . _ : -`), echoed in the `X-Request-Id` response header and written to the service's logs; any other value is replaced by a new UUID. Quote it when reporting a problem.
+         * @example shop-42-import-0001
+         */
+        'X-Request-Id'?: components['parameters']['RequestId'];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Start items again
+     * @description A paused batch goes on starting items; a running one is answered as it is.
+     */
+    post: operations['resumeEditorGenerationBatch'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v3/white-label/generation-batch/{batch_id}/cancel': {
+    parameters: {
+      query?: never;
+      header?: {
+        /**
+         * @description Your id for this request (1–128 of `A-Z a-z 0-9 . _ : -`), echoed in the `X-Request-Id` response header and written to the service's logs; any other value is replaced by a new UUID. Quote it when reporting a problem.
+         * @example shop-42-import-0001
+         */
+        'X-Request-Id'?: components['parameters']['RequestId'];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * End the batch
+     * @description Its queued items are left out (`cancelled`), items whose job no worker has taken yet are
+     *     ended and their credits released in the same transaction; items being written finish and
+     *     are charged for what they wrote. `finished_at` is set (and `generation.batch_finished`
+     *     sent) when the last of them settles.
+     */
+    post: operations['cancelEditorGenerationBatch'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/public/credit': {
     parameters: {
       query?: never;
@@ -2224,6 +2511,7 @@ export interface components {
      *     | `request_timeout` | 408 | The request was not received completely in time. |
      *     | `generation_running` | 409 | A generation is already running for the entity. |
      *     | `idempotency_conflict` | 409 | A request with this Idempotency-Key is still being processed; retry later. |
+     *     | `batch_finished` | 409 | The bulk generation has ended (finished or cancelled); it cannot be paused, resumed or cancelled. |
      *     | `no_draft` | 409 | The entity has no draft to publish or discard (its edits are already published). |
      *     | `webhook_disabled` | 409 | The webhook endpoint is disabled (deliveries failed for too long); enable it first. |
      *     | `cursor_expired` | 410 | Events after the change feed cursor (`after`) are past the retention and were deleted: read the lists again, then the feed from its start. |
@@ -2236,6 +2524,9 @@ export interface components {
      *     | `credits_insufficient` | 422 | The estimated cost exceeds the remaining credits. |
      *     | `generation_material_missing` | 422 | There is nothing in the job's language to write from (no name or description, sent or stored). |
      *     | `replaced_language_missing` | 422 | Replacing the content would remove a language's text that there is nothing to write again from. |
+     *     | `budget_below_estimate` | 422 | A bulk generation's budget does not cover even one of its items at the current prices. |
+     *     | `selection_empty` | 422 | A bulk generation's selection has no catalogue item. |
+     *     | `selection_too_large` | 422 | A bulk generation's selection has more than 10,000 catalogue items. |
      *     | `idempotency_key_reused` | 422 | The Idempotency-Key was used with another request (method, path or body). |
      *     | `rate_limited` | 429 | Over a rate limit; retry after `Retry-After` seconds. |
      *     | `method_not_implemented` | 501 | No route of the service has this method (TRACE, PROPFIND…). |
@@ -2259,6 +2550,7 @@ export interface components {
       | 'request_timeout'
       | 'generation_running'
       | 'idempotency_conflict'
+      | 'batch_finished'
       | 'no_draft'
       | 'webhook_disabled'
       | 'cursor_expired'
@@ -2271,6 +2563,9 @@ export interface components {
       | 'credits_insufficient'
       | 'generation_material_missing'
       | 'replaced_language_missing'
+      | 'budget_below_estimate'
+      | 'selection_empty'
+      | 'selection_too_large'
       | 'idempotency_key_reused'
       | 'rate_limited'
       | 'method_not_implemented'
@@ -2423,6 +2718,52 @@ export interface components {
        *     ]
        */
       errors: components['schemas']['ItemError'][];
+    };
+    GenerationBatch: {
+      id: number;
+      /** @enum {string} */
+      status: 'queued' | 'running' | 'paused' | 'cancelled' | 'finished';
+      entity_type: string;
+      languages: string[];
+      design_id: number | null;
+      prompt_id: number | null;
+      counts: {
+        total: number;
+        queued: number;
+        running: number;
+        done: number;
+        failed: number;
+        /** @description Items skipped without charge (nothing to write from, over the budget, cancelled). */
+        left_out: number;
+      };
+      credits: {
+        budget: number;
+        estimate: number;
+        reserved: number;
+        charged: number;
+      };
+      /** @description The first 20 items that failed or were left out. */
+      errors: {
+        entity_id: string;
+        code: string;
+        message: string;
+      }[];
+      created_at: string;
+      updated_at: string;
+      finished_at: string | null;
+    };
+    GenerationBatchDryRun: {
+      /** @constant */
+      dry_run: true;
+      items: number;
+      estimate: {
+        credits: number;
+        per_item: number;
+      };
+      within_budget: boolean;
+    };
+    GenerationBatchList: {
+      batches: components['schemas']['GenerationBatch'][];
     };
     ListingBatchCreated: {
       data: {
@@ -2780,6 +3121,7 @@ export interface components {
         | 'generation.failed'
         | 'listing.batch_finished'
         | 'credits.low'
+        | 'generation.batch_finished'
       )[];
       /** @description The id of the last event relayed to the endpoint (queued for delivery). */
       last_seq: number;
@@ -3549,6 +3891,8 @@ export interface components {
     BrandsBlogsInclude: ('nested' | 'marketplace' | 'site_link' | 'rich_snippet' | 'languages_complete')[];
     /** @description The id returned when the batch was uploaded. */
     BatchId: number;
+    /** @description The id answered when the bulk generation was started. */
+    GenerationBatchId: number;
     /** @description Rows per page, at most 200. */
     ListingPerPage: number;
     /** @description Only rows changed strictly after this time, `Y-m-d H:i:s` in UTC; an empty value is the same as none. */
@@ -5100,6 +5444,7 @@ export interface operations {
             | 'generation.failed'
             | 'listing.batch_finished'
             | 'credits.low'
+            | 'generation.batch_finished'
           )[];
         };
       };
@@ -5141,6 +5486,7 @@ export interface operations {
               | 'generation.failed'
               | 'listing.batch_finished'
               | 'credits.low'
+              | 'generation.batch_finished'
             )[];
             /** @description The id of the last event relayed to the endpoint (queued for delivery). */
             last_seq: number;
@@ -5321,6 +5667,7 @@ export interface operations {
               | 'generation.failed'
               | 'listing.batch_finished'
               | 'credits.low'
+              | 'generation.batch_finished'
             )[];
             /** @description The id of the last event relayed to the endpoint (queued for delivery). */
             last_seq: number;
@@ -5671,6 +6018,631 @@ export interface operations {
            * @example {
            *       "error": "Listing batch not found",
            *       "code": "not_found"
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      422: components['responses']['Unprocessable'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['ServerError'];
+      503: components['responses']['Unavailable'];
+    };
+  };
+  listGenerationBatches: {
+    parameters: {
+      query?: never;
+      header?: {
+        /**
+         * @description Your id for this request (1–128 of `A-Z a-z 0-9 . _ : -`), echoed in the `X-Request-Id` response header and written to the service's logs; any other value is replaced by a new UUID. Quote it when reporting a problem.
+         * @example shop-42-import-0001
+         */
+        'X-Request-Id'?: components['parameters']['RequestId'];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The batches. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "batches": [
+           *         {
+           *           "id": 12,
+           *           "status": "running",
+           *           "entity_type": "product",
+           *           "languages": [
+           *             "cs",
+           *             "en"
+           *           ],
+           *           "design_id": 3,
+           *           "prompt_id": null,
+           *           "counts": {
+           *             "total": 200,
+           *             "queued": 150,
+           *             "running": 4,
+           *             "done": 44,
+           *             "failed": 1,
+           *             "left_out": 1
+           *           },
+           *           "credits": {
+           *             "budget": 5000,
+           *             "estimate": 4800,
+           *             "reserved": 96,
+           *             "charged": 1056
+           *           },
+           *           "errors": [
+           *             {
+           *               "entity_id": "P-12",
+           *               "code": "generation_material_missing",
+           *               "message": "There is nothing in Czech to write from."
+           *             }
+           *           ],
+           *           "created_at": "2026-11-29T03:00:00.000000+00:00",
+           *           "updated_at": "2026-11-29T03:01:10.000000+00:00",
+           *           "finished_at": null
+           *         }
+           *       ]
+           *     }
+           */
+          'application/json': components['schemas']['GenerationBatchList'];
+        };
+      };
+      401: components['responses']['Unauthorized'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['ServerError'];
+      503: components['responses']['Unavailable'];
+    };
+  };
+  startGenerationBatch: {
+    parameters: {
+      query?: never;
+      header?: {
+        /**
+         * @description Your id for this request (1–128 of `A-Z a-z 0-9 . _ : -`), echoed in the `X-Request-Id` response header and written to the service's logs; any other value is replaced by a new UUID. Quote it when reporting a problem.
+         * @example shop-42-import-0001
+         */
+        'X-Request-Id'?: components['parameters']['RequestId'];
+        /** @description draft-ietf-httpapi-idempotency-key-header: a unique key per request (a UUID), quoted or not, 1–255 printable ASCII characters. A retry with the same key and the same request within 24 h gets the first 2xx answer again (with `Idempotent-Replayed: true`) and changes nothing; the same key with another request is 422 `idempotency_key_reused`; while the first request runs, 409 `idempotency_conflict`. Keys are per eshop. Non-2xx answers are not kept: a retry runs again. */
+        'Idempotency-Key'?: components['parameters']['IdempotencyKey'];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "entity_type": "product",
+         *       "filter": {
+         *         "without_content": true
+         *       },
+         *       "design_id": 3,
+         *       "languages": [
+         *         "cs",
+         *         "en"
+         *       ],
+         *       "budget": 5000,
+         *       "dry_run": true
+         *     }
+         */
+        'application/json':
+          | {
+              /**
+               * @description The catalogue items of this type are generated for (`product`, `category` or `blog`).
+               * @enum {string}
+               */
+              entity_type: 'product' | 'category' | 'blog';
+              /** @description The external ids of the items; every one must be an item of the eshop. */
+              ids?: string[];
+              /** @description Which items, when `ids` is not sent; every condition sent must hold. */
+              filter?: {
+                /**
+                 * @description Items no generation has written yet.
+                 * @constant
+                 */
+                without_content?: true;
+                /** @description Products listed in this category. */
+                category_id?: string;
+                /**
+                 * Format: date-time
+                 * @description Items imported or changed at or after this time.
+                 */
+                changed_since?: string;
+              };
+              /** @description The design every item is filled with; default: each item's own. */
+              design_id?: number | null;
+              /** @description A global prompt or one of the eshop's. */
+              prompt_id?: number | null;
+              /** @description Active languages of the eshop; each item is generated in each of them. */
+              languages: ('default' | 'cs' | 'sk' | 'en' | 'de' | 'pl' | 'hu' | 'uk')[];
+              /** @description Credits the batch may reserve and charge in all, never more. */
+              budget: number;
+              /** @description Answer the size and estimate only; nothing is written. */
+              dry_run?: boolean;
+            }
+          | unknown
+          | unknown;
+      };
+    };
+    responses: {
+      /** @description The dry run's answer; nothing was written. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "dry_run": true,
+           *       "items": 200,
+           *       "estimate": {
+           *         "credits": 4800,
+           *         "per_item": 24
+           *       },
+           *       "within_budget": true
+           *     }
+           */
+          'application/json': components['schemas']['GenerationBatchDryRun'];
+        };
+      };
+      /** @description The batch was created and its first items are being started. */
+      201: {
+        headers: {
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "id": 12,
+           *       "status": "queued",
+           *       "entity_type": "product",
+           *       "languages": [
+           *         "cs",
+           *         "en"
+           *       ],
+           *       "design_id": 3,
+           *       "prompt_id": null,
+           *       "counts": {
+           *         "total": 200,
+           *         "queued": 150,
+           *         "running": 4,
+           *         "done": 44,
+           *         "failed": 1,
+           *         "left_out": 1
+           *       },
+           *       "credits": {
+           *         "budget": 5000,
+           *         "estimate": 4800,
+           *         "reserved": 96,
+           *         "charged": 1056
+           *       },
+           *       "errors": [
+           *         {
+           *           "entity_id": "P-12",
+           *           "code": "generation_material_missing",
+           *           "message": "There is nothing in Czech to write from."
+           *         }
+           *       ],
+           *       "created_at": "2026-11-29T03:00:00.000000+00:00",
+           *       "updated_at": "2026-11-29T03:01:10.000000+00:00",
+           *       "finished_at": null
+           *     }
+           */
+          'application/json': components['schemas']['GenerationBatch'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      409: components['responses']['IdempotencyConflict'];
+      413: components['responses']['PayloadTooLarge'];
+      415: components['responses']['UnsupportedMediaType'];
+      /**
+       * @description Nothing was written: a field is missing or of the wrong shape, both or neither of `ids`
+       *     and `filter`, a language not active, a design or prompt the eshop cannot use, an id that
+       *     is not an item of the eshop (`validation_failed`); the selection is empty
+       *     (`selection_empty`) or over 10,000 items (`selection_too_large`); the budget does not
+       *     cover even one item (`budget_below_estimate`); or the Idempotency-Key was used with
+       *     another request (`idempotency_key_reused`).
+       */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ValidationError'] | components['schemas']['Error'];
+        };
+      };
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['ServerError'];
+      503: components['responses']['Unavailable'];
+    };
+  };
+  getGenerationBatch: {
+    parameters: {
+      query?: never;
+      header?: {
+        /**
+         * @description Your id for this request (1–128 of `A-Z a-z 0-9 . _ : -`), echoed in the `X-Request-Id` response header and written to the service's logs; any other value is replaced by a new UUID. Quote it when reporting a problem.
+         * @example shop-42-import-0001
+         */
+        'X-Request-Id'?: components['parameters']['RequestId'];
+      };
+      path: {
+        /** @description The id answered when the bulk generation was started. */
+        batch_id: components['parameters']['GenerationBatchId'];
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The batch. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "id": 12,
+           *       "status": "running",
+           *       "entity_type": "product",
+           *       "languages": [
+           *         "cs",
+           *         "en"
+           *       ],
+           *       "design_id": 3,
+           *       "prompt_id": null,
+           *       "counts": {
+           *         "total": 200,
+           *         "queued": 150,
+           *         "running": 4,
+           *         "done": 44,
+           *         "failed": 1,
+           *         "left_out": 1
+           *       },
+           *       "credits": {
+           *         "budget": 5000,
+           *         "estimate": 4800,
+           *         "reserved": 96,
+           *         "charged": 1056
+           *       },
+           *       "errors": [
+           *         {
+           *           "entity_id": "P-12",
+           *           "code": "generation_material_missing",
+           *           "message": "There is nothing in Czech to write from."
+           *         }
+           *       ],
+           *       "created_at": "2026-11-29T03:00:00.000000+00:00",
+           *       "updated_at": "2026-11-29T03:01:10.000000+00:00",
+           *       "finished_at": null
+           *     }
+           */
+          'application/json': components['schemas']['GenerationBatch'];
+        };
+      };
+      401: components['responses']['Unauthorized'];
+      /** @description No batch with this id for the eshop (another eshop's batch included). */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "Generation batch not found",
+           *       "code": "not_found"
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      422: components['responses']['Unprocessable'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['ServerError'];
+      503: components['responses']['Unavailable'];
+    };
+  };
+  pauseGenerationBatch: {
+    parameters: {
+      query?: never;
+      header?: {
+        /**
+         * @description Your id for this request (1–128 of `A-Z a-z 0-9 . _ : -`), echoed in the `X-Request-Id` response header and written to the service's logs; any other value is replaced by a new UUID. Quote it when reporting a problem.
+         * @example shop-42-import-0001
+         */
+        'X-Request-Id'?: components['parameters']['RequestId'];
+      };
+      path: {
+        /** @description The id answered when the bulk generation was started. */
+        batch_id: components['parameters']['GenerationBatchId'];
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The batch after the change. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "id": 12,
+           *       "status": "running",
+           *       "entity_type": "product",
+           *       "languages": [
+           *         "cs",
+           *         "en"
+           *       ],
+           *       "design_id": 3,
+           *       "prompt_id": null,
+           *       "counts": {
+           *         "total": 200,
+           *         "queued": 150,
+           *         "running": 4,
+           *         "done": 44,
+           *         "failed": 1,
+           *         "left_out": 1
+           *       },
+           *       "credits": {
+           *         "budget": 5000,
+           *         "estimate": 4800,
+           *         "reserved": 96,
+           *         "charged": 1056
+           *       },
+           *       "errors": [
+           *         {
+           *           "entity_id": "P-12",
+           *           "code": "generation_material_missing",
+           *           "message": "There is nothing in Czech to write from."
+           *         }
+           *       ],
+           *       "created_at": "2026-11-29T03:00:00.000000+00:00",
+           *       "updated_at": "2026-11-29T03:01:10.000000+00:00",
+           *       "finished_at": null
+           *     }
+           */
+          'application/json': components['schemas']['GenerationBatch'];
+        };
+      };
+      401: components['responses']['Unauthorized'];
+      /** @description No batch with this id for the eshop (another eshop's batch included). */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "Generation batch not found",
+           *       "code": "not_found"
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The batch has ended (`batch_finished`); nothing changed. */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "The generation batch is finished",
+           *       "code": "batch_finished"
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      422: components['responses']['Unprocessable'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['ServerError'];
+      503: components['responses']['Unavailable'];
+    };
+  };
+  resumeGenerationBatch: {
+    parameters: {
+      query?: never;
+      header?: {
+        /**
+         * @description Your id for this request (1–128 of `A-Z a-z 0-9 . _ : -`), echoed in the `X-Request-Id` response header and written to the service's logs; any other value is replaced by a new UUID. Quote it when reporting a problem.
+         * @example shop-42-import-0001
+         */
+        'X-Request-Id'?: components['parameters']['RequestId'];
+      };
+      path: {
+        /** @description The id answered when the bulk generation was started. */
+        batch_id: components['parameters']['GenerationBatchId'];
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The batch after the change. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "id": 12,
+           *       "status": "running",
+           *       "entity_type": "product",
+           *       "languages": [
+           *         "cs",
+           *         "en"
+           *       ],
+           *       "design_id": 3,
+           *       "prompt_id": null,
+           *       "counts": {
+           *         "total": 200,
+           *         "queued": 150,
+           *         "running": 4,
+           *         "done": 44,
+           *         "failed": 1,
+           *         "left_out": 1
+           *       },
+           *       "credits": {
+           *         "budget": 5000,
+           *         "estimate": 4800,
+           *         "reserved": 96,
+           *         "charged": 1056
+           *       },
+           *       "errors": [
+           *         {
+           *           "entity_id": "P-12",
+           *           "code": "generation_material_missing",
+           *           "message": "There is nothing in Czech to write from."
+           *         }
+           *       ],
+           *       "created_at": "2026-11-29T03:00:00.000000+00:00",
+           *       "updated_at": "2026-11-29T03:01:10.000000+00:00",
+           *       "finished_at": null
+           *     }
+           */
+          'application/json': components['schemas']['GenerationBatch'];
+        };
+      };
+      401: components['responses']['Unauthorized'];
+      /** @description No batch with this id for the eshop (another eshop's batch included). */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "Generation batch not found",
+           *       "code": "not_found"
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The batch has ended (`batch_finished`); nothing changed. */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "The generation batch is finished",
+           *       "code": "batch_finished"
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      422: components['responses']['Unprocessable'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['ServerError'];
+      503: components['responses']['Unavailable'];
+    };
+  };
+  cancelGenerationBatch: {
+    parameters: {
+      query?: never;
+      header?: {
+        /**
+         * @description Your id for this request (1–128 of `A-Z a-z 0-9 . _ : -`), echoed in the `X-Request-Id` response header and written to the service's logs; any other value is replaced by a new UUID. Quote it when reporting a problem.
+         * @example shop-42-import-0001
+         */
+        'X-Request-Id'?: components['parameters']['RequestId'];
+      };
+      path: {
+        /** @description The id answered when the bulk generation was started. */
+        batch_id: components['parameters']['GenerationBatchId'];
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The batch after the change. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "id": 12,
+           *       "status": "running",
+           *       "entity_type": "product",
+           *       "languages": [
+           *         "cs",
+           *         "en"
+           *       ],
+           *       "design_id": 3,
+           *       "prompt_id": null,
+           *       "counts": {
+           *         "total": 200,
+           *         "queued": 150,
+           *         "running": 4,
+           *         "done": 44,
+           *         "failed": 1,
+           *         "left_out": 1
+           *       },
+           *       "credits": {
+           *         "budget": 5000,
+           *         "estimate": 4800,
+           *         "reserved": 96,
+           *         "charged": 1056
+           *       },
+           *       "errors": [
+           *         {
+           *           "entity_id": "P-12",
+           *           "code": "generation_material_missing",
+           *           "message": "There is nothing in Czech to write from."
+           *         }
+           *       ],
+           *       "created_at": "2026-11-29T03:00:00.000000+00:00",
+           *       "updated_at": "2026-11-29T03:01:10.000000+00:00",
+           *       "finished_at": null
+           *     }
+           */
+          'application/json': components['schemas']['GenerationBatch'];
+        };
+      };
+      401: components['responses']['Unauthorized'];
+      /** @description No batch with this id for the eshop (another eshop's batch included). */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "Generation batch not found",
+           *       "code": "not_found"
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The batch has ended (`batch_finished`); nothing changed. */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "The generation batch is finished",
+           *       "code": "batch_finished"
            *     }
            */
           'application/json': components['schemas']['Error'];
@@ -8235,6 +9207,471 @@ export interface operations {
       404: components['responses']['WlFavouriteNotFound'];
       422: components['responses']['Unprocessable'];
       429: components['responses']['TooManyRequests'];
+    };
+  };
+  listEditorGenerationBatches: {
+    parameters: {
+      query?: never;
+      header?: {
+        /**
+         * @description Your id for this request (1–128 of `A-Z a-z 0-9 . _ : -`), echoed in the `X-Request-Id` response header and written to the service's logs; any other value is replaced by a new UUID. Quote it when reporting a problem.
+         * @example shop-42-import-0001
+         */
+        'X-Request-Id'?: components['parameters']['RequestId'];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The batches. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "batches": [
+           *         {
+           *           "id": 12,
+           *           "status": "running",
+           *           "entity_type": "product",
+           *           "languages": [
+           *             "cs",
+           *             "en"
+           *           ],
+           *           "design_id": 3,
+           *           "prompt_id": null,
+           *           "counts": {
+           *             "total": 200,
+           *             "queued": 150,
+           *             "running": 4,
+           *             "done": 44,
+           *             "failed": 1,
+           *             "left_out": 1
+           *           },
+           *           "credits": {
+           *             "budget": 5000,
+           *             "estimate": 4800,
+           *             "reserved": 96,
+           *             "charged": 1056
+           *           },
+           *           "errors": [
+           *             {
+           *               "entity_id": "P-12",
+           *               "code": "generation_material_missing",
+           *               "message": "There is nothing in Czech to write from."
+           *             }
+           *           ],
+           *           "created_at": "2026-11-29T03:00:00.000000+00:00",
+           *           "updated_at": "2026-11-29T03:01:10.000000+00:00",
+           *           "finished_at": null
+           *         }
+           *       ]
+           *     }
+           */
+          'application/json': components['schemas']['GenerationBatchList'];
+        };
+      };
+      401: components['responses']['WhiteLabelUnauthorized'];
+      403: components['responses']['WlForbidden'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['ServerError'];
+      503: components['responses']['Unavailable'];
+    };
+  };
+  getEditorGenerationBatch: {
+    parameters: {
+      query?: never;
+      header?: {
+        /**
+         * @description Your id for this request (1–128 of `A-Z a-z 0-9 . _ : -`), echoed in the `X-Request-Id` response header and written to the service's logs; any other value is replaced by a new UUID. Quote it when reporting a problem.
+         * @example shop-42-import-0001
+         */
+        'X-Request-Id'?: components['parameters']['RequestId'];
+      };
+      path: {
+        /** @description The id answered when the bulk generation was started. */
+        batch_id: components['parameters']['GenerationBatchId'];
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The batch. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "id": 12,
+           *       "status": "running",
+           *       "entity_type": "product",
+           *       "languages": [
+           *         "cs",
+           *         "en"
+           *       ],
+           *       "design_id": 3,
+           *       "prompt_id": null,
+           *       "counts": {
+           *         "total": 200,
+           *         "queued": 150,
+           *         "running": 4,
+           *         "done": 44,
+           *         "failed": 1,
+           *         "left_out": 1
+           *       },
+           *       "credits": {
+           *         "budget": 5000,
+           *         "estimate": 4800,
+           *         "reserved": 96,
+           *         "charged": 1056
+           *       },
+           *       "errors": [
+           *         {
+           *           "entity_id": "P-12",
+           *           "code": "generation_material_missing",
+           *           "message": "There is nothing in Czech to write from."
+           *         }
+           *       ],
+           *       "created_at": "2026-11-29T03:00:00.000000+00:00",
+           *       "updated_at": "2026-11-29T03:01:10.000000+00:00",
+           *       "finished_at": null
+           *     }
+           */
+          'application/json': components['schemas']['GenerationBatch'];
+        };
+      };
+      401: components['responses']['WhiteLabelUnauthorized'];
+      403: components['responses']['WlForbidden'];
+      /** @description No batch with this id for the eshop (another eshop's batch included). */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "Generation batch not found",
+           *       "code": "not_found"
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      422: components['responses']['Unprocessable'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['ServerError'];
+      503: components['responses']['Unavailable'];
+    };
+  };
+  pauseEditorGenerationBatch: {
+    parameters: {
+      query?: never;
+      header?: {
+        /**
+         * @description Your id for this request (1–128 of `A-Z a-z 0-9 . _ : -`), echoed in the `X-Request-Id` response header and written to the service's logs; any other value is replaced by a new UUID. Quote it when reporting a problem.
+         * @example shop-42-import-0001
+         */
+        'X-Request-Id'?: components['parameters']['RequestId'];
+      };
+      path: {
+        /** @description The id answered when the bulk generation was started. */
+        batch_id: components['parameters']['GenerationBatchId'];
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The batch after the change. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "id": 12,
+           *       "status": "running",
+           *       "entity_type": "product",
+           *       "languages": [
+           *         "cs",
+           *         "en"
+           *       ],
+           *       "design_id": 3,
+           *       "prompt_id": null,
+           *       "counts": {
+           *         "total": 200,
+           *         "queued": 150,
+           *         "running": 4,
+           *         "done": 44,
+           *         "failed": 1,
+           *         "left_out": 1
+           *       },
+           *       "credits": {
+           *         "budget": 5000,
+           *         "estimate": 4800,
+           *         "reserved": 96,
+           *         "charged": 1056
+           *       },
+           *       "errors": [
+           *         {
+           *           "entity_id": "P-12",
+           *           "code": "generation_material_missing",
+           *           "message": "There is nothing in Czech to write from."
+           *         }
+           *       ],
+           *       "created_at": "2026-11-29T03:00:00.000000+00:00",
+           *       "updated_at": "2026-11-29T03:01:10.000000+00:00",
+           *       "finished_at": null
+           *     }
+           */
+          'application/json': components['schemas']['GenerationBatch'];
+        };
+      };
+      401: components['responses']['WhiteLabelUnauthorized'];
+      403: components['responses']['WlForbidden'];
+      /** @description No batch with this id for the eshop (another eshop's batch included). */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "Generation batch not found",
+           *       "code": "not_found"
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The batch has ended (`batch_finished`); nothing changed. */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "The generation batch is finished",
+           *       "code": "batch_finished"
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      422: components['responses']['Unprocessable'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['ServerError'];
+      503: components['responses']['Unavailable'];
+    };
+  };
+  resumeEditorGenerationBatch: {
+    parameters: {
+      query?: never;
+      header?: {
+        /**
+         * @description Your id for this request (1–128 of `A-Z a-z 0-9 . _ : -`), echoed in the `X-Request-Id` response header and written to the service's logs; any other value is replaced by a new UUID. Quote it when reporting a problem.
+         * @example shop-42-import-0001
+         */
+        'X-Request-Id'?: components['parameters']['RequestId'];
+      };
+      path: {
+        /** @description The id answered when the bulk generation was started. */
+        batch_id: components['parameters']['GenerationBatchId'];
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The batch after the change. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "id": 12,
+           *       "status": "running",
+           *       "entity_type": "product",
+           *       "languages": [
+           *         "cs",
+           *         "en"
+           *       ],
+           *       "design_id": 3,
+           *       "prompt_id": null,
+           *       "counts": {
+           *         "total": 200,
+           *         "queued": 150,
+           *         "running": 4,
+           *         "done": 44,
+           *         "failed": 1,
+           *         "left_out": 1
+           *       },
+           *       "credits": {
+           *         "budget": 5000,
+           *         "estimate": 4800,
+           *         "reserved": 96,
+           *         "charged": 1056
+           *       },
+           *       "errors": [
+           *         {
+           *           "entity_id": "P-12",
+           *           "code": "generation_material_missing",
+           *           "message": "There is nothing in Czech to write from."
+           *         }
+           *       ],
+           *       "created_at": "2026-11-29T03:00:00.000000+00:00",
+           *       "updated_at": "2026-11-29T03:01:10.000000+00:00",
+           *       "finished_at": null
+           *     }
+           */
+          'application/json': components['schemas']['GenerationBatch'];
+        };
+      };
+      401: components['responses']['WhiteLabelUnauthorized'];
+      403: components['responses']['WlForbidden'];
+      /** @description No batch with this id for the eshop (another eshop's batch included). */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "Generation batch not found",
+           *       "code": "not_found"
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The batch has ended (`batch_finished`); nothing changed. */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "The generation batch is finished",
+           *       "code": "batch_finished"
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      422: components['responses']['Unprocessable'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['ServerError'];
+      503: components['responses']['Unavailable'];
+    };
+  };
+  cancelEditorGenerationBatch: {
+    parameters: {
+      query?: never;
+      header?: {
+        /**
+         * @description Your id for this request (1–128 of `A-Z a-z 0-9 . _ : -`), echoed in the `X-Request-Id` response header and written to the service's logs; any other value is replaced by a new UUID. Quote it when reporting a problem.
+         * @example shop-42-import-0001
+         */
+        'X-Request-Id'?: components['parameters']['RequestId'];
+      };
+      path: {
+        /** @description The id answered when the bulk generation was started. */
+        batch_id: components['parameters']['GenerationBatchId'];
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The batch after the change. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "id": 12,
+           *       "status": "running",
+           *       "entity_type": "product",
+           *       "languages": [
+           *         "cs",
+           *         "en"
+           *       ],
+           *       "design_id": 3,
+           *       "prompt_id": null,
+           *       "counts": {
+           *         "total": 200,
+           *         "queued": 150,
+           *         "running": 4,
+           *         "done": 44,
+           *         "failed": 1,
+           *         "left_out": 1
+           *       },
+           *       "credits": {
+           *         "budget": 5000,
+           *         "estimate": 4800,
+           *         "reserved": 96,
+           *         "charged": 1056
+           *       },
+           *       "errors": [
+           *         {
+           *           "entity_id": "P-12",
+           *           "code": "generation_material_missing",
+           *           "message": "There is nothing in Czech to write from."
+           *         }
+           *       ],
+           *       "created_at": "2026-11-29T03:00:00.000000+00:00",
+           *       "updated_at": "2026-11-29T03:01:10.000000+00:00",
+           *       "finished_at": null
+           *     }
+           */
+          'application/json': components['schemas']['GenerationBatch'];
+        };
+      };
+      401: components['responses']['WhiteLabelUnauthorized'];
+      403: components['responses']['WlForbidden'];
+      /** @description No batch with this id for the eshop (another eshop's batch included). */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "Generation batch not found",
+           *       "code": "not_found"
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The batch has ended (`batch_finished`); nothing changed. */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "error": "The generation batch is finished",
+           *       "code": "batch_finished"
+           *     }
+           */
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      422: components['responses']['Unprocessable'];
+      429: components['responses']['TooManyRequests'];
+      500: components['responses']['ServerError'];
+      503: components['responses']['Unavailable'];
     };
   };
   getCreditPrices: {

@@ -25,6 +25,18 @@ export type ContentEntityType = (typeof CONTENT_ENTITY_TYPES)[number];
 export const GENERATION_JOB_STATUSES = ['pending', 'running', 'done', 'failed'] as const;
 export type GenerationJobStatus = (typeof GENERATION_JOB_STATUSES)[number];
 
+/** A bulk generation's state (beyond the specification): `generation_batches_status_known` lists the same. */
+export const GENERATION_BATCH_STATUSES = ['queued', 'running', 'paused', 'cancelled', 'finished'] as const;
+export type GenerationBatchStatus = (typeof GENERATION_BATCH_STATUSES)[number];
+
+/**
+ * One item of a batch (an entity in one language): waiting, its generation job under way, done,
+ * failed, or left out without charge (nothing to write from, the budget would be exceeded,
+ * cancelled); `generation_batch_items_status_known` lists the same.
+ */
+export const GENERATION_BATCH_ITEM_STATUSES = ['queued', 'running', 'done', 'failed', 'left_out'] as const;
+export type GenerationBatchItemStatus = (typeof GENERATION_BATCH_ITEM_STATUSES)[number];
+
 /**
  * Who wrote a revision of an entity's content (`content_revisions.source`): people in the editor,
  * a fill, a generation job, an import's re-render, a restore, a one-off repair of stored
@@ -60,5 +72,6 @@ export const EVENT_TYPES = [
   'generation.failed',
   'listing.batch_finished',
   'credits.low',
+  'generation.batch_finished',
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];

@@ -1,5 +1,11 @@
 import { chargeable } from './job-credits';
-import { creditsRepository, eventsRepository, generationJobsRepository, type Knex } from '@catalogue/db';
+import {
+  creditsRepository,
+  eventsRepository,
+  generationBatchesRepository,
+  generationJobsRepository,
+  type Knex,
+} from '@catalogue/db';
 
 export type SettlementOutcome = 'settled' | 'duplicate' | 'no_reservation';
 
@@ -7,6 +13,11 @@ export interface SettlementResult {
   outcome: SettlementOutcome;
   charged: number;
   released: number;
+  /**
+   * The bulk generation the job was an item of (its item ended and the batch counted the charge
+   * in this transaction): the caller lets the batch go on once this commits.
+   */
+  batchId?: number;
 }
 
 /**
@@ -43,7 +54,8 @@ async function alertLowBalance(
  * the job's ledger rows are read under that lock, and a job that already has a charge or release
  * row is left alone ('duplicate'). Both writers use it: credit-service's settlement consumer and
  * the white-label API when it abandons a job it could not queue, and the stale-work sweeper for
- * a finished job whose settlement Redis lost. Every outcome marks the job's reservation settled
+ * a finished job whose settlement Redis lost, and the cancel of a bulk generation for its jobs
+ * no worker started. A bulk generation's item is told its charge here too (`batchId`). Every outcome marks the job's reservation settled
  * (`reservation_settled`), in the same transaction, so the sweeper stops looking at it.
  */
 export async function settleReservation(
@@ -61,5 +73,14 @@ export async function settleReservation(
   const before = await creditsRepository.getAccount(trx, eshopId);
   const after = await creditsRepository.settle(trx, eshopId, jobId, job.reserved, charged);
   await alertLowBalance(trx, eshopId, before.balance, after.balance);
-  return { outcome: 'settled', charged, released: job.reserved - charged };
+  // A bulk generation's item: the batch learns what it was charged, in this transaction (so
+  // once, with the ledger's charge), and ends when it was its last item.
+  const batchId = await generationBatchesRepository.settleJob(trx, eshopId, jobId, charged);
+  if (batchId !== undefined) await generationBatchesRepository.finishIfComplete(trx, eshopId, batchId);
+  return {
+    outcome: 'settled',
+    charged,
+    released: job.reserved - charged,
+    ...(batchId !== undefined && { batchId }),
+  };
 }

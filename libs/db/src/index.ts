@@ -144,3 +144,12 @@ export type {
   WebhookEndpoint,
   WebhookTarget,
 } from './repositories/webhooks.repository';
+export { generationBatchesRepository } from './repositories/generation-batches.repository';
+export type {
+  BatchCounts,
+  BatchItem,
+  BatchItemError,
+  BatchSelection,
+  GenerationBatch,
+  NewGenerationBatch,
+} from './repositories/generation-batches.repository';

@@ -197,6 +197,36 @@ export interface SchemaRows {
     data: Json;
     traceparent: string | null;
   };
+  generation_batch_items: {
+    eshop_id: number;
+    id: number;
+    batch_id: number;
+    entity_id: string;
+    lang: string;
+    status: string;
+    job_id: number | null;
+    reserved: number;
+    charged: number;
+    error_code: string | null;
+    error_message: string | null;
+    updated_at: Date;
+  };
+  generation_batches: {
+    eshop_id: number;
+    id: number;
+    status: string;
+    entity_type: string;
+    languages: string[];
+    design_id: number | null;
+    prompt_id: number | null;
+    budget: number;
+    estimate: number;
+    reserved: number;
+    charged: number;
+    created_at: Date;
+    updated_at: Date;
+    finished_at: Date | null;
+  };
   generation_jobs: {
     eshop_id: number;
     id: number;
@@ -511,6 +541,18 @@ export interface SchemaOptionalOnInsert {
     | 'publish_mode';
   event_sequences: 'last_seq';
   events: 'occurred_at' | 'data' | 'traceparent';
+  generation_batch_items:
+    'id' | 'status' | 'job_id' | 'reserved' | 'charged' | 'error_code' | 'error_message' | 'updated_at';
+  generation_batches:
+    | 'id'
+    | 'status'
+    | 'design_id'
+    | 'prompt_id'
+    | 'reserved'
+    | 'charged'
+    | 'created_at'
+    | 'updated_at'
+    | 'finished_at';
   generation_jobs:
     | 'id'
     | 'status'
@@ -605,6 +647,8 @@ export interface SchemaGenerated {
   eshops: 'id';
   event_sequences: never;
   events: never;
+  generation_batch_items: 'id';
+  generation_batches: 'id';
   generation_jobs: 'id';
   idempotency_keys: never;
   listing_batches: 'id';
@@ -644,6 +688,8 @@ export interface SchemaJson {
   eshops: never;
   event_sequences: never;
   events: 'data';
+  generation_batch_items: never;
+  generation_batches: never;
   generation_jobs: 'context' | 'usage' | 'widgets_skipped' | 'research_sources' | 'research_refused';
   idempotency_keys: never;
   listing_batches: never;

@@ -14,6 +14,8 @@
  */
 import type {
   EventType,
+  GenerationBatchItemStatus,
+  GenerationBatchStatus,
   GenerationJobStatus,
   Language,
   PublishMode,
@@ -78,6 +80,8 @@ export interface ColumnTypes {
     research_sources: ResearchSourceRow[];
     research_refused: ResearchRefusalRow[];
   };
+  generation_batches: { status: GenerationBatchStatus; entity_type: WhiteLabelEntityType; languages: string[] };
+  generation_batch_items: { status: GenerationBatchItemStatus };
   wl_entities: { type: WhiteLabelEntityType; old_description: LangMap; title: LangMap };
   widget_favourites: { children: unknown[] };
   listing_batches: { format: 'json' | 'csv' };

@@ -89,6 +89,7 @@ const MIGRATIONS = [
   '20261128004700_content_drafts',
   '20261129001500_research_refused',
   '20261129001600_event_numbers_at_commit',
+  '20261129020000_generation_batches',
 ];
 
 async function databaseExists(name: string): Promise<boolean> {

@@ -38,6 +38,10 @@ export const ERROR_CODES = {
     status: 409,
     meaning: 'The entity has no draft to publish or discard (its edits are already published).',
   },
+  batch_finished: {
+    status: 409,
+    meaning: 'The bulk generation has ended (finished or cancelled); it cannot be paused, resumed or cancelled.',
+  },
   webhook_disabled: {
     status: 409,
     meaning: 'The webhook endpoint is disabled (deliveries failed for too long); enable it first.',
@@ -72,6 +76,15 @@ export const ERROR_CODES = {
     status: 422,
     meaning:
       "Replacing the content would remove a language's text that there is nothing to write again from.",
+  },
+  budget_below_estimate: {
+    status: 422,
+    meaning: "A bulk generation's budget does not cover even one of its items at the current prices.",
+  },
+  selection_empty: { status: 422, meaning: "A bulk generation's selection has no catalogue item." },
+  selection_too_large: {
+    status: 422,
+    meaning: "A bulk generation's selection has more than 10,000 catalogue items.",
   },
   idempotency_key_reused: {
     status: 422,

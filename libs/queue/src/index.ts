@@ -4,7 +4,9 @@ export {
   queuesConsumedBy,
   DEFAULT_JOB_OPTIONS,
   ENQUEUE_TIMEOUT_MS,
+  batchStepJobId,
   generateJobId,
+  isBatchStep,
   listingJobId,
   recoverySweepJobId,
   redisMarkerKey,
@@ -15,7 +17,14 @@ export {
   webhookDeliveryJobId,
   webhookRedeliveryJobId,
 } from './jobs';
-export type { JobPayloads, QueueClass, QueueConsumer, QueueName } from './jobs';
+export type {
+  GenerateBatchPayload,
+  GeneratePayload,
+  JobPayloads,
+  QueueClass,
+  QueueConsumer,
+  QueueName,
+} from './jobs';
 export { createRedis, describeRedis, pingRedis, withTimeout } from './connection';
 export type { RedisClient, RedisTarget } from './connection';
 export { authChangesChannel, publish, subscribe } from './invalidations';

@@ -17,8 +17,13 @@ export interface JobPayloads {
     entity_type: CatalogueEntityType;
     external_ids: string[];
   };
-  /** Run a white-label generation job row (white-label-api -> generation-worker). */
-  generate: { eshop_id: number; job_id: number };
+  /**
+   * Run a white-label generation job row (white-label-api -> generation-worker), or let a bulk
+   * generation start its next items as such rows (catalogue-api, white-label-api, credit-service
+   * -> generation-worker): in the same fair queue, so a batch's steps take their turn like any
+   * eshop's generations.
+   */
+  generate: GeneratePayload | GenerateBatchPayload;
   /** Enrich one uploaded listing row (catalogue-api -> generation-worker). */
   'listing-enrichment': { eshop_id: number; batch_id: number; row_id: number };
   /** Charge what a finished generation cost and release the rest (worker -> credit-service). */
@@ -47,6 +52,21 @@ export interface JobPayloads {
    */
   'webhook-delivery': { eshop_id: number; endpoint_id: number; seq: number; redelivery_id?: number };
 }
+
+/** A `generate` job that runs one generation job row. */
+export interface GeneratePayload {
+  eshop_id: number;
+  job_id: number;
+}
+
+/** A `generate` job that starts a bulk generation's next items (libs/generation `dispatchBatch`). */
+export interface GenerateBatchPayload {
+  eshop_id: number;
+  batch_id: number;
+}
+
+export const isBatchStep = (payload: JobPayloads['generate']): payload is GenerateBatchPayload =>
+  'batch_id' in payload;
 
 export type QueueName = keyof JobPayloads;
 
@@ -106,6 +126,16 @@ export const DEFAULT_JOB_OPTIONS = {
 /** The `generate` job of a generation job row (white-label API; a retried add never queues it twice). */
 export function generateJobId(jobId: number): string {
   return `generate-${jobId}`;
+}
+
+/**
+ * A bulk generation's step (`generate` with a batch id): `reason` says what let it go on (its
+ * start, a resume, an item's settlement `after-<job id>`, a sweep), so a retried add of the same
+ * reason queues it once, and steps of different reasons each run (each is harmless: a step
+ * changes nothing when there is nothing to start).
+ */
+export function batchStepJobId(batchId: number, reason: string): string {
+  return `generate-batch-${batchId}-${reason}`;
 }
 
 /** The `credit-settlement` job of a generation job row: however many paths end the job, it settles once. */

@@ -10,6 +10,7 @@ import type { Deps } from './deps';
 import { PUBLIC_PATH_PREFIXES } from './paths';
 import { v1Routes, v2Routes } from './routes/catalogue.routes';
 import { creditAlertRoutes } from './routes/credit-alert.routes';
+import { generationBatchRoutes } from './routes/generation-batches.routes';
 import { listingRoutes } from './routes/listing.routes';
 import { webhooksRoutes } from './routes/webhooks.routes';
 import { whoamiRoutes } from './routes/whoami.routes';
@@ -32,6 +33,7 @@ export function createApp(deps: Deps): HttpApp {
       listingRoutes(deps),
       webhooksRoutes(deps),
       creditAlertRoutes(deps),
+      generationBatchRoutes(deps),
     ],
   });
 }

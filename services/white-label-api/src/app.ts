@@ -13,6 +13,7 @@ import { PUBLIC_PATH_PREFIXES } from './paths';
 import { designPreviewRoutes } from './routes/design-preview.routes';
 import { editorAssetsRouter, editorOriginRouter } from './routes/editor-assets.routes';
 import { generateCheckRoutes, generateRoutes } from './routes/generate.routes';
+import { generationBatchRoutes } from './routes/generation-batch.routes';
 import { licenceRoutes } from './routes/licence.routes';
 import { contentRoutes } from './routes/content.routes';
 import { draftRoutes } from './routes/drafts.routes';
@@ -58,6 +59,7 @@ export function createApp(deps: Deps): HttpApp {
       licenceRoutes(deps),
       generateCheckRoutes(deps),
       generateRoutes(deps),
+      generationBatchRoutes(deps),
     ],
   });
 }

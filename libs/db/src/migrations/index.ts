@@ -31,6 +31,7 @@ import * as listJson from './20261128000200_list_json';
 import * as contentDrafts from './20261128004700_content_drafts';
 import * as researchRefused from './20261129001500_research_refused';
 import * as eventNumbersAtCommit from './20261129001600_event_numbers_at_commit';
+import * as generationBatches from './20261129020000_generation_batches';
 
 export interface Migration {
   name: string;
@@ -72,4 +73,5 @@ export const migrations: Migration[] = [
   { name: '20261128004700_content_drafts', ...contentDrafts },
   { name: '20261129001500_research_refused', ...researchRefused },
   { name: '20261129001600_event_numbers_at_commit', ...eventNumbersAtCommit },
+  { name: '20261129020000_generation_batches', ...generationBatches },
 ];

@@ -160,6 +160,20 @@ export const wlEntitiesRepository = {
     return row ? toEntity(row) : undefined;
   },
 
+  /** The design of each of these registered entities (null: none), by entity id. */
+  async designsOf(
+    db: Knex | Knex.Transaction,
+    eshopId: number,
+    type: WlEntityType,
+    entityIds: readonly string[],
+  ): Promise<Map<string, number | null>> {
+    const rows = await db('wl_entities')
+      .where({ eshop_id: eshopId, type })
+      .whereRaw('entity_id = any(?::text[])', [[...entityIds]])
+      .select('entity_id', 'design_id');
+    return new Map(rows.map((row) => [row.entity_id, row.design_id]));
+  },
+
   /** The eshop's entities in registration order. */
   async list(
     db: Knex | Knex.Transaction,

@@ -1,8 +1,9 @@
 import { UnrecoverableError } from 'bullmq';
 import type { CreditMetrics } from '@catalogue/credits';
 import type { Knex } from '@catalogue/db';
+import { afterItemSettled } from '@catalogue/generation';
 import type { Logger } from '@catalogue/logger';
-import type { JobHandler } from '@catalogue/queue';
+import type { JobHandler, Queues } from '@catalogue/queue';
 import { inSpan } from '@catalogue/tracing';
 import { InvalidSettlementError, settleJob } from '../services/settlement.service';
 
@@ -10,6 +11,7 @@ export function creditSettlementHandler(deps: {
   db: Knex;
   logger: Logger;
   creditMetrics: CreditMetrics;
+  queues: Queues;
 }): JobHandler<'credit-settlement'> {
   return async (job) => {
     let result;
@@ -31,6 +33,10 @@ export function creditSettlementHandler(deps: {
       // A malformed payload fails the same way on every attempt: fail it at once.
       if (err instanceof InvalidSettlementError) throw new UnrecoverableError(err.message);
       throw err;
+    }
+    // A bulk generation's item: its batch starts its next items now that this one is counted.
+    if (result.batchId !== undefined) {
+      await afterItemSettled(deps, job.data.eshop_id, result.batchId, job.data.job_id);
     }
     const { creditMetrics: m } = deps;
     m.settlements.inc({ outcome: result.outcome });

@@ -40,7 +40,7 @@ import {
   type Eshop,
   type GenerationJob,
 } from '@catalogue/db';
-import type { JobPayloads } from '@catalogue/queue';
+import type { GeneratePayload } from '@catalogue/queue';
 import { inSpan, SpanKind } from '@catalogue/tracing';
 import {
   ProviderError,
@@ -521,7 +521,7 @@ const isFailure = (value: object): value is Failure => 'failed' in value;
  */
 export async function runGeneration(
   deps: GenerationDeps,
-  payload: JobPayloads['generate'],
+  payload: GeneratePayload,
 ): Promise<GenerationRunResult> {
   const { eshop_id: eshopId, job_id: jobId } = payload;
   const job = await generationJobsRepository.find(deps.db, eshopId, jobId);

@@ -36,6 +36,10 @@
  *   when it is older than `CONTENT_REVISIONS_DAYS` and not its entity's newest (the content as
  *   it stands stays restorable).
  * - The eshops' lines of a fair queue in which no job waits are forgotten (their counts drifted).
+ * - A bulk generation still moving (`queued`/`running`) whose row has not changed for the
+ *   settlement grace gets a step (`generate` with its batch id): Redis may have lost its step or
+ *   the process died between an item's settlement and queueing the next. A step with nothing to
+ *   start changes nothing, so a batch that is merely slow is not harmed.
  *
  * Each kind is paged through to the end in one sweep (recovery after Redis lost everything is
  * not capped at one page per minute). It runs as a job of its own queue, queued by a BullMQ job
@@ -56,10 +60,12 @@ import {
   enqueue,
   FAIR_QUEUES,
   generateJobId,
+  isBatchStep,
   listingJobId,
   resetIdleLines,
   sweepRenderDeduplicationId,
 } from '@catalogue/queue';
+import { afterItemSettled, nudgeIdleBatches } from '@catalogue/generation';
 import type { SweepMetrics } from '../metrics';
 import { failGeneration, type EndDeps } from './generation-end';
 
@@ -94,6 +100,8 @@ export interface SweepResult {
   idempotency_keys_expired: number;
   events_expired: number;
   content_revisions_expired: number;
+  /** Bulk generations idle past the settlement grace that were given a step. */
+  batches_nudged: number;
 }
 
 /** States in which a queue job will still run (or is running). */
@@ -120,7 +128,9 @@ async function* pages<T extends { id: number }>(
 /** The generation rows that live queue jobs carry, read in one atomic snapshot of the queue. */
 async function liveGenerations(deps: SweepDeps): Promise<Set<string>> {
   const jobs = await deps.queues.generate.getJobs([...LIVE_STATES]);
-  return new Set(jobs.map((job) => generationKey(job.data.eshop_id, job.data.job_id)));
+  return new Set(
+    jobs.flatMap((job) => (isBatchStep(job.data) ? [] : [generationKey(job.data.eshop_id, job.data.job_id)])),
+  );
 }
 
 /** Unfinished generation rows without a live job: queued again when lost, else ended `failed`. */
@@ -177,6 +187,8 @@ async function settleLostSettlements(deps: SweepDeps, idleSeconds: number): Prom
       const result = await deps.db.transaction((trx) =>
         settleReservation(trx, job.eshopId, job.id, actualCost),
       );
+      // A bulk generation's item: its batch goes on.
+      if (result.batchId !== undefined) await afterItemSettled(deps, job.eshopId, result.batchId, job.id);
       // A settlement job may have got there meanwhile ('duplicate'): only what this sweep settled counts.
       if (result.outcome === 'settled') {
         settled += 1;
@@ -345,6 +357,7 @@ export async function sweepStaleWork(
     idempotency_keys_expired: await deleteExpiredIdempotencyKeys(deps),
     events_expired: await deleteExpiredEvents(deps),
     content_revisions_expired: await deleteExpiredRevisions(deps),
+    batches_nudged: await nudgeIdleBatches(deps, idle(deps.sweep.settlementGraceMs)),
   };
   await resetFairLines(deps);
   // Expired keys, events and revisions are routine, not lost work: they alone do not warn.

@@ -1,4 +1,5 @@
 import Joi from 'joi';
+import type { GenerateBody } from '@catalogue/generation';
 import { CONTENT_LANGUAGES } from '@catalogue/config';
 import { dataResponse, idSchema, languageCodeEnum, offsetTimestamp, responseObject } from './common.schema';
 
@@ -71,23 +72,8 @@ export const generateBody = Joi.object<GenerateBody, true>({
     'Specification rule 5. Every field is optional; `null` means "not sent". Unknown fields\nare refused (422), so a misspelt flag is not silently ignored.\n',
   );
 
-export interface GenerateBody {
-  design_id?: number | null;
-  prompt_id?: number | null;
-  lang?: string | null;
-  remove_exist_widget?: boolean | null;
-  name?: string | null;
-  short_description?: string | null;
-  old_description?: string | null;
-  parameter?: string | null;
-  ean?: string | null;
-  use_serp_context?: boolean | null;
-  use_web_research?: boolean | null;
-  search_web?: string[] | null;
-  search_model?: string[] | null;
-  paragraph_length?: number | null;
-  use_ai_profile?: boolean | null;
-}
+/** The body's type: the planner's request (`@catalogue/generation`), which a bulk generation sends too. */
+export type { GenerateBody } from '@catalogue/generation';
 
 /** `generate/{generate_id}` path parameter. */
 export const generateIdParams = Joi.object<{ generate_id: number }, true>({

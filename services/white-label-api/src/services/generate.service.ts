@@ -18,7 +18,7 @@ import { ENQUEUE_TIMEOUT_MS, enqueue, generateJobId, withTimeout } from '@catalo
 import type { Deps } from '../deps';
 import type { GenerateBody } from '../schemas/generate.schema';
 import { requireEntity } from './entities.service';
-import { planGeneration } from './generate-request';
+import { planGeneration } from '@catalogue/generation';
 
 /** What starting a generation needs of the service (WEB_RESEARCH_MAX_URLS comes from config). */
 export type GenerateDeps = Pick<Deps, 'db' | 'queues' | 'creditMetrics' | 'logger' | 'config'>;

@@ -30,7 +30,25 @@ import {
   type WlEntity,
 } from '@catalogue/db';
 import { HttpError, ValidationError, type FieldErrors } from '@catalogue/http';
-import type { GenerateBody } from '../schemas/generate.schema';
+
+/** A generation request (the body of `POST …/generate`; a bulk generation sends one per item). */
+export interface GenerateBody {
+  design_id?: number | null;
+  prompt_id?: number | null;
+  lang?: string | null;
+  remove_exist_widget?: boolean | null;
+  name?: string | null;
+  short_description?: string | null;
+  old_description?: string | null;
+  parameter?: string | null;
+  ean?: string | null;
+  use_serp_context?: boolean | null;
+  use_web_research?: boolean | null;
+  search_web?: string[] | null;
+  search_model?: string[] | null;
+  paragraph_length?: number | null;
+  use_ai_profile?: boolean | null;
+}
 
 /** A checked generation request, ready to be stored as a job row. */
 export interface PlannedGeneration {
@@ -229,11 +247,11 @@ type Fail = (field: string, message: string) => void;
  */
 async function checkDesign(
   db: Knex,
-  input: PlanInput,
+  eshop: Pick<Eshop, 'id'>,
+  entity: Pick<WlEntity, 'type'>,
   designId: number | null | undefined,
   fail: Fail,
 ): Promise<number> {
-  const { eshop, entity } = input;
   const design = sent(designId) ? await loadDesign(db, eshop.id, designId) : undefined;
   if (!sent(designId)) {
     fail('design_id', 'The design_id field is required (the entity has no design yet).');
@@ -320,7 +338,7 @@ export async function planGeneration(db: Knex, input: PlanInput): Promise<Planne
     fail('lang', `The lang ${lang} is not an active language of this eshop.`);
   }
   const designId = body.design_id ?? entity.designId;
-  const fillable = await checkDesign(db, input, designId, fail);
+  const fillable = await checkDesign(db, eshop, entity, designId, fail);
   const prompt = sent(body.prompt_id)
     ? await promptsRepository.find(db, eshop.id, body.prompt_id)
     : undefined;
@@ -371,4 +389,54 @@ export async function planGeneration(db: Knex, input: PlanInput): Promise<Planne
     serpContext: chosen.use_serp_context,
   });
   return { designId: designId!, lang, context, estimate };
+}
+
+/** What a bulk generation asks of each item: its design (else the entity's), its prompt. */
+export interface BatchItemRequest {
+  design_id?: number | null;
+  prompt_id?: number | null;
+}
+
+/**
+ * The body a bulk generation sends for one item in one language: a single generation's, which
+ * appends (a batch never replaces content: replacing would make each item's price depend on the
+ * languages its content has, and remove what people wrote).
+ */
+export function batchItemBody(request: BatchItemRequest, lang: string): GenerateBody {
+  return {
+    ...(sent(request.design_id) && { design_id: request.design_id }),
+    ...(sent(request.prompt_id) && { prompt_id: request.prompt_id }),
+    lang,
+    remove_exist_widget: false,
+  };
+}
+
+/**
+ * What one item of a bulk generation costs with design `designId`: `planGeneration`'s estimate of
+ * the item's body (`batchItemBody`) without reading the item (an appending job writes one
+ * language, so the price depends on the design and the prompt only). A design or prompt the
+ * eshop cannot use is refused as `planGeneration` refuses it.
+ */
+export async function estimateBatchItem(
+  db: Knex,
+  input: { eshop: Eshop; entityType: WlEntity['type']; designId: number | null; promptId?: number | null },
+  maxResearchUrls: number,
+): Promise<number> {
+  const { eshop, entityType, designId } = input;
+  const errors: FieldErrors = {};
+  const fail: Fail = (field, message) => {
+    (errors[field] ??= []).push(message);
+  };
+  const fillable = await checkDesign(db, eshop, { type: entityType }, designId, fail);
+  const prompt = sent(input.promptId) ? await promptsRepository.find(db, eshop.id, input.promptId) : undefined;
+  if (sent(input.promptId) && !prompt) fail('prompt_id', 'The selected prompt_id is invalid.');
+  const chosen = settings(batchItemBody({ design_id: designId, prompt_id: input.promptId }, 'default'), prompt);
+  const researchUrls = checkResearch(chosen, maxResearchUrls, fail);
+  if (Object.keys(errors).length > 0) throw new ValidationError(errors);
+  return priceGeneration(db, {
+    widgets: fillable,
+    languages: 1,
+    webResearchUrls: researchUrls,
+    serpContext: chosen.use_serp_context,
+  });
 }

@@ -1,0 +1,470 @@
+/**
+ * Bulk generation (beyond the specification): one home for its rules, used by catalogue-api
+ * (start, dry run, read, pause, resume, cancel), white-label-api (the editor's host page reads
+ * and acts), the generation worker (each step starts the next items), credit-service (an item's
+ * settlement lets the batch go on) and the admin CLI.
+ *
+ * Each item (an entity in one language) becomes a single generation job, planned, priced and
+ * reserved exactly as `POST …/generate` does (`planGeneration`, `reserveForJob`), run by the same
+ * worker, settled by the same settlement and recovered by the same sweeper. The batch adds a
+ * budget: the database holds `reserved + charged ≤ budget` (a CHECK on `generation_batches`),
+ * and an item's share is taken in the transaction that creates its job, so no fault can spend
+ * more than the shop allowed. A step starts at most `BATCH_WINDOW` items at a time; the steps
+ * and the items' jobs go through the fair `generate` queue, so another eshop's generation
+ * waits behind at most one job of the batch's eshop.
+ */
+import { CATALOGUE_TYPE_OF } from '@catalogue/content-store';
+import { reserveForJob, settleReservation } from '@catalogue/credits';
+import {
+  eshopsRepository,
+  generationBatchesRepository as batches,
+  generationJobsRepository,
+  wlEntitiesRepository,
+  type BatchCounts,
+  type BatchItemError,
+  type BatchSelection,
+  type Eshop,
+  type GenerationBatch,
+  type Knex,
+  type WlEntityType,
+} from '@catalogue/db';
+import { ConflictError, HttpError, NotFoundError, ValidationError } from '@catalogue/http';
+import type { Logger } from '@catalogue/logger';
+import { batchStepJobId, ENQUEUE_TIMEOUT_MS, enqueue, generateJobId, withTimeout, type Queues } from '@catalogue/queue';
+import { registrationDesign, requireEntityOrItem } from './entity';
+import { batchItemBody, estimateBatchItem, planGeneration } from './plan';
+
+/** Catalogue items a batch may cover at most (entities; each is an item in every language). */
+export const BATCH_MAX_ENTITIES = 10_000;
+/** Items of one batch under way at most (each a generation job queued or running). */
+export const BATCH_WINDOW = 16;
+/** Failed and left-out items a batch view names. */
+export const BATCH_ERRORS_SHOWN = 20;
+/** Batches a list answers (newest first). */
+export const BATCH_LIST_LIMIT = 50;
+
+export interface BatchDeps {
+  db: Knex;
+  queues: Queues;
+  logger: Logger;
+  /** WEB_RESEARCH_MAX_URLS: a prompt's research is priced and refused as a single generation's. */
+  maxResearchUrls: number;
+}
+
+/** The batch as every endpoint, the admin CLI's `--json` and the event show it. */
+export interface BatchView {
+  id: number;
+  status: GenerationBatch['status'];
+  entity_type: string;
+  languages: string[];
+  design_id: number | null;
+  prompt_id: number | null;
+  counts: BatchCounts;
+  credits: { budget: number; estimate: number; reserved: number; charged: number };
+  errors: BatchItemError[];
+  created_at: string;
+  updated_at: string;
+  finished_at: string | null;
+}
+
+export interface BatchRequest {
+  entity_type: WlEntityType;
+  ids?: string[];
+  filter?: { without_content?: boolean; category_id?: string; changed_since?: string };
+  design_id?: number | null;
+  prompt_id?: number | null;
+  languages: string[];
+  budget: number;
+  dry_run?: boolean;
+}
+
+export interface DryRun {
+  dry_run: true;
+  items: number;
+  estimate: { credits: number; per_item: number };
+  within_budget: boolean;
+}
+
+function view(batch: GenerationBatch, counts: BatchCounts, errors: BatchItemError[]): BatchView {
+  return {
+    id: batch.id,
+    status: batch.status,
+    entity_type: batch.entityType,
+    languages: batch.languages,
+    design_id: batch.designId,
+    prompt_id: batch.promptId,
+    counts,
+    credits: {
+      budget: batch.budget,
+      estimate: batch.estimate,
+      reserved: batch.reserved,
+      charged: batch.charged,
+    },
+    errors,
+    created_at: batch.createdAt,
+    updated_at: batch.updatedAt,
+    finished_at: batch.finishedAt,
+  };
+}
+
+async function viewOf(db: Knex | Knex.Transaction, batch: GenerationBatch): Promise<BatchView> {
+  const counts = (await batches.counts(db, batch.eshopId, [batch.id])).get(batch.id)!;
+  return view(batch, counts, await batches.errors(db, batch.eshopId, batch.id, BATCH_ERRORS_SHOWN));
+}
+
+/** A batch of the eshop, or 404 (another eshop's id is unknown here). */
+export async function getBatch(db: Knex, eshopId: number, batchId: number): Promise<BatchView> {
+  const batch = await batches.find(db, eshopId, batchId);
+  if (!batch) throw new NotFoundError('Generation batch not found');
+  return viewOf(db, batch);
+}
+
+/** The eshop's newest batches. */
+export async function listBatches(db: Knex, eshopId: number): Promise<{ batches: BatchView[] }> {
+  const found = await batches.list(db, eshopId, BATCH_LIST_LIMIT);
+  const counts = await batches.counts(
+    db,
+    eshopId,
+    found.map((b) => b.id),
+  );
+  const out: BatchView[] = [];
+  for (const batch of found) {
+    out.push(view(batch, counts.get(batch.id)!, await batches.errors(db, eshopId, batch.id, BATCH_ERRORS_SHOWN)));
+  }
+  return { batches: out };
+}
+
+/** 422: the budget does not cover the cheapest item (nothing is written). */
+class BudgetBelowEstimateError extends HttpError {
+  constructor(budget: number, perItem: number) {
+    const error = `The budget of ${budget} credits does not cover one item (${perItem} credits).`;
+    super(422, 'budget_below_estimate', { error, budget, per_item: perItem });
+  }
+}
+
+/** What a request covers, checked: its entity ids and what each item costs. */
+interface PlannedBatch {
+  entityIds: string[];
+  /** Credits of every item (each entity in each language). */
+  credits: number;
+  cheapest: number;
+  dearest: number;
+}
+
+function selectionOf(request: BatchRequest): BatchSelection {
+  const { filter } = request;
+  return {
+    ...(request.ids && { ids: [...new Set(request.ids)] }),
+    ...(filter?.without_content && { withoutContent: true }),
+    ...(filter?.category_id !== undefined && { categoryId: filter.category_id }),
+    ...(filter?.changed_since !== undefined && { changedSince: filter.changed_since }),
+  };
+}
+
+/**
+ * The request against the eshop: active languages, an accessible design and visible prompt
+ * (`estimateBatchItem`), a selection of 1 to 10,000 existing items, and the estimate: each item
+ * priced as its single generation would be, with its design (sent, else its entity's, else the
+ * default design an item gets when it is registered).
+ */
+async function planBatch(deps: BatchDeps, eshop: Eshop, request: BatchRequest): Promise<PlannedBatch> {
+  const errors: Record<string, string[]> = {};
+  if (request.ids && request.filter) errors.ids = ['Send either ids or filter, not both.'];
+  const inactive = request.languages.filter((lang) => !(eshop.languages as string[]).includes(lang));
+  if (inactive.length > 0) {
+    errors.languages = [`The languages ${inactive.join(', ')} are not active languages of this eshop.`];
+  }
+  const catalogueType = CATALOGUE_TYPE_OF[request.entity_type];
+  if (!catalogueType) errors.entity_type = [`The entity_type ${request.entity_type} has no catalogue items.`];
+  if (Object.keys(errors).length > 0 || !catalogueType) throw new ValidationError(errors);
+
+  const selection = selectionOf(request);
+  const entityIds = await batches.select(deps.db, eshop.id, catalogueType, selection, BATCH_MAX_ENTITIES + 1);
+  if (selection.ids) {
+    const found = new Set(entityIds);
+    const unknown = selection.ids.filter((id) => !found.has(id));
+    if (unknown.length > 0) {
+      const named = unknown.slice(0, 20).join(', ');
+      throw new ValidationError({
+        ids: [`${unknown.length} ids are not ${request.entity_type}s of this eshop: ${named}.`],
+      });
+    }
+  }
+  if (entityIds.length === 0) {
+    throw new HttpError(422, 'selection_empty', { error: 'The selection has no catalogue item.' });
+  }
+  if (entityIds.length > BATCH_MAX_ENTITIES) {
+    throw new HttpError(422, 'selection_too_large', {
+      error: `The selection has more than ${BATCH_MAX_ENTITIES} items; narrow it.`,
+    });
+  }
+
+  // Items of one design cost the same: price each design once.
+  const designs = new Map<number | null, number>();
+  if (request.design_id != null) {
+    designs.set(request.design_id, entityIds.length);
+  } else {
+    const registered = await wlEntitiesRepository.designsOf(deps.db, eshop.id, request.entity_type, entityIds);
+    const fallback = await registrationDesign(deps.db, eshop.id, request.entity_type);
+    for (const id of entityIds) {
+      const design = registered.has(id) ? registered.get(id)! : fallback;
+      designs.set(design, (designs.get(design) ?? 0) + 1);
+    }
+  }
+  let credits = 0;
+  let cheapest = Number.POSITIVE_INFINITY;
+  let dearest = 0;
+  for (const [designId, entities] of designs) {
+    const perItem = await estimateBatchItem(
+      deps.db,
+      { eshop, entityType: request.entity_type, designId, promptId: request.prompt_id ?? null },
+      deps.maxResearchUrls,
+    );
+    credits += perItem * entities * request.languages.length;
+    cheapest = Math.min(cheapest, perItem);
+    dearest = Math.max(dearest, perItem);
+  }
+  return { entityIds, credits, cheapest, dearest };
+}
+
+/** A dry run: the selection's size and estimate, nothing written. */
+export async function dryRunBatch(deps: BatchDeps, eshop: Eshop, request: BatchRequest): Promise<DryRun> {
+  const planned = await planBatch(deps, eshop, request);
+  return {
+    dry_run: true,
+    items: planned.entityIds.length * request.languages.length,
+    estimate: { credits: planned.credits, per_item: planned.dearest },
+    within_budget: planned.credits <= request.budget,
+  };
+}
+
+/** Queues a step of the batch; a Redis that does not take it is left to the sweeper. */
+async function letGoOn(deps: Pick<BatchDeps, 'queues' | 'logger'>, eshopId: number, batchId: number, reason: string) {
+  try {
+    await withTimeout(
+      enqueue(
+        deps.queues,
+        'generate',
+        { eshop_id: eshopId, batch_id: batchId },
+        { jobId: batchStepJobId(batchId, reason) },
+      ),
+      ENQUEUE_TIMEOUT_MS,
+    );
+  } catch (err) {
+    // Committed: the sweeper finds the batch idle and queues its step again.
+    deps.logger.warn({ err, eshop_id: eshopId, batch_id: batchId }, 'could not queue the batch step');
+  }
+}
+
+/**
+ * Starts a batch: the batch row and its items in one transaction (with the Idempotency-Key's
+ * outcome, so a retry is answered this batch), then its first step. Credits are reserved item
+ * by item as the steps start them, never here.
+ */
+export async function startBatch(
+  deps: BatchDeps,
+  eshop: Eshop,
+  request: BatchRequest,
+  recordOutcome?: (trx: Knex.Transaction, batch: BatchView) => Promise<void>,
+): Promise<BatchView> {
+  const planned = await planBatch(deps, eshop, request);
+  if (request.budget < planned.cheapest) throw new BudgetBelowEstimateError(request.budget, planned.cheapest);
+  const answer = await deps.db.transaction(async (trx) => {
+    const id = await batches.create(trx, eshop.id, {
+      entityType: request.entity_type,
+      languages: request.languages,
+      designId: request.design_id ?? null,
+      promptId: request.prompt_id ?? null,
+      budget: request.budget,
+      estimate: planned.credits,
+    });
+    await batches.addItems(trx, eshop.id, id, planned.entityIds, request.languages);
+    const created = await viewOf(trx, (await batches.find(trx, eshop.id, id))!);
+    await recordOutcome?.(trx, created);
+    return created;
+  });
+  await letGoOn(deps, eshop.id, answer.id, 'start');
+  return answer;
+}
+
+function finished(batch: GenerationBatch): ConflictError {
+  return new ConflictError(`The generation batch is ${batch.status}`, 'batch_finished');
+}
+
+/** The batch locked for a change, or 404; 409 when it has ended. */
+async function lockedOpen(trx: Knex.Transaction, eshopId: number, batchId: number): Promise<GenerationBatch> {
+  const batch = await batches.find(trx, eshopId, batchId, { lock: true });
+  if (!batch) throw new NotFoundError('Generation batch not found');
+  if (batch.status === 'finished' || batch.status === 'cancelled') throw finished(batch);
+  return batch;
+}
+
+/** Starts no more items (those under way end and are charged for what they wrote). */
+export async function pauseBatch(deps: BatchDeps, eshopId: number, batchId: number): Promise<BatchView> {
+  return deps.db.transaction(async (trx) => {
+    await lockedOpen(trx, eshopId, batchId);
+    await batches.setStatus(trx, eshopId, batchId, 'paused');
+    return viewOf(trx, (await batches.find(trx, eshopId, batchId))!);
+  });
+}
+
+/** Goes on starting items (a batch that is not paused is answered as it is). */
+export async function resumeBatch(deps: BatchDeps, eshopId: number, batchId: number): Promise<BatchView> {
+  const answer = await deps.db.transaction(async (trx) => {
+    const batch = await lockedOpen(trx, eshopId, batchId);
+    if (batch.status === 'paused') await batches.setStatus(trx, eshopId, batchId, 'running');
+    return viewOf(trx, (await batches.find(trx, eshopId, batchId))!);
+  });
+  await letGoOn(deps, eshopId, batchId, `resume-${Date.now()}`);
+  return answer;
+}
+
+const CANCELLED = 'The bulk generation was cancelled before this item started; nothing was charged.';
+
+/**
+ * Ends the batch: its queued items are left out, the jobs of items no worker has started are
+ * ended and their reservations released (all in one transaction); items being written end and
+ * are charged for what they wrote. The batch ends (its event) when the last of them settles.
+ */
+export async function cancelBatch(deps: BatchDeps, eshopId: number, batchId: number): Promise<BatchView> {
+  return deps.db.transaction(async (trx) => {
+    await lockedOpen(trx, eshopId, batchId);
+    await batches.setStatus(trx, eshopId, batchId, 'cancelled');
+    await batches.leaveOutQueued(trx, eshopId, batchId, 'cancelled', CANCELLED);
+    for (const jobId of await batches.pendingJobs(trx, eshopId, batchId)) {
+      // The item first (left out, its share of the budget given back), then the job's own
+      // reservation: the settlement then finds no item under way for the job.
+      await batches.cancelItemOf(trx, eshopId, jobId, CANCELLED);
+      await settleReservation(trx, eshopId, jobId, 0);
+      await generationJobsRepository.finish(trx, eshopId, jobId, {
+        status: 'failed',
+        errorMessage: CANCELLED,
+        provider: null,
+        usage: null,
+      });
+    }
+    await batches.finishIfComplete(trx, eshopId, batchId);
+    return viewOf(trx, (await batches.find(trx, eshopId, batchId))!);
+  });
+}
+
+/** Why an item was left out without charge, from the refusal a single generation would answer. */
+function leftOutReason(err: unknown): { code: string; message: string } | undefined {
+  if (err instanceof LeftOut) return { code: err.code, message: err.message };
+  const pg = err as { code?: string; constraint?: string };
+  if (pg.code === '23505' && pg.constraint === 'generation_jobs_one_running') {
+    return { code: 'generation_running', message: 'A generation was already running for the entity.' };
+  }
+  if (err instanceof HttpError && err.status < 500) {
+    const errors = (err.body.errors ?? {}) as Record<string, string[]>;
+    const detail = Object.values(errors).flat().join(' ');
+    return { code: err.code, message: detail || err.message };
+  }
+  return undefined;
+}
+
+class LeftOut extends Error {
+  constructor(
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * One step of a running batch (the `generate` job with a batch id): under the batch's lock,
+ * starts queued items until `BATCH_WINDOW` are under way, each in a savepoint exactly as a
+ * single generation starts (plan, job row, account reservation) plus its share of the budget;
+ * an item a single generation would refuse, or the budget or balance no longer covers, is left
+ * out uncharged. Then queues the started jobs (after the commit; one lost here is queued again
+ * by the sweeper, like any committed job). Returns how many it started.
+ */
+export async function stepBatch(deps: BatchDeps, eshopId: number, batchId: number): Promise<number> {
+  const eshop = await eshopsRepository.findById(deps.db, eshopId);
+  if (!eshop) return 0;
+  const started = await deps.db.transaction(async (trx) => {
+    const batch = await batches.find(trx, eshopId, batchId, { lock: true });
+    if (!batch || (batch.status !== 'queued' && batch.status !== 'running')) return [];
+    if (batch.status === 'queued') await batches.setStatus(trx, eshopId, batchId, 'running');
+    const jobs: number[] = [];
+    for (;;) {
+      const { running, next } = await batches.dispatchable(trx, eshopId, batchId, BATCH_WINDOW);
+      if (next.length === 0 || running >= BATCH_WINDOW) break;
+      for (const item of next) {
+        try {
+          const jobId = await trx.transaction(async (sp) => {
+            const entity = await requireEntityOrItem(sp, eshopId, batch.entityType as WlEntityType, item.entityId);
+            const plan = await planGeneration(sp, {
+              eshop,
+              entity,
+              body: batchItemBody({ design_id: batch.designId, prompt_id: batch.promptId }, item.lang),
+              maxResearchUrls: deps.maxResearchUrls,
+            });
+            if (!(await batches.holdBudget(sp, eshopId, batchId, plan.estimate))) {
+              throw new LeftOut('budget_exceeded', `The item (${plan.estimate} credits) would exceed the budget.`);
+            }
+            const job = await generationJobsRepository.create(sp, eshopId, {
+              entityType: entity.type,
+              entityId: entity.entityId,
+              designId: plan.designId,
+              lang: plan.lang,
+              context: plan.context,
+              estimatedCost: plan.estimate,
+            });
+            const reserved = await reserveForJob(sp, eshopId, job.id, plan.estimate);
+            if (!reserved.ok) {
+              throw new LeftOut(
+                'credits_insufficient',
+                `The item needs ${plan.estimate} credits; ${reserved.remaining} remain.`,
+              );
+            }
+            await batches.markRunning(sp, eshopId, item.id, job.id, plan.estimate);
+            return job.id;
+          });
+          jobs.push(jobId);
+        } catch (err) {
+          const why = leftOutReason(err);
+          if (!why) throw err;
+          await batches.leaveOut(trx, eshopId, [item.id], why.code, why.message);
+        }
+      }
+    }
+    await batches.finishIfComplete(trx, eshopId, batchId);
+    return jobs;
+  });
+  for (const jobId of started) {
+    try {
+      await withTimeout(
+        enqueue(deps.queues, 'generate', { eshop_id: eshopId, job_id: jobId }, { jobId: generateJobId(jobId) }),
+        ENQUEUE_TIMEOUT_MS,
+      );
+    } catch (err) {
+      // Committed: the sweeper queues the job again under the same id.
+      deps.logger.warn({ err, eshop_id: eshopId, job_id: jobId }, 'could not queue a batch item');
+    }
+  }
+  return started.length;
+}
+
+/** After an item's settlement committed: the batch's next step (once per settled job). */
+export async function afterItemSettled(
+  deps: Pick<BatchDeps, 'queues' | 'logger'>,
+  eshopId: number,
+  batchId: number,
+  jobId: number,
+): Promise<void> {
+  await letGoOn(deps, eshopId, batchId, `after-${jobId}`);
+}
+
+/** The sweeper's part: batches that did not move for `idleSeconds` get a step (Redis may have lost theirs). */
+export async function nudgeIdleBatches(
+  deps: Pick<BatchDeps, 'db' | 'queues' | 'logger'>,
+  idleSeconds: number,
+  limit = 1_000,
+): Promise<number> {
+  const idle = await batches.idleMoving(deps.db, idleSeconds, limit);
+  const stamp = Date.now();
+  for (const batch of idle) await letGoOn(deps, batch.eshopId, batch.id, `sweep-${stamp}`);
+  return idle.length;
+}
