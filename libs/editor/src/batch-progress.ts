@@ -360,7 +360,7 @@ export class CcsBatchProgress extends LitElement {
           <h3 id="batch-items">${t('batchItems')}</h3>
           <dl>
             ${pair('batchWaiting', counts.queued)} ${pair('batchGenerating', counts.running)}
-            ${pair('batchDone', counts.done, 'ok')}
+            ${pair('batchDone', counts.done, counts.done ? 'ok' : '')}
             ${pair('batchFailed', counts.failed, counts.failed ? 'bad' : '')}
             ${pair('batchLeftOut', counts.left_out)}
           </dl>

@@ -131,8 +131,6 @@ export const batchStyles = css`
     list-style: none;
     display: grid;
     gap: 0.35rem;
-    max-height: 14rem;
-    overflow: auto;
   }
   .errors {
     margin-top: 0.75rem;

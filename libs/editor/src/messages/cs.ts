@@ -234,7 +234,7 @@ export const cs: Messages = {
   batchEstimate: 'Odhad',
   batchReserved: 'Rezervováno',
   batchCharged: 'Účtováno',
-  batchErrors: 'První chyby ({n})',
+  batchErrors: 'Nevygenerované položky (prvních {n})',
   batchEnded: 'Skončilo {time}.',
   batchPause: 'Pozastavit',
   batchResume: 'Pokračovat',

@@ -245,7 +245,7 @@ export const de: Messages = {
   batchEstimate: 'Schätzung',
   batchReserved: 'Reserviert',
   batchCharged: 'Berechnet',
-  batchErrors: 'Erste Fehler ({n})',
+  batchErrors: 'Nicht generierte Artikel (die ersten {n})',
   batchEnded: 'Beendet {time}.',
   batchPause: 'Anhalten',
   batchResume: 'Fortsetzen',

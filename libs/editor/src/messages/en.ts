@@ -238,7 +238,7 @@ export const en = {
   batchEstimate: 'Estimate',
   batchReserved: 'Reserved',
   batchCharged: 'Charged',
-  batchErrors: 'First errors ({n})',
+  batchErrors: 'Items not generated (the first {n})',
   batchEnded: 'Ended {time}.',
   batchPause: 'Pause',
   batchResume: 'Resume',

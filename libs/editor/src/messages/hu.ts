@@ -242,7 +242,7 @@ export const hu: Messages = {
   batchEstimate: 'Becslés',
   batchReserved: 'Lefoglalva',
   batchCharged: 'Levonva',
-  batchErrors: 'Az első hibák ({n})',
+  batchErrors: 'Nem generált tételek (az első {n})',
   batchEnded: 'Befejezve: {time}.',
   batchPause: 'Szüneteltetés',
   batchResume: 'Folytatás',

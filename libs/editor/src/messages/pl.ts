@@ -238,7 +238,7 @@ export const pl: Messages = {
   batchEstimate: 'Szacunek',
   batchReserved: 'Zarezerwowane',
   batchCharged: 'Pobrane',
-  batchErrors: 'Pierwsze błędy ({n})',
+  batchErrors: 'Niewygenerowane pozycje (pierwsze {n})',
   batchEnded: 'Zakończono {time}.',
   batchPause: 'Wstrzymaj',
   batchResume: 'Wznów',

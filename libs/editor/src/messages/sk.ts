@@ -234,7 +234,7 @@ export const sk: Messages = {
   batchEstimate: 'Odhad',
   batchReserved: 'Rezervované',
   batchCharged: 'Účtované',
-  batchErrors: 'Prvé chyby ({n})',
+  batchErrors: 'Nevygenerované položky (prvých {n})',
   batchEnded: 'Skončilo {time}.',
   batchPause: 'Pozastaviť',
   batchResume: 'Pokračovať',

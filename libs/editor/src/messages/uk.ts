@@ -238,7 +238,7 @@ export const uk: Messages = {
   batchEstimate: 'Оцінка',
   batchReserved: 'Зарезервовано',
   batchCharged: 'Списано',
-  batchErrors: 'Перші помилки ({n})',
+  batchErrors: 'Не згенеровані позиції (перші {n})',
   batchEnded: 'Завершено {time}.',
   batchPause: 'Призупинити',
   batchResume: 'Продовжити',
