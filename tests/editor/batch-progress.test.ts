@@ -26,6 +26,10 @@ interface Fake {
   step: number;
   /** Reads to refuse with 503 before answering again. */
   failReads: number;
+  /** While set, a read answers the batch as it was when asked, once this settles. */
+  hold: Promise<void> | null;
+  /** Reads asked while held. */
+  held: number;
   /** Every request: method, path, when (ms) and whether it was refused as busy. */
   log: Array<{ method: string; path: string; at: number; refused?: boolean }>;
 }
@@ -115,7 +119,11 @@ async function startFake(fake: Fake): Promise<{ server: Server; origin: string }
     if (!b) return send(res, 404, { error: 'Batch not found', code: 'not_found' });
     if (req.method === 'GET') {
       advance(b, fake.step);
-      return send(res, 200, b);
+      if (!fake.hold) return send(res, 200, b);
+      const asked = structuredClone(b);
+      fake.held++;
+      void fake.hold.then(() => send(res, 200, asked));
+      return;
     }
     if (b.status === 'finished' || b.status === 'cancelled')
       return send(res, 409, { error: 'The batch is over', code: 'batch_finished' });
@@ -154,7 +162,7 @@ ccs-batch-progress { display: block; background: #fff; border: 1px solid #e5e7eb
 </script></body></html>`;
 }
 
-const fake: Fake = { batches: [], step: 0, failReads: 0, log: [] };
+const fake: Fake = { batches: [], step: 0, failReads: 0, hold: null, held: 0, log: [] };
 let server: { server: Server; origin: string };
 let browser: Browser;
 
@@ -171,6 +179,8 @@ beforeEach(() => {
   fake.batches = [];
   fake.step = 0;
   fake.failReads = 0;
+  fake.hold = null;
+  fake.held = 0;
   fake.log = [];
 });
 
@@ -367,6 +377,29 @@ describe('<ccs-batch-progress>', () => {
     expect(await inRoot(page, `root.querySelector('[role=status]').textContent`)).toBe('Cancelled.');
     expect(await inRoot(page, `root.querySelectorAll('button').length`)).toBe(0);
     await shot(page, 'batch-cancelled-390');
+    await page.close();
+  });
+
+  test('when a read asked before a pause answers after it, then the paused state stays shown', async () => {
+    fake.batches = [batch(6, 10)];
+    const page = await open({ batch: '6', interval: '100' });
+    await waitInRoot(page, `root.querySelector('button[data-toggle]')`);
+    let release!: () => void;
+    fake.hold = new Promise<void>((resolve) => (release = resolve));
+    while (fake.held === 0) await new Promise((r) => setTimeout(r, 20));
+    // The read is on its way with the running batch; the pause answers first.
+    await page.locator('ccs-batch-progress button[data-toggle]').click();
+    await waitInRoot(page, `root.querySelector('.badge').textContent === 'Paused'`);
+    fake.hold = null;
+    release();
+    // The old answer is drawn over nothing; a read after it says paused too.
+    const reads6 = reads(6).length;
+    while (reads(6).length < reads6 + 2) await new Promise((r) => setTimeout(r, 20));
+    expect(await inRoot(page, `root.querySelector('.badge').textContent`)).toBe('Paused');
+    expect((await events(page, 'ccs-batch-progress')).map((e) => e.detail.status)).toEqual([
+      'running',
+      'paused',
+    ]);
     await page.close();
   });
 
