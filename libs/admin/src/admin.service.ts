@@ -22,6 +22,16 @@ import {
   type EventType,
 } from '@catalogue/db';
 import {
+  cancelBatch,
+  getBatch,
+  listBatches,
+  pauseBatch,
+  resumeBatch,
+  type BatchDeps,
+  type BatchView,
+} from '@catalogue/generation';
+import { HttpError } from '@catalogue/http';
+import {
   enableWebhook,
   listWebhooks,
   presentWebhook,
@@ -120,6 +130,12 @@ export interface AdminOptions {
    * forgets at once (libs/http auth-cache.ts). Without it the caches expire (AUTH_CACHE_TTL_MS).
    */
   authChanged?: (table: AuthTable) => Promise<void>;
+  /**
+   * What a bulk generation's resume needs to let the batch go on at once (a step in the
+   * `generate` queue); the other batch commands use only the database. Without it a resumed
+   * batch goes on at the sweeper's next look.
+   */
+  batches?: () => Omit<BatchDeps, 'db'>;
 }
 
 /**
@@ -137,6 +153,30 @@ async function webhookCall<T>(work: () => Promise<T>): Promise<T> {
     throw err;
   }
 }
+
+/** The rules' refusals (404 unknown batch, 409 ended) as the operator's mistakes. */
+async function batchCall<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (err) {
+    if (err instanceof HttpError && err.status < 500) throw new AdminError(err.message);
+    throw err;
+  }
+}
+
+/**
+ * Without Redis (`AdminOptions.batches`): a resume commits and its step is left to the sweeper;
+ * the queue is never reached because the enqueue fails at once.
+ */
+const offlineBatchDeps: Omit<BatchDeps, 'db'> = {
+  queues: new Proxy({} as BatchDeps['queues'], {
+    get: () => {
+      throw new Error('no queue connection');
+    },
+  }),
+  logger: { warn: () => undefined } as unknown as BatchDeps['logger'],
+  maxResearchUrls: 0,
+};
 
 export function adminService(db: Knex, options: AdminOptions = {}) {
   const webhookEgress = options.webhookEgress ?? {};
@@ -307,6 +347,21 @@ export function adminService(db: Knex, options: AdminOptions = {}) {
         throw new AdminError(`${type} ${externalId} of eshop ${eshopId} not found`);
       }
       return { eshop_id: eshopId, type, external_id: externalId, status };
+    },
+
+    /** Bulk generations, as both APIs answer them (libs/generation): one, or the newest 50. */
+    async batches(eshopId: number, batchId?: number): Promise<BatchView | { batches: BatchView[] }> {
+      await requireEshop(db, eshopId);
+      if (batchId === undefined) return listBatches(db, eshopId);
+      return batchCall(() => getBatch(db, eshopId, batchId));
+    },
+
+    /** Pauses, resumes or cancels a bulk generation with the APIs' rules. */
+    async actOnBatch(eshopId: number, batchId: number, action: 'pause' | 'resume' | 'cancel'): Promise<BatchView> {
+      await requireEshop(db, eshopId);
+      const deps: BatchDeps = { db, ...(options.batches?.() ?? offlineBatchDeps) };
+      const act = { pause: pauseBatch, resume: resumeBatch, cancel: cancelBatch }[action];
+      return batchCall(() => act(deps, eshopId, batchId));
     },
 
     async credits(

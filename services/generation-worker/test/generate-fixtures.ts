@@ -15,7 +15,7 @@ import {
   type GenerationJob,
   type WlEntityType,
 } from '@catalogue/db';
-import type { JobPayloads } from '@catalogue/queue';
+import type { GeneratePayload, JobPayloads } from '@catalogue/queue';
 import { makeEshop, testConfig } from '@catalogue/testing';
 import { buildDeps, closeDeps, type Deps } from '../src/deps';
 import { instrumentProvider } from '../src/metrics';
@@ -122,7 +122,7 @@ export async function shop(
   return created.eshop.id;
 }
 
-export const payload = (job: GenerationJob): JobPayloads['generate'] => ({
+export const payload = (job: GenerationJob): GeneratePayload => ({
   eshop_id: job.eshopId,
   job_id: job.id,
 });

@@ -3,6 +3,7 @@
 import { Command, CommanderError, type Argument, type Help } from 'commander';
 import { AdminError, type AdminService } from '../admin.service';
 import { authCacheCommands } from './auth-cache';
+import { batchCommands } from './batch';
 import { creditCommands } from './credit';
 import { eshopCommands } from './eshop';
 import { itemCommands } from './item';
@@ -17,6 +18,7 @@ const GROUPS: readonly CommandGroup[] = [
   originCommands,
   authCacheCommands,
   creditCommands,
+  batchCommands,
   itemCommands,
   webhookCommands,
 ];

@@ -360,8 +360,8 @@ export const generationBatchesRepository = {
 
   /**
    * The settlement of generation job `jobId`, told to its batch item in the settlement's
-   * transaction: the item ends (`done` when charged for what it wrote, else `failed` with the
-   * job's error), and the batch gives back what the item held and counts what it was charged.
+   * transaction: the item ends (`done` when its job is done or was charged, else `failed` with
+   * the job's error) and keeps what the ledger charged, and the batch gives back what the item held and counts what it was charged.
    * Once per item: only a running item of that job changes. Returns the batch id, or undefined
    * when the job is no batch's item (or its settlement was told before).
    */
@@ -374,10 +374,15 @@ export const generationBatchesRepository = {
     const [item] = (await trx('generation_batch_items as i')
       .where({ 'i.eshop_id': eshopId, 'i.job_id': jobId, 'i.status': 'running' })
       .update({
-        status: trx.raw(`case when j.status = 'done' then 'done' else 'failed' end`),
-        charged: trx.raw(`case when j.status = 'done' then ? else 0 end`, [charged]),
-        error_code: trx.raw(`case when j.status = 'done' then null else 'generation_failed' end`),
-        error_message: trx.raw(`case when j.status = 'done' then null else j.error_message end`),
+        // What the ledger charged, always: the batch's charge is the sum of its items' charges.
+        status: trx.raw(`case when j.status = 'done' or ? > 0 then 'done' else 'failed' end`, [charged]),
+        charged,
+        error_code: trx.raw(`case when j.status = 'done' or ? > 0 then null else 'generation_failed' end`, [
+          charged,
+        ]),
+        error_message: trx.raw(`case when j.status = 'done' or ? > 0 then null else j.error_message end`, [
+          charged,
+        ]),
         updated_at: trx.fn.now(6),
       })
       .updateFrom('generation_jobs as j')

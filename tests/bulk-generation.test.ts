@@ -1,0 +1,364 @@
+// Bulk generation end to end (beyond the specification): the catalogue API starts a batch from
+// a dry run's estimate, the real generation worker (builtin provider) runs each item as a single
+// generation, the credit-service settles each; pause, resume and cancel act through both APIs;
+// the budget and each item's one charge hold in the database. Attackers and faults first.
+import { creditsRepository, eventsRepository, type Knex } from '@catalogue/db';
+import { stepBatch } from '@catalogue/generation';
+import { eventually, makeEshop } from '@catalogue/testing';
+import { sweepStaleWork } from '../services/generation-worker/src/services/sweep.service';
+import { settleReservation } from '@catalogue/credits';
+import { shopCallers, useFullStack } from './full-stack';
+
+const PREFIX = `${process.env.TEST_QUEUE_PREFIX}-bulk-generation`;
+const ORIGIN = 'https://admin.bulk-shop.test';
+/** Items of the regular runs; BULK_ITEMS=10000 runs the same journey at full size. */
+const ITEMS = Number(process.env.BULK_ITEMS ?? 40);
+const LONG = Math.max(60_000, ITEMS * 40);
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- answers are read field by field
+type Body = any;
+
+/** Realistic catalogue items written straight to the table (an import would render them too). */
+async function seedProducts(db: Knex, eshopId: number, count: number, prefix = 'P'): Promise<string[]> {
+  const ids = Array.from({ length: count }, (_, i) => `${prefix}-${i + 1}`);
+  for (let i = 0; i < ids.length; i += 1_000) {
+    await db('products').insert(
+      ids.slice(i, i + 1_000).map((id, j) => ({
+        eshop_id: eshopId,
+        external_id: id,
+        name: JSON.stringify({ cs: `Bunda ${i + j + 1}`, en: `Jacket ${i + j + 1}` }),
+        description: JSON.stringify({
+          cs: '<p>Husí peří 800 cuin, 320 g, voděodolný povrch.</p>',
+          en: '<p>800-fill goose down, 320 g, water-repellent shell.</p>',
+        }),
+        categories_ids: JSON.stringify(['C-1']),
+      })),
+    );
+  }
+  return ids;
+}
+
+describe('bulk generation', () => {
+  const stack = useFullStack(PREFIX);
+  const { wl, catalogue } = stack;
+  const db = () => wl.deps.db;
+
+  async function shop(credits = 1_000_000, count = ITEMS) {
+    const made = await makeEshop(db(), { origins: [ORIGIN], languages: ['default', 'cs', 'en'], credits });
+    const callers = shopCallers({ wl: wl.url, catalogue: catalogue.url }, made, ORIGIN);
+    const ids = await seedProducts(db(), made.eshop.id, count);
+    const designs = (await callers.host('GET', '/design?type=product')).body.data as Body[];
+    const design = designs.find((d) => d.name === 'Classic product')!.id as number;
+    return { ...callers, eshopId: made.eshop.id, ids, design, apiToken: made.apiToken };
+  }
+
+  const batchRows = (eshopId: number) => db()('generation_batches').where({ eshop_id: eshopId });
+  const ledger = (eshopId: number) =>
+    db()('credit_ledger').where({ eshop_id: eshopId }).whereNotNull('job_id').select('job_id', 'kind', 'amount');
+
+  /** Every item charged at most once, the batch's charge = the ledger's, the account's holds released. */
+  async function expectExactlyOnce(eshopId: number, batchId: number) {
+    const rows = await ledger(eshopId);
+    const charges = rows.filter((r: Body) => r.kind === 'charge');
+    expect(new Set(charges.map((r: Body) => r.job_id)).size).toBe(charges.length);
+    const batch = (await batchRows(eshopId).where({ id: batchId }).first()) as Body;
+    const charged = charges.reduce((sum: number, r: Body) => sum - Number(r.amount), 0);
+    expect(Number(batch.charged)).toBe(charged);
+    expect(Number(batch.reserved) + Number(batch.charged)).toBeLessThanOrEqual(Number(batch.budget));
+    const items = await db()('generation_batch_items').where({ eshop_id: eshopId, batch_id: batchId });
+    expect(items.reduce((s: number, i: Body) => s + i.charged, 0)).toBe(charged);
+    return { batch, charged };
+  }
+
+  async function waitEnded(get: () => Promise<Body>, timeout = LONG): Promise<Body> {
+    let view: Body;
+    await eventually(async () => {
+      view = await get();
+      expect(view.finished_at).not.toBeNull();
+    }, timeout);
+    return view!;
+  }
+
+  describe('attackers and wrong shapes (nothing written)', () => {
+    test('when the body is of the wrong shape or the budget is 0, negative, a string or huge, then 422 and no batch', async () => {
+      const s = await shop(1_000, 3);
+      const good = { entity_type: 'product', ids: s.ids, design_id: s.design, languages: ['cs'], budget: 100 };
+      const bad: [Record<string, unknown>, string][] = [
+        [{ ...good, budget: 0 }, 'budget'],
+        [{ ...good, budget: -5 }, 'budget'],
+        [{ ...good, budget: '100' }, 'budget'],
+        [{ ...good, budget: 1e15 }, 'budget'],
+        [{ ...good, budget: 1.5 }, 'budget'],
+        [{ ...good, languages: [] }, 'languages'],
+        [{ ...good, languages: ['cs', 'cs'] }, 'languages'],
+        [{ ...good, languages: ['xx'] }, 'languages'],
+        [{ ...good, entity_type: 'page' }, 'entity_type'],
+        [{ ...good, ids: undefined }, ''],
+        [{ ...good, filter: { without_content: true } }, 'ids'],
+        [{ ...good, ids: [] }, 'ids'],
+        [{ ...good, ids: ['a\u0000b'] }, 'ids'],
+        [{ ...good, ids: Array.from({ length: 10_001 }, (_, i) => `X${i}`) }, 'ids'],
+        [{ ...good, ids: undefined, filter: {} }, 'filter'],
+        [{ ...good, ids: undefined, filter: { changed_since: 'yesterday' } }, 'filter.changed_since'],
+        [{ ...good, design_id: 'x' }, 'design_id'],
+        [{ ...good, surprise: 1 }, 'surprise'],
+      ];
+      for (const [body, field] of bad) {
+        const res = await s.backOffice('POST', '/api/v2/rest/generation-batches', body);
+        expect([res.status, res.body.code]).toEqual([422, 'validation_failed']);
+        if (field) expect(Object.keys(res.body.errors).join(' ')).toContain(field);
+      }
+      // Another eshop's items are not this eshop's: named, refused.
+      const other = await shop(1_000, 2);
+      const theirs = await s.backOffice('POST', '/api/v2/rest/generation-batches', {
+        ...good,
+        ids: [...s.ids, other.ids[0]!.replace('P-', 'Q-')],
+      });
+      expect([theirs.status, theirs.body.code]).toEqual([422, 'validation_failed']);
+      const tooSmall = await s.backOffice('POST', '/api/v2/rest/generation-batches', { ...good, budget: 1 });
+      expect([tooSmall.status, tooSmall.body.code]).toEqual([422, 'budget_below_estimate']);
+      const empty = await s.backOffice('POST', '/api/v2/rest/generation-batches', {
+        ...good,
+        ids: undefined,
+        filter: { category_id: 'nothing-here' },
+      });
+      expect([empty.status, empty.body.code]).toEqual([422, 'selection_empty']);
+      expect(await batchRows(s.eshopId)).toHaveLength(0);
+      expect(await ledger(s.eshopId)).toHaveLength(0);
+    });
+
+    test("when another eshop's batch id is read, paused, resumed or cancelled through either API, then 404 and it is unchanged", async () => {
+      const owner = await shop(10_000, 2);
+      const started = await owner.backOffice('POST', '/api/v2/rest/generation-batches', {
+        entity_type: 'product',
+        ids: owner.ids,
+        design_id: owner.design,
+        languages: ['cs'],
+        budget: 1_000,
+      });
+      expect(started.status).toBe(201);
+      const id = started.body.id as number;
+      await waitEnded(async () => (await owner.backOffice('GET', `/api/v2/rest/generation-batches/${id}`)).body);
+      const before = await batchRows(owner.eshopId).where({ id }).first();
+      const attacker = await shop(10_000, 1);
+      for (const path of ['', '/pause', '/resume', '/cancel']) {
+        const method = path ? 'POST' : 'GET';
+        const viaApi = await attacker.backOffice(method, `/api/v2/rest/generation-batches/${id}${path}`);
+        expect([viaApi.status, viaApi.body.code]).toEqual([404, 'not_found']);
+        const viaHost = await attacker.host(method, `/generation-batch/${id}${path}`);
+        expect([viaHost.status, viaHost.body.code]).toEqual([404, 'not_found']);
+      }
+      expect((await attacker.backOffice('GET', '/api/v2/rest/generation-batches')).body.batches).toEqual([]);
+      expect(await batchRows(owner.eshopId).where({ id }).first()).toEqual(before);
+    });
+
+    test('when a dry run is asked, then it answers the size and the exact estimate and writes nothing', async () => {
+      const s = await shop(1_000_000, 5);
+      const body = { entity_type: 'product', ids: s.ids, design_id: s.design, languages: ['cs', 'en'], budget: 50 };
+      const dry = await s.backOffice('POST', '/api/v2/rest/generation-batches', { ...body, dry_run: true });
+      expect(dry.status).toBe(200);
+      expect(await batchRows(s.eshopId)).toHaveLength(0);
+      expect(await db()('wl_entities').where({ eshop_id: s.eshopId })).toHaveLength(0);
+      // The single generation's own pre-check prices one item the same.
+      const registered = await s.host('POST', '/register-entity', { entity_id: s.ids[0], type: 'product' });
+      expect(registered.status).toBe(201);
+      const single = await s.host('POST', `/content/${s.ids[0]}/type/product/generate/check`, {
+        design_id: s.design,
+        lang: 'cs',
+      });
+      expect(single.status).toBe(200);
+      expect(dry.body).toEqual({
+        dry_run: true,
+        items: 10,
+        estimate: { credits: 10 * single.body.data.estimated_cost, per_item: single.body.data.estimated_cost },
+        within_budget: 10 * single.body.data.estimated_cost <= 50,
+      });
+    });
+
+    test('when a start is sent twice with one Idempotency-Key, then one batch is made and both answers name it', async () => {
+      const s = await shop(1_000_000, 3);
+      const body = { entity_type: 'product', ids: s.ids, design_id: s.design, languages: ['cs'], budget: 500 };
+      const send = async () => {
+        const res = await fetch(`${catalogue.url}/api/v2/rest/generation-batches`, {
+          method: 'POST',
+          headers: {
+            Authorization: `Bearer ${s.apiToken}`,
+            'Content-Type': 'application/json',
+            'Idempotency-Key': `bulk-${s.eshopId}`,
+          },
+          body: JSON.stringify(body),
+        });
+        return { status: res.status, replayed: res.headers.get('idempotent-replayed'), body: (await res.json()) as Body };
+      };
+      const first = await send();
+      const second = await send();
+      expect(first.status).toBe(201);
+      expect([second.status, second.body.id]).toEqual([201, first.body.id]);
+      expect(second.replayed).toBe('true');
+      expect(await batchRows(s.eshopId)).toHaveLength(1);
+      await waitEnded(async () => (await s.backOffice('GET', `/api/v2/rest/generation-batches/${first.body.id}`)).body);
+      await expectExactlyOnce(s.eshopId, first.body.id);
+    });
+  });
+
+  test('a batch started from a dry run is paused, resumed and finishes: every item charged once, within budget, one event', async () => {
+    const s = await shop();
+    const body = { entity_type: 'product', filter: { category_id: 'C-1' }, design_id: s.design, languages: ['cs'] };
+    const dry = await s.backOffice('POST', '/api/v2/rest/generation-batches', { ...body, budget: 1, dry_run: true });
+    expect(dry.body.items).toBe(ITEMS);
+    const budget = dry.body.estimate.credits as number;
+    const started = await s.backOffice('POST', '/api/v2/rest/generation-batches', { ...body, budget });
+    expect(started.status).toBe(201);
+    const id = started.body.id as number;
+    expect(started.body.counts).toMatchObject({ total: ITEMS, queued: ITEMS });
+    expect(started.body.credits).toEqual({ budget, estimate: budget, reserved: 0, charged: 0 });
+
+    // Paused from the host page: items under way end, nothing else starts.
+    const paused = await s.host('POST', `/generation-batch/${id}/pause`);
+    expect([paused.status, paused.body.status]).toEqual([200, 'paused']);
+    let view: Body;
+    await eventually(async () => {
+      view = (await s.host('GET', `/generation-batch/${id}`)).body;
+      expect(view.counts.running).toBe(0);
+    }, LONG);
+    // A step of a paused batch starts nothing, however it arrives.
+    expect(await stepBatch({ ...stack.worker, maxResearchUrls: 0 }, s.eshopId, id)).toBe(0);
+    expect((await s.host('GET', `/generation-batch/${id}`)).body.counts).toEqual(view!.counts);
+    expect(view!.credits.reserved).toBe(0);
+
+    const resumed = await s.backOffice('POST', `/api/v2/rest/generation-batches/${id}/resume`);
+    expect([resumed.status, resumed.body.status]).toEqual([200, 'running']);
+    const ended = await waitEnded(async () => (await s.backOffice('GET', `/api/v2/rest/generation-batches/${id}`)).body);
+    expect(ended.status).toBe('finished');
+    expect(ended.counts).toEqual({ total: ITEMS, queued: 0, running: 0, done: ITEMS, failed: 0, left_out: 0 });
+    expect(ended.credits.reserved).toBe(0);
+    const { charged } = await expectExactlyOnce(s.eshopId, id);
+    expect(ended.credits.charged).toBe(charged);
+    expect(charged).toBeLessThanOrEqual(budget);
+    const account = await creditsRepository.getAccount(db(), s.eshopId);
+    expect([account.balance, account.reserved]).toEqual([1_000_000 - charged, 0]);
+    const events = (await eventsRepository.listAfter(db(), s.eshopId, 0, 100_000)).filter(
+      (e) => e.type === 'generation.batch_finished',
+    );
+    expect(events.map((e) => e.data)).toEqual([
+      { batch_id: id, status: 'finished', counts: ended.counts, credits: { budget, reserved: 0, charged } },
+    ]);
+    // Over: no further change.
+    for (const action of ['pause', 'resume', 'cancel']) {
+      const res = await s.host('POST', `/generation-batch/${id}/${action}`);
+      expect([res.status, res.body.code]).toEqual([409, 'batch_finished']);
+    }
+    // The list shows it, newest first, the same from both APIs.
+    const fromApi = (await s.backOffice('GET', '/api/v2/rest/generation-batches')).body;
+    const fromHost = (await s.host('GET', '/generation-batch')).body;
+    expect(fromApi).toEqual(fromHost);
+    expect(fromApi.batches[0]).toEqual(ended);
+  }, LONG * 3);
+
+  test('when a batch is cancelled (concurrently with pauses), then nothing more starts, its reservations are released and it ends cancelled', async () => {
+    const s = await shop();
+    const started = await s.backOffice('POST', '/api/v2/rest/generation-batches', {
+      entity_type: 'product',
+      ids: s.ids,
+      design_id: s.design,
+      languages: ['cs', 'en'],
+      budget: 1_000_000,
+    });
+    const id = started.body.id as number;
+    const answers = await Promise.all([
+      s.host('POST', `/generation-batch/${id}/pause`),
+      s.backOffice('POST', `/api/v2/rest/generation-batches/${id}/cancel`),
+      s.host('POST', `/generation-batch/${id}/cancel`),
+      s.backOffice('POST', `/api/v2/rest/generation-batches/${id}/pause`),
+    ]);
+    for (const a of answers) expect([200, 409]).toContain(a.status);
+    expect(answers.filter((a) => a.status === 200 && a.body.status === 'cancelled')).toHaveLength(1);
+    const ended = await waitEnded(async () => (await s.host('GET', `/generation-batch/${id}`)).body);
+    expect(ended.status).toBe('cancelled');
+    expect(ended.counts.queued + ended.counts.running).toBe(0);
+    expect(ended.counts.left_out).toBeGreaterThan(0);
+    expect(ended.credits.reserved).toBe(0);
+    expect(ended.errors[0]).toMatchObject({ code: 'cancelled' });
+    await expectExactlyOnce(s.eshopId, id);
+    expect((await creditsRepository.getAccount(db(), s.eshopId)).reserved).toBe(0);
+  }, LONG * 2);
+
+  test('when the budget covers only some items, then the rest are left out uncharged and reserved + charged never exceeds it', async () => {
+    const s = await shop(1_000_000, 12);
+    const body = { entity_type: 'product', ids: s.ids, design_id: s.design, languages: ['cs'] };
+    const dry = await s.backOffice('POST', '/api/v2/rest/generation-batches', { ...body, budget: 1, dry_run: true });
+    const perItem = dry.body.estimate.per_item as number;
+    const budget = perItem * 5 + perItem - 1;
+    const started = await s.backOffice('POST', '/api/v2/rest/generation-batches', { ...body, budget });
+    const ended = await waitEnded(async () =>
+      (await s.backOffice('GET', `/api/v2/rest/generation-batches/${started.body.id}`)).body,
+    );
+    expect(ended.status).toBe('finished');
+    expect(ended.counts.done).toBeGreaterThanOrEqual(5);
+    expect(ended.counts.left_out).toBe(12 - ended.counts.done);
+    expect(ended.errors.every((e: Body) => e.code === 'budget_exceeded')).toBe(true);
+    const { charged } = await expectExactlyOnce(s.eshopId, started.body.id);
+    expect(charged).toBeLessThanOrEqual(budget);
+  }, LONG);
+
+  test('the database refuses a batch holding more than its budget, and a second item of one job', async () => {
+    const s = await shop(1_000, 1);
+    const [batch] = await db()('generation_batches')
+      .insert({ eshop_id: s.eshopId, entity_type: 'product', languages: ['cs'], budget: 10, estimate: 10 })
+      .returning('id');
+    await expect(
+      db()('generation_batches').where({ id: batch!.id }).update({ reserved: 6, charged: 5 }),
+    ).rejects.toMatchObject({ constraint: 'generation_batches_within_budget' });
+    await expect(
+      db()('generation_batches').where({ id: batch!.id }).update({ reserved: -1 }),
+    ).rejects.toMatchObject({ constraint: 'generation_batches_within_budget' });
+    await expect(
+      db()('generation_batches').insert({
+        eshop_id: s.eshopId,
+        entity_type: 'product',
+        languages: ['cs'],
+        budget: 0,
+        estimate: 0,
+      }),
+    ).rejects.toMatchObject({ constraint: 'generation_batches_budget_positive' });
+  });
+
+  test('when Redis lost the steps and jobs mid-batch and a worker died holding an item, then the sweep finishes it, each item charged once', async () => {
+    const s = await shop(1_000_000, 6);
+    const started = await s.backOffice('POST', '/api/v2/rest/generation-batches', {
+      entity_type: 'product',
+      ids: s.ids,
+      design_id: s.design,
+      languages: ['cs'],
+      budget: 1_000_000,
+    });
+    const id = started.body.id as number;
+    await eventually(async () => {
+      const v = (await s.backOffice('GET', `/api/v2/rest/generation-batches/${id}`)).body;
+      expect(v.counts.done).toBeGreaterThan(0);
+    }, LONG);
+    // A settlement delivered again after its commit (a crash before the ack) charges nothing more.
+    const [doneItem] = await db()('generation_batch_items')
+      .where({ eshop_id: s.eshopId, batch_id: id, status: 'done' })
+      .select('job_id');
+    const again = await db().transaction((trx) => settleReservation(trx, s.eshopId, Number(doneItem!.job_id), 999));
+    expect(again.outcome).toBe('duplicate');
+    // Everything queued is lost, as when Redis restarts empty; a job a dead worker held is running.
+    await stack.worker.queues.generate.obliterate({ force: true });
+    await stack.worker.queues['credit-settlement'].obliterate({ force: true });
+    await db()('generation_jobs')
+      .where({ eshop_id: s.eshopId, status: 'pending' })
+      .limit(1)
+      .update({ status: 'running' });
+    await eventually(async () => {
+      await sweepStaleWork(stack.worker, { afterRedisLoss: true });
+      const v = (await s.backOffice('GET', `/api/v2/rest/generation-batches/${id}`)).body;
+      expect(v.finished_at).not.toBeNull();
+    }, LONG);
+    const ended = (await s.backOffice('GET', `/api/v2/rest/generation-batches/${id}`)).body;
+    expect(ended.counts.queued + ended.counts.running).toBe(0);
+    expect(ended.credits.reserved).toBe(0);
+    await expectExactlyOnce(s.eshopId, id);
+    expect((await creditsRepository.getAccount(db(), s.eshopId)).reserved).toBe(0);
+  }, LONG * 2);
+});
