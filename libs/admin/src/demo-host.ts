@@ -1,4 +1,4 @@
-import { createServer, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 
 export interface DemoHostOptions {
   port: number;
@@ -10,6 +10,20 @@ export interface DemoHostOptions {
   /** The title per language (`entity-titles`); without it and `entityTitle`, the demo product's. */
   entityTitles?: Record<string, string>;
   uiLang?: string;
+  /** The bulk generation form and its progress panel (shown only when given). */
+  bulk?: DemoBulkOptions;
+}
+
+/**
+ * What the demo page's "Generate for the whole catalogue" form needs: this server calls the
+ * catalogue API with the eshop's API token, which stays here (the page never sees it).
+ */
+export interface DemoBulkOptions {
+  /** Where catalogue-api answers, as this server reaches it. */
+  catalogueApi: string;
+  apiToken: string;
+  /** The content languages offered (the eshop's active ones). */
+  languages: string[];
 }
 
 /** The demo product's title in the demo eshop's languages (a cs generation writes from cs text). */
@@ -37,22 +51,35 @@ export function demoHostPage(opts: DemoHostOptions): string {
   header, main { max-width: 64rem; margin: 0 auto; padding: 1rem; }
   header { border-bottom: 1px solid #e5e7eb; }
   ccs-editor { display: block; background: #fff; border: 1px solid #e5e7eb; border-radius: 8px; padding: 1rem; min-height: 12rem; }
+  #bulk { background: #fff; border: 1px solid #e5e7eb; border-radius: 8px; padding: 1rem; margin: 1rem 0; }
+  #bulk h2 { margin-top: 0; }
+  #bulk form { display: flex; flex-wrap: wrap; gap: 0.75rem 1.25rem; align-items: end; }
+  #bulk fieldset { border: 0; padding: 0; margin: 0; display: flex; gap: 0.75rem; flex-wrap: wrap; }
+  #bulk legend { font-weight: 600; margin-bottom: 0.25rem; }
+  #bulk label { display: inline-flex; gap: 0.4rem; align-items: center; }
+  #bulk input[type=number] { width: 8rem; font: inherit; padding: 0.35rem 0.5rem; }
+  #bulk button { font: inherit; min-height: 2.75rem; padding: 0.25rem 0.9rem; border-radius: 6px; border: 1px solid #1d4ed8; background: #fff; color: #1d4ed8; cursor: pointer; }
+  #bulk button.primary { background: #1d4ed8; color: #fff; }
+  #bulk button:focus-visible, #bulk input:focus-visible { outline: 3px solid #1d4ed8; outline-offset: 2px; }
+  #bulk-said { min-height: 1.5rem; }
+  ccs-batch-progress { display: block; margin-top: 1rem; border-top: 1px solid #e5e7eb; padding-top: 1rem; }
   #events { font: 0.8rem ui-monospace, monospace; max-height: 10rem; overflow: auto; background: #111827; color: #e5e7eb; padding: 0.5rem; border-radius: 6px; overflow-wrap: anywhere; }
 </style>
 <script type="module" src="${a(opts.apiBase)}/editor/v1/ccs-editor.js"></script>
-</head>
+${opts.bulk ? `<script type="module" src="${a(opts.apiBase)}/editor/v1/ccs-batch-progress.js"></script>\n` : ''}</head>
 <body>
 <header><h1>Demo eshop admin</h1><p>Product <strong>${a(opts.entityTitle ?? 'Trail shoe')}</strong>: its description, edited with the embedded content editor.</p></header>
 <main>
 <ccs-editor api-base="${a(opts.apiBase)}" token="${a(opts.whiteLabelToken)}" entity-id="${a(opts.entityId ?? 'DEMO-1')}"
   entity-type="product" entity-title="${a(opts.entityTitle ?? 'Trail shoe')}"
   ${titles ? `entity-titles="${a(JSON.stringify(titles))}" ` : ''}ui-lang="${a(opts.uiLang ?? 'en')}"></ccs-editor>
+${opts.bulk ? bulkSection(opts, opts.bulk) : ''}
 <h2>Events the host page received</h2>
 <ol id="events" aria-live="off"></ol>
 </main>
 <script>
   window.ccsEvents = [];
-  for (const name of ['ccs-ready', 'ccs-change', 'ccs-dirty', 'ccs-generation', 'ccs-published', 'ccs-draft-discarded', 'ccs-error']) {
+  for (const name of ['ccs-ready', 'ccs-change', 'ccs-dirty', 'ccs-generation', 'ccs-published', 'ccs-draft-discarded', 'ccs-error', 'ccs-batch-progress', 'ccs-batch-finished']) {
     document.addEventListener(name, (e) => {
       window.ccsEvents.push({ name, detail: e.detail });
       const li = document.createElement('li');
@@ -66,21 +93,152 @@ export function demoHostPage(opts: DemoHostOptions): string {
 `;
 }
 
-/** Serves the demo host page on `port` (every path answers the page). */
-export function startDemoHost(opts: DemoHostOptions): Promise<Server> {
+/**
+ * The demo host page's server: the page on every path, and (with `bulk`) the form's two calls,
+ * `POST /bulk/estimate` and `POST /bulk/start`.
+ */
+export function demoHostHandler(opts: DemoHostOptions): (req: IncomingMessage, res: ServerResponse) => void {
   const page = demoHostPage(opts);
-  const server = createServer((req, res) => {
+  return (req, res) => {
     if (req.url === '/favicon.ico') {
       res.writeHead(204).end();
       return;
     }
+    if (opts.bulk && req.method === 'POST' && (req.url === '/bulk/estimate' || req.url === '/bulk/start')) {
+      void startBulk(req, res, opts.bulk, req.url === '/bulk/estimate');
+      return;
+    }
     res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store' });
     res.end(page);
-  });
+  };
+}
+
+/** Serves the demo host page on `port` (every path answers the page). */
+export function startDemoHost(opts: DemoHostOptions): Promise<Server> {
+  const server = createServer(demoHostHandler(opts));
   return new Promise((resolve, reject) => {
     server.once('error', reject);
     server.listen(opts.port, () => resolve(server));
   });
+}
+
+/** The largest body the bulk form sends. */
+const BULK_BODY_MAX = 4_096;
+
+const json = (res: ServerResponse, status: number, body: unknown): void => {
+  res.writeHead(status, { 'Content-Type': 'application/json', 'Cache-Control': 'no-store' });
+  res.end(JSON.stringify(body));
+};
+
+/**
+ * The form's estimate (a dry run) or start of a bulk generation of the eshop's products, asked
+ * of the catalogue API with the API token kept on this server; its answer (status and body) is
+ * passed on as it is. Only this page's script can ask: the body must be JSON, which a page of
+ * another origin can send only after a preflight this server never answers.
+ */
+async function startBulk(req: IncomingMessage, res: ServerResponse, bulk: DemoBulkOptions, dryRun: boolean) {
+  if (!(req.headers['content-type'] ?? '').startsWith('application/json')) {
+    req.resume();
+    return json(res, 415, { error: 'Send JSON', code: 'unsupported_media_type' });
+  }
+  let text = '';
+  for await (const chunk of req) {
+    text += String(chunk);
+    if (text.length > BULK_BODY_MAX)
+      return json(res, 413, { error: 'Body too large', code: 'payload_too_large' });
+  }
+  let form: { languages?: unknown; budget?: unknown; without_content?: unknown };
+  try {
+    form = JSON.parse(text) as typeof form;
+  } catch {
+    return json(res, 400, { error: 'The body is not JSON', code: 'invalid_json' });
+  }
+  const body = {
+    entity_type: 'product',
+    // Every product, or those no generation has written yet.
+    filter:
+      form.without_content === false ? { changed_since: '1970-01-01T00:00:00Z' } : { without_content: true },
+    languages: form.languages,
+    budget: form.budget,
+    ...(dryRun && { dry_run: true }),
+  };
+  try {
+    const answer = await fetch(`${bulk.catalogueApi}/api/v2/rest/generation-batches`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${bulk.apiToken}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify(body),
+      signal: AbortSignal.timeout(15_000),
+    });
+    res.writeHead(answer.status, { 'Content-Type': 'application/json', 'Cache-Control': 'no-store' });
+    res.end(await answer.text());
+  } catch (err) {
+    json(res, 502, {
+      error: `The catalogue API could not be reached: ${err instanceof Error ? err.message : String(err)}`,
+      code: 'catalogue_unreachable',
+    });
+  }
+}
+
+/**
+ * The "Generate for the whole catalogue" form (a dry run first, then the start, both through
+ * this server) and the progress panel of the eshop's newest batch, with the editor's token.
+ */
+function bulkSection(opts: DemoHostOptions, bulk: DemoBulkOptions): string {
+  const a = (s: string) => escapeAttr(s);
+  const languages = bulk.languages
+    .map((l) => `<label><input type="checkbox" name="languages" value="${a(l)}" checked /> ${a(l)}</label>`)
+    .join('\n    ');
+  return `<section id="bulk" aria-labelledby="bulk-title">
+<h2 id="bulk-title">Generate for the whole catalogue</h2>
+<form id="bulk-form">
+  <fieldset><legend>Languages</legend>
+    ${languages}
+  </fieldset>
+  <label>Budget (credits) <input type="number" name="budget" min="1" step="1" value="100" required /></label>
+  <label><input type="checkbox" name="without_content" checked /> Only products without generated content</label>
+  <button type="submit">Estimate</button>
+</form>
+<p id="bulk-said" role="status"></p>
+<button id="bulk-start" class="primary" type="button" hidden>Start generating</button>
+<ccs-batch-progress api-base="${a(opts.apiBase)}" token="${a(opts.whiteLabelToken)}" ui-lang="${a(opts.uiLang ?? 'en')}"></ccs-batch-progress>
+</section>
+<script>
+  {
+    const form = document.getElementById('bulk-form');
+    const said = document.getElementById('bulk-said');
+    const start = document.getElementById('bulk-start');
+    const panel = document.querySelector('ccs-batch-progress');
+    const asked = () => ({
+      languages: [...form.querySelectorAll('input[name=languages]:checked')].map((i) => i.value),
+      budget: Number(form.elements.budget.value),
+      without_content: form.elements.without_content.checked,
+    });
+    const send = async (path) => {
+      const res = await fetch(path, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(asked()) });
+      return { ok: res.ok, status: res.status, body: await res.json().catch(() => ({})) };
+    };
+    const refused = (r) => (r.body.error || r.body.message || 'The request failed') + ' (' + (r.body.code || r.status) + ')';
+    form.addEventListener('submit', async (e) => {
+      e.preventDefault();
+      start.hidden = true;
+      said.textContent = 'Estimating…';
+      const r = await send('/bulk/estimate');
+      if (!r.ok) { said.textContent = refused(r); return; }
+      const { items, estimate, within_budget } = r.body;
+      said.textContent = items + ' texts to generate (each product in each language), about ' + estimate.credits + ' credits (' + estimate.per_item + ' each)' +
+        (within_budget ? ': within the budget.' : ': over the budget; items past it would be left out.');
+      start.hidden = items === 0;
+    });
+    start.addEventListener('click', async () => {
+      start.hidden = true;
+      said.textContent = 'Starting…';
+      const r = await send('/bulk/start');
+      if (!r.ok) { said.textContent = refused(r); return; }
+      said.textContent = 'Bulk generation #' + r.body.id + ' started.';
+      panel.setAttribute('batch-id', String(r.body.id));
+    });
+  }
+</script>`;
 }
 
 /**

@@ -4,6 +4,12 @@ export { authChangePublisher } from './auth-changes';
 export type { AuthChangePublisher } from './auth-changes';
 export { runCli, USAGE } from './cli-commands';
 export type { CliIo } from './cli-commands';
-export { demoHostPage, LOCAL_WEBHOOK_RECEIVERS, startDemoHost } from './demo-host';
+export {
+  demoHostHandler,
+  demoHostPage,
+  LOCAL_WEBHOOK_RECEIVERS,
+  startDemoHost,
+  type DemoBulkOptions,
+} from './demo-host';
 export { DEMO_PRODUCT, seedDemoProduct } from './demo-seed';
 export type { DemoHostOptions } from './demo-host';

@@ -8,7 +8,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { loadConfigOrExit, type Config } from '@catalogue/config';
+import { loadConfigOrExit, type Config, type Language } from '@catalogue/config';
 import { prepareDatabase } from '@catalogue/content-store';
 import {
   createKnex,
@@ -25,7 +25,7 @@ import { checkDependencies } from './preflight';
 
 const ROOT = join(__dirname, '..', '..', '..');
 /**
- * The demo eshop's white-label token for the demo page (tokens are stored hashed only), in
+ * The demo eshop's white-label token for the demo page and the API token of its server (tokens are stored hashed only), in
  * `.demo/` (DEMO_STATE_DIR: another folder, for the launcher's own test).
  */
 const DEMO_DIR = process.env.DEMO_STATE_DIR || join(ROOT, '.demo');
@@ -55,7 +55,16 @@ function services(config: Config): Service[] {
 
 const say = (text: string) => process.stdout.write(`${text}\n`);
 
-async function prepareLocalDatabase(config: Config): Promise<string | undefined> {
+/** The demo eshop's content languages (`default` is the catalogue's own, not one to generate). */
+const DEMO_LANGUAGES: Language[] = ['default', 'cs', 'sk', 'en', 'de'];
+
+/** The demo page's tokens: the editor's, and the API token its own server calls the catalogue API with. */
+interface DemoTokens {
+  whiteLabelToken: string;
+  apiToken: string;
+}
+
+async function prepareLocalDatabase(config: Config): Promise<DemoTokens | undefined> {
   await ensureDatabase(config.database.url);
   const db = createKnex({ ...config.database, poolMin: 0, poolMax: 2, applicationName: 'catalogue-start' });
   try {
@@ -69,7 +78,7 @@ async function prepareLocalDatabase(config: Config): Promise<string | undefined>
     const licence = new Date(Date.now() + 365 * 24 * 3600 * 1000).toISOString().slice(0, 10);
     const demo = await adminService(db).createEshop({
       name: DEMO_ESHOP,
-      languages: ['default', 'cs', 'sk', 'en', 'de'],
+      languages: DEMO_LANGUAGES,
       origins: [demoOrigin(config), `http://localhost:${config.ports.whiteLabelApi}`],
       credits: 1000,
       enableSiteLink: true,
@@ -90,10 +99,11 @@ async function prepareLocalDatabase(config: Config): Promise<string | undefined>
         '',
       ].join('\n'),
     );
-    await saveDemoToken(demo.whiteLabelToken);
+    const tokens = { whiteLabelToken: demo.whiteLabelToken, apiToken: demo.apiToken };
+    await saveDemoTokens(tokens);
     // The demo page's product, with content to edit (composed from its texts).
     await seedDemoProduct(db, demo.eshop.id);
-    return demo.whiteLabelToken;
+    return tokens;
   } finally {
     await db.destroy();
   }
@@ -116,22 +126,23 @@ async function tokensHint(db: Knex): Promise<string> {
   ].join('\n');
 }
 
-async function saveDemoToken(token: string): Promise<void> {
+async function saveDemoTokens(tokens: DemoTokens): Promise<void> {
   await mkdir(DEMO_DIR, { recursive: true });
-  await writeFile(DEMO_TOKEN_FILE, JSON.stringify({ whiteLabelToken: token }), { mode: 0o600 });
+  await writeFile(DEMO_TOKEN_FILE, JSON.stringify(tokens), { mode: 0o600 });
 }
 
 /**
- * The demo page needs a white-label token of the demo eshop: the one saved when it was made, or
- * (a database from before, a revoked token) a new one. Undefined when there is no demo eshop.
+ * The demo page needs a white-label token of the demo eshop, and its server an API token (the
+ * bulk generation form): the ones saved when it was made, or (a database from before, a revoked
+ * token) new ones. Undefined when there is no demo eshop.
  */
-async function demoToken(db: Knex, origin: string): Promise<string | undefined> {
+async function demoToken(db: Knex, origin: string): Promise<DemoTokens | undefined> {
   const saved = await readFile(DEMO_TOKEN_FILE, 'utf8').then(
-    (text) => (JSON.parse(text) as { whiteLabelToken?: string }).whiteLabelToken,
-    () => undefined,
+    (text) => JSON.parse(text) as Partial<DemoTokens>,
+    () => ({}) as Partial<DemoTokens>,
   );
-  const owner = saved
-    ? await tokensRepository.findEshopByTokenHash(db, 'white-label', hashToken(saved))
+  const owner = saved.whiteLabelToken
+    ? await tokensRepository.findEshopByTokenHash(db, 'white-label', hashToken(saved.whiteLabelToken))
     : undefined;
   const demo = owner ?? (await eshopsRepository.list(db)).find((e) => e.name === DEMO_ESHOP);
   if (!demo) return undefined;
@@ -139,10 +150,22 @@ async function demoToken(db: Knex, origin: string): Promise<string | undefined> 
   await adminService(db).addOrigin(demo.id, origin);
   // A demo eshop made before the demo product was seeded gets it (one it has stays as it is).
   await seedDemoProduct(db, demo.id);
-  if (owner && saved) return saved;
-  const { token } = await adminService(db).createToken(demo.id, 'white-label');
-  await saveDemoToken(token);
-  return token;
+  const apiOwner = saved.apiToken
+    ? await tokensRepository.findEshopByTokenHash(db, 'api', hashToken(saved.apiToken))
+    : undefined;
+  const tokens: DemoTokens = {
+    whiteLabelToken:
+      owner && saved.whiteLabelToken
+        ? saved.whiteLabelToken
+        : (await adminService(db).createToken(demo.id, 'white-label')).token,
+    apiToken:
+      apiOwner?.id === demo.id && saved.apiToken
+        ? saved.apiToken
+        : (await adminService(db).createToken(demo.id, 'api')).token,
+  };
+  if (tokens.whiteLabelToken !== saved.whiteLabelToken || tokens.apiToken !== saved.apiToken)
+    await saveDemoTokens(tokens);
+  return tokens;
 }
 
 /**
@@ -205,7 +228,7 @@ async function main(): Promise<void> {
     process.stderr.write(`Cannot start:\n${problems.map((p) => `- ${p}`).join('\n')}\n`);
     process.exit(1);
   }
-  const demoWhiteLabelToken = await prepareLocalDatabase(config);
+  const demoTokens = await prepareLocalDatabase(config);
 
   const list = services(config);
   const nodeOptions = await imageNodeOptions();
@@ -251,11 +274,17 @@ async function main(): Promise<void> {
   });
 
   if (await waitUntilReady(list)) {
-    const demo = demoWhiteLabelToken
+    const demo = demoTokens
       ? await startDemoHost({
           port: config.ports.demoHost,
           apiBase: `http://localhost:${config.ports.whiteLabelApi}`,
-          whiteLabelToken: demoWhiteLabelToken,
+          whiteLabelToken: demoTokens.whiteLabelToken,
+          // The bulk generation form: this process calls the catalogue API with the API token.
+          bulk: {
+            catalogueApi: `http://127.0.0.1:${config.ports.catalogueApi}`,
+            apiToken: demoTokens.apiToken,
+            languages: DEMO_LANGUAGES.filter((lang) => lang !== 'default'),
+          },
         }).then(
           (server) => {
             process.on('exit', () => server.close());

@@ -128,14 +128,18 @@ export function createKnex(opts: DatabaseOptions): Knex {
         }
       : {}),
   });
-  // Knex leaves a pool it was given open: its destroy() also ends ours.
+  // Knex leaves a pool it was given open: its destroy() also ends ours. Ours first: it refuses
+  // new connections at once and resolves once every connection lent is given back. knex drops
+  // its reference to the pool as soon as its destroy() starts, and a query still running then
+  // (a request its service stopped under) could not give its connection back (knex threw
+  // reading `release` of the pool it had dropped): pool.end() then waited for it forever.
   const destroyKnex = db.destroy.bind(db);
   Object.defineProperty(db, 'destroy', {
     configurable: true,
     value: async (callback?: (err?: unknown) => void) => {
       try {
-        await destroyKnex();
         await pool.end();
+        await destroyKnex();
       } catch (err) {
         if (callback) return callback(err);
         throw err;

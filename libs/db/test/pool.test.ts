@@ -107,3 +107,51 @@ describe('database pool guards', () => {
     }
   });
 });
+
+/**
+ * Closing a pool while a query is in flight (a request still running when its service stops):
+ * the query's answer is delivered, its connection is given back, and the close completes. knex
+ * drops its reference to a pool it was given as soon as destroy() starts, and a connection
+ * released after that was never given back: pool.end() then waited for it forever.
+ */
+describe('closing the pool amid a query', () => {
+  test('when destroy() is called while a query runs, then the query answers, its connection is given back and destroy() completes', async () => {
+    const db = createKnex({ ...testConfig().database, poolMax: 2 });
+    // A connection outside the pool holds a lock the pooled query waits for: it is in flight,
+    // on the server, for as long as the test wants.
+    const holder = createKnex({ ...testConfig().database, poolMax: 1 });
+    const key = 424_242;
+    const holding = await holder.transaction();
+    try {
+      await holding.raw('select pg_advisory_xact_lock(?)', [key]);
+      const query = db
+        .raw<{ rows: { one: number }[] }>('select 1 as one from pg_advisory_xact_lock(?)', [key])
+        .then((r) => r.rows);
+      // The pooled query waits for the lock on the server (the activity view is read anew: within
+      // a transaction it is a snapshot).
+      for (;;) {
+        await holding.raw('select pg_stat_clear_snapshot()');
+        const { rows } = await holding.raw<{ rows: unknown[] }>(
+          `select 1 from pg_stat_activity where wait_event_type = 'Lock' and query like '%pg_advisory_xact_lock%' and pid <> pg_backend_pid()`,
+        );
+        if (rows.length > 0) break;
+        await new Promise((r) => setTimeout(r, 20));
+      }
+      expect(poolState(db)).toEqual({ total: 1, idle: 0, waiting: 0 });
+
+      const closing = db.destroy().then(() => 'closed');
+      await holding.commit();
+
+      expect(await query).toEqual([{ one: 1 }]);
+      // A close that never completes is the failure: bounded so the test says so.
+      const bound = new Promise((r) => setTimeout(() => r('still open'), 10_000).unref());
+      expect(await Promise.race([closing, bound])).toBe('closed');
+      expect(poolState(db)).toEqual({ total: 0, idle: 0, waiting: 0 });
+      // A query asked for after the close is refused, not left waiting.
+      await expect(db.raw('select 1')).rejects.toThrow();
+    } finally {
+      if (!holding.isCompleted()) await holding.rollback();
+      await holder.destroy();
+    }
+  });
+});

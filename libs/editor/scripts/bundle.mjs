@@ -1,15 +1,14 @@
 // Bundles <ccs-editor> (src/index.ts with Lit) into one minified ES module, dist/ccs-editor.js,
-// which white-label-api serves at /editor/v1/ccs-editor.js. Type-checking is tsc -b's job
-// (tsconfig.json); esbuild only strips the types.
+// which white-label-api serves at /editor/v1/ccs-editor.js (and <ccs-batch-progress> into
+// dist/ccs-batch-progress.js, served at /editor/v1/ccs-batch-progress.js). Type-checking is
+// tsc -b's job (tsconfig.json); esbuild only strips the types.
 import { build } from 'esbuild';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-await build({
-  entryPoints: [join(root, 'src', 'index.ts')],
-  outfile: join(root, 'dist', 'ccs-editor.js'),
+const bundleOptions = {
   bundle: true,
   format: 'esm',
   platform: 'browser',
@@ -18,6 +17,18 @@ await build({
   legalComments: 'eof',
   tsconfig: join(root, 'tsconfig.json'),
   logLevel: 'warning',
+};
+await build({
+  ...bundleOptions,
+  entryPoints: [join(root, 'src', 'index.ts')],
+  outfile: join(root, 'dist', 'ccs-editor.js'),
+});
+// <ccs-batch-progress> (a bulk generation's progress) in a module of its own: a host page that
+// shows it loads it beside the editor or alone, and the editor's bundle stays within its budget.
+await build({
+  ...bundleOptions,
+  entryPoints: [join(root, 'src', 'batch-entry.ts')],
+  outfile: join(root, 'dist', 'ccs-batch-progress.js'),
 });
 
 // The texts of the UI languages read on demand (src/i18n-languages.ts), as JSON beside the

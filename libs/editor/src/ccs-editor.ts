@@ -259,8 +259,8 @@ export class CcsEditor extends EditorHostApi {
         class="widgets"
         part="widget-list"
         aria-label=${t('widgetsLabel')}
-        aria-busy=${this.busy || this.switching !== null}
-        ?inert=${this.switching !== null}
+        aria-busy=${this.busy || this.readingAnew}
+        ?inert=${this.readingAnew}
       >
         ${repeat(
           this.widgets,
@@ -285,7 +285,7 @@ export class CcsEditor extends EditorHostApi {
     return {
       t: this.t,
       total: this.widgets.length,
-      busy: this.busy || this.switching !== null,
+      busy: this.busy || this.readingAnew,
       editable: this.has('edit'),
       drawn: this.drawn,
       dropIndex: this.dropIndex,

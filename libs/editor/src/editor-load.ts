@@ -75,10 +75,29 @@ export class EditorLoad extends EditorState {
     await this.loading;
   }
 
-  /** Reads everything again from the API (the host calls it after changing the entity elsewhere). */
+  /**
+   * Reads everything again from the API (the host calls it after changing the entity elsewhere).
+   * Like a language switch: until the texts are drawn anew the list is busy and inert, and a text
+   * being edited is saved first (the read waits for every save under way), so nothing typed
+   * before or during the read is drawn over unsaved.
+   */
   async refresh(): Promise<void> {
-    this.loading = this.load();
+    this.loading = this.reread();
     await this.loading;
+  }
+
+  private async reread(): Promise<void> {
+    const view = this.view;
+    this.refreshing++;
+    try {
+      this.commitEdit();
+      await Promise.allSettled([...this.saves]);
+      // The host opened another entity meanwhile: its own read is under way.
+      if (!this.current(view)) return;
+      await this.load();
+    } finally {
+      this.refreshing--;
+    }
   }
 
   /**

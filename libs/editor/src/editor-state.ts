@@ -86,6 +86,7 @@ export class EditorState extends LitElement {
     catalogue: { state: true },
     refused: { state: true },
     switching: { state: true },
+    refreshing: { state: true },
   };
 
   declare apiBase: string;
@@ -134,6 +135,11 @@ export class EditorState extends LitElement {
    * texts of the language left are shown busy and cannot be edited.
    */
   declare switching: string | null;
+  /**
+   * Reads of everything (`refresh()`) under way: until they are drawn the texts shown are busy
+   * and cannot be edited, like during a language switch.
+   */
+  declare refreshing: number;
 
   protected api!: Api;
   /** The view asked for (the attributes now); `shown` is the one the widgets on screen are of. */
@@ -171,6 +177,12 @@ export class EditorState extends LitElement {
     this.catalogue = new Map();
     this.refused = null;
     this.switching = null;
+    this.refreshing = 0;
+  }
+
+  /** Whether the texts shown are being read anew (a language switch, a refresh): busy and inert. */
+  protected get readingAnew(): boolean {
+    return this.switching !== null || this.refreshing > 0;
   }
 
   /** The API client (read by the job watcher and handed to the panels). */

@@ -19,6 +19,13 @@ export function editorAssetsRouter() {
       contentType: 'text/javascript; charset=utf-8',
       load: () => readFile(require.resolve('@catalogue/editor/dist/ccs-editor.js')),
     },
+    // <ccs-batch-progress>, a bulk generation's progress, in a module of its own (libs/editor).
+    {
+      path: '/editor/v1/ccs-batch-progress.js',
+      hashedPath: '/editor/v1/ccs-batch-progress.:hash.js',
+      contentType: 'text/javascript; charset=utf-8',
+      load: () => readFile(require.resolve('@catalogue/editor/dist/ccs-batch-progress.js')),
+    },
     // The texts of the UI languages the editor reads when it speaks one (every content language
     // but the built-in English and Czech), written beside the bundle by the same build.
     ...EDITOR_FETCHED_LANGUAGES.map((lang) => ({

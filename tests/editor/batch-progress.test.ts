@@ -1,0 +1,456 @@
+// <ccs-batch-progress> against a small white-label v3 server of bulk generation batches that the
+// test starts and steers (the bundle and its served texts are the built ones): the counts,
+// credits, progress bar and first errors as the batch advances, its end heard once and polling
+// stopped, reads failing backed off, Pause / Resume / Cancel (asked to confirm) by keyboard, the
+// 7 UI languages, a phone's width, and axe.
+import AxeBuilder from '@axe-core/playwright';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { mkdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { freePort, launchBrowser } from '@catalogue/testing';
+import { SCREENSHOTS, type Body } from './harness';
+
+jest.setTimeout(90_000);
+
+const DIST = join(__dirname, '..', '..', 'libs', 'editor', 'dist');
+const TOKEN = 'wl_batch-test';
+const ROOT = `document.querySelector('ccs-batch-progress').shadowRoot`;
+
+type Status = 'queued' | 'running' | 'paused' | 'cancelled' | 'finished';
+
+/** The fake service's state: its batches, and what it does on the next reads. */
+interface Fake {
+  batches: Body[];
+  /** Items each read of a running batch moves from queued to done. */
+  step: number;
+  /** Reads to refuse with 503 before answering again. */
+  failReads: number;
+  /** While set, a read answers the batch as it was when asked, once this settles. */
+  hold: Promise<void> | null;
+  /** Reads asked while held. */
+  held: number;
+  /** Every request: method, path, when (ms) and whether it was refused as busy. */
+  log: Array<{ method: string; path: string; at: number; refused?: boolean }>;
+}
+
+function batch(id: number, total: number, over: Partial<Body> = {}): Body {
+  const now = new Date().toISOString();
+  return {
+    id,
+    status: 'running' as Status,
+    entity_type: 'product',
+    languages: ['cs', 'en'],
+    design_id: 3,
+    prompt_id: null,
+    counts: { total, queued: total, running: 0, done: 0, failed: 0, left_out: 0 },
+    credits: { budget: total * 12, estimate: total * 10, reserved: 0, charged: 0 },
+    errors: [],
+    created_at: now,
+    updated_at: now,
+    finished_at: null,
+    ...over,
+  };
+}
+
+/** Moves a running batch on by `step` items: one in ten fails, the rest are done. */
+function advance(b: Body, step: number): void {
+  if (b.status !== 'running' || step === 0) return;
+  const c = b.counts;
+  const n = Math.min(step, c.queued);
+  c.queued -= n;
+  for (let i = 0; i < n; i++) {
+    const k = c.done + c.failed + c.left_out + 1;
+    if (k % 10 === 7) {
+      c.failed++;
+      if (b.errors.length < 20)
+        b.errors.push({ entity_id: `P-${k}`, code: 'generation_failed', message: 'The provider timed out.' });
+    } else c.done++;
+  }
+  b.credits.charged = c.done * 10;
+  b.credits.reserved = c.queued > 0 ? 10 : 0;
+  b.updated_at = new Date(Date.parse(b.updated_at) + 1).toISOString();
+  if (c.queued === 0) {
+    b.status = 'finished';
+    b.finished_at = b.updated_at;
+  }
+}
+
+function send(res: ServerResponse, status: number, body: unknown): void {
+  res.writeHead(status, { 'Content-Type': 'application/json' }).end(JSON.stringify(body));
+}
+
+async function startFake(fake: Fake): Promise<{ server: Server; origin: string }> {
+  const port = await freePort();
+  const server = createServer((req: IncomingMessage, res: ServerResponse) => {
+    const url = new URL(req.url ?? '/', 'http://fake');
+    const path = url.pathname;
+    const entry: Fake['log'][number] = { method: req.method ?? 'GET', path, at: Date.now() };
+    fake.log.push(entry);
+    if (path === '/') {
+      res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' }).end(hostPage(url.searchParams));
+      return;
+    }
+    if (path === '/editor/v1/ccs-batch-progress.js') {
+      res.writeHead(200, { 'Content-Type': 'text/javascript' });
+      res.end(readFileSync(join(DIST, 'ccs-batch-progress.js')));
+      return;
+    }
+    const messages = /^\/editor\/v1\/messages\/(\w+)\.json$/.exec(path);
+    if (messages) {
+      res.writeHead(200, { 'Content-Type': 'application/json' });
+      res.end(readFileSync(join(DIST, 'messages', `${messages[1]}.json`)));
+      return;
+    }
+    const m = /^\/api\/v3\/white-label\/generation-batch(?:\/(\d+)(?:\/(pause|resume|cancel))?)?$/.exec(path);
+    if (!m) return send(res, 404, { error: 'Not found', code: 'not_found' });
+    if (req.headers['service-white-label-token'] !== TOKEN)
+      return send(res, 401, { error: 'Invalid token', code: 'token_invalid' });
+    if (req.method === 'GET' && fake.failReads > 0) {
+      fake.failReads--;
+      entry.refused = true;
+      return send(res, 503, { error: 'Busy', code: 'service_unavailable' });
+    }
+    if (!m[1]) {
+      for (const b of fake.batches) advance(b, fake.step);
+      return send(res, 200, { batches: [...fake.batches].reverse() });
+    }
+    const b = fake.batches.find((x) => x.id === Number(m[1]));
+    if (!b) return send(res, 404, { error: 'Batch not found', code: 'not_found' });
+    if (req.method === 'GET') {
+      advance(b, fake.step);
+      if (!fake.hold) return send(res, 200, b);
+      const asked = structuredClone(b);
+      fake.held++;
+      void fake.hold.then(() => send(res, 200, asked));
+      return;
+    }
+    if (b.status === 'finished' || b.status === 'cancelled')
+      return send(res, 409, { error: 'The batch is over', code: 'batch_finished' });
+    b.status = ({ pause: 'paused', resume: 'running', cancel: 'cancelled' } as const)[m[2] as 'pause'];
+    b.updated_at = new Date(Date.parse(b.updated_at) + 1).toISOString();
+    if (b.status === 'cancelled') {
+      b.counts.left_out += b.counts.queued;
+      b.counts.queued = 0;
+      b.credits.reserved = 0;
+      b.finished_at = b.updated_at;
+    }
+    return send(res, 200, b);
+  });
+  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
+  return { server, origin: `http://127.0.0.1:${port}` };
+}
+
+/** A host page with the panel (batch, language and interval from the query) and an event log. */
+function hostPage(q: URLSearchParams): string {
+  const attr = (name: string, value: string | null) =>
+    value === null ? '' : ` ${name}="${value.replace(/[^\w.-]/g, '')}"`;
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8" />
+<meta name="viewport" content="width=device-width, initial-scale=1" /><title>Bulk generation</title>
+<script type="module" src="/editor/v1/ccs-batch-progress.js"></script>
+<style>body { font-family: system-ui, sans-serif; margin: 0; padding: 1rem; background: #f9fafb; }
+ccs-batch-progress { display: block; background: #fff; border: 1px solid #e5e7eb; border-radius: 8px; padding: 1rem; }</style>
+</head><body><h1>Demo eshop admin</h1>
+<ccs-batch-progress token="${TOKEN}"${attr('batch-id', q.get('batch'))}${attr('ui-lang', q.get('lang'))}${attr(
+    'interval',
+    q.get('interval') ?? '100',
+  )}></ccs-batch-progress>
+<script>
+  window.ccsEvents = [];
+  for (const name of ['ccs-batch-progress', 'ccs-batch-finished'])
+    document.addEventListener(name, (e) => window.ccsEvents.push({ name, detail: e.detail }));
+</script></body></html>`;
+}
+
+const fake: Fake = { batches: [], step: 0, failReads: 0, hold: null, held: 0, log: [] };
+let server: { server: Server; origin: string };
+let browser: Browser;
+
+beforeAll(async () => {
+  mkdirSync(SCREENSHOTS, { recursive: true });
+  server = await startFake(fake);
+  browser = await launchBrowser();
+});
+afterAll(async () => {
+  await browser?.close();
+  await new Promise((r) => server?.server.close(r));
+});
+beforeEach(() => {
+  fake.batches = [];
+  fake.step = 0;
+  fake.failReads = 0;
+  fake.hold = null;
+  fake.held = 0;
+  fake.log = [];
+});
+
+async function open(query: Record<string, string>, width = 1024): Promise<Page> {
+  const context = await browser.newContext({ viewport: { width, height: 900 } });
+  const page = await context.newPage();
+  page.on('close', () => void context.close());
+  page.on('pageerror', (err) => process.stderr.write(`page error: ${err.message}\n`));
+  await page.goto(`${server.origin}/?${new URLSearchParams(query).toString()}`);
+  return page;
+}
+
+const events = (page: Page, name?: string): Promise<Array<{ name: string; detail: Body }>> =>
+  page.evaluate(
+    `window.ccsEvents.filter((e) => ${JSON.stringify(name ?? null)} === null || e.name === ${JSON.stringify(name ?? null)})`,
+  );
+const inRoot = <T>(page: Page, expression: string): Promise<T> =>
+  page.evaluate(`(() => { const root = ${ROOT}; return ${expression}; })()`) as Promise<T>;
+const waitInRoot = (page: Page, condition: string) =>
+  page.waitForFunction(`(() => { const root = ${ROOT}; return root && (${condition}); })()`);
+const reads = (id: number) =>
+  fake.log.filter((r) => r.method === 'GET' && r.path === `/api/v3/white-label/generation-batch/${id}`);
+const focusedText = (page: Page) =>
+  inRoot<string | null>(page, `root.activeElement?.textContent.trim() ?? null`);
+
+async function shot(page: Page, name: string): Promise<void> {
+  await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: true });
+}
+
+async function noAxeViolations(page: Page, state: string): Promise<void> {
+  const result = await new AxeBuilder({ page }).include('ccs-batch-progress').analyze();
+  expect({ state, violations: result.violations.map((v) => v.id) }).toEqual({ state, violations: [] });
+}
+
+describe('<ccs-batch-progress>', () => {
+  test('when a batch runs to its end, then counts, credits, the bar and its first errors follow it, the host hears each change and the end once, and polling stops', async () => {
+    fake.batches = [batch(12, 40)];
+    const page = await open({ batch: '12' });
+    await waitInRoot(page, `root.querySelector('[role=progressbar]')`);
+    const bar = page.locator('ccs-batch-progress [role="progressbar"]');
+    expect(await bar.getAttribute('aria-valuemax')).toBe('40');
+    expect(await bar.getAttribute('aria-valuenow')).toBe('0');
+    expect(await bar.getAttribute('aria-label')).toBe('Items processed');
+
+    fake.step = 7;
+    await waitInRoot(page, `root.querySelector('[role=progressbar]').getAttribute('aria-valuenow') === '14'`);
+    fake.step = 0;
+    await noAxeViolations(page, 'running');
+    expect(await inRoot(page, `root.querySelector('h2').textContent`)).toBe('Bulk generation #12');
+    expect(await inRoot(page, `root.querySelector('.badge').textContent`)).toBe('Running');
+    expect(await inRoot(page, `root.querySelector('.progress-text').textContent`)).toBe(
+      '14 of 40 items processed (35%)',
+    );
+    expect(await bar.getAttribute('aria-valuetext')).toBe('14 of 40 items processed (35%)');
+    const pairs = await inRoot<string[]>(
+      page,
+      `[...root.querySelectorAll('dl > div')].map((d) => d.querySelector('dt').textContent + '=' + d.querySelector('dd').textContent)`,
+    );
+    expect(pairs).toEqual([
+      'Waiting=26',
+      'Being generated=0',
+      'Done=13',
+      'Failed=1',
+      'Left out=0',
+      'Budget=480',
+      'Estimate=400',
+      'Reserved=10',
+      'Charged=130',
+    ]);
+    expect(
+      await inRoot(page, `root.querySelector('.errors li').textContent.replace(/\\s+/g, ' ').trim()`),
+    ).toBe('P-7 The provider timed out. generation_failed');
+    await shot(page, 'batch-running-1024');
+    await page.setViewportSize({ width: 390, height: 900 });
+    expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(390);
+    await shot(page, 'batch-running-390');
+
+    fake.step = 10;
+    const finished = await page.waitForFunction(
+      `window.ccsEvents.find((e) => e.name === 'ccs-batch-finished')`,
+    );
+    expect(await finished.jsonValue()).toMatchObject({
+      detail: { batch_id: 12, status: 'finished', counts: { total: 40, done: 36, failed: 4, queued: 0 } },
+    });
+    await waitInRoot(page, `root.querySelector('.badge').textContent === 'Finished'`);
+    expect(await bar.getAttribute('aria-valuenow')).toBe('40');
+    expect(await inRoot(page, `root.querySelectorAll('button').length`)).toBe(0);
+    expect(await inRoot(page, `root.querySelectorAll('.errors li').length`)).toBe(4);
+    await shot(page, 'batch-finished-390');
+
+    // Each change was heard once, in order; nothing is read after the end.
+    const progress = (await events(page, 'ccs-batch-progress')).map((e) => e.detail);
+    expect(progress.length).toBeGreaterThanOrEqual(3);
+    const seen = progress.map((d) => d.counts.done + d.counts.failed);
+    expect(seen).toEqual([...seen].sort((a, b) => a - b));
+    expect(new Set(progress.map((d) => `${d.status}:${d.counts.done}:${d.counts.failed}`)).size).toBe(
+      progress.length,
+    );
+    expect(await events(page, 'ccs-batch-finished')).toHaveLength(1);
+    const count = reads(12).length;
+    await page.waitForTimeout(1000); // ten polling intervals
+    expect(reads(12).length).toBe(count);
+    await page.close();
+  });
+
+  test('when reads fail, then the panel says so and waits twice as long each time, and reads again until one answers', async () => {
+    fake.batches = [batch(5, 10)];
+    const page = await open({ batch: '5', interval: '100' });
+    await waitInRoot(page, `root.querySelector('[role=progressbar]')`);
+    fake.failReads = 3;
+    await waitInRoot(page, `root.querySelector('[role=alert]')`);
+    expect(await inRoot(page, `root.querySelector('[role=alert]').textContent`)).toMatch(
+      /^The progress could not be read: The service is busy or unavailable right now\. .* Trying again in 1 s\.$/,
+    );
+    fake.step = 10;
+    await page.waitForFunction(`window.ccsEvents.some((e) => e.name === 'ccs-batch-finished')`);
+    expect(await inRoot(page, `root.querySelector('[role=alert]')`)).toBeNull();
+    // Each wait after a refused read is twice the one before (100 ms × 2, 4, 8).
+    const log = reads(5);
+    const first = log.findIndex((r) => r.refused);
+    const at = log.slice(first, first + 4).map((r) => r.at);
+    expect(log.slice(first, first + 4).map((r) => Boolean(r.refused))).toEqual([true, true, true, false]);
+    expect(at[1]! - at[0]!).toBeGreaterThanOrEqual(200);
+    expect(at[2]! - at[1]!).toBeGreaterThanOrEqual(400);
+    expect(at[3]! - at[2]!).toBeGreaterThanOrEqual(800);
+    await page.close();
+  });
+
+  test('when the batch is not the eshop’s or the token is refused, then the panel says so and stops reading', async () => {
+    fake.batches = [batch(5, 10)];
+    const page = await open({ batch: '99' });
+    await waitInRoot(page, `root.querySelector('[role=alert]')`);
+    expect(await inRoot(page, `root.querySelector('[role=alert]').textContent`)).toMatch(/^Not found/);
+    await page.waitForTimeout(500); // five polling intervals
+    expect(reads(99)).toHaveLength(1);
+    await page.evaluate(`document.querySelector('ccs-batch-progress').setAttribute('token', 'wl_wrong')`);
+    await page.evaluate(`document.querySelector('ccs-batch-progress').setAttribute('batch-id', '5')`);
+    await waitInRoot(page, `root.querySelector('[role=alert]')?.textContent.includes('token')`);
+    expect(reads(5)).toHaveLength(1);
+    await page.close();
+  });
+
+  test('when the person pauses, resumes and cancels by keyboard, then each is sent once, focus stays where they are, and Cancel asks first (Escape keeps the batch)', async () => {
+    fake.batches = [batch(7, 30)];
+    const page = await open({ batch: '7' }, 390);
+    await waitInRoot(page, `root.querySelector('button[data-toggle]')`);
+    const posts = () => fake.log.filter((r) => r.method === 'POST').map((r) => r.path.split('/').pop());
+
+    await page.keyboard.press('Tab');
+    expect(await focusedText(page)).toBe('Pause');
+    expect(
+      await inRoot(
+        page,
+        `getComputedStyle(root.activeElement).outlineStyle + ' ' + getComputedStyle(root.activeElement).outlineWidth`,
+      ),
+    ).toBe('solid 3px');
+    await page.keyboard.press('Enter');
+    await waitInRoot(page, `root.querySelector('.badge').textContent === 'Paused'`);
+    expect(await focusedText(page)).toBe('Resume');
+    expect(await inRoot(page, `root.querySelector('[role=status]').textContent`)).toBe(
+      'Paused: items being generated now finish, no new one starts.',
+    );
+    await page.keyboard.press('Enter');
+    await waitInRoot(page, `root.querySelector('.badge').textContent === 'Running'`);
+    expect(await focusedText(page)).toBe('Pause');
+
+    await page.keyboard.press('Tab');
+    expect(await focusedText(page)).toBe('Cancel the generation');
+    await page.keyboard.press('Enter');
+    await waitInRoot(page, `root.querySelector('[role=group]')`);
+    expect(await focusedText(page)).toBe('No, keep it');
+    expect(
+      await inRoot(page, `root.querySelector('button[data-cancel]').getAttribute('aria-expanded')`),
+    ).toBe('true');
+    await noAxeViolations(page, 'asking to cancel');
+    await shot(page, 'batch-cancel-ask-390');
+    await page.keyboard.press('Escape');
+    await waitInRoot(page, `!root.querySelector('[role=group]')`);
+    expect(await focusedText(page)).toBe('Cancel the generation');
+    expect(posts()).toEqual(['pause', 'resume']);
+
+    await page.keyboard.press('Enter');
+    await waitInRoot(page, `root.querySelector('[role=group]')`);
+    await page.keyboard.press('Shift+Tab');
+    expect(await focusedText(page)).toBe('Yes, cancel it');
+    await page.keyboard.press('Enter');
+    const finished = await page.waitForFunction(
+      `window.ccsEvents.find((e) => e.name === 'ccs-batch-finished')`,
+    );
+    expect(await finished.jsonValue()).toMatchObject({ detail: { batch_id: 7, status: 'cancelled' } });
+    await waitInRoot(page, `root.querySelector('.badge').textContent === 'Cancelled'`);
+    expect(posts()).toEqual(['pause', 'resume', 'cancel']);
+    expect(await inRoot(page, `root.activeElement?.className`)).toBe('said');
+    expect(await inRoot(page, `root.querySelector('[role=status]').textContent`)).toBe('Cancelled.');
+    expect(await inRoot(page, `root.querySelectorAll('button').length`)).toBe(0);
+    await shot(page, 'batch-cancelled-390');
+    await page.close();
+  });
+
+  test('when a read asked before a pause answers after it, then the paused state stays shown', async () => {
+    fake.batches = [batch(6, 10)];
+    const page = await open({ batch: '6', interval: '100' });
+    await waitInRoot(page, `root.querySelector('button[data-toggle]')`);
+    let release!: () => void;
+    fake.hold = new Promise<void>((resolve) => (release = resolve));
+    while (fake.held === 0) await new Promise((r) => setTimeout(r, 20));
+    // The read is on its way with the running batch; the pause answers first.
+    await page.locator('ccs-batch-progress button[data-toggle]').click();
+    await waitInRoot(page, `root.querySelector('.badge').textContent === 'Paused'`);
+    fake.hold = null;
+    release();
+    // The old answer is drawn over nothing; a read after it says paused too.
+    const reads6 = reads(6).length;
+    while (reads(6).length < reads6 + 2) await new Promise((r) => setTimeout(r, 20));
+    expect(await inRoot(page, `root.querySelector('.badge').textContent`)).toBe('Paused');
+    expect((await events(page, 'ccs-batch-progress')).map((e) => e.detail.status)).toEqual([
+      'running',
+      'paused',
+    ]);
+    await page.close();
+  });
+
+  test('when the batch ended meanwhile, then Pause says it is over and shows its end', async () => {
+    fake.batches = [batch(8, 10)];
+    const page = await open({ batch: '8', interval: '60000' });
+    await waitInRoot(page, `root.querySelector('button[data-toggle]')`);
+    fake.batches[0].status = 'finished';
+    fake.batches[0].finished_at = new Date().toISOString();
+    fake.batches[0].updated_at = fake.batches[0].finished_at;
+    await page.locator('ccs-batch-progress button[data-toggle]').click();
+    await waitInRoot(page, `root.querySelector('.badge').textContent === 'Finished'`);
+    expect(await inRoot(page, `root.querySelector('[role=status]').textContent`)).toBe(
+      'This bulk generation is over: it cannot be changed any more.',
+    );
+    expect(await events(page, 'ccs-batch-finished')).toHaveLength(1);
+    await page.close();
+  });
+
+  test('when no batch is named, then the eshop’s newest is shown, or that none was started', async () => {
+    const page = await open({});
+    await waitInRoot(
+      page,
+      `root.querySelector('.hint')?.textContent === 'No bulk generation has been started yet.'`,
+    );
+    fake.batches = [batch(1, 5, { status: 'finished' }), batch(2, 5)];
+    await page.evaluate(`document.querySelector('ccs-batch-progress').refresh()`);
+    await waitInRoot(page, `root.querySelector('h2')?.textContent === 'Bulk generation #2'`);
+    await page.close();
+  });
+
+  test.each([
+    ['en', 'Bulk generation #3', 'Pause'],
+    ['cs', 'Hromadné generování č. 3', 'Pozastavit'],
+    ['sk', 'Hromadné generovanie č. 3', 'Pozastaviť'],
+    ['de', 'Massengenerierung Nr. 3', 'Anhalten'],
+    ['pl', 'Generowanie zbiorcze nr 3', 'Wstrzymaj'],
+    ['hu', '3. tömeges generálás', 'Szüneteltetés'],
+    ['uk', 'Масова генерація № 3', 'Призупинити'],
+  ])('when the UI language is %s, then the panel speaks it', async (lang, title, pause) => {
+    fake.batches = [batch(3, 2000)];
+    fake.batches[0].counts.done = 1234;
+    fake.batches[0].counts.queued = 766;
+    const page = await open({ batch: '3', lang, interval: '60000' });
+    await waitInRoot(page, `root.querySelector('h2')?.textContent === ${JSON.stringify(title)}`);
+    expect(await inRoot(page, `root.querySelector('button[data-toggle]').textContent.trim()`)).toBe(pause);
+    // Numbers in the language's own format (1,234 / 1 234 / 1.234).
+    expect(await inRoot(page, `root.querySelector('.progress-text').textContent`)).toContain(
+      new Intl.NumberFormat(lang).format(1234),
+    );
+    if (lang === 'de') await shot(page, 'batch-de-1024');
+    await page.close();
+  });
+});
