@@ -4,7 +4,7 @@
  * ordinary query into a JS string (UTF-8 to UTF-16, about 7 ms of Node per MB of text); COPY's
  * binary format hands the bytes over as they are, so a value that is sent on unchanged (the
  * list's stored pieces) is never decoded, copied into the heap or encoded again
- * (docs/decisions.md, "Pre-serialised list items").
+ * (docs/decisions/0070-pre-serialised-list-items.md).
  *
  * Through a transaction-mode pooler: a COPY is one statement in its own implicit transaction,
  * sent with the simple protocol, which PgBouncer serves as any other statement. COPY takes no

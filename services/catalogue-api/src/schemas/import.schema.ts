@@ -1,7 +1,7 @@
 import Joi from 'joi';
 
 export interface ImportQuery {
-  /** Run the import and roll it back (an extension: docs/decisions "Dry-run imports"). */
+  /** Run the import and roll it back (an extension: docs/decisions/0099-dry-run-imports.md). */
   dry_run: boolean;
 }
 

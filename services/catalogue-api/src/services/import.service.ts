@@ -46,7 +46,7 @@ export interface ImportRun {
   recordOutcome?: RecordImport;
   /**
    * Runs the import exactly as a real one, in its transaction, then rolls that transaction back
-   * (an extension of the specification, docs/decisions "Dry-run imports"): the answer is the one
+   * (an extension of the specification, docs/decisions/0099-dry-run-imports.md): the answer is the one
    * the real call would give, plus `dry_run: true` and `summary`. Nothing is recorded and no
    * render job is queued.
    */

@@ -1,6 +1,6 @@
 /**
  * The request and token limits of one provider endpoint, and its pauses, shared by every worker
- * process of a deployment through Redis (docs/decisions "Provider rate limits"):
+ * process of a deployment through Redis (docs/decisions/0106-provider-rate-limits.md):
  * - requests per minute and tokens per minute are rate-limiter-flexible fixed windows
  *   (RateLimiterRedis). A request takes one request point and its estimated tokens before it
  *   goes; the tokens are corrected by the usage the endpoint reports (`penalty` / `reward`), and
