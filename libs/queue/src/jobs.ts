@@ -27,8 +27,9 @@ export interface GenerateBatchPayload {
   batch_id: number;
 }
 
-export const isBatchStep = (payload: GeneratePayload | GenerateBatchPayload): payload is GenerateBatchPayload =>
-  'batch_id' in payload;
+export const isBatchStep = (
+  payload: GeneratePayload | GenerateBatchPayload,
+): payload is GenerateBatchPayload => 'batch_id' in payload;
 
 /** The one service that consumes a queue (runs its workers). */
 export type QueueConsumer = 'generation-worker' | 'credit-service';
