@@ -33,7 +33,7 @@ import {
 } from '@catalogue/generation-worker/dist/providers';
 import { mergeLanguages } from '@catalogue/generation-worker/dist/services/generation-context';
 import { materialOf, type EntitySources } from '@catalogue/content-store';
-import { knownIn, writingTexts } from '@catalogue/white-label-api/dist/services/generate-request';
+import { knownIn, writingTexts } from '@catalogue/generation';
 import { FIXTURE } from './fixture';
 import type { EvalItem, EvalLanguage } from './fixture-types';
 import { detectLanguage, FRANC_CODE, MIN_DETECT_LENGTH } from './language';
