@@ -87,7 +87,7 @@ describe.each([
       const { readFile } = await import('node:fs/promises');
       const cmdline = (await readFile(`/proc/${service.child.pid}/cmdline`, 'utf8')).split('\0');
       expect(cmdline).toEqual(
-        expect.arrayContaining(['--max-old-space-size=256', '--max-semi-space-size=16']),
+        expect.arrayContaining(['--max-old-space-size=256', '--max-semi-space-size=32']),
       );
       expect(cmdline.at(-2)).toBe(join(ROOT, 'services', name, 'dist', 'main.js'));
     });

@@ -503,8 +503,8 @@ export const VARIABLES = {
   WEB_RESEARCH_MAX_URLS: {
     rule: Joi.number().integer().min(0).max(50).default(5),
     description:
-      'URLs read per job at most (`0` turns research off; white-label-api estimates the cost with it)',
-    readBy: ['generation-worker', 'white-label-api'],
+      'URLs read per job at most (`0` turns research off; white-label-api and catalogue-api estimate the cost with it)',
+    readBy: ['generation-worker', 'white-label-api', 'catalogue-api'],
     path: 'generation.research.maxUrls',
   },
   WEB_RESEARCH_ALLOW_LOOPBACK: {

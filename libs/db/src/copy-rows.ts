@@ -70,7 +70,13 @@ export async function copyRows(db: Knex, query: string): Promise<CopiedRow[]> {
       const stream = connection.query(copyTo(`COPY (${query}) TO STDOUT (FORMAT binary)`));
       if (timeoutMs > 0) timer = setTimeout(() => sendCancelRequest(connection), timeoutMs);
       stream.on('data', (chunk: Buffer) => chunks.push(chunk));
-      stream.on('error', reject);
+      stream.on('error', (err: Error) => {
+        // A COPY that failed part way leaves the connection's socket with pg-copy-streams' reader
+        // still attached to it (which throws on the next bytes once the stream is cleaned up):
+        // the connection is never used again, so nothing more is read from it.
+        breakConnection(connection);
+        reject(err);
+      });
       stream.on('end', () => resolve());
     });
     return parseBinaryCopy(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks));
@@ -78,4 +84,10 @@ export async function copyRows(db: Knex, query: string): Promise<CopiedRow[]> {
     clearTimeout(timer);
     await client.releaseConnection(connection);
   }
+}
+
+/** Closes a connection's socket at once: the pool finds it ended and never lends it again. */
+function breakConnection(connection: PgConnection): void {
+  connection.connection?.stream?.destroy();
+  connection.end().catch(() => undefined);
 }

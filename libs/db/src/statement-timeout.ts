@@ -38,6 +38,8 @@ interface KnexPgTransaction {
 /** A node-postgres client as knex holds it (knex marks a connection lent to a transaction). */
 export type PgConnection = pg.Client & {
   __knexTxId?: string;
+  /** node-postgres' protocol connection and its socket (not in its published types). */
+  connection?: { stream?: { destroy(): void } };
   processID: number | null;
   secretKey: number | null;
 };

@@ -20,6 +20,13 @@ export const NOT_A_FOREIGN_KEY: Readonly<Record<string, string>> = {
     'read back as sent, never joined',
   'idempotency_keys.lock_id':
     'a random token of the attempt that holds the key while it runs (only that attempt may store the answer), not a row id',
+  'generation_batches.design_id':
+    "the design the batch's items are generated with, checked usable by the eshop when the batch starts; " +
+    "every item's generation job row references it with its owner (generation_jobs' design key)",
+  'generation_batches.prompt_id':
+    "the prompt the batch's items are generated with, checked when the batch starts and carried into each item's job",
+  'generation_batch_items.entity_id':
+    "a catalogue item's external id as the client sent it (the selection is resolved within the eshop), not a row id",
   'products.parameters_ids':
     'a JSON array of parameter or value external ids as the client sent them; imports resolve them within ' +
     'the eshop into product_parameter_values (composite keys with eshop_id), which reads use',

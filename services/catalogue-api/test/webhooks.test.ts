@@ -13,6 +13,7 @@ const ALL_TYPES = [
   'generation.failed',
   'listing.batch_finished',
   'credits.low',
+  'generation.batch_finished',
 ];
 
 describe('catalogue-api: /api/v2/rest/webhooks', () => {

@@ -2,14 +2,14 @@ import { getHeapStatistics } from 'node:v8';
 
 /**
  * V8's heap bounds the generation worker runs with, the image's (docker/Dockerfile's
- * `ENV NODE_OPTIONS`): the young generation at most 2 × 16 MiB, the old one at most 256 MiB.
+ * `ENV NODE_OPTIONS`): the young generation at most 2 × 32 MiB, the old one at most 256 MiB.
  * Without them Node sizes the heap for the host (on a host with gigabytes the young generation
  * grows to 2 × 64 MiB under a render load and the old one far past what is live), and a worker
  * started with plain `node` or `npm start` reached 430–460 MB while rendering.
  */
 export const HEAP_FLAGS: Readonly<Record<string, number>> = {
   '--max-old-space-size': 256,
-  '--max-semi-space-size': 16,
+  '--max-semi-space-size': 32,
 };
 
 /** `--max_old_space_size=1` and `--max-old-space-size 1` name the same V8 flag. */

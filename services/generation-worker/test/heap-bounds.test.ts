@@ -1,6 +1,6 @@
 import { boundHeap, HEAP_FLAGS, missingHeapFlags } from '../src/heap-bounds';
 
-const BOTH = ['--max-old-space-size=256', '--max-semi-space-size=16'];
+const BOTH = ['--max-old-space-size=256', '--max-semi-space-size=32'];
 
 describe('missingHeapFlags', () => {
   test('when nothing sets them, then both image flags are missing', () => {
@@ -9,9 +9,9 @@ describe('missingHeapFlags', () => {
   });
 
   test('when NODE_OPTIONS or the command line sets one, then that one stays as given', () => {
-    expect(missingHeapFlags([], '--max-old-space-size=384')).toEqual(['--max-semi-space-size=16']);
+    expect(missingHeapFlags([], '--max-old-space-size=384')).toEqual(['--max-semi-space-size=32']);
     expect(missingHeapFlags(['--max_semi_space_size=8'], undefined)).toEqual(['--max-old-space-size=256']);
-    expect(missingHeapFlags([], '--max-semi-space-size=16 --max-old-space-size=256')).toEqual([]);
+    expect(missingHeapFlags([], '--max-semi-space-size=32 --max-old-space-size=256')).toEqual([]);
   });
 
   test('the bounds are the image’s NODE_OPTIONS', async () => {
@@ -57,7 +57,7 @@ describe('boundHeap', () => {
     const lines: string[] = [];
     boundHeap(started([], {}), (line) => lines.push(line));
     expect(lines.join('')).toMatch(
-      /cannot restart itself with --max-old-space-size=256 --max-semi-space-size=16/,
+      /cannot restart itself with --max-old-space-size=256 --max-semi-space-size=32/,
     );
   });
 });

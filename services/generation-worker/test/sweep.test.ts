@@ -268,11 +268,17 @@ describe('scheduling the sweeper', () => {
 });
 
 describe('sweeper deadlines', () => {
-  test('when the provider may take 4 attempts of 60 s, then a job is called abandoned only after all of them, the waits and the research, plus 5 minutes', () => {
-    const options = sweepOptions(testConfig({ PROVIDER_TIMEOUT_MS: '60000', PROVIDER_MAX_ATTEMPTS: '4' }));
+  test('when the provider may take 4 attempts of 60 s, then a job is called abandoned only after all of them, the waits, the rate-limit waits and the research, plus 5 minutes', () => {
+    const options = sweepOptions(
+      testConfig({
+        PROVIDER_TIMEOUT_MS: '60000',
+        PROVIDER_MAX_ATTEMPTS: '4',
+        PROVIDER_RATE_LIMIT_MAX_WAIT_MS: '600000',
+      }),
+    );
 
     const research = 10_000 * 5;
-    expect(options.jobDeadlineMs).toBe(4 * 60_000 + 3 * 30_000 + research + 5 * 60_000);
+    expect(options.jobDeadlineMs).toBe(4 * 60_000 + 3 * 30_000 + 10 * 60_000 + research + 5 * 60_000);
     expect(options.itemDeadlineMs).toBe(5 * 60_000);
   });
 });

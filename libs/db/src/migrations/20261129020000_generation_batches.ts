@@ -26,11 +26,12 @@ async function eventChecks(db: Knex, types: readonly string[]): Promise<void> {
 export async function up(db: Knex): Promise<void> {
   await db.schema.createTable('generation_batches', (t) => {
     t.integer('eshop_id').notNullable().references('id').inTable('eshops').onDelete('CASCADE');
-    t.bigIncrements('id').primary();
+    t.bigIncrements('id', { primaryKey: false });
+    t.primary(['eshop_id', 'id']);
     t.string('status', 16).notNullable().defaultTo('queued');
     t.string('entity_type', 16).notNullable();
     t.specificType('languages', 'text[]').notNullable();
-    t.integer('design_id').nullable().references('id').inTable('designs');
+    t.integer('design_id').nullable();
     t.integer('prompt_id').nullable();
     // Credits: the most the batch may ever hold reserved plus charge, the estimate it started
     // from, and what its items hold reserved and were charged now.
@@ -41,8 +42,6 @@ export async function up(db: Knex): Promise<void> {
     t.timestamp('created_at', { useTz: true, precision: 6 }).notNullable().defaultTo(db.fn.now(6));
     t.timestamp('updated_at', { useTz: true, precision: 6 }).notNullable().defaultTo(db.fn.now(6));
     t.timestamp('finished_at', { useTz: true, precision: 6 }).nullable();
-    t.unique(['eshop_id', 'id']);
-    t.index(['eshop_id', 'id']);
     t.check(`?? in (${list(GENERATION_BATCH_STATUSES)})`, ['status'], 'generation_batches_status_known');
     t.check('budget > 0 and estimate >= 0', [], 'generation_batches_budget_positive');
     t.check(
@@ -59,7 +58,8 @@ export async function up(db: Knex): Promise<void> {
 
   await db.schema.createTable('generation_batch_items', (t) => {
     t.integer('eshop_id').notNullable().references('id').inTable('eshops').onDelete('CASCADE');
-    t.bigIncrements('id').primary();
+    t.bigIncrements('id', { primaryKey: false });
+    t.primary(['eshop_id', 'id']);
     t.bigInteger('batch_id').notNullable();
     t.string('entity_id', 255).notNullable();
     t.string('lang', 8).notNullable();
