@@ -71,9 +71,8 @@ export async function copyRows(db: Knex, query: string): Promise<CopiedRow[]> {
       if (timeoutMs > 0) timer = setTimeout(() => sendCancelRequest(connection), timeoutMs);
       stream.on('data', (chunk: Buffer) => chunks.push(chunk));
       stream.on('error', (err: Error) => {
-        // A COPY that failed part way leaves the connection's socket with pg-copy-streams' reader
-        // still attached to it (which throws on the next bytes once the stream is cleaned up):
-        // the connection is never used again, so nothing more is read from it.
+        // A COPY that failed part way leaves pg-copy-streams' reader attached to the connection's
+        // socket (it throws on the next bytes once the stream is cleaned up): never lend it again.
         breakConnection(connection);
         reject(err);
       });
@@ -86,8 +85,11 @@ export async function copyRows(db: Knex, query: string): Promise<CopiedRow[]> {
   }
 }
 
-/** Closes a connection's socket at once: the pool finds it ended and never lends it again. */
+/**
+ * Marks a connection that a COPY failed on as ended, as knex does when one ends: its release then
+ * destroys it (pg's `release(true)`) instead of lending it again, and pg-copy-streams' reader,
+ * still attached to its socket, never reads from it again.
+ */
 function breakConnection(connection: PgConnection): void {
-  connection.connection?.stream?.destroy();
-  connection.end().catch(() => undefined);
+  connection.__knex__disposed = 'a COPY failed part way';
 }

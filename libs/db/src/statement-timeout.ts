@@ -38,8 +38,8 @@ interface KnexPgTransaction {
 /** A node-postgres client as knex holds it (knex marks a connection lent to a transaction). */
 export type PgConnection = pg.Client & {
   __knexTxId?: string;
-  /** node-postgres' protocol connection and its socket (not in its published types). */
-  connection?: { stream?: { destroy(): void } };
+  /** Set by knex when the connection ended: its pool then destroys it instead of lending it again. */
+  __knex__disposed?: unknown;
   processID: number | null;
   secretKey: number | null;
 };
