@@ -1,25 +1,29 @@
-import { isLanguage, CONTENT_LANGUAGES, type Language } from '@catalogue/config';
+import {
+  type CatalogueEntityType,
+  CONTENT_LANGUAGES,
+  type EntityStatus,
+  type EventType,
+  isLanguage,
+  type Language,
+} from '@catalogue/config';
 import {
   catalogueRepository,
   contentRevisionsRepository,
+  type CreditAccount,
   creditsRepository,
+  type Eshop,
+  type EshopInput,
   eshopsRepository,
   hashToken,
   issueToken,
-  normaliseOrigin,
-  originsRepository,
-  tokensRepository,
-  TOKEN_PREFIX_LENGTH,
-  type CreditAccount,
-  type EntityStatus,
-  type EntityType,
-  type Eshop,
-  type EshopInput,
   type Knex,
   type LedgerEntry,
+  normaliseOrigin,
+  originsRepository,
+  TOKEN_PREFIX_LENGTH,
   type TokenInfo,
   type TokenKind,
-  type EventType,
+  tokensRepository,
 } from '@catalogue/db';
 import {
   cancelBatch,
@@ -342,7 +346,12 @@ export function adminService(db: Knex, options: AdminOptions = {}) {
     },
 
     /** Sets an item's content status (staff: review -> ready; support: any status). */
-    async setItemStatus(eshopId: number, type: EntityType, externalId: string, status: EntityStatus) {
+    async setItemStatus(
+      eshopId: number,
+      type: CatalogueEntityType,
+      externalId: string,
+      status: EntityStatus,
+    ) {
       await requireEshop(db, eshopId);
       if (!(await catalogueRepository.setStatus(db, type, eshopId, externalId, status))) {
         throw new AdminError(`${type} ${externalId} of eshop ${eshopId} not found`);

@@ -1,4 +1,4 @@
-import type { EntityStatus, EntityType } from '@catalogue/db';
+import type { CatalogueEntityType, EntityStatus } from '@catalogue/config';
 import { cliHarness, type CliResult } from './cli-harness';
 import { makeEshop } from '@catalogue/testing';
 
@@ -7,13 +7,13 @@ import { makeEshop } from '@catalogue/testing';
 const harness = cliHarness();
 const { cli } = harness;
 
-const TABLE: Record<EntityType, string> = {
+const TABLE: Record<CatalogueEntityType, string> = {
   product: 'products',
   category: 'categories',
   brand: 'brands',
   blog: 'blogs',
 };
-const TYPES: EntityType[] = ['product', 'category', 'brand', 'blog'];
+const TYPES: CatalogueEntityType[] = ['product', 'category', 'brand', 'blog'];
 const STATUSES: EntityStatus[] = ['draft', 'generate', 'review', 'ready'];
 /** An id no eshop of the test run has (the largest int4). */
 const MISSING_ID = '2147483647';
@@ -23,7 +23,12 @@ async function newEshop(): Promise<number> {
 }
 
 /** An item as an import leaves it, in the given status. */
-async function insertItem(eshopId: number, type: EntityType, externalId: string, status: EntityStatus) {
+async function insertItem(
+  eshopId: number,
+  type: CatalogueEntityType,
+  externalId: string,
+  status: EntityStatus,
+) {
   await harness.db(TABLE[type]).insert({
     eshop_id: eshopId,
     external_id: externalId,
@@ -33,7 +38,7 @@ async function insertItem(eshopId: number, type: EntityType, externalId: string,
   });
 }
 
-async function storedItem(eshopId: number, type: EntityType, externalId: string) {
+async function storedItem(eshopId: number, type: CatalogueEntityType, externalId: string) {
   return harness
     .db(TABLE[type])
     .where({ eshop_id: eshopId, external_id: externalId })

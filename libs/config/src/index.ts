@@ -5,6 +5,8 @@ export type { LangMap, Language } from './languages';
 export {
   CATALOGUE_ENTITY_TYPES,
   CONTENT_ENTITY_TYPES,
+  CONTENT_FALLBACKS,
+  ENTITY_STATUSES,
   EVENT_TYPES,
   GENERATION_BATCH_ITEM_STATUSES,
   GENERATION_BATCH_STATUSES,
@@ -18,6 +20,8 @@ export {
 export type {
   CatalogueEntityType,
   ContentEntityType,
+  ContentFallback,
+  EntityStatus,
   EventType,
   GenerationBatchItemStatus,
   GenerationBatchStatus,

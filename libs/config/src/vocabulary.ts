@@ -21,6 +21,22 @@ export type WhiteLabelEntityType = (typeof WHITE_LABEL_ENTITY_TYPES)[number];
 export const CONTENT_ENTITY_TYPES = ['product', 'category', 'brand', 'blog', 'page'] as const;
 export type ContentEntityType = (typeof CONTENT_ENTITY_TYPES)[number];
 
+/**
+ * Where a catalogue item is in its life (`status` of the catalogue tables): written by hand
+ * without content (`draft`), waiting for its content (`generate`), held for a person (`review`),
+ * served (`ready`).
+ */
+export const ENTITY_STATUSES = ['draft', 'generate', 'review', 'ready'] as const;
+export type EntityStatus = (typeof ENTITY_STATUSES)[number];
+
+/**
+ * What a storefront sees of a widget not yet translated into the language asked
+ * (`eshops.content_fallback`): `fallback` shows the `default` text marked with its `lang`;
+ * `omit` leaves the widget out.
+ */
+export const CONTENT_FALLBACKS = ['fallback', 'omit'] as const;
+export type ContentFallback = (typeof CONTENT_FALLBACKS)[number];
+
 /** A generation job's life (`generation_jobs.status`). */
 export const GENERATION_JOB_STATUSES = ['pending', 'running', 'done', 'failed'] as const;
 export type GenerationJobStatus = (typeof GENERATION_JOB_STATUSES)[number];

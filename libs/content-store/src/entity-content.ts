@@ -3,6 +3,7 @@
  * generation worker (render-content, generate) and the white-label editor, so that every
  * writer locks in the same order, renders with the same data and touches the same rows.
  */
+import type { CatalogueEntityType, ContentEntityType } from '@catalogue/config';
 import {
   renderAll,
   type ComposeEntity,
@@ -15,18 +16,16 @@ import {
 import {
   catalogueRepository,
   contentDraftsRepository,
+  type ContentKey,
   contentRepository,
   contentRevisionsRepository,
-  eventsRepository,
-  productRelationsRepository,
-  type ContentEntityType,
-  type ContentKey,
-  type EntityType,
   type Eshop,
+  eventsRepository,
   type Knex,
   type LangMap,
   type ProductRef,
   type ProductRelations,
+  productRelationsRepository,
   type RevisionSource,
   type StoredContent,
   type StoredEntity,
@@ -38,7 +37,7 @@ export interface EntitySources {
 }
 
 /** Content entity types that have a catalogue item of the same external id. */
-export const CATALOGUE_TYPE_OF: Partial<Record<ContentEntityType, EntityType>> = {
+export const CATALOGUE_TYPE_OF: Partial<Record<ContentEntityType, CatalogueEntityType>> = {
   product: 'product',
   category: 'category',
   brand: 'brand',
@@ -181,7 +180,11 @@ export async function generationMaterial(
  * What a catalogue item is rendered from: what it says, plus (for a product) its brand,
  * parameters and variants, nothing invented.
  */
-export function sourcesOf(type: EntityType, item: StoredEntity, relations?: ProductRelations): EntitySources {
+export function sourcesOf(
+  type: CatalogueEntityType,
+  item: StoredEntity,
+  relations?: ProductRelations,
+): EntitySources {
   const f = item.fields as Record<string, unknown> & { name: LangMap; description: LangMap; url: LangMap };
   const images = itemImages(f);
   if (type !== 'product' || !relations) {
@@ -234,7 +237,7 @@ export function sourcesOf(type: EntityType, item: StoredEntity, relations?: Prod
  */
 export async function lockContentAndSources(
   trx: Knex.Transaction,
-  type: EntityType,
+  type: CatalogueEntityType,
   key: ContentKey,
   item: StoredEntity,
 ): Promise<{ existing: LockedContent; sources: EntitySources }> {

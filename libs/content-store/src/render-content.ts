@@ -1,3 +1,4 @@
+import type { CatalogueEntityType } from '@catalogue/config';
 import type { DesignCategory } from '@catalogue/content';
 import {
   catalogueRepository,
@@ -5,10 +6,9 @@ import {
   contentRevisionsRepository,
   eshopsRepository,
   eventsRepository,
-  productRelationsRepository,
-  type EntityType,
   type ImportRevision,
   type Knex,
+  productRelationsRepository,
 } from '@catalogue/db';
 import { defaultDesign, structureOf } from './designs';
 import { renderItem, type ComposableDesign, type RenderOutcome } from './render-item';
@@ -74,14 +74,14 @@ export function sameJson(a: unknown, b: unknown): boolean {
 /** One item to render. */
 export interface RenderTarget {
   eshop_id: number;
-  entity_type: EntityType;
+  entity_type: CatalogueEntityType;
   external_id: string;
 }
 
 /** Items of one eshop and type to render together (a render-content job). */
 export interface RenderBatch {
   eshop_id: number;
-  entity_type: EntityType;
+  entity_type: CatalogueEntityType;
   external_ids: readonly string[];
 }
 

@@ -2,6 +2,7 @@
  * One catalogue item's content, rendered without the database: the pure part of a render-content
  * job (render-content.ts), and what bench:worker times alone.
  */
+import type { CatalogueEntityType } from '@catalogue/config';
 import {
   composeFromEntity,
   renderAll,
@@ -11,7 +12,7 @@ import {
   type FallbackPolicy,
   type WidgetTemplate,
 } from '@catalogue/content';
-import type { EntityType, ProductRelations, StoredContent, StoredEntity } from '@catalogue/db';
+import type { ProductRelations, StoredContent, StoredEntity } from '@catalogue/db';
 import { sourcesOf } from './entity-content';
 
 export type RenderOutcome =
@@ -35,7 +36,7 @@ export interface ComposableDesign {
  * without one). A composed tree's widgets get their own `html` while the page renders.
  */
 export function renderItem(
-  type: EntityType,
+  type: CatalogueEntityType,
   item: StoredEntity,
   kept: Pick<StoredContent, 'origin' | 'tree'> | undefined,
   relations: ProductRelations | undefined,

@@ -12,7 +12,6 @@ export {
   completeLanguages,
   DEFAULT_FALLBACK_POLICY,
   defaultLanguageCode,
-  FALLBACK_POLICIES,
   renderHtml,
   withWidgetHtml,
 } from './render/html';

@@ -15,8 +15,7 @@ export {
 export { issueToken, hashToken, TOKEN_PREFIX_LENGTH } from './tokens';
 export type { TokenKind, IssuedToken } from './tokens';
 export { eshopsRepository } from './repositories/eshops.repository';
-export { CONTENT_FALLBACKS } from './repositories/eshops.repository';
-export type { ContentFallback, Eshop, EshopInput } from './repositories/eshops.repository';
+export type { Eshop, EshopInput } from './repositories/eshops.repository';
 export { tokensRepository } from './repositories/tokens.repository';
 export type { TokenInfo } from './repositories/tokens.repository';
 export { originsRepository } from './repositories/origins.repository';
@@ -49,8 +48,6 @@ export {
   type ListFragments,
 } from './list-fragments';
 export type {
-  EntityType,
-  EntityStatus,
   EntityRecord,
   EntityWrite,
   UpsertedRow,
@@ -98,7 +95,6 @@ export type {
 } from './repositories/content-revisions.repository';
 export type {
   ContentColumns,
-  ContentEntityType,
   ContentKey,
   ContentOrigin,
   ContentOutputs,
@@ -136,8 +132,7 @@ export { idempotencyRepository } from './repositories/idempotency.repository';
 export type { IdempotencyClaim, IdempotencyRecord } from './repositories/idempotency.repository';
 export type { ResearchRefusalRow, ResearchSourceRow, SkippedWidgetRow } from './tables';
 export { eventsRepository } from './repositories/events.repository';
-export type { EventType, NewEvent, StoredEvent } from './repositories/events.repository';
-export { EVENT_TYPES } from './repositories/events.repository';
+export type { NewEvent, StoredEvent } from './repositories/events.repository';
 export { webhooksRepository, DELIVERY_LOG_SIZE } from './repositories/webhooks.repository';
 export type {
   NewWebhookDelivery,

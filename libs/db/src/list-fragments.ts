@@ -12,8 +12,8 @@
  * Pieces of another layout (the language list changed) are not served: the list reads such a row
  * from its columns (`catalogueReads.listPage`), as a row without pieces.
  */
-import { CATALOGUE_API_LANGUAGES } from '@catalogue/config';
-import { ENTITY_TABLES, type EntityType } from './repositories/catalogue-tables';
+import { CATALOGUE_API_LANGUAGES, type CatalogueEntityType } from '@catalogue/config';
+import { ENTITY_TABLES } from './repositories/catalogue-tables';
 
 const SEP = '\u0001';
 
@@ -151,7 +151,7 @@ export function jsonbJson(value: unknown): string {
 }
 
 /** The text of a list-item preview column: '' when there is none, as the list shows it. */
-function previewOf(type: EntityType, fields: Record<string, unknown>): unknown {
+function previewOf(type: CatalogueEntityType, fields: Record<string, unknown>): unknown {
   // `images` is an array of URLs (the import contract validates it); its first is the preview.
   if (type === 'product') return Array.isArray(fields.images) ? fields.images[0] : undefined;
   if (type === 'brand') return fields.image_preview;
@@ -160,7 +160,7 @@ function previewOf(type: EntityType, fields: Record<string, unknown>): unknown {
 }
 
 /** An entity row's `list_json`: its language maps, and its preview (product, brand) or category (blog). */
-export function entityListJson(type: EntityType, fields: Record<string, unknown>): string {
+export function entityListJson(type: CatalogueEntityType, fields: Record<string, unknown>): string {
   const out = slots(ENTITY_PREVIEW + 1);
   for (const field of ENTITY_TABLES[type].langFields) {
     const map = fields[field];

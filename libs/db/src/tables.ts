@@ -13,6 +13,9 @@
  * array, so not an array); any column also takes a knex raw (`now()`, a subquery).
  */
 import type {
+  ContentEntityType,
+  ContentFallback,
+  EntityStatus,
   EventType,
   GenerationBatchItemStatus,
   GenerationBatchStatus,
@@ -25,10 +28,9 @@ import type {
 import type { Knex } from 'knex';
 import type { GenerateJobContext } from './generate-context';
 import type { JsonDocument } from './json';
-import type { EntityStatus, LangMap } from './repositories/catalogue-tables';
-import type { ContentEntityType, ContentOrigin, ContentOutputs } from './repositories/content.repository';
+import type { LangMap } from './repositories/catalogue-tables';
+import type { ContentOrigin, ContentOutputs } from './repositories/content.repository';
 import type { LedgerKind } from './repositories/credits.repository';
-import type { ContentFallback } from './repositories/eshops.repository';
 import type { ListingField, ListingParameter, ListingRowStatus } from './repositories/listing.repository';
 import type { SchemaGenerated, SchemaJson, SchemaOptionalOnInsert, SchemaRows } from './schema.generated';
 

@@ -2,15 +2,8 @@
  * Registering and managing an eshop's webhook endpoints: one home for the rules the API and the
  * admin CLI share (the URL check, the secret, tenancy, redelivery ranges).
  */
-import type { Config } from '@catalogue/config';
-import {
-  EVENT_TYPES,
-  webhooksRepository,
-  type EventType,
-  type Knex,
-  type WebhookDelivery,
-  type WebhookEndpoint,
-} from '@catalogue/db';
+import { type Config, EVENT_TYPES, type EventType } from '@catalogue/config';
+import { type Knex, type WebhookDelivery, type WebhookEndpoint, webhooksRepository } from '@catalogue/db';
 import {
   checkOutboundUrl,
   EgressRefusal,

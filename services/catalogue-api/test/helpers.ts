@@ -1,3 +1,4 @@
+import type { CatalogueEntityType, EntityStatus } from '@catalogue/config';
 import {
   expectMatchesContract,
   makeEshop,
@@ -10,7 +11,6 @@ import {
   type ServedApp,
 } from '@catalogue/testing';
 import { adminService, type CreatedEshop } from '@catalogue/admin';
-import type { EntityStatus, EntityType } from '@catalogue/db';
 import { createApp } from '../src/app';
 import { buildDeps, closeDeps, type Deps } from '../src/deps';
 
@@ -93,7 +93,7 @@ export function catalogueService(configOverrides: Record<string, string> = {}) {
     /** What staff do with `admin item status` (the worker is not running in these tests). */
     async setStatus(
       eshopId: number,
-      type: EntityType,
+      type: CatalogueEntityType,
       externalIds: string[],
       status: EntityStatus = 'ready',
     ) {

@@ -1,6 +1,5 @@
 import fc from 'fast-check';
-import { CATALOGUE_API_LANGUAGES } from '@catalogue/config';
-import type { EntityType } from '@catalogue/db';
+import { CATALOGUE_API_LANGUAGES, type CatalogueEntityType } from '@catalogue/config';
 import { LANG_FIELDS, LIMITS, type LangField } from '../src/schemas/items.contract';
 import type { ItemKind } from '../src/schemas/items.contract';
 
@@ -120,7 +119,7 @@ function generators(clean: boolean) {
       { requiredKeys: clean ? ['code'] : [] },
     ),
   );
-  const dataFields: Record<EntityType, Record<string, fc.Arbitrary<unknown>>> = {
+  const dataFields: Record<CatalogueEntityType, Record<string, fc.Arbitrary<unknown>>> = {
     product: {
       images,
       brand_id: fc.oneof(reference, fc.constant(null)),

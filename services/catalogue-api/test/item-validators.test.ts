@@ -1,6 +1,6 @@
+import type { CatalogueEntityType } from '@catalogue/config';
 import { isDeepStrictEqual } from 'node:util';
 import fc from 'fast-check';
-import type { EntityType } from '@catalogue/db';
 import { fastItemCheck } from '../src/schemas/items.fast';
 import {
   contractOf,
@@ -25,7 +25,7 @@ import { itemOf } from './item-arbitraries';
  * `__proto__` key, which Joi drops) => the fast path accepts.
  */
 const OPTIONS = { abortEarly: false, convert: false } as const;
-const TYPES: EntityType[] = ['product', 'category', 'brand', 'blog'];
+const TYPES: CatalogueEntityType[] = ['product', 'category', 'brand', 'blog'];
 
 interface Case {
   label: string;
@@ -249,7 +249,7 @@ function resolve(schema: Json, components: Record<string, Json>): Json {
 
 describe('catalogue-api: the write contracts', () => {
   test('when items carry fields outside their contract, then the projection drops them at every level', () => {
-    const v2 = (type: EntityType) => contractOf({ version: 'v2', type, multiImport: false });
+    const v2 = (type: CatalogueEntityType) => contractOf({ version: 'v2', type, multiImport: false });
     const variant = [{ code: 'X', ean: '1', colour: 'red' }];
     const raw = JSON.parse(
       '{"id":"I","name":{"default":"A","cs":"B"},"variant":[{"code":"X","ean":"1","colour":"red","__proto__":{"x":1}}],' +

@@ -1,11 +1,11 @@
-import type { EntityType } from '@catalogue/db';
+import type { CatalogueEntityType } from '@catalogue/config';
 import { catalogueService, type Client } from './helpers';
 
 /** v1: one-language imports of products and categories and their flat lists. */
 
 type V1Type = 'product' | 'category';
 const V1_PATH: Record<V1Type, string> = { product: 'products', category: 'categories' };
-const TABLE: Record<EntityType, string> = {
+const TABLE: Record<CatalogueEntityType, string> = {
   product: 'products',
   category: 'categories',
   brand: 'brands',

@@ -1,10 +1,5 @@
-import {
-  catalogueRepository,
-  contentRepository,
-  type EntityType,
-  type ListOptions,
-  type StoredContent,
-} from '@catalogue/db';
+import type { CatalogueEntityType } from '@catalogue/config';
+import { catalogueRepository, contentRepository, type ListOptions, type StoredContent } from '@catalogue/db';
 import { PATH, TABLE, item, v2ListService } from './v2-list-fixtures';
 
 /**
@@ -35,7 +30,7 @@ describe('catalogue-api: v2 lists from pre-serialised pieces', () => {
   /** What the render worker stores for an item (the repository write it uses). */
   async function render(
     eshopId: number,
-    type: EntityType,
+    type: CatalogueEntityType,
     externalId: string,
     content: Partial<StoredContent>,
   ) {
@@ -103,7 +98,11 @@ describe('catalogue-api: v2 lists from pre-serialised pieces', () => {
     };
   }
 
-  function writeItem(type: EntityType, n: number, langs: readonly string[]): Record<string, unknown> {
+  function writeItem(
+    type: CatalogueEntityType,
+    n: number,
+    langs: readonly string[],
+  ): Record<string, unknown> {
     const text = (lang: string) => `${TRICKY[(n + 3) % TRICKY.length]!} ${lang}`;
     // Not every language of every field: an item lists the languages it has.
     const map = (field: string) =>
@@ -133,7 +132,7 @@ describe('catalogue-api: v2 lists from pre-serialised pieces', () => {
       enableSiteLink: true,
       enableRichSnippet: true,
     });
-    const types: EntityType[] = ['brand', 'category', 'product', 'blog'];
+    const types: CatalogueEntityType[] = ['brand', 'category', 'product', 'blog'];
     for (const type of types) {
       const items = Array.from({ length: 9 }, (_, n) => writeItem(type, n, langs));
       await importItems(api, type, items);
@@ -151,9 +150,9 @@ describe('catalogue-api: v2 lists from pre-serialised pieces', () => {
       '?per_page=100&lang=de,default&include=marketplace,rich_snippet',
       '?per_page=4&page=2&lang=en&include=site_link,nested',
     ];
-    const allowed = (type: EntityType, query: string) =>
+    const allowed = (type: CatalogueEntityType, query: string) =>
       query.replace(/include=([^&]*)/, (_m, list: string) => {
-        const ok: Record<EntityType, string[]> = {
+        const ok: Record<CatalogueEntityType, string[]> = {
           product: ['nested', 'marketplace', 'site_link', 'rich_snippet', 'variant', 'languages_complete'],
           category: ['nested', 'marketplace', 'rich_snippet', 'languages_complete'],
           brand: ['nested', 'marketplace', 'site_link', 'rich_snippet', 'languages_complete'],

@@ -1,16 +1,17 @@
 // Shared arrangement of the v2 list tests (split by the specification's list rules): the
 // service, what each entity type lists and includes, and writers of items and stored content.
-import { contentListJson, type EntityType } from '@catalogue/db';
+import type { CatalogueEntityType } from '@catalogue/config';
+import { contentListJson } from '@catalogue/db';
 import { catalogueService, type Client } from './helpers';
 
-export const PATH: Record<EntityType, string> = {
+export const PATH: Record<CatalogueEntityType, string> = {
   product: 'products',
   category: 'categories',
   brand: 'brands',
   blog: 'blogs',
 };
 export const TABLE = PATH;
-export const TYPES: EntityType[] = ['product', 'category', 'brand', 'blog'];
+export const TYPES: CatalogueEntityType[] = ['product', 'category', 'brand', 'blog'];
 export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 export const ISO_MICROS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;
 export const INVALID = 'The given data was invalid.';
@@ -29,7 +30,7 @@ export const COMMON_KEYS = [
   'created_at',
   'updated_at',
 ];
-export const ITEM_KEYS: Record<EntityType, string[]> = {
+export const ITEM_KEYS: Record<CatalogueEntityType, string[]> = {
   product: [...COMMON_KEYS, 'short_description', 'image_preview'].sort(),
   category: [...COMMON_KEYS].sort(),
   brand: [...COMMON_KEYS, 'image_preview'].sort(),
@@ -43,7 +44,7 @@ export const ALL_INCLUDES = [
   'variant',
   'languages_complete',
 ];
-export const INCLUDES: Record<EntityType, string[]> = {
+export const INCLUDES: Record<CatalogueEntityType, string[]> = {
   product: ['nested', 'marketplace', 'site_link', 'rich_snippet', 'variant', 'languages_complete'],
   category: ['nested', 'marketplace', 'rich_snippet', 'languages_complete'],
   brand: ['nested', 'marketplace', 'site_link', 'rich_snippet', 'languages_complete'],
@@ -75,7 +76,7 @@ export const RICH_SNIPPET = {
 
 /** A minimal valid v2 write item of a type. */
 export function item(
-  type: EntityType,
+  type: CatalogueEntityType,
   id: string,
   extra: Record<string, unknown> = {},
 ): Record<string, unknown> {
@@ -90,14 +91,14 @@ export function idsOf(body: { data: { id: string }[] }): string[] {
 export function v2ListService() {
   const svc = catalogueService();
 
-  async function importItems(api: Client, type: EntityType, items: Record<string, unknown>[]) {
+  async function importItems(api: Client, type: CatalogueEntityType, items: Record<string, unknown>[]) {
     const res = await api.post(`/api/v2/rest/${PATH[type]}`, items);
     expect(res.body).toMatchObject({ success: true, skipped: 0 });
     expect(res.status).toBe(200);
   }
 
   /** What the generation worker does for an item: status ready (via staff's CLI path) and loaded. */
-  async function publish(eshopId: number, type: EntityType, ids: string[]) {
+  async function publish(eshopId: number, type: CatalogueEntityType, ids: string[]) {
     await svc.setStatus(eshopId, type, ids, 'ready');
     await svc.deps
       .db(TABLE[type])
@@ -106,7 +107,12 @@ export function v2ListService() {
       .update({ is_loaded: true });
   }
 
-  async function storeContent(eshopId: number, type: EntityType, externalId: string, c: StoredContent) {
+  async function storeContent(
+    eshopId: number,
+    type: CatalogueEntityType,
+    externalId: string,
+    c: StoredContent,
+  ) {
     await svc.deps.db('content').insert({
       eshop_id: eshopId,
       entity_type: type,

@@ -1,19 +1,19 @@
-import type { EntityType } from '@catalogue/db';
+import type { CatalogueEntityType } from '@catalogue/config';
 import { catalogueService, type Client } from './helpers';
 
 /** v2 list query parameters: is_edited, last_update_time_from, page and per_page; the list forms of include and lang. */
 
-const PATH: Record<EntityType, string> = {
+const PATH: Record<CatalogueEntityType, string> = {
   product: 'products',
   category: 'categories',
   brand: 'brands',
   blog: 'blogs',
 };
 const TABLE = PATH;
-const TYPES: EntityType[] = ['product', 'category', 'brand', 'blog'];
+const TYPES: CatalogueEntityType[] = ['product', 'category', 'brand', 'blog'];
 const INVALID = 'The given data was invalid.';
 
-function item(type: EntityType, id: string): Record<string, unknown> {
+function item(type: CatalogueEntityType, id: string): Record<string, unknown> {
   return { id, name: { default: `${type} ${id}` } };
 }
 
@@ -24,14 +24,14 @@ function idsOf(body: { data: { id: string }[] }): string[] {
 describe('catalogue-api: v2 list query parameters', () => {
   const svc = catalogueService();
 
-  async function importItems(api: Client, type: EntityType, items: Record<string, unknown>[]) {
+  async function importItems(api: Client, type: CatalogueEntityType, items: Record<string, unknown>[]) {
     const res = await api.post(`/api/v2/rest/${PATH[type]}`, items);
     expect(res.body).toMatchObject({ success: true, skipped: 0 });
     expect(res.status).toBe(200);
   }
 
   /** Ready, with is_loaded as given (the worker sets it true; the editor's flag). */
-  async function publish(eshopId: number, type: EntityType, ids: string[], loaded = true) {
+  async function publish(eshopId: number, type: CatalogueEntityType, ids: string[], loaded = true) {
     await svc.setStatus(eshopId, type, ids, 'ready');
     await svc.deps
       .db(TABLE[type])
@@ -41,7 +41,7 @@ describe('catalogue-api: v2 list query parameters', () => {
   }
 
   /** An eshop with two ready products: A-loaded (is_loaded true) and B-unloaded (false). */
-  async function loadedAndUnloaded(type: EntityType = 'product') {
+  async function loadedAndUnloaded(type: CatalogueEntityType = 'product') {
     const created = await svc.eshop();
     await importItems(created.api, type, [item(type, 'A-loaded'), item(type, 'B-unloaded')]);
     await publish(created.eshop.id, type, ['A-loaded']);

@@ -1,9 +1,8 @@
 // `item status`: a catalogue item's content status.
-import { CATALOGUE_ENTITY_TYPES } from '@catalogue/config';
-import type { EntityStatus, EntityType } from '@catalogue/db';
+import { CATALOGUE_ENTITY_TYPES, type CatalogueEntityType, type EntityStatus } from '@catalogue/config';
 import { eshopId, oneOf, type CommandGroup } from './options';
 
-const ITEM_TYPES: readonly EntityType[] = CATALOGUE_ENTITY_TYPES;
+const ITEM_TYPES: readonly CatalogueEntityType[] = CATALOGUE_ENTITY_TYPES;
 const ITEM_STATUSES: readonly EntityStatus[] = ['draft', 'generate', 'review', 'ready'];
 
 export const itemCommands: CommandGroup = (program, admin, answer) => {

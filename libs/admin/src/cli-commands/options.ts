@@ -1,7 +1,14 @@
 // What the admin commands share: parsing of their words into the service's types, refused with
 // an AdminError that names the flag or argument.
-import { CONTENT_LANGUAGES, isOneOf, PUBLISH_MODES, type PublishMode } from '@catalogue/config';
-import { CONTENT_FALLBACKS, type ContentFallback, type EshopInput } from '@catalogue/db';
+import {
+  CONTENT_FALLBACKS,
+  CONTENT_LANGUAGES,
+  isOneOf,
+  PUBLISH_MODES,
+  type ContentFallback,
+  type PublishMode,
+} from '@catalogue/config';
+import type { EshopInput } from '@catalogue/db';
 import type { Command } from 'commander';
 import { AdminError, parsePositiveInt, type AdminService } from '../admin.service';
 

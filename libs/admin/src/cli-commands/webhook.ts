@@ -1,5 +1,5 @@
 // `webhook add|list|remove|enable|rotate-secret|redeliver`: an eshop's webhook endpoints.
-import { EVENT_TYPES, type EventType } from '@catalogue/db';
+import { EVENT_TYPES, type EventType } from '@catalogue/config';
 import { parsePositiveInt } from '../admin.service';
 import { eshopId, oneOf, type CommandGroup } from './options';
 

@@ -5,6 +5,7 @@
  * and the output goes through the output allow-list once more, widget by widget — except for a
  * widget that nests plainly, whose HTML is written exactly as that pass would give it back.
  */
+import type { ContentFallback } from '@catalogue/config';
 import {
   isLangMap,
   pickLanguage,
@@ -48,11 +49,9 @@ export interface ResolvedWidget {
  * `default` texts as its own.
  */
 export interface FallbackPolicy {
-  mode: 'fallback' | 'omit';
+  mode: ContentFallback;
   defaultLanguage: string | null;
 }
-
-export const FALLBACK_POLICIES = ['fallback', 'omit'] as const;
 
 export const DEFAULT_FALLBACK_POLICY: FallbackPolicy = { mode: 'fallback', defaultLanguage: null };
 

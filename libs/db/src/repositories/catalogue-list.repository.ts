@@ -1,3 +1,4 @@
+import type { CatalogueEntityType } from '@catalogue/config';
 import type { Knex } from 'knex';
 import { copyRows } from '../copy-rows';
 import { LIST_JSON_LAYOUT, LIST_LANGUAGES, piecesSql, wantedSlots } from '../list-fragments';
@@ -7,7 +8,6 @@ import { isoMicros } from '../timestamps';
 import {
   columnsOf,
   ENTITY_TABLES,
-  type EntityType,
   type LangMap,
   type ListedEntity,
   type ListFilter,
@@ -22,7 +22,7 @@ import { keysFrom } from './tenant-keys';
  */
 function listWhere(
   db: Knex | Knex.Transaction,
-  type: EntityType,
+  type: CatalogueEntityType,
   eshopId: number,
   filter: ListFilter,
   alias = 'e',
@@ -109,7 +109,12 @@ export interface ListedPieces {
 }
 
 /** The page's ids through the list index, joined to the wide rows and their content (listPage says why). */
-function pageJoin(db: Knex | Knex.Transaction, type: EntityType, eshopId: number, opts: ListOptions) {
+function pageJoin(
+  db: Knex | Knex.Transaction,
+  type: CatalogueEntityType,
+  eshopId: number,
+  opts: ListOptions,
+) {
   const pageIds = listWhere(db, type, eshopId, opts, 'l')
     .select('l.eshop_id', 'l.id')
     .orderBy('l.id')
@@ -133,7 +138,7 @@ const VARIANTS_SQL = `coalesce((select json_agg(json_build_object('code', v.code
              from product_variants v where v.eshop_id = e.eshop_id and v.product_id = e.id), '[]'::json)`;
 
 /** A listed row as the list reads it (`listJson`: its pieces, when it has readable ones). */
-function entityOf(type: EntityType, opts: ListOptions, row: ListRow): ListedEntity {
+function entityOf(type: CatalogueEntityType, opts: ListOptions, row: ListRow): ListedEntity {
   return {
     id: row.id,
     externalId: row.external_id,
@@ -171,7 +176,7 @@ export const catalogueReads = {
    */
   async listPage(
     db: Knex | Knex.Transaction,
-    type: EntityType,
+    type: CatalogueEntityType,
     eshopId: number,
     opts: ListOptions,
   ): Promise<ListedEntity[]> {
@@ -241,7 +246,7 @@ export const catalogueReads = {
    */
   async listPieces(
     db: Knex,
-    type: EntityType,
+    type: CatalogueEntityType,
     eshopId: number,
     opts: ListOptions,
   ): Promise<{ rows: ListedPieces[]; total: number | undefined } | undefined> {
@@ -301,7 +306,7 @@ export const catalogueReads = {
 
   async count(
     db: Knex | Knex.Transaction,
-    type: EntityType,
+    type: CatalogueEntityType,
     eshopId: number,
     filter: ListFilter,
   ): Promise<number> {
@@ -311,7 +316,7 @@ export const catalogueReads = {
   /** What one item says (its stored fields), unless it is deleted; no lock (generation material). */
   async findFields(
     db: Knex | Knex.Transaction,
-    type: EntityType,
+    type: CatalogueEntityType,
     eshopId: number,
     externalId: string,
   ): Promise<Record<string, unknown> | undefined> {
@@ -330,7 +335,7 @@ export const catalogueReads = {
   /** One item as stored (internal id and fields), unless it is deleted; no lock (generation material). */
   async findEntity(
     db: Knex | Knex.Transaction,
-    type: EntityType,
+    type: CatalogueEntityType,
     eshopId: number,
     externalId: string,
   ): Promise<StoredEntity | undefined> {
@@ -361,7 +366,7 @@ export const catalogueReads = {
   /** The names of the given items that exist and are not deleted, by external id. */
   async namesOf(
     db: Knex | Knex.Transaction,
-    type: EntityType,
+    type: CatalogueEntityType,
     eshopId: number,
     externalIds: readonly string[],
   ): Promise<Map<string, LangMap>> {

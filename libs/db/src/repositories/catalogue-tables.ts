@@ -1,8 +1,6 @@
 // The catalogue entities' tables and the shapes their repository functions read and write.
-import type { CatalogueEntityType } from '@catalogue/config';
+import type { CatalogueEntityType, EntityStatus } from '@catalogue/config';
 
-export type EntityType = CatalogueEntityType;
-export type EntityStatus = 'draft' | 'generate' | 'review' | 'ready';
 export type LangMap = Record<string, string>;
 
 /** Language-map columns of every entity; products add short_description. */
@@ -20,7 +18,7 @@ interface EntityTable {
   listedOnlyWhenReady: boolean;
 }
 
-export const ENTITY_TABLES: Record<EntityType, EntityTable> = {
+export const ENTITY_TABLES: Record<CatalogueEntityType, EntityTable> = {
   product: {
     table: 'products',
     langFields: [...COMMON_LANG_FIELDS, 'short_description'],
@@ -140,7 +138,7 @@ export interface ListedEntity {
 }
 
 /** The importable columns of an entity type: its language maps, then its data fields. */
-export function columnsOf(type: EntityType): string[] {
+export function columnsOf(type: CatalogueEntityType): string[] {
   const t = ENTITY_TABLES[type];
   return [...t.langFields, ...t.dataFields];
 }

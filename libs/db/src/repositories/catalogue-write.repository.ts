@@ -1,17 +1,16 @@
+import type { CatalogueEntityType, EntityStatus } from '@catalogue/config';
 import type { Knex } from 'knex';
 import { checkedRows, runNumbered } from '../sql-rows';
 import type { Row } from '../tables';
 import {
   columnsOf,
-  type UpsertedRow,
   ENTITY_TABLES,
-  JSON_FIELDS,
-  type EntityStatus,
   type EntityTableName,
-  type EntityType,
   type EntityWrite,
+  JSON_FIELDS,
   type StoredEntity,
   type StoredVariant,
+  type UpsertedRow,
 } from './catalogue-tables';
 import { entityListJson } from '../list-fragments';
 import { keysFrom, keysSql } from './tenant-keys';
@@ -22,7 +21,7 @@ import { keysFrom, keysSql } from './tenant-keys';
  */
 async function updateByKeys(
   db: Knex | Knex.Transaction,
-  type: EntityType,
+  type: CatalogueEntityType,
   eshopId: number,
   externalIds: readonly string[],
   set: string,
@@ -65,7 +64,7 @@ interface UpsertShape {
   set: string;
 }
 
-function upsertShape(type: EntityType): UpsertShape {
+function upsertShape(type: CatalogueEntityType): UpsertShape {
   const { langFields } = ENTITY_TABLES[type];
   const fixed: Record<string, ColumnSource> = {
     eshop_id: 'eshop',
@@ -87,14 +86,14 @@ function upsertShape(type: EntityType): UpsertShape {
 }
 
 const UPSERT_SHAPES = Object.fromEntries(
-  (Object.keys(ENTITY_TABLES) as EntityType[]).map((type) => [type, upsertShape(type)]),
-) as Record<EntityType, UpsertShape>;
+  (Object.keys(ENTITY_TABLES) as CatalogueEntityType[]).map((type) => [type, upsertShape(type)]),
+) as Record<CatalogueEntityType, UpsertShape>;
 
 /** The value a write gives a column (JSONB columns serialised, as node-postgres sends them). */
 function columnValue(
   source: ColumnSource,
   column: string,
-  type: EntityType,
+  type: CatalogueEntityType,
   eshopId: number,
   write: EntityWrite,
 ): unknown {
@@ -130,7 +129,7 @@ export const catalogueWrites = {
    */
   async findForUpdate(
     trx: Knex.Transaction,
-    type: EntityType,
+    type: CatalogueEntityType,
     eshopId: number,
     externalIds: string[],
     opts: { withVariants?: boolean } = {},
@@ -196,7 +195,7 @@ export const catalogueWrites = {
    */
   async upsert(
     trx: Knex.Transaction,
-    type: EntityType,
+    type: CatalogueEntityType,
     eshopId: number,
     writes: EntityWrite[],
     opts: { updateOnly?: readonly number[] } = {},
@@ -236,7 +235,7 @@ export const catalogueWrites = {
   /** Which of the external ids exist for the eshop (soft-deleted ones included). */
   async existingIds(
     db: Knex | Knex.Transaction,
-    type: EntityType,
+    type: CatalogueEntityType,
     eshopId: number,
     externalIds: string[],
   ): Promise<Set<string>> {
@@ -257,7 +256,7 @@ export const catalogueWrites = {
   /** Soft-deletes the items that exist and are not deleted yet; returns their external ids. */
   async softDelete(
     db: Knex | Knex.Transaction,
-    type: EntityType,
+    type: CatalogueEntityType,
     eshopId: number,
     externalIds: string[],
   ): Promise<Set<string>> {
@@ -271,7 +270,7 @@ export const catalogueWrites = {
 
   async setStatus(
     db: Knex | Knex.Transaction,
-    type: EntityType,
+    type: CatalogueEntityType,
     eshopId: number,
     externalId: string,
     status: EntityStatus,
@@ -285,7 +284,7 @@ export const catalogueWrites = {
   /** Marks composed content as stored: `generate` items become ready (or review) and loaded. */
   async markRendered(
     trx: Knex.Transaction,
-    type: EntityType,
+    type: CatalogueEntityType,
     eshopId: number,
     externalId: string,
     nextStatus: 'ready' | 'review',
@@ -310,7 +309,7 @@ export const catalogueWrites = {
    */
   async markRenderedMany(
     trx: Knex.Transaction,
-    type: EntityType,
+    type: CatalogueEntityType,
     eshopId: number,
     externalIds: readonly string[],
     nextStatus: 'ready' | 'review',

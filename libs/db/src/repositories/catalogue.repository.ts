@@ -9,8 +9,6 @@ export {
   COMMON_LANG_FIELDS,
   ENTITY_TABLES,
   type EntityRecord,
-  type EntityStatus,
-  type EntityType,
   type EntityWrite,
   type LangMap,
   type ListedEntity,

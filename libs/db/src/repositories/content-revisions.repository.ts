@@ -1,8 +1,8 @@
-import type { RevisionSource } from '@catalogue/config';
+import type { ContentEntityType, RevisionSource } from '@catalogue/config';
 import type { Knex } from 'knex';
 import { checkedRow, checkedRows, countOf, rawRows, runRaw } from '../sql-rows';
 import type { Row } from '../tables';
-import type { ContentEntityType, ContentKey } from './content.repository';
+import type { ContentKey } from './content.repository';
 import { isoOffset } from '../timestamps';
 
 // Who wrote a revision is a word of the domain (libs/config), which the v3 answers use too.

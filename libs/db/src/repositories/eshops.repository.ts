@@ -1,11 +1,7 @@
 import type { Knex } from 'knex';
-import type { Language, PublishMode } from '@catalogue/config';
+import type { ContentFallback, Language, PublishMode } from '@catalogue/config';
 import { checkedRow, checkedRows, countOf } from '../sql-rows';
 import type { Row, Update } from '../tables';
-
-/** What an eshop's pages do with a text their language lacks (libs/content `FallbackPolicy`). */
-export const CONTENT_FALLBACKS = ['fallback', 'omit'] as const;
-export type ContentFallback = (typeof CONTENT_FALLBACKS)[number];
 
 export interface Eshop {
   id: number;

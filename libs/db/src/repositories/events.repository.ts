@@ -1,11 +1,9 @@
 import { context, propagation } from '@opentelemetry/api';
-import { EVENT_TYPES, type EventType } from '@catalogue/config';
+import type { EventType } from '@catalogue/config';
 import type { Knex } from 'knex';
 import { checkedRows, rawRows, runRaw } from '../sql-rows';
 import type { Row } from '../tables';
 import { isoMicros } from '../timestamps';
-
-export { EVENT_TYPES, type EventType };
 
 /** An event to append: what happened to which entity, and a little data (never the content). */
 export interface NewEvent {

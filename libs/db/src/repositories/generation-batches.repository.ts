@@ -1,11 +1,12 @@
 import type {
+  CatalogueEntityType,
   GenerationBatchItemStatus,
   GenerationBatchStatus,
   WhiteLabelEntityType,
 } from '@catalogue/config';
 import type { Knex } from 'knex';
 import { isoOffset } from '../timestamps';
-import { ENTITY_TABLES, type EntityType } from './catalogue-tables';
+import { ENTITY_TABLES } from './catalogue-tables';
 import { eventsRepository } from './events.repository';
 
 /** A bulk generation as stored (beyond the specification). */
@@ -111,7 +112,7 @@ export const generationBatchesRepository = {
   async select(
     db: Knex | Knex.Transaction,
     eshopId: number,
-    type: EntityType,
+    type: CatalogueEntityType,
     selection: BatchSelection,
     limit: number,
   ): Promise<string[]> {

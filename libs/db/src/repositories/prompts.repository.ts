@@ -1,15 +1,5 @@
 import type { Knex } from 'knex';
-
-export interface Prompt {
-  id: number;
-  name: string;
-  prompt: string;
-  remove_exist_widget: boolean;
-  use_serp_context: boolean;
-  use_web_research: boolean;
-  search_web: string[];
-  search_model: string[];
-}
+import type { Row } from '../tables';
 
 /** Prompts an eshop may use: the ones every eshop sees and its own. */
 function visible(db: Knex | Knex.Transaction, eshopId: number) {
@@ -26,6 +16,9 @@ const COLUMNS = [
   'search_web',
   'search_model',
 ] as const;
+
+/** A prompt as the white-label API shows it (`PromptView` of libs/content): its table's columns above. */
+export type Prompt = Pick<Row<'prompts'>, (typeof COLUMNS)[number]>;
 
 export const promptsRepository = {
   async list(db: Knex | Knex.Transaction, eshopId: number): Promise<Prompt[]> {

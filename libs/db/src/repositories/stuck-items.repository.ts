@@ -1,11 +1,12 @@
+import type { CatalogueEntityType } from '@catalogue/config';
 import type { Knex } from 'knex';
-import { ENTITY_TABLES, type EntityType } from './catalogue-tables';
+import { ENTITY_TABLES } from './catalogue-tables';
 
 export interface StuckItem {
   /** Internal id: the sweeper's page cursor. */
   id: number;
   eshopId: number;
-  entityType: EntityType;
+  entityType: CatalogueEntityType;
   externalId: string;
 }
 
@@ -25,7 +26,7 @@ export const stuckItemsRepository = {
    */
   async waitingForRender(
     db: Knex | Knex.Transaction,
-    entityType: EntityType,
+    entityType: CatalogueEntityType,
     idleSeconds: number,
     limit: number,
     afterId = 0,

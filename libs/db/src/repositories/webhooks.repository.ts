@@ -1,7 +1,7 @@
+import type { EventType } from '@catalogue/config';
 import type { Knex } from 'knex';
 import { checkedRows, rawRows } from '../sql-rows';
 import type { Row } from '../tables';
-import type { EventType } from './events.repository';
 import { isoOffset } from '../timestamps';
 import { INTERNAL_ID, keysFrom, keysSql } from './tenant-keys';
 

@@ -1,3 +1,4 @@
+import type { CatalogueEntityType } from '@catalogue/config';
 import {
   apiRouter,
   baseComponent,
@@ -12,7 +13,6 @@ import {
   type Validated,
 } from '@catalogue/http';
 import type { Middleware } from 'koa';
-import type { EntityType } from '@catalogue/db';
 import type { Deps } from '../deps';
 import { deleteIdsBody, deleteResponse } from '../schemas/delete.schema';
 import { importQuery, type ImportQuery } from '../schemas/import.schema';
@@ -69,7 +69,7 @@ const V2_ENTITIES = [
   ['categories', 'category', 'Categories'],
   ['brands', 'brand', 'Brands'],
   ['blogs', 'blog', 'Blogs'],
-] as const satisfies readonly (readonly [string, EntityType, string])[];
+] as const satisfies readonly (readonly [string, CatalogueEntityType, string])[];
 
 type V2Path = (typeof V2_ENTITIES)[number][0];
 

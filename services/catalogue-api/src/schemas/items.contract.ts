@@ -1,5 +1,4 @@
-import { CATALOGUE_API_LANGUAGES, type V1EntityType } from '@catalogue/config';
-import type { EntityType } from '@catalogue/db';
+import { CATALOGUE_API_LANGUAGES, type CatalogueEntityType, type V1EntityType } from '@catalogue/config';
 
 /**
  * The write contracts of the catalogue API: for each kind of import item, every field the
@@ -50,7 +49,7 @@ export type LangField =
 const COMMON: LangField[] = ['name', 'url', 'description', 'seo_title', 'seo_description'];
 
 /** Language-map fields written per entity type (v2). */
-export const LANG_FIELDS: Record<EntityType, LangField[]> = {
+export const LANG_FIELDS: Record<CatalogueEntityType, LangField[]> = {
   product: [...COMMON, 'short_description'],
   category: COMMON,
   brand: COMMON,
@@ -81,7 +80,7 @@ export interface ItemContract {
 }
 
 export type ItemKind =
-  | { version: 'v2'; type: EntityType; multiImport: boolean }
+  | { version: 'v2'; type: CatalogueEntityType; multiImport: boolean }
   | { version: 'v1'; type: V1EntityType }
   | { version: 'parameter' };
 
@@ -128,7 +127,7 @@ const PARAMETER_VALUES_PAIR: ItemContract = {
 };
 
 /** v2 fields per entity type besides `id`, `is_visible` and the language maps. */
-const V2_DATA_FIELDS: Record<EntityType, Record<string, FieldRule>> = {
+const V2_DATA_FIELDS: Record<CatalogueEntityType, Record<string, FieldRule>> = {
   product: {
     images,
     ...PRODUCT_REFERENCES,
@@ -143,7 +142,7 @@ const V2_DATA_FIELDS: Record<EntityType, Record<string, FieldRule>> = {
   blog: { category: text(LIMITS.category, { nullable: true }), images },
 };
 
-function v2Contract(type: EntityType, multiImport: boolean): ItemContract {
+function v2Contract(type: CatalogueEntityType, multiImport: boolean): ItemContract {
   return {
     fields: {
       id,
@@ -256,7 +255,7 @@ const KNOWN_LANGUAGES: ReadonlySet<string> = new Set(CATALOGUE_API_LANGUAGES);
  * checks too, so an item's problems are reported at once. A `name.<lang>` of the wrong type is
  * left to the type check's message.
  */
-export function missingNames(type: EntityType, item: Record<string, unknown>): string[] {
+export function missingNames(type: CatalogueEntityType, item: Record<string, unknown>): string[] {
   const name = isPlainObject(item.name) ? item.name : {};
   const used = new Set<string>();
   for (const field of LANG_FIELDS[type]) {

@@ -1,6 +1,5 @@
 import Joi from 'joi';
-import { CATALOGUE_API_LANGUAGES } from '@catalogue/config';
-import type { EntityType } from '@catalogue/db';
+import { CATALOGUE_API_LANGUAGES, type CatalogueEntityType } from '@catalogue/config';
 import { baseComponent } from '@catalogue/http';
 import { contractOf, LIMITS, type FieldRule, type ItemContract, type ItemKind } from './items.contract';
 
@@ -37,7 +36,7 @@ const DESCRIPTIONS = {
 } as const;
 type ItemComponent = keyof typeof DESCRIPTIONS;
 
-const V2_NAMES: Record<EntityType, string> = {
+const V2_NAMES: Record<CatalogueEntityType, string> = {
   product: 'Product',
   category: 'Category',
   brand: 'Brand',

@@ -1,6 +1,6 @@
 import Joi from 'joi';
+import { EVENT_TYPES, type EventType } from '@catalogue/config';
 import { responseObject } from '@catalogue/http';
-import { EVENT_TYPES, type EventType } from '@catalogue/db';
 
 export interface WebhookBody {
   url: string;

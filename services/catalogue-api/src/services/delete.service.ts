@@ -1,8 +1,9 @@
-import { catalogueRepository, eventsRepository, type EntityType, type Knex } from '@catalogue/db';
+import type { CatalogueEntityType } from '@catalogue/config';
+import { catalogueRepository, eventsRepository, type Knex } from '@catalogue/db';
 import { isStorableText } from '@catalogue/http';
 import { bulkItems, byIndex, type ItemError } from './item-check';
 
-const NOT_FOUND: Record<EntityType, string> = {
+const NOT_FOUND: Record<CatalogueEntityType, string> = {
   product: 'Product not found',
   category: 'Category not found',
   brand: 'Brand not found',
@@ -30,7 +31,7 @@ function idOf(element: unknown): string | undefined {
 export async function softDelete(
   db: Knex,
   eshopId: number,
-  type: EntityType,
+  type: CatalogueEntityType,
   body: unknown,
 ): Promise<DeleteResult> {
   const elements = bulkItems(body);

@@ -1,18 +1,18 @@
+import type { CatalogueEntityType } from '@catalogue/config';
 import {
   catalogueRepository,
   ENTITY_TABLES,
-  parametersRepository,
-  productRelationsRepository,
-  variantsRepository,
-  type EntityType,
   type EntityWrite,
   type Knex,
   type NewEvent,
   type ParameterLookup,
+  parametersRepository,
   type ProductParameterLink,
+  productRelationsRepository,
   type StoredEntity,
   type UpsertedRow,
   type Variant,
+  variantsRepository,
 } from '@catalogue/db';
 import { withoutDuplicates, type CheckedItem, type ItemError } from './item-check';
 
@@ -90,7 +90,7 @@ const EMPTY_DATA: Record<string, unknown> = {
  * fields not sent keep their stored value.
  */
 function mergedFields(
-  type: EntityType,
+  type: CatalogueEntityType,
   stored: StoredEntity | undefined,
   item: WriteItem,
 ): Record<string, unknown> {
@@ -113,7 +113,7 @@ function mergedFields(
 }
 
 /** Variants belong to products: no other type's item may write product_variants rows. */
-function variantsOf(type: EntityType, item: WriteItem): Variant[] | undefined {
+function variantsOf(type: CatalogueEntityType, item: WriteItem): Variant[] | undefined {
   if (type !== 'product') return undefined;
   return item.variant?.map((v) => ({ code: v.code, ean: v.ean ? v.ean : null }));
 }
@@ -269,7 +269,7 @@ interface WriteRound {
 async function writeRound(
   trx: Knex.Transaction,
   eshopId: number,
-  type: EntityType,
+  type: CatalogueEntityType,
   items: CheckedItem<WriteItem>[],
   known: KnownLookup | undefined,
 ): Promise<WriteRound> {
@@ -393,7 +393,7 @@ async function replaceParameterLinks(
 export async function importEntities(
   trx: Knex.Transaction,
   eshopId: number,
-  type: EntityType,
+  type: CatalogueEntityType,
   checked: CheckedItem<WriteItem>[],
 ): Promise<EntityImportOutcome> {
   const errors: ItemError[] = [];

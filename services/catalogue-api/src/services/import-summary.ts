@@ -1,4 +1,4 @@
-import type { EntityType } from '@catalogue/db';
+import type { CatalogueEntityType } from '@catalogue/config';
 
 /** What an import did (or, on a dry run, would do) to the rows of one entity type. */
 export interface ChangeCounts {
@@ -11,7 +11,7 @@ export interface ChangeCounts {
 }
 
 /** The entity types an import summary names: the catalogue's, parameters and their values. */
-export type SummaryEntity = EntityType | 'parameter' | 'parameter_value';
+export type SummaryEntity = CatalogueEntityType | 'parameter' | 'parameter_value';
 
 export type ChangeSummary = Partial<Record<SummaryEntity, ChangeCounts>>;
 

@@ -1,5 +1,5 @@
-import type { V1EntityType } from '@catalogue/config';
-import { eventsRepository, type EntityType, type Knex, type NewEvent } from '@catalogue/db';
+import type { CatalogueEntityType, V1EntityType } from '@catalogue/config';
+import { eventsRepository, type Knex, type NewEvent } from '@catalogue/db';
 import { addFair, ENQUEUE_TIMEOUT_MS, withTimeout } from '@catalogue/queue';
 import { ValidationError } from '@catalogue/http';
 import type { Deps } from '../deps';
@@ -25,7 +25,7 @@ export interface ParameterImportResult extends ImportResult {
 export type SectionName = 'parameters' | 'categories' | 'brands' | 'products' | 'blogs';
 /** The order of the specification: referenced entities first. */
 export const SECTIONS: readonly SectionName[] = ['parameters', 'categories', 'brands', 'products', 'blogs'];
-const SECTION_TYPE: Record<Exclude<SectionName, 'parameters'>, EntityType> = {
+const SECTION_TYPE: Record<Exclude<SectionName, 'parameters'>, CatalogueEntityType> = {
   categories: 'category',
   brands: 'brand',
   products: 'product',
@@ -120,7 +120,7 @@ function result(imported: number, updated: number, errors: ItemError[]): ImportR
 async function queueRenders(
   deps: ImportDeps,
   eshopId: number,
-  type: EntityType,
+  type: CatalogueEntityType,
   externalIds: string[],
 ): Promise<void> {
   if (!externalIds.length) return;
@@ -142,14 +142,14 @@ async function queueRenders(
   }
 }
 
-function checkV2(type: EntityType, items: unknown[], multiImport: boolean) {
+function checkV2(type: CatalogueEntityType, items: unknown[], multiImport: boolean) {
   return checkItems<WriteItem>(items, { version: 'v2', type, multiImport });
 }
 
 async function importChecked(
   deps: ImportDeps,
   eshopId: number,
-  type: EntityType,
+  type: CatalogueEntityType,
   checked: ReturnType<typeof checkV2>,
   { recordOutcome, dryRun = false }: ImportRun,
 ): Promise<ImportResult | (ImportResult & DryRunFields)> {
@@ -169,7 +169,7 @@ async function importChecked(
 export async function importV2(
   deps: ImportDeps,
   eshopId: number,
-  type: EntityType,
+  type: CatalogueEntityType,
   body: unknown,
   run: ImportRun = {},
 ): Promise<ImportResult | (ImportResult & DryRunFields)> {
@@ -240,7 +240,7 @@ export async function multiImport(
   }
   const items = Object.fromEntries(present.map((s) => [s, bulkItems(sections[s], s)]));
 
-  const renders: [EntityType, string[]][] = [];
+  const renders: [CatalogueEntityType, string[]][] = [];
   const summary: ChangeSummary = {};
   const results = await inTransaction(deps, dryRun, async (trx) => {
     const out: Record<string, ImportResult | ParameterImportResult> = {};

@@ -1,14 +1,18 @@
-import { CATALOGUE_API_LANGUAGES, V1_LANGUAGES, type V1EntityType } from '@catalogue/config';
+import {
+  CATALOGUE_API_LANGUAGES,
+  type CatalogueEntityType,
+  V1_LANGUAGES,
+  type V1EntityType,
+} from '@catalogue/config';
 import {
   catalogueRepository,
   decodeFragments,
-  LANGUAGE_FIELDS,
-  langSlot,
-  LIST_JSON_SLOTS,
   type Eshop,
-  type EntityType,
   type Knex,
   type LangMap,
+  langSlot,
+  LANGUAGE_FIELDS,
+  LIST_JSON_SLOTS,
   type ListedEntity,
   type ListedPieces,
   type ListFragments,
@@ -25,14 +29,14 @@ export type Include =
  * The includes each entity supports: the specification's lists, plus `languages_complete`
  * (beyond the specification, opt-in so that `content` is exactly `{html}` without include).
  */
-export const INCLUDES: Record<EntityType, readonly Include[]> = {
+export const INCLUDES: Record<CatalogueEntityType, readonly Include[]> = {
   product: ['nested', 'marketplace', 'site_link', 'rich_snippet', 'variant', 'languages_complete'],
   category: ['nested', 'marketplace', 'rich_snippet', 'languages_complete'],
   brand: ['nested', 'marketplace', 'site_link', 'rich_snippet', 'languages_complete'],
   blog: ['nested', 'marketplace', 'site_link', 'rich_snippet', 'languages_complete'],
 };
 
-const PLURAL: Record<EntityType, string> = {
+const PLURAL: Record<CatalogueEntityType, string> = {
   product: 'products',
   category: 'categories',
   brand: 'brands',
@@ -40,7 +44,11 @@ const PLURAL: Record<EntityType, string> = {
 };
 
 /** The includes of a request, or 422 naming what is unknown, unsupported or switched off. */
-export function parseIncludes(type: EntityType, eshop: Eshop, raw: readonly string[] = []): Set<Include> {
+export function parseIncludes(
+  type: CatalogueEntityType,
+  eshop: Eshop,
+  raw: readonly string[] = [],
+): Set<Include> {
   const problems: string[] = [];
   const includes = new Set<Include>();
   for (const value of raw) {
@@ -93,7 +101,7 @@ function completeOf(stored: string[] | null | undefined, langs: readonly string[
   return langs.filter((lang) => complete.has(lang));
 }
 
-function v2Item(type: EntityType, row: ListedEntity, langs: string[], includes: Set<Include>) {
+function v2Item(type: CatalogueEntityType, row: ListedEntity, langs: string[], includes: Set<Include>) {
   const f = row.fields;
   const images = (f.images ?? []) as string[];
   const item: Record<string, unknown> = {
@@ -144,7 +152,7 @@ function v2Item(type: EntityType, row: ListedEntity, langs: string[], includes: 
 
 /** What every item of a request shares when its JSON is put together from stored pieces. */
 interface ItemPlan {
-  type: EntityType;
+  type: CatalogueEntityType;
   includes: Set<Include>;
   langs: string[];
   /** `"<lang>":` for each language. */
@@ -156,7 +164,7 @@ interface ItemPlan {
   commaPrefixBytes: Buffer[];
 }
 
-function planOf(type: EntityType, langs: string[], includes: Set<Include>): ItemPlan {
+function planOf(type: CatalogueEntityType, langs: string[], includes: Set<Include>): ItemPlan {
   const slots = new Map<string, number[]>();
   for (const kind of ['entity', 'content'] as const) {
     for (const field of LANGUAGE_FIELDS[kind])
@@ -366,7 +374,12 @@ function v2ItemBytes(plan: ItemPlan, row: ListedPieces): RawJsonBytes {
  * replayed the eshop's newest event it holds every import, delete and render the client can know
  * of (docs/decisions/0049-reads-from-a-replica.md, "Reads from a replica").
  */
-export async function listV2(deps: Pick<Deps, 'reads'>, eshop: Eshop, type: EntityType, query: V2ListQuery) {
+export async function listV2(
+  deps: Pick<Deps, 'reads'>,
+  eshop: Eshop,
+  type: CatalogueEntityType,
+  query: V2ListQuery,
+) {
   const includes = parseIncludes(type, eshop, query.include);
   const langs = parseLanguages(eshop, query.lang);
   return deps.reads.run(eshop.id, (db) => v2Page(db, eshop, type, query, includes, langs));
@@ -375,7 +388,7 @@ export async function listV2(deps: Pick<Deps, 'reads'>, eshop: Eshop, type: Enti
 async function v2Page(
   db: Knex,
   eshop: Eshop,
-  type: EntityType,
+  type: CatalogueEntityType,
   query: V2ListQuery,
   includes: Set<Include>,
   langs: string[],

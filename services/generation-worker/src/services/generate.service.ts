@@ -12,7 +12,7 @@
  * its reservation; the BullMQ job itself completes. Database and Redis errors propagate so that
  * BullMQ retries the job.
  */
-import { WHITE_LABEL_ENTITY_TYPES } from '@catalogue/config';
+import { type ContentEntityType, WHITE_LABEL_ENTITY_TYPES } from '@catalogue/config';
 import { UnrecoverableError } from 'bullmq';
 import {
   appendWidgets,
@@ -33,13 +33,7 @@ import {
   type LoadedDesign,
 } from '@catalogue/content-store';
 import { chargeFor } from '@catalogue/credits';
-import {
-  eshopsRepository,
-  generationJobsRepository,
-  type ContentEntityType,
-  type Eshop,
-  type GenerationJob,
-} from '@catalogue/db';
+import { type Eshop, eshopsRepository, type GenerationJob, generationJobsRepository } from '@catalogue/db';
 import type { GeneratePayload } from '@catalogue/queue';
 import { inSpan, SpanKind } from '@catalogue/tracing';
 import {

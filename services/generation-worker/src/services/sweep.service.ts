@@ -45,6 +45,7 @@
  * not capped at one page per minute). It runs as a job of its own queue, queued by a BullMQ job
  * scheduler: one sweep per period across all replicas, and two overlapping sweeps are harmless.
  */
+import type { CatalogueEntityType } from '@catalogue/config';
 import { settleReservation } from '@catalogue/credits';
 import {
   contentRevisionsRepository,
@@ -53,7 +54,6 @@ import {
   generationJobsRepository,
   idempotencyRepository,
   stuckItemsRepository,
-  type EntityType,
 } from '@catalogue/db';
 import {
   addFair,
@@ -220,7 +220,7 @@ async function requeueStuckItems(deps: SweepDeps, idleSeconds: number): Promise<
   const queue = deps.queues['render-content'];
   let live: Set<string> | undefined;
   let requeued = 0;
-  for (const type of Object.keys(ENTITY_TABLES) as EntityType[]) {
+  for (const type of Object.keys(ENTITY_TABLES) as CatalogueEntityType[]) {
     const stuckPages = pages(deps.sweep.batch, (afterId) =>
       stuckItemsRepository.waitingForRender(deps.db, type, idleSeconds, deps.sweep.batch, afterId),
     );

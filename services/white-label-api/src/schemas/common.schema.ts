@@ -1,12 +1,9 @@
 import Joi from 'joi';
-import { CONTENT_LANGUAGES, WHITE_LABEL_ENTITY_TYPES } from '@catalogue/config';
+import { CONTENT_LANGUAGES, WHITE_LABEL_ENTITY_TYPES, type WhiteLabelEntityType } from '@catalogue/config';
 import { baseComponent, responseObject } from '@catalogue/http';
 import { isValidText } from './valid-text.schema';
 
 export { baseComponent, responseObject };
-
-/** Entity types of the white-label API (catalogue brands have no editor). */
-export const ENTITY_TYPES = WHITE_LABEL_ENTITY_TYPES;
 
 /**
  * The host's identifier, as long as a catalogue external id may be, and text PostgreSQL can
@@ -16,16 +13,14 @@ export const entityIdSchema = Joi.string()
   .min(1)
   .max(255)
   .custom((value: string, helpers) => (isValidText(value) ? value : helpers.error('any.invalid')));
-export const entityTypeSchema = Joi.string().valid(...ENTITY_TYPES);
+export const entityTypeSchema = Joi.string().valid(...WHITE_LABEL_ENTITY_TYPES);
 /** An internal id in a path or body (designs, widgets, jobs, favourites). */
 export const idSchema = Joi.number().integer().min(1).max(2_147_483_647);
-
-export type EntityType = (typeof ENTITY_TYPES)[number];
 
 /** `{entity_id}/type/{entity_type}` path parameters. */
 export interface EntityPath {
   entity_id: string;
-  entity_type: EntityType;
+  entity_type: WhiteLabelEntityType;
 }
 
 const entityParamKeys = {
@@ -56,5 +51,5 @@ export function dataResponse(data: Joi.Schema): Joi.ObjectSchema {
 }
 
 export const offsetTimestamp = baseComponent('OffsetTimestamp');
-export const entityTypeEnum = Joi.string().valid(...ENTITY_TYPES);
+export const entityTypeEnum = Joi.string().valid(...WHITE_LABEL_ENTITY_TYPES);
 export const languageCodeEnum = Joi.string().valid(...CONTENT_LANGUAGES);

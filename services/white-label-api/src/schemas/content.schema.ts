@@ -3,18 +3,17 @@
  * the stored tree (ids that must exist, permutations, positions) live in the content services.
  */
 import Joi from 'joi';
-import { CONTENT_LANGUAGES, type Language } from '@catalogue/config';
+import { CONTENT_LANGUAGES, type Language, type WhiteLabelEntityType } from '@catalogue/config';
 import type { SamplePart } from '@catalogue/content';
 import {
   baseComponent,
   entityIdSchema,
   entityParamsWith,
   entityTypeEnum,
-  responseObject,
   entityTypeSchema,
   idSchema,
   languageMap,
-  type EntityType,
+  responseObject,
 } from './common.schema';
 
 /** Largest HTML value of one element in one language (a whole article fits). */
@@ -208,7 +207,7 @@ export const copyWidgetBody = Joi.object<CopyWidgetInput, true>({
 export interface CopyWidgetInput {
   source_entity_id: string;
   target_entity_id: string;
-  type: EntityType;
+  type: WhiteLabelEntityType;
 }
 
 /** Element attributes as answered: `[]` when there are none, else each a string or a language map. */

@@ -1,17 +1,10 @@
 import Joi from 'joi';
-import {
-  dataResponse,
-  ENTITY_TYPES,
-  entityTypeEnum,
-  idSchema,
-  baseComponent,
-  responseObject,
-  type EntityType,
-} from './common.schema';
+import { WHITE_LABEL_ENTITY_TYPES, type WhiteLabelEntityType } from '@catalogue/config';
+import { baseComponent, dataResponse, entityTypeEnum, idSchema, responseObject } from './common.schema';
 import { fieldSpecShape } from './widgets.schema';
 
-export const listDesignsQuery = Joi.object<{ type?: EntityType }, true>({
-  type: Joi.string().valid(...ENTITY_TYPES),
+export const listDesignsQuery = Joi.object<{ type?: WhiteLabelEntityType }, true>({
+  type: Joi.string().valid(...WHITE_LABEL_ENTITY_TYPES),
 });
 
 export const designParams = Joi.object<{ design_id: number }, true>({ design_id: idSchema.required() });

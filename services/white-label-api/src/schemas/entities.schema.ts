@@ -1,4 +1,5 @@
 import Joi from 'joi';
+import type { WhiteLabelEntityType } from '@catalogue/config';
 import type { RegisterEntityInput } from '../services/entities.service';
 import {
   baseComponent,
@@ -8,7 +9,6 @@ import {
   languageMap,
   offsetTimestamp,
   responseObject,
-  type EntityType,
 } from './common.schema';
 
 /** `old_description` / `title`: one string (stored as `default`) or a language map; null clears it. */
@@ -45,7 +45,7 @@ export const registerEntityBody = Joi.object<RegisterEntityInput, true>({
   .required();
 
 export interface ListEntitiesQuery {
-  type?: EntityType;
+  type?: WhiteLabelEntityType;
   page: number;
   per_page: number;
 }
