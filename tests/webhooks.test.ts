@@ -25,6 +25,7 @@ import {
   runNodeScript,
   serveServiceForTests,
   testConfig,
+  webhooksSettled,
 } from '@catalogue/testing';
 import { createApp } from '../services/catalogue-api/src/app';
 import { buildDeps, closeDeps } from '../services/catalogue-api/src/deps';
@@ -159,8 +160,6 @@ async function shop() {
   return { id: created.eshop.id, call, register, products };
 }
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
 test('when items are imported and deleted, then each event arrives once, signed, as a CloudEvent, and only the types an endpoint asked for', async () => {
   const s = await shop();
   const all = await receiver();
@@ -174,7 +173,7 @@ test('when items are imported and deleted, then each event arrives once, signed,
 
     await eventually(() => expect(all.received).toHaveLength(3), 10_000);
     await eventually(() => expect(deletions.received).toHaveLength(1), 10_000);
-    await sleep(500);
+    await webhooksSettled(api.deps.db, s.id, worker.deps.queues['webhook-delivery']);
 
     expect([...all.received, ...deletions.received].every((r) => r.verified)).toBe(true);
     const bySeq = [...all.received].sort((a, b) => a.event.data.id - b.event.data.id);
@@ -250,13 +249,14 @@ test('when a change is rolled back, then nothing is sent for it and the next com
         throw new Error('rolled back');
       })
       .catch(() => undefined);
-    await sleep(600);
+    await webhooksSettled(api.deps.db, s.id, worker.deps.queues['webhook-delivery']);
     expect(hook.received).toEqual([]);
 
     await s.products('REAL');
 
+    // Had the rolled-back event taken number 1, it would have been relayed before REAL's.
     await eventually(() => expect(hook.received).toHaveLength(1), 10_000);
-    await sleep(400);
+    await webhooksSettled(api.deps.db, s.id, worker.deps.queues['webhook-delivery']);
     expect(hook.received).toHaveLength(1);
     expect(hook.received[0]!.verified).toBe(true);
     expect(hook.received[0]!.event.subject).toBe('product/REAL');
@@ -297,7 +297,18 @@ test('when the relay dies after queueing and before moving its cursor, then runn
       [1, 2, 3].map((seq) => `webhook-${endpoint.id}-${seq}`).sort(),
     );
     await eventually(() => expect(hook.received).toHaveLength(3), 10_000);
-    await sleep(500);
+    // The re-inserted pending rows of delivered events stay until a later relay run finds their
+    // jobs done; what could still send is the queue, so wait for it to drain.
+    const deliveries = relayDeps.queues['webhook-delivery'];
+    await eventually(
+      async () =>
+        expect(await deliveries.getJobCounts('waiting', 'active', 'delayed')).toEqual({
+          waiting: 0,
+          active: 0,
+          delayed: 0,
+        }),
+      10_000,
+    );
     expect(hook.received).toHaveLength(3);
     expect(hook.received.map((r) => r.headers['webhook-id']).sort()).toEqual(
       [1, 2, 3].map((seq) => `evt_${s.id}_${seq}`).sort(),
@@ -317,7 +328,7 @@ test('when the receiver answers 500 then 200, then it gets exactly the retries o
     await s.products('R1');
 
     await eventually(() => expect(hook.received).toHaveLength(3), 10_000);
-    await sleep(1_500);
+    await webhooksSettled(api.deps.db, s.id, worker.deps.queues['webhook-delivery']);
 
     // 500, 500, 200: the third attempt succeeds and the fourth never comes.
     expect(hook.received).toHaveLength(3);
@@ -352,7 +363,7 @@ test('when the receiver always fails, then it gets exactly WEBHOOK_ATTEMPTS atte
   try {
     await s.products('F1');
     await eventually(() => expect(hook.received).toHaveLength(3), 10_000);
-    await sleep(1_500);
+    await webhooksSettled(api.deps.db, s.id, worker.deps.queues['webhook-delivery']);
     expect(hook.received).toHaveLength(3);
     expect(hook.received.every((r) => r.verified)).toBe(true);
   } finally {
@@ -438,7 +449,8 @@ test('when deliveries fail for the whole failure window, then the endpoint is di
 
     // Disabled: a new event is not sent, and redelivery is refused.
     await s.products('D2');
-    await sleep(1_500);
+    await relayEvents(worker.deps); // a relay run after D2 committed: it queues nothing for a disabled endpoint
+    await webhooksSettled(api.deps.db, s.id, worker.deps.queues['webhook-delivery']);
     expect(hook.received).toHaveLength(attemptsBefore);
     const refused = await s.call('POST', `/api/v2/rest/webhooks/${endpoint.id}/redeliver`, {
       from_seq: 1,
@@ -608,7 +620,6 @@ describe('the worker process killed between commit and delivery', () => {
       }
       await kill(child);
       await s.products('K2'); // committed while no worker runs
-      await sleep(2_000);
       expect(hook.received).toHaveLength(1);
 
       child = await startProcess();

@@ -349,6 +349,7 @@ export * from './openapi';
 export { observedErrorCodes } from './error-codes';
 export { chromiumPath, launchBrowser } from './browser';
 export * from './served-docs';
+export * from './settled';
 export * from './private-postgres';
 export * from './private-replica';
 export * from './private-pgbouncer';
