@@ -64,7 +64,8 @@ function joiToJson(schema) {
 const OUTPUT = 'docs/openapi.yaml';
 const BASE = 'docs/openapi.base.yaml';
 /**
- * The docs files, in the order of their operations in the document. Each keeps, by operationId,
+ * The docs files whose operations come first in the document, in this order (the others follow,
+ * by name). Each keeps, by operationId,
  * the prose of the operations of the router beside it: `summary`, `description`, `tags` (or the
  * file's `tag`), the descriptions and examples of parameters (and `$ref`s to shared ones of the
  * base file), the request body's description and examples, `callbacks`, and the responses the
@@ -442,29 +443,33 @@ function setSchema(doc, media, converted, ref, shared, where) {
   setFirst(doc, media, 'schema', converted);
 }
 
-/** Every `*.docs.yaml` of the routers and libs/http: each must be in DOCS_FILES, or it would be left out. */
-function unlistedDocsFiles() {
+/**
+ * Every `*.docs.yaml` of the routers and libs/http: those of DOCS_FILES in its order, then the
+ * others by name (a new router's docs file is read without being listed).
+ */
+function docsFiles() {
   const dirs = [
     'libs/http/src',
     ...readdirSync(join(root, 'services')).map((service) => `services/${service}/src/routes`),
   ];
-  return dirs
+  const found = dirs
     .filter((dir) => existsSync(join(root, dir)))
     .flatMap((dir) => readdirSync(join(root, dir)).map((file) => `${dir}/${file}`))
-    .filter((file) => file.endsWith('.docs.yaml') && !DOCS_FILES.includes(file));
+    .filter((file) => file.endsWith('.docs.yaml'));
+  const gone = DOCS_FILES.filter((file) => !found.includes(file));
+  if (gone.length) fail(`${gone.join(', ')}: listed in DOCS_FILES but not found`);
+  return [...DOCS_FILES, ...found.filter((file) => !DOCS_FILES.includes(file)).sort()];
 }
 
 /** The document as text (not yet formatted), from the base, the docs files and the routes. */
 export function generate() {
-  const unlisted = unlistedDocsFiles();
-  if (unlisted.length) fail(`${unlisted.join(', ')}: not in DOCS_FILES of scripts/gen-openapi.mjs`);
   const routes = declaredRoutes();
   const doc = parseDocument(readFileSync(join(root, BASE), 'utf8'));
   const paths = doc.createNode({});
   const operations = [];
   const requestIdOf = new Map();
   const documented = new Set();
-  for (const file of DOCS_FILES) {
+  for (const file of docsFiles()) {
     const part = parseDocument(readFileSync(join(root, file), 'utf8'));
     if (part.errors.length) fail(`${file}: ${part.errors[0].message}`);
     for (const key of part.contents.items.map((pair) => pair.key.value)) {
