@@ -1,11 +1,14 @@
-// Writes docs/openapi.yaml, the OpenAPI document of every service, from what sits beside the
-// code: docs/openapi.base.yaml (info, servers, tags, shared components), one `<name>.docs.yaml`
-// per router (the router's paths: prose, parameters, examples, statuses) and the joi schemas the
-// routes declare with guard() (libs/http): request parts (the validators themselves) and
-// response bodies, converted to JSON Schema 2020-12 (OpenAPI 3.1) by joi-to-json. A shape a
-// route declares replaces the one of its docs file, so each wire shape is written once, at the
-// route. Reads the compiled routes: run as `npm run gen:openapi` (which compiles first).
-// `--check` writes nothing and fails when docs/openapi.yaml is not what it would write.
+// Writes docs/openapi.yaml, the OpenAPI document of every service, from the routes. Each route
+// is declared with guard() (libs/http): its operationId, the joi schemas of its input and
+// response bodies and the statuses it answers. The path and method come from the router the
+// route is on (the services' apps are built with inert dependencies and their routers read),
+// the security scheme and the answers every route of its kind shares (401, 403, 429, 500, 503;
+// 422 with input; 400, 413, 415 with a body) from the router's kind (routerAuth()). The prose,
+// parameter descriptions and examples come from the operation's entry in the router's
+// `<name>.docs.yaml`, the rest (info, tags, shared components) from docs/openapi.base.yaml.
+// Schemas are converted to JSON Schema 2020-12 (OpenAPI 3.1) by joi-to-json. Reads the compiled
+// services: run as `npm run gen:openapi` (which compiles first). `--check` writes nothing and
+// fails when docs/openapi.yaml is not what it would write.
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
@@ -61,10 +64,15 @@ function joiToJson(schema) {
 const OUTPUT = 'docs/openapi.yaml';
 const BASE = 'docs/openapi.base.yaml';
 /**
- * The docs files, in the order of their paths in the document. Each `<dir>/<name>.docs.yaml`
- * beside a `<name>.routes.ts` takes the schemas of the guards that module exports.
+ * The docs files whose operations come first in the document, in this order (the others follow,
+ * by name). Each keeps, by operationId,
+ * the prose of the operations of the router beside it: `summary`, `description`, `tags` (or the
+ * file's `tag`), the descriptions and examples of parameters (and `$ref`s to shared ones of the
+ * base file), the request body's description and examples, `callbacks`, and the responses the
+ * route declares as described by its docs file (`true` in guard()'s `statuses`, or a status of
+ * `response`). `requestIdHeader: false` leaves the X-Request-Id parameter out of its paths.
  */
-const DOCS_FILES = [
+export const DOCS_FILES = [
   'services/catalogue-api/src/routes/whoami.docs.yaml',
   'services/catalogue-api/src/routes/catalogue.docs.yaml',
   'services/catalogue-api/src/routes/credit-alert.docs.yaml',
@@ -91,6 +99,37 @@ const DOCS_FILES = [
   'libs/http/src/docs.docs.yaml',
 ];
 /**
+ * Routes that are no operation of the document: the /docs page's Swagger UI assets and the
+ * bulk generation progress element's module, served beside the editor's bundle.
+ */
+const UNDOCUMENTED = new Set([
+  'GET /docs/assets/init.js',
+  'GET /docs/assets/:file',
+  'GET /editor/v1/ccs-batch-progress.js',
+  'GET /editor/v1/ccs-batch-progress.:hash.js',
+]);
+/**
+ * The answers every route of a router's kind shares (routerAuth() of libs/http), by status: the
+ * base file's shared responses. A route's `statuses` replaces or (with `false`) removes one.
+ */
+const AUTH_ANSWERS = {
+  apiToken: { 401: 'Unauthorized', 429: 'TooManyRequests', 500: 'ServerError', 503: 'Unavailable' },
+  whiteLabelToken: { 401: 'WhiteLabelUnauthorized', 403: 'Forbidden', 429: 'TooManyRequests' },
+  whiteLabelLicence: { 401: 'WhiteLabelUnauthorized', 403: 'WlForbidden', 429: 'TooManyRequests' },
+  public: {},
+};
+/** Security requirement of a router's kind. */
+const SECURITY = {
+  apiToken: [{ apiToken: [] }],
+  whiteLabelToken: [{ whiteLabelToken: [] }],
+  whiteLabelLicence: [{ whiteLabelToken: [] }],
+  public: [],
+};
+/** A route with a validated input answers 422; one with a body, also 400, 413 and 415 (parseBody). */
+const INPUT_ANSWERS = { 422: 'Unprocessable' };
+const BODY_ANSWERS = { 400: 'BadRequest', 413: 'PayloadTooLarge', 415: 'UnsupportedMediaType' };
+
+/**
  * Enums of the base file's shared schemas that are the TypeScript vocabulary's lists, written
  * here from the compiled libs (the base file names the schema and says what it is, never its
  * values): the event types (libs/config/src/vocabulary.ts), the catalogue and white-label
@@ -106,7 +145,6 @@ function vocabularyEnums() {
     ErrorCode: Object.keys(ERROR_CODES),
   };
 }
-const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options', 'trace'];
 
 class GenerationError extends Error {}
 function fail(message) {
@@ -114,27 +152,86 @@ function fail(message) {
 }
 
 /**
- * The compiled routes module beside a docs file (`src/routes/x.docs.yaml` → `dist/routes/x.routes.js`,
- * or `dist/x.js` for libs/http's routers, whose modules are not named `.routes`).
+ * Dependencies that are never used: the apps are only built, so their routers can be read (a
+ * value of any shape, callable, whose every property is itself).
  */
-function routesModuleOf(docsFile) {
-  const compiled = docsFile.replace('/src/', '/dist/').replace(/\.docs\.yaml$/, '');
-  return [`${compiled}.routes.js`, `${compiled}.js`].find((file) => existsSync(join(root, file))) ?? null;
+function inertDeps() {
+  const target = function () {};
+  const inert = new Proxy(target, {
+    get: (_t, key) => (key === 'then' ? undefined : key === Symbol.toPrimitive ? () => 0 : inert),
+    apply: () => inert,
+    construct: () => inert,
+  });
+  return inert;
+}
+
+/** A route path as the document writes it: `/webhooks/:id` → `/webhooks/{id}`. */
+function documentedPath(path) {
+  return path.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
 }
 
 /**
- * The guards (route declarations) a compiled routes module exports, also those of an exported
- * plain object of guards (one per entity of a route declared in a loop).
+ * Every declared route of every service's app, by operationId: `{ path, method, auth, spec }`
+ * (spec: what guard() was given). The same operation may be served by several services (the
+ * probes, the price list, the stylesheet) or on several literal paths (guard()'s `path`).
  */
-function guardsOf(moduleFile) {
-  const isGuard = (value) => typeof value === 'function' && !!value.openapi;
-  return Object.values(require(join(root, moduleFile))).flatMap((value) =>
-    isGuard(value)
-      ? [value]
-      : value && Object.getPrototypeOf(value) === Object.prototype
-        ? Object.values(value).filter(isGuard)
-        : [],
-  );
+export function declaredRoutes() {
+  const { routerAuth } = require(join(root, 'libs/http/dist/index.js'));
+  const routes = new Map();
+  for (const service of readdirSync(join(root, 'services')).sort()) {
+    const appFile = join(root, 'services', service, 'dist/app.js');
+    if (!existsSync(appFile)) continue;
+    const { createApp } = require(appFile);
+    if (typeof createApp !== 'function') continue;
+    const routers = createApp(inertDeps())
+      .middleware.map((middleware) => middleware.router)
+      .filter(Boolean);
+    for (const router of routers) {
+      for (const layer of router.stack) {
+        if (layer.methods.length === 0) continue;
+        const methods = layer.methods.filter((method) => method !== 'HEAD');
+        const where = `${service}: ${methods.join(',')} ${layer.path}`;
+        const guards = layer.stack.filter((fn) => fn.openapi);
+        if (guards.length === 0) {
+          if (methods.length === 1 && UNDOCUMENTED.has(`${methods[0]} ${layer.path}`)) continue;
+          fail(`${where} is declared with no guard() (or list it in UNDOCUMENTED)`);
+        }
+        if (guards.length > 1 || methods.length !== 1) fail(`${where}: one guard() and one method per route`);
+        const spec = guards[0].openapi;
+        const route = {
+          path: spec.path ?? documentedPath(layer.path),
+          method: methods[0].toLowerCase(),
+          auth: routerAuth(router),
+          spec,
+        };
+        const earlier = routes.get(spec.operationId);
+        if (
+          earlier &&
+          (earlier.path !== route.path || earlier.method !== route.method || earlier.auth !== route.auth)
+        )
+          fail(`${where}: ${spec.operationId} is also ${earlier.method.toUpperCase()} ${earlier.path}`);
+        routes.set(spec.operationId, earlier ?? route);
+      }
+    }
+  }
+  return routes;
+}
+
+/**
+ * The statuses a route answers, each with its shared response's name, or `true` when the docs
+ * file describes it: those of its router's kind and input, its `statuses`, its `response`.
+ */
+export function answersOf(route) {
+  const { spec } = route;
+  const answers = { ...AUTH_ANSWERS[route.auth] };
+  if (spec.params || spec.query || spec.body) Object.assign(answers, INPUT_ANSWERS);
+  if (spec.body || spec.documentedBody) Object.assign(answers, BODY_ANSWERS);
+  for (const status of Object.keys(spec.response ?? {})) answers[status] ??= true;
+  for (const [status, answer] of Object.entries(spec.statuses ?? {})) {
+    if (answer === false) delete answers[status];
+    else answers[status] = answer;
+  }
+  return answers;
 }
 
 /**
@@ -199,26 +296,66 @@ function setFirst(doc, map, key, value) {
   else map.items.unshift(doc.createPair(key, node));
 }
 
-/** Every operation of the document by operationId: `{ pathItem, method, node }`. */
-function operationsOf(doc) {
-  const found = new Map();
-  for (const pathPair of doc.get('paths', true).items) {
-    for (const method of METHODS) {
-      const operation = pathPair.value.get(method, true);
-      if (!isMap(operation)) continue;
-      const id = operation.get('operationId');
-      if (!id) fail(`${method.toUpperCase()} ${pathPair.key.value} has no operationId`);
-      if (found.has(id)) fail(`two operations are named ${id}`);
-      found.set(id, { path: pathPair.key.value, method, node: operation });
+/**
+ * The operation of a route: operationId, tags, the docs entry's prose, security, parameters,
+ * request body and responses (shared ones by `$ref`, described ones from the docs entry).
+ */
+function operationNode(doc, route, entry, fileTag, where) {
+  const { spec } = route;
+  const op = doc.createNode({});
+  op.set('operationId', spec.operationId);
+  const tags = entry.get('tags', true);
+  if (tags) op.set('tags', tags.clone());
+  else if (fileTag) op.set('tags', nodeOf(doc, [fileTag]));
+  const later = ['parameters', 'requestBody', 'callbacks', 'responses'];
+  for (const pair of entry.items) {
+    const key = pair.key.value;
+    if (key === 'tags' || later.includes(key)) continue;
+    if (['operationId', 'security'].includes(key))
+      fail(`${where}: ${key} comes from the route and its router, not the docs file`);
+    op.items.push(doc.createPair(key, pair.value.clone()));
+  }
+  op.set('security', nodeOf(doc, SECURITY[route.auth]));
+  const parameters = entry.get('parameters', true);
+  if (parameters) op.set('parameters', parameters.clone());
+  const body = spec.documentedBody ?? spec.body;
+  const requestBody = entry.get('requestBody', true);
+  if (requestBody) {
+    if (!body) fail(`${where}: the docs file describes a request body the route does not declare`);
+    op.set('requestBody', requestBody.clone());
+  } else if (body) {
+    op.set('requestBody', doc.createNode({ required: true, content: { 'application/json': {} } }));
+  }
+  const callbacks = entry.get('callbacks', true);
+  if (callbacks) op.set('callbacks', callbacks.clone());
+
+  const described = entry.get('responses', true);
+  const answers = answersOf(route);
+  const responses = doc.createNode({});
+  for (const status of Object.keys(answers).sort((a, b) => Number(a) - Number(b))) {
+    const answer = answers[status];
+    const own = isMap(described) ? described.get(status, true) : undefined;
+    if (answer === true) {
+      if (!own) fail(`${where}: the docs file does not describe the ${status} response`);
+      responses.set(status, own.clone());
+    } else {
+      if (own)
+        fail(`${where}: the ${status} response is the shared ${answer}; the docs file describes it too`);
+      responses.set(status, nodeOf(doc, { $ref: `#/components/responses/${answer}` }));
     }
   }
-  return found;
+  for (const pair of isMap(described) ? described.items : []) {
+    if (!(String(pair.key.value) in answers))
+      fail(`${where}: the docs file describes a ${pair.key.value} response the route does not declare`);
+  }
+  op.set('responses', responses);
+  return op;
 }
 
 /**
- * Puts a guard's schemas into its operation: the request body's schema, each query and path
- * parameter's schema and `required` (the parameter's prose stays in the docs file, which must
- * list every parameter the schema has, and no other), and each declared response's schema.
+ * Puts a route's schemas into its operation: the request body's schema, each query and path
+ * parameter's schema and `required` (with the prose of the docs entry's parameter of that
+ * name, if any; one the entry does not list is added), and each declared response's schema.
  */
 function applyGuard(doc, operation, spec, components, sharedResponses) {
   const where = `${spec.operationId} (${operation.method.toUpperCase()} ${operation.path})`;
@@ -237,38 +374,37 @@ function applyGuard(doc, operation, spec, components, sharedResponses) {
     if (!isMap(media)) fail(`${where}: the docs file has no application/json request body`);
     setSchema(doc, media, convert(body, components, where), ref, sharedResponses, where);
   }
-  for (const [part, location] of [
-    ['query', 'query'],
-    ['params', 'path'],
+  for (const [schema, location] of [
+    [spec.query ?? spec.documentedQuery, 'query'],
+    [spec.params ?? spec.documentedParams, 'path'],
   ]) {
-    const schema = spec[part];
     if (!schema) continue;
     const converted = convert(schema, components, where);
     const declared = converted.properties ?? {};
-    // The operation's parameters and its path's; a `$ref` to a shared parameter of the base
-    // file keeps that parameter's own schema (it is written once there, for every route).
+    // The operation's parameters; a `$ref` to a shared parameter of the base file keeps that
+    // parameter's own schema (it is written once there, for every route).
     const documented = new Map();
     const shared = new Set();
-    for (const list of [
-      doc.getIn(['paths', operation.path, 'parameters'], true),
-      node.get('parameters', true),
-    ]) {
-      for (const item of isSeq(list) ? list.items : []) {
-        if (!isMap(item)) continue;
-        const ref = item.get('$ref');
-        const target = ref ? doc.getIn(ref.replace(/^#\//, '').split('/'), true) : item;
-        if (!isMap(target) || target.get('in') !== location) continue;
-        if (ref) shared.add(target.get('name'));
-        else documented.set(item.get('name'), item);
-      }
+    let list = node.get('parameters', true);
+    for (const item of isSeq(list) ? list.items : []) {
+      if (!isMap(item)) continue;
+      const ref = item.get('$ref');
+      const target = ref ? doc.getIn(ref.replace(/^#\//, '').split('/'), true) : item;
+      if (!isMap(target) || target.get('in') !== location) continue;
+      if (ref) shared.add(target.get('name'));
+      else documented.set(item.get('name'), item);
     }
     for (const [name, property] of Object.entries(declared)) {
       if (shared.has(name)) continue;
-      const item = documented.get(name);
-      if (!item) fail(`${where}: the docs file does not describe the ${location} parameter ${name}`);
+      let item = documented.get(name);
+      if (!item) {
+        item = doc.createNode({ name, in: location });
+        if (!isSeq(list)) node.set('parameters', (list = doc.createNode([])));
+        list.items.push(item);
+      }
       const { description, ...shape } = property;
       if (description && !item.has('description')) item.set('description', description);
-      const required = (converted.required ?? []).includes(name);
+      const required = location === 'path' || (converted.required ?? []).includes(name);
       if (required) item.set('required', true);
       else item.delete('required');
       item.set('schema', nodeOf(doc, shape));
@@ -282,14 +418,13 @@ function applyGuard(doc, operation, spec, components, sharedResponses) {
   }
   for (const [status, schema] of Object.entries(spec.response ?? {})) {
     let response = node.getIn(['responses', String(status)], true);
-    if (!isMap(response))
-      fail(`${where}: the docs file has no ${status} response for the route's response schema`);
+    if (!isMap(response)) fail(`${where}: no ${status} response for the route's response schema`);
     // A shared response of the base file (`$ref: '#/components/responses/…'`) takes the schema
     // once; every route that answers with it must declare the same one.
     const ref = response.get('$ref');
     if (ref) response = doc.getIn(ref.replace(/^#\//, '').split('/'), true);
     const media = isMap(response) ? response.getIn(['content', 'application/json'], true) : undefined;
-    if (!isMap(media)) fail(`${where}: the docs file's ${status} response has no application/json content`);
+    if (!isMap(media)) fail(`${where}: the ${status} response has no application/json content`);
     setSchema(doc, media, convert(schema, components, where), ref, sharedResponses, where);
   }
 }
@@ -308,37 +443,71 @@ function setSchema(doc, media, converted, ref, shared, where) {
   setFirst(doc, media, 'schema', converted);
 }
 
-/** Every `*.docs.yaml` of the routers and libs/http: each must be in DOCS_FILES, or it would be left out. */
-function unlistedDocsFiles() {
+/**
+ * Every `*.docs.yaml` of the routers and libs/http: those of DOCS_FILES in its order, then the
+ * others by name (a new router's docs file is read without being listed).
+ */
+function docsFiles() {
   const dirs = [
     'libs/http/src',
     ...readdirSync(join(root, 'services')).map((service) => `services/${service}/src/routes`),
   ];
-  return dirs
+  const found = dirs
     .filter((dir) => existsSync(join(root, dir)))
     .flatMap((dir) => readdirSync(join(root, dir)).map((file) => `${dir}/${file}`))
-    .filter((file) => file.endsWith('.docs.yaml') && !DOCS_FILES.includes(file));
+    .filter((file) => file.endsWith('.docs.yaml'));
+  const gone = DOCS_FILES.filter((file) => !found.includes(file));
+  if (gone.length) fail(`${gone.join(', ')}: listed in DOCS_FILES but not found`);
+  return [...DOCS_FILES, ...found.filter((file) => !DOCS_FILES.includes(file)).sort()];
 }
 
 /** The document as text (not yet formatted), from the base, the docs files and the routes. */
 export function generate() {
-  const unlisted = unlistedDocsFiles();
-  if (unlisted.length) fail(`${unlisted.join(', ')}: not in DOCS_FILES of scripts/gen-openapi.mjs`);
+  const routes = declaredRoutes();
   const doc = parseDocument(readFileSync(join(root, BASE), 'utf8'));
   const paths = doc.createNode({});
-  const routeModules = [];
-  for (const file of DOCS_FILES) {
+  const operations = [];
+  const requestIdOf = new Map();
+  const documented = new Set();
+  for (const file of docsFiles()) {
     const part = parseDocument(readFileSync(join(root, file), 'utf8'));
     if (part.errors.length) fail(`${file}: ${part.errors[0].message}`);
     for (const key of part.contents.items.map((pair) => pair.key.value)) {
-      if (key !== 'paths') fail(`${file}: only \`paths\` belongs in a docs file (found ${key})`);
+      if (!['tag', 'requestIdHeader', 'operations'].includes(key))
+        fail(
+          `${file}: only \`tag\`, \`requestIdHeader\` and \`operations\` belong in a docs file (found ${key})`,
+        );
     }
-    for (const pair of part.get('paths', true).items) {
-      if (paths.has(pair.key.value)) fail(`${file}: ${pair.key.value} is described twice`);
-      paths.items.push(pair);
+    const fileTag = part.get('tag');
+    const requestId = part.get('requestIdHeader') !== false;
+    for (const pair of part.get('operations', true).items) {
+      const id = pair.key.value;
+      const route = routes.get(id);
+      const where = `${file}: ${id}`;
+      if (!route) fail(`${where}: no route is declared with this operationId`);
+      if (documented.has(id)) fail(`${where}: described twice`);
+      documented.add(id);
+      let pathItem = paths.get(route.path, true);
+      if (!pathItem) {
+        pathItem = doc.createNode({});
+        if (requestId)
+          pathItem.set('parameters', doc.createNode([{ $ref: '#/components/parameters/RequestId' }]));
+        paths.set(route.path, pathItem);
+        requestIdOf.set(route.path, requestId);
+      }
+      if (requestIdOf.get(route.path) !== requestId)
+        fail(`${where}: ${route.path}'s operations disagree on requestIdHeader`);
+      if (pathItem.has(route.method)) fail(`${where}: two operations are ${route.method} ${route.path}`);
+      const node = operationNode(doc, route, pair.value, fileTag, where);
+      pathItem.set(route.method, node);
+      operations.push({ path: route.path, method: route.method, node, spec: route.spec });
     }
-    const moduleFile = routesModuleOf(file);
-    if (moduleFile) routeModules.push(moduleFile);
+  }
+  for (const [id, route] of routes) {
+    if (!documented.has(id))
+      fail(
+        `${id} (${route.method.toUpperCase()} ${route.path}) has no entry in the docs file beside its router`,
+      );
   }
   // paths goes where the base file leaves it: before `components`.
   const contents = doc.contents;
@@ -356,15 +525,10 @@ export function generate() {
     schema.set('enum', list);
   }
 
-  const operations = operationsOf(doc);
   const components = {};
   const sharedResponses = new Map();
-  for (const moduleFile of routeModules) {
-    for (const guard of guardsOf(moduleFile)) {
-      const operation = operations.get(guard.openapi.operationId);
-      if (!operation) fail(`${moduleFile}: no operation ${guard.openapi.operationId} in the docs files`);
-      applyGuard(doc, operation, guard.openapi, components, sharedResponses);
-    }
+  for (const operation of operations) {
+    applyGuard(doc, operation, operation.spec, components, sharedResponses);
   }
   const schemas = doc.getIn(['components', 'schemas'], true);
   for (const [name, schema] of Object.entries(components).sort(([a], [b]) => a.localeCompare(b))) {
@@ -372,8 +536,9 @@ export function generate() {
     schemas.set(name, nodeOf(doc, schema));
   }
   doc.commentBefore =
-    ' Generated by `npm run gen:openapi` (scripts/gen-openapi.mjs) from docs/openapi.base.yaml, the\n' +
-    " routers' *.docs.yaml files and the joi schemas of the routes: do not edit, edit those.";
+    " Generated by `npm run gen:openapi` (scripts/gen-openapi.mjs) from the routes' guard()\n" +
+    " declarations, their routers, the routers' *.docs.yaml files and docs/openapi.base.yaml:\n" +
+    ' do not edit, edit those.';
   return doc.toString({ lineWidth: 0 });
 }
 

@@ -506,10 +506,7 @@ export interface paths {
          */
         'X-Request-Id'?: components['parameters']['RequestId'];
       };
-      path: {
-        /** @description The endpoint's id (as `POST /api/v2/rest/webhooks` answered it). */
-        id: components['parameters']['WebhookId'];
-      };
+      path?: never;
       cookie?: never;
     };
     get?: never;
@@ -532,10 +529,7 @@ export interface paths {
          */
         'X-Request-Id'?: components['parameters']['RequestId'];
       };
-      path: {
-        /** @description The endpoint's id (as `POST /api/v2/rest/webhooks` answered it). */
-        id: components['parameters']['WebhookId'];
-      };
+      path?: never;
       cookie?: never;
     };
     get?: never;
@@ -561,10 +555,7 @@ export interface paths {
          */
         'X-Request-Id'?: components['parameters']['RequestId'];
       };
-      path: {
-        /** @description The endpoint's id (as `POST /api/v2/rest/webhooks` answered it). */
-        id: components['parameters']['WebhookId'];
-      };
+      path?: never;
       cookie?: never;
     };
     get?: never;
@@ -599,10 +590,7 @@ export interface paths {
          */
         'X-Request-Id'?: components['parameters']['RequestId'];
       };
-      path: {
-        /** @description The endpoint's id (as `POST /api/v2/rest/webhooks` answered it). */
-        id: components['parameters']['WebhookId'];
-      };
+      path?: never;
       cookie?: never;
     };
     /** The endpoint's delivery log (its last 1,000 attempts), newest first */
@@ -625,10 +613,7 @@ export interface paths {
          */
         'X-Request-Id'?: components['parameters']['RequestId'];
       };
-      path: {
-        /** @description The endpoint's id (as `POST /api/v2/rest/webhooks` answered it). */
-        id: components['parameters']['WebhookId'];
-      };
+      path?: never;
       cookie?: never;
     };
     get?: never;
@@ -893,11 +878,7 @@ export interface paths {
          */
         'X-Request-Id'?: components['parameters']['RequestId'];
       };
-      path: {
-        /** @description The host's identifier of a registered entity. */
-        entity_id: string;
-        entity_type: 'product' | 'category' | 'blog' | 'page';
-      };
+      path?: never;
       cookie?: never;
     };
     /** The entity's pending or running job (to resume it when the editor starts) */
@@ -949,11 +930,7 @@ export interface paths {
          */
         'X-Request-Id'?: components['parameters']['RequestId'];
       };
-      path: {
-        /** @description The host's identifier of a registered entity. */
-        entity_id: string;
-        entity_type: 'product' | 'category' | 'blog' | 'page';
-      };
+      path?: never;
       cookie?: never;
     };
     get?: never;
@@ -1121,10 +1098,7 @@ export interface paths {
   };
   '/api/v3/white-label/content/{entity_id}/type/{entity_type}': {
     parameters: {
-      query?: {
-        /** @description Language of each widget's `html` (and of the DOM); default `default`. */
-        lang?: components['parameters']['WlContentLang'];
-      };
+      query?: never;
       header?: {
         /**
          * @description Your id for this request (1–128 of `A-Z a-z 0-9 . _ : -`), echoed in the `X-Request-Id` response header and written to the service's logs; any other value is replaced by a new UUID. Quote it when reporting a problem.
@@ -1132,11 +1106,7 @@ export interface paths {
          */
         'X-Request-Id'?: components['parameters']['RequestId'];
       };
-      path: {
-        /** @description The host's identifier of a registered entity. */
-        entity_id: components['parameters']['WlEntityId'];
-        entity_type: components['parameters']['WlEntityType'];
-      };
+      path?: never;
       cookie?: never;
     };
     /**
@@ -6860,7 +6830,7 @@ export interface operations {
         };
       };
       401: components['responses']['WhiteLabelUnauthorized'];
-      403: components['responses']['Forbidden'];
+      403: components['responses']['WlForbidden'];
       /** @description Nothing is running for the entity (finished jobs are not returned), or the entity is not registered. */
       404: {
         headers: {
@@ -6964,7 +6934,7 @@ export interface operations {
       };
       400: components['responses']['BadRequest'];
       401: components['responses']['WhiteLabelUnauthorized'];
-      403: components['responses']['Forbidden'];
+      403: components['responses']['WlForbidden'];
       /** @description The entity is not registered for this eshop. */
       404: {
         headers: {
@@ -7108,7 +7078,7 @@ export interface operations {
       };
       400: components['responses']['BadRequest'];
       401: components['responses']['WhiteLabelUnauthorized'];
-      403: components['responses']['Forbidden'];
+      403: components['responses']['WlForbidden'];
       /** @description The entity is not registered for this eshop. */
       404: {
         headers: {
@@ -7212,7 +7182,7 @@ export interface operations {
         };
       };
       401: components['responses']['WhiteLabelUnauthorized'];
-      403: components['responses']['Forbidden'];
+      403: components['responses']['WlForbidden'];
       /** @description No job with this id for the eshop (another eshop's job included). */
       404: {
         headers: {
@@ -9945,7 +9915,9 @@ export interface operations {
   };
   getEditorBundle: {
     parameters: {
-      query?: never;
+      query?: {
+        v?: string;
+      };
       header?: never;
       path?: never;
       cookie?: never;

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { promisify } from 'node:util';
 import { brotliCompress, constants as zlib, gzip } from 'node:zlib';
 import Router from '@koa/router';
+import type { Guard } from './middleware/validate';
 import type { AppContext, AppRouter, AppState } from './types';
 
 const brotli = promisify(brotliCompress);
@@ -17,6 +18,9 @@ export interface PublicAsset {
    */
   hashedPath?: string;
   contentType: string;
+  /** The route declarations (guard()) of `path` and `hashedPath`: their operations in docs/openapi.yaml. */
+  guard?: Guard<unknown, unknown, unknown>;
+  hashedGuard?: Guard<unknown, unknown, unknown>;
   /** Reads the bytes; called once, on the first request (a failed read is tried again). */
   load: () => Promise<Buffer>;
 }
@@ -59,6 +63,8 @@ async function prepare(body: Buffer): Promise<Loaded> {
     gzip: { body: gz, etag: `"${hash}-gz"` },
   };
 }
+
+const passThrough = (_ctx: AppContext, next: () => Promise<unknown>) => next();
 
 const IMMUTABLE = 'public, max-age=31536000, immutable';
 const REVALIDATE = 'public, max-age=300, must-revalidate';
@@ -121,11 +127,13 @@ export function publicAssetsRouter(assets: readonly PublicAsset[]): AppRouter {
       ctx.body = chosen.body;
     };
 
-    router.get(asset.path, (ctx) =>
+    router.get(asset.path, asset.guard ?? passThrough, (ctx) =>
       serve(ctx, typeof ctx.query.v === 'string' ? ctx.query.v : undefined, true),
     );
     if (asset.hashedPath) {
-      router.get(asset.hashedPath, (ctx) => serve(ctx, String(ctx.params.hash), false));
+      router.get(asset.hashedPath, asset.hashedGuard ?? passThrough, (ctx) =>
+        serve(ctx, String(ctx.params.hash), false),
+      );
     }
   }
   return router;

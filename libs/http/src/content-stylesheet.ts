@@ -1,6 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import { CONTENT_STYLESHEET_FILE, CONTENT_STYLESHEET_PATH } from '@catalogue/content';
+import Joi from 'joi';
 import { contentHash, type PublicAsset } from './assets';
+import { guard } from './middleware/validate';
 
 let reading: Promise<Buffer> | undefined;
 
@@ -19,6 +21,11 @@ function readStylesheet(): Promise<Buffer> {
 export const contentStylesheet: PublicAsset = {
   path: CONTENT_STYLESHEET_PATH,
   contentType: 'text/css; charset=utf-8',
+  guard: guard({
+    operationId: 'contentStylesheet',
+    documentedQuery: Joi.object({ v: Joi.string() }),
+    statuses: { 200: true, 304: true },
+  }),
   load: readStylesheet,
 };
 

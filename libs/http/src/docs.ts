@@ -7,6 +7,7 @@ import { parse, stringify } from 'yaml';
 import { serviceDocument } from './docs-document';
 import { NotFoundError } from './errors';
 import { docsSecurityHeaders } from './middleware/security';
+import { guard } from './middleware/validate';
 import type { AppContext, AppRouter, AppState } from './types';
 
 /** docs/openapi.yaml of the repository, from libs/http/src (jest) and libs/http/dist (compiled) alike. */
@@ -78,6 +79,11 @@ const INIT_SCRIPT = `window.ui = SwaggerUIBundle({
 });
 `;
 
+/** The declarations of the page's and the document's routes (the assets are not operations). */
+export const docsPage = guard({ operationId: 'docsPage', statuses: { 200: true } });
+export const docsOpenApiYaml = guard({ operationId: 'docsOpenApiYaml', statuses: { 200: true, 304: true } });
+export const docsOpenApiJson = guard({ operationId: 'docsOpenApiJson', statuses: { 200: true, 304: true } });
+
 /**
  * The API reference of one service, without authentication: `GET /docs` (Swagger UI),
  * `GET /docs/openapi.yaml`, `GET /docs/openapi.json` (its own operations only, see
@@ -124,17 +130,17 @@ export function docsRouter(opts: DocsRouterOptions): AppRouter {
 
   const router = new Router<AppState, AppContext>();
   const secured = docsSecurityHeaders();
-  router.get('/docs', secured, async (ctx) => {
+  router.get('/docs', docsPage, secured, async (ctx) => {
     const doc = await load();
     ctx.set('Cache-Control', 'no-cache');
     ctx.type = 'text/html; charset=utf-8';
     ctx.body = page(opts.title ?? doc.title);
   });
-  router.get('/docs/openapi.yaml', secured, async (ctx) => {
+  router.get('/docs/openapi.yaml', docsOpenApiYaml, secured, async (ctx) => {
     const doc = await load();
     sendDocument(ctx, 'application/yaml; charset=utf-8', doc.yaml, doc.yamlEtag);
   });
-  router.get('/docs/openapi.json', secured, async (ctx) => {
+  router.get('/docs/openapi.json', docsOpenApiJson, secured, async (ctx) => {
     const doc = await load();
     sendDocument(ctx, 'application/json; charset=utf-8', doc.json, doc.jsonEtag);
   });

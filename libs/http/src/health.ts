@@ -57,6 +57,7 @@ const readiness = responseObject({
 
 /** GET /readyz: no input; ready or degraded (200) or not (503). */
 export const readyz = guard({ operationId: 'readyz', response: { 200: readiness, 503: readiness } });
+export const metrics = guard({ operationId: 'metrics', statuses: { 200: true } });
 
 interface CheckResult {
   name: string;
@@ -123,7 +124,7 @@ export function healthRouter(checks: ReadinessCheck[], registry: Registry): Rout
       ? { status: degraded ? 'degraded' : 'ready', checks: checksBody }
       : { status: 'not_ready', code: 'unavailable' satisfies ErrorCode, checks: checksBody };
   });
-  router.get('/metrics', async (ctx) => {
+  router.get('/metrics', metrics, async (ctx) => {
     if (wantsOpenMetrics(ctx.get('Accept'))) {
       ctx.set('Content-Type', Registry.OPENMETRICS_CONTENT_TYPE);
       ctx.body = await openMetricsOf(registry);

@@ -26,16 +26,25 @@ export type { IdempotencyDeps } from './middleware/idempotency';
 export { fieldMessage, fieldPath } from './messages';
 export { firstUnstorablePath, isStorableText, unstorableTextErrors, unstorableTextMessage } from './text';
 export { baseComponent, guard, queryList, responseObject, validate } from './middleware/validate';
-export type { Guard, InputSchemas, MessageOverrides, RouteShapes, Validated } from './middleware/validate';
+export type {
+  Guard,
+  InputSchemas,
+  MessageOverrides,
+  RouteShapes,
+  StatusAnswer,
+  Validated,
+} from './middleware/validate';
 export {
   apiRouter,
   apiTokenAuth,
+  declareRouterAuth,
+  routerAuth,
   whiteLabelAuth,
   whiteLabelRouter,
   WHITE_LABEL_PREFIX,
   WHITE_LABEL_TOKEN_HEADER,
 } from './middleware/auth';
-export type { RouterDeps, TokenRouterOptions } from './middleware/auth';
+export type { RouterAuth, RouterDeps, TokenRouterOptions } from './middleware/auth';
 export { parseBody } from './middleware/body';
 export type { BodyType } from './middleware/body';
 export { whiteLabelCors } from './middleware/cors';

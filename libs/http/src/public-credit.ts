@@ -12,6 +12,7 @@ import type { AppContext, AppRouter, AppState } from './types';
 /** GET /public/credit: no input; its 200 body (v3.PriceView of @catalogue/content). */
 export const getCreditPrices = guard({
   operationId: 'getCreditPrices',
+  statuses: { 304: true, 429: 'TooManyRequests' },
   response: {
     200: responseObject({
       data: Joi.array().items(

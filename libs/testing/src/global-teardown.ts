@@ -1,7 +1,27 @@
+import { rmSync } from 'node:fs';
 import { Redis } from 'ioredis';
 import { dropDatabase } from '../../db/src/migrate';
+import { VALIDATED_OPERATIONS_DIR, openApiDocument } from './openapi';
+import { isWholeSuite, unvalidatedOperations, validatedOperations, type RunConfig } from './openapi-coverage';
 
-export default async function globalTeardown(): Promise<void> {
+export default async function globalTeardown(config: RunConfig): Promise<void> {
+  await dropTestData();
+  // The whole suite must have checked a success answer of every operation against its schema
+  // in docs/openapi.yaml (through expectMatchesContract(), checkedFetch() or the helpers on them).
+  const dir = process.env[VALIDATED_OPERATIONS_DIR];
+  if (!dir) return;
+  const validated = validatedOperations(dir);
+  rmSync(dir, { recursive: true, force: true });
+  if (!isWholeSuite(config)) return;
+  const missing = unvalidatedOperations(openApiDocument(), validated);
+  if (missing.length > 0) {
+    throw new Error(
+      `no test validated a successful answer of these operations against docs/openapi.yaml:\n  ${missing.join('\n  ')}`,
+    );
+  }
+}
+
+async function dropTestData(): Promise<void> {
   if (process.env.TEST_DATABASE_URL) await dropDatabase(process.env.TEST_DATABASE_URL);
   const prefix = process.env.TEST_QUEUE_PREFIX;
   if (!prefix) return;

@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { appendFileSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Ajv2020, { type ErrorObject, type ValidateFunction } from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
@@ -180,8 +180,46 @@ export function errorCodeProblems(status: number, body: unknown): string[] {
     : [`error response ${status} has no \`code\` (every error body needs one)`];
 }
 
-/** The validator of one OpenAPI document. */
-export function createOpenApiValidator(document: unknown, name = 'docs/openapi.yaml'): OpenApiValidator {
+/**
+ * The environment variable naming the directory where a test run records the operations whose
+ * successful (2xx) answer a test validated against docs/openapi.yaml (one file per worker);
+ * the global teardown lists the operations none validated (openapi-coverage.ts).
+ */
+export const VALIDATED_OPERATIONS_DIR = 'TEST_VALIDATED_OPERATIONS_DIR';
+
+const recorded = new Set<string>();
+
+/** Records (once per worker) that a test validated a successful answer of `operation` (`GET /x/{id}`). */
+function recordValidated(operation: string): void {
+  const dir = process.env[VALIDATED_OPERATIONS_DIR];
+  if (!dir || recorded.has(operation)) return;
+  recorded.add(operation);
+  appendFileSync(join(dir, `${process.pid}.txt`), `${operation}\n`);
+}
+
+/** `GET /x/{id}` of every operation of a document that documents a successful (2xx) response. */
+export function operationsWithSuccess(document: unknown): string[] {
+  const paths = isObject(document) && isObject(document.paths) ? document.paths : {};
+  return Object.entries(paths).flatMap(([template, item]) =>
+    isObject(item)
+      ? METHODS.filter((verb) => {
+          const operation = item[verb];
+          return (
+            isObject(operation) &&
+            isObject(operation.responses) &&
+            Object.keys(operation.responses).some((status) => status.startsWith('2'))
+          );
+        }).map((verb) => `${verb.toUpperCase()} ${template}`)
+      : [],
+  );
+}
+
+/** The validator of one OpenAPI document; `onValid` hears each operation whose 2xx answer matched. */
+export function createOpenApiValidator(
+  document: unknown,
+  name = 'docs/openapi.yaml',
+  onValid?: (operation: string) => void,
+): OpenApiValidator {
   if (!isObject(document) || !isObject(document.paths)) throw new Error(`${name} has no paths`);
   const doc = document;
   const paths = document.paths as Json;
@@ -228,11 +266,14 @@ export function createOpenApiValidator(document: unknown, name = 'docs/openapi.y
     )?.template;
   };
 
+  let matched: string | undefined;
   const validate: OpenApiValidator['validate'] = (method, url, status, body, contentType) => {
+    matched = undefined;
     const problems = [
       ...documentedProblems(method, url, status, body, contentType),
       ...errorCodeProblems(status, body),
     ];
+    if (problems.length === 0 && matched && status >= 200 && status < 300) onValid?.(matched);
     return problems;
   };
 
@@ -249,6 +290,7 @@ export function createOpenApiValidator(document: unknown, name = 'docs/openapi.y
       return [`${method.toUpperCase()} ${template} is not documented (documented: ${documented.join(', ')})`];
     }
 
+    matched = `${verb.toUpperCase()} ${template}`;
     const responses = isObject(operation.responses) ? operation.responses : {};
     const statusKey = [String(status), `${String(status).charAt(0)}XX`, 'default'].find(
       (k) => k in responses,
@@ -493,7 +535,12 @@ export function openApiValidator(documentPath = join(REPO_ROOT, 'docs', 'openapi
   let validator = validators.get(documentPath);
   if (!validator) {
     const name = documentPath.startsWith(REPO_ROOT) ? documentPath.slice(REPO_ROOT.length + 1) : documentPath;
-    validator = createOpenApiValidator(parse(readFileSync(documentPath, 'utf8')), name);
+    const isRepositoryDocument = documentPath === join(REPO_ROOT, 'docs', 'openapi.yaml');
+    validator = createOpenApiValidator(
+      parse(readFileSync(documentPath, 'utf8')),
+      name,
+      isRepositoryDocument ? recordValidated : undefined,
+    );
     validators.set(documentPath, validator);
   }
   return validator;

@@ -156,6 +156,26 @@ export function whiteLabelAuth(deps: AuthDeps): Middleware<AppState, AppContext>
   };
 }
 
+/**
+ * Who may call a router's routes, as docs/openapi.yaml states it (security scheme, the shared
+ * 401/403/429/500/503 answers; scripts/gen-openapi.mjs): an API token, a white-label token and
+ * Origin, the same and a valid white-label licence, or anyone.
+ */
+export type RouterAuth = 'apiToken' | 'whiteLabelToken' | 'whiteLabelLicence' | 'public';
+
+const ROUTER_AUTH = new WeakMap<AppRouter, RouterAuth>();
+
+/** Records who may call the router's routes (routerAuth() reads it); returns the router. */
+export function declareRouterAuth(router: AppRouter, auth: RouterAuth): AppRouter {
+  ROUTER_AUTH.set(router, auth);
+  return router;
+}
+
+/** Who may call the router's routes: as declared, else anyone. */
+export function routerAuth(router: AppRouter): RouterAuth {
+  return ROUTER_AUTH.get(router) ?? 'public';
+}
+
 export interface TokenRouterOptions {
   prefix?: string;
   /** Largest body of these routes (default `HTTP_BODY_LIMIT`; bulk imports have their own). */
@@ -177,7 +197,7 @@ export function apiRouter(deps: RouterDeps, opts: TokenRouterOptions = {}): AppR
     apiTokenAuth(deps, bucketByMethod(opts.writes)),
     parseBody(opts.bodyLimit ?? deps.config.http.bodyLimit, opts.bodyTypes),
   );
-  return router;
+  return declareRouterAuth(router, 'apiToken');
 }
 
 /**
@@ -192,5 +212,5 @@ export function whiteLabelRouter(deps: RouterDeps, opts: TokenRouterOptions = {}
     limitByToken(deps.rateLimits, bucketByMethod(opts.writes)),
     parseBody(deps.config.http.bodyLimit, opts.bodyTypes),
   );
-  return router;
+  return declareRouterAuth(router, 'whiteLabelToken');
 }

@@ -71,20 +71,46 @@ export function validate<P = unknown, Q = unknown, B = unknown>(
 }
 
 /**
- * A route's declaration of its wire shapes, next to the route: the joi schemas that validate
- * its parts (as validate() takes them) and the joi schemas of its response bodies by status.
- * scripts/gen-openapi.mjs writes them into docs/openapi.yaml, in the operation named
- * `operationId` of the router's `<name>.docs.yaml` (which keeps the prose and examples).
+ * How a status of a route is described in docs/openapi.yaml: the name of a shared response of
+ * docs/openapi.base.yaml (`'WlEntityNotFound'`), `true` when the router's `<name>.docs.yaml`
+ * describes it, `false` for a status every route of its kind answers but this one cannot.
+ */
+export type StatusAnswer = string | boolean;
+
+/**
+ * A route's declaration, next to the route: the operation it is in docs/openapi.yaml, the joi
+ * schemas that validate its parts (as validate() takes them), the joi schemas of its response
+ * bodies and the statuses it answers. scripts/gen-openapi.mjs reads the path and method from
+ * the router the route is on, the authentication from the router's kind (routerAuth()), and
+ * writes the operation from this declaration and the prose and examples of the operation's
+ * entry in the router's `<name>.docs.yaml`.
  */
 export interface RouteShapes<P = unknown, Q = unknown, B = unknown> extends InputSchemas<P, Q, B> {
   operationId: string;
   /** Response bodies by status: documentation (and tests) only, never checked at runtime. */
   response?: Partial<Record<number, Joi.Schema>>;
   /**
+   * The statuses the handler answers besides those of `response` and those every route of its
+   * kind answers (401, 403, 429, 500, 503 by authentication; 422 with an input schema; 400,
+   * 413, 415 with a body; see scripts/gen-openapi.mjs), or that replace or remove one of those.
+   */
+  statuses?: Partial<Record<number, StatusAnswer>>;
+  /**
+   * The documented path, when the router serves the operation on several literal paths (one
+   * per value of a documented path parameter): `/editor/v1/messages/{lang}.json`.
+   */
+  path?: string;
+  /**
    * The request body as documented, when the validator checks only its envelope and a service
    * checks the rest (with its own error wording): documentation only, never run.
    */
   documentedBody?: Joi.Schema;
+  /**
+   * Path or query parameters as documented, when the handler (not a validator) reads them and
+   * answers what is unknown with its own status (a public file's 404): documentation only.
+   */
+  documentedParams?: Joi.Schema;
+  documentedQuery?: Joi.Schema;
   messages?: MessageOverrides;
 }
 

@@ -29,6 +29,7 @@ import {
 
 export const v2Changes = guard({
   operationId: 'v2Changes',
+  statuses: { 400: true, 410: true },
   query: changesQuery,
   response: { 200: changesResponse },
 });
@@ -81,6 +82,7 @@ function byPath<T>(make: (entity: (typeof V2_ENTITIES)[number]) => T): Record<V2
 export const v2ListGuards = byPath(([, type, name]) =>
   guard({
     operationId: `v2List${name}`,
+    statuses: { 422: 'ListUnprocessable' },
     query: v2ListQuery,
     response: { 200: v2ListResponse(V2_LIST_ITEMS[type]) },
   }),
@@ -91,7 +93,12 @@ export const v2ListGuards = byPath(([, type, name]) =>
  * and reports bad elements in `errors`); the body is documented only.
  */
 export const v2DeleteGuards = byPath(([, , name]) =>
-  guard({ operationId: `v2Delete${name}`, documentedBody: deleteIdsBody, response: { 200: deleteResponse } }),
+  guard({
+    operationId: `v2Delete${name}`,
+    statuses: { 200: 'DeleteProcessed', 422: 'BulkUnprocessable' },
+    documentedBody: deleteIdsBody,
+    response: { 200: deleteResponse },
+  }),
 );
 
 /*
@@ -106,6 +113,7 @@ const parameterImportResult = { 200: baseComponent('ParameterImportResult') };
 export const v2ImportGuards = byPath(([, type, name]) =>
   guard({
     operationId: `v2Import${name}`,
+    statuses: { 200: 'ImportProcessed', 409: 'IdempotencyConflict', 422: 'IdempotentBulkUnprocessable' },
     query: importQuery,
     documentedBody: documentedImport({ version: 'v2', type, multiImport: false }),
     response: importResult,
@@ -113,12 +121,18 @@ export const v2ImportGuards = byPath(([, type, name]) =>
 );
 export const v2ImportParameters = guard({
   operationId: 'v2ImportParameters',
+  statuses: {
+    200: 'ParameterImportProcessed',
+    409: 'IdempotencyConflict',
+    422: 'IdempotentBulkUnprocessable',
+  },
   query: importQuery,
   documentedBody: documentedImport({ version: 'parameter' }),
   response: parameterImportResult,
 });
 export const v2MultiImport = guard({
   operationId: 'v2MultiImport',
+  statuses: { 409: 'IdempotencyConflict', 422: 'IdempotentBulkUnprocessable' },
   query: importQuery,
   documentedBody: documentedMultiImport,
   response: { 200: baseComponent('MultiImportResult') },
@@ -128,12 +142,14 @@ export const v2MultiImport = guard({
 export const v1ImportGuards = {
   products: guard({
     operationId: 'v1ImportProducts',
+    statuses: { 200: 'ImportProcessed', 409: 'IdempotencyConflict', 422: 'IdempotentBulkUnprocessable' },
     query: importQuery,
     documentedBody: documentedImport({ version: 'v1', type: 'product' }),
     response: importResult,
   }),
   categories: guard({
     operationId: 'v1ImportCategories',
+    statuses: { 200: 'ImportProcessed', 409: 'IdempotencyConflict', 422: 'IdempotentBulkUnprocessable' },
     query: importQuery,
     documentedBody: documentedImport({ version: 'v1', type: 'category' }),
     response: importResult,
@@ -141,6 +157,11 @@ export const v1ImportGuards = {
 };
 export const v1ImportParameters = guard({
   operationId: 'v1ImportParameters',
+  statuses: {
+    200: 'ParameterImportProcessed',
+    409: 'IdempotencyConflict',
+    422: 'IdempotentBulkUnprocessable',
+  },
   query: importQuery,
   documentedBody: documentedImport({ version: 'parameter' }),
   response: parameterImportResult,

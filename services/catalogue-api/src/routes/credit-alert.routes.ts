@@ -8,6 +8,7 @@ export const v2CreditAlertGet = guard({
 });
 export const v2CreditAlertPut = guard({
   operationId: 'v2CreditAlertPut',
+  statuses: { 400: false, 413: false, 415: false },
   body: creditAlertBody,
   response: { 200: creditAlertResponse },
 });

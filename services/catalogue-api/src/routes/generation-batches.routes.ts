@@ -19,6 +19,7 @@ import type { Deps } from '../deps';
 
 export const startGenerationBatch = guard({
   operationId: 'startGenerationBatch',
+  statuses: { 409: 'IdempotencyConflict', 422: true },
   body: batchStartBody,
   response: { 200: batchDryRun, 201: batchView },
 });
@@ -28,11 +29,17 @@ export const listGenerationBatches = guard({
 });
 export const getGenerationBatch = guard({
   operationId: 'getGenerationBatch',
+  statuses: { 404: true },
   params: batchIdParams,
   response: { 200: batchView },
 });
 const action = (operationId: string) =>
-  guard({ operationId, params: batchIdParams, response: { 200: batchView } });
+  guard({
+    operationId,
+    statuses: { 404: true, 409: true },
+    params: batchIdParams,
+    response: { 200: batchView },
+  });
 export const pauseGenerationBatch = action('pauseGenerationBatch');
 export const resumeGenerationBatch = action('resumeGenerationBatch');
 export const cancelGenerationBatch = action('cancelGenerationBatch');

@@ -7,11 +7,13 @@ import { listingRows, uploadListing } from '../services/listing.service';
 /** No validator: the service checks the feed (JSON or CSV); the JSON body is documented only. */
 export const uploadListingBatch = guard({
   operationId: 'uploadListingBatch',
+  statuses: { 409: 'IdempotencyConflict', 422: true },
   documentedBody: listingUploadBody,
   response: { 201: listingBatchCreated },
 });
 export const listListingBatchRows = guard({
   operationId: 'listListingBatchRows',
+  statuses: { 404: true },
   params: batchParams,
   query: listingQuery,
   response: { 200: listingRowsResponse },

@@ -26,28 +26,37 @@ import {
 export const webhooksList = guard({ operationId: 'webhooksList', response: { 200: webhooksResponse } });
 export const webhooksCreate = guard({
   operationId: 'webhooksCreate',
+  statuses: { 409: 'IdempotencyConflict', 413: false, 422: true },
   body: webhookBody,
   response: { 201: webhookCreatedResponse },
 });
-export const webhooksDelete = guard({ operationId: 'webhooksDelete', params: webhookParams });
+export const webhooksDelete = guard({
+  operationId: 'webhooksDelete',
+  statuses: { 204: true, 404: 'WebhookNotFound' },
+  params: webhookParams,
+});
 export const webhooksEnable = guard({
   operationId: 'webhooksEnable',
+  statuses: { 404: 'WebhookNotFound' },
   params: webhookParams,
   response: { 200: webhookShape },
 });
 export const webhooksRotateSecret = guard({
   operationId: 'webhooksRotateSecret',
+  statuses: { 400: 'BadRequest', 404: 'WebhookNotFound', 409: 'IdempotencyConflict' },
   params: webhookParams,
   response: { 200: webhookRotatedResponse },
 });
 export const webhooksDeliveries = guard({
   operationId: 'webhooksDeliveries',
+  statuses: { 404: 'WebhookNotFound' },
   params: webhookParams,
   query: deliveriesQuery,
   response: { 200: deliveriesResponse },
 });
 export const webhooksRedeliver = guard({
   operationId: 'webhooksRedeliver',
+  statuses: { 404: 'WebhookNotFound', 409: true, 413: false, 422: true },
   params: webhookParams,
   body: redeliverBody,
   response: { 202: redeliveryResponse },

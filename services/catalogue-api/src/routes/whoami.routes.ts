@@ -3,6 +3,7 @@ import { apiRouter, eshopOf, guard, responseObject, type RouterDeps } from '@cat
 
 export const whoami = guard({
   operationId: 'whoami',
+  statuses: { 500: false, 503: false },
   response: { 200: responseObject({ data: responseObject({ eshop_id: Joi.number().integer() }) }) },
 });
 

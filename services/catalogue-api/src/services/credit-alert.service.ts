@@ -1,9 +1,9 @@
+import type { Schemas } from '@catalogue/client';
 import { creditsRepository, type Knex } from '@catalogue/db';
 import type { CreditAlertBody } from '../schemas/credit-alert.schema';
 
-export interface CreditAlertView {
-  data: { low_balance_threshold: number | null };
-}
+/** The body of GET and PUT /credit-alert: the type of the route's response schema (`CreditAlert`). */
+export type CreditAlertView = Schemas['CreditAlert'];
 
 /** The eshop's low-balance level: a settlement that takes the balance below it writes `credits.low`. */
 export async function creditAlert(db: Knex, eshopId: number): Promise<CreditAlertView> {

@@ -32,12 +32,20 @@ const widgets = { 200: contentWidgetsResponse };
 
 export const listContentWidgets = guard({
   operationId: 'listContentWidgets',
+  statuses: { 200: 'WlContentWidgets', 404: 'WlEntityNotFound' },
   params: entityParams,
   query: contentQuery,
   response: widgets,
 });
 export const addOrReorderContentWidgets = guard({
   operationId: 'addOrReorderContentWidgets',
+  statuses: {
+    200: 'WlContentWidgets',
+    404: 'WlEntityNotFound',
+    409: 'IdempotencyConflict',
+    412: 'ContentVersionMismatch',
+    422: true,
+  },
   params: entityParams,
   query: contentQuery,
   body: contentPostBody,
@@ -45,6 +53,7 @@ export const addOrReorderContentWidgets = guard({
 });
 export const editContentWidgets = guard({
   operationId: 'editContentWidgets',
+  statuses: { 200: 'WlContentWidgets', 404: 'WlEntityNotFound', 412: 'ContentVersionMismatch', 422: true },
   params: entityParams,
   query: contentQuery,
   body: contentPutBody,
@@ -52,12 +61,21 @@ export const editContentWidgets = guard({
 });
 export const deleteContentWidget = guard({
   operationId: 'deleteContentWidget',
+  statuses: { 200: 'WlContentWidgets', 404: true, 412: 'ContentVersionMismatch' },
   params: contentWidgetParams,
   query: contentQuery,
   response: widgets,
 });
 export const copyOrRemoveContentElement = guard({
   operationId: 'copyOrRemoveContentElement',
+  statuses: {
+    200: 'WlContentWidgets',
+    404: 'WlEntityNotFound',
+    409: 'IdempotencyConflict',
+    412: 'ContentVersionMismatch',
+    413: false,
+    422: true,
+  },
   params: entityParams,
   query: contentQuery,
   body: elementCopyBody,
@@ -65,24 +83,35 @@ export const copyOrRemoveContentElement = guard({
 });
 export const contentDomRoute = guard({
   operationId: 'contentDom',
+  statuses: { 400: 'BadRequest', 404: 'WlEntityNotFound' },
   params: entityParams,
   query: contentQuery,
   response: { 200: contentDomResponse },
 });
 export const copyContentWidgets = guard({
   operationId: 'copyContentWidgets',
+  statuses: {
+    200: 'WlContentWidgets',
+    404: 'WlEntityNotFound',
+    409: 'IdempotencyConflict',
+    412: 'ContentVersionMismatch',
+    413: false,
+    422: true,
+  },
   query: contentQuery,
   body: copyWidgetBody,
   response: widgets,
 });
 export const listContentRevisions = guard({
   operationId: 'listContentRevisions',
+  statuses: { 404: 'WlEntityNotFound' },
   params: entityParams,
   query: revisionsQuery,
   response: { 200: revisionsResponse },
 });
 export const restoreContentRevision = guard({
   operationId: 'restoreContentRevision',
+  statuses: { 200: 'WlContentWidgets', 404: true, 409: 'IdempotencyConflict', 412: 'ContentVersionMismatch' },
   params: revisionParams,
   query: contentQuery,
   response: widgets,

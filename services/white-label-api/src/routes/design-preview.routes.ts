@@ -1,9 +1,21 @@
-import { contentHash, Router, type AppContext, type AppState } from '@catalogue/http';
+import { contentHash, guard, Router, type AppContext, type AppState } from '@catalogue/http';
+import Joi from 'joi';
 import type { Deps } from '../deps';
 import { designPreviewFile } from '../services/designs.service';
 
 /** Where the page's content stylesheet is served (by this API). */
 const CONTENT_CSS = '/content/v1/ccs-content.css';
+
+export const getDesignPreviewFile = guard({
+  operationId: 'getDesignPreviewFile',
+  documentedParams: Joi.object({
+    design_id: Joi.number().integer().min(1).required(),
+    file: Joi.string()
+      .pattern(/^[0-9a-f]{64}\.(svg|html)$/)
+      .required(),
+  }),
+  statuses: { 200: true, 304: true, 404: true },
+});
 
 /**
  * A design's thumbnail and preview page (designPreviewFile), public so an `<img>` and a new tab
@@ -12,7 +24,7 @@ const CONTENT_CSS = '/content/v1/ccs-content.css';
  */
 export function designPreviewRoutes(deps: Pick<Deps, 'db'>) {
   const router = new Router<AppState, AppContext>();
-  router.get('/design-preview/v1/:design_id/:file', async (ctx) => {
+  router.get('/design-preview/v1/:design_id/:file', getDesignPreviewFile, async (ctx) => {
     const { kind, body } = await designPreviewFile(
       deps.db,
       ctx.params.design_id ?? '',

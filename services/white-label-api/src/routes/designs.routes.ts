@@ -16,11 +16,13 @@ export const listDesignsRoute = guard({
 });
 export const getDesignPreview = guard({
   operationId: 'getDesignPreview',
+  statuses: { 404: 'WlDesignNotFound' },
   params: designParams,
   response: { 200: designPreviewResponse },
 });
 export const getDesignStructure = guard({
   operationId: 'getDesignStructure',
+  statuses: { 404: 'WlDesignNotFound' },
   params: designParams,
   response: { 200: designStructureResponse },
 });

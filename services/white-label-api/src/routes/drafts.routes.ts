@@ -11,17 +11,20 @@ const DRAFT = '/content/:entity_id/type/:entity_type/draft';
 
 export const getContentDraft = guard({
   operationId: 'getContentDraft',
+  statuses: { 404: 'WlEntityNotFound' },
   params: entityParams,
   response: { 200: draftResponse },
 });
 export const publishContentDraft = guard({
   operationId: 'publishContentDraft',
+  statuses: { 200: 'WlContentWidgets', 404: 'WlEntityNotFound', 409: true, 412: 'ContentVersionMismatch' },
   params: entityParams,
   query: contentQuery,
   response: { 200: contentWidgetsResponse },
 });
 export const discardContentDraft = guard({
   operationId: 'discardContentDraft',
+  statuses: { 200: 'WlContentWidgets', 404: 'WlEntityNotFound', 409: true, 412: 'ContentVersionMismatch' },
   params: entityParams,
   query: contentQuery,
   response: { 200: contentWidgetsResponse },

@@ -1,8 +1,27 @@
 import { readFile } from 'node:fs/promises';
 import { CONTENT_LANGUAGES } from '@catalogue/config';
 import { normaliseOrigin, originsRepository } from '@catalogue/db';
-import { limitByAddress, publicAssetsRouter, Router, type AppContext, type AppState } from '@catalogue/http';
+import {
+  guard,
+  limitByAddress,
+  publicAssetsRouter,
+  Router,
+  type AppContext,
+  type AppState,
+} from '@catalogue/http';
+import Joi from 'joi';
 import type { Deps } from '../deps';
+
+export const getEditorBundle = guard({
+  operationId: 'getEditorBundle',
+  documentedQuery: Joi.object({ v: Joi.string() }),
+  statuses: { 200: true, 304: true },
+});
+export const getEditorBundleByHash = guard({
+  operationId: 'getEditorBundleByHash',
+  documentedParams: Joi.object({ hash: Joi.string() }),
+  statuses: { 200: true, 304: true },
+});
 
 /**
  * The editor's bundle (`npm run build` writes it with esbuild), served to host pages on any
@@ -17,6 +36,8 @@ export function editorAssetsRouter() {
       path: '/editor/v1/ccs-editor.js',
       hashedPath: '/editor/v1/ccs-editor.:hash.js',
       contentType: 'text/javascript; charset=utf-8',
+      guard: getEditorBundle,
+      hashedGuard: getEditorBundleByHash,
       load: () => readFile(require.resolve('@catalogue/editor/dist/ccs-editor.js')),
     },
     // <ccs-batch-progress>, a bulk generation's progress, in a module of its own (libs/editor).
@@ -31,6 +52,7 @@ export function editorAssetsRouter() {
     ...EDITOR_FETCHED_LANGUAGES.map((lang) => ({
       path: `/editor/v1/messages/${lang}.json`,
       contentType: 'application/json; charset=utf-8',
+      guard: getEditorMessages,
       load: () => readFile(require.resolve(`@catalogue/editor/dist/messages/${lang}.json`)),
     })),
   ]);
@@ -40,6 +62,19 @@ export function editorAssetsRouter() {
 export const EDITOR_FETCHED_LANGUAGES = CONTENT_LANGUAGES.filter(
   (lang) => lang !== 'default' && lang !== 'en' && lang !== 'cs',
 );
+
+/** One route per language, one operation: `{lang}` is any of EDITOR_FETCHED_LANGUAGES (another is a 404). */
+export const getEditorMessages = guard({
+  operationId: 'getEditorMessages',
+  path: '/editor/v1/messages/{lang}.json',
+  documentedParams: Joi.object({ lang: Joi.string().valid(...EDITOR_FETCHED_LANGUAGES) }),
+  statuses: { 200: true, 304: true, 404: true },
+});
+
+export const getEditorOrigin = guard({
+  operationId: 'getEditorOrigin',
+  statuses: { 200: true, 429: 'TooManyRequests' },
+});
 
 /**
  * `GET /editor/v1/origin`: whether some eshop allows the calling page's Origin. The API's own
@@ -51,7 +86,7 @@ export const EDITOR_FETCHED_LANGUAGES = CONTENT_LANGUAGES.filter(
  */
 export function editorOriginRouter(deps: Pick<Deps, 'db' | 'rateLimits'>) {
   const router = new Router<AppState, AppContext>();
-  router.get('/editor/v1/origin', limitByAddress(deps.rateLimits), async (ctx) => {
+  router.get('/editor/v1/origin', getEditorOrigin, limitByAddress(deps.rateLimits), async (ctx) => {
     const origin = normaliseOrigin(ctx.get('Origin'));
     const allowed = origin ? await originsRepository.isAllowedByAny(deps.db, origin) : false;
     ctx.set('Access-Control-Allow-Origin', '*');

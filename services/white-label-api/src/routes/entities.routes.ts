@@ -21,6 +21,7 @@ function answerOf({ entity, created }: Awaited<ReturnType<typeof registerEntity>
 
 export const registerEntityRoute = guard({
   operationId: 'registerEntity',
+  statuses: { 409: 'IdempotencyConflict', 422: 'IdempotentUnprocessable' },
   body: registerEntityBody,
   messages: registerEntityMessages,
   response: { 200: entityRegisteredResponse, 201: entityRegisteredResponse },
@@ -32,6 +33,7 @@ export const listEntitiesRoute = guard({
 });
 export const getEntityHtmlRoute = guard({
   operationId: 'getEntityHtml',
+  statuses: { 404: 'WlEntityNotFound' },
   params: entityParams,
   response: { 200: entityHtmlResponse },
 });

@@ -20,16 +20,19 @@ export const listWidgetFavourites = guard({
 });
 export const createWidgetFavourite = guard({
   operationId: 'createWidgetFavourite',
+  statuses: { 409: 'IdempotencyConflict', 422: true },
   body: createFavouriteBody,
   response: { 201: favouriteResponse },
 });
 export const getWidgetFavourite = guard({
   operationId: 'getWidgetFavourite',
+  statuses: { 404: 'WlFavouriteNotFound' },
   params: favouriteParams,
   response: { 200: favouriteResponse },
 });
 export const deleteWidgetFavourite = guard({
   operationId: 'deleteWidgetFavourite',
+  statuses: { 404: 'WlFavouriteNotFound' },
   params: favouriteParams,
   response: { 200: favouriteDeletedResponse },
 });

@@ -12,6 +12,7 @@ import { licensedRouter, type RouteDeps } from './licensed-router';
 
 export const fillDesignRoute = guard({
   operationId: 'fillDesign',
+  statuses: { 404: 'WlEntityNotFound', 409: 'IdempotencyConflict', 412: 'ContentVersionMismatch', 422: true },
   params: entityParams,
   query: fillDesignQuery,
   body: fillDesignBody,

@@ -17,23 +17,27 @@ import { licensedRouter } from './licensed-router';
 
 export const startGenerationRoute = guard({
   operationId: 'startGeneration',
+  statuses: { 404: true, 409: true, 422: true, 500: 'ServerError', 503: true },
   params: entityParams,
   body: generateBody,
   response: { 200: generationJobResponse },
 });
 export const checkGenerationRoute = guard({
   operationId: 'checkGeneration',
+  statuses: { 404: true, 409: true, 422: true, 500: 'ServerError', 503: 'Unavailable' },
   params: entityParams,
   body: generateBody,
   response: { 200: generationCheckResponse },
 });
 export const getRunningGeneration = guard({
   operationId: 'getRunningGeneration',
+  statuses: { 404: true },
   params: entityParams,
   response: { 200: generationJobResponse },
 });
 export const getGeneration = guard({
   operationId: 'getGeneration',
+  statuses: { 404: true },
   params: generateIdParams,
   response: { 200: generationJobResponse },
 });

@@ -15,15 +15,22 @@ import { licensedRouter, type RouteDeps } from './licensed-router';
 
 export const listEditorGenerationBatches = guard({
   operationId: 'listEditorGenerationBatches',
+  statuses: { 500: 'ServerError', 503: 'Unavailable' },
   response: { 200: batchList },
 });
 export const getEditorGenerationBatch = guard({
   operationId: 'getEditorGenerationBatch',
+  statuses: { 404: true, 500: 'ServerError', 503: 'Unavailable' },
   params: batchIdParams,
   response: { 200: batchView },
 });
 const action = (operationId: string) =>
-  guard({ operationId, params: batchIdParams, response: { 200: batchView } });
+  guard({
+    operationId,
+    statuses: { 404: true, 409: true, 500: 'ServerError', 503: 'Unavailable' },
+    params: batchIdParams,
+    response: { 200: batchView },
+  });
 export const pauseEditorGenerationBatch = action('pauseEditorGenerationBatch');
 export const resumeEditorGenerationBatch = action('resumeEditorGenerationBatch');
 export const cancelEditorGenerationBatch = action('cancelEditorGenerationBatch');

@@ -1,4 +1,5 @@
 import {
+  declareRouterAuth,
   eshopOf,
   ForbiddenError,
   unstorableTextErrors,
@@ -31,5 +32,5 @@ export function licensedRouter(deps: RouteDeps, opts: TokenRouterOptions = {}): 
     if (Object.keys(textErrors).length) throw new ValidationError(textErrors);
     await next();
   });
-  return router;
+  return declareRouterAuth(router, 'whiteLabelLicence');
 }
