@@ -34,7 +34,7 @@ describe('jsonStream', () => {
   /** An item as the list makes it from pieces read as bytes: parts cut at piece boundaries. */
   const bytesOf = (json: string) => {
     const parts = json.split(/(?=")/).map((part) => Buffer.from(part));
-    return new RawJsonBytes(parts, Buffer.byteLength(json));
+    return RawJsonBytes.of(parts);
   };
   const bytes = async (body: Record<string, unknown>) => {
     const chunks: Buffer[] = [];
