@@ -112,19 +112,16 @@ interface PoolClient {
   releaseConnection(connection: unknown): Promise<unknown>;
 }
 
-/** What node-postgres's Client gives a query object it runs (a "submittable"): its protocol connection. */
-interface ProtocolConnection {
-  stream: NodeJS.ReadableStream & {
-    listeners(event: 'data'): ((chunk: Buffer) => void)[];
-  };
-  query(text: string): void;
-}
+/** node-postgres's reader of the socket: a function of its chunks (checked when the COPY starts). */
+const isReader = (listener: unknown): listener is (chunk: Buffer) => void => typeof listener === 'function';
 
 /** Backend message codes a COPY TO reads past (PostgreSQL's protocol, "Message Formats"). */
 const COPY_DATA = 0x64; // 'd'
 const COPY_DONE = 0x63; // 'c'
 /** Sent before the data, or at any time: read past. */
-const SKIPPED = new Set([0x48 /* CopyOutResponse */, 0x4e /* Notice */, 0x53 /* ParameterStatus */, 0x41]);
+const SKIPPED = new Set([
+  0x48 /* CopyOutResponse */, 0x4e /* Notice */, 0x53 /* ParameterStatus */, 0x41 /* Notification */,
+]);
 
 /**
  * `COPY … TO STDOUT` as a query object of node-postgres (the "submittable" interface
@@ -138,9 +135,9 @@ const SKIPPED = new Set([0x48 /* CopyOutResponse */, 0x4e /* Notice */, 0x53 /* 
  * waiting) and joined each message and each batch of messages into new zero-filled buffers: three
  * new buffers per byte received, which cost more than the rest of the list together.
  */
-class CopyToRows {
+class CopyToRows implements pg.Submittable {
   readonly contents: Buffer[] = [];
-  private stream!: ProtocolConnection['stream'];
+  private stream!: pg.Connection['stream'];
   private pgReader!: (chunk: Buffer) => void;
   /** The header of the message being read (5 bytes: its code and length), while incomplete. */
   private head = Buffer.alloc(5);
@@ -156,12 +153,15 @@ class CopyToRows {
     private readonly settle: (error: Error | undefined) => void,
   ) {}
 
-  submit(connection: ProtocolConnection): void {
+  submit(connection: pg.Connection): void {
     this.stream = connection.stream;
     const readers = this.stream.listeners('data');
-    if (readers.length !== 1) throw new Error(`a COPY found ${readers.length} readers on the socket`);
-    this.pgReader = readers[0]!;
-    this.stream.removeListener('data', this.pgReader);
+    const reader = readers[0];
+    if (readers.length !== 1 || !isReader(reader)) {
+      throw new Error(`a COPY found ${readers.length} readers on the socket`);
+    }
+    this.pgReader = reader;
+    this.stream.removeListener('data', reader);
     this.stream.on('data', this.onData);
     connection.query(this.text);
   }
@@ -245,7 +245,7 @@ export async function copyRows(db: Knex, query: string): Promise<CopiedRow[]> {
         } else resolve(copy.contents);
       });
       if (timeoutMs > 0) timer = setTimeout(() => sendCancelRequest(connection), timeoutMs);
-      void connection.query(copy as unknown as pg.Submittable);
+      connection.query(copy);
     });
     return parseBinaryCopy(contents);
   } finally {
