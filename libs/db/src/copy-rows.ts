@@ -115,9 +115,8 @@ interface PoolClient {
 /** node-postgres's reader of the socket: a function of its chunks (checked when the COPY starts). */
 const isReader = (listener: unknown): listener is (chunk: Buffer) => void => typeof listener === 'function';
 
-/** Backend message codes a COPY TO reads past (PostgreSQL's protocol, "Message Formats"). */
-const COPY_DATA = 0x64; // 'd'
-const COPY_DONE = 0x63; // 'c'
+/** The backend message of a row's bytes (PostgreSQL's protocol, "Message Formats"): CopyData, 'd'. */
+const COPY_DATA = 0x64;
 /** Sent before the data, or at any time: read past. */
 const SKIPPED = new Set([
   0x48 /* CopyOutResponse */, 0x4e /* Notice */, 0x53 /* ParameterStatus */, 0x41 /* Notification */,
