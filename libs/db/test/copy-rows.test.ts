@@ -44,6 +44,25 @@ describe('rows as bytes by binary COPY', () => {
     });
   });
 
+  test('when the server sends notices among the rows, then every row still comes back whole', async () => {
+    // A notice per row, interleaved with the CopyData messages (the pool has one connection: the
+    // session's temporary function is there for the COPY).
+    await db.raw(`create or replace function pg_temp.noisy(n int) returns int language plpgsql as $$
+      begin raise notice 'row %', n; return n; end $$`);
+
+    const rows = await copyRows(
+      db,
+      `select pg_temp.noisy(n), repeat('ž' || n::text, 5000) from generate_series(1, 30) as n order by n`,
+    );
+
+    expect(rows).toHaveLength(30);
+    rows.forEach(([n, big], i) => {
+      expect(n!.readInt32BE(0)).toBe(i + 1);
+      expect(big!.equals(Buffer.from(`ž${i + 1}`.repeat(5000)))).toBe(true);
+    });
+    expect((await copyRows(db, 'select 7'))[0]![0]!.readInt32BE(0)).toBe(7);
+  });
+
   test('when a COPY outlives the statement timeout, then it is cancelled as unavailable and the connection serves the next query', async () => {
     const err = await copyRows(db, 'select pg_sleep(20)').catch((e: unknown) => e);
 

@@ -27,19 +27,89 @@ export class RawJson {
   }
 }
 
+/** Output chunks of this many bytes (jsonStream's byte items, `ByteChunks`). */
+const BYTE_CHUNK = 32 * 1024;
+
 /**
- * A value already serialised, as UTF-8 bytes in parts (pieces read from the database as bytes,
- * and the text between them): `jsonStream` writes the parts as they are, never decoding them.
- * Anything else that serialises it sees the value it stands for, through `toJSON`.
+ * UTF-8 bytes written straight into chunks of a fixed size: a byte range is copied in, a string
+ * encoded in place. No Buffer object is made per piece or per string, and a chunk is the only
+ * allocation (one per 32 KB written).
+ */
+export class ByteChunks {
+  private chunk: Buffer;
+  private at = 0;
+  private full: Buffer[] = [];
+
+  constructor(private readonly size = BYTE_CHUNK) {
+    this.chunk = Buffer.allocUnsafe(size);
+  }
+
+  /** The bytes of `source` from `start` to `end`. */
+  bytes(source: Buffer, start = 0, end = source.length): void {
+    for (let from = start; from < end;) {
+      const n = Math.min(end - from, this.size - this.at);
+      source.copy(this.chunk, this.at, from, from + n);
+      this.at += n;
+      from += n;
+      if (this.at === this.size) this.spill();
+    }
+  }
+
+  /** The UTF-8 bytes of `text`. */
+  text(text: string): void {
+    // At most 3 bytes per UTF-16 code unit.
+    if (text.length * 3 <= this.size - this.at) this.at += this.chunk.write(text, this.at);
+    else this.bytes(Buffer.from(text));
+  }
+
+  /** Bytes written and not yet taken. */
+  get length(): number {
+    return this.full.length * this.size + this.at;
+  }
+
+  /** The full chunks written so far, handed over. */
+  takeFull(): Buffer[] {
+    const out = this.full;
+    this.full = [];
+    return out;
+  }
+
+  /** Everything not yet taken, the last chunk cut to what it holds; the writer starts empty. */
+  takeAll(): Buffer[] {
+    const out = this.takeFull();
+    if (this.at) out.push(this.chunk.subarray(0, this.at));
+    this.chunk = Buffer.allocUnsafe(this.size);
+    this.at = 0;
+    return out;
+  }
+
+  private spill(): void {
+    this.full.push(this.chunk);
+    this.chunk = Buffer.allocUnsafe(this.size);
+    this.at = 0;
+  }
+}
+
+/**
+ * A value already serialised, as UTF-8 bytes that `write` puts into the answer's chunks (pieces
+ * read from the database as bytes and the text between them): `jsonStream` calls it when the
+ * item's turn comes, so the item's bytes exist only in the chunks being sent. Anything else that
+ * serialises it sees the value it stands for, through `toJSON`.
  */
 export class RawJsonBytes {
-  constructor(
-    readonly parts: readonly Buffer[],
-    readonly length: number,
-  ) {}
+  constructor(readonly write: (out: ByteChunks) => void) {}
+
+  /** An item of bytes already in parts. */
+  static of(parts: readonly Buffer[]): RawJsonBytes {
+    return new RawJsonBytes((out) => {
+      for (const part of parts) out.bytes(part);
+    });
+  }
 
   toJSON(): unknown {
-    return JSON.parse(Buffer.concat(this.parts, this.length).toString('utf8'));
+    const out = new ByteChunks();
+    this.write(out);
+    return JSON.parse(Buffer.concat(out.takeAll()).toString('utf8'));
   }
 }
 
@@ -47,24 +117,12 @@ export function jsonStream(body: Record<string, unknown>, key: string): Readable
   function* chunks(): Generator<string | Buffer> {
     let out = '{';
     let first = true;
-    // RawJsonBytes items: the bytes gathered for the next chunk, with the text before them.
-    let pending: Buffer[] = [];
-    let size = 0;
-    const gather = (parts: readonly Buffer[], length: number) => {
-      if (out) {
-        const text = Buffer.from(out);
-        pending.push(text);
-        size += text.length;
-        out = '';
-      }
-      pending.push(...parts);
-      size += length;
-    };
-    const take = (): Buffer => {
-      const chunk = Buffer.concat(pending, size);
-      pending = [];
-      size = 0;
-      return chunk;
+    // RawJsonBytes items: written into byte chunks, with the text before them.
+    let bytes: ByteChunks | undefined;
+    const flush = (): Buffer[] => {
+      bytes!.text(out);
+      out = '';
+      return bytes!.takeAll();
     };
     for (const [name, value] of Object.entries(body)) {
       const separator = first ? '' : ',';
@@ -74,19 +132,20 @@ export function jsonStream(body: Record<string, unknown>, key: string): Readable
           // As JSON.stringify does for an array element that has no JSON form.
           const item: unknown = value[i];
           if (item instanceof RawJsonBytes) {
+            bytes ??= new ByteChunks();
             if (i) out += ',';
-            gather(item.parts, item.length);
-            if (size >= CHUNK) yield take();
+            if (out) {
+              bytes.text(out);
+              out = '';
+            }
+            item.write(bytes);
+            yield* bytes.takeFull();
             continue;
           }
           out += `${i ? ',' : ''}${item instanceof RawJson ? item.json : ((JSON.stringify(item) as string | undefined) ?? 'null')}`;
           if (out.length >= CHUNK) {
-            if (size) {
-              gather([], 0);
-              yield take();
-            } else {
-              yield out;
-            }
+            if (bytes?.length) yield* flush();
+            else yield out;
             out = '';
           }
         }
@@ -99,12 +158,8 @@ export function jsonStream(body: Record<string, unknown>, key: string): Readable
       first = false;
     }
     out += '}';
-    if (size) {
-      gather([], 0);
-      yield take();
-    } else {
-      yield out;
-    }
+    if (bytes?.length) yield* flush();
+    else yield out;
   }
   return Readable.from(chunks(), { objectMode: false });
 }

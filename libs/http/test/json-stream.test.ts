@@ -1,4 +1,4 @@
-import { jsonStream, RawJson, RawJsonBytes } from '@catalogue/http';
+import { ByteChunks, jsonStream, RawJson, RawJsonBytes } from '@catalogue/http';
 
 async function text(body: Record<string, unknown>, key: string): Promise<string> {
   let out = '';
@@ -34,7 +34,7 @@ describe('jsonStream', () => {
   /** An item as the list makes it from pieces read as bytes: parts cut at piece boundaries. */
   const bytesOf = (json: string) => {
     const parts = json.split(/(?=")/).map((part) => Buffer.from(part));
-    return new RawJsonBytes(parts, Buffer.byteLength(json));
+    return RawJsonBytes.of(parts);
   };
   const bytes = async (body: Record<string, unknown>) => {
     const chunks: Buffer[] = [];
@@ -59,6 +59,28 @@ describe('jsonStream', () => {
     // Text is cut at about 32 K code units (up to twice as many bytes), bytes at about 32 KB.
     expect(Math.max(...chunks.map((c) => c.length))).toBeLessThan(2 * 32 * 1024 + 7_000);
     expect(JSON.parse(JSON.stringify(data[0]))).toEqual(values[0]);
+  });
+
+  test('when ranges and texts cross the chunks, then the chunks hold exactly their bytes, each chunk full but the last', () => {
+    const out = new ByteChunks(64);
+    const source = Buffer.from('ab"ř🪑'.repeat(40));
+    const expected: Buffer[] = [];
+    for (let i = 0; i < 30; i++) {
+      const start = (i * 7) % 50;
+      out.bytes(source, start, start + 3 + i * 5);
+      expected.push(source.subarray(start, start + 3 + i * 5));
+      const text = `ž${'x'.repeat(i * 4)}🪑`;
+      out.text(text);
+      expected.push(Buffer.from(text));
+    }
+    const total = Buffer.concat(expected).length;
+    expect(out.length).toBe(total);
+
+    const chunks = out.takeAll();
+
+    expect(Buffer.concat(chunks).equals(Buffer.concat(expected))).toBe(true);
+    expect(chunks.slice(0, -1).every((c) => c.length === 64)).toBe(true);
+    expect(out.length).toBe(0);
   });
 
   test('when the only item is bytes, then nothing is lost before or after it', async () => {

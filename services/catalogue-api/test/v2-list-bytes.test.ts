@@ -116,7 +116,10 @@ describe('catalogue-api: v2 lists from pre-serialised pieces', () => {
       ...(type === 'product' && {
         short_description: map('short'),
         images: n % 4 === 0 ? [] : [`https://example.com/${n}.png?q=%22x%22`],
-        variant: n % 3 === 0 ? [] : [{ code: `V-${n}-ž`, ean: n % 2 ? '8590000000001' : null }],
+        variant:
+          n % 3 === 0
+            ? []
+            : [{ code: `V-${n}-ž ${TRICKY[(n + 1) % TRICKY.length]!}`, ean: n % 2 ? '8590000000001' : null }],
       }),
       ...(type === 'brand' && n % 2 === 0 && { image_preview: `https://example.com/brand-${n}.png` }),
       ...(type === 'blog' && n % 2 === 0 && { category: `Novinky ${text('cs')}` }),

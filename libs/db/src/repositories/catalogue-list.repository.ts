@@ -101,7 +101,7 @@ export interface ListedPieces {
   entity: Buffer;
   /** The content row's, likewise; null: the item has no content row. */
   content: Buffer | null;
-  /** `[{"code" : …, "ean" : …}, …]` as PostgreSQL writes json (withVariants), else null. */
+  /** `[{"code":…,"ean":…},…]` as JSON.stringify writes it (withVariants), else null. */
   variants: Buffer | null;
   /** ISO 8601 with microseconds, as `listPage`'s. */
   createdAt: Buffer;
@@ -136,6 +136,14 @@ function pageJoin(
 
 const VARIANTS_SQL = `coalesce((select json_agg(json_build_object('code', v.code, 'ean', v.ean) order by v.id)
              from product_variants v where v.eshop_id = e.eshop_id and v.product_id = e.id), '[]'::json)`;
+
+/**
+ * The variants as the text `JSON.stringify` gives for VARIANTS_SQL's value (no spaces; to_json
+ * escapes a string as JSON.stringify does), so that the bytes are sent as they are.
+ */
+const VARIANTS_JSON_SQL = `coalesce((select '[' || string_agg('{"code":' || to_json(v.code)::text || ',"ean":'
+             || coalesce(to_json(v.ean)::text, 'null') || '}', ',' order by v.id) || ']'
+             from product_variants v where v.eshop_id = e.eshop_id and v.product_id = e.id), '[]')`;
 
 /** A listed row as the list reads it (`listJson`: its pieces, when it has readable ones). */
 function entityOf(type: CatalogueEntityType, opts: ListOptions, row: ListRow): ListedEntity {
@@ -259,7 +267,7 @@ export const catalogueReads = {
       db.raw(`${FALLBACK} as fallback`),
       db.raw(`${piecesSql('e.list_json', wantedSlots('entity', wanted))} as list_json`),
       db.raw(`${piecesSql('c.list_json', wantedSlots('content', wanted))} as content_list_json`),
-      db.raw(opts.withVariants ? VARIANTS_SQL : 'null::json'),
+      db.raw(opts.withVariants ? VARIANTS_JSON_SQL : 'null::text'),
       db.raw(isoMicros('e.created_at')),
       db.raw(isoMicros('e.updated_at')),
       // The list's total in the same statement (computed once: it refers to no row), so a page

@@ -18,7 +18,7 @@ import {
   type ListFragments,
   type ListOptions,
 } from '@catalogue/db';
-import { RawJson, RawJsonBytes, ValidationError } from '@catalogue/http';
+import { ByteChunks, RawJson, RawJsonBytes, ValidationError } from '@catalogue/http';
 import type { Deps } from '../deps';
 import type { V1ListQuery, V2ListQuery } from '../schemas/list.schema';
 
@@ -159,9 +159,8 @@ interface ItemPlan {
   prefixes: string[];
   /** The slots (list-fragments.ts) of each language-map field's pieces, one per language. */
   slots: Map<string, number[]>;
-  /** `prefixes` as UTF-8 bytes, with the comma that goes before all but the first. */
-  prefixBytes: Buffer[];
-  commaPrefixBytes: Buffer[];
+  /** `prefixes` with the comma that goes before all but the first. */
+  commaPrefixes: string[];
 }
 
 function planOf(type: CatalogueEntityType, langs: string[], includes: Set<Include>): ItemPlan {
@@ -180,8 +179,7 @@ function planOf(type: CatalogueEntityType, langs: string[], includes: Set<Includ
     langs,
     prefixes,
     slots,
-    prefixBytes: prefixes.map((p) => Buffer.from(p)),
-    commaPrefixBytes: prefixes.map((p) => Buffer.from(`,${p}`)),
+    commaPrefixes: prefixes.map((p) => `,${p}`),
   };
 }
 
@@ -243,130 +241,156 @@ function v2ItemJson(plan: ItemPlan, row: ListedEntity, stored: { entity: string;
   return new RawJson(out);
 }
 
-/** The pieces of a row read as bytes (ListedPieces), by slot: views of the bytes, none copied. */
-function slotsOf(bytes: Buffer): Buffer[] {
-  const out: Buffer[] = [];
-  for (let start = 0; ;) {
-    const end = bytes.indexOf(1, start);
-    if (end < 0) {
-      out.push(bytes.subarray(start));
-      return out;
-    }
-    out.push(bytes.subarray(start, end));
-    start = end + 1;
-  }
+/**
+ * Where each slot of a row's pieces read as bytes (ListedPieces) starts: slot `i` is the bytes
+ * from `starts[i]` to `starts[i + 1] - 1` (the separator's place). Offsets, not views: no Buffer
+ * is made per piece.
+ */
+function startsOf(bytes: Buffer): number[] {
+  const starts = [0];
+  for (let at = bytes.indexOf(1); at >= 0; at = bytes.indexOf(1, at + 1)) starts.push(at + 1);
+  starts.push(bytes.length + 1);
+  return starts;
 }
 
-const ASCII = (text: string) => Buffer.from(text, 'latin1');
-const B = {
-  open: ASCII('{'),
-  close: ASCII('}'),
-  emptyString: ASCII('""'),
-  emptyList: ASCII('[]'),
-  quote: ASCII('"'),
-};
+/** A row's pieces as bytes and where its slots start. */
+interface Pieces {
+  bytes: Buffer;
+  starts: number[];
+}
+
+const piecesOf = (bytes: Buffer | null): Pieces | undefined =>
+  bytes === null ? undefined : { bytes, starts: startsOf(bytes) };
+
+/** Writes the piece of `slot` and answers true; false when the row has none there. */
+function putPiece(out: ByteChunks, pieces: Pieces | undefined, slot: number): boolean {
+  if (pieces === undefined || slot + 1 >= pieces.starts.length) return false;
+  const start = pieces.starts[slot]!;
+  const end = pieces.starts[slot + 1]! - 1;
+  if (end <= start) return false;
+  out.bytes(pieces.bytes, start, end);
+  return true;
+}
+
+/** Whether a piece is there (putPiece would write it). */
+function hasPiece(pieces: Pieces | undefined, slot: number): boolean {
+  return (
+    pieces !== undefined &&
+    slot + 1 < pieces.starts.length &&
+    pieces.starts[slot + 1]! - 1 > pieces.starts[slot]!
+  );
+}
+
+/** As `mapJson`, of pieces as bytes, written into `out`. */
+function putMap(
+  out: ByteChunks,
+  plan: ItemPlan,
+  pieces: Pieces | undefined,
+  field: string,
+  absent: string | null,
+) {
+  const slots = plan.slots.get(field)!;
+  let first = true;
+  out.text('{');
+  for (let i = 0; i < slots.length; i++) {
+    const slot = slots[i]!;
+    if (hasPiece(pieces, slot)) {
+      out.text(first ? plan.prefixes[i]! : plan.commaPrefixes[i]!);
+      putPiece(out, pieces, slot);
+    } else if (absent !== null) {
+      out.text(first ? plan.prefixes[i]! : plan.commaPrefixes[i]!);
+      out.text(absent);
+    } else continue;
+    first = false;
+  }
+  out.text('}');
+}
+
+/** The bytes of a JSON string of `value` (UTF-8 text): as they are when nothing needs escaping. */
+function putString(out: ByteChunks, value: Buffer): void {
+  for (let i = 0; i < value.length; i++) {
+    const byte = value[i]!;
+    if (byte < 0x20 || byte === 0x22 || byte === 0x5c) {
+      out.text(JSON.stringify(value.toString()));
+      return;
+    }
+  }
+  out.text('"');
+  out.bytes(value);
+  out.text('"');
+}
 
 /**
- * `v2ItemJson` of a row read as bytes (`listPieces`): the same bytes, as parts that are either
- * the stored pieces themselves or the short texts between them; no piece is decoded.
+ * `v2ItemJson` of a row read as bytes (`listPieces`): the same bytes, written straight into the
+ * answer's chunks when the item's turn comes; no piece is decoded or copied anywhere else.
  */
-class ItemBytes {
-  readonly parts: Buffer[] = [];
-  length = 0;
-
-  put(part: Buffer): void {
-    this.parts.push(part);
-    this.length += part.length;
-  }
-
-  text(text: string): void {
-    this.put(Buffer.from(text));
-  }
-
-  /** As `mapJson`, of pieces by slot. */
-  map(plan: ItemPlan, pieces: Buffer[] | undefined, field: string, absent: Buffer | null): void {
-    const slots = plan.slots.get(field)!;
-    this.put(B.open);
-    let first = true;
-    for (let i = 0; i < slots.length; i++) {
-      const stored = pieces?.[slots[i]!];
-      const piece = stored && stored.length ? stored : absent;
-      if (piece === null) continue;
-      this.put(first ? plan.prefixBytes[i]! : plan.commaPrefixBytes[i]!);
-      this.put(piece);
-      first = false;
-    }
-    this.put(B.close);
-  }
-}
-
-const piece = (pieces: Buffer[] | undefined, slot: number): Buffer | undefined => {
-  const found = pieces?.[slot];
-  return found && found.length ? found : undefined;
-};
-
 function v2ItemBytes(plan: ItemPlan, row: ListedPieces): RawJsonBytes {
-  const { type, includes } = plan;
-  const e = slotsOf(row.entity);
-  const c = row.content === null ? undefined : slotsOf(row.content);
-  const out = new ItemBytes();
-  out.text(
-    `{"id":${JSON.stringify(row.externalId.toString())},"guid":${JSON.stringify(row.guid.toString())}`,
-  );
-  out.text(`,"is_visible":${row.isVisible},"is_loaded":${row.isLoaded},"name":`);
-  out.map(plan, e, 'name', null);
-  if (type === 'product') {
-    out.text(',"short_description":');
-    out.map(plan, e, 'short_description', null);
-  }
-  for (const field of ['description', 'url', 'seo_title', 'seo_description']) {
-    out.text(`,"${field}":`);
-    out.map(plan, e, field, null);
-  }
-  if (type === 'product' || type === 'brand' || type === 'blog') {
-    out.text(type === 'blog' ? ',"category":' : ',"image_preview":');
-    out.put(e[LIST_JSON_SLOTS.preview]!);
-  }
-  out.text(',"content":{"html":');
-  out.map(plan, c, 'html', B.emptyString);
-  if (includes.has('marketplace')) {
-    out.text(',"marketplace":');
-    out.map(plan, c, 'marketplace', B.emptyString);
-  }
-  if (includes.has('nested')) {
-    out.text(',"nested":');
-    out.put(piece(c, LIST_JSON_SLOTS.nested) ?? B.emptyList);
-  }
-  if (includes.has('languages_complete')) {
-    const complete = piece(c, LIST_JSON_SLOTS.languagesComplete)?.toString();
-    out.text(`,"languages_complete":${JSON.stringify(completeOf(complete?.split(','), plan.langs))}`);
-  }
-  out.put(B.close);
-  if (includes.has('site_link')) {
-    out.text(',"site_link":{"html":');
-    out.map(plan, c, 'site_link.html', B.emptyString);
-    out.text(',"list":');
-    out.map(plan, c, 'site_link.list', B.emptyList);
-    out.put(B.close);
-  }
-  if (includes.has('rich_snippet')) {
-    out.text(',"rich_snippet":{"html":');
-    out.map(plan, c, 'rich_snippet.html', B.emptyString);
-    out.text(',"json":');
-    out.map(plan, c, 'rich_snippet.json', null);
-    out.put(B.close);
-  }
-  if (includes.has('variant')) {
-    // PostgreSQL writes json with spaces: the variants (two short objects) as `listPage` serves them.
-    const variants = row.variants === null ? [] : (JSON.parse(row.variants.toString()) as unknown[]);
-    out.text(`,"variant":${JSON.stringify(variants)}`);
-  }
-  out.text(',"created_at":"');
-  out.put(row.createdAt);
-  out.text('","updated_at":"');
-  out.put(row.updatedAt);
-  out.text('"}');
-  return new RawJsonBytes(out.parts, out.length);
+  return new RawJsonBytes((out) => {
+    const { type, includes } = plan;
+    const e = piecesOf(row.entity);
+    const c = piecesOf(row.content);
+    out.text('{"id":');
+    putString(out, row.externalId);
+    out.text(',"guid":');
+    putString(out, row.guid);
+    out.text(`,"is_visible":${row.isVisible},"is_loaded":${row.isLoaded},"name":`);
+    putMap(out, plan, e, 'name', null);
+    if (type === 'product') {
+      out.text(',"short_description":');
+      putMap(out, plan, e, 'short_description', null);
+    }
+    for (const field of ['description', 'url', 'seo_title', 'seo_description']) {
+      out.text(`,"${field}":`);
+      putMap(out, plan, e, field, null);
+    }
+    if (type === 'product' || type === 'brand' || type === 'blog') {
+      out.text(type === 'blog' ? ',"category":' : ',"image_preview":');
+      putPiece(out, e, LIST_JSON_SLOTS.preview);
+    }
+    out.text(',"content":{"html":');
+    putMap(out, plan, c, 'html', '""');
+    if (includes.has('marketplace')) {
+      out.text(',"marketplace":');
+      putMap(out, plan, c, 'marketplace', '""');
+    }
+    if (includes.has('nested')) {
+      out.text(',"nested":');
+      if (!putPiece(out, c, LIST_JSON_SLOTS.nested)) out.text('[]');
+    }
+    if (includes.has('languages_complete')) {
+      const slot = LIST_JSON_SLOTS.languagesComplete;
+      const complete = hasPiece(c, slot)
+        ? c!.bytes.toString('utf8', c!.starts[slot]!, c!.starts[slot + 1]! - 1)
+        : undefined;
+      out.text(`,"languages_complete":${JSON.stringify(completeOf(complete?.split(','), plan.langs))}`);
+    }
+    out.text('}');
+    if (includes.has('site_link')) {
+      out.text(',"site_link":{"html":');
+      putMap(out, plan, c, 'site_link.html', '""');
+      out.text(',"list":');
+      putMap(out, plan, c, 'site_link.list', '[]');
+      out.text('}');
+    }
+    if (includes.has('rich_snippet')) {
+      out.text(',"rich_snippet":{"html":');
+      putMap(out, plan, c, 'rich_snippet.html', '""');
+      out.text(',"json":');
+      putMap(out, plan, c, 'rich_snippet.json', null);
+      out.text('}');
+    }
+    if (includes.has('variant')) {
+      // The variants' JSON as JSON.stringify writes it (listPieces: VARIANTS_JSON_SQL).
+      out.text(',"variant":');
+      if (row.variants === null) out.text('[]');
+      else out.bytes(row.variants);
+    }
+    out.text(',"created_at":"');
+    out.bytes(row.createdAt);
+    out.text('","updated_at":"');
+    out.bytes(row.updatedAt);
+    out.text('"}');
+  });
 }
 
 /**
