@@ -119,12 +119,18 @@ function lockingRead(type: EntityType, withVariants: boolean) {
   });
 }
 
-const LOCKING_READS = Object.fromEntries(
-  (Object.keys(ENTITY_TABLES) as EntityType[]).map((type) => [
-    type,
-    [lockingRead(type, false), lockingRead(type, true)],
-  ]),
-) as Record<EntityType, [ReturnType<typeof lockingRead>, ReturnType<typeof lockingRead>]>;
+const LOCKING_READS = new Map<string, ReturnType<typeof lockingRead>>();
+
+/** The locking read of `type`, made the first time it is asked for. */
+function lockingReadOf(type: EntityType, withVariants: boolean): ReturnType<typeof lockingRead> {
+  const key = `${type}:${withVariants}`;
+  let read = LOCKING_READS.get(key);
+  if (!read) {
+    read = lockingRead(type, withVariants);
+    LOCKING_READS.set(key, read);
+  }
+  return read;
+}
 
 /** The value a write gives a column (JSONB columns serialised, as node-postgres sends them). */
 function columnValue(
@@ -172,7 +178,7 @@ export const catalogueWrites = {
     opts: { withVariants?: boolean } = {},
   ): Promise<Map<string, StoredEntity>> {
     if (!externalIds.length) return new Map();
-    const read = LOCKING_READS[type][opts.withVariants ? 1 : 0];
+    const read = lockingReadOf(type, opts.withVariants ?? false);
     const { rows: found } = await read(trx, [eshopId, [...new Set(externalIds)]]);
     const rows = checkedRows<LockedEntityRow>(found, [
       'id',

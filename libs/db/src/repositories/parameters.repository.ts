@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import { checkedRows, compiledOnce, insertedColumn } from '../sql-rows';
 import type { Row } from '../tables';
-import { keysFrom } from './tenant-keys';
+import { keysFrom, type TenantKey } from './tenant-keys';
 
 /** A value found by lookup(): its keys and its parameter's external id. */
 type ValueLookupRow = Pick<Row<'parameter_values'>, 'id' | 'external_id' | 'parameter_id'> & {
@@ -71,7 +71,7 @@ export interface StoredParameter {
   values: Map<number, string>;
 }
 
-const BY_EXTERNAL_ID = { column: 'external_id', type: 'bigint' } as const;
+const BY_EXTERNAL_ID: TenantKey = { column: 'external_id', type: 'bigint' };
 
 /** lookup()'s statements, compiled once (values: the eshop id, the deduplicated external ids). */
 const PARAMETER_LOOKUP = compiledOnce((db) =>
