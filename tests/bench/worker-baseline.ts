@@ -167,6 +167,9 @@ async function main(): Promise<void> {
     connectionString: process.env.DATABASE_URL,
     max: 10,
     application_name: 'bare-worker',
+    ...(process.env.DATABASE_CONNECT_TIMEOUT_MS && {
+      connectionTimeoutMillis: Number(process.env.DATABASE_CONNECT_TIMEOUT_MS),
+    }),
   });
   // Only for the default design, read through the same cache as the worker's (30 s).
   const designDb = createKnex({
@@ -175,6 +178,10 @@ async function main(): Promise<void> {
     poolMax: 1,
     statementTimeoutMs: 30_000,
     applicationName: 'bare-worker',
+    // As the generation worker's (DATABASE_CONNECT_TIMEOUT_MS, passed on a loaded machine).
+    ...(process.env.DATABASE_CONNECT_TIMEOUT_MS && {
+      connectTimeoutMs: Number(process.env.DATABASE_CONNECT_TIMEOUT_MS),
+    }),
   });
   const designs = createDesignCache();
   const connection = new Redis(process.env.REDIS_URL!, { maxRetriesPerRequest: null });

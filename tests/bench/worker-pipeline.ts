@@ -108,6 +108,9 @@ export async function runPipeline(
       ...(process.env.DATABASE_STALL_CHECK_MS && {
         DATABASE_STALL_CHECK_MS: process.env.DATABASE_STALL_CHECK_MS,
       }),
+      ...(process.env.DATABASE_CONNECT_TIMEOUT_MS && {
+        DATABASE_CONNECT_TIMEOUT_MS: process.env.DATABASE_CONNECT_TIMEOUT_MS,
+      }),
     },
     cleanup: ctx.cleanup,
   });

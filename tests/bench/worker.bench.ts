@@ -17,6 +17,7 @@ import {
   createRedis,
   DEFAULT_JOB_OPTIONS,
   enqueueMany,
+  redisMarkerKey,
   type JobPayloads,
 } from '@catalogue/queue';
 import {
@@ -91,10 +92,15 @@ interface Side {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** Every item back to `generate` without content; no finished jobs left in the queues. */
+/**
+ * Every item back to `generate` without content, as if imported now; no finished jobs left in
+ * the queues. `updated_at` is now: the worker's sweeper re-queues an item idle in `generate`
+ * for five minutes, and on a loaded machine the items of later runs would wait that long
+ * (rendered by the sweeper's jobs, outside the run, and counted as the run's).
+ */
 async function reset(db: Knex, sides: Side[]): Promise<void> {
   await db('content').delete();
-  await db('products').whereNot('status', 'generate').update({ status: 'generate', is_loaded: false });
+  await db('products').update({ status: 'generate', is_loaded: false, updated_at: db.fn.now() });
   for (const side of sides) await side.queue.clean(0, 0, 'completed');
   await db.raw('vacuum analyze products, content');
 }
@@ -253,11 +259,21 @@ async function run(env: WorkerBenchEnv, cleanup: Cleanup): Promise<void> {
     QUEUE_PREFIX: queuePrefix,
     WORKER_CONCURRENCY: String(env.concurrency),
     NODE_ENV: 'production',
-    // A loaded machine: the stall check (2 s) closes the connections of jobs held longer.
+    // A loaded machine: the stall check (2 s) closes the connections of jobs held longer, and a
+    // new connection may take longer than the connect timeout; either retries a job.
     ...(process.env.DATABASE_STALL_CHECK_MS && {
       DATABASE_STALL_CHECK_MS: process.env.DATABASE_STALL_CHECK_MS,
     }),
+    ...(process.env.DATABASE_CONNECT_TIMEOUT_MS && {
+      DATABASE_CONNECT_TIMEOUT_MS: process.env.DATABASE_CONNECT_TIMEOUT_MS,
+    }),
   };
+  const redis = createRedis(env.redisUrl, 'worker-bench');
+  cleanup.defer('close Redis connection', async () => redis.disconnect());
+  // The run's queue prefix is new, not a Redis that lost its data: without the marker the worker's
+  // first start queues a recovery sweep (watchRedisLoss), which queues a render job for every
+  // seeded item in `generate` and renders items outside the measured run.
+  await redis.set(redisMarkerKey(queuePrefix), 'bench:worker');
   const [workerPort, barePort] = await Promise.all([freePort(), freePort()]);
   const worker = await startChild({
     // Also the application_name of its Postgres connections (buildBaseDeps).
@@ -277,8 +293,6 @@ async function run(env: WorkerBenchEnv, cleanup: Cleanup): Promise<void> {
     cleanup,
   });
 
-  const redis = createRedis(env.redisUrl, 'worker-bench');
-  cleanup.defer('close Redis connection', async () => redis.disconnect());
   const queues = createQueues(redis, queuePrefix);
   const bareQueue = new Queue<Payload>(BARE_QUEUE, {
     connection: redis,
@@ -373,6 +387,9 @@ async function run(env: WorkerBenchEnv, cleanup: Cleanup): Promise<void> {
   const renderOnly = await renderOnlyCpu(db, items, env.rounds);
   report(env, await machine(db, redis), { seconds: seedSeconds, statements }, sides, rounds, renderOnly);
   if (env.pipeline === 'on') {
+    // The comparison's items wait in `generate` after the last reset: out of the sweeper's reach
+    // while the pipeline runs (minutes on a loaded machine), or the worker renders them too.
+    await db('products').update({ status: 'ready' });
     log('');
     await runPipeline(
       { items: env.pipelineItems, rounds: env.rounds, eshops: 2, timeout: env.timeout },

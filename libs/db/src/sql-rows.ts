@@ -107,6 +107,24 @@ export async function runNumbered(
   return { rows: result.rows ?? [], rowCount: result.rowCount ?? 0 };
 }
 
+/**
+ * A statement whose text does not depend on its values (array bindings), compiled by knex's
+ * builder once and then run with runNumbered: the same text and values node-postgres would get
+ * from the builder, without compiling it again on every call (knex's compiler took about a
+ * third of a millisecond a statement of an import). `build` receives the knex to build on, with
+ * placeholder values; the values of each call are given in the same order, and runNumbered's
+ * rule holds (no `?` in the text).
+ */
+export function compiledOnce(
+  build: (db: Knex | Knex.Transaction) => Knex.QueryBuilder,
+): (db: Knex | Knex.Transaction, values: readonly unknown[]) => Promise<RawResult> {
+  let text: string | undefined;
+  return (db, values) => {
+    text ??= build(db).toSQL().toNative().sql;
+    return runNumbered(db, text, values);
+  };
+}
+
 /** The rows of a raw statement, checked to carry the named columns (see checkedRows). */
 export async function rawRows<T extends object>(
   db: Knex | Knex.Transaction,

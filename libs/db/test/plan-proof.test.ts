@@ -578,9 +578,15 @@ describe.each(SIZES)('with %d unanalysed entities of the new eshop', (size) => {
     'when %s runs for the new eshop, then each of its statements probes the key',
     async (_name, c) => {
       const sent: { sql: string; bindings: readonly Knex.RawBinding[] }[] = [];
-      const listen = (query: { sql: string; bindings?: readonly Knex.RawBinding[] }) => {
+      const listen = (query: {
+        sql: string;
+        bindings?: readonly Knex.RawBinding[];
+        options?: { values?: readonly Knex.RawBinding[] };
+      }) => {
         if (new RegExp(`\\b${c.table}\\b`).test(query.sql)) {
-          sent.push({ sql: query.sql, bindings: query.bindings ?? [] });
+          // A statement run with runNumbered carries its values in the driver's options.
+          const bindings = query.bindings?.length ? query.bindings : (query.options?.values ?? []);
+          sent.push({ sql: query.sql, bindings });
         }
       };
       const trx = await db.transaction();

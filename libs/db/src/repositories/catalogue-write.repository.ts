@@ -1,6 +1,6 @@
 import type { CatalogueEntityType, EntityStatus } from '@catalogue/config';
 import type { Knex } from 'knex';
-import { checkedRows, runNumbered } from '../sql-rows';
+import { checkedRows, compiledOnce, runNumbered } from '../sql-rows';
 import type { Row } from '../tables';
 import {
   columnsOf,
@@ -89,6 +89,48 @@ const UPSERT_SHAPES = Object.fromEntries(
   (Object.keys(ENTITY_TABLES) as CatalogueEntityType[]).map((type) => [type, upsertShape(type)]),
 ) as Record<CatalogueEntityType, UpsertShape>;
 
+/**
+ * findForUpdate's statement of one entity type, without and with the products' variants: the
+ * builder's text, compiled once (its values: the eshop id and the deduplicated external ids).
+ * Joined on the keys (keysFrom): one probe of the unique key per id, whatever the statistics.
+ */
+function lockingRead(type: EntityType, withVariants: boolean) {
+  return compiledOnce((db) => {
+    const query = db
+      .from(keysFrom(db, 0, ['']))
+      .join(`${ENTITY_TABLES[type].table} as e`, (join) =>
+        join.on('e.eshop_id', 'k.eshop_id').andOn('e.external_id', 'x.external_id'),
+      )
+      .select(
+        ['id', 'external_id', 'status', 'is_visible', 'is_delete', ...columnsOf(type)].map((c) => `e.${c}`),
+      )
+      .orderBy('e.id')
+      .forUpdate('e');
+    if (withVariants) {
+      query.select(
+        db.raw(
+          `coalesce((select json_agg(json_build_object('code', v.code, 'ean', v.ean) order by v.id)
+             from product_variants v where v.eshop_id = e.eshop_id and v.product_id = e.id), '[]'::json) as variants`,
+        ),
+      );
+    }
+    return query;
+  });
+}
+
+const LOCKING_READS = new Map<string, ReturnType<typeof lockingRead>>();
+
+/** The locking read of `type`, made the first time it is asked for. */
+function lockingReadOf(type: EntityType, withVariants: boolean): ReturnType<typeof lockingRead> {
+  const key = `${type}:${withVariants}`;
+  let read = LOCKING_READS.get(key);
+  if (!read) {
+    read = lockingRead(type, withVariants);
+    LOCKING_READS.set(key, read);
+  }
+  return read;
+}
+
 /** The value a write gives a column (JSONB columns serialised, as node-postgres sends them). */
 function columnValue(
   source: ColumnSource,
@@ -135,27 +177,9 @@ export const catalogueWrites = {
     opts: { withVariants?: boolean } = {},
   ): Promise<Map<string, StoredEntity>> {
     if (!externalIds.length) return new Map();
-    const { table } = ENTITY_TABLES[type];
-    // Joined on the keys (keysFrom): one probe of the unique key per id, whatever the statistics.
-    const query = trx
-      .from(keysFrom(trx, eshopId, externalIds))
-      .join(`${table} as e`, (join) =>
-        join.on('e.eshop_id', 'k.eshop_id').andOn('e.external_id', 'x.external_id'),
-      )
-      .select(
-        ['id', 'external_id', 'status', 'is_visible', 'is_delete', ...columnsOf(type)].map((c) => `e.${c}`),
-      )
-      .orderBy('e.id')
-      .forUpdate('e');
-    if (opts.withVariants) {
-      query.select(
-        trx.raw(
-          `coalesce((select json_agg(json_build_object('code', v.code, 'ean', v.ean) order by v.id)
-             from product_variants v where v.eshop_id = e.eshop_id and v.product_id = e.id), '[]'::json) as variants`,
-        ),
-      );
-    }
-    const rows = checkedRows<LockedEntityRow>(await query, [
+    const read = lockingReadOf(type, opts.withVariants ?? false);
+    const { rows: found } = await read(trx, [eshopId, [...new Set(externalIds)]]);
+    const rows = checkedRows<LockedEntityRow>(found, [
       'id',
       'external_id',
       'status',

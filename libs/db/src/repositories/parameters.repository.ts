@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
-import { checkedRows, insertedColumn } from '../sql-rows';
+import { checkedRows, compiledOnce, insertedColumn } from '../sql-rows';
 import type { Row } from '../tables';
-import { keysFrom } from './tenant-keys';
+import { keysFrom, type TenantKey } from './tenant-keys';
 
 /** A value found by lookup(): its keys and its parameter's external id. */
 type ValueLookupRow = Pick<Row<'parameter_values'>, 'id' | 'external_id' | 'parameter_id'> & {
@@ -70,6 +70,28 @@ export interface StoredParameter {
   nameTranslations: Record<string, string>;
   values: Map<number, string>;
 }
+
+const BY_EXTERNAL_ID: TenantKey = { column: 'external_id', type: 'bigint' };
+
+/** lookup()'s statements, compiled once (values: the eshop id, the deduplicated external ids). */
+const PARAMETER_LOOKUP = compiledOnce((db) =>
+  db
+    .from(keysFrom(db, 0, [0], BY_EXTERNAL_ID))
+    .join('parameters as p', (join) =>
+      join.on('p.eshop_id', 'k.eshop_id').andOn('p.external_id', 'x.external_id'),
+    )
+    .select('p.id', 'p.external_id'),
+);
+const VALUE_LOOKUP = compiledOnce((db) =>
+  db
+    .from(keysFrom(db, 0, [0], BY_EXTERNAL_ID))
+    .join('parameter_values as v', (join) =>
+      join.on('v.eshop_id', 'k.eshop_id').andOn('v.external_id', 'x.external_id'),
+    )
+    .join('parameters as p', (join) => join.on('p.eshop_id', 'v.eshop_id').andOn('p.id', 'v.parameter_id'))
+    .orderBy(['v.external_id', 'p.external_id'])
+    .select('v.id', 'v.external_id', 'v.parameter_id', 'p.external_id as parameter_external_id'),
+);
 
 export const parametersRepository = {
   /**
@@ -206,26 +228,12 @@ export const parametersRepository = {
   ): Promise<ParameterLookup> {
     const found: ParameterLookup = { parameters: new Map(), values: new Map() };
     if (parameterIds.length) {
-      const rows = await db
-        .from(keysFrom(db, eshopId, parameterIds, { column: 'external_id', type: 'bigint' }))
-        .join('parameters as p', (join) =>
-          join.on('p.eshop_id', 'k.eshop_id').andOn('p.external_id', 'x.external_id'),
-        )
-        .select('p.id', 'p.external_id');
+      const { rows } = await PARAMETER_LOOKUP(db, [eshopId, [...new Set(parameterIds)]]);
       for (const r of checkedRows<Pick<Row<'parameters'>, 'id' | 'external_id'>>(rows, ['id', 'external_id']))
         found.parameters.set(Number(r.external_id), Number(r.id));
     }
     if (valueIds.length) {
-      const rows = await db
-        .from(keysFrom(db, eshopId, valueIds, { column: 'external_id', type: 'bigint' }))
-        .join('parameter_values as v', (join) =>
-          join.on('v.eshop_id', 'k.eshop_id').andOn('v.external_id', 'x.external_id'),
-        )
-        .join('parameters as p', (join) =>
-          join.on('p.eshop_id', 'v.eshop_id').andOn('p.id', 'v.parameter_id'),
-        )
-        .orderBy(['v.external_id', 'p.external_id'])
-        .select('v.id', 'v.external_id', 'v.parameter_id', 'p.external_id as parameter_external_id');
+      const { rows } = await VALUE_LOOKUP(db, [eshopId, [...new Set(valueIds)]]);
       const values = checkedRows<ValueLookupRow>(rows, [
         'id',
         'external_id',
