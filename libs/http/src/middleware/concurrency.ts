@@ -1,4 +1,5 @@
 import type { Socket } from 'node:net';
+import { performance, type EventLoopUtilization } from 'node:perf_hooks';
 import type { Middleware } from 'koa';
 import type { Logger } from '@catalogue/logger';
 import type { ErrorCode } from '../codes';
@@ -91,6 +92,61 @@ export function shedRecorder(logger: Logger, metrics: HttpMetrics): ShedRecorder
   };
 }
 
+/** The window over which answered requests and the event loop's utilisation are measured. */
+const LOOP_WINDOW_MS = 250;
+/** Weight of the latest window in the running rate. */
+const LOOP_RATE_WEIGHT = 0.5;
+/** A window whose event loop was busy at least this share of the time: the process is the bottleneck. */
+const LOOP_SATURATED = 0.9;
+
+/**
+ * The wait a new request should expect in this process when its own CPU is what limits it: the
+ * requests in progress over the rate the process answers them while its event loop is saturated
+ * (Little's law). Only windows whose loop was busy at least {@link LOOP_SATURATED} of the time
+ * measure the rate: in the others the rate is the arrivals', not what the process can do, and the
+ * estimate is not used (`undefined`) until the loop is saturated again. A request that waits for
+ * the database is bounded by the pool's own estimate (`saturated`) instead.
+ */
+export function loopWait(now: () => number = Date.now) {
+  let inProgress = 0;
+  let answeredInWindow = 0;
+  let windowStart = now();
+  let loopBefore: EventLoopUtilization = performance.eventLoopUtilization();
+  let saturated = false;
+  let answersPerMs = 0;
+  const roll = (at: number): void => {
+    if (at - windowStart < LOOP_WINDOW_MS) return;
+    const loop = performance.eventLoopUtilization(loopBefore);
+    loopBefore = performance.eventLoopUtilization();
+    saturated = loop.utilization >= LOOP_SATURATED;
+    if (saturated && answeredInWindow > 0) {
+      const rate = answeredInWindow / (at - windowStart);
+      answersPerMs = answersPerMs === 0 ? rate : answersPerMs + LOOP_RATE_WEIGHT * (rate - answersPerMs);
+    }
+    answeredInWindow = 0;
+    windowStart = at;
+  };
+  return {
+    get inProgress() {
+      return inProgress;
+    },
+    started(): void {
+      inProgress += 1;
+    },
+    answered(): void {
+      inProgress -= 1;
+      answeredInWindow += 1;
+      roll(now());
+    },
+    /** The expected wait (ms) of a request arriving now, or undefined while the loop is not saturated. */
+    expectedMs(): number | undefined {
+      roll(now());
+      if (!saturated || answersPerMs === 0) return undefined;
+      return (inProgress + 1) / answersPerMs;
+    },
+  };
+}
+
 /**
  * Sheds load early and cheaply: past `limit` requests in progress in this process, a request is
  * answered 503 (code `unavailable`, Retry-After) at once — before the access log, request id,
@@ -105,17 +161,35 @@ export function shedRecorder(logger: Logger, metrics: HttpMetrics): ShedRecorder
  * limiter, instead of after them at the pool. Without it the in-progress count never reached
  * `limit` under overload: the pool refused at a far smaller number, each refusal after the full
  * cost of admitting the request.
+ *
+ * `budgetMs` bounds the wait behind the process's own CPU the same way (`reason` `event_loop`):
+ * while the event loop is saturated, a request whose expected wait ({@link loopWait}) is longer
+ * is refused. A request whose connection came back quickly (a large list, serialised after its
+ * query) waits for the loop, not for the pool: without this bound the pool admitted every one,
+ * the loop fell seconds behind, and a refusal took as long as an answer to go out.
  */
 export function concurrencyLimit(
   limit: number,
   shed: ShedRecorder,
   saturated: () => boolean = () => false,
+  budgetMs = 0,
 ): Middleware<AppState, AppContext> {
-  let inProgress = 0;
+  const wait = loopWait();
+  const overBudget = (): boolean => {
+    if (budgetMs <= 0) return false;
+    const expected = wait.expectedMs();
+    return expected !== undefined && expected > budgetMs;
+  };
   return async (ctx, next) => {
     if (EXEMPT_PATHS.has(ctx.path)) return next();
     const reason: ShedReason | undefined =
-      inProgress >= limit ? 'concurrency' : saturated() ? 'database_queue' : undefined;
+      wait.inProgress >= limit
+        ? 'concurrency'
+        : saturated()
+          ? 'database_queue'
+          : overBudget()
+            ? 'event_loop'
+            : undefined;
     if (reason) {
       shed.record(reason);
       ctx.status = 503;
@@ -125,11 +199,11 @@ export function concurrencyLimit(
       pauseAfterShed(ctx);
       return;
     }
-    inProgress += 1;
+    wait.started();
     try {
       await next();
     } finally {
-      inProgress -= 1;
+      wait.answered();
     }
   };
 }
