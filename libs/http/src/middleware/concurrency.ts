@@ -94,55 +94,51 @@ export function shedRecorder(logger: Logger, metrics: HttpMetrics): ShedRecorder
 
 /** The window over which answered requests and the event loop's utilisation are measured. */
 const LOOP_WINDOW_MS = 250;
-/** Weight of the latest window in the running rate. */
-const LOOP_RATE_WEIGHT = 0.5;
 /** A window whose event loop was busy at least this share of the time: the process is the bottleneck. */
 const LOOP_SATURATED = 0.9;
 
 /**
- * The wait a new request should expect in this process when its own CPU is what limits it: the
- * requests in progress over the rate the process answers them while its event loop is saturated
- * (Little's law). Only windows whose loop was busy at least {@link LOOP_SATURATED} of the time
- * measure the rate: in the others the rate is the arrivals', not what the process can do, and the
- * estimate is not used (`undefined`) until the loop is saturated again. A request that waits for
- * the database is bounded by the pool's own estimate (`saturated`) instead.
+ * Whether the process has a standing queue behind its own CPU: in the last window its event loop
+ * was busy at least {@link LOOP_SATURATED} of the time and even the quickest request answered in
+ * it had spent longer than `budgetMs` in the process (the minimum, as CoDel judges a queue: a
+ * burst that drains has quick answers among the slow ones, a standing queue has none). A window
+ * without answers keeps the previous verdict; one whose loop was not saturated clears it (a
+ * request slow for its database is the pool's to bound).
  */
-export function loopWait(now: () => number = Date.now) {
+export function loopQueue(budgetMs: number, now: () => number = Date.now) {
   let inProgress = 0;
-  let answeredInWindow = 0;
   let windowStart = now();
+  let quickest = Infinity;
   let loopBefore: EventLoopUtilization = performance.eventLoopUtilization();
-  let saturated = false;
-  let answersPerMs = 0;
+  let standing = false;
   const roll = (at: number): void => {
     if (at - windowStart < LOOP_WINDOW_MS) return;
     const loop = performance.eventLoopUtilization(loopBefore);
     loopBefore = performance.eventLoopUtilization();
-    saturated = loop.utilization >= LOOP_SATURATED;
-    if (saturated && answeredInWindow > 0) {
-      const rate = answeredInWindow / (at - windowStart);
-      answersPerMs = answersPerMs === 0 ? rate : answersPerMs + LOOP_RATE_WEIGHT * (rate - answersPerMs);
-    }
-    answeredInWindow = 0;
+    if (loop.utilization < LOOP_SATURATED) standing = false;
+    else if (quickest !== Infinity) standing = quickest > budgetMs;
+    quickest = Infinity;
     windowStart = at;
   };
   return {
     get inProgress() {
       return inProgress;
     },
-    started(): void {
+    /** A request admitted: when it started. */
+    started(): number {
       inProgress += 1;
+      return now();
     },
-    answered(): void {
+    answered(startedAt: number): void {
       inProgress -= 1;
-      answeredInWindow += 1;
-      roll(now());
+      const at = now();
+      quickest = Math.min(quickest, at - startedAt);
+      roll(at);
     },
-    /** The expected wait (ms) of a request arriving now, or undefined while the loop is not saturated. */
-    expectedMs(): number | undefined {
+    /** Whether a request arriving now would join a standing queue longer than the budget. */
+    standing(): boolean {
       roll(now());
-      if (!saturated || answersPerMs === 0) return undefined;
-      return (inProgress + 1) / answersPerMs;
+      return standing;
     },
   };
 }
@@ -163,8 +159,8 @@ export function loopWait(now: () => number = Date.now) {
  * cost of admitting the request.
  *
  * `budgetMs` bounds the wait behind the process's own CPU the same way (`reason` `event_loop`):
- * while the event loop is saturated, a request whose expected wait ({@link loopWait}) is longer
- * is refused. A request whose connection came back quickly (a large list, serialised after its
+ * while the loop is saturated and even the quickest recent answer took longer ({@link loopQueue}),
+ * new requests are refused until the queue has drained below it. A request whose connection came back quickly (a large list, serialised after its
  * query) waits for the loop, not for the pool: without this bound the pool admitted every one,
  * the loop fell seconds behind, and a refusal took as long as an answer to go out.
  */
@@ -174,12 +170,8 @@ export function concurrencyLimit(
   saturated: () => boolean = () => false,
   budgetMs = 0,
 ): Middleware<AppState, AppContext> {
-  const wait = loopWait();
-  const overBudget = (): boolean => {
-    if (budgetMs <= 0) return false;
-    const expected = wait.expectedMs();
-    return expected !== undefined && expected > budgetMs;
-  };
+  const wait = loopQueue(budgetMs);
+  const overBudget = (): boolean => budgetMs > 0 && wait.standing();
   return async (ctx, next) => {
     if (EXEMPT_PATHS.has(ctx.path)) return next();
     const reason: ShedReason | undefined =
@@ -199,11 +191,11 @@ export function concurrencyLimit(
       pauseAfterShed(ctx);
       return;
     }
-    wait.started();
+    const startedAt = wait.started();
     try {
       await next();
     } finally {
-      wait.answered();
+      wait.answered(startedAt);
     }
   };
 }
