@@ -33,9 +33,9 @@ export interface HttpAppOptions {
    */
   databaseSaturated?: () => boolean;
   /**
-   * The longest wait a new request may expect behind this process's own saturated event loop
-   * (DATABASE_POOL_QUEUE_BUDGET_MS, the same budget as the pool's queue); longer is refused at
-   * the door (default 0: not bounded).
+   * The longest a queue may stand behind this process's own saturated event loop
+   * (DATABASE_POOL_QUEUE_BUDGET_MS, the same budget as the pool's queue): past it new requests
+   * are refused at the door (default 0: not bounded; see loopQueue).
    */
   waitBudgetMs?: number;
 }
