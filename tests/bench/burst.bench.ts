@@ -2,9 +2,11 @@
 // on credit-service, white-label GET /credit, the design list, a generation start, the v2 product
 // list, a v2 import) autocannon opens
 // 50, then 200 connections (BENCH_BURST_CONNECTIONS) against compiled services with the default
-// settings on a healthy database, each connection sending its requests back to back for
-// BENCH_DURATION seconds. A 503 is a failure here: `--check` exits 1 when any appears. The table
-// puts the counts beside the machine's load average. Loopback only.
+// settings on a healthy database, each connection sending BENCH_BURST_REQUESTS (2) requests back
+// to back: a burst ends when every request is answered, each client waiting at most its patience
+// (PATIENCE_S). A 503 is a failure here, and so is a request not answered within the patience:
+// `--check` exits 1 when any appears. The table puts the counts beside the machine's load average.
+// Loopback only.
 // See README.md and docs/benchmarks.md.
 import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
@@ -33,8 +35,15 @@ const PRODUCTS = 100;
 const ORIGIN = 'https://shop.example';
 const log = (line: string) => process.stdout.write(`${line}\n`);
 
+/**
+ * A client's patience (s): how long it waits for one answer before it gives up (deploy/README.md,
+ * "Bursts and overload"; docs/benchmarks.md, "npm run bench:burst").
+ */
+const PATIENCE_S = 30;
+
 interface BurstEnv {
-  duration: number;
+  /** Requests each client sends, one after the other. */
+  requests: number;
   connections: number[];
   databaseUrl: string;
   redisUrl: string;
@@ -47,7 +56,7 @@ function burstEnv(): BurstEnv {
     throw new Error(`BENCH_BURST_CONNECTIONS must be integers from 1 to 500 (got "${raw}")`);
   }
   return {
-    duration: positive('BENCH_DURATION', 3),
+    requests: positive('BENCH_BURST_REQUESTS', 2),
     connections,
     databaseUrl: process.env.DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/catalogue',
     redisUrl: process.env.REDIS_URL || 'redis://127.0.0.1:6379',
@@ -83,7 +92,7 @@ function percentile(values: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.ceil(p * sorted.length) - 1)]!;
 }
 
-async function burst(endpoint: Endpoint, connections: number, duration: number): Promise<Counted> {
+async function burst(endpoint: Endpoint, connections: number, requests: number): Promise<Counted> {
   const counted: Counted = {
     endpoint: endpoint.name,
     connections,
@@ -108,8 +117,14 @@ async function burst(endpoint: Endpoint, connections: number, duration: number):
   };
   const result = await new Promise<autocannon.Result>((resolve, reject) => {
     const instance = autocannon(
-      // A client's patience: 30 s (docs/benchmarks.md, "npm run bench:burst").
-      { url: endpoint.server.url, connections, duration, timeout: 30, requests: [request] },
+      // Every request of the burst answered, or given up after the client's patience.
+      {
+        url: endpoint.server.url,
+        connections,
+        amount: connections * requests,
+        timeout: PATIENCE_S,
+        requests: [request],
+      },
       (err: Error | null, res) => (err ? reject(err) : resolve(res)),
     );
     instance.on('response', (_client, status, _bytes, ms) => {
@@ -261,7 +276,10 @@ async function run(env: BurstEnv, cleanup: Cleanup): Promise<void> {
     },
   ];
 
-  log(`burst benchmark: ${env.duration} s per endpoint and connection count, default settings, loopback`);
+  log(
+    `burst benchmark: ${env.requests} requests per client back to back, a client's patience ${PATIENCE_S} s, ` +
+      'default settings, loopback',
+  );
   log(
     `machine: ${cpus().length} × ${cpus()[0]?.model.trim()}, Node ${process.version}; ` +
       `load average before ${loadavg()
@@ -272,7 +290,7 @@ async function run(env: BurstEnv, cleanup: Cleanup): Promise<void> {
   for (const endpoint of endpoints) {
     // A short warm-up per endpoint (compiled code paths, pool connections).
     await burst(endpoint, 10, 1);
-    for (const connections of env.connections) results.push(await burst(endpoint, connections, env.duration));
+    for (const connections of env.connections) results.push(await burst(endpoint, connections, env.requests));
   }
   log('');
   log(

@@ -196,7 +196,7 @@ export const VARIABLES = {
   DATABASE_POOL_QUEUE_BUDGET_MS: {
     rule: Joi.number().integer().min(0).max(60_000).default(2_000),
     description:
-      'how long a request of an API process may wait for a database connection while every one is in use: while a new request\'s expected wait (the requests ahead of it over the rate connections come back: from the average hold time and `DATABASE_POOL_MAX`, or from the measured release rate, whichever is shorter) is longer, requests are answered 503 `unavailable` with `Retry-After` at once, before authentication; one that waited this long without a connection is answered 503 then (`http_requests_shed_total{reason="database_queue"}`). 0: no budget (`DATABASE_CONNECT_TIMEOUT_MS` alone). The generation worker\'s jobs are not bounded so',
+      'how long a request of an API process may wait for a database connection while every one is in use: while a new request\'s expected wait (the requests ahead of it over the rate connections come back: from the average hold time and `DATABASE_POOL_MAX`, or from the measured release rate, whichever is shorter) is longer, requests are answered 503 `unavailable` with `Retry-After` at once, before authentication; one that waited this long without a connection is answered 503 then (`http_requests_shed_total{reason="database_queue"}`). The same budget bounds the queue behind the process\'s own event loop: while the loop is saturated and even the quickest recent answer took longer, new requests are answered 503 at once (`reason="event_loop"`). 0: no budget (`DATABASE_CONNECT_TIMEOUT_MS` alone). The generation worker\'s jobs are not bounded so',
     readBy: APIS,
     path: 'database.poolQueueBudgetMs',
   },

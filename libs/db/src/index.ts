@@ -104,6 +104,7 @@ export type { ParameterLookup, ParameterWithValues } from './repositories/parame
 export { designsRepository } from './repositories/designs.repository';
 export { catalogueSeedRepository } from './repositories/catalogue-seed.repository';
 export type {
+  CountedDesign,
   DesignRow,
   StoredDesign,
   StoredDesignCategory,

@@ -90,6 +90,7 @@ const MIGRATIONS = [
   '20261129001500_research_refused',
   '20261129001600_event_numbers_at_commit',
   '20261129020000_generation_batches',
+  '20261129030000_event_numbers_per_append',
 ];
 
 async function databaseExists(name: string): Promise<boolean> {

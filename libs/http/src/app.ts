@@ -32,6 +32,12 @@ export interface HttpAppOptions {
    * refused at the door, before authentication (default: never).
    */
   databaseSaturated?: () => boolean;
+  /**
+   * The longest a queue may stand behind this process's own saturated event loop
+   * (DATABASE_POOL_QUEUE_BUDGET_MS, the same budget as the pool's queue): past it new requests
+   * are refused at the door (default 0: not bounded; see loopQueue).
+   */
+  waitBudgetMs?: number;
 }
 
 export type HttpApp = Koa<AppState, AppContext>;
@@ -75,8 +81,15 @@ export function createHttpApp(opts: HttpAppOptions): HttpApp {
   // shed, an auth failure), the connection stays usable for the client's next request.
   app.use(discardUnreadBody());
   app.use(securityHeaders());
-  if (opts.maxConcurrentRequests || opts.databaseSaturated) {
-    app.use(concurrencyLimit(opts.maxConcurrentRequests ?? Infinity, shed, opts.databaseSaturated));
+  if (opts.maxConcurrentRequests || opts.databaseSaturated || opts.waitBudgetMs) {
+    app.use(
+      concurrencyLimit(
+        opts.maxConcurrentRequests ?? Infinity,
+        shed,
+        opts.databaseSaturated,
+        opts.waitBudgetMs,
+      ),
+    );
   }
   app.use(clientAddressFromTrustedProxies(opts.trustedProxies ?? []));
   // Outside observe(): its access log line and metric sample are written inside the span.

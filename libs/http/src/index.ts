@@ -16,6 +16,7 @@ export {
 } from './metrics';
 export type { HttpMetrics, RateLimitMetrics, ReadMetrics } from './metrics';
 export { publicCreditRouter } from './public-credit';
+export { sharedAnswer, type SharedAnswer } from './shared-answer';
 export * from './errors';
 export { ERROR_CODES, type ErrorCode } from './codes';
 export { createRateLimits, NO_RATE_LIMITS } from './rate-limit/limits';

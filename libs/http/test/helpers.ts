@@ -22,6 +22,7 @@ export async function serve(
     shutdownTimeoutMs?: number;
     middleware?: Middleware<AppState, AppContext>[];
     trustedProxies?: string[];
+    waitBudgetMs?: number;
   } = {},
 ): Promise<TestServer> {
   const logger = createLogger({ service: 'test', level: 'silent' });
@@ -33,6 +34,7 @@ export async function serve(
     routers,
     middleware: opts.middleware ?? [],
     trustedProxies: opts.trustedProxies ?? [],
+    ...(opts.waitBudgetMs !== undefined && { waitBudgetMs: opts.waitBudgetMs }),
   });
   return { ...(await serveApp(app, logger, opts.shutdownTimeoutMs ?? 5_000)), registry };
 }

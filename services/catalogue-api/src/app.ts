@@ -24,6 +24,7 @@ export function createApp(deps: Deps): HttpApp {
     trustedProxies: deps.config.http.trustedProxies,
     maxConcurrentRequests: deps.config.http.maxConcurrentRequests,
     databaseSaturated: () => poolSaturated(deps.db),
+    waitBudgetMs: deps.config.database.poolQueueBudgetMs,
     routers: [
       docsRouter({ title: 'Catalogue API (v1, v2)', operations: PUBLIC_PATH_PREFIXES }),
       publicAssetsRouter([contentStylesheet]),

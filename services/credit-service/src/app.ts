@@ -12,6 +12,7 @@ export function createApp(deps: Deps): HttpApp {
     trustedProxies: deps.config.http.trustedProxies,
     maxConcurrentRequests: deps.config.http.maxConcurrentRequests,
     databaseSaturated: () => poolSaturated(deps.db),
+    waitBudgetMs: deps.config.database.poolQueueBudgetMs,
     routers: [
       publicCreditRouter(deps),
       docsRouter({ title: 'Credit service', operations: PUBLIC_PATH_PREFIXES }),

@@ -34,6 +34,7 @@ export function createApp(deps: Deps): HttpApp {
     trustedProxies: deps.config.http.trustedProxies,
     maxConcurrentRequests: deps.config.http.maxConcurrentRequests,
     databaseSaturated: () => poolSaturated(deps.db),
+    waitBudgetMs: deps.config.database.poolQueueBudgetMs,
     middleware: [whiteLabelCors(deps)],
     routers: [
       docsRouter({

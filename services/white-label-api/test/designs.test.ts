@@ -61,6 +61,29 @@ describe('white-label-api: designs (list, preview, structure)', () => {
       });
     });
 
+    test("when many lists run at once, then the public designs are read at most once for all of them, and the eshop's own designs on every list, so a new one shows at once", async () => {
+      const shop = await service.shop();
+      expect((await shop.get('/design')).status).toBe(200);
+      const own = await insertDesign(db(), { eshopId: shop.id, category: 'product', position: 2 });
+      const reads = { public: 0, custom: 0 };
+      const count = (query: { sql: string }) => {
+        if (!query.sql.includes('from "designs" as "d"')) return;
+        if (query.sql.includes('"d"."eshop_id" = ')) reads.custom += 1;
+        else reads.public += 1;
+      };
+      db().on('query', count);
+      try {
+        const lists = await Promise.all(Array.from({ length: 20 }, () => shop.get('/design')));
+        expect(lists.map((res) => res.status)).toEqual(Array(20).fill(200));
+        for (const res of lists) expect(res.body.data.map((d: v3.DesignView) => d.id)).toContain(own);
+        expect(reads.public).toBeLessThanOrEqual(1);
+        expect(reads.custom).toBe(20);
+      } finally {
+        db().off('query', count);
+        await db()('designs').where({ id: own }).delete();
+      }
+    });
+
     test('when type is given, then only designs of that entity type are listed; an unknown type is 422', async () => {
       const shop = await service.shop();
       const blogs = await shop.get('/design?type=blog');

@@ -31,6 +31,7 @@ import * as listJson from './20261128000200_list_json';
 import * as contentDrafts from './20261128004700_content_drafts';
 import * as researchRefused from './20261129001500_research_refused';
 import * as eventNumbersAtCommit from './20261129001600_event_numbers_at_commit';
+import * as eventNumbersPerAppend from './20261129030000_event_numbers_per_append';
 import * as generationBatches from './20261129020000_generation_batches';
 
 export interface Migration {
@@ -74,4 +75,5 @@ export const migrations: Migration[] = [
   { name: '20261129001500_research_refused', ...researchRefused },
   { name: '20261129001600_event_numbers_at_commit', ...eventNumbersAtCommit },
   { name: '20261129020000_generation_batches', ...generationBatches },
+  { name: '20261129030000_event_numbers_per_append', ...eventNumbersPerAppend },
 ];

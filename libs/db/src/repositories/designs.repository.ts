@@ -80,15 +80,51 @@ function accessible(db: Knex | Knex.Transaction, eshopId: number) {
   );
 }
 
+/** A design with its number of widgets (the white-label list's `widgets_count`). */
+export interface CountedDesign {
+  design: DesignRow;
+  widgetsCount: number;
+}
+
+/** Designs (`d`) with their number of widgets, one correlated count each. */
+function withWidgetCounts(db: Knex | Knex.Transaction) {
+  return db('designs as d').select(
+    'd.*',
+    db.raw('(select count(*) from design_widgets dw where dw.design_id = d.id) as widgets_count'),
+  );
+}
+
+function counted(rows: readonly unknown[]): CountedDesign[] {
+  return checkedRows<RawDesign & { widgets_count: number }>(rows, ['id', 'widgets_count']).map((row) => ({
+    design: toDesign(row),
+    widgetsCount: Number(row.widgets_count),
+  }));
+}
+
 export const designsRepository = {
-  async list(
+  /**
+   * The visible public designs of every category with their widget counts, by position: the
+   * part of every eshop's design list that is the same for all (kept in memory by the API).
+   */
+  async listPublic(db: Knex | Knex.Transaction): Promise<CountedDesign[]> {
+    return counted(
+      await withWidgetCounts(db)
+        .where({ 'd.type': 'public', 'd.is_visible': true })
+        .orderBy(['d.position', 'd.id']),
+    );
+  },
+
+  /** The eshop's own custom designs with their widget counts, by position; optionally of one category. */
+  async listCustom(
     db: Knex | Knex.Transaction,
     eshopId: number,
     category?: StoredDesignCategory,
-  ): Promise<DesignRow[]> {
-    const query = accessible(db, eshopId).select('*').orderBy(['position', 'id']);
-    if (category) query.andWhere({ category });
-    return (await query).map(toDesign);
+  ): Promise<CountedDesign[]> {
+    const query = withWidgetCounts(db)
+      .where({ 'd.type': 'custom', 'd.eshop_id': eshopId })
+      .orderBy(['d.position', 'd.id']);
+    if (category) query.andWhere({ 'd.category': category });
+    return counted(await query);
   },
 
   /** The design the worker composes catalogue items with: the first accessible one of the category. */
@@ -147,22 +183,6 @@ export const designsRepository = {
       .select('w.type');
     const types = checkedRows<Pick<Row<'widgets'>, 'type'>>(widgets, ['type']).map((w) => w.type);
     return { design: toDesign(row), widgetTypes: types };
-  },
-
-  /** Number of widgets of each design (the white-label list's `widgets_count`); 0 for none. */
-  async widgetCounts(
-    db: Knex | Knex.Transaction,
-    designIds: readonly number[],
-  ): Promise<Map<number, number>> {
-    const rows = await db('design_widgets')
-      .whereIn('design_id', designIds)
-      .groupBy('design_id')
-      .select('design_id', db.raw('count(*) as count'));
-    const counts = checkedRows<Pick<Row<'design_widgets'>, 'design_id'> & { count: number }>(rows, [
-      'design_id',
-      'count',
-    ]);
-    return new Map(counts.map((r) => [r.design_id, Number(r.count)]));
   },
 
   /** Every widget of the catalogue with its definition (white-label widget list, editor adds). */

@@ -31,7 +31,11 @@ type EventOut = Pick<Row<'events'>, 'seq' | 'type' | 'entity_type' | 'external_i
   occurred_at: string;
 };
 
-/** Events one append may write at most (its provisional numbers are a block of this size). */
+/**
+ * Events one append may write at most (its provisional numbers are a block of this size). The
+ * numbering trigger (migration `20261129030000_event_numbers_per_append`) knows the block by the
+ * same size: it fires for the number ending in …000001 and numbers the 999,999 below it.
+ */
 const PROVISIONAL_BLOCK = 1_000_000;
 
 /**
@@ -42,8 +46,9 @@ export const eventsRepository = {
   /**
    * Appends `events` (in this order) to the eshop's sequence in one statement. They are written
    * with provisional negative numbers, which no reader sees, and take their numbers as the
-   * transaction commits (the deferred trigger `events_number_at_commit`, migration
-   * `20261129001600_event_numbers_at_commit`): the eshop's counter row is locked only while the
+   * transaction commits (the deferred trigger `events_number_at_commit`, migrations
+   * `20261129001600_event_numbers_at_commit` and `20261129030000_event_numbers_per_append`, once
+   * per append over the append's own block): the eshop's counter row is locked only while the
    * commit runs, so writers of one eshop work in parallel, their events are numbered in commit
    * order without gaps, and a rolled-back transaction takes no number. It may be called anywhere
    * in the transaction.

@@ -1,4 +1,5 @@
 import type { Socket } from 'node:net';
+import { performance, type EventLoopUtilization } from 'node:perf_hooks';
 import type { Middleware } from 'koa';
 import type { Logger } from '@catalogue/logger';
 import type { ErrorCode } from '../codes';
@@ -91,6 +92,57 @@ export function shedRecorder(logger: Logger, metrics: HttpMetrics): ShedRecorder
   };
 }
 
+/** The window over which answered requests and the event loop's utilisation are measured. */
+const LOOP_WINDOW_MS = 250;
+/** A window whose event loop was busy at least this share of the time: the process is the bottleneck. */
+const LOOP_SATURATED = 0.9;
+
+/**
+ * Whether the process has a standing queue behind its own CPU: in the last window its event loop
+ * was busy at least {@link LOOP_SATURATED} of the time and even the quickest request answered in
+ * it had spent longer than `budgetMs` in the process (the minimum, as CoDel judges a queue: a
+ * burst that drains has quick answers among the slow ones, a standing queue has none). A window
+ * without answers keeps the previous verdict; one whose loop was not saturated clears it (a
+ * request slow for its database is the pool's to bound).
+ */
+export function loopQueue(budgetMs: number, now: () => number = Date.now) {
+  let inProgress = 0;
+  let windowStart = now();
+  let quickest = Infinity;
+  let loopBefore: EventLoopUtilization = performance.eventLoopUtilization();
+  let standing = false;
+  const roll = (at: number): void => {
+    if (at - windowStart < LOOP_WINDOW_MS) return;
+    const loop = performance.eventLoopUtilization(loopBefore);
+    loopBefore = performance.eventLoopUtilization();
+    if (loop.utilization < LOOP_SATURATED) standing = false;
+    else if (quickest !== Infinity) standing = quickest > budgetMs;
+    quickest = Infinity;
+    windowStart = at;
+  };
+  return {
+    get inProgress() {
+      return inProgress;
+    },
+    /** A request admitted: when it started. */
+    started(): number {
+      inProgress += 1;
+      return now();
+    },
+    answered(startedAt: number): void {
+      inProgress -= 1;
+      const at = now();
+      quickest = Math.min(quickest, at - startedAt);
+      roll(at);
+    },
+    /** Whether a request arriving now would join a standing queue longer than the budget. */
+    standing(): boolean {
+      roll(now());
+      return standing;
+    },
+  };
+}
+
 /**
  * Sheds load early and cheaply: past `limit` requests in progress in this process, a request is
  * answered 503 (code `unavailable`, Retry-After) at once — before the access log, request id,
@@ -105,17 +157,31 @@ export function shedRecorder(logger: Logger, metrics: HttpMetrics): ShedRecorder
  * limiter, instead of after them at the pool. Without it the in-progress count never reached
  * `limit` under overload: the pool refused at a far smaller number, each refusal after the full
  * cost of admitting the request.
+ *
+ * `budgetMs` bounds the wait behind the process's own CPU the same way (`reason` `event_loop`):
+ * while the loop is saturated and even the quickest recent answer took longer ({@link loopQueue}),
+ * new requests are refused until the queue has drained below it. A request whose connection came back quickly (a large list, serialised after its
+ * query) waits for the loop, not for the pool: without this bound the pool admitted every one,
+ * the loop fell seconds behind, and a refusal took as long as an answer to go out.
  */
 export function concurrencyLimit(
   limit: number,
   shed: ShedRecorder,
   saturated: () => boolean = () => false,
+  budgetMs = 0,
 ): Middleware<AppState, AppContext> {
-  let inProgress = 0;
+  const wait = loopQueue(budgetMs);
+  const overBudget = (): boolean => budgetMs > 0 && wait.standing();
   return async (ctx, next) => {
     if (EXEMPT_PATHS.has(ctx.path)) return next();
     const reason: ShedReason | undefined =
-      inProgress >= limit ? 'concurrency' : saturated() ? 'database_queue' : undefined;
+      wait.inProgress >= limit
+        ? 'concurrency'
+        : saturated()
+          ? 'database_queue'
+          : overBudget()
+            ? 'event_loop'
+            : undefined;
     if (reason) {
       shed.record(reason);
       ctx.status = 503;
@@ -125,11 +191,11 @@ export function concurrencyLimit(
       pauseAfterShed(ctx);
       return;
     }
-    inProgress += 1;
+    const startedAt = wait.started();
     try {
       await next();
     } finally {
-      inProgress -= 1;
+      wait.answered(startedAt);
     }
   };
 }

@@ -6,7 +6,7 @@ import {
   designStructureResponse,
   listDesignsQuery,
 } from '../schemas/designs.schema';
-import { designPreview, designStructureOf, listDesigns } from '../services/designs.service';
+import { designLister, designPreview, designStructureOf } from '../services/designs.service';
 import { licensedRouter, type RouteDeps } from './licensed-router';
 
 export const listDesignsRoute = guard({
@@ -29,12 +29,13 @@ export const getDesignStructure = guard({
 
 export function designsRoutes(deps: RouteDeps) {
   const router = licensedRouter(deps);
+  const listDesigns = designLister(deps.db);
 
   router.get('/design', listDesignsRoute, async (ctx) => {
     const { query } = ctx.state.input;
     // The preview URLs point back at this API as the browser reached it (behind the ingress too:
     // app.proxy trusts X-Forwarded-Proto/Host).
-    ctx.body = await listDesigns(deps.db, eshopOf(ctx).id, query.type, `${ctx.protocol}://${ctx.host}`);
+    ctx.body = await listDesigns(eshopOf(ctx).id, query.type, `${ctx.protocol}://${ctx.host}`);
   });
 
   router.get('/design/:design_id/preview', getDesignPreview, async (ctx) => {

@@ -1,4 +1,4 @@
-import { NotFoundError } from '@catalogue/http';
+import { NotFoundError, sharedAnswer } from '@catalogue/http';
 import {
   designPreviewPage,
   designThumbnailSvg,
@@ -8,7 +8,7 @@ import {
   type v3,
 } from '@catalogue/content';
 import { loadDesign, structureOf } from '@catalogue/content-store';
-import { designsRepository, type DesignRow, type Knex } from '@catalogue/db';
+import { designsRepository, type CountedDesign, type DesignRow, type Knex } from '@catalogue/db';
 
 /**
  * Where a design's public preview files live: under the API's own origin, named by the design's
@@ -37,19 +37,58 @@ function designView(design: DesignRow, widgetsCount: number, apiOrigin: string):
   };
 }
 
-/** Visible public designs and the eshop's custom ones, by position; optionally of one entity type. */
-export async function listDesigns(
-  db: Knex,
+/**
+ * How long a process serves the public designs from memory before reading them again: an
+ * operator's change to them (a seed, rare) is seen within this, and a burst of design lists
+ * costs one read of them per process.
+ */
+export const PUBLIC_DESIGNS_TTL_MS = 5_000;
+
+export type DesignLister = (
   eshopId: number,
   type: DesignCategory | undefined,
   apiOrigin: string,
-): Promise<v3.Data<v3.DesignView[]>> {
-  const designs = await designsRepository.list(db, eshopId, type);
-  const counts = await designsRepository.widgetCounts(
-    db,
-    designs.map((d) => d.id),
-  );
-  return { data: designs.map((d) => designView(d, counts.get(d.id) ?? 0, apiOrigin)) };
+) => Promise<v3.Data<v3.DesignView[]>>;
+
+/**
+ * The design list: the visible public designs, the same for every eshop, from memory
+ * (PUBLIC_DESIGNS_TTL_MS, one read for concurrent misses), merged by position with the eshop's
+ * own custom designs, read on every request so that a change to them shows at once.
+ */
+export function designLister(db: Knex): DesignLister {
+  const publicDesigns = sharedAnswer(() => designsRepository.listPublic(db), PUBLIC_DESIGNS_TTL_MS);
+  return async (eshopId, type, apiOrigin) => {
+    const [shared, own] = await Promise.all([
+      publicDesigns.get(),
+      designsRepository.listCustom(db, eshopId, type),
+    ]);
+    const designs = mergeByPosition(type ? shared.filter((d) => d.design.category === type) : shared, own);
+    return { data: designs.map((d) => designView(d.design, d.widgetsCount, apiOrigin)) };
+  };
+}
+
+/** Two lists ordered by (position, id), merged into one so ordered. */
+function mergeByPosition(a: readonly CountedDesign[], b: readonly CountedDesign[]): CountedDesign[] {
+  const merged: CountedDesign[] = [];
+  let i = 0;
+  let j = 0;
+  while (i < a.length || j < b.length) {
+    const x = a[i];
+    const y = b[j];
+    const takeA =
+      x !== undefined &&
+      (y === undefined ||
+        x.design.position < y.design.position ||
+        (x.design.position === y.design.position && x.design.id < y.design.id));
+    if (takeA) {
+      merged.push(x);
+      i += 1;
+    } else if (y !== undefined) {
+      merged.push(y);
+      j += 1;
+    }
+  }
+  return merged;
 }
 
 /** A design the eshop may use with its structure and widget templates, or undefined. */
