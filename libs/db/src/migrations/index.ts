@@ -32,6 +32,7 @@ import * as contentDrafts from './20261128004700_content_drafts';
 import * as researchRefused from './20261129001500_research_refused';
 import * as eventNumbersAtCommit from './20261129001600_event_numbers_at_commit';
 import * as generationBatches from './20261129020000_generation_batches';
+import * as batchItemJobSetNull from './20261129030000_batch_item_job_set_null';
 
 export interface Migration {
   name: string;
@@ -74,4 +75,5 @@ export const migrations: Migration[] = [
   { name: '20261129001500_research_refused', ...researchRefused },
   { name: '20261129001600_event_numbers_at_commit', ...eventNumbersAtCommit },
   { name: '20261129020000_generation_batches', ...generationBatches },
+  { name: '20261129030000_batch_item_job_set_null', ...batchItemJobSetNull },
 ];
