@@ -4,16 +4,18 @@
  * and acts), the generation worker (each step starts the next items), credit-service (an item's
  * settlement lets the batch go on) and the admin CLI.
  *
- * Each item (an entity in one language) becomes a single generation job, planned, priced and
- * reserved exactly as `POST …/generate` does (`planGeneration`, `reserveForJob`), run by the same
- * worker, settled by the same settlement and recovered by the same sweeper. The batch adds a
- * budget: the database holds `reserved + charged ≤ budget` (a CHECK on `generation_batches`),
- * and an item's share is taken in the transaction that creates its job, so no fault can spend
- * more than the shop allowed. A step starts at most `BATCH_WINDOW` items at a time; the steps
- * and the items' jobs go through the fair `generate` queue, so another eshop's generation
- * waits behind at most one job of the batch's eshop.
+ * Each item (an entity in one language) becomes a single generation job, planned and priced
+ * exactly as `POST …/generate` plans it (`planGeneration`), written by the same code and
+ * recovered by the same sweeper, but started and settled set-based, a step at a time: a step
+ * (`stepBatch`) plans up to `BATCH_WINDOW` items and makes their job rows, reservations and
+ * budget share with one statement each; the worker that ran the step runs those jobs in its own
+ * process for at most `BATCH_STEP_MS` and settles them in one transaction
+ * (`settleReservations`), then queues the next step. The database holds `reserved + charged ≤
+ * budget` (a CHECK on `generation_batches`), one job per item and one charge per job, so no fault
+ * can spend more than the shop allowed or charge an item twice. Steps go through the fair
+ * `generate` queue, and a step's worker lets its other jobs run between items.
  */
-import { CATALOGUE_TYPE_OF } from '@catalogue/content-store';
+import { CATALOGUE_TYPE_OF, generationMaterials } from '@catalogue/content-store';
 import { settleReservation } from '@catalogue/credits';
 import {
   creditsRepository,
@@ -34,7 +36,7 @@ import {
 import { ConflictError, HttpError, NotFoundError, ValidationError } from '@catalogue/http';
 import type { Logger } from '@catalogue/logger';
 import { batchStepJobId, ENQUEUE_TIMEOUT_MS, enqueue, withTimeout, type Queues } from '@catalogue/queue';
-import { registrationDesign, requireEntityOrItem } from './entity';
+import { registrationDesign, requireEntitiesOrItems } from './entity';
 import { batchItemBody, estimateBatchItem, newPlanMemo, planGeneration, type PlannedGeneration } from './plan';
 
 /** Catalogue items a batch may cover at most (entities; each is an item in every language). */
@@ -427,16 +429,24 @@ export async function stepBatch(deps: BatchDeps, eshopId: number, batchId: numbe
     if (batch.status === 'queued') await batches.setStatus(trx, eshopId, batchId, 'running');
     const { next } = await batches.dispatchable(trx, eshopId, batchId, BATCH_WINDOW);
     const memo = newPlanMemo();
+    const type = batch.entityType as WlEntityType;
+    const ids = next.map((item) => item.entityId);
+    // The items' entities (registered now when they were not) and their material, a few
+    // statements for the whole step.
+    const entities = await requireEntitiesOrItems(trx, eshopId, type, ids);
+    const materials = await generationMaterials(trx, eshopId, type, ids);
     const planned: { item: BatchItem; plan: PlannedGeneration; entity: WlEntity }[] = [];
     for (const item of next) {
       try {
-        const entity = await requireEntityOrItem(trx, eshopId, batch.entityType as WlEntityType, item.entityId);
+        const entity = entities.get(item.entityId);
+        if (!entity) throw new NotFoundError(`Entity ${type} "${item.entityId}" is not registered`);
         const plan = await planGeneration(trx, {
           eshop,
           entity,
           body: batchItemBody({ design_id: batch.designId, prompt_id: batch.promptId }, item.lang),
           maxResearchUrls: deps.maxResearchUrls,
           memo,
+          material: materials.get(item.entityId),
         });
         planned.push({ item, plan, entity });
       } catch (err) {

@@ -241,16 +241,22 @@ export interface PlanInput {
    * items of one eshop with one design and prompt): each design, prompt and price read once.
    */
   memo?: PlanMemo;
+  /** The entity's catalogue material, when the caller read it already (`generationMaterials`). */
+  material?: GenerationMaterial;
 }
 
 /** What `planGeneration` read once per key, for the plans that share it (`newPlanMemo`). */
-export type PlanMemo = Map<string, Promise<unknown>>;
+export interface PlanMemo {
+  designs: Map<number, ReturnType<typeof loadDesign>>;
+  prompts: Map<number, Promise<Prompt | undefined>>;
+  prices: Map<string, Promise<number>>;
+}
 
-export const newPlanMemo = (): PlanMemo => new Map();
+export const newPlanMemo = (): PlanMemo => ({ designs: new Map(), prompts: new Map(), prices: new Map() });
 
-function once<T>(memo: PlanMemo | undefined, key: string, read: () => Promise<T>): Promise<T> {
+function once<K, T>(memo: Map<K, Promise<T>> | undefined, key: K, read: () => Promise<T>): Promise<T> {
   if (!memo) return read();
-  let found = memo.get(key) as Promise<T> | undefined;
+  let found = memo.get(key);
   if (!found) memo.set(key, (found = read()));
   return found;
 }
@@ -271,7 +277,7 @@ async function checkDesign(
   memo?: PlanMemo,
 ): Promise<number> {
   const design = sent(designId)
-    ? await once(memo, `design:${designId}`, () => loadDesign(db, eshop.id, designId))
+    ? await once(memo?.designs, designId, () => loadDesign(db, eshop.id, designId))
     : undefined;
   if (!sent(designId)) {
     fail('design_id', 'The design_id field is required (the entity has no design yet).');
@@ -361,14 +367,14 @@ export async function planGeneration(db: Knex, input: PlanInput): Promise<Planne
   const { memo } = input;
   const fillable = await checkDesign(db, eshop, entity, designId, fail, memo);
   const prompt = sent(body.prompt_id)
-    ? await once(memo, `prompt:${body.prompt_id}`, () => promptsRepository.find(db, eshop.id, body.prompt_id!))
+    ? await once(memo?.prompts, body.prompt_id, () => promptsRepository.find(db, eshop.id, body.prompt_id!))
     : undefined;
   if (sent(body.prompt_id) && !prompt) fail('prompt_id', 'The selected prompt_id is invalid.');
   const chosen = settings(body, prompt);
   const researchUrls = checkResearch(chosen, maxResearchUrls, fail);
   if (Object.keys(errors).length > 0) throw new ValidationError(errors);
 
-  const material = await generationMaterial(db, eshop.id, entity.type, entity.entityId);
+  const material = input.material ?? (await generationMaterial(db, eshop.id, entity.type, entity.entityId));
   const { sources: others, missing } = chosen.remove_exist_widget
     ? await otherLanguages(db, input, material, lang)
     : { sources: {}, missing: [] };
@@ -409,7 +415,7 @@ export async function planGeneration(db: Knex, input: PlanInput): Promise<Planne
     webResearchUrls: researchUrls,
     serpContext: chosen.use_serp_context,
   };
-  const estimate = await once(memo, `price:${JSON.stringify(work)}`, () => priceGeneration(db, work));
+  const estimate = await once(memo?.prices, JSON.stringify(work), () => priceGeneration(db, work));
   return { designId: designId!, lang, context, estimate };
 }
 

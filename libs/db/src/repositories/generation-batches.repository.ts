@@ -4,6 +4,7 @@ import type {
   WhiteLabelEntityType,
 } from '@catalogue/config';
 import type { Knex } from 'knex';
+import { rawRows } from '../sql-rows';
 import { isoOffset } from '../timestamps';
 import { ENTITY_TABLES, type EntityType } from './catalogue-tables';
 import { eventsRepository } from './events.repository';
@@ -340,7 +341,8 @@ export const generationBatchesRepository = {
     batchId: number,
     limit: number,
   ): Promise<number[]> {
-    const { rows } = (await trx.raw(
+    const rows = await rawRows<{ id: string }>(
+      trx,
       `update generation_jobs j set status = 'running', updated_at = now()
          from (select p.eshop_id, p.id
                  from generation_batch_items i
@@ -352,7 +354,8 @@ export const generationBatchesRepository = {
         where j.eshop_id = c.eshop_id and j.id = c.id and j.status = 'pending'
         returning j.id`,
       [eshopId, batchId, limit],
-    )) as { rows: { id: string }[] };
+      ['id'],
+    );
     return rows.map((row) => Number(row.id)).sort((a, b) => a - b);
   },
 
@@ -365,7 +368,8 @@ export const generationBatchesRepository = {
     eshopId: number,
     batchId: number,
   ): Promise<{ jobId: number; actualCost: number }[]> {
-    const { rows } = (await db.raw(
+    const rows = await rawRows<{ id: string; cost: number }>(
+      db,
       `select j.id, case when j.status = 'done' then coalesce(j.charged_cost, 0) else 0 end as cost
          from generation_batch_items i
          join generation_jobs j on j.eshop_id = i.eshop_id and j.id = i.job_id
@@ -373,7 +377,8 @@ export const generationBatchesRepository = {
           and j.status in ('done', 'failed') and not j.reservation_settled
         order by j.id`,
       [eshopId, batchId],
-    )) as { rows: { id: string; cost: number }[] };
+      ['id', 'cost'],
+    );
     return rows.map((row) => ({ jobId: Number(row.id), actualCost: Number(row.cost) }));
   },
 
@@ -388,7 +393,8 @@ export const generationBatchesRepository = {
     charges: readonly { jobId: number; charged: number }[],
   ): Promise<number[]> {
     if (charges.length === 0) return [];
-    const { rows } = (await trx.raw(
+    const rows = await rawRows<{ id: string }>(
+      trx,
       `with ended as (
          update generation_batch_items i
             set status = case when j.status = 'done' or c.charged > 0 then 'done' else 'failed' end,
@@ -407,7 +413,8 @@ export const generationBatchesRepository = {
         where b.eshop_id = ? and b.id = e.batch_id
        returning b.id`,
       [charges.map((c) => c.jobId), charges.map((c) => c.charged), eshopId, eshopId],
-    )) as { rows: { id: string }[] };
+      ['id'],
+    );
     return rows.map((row) => Number(row.id));
   },
 

@@ -145,7 +145,7 @@ export const generationJobsRepository = {
   ): Promise<Map<string, number>> {
     const out = new Map<string, number>();
     if (jobs.length === 0) return out;
-    const rows = (await trx('generation_jobs')
+    const inserted: unknown[] = await trx('generation_jobs')
       .insert(
         jobs.map((job) => ({
           eshop_id: eshopId,
@@ -160,7 +160,12 @@ export const generationJobsRepository = {
       )
       .onConflict()
       .ignore()
-      .returning(['id', 'entity_type', 'entity_id'])) as { id: number; entity_type: string; entity_id: string }[];
+      .returning(['id', 'entity_type', 'entity_id']);
+    const rows = checkedRows<Pick<GenerationJobRow, 'id' | 'entity_type' | 'entity_id'>>(inserted, [
+      'id',
+      'entity_type',
+      'entity_id',
+    ]);
     for (const row of rows) out.set(`${row.entity_type}:${row.entity_id}`, Number(row.id));
     return out;
   },

@@ -17,7 +17,7 @@
 import { settleReservations } from '@catalogue/credits';
 import { BATCH_STEP_MS, nextStep, stepBatch } from '@catalogue/generation';
 import { generationBatchesRepository, generationJobsRepository } from '@catalogue/db';
-import { runClaimedGeneration, type InputsMemo } from './generate.service';
+import { newInputsMemo, runClaimedGeneration } from './generate.service';
 import type { GenerationDeps } from './generation-end';
 
 /** Jobs a step runs at once with the builtin provider: CPU-bound, so only enough to overlap its database waits. */
@@ -52,10 +52,11 @@ export async function runBatchStep(
   const deadline = Date.now() + BATCH_STEP_MS;
   const started = await stepBatch({ ...deps, maxResearchUrls: deps.research.maxUrls }, eshopId, batchId);
   const inFlight = deps.provider.name === 'builtin' ? BUILTIN_IN_FLIGHT : (deps.batchInFlight ?? BUILTIN_IN_FLIGHT);
-  const memo: InputsMemo = new Map();
+  const memo = newInputsMemo();
   let ran = 0;
   let last = 0;
-  while (Date.now() < deadline) {
+  // One round at least, however long the start took: every step moves its batch on.
+  for (let round = 0; round === 0 || Date.now() < deadline; round++) {
     const ids = await generationBatchesRepository.claimPending(deps.db, eshopId, batchId, inFlight);
     if (ids.length === 0) break;
     const jobs = await generationJobsRepository.findMany(deps.db, eshopId, ids);
@@ -74,8 +75,9 @@ export async function runBatchStep(
       : (await deps.db.transaction((trx) => settleReservations(trx, eshopId, ended))).settled;
   const batch = await generationBatchesRepository.find(deps.db, eshopId, batchId);
   if (batch && batch.finishedAt === null && started + ran + settled > 0) {
-    // Named after the last job it ran (or its start): a step delivered again queues the same next step.
-    await nextStep(deps, eshopId, batchId, `next-${last}-${started}-${settled}`);
+    // A name of its own (a completed step's id is kept a while, and BullMQ ignores an add under
+    // it): a step delivered again may queue a second next step, which finds nothing and ends.
+    await nextStep(deps, eshopId, batchId, `next-${Date.now()}-${last}`);
   }
   return { outcome: 'batch_step', started, ran, settled };
 }

@@ -121,11 +121,17 @@ interface Generated {
 }
 
 /** Reads shared by the jobs of one bulk generation step (one eshop): each design, the eshop, each prompt once. */
-export type InputsMemo = Map<string, Promise<unknown>>;
+export interface InputsMemo {
+  designs: Map<number, Promise<LoadedDesign | undefined>>;
+  eshop: Map<number, Promise<Eshop | undefined>>;
+  prompts: Map<number | undefined, Promise<string | undefined>>;
+}
 
-function once<T>(memo: InputsMemo | undefined, key: string, read: () => Promise<T>): Promise<T> {
+export const newInputsMemo = (): InputsMemo => ({ designs: new Map(), eshop: new Map(), prompts: new Map() });
+
+function once<K, T>(memo: Map<K, Promise<T>> | undefined, key: K, read: () => Promise<T>): Promise<T> {
   if (!memo) return read();
-  let found = memo.get(key) as Promise<T> | undefined;
+  let found = memo.get(key);
   if (!found) memo.set(key, (found = read()));
   return found;
 }
@@ -138,15 +144,15 @@ async function loadInputs(
 ): Promise<JobInputs | Failure> {
   const { eshopId } = job;
   if (!CONTENT_TYPES.has(job.entityType)) return { failed: `Unknown entity type "${job.entityType}".` };
-  const design = await once(memo, `design:${job.designId}`, () => loadDesign(deps.db, eshopId, job.designId));
+  const design = await once(memo?.designs, job.designId, () => loadDesign(deps.db, eshopId, job.designId));
   if (design === undefined) return { failed: `Design ${job.designId} is not available to this eshop.` };
-  const eshop = await once(memo, 'eshop', () => eshopsRepository.findById(deps.db, eshopId));
+  const eshop = await once(memo?.eshop, eshopId, () => eshopsRepository.findById(deps.db, eshopId));
   if (eshop === undefined) throw new UnrecoverableError(`eshop ${eshopId} not found`);
 
   const context = readContext(job.context);
   const structure = structureOf(design);
   const { pages, refused } = await research(deps, context);
-  const prompt = await once(memo, `prompt:${context.prompt_id}`, () =>
+  const prompt = await once(memo?.prompts, context.prompt_id, () =>
     promptText(deps.db, eshopId, context.prompt_id),
   );
   // The catalogue's material was merged into the context when the job was planned; a row
