@@ -466,10 +466,10 @@ describe('bulk generation', () => {
         // Both wait for the account and hold nothing of the batch: the holder takes the batch and
         // its items at once (in the other order one of them would hold the batch, and a
         // settlement waiting for it while holding the account deadlocks).
-        await holder.raw('select id from generation_batches where eshop_id = ? and id = ? for update nowait', [
-          s.eshopId,
-          id,
-        ]);
+        await holder.raw(
+          'select id from generation_batches where eshop_id = ? and id = ? for update nowait',
+          [s.eshopId, id],
+        );
         await holder.raw(
           'select id from generation_batch_items where eshop_id = ? and batch_id = ? for update nowait',
           [s.eshopId, id],
@@ -480,7 +480,9 @@ describe('bulk generation', () => {
       } finally {
         if (!holder.isCompleted()) await holder.rollback();
       }
-      const item = (await db()('generation_batch_items').where({ eshop_id: s.eshopId, job_id: job }).first()) as Body;
+      const item = (await db()('generation_batch_items')
+        .where({ eshop_id: s.eshopId, job_id: job })
+        .first()) as Body;
       expect([item.status, item.charged]).toEqual(['failed', 0]);
     },
     LONG,

@@ -70,7 +70,9 @@ describe('tenancy: nothing eshop B sends changes what eshop A reads', () => {
     await runWorkersUntilIdle();
     const job = await a.call('GET', `${WL}/generate/${a.jobId}`);
     expect(job.body.data.status).toBe('done');
-    expect((await a.call('GET', `/api/v2/rest/generation-batches/${bulk.body.id}`)).body.status).toBe('finished');
+    expect((await a.call('GET', `/api/v2/rest/generation-batches/${bulk.body.id}`)).body.status).toBe(
+      'finished',
+    );
     const listed = await a.call('GET', '/api/v2/rest/products');
     expect(listed.body.data.map((p: { id: string }) => p.id)).toEqual(['P1', 'P2', 'V1P']);
 

@@ -37,7 +37,13 @@ import { ConflictError, HttpError, NotFoundError, ValidationError } from '@catal
 import type { Logger } from '@catalogue/logger';
 import { batchStepJobId, ENQUEUE_TIMEOUT_MS, enqueue, withTimeout, type Queues } from '@catalogue/queue';
 import { registrationDesign, requireEntitiesOrItems } from './entity';
-import { batchItemBody, estimateBatchItem, newPlanMemo, planGeneration, type PlannedGeneration } from './plan';
+import {
+  batchItemBody,
+  estimateBatchItem,
+  newPlanMemo,
+  planGeneration,
+  type PlannedGeneration,
+} from './plan';
 
 /** Catalogue items a batch may cover at most (entities; each is an item in every language). */
 export const BATCH_MAX_ENTITIES = 10_000;
@@ -383,7 +389,6 @@ function leftOutReason(err: unknown): { code: string; message: string } | undefi
   return undefined;
 }
 
-
 /** The budget and the balance, in the items' order: which items they cover, and why the rest not. */
 function coverage(
   planned: readonly { estimate: number }[],
@@ -397,7 +402,10 @@ function coverage(
       return { code: 'budget_exceeded', message: `The item (${estimate} credits) would exceed the budget.` };
     }
     if (estimate > balance) {
-      return { code: 'credits_insufficient', message: `The item needs ${estimate} credits; ${balance} remain.` };
+      return {
+        code: 'credits_insufficient',
+        message: `The item needs ${estimate} credits; ${balance} remain.`,
+      };
     }
     budget -= estimate;
     balance -= estimate;
@@ -494,7 +502,8 @@ export async function stepBatch(deps: BatchDeps, eshopId: number, batchId: numbe
     const total = started.reduce((sum, s) => sum + s.reserved, 0);
     // Both were read under the locks held: they cover the sum (the CHECK and the conditional
     // UPDATEs refuse anything else, and the step is then rolled back whole).
-    if (!(await batches.holdBudget(trx, eshopId, batchId, total))) throw new Error('batch budget moved under its lock');
+    if (!(await batches.holdBudget(trx, eshopId, batchId, total)))
+      throw new Error('batch budget moved under its lock');
     const reservations = started.map((s) => ({ jobId: s.jobId, amount: s.reserved }));
     if (!(await creditsRepository.reserveMany(trx, eshopId, reservations))) {
       throw new Error('account balance moved under its lock');

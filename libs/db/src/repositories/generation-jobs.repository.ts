@@ -171,7 +171,11 @@ export const generationJobsRepository = {
   },
 
   /** Jobs of the eshop by id, in id order (ids of another eshop find nothing). */
-  async findMany(db: Knex | Knex.Transaction, eshopId: number, ids: readonly number[]): Promise<GenerationJob[]> {
+  async findMany(
+    db: Knex | Knex.Transaction,
+    eshopId: number,
+    ids: readonly number[],
+  ): Promise<GenerationJob[]> {
     if (ids.length === 0) return [];
     const rows = await db
       .from(keysFrom(db, eshopId, ids, INTERNAL_ID))

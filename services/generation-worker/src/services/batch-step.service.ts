@@ -36,7 +36,11 @@ export interface BatchStepResult {
 const yieldToOthers = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /** Runs `jobs` with at most `limit` at once. */
-async function pooled<T>(items: readonly T[], limit: number, run: (item: T) => Promise<unknown>): Promise<void> {
+async function pooled<T>(
+  items: readonly T[],
+  limit: number,
+  run: (item: T) => Promise<unknown>,
+): Promise<void> {
   let next = 0;
   const lanes = Array.from({ length: Math.min(limit, items.length) }, async () => {
     while (next < items.length) await run(items[next++]!);
@@ -51,7 +55,8 @@ export async function runBatchStep(
 ): Promise<BatchStepResult> {
   const deadline = Date.now() + BATCH_STEP_MS;
   const started = await stepBatch({ ...deps, maxResearchUrls: deps.research.maxUrls }, eshopId, batchId);
-  const inFlight = deps.provider.name === 'builtin' ? BUILTIN_IN_FLIGHT : (deps.batchInFlight ?? BUILTIN_IN_FLIGHT);
+  const inFlight =
+    deps.provider.name === 'builtin' ? BUILTIN_IN_FLIGHT : (deps.batchInFlight ?? BUILTIN_IN_FLIGHT);
   const memo = newInputsMemo();
   let ran = 0;
   let last = 0;
