@@ -2,11 +2,13 @@
 // a dry run's estimate, the real generation worker (builtin provider) runs each item as a single
 // generation, the credit-service settles each; pause, resume and cancel act through both APIs;
 // the budget and each item's one charge hold in the database. Attackers and faults first.
-import { creditsRepository, eventsRepository, type Knex } from '@catalogue/db';
-import { stepBatch } from '@catalogue/generation';
+import { creditsRepository, eshopsRepository, eventsRepository, type Knex } from '@catalogue/db';
+import { startBatch, stepBatch } from '@catalogue/generation';
+import type { Queues } from '@catalogue/queue';
 import { eventually, makeEshop } from '@catalogue/testing';
+import { runBatchStep } from '../services/generation-worker/src/services/batch-step.service';
 import { sweepStaleWork } from '../services/generation-worker/src/services/sweep.service';
-import { settleReservation } from '@catalogue/credits';
+import { settleReservation, settleReservations } from '@catalogue/credits';
 import { shopCallers, useFullStack } from './full-stack';
 
 const PREFIX = `${process.env.TEST_QUEUE_PREFIX}-bulk-generation`;
@@ -363,6 +365,125 @@ describe('bulk generation', () => {
       expect(ended.errors.every((e: Body) => e.code === 'budget_exceeded')).toBe(true);
       const { charged } = await expectExactlyOnce(s.eshopId, started.body.id);
       expect(charged).toBeLessThanOrEqual(budget);
+    },
+    LONG,
+  );
+
+  /**
+   * A batch whose start committed and whose first step was never queued (Redis refused it), as
+   * the sweeper finds one: the test delivers its steps by hand.
+   */
+  async function unqueuedBatch(s: Awaited<ReturnType<typeof shop>>, budget = 1_000_000): Promise<number> {
+    const eshop = (await eshopsRepository.findById(db(), s.eshopId))!;
+    const refusing = {} as Queues; // every enqueue throws: the step is left to the sweeper
+    const view = await startBatch(
+      { db: db(), queues: refusing, logger: stack.worker.logger, maxResearchUrls: 0 },
+      eshop,
+      { entity_type: 'product', ids: s.ids, design_id: s.design, languages: ['cs'], budget },
+    );
+    return view.id;
+  }
+
+  /** Waits until `waiters` backends of this database wait for a lock in a statement naming `table`. */
+  async function waitsForLockOn(table: string, waiters: number) {
+    await eventually(async () => {
+      const { rows } = await db().raw(
+        `select count(*)::int as n from pg_stat_activity
+          where datname = current_database() and wait_event_type = 'Lock' and query ilike ?`,
+        [`%${table}%`],
+      );
+      expect(rows[0].n).toBeGreaterThanOrEqual(waiters);
+    }, 30_000);
+  }
+
+  test(
+    "when a step's worker dies after the step's commit and before its ack, then the step delivered again runs the items it started, each charged once",
+    async () => {
+      const s = await shop(1_000_000, 8);
+      const id = await unqueuedBatch(s);
+      // The step's transaction commits: items under way, their jobs pending, reservations held.
+      expect(await stepBatch({ ...stack.worker, maxResearchUrls: 0 }, s.eshopId, id)).toBe(8);
+      const held = (await batchRows(s.eshopId).where({ id }).first()) as Body;
+      expect(Number(held.reserved)).toBeGreaterThan(0);
+      expect(await db()('generation_jobs').where({ eshop_id: s.eshopId, status: 'pending' })).toHaveLength(8);
+      expect((await creditsRepository.getAccount(db(), s.eshopId)).reserved).toBe(Number(held.reserved));
+      // …and the worker dies there. BullMQ delivers the step again: it starts nothing more (the
+      // window holds the items it started), runs the pending jobs and settles them.
+      const again = await runBatchStep(stack.worker, s.eshopId, id);
+      expect(again.started).toBe(0);
+      expect(again.ran).toBeGreaterThan(0);
+      expect(again.settled).toBe(again.ran);
+      // The steps it queued (bounded in time) run the rest; one delivered once more, after the
+      // end, finds nothing to do and charges nothing.
+      const ended = await waitEnded(
+        async () => (await s.backOffice('GET', `/api/v2/rest/generation-batches/${id}`)).body,
+      );
+      expect(await runBatchStep(stack.worker, s.eshopId, id)).toEqual({
+        outcome: 'batch_step',
+        started: 0,
+        ran: 0,
+        settled: 0,
+      });
+      expect([ended.status, ended.counts.done, ended.credits.reserved]).toEqual(['finished', 8, 0]);
+      const { charged } = await expectExactlyOnce(s.eshopId, id);
+      const account = await creditsRepository.getAccount(db(), s.eshopId);
+      expect([account.balance, account.reserved]).toEqual([1_000_000 - charged, 0]);
+      // Each item's content was written once, by its one job.
+      const revisions = await db()('content_revisions')
+        .where({ eshop_id: s.eshopId, source: 'generation' })
+        .select('generation_job_id');
+      expect(revisions).toHaveLength(8);
+      expect(new Set(revisions.map((r: Body) => r.generation_job_id)).size).toBe(8);
+    },
+    LONG,
+  );
+
+  test(
+    'a step and a settlement lock the account before the batch: each waits for the account while nothing holds the batch',
+    async () => {
+      const s = await shop(1_000_000, 3);
+      const id = await unqueuedBatch(s);
+      expect(await stepBatch({ ...stack.worker, maxResearchUrls: 0 }, s.eshopId, id)).toBe(3);
+      const job = Number(
+        (
+          (await db()('generation_batch_items')
+            .where({ eshop_id: s.eshopId, batch_id: id })
+            .orderBy('id')
+            .first('job_id')) as Body
+        ).job_id,
+      );
+      await db()('generation_jobs').where({ eshop_id: s.eshopId, id: job }).update({ status: 'failed' });
+
+      // Another holder of the account lock (as a settlement or a step holds it first).
+      const holder = await db().transaction();
+      try {
+        await creditsRepository.lockAccount(holder, s.eshopId);
+        const step = stepBatch({ ...stack.worker, maxResearchUrls: 0 }, s.eshopId, id);
+        const settlement = db().transaction((trx) =>
+          settleReservations(trx, s.eshopId, [{ jobId: job, actualCost: 0 }]),
+        );
+        await waitsForLockOn('credit_accounts', 2);
+        // Both wait for the account and hold nothing of the batch: the holder takes the batch and
+        // its items at once (in the other order one of them would hold the batch, and a
+        // settlement waiting for it while holding the account deadlocks).
+        await holder.raw(
+          'select id from generation_batches where eshop_id = ? and id = ? for update nowait',
+          [s.eshopId, id],
+        );
+        await holder.raw(
+          'select id from generation_batch_items where eshop_id = ? and batch_id = ? for update nowait',
+          [s.eshopId, id],
+        );
+        await holder.commit();
+        expect(await step).toBe(0);
+        expect((await settlement).settled).toBe(1);
+      } finally {
+        if (!holder.isCompleted()) await holder.rollback();
+      }
+      const item = (await db()('generation_batch_items')
+        .where({ eshop_id: s.eshopId, job_id: job })
+        .first()) as Body;
+      expect([item.status, item.charged]).toEqual(['failed', 0]);
     },
     LONG,
   );

@@ -230,6 +230,8 @@ export const TENANT_TABLES_WITH_IDS = [
   'listing_batches',
   'listing_rows',
   'content_revisions',
+  'generation_batches',
+  'generation_batch_items',
 ];
 
 /**
@@ -249,6 +251,7 @@ export async function idPoolsOf(db: Knex, eshop: SeededEshop): Promise<IdPools> 
   add(['widget_favourite_id'], await idsOf('widget_favourites'));
   add(['generate_id'], await idsOf('generation_jobs'));
   add(['batch_id'], await idsOf('listing_batches'));
+  add(['batch_id'], await idsOf('generation_batches'));
   add(['revision_id'], await idsOf('content_revisions'));
   add(
     ['parameters_ids'],

@@ -58,10 +58,21 @@ describe('tenancy: nothing eshop B sends changes what eshop A reads', () => {
     const urls = { catalogue: apps.catalogue.url, whiteLabel: apps.whiteLabel.url };
     a = await seedEshop(db, urls, 'Alpha');
     b = await seedEshop(db, urls, 'Beta', { credits: 100_000 });
+    // A's bulk generation over one product, finished by the workers below.
+    const bulk = await a.call('POST', '/api/v2/rest/generation-batches', {
+      entity_type: 'product',
+      ids: ['P2'],
+      languages: ['en'],
+      budget: 100,
+    });
+    expect(bulk.status).toBe(201);
     // A's items rendered and listed, its job generated and settled, its listing row enriched.
     await runWorkersUntilIdle();
     const job = await a.call('GET', `${WL}/generate/${a.jobId}`);
     expect(job.body.data.status).toBe('done');
+    expect((await a.call('GET', `/api/v2/rest/generation-batches/${bulk.body.id}`)).body.status).toBe(
+      'finished',
+    );
     const listed = await a.call('GET', '/api/v2/rest/products');
     expect(listed.body.data.map((p: { id: string }) => p.id)).toEqual(['P1', 'P2', 'V1P']);
 
@@ -73,6 +84,7 @@ describe('tenancy: nothing eshop B sends changes what eshop A reads', () => {
           .first()
           .then((r) => r!.id),
       ),
+      generationBatchId: Number(bulk.body.id),
       favouriteIds: (await db('widget_favourites').where({ eshop_id: a.eshop.id }).pluck('id')).map(Number),
     };
     pools = await idPoolsOf(db, a);

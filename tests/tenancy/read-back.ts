@@ -30,8 +30,9 @@ const TABLES = [
 
 export interface ReadBackTarget {
   eshop: SeededEshop;
-  /** A's listing batch and favourites, found at arrangement (ids do not change). */
+  /** A's listing batch, bulk generation and favourites, found at arrangement (ids do not change). */
   batchId: number;
+  generationBatchId: number;
   favouriteIds: number[];
 }
 
@@ -64,6 +65,11 @@ export async function readBack(db: Knex, target: ReadBackTarget): Promise<Record
     `${WL}/generate/${eshop.jobId}`,
     `${WL}/credit`,
     `${WL}/design`,
+    // A's bulk generation through both APIs: B's pause, resume or cancel of it must change nothing.
+    '/api/v2/rest/generation-batches',
+    `/api/v2/rest/generation-batches/${target.generationBatchId}`,
+    `${WL}/generation-batch`,
+    `${WL}/generation-batch/${target.generationBatchId}`,
   ];
   const reads = paths.map(async (path) => {
     const { status, body } = await eshop.call('GET', path);

@@ -177,6 +177,48 @@ export async function generationMaterial(
 }
 
 /**
+ * `generationMaterial` of many items of one type in three statements whatever their number (the
+ * items, their relations, their categories' names), by external id; an id without a catalogue
+ * item has none (`found` false).
+ */
+export async function generationMaterials(
+  db: Knex,
+  eshopId: number,
+  entityType: ContentEntityType,
+  externalIds: readonly string[],
+): Promise<Map<string, GenerationMaterial>> {
+  const out = new Map<string, GenerationMaterial>(externalIds.map((id) => [id, NO_MATERIAL]));
+  const type = CATALOGUE_TYPE_OF[entityType];
+  if (!type) return out;
+  const items = await catalogueRepository.findEntities(db, type, eshopId, externalIds);
+  const urlOf = (item: StoredEntity): LangMap => {
+    const url: unknown = Reflect.get(item.fields, 'url');
+    return typeof url === 'object' && url !== null && !Array.isArray(url) ? { ...url } : {};
+  };
+  if (type !== 'product') {
+    for (const [id, item] of items) out.set(id, materialOf(sourcesOf(type, item), urlOf(item)));
+    return out;
+  }
+  const refs = [...items.values()].map(productRef);
+  const relations = await productRelationsRepository.forProducts(db, eshopId, refs);
+  const categoryIdsOf = (item: StoredEntity): string[] => {
+    const ids: unknown = Reflect.get(item.fields, 'categories_ids');
+    return Array.isArray(ids) ? ids.filter((id): id is string => typeof id === 'string') : [];
+  };
+  const names = await catalogueRepository.namesOf(db, 'category', eshopId, [
+    ...new Set([...items.values()].flatMap(categoryIdsOf)),
+  ]);
+  for (const [id, item] of items) {
+    const categories = [...new Set(categoryIdsOf(item))].flatMap((categoryId) => {
+      const name = names.get(categoryId);
+      return name === undefined ? [] : [name];
+    });
+    out.set(id, materialOf(sourcesOf(type, item, relations.get(item.id)), urlOf(item), categories));
+  }
+  return out;
+}
+
+/**
  * What a catalogue item is rendered from: what it says, plus (for a product) its brand,
  * parameters and variants, nothing invented.
  */

@@ -3,6 +3,7 @@ export {
   fallbackPolicyOf,
   ContentVersionMismatch,
   generationMaterial,
+  generationMaterials,
   itemImages,
   languagesChanged,
   lockContentAndSources,

@@ -4,5 +4,5 @@ export { createCreditMetrics } from './metrics';
 export type { CreditMetrics } from './metrics';
 export { chargeable, chargeFor, priceGeneration, reserveForJob } from './job-credits';
 export type { JobReservation } from './job-credits';
-export { settleReservation } from './settlement';
+export { settleReservation, settleReservations } from './settlement';
 export type { SettlementOutcome, SettlementResult } from './settlement';

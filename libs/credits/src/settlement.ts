@@ -84,3 +84,41 @@ export async function settleReservation(
     ...(batchId !== undefined && { batchId }),
   };
 }
+
+/**
+ * `settleReservation` of many jobs of one eshop at once, in the caller's transaction (a bulk
+ * generation's step settles its items so): the account locked first, the jobs' ledger rows read
+ * under that lock in one statement, the unsettled ones charged (never more than each reserved)
+ * and released with one multi-row ledger insert and one account UPDATE, their batch items and
+ * batches told in one statement each, and each batch ended when it was its last items. Each job
+ * is settled once, whoever settles it too: a job already charged or released is left alone, and
+ * the ledger's unique (job, kind) refuses a second charge in any case.
+ */
+export async function settleReservations(
+  trx: Knex.Transaction,
+  eshopId: number,
+  jobs: readonly { jobId: number; actualCost: number }[],
+): Promise<{ settled: number; charged: number; released: number; batchIds: number[] }> {
+  await creditsRepository.lockAccount(trx, eshopId);
+  const ids = jobs.map((j) => j.jobId);
+  const credits = await creditsRepository.jobCreditsMany(trx, eshopId, ids);
+  await generationJobsRepository.markSettledMany(trx, eshopId, ids);
+  const due = jobs.flatMap(({ jobId, actualCost }) => {
+    const job = credits.get(jobId);
+    if (!job || job.settled || job.reserved === 0) return [];
+    return [{ jobId, reserved: job.reserved, charge: chargeable(actualCost, job.reserved) }];
+  });
+  if (due.length === 0) return { settled: 0, charged: 0, released: 0, batchIds: [] };
+  const before = await creditsRepository.getAccount(trx, eshopId);
+  const after = await creditsRepository.settleMany(trx, eshopId, due);
+  await alertLowBalance(trx, eshopId, before.balance, after.balance);
+  const batchIds = await generationBatchesRepository.settleJobs(
+    trx,
+    eshopId,
+    due.map((d) => ({ jobId: d.jobId, charged: d.charge })),
+  );
+  for (const batchId of batchIds) await generationBatchesRepository.finishIfComplete(trx, eshopId, batchId);
+  const charged = due.reduce((sum, d) => sum + d.charge, 0);
+  const reserved = due.reduce((sum, d) => sum + d.reserved, 0);
+  return { settled: due.length, charged, released: reserved - charged, batchIds };
+}

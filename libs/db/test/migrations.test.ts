@@ -91,6 +91,7 @@ const MIGRATIONS = [
   '20261129001600_event_numbers_at_commit',
   '20261129020000_generation_batches',
   '20261129030000_event_numbers_per_append',
+  '20261129030100_batch_item_job_set_null',
 ];
 
 async function databaseExists(name: string): Promise<boolean> {

@@ -4,17 +4,19 @@
  * and acts), the generation worker (each step starts the next items), credit-service (an item's
  * settlement lets the batch go on) and the admin CLI.
  *
- * Each item (an entity in one language) becomes a single generation job, planned, priced and
- * reserved exactly as `POST …/generate` does (`planGeneration`, `reserveForJob`), run by the same
- * worker, settled by the same settlement and recovered by the same sweeper. The batch adds a
- * budget: the database holds `reserved + charged ≤ budget` (a CHECK on `generation_batches`),
- * and an item's share is taken in the transaction that creates its job, so no fault can spend
- * more than the shop allowed. A step starts at most `BATCH_WINDOW` items at a time; the steps
- * and the items' jobs go through the fair `generate` queue, so another eshop's generation
- * waits behind at most one job of the batch's eshop.
+ * Each item (an entity in one language) becomes a single generation job, planned and priced
+ * exactly as `POST …/generate` plans it (`planGeneration`), written by the same code and
+ * recovered by the same sweeper, but started and settled set-based, a step at a time: a step
+ * (`stepBatch`) plans up to `BATCH_WINDOW` items and makes their job rows, reservations and
+ * budget share with one statement each; the worker that ran the step runs those jobs in its own
+ * process for at most `BATCH_STEP_MS` and settles them in one transaction
+ * (`settleReservations`), then queues the next step. The database holds `reserved + charged ≤
+ * budget` (a CHECK on `generation_batches`), one job per item and one charge per job, so no fault
+ * can spend more than the shop allowed or charge an item twice. Steps go through the fair
+ * `generate` queue, and a step's worker lets its other jobs run between items.
  */
-import { CATALOGUE_TYPE_OF } from '@catalogue/content-store';
-import { reserveForJob, settleReservation } from '@catalogue/credits';
+import { CATALOGUE_TYPE_OF, generationMaterials } from '@catalogue/content-store';
+import { settleReservation } from '@catalogue/credits';
 import {
   creditsRepository,
   eshopsRepository,
@@ -22,30 +24,33 @@ import {
   generationJobsRepository,
   wlEntitiesRepository,
   type BatchCounts,
+  type BatchItem,
   type BatchItemError,
   type BatchSelection,
   type Eshop,
   type GenerationBatch,
   type Knex,
+  type WlEntity,
   type WlEntityType,
 } from '@catalogue/db';
 import { ConflictError, HttpError, NotFoundError, ValidationError } from '@catalogue/http';
 import type { Logger } from '@catalogue/logger';
+import { batchStepJobId, ENQUEUE_TIMEOUT_MS, enqueue, withTimeout, type Queues } from '@catalogue/queue';
+import { registrationDesign, requireEntitiesOrItems } from './entity';
 import {
-  batchStepJobId,
-  ENQUEUE_TIMEOUT_MS,
-  enqueue,
-  generateJobId,
-  withTimeout,
-  type Queues,
-} from '@catalogue/queue';
-import { registrationDesign, requireEntityOrItem } from './entity';
-import { batchItemBody, estimateBatchItem, planGeneration } from './plan';
+  batchItemBody,
+  estimateBatchItem,
+  newPlanMemo,
+  planGeneration,
+  type PlannedGeneration,
+} from './plan';
 
 /** Catalogue items a batch may cover at most (entities; each is an item in every language). */
 export const BATCH_MAX_ENTITIES = 10_000;
-/** Items of one batch under way at most (each a generation job queued or running). */
-export const BATCH_WINDOW = 16;
+/** Items of one batch under way at most: what one step starts (each a generation job with its reservation). */
+export const BATCH_WINDOW = 200;
+/** A step's worker takes no more of its items after this long (the next step runs the rest): pause and cancel act within seconds. */
+export const BATCH_STEP_MS = 2_000;
 /** Failed and left-out items a batch view names. */
 export const BATCH_ERRORS_SHOWN = 20;
 /** Batches a list answers (newest first). */
@@ -372,7 +377,6 @@ export async function cancelBatch(deps: BatchDeps, eshopId: number, batchId: num
 
 /** Why an item was left out without charge, from the refusal a single generation would answer. */
 function leftOutReason(err: unknown): { code: string; message: string } | undefined {
-  if (err instanceof LeftOut) return { code: err.code, message: err.message };
   const pg = err as { code?: string; constraint?: string };
   if (pg.code === '23505' && pg.constraint === 'generation_jobs_one_running') {
     return { code: 'generation_running', message: 'A generation was already running for the entity.' };
@@ -385,104 +389,139 @@ function leftOutReason(err: unknown): { code: string; message: string } | undefi
   return undefined;
 }
 
-class LeftOut extends Error {
-  constructor(
-    readonly code: string,
-    message: string,
-  ) {
-    super(message);
-  }
+/** The budget and the balance, in the items' order: which items they cover, and why the rest not. */
+function coverage(
+  planned: readonly { estimate: number }[],
+  budgetLeft: number,
+  balanceLeft: number,
+): ({ code: string; message: string } | undefined)[] {
+  let budget = budgetLeft;
+  let balance = balanceLeft;
+  return planned.map(({ estimate }) => {
+    if (estimate > budget) {
+      return { code: 'budget_exceeded', message: `The item (${estimate} credits) would exceed the budget.` };
+    }
+    if (estimate > balance) {
+      return {
+        code: 'credits_insufficient',
+        message: `The item needs ${estimate} credits; ${balance} remain.`,
+      };
+    }
+    budget -= estimate;
+    balance -= estimate;
+    return undefined;
+  });
 }
 
 /**
- * One step of a running batch (the `generate` job with a batch id): under the batch's lock,
- * starts queued items until `BATCH_WINDOW` are under way, each in a savepoint exactly as a
- * single generation starts (plan, job row, account reservation) plus its share of the budget;
- * an item a single generation would refuse, or the budget or balance no longer covers, is left
- * out uncharged. Then queues the started jobs (after the commit; one lost here is queued again
- * by the sweeper, like any committed job). Returns how many it started.
+ * The set-based start of a running batch's items (the first half of a step; the worker runs the
+ * jobs it made, `services/generation-worker` `runBatchStep`). In one transaction, the account
+ * locked first and the batch second (the settlements' order): the next queued items, up to
+ * `BATCH_WINDOW` under way, are each planned as a single generation plans them
+ * (`requireEntityOrItem`, `planGeneration` with the design, prompt and prices read once); the
+ * budget and the balance, read under those locks, cover them in order; the covered items get
+ * their job rows in one multi-row insert, their reservations in one account UPDATE and one
+ * multi-row ledger insert, the batch's share in one conditional UPDATE, and are marked under
+ * way in one UPDATE. An item a single generation would refuse, or the budget or balance does not
+ * cover, is left out uncharged. Returns how many items it started.
  */
 export async function stepBatch(deps: BatchDeps, eshopId: number, batchId: number): Promise<number> {
   const eshop = await eshopsRepository.findById(deps.db, eshopId);
   if (!eshop) return 0;
-  const started = await deps.db.transaction(async (trx) => {
-    // The account before the batch, as a settlement locks them (settleReservation, then the
-    // batch's item): the other order deadlocks a step with its items' settlements.
+  return deps.db.transaction(async (trx) => {
+    // The account before the batch, as a settlement locks them (settleReservations, then the
+    // batch's items): the other order deadlocks a step with its items' settlements.
     await creditsRepository.lockAccount(trx, eshopId);
     const batch = await batches.find(trx, eshopId, batchId, { lock: true });
-    if (!batch || (batch.status !== 'queued' && batch.status !== 'running')) return [];
+    if (!batch || (batch.status !== 'queued' && batch.status !== 'running')) return 0;
     if (batch.status === 'queued') await batches.setStatus(trx, eshopId, batchId, 'running');
-    const jobs: number[] = [];
-    for (;;) {
-      const { running, next } = await batches.dispatchable(trx, eshopId, batchId, BATCH_WINDOW);
-      if (next.length === 0 || running >= BATCH_WINDOW) break;
-      for (const item of next) {
-        try {
-          const jobId = await trx.transaction(async (sp) => {
-            const entity = await requireEntityOrItem(
-              sp,
-              eshopId,
-              batch.entityType as WlEntityType,
-              item.entityId,
-            );
-            const plan = await planGeneration(sp, {
-              eshop,
-              entity,
-              body: batchItemBody({ design_id: batch.designId, prompt_id: batch.promptId }, item.lang),
-              maxResearchUrls: deps.maxResearchUrls,
-            });
-            if (!(await batches.holdBudget(sp, eshopId, batchId, plan.estimate))) {
-              throw new LeftOut(
-                'budget_exceeded',
-                `The item (${plan.estimate} credits) would exceed the budget.`,
-              );
-            }
-            const job = await generationJobsRepository.create(sp, eshopId, {
-              entityType: entity.type,
-              entityId: entity.entityId,
-              designId: plan.designId,
-              lang: plan.lang,
-              context: plan.context,
-              estimatedCost: plan.estimate,
-            });
-            const reserved = await reserveForJob(sp, eshopId, job.id, plan.estimate);
-            if (!reserved.ok) {
-              throw new LeftOut(
-                'credits_insufficient',
-                `The item needs ${plan.estimate} credits; ${reserved.remaining} remain.`,
-              );
-            }
-            await batches.markRunning(sp, eshopId, item.id, job.id, plan.estimate);
-            return job.id;
-          });
-          jobs.push(jobId);
-        } catch (err) {
-          const why = leftOutReason(err);
-          if (!why) throw err;
-          await batches.leaveOut(trx, eshopId, [item.id], why.code, why.message);
-        }
+    const { next } = await batches.dispatchable(trx, eshopId, batchId, BATCH_WINDOW);
+    const memo = newPlanMemo();
+    const type = batch.entityType as WlEntityType;
+    const ids = next.map((item) => item.entityId);
+    // The items' entities (registered now when they were not) and their material, a few
+    // statements for the whole step.
+    const entities = await requireEntitiesOrItems(trx, eshopId, type, ids);
+    const materials = await generationMaterials(trx, eshopId, type, ids);
+    const planned: { item: BatchItem; plan: PlannedGeneration; entity: WlEntity }[] = [];
+    for (const item of next) {
+      try {
+        const entity = entities.get(item.entityId);
+        if (!entity) throw new NotFoundError(`Entity ${type} "${item.entityId}" is not registered`);
+        const plan = await planGeneration(trx, {
+          eshop,
+          entity,
+          body: batchItemBody({ design_id: batch.designId, prompt_id: batch.promptId }, item.lang),
+          maxResearchUrls: deps.maxResearchUrls,
+          memo,
+          material: materials.get(item.entityId),
+        });
+        planned.push({ item, plan, entity });
+      } catch (err) {
+        const why = leftOutReason(err);
+        if (!why) throw err;
+        await batches.leaveOut(trx, eshopId, [item.id], why.code, why.message);
       }
     }
-    await batches.finishIfComplete(trx, eshopId, batchId);
-    return jobs;
-  });
-  for (const jobId of started) {
-    try {
-      await withTimeout(
-        enqueue(
-          deps.queues,
-          'generate',
-          { eshop_id: eshopId, job_id: jobId },
-          { jobId: generateJobId(jobId) },
-        ),
-        ENQUEUE_TIMEOUT_MS,
-      );
-    } catch (err) {
-      // Committed: the sweeper queues the job again under the same id.
-      deps.logger.warn({ err, eshop_id: eshopId, job_id: jobId }, 'could not queue a batch item');
+    const account = await creditsRepository.getAccount(trx, eshopId);
+    const refused = coverage(
+      planned.map((p) => p.plan),
+      batch.budget - batch.reserved - batch.charged,
+      account.remaining,
+    );
+    const covered = planned.filter((_, i) => refused[i] === undefined);
+    for (const [i, why] of refused.entries()) {
+      if (why) await batches.leaveOut(trx, eshopId, [planned[i]!.item.id], why.code, why.message);
     }
-  }
-  return started.length;
+    const jobIds = await generationJobsRepository.createMany(
+      trx,
+      eshopId,
+      covered.map(({ plan, entity }) => ({
+        entityType: entity.type,
+        entityId: entity.entityId,
+        designId: plan.designId,
+        lang: plan.lang,
+        context: plan.context,
+        estimatedCost: plan.estimate,
+      })),
+    );
+    const started = covered.flatMap(({ item, plan, entity }) => {
+      const jobId = jobIds.get(`${entity.type}:${entity.entityId}`);
+      return jobId === undefined ? [] : [{ itemId: item.id, jobId, reserved: plan.estimate }];
+    });
+    const running = covered.filter(({ entity }) => !jobIds.has(`${entity.type}:${entity.entityId}`));
+    if (running.length > 0) {
+      await batches.leaveOut(
+        trx,
+        eshopId,
+        running.map((r) => r.item.id),
+        'generation_running',
+        'A generation was already running for the entity.',
+      );
+    }
+    const total = started.reduce((sum, s) => sum + s.reserved, 0);
+    // Both were read under the locks held: they cover the sum (the CHECK and the conditional
+    // UPDATEs refuse anything else, and the step is then rolled back whole).
+    if (!(await batches.holdBudget(trx, eshopId, batchId, total)))
+      throw new Error('batch budget moved under its lock');
+    const reservations = started.map((s) => ({ jobId: s.jobId, amount: s.reserved }));
+    if (!(await creditsRepository.reserveMany(trx, eshopId, reservations))) {
+      throw new Error('account balance moved under its lock');
+    }
+    await batches.startItems(trx, eshopId, started);
+    await batches.finishIfComplete(trx, eshopId, batchId);
+    return started.length;
+  });
+}
+
+/** After a step: its next (queued under `id`; a Redis that does not take it is left to the sweeper). */
+export async function nextStep(
+  deps: Pick<BatchDeps, 'queues' | 'logger'>,
+  eshopId: number,
+  batchId: number,
+  id: string,
+): Promise<void> {
+  await letGoOn(deps, eshopId, batchId, id);
 }
 
 /** After an item's settlement committed: the batch's next step (once per settled job). */

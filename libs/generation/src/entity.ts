@@ -68,3 +68,37 @@ export async function requireEntityOrItem(
     designId: await registrationDesign(trx, eshopId, type),
   });
 }
+
+/**
+ * `requireEntityOrItem` of many entities of one type at once (a bulk generation's step): the
+ * registered ones read in one statement, the catalogue items among the rest registered in one
+ * multi-row insert (titled with the item's name, with the default design of the type). An id
+ * that is neither is absent from the answer.
+ */
+export async function requireEntitiesOrItems(
+  trx: Knex.Transaction,
+  eshopId: number,
+  type: WlEntityType,
+  entityIds: readonly string[],
+): Promise<Map<string, WlEntity>> {
+  const found = await wlEntitiesRepository.findMany(trx, eshopId, type, entityIds);
+  const missing = entityIds.filter((id) => !found.has(id));
+  const catalogueType = CATALOGUE_TYPE_OF[type];
+  if (missing.length === 0 || !catalogueType) return found;
+  const names = await catalogueRepository.namesOf(trx, catalogueType, eshopId, missing);
+  if (names.size === 0) return found;
+  const designId = await registrationDesign(trx, eshopId, type);
+  const registered = await wlEntitiesRepository.registerManyIfAbsent(
+    trx,
+    eshopId,
+    type,
+    [...names].map(([entityId, name]) => ({
+      entityId,
+      title: toMap(name ?? {}, (v) => v.trim()),
+      oldDescription: {},
+      designId,
+    })),
+  );
+  for (const [id, entity] of registered) found.set(id, entity);
+  return found;
+}

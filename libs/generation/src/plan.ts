@@ -236,6 +236,29 @@ export interface PlanInput {
   body: GenerateBody;
   /** WEB_RESEARCH_MAX_URLS: pages the worker reads per job at most. */
   maxResearchUrls: number;
+  /**
+   * Reads shared by the plans of one transaction (a bulk generation's step plans hundreds of
+   * items of one eshop with one design and prompt): each design, prompt and price read once.
+   */
+  memo?: PlanMemo;
+  /** The entity's catalogue material, when the caller read it already (`generationMaterials`). */
+  material?: GenerationMaterial;
+}
+
+/** What `planGeneration` read once per key, for the plans that share it (`newPlanMemo`). */
+export interface PlanMemo {
+  designs: Map<number, ReturnType<typeof loadDesign>>;
+  prompts: Map<number, Promise<Prompt | undefined>>;
+  prices: Map<string, Promise<number>>;
+}
+
+export const newPlanMemo = (): PlanMemo => ({ designs: new Map(), prompts: new Map(), prices: new Map() });
+
+function once<K, T>(memo: Map<K, Promise<T>> | undefined, key: K, read: () => Promise<T>): Promise<T> {
+  if (!memo) return read();
+  let found = memo.get(key);
+  if (!found) memo.set(key, (found = read()));
+  return found;
 }
 
 type Fail = (field: string, message: string) => void;
@@ -251,8 +274,11 @@ async function checkDesign(
   entity: Pick<WlEntity, 'type'>,
   designId: number | null | undefined,
   fail: Fail,
+  memo?: PlanMemo,
 ): Promise<number> {
-  const design = sent(designId) ? await loadDesign(db, eshop.id, designId) : undefined;
+  const design = sent(designId)
+    ? await once(memo?.designs, designId, () => loadDesign(db, eshop.id, designId))
+    : undefined;
   if (!sent(designId)) {
     fail('design_id', 'The design_id field is required (the entity has no design yet).');
   } else if (!design) {
@@ -338,16 +364,17 @@ export async function planGeneration(db: Knex, input: PlanInput): Promise<Planne
     fail('lang', `The lang ${lang} is not an active language of this eshop.`);
   }
   const designId = body.design_id ?? entity.designId;
-  const fillable = await checkDesign(db, eshop, entity, designId, fail);
+  const { memo } = input;
+  const fillable = await checkDesign(db, eshop, entity, designId, fail, memo);
   const prompt = sent(body.prompt_id)
-    ? await promptsRepository.find(db, eshop.id, body.prompt_id)
+    ? await once(memo?.prompts, body.prompt_id, () => promptsRepository.find(db, eshop.id, body.prompt_id!))
     : undefined;
   if (sent(body.prompt_id) && !prompt) fail('prompt_id', 'The selected prompt_id is invalid.');
   const chosen = settings(body, prompt);
   const researchUrls = checkResearch(chosen, maxResearchUrls, fail);
   if (Object.keys(errors).length > 0) throw new ValidationError(errors);
 
-  const material = await generationMaterial(db, eshop.id, entity.type, entity.entityId);
+  const material = input.material ?? (await generationMaterial(db, eshop.id, entity.type, entity.entityId));
   const { sources: others, missing } = chosen.remove_exist_widget
     ? await otherLanguages(db, input, material, lang)
     : { sources: {}, missing: [] };
@@ -382,12 +409,13 @@ export async function planGeneration(db: Knex, input: PlanInput): Promise<Planne
 
   // The worker charges each widget once per language it writes text in: the job's language, and
   // for a replacing job each other language written again. The estimate reserves the most.
-  const estimate = await priceGeneration(db, {
+  const work = {
     widgets: fillable,
     languages: 1 + Object.keys(others).length,
     webResearchUrls: researchUrls,
     serpContext: chosen.use_serp_context,
-  });
+  };
+  const estimate = await once(memo?.prices, JSON.stringify(work), () => priceGeneration(db, work));
   return { designId: designId!, lang, context, estimate };
 }
 

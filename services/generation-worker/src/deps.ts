@@ -40,6 +40,8 @@ export interface Deps extends BaseDeps {
   providerMetrics: ProviderMetrics;
   /** Limits of the web-research fetcher (generate `search_web`, listing URLs). */
   research: ResearchOptions;
+  /** Jobs a bulk generation's step runs at once with a remote provider (GenerationDeps). */
+  batchInFlight: number;
   sweep: SweepOptions;
   sweepMetrics: SweepMetrics;
   webhookMetrics: WebhookMetrics;
@@ -142,6 +144,7 @@ export function buildDeps(config: Config): Deps {
     provider: instrumentProvider(createProvider(providerOptions(config, base.redis)), providerMetrics),
     providerMetrics,
     research: researchOptions(config),
+    batchInFlight: config.worker.concurrency,
     sweep: sweepOptions(config),
     sweepMetrics: createSweepMetrics(base.registry),
     webhookMetrics: createWebhookMetrics(base.registry, base.db),

@@ -371,6 +371,41 @@ export const catalogueReads = {
     };
   },
 
+  /** `findEntity` of many items in one statement, by external id (deleted and unknown ones absent). */
+  async findEntities(
+    db: Knex | Knex.Transaction,
+    type: EntityType,
+    eshopId: number,
+    externalIds: readonly string[],
+  ): Promise<Map<string, StoredEntity>> {
+    if (externalIds.length === 0) return new Map();
+    const found: unknown[] = await db
+      .from(keysFrom(db, eshopId, [...new Set(externalIds)]))
+      .join(`${ENTITY_TABLES[type].table} as e`, (join) =>
+        join.on('e.eshop_id', 'k.eshop_id').andOn('e.external_id', 'x.external_id'),
+      )
+      .select(
+        ['id', 'external_id', 'status', 'is_visible', 'is_delete', ...columnsOf(type)].map((c) => `e.${c}`),
+      )
+      .where('e.is_delete', false);
+    const rows = checkedRows<
+      Pick<Row<EntityTable>, 'id' | 'external_id' | 'status' | 'is_visible'> & Record<string, unknown>
+    >(found, ['id', 'external_id', 'status', 'is_visible', ...columnsOf(type)]);
+    return new Map(
+      rows.map((row) => [
+        row.external_id,
+        {
+          id: row.id,
+          externalId: row.external_id,
+          status: row.status,
+          isVisible: row.is_visible,
+          isDelete: false,
+          fields: Object.fromEntries(columnsOf(type).map((c) => [c, row[c]])),
+        },
+      ]),
+    );
+  },
+
   /** The names of the given items that exist and are not deleted, by external id. */
   async namesOf(
     db: Knex | Knex.Transaction,

@@ -117,6 +117,112 @@ export const creditsRepository = {
   },
 
   /**
+   * `reserve` for many jobs at once (a bulk generation's step): one conditional UPDATE holds
+   * their sum from the account, one multi-row insert writes each job's ledger reservation (the
+   * settlement reads a job's reservation from its own row). All or nothing: false, and nothing
+   * written, when the balance does not cover the sum.
+   */
+  async reserveMany(
+    trx: Knex.Transaction,
+    eshopId: number,
+    reservations: readonly { jobId: number; amount: number }[],
+  ): Promise<boolean> {
+    const total = reservations.reduce((sum, r) => sum + r.amount, 0);
+    if (reservations.length === 0) return true;
+    const updated = await trx('credit_accounts')
+      .where({ eshop_id: eshopId })
+      .andWhereRaw('balance - reserved >= ?', [total])
+      .update({ reserved: trx.raw('reserved + ?', [total]), updated_at: trx.fn.now(6) });
+    if (updated !== 1) return false;
+    await trx('credit_ledger').insert(
+      reservations.map((r) => ({
+        eshop_id: eshopId,
+        kind: 'reservation',
+        amount: 0,
+        reserved_delta: r.amount,
+        job_id: r.jobId,
+        reason: 'generation reserved',
+      })),
+    );
+    return true;
+  },
+
+  /** `jobCredits` of many jobs in one statement, by job id (a job without ledger rows: 0, unsettled). */
+  async jobCreditsMany(
+    db: Knex | Knex.Transaction,
+    eshopId: number,
+    jobIds: readonly number[],
+  ): Promise<Map<number, JobCredits>> {
+    const out = new Map<number, JobCredits>(jobIds.map((id) => [id, { reserved: 0, settled: false }]));
+    if (jobIds.length === 0) return out;
+    const found = await db
+      .from(keysFrom(db, eshopId, jobIds, { column: 'job_id', type: 'bigint' }))
+      .join('credit_ledger as l', (join) => join.on('l.eshop_id', 'k.eshop_id').andOn('l.job_id', 'x.job_id'))
+      .select('l.job_id', 'l.kind', 'l.reserved_delta');
+    const rows = checkedRows<Pick<Row<'credit_ledger'>, 'job_id' | 'kind' | 'reserved_delta'>>(found, [
+      'job_id',
+      'kind',
+      'reserved_delta',
+    ]);
+    for (const row of rows) {
+      const credits = out.get(Number(row.job_id));
+      if (!credits) continue;
+      if (row.kind === 'reservation') credits.reserved += row.reserved_delta;
+      if (row.kind === 'charge' || row.kind === 'release') credits.settled = true;
+    }
+    return out;
+  },
+
+  /**
+   * `settle` for many jobs at once: one multi-row insert of their charge and release rows (the
+   * (eshop, job, kind) unique index still refuses a second settlement of any of them) and one
+   * UPDATE of the account.
+   */
+  async settleMany(
+    trx: Knex.Transaction,
+    eshopId: number,
+    settlements: readonly { jobId: number; reserved: number; charge: number }[],
+  ): Promise<CreditAccount> {
+    const rows: Insert<'credit_ledger'>[] = [];
+    let charged = 0;
+    let reserved = 0;
+    for (const { jobId, reserved: held, charge } of settlements) {
+      charged += charge;
+      reserved += held;
+      const release = held - charge;
+      if (charge > 0) {
+        rows.push({
+          eshop_id: eshopId,
+          kind: 'charge',
+          amount: -charge,
+          reserved_delta: -charge,
+          job_id: jobId,
+          reason: 'generation charged',
+        });
+      }
+      if (release > 0 || charge === 0) {
+        rows.push({
+          eshop_id: eshopId,
+          kind: 'release',
+          amount: 0,
+          reserved_delta: -release,
+          job_id: jobId,
+          reason: 'reservation released',
+        });
+      }
+    }
+    if (rows.length > 0) await trx('credit_ledger').insert(rows);
+    await trx('credit_accounts')
+      .where({ eshop_id: eshopId })
+      .update({
+        balance: trx.raw('balance - ?', [charged]),
+        reserved: trx.raw('reserved - ?', [reserved]),
+        updated_at: trx.fn.now(6),
+      });
+    return this.getAccount(trx, eshopId);
+  },
+
+  /**
    * Locks the eshop's account row until the transaction ends, so settlements of one eshop
    * run one after another and each sees what the previous one wrote.
    */

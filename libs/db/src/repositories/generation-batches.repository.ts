@@ -5,6 +5,7 @@ import type {
   WhiteLabelEntityType,
 } from '@catalogue/config';
 import type { Knex } from 'knex';
+import { rawRows } from '../sql-rows';
 import { isoOffset } from '../timestamps';
 import { ENTITY_TABLES } from './catalogue-tables';
 import { eventsRepository } from './events.repository';
@@ -312,6 +313,110 @@ export const generationBatchesRepository = {
     await trx('generation_batch_items')
       .where({ eshop_id: eshopId, id: itemId, status: 'queued' })
       .update({ status: 'running', job_id: jobId, reserved, updated_at: trx.fn.now(6) });
+  },
+
+  /** Items under way as generation jobs, each holding its reservation: one multi-row UPDATE. */
+  async startItems(
+    trx: Knex.Transaction,
+    eshopId: number,
+    started: readonly { itemId: number; jobId: number; reserved: number }[],
+  ): Promise<void> {
+    if (started.length === 0) return;
+    await trx.raw(
+      `update generation_batch_items i
+          set status = 'running', job_id = s.job_id, reserved = s.reserved, updated_at = now()
+         from unnest(?::bigint[], ?::bigint[], ?::integer[]) as s(item_id, job_id, reserved)
+        where i.eshop_id = ? and i.id = s.item_id and i.status = 'queued'`,
+      [started.map((s) => s.itemId), started.map((s) => s.jobId), started.map((s) => s.reserved), eshopId],
+    );
+  },
+
+  /**
+   * Takes up to `limit` jobs of the batch's items under way that no worker has started
+   * (`pending` → `running`) for the caller to run, in item order; a job another step or worker
+   * took meanwhile is skipped. Returns their ids.
+   */
+  async claimPending(
+    trx: Knex | Knex.Transaction,
+    eshopId: number,
+    batchId: number,
+    limit: number,
+  ): Promise<number[]> {
+    const rows = await rawRows<{ id: string }>(
+      trx,
+      `update generation_jobs j set status = 'running', updated_at = now()
+         from (select p.eshop_id, p.id
+                 from generation_batch_items i
+                 join generation_jobs p on p.eshop_id = i.eshop_id and p.id = i.job_id
+                where i.eshop_id = ? and i.batch_id = ? and i.status = 'running' and p.status = 'pending'
+                order by i.id
+                limit ?
+                  for update of p skip locked) c
+        where j.eshop_id = c.eshop_id and j.id = c.id and j.status = 'pending'
+        returning j.id`,
+      [eshopId, batchId, limit],
+      ['id'],
+    );
+    return rows.map((row) => Number(row.id)).sort((a, b) => a - b);
+  },
+
+  /**
+   * The jobs of the batch's items under way that have ended (`done` or `failed`) and whose
+   * reservation no settlement has settled yet, with what each is charged: what a step settles.
+   */
+  async endedUnsettled(
+    db: Knex | Knex.Transaction,
+    eshopId: number,
+    batchId: number,
+  ): Promise<{ jobId: number; actualCost: number }[]> {
+    const rows = await rawRows<{ id: string; cost: number }>(
+      db,
+      `select j.id, case when j.status = 'done' then coalesce(j.charged_cost, 0) else 0 end as cost
+         from generation_batch_items i
+         join generation_jobs j on j.eshop_id = i.eshop_id and j.id = i.job_id
+        where i.eshop_id = ? and i.batch_id = ? and i.status = 'running'
+          and j.status in ('done', 'failed') and not j.reservation_settled
+        order by j.id`,
+      [eshopId, batchId],
+      ['id', 'cost'],
+    );
+    return rows.map((row) => ({ jobId: Number(row.id), actualCost: Number(row.cost) }));
+  },
+
+  /**
+   * `settleJob` of many jobs in one statement per table: their items end with what the ledger
+   * charged, each batch gives back what its items held and counts what they were charged.
+   * Returns the batches told.
+   */
+  async settleJobs(
+    trx: Knex.Transaction,
+    eshopId: number,
+    charges: readonly { jobId: number; charged: number }[],
+  ): Promise<number[]> {
+    if (charges.length === 0) return [];
+    const rows = await rawRows<{ id: string }>(
+      trx,
+      `with ended as (
+         update generation_batch_items i
+            set status = case when j.status = 'done' or c.charged > 0 then 'done' else 'failed' end,
+                charged = c.charged,
+                error_code = case when j.status = 'done' or c.charged > 0 then null else 'generation_failed' end,
+                error_message = case when j.status = 'done' or c.charged > 0 then null else j.error_message end,
+                updated_at = now()
+           from unnest(?::bigint[], ?::integer[]) as c(job_id, charged), generation_jobs j
+          where i.eshop_id = ? and i.job_id = c.job_id and i.status = 'running'
+            and j.eshop_id = i.eshop_id and j.id = i.job_id
+         returning i.batch_id, i.reserved, i.charged)
+       update generation_batches b
+          set reserved = b.reserved - e.reserved, charged = b.charged + e.charged, updated_at = now()
+         from (select batch_id, sum(reserved)::bigint as reserved, sum(charged)::bigint as charged
+                 from ended group by batch_id) e
+        where b.eshop_id = ? and b.id = e.batch_id
+       returning b.id`,
+      [charges.map((c) => c.jobId), charges.map((c) => c.charged), eshopId, eshopId],
+      ['id'],
+    );
+    return rows.map((row) => Number(row.id));
   },
 
   /** Items left out without charge, and why. */

@@ -133,6 +133,82 @@ export const generationJobsRepository = {
     return (await this.find(trx, eshopId, row!.id))!;
   },
 
+  /**
+   * New jobs of one eshop in one statement (a bulk generation's step), each `pending`. An entity
+   * that has an unfinished job already gets none (the one-running index decides under
+   * concurrency; nothing fails): returns the new job id of each entity that got one.
+   */
+  async createMany(
+    trx: Knex.Transaction,
+    eshopId: number,
+    jobs: readonly NewGenerationJob[],
+  ): Promise<Map<string, number>> {
+    const out = new Map<string, number>();
+    if (jobs.length === 0) return out;
+    const inserted: unknown[] = await trx('generation_jobs')
+      .insert(
+        jobs.map((job) => ({
+          eshop_id: eshopId,
+          entity_type: job.entityType,
+          entity_id: job.entityId,
+          design_id: job.designId,
+          design_owner: designOwner(trx, job.designId),
+          lang: job.lang,
+          context: JSON.stringify(job.context),
+          estimated_cost: job.estimatedCost,
+        })),
+      )
+      .onConflict()
+      .ignore()
+      .returning(['id', 'entity_type', 'entity_id']);
+    const rows = checkedRows<Pick<GenerationJobRow, 'id' | 'entity_type' | 'entity_id'>>(inserted, [
+      'id',
+      'entity_type',
+      'entity_id',
+    ]);
+    for (const row of rows) out.set(`${row.entity_type}:${row.entity_id}`, Number(row.id));
+    return out;
+  },
+
+  /** Jobs of the eshop by id, in id order (ids of another eshop find nothing). */
+  async findMany(
+    db: Knex | Knex.Transaction,
+    eshopId: number,
+    ids: readonly number[],
+  ): Promise<GenerationJob[]> {
+    if (ids.length === 0) return [];
+    const rows = await db
+      .from(keysFrom(db, eshopId, ids, INTERNAL_ID))
+      .join('generation_jobs', (join) =>
+        join.on('generation_jobs.eshop_id', 'k.eshop_id').andOn('generation_jobs.id', 'x.id'),
+      )
+      .select(columns(db))
+      .orderBy('generation_jobs.id');
+    return rows.map((row) => toJob(row));
+  },
+
+  /** `markSettled` of many jobs in one statement (a bulk generation's settlement). */
+  async markSettledMany(trx: Knex.Transaction, eshopId: number, ids: readonly number[]): Promise<void> {
+    if (ids.length === 0) return;
+    await trx('generation_jobs')
+      .where('generation_jobs.eshop_id', trx.ref('k.eshop_id'))
+      .andWhere('generation_jobs.id', trx.ref('x.id'))
+      .andWhere('generation_jobs.reservation_settled', false)
+      .update({ reservation_settled: true })
+      .updateFrom(keysFrom(trx, eshopId, ids, INTERNAL_ID));
+  },
+
+  /** `running` → `pending` again: jobs a step claimed and did not start before its time ran out. */
+  async unclaim(trx: Knex | Knex.Transaction, eshopId: number, ids: readonly number[]): Promise<void> {
+    if (ids.length === 0) return;
+    await trx('generation_jobs')
+      .where('generation_jobs.eshop_id', trx.ref('k.eshop_id'))
+      .andWhere('generation_jobs.id', trx.ref('x.id'))
+      .andWhere('generation_jobs.status', trx.ref('status_in.status'))
+      .update({ status: 'pending', updated_at: trx.fn.now(6) })
+      .updateFrom(keysFrom(trx, eshopId, ids, INTERNAL_ID, { status: ['running'] }));
+  },
+
   /** A job of the eshop (another eshop's job id finds nothing). */
   async find(
     db: Knex | Knex.Transaction,

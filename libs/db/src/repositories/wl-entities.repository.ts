@@ -160,6 +160,55 @@ export const wlEntitiesRepository = {
     return row ? toEntity(row) : undefined;
   },
 
+  /** `find` of many entities of one type, by entity id (one statement). */
+  async findMany(
+    db: Knex | Knex.Transaction,
+    eshopId: number,
+    type: WlEntityType,
+    entityIds: readonly string[],
+  ): Promise<Map<string, WlEntity>> {
+    if (entityIds.length === 0) return new Map();
+    const keyed = db
+      .from(keysFrom(db, eshopId, [...new Set(entityIds)], ENTITY_ID))
+      .join('wl_entities', (join) =>
+        join.on('wl_entities.eshop_id', 'k.eshop_id').andOn('wl_entities.entity_id', 'x.entity_id'),
+      );
+    const rows: unknown[] = await select(db, keyed).where('wl_entities.type', type);
+    return new Map(rows.map((row) => toEntity(row)).map((entity) => [entity.entityId, entity]));
+  },
+
+  /** `registerIfAbsent` of many entities in one multi-row insert; returns every one of them, registered. */
+  async registerManyIfAbsent(
+    db: Knex | Knex.Transaction,
+    eshopId: number,
+    type: WlEntityType,
+    inputs: readonly Omit<WlEntityWrite, 'type'>[],
+  ): Promise<Map<string, WlEntity>> {
+    if (inputs.length === 0) return new Map();
+    await db('wl_entities')
+      .insert(
+        inputs.map((input) => {
+          const designId = input.designId ?? null;
+          return {
+            eshop_id: eshopId,
+            entity_id: input.entityId,
+            type,
+            old_description: JSON.stringify(input.oldDescription),
+            title: JSON.stringify(input.title),
+            ...(designId !== null && { design_id: designId, design_owner: designOwner(db, designId) }),
+          };
+        }),
+      )
+      .onConflict(['eshop_id', 'type', 'entity_id'])
+      .ignore();
+    return this.findMany(
+      db,
+      eshopId,
+      type,
+      inputs.map((input) => input.entityId),
+    );
+  },
+
   /** The design of each of these registered entities (null: none), by entity id. */
   async designsOf(
     db: Knex | Knex.Transaction,

@@ -1,10 +1,10 @@
-import { stepBatch } from '@catalogue/generation';
 import { isBatchStep, type JobHandler } from '@catalogue/queue';
+import { runBatchStep } from '../services/batch-step.service';
 import { failGeneration, runGeneration, type GenerationDeps } from '../services/generate.service';
 
 /**
  * Runs one white-label generation job row, or one step of a bulk generation (a payload with a
- * batch id: libs/generation `stepBatch` starts its next items as such rows). Provider failures
+ * batch id: `runBatchStep` starts its next items as such rows, runs them and settles them). Provider failures
  * end the row `failed` and the BullMQ job completes (the provider has retried already); other
  * errors (database, Redis) are thrown so BullMQ retries with backoff. When the last attempt fails
  * too, the row is ended `failed` (and its reservation released) if the database lets us, so it
@@ -14,14 +14,7 @@ import { failGeneration, runGeneration, type GenerationDeps } from '../services/
 export function generateHandler(deps: GenerationDeps): JobHandler<'generate'> {
   return async (job) => {
     const { data } = job;
-    if (isBatchStep(data)) {
-      const started = await stepBatch(
-        { ...deps, maxResearchUrls: deps.research.maxUrls },
-        data.eshop_id,
-        data.batch_id,
-      );
-      return { outcome: 'batch_step', started };
-    }
+    if (isBatchStep(data)) return runBatchStep(deps, data.eshop_id, data.batch_id);
     try {
       return await runGeneration(deps, data);
     } catch (err) {

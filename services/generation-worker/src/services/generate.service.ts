@@ -114,19 +114,41 @@ interface Generated {
   usage: TokenUsage | null;
 }
 
+/** Reads shared by the jobs of one bulk generation step (one eshop): each design, the eshop, each prompt once. */
+export interface InputsMemo {
+  designs: Map<number, Promise<LoadedDesign | undefined>>;
+  eshop: Map<number, Promise<Eshop | undefined>>;
+  prompts: Map<number | undefined, Promise<string | undefined>>;
+}
+
+export const newInputsMemo = (): InputsMemo => ({ designs: new Map(), eshop: new Map(), prompts: new Map() });
+
+function once<K, T>(memo: Map<K, Promise<T>> | undefined, key: K, read: () => Promise<T>): Promise<T> {
+  if (!memo) return read();
+  let found = memo.get(key);
+  if (!found) memo.set(key, (found = read()));
+  return found;
+}
+
 /** Step 1: the design, the eshop, the stored context, the research pages and the prompt of the job. */
-async function loadInputs(deps: GenerationDeps, job: GenerationJob): Promise<JobInputs | Failure> {
+async function loadInputs(
+  deps: GenerationDeps,
+  job: GenerationJob,
+  memo?: InputsMemo,
+): Promise<JobInputs | Failure> {
   const { eshopId } = job;
   if (!CONTENT_TYPES.has(job.entityType)) return { failed: `Unknown entity type "${job.entityType}".` };
-  const design = await loadDesign(deps.db, eshopId, job.designId);
+  const design = await once(memo?.designs, job.designId, () => loadDesign(deps.db, eshopId, job.designId));
   if (design === undefined) return { failed: `Design ${job.designId} is not available to this eshop.` };
-  const eshop = await eshopsRepository.findById(deps.db, eshopId);
+  const eshop = await once(memo?.eshop, eshopId, () => eshopsRepository.findById(deps.db, eshopId));
   if (eshop === undefined) throw new UnrecoverableError(`eshop ${eshopId} not found`);
 
   const context = readContext(job.context);
   const structure = structureOf(design);
   const { pages, refused } = await research(deps, context);
-  const prompt = await promptText(deps.db, eshopId, context.prompt_id);
+  const prompt = await once(memo?.prompts, context.prompt_id, () =>
+    promptText(deps.db, eshopId, context.prompt_id),
+  );
   // The catalogue's material was merged into the context when the job was planned; a row
   // written before that carries no `images`, and reads the item's images and pages now.
   const legacy =
@@ -523,22 +545,53 @@ export async function runGeneration(
     throw new UnrecoverableError(`generation job ${jobId} of eshop ${eshopId} not found`);
   if (isFinished(job)) return settleFinished(deps, eshopId, jobId);
   await generationJobsRepository.markRunning(deps.db, eshopId, jobId);
+  return generateRow(deps, job, { settle: true });
+}
 
+/**
+ * Runs a job row its caller has taken (`running`) and settles itself: a bulk generation's step,
+ * which settles all its items in one transaction afterwards. `memo` shares the design, eshop and
+ * prompt reads between the jobs of one step.
+ */
+export async function runClaimedGeneration(
+  deps: GenerationDeps,
+  job: GenerationJob,
+  memo?: InputsMemo,
+): Promise<GenerationRunResult> {
+  return generateRow(deps, job, { settle: false, memo });
+}
+
+async function generateRow(
+  deps: GenerationDeps,
+  job: GenerationJob,
+  opts: { settle: boolean; memo?: InputsMemo },
+): Promise<GenerationRunResult> {
+  const { eshopId, id: jobId } = job;
   let researchRefused: ResearchRefusal[] = [];
   const fail = ({ failed, provider = null, usage = null }: Failure) =>
-    failGeneration(deps, eshopId, jobId, { message: failed, provider, usage, researchRefused });
+    failGeneration(
+      deps,
+      eshopId,
+      jobId,
+      { message: failed, provider, usage, researchRefused },
+      { settle: opts.settle },
+    );
 
-  const inputs = await loadInputs(deps, job);
+  const inputs = await loadInputs(deps, job, opts.memo);
   if (isFailure(inputs)) return fail(inputs);
   researchRefused = inputs.refused;
   const generated = await generateTree(deps, job, inputs);
   if (isFailure(generated)) return fail(generated);
   const stored = await storeGenerated(deps, job, inputs, generated);
-  if (stored === null) return settleFinished(deps, eshopId, jobId);
+  if (stored === null) {
+    return opts.settle
+      ? settleFinished(deps, eshopId, jobId)
+      : { outcome: 'already_finished', widgets_created: 0, actual_cost: 0 };
+  }
   if (isFailure(stored)) return fail(stored);
   const { charged: actualCost, written } = stored;
 
-  await queueSettlement(deps, { eshop_id: eshopId, job_id: jobId, actual_cost: actualCost });
+  if (opts.settle) await queueSettlement(deps, { eshop_id: eshopId, job_id: jobId, actual_cost: actualCost });
   deps.logger.info(
     {
       eshop_id: eshopId,

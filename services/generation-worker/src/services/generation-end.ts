@@ -21,6 +21,11 @@ export interface GenerationDeps {
   logger: Logger;
   provider: ContentProvider;
   research: ResearchOptions;
+  /**
+   * Jobs a bulk generation's step runs at once with a remote provider (WORKER_CONCURRENCY; the
+   * provider's limiter holds each request to its limits). The builtin provider runs a few.
+   */
+  batchInFlight?: number;
 }
 
 export type GenerationOutcome =
@@ -69,6 +74,8 @@ export async function failGeneration(
     /** Research URLs the job did not read, and why (kept on the failed job too). */
     researchRefused?: ResearchRefusalRow[];
   },
+  /** settle false: the caller settles (a bulk generation's step settles its items together). */
+  opts: { settle: boolean } = { settle: true },
 ): Promise<GenerationRunResult> {
   const state = await deps.db.transaction(async (trx) => {
     const current = await generationJobsRepository.find(trx, eshopId, jobId, { lock: true });
@@ -84,8 +91,12 @@ export async function failGeneration(
     return 'failed';
   });
   if (state === 'missing') return { outcome: 'already_finished', widgets_created: 0, actual_cost: 0 };
-  if (state === 'finished') return settleFinished(deps, eshopId, jobId);
-  await queueSettlement(deps, { eshop_id: eshopId, job_id: jobId, actual_cost: 0 });
+  if (state === 'finished') {
+    return opts.settle
+      ? settleFinished(deps, eshopId, jobId)
+      : { outcome: 'already_finished', widgets_created: 0, actual_cost: 0 };
+  }
+  if (opts.settle) await queueSettlement(deps, { eshop_id: eshopId, job_id: jobId, actual_cost: 0 });
   deps.logger.info(
     { eshop_id: eshopId, job_id: jobId, provider: failure.provider, error: clip(failure.message) },
     'generation failed',
