@@ -32,6 +32,8 @@ interface Fake {
   failReads: number;
   /** While set, a read answers the batch as it was when asked, once this settles. */
   hold: Promise<void> | null;
+  /** Milliseconds added to a held answer's `updated_at` (PostgreSQL stamps a write with its transaction's start). */
+  heldLater: number;
   /** Reads asked while held. */
   held: number;
   /** Every request: method, path, when (ms) and whether it was refused as busy. */
@@ -138,6 +140,7 @@ async function startFake(fake: Fake): Promise<{ server: Server; origin: string }
       if (fake.settle) settleCancelled(b);
       if (!fake.hold) return send(res, 200, b);
       const asked = structuredClone(b);
+      asked.updated_at = new Date(Date.parse(asked.updated_at) + fake.heldLater).toISOString();
       fake.held++;
       void fake.hold.then(() => send(res, 200, asked));
       return;
@@ -210,6 +213,7 @@ beforeEach(() => {
   fake.settle = false;
   fake.failReads = 0;
   fake.hold = null;
+  fake.heldLater = 0;
   fake.held = 0;
   fake.log = [];
 });
@@ -478,6 +482,36 @@ describe('<ccs-batch-progress>', () => {
     expect((await events(page, 'ccs-batch-progress')).map((e) => e.detail.status)).toEqual([
       'running',
       'paused',
+    ]);
+    await page.close();
+  });
+
+  test('when a read asked before a cancel answers after it, stamped later, then the cancelled state stays shown', async () => {
+    fake.batches = [
+      batch(4, 10, {
+        counts: { total: 10, queued: 6, running: 2, done: 2, failed: 0, left_out: 0 },
+        credits: { budget: 120, estimate: 100, reserved: 20, charged: 20 },
+      }),
+    ];
+    const page = await open({ batch: '4', interval: '100' });
+    await waitInRoot(page, `root.querySelector('button[data-cancel]')`);
+    let release!: () => void;
+    fake.hold = new Promise<void>((resolve) => (release = resolve));
+    fake.heldLater = 1000;
+    while (fake.held === 0) await new Promise((r) => setTimeout(r, 20));
+    const panel = page.locator('ccs-batch-progress');
+    await panel.getByRole('button', { name: 'Cancel the generation' }).click();
+    await panel.getByRole('button', { name: 'Yes, cancel it' }).click();
+    await waitInRoot(page, `root.querySelector('.badge').textContent === 'Cancelled'`);
+    fake.hold = null;
+    release();
+    const reads4 = reads(4).length;
+    while (reads(4).length < reads4 + 2) await new Promise((r) => setTimeout(r, 20));
+    expect(await inRoot(page, `root.querySelector('.badge').textContent`)).toBe('Cancelled');
+    expect(await inRoot(page, `root.querySelectorAll('button').length`)).toBe(0);
+    expect((await events(page, 'ccs-batch-progress')).map((e) => e.detail.status)).toEqual([
+      'running',
+      'cancelled',
     ]);
     await page.close();
   });

@@ -245,8 +245,18 @@ export class CcsBatchProgress extends LitElement {
   /** Shows a batch read or answered, and tells the host what changed. */
   private show(batch: BatchView | null): void {
     // A read sent before an action answered may arrive after it: the older state is not shown.
+    // `updated_at` alone cannot say which is older (each write stamps its transaction's start,
+    // and a cancel waiting for a settlement's lock commits after it with the earlier stamp), so a
+    // batch seen cancelled or finished is never shown taking actions again, nor with fewer items
+    // processed (that count only grows).
     const shown = this.batch;
-    if (batch && shown?.id === batch.id && Date.parse(batch.updated_at) < Date.parse(shown.updated_at))
+    if (
+      batch &&
+      shown?.id === batch.id &&
+      (Date.parse(batch.updated_at) < Date.parse(shown.updated_at) ||
+        (!canAct(shown) && canAct(batch)) ||
+        processed(batch) < processed(shown))
+    )
       return;
     this.batch = batch;
     this.phase = batch ? 'ready' : 'none';
