@@ -191,6 +191,7 @@ const fake: Fake = {
   settle: false,
   failReads: 0,
   hold: null,
+  heldLater: 0,
   held: 0,
   log: [],
 };
