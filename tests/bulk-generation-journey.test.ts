@@ -17,7 +17,7 @@ const ORIGIN = 'https://admin.bulk-journey.test';
  */
 const ITEMS = Number(process.env.BULK_JOURNEY_ITEMS ?? 100);
 /** An upper bound only (a loaded machine is slow); nothing here measures time. */
-const LONG = Math.max(120_000, ITEMS * 2_000);
+const LONG = Math.max(120_000, ITEMS * 3_000);
 const CREDITS = 100_000_000;
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- answers and rows are read field by field

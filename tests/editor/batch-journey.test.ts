@@ -15,7 +15,7 @@ import { editorHarness, hostEvents, shot, type Body } from './harness';
 /** Texts of the journey's batch (products × 2 languages); the panel's states, not speed, are under test. */
 const ITEMS = Number(process.env.BULK_BROWSER_ITEMS ?? 200);
 const PRODUCTS = Math.ceil(ITEMS / 2);
-const LONG = Math.max(120_000, ITEMS * 1_000);
+const LONG = Math.max(120_000, ITEMS * 3_000);
 jest.setTimeout(LONG * 3);
 
 const h = editorHarness('batch-journey');
