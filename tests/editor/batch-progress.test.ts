@@ -24,10 +24,16 @@ interface Fake {
   batches: Body[];
   /** Items each read of a running batch moves from queued to done. */
   step: number;
+  /** Items processed past which no read moves a batch (a read in flight cannot overshoot it). */
+  upTo: number;
+  /** A read of a cancelled batch settles its items under way (done, charged, nothing reserved). */
+  settle: boolean;
   /** Reads to refuse with 503 before answering again. */
   failReads: number;
   /** While set, a read answers the batch as it was when asked, once this settles. */
   hold: Promise<void> | null;
+  /** Milliseconds added to a held answer's `updated_at` (PostgreSQL stamps a write with its transaction's start). */
+  heldLater: number;
   /** Reads asked while held. */
   held: number;
   /** Every request: method, path, when (ms) and whether it was refused as busy. */
@@ -57,7 +63,8 @@ function batch(id: number, total: number, over: Partial<Body> = {}): Body {
 function advance(b: Body, step: number): void {
   if (b.status !== 'running' || step === 0) return;
   const c = b.counts;
-  const n = Math.min(step, c.queued);
+  const n = Math.min(step, c.queued, Math.max(0, fake.upTo - (c.done + c.failed + c.left_out)));
+  if (n === 0) return;
   c.queued -= n;
   for (let i = 0; i < n; i++) {
     const k = c.done + c.failed + c.left_out + 1;
@@ -74,6 +81,17 @@ function advance(b: Body, step: number): void {
     b.status = 'finished';
     b.finished_at = b.updated_at;
   }
+}
+
+/** The settlements of a cancelled batch's items under way: each done and charged, the batch ended. */
+function settleCancelled(b: Body): void {
+  if (b.status !== 'cancelled' || b.finished_at !== null) return;
+  b.counts.done += b.counts.running;
+  b.credits.charged += b.counts.running * 10;
+  b.counts.running = 0;
+  b.credits.reserved = 0;
+  b.updated_at = new Date(Date.parse(b.updated_at) + 1).toISOString();
+  b.finished_at = b.updated_at;
 }
 
 function send(res: ServerResponse, status: number, body: unknown): void {
@@ -119,8 +137,10 @@ async function startFake(fake: Fake): Promise<{ server: Server; origin: string }
     if (!b) return send(res, 404, { error: 'Batch not found', code: 'not_found' });
     if (req.method === 'GET') {
       advance(b, fake.step);
+      if (fake.settle) settleCancelled(b);
       if (!fake.hold) return send(res, 200, b);
       const asked = structuredClone(b);
+      asked.updated_at = new Date(Date.parse(asked.updated_at) + fake.heldLater).toISOString();
       fake.held++;
       void fake.hold.then(() => send(res, 200, asked));
       return;
@@ -130,10 +150,12 @@ async function startFake(fake: Fake): Promise<{ server: Server; origin: string }
     b.status = ({ pause: 'paused', resume: 'running', cancel: 'cancelled' } as const)[m[2] as 'pause'];
     b.updated_at = new Date(Date.parse(b.updated_at) + 1).toISOString();
     if (b.status === 'cancelled') {
+      // As the service: the queued items are left out; those under way end (and the batch with
+      // them) when their settlements commit.
       b.counts.left_out += b.counts.queued;
       b.counts.queued = 0;
-      b.credits.reserved = 0;
-      b.finished_at = b.updated_at;
+      b.credits.reserved = b.counts.running * 10;
+      if (b.counts.running === 0) b.finished_at = b.updated_at;
     }
     return send(res, 200, b);
   });
@@ -162,7 +184,17 @@ ccs-batch-progress { display: block; background: #fff; border: 1px solid #e5e7eb
 </script></body></html>`;
 }
 
-const fake: Fake = { batches: [], step: 0, failReads: 0, hold: null, held: 0, log: [] };
+const fake: Fake = {
+  batches: [],
+  step: 0,
+  upTo: Infinity,
+  settle: false,
+  failReads: 0,
+  hold: null,
+  heldLater: 0,
+  held: 0,
+  log: [],
+};
 let server: { server: Server; origin: string };
 let browser: Browser;
 
@@ -178,8 +210,11 @@ afterAll(async () => {
 beforeEach(() => {
   fake.batches = [];
   fake.step = 0;
+  fake.upTo = Infinity;
+  fake.settle = false;
   fake.failReads = 0;
   fake.hold = null;
+  fake.heldLater = 0;
   fake.held = 0;
   fake.log = [];
 });
@@ -226,8 +261,10 @@ describe('<ccs-batch-progress>', () => {
     expect(await bar.getAttribute('aria-label')).toBe('Items processed');
 
     fake.step = 7;
+    fake.upTo = 14;
     await waitInRoot(page, `root.querySelector('[role=progressbar]').getAttribute('aria-valuenow') === '14'`);
     fake.step = 0;
+    fake.upTo = Infinity;
     await noAxeViolations(page, 'running');
     expect(await inRoot(page, `root.querySelector('h2').textContent`)).toBe('Bulk generation #12');
     expect(await inRoot(page, `root.querySelector('.badge').textContent`)).toBe('Running');
@@ -380,6 +417,53 @@ describe('<ccs-batch-progress>', () => {
     await page.close();
   });
 
+  test('when a batch is cancelled with items under way, then the panel reads on until their charges settle and hears the end once, with them', async () => {
+    fake.batches = [
+      batch(9, 20, {
+        counts: { total: 20, queued: 10, running: 4, done: 6, failed: 0, left_out: 0 },
+        credits: { budget: 240, estimate: 200, reserved: 40, charged: 60 },
+      }),
+    ];
+    const page = await open({ batch: '9', interval: '100' });
+    const panel = page.locator('ccs-batch-progress');
+    await panel.getByRole('button', { name: 'Cancel the generation' }).click();
+    await panel.getByRole('button', { name: 'Yes, cancel it' }).click();
+    await waitInRoot(page, `root.querySelector('.badge').textContent === 'Cancelled'`);
+    const credits = () =>
+      inRoot<string[]>(
+        page,
+        `[...root.querySelectorAll('dl > div')].slice(5).map((d) => d.querySelector('dt').textContent + '=' + d.querySelector('dd').textContent)`,
+      );
+    expect(await credits()).toEqual(['Budget=240', 'Estimate=200', 'Reserved=40', 'Charged=60']);
+    expect(await inRoot(page, `root.querySelectorAll('button').length`)).toBe(0);
+    expect(await inRoot(page, `root.querySelector('.settling')?.textContent`)).toBe(
+      'Cancelled: the items being generated finish and are charged for what they wrote; the credits update until then.',
+    );
+    // Still reading while the four items settle; the end is not heard before they do.
+    const asked = reads(9).length;
+    while (reads(9).length < asked + 2) await new Promise((r) => setTimeout(r, 20));
+    expect(await events(page, 'ccs-batch-finished')).toHaveLength(0);
+    await shot(page, 'batch-cancel-settling-1024');
+
+    fake.settle = true;
+    const finished = await page.waitForFunction(
+      `window.ccsEvents.find((e) => e.name === 'ccs-batch-finished')`,
+    );
+    expect(await finished.jsonValue()).toMatchObject({
+      detail: {
+        batch_id: 9,
+        status: 'cancelled',
+        counts: { done: 10, running: 0, left_out: 10 },
+        credits: { reserved: 0, charged: 100 },
+      },
+    });
+    await waitInRoot(page, `!root.querySelector('.settling')`);
+    expect(await credits()).toEqual(['Budget=240', 'Estimate=200', 'Reserved=0', 'Charged=100']);
+    expect(await inRoot(page, `root.querySelector('.done, dl > div.ok dd')?.textContent`)).toBe('10');
+    expect(await events(page, 'ccs-batch-finished')).toHaveLength(1);
+    await page.close();
+  });
+
   test('when a read asked before a pause answers after it, then the paused state stays shown', async () => {
     fake.batches = [batch(6, 10)];
     const page = await open({ batch: '6', interval: '100' });
@@ -399,6 +483,36 @@ describe('<ccs-batch-progress>', () => {
     expect((await events(page, 'ccs-batch-progress')).map((e) => e.detail.status)).toEqual([
       'running',
       'paused',
+    ]);
+    await page.close();
+  });
+
+  test('when a read asked before a cancel answers after it, stamped later, then the cancelled state stays shown', async () => {
+    fake.batches = [
+      batch(4, 10, {
+        counts: { total: 10, queued: 6, running: 2, done: 2, failed: 0, left_out: 0 },
+        credits: { budget: 120, estimate: 100, reserved: 20, charged: 20 },
+      }),
+    ];
+    const page = await open({ batch: '4', interval: '100' });
+    await waitInRoot(page, `root.querySelector('button[data-cancel]')`);
+    let release!: () => void;
+    fake.hold = new Promise<void>((resolve) => (release = resolve));
+    fake.heldLater = 1000;
+    while (fake.held === 0) await new Promise((r) => setTimeout(r, 20));
+    const panel = page.locator('ccs-batch-progress');
+    await panel.getByRole('button', { name: 'Cancel the generation' }).click();
+    await panel.getByRole('button', { name: 'Yes, cancel it' }).click();
+    await waitInRoot(page, `root.querySelector('.badge').textContent === 'Cancelled'`);
+    fake.hold = null;
+    release();
+    const reads4 = reads(4).length;
+    while (reads(4).length < reads4 + 2) await new Promise((r) => setTimeout(r, 20));
+    expect(await inRoot(page, `root.querySelector('.badge').textContent`)).toBe('Cancelled');
+    expect(await inRoot(page, `root.querySelectorAll('button').length`)).toBe(0);
+    expect((await events(page, 'ccs-batch-progress')).map((e) => e.detail.status)).toEqual([
+      'running',
+      'cancelled',
     ]);
     await page.close();
   });

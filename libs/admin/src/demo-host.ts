@@ -60,7 +60,7 @@ export function demoHostPage(opts: DemoHostOptions): string {
   #bulk input[type=number] { width: 8rem; font: inherit; padding: 0.35rem 0.5rem; }
   #bulk button { font: inherit; min-height: 2.75rem; padding: 0.25rem 0.9rem; border-radius: 6px; border: 1px solid #1d4ed8; background: #fff; color: #1d4ed8; cursor: pointer; }
   #bulk button.primary { background: #1d4ed8; color: #fff; }
-  #bulk button:focus-visible, #bulk input:focus-visible { outline: 3px solid #1d4ed8; outline-offset: 2px; }
+  #bulk button:focus-visible, #bulk input:focus-visible, #bulk-said:focus-visible { outline: 3px solid #1d4ed8; outline-offset: 2px; }
   #bulk-said { min-height: 1.5rem; }
   ccs-batch-progress { display: block; margin-top: 1rem; border-top: 1px solid #e5e7eb; padding-top: 1rem; }
   #events { font: 0.8rem ui-monospace, monospace; max-height: 10rem; overflow: auto; background: #111827; color: #e5e7eb; padding: 0.5rem; border-radius: 6px; overflow-wrap: anywhere; }
@@ -198,7 +198,7 @@ function bulkSection(opts: DemoHostOptions, bulk: DemoBulkOptions): string {
   <label><input type="checkbox" name="without_content" checked /> Only products without generated content</label>
   <button type="submit">Estimate</button>
 </form>
-<p id="bulk-said" role="status"></p>
+<p id="bulk-said" role="status" tabindex="-1"></p>
 <button id="bulk-start" class="primary" type="button" hidden>Start generating</button>
 <ccs-batch-progress api-base="${a(opts.apiBase)}" token="${a(opts.whiteLabelToken)}" ui-lang="${a(opts.uiLang ?? 'en')}"></ccs-batch-progress>
 </section>
@@ -233,9 +233,11 @@ function bulkSection(opts: DemoHostOptions, bulk: DemoBulkOptions): string {
       start.hidden = true;
       said.textContent = 'Starting…';
       const r = await send('/bulk/start');
-      if (!r.ok) { said.textContent = refused(r); return; }
+      if (!r.ok) { said.textContent = refused(r); said.focus(); return; }
       said.textContent = 'Bulk generation #' + r.body.id + ' started.';
       panel.setAttribute('batch-id', String(r.body.id));
+      // The button is gone: focus goes to what it did, just above the progress.
+      said.focus();
     });
   }
 </script>`;

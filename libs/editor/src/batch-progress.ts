@@ -3,8 +3,9 @@
  * extension in libs/editor/README.md) for a host page, read from white-label-api v3 with the
  * editor's token. It polls the batch while it can still change (every `interval` ms; after a
  * failed read it waits twice as long each time, at most a minute; not while the page is hidden),
- * stops once it is finished or cancelled, and offers Pause, Resume and Cancel (asked to confirm).
- * The host hears `ccs-batch-progress` on every change and `ccs-batch-finished` once it is over.
+ * stops once it has ended with its charges settled (`isOver`), and offers Pause, Resume and
+ * Cancel (asked to confirm) while it takes them (`canAct`). The host hears `ccs-batch-progress`
+ * on every change and `ccs-batch-finished` once it is over.
  */
 import { html, LitElement, nothing, type PropertyValues } from 'lit';
 import { styleMap } from 'lit/directives/style-map.js';
@@ -57,9 +58,18 @@ const STATUS_KEY: Record<BatchStatus, MessageKey> = {
   finished: 'batchFinished',
 };
 
-/** Whether the batch can change no more (nothing to poll, nothing to act on). */
+/**
+ * Whether the batch can change no more (nothing to poll): it has ended (`finished_at`, set by the
+ * settlement of its last item) and holds no credits, so every item's charge or release is in
+ * `credits`. A cancelled batch whose items under way have not settled is not over: their charges
+ * are still to come.
+ */
 export const isOver = (batch: BatchView): boolean =>
-  batch.status === 'finished' || batch.status === 'cancelled';
+  batch.finished_at !== null && batch.credits.reserved === 0;
+
+/** Whether Pause, Resume and Cancel apply (a cancelled batch takes none, although not yet over). */
+export const canAct = (batch: BatchView): boolean =>
+  batch.status !== 'finished' && batch.status !== 'cancelled';
 
 /** The items a batch has dealt with: done, failed or left out. */
 export const processed = (batch: BatchView): number =>
@@ -235,8 +245,18 @@ export class CcsBatchProgress extends LitElement {
   /** Shows a batch read or answered, and tells the host what changed. */
   private show(batch: BatchView | null): void {
     // A read sent before an action answered may arrive after it: the older state is not shown.
+    // `updated_at` alone cannot say which is older (each write stamps its transaction's start,
+    // and a cancel waiting for a settlement's lock commits after it with the earlier stamp), so a
+    // batch seen cancelled or finished is never shown taking actions again, nor with fewer items
+    // processed (that count only grows).
     const shown = this.batch;
-    if (batch && shown?.id === batch.id && Date.parse(batch.updated_at) < Date.parse(shown.updated_at))
+    if (
+      batch &&
+      shown?.id === batch.id &&
+      (Date.parse(batch.updated_at) < Date.parse(shown.updated_at) ||
+        (!canAct(shown) && canAct(batch)) ||
+        processed(batch) < processed(shown))
+    )
       return;
     this.batch = batch;
     this.phase = batch ? 'ready' : 'none';
@@ -251,8 +271,8 @@ export class CcsBatchProgress extends LitElement {
       credits: batch.credits,
     };
     this.emit('ccs-batch-progress', detail);
+    if (!canAct(batch)) this.asking = false;
     if (isOver(batch)) {
-      this.asking = false;
       if (!this.ended.has(batch.id)) {
         this.ended.add(batch.id);
         this.emit('ccs-batch-finished', detail);
@@ -290,8 +310,8 @@ export class CcsBatchProgress extends LitElement {
       if (run === this.run) this.acting = null;
     }
     await this.updateComplete;
-    // The buttons are gone once the batch is over: focus goes to what the action said.
-    if (this.batch && isOver(this.batch) && !this.renderRoot.querySelector(':focus'))
+    // The buttons are gone once the batch takes no action: focus goes to what the action said.
+    if (this.batch && !canAct(this.batch) && !this.renderRoot.querySelector(':focus'))
       this.renderRoot.querySelector<HTMLElement>('.said')?.focus();
   }
 
@@ -331,6 +351,7 @@ export class CcsBatchProgress extends LitElement {
     );
     const text = t('batchProgressText', { done: num.format(done), total: num.format(counts.total), percent });
     const over = isOver(batch);
+    const acts = canAct(batch);
     const busy = this.acting !== null;
     const pair = (key: MessageKey, value: number, cls = '') =>
       html`<div class=${cls}>
@@ -401,8 +422,9 @@ export class CcsBatchProgress extends LitElement {
             </p>`
           : nothing
       }
+      ${!acts && !over ? html`<p class="hint settling">${t('batchSettling')}</p>` : nothing}
       ${
-        over
+        !acts
           ? nothing
           : html`<div class="actions" part="actions">
               <button
@@ -426,7 +448,7 @@ export class CcsBatchProgress extends LitElement {
             </div>`
       }
       ${
-        this.asking && !over
+        this.asking && acts
           ? html`<div
               id="batch-confirm"
               class="confirm"

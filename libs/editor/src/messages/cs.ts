@@ -246,6 +246,8 @@ export const cs: Messages = {
   batchDidPause: 'Pozastaveno: rozpracované položky se dokončí, žádná nová nezačne.',
   batchDidResume: 'Pokračuje se.',
   batchDidCancel: 'Zrušeno.',
+  batchSettling:
+    'Zrušeno: položky, které se právě generují, se dokončí a účtuje se jen to, co napsaly; kredity se do té doby aktualizují.',
   batchOver: 'Toto hromadné generování už skončilo: nelze ho měnit.',
   batchReadFailed: 'Průběh se nepodařilo načíst: {message} Zkusím to znovu za {seconds} s.',
 };

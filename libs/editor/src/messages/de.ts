@@ -257,6 +257,8 @@ export const de: Messages = {
   batchDidPause: 'Angehalten: Artikel in Arbeit werden fertig, kein neuer beginnt.',
   batchDidResume: 'Fortgesetzt.',
   batchDidCancel: 'Abgebrochen.',
+  batchSettling:
+    'Abgebrochen: Die Einträge, die gerade generiert werden, laufen zu Ende und werden für das Geschriebene berechnet; bis dahin werden die Credits aktualisiert.',
   batchOver: 'Diese Massengenerierung ist beendet: Sie lässt sich nicht mehr ändern.',
   batchReadFailed: 'Der Fortschritt konnte nicht gelesen werden: {message} Neuer Versuch in {seconds} s.',
 };

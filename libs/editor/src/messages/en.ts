@@ -250,6 +250,8 @@ export const en = {
   batchDidPause: 'Paused: items being generated now finish, no new one starts.',
   batchDidResume: 'Resumed.',
   batchDidCancel: 'Cancelled.',
+  batchSettling:
+    'Cancelled: the items being generated finish and are charged for what they wrote; the credits update until then.',
   batchOver: 'This bulk generation is over: it cannot be changed any more.',
   batchReadFailed: 'The progress could not be read: {message} Trying again in {seconds} s.',
 } as const;

@@ -254,6 +254,8 @@ export const hu: Messages = {
   batchDidPause: 'Szüneteltetve: a folyamatban lévő tételek elkészülnek, új nem indul.',
   batchDidResume: 'Folytatva.',
   batchDidCancel: 'Megszakítva.',
+  batchSettling:
+    'Megszakítva: az éppen generált tételek befejeződnek, és csak a megírt szövegért számolunk el; addig a kreditek frissülnek.',
   batchOver: 'Ez a tömeges generálás már véget ért: nem módosítható.',
   batchReadFailed: 'Az állapot nem olvasható: {message} Újrapróbálás {seconds} mp múlva.',
 };

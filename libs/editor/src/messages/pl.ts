@@ -250,6 +250,8 @@ export const pl: Messages = {
   batchDidPause: 'Wstrzymano: pozycje w trakcie zostaną dokończone, nowe nie ruszą.',
   batchDidResume: 'Wznowiono.',
   batchDidCancel: 'Anulowano.',
+  batchSettling:
+    'Anulowano: pozycje generowane w tej chwili zostaną dokończone i rozliczone za to, co napisały; do tego czasu kredyty się aktualizują.',
   batchOver: 'To generowanie zbiorcze już się zakończyło: nie można go zmienić.',
   batchReadFailed: 'Nie udało się odczytać postępu: {message} Ponowna próba za {seconds} s.',
 };

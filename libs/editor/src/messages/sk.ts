@@ -246,6 +246,8 @@ export const sk: Messages = {
   batchDidPause: 'Pozastavené: rozpracované položky sa dokončia, žiadna nová nezačne.',
   batchDidResume: 'Pokračuje sa.',
   batchDidCancel: 'Zrušené.',
+  batchSettling:
+    'Zrušené: položky, ktoré sa práve generujú, sa dokončia a účtuje sa len to, čo napísali; kredity sa dovtedy aktualizujú.',
   batchOver: 'Toto hromadné generovanie už skončilo: nedá sa meniť.',
   batchReadFailed: 'Priebeh sa nepodarilo načítať: {message} Skúsim to znova o {seconds} s.',
 };
