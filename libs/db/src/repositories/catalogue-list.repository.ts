@@ -374,7 +374,7 @@ export const catalogueReads = {
   /** `findEntity` of many items in one statement, by external id (deleted and unknown ones absent). */
   async findEntities(
     db: Knex | Knex.Transaction,
-    type: EntityType,
+    type: CatalogueEntityType,
     eshopId: number,
     externalIds: readonly string[],
   ): Promise<Map<string, StoredEntity>> {

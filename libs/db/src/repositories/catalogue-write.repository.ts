@@ -94,7 +94,7 @@ const UPSERT_SHAPES = Object.fromEntries(
  * builder's text, compiled once (its values: the eshop id and the deduplicated external ids).
  * Joined on the keys (keysFrom): one probe of the unique key per id, whatever the statistics.
  */
-function lockingRead(type: EntityType, withVariants: boolean) {
+function lockingRead(type: CatalogueEntityType, withVariants: boolean) {
   return compiledOnce((db) => {
     const query = db
       .from(keysFrom(db, 0, ['']))
@@ -121,7 +121,7 @@ function lockingRead(type: EntityType, withVariants: boolean) {
 const LOCKING_READS = new Map<string, ReturnType<typeof lockingRead>>();
 
 /** The locking read of `type`, made the first time it is asked for. */
-function lockingReadOf(type: EntityType, withVariants: boolean): ReturnType<typeof lockingRead> {
+function lockingReadOf(type: CatalogueEntityType, withVariants: boolean): ReturnType<typeof lockingRead> {
   const key = `${type}:${withVariants}`;
   let read = LOCKING_READS.get(key);
   if (!read) {
