@@ -48,7 +48,7 @@ import {
 /** Catalogue items a batch may cover at most (entities; each is an item in every language). */
 export const BATCH_MAX_ENTITIES = 10_000;
 /** Items of one batch under way at most: what one step starts (each a generation job with its reservation). */
-export const BATCH_WINDOW = 200;
+export const BATCH_WINDOW = 16;
 /** A step's worker takes no more of its items after this long (the next step runs the rest): pause and cancel act within seconds. */
 export const BATCH_STEP_MS = 2_000;
 /** Failed and left-out items a batch view names. */

@@ -277,37 +277,7 @@ export const creditsRepository = {
     reserved: number,
     charge: number,
   ): Promise<CreditAccount> {
-    const release = reserved - charge;
-    const rows: Insert<'credit_ledger'>[] = [];
-    if (charge > 0) {
-      rows.push({
-        eshop_id: eshopId,
-        kind: 'charge',
-        amount: -charge,
-        reserved_delta: -charge,
-        job_id: jobId,
-        reason: 'generation charged',
-      });
-    }
-    if (release > 0 || charge === 0) {
-      rows.push({
-        eshop_id: eshopId,
-        kind: 'release',
-        amount: 0,
-        reserved_delta: -release,
-        job_id: jobId,
-        reason: 'reservation released',
-      });
-    }
-    await trx('credit_ledger').insert(rows);
-    await trx('credit_accounts')
-      .where({ eshop_id: eshopId })
-      .update({
-        balance: trx.raw('balance - ?', [charge]),
-        reserved: trx.raw('reserved - ?', [reserved]),
-        updated_at: trx.fn.now(6),
-      });
-    return this.getAccount(trx, eshopId);
+    return this.settleMany(trx, eshopId, [{ jobId, reserved, charge }]);
   },
 
   async prices(db: Knex | Knex.Transaction): Promise<CreditPrice[]> {

@@ -116,19 +116,24 @@ function toJob(raw: unknown): GenerationJob {
   };
 }
 
+/** The row a new job is inserted as: `pending`, its design's owner looked up in the statement. */
+function jobRow(trx: Knex | Knex.Transaction, eshopId: number, job: NewGenerationJob) {
+  return {
+    eshop_id: eshopId,
+    entity_type: job.entityType,
+    entity_id: job.entityId,
+    design_id: job.designId,
+    design_owner: designOwner(trx, job.designId),
+    lang: job.lang,
+    context: JSON.stringify(job.context),
+    estimated_cost: job.estimatedCost,
+  };
+}
+
 export const generationJobsRepository = {
   async create(trx: Knex | Knex.Transaction, eshopId: number, job: NewGenerationJob): Promise<GenerationJob> {
     const [row] = await trx('generation_jobs')
-      .insert({
-        eshop_id: eshopId,
-        entity_type: job.entityType,
-        entity_id: job.entityId,
-        design_id: job.designId,
-        design_owner: designOwner(trx, job.designId),
-        lang: job.lang,
-        context: JSON.stringify(job.context),
-        estimated_cost: job.estimatedCost,
-      })
+      .insert(jobRow(trx, eshopId, job))
       .returning('id');
     return (await this.find(trx, eshopId, row!.id))!;
   },
@@ -146,18 +151,7 @@ export const generationJobsRepository = {
     const out = new Map<string, number>();
     if (jobs.length === 0) return out;
     const inserted: unknown[] = await trx('generation_jobs')
-      .insert(
-        jobs.map((job) => ({
-          eshop_id: eshopId,
-          entity_type: job.entityType,
-          entity_id: job.entityId,
-          design_id: job.designId,
-          design_owner: designOwner(trx, job.designId),
-          lang: job.lang,
-          context: JSON.stringify(job.context),
-          estimated_cost: job.estimatedCost,
-        })),
-      )
+      .insert(jobs.map((job) => jobRow(trx, eshopId, job)))
       .onConflict()
       .ignore()
       .returning(['id', 'entity_type', 'entity_id']);
