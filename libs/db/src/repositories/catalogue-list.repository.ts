@@ -347,28 +347,7 @@ export const catalogueReads = {
     eshopId: number,
     externalId: string,
   ): Promise<StoredEntity | undefined> {
-    const found: unknown = await db
-      .from(keysFrom(db, eshopId, [externalId]))
-      .join(`${ENTITY_TABLES[type].table} as e`, (join) =>
-        join.on('e.eshop_id', 'k.eshop_id').andOn('e.external_id', 'x.external_id'),
-      )
-      .select(
-        ['id', 'external_id', 'status', 'is_visible', 'is_delete', ...columnsOf(type)].map((c) => `e.${c}`),
-      )
-      .where('e.is_delete', false)
-      .first();
-    const row = checkedRow<
-      Pick<Row<EntityTable>, 'id' | 'external_id' | 'status' | 'is_visible'> & Record<string, unknown>
-    >(found, ['id', 'external_id', 'status', 'is_visible', ...columnsOf(type)]);
-    if (row === undefined) return undefined;
-    return {
-      id: row.id,
-      externalId: row.external_id,
-      status: row.status,
-      isVisible: row.is_visible,
-      isDelete: false,
-      fields: Object.fromEntries(columnsOf(type).map((c) => [c, row[c]])),
-    };
+    return (await catalogueReads.findEntities(db, type, eshopId, [externalId])).get(externalId);
   },
 
   /** `findEntity` of many items in one statement, by external id (deleted and unknown ones absent). */
