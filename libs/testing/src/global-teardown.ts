@@ -1,4 +1,4 @@
-import { rmSync } from 'node:fs';
+import { readdirSync, rmSync } from 'node:fs';
 import { Redis } from 'ioredis';
 import { dropDatabase } from '../../db/src/migrate';
 import { VALIDATED_OPERATIONS_DIR, openApiDocument } from './openapi';
@@ -10,13 +10,15 @@ export default async function globalTeardown(config: RunConfig): Promise<void> {
   // in docs/openapi.yaml (through expectMatchesContract(), checkedFetch() or the helpers on them).
   const dir = process.env[VALIDATED_OPERATIONS_DIR];
   if (!dir) return;
+  const files = readdirSync(dir).length;
   const validated = validatedOperations(dir);
   rmSync(dir, { recursive: true, force: true });
   if (!isWholeSuite(config)) return;
   const missing = unvalidatedOperations(openApiDocument(), validated);
   if (missing.length > 0) {
     throw new Error(
-      `no test validated a successful answer of these operations against docs/openapi.yaml:\n  ${missing.join('\n  ')}`,
+      `no test validated a successful answer of these ${missing.length} operations against docs/openapi.yaml ` +
+        `(${validated.size} were, recorded by ${files} workers in ${dir}):\n  ${missing.join('\n  ')}`,
     );
   }
 }
