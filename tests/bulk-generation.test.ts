@@ -271,7 +271,8 @@ describe('bulk generation', () => {
       expect((await s.host('GET', `/generation-batch/${id}`)).body.counts).toEqual(view!.counts);
       expect(view!.credits.reserved).toBe(0);
 
-      const resumed = await s.backOffice('POST', `/api/v2/rest/generation-batches/${id}/resume`);
+      // Resumed from the host page too (the journey resumes through the catalogue API).
+      const resumed = await s.host('POST', `/generation-batch/${id}/resume`);
       expect([resumed.status, resumed.body.status]).toEqual([200, 'running']);
       const ended = await waitEnded(
         async () => (await s.backOffice('GET', `/api/v2/rest/generation-batches/${id}`)).body,

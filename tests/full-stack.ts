@@ -7,7 +7,7 @@ import type { Worker } from 'bullmq';
 import type { Config } from '@catalogue/config';
 import { closeWorkers, type QueueName } from '@catalogue/queue';
 import { WHITE_LABEL_TOKEN_HEADER } from '@catalogue/http';
-import { serveServiceForTests, testConfig } from '@catalogue/testing';
+import { expectMatchesContract, serveServiceForTests, testConfig } from '@catalogue/testing';
 import { createApp as createCatalogueApp } from '../services/catalogue-api/src/app';
 import {
   buildDeps as buildCatalogueDeps,
@@ -113,7 +113,10 @@ export function shopCallers(
       headers: { ...headers, ...(body !== undefined && { 'Content-Type': 'application/json' }) },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
-    return { status: res.status, body: (await res.json()) as Answer['body'] };
+    const answer = { status: res.status, body: (await res.json()) as Answer['body'] };
+    // Every success answer of a shop's calls matches docs/openapi.yaml.
+    if (res.ok) expectMatchesContract(method, path, res.status, answer.body, res.headers.get('content-type'));
+    return answer;
   };
   return {
     host: (method: string, path: string, body?: unknown): Promise<Answer> =>

@@ -3,7 +3,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { databaseName, dropDatabase, withDatabase } from '@catalogue/db';
-import { eventually, freePort, runNodeScript } from '@catalogue/testing';
+import { checkedFetch, eventually, freePort, runNodeScript } from '@catalogue/testing';
 
 const ROOT = join(__dirname, '..');
 
@@ -67,12 +67,13 @@ describe.each([
   });
 
   test('when started, then /healthz, /readyz and /metrics answer', async () => {
+    // The answers match docs/openapi.yaml (checkedFetch).
     await eventually(async () => {
-      const ready = await fetch(`${service.url}/readyz`);
+      const ready = await checkedFetch(`${service.url}/readyz`);
       expect(ready.status).toBe(200);
     }, 15_000);
-    expect((await fetch(`${service.url}/healthz`)).status).toBe(200);
-    const metrics = await (await fetch(`${service.url}/metrics`)).text();
+    expect((await checkedFetch(`${service.url}/healthz`)).status).toBe(200);
+    const metrics = (await checkedFetch<string>(`${service.url}/metrics`)).text;
     expect(metrics).toContain('# TYPE http_request_duration_seconds histogram');
     expect(metrics).toContain('route="/readyz"');
     expect(metrics).toContain('process_cpu_user_seconds_total');

@@ -20,6 +20,7 @@ import {
 import { closeQueues, closeWorkers, createQueues } from '@catalogue/queue';
 import {
   eventually,
+  expectMatchesContract,
   freePort,
   makeEshop,
   runNodeScript,
@@ -139,8 +140,10 @@ async function shop() {
       body: body === undefined ? undefined : JSON.stringify(body),
     });
     const text = await res.text();
+    const answer: unknown = text ? JSON.parse(text) : undefined;
+    if (res.ok) expectMatchesContract(method, path, res.status, answer, res.headers.get('content-type'));
     // eslint-disable-next-line @typescript-eslint/no-explicit-any -- responses are read field by field
-    return { status: res.status, body: (text ? JSON.parse(text) : undefined) as any };
+    return { status: res.status, body: answer as any };
   };
   const register = async (hook: Awaited<ReturnType<typeof receiver>>, eventTypes?: string[]) => {
     const res = await call('POST', '/api/v2/rest/webhooks', {

@@ -5,7 +5,7 @@
 import type { Page } from 'playwright-core';
 import { eshopsRepository } from '@catalogue/db';
 import { authChangePublisher, seedDemoProduct } from '@catalogue/admin';
-import { testConfig } from '@catalogue/testing';
+import { checkedFetch, testConfig } from '@catalogue/testing';
 import { apiOf, focused, headingOf, productWith, ROOT, setHeading } from './content';
 import { editorHarness, hostEvents, inPage, shot, waitForEvent, type Body } from './harness';
 import { cs } from '../../libs/editor/src/messages/cs';
@@ -382,9 +382,9 @@ describe('<ccs-editor> in every UI language', () => {
       await productWith(api, shop, `UI-${lang}`, ['section']);
       await setHeading(api, shop, `UI-${lang}`, 'Heading');
       if (lang !== 'en' && lang !== 'cs') {
-        const served = await fetch(`${h.wl.url}/editor/v1/messages/${lang}.json`);
+        const served = await checkedFetch(`${h.wl.url}/editor/v1/messages/${lang}.json`);
         expect(served.status).toBe(200);
-        expect(await served.json()).toEqual({ messages: texts, catalogue: CATALOGUES[lang] });
+        expect(served.body).toEqual({ messages: texts, catalogue: CATALOGUES[lang] });
       }
       const page = await h.open({ token: shop.whiteLabelToken, entityId: `UI-${lang}`, uiLang: lang });
       await waitForEvent(page, 'ccs-ready');

@@ -9987,7 +9987,11 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description The texts by message key (the keys of the editor's English texts). */
+      /**
+       * @description `messages`: the UI texts by message key (the keys of the editor's English texts);
+       *     `catalogue`: the names of what the API describes in English (widget types and their
+       *     descriptions, field labels), by key.
+       */
       200: {
         headers: {
           [name: string]: unknown;
@@ -9995,12 +9999,23 @@ export interface operations {
         content: {
           /**
            * @example {
-           *       "title": "Obsah: {entity}",
-           *       "add": "Pridať widget"
+           *       "messages": {
+           *         "title": "Obsah: {entity}",
+           *         "add": "Pridať widget"
+           *       },
+           *       "catalogue": {
+           *         "widget.section": "Sekcia",
+           *         "widget.faq": "Otázky a odpovede"
+           *       }
            *     }
            */
           'application/json': {
-            [key: string]: string;
+            messages: {
+              [key: string]: string;
+            };
+            catalogue: {
+              [key: string]: string;
+            };
           };
         };
       };

@@ -1,5 +1,5 @@
 import { get } from 'node:http';
-import { serveServiceForTests } from '@catalogue/testing';
+import { checkedFetch, serveServiceForTests } from '@catalogue/testing';
 
 /**
  * A plain conditional GET. (fetch marks requests with If-None-Match as uncacheable, which
@@ -21,9 +21,9 @@ describe('GET /public/credit', () => {
   const service = serveServiceForTests({ buildDeps, createApp, closeDeps });
 
   test('when asked without any credentials, then it answers the seeded price list', async () => {
-    const res = await fetch(`${service.url}/public/credit`);
+    const res = await checkedFetch(`${service.url}/public/credit`);
     expect(res.status).toBe(200);
-    expect(await res.json()).toEqual({
+    expect(res.body).toEqual({
       data: [
         { operation: 'listing_row_enrichment', unit: 'row', price: 1, description: expect.any(String) },
         { operation: 'serp_context', unit: 'generation', price: 5, description: expect.any(String) },

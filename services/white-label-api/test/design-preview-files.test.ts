@@ -1,5 +1,6 @@
 // A design's thumbnail and preview page open in a browser without the token (an <img> cannot
 // send it), only under the URL the design list gives, and are cacheable.
+import { checkedFetch, expectMatchesContract } from '@catalogue/testing';
 import { editorService } from './editor-client';
 import { insertDesign } from './design-fixtures';
 
@@ -12,6 +13,13 @@ describe('design preview files', () => {
       (d: { name: string }) => d.name === 'Classic product',
     );
     const svg = await fetch(classic.image_preview);
+    expectMatchesContract(
+      'GET',
+      new URL(classic.image_preview).pathname,
+      svg.status,
+      await svg.clone().text(),
+      svg.headers.get('content-type'),
+    );
     expect(svg.status).toBe(200);
     expect(svg.headers.get('content-type')).toBe('image/svg+xml');
     expect(svg.headers.get('access-control-allow-origin')).toBe('*');
@@ -59,13 +67,13 @@ describe('design preview files', () => {
   });
 
   test('when the editor bundle is asked for from any origin, then it is served as a module with CORS and an ETag', async () => {
-    const res = await fetch(`${service.url}/editor/v1/ccs-editor.js`, {
+    const res = await checkedFetch<string>(`${service.url}/editor/v1/ccs-editor.js`, {
       headers: { Origin: 'https://any-host.test' },
     });
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toBe('text/javascript; charset=utf-8');
     expect(res.headers.get('access-control-allow-origin')).toBe('*');
-    expect(await res.text()).toContain('ccs-editor');
+    expect(res.text).toContain('ccs-editor');
     expect(res.headers.get('etag')).toMatch(/^"[A-Za-z0-9_-]{16}(-br|-gz)?"$/);
   });
 });
