@@ -1,19 +1,22 @@
-// bench:bulk — a bulk generation against the render pipeline, per worker process, in the same
-// run: one generation-worker process (builtin provider) and one credit-service process. Each
-// round imports BENCH_BULK_ITEMS new products (3 languages, 100 a request) through the compiled
-// catalogue API and times them until every one is rendered (`ready` with content): the render
-// pipeline's items/s. Then it starts a bulk generation over the same products (in `cs`, its
-// budget the dry run's estimate) and times it until it ends: the batch's items/s. Meanwhile
-// another eshop starts single generations one after another; their time from start to `done`
-// is compared with the same eshop's single generations on the idle worker before the batch.
-// Figures: batch items/s ÷ render items/s (target ≥ 1), the other eshop's single generation
-// during the batch ÷ alone (reported; the fair queue bounds it), and the items/s themselves.
+// bench:bulk — bulk generation measured two ways (BENCH_SCENARIOS=builtin,provider; both by
+// default), on one catalogue-api, one generation-worker and one credit-service process:
+// - builtin: against the render pipeline, per worker process, in the same run. Each round
+//   imports BENCH_BULK_ITEMS new products (3 languages, 100 a request) and times them until every
+//   one is rendered (`ready` with content): the render pipeline's items/s. Then it starts a bulk
+//   generation over the same products (in `cs`, its budget the dry run's estimate) and times it
+//   until it ends: the batch's items/s. Meanwhile another eshop starts single generations one
+//   after another; their time from start to `done` is compared with the same eshop's single
+//   generations on the idle worker before the batch. Figures: batch items/s ÷ render items/s
+//   (target ≥ 1), the other eshop's single generation during the batch ÷ alone, the items/s.
+// - provider: the OpenAI-compatible provider against a local endpoint answering in 1 s
+//   (bulk-provider.ts): throughput against the configured concurrency, the requests-per-minute
+//   limit held, the endpoint's 429s waited out without a failed item.
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type { Config } from '@catalogue/config';
 import { prepareDatabase } from '@catalogue/content-store';
 import { createCreditMetrics } from '@catalogue/credits';
-import { creditsRepository, generationJobsRepository } from '@catalogue/db';
+import { creditsRepository, generationJobsRepository, type Knex } from '@catalogue/db';
 import { requireEntityOrItem } from '@catalogue/generation';
 import { createLogger } from '@catalogue/logger';
 import { closeQueues, createQueues, createRedis } from '@catalogue/queue';
@@ -29,33 +32,45 @@ import {
   REPO_ROOT,
   runBenchmark,
   spread,
+  type ChildServer,
   startChild,
   table,
   verdict,
   type Cleanup,
 } from './harness';
+import { providerScenarios } from './bulk-provider';
 import { figure } from './results';
 
-interface BulkEnv {
+export interface BulkEnv {
   items: number;
   rounds: number;
   concurrency: number;
+  scenarios: Set<string>;
   databaseUrl: string;
   redisUrl: string;
 }
 
-const env = (): BulkEnv => ({
-  items: Math.round(positive('BENCH_BULK_ITEMS', 300)),
-  rounds: Math.round(positive('BENCH_ROUNDS', 2)),
-  concurrency: Math.round(positive('BENCH_WORKER_CONCURRENCY', 8)),
-  databaseUrl: process.env.DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/catalogue',
-  redisUrl: process.env.REDIS_URL || 'redis://127.0.0.1:6379',
-});
+const SCENARIOS = ['builtin', 'provider'];
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-const log = (line: string) => process.stdout.write(`${line}\n`);
+const env = (): BulkEnv => {
+  const scenarios = (process.env.BENCH_SCENARIOS || SCENARIOS.join(',')).split(',').filter(Boolean);
+  const unknown = scenarios.filter((name) => !SCENARIOS.includes(name));
+  if (unknown.length)
+    throw new Error(`BENCH_SCENARIOS: unknown ${unknown.join(', ')} (known: ${SCENARIOS.join(', ')})`);
+  return {
+    items: Math.round(positive('BENCH_BULK_ITEMS', 300)),
+    rounds: Math.round(positive('BENCH_ROUNDS', 2)),
+    concurrency: Math.round(positive('BENCH_WORKER_CONCURRENCY', 8)),
+    scenarios: new Set(scenarios),
+    databaseUrl: process.env.DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/catalogue',
+    redisUrl: process.env.REDIS_URL || 'redis://127.0.0.1:6379',
+  };
+};
 
-async function until(check: () => Promise<boolean>, timeoutMs: number, what: string): Promise<void> {
+export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+export const log = (line: string) => process.stdout.write(`${line}\n`);
+
+export async function until(check: () => Promise<boolean>, timeoutMs: number, what: string): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!(await check())) {
     if (Date.now() > deadline) throw new Error(`${what}: not done after ${timeoutMs / 1000} s`);
@@ -63,7 +78,28 @@ async function until(check: () => Promise<boolean>, timeoutMs: number, what: str
   }
 }
 
-async function run(e: BulkEnv, cleanup: Cleanup): Promise<void> {
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type Json = Record<string, any>;
+
+/** What both scenarios use: the database, the API, a worker of given settings, the other eshop. */
+export interface BulkRun {
+  e: BulkEnv;
+  db: Knex;
+  cleanup: Cleanup;
+  call(token: string, method: string, path: string, body?: unknown): Promise<Json>;
+  /** A generation worker with the run's settings and `env` over them; stop it before the next. */
+  startWorker(env: Record<string, string>): Promise<ChildServer>;
+  /** A new eshop with credit, its `count` products imported (`prefix`) and rendered. */
+  shopWithProducts(name: string, prefix: string, count: number): Promise<{ token: string; seconds: number }>;
+  /** One single generation of the other eshop, start to `done`, in ms. */
+  single(): Promise<number>;
+  /** Starts a bulk generation of every product without content, in `cs`, budget the dry run's estimate. */
+  startBatch(token: string): Promise<Json>;
+  /** The batch's view once it has ended. */
+  ended(token: string, batchId: number): Promise<Json>;
+}
+
+async function setUp(e: BulkEnv, cleanup: Cleanup): Promise<BulkRun> {
   const runId = `${process.pid}`;
   const queuePrefix = `catalogue-bulk-bench-${runId}`;
   const { url, db } = await createBenchDatabase(e.databaseUrl, `catalogue_bulk_bench_${runId}`, cleanup);
@@ -85,34 +121,20 @@ async function run(e: BulkEnv, cleanup: Cleanup): Promise<void> {
     RATE_LIMIT_WRITE_PER_MINUTE: '1000000',
     ...(process.env.NODE_OPTIONS && { NODE_OPTIONS: process.env.NODE_OPTIONS }),
   };
-  const [apiPort, workerPort, creditPort] = await Promise.all([freePort(), freePort(), freePort()]);
-  const api = await startChild({
-    name: 'catalogue-api',
-    script: join(REPO_ROOT, 'services', 'catalogue-api', 'dist', 'main.js'),
-    port: apiPort,
-    env: { ...common, CATALOGUE_API_PORT: String(apiPort) },
-    cleanup,
-    // A loaded machine starts three processes slowly.
-    readyTimeoutMs: 180_000,
-  });
-  await startChild({
-    name: 'generation-worker',
-    script: join(REPO_ROOT, 'services', 'generation-worker', 'dist', 'main.js'),
-    port: workerPort,
-    env: { ...common, GENERATION_WORKER_PORT: String(workerPort) },
-    cleanup,
-    // A loaded machine starts three processes slowly.
-    readyTimeoutMs: 180_000,
-  });
-  await startChild({
-    name: 'credit-service',
-    script: join(REPO_ROOT, 'services', 'credit-service', 'dist', 'main.js'),
-    port: creditPort,
-    env: { ...common, CREDIT_SERVICE_PORT: String(creditPort) },
-    cleanup,
-    // A loaded machine starts three processes slowly.
-    readyTimeoutMs: 180_000,
-  });
+  const service = async (name: string, portVariable: string, env: Record<string, string> = {}) => {
+    const port = await freePort();
+    return startChild({
+      name,
+      script: join(REPO_ROOT, 'services', name, 'dist', 'main.js'),
+      port,
+      env: { ...common, ...env, [portVariable]: String(port) },
+      cleanup,
+      // A loaded machine starts three processes slowly.
+      readyTimeoutMs: 180_000,
+    });
+  };
+  const api = await service('catalogue-api', 'CATALOGUE_API_PORT');
+  await service('credit-service', 'CREDIT_SERVICE_PORT');
 
   // The other eshop's single generations are started as the white-label API starts them.
   const redis = createRedis(e.redisUrl, 'bench');
@@ -129,7 +151,7 @@ async function run(e: BulkEnv, cleanup: Cleanup): Promise<void> {
     config: { generation: { research: { maxUrls: 5 } } } as unknown as Config,
   };
 
-  const call = async (token: string, method: string, path: string, body?: unknown) => {
+  const call = async (token: string, method: string, path: string, body?: unknown): Promise<Json> => {
     const res = await fetch(`${api.url}${path}`, {
       method,
       headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
@@ -137,7 +159,7 @@ async function run(e: BulkEnv, cleanup: Cleanup): Promise<void> {
     });
     const text = await res.text();
     if (res.status >= 300) throw new Error(`${method} ${path} answered ${res.status}: ${text.slice(0, 400)}`);
-    return JSON.parse(text) as Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+    return JSON.parse(text) as Json;
   };
 
   const other = await createBenchEshop(db, 'Other eshop', [...LANGUAGES]);
@@ -145,92 +167,110 @@ async function run(e: BulkEnv, cleanup: Cleanup): Promise<void> {
   const otherItems = Array.from({ length: 40 }, (_, i) => productItem(productId('O', i + 1)));
   await call(other.token, 'POST', '/api/v2/rest/products', otherItems);
   let nextOther = 0;
-  /** One single generation of the other eshop, start to `done`, in ms. */
-  const single = async (): Promise<number> => {
-    const id = String(otherItems[nextOther++ % otherItems.length]!.id);
-    const eshop = (await db('eshops').where({ id: other.id }).first())!;
-    await db.transaction((trx) => requireEntityOrItem(trx, other.id, 'product', id));
-    const started = performance.now();
-    const job = await startGeneration(generateDeps as never, {
-      eshop: { ...eshop, languages: eshop.languages } as never,
-      entityType: 'product',
-      entityId: id,
-      body: { lang: 'cs' },
-    });
-    await until(
-      async () => (await generationJobsRepository.find(db, other.id, job.id))?.status === 'done',
-      600_000,
-      'single generation',
-    );
-    return performance.now() - started;
-  };
+  let shops = 0;
 
+  return {
+    e,
+    db,
+    cleanup,
+    call,
+    startWorker: (env) => service('generation-worker', 'GENERATION_WORKER_PORT', env),
+    async shopWithProducts(name, prefix, count) {
+      const shop = await createBenchEshop(db, `${name} ${++shops}`, [...LANGUAGES]);
+      await db.transaction((trx) => creditsRepository.topUp(trx, shop.id, 1_000_000_000, 'bench'));
+      const started = performance.now();
+      for (let i = 0; i < count; i += 100) {
+        const items = Array.from({ length: Math.min(100, count - i) }, (_, j) =>
+          productItem(productId(prefix, i + j + 1)),
+        );
+        await call(shop.token, 'POST', '/api/v2/rest/products', items);
+      }
+      await until(
+        async () => {
+          const { rows } = await db.raw<{ rows: { n: number }[] }>(
+            `select count(*)::int as n from products p join content c
+               on c.eshop_id = p.eshop_id and c.entity_type = 'product' and c.external_id = p.external_id
+             where p.eshop_id = ? and p.status = 'ready'`,
+            [shop.id],
+          );
+          return rows[0]!.n >= count;
+        },
+        3_600_000,
+        'render',
+      );
+      return { token: shop.token, seconds: (performance.now() - started) / 1000 };
+    },
+    async single() {
+      const id = String(otherItems[nextOther++ % otherItems.length]!.id);
+      const eshop = (await db('eshops').where({ id: other.id }).first())!;
+      await db.transaction((trx) => requireEntityOrItem(trx, other.id, 'product', id));
+      const started = performance.now();
+      const job = await startGeneration(generateDeps as never, {
+        eshop: { ...eshop, languages: eshop.languages } as never,
+        entityType: 'product',
+        entityId: id,
+        body: { lang: 'cs' },
+      });
+      await until(
+        async () => (await generationJobsRepository.find(db, other.id, job.id))?.status === 'done',
+        600_000,
+        'single generation',
+      );
+      return performance.now() - started;
+    },
+    async startBatch(token) {
+      const request = { entity_type: 'product', filter: { without_content: true }, languages: ['cs'] };
+      const dry = await call(token, 'POST', '/api/v2/rest/generation-batches', {
+        ...request,
+        budget: 1,
+        dry_run: true,
+      });
+      return call(token, 'POST', '/api/v2/rest/generation-batches', {
+        ...request,
+        budget: dry.estimate.credits,
+      });
+    },
+    async ended(token, batchId) {
+      for (;;) {
+        const view = await call(token, 'GET', `/api/v2/rest/generation-batches/${batchId}`);
+        if (view.finished_at) return view;
+        await sleep(50);
+      }
+    },
+  };
+}
+
+/** The builtin provider's batch against the render pipeline, in rounds. */
+async function builtinRounds(run: BulkRun): Promise<void> {
+  const { e } = run;
+  const worker = await run.startWorker({});
   const rows: string[][] = [];
   const ratios: number[] = [];
   const renderRates: number[] = [];
   const bulkRates: number[] = [];
   const otherRatios: number[] = [];
   for (let round = 1; round <= e.rounds; round++) {
-    const shop = await createBenchEshop(db, `Bulk eshop ${round}`, [...LANGUAGES]);
-    await db.transaction((trx) => creditsRepository.topUp(trx, shop.id, 1_000_000_000, 'bench'));
-    const prefix = `R${round}-`;
-
     // The render pipeline: import → every item rendered.
-    const importStarted = performance.now();
-    for (let i = 0; i < e.items; i += 100) {
-      const items = Array.from({ length: Math.min(100, e.items - i) }, (_, j) =>
-        productItem(productId(prefix, i + j + 1)),
-      );
-      await call(shop.token, 'POST', '/api/v2/rest/products', items);
-    }
-    await until(
-      async () => {
-        const { rows: r } = await db.raw<{ rows: { n: number }[] }>(
-          `select count(*)::int as n from products p join content c
-             on c.eshop_id = p.eshop_id and c.entity_type = 'product' and c.external_id = p.external_id
-           where p.eshop_id = ? and p.status = 'ready'`,
-          [shop.id],
-        );
-        return r[0]!.n >= e.items;
-      },
-      3_600_000,
-      'render',
-    );
-    const renderSeconds = (performance.now() - importStarted) / 1000;
+    const shop = await run.shopWithProducts('Bulk eshop', `R${round}-`, e.items);
 
     // The other eshop's single generation on the idle worker.
-    const alone = [await single(), await single(), await single()];
+    const alone = [await run.single(), await run.single(), await run.single()];
 
     // The bulk generation over the same products, its budget the dry run's estimate.
-    const request = { entity_type: 'product', filter: { without_content: true }, languages: ['cs'] };
-    const dry = await call(shop.token, 'POST', '/api/v2/rest/generation-batches', {
-      ...request,
-      budget: 1,
-      dry_run: true,
-    });
     const bulkStarted = performance.now();
-    const batch = await call(shop.token, 'POST', '/api/v2/rest/generation-batches', {
-      ...request,
-      budget: dry.estimate.credits,
-    });
-    let ended: Record<string, any> | undefined; // eslint-disable-line @typescript-eslint/no-explicit-any
+    const batch = await run.startBatch(shop.token);
+    let ended: Json | undefined;
+    const watching = run.ended(shop.token, batch.id).then((view) => (ended = view));
     const during: number[] = [];
-    const watching = (async () => {
-      for (;;) {
-        const view = await call(shop.token, 'GET', `/api/v2/rest/generation-batches/${batch.id}`);
-        if (view.finished_at) return view;
-        await sleep(50);
-      }
-    })().then((view) => (ended = view));
     while (!ended) {
-      during.push(await single());
+      during.push(await run.single());
       if (during.length >= 20) break;
     }
     await watching;
     const bulkSeconds = (performance.now() - bulkStarted) / 1000;
     if (ended!.counts.done !== e.items) throw new Error(`batch ended with ${JSON.stringify(ended!.counts)}`);
 
-    const renderRate = e.items / renderSeconds;
+    const renderRate = e.items / shop.seconds;
     const bulkRate = e.items / bulkSeconds;
     const aloneMs = spread(alone).median;
     const duringMs = spread(during).median;
@@ -248,6 +288,7 @@ async function run(e: BulkEnv, cleanup: Cleanup): Promise<void> {
       `${ended!.credits.charged}/${ended!.credits.budget}`,
     ]);
   }
+  await worker.stop();
 
   log(
     table(
@@ -280,6 +321,12 @@ async function run(e: BulkEnv, cleanup: Cleanup): Promise<void> {
   figure({ name: 'render pipeline, items/s, one worker process', unit: 'items/s', ...spread(renderRates) });
   figure({ name: 'bulk generation, items/s, one worker process', unit: 'items/s', ...spread(bulkRates) });
   log(verdict('bulk items/s ≥ render pipeline items/s', met));
+}
+
+async function run(e: BulkEnv, cleanup: Cleanup): Promise<void> {
+  const bulk = await setUp(e, cleanup);
+  if (e.scenarios.has('builtin')) await builtinRounds(bulk);
+  if (e.scenarios.has('provider')) await providerScenarios(bulk);
 }
 
 runBenchmark('bulk', env, run);
