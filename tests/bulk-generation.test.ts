@@ -2,11 +2,19 @@
 // a dry run's estimate, the real generation worker (builtin provider) runs each item as a single
 // generation, the credit-service settles each; pause, resume and cancel act through both APIs;
 // the budget and each item's one charge hold in the database. Attackers and faults first.
-import { creditsRepository, eshopsRepository, eventsRepository, type Knex } from '@catalogue/db';
-import { startBatch, stepBatch } from '@catalogue/generation';
+import {
+  creditsRepository,
+  eshopsRepository,
+  eventsRepository,
+  generationBatchesRepository,
+  generationJobsRepository,
+  type Knex,
+} from '@catalogue/db';
+import { cancelBatch, startBatch, stepBatch } from '@catalogue/generation';
 import type { Queues } from '@catalogue/queue';
 import { eventually, makeEshop } from '@catalogue/testing';
 import { runBatchStep } from '../services/generation-worker/src/services/batch-step.service';
+import { runClaimedGeneration } from '../services/generation-worker/src/services/generate.service';
 import { sweepStaleWork } from '../services/generation-worker/src/services/sweep.service';
 import { settleReservation, settleReservations } from '@catalogue/credits';
 import { shopCallers, useFullStack } from './full-stack';
@@ -485,6 +493,54 @@ describe('bulk generation', () => {
         .where({ eshop_id: s.eshopId, job_id: job })
         .first()) as Body;
       expect([item.status, item.charged]).toEqual(['failed', 0]);
+    },
+    LONG,
+  );
+
+  test(
+    "when a cancel meets a worker claiming the batch's pending jobs, then it leaves out only what no worker took: the claimed items run, are written and charged once",
+    async () => {
+      const s = await shop(1_000_000, 3);
+      const id = await unqueuedBatch(s);
+      expect(await stepBatch({ ...stack.worker, maxResearchUrls: 0 }, s.eshopId, id)).toBe(3);
+      const refusing = {} as Queues;
+      // A step's claim of the three pending jobs, not committed yet when the cancel arrives.
+      const claim = await db().transaction();
+      let claimed: number[] = [];
+      try {
+        claimed = await generationBatchesRepository.claimPending(claim, s.eshopId, id, 3);
+        expect(claimed).toHaveLength(3);
+        const cancel = cancelBatch(
+          { db: db(), queues: refusing, logger: stack.worker.logger, maxResearchUrls: 0 },
+          s.eshopId,
+          id,
+        );
+        await waitsForLockOn('generation_jobs', 1);
+        await claim.commit();
+        const view = await cancel;
+        // The claimed items are under way, not "cancelled before they started".
+        expect([view.status, view.counts.running, view.counts.left_out]).toEqual(['cancelled', 3, 0]);
+      } finally {
+        if (!claim.isCompleted()) await claim.rollback();
+      }
+      const jobs = await db()('generation_jobs').where({ eshop_id: s.eshopId }).whereIn('id', claimed);
+      expect(jobs.map((j: Body) => j.status)).toEqual(['running', 'running', 'running']);
+
+      // The worker that took them writes them; the next step settles them and the batch ends.
+      for (const job of await generationJobsRepository.findMany(db(), s.eshopId, claimed)) {
+        await runClaimedGeneration(stack.worker, job);
+      }
+      await runBatchStep(stack.worker, s.eshopId, id);
+      const ended = (await batchRows(s.eshopId).where({ id }).first()) as Body;
+      expect([ended.status, ended.finished_at === null, Number(ended.reserved)]).toEqual([
+        'cancelled',
+        false,
+        0,
+      ]);
+      const items = await db()('generation_batch_items').where({ eshop_id: s.eshopId, batch_id: id });
+      expect(items.map((i: Body) => i.status)).toEqual(['done', 'done', 'done']);
+      const { charged } = await expectExactlyOnce(s.eshopId, id);
+      expect(charged).toBeGreaterThan(0);
     },
     LONG,
   );

@@ -449,10 +449,14 @@ export const generationBatchesRepository = {
 
   /** Generation jobs of the batch's running items that no worker has started yet. */
   async pendingJobs(trx: Knex.Transaction, eshopId: number, batchId: number): Promise<number[]> {
+    // Locked, so that a worker's claim (`claimPending`, which skips locked jobs) either took a
+    // job before (this waits for its commit and then no longer finds it pending) or does not
+    // take it at all: a job is never both run and cancelled.
     const rows = await trx('generation_batch_items as i')
       .join('generation_jobs as j', (join) => join.on('j.eshop_id', 'i.eshop_id').andOn('j.id', 'i.job_id'))
       .where({ 'i.eshop_id': eshopId, 'i.batch_id': batchId, 'i.status': 'running', 'j.status': 'pending' })
-      .select('j.id');
+      .select('j.id')
+      .forUpdate('j');
     return rows.map((row: { id: string }) => Number(row.id));
   },
 
