@@ -109,6 +109,7 @@ export interface ColumnTypes {
     languages_changed: string[];
     tree: unknown[];
   };
+  parameters: { name_translations: Record<string, string> };
   prompts: { search_web: string[]; search_model: string[] };
   credit_ledger: { kind: LedgerKind };
   designs: {
