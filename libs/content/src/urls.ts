@@ -5,6 +5,8 @@
  * so a URL containing them is never worth the risk of a different reading.
  */
 
+import { isOneOf } from '@catalogue/config';
+
 export type UrlScheme = 'http' | 'https' | 'mailto' | 'tel';
 
 // eslint-disable-next-line no-control-regex -- control characters are exactly what is refused
@@ -21,8 +23,8 @@ export function safeUrl(value: unknown, schemes: readonly UrlScheme[]): string |
   } catch {
     return null;
   }
-  const scheme = parsed.protocol.slice(0, -1) as UrlScheme;
-  if (!schemes.includes(scheme)) return null;
+  const scheme = parsed.protocol.slice(0, -1);
+  if (!isOneOf(schemes, scheme)) return null;
   if ((scheme === 'http' || scheme === 'https') && parsed.hostname === '') return null;
   return url;
 }
