@@ -76,6 +76,8 @@ interface EntityLangColumns {
 export interface ColumnTypes {
   generation_jobs: {
     status: GenerationJobStatus;
+    /** A registered entity's type (foreign key to wl_entities). */
+    entity_type: WhiteLabelEntityType;
     context: GenerateJobContext;
     usage: Record<string, number>;
     widgets_skipped: SkippedWidgetRow[];

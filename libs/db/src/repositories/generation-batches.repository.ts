@@ -16,7 +16,7 @@ export interface GenerationBatch {
   id: number;
   eshopId: number;
   status: GenerationBatchStatus;
-  entityType: string;
+  entityType: WhiteLabelEntityType;
   languages: string[];
   designId: number | null;
   promptId: number | null;
@@ -94,7 +94,7 @@ function toBatch(raw: unknown): GenerationBatch {
     id: Number(row.id),
     eshopId: Number(row.eshop_id),
     status: row.status,
-    entityType: String(row.entity_type),
+    entityType: row.entity_type,
     languages: row.languages,
     designId: row.design_id === null ? null : Number(row.design_id),
     promptId: row.prompt_id === null ? null : Number(row.prompt_id),

@@ -1,6 +1,7 @@
 import {
   CATALOGUE_API_LANGUAGES,
   type CatalogueEntityType,
+  isOneOf,
   V1_LANGUAGES,
   type V1EntityType,
 } from '@catalogue/config';
@@ -52,16 +53,16 @@ export function parseIncludes(
   const problems: string[] = [];
   const includes = new Set<Include>();
   for (const value of raw) {
-    if (!(INCLUDES.product as readonly string[]).includes(value)) {
+    if (!isOneOf(INCLUDES.product, value)) {
       problems.push(`The selected include value ${value} is invalid.`);
-    } else if (!INCLUDES[type].includes(value as Include)) {
+    } else if (!INCLUDES[type].includes(value)) {
       problems.push(`The include ${value} is not available for ${PLURAL[type]}.`);
     } else if (value === 'site_link' && !eshop.enableSiteLink) {
       problems.push('The include site_link requires the eshop setting enable_site_link to be on.');
     } else if (value === 'rich_snippet' && !eshop.enableRichSnippet) {
       problems.push('The include rich_snippet requires the eshop setting enable_rich_snippet to be on.');
     } else {
-      includes.add(value as Include);
+      includes.add(value);
     }
   }
   if (problems.length) throw new ValidationError({ include: problems });
@@ -74,9 +75,7 @@ export function parseIncludes(
  */
 export function parseLanguages(eshop: Eshop, raw: readonly string[] = []): string[] {
   const requested = raw.length === 0 ? ['default'] : raw;
-  const unknown = requested.filter(
-    (l) => l !== 'all' && !(CATALOGUE_API_LANGUAGES as readonly string[]).includes(l),
-  );
+  const unknown = requested.filter((l) => l !== 'all' && !isOneOf(CATALOGUE_API_LANGUAGES, l));
   if (unknown.length) {
     throw new ValidationError({ lang: unknown.map((l) => `The selected lang value ${l} is invalid.`) });
   }
