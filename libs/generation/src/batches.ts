@@ -15,7 +15,7 @@
  * can spend more than the shop allowed or charge an item twice. Steps go through the fair
  * `generate` queue, and a step's worker lets its other jobs run between items.
  */
-import { isOneOf } from '@catalogue/config';
+import { isOneOf, isRecord } from '@catalogue/config';
 import { CATALOGUE_TYPE_OF, generationMaterials } from '@catalogue/content-store';
 import { settleReservation } from '@catalogue/credits';
 import {
@@ -378,13 +378,12 @@ export async function cancelBatch(deps: BatchDeps, eshopId: number, batchId: num
 
 /** Why an item was left out without charge, from the refusal a single generation would answer. */
 function leftOutReason(err: unknown): { code: string; message: string } | undefined {
-  const pg = err as { code?: string; constraint?: string };
-  if (pg.code === '23505' && pg.constraint === 'generation_jobs_one_running') {
+  if (isRecord(err) && err.code === '23505' && err.constraint === 'generation_jobs_one_running') {
     return { code: 'generation_running', message: 'A generation was already running for the entity.' };
   }
   if (err instanceof HttpError && err.status < 500) {
-    const errors = (err.body.errors ?? {}) as Record<string, string[]>;
-    const detail = Object.values(errors).flat().join(' ');
+    const errors = err.body.errors;
+    const detail = isRecord(errors) ? Object.values(errors).flat().join(' ') : '';
     return { code: err.code, message: detail || err.message };
   }
   return undefined;
