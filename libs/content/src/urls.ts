@@ -5,8 +5,6 @@
  * so a URL containing them is never worth the risk of a different reading.
  */
 
-import { isOneOf } from '@catalogue/config';
-
 export type UrlScheme = 'http' | 'https' | 'mailto' | 'tel';
 
 // eslint-disable-next-line no-control-regex -- control characters are exactly what is refused
@@ -23,8 +21,10 @@ export function safeUrl(value: unknown, schemes: readonly UrlScheme[]): string |
   } catch {
     return null;
   }
+  // Compared, not narrowed with libs/config's isOneOf: the editor's browser bundle imports this
+  // module, and libs/config is Node's.
   const scheme = parsed.protocol.slice(0, -1);
-  if (!isOneOf(schemes, scheme)) return null;
+  if (!schemes.some((allowed) => allowed === scheme)) return null;
   if ((scheme === 'http' || scheme === 'https') && parsed.hostname === '') return null;
   return url;
 }
