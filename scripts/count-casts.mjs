@@ -15,8 +15,8 @@ const list = process.argv.includes('--list');
 const check = process.argv.includes('--check');
 /** The target: casts per 1,000 lines of non-test TypeScript. */
 const BUDGET_PER_1000 = 3;
-/** The most casts the repository may hold today (the budget is not met yet). */
-const CEILING = 287;
+/** The most casts the repository may hold today (lowered as casts go, so the count only falls). */
+const CEILING = 170;
 /** package (first two path segments) -> [lines, casts] */
 const packages = new Map();
 let asNever = 0;

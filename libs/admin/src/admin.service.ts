@@ -4,6 +4,7 @@ import {
   type EntityStatus,
   type EventType,
   isLanguage,
+  isRecord,
   type Language,
 } from '@catalogue/config';
 import {
@@ -163,8 +164,9 @@ async function batchCall<T>(work: () => Promise<T>): Promise<T> {
     return await work();
   } catch (err) {
     // The APIs' refusals carry their status (libs/http HttpError); a 4xx is the operator's.
-    const status = (err as { status?: unknown }).status;
-    if (typeof status === 'number' && status < 500) throw new AdminError((err as Error).message);
+    if (isRecord(err) && typeof err.status === 'number' && err.status < 500) {
+      throw new AdminError(String(err.message));
+    }
     throw err;
   }
 }

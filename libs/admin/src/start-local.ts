@@ -139,7 +139,7 @@ async function saveDemoTokens(tokens: DemoTokens): Promise<void> {
 async function demoToken(db: Knex, origin: string): Promise<DemoTokens | undefined> {
   const saved = await readFile(DEMO_TOKEN_FILE, 'utf8').then(
     (text) => JSON.parse(text) as Partial<DemoTokens>,
-    () => ({}) as Partial<DemoTokens>,
+    (): Partial<DemoTokens> => ({}),
   );
   const owner = saved.whiteLabelToken
     ? await tokensRepository.findEshopByTokenHash(db, 'white-label', hashToken(saved.whiteLabelToken))

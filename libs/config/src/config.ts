@@ -368,7 +368,9 @@ export function loadConfig(env: NodeJS.ProcessEnv): Config {
     events: { retentionDays: v.EVENT_RETENTION_DAYS },
     revisions: { keep: v.CONTENT_REVISIONS_KEEP, retentionDays: v.CONTENT_REVISIONS_DAYS },
     webhooks: {
-      allowPrivate: (v.WEBHOOK_ALLOW_PRIVATE as string).split(',').filter((entry) => entry !== ''),
+      allowPrivate: String(v.WEBHOOK_ALLOW_PRIVATE)
+        .split(',')
+        .filter((entry) => entry !== ''),
       timeoutMs: v.WEBHOOK_TIMEOUT_MS,
       concurrency: v.WEBHOOK_CONCURRENCY,
       attempts: v.WEBHOOK_ATTEMPTS,
@@ -417,8 +419,9 @@ export function loadConfigOrExit(env: NodeJS.ProcessEnv): Config {
 }
 
 function deepFreeze<T extends object>(obj: T): T {
-  for (const value of Object.values(obj)) {
-    if (value && typeof value === 'object') deepFreeze(value as object);
+  const values: unknown[] = Object.values(obj);
+  for (const value of values) {
+    if (typeof value === 'object' && value !== null) deepFreeze(value);
   }
   return Object.freeze(obj);
 }

@@ -225,10 +225,7 @@ export const CHART_COMPONENTS = [...SERVICES, 'migration'] as const satisfies re
  */
 export function chartReaders(): Record<string, Reader[]> {
   return Object.fromEntries(
-    entries().map(([name, v]) => [
-      name,
-      CHART_COMPONENTS.filter((c) => (v.readBy as readonly Reader[]).includes(c)),
-    ]),
+    entries().map(([name, v]) => [name, CHART_COMPONENTS.filter((c) => v.readBy.includes(c))]),
   );
 }
 

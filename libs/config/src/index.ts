@@ -1,5 +1,6 @@
 export { loadConfig, loadConfigOrExit, ConfigError, configSchema, hashTagOf } from './config';
 export type { Config, RedisAddress, RedisTopology } from './config';
+export { isRecord } from './guards';
 export { CATALOGUE_API_LANGUAGES, CONTENT_LANGUAGES, V1_LANGUAGES, isLanguage } from './languages';
 export type { LangMap, Language } from './languages';
 export {

@@ -7,6 +7,7 @@ import type { CatalogueEntityType, ContentEntityType } from '@catalogue/config';
 import {
   renderAll,
   type ComposeEntity,
+  type ComposeParameter,
   type ContentWidget,
   type FallbackPolicy,
   type RenderedContent,
@@ -48,11 +49,13 @@ type LockedContent = Pick<StoredContent, 'origin' | 'tree'> | undefined;
 
 /** A product's references to its relations, as its stored fields name them. */
 export function productRef(item: StoredEntity): ProductRef {
-  const f = item.fields as Record<string, unknown>;
+  const f = item.fields;
   return {
     id: item.id,
-    brandId: (f.brand_id as string | null) ?? null,
-    parameterIds: (f.parameters_ids as number[]) ?? [],
+    brandId: typeof f.brand_id === 'string' ? f.brand_id : null,
+    parameterIds: Array.isArray(f.parameters_ids)
+      ? f.parameters_ids.filter((id): id is number => typeof id === 'number')
+      : [],
   };
 }
 
@@ -91,6 +94,11 @@ export interface GenerationMaterial {
 
 const NO_MATERIAL: GenerationMaterial = { found: false, images: [], url: {}, in: () => ({}) };
 
+/** Whether a parameter has several values (Array.isArray narrows no readonly array). */
+function isList(value: ComposeParameter['value']): value is readonly string[] {
+  return Array.isArray(value);
+}
+
 const textIn = (text: unknown, lang: string): string | undefined => {
   if (typeof text === 'string') return text.trim() || undefined;
   if (typeof text !== 'object' || text === null) return undefined;
@@ -112,7 +120,7 @@ export function materialOf(
   // A parameter's name and values are one text for every language, or a text per language.
   const parametersIn = (lang: string) =>
     (compose.parameters ?? []).flatMap((p) => {
-      const values = (Array.isArray(p.value) ? (p.value as readonly string[]) : [p.value])
+      const values = (isList(p.value) ? p.value : [p.value])
         .map((v) => textIn(v, lang))
         .filter((v): v is string => v !== undefined);
       // A parameter is data, not prose: its name in `lang`, else its one (default) name.
@@ -157,7 +165,7 @@ export async function generationMaterial(
   const type = CATALOGUE_TYPE_OF[entityType];
   const item = type && (await catalogueRepository.findEntity(db, type, eshopId, externalId));
   if (!type || !item) return NO_MATERIAL;
-  const fields = item.fields as Record<string, unknown>;
+  const fields = item.fields;
   const url = (fields.url as LangMap | undefined) ?? {};
   if (type !== 'product') return materialOf(sourcesOf(type, item), url);
   const ref = productRef(item);

@@ -5,15 +5,9 @@
  * through `saveEditorContent`, so its public outputs are rendered without it and clients
  * following the change feed learn of the new content (`item.content_ready`).
  */
-import { WHITE_LABEL_ENTITY_TYPES } from '@catalogue/config';
+import { isOneOf, WHITE_LABEL_ENTITY_TYPES } from '@catalogue/config';
 import { htmlToText, markUnmarkedSamples, WIDGETS_BY_TYPE, type ContentWidget } from '@catalogue/content';
-import {
-  contentRepository,
-  eshopsRepository,
-  wlEntitiesRepository,
-  type Knex,
-  type WlEntityType,
-} from '@catalogue/db';
+import { contentRepository, eshopsRepository, wlEntitiesRepository, type Knex } from '@catalogue/db';
 import { widgetTemplates } from './designs';
 import { saveEditorContent } from './entity-content';
 
@@ -36,8 +30,6 @@ function sampleProbes(): string[] {
   return [...out];
 }
 
-const WL_TYPES: ReadonlySet<string> = new Set<WlEntityType>(WHITE_LABEL_ENTITY_TYPES);
-
 /** Marks and re-renders every stored tree with unmarked samples; answers how many were saved. */
 export async function markStoredSamples(db: Knex): Promise<number> {
   const keys = await contentRepository.editorKeysContaining(db, sampleProbes());
@@ -47,8 +39,8 @@ export async function markStoredSamples(db: Knex): Promise<number> {
   for (const key of keys) {
     const eshop = await eshopsRepository.findById(db, key.eshopId);
     if (!eshop) continue;
-    const entity = WL_TYPES.has(key.entityType)
-      ? await wlEntitiesRepository.find(db, key.eshopId, key.entityType as WlEntityType, key.externalId)
+    const entity = isOneOf(WHITE_LABEL_ENTITY_TYPES, key.entityType)
+      ? await wlEntitiesRepository.find(db, key.eshopId, key.entityType, key.externalId)
       : undefined;
     const fallbackName = entity && Object.keys(entity.title).length > 0 ? entity.title : null;
     await db.transaction(async (trx) => {

@@ -1,4 +1,4 @@
-import type { CatalogueEntityType } from '@catalogue/config';
+import { type CatalogueEntityType, isRecord } from '@catalogue/config';
 import type { DesignCategory } from '@catalogue/content';
 import {
   catalogueRepository,
@@ -56,10 +56,10 @@ export function sameJson(a: unknown, b: unknown): boolean {
     for (let i = 0; i < a.length; i++) if (!sameJson(a[i], b[i])) return false;
     return true;
   }
-  if (Array.isArray(b)) return false;
+  if (!isRecord(a) || !isRecord(b)) return false;
   // Plain loops, no arrays built: this runs on every re-rendered item of a render job.
-  const left = a as Record<string, unknown>;
-  const right = b as Record<string, unknown>;
+  const left = a;
+  const right = b;
   let count = 0;
   for (const key in left) {
     const value = left[key];

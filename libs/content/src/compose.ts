@@ -45,6 +45,11 @@ export interface ComposeEntity {
   parameters?: readonly ComposeParameter[] | null;
 }
 
+/** Whether a parameter has several values (Array.isArray narrows no readonly array). */
+function isList(value: ComposeParameter['value']): value is readonly string[] {
+  return Array.isArray(value);
+}
+
 export interface ComposeOptions {
   /** The language of each widget's `html`; `null` leaves it '' for `renderComposed` to write. */
   htmlLanguage?: string | null;
@@ -83,9 +88,9 @@ function sources(entity: ComposeEntity): Sources {
     };
   }
   for (const parameter of entity.parameters ?? []) {
-    const value = Array.isArray(parameter.value)
-      ? trimmed((parameter.value as readonly string[]).filter((v) => v.trim() !== '').join(', '))
-      : trimmed(parameter.value as Text);
+    const value = isList(parameter.value)
+      ? trimmed(parameter.value.filter((v) => v.trim() !== '').join(', '))
+      : trimmed(parameter.value);
     const rowName = trimmed(parameter.name);
     if (!isEmptyLangMap(rowName) && !isEmptyLangMap(value)) out.rows.push({ name: rowName, value });
   }

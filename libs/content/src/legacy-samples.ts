@@ -6,6 +6,7 @@
  * element class would be (value in `default`, or the attribute), so filled or generated content
  * is never taken for a sample unless it is exactly the sample text in that very place.
  */
+import { isRecord } from '@catalogue/config';
 import type { WidgetTemplate } from './catalogue/types';
 import { isLangMap, type ContentElement, type ContentWidget, type SamplePart } from './model';
 import { sampleParts } from './sample';
@@ -29,8 +30,8 @@ function signature(element: ContentElement, part: SamplePart): string | undefine
       ? isLangMap(element.value)
         ? element.value.default
         : undefined
-      : isLangMap(element.extension)
-        ? (element.extension as Record<string, unknown>)[part]
+      : isRecord(element.extension)
+        ? element.extension[part]
         : undefined;
   return raw === undefined || raw === '' ? undefined : `${element.class}|${part}|${JSON.stringify(raw)}`;
 }

@@ -75,7 +75,7 @@ export function pickLanguage(map: LangMap | undefined, lang: string): string {
 /** Like {@link pickLanguage}, for attributes that may be a plain string or a language map. */
 export function pickText(value: unknown, lang: string): string {
   if (typeof value === 'string') return value;
-  if (isLangMap(value)) return pickLanguage(value as LangMap, lang);
+  if (isLangMap(value)) return pickLanguage(value, lang);
   return '';
 }
 

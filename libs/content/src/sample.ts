@@ -6,6 +6,7 @@
  * {@link publicTree}, which leaves the sample parts out, drops an element that had nothing but
  * sample (and a container left with nothing in it), and drops a widget left with no content.
  */
+import { isOneOf, isRecord } from '@catalogue/config';
 import { isLangMap, type ContentElement, type ContentWidget, type SamplePart } from './model';
 import { normaliseTag } from './render/structure';
 
@@ -14,7 +15,7 @@ const VOID = new Set(['hr', 'br']);
 
 /** The element's sample parts (stored trees come from JSON: anything unknown is ignored). */
 export function sampleParts(element: ContentElement): SamplePart[] {
-  const parts = (element as { sample?: unknown }).sample;
+  const parts: unknown = element.sample;
   return Array.isArray(parts)
     ? parts.filter((p): p is SamplePart => typeof p === 'string' && PARTS.has(p))
     : [];
@@ -37,7 +38,7 @@ export function hasSample(tree: readonly ContentWidget[]): boolean {
 export function sampleIn(tree: readonly ContentWidget[], lang: string): ContentWidget[] {
   if (lang === 'default' || !hasSample(tree)) return [...tree];
   const own = (e: ContentElement): boolean => {
-    const text = isLangMap(e.value) ? (e.value as Record<string, unknown>)[lang] : undefined;
+    const text = isRecord(e.value) ? e.value[lang] : undefined;
     return typeof text === 'string' && text.trim() !== '';
   };
   return tree.map((widget) => {
@@ -63,7 +64,7 @@ export function adoptSample(element: ContentElement, parts: readonly SamplePart[
 
 function attributesOf(element: ContentElement): Record<string, unknown> {
   const ext = element.extension;
-  return isLangMap(ext) ? (ext as Record<string, unknown>) : {};
+  return isRecord(ext) ? ext : {};
 }
 
 /** The element without its sample parts (the sample `value` is its `default` language). */
@@ -71,7 +72,7 @@ function stripped(element: ContentElement, parts: readonly SamplePart[]): Conten
   const value = { ...(isLangMap(element.value) ? element.value : {}) };
   if (parts.includes('value')) delete value.default;
   const attributes = Object.fromEntries(
-    Object.entries(attributesOf(element)).filter(([name]) => !parts.includes(name as SamplePart)),
+    Object.entries(attributesOf(element)).filter(([name]) => !isOneOf(parts, name)),
   );
   const { sample: _dropped, ...plain } = element;
   return { ...plain, value, extension: Object.keys(attributes).length > 0 ? attributes : [] };

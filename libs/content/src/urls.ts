@@ -21,8 +21,10 @@ export function safeUrl(value: unknown, schemes: readonly UrlScheme[]): string |
   } catch {
     return null;
   }
-  const scheme = parsed.protocol.slice(0, -1) as UrlScheme;
-  if (!schemes.includes(scheme)) return null;
+  // Compared, not narrowed with libs/config's isOneOf: the editor's browser bundle imports this
+  // module, and libs/config is Node's.
+  const scheme = parsed.protocol.slice(0, -1);
+  if (!schemes.some((allowed) => allowed === scheme)) return null;
   if ((scheme === 'http' || scheme === 'https') && parsed.hostname === '') return null;
   return url;
 }

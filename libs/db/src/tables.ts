@@ -76,6 +76,8 @@ interface EntityLangColumns {
 export interface ColumnTypes {
   generation_jobs: {
     status: GenerationJobStatus;
+    /** A registered entity's type (foreign key to wl_entities). */
+    entity_type: WhiteLabelEntityType;
     context: GenerateJobContext;
     usage: Record<string, number>;
     widgets_skipped: SkippedWidgetRow[];
@@ -109,6 +111,7 @@ export interface ColumnTypes {
     languages_changed: string[];
     tree: unknown[];
   };
+  parameters: { name_translations: Record<string, string> };
   prompts: { search_web: string[]; search_model: string[] };
   credit_ledger: { kind: LedgerKind };
   designs: {

@@ -47,7 +47,7 @@ function ipv6Groups(address: string): number[] {
   let text = address.toLowerCase().split('%')[0] ?? '';
   const dotted = /^(.*:)(\d+)\.(\d+)\.(\d+)\.(\d+)$/.exec(text);
   if (dotted !== null) {
-    const [a, b, c, d] = dotted.slice(2).map(Number) as [number, number, number, number];
+    const [a, b, c, d] = [Number(dotted[2]), Number(dotted[3]), Number(dotted[4]), Number(dotted[5])];
     text = `${dotted[1]}${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
   }
   const [head = '', tail] = text.split('::');

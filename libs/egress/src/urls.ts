@@ -67,7 +67,8 @@ export function parseAllowRule(entry: string): AllowRule {
   let scheme: 'http' | 'https' | undefined;
   const withScheme = /^(https?):\/\/(.*)$/i.exec(rest);
   if (withScheme) {
-    scheme = withScheme[1]!.toLowerCase() as 'http' | 'https';
+    // The pattern admits only these two, in any case.
+    scheme = withScheme[1]!.toLowerCase() === 'https' ? 'https' : 'http';
     rest = withScheme[2]!;
   }
   let place = rest;

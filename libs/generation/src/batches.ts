@@ -15,6 +15,7 @@
  * can spend more than the shop allowed or charge an item twice. Steps go through the fair
  * `generate` queue, and a step's worker lets its other jobs run between items.
  */
+import { isOneOf, isRecord } from '@catalogue/config';
 import { CATALOGUE_TYPE_OF, generationMaterials } from '@catalogue/content-store';
 import { settleReservation } from '@catalogue/credits';
 import {
@@ -185,7 +186,7 @@ function selectionOf(request: BatchRequest): BatchSelection {
 async function planBatch(deps: BatchDeps, eshop: Eshop, request: BatchRequest): Promise<PlannedBatch> {
   const errors: Record<string, string[]> = {};
   if (request.ids && request.filter) errors.ids = ['Send either ids or filter, not both.'];
-  const inactive = request.languages.filter((lang) => !(eshop.languages as string[]).includes(lang));
+  const inactive = request.languages.filter((lang) => !isOneOf(eshop.languages, lang));
   if (inactive.length > 0) {
     errors.languages = [`The languages ${inactive.join(', ')} are not active languages of this eshop.`];
   }
@@ -377,13 +378,12 @@ export async function cancelBatch(deps: BatchDeps, eshopId: number, batchId: num
 
 /** Why an item was left out without charge, from the refusal a single generation would answer. */
 function leftOutReason(err: unknown): { code: string; message: string } | undefined {
-  const pg = err as { code?: string; constraint?: string };
-  if (pg.code === '23505' && pg.constraint === 'generation_jobs_one_running') {
+  if (isRecord(err) && err.code === '23505' && err.constraint === 'generation_jobs_one_running') {
     return { code: 'generation_running', message: 'A generation was already running for the entity.' };
   }
   if (err instanceof HttpError && err.status < 500) {
-    const errors = (err.body.errors ?? {}) as Record<string, string[]>;
-    const detail = Object.values(errors).flat().join(' ');
+    const errors = err.body.errors;
+    const detail = isRecord(errors) ? Object.values(errors).flat().join(' ') : '';
     return { code: err.code, message: detail || err.message };
   }
   return undefined;
@@ -437,7 +437,7 @@ export async function stepBatch(deps: BatchDeps, eshopId: number, batchId: numbe
     if (batch.status === 'queued') await batches.setStatus(trx, eshopId, batchId, 'running');
     const { next } = await batches.dispatchable(trx, eshopId, batchId, BATCH_WINDOW);
     const memo = newPlanMemo();
-    const type = batch.entityType as WlEntityType;
+    const type = batch.entityType;
     const ids = next.map((item) => item.entityId);
     // The items' entities (registered now when they were not) and their material, a few
     // statements for the whole step.

@@ -10,6 +10,7 @@
  * language only. So the check that there is something to write from, and the estimate, see the
  * same material the worker writes from.
  */
+import { isOneOf } from '@catalogue/config';
 import { writtenLanguages, type ContentWidget } from '@catalogue/content';
 import {
   generationMaterial,
@@ -360,7 +361,7 @@ export async function planGeneration(db: Knex, input: PlanInput): Promise<Planne
   };
 
   const lang = body.lang ?? 'default';
-  if (!(eshop.languages as string[]).includes(lang)) {
+  if (!isOneOf(eshop.languages, lang)) {
     fail('lang', `The lang ${lang} is not an active language of this eshop.`);
   }
   const designId = body.design_id ?? entity.designId;

@@ -1,4 +1,5 @@
 import type { JobsOptions, Queue } from 'bullmq';
+import { Cluster, Redis } from 'ioredis';
 import type { RedisClient } from './connection';
 import {
   jobOptions,
@@ -111,15 +112,19 @@ export async function takePlaces(
   if (!jobs.length) return [];
   const jobKeys = jobs.map((job) => (job.jobId ? keys.jobs + job.jobId : keys.counts));
   const args = jobs.flatMap((job) => [String(job.eshopId), job.jobId ?? '']);
-  const places = (await redis.eval(
-    TAKE_SCRIPT,
-    2 + jobs.length,
-    keys.counts,
-    keys.ids,
-    ...jobKeys,
-    ...args,
-  )) as number[];
-  return places.map((place) => (place === 0 ? 0 : Math.min(Math.max(place, 1), MAX_PRIORITY)));
+  const places = await redis.eval(TAKE_SCRIPT, 2 + jobs.length, keys.counts, keys.ids, ...jobKeys, ...args);
+  if (!Array.isArray(places)) throw new Error('the fair queue script answered no list of places');
+  return places.map((place) => (place === 0 ? 0 : Math.min(Math.max(Number(place), 1), MAX_PRIORITY)));
+}
+
+/**
+ * The Redis client a queue was made with: createQueues gives every queue the shared ioredis
+ * connection, whose scripts the fair lines run on.
+ */
+function connectionOf(queue: Queue): RedisClient {
+  const { connection } = queue.opts;
+  if (connection instanceof Redis || connection instanceof Cluster) return connection;
+  throw new Error(`queue ${queue.name} was made without an ioredis connection`);
 }
 
 /** Gives back the place a job took in its eshop's line (it started, or was never queued). */
@@ -159,9 +164,9 @@ return redis.call('DEL', KEYS[1], KEYS[2])`;
  * count stops at 0). Returns whether the lines were reset.
  */
 export async function resetIdleLines(queue: Queue, name: FairQueueName): Promise<boolean> {
-  const redis = queue.opts.connection as RedisClient;
+  const redis = connectionOf(queue);
   const keys = fairKeys(queue.opts.prefix ?? 'bull', name);
-  const deleted = (await redis.eval(
+  const deleted = await redis.eval(
     RESET_SCRIPT,
     6,
     keys.counts,
@@ -170,8 +175,8 @@ export async function resetIdleLines(queue: Queue, name: FairQueueName): Promise
     queue.toKey('paused'),
     queue.toKey('prioritized'),
     queue.toKey('delayed'),
-  )) as number;
-  return deleted > 0;
+  );
+  return Number(deleted) > 0;
 }
 
 /** A job of a fair queue, with its BullMQ options (its priority is the queue's to choose). */
@@ -203,7 +208,7 @@ export async function addToLines<Q extends QueueName>(
   const eshopOf = spec.fairBy;
   if (!eshopOf) throw new Error(`${name} is not a fair queue`);
   // createQueues gives every queue the shared ioredis connection.
-  const redis = queue.opts.connection as RedisClient;
+  const redis = connectionOf(queue);
   const keys = fairKeys(queue.opts.prefix ?? 'bull', name);
   const priorities = await takePlaces(
     redis,

@@ -29,7 +29,7 @@ export async function launchBrowser(args: string[] = []): Promise<Browser> {
     } catch (err) {
       if (attempt >= LAUNCH_ATTEMPTS) throw err;
       process.stderr.write(
-        `chromium launch ${attempt} failed, trying again: ${(err as Error).message.split('\n')[0]}\n`,
+        `chromium launch ${attempt} failed, trying again: ${(err instanceof Error ? err.message : String(err)).split('\n')[0]}\n`,
       );
       await new Promise((resolve) => setTimeout(resolve, 500 * attempt));
     }

@@ -1,3 +1,4 @@
+import { isRecord } from '@catalogue/config';
 import type { HttpApp } from '@catalogue/http';
 import { errorCodeProblems } from './openapi';
 
@@ -15,7 +16,8 @@ function bodyOf(body: unknown, type: string): unknown {
   const text = body.toString();
   if (!/json/.test(type)) return text;
   try {
-    return JSON.parse(text) as unknown;
+    const parsed: unknown = JSON.parse(text);
+    return parsed;
   } catch {
     return text;
   }
@@ -28,10 +30,7 @@ export function observeErrorCodes(app: HttpApp): void {
     } finally {
       // The error middleware has turned every throw into a body by now; what is left is the
       // answer koa writes (streams, e.g. served files, are never error bodies here).
-      if (
-        ctx.status >= 400 &&
-        !(ctx.body && typeof (ctx.body as NodeJS.ReadableStream).pipe === 'function')
-      ) {
+      if (ctx.status >= 400 && !(isRecord(ctx.body) && typeof ctx.body.pipe === 'function')) {
         errorResponses += 1;
         for (const problem of errorCodeProblems(ctx.status, bodyOf(ctx.body, ctx.response.type))) {
           problems.push(

@@ -137,7 +137,7 @@ function pathOf(url: string): string {
 
 function describeError(e: ErrorObject): string {
   const where = e.instancePath || '(root)';
-  const params = e.params as Record<string, unknown>;
+  const params: Record<string, unknown> = e.params;
   switch (e.keyword) {
     case 'additionalProperties':
       return `${where}: unexpected property "${String(params.additionalProperty)}"`;
@@ -222,7 +222,7 @@ export function createOpenApiValidator(
 ): OpenApiValidator {
   if (!isObject(document) || !isObject(document.paths)) throw new Error(`${name} has no paths`);
   const doc = document;
-  const paths = document.paths as Json;
+  const paths = document.paths;
   const matchers = pathMatchers(paths);
 
   const ajv = new Ajv2020({ strict: false, allErrors: true, validateSchema: false });

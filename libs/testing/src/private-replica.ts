@@ -51,7 +51,7 @@ async function poll<T>(what: string, deadlineMs: number, attempt: () => Promise<
       last = err;
     }
     if (Date.now() > deadline)
-      throw new Error(`${what}: ${(last as Error | undefined)?.message ?? 'timed out'}`);
+      throw new Error(`${what}: ${last instanceof Error ? last.message : 'timed out'}`);
     await new Promise((r) => setTimeout(r, 50));
   }
 }

@@ -1,3 +1,5 @@
+import { isRecord } from '@catalogue/config';
+
 /** What a service's `/docs` serves: its document's servers and operations (`GET /api/…`). */
 export interface ServedDocs {
   servers: unknown;
@@ -24,8 +26,8 @@ export async function loadServedDocs(baseUrl: string): Promise<ServedDocs> {
   };
   const danglingRefs = [...JSON.stringify(doc).matchAll(/"\$ref":"#\/components\/([^/"]+)\/([^"]+)"/g)]
     .filter(([, kind, name]) => {
-      const components = doc.components as Record<string, Record<string, unknown>> | undefined;
-      return components?.[kind!]?.[name!] === undefined;
+      const ofKind = isRecord(doc.components) ? doc.components[kind!] : undefined;
+      return !isRecord(ofKind) || ofKind[name!] === undefined;
     })
     .map(([ref]) => ref);
   return { servers: doc.servers, operations: operationsOf(doc), danglingRefs };

@@ -4,6 +4,7 @@
  * 0 and each design_widget_id is the widget's position, which is enough for previews and tests.
  */
 import { createHash } from 'node:crypto';
+import { isRecord } from '@catalogue/config';
 import { SEED_WIDGETS } from './widgets';
 import type {
   DesignDefinition,
@@ -25,12 +26,15 @@ export interface StructureOptions {
   widgets?: WidgetCatalogue;
 }
 
+/** Whether the widgets are given as a list (Array.isArray narrows no readonly array). */
+function isList<T>(widgets: readonly T[] | ReadonlyMap<string, T>): widgets is readonly T[] {
+  return Array.isArray(widgets);
+}
+
 export function widgetLookup<T extends WidgetDefinition>(
   widgets: readonly T[] | ReadonlyMap<string, T>,
 ): (type: string) => T | undefined {
-  const map: ReadonlyMap<string, T> = Array.isArray(widgets)
-    ? new Map((widgets as readonly T[]).map((w) => [w.type, w]))
-    : (widgets as ReadonlyMap<string, T>);
+  const map: ReadonlyMap<string, T> = isList(widgets) ? new Map(widgets.map((w) => [w.type, w])) : widgets;
   return (type) => map.get(type);
 }
 
@@ -110,8 +114,8 @@ export function designStructure(design: DesignDefinition, options: StructureOpti
 export function canonicalJson(value: unknown): string {
   if (Array.isArray(value))
     return `[${value.map((v) => (v === undefined ? 'null' : canonicalJson(v))).join(',')}]`;
-  if (typeof value === 'object' && value !== null) {
-    const entries = Object.entries(value as Record<string, unknown>)
+  if (isRecord(value)) {
+    const entries = Object.entries(value)
       .filter(([, v]) => v !== undefined)
       .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
     return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;

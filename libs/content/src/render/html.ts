@@ -6,15 +6,7 @@
  * widget that nests plainly, whose HTML is written exactly as that pass would give it back.
  */
 import type { ContentFallback } from '@catalogue/config';
-import {
-  isLangMap,
-  pickLanguage,
-  pickText,
-  wireExtension,
-  type ContentWidget,
-  type LangMap,
-  type Text,
-} from '../model';
+import { isLangMap, pickLanguage, pickText, wireExtension, type ContentWidget, type Text } from '../model';
 import { isLanguageNeutral } from '../neutral';
 import { htmlToText, sanitizeHtml, sanitizeOutput, sanitizePhrasing } from '../sanitize';
 import { slugifyHeading, SlugRegistry } from '../slug';
@@ -72,7 +64,7 @@ export function fallsBack(value: unknown, lang: string, policy: FallbackPolicy):
 /** Whether a value has text of its own for the `lang` page (or none in any language). */
 export function ownsText(value: unknown, lang: string, policy: FallbackPolicy): boolean {
   if (!isLangMap(value)) return true;
-  const texts = Object.values(value as LangMap).filter(hasText);
+  const texts = Object.values(value).filter(hasText);
   if (texts.length === 0) return true;
   return hasText(value[lang]) || (lang === policy.defaultLanguage && hasText(value.default));
 }

@@ -66,7 +66,9 @@ export function mergeValue(stored: LangMap, sent: LangMap, format: ValueFormat):
 export function asLangMap(value: unknown): LangMap {
   if (typeof value === 'string') return { default: value };
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return {};
-  return Object.fromEntries(Object.entries(value).filter(([, v]) => typeof v === 'string')) as LangMap;
+  return Object.fromEntries(
+    Object.entries(value).filter((entry): entry is [string, string] => typeof entry[1] === 'string'),
+  );
 }
 
 /**

@@ -85,9 +85,12 @@ function upsertShape(type: CatalogueEntityType): UpsertShape {
   };
 }
 
-const UPSERT_SHAPES = Object.fromEntries(
-  (Object.keys(ENTITY_TABLES) as CatalogueEntityType[]).map((type) => [type, upsertShape(type)]),
-) as Record<CatalogueEntityType, UpsertShape>;
+const UPSERT_SHAPES: Record<CatalogueEntityType, UpsertShape> = {
+  product: upsertShape('product'),
+  category: upsertShape('category'),
+  brand: upsertShape('brand'),
+  blog: upsertShape('blog'),
+};
 
 /**
  * findForUpdate's statement of one entity type, without and with the products' variants: the

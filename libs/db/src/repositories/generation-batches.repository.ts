@@ -5,7 +5,8 @@ import type {
   WhiteLabelEntityType,
 } from '@catalogue/config';
 import type { Knex } from 'knex';
-import { rawRows } from '../sql-rows';
+import { checkedOne, checkedRows, countOf, rawRows } from '../sql-rows';
+import type { Row } from '../tables';
 import { isoOffset } from '../timestamps';
 import { ENTITY_TABLES } from './catalogue-tables';
 import { eventsRepository } from './events.repository';
@@ -15,7 +16,7 @@ export interface GenerationBatch {
   id: number;
   eshopId: number;
   status: GenerationBatchStatus;
-  entityType: string;
+  entityType: WhiteLabelEntityType;
   languages: string[];
   designId: number | null;
   promptId: number | null;
@@ -63,13 +64,38 @@ export interface NewGenerationBatch {
 const UNFINISHED_ITEMS = ['queued', 'running'];
 const INSERT_CHUNK = 1_000;
 
-function toBatch(row: Record<string, unknown>): GenerationBatch {
+/** A batch as select() reads it: the stored columns, the times as text with an offset. */
+type BatchOut = Omit<Row<'generation_batches'>, 'created_at' | 'updated_at' | 'finished_at'> & {
+  created_at: string;
+  updated_at: string;
+  finished_at: string | null;
+};
+const BATCH_COLUMNS = [
+  'id',
+  'eshop_id',
+  'status',
+  'entity_type',
+  'languages',
+  'design_id',
+  'prompt_id',
+  'budget',
+  'estimate',
+  'reserved',
+  'charged',
+  'created_at',
+  'updated_at',
+  'finished_at',
+] as const satisfies readonly (keyof BatchOut)[];
+
+/** A row read with select() (checked: its timestamps are computed). */
+function toBatch(raw: unknown): GenerationBatch {
+  const row = checkedOne<BatchOut>(raw, BATCH_COLUMNS);
   return {
     id: Number(row.id),
     eshopId: Number(row.eshop_id),
-    status: row.status as GenerationBatchStatus,
-    entityType: String(row.entity_type),
-    languages: row.languages as string[],
+    status: row.status,
+    entityType: row.entity_type,
+    languages: row.languages,
     designId: row.design_id === null ? null : Number(row.design_id),
     promptId: row.prompt_id === null ? null : Number(row.prompt_id),
     budget: Number(row.budget),
@@ -209,11 +235,10 @@ export const generationBatchesRepository = {
       .whereIn('batch_id', batchIds)
       .groupBy('batch_id', 'status')
       .select('batch_id', 'status', db.raw('count(*)::int as n'));
-    for (const row of rows as unknown as {
-      batch_id: string;
-      status: GenerationBatchItemStatus;
-      n: number;
-    }[]) {
+    for (const row of checkedRows<Pick<Row<'generation_batch_items'>, 'batch_id' | 'status'> & { n: number }>(
+      rows,
+      ['batch_id', 'status', 'n'],
+    )) {
       const counts = out.get(Number(row.batch_id))!;
       counts[row.status] = row.n;
       counts.total += row.n;
@@ -236,9 +261,9 @@ export const generationBatchesRepository = {
       .orderBy('id')
       .limit(limit)
       .select('entity_id', 'error_code', 'error_message');
-    return (rows as { entity_id: string; error_code: string; error_message: string | null }[]).map((r) => ({
+    return rows.map((r) => ({
       entity_id: r.entity_id,
-      code: r.error_code,
+      code: r.error_code ?? '',
       message: r.error_message ?? '',
     }));
   },
@@ -261,10 +286,10 @@ export const generationBatchesRepository = {
     batchId: number,
     window: number,
   ): Promise<{ running: number; next: BatchItem[] }> {
-    const [{ n }] = (await trx('generation_batch_items')
+    const [counted] = await trx('generation_batch_items')
       .where({ eshop_id: eshopId, batch_id: batchId, status: 'running' })
-      .count({ n: '*' })) as [{ n: string }];
-    const running = Number(n);
+      .count({ count: '*' });
+    const running = countOf(counted);
     if (running >= window) return { running, next: [] };
     const rows = await trx('generation_batch_items as q')
       .where({ 'q.eshop_id': eshopId, 'q.batch_id': batchId, 'q.status': 'queued' })
@@ -281,7 +306,11 @@ export const generationBatchesRepository = {
       .skipLocked();
     const seen = new Set<string>();
     const next: BatchItem[] = [];
-    for (const row of rows as { id: string; entity_id: string; lang: string }[]) {
+    for (const row of checkedRows<Pick<Row<'generation_batch_items'>, 'id' | 'entity_id' | 'lang'>>(rows, [
+      'id',
+      'entity_id',
+      'lang',
+    ])) {
       if (seen.has(row.entity_id) || next.length >= window - running) continue;
       seen.add(row.entity_id);
       next.push({ id: Number(row.id), entityId: row.entity_id, lang: row.lang });
@@ -470,7 +499,7 @@ export const generationBatchesRepository = {
     jobId: number,
     message: string,
   ): Promise<boolean> {
-    const [item] = (await trx('generation_batch_items')
+    const [item] = await trx('generation_batch_items')
       .where({ eshop_id: eshopId, job_id: jobId, status: 'running' })
       .update({
         status: 'left_out',
@@ -478,7 +507,7 @@ export const generationBatchesRepository = {
         error_message: message,
         updated_at: trx.fn.now(6),
       })
-      .returning(['batch_id', 'reserved'])) as unknown as { batch_id: string; reserved: number }[];
+      .returning(['batch_id', 'reserved']);
     if (!item) return false;
     await trx('generation_batches')
       .where({ eshop_id: eshopId, id: Number(item.batch_id) })
@@ -499,27 +528,26 @@ export const generationBatchesRepository = {
     jobId: number,
     charged: number,
   ): Promise<number | undefined> {
-    const [item] = (await trx('generation_batch_items as i')
-      .where({ 'i.eshop_id': eshopId, 'i.job_id': jobId, 'i.status': 'running' })
-      .update({
-        // What the ledger charged, always: the batch's charge is the sum of its items' charges.
-        status: trx.raw(`case when j.status = 'done' or ? > 0 then 'done' else 'failed' end`, [charged]),
-        charged,
-        error_code: trx.raw(`case when j.status = 'done' or ? > 0 then null else 'generation_failed' end`, [
+    const [item] = checkedRows<Pick<Row<'generation_batch_items'>, 'batch_id' | 'reserved' | 'charged'>>(
+      await trx('generation_batch_items as i')
+        .where({ 'i.eshop_id': eshopId, 'i.job_id': jobId, 'i.status': 'running' })
+        .update({
+          // What the ledger charged, always: the batch's charge is the sum of its items' charges.
+          status: trx.raw(`case when j.status = 'done' or ? > 0 then 'done' else 'failed' end`, [charged]),
           charged,
-        ]),
-        error_message: trx.raw(`case when j.status = 'done' or ? > 0 then null else j.error_message end`, [
-          charged,
-        ]),
-        updated_at: trx.fn.now(6),
-      })
-      .updateFrom('generation_jobs as j')
-      .whereRaw('j.eshop_id = i.eshop_id and j.id = i.job_id')
-      .returning(['i.batch_id', 'i.reserved', 'i.charged'])) as {
-      batch_id: string;
-      reserved: number;
-      charged: number;
-    }[];
+          error_code: trx.raw(`case when j.status = 'done' or ? > 0 then null else 'generation_failed' end`, [
+            charged,
+          ]),
+          error_message: trx.raw(`case when j.status = 'done' or ? > 0 then null else j.error_message end`, [
+            charged,
+          ]),
+          updated_at: trx.fn.now(6),
+        })
+        .updateFrom('generation_jobs as j')
+        .whereRaw('j.eshop_id = i.eshop_id and j.id = i.job_id')
+        .returning(['i.batch_id', 'i.reserved', 'i.charged']),
+      ['batch_id', 'reserved', 'charged'],
+    );
     if (!item) return undefined;
     const batchId = Number(item.batch_id);
     await trx('generation_batches')
@@ -538,26 +566,26 @@ export const generationBatchesRepository = {
    * Returns whether it ended now.
    */
   async finishIfComplete(trx: Knex.Transaction, eshopId: number, id: number): Promise<boolean> {
-    const [ended] = (await trx('generation_batches as b')
-      .where({ 'b.eshop_id': eshopId, 'b.id': id })
-      .whereNull('b.finished_at')
-      .whereNotExists(
-        trx('generation_batch_items as i')
-          .select(trx.raw('1'))
-          .where({ 'i.eshop_id': eshopId, 'i.batch_id': id })
-          .whereIn('i.status', UNFINISHED_ITEMS),
-      )
-      .update({
-        status: trx.raw(`case when b.status = 'cancelled' then 'cancelled' else 'finished' end`),
-        finished_at: trx.fn.now(6),
-        updated_at: trx.fn.now(6),
-      })
-      .returning(['b.status', 'b.reserved', 'b.charged', 'b.budget'])) as {
-      status: string;
-      reserved: string;
-      charged: string;
-      budget: string;
-    }[];
+    const [ended] = checkedRows<
+      Pick<Row<'generation_batches'>, 'status' | 'reserved' | 'charged' | 'budget'>
+    >(
+      await trx('generation_batches as b')
+        .where({ 'b.eshop_id': eshopId, 'b.id': id })
+        .whereNull('b.finished_at')
+        .whereNotExists(
+          trx('generation_batch_items as i')
+            .select(trx.raw('1'))
+            .where({ 'i.eshop_id': eshopId, 'i.batch_id': id })
+            .whereIn('i.status', UNFINISHED_ITEMS),
+        )
+        .update({
+          status: trx.raw(`case when b.status = 'cancelled' then 'cancelled' else 'finished' end`),
+          finished_at: trx.fn.now(6),
+          updated_at: trx.fn.now(6),
+        })
+        .returning(['b.status', 'b.reserved', 'b.charged', 'b.budget']),
+      ['status', 'reserved', 'charged', 'budget'],
+    );
     if (!ended) return false;
     const counts = (await this.counts(trx, eshopId, [id])).get(id)!;
     await eventsRepository.append(trx, eshopId, [

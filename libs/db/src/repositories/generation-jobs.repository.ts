@@ -18,7 +18,7 @@ export type GenerationJobStatus = GenerationJobRow['status'];
 export interface GenerationJob {
   id: number;
   eshopId: number;
-  entityType: string;
+  entityType: GenerationJobRow['entity_type'];
   entityId: string;
   designId: number;
   status: GenerationJobStatus;
@@ -42,7 +42,7 @@ export interface GenerationJob {
 }
 
 export interface NewGenerationJob {
-  entityType: string;
+  entityType: GenerationJobRow['entity_type'];
   entityId: string;
   designId: number;
   lang: string;

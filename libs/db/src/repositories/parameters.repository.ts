@@ -132,7 +132,7 @@ export const parametersRepository = {
     for (const p of parameters) {
       const entry: StoredParameter = {
         name: p.name,
-        nameTranslations: (p.name_translations ?? {}) as Record<string, string>,
+        nameTranslations: p.name_translations ?? {},
         values: new Map(),
       };
       found.set(Number(p.external_id), entry);

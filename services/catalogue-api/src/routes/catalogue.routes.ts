@@ -75,7 +75,13 @@ const V2_ENTITIES = [
 type V2Path = (typeof V2_ENTITIES)[number][0];
 
 function byPath<T>(make: (entity: (typeof V2_ENTITIES)[number]) => T): Record<V2Path, T> {
-  return Object.fromEntries(V2_ENTITIES.map((entity) => [entity[0], make(entity)])) as Record<V2Path, T>;
+  const [products, categories, brands, blogs] = V2_ENTITIES;
+  return {
+    products: make(products),
+    categories: make(categories),
+    brands: make(brands),
+    blogs: make(blogs),
+  };
 }
 
 /** GET /api/v2/rest/<entity>: one guard per entity (its operation and item component). */

@@ -12,7 +12,6 @@ import {
   resumeBatch,
   startBatch,
   type BatchDeps,
-  type BatchRequest,
 } from '@catalogue/generation';
 import { apiRouter, eshopOf, guard, idempotent, type RouterDeps } from '@catalogue/http';
 import type { Deps } from '../deps';
@@ -54,7 +53,7 @@ export function generationBatchRoutes(deps: RouterDeps & Pick<Deps, 'logger' | '
   };
   const router = apiRouter(deps, { prefix: '/api/v2/rest/generation-batches' });
   router.post('/', idempotent(deps), startGenerationBatch, async (ctx) => {
-    const request = ctx.state.input.body as BatchRequest;
+    const request = ctx.state.input.body;
     if (request.dry_run) {
       ctx.body = await dryRunBatch(batchDeps, eshopOf(ctx), request);
       return;

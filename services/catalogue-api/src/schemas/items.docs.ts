@@ -36,12 +36,12 @@ const DESCRIPTIONS = {
 } as const;
 type ItemComponent = keyof typeof DESCRIPTIONS;
 
-const V2_NAMES: Record<CatalogueEntityType, string> = {
+const V2_NAMES = {
   product: 'Product',
   category: 'Category',
   brand: 'Brand',
   blog: 'Blog',
-};
+} as const satisfies Record<CatalogueEntityType, string>;
 
 /** Array fields the document names once (base components), by field name. */
 const SHARED_ARRAYS: Partial<Record<string, string>> = {
@@ -63,7 +63,7 @@ function componentOf(kind: ItemKind): ItemComponent {
   if (kind.version === 'parameter') return 'ParameterImportItem';
   if (kind.version === 'v1') return kind.type === 'product' ? 'V1ProductImportItem' : 'V1CategoryImportItem';
   const name = V2_NAMES[kind.type];
-  return (kind.multiImport ? `MultiImport${name}Item` : `${name}WriteItem`) as ItemComponent;
+  return kind.multiImport ? `MultiImport${name}Item` : `${name}WriteItem`;
 }
 
 function text(rule: Extract<FieldRule, { kind: 'text' }>): Joi.Schema {

@@ -30,8 +30,8 @@ type Schema = AnySchemaObject;
  * that no longer exposes it fails loudly at start instead of silently checking less.
  */
 function joiUriCheck(): (text: string) => boolean {
-  const rule = urlSchema.$_getRule('uri') as { regex?: unknown } | undefined;
-  const regex = rule?.regex;
+  const rule = urlSchema.$_getRule('uri');
+  const regex = rule && 'regex' in rule ? rule.regex : undefined;
   if (!(regex instanceof RegExp) || regex.global || regex.sticky) {
     throw new Error('joi no longer exposes the uri rule regex: update schemas/items.fast.ts');
   }

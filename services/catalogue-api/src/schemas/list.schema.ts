@@ -12,13 +12,13 @@ export const ymdHis = Joi.string()
   .custom((value: string, helpers) => {
     const match = /^(\d{4})-(\d{2})-(\d{2}) (\d{2}):(\d{2}):(\d{2})$/.exec(value);
     if (!match) return helpers.error('date.format', { format: YMD_HIS });
-    const [y, mo, d, h, mi, s] = match.slice(1).map(Number) as [
-      number,
-      number,
-      number,
-      number,
-      number,
-      number,
+    const [y, mo, d, h, mi, s] = [
+      Number(match[1]),
+      Number(match[2]),
+      Number(match[3]),
+      Number(match[4]),
+      Number(match[5]),
+      Number(match[6]),
     ];
     const date = new Date(Date.UTC(y, mo - 1, d, h, mi, s));
     const same =

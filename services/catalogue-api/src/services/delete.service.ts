@@ -19,7 +19,8 @@ export interface DeleteResult {
 
 /** An element of a DELETE body: an id string or `{id}`; anything else is reported. */
 function idOf(element: unknown): string | undefined {
-  const id = typeof element === 'object' && element !== null ? (element as { id?: unknown }).id : element;
+  const id =
+    typeof element === 'object' && element !== null ? ('id' in element ? element.id : undefined) : element;
   return typeof id === 'string' && id.length > 0 && id.length <= 255 && isStorableText(id) ? id : undefined;
 }
 

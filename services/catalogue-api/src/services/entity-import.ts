@@ -1,4 +1,4 @@
-import type { CatalogueEntityType } from '@catalogue/config';
+import { type CatalogueEntityType, isRecord } from '@catalogue/config';
 import {
   catalogueRepository,
   ENTITY_TABLES,
@@ -65,13 +65,10 @@ export function sameJson(a: unknown, b: unknown): boolean {
   if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
   if (Array.isArray(a))
     return Array.isArray(b) && a.length === b.length && a.every((v, i) => sameJson(v, b[i]));
-  if (Array.isArray(b)) return false;
+  if (!isRecord(a) || !isRecord(b)) return false;
   const aKeys = Object.keys(a);
   if (aKeys.length !== Object.keys(b).length) return false;
-  return aKeys.every(
-    (k) =>
-      Object.hasOwn(b, k) && sameJson((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]),
-  );
+  return aKeys.every((k) => Object.hasOwn(b, k) && sameJson(a[k], b[k]));
 }
 
 const EMPTY_DATA: Record<string, unknown> = {
@@ -97,8 +94,10 @@ function mergedFields(
   const { langFields, dataFields } = ENTITY_TABLES[type];
   const fields: Record<string, unknown> = {};
   for (const field of langFields) {
-    const merged = { ...((stored?.fields[field] as Record<string, string> | undefined) ?? {}) };
-    for (const [lang, value] of Object.entries((item[field] ?? {}) as Record<string, string | null>)) {
+    const kept = stored?.fields[field];
+    const sent = item[field];
+    const merged: Record<string, unknown> = { ...(isRecord(kept) ? kept : {}) };
+    for (const [lang, value] of Object.entries(isRecord(sent) ? sent : {})) {
       if (value === null) delete merged[lang];
       else merged[lang] = value;
     }
@@ -288,7 +287,7 @@ async function writeRound(
   for (const { index, item } of items) {
     const before = stored.get(item.id);
     const fields = mergedFields(type, before, item);
-    if (Object.keys(fields.name as Record<string, string>).length === 0) {
+    if (!isRecord(fields.name) || Object.keys(fields.name).length === 0) {
       errors.push({ index, id: item.id, errors: NAMELESS });
       continue;
     }

@@ -1,4 +1,4 @@
-import type { CatalogueEntityType, V1EntityType } from '@catalogue/config';
+import { type CatalogueEntityType, isRecord, type V1EntityType } from '@catalogue/config';
 import { eventsRepository, type Knex, type NewEvent } from '@catalogue/db';
 import { addFair, ENQUEUE_TIMEOUT_MS, withTimeout } from '@catalogue/queue';
 import { ValidationError } from '@catalogue/http';
@@ -59,9 +59,9 @@ export interface DryRunFields {
   summary: ChangeSummary;
 }
 
-/** Thrown out of a dry run's transaction to roll it back, carrying the answer. */
-class DryRunRollback<T> extends Error {
-  constructor(readonly answer: T) {
+/** Thrown out of a dry run's transaction to roll it back (its answer is kept aside). */
+class DryRunRollback extends Error {
+  constructor() {
     super('dry run: rolled back');
   }
 }
@@ -77,12 +77,14 @@ async function inTransaction<T>(
   work: (trx: Knex.Transaction) => Promise<T>,
 ): Promise<T> {
   if (!dryRun) return deps.db.transaction(work);
+  const kept: { answer?: { value: T } } = {};
   try {
     await deps.db.transaction(async (trx) => {
-      throw new DryRunRollback(await work(trx));
+      kept.answer = { value: await work(trx) };
+      throw new DryRunRollback();
     });
   } catch (err) {
-    if (err instanceof DryRunRollback) return err.answer as T;
+    if (err instanceof DryRunRollback && kept.answer) return kept.answer.value;
     throw err;
   }
   throw new Error('a dry run committed its transaction');
@@ -228,10 +230,10 @@ export async function multiImport(
   body: unknown,
   { recordOutcome, dryRun = false }: ImportRun = {},
 ): Promise<{ success: boolean; results: Record<string, unknown> } & Partial<DryRunFields>> {
-  if (body === null || typeof body !== 'object' || Array.isArray(body)) {
+  if (!isRecord(body)) {
     throw new ValidationError({ body: ['The body must be an object with sections.'] });
   }
-  const sections = body as Record<string, unknown>;
+  const sections = body;
   const present = SECTIONS.filter((s) => sections[s] !== undefined);
   if (!present.length) {
     throw new ValidationError({
@@ -272,10 +274,12 @@ export async function multiImport(
     // Every section's events in one statement, in the sections' order.
     await eventsRepository.append(trx, eshopId, events);
     // `success` belongs to the whole request; the sections carry their counts and errors.
-    const sectionResults = Object.entries(out).map(([name, { success: _each, ...counts }]) => [name, counts]);
+    const sectionResults = Object.entries(out).map(
+      ([name, { success: _each, ...counts }]): [string, unknown] => [name, counts],
+    );
     const answer = {
       success: Object.values(out).every((r) => r.success),
-      results: Object.fromEntries(sectionResults) as Record<string, unknown>,
+      results: Object.fromEntries(sectionResults),
     };
     if (!dryRun) await recordOutcome?.(trx, answer);
     return answer;

@@ -1,3 +1,4 @@
+import { isRecord } from '@catalogue/config';
 import type Joi from 'joi';
 import {
   contractOf,
@@ -120,11 +121,11 @@ export function checkItems<T extends { id: string | number }>(
   const accepted: CheckedItem<T>[] = [];
   const errors: ItemError[] = [];
   items.forEach((raw, index) => {
-    if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) {
+    if (!isRecord(raw)) {
       errors.push({ index, id: null, errors: ['The item must be an object.'] });
       return;
     }
-    const item = projectItem(validator.contract, raw as Record<string, unknown>);
+    const item = projectItem(validator.contract, raw);
     const unstorable = firstUnstorablePath(item);
     if (unstorable !== undefined) {
       errors.push({ index, id: idOf(item, validator.idType), errors: [unstorableTextMessage(unstorable)] });

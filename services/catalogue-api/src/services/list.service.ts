@@ -1,6 +1,8 @@
 import {
   CATALOGUE_API_LANGUAGES,
   type CatalogueEntityType,
+  isOneOf,
+  isRecord,
   V1_LANGUAGES,
   type V1EntityType,
 } from '@catalogue/config';
@@ -52,16 +54,16 @@ export function parseIncludes(
   const problems: string[] = [];
   const includes = new Set<Include>();
   for (const value of raw) {
-    if (!(INCLUDES.product as readonly string[]).includes(value)) {
+    if (!isOneOf(INCLUDES.product, value)) {
       problems.push(`The selected include value ${value} is invalid.`);
-    } else if (!INCLUDES[type].includes(value as Include)) {
+    } else if (!INCLUDES[type].includes(value)) {
       problems.push(`The include ${value} is not available for ${PLURAL[type]}.`);
     } else if (value === 'site_link' && !eshop.enableSiteLink) {
       problems.push('The include site_link requires the eshop setting enable_site_link to be on.');
     } else if (value === 'rich_snippet' && !eshop.enableRichSnippet) {
       problems.push('The include rich_snippet requires the eshop setting enable_rich_snippet to be on.');
     } else {
-      includes.add(value as Include);
+      includes.add(value);
     }
   }
   if (problems.length) throw new ValidationError({ include: problems });
@@ -74,9 +76,7 @@ export function parseIncludes(
  */
 export function parseLanguages(eshop: Eshop, raw: readonly string[] = []): string[] {
   const requested = raw.length === 0 ? ['default'] : raw;
-  const unknown = requested.filter(
-    (l) => l !== 'all' && !(CATALOGUE_API_LANGUAGES as readonly string[]).includes(l),
-  );
+  const unknown = requested.filter((l) => l !== 'all' && !isOneOf(CATALOGUE_API_LANGUAGES, l));
   if (unknown.length) {
     throw new ValidationError({ lang: unknown.map((l) => `The selected lang value ${l} is invalid.`) });
   }
@@ -85,9 +85,12 @@ export function parseLanguages(eshop: Eshop, raw: readonly string[] = []): strin
 }
 
 function present(map: unknown, langs: readonly string[]): LangMap {
-  const source = (map ?? {}) as LangMap;
   const out: LangMap = {};
-  for (const lang of langs) if (typeof source[lang] === 'string') out[lang] = source[lang];
+  if (!isRecord(map)) return out;
+  for (const lang of langs) {
+    const text = map[lang];
+    if (typeof text === 'string') out[lang] = text;
+  }
   return out;
 }
 
@@ -103,7 +106,7 @@ function completeOf(stored: string[] | null | undefined, langs: readonly string[
 
 function v2Item(type: CatalogueEntityType, row: ListedEntity, langs: string[], includes: Set<Include>) {
   const f = row.fields;
-  const images = (f.images ?? []) as string[];
+  const images: unknown[] = Array.isArray(f.images) ? f.images : [];
   const item: Record<string, unknown> = {
     id: row.externalId,
     guid: row.guid,
@@ -117,8 +120,8 @@ function v2Item(type: CatalogueEntityType, row: ListedEntity, langs: string[], i
     seo_description: present(f.seo_description, langs),
     // The specification types these `string` (it marks nullable fields): '' when there is none.
     ...(type === 'product' && { image_preview: images[0] ?? '' }),
-    ...(type === 'brand' && { image_preview: (f.image_preview as string | null) ?? '' }),
-    ...(type === 'blog' && { category: (f.category as string | null) ?? '' }),
+    ...(type === 'brand' && { image_preview: f.image_preview ?? '' }),
+    ...(type === 'blog' && { category: f.category ?? '' }),
     content: {
       html: every(row.content.html, langs, ''),
       ...(includes.has('marketplace') && { marketplace: every(row.content.marketplace, langs, '') }),
@@ -475,7 +478,11 @@ async function v1Page(db: Knex, eshopId: number, type: V1EntityType, query: V1Li
     catalogueRepository.count(db, type, eshopId, filter),
   ]);
   const items = rows.map((row) => {
-    const text = (field: string) => ((row.fields[field] ?? {}) as LangMap).default ?? '';
+    const text = (field: string): string => {
+      const map = row.fields[field];
+      const value = isRecord(map) ? map.default : undefined;
+      return typeof value === 'string' ? value : '';
+    };
     return {
       id: row.externalId,
       name: text('name'),

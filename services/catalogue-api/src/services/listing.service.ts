@@ -17,8 +17,15 @@ import type { Deps } from '../deps';
 export const LISTING_ROW_LIMIT = 10_000;
 const PARAMETER_COLUMN = 'parameter:';
 
+interface RawRow {
+  code?: string;
+  ean?: string;
+  parameter?: { label: string; value: string }[];
+  [field: string]: unknown;
+}
+
 const text = Joi.string().max(10_000);
-const rowSchema = Joi.object({
+const rowSchema = Joi.object<RawRow>({
   code: Joi.string().allow('').max(255),
   ean: Joi.string().allow('').max(64),
   parameter: Joi.array()
@@ -28,11 +35,9 @@ const rowSchema = Joi.object({
   .pattern(Joi.string().min(1).max(64), Joi.alternatives(text.allow(''), Joi.array().items(text).max(100)))
   .max(200);
 
-interface RawRow {
-  code?: string;
-  ean?: string;
-  parameter?: { label: string; value: string }[];
-  [field: string]: unknown;
+/** A field's value as rowSchema admits it: a text or a list of texts. */
+function isFieldValue(value: unknown): value is string | string[] {
+  return typeof value === 'string' || (Array.isArray(value) && value.every((v) => typeof v === 'string'));
 }
 
 /** CSV: one header row; `parameter:<label>` columns are parameters, every other column a field. */
@@ -41,7 +46,9 @@ function rowsFromCsv(csv: string): RawRow[] {
   try {
     records = parse(csv, { columns: true, skip_empty_lines: true, trim: true, bom: true });
   } catch (err) {
-    throw new ValidationError({ body: [`The CSV could not be read: ${(err as Error).message}`] });
+    throw new ValidationError({
+      body: [`The CSV could not be read: ${err instanceof Error ? err.message : String(err)}`],
+    });
   }
   if (records.length && Object.hasOwn(records[0]!, 'parameter')) {
     throw new ValidationError({
@@ -65,7 +72,8 @@ function toRowInput(row: RawRow): ListingRowInput {
   const field: Record<string, ListingField> = {};
   for (const [name, value] of Object.entries(row)) {
     if (name === 'parameter' || value === '' || (Array.isArray(value) && !value.length)) continue;
-    field[name] = { value: value as string | string[], source: 'feed' };
+    // Always a text or texts (rowSchema, the CSV's cells): the check only makes the type true.
+    if (isFieldValue(value)) field[name] = { value, source: 'feed' };
   }
   return {
     externalId: row.code || row.ean!,
@@ -84,7 +92,8 @@ function checkRows(raw: unknown): ListingRowInput[] {
     throw new ValidationError({ body: [`The batch must not have more than ${LISTING_ROW_LIMIT} rows.`] });
   }
   const errors: Record<string, string[]> = {};
-  raw.forEach((row, index) => {
+  const rows: RawRow[] = [];
+  raw.forEach((row: unknown, index) => {
     const unstorable = firstUnstorablePath(row);
     if (unstorable !== undefined) {
       errors[`rows.${index}`] = [unstorableTextMessage(`rows.${index}.${unstorable}`)];
@@ -94,13 +103,14 @@ function checkRows(raw: unknown): ListingRowInput[] {
     const problems = error
       ? error.details.map((d) => fieldMessage({ ...d, path: ['rows', index, ...d.path] }))
       : [];
-    if (!error && !(value as RawRow).code && !(value as RawRow).ean) {
+    if (!error && !value.code && !value.ean) {
       problems.push(`The rows.${index} row needs a code or an ean.`);
     }
     if (problems.length) errors[`rows.${index}`] = problems;
+    else if (!error) rows.push(value);
   });
   if (Object.keys(errors).length) throw new ValidationError(errors);
-  return (raw as RawRow[]).map(toRowInput);
+  return rows.map(toRowInput);
 }
 
 type ListingDeps = Pick<Deps, 'db' | 'queues' | 'logger'>;

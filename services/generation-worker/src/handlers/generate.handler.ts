@@ -1,3 +1,4 @@
+import { isRecord } from '@catalogue/config';
 import { isBatchStep, type JobHandler } from '@catalogue/queue';
 import { runBatchStep } from '../services/batch-step.service';
 import { failGeneration, runGeneration, type GenerationDeps } from '../services/generate.service';
@@ -18,7 +19,7 @@ export function generateHandler(deps: GenerationDeps): JobHandler<'generate'> {
     try {
       return await runGeneration(deps, data);
     } catch (err) {
-      const unrecoverable = (err as Error | undefined)?.name === 'UnrecoverableError';
+      const unrecoverable = isRecord(err) && err.name === 'UnrecoverableError';
       const lastAttempt = job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
       if (!unrecoverable && lastAttempt) {
         await failGeneration(deps, data.eshop_id, data.job_id, {

@@ -221,6 +221,11 @@ export function parseDuration(text: string | null | undefined): number | null {
       value,
     );
   if (!parts || parts.slice(1).every((p) => p === undefined)) return null;
-  const [h, m, s, ms] = parts.slice(1).map((p) => Number(p ?? 0)) as [number, number, number, number];
+  const [h, m, s, ms] = [
+    Number(parts[1] ?? 0),
+    Number(parts[2] ?? 0),
+    Number(parts[3] ?? 0),
+    Number(parts[4] ?? 0),
+  ];
   return Math.round(((h * 60 + m) * 60 + s) * 1000 + ms);
 }

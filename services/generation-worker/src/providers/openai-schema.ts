@@ -9,6 +9,7 @@
  * the markup, so it is never looser than the visible limit), each items array at most
  * `item_count` long.
  */
+import { isOneOf, isRecord } from '@catalogue/config';
 import type { DesignStructure, FieldSpec, FillableStructureWidget } from '@catalogue/content';
 import { isFillable } from './fit';
 
@@ -75,12 +76,14 @@ function typeOf(value: unknown): string {
 }
 
 const allows = (schema: AnswerSchema, type: string): boolean =>
-  schema.type === undefined || [schema.type].flat().includes(type as JsonType);
+  schema.type === undefined || isOneOf([schema.type].flat(), type);
 
 /** The branch of `anyOf` whose `design_widget_id` matches the value's, if any. */
 function branchOf(schema: AnswerSchema, value: unknown): AnswerSchema | undefined {
-  const id = typeOf(value) === 'object' ? (value as Record<string, unknown>).design_widget_id : undefined;
-  return schema.anyOf?.find((branch) => branch.properties?.design_widget_id?.enum?.includes(id as number));
+  const id = isRecord(value) ? value.design_widget_id : undefined;
+  return schema.anyOf?.find((branch) =>
+    branch.properties?.design_widget_id?.enum?.some((known) => known === id),
+  );
 }
 
 /**
@@ -103,12 +106,12 @@ export function answerErrors(schema: AnswerSchema, value: unknown, path = 'answe
       .join(' or ');
     return [`${path} is not ${/^[aeiou]/.test(expected) ? 'an' : 'a'} ${expected}`];
   }
-  if (type === 'array' && schema.items !== undefined) {
+  if (Array.isArray(value) && schema.items !== undefined) {
     const items = schema.items;
-    return (value as unknown[]).flatMap((item, i) => answerErrors(items, item, `${path}[${i}]`));
+    return value.flatMap((item: unknown, i) => answerErrors(items, item, `${path}[${i}]`));
   }
-  if (type !== 'object') return [];
-  const record = value as Record<string, unknown>;
+  if (!isRecord(value)) return [];
+  const record = value;
   return Object.entries(schema.properties ?? {}).flatMap(([key, property]) => {
     const where = `${path}.${key}`;
     if (record[key] !== undefined) return answerErrors(property, record[key], where);

@@ -154,12 +154,8 @@ function createClient(options: OpenAiProviderOptions): OpenAI {
  * thrown value's own `code` or `name`.
  */
 function errorCode(err: unknown): string {
-  const e = (typeof err === 'object' && err !== null ? err : {}) as {
-    cause?: { code?: unknown };
-    code?: unknown;
-    name?: unknown;
-  };
-  for (const candidate of [e.cause?.code, e.code, e.name])
+  const e = isObject(err) ? err : {};
+  for (const candidate of [isObject(e.cause) ? e.cause.code : undefined, e.code, e.name])
     if (typeof candidate === 'string') return candidate;
   return 'unknown';
 }

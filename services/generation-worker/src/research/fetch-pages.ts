@@ -10,6 +10,7 @@
  * `egressDispatcher`, what the worker passes) the same rules apply to the addresses it connects
  * to, so a DNS answer that changes after the check (DNS rebinding) is refused too.
  */
+import { isRecord } from '@catalogue/config';
 import { checkOutboundHost, defaultLookup, EgressRefusal, parseOutboundUrl } from '@catalogue/egress';
 import type { Dispatcher } from 'undici';
 import { htmlBlocks, plainBlocks } from './extract';
@@ -207,11 +208,11 @@ async function fetchPage(raw: string, opts: ResearchOptions): Promise<string> {
   } catch (err) {
     if (err instanceof Refusal) throw err;
     // Refused at the connection: the host answered otherwise than at the check.
-    const cause = (err as { cause?: unknown }).cause;
+    const cause = isRecord(err) ? err.cause : undefined;
     if (cause instanceof Refusal) throw cause;
     if (timedOut) throw new Refusal(`timed out after ${opts.timeoutMs} ms`);
     if (opts.signal?.aborted) throw new Refusal('aborted');
-    const code = (err as { cause?: { code?: unknown } }).cause?.code;
+    const code = isRecord(cause) ? cause.code : undefined;
     throw new Refusal(`fetch failed${typeof code === 'string' ? ` (${code})` : ''}`);
   } finally {
     clearTimeout(timer);

@@ -12,7 +12,7 @@
  * its reservation; the BullMQ job itself completes. Database and Redis errors propagate so that
  * BullMQ retries the job.
  */
-import { type ContentEntityType, WHITE_LABEL_ENTITY_TYPES } from '@catalogue/config';
+import { isOneOf, WHITE_LABEL_ENTITY_TYPES } from '@catalogue/config';
 import { UnrecoverableError } from 'bullmq';
 import {
   appendWidgets,
@@ -153,7 +153,7 @@ async function loadInputs(
   // written before that carries no `images`, and reads the item's images and pages now.
   const legacy =
     context.images === undefined
-      ? await generationMaterial(deps.db, eshopId, job.entityType as ContentEntityType, job.entityId)
+      ? await generationMaterial(deps.db, eshopId, job.entityType, job.entityId)
       : undefined;
   const images = context.images ?? legacy?.images ?? [];
   const urlIn = (lang: string, stored: string | undefined) =>
@@ -178,7 +178,7 @@ async function loadInputs(
   // Another language is written from its own data only: the host's fields and the research
   // pages belong to the job's language.
   const others = Object.entries(context.other_languages)
-    .filter(([lang]) => lang !== job.lang && (eshop.languages as string[]).includes(lang))
+    .filter(([lang]) => lang !== job.lang && isOneOf(eshop.languages, lang))
     .map(([lang, source]): GenerationContext => ({
       lang,
       languages: eshop.languages,
@@ -458,7 +458,7 @@ async function storeGenerated(
       trx,
       {
         eshop: inputs.eshop,
-        entityType: job.entityType as ContentEntityType,
+        entityType: job.entityType,
         externalId: job.entityId,
         fallbackName: context.name,
         source: { kind: 'generation', jobId },
@@ -473,9 +473,7 @@ async function storeGenerated(
         // another language text of its own that this job does not write. (A parameters
         // table's texts are the item's data: composed again below, nothing is lost.)
         const lost = [...writtenLanguages(existing)].filter(
-          (lang) =>
-            (inputs.eshop.languages as readonly string[]).includes(lang) &&
-            !generated.languages.includes(lang),
+          (lang) => isOneOf(inputs.eshop.languages, lang) && !generated.languages.includes(lang),
         );
         if (lost.length > 0) throw new LanguagesChanged(lost.join(', '));
         return replaced(sources);

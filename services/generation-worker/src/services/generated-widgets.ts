@@ -5,6 +5,7 @@
  * item's data (the parameters table) composed again from that data (`withDataWidgets`), as an
  * import composes them, so replacing never loses what only the catalogue says.
  */
+import { isRecord } from '@catalogue/config';
 import {
   appendWidgets,
   asLangMap,
@@ -35,7 +36,7 @@ export function pageHolds(
       const value = asLangMap(element.value);
       const shown = value[lang]?.trim() ? value[lang] : value.default;
       if (typeof shown === 'string' && shown.trim() !== '') texts.push(normal(shown));
-      const src = (element.extension as { src?: unknown } | undefined)?.src;
+      const src = isRecord(element.extension) ? element.extension.src : undefined;
       if (typeof src === 'string' && src !== '') images.add(src);
     }
   return { texts, images };

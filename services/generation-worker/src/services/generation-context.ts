@@ -3,6 +3,7 @@
  * the selected prompt, the research pages, and the providers' texts of each language merged
  * into one fill request.
  */
+import { isRecord } from '@catalogue/config';
 import type { FillWidgetInput, Text } from '@catalogue/content';
 import {
   promptsRepository,
@@ -58,11 +59,10 @@ export function readContext(stored: GenerateJobContext): JobContext {
 }
 
 function otherLanguages(value: unknown): Record<string, OtherLanguageSource> {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return {};
+  if (!isRecord(value)) return {};
   const out: Record<string, OtherLanguageSource> = {};
-  for (const [lang, source] of Object.entries(value as Record<string, unknown>)) {
-    if (typeof source !== 'object' || source === null) continue;
-    const raw = source as Record<string, unknown>;
+  for (const [lang, raw] of Object.entries(value)) {
+    if (!isRecord(raw)) continue;
     const texts: OtherLanguageSource = {};
     for (const key of [
       'name',
@@ -141,8 +141,9 @@ export function mergeLanguages(primary: LanguageWidgets, others: readonly Langua
     ) =>
       Object.fromEntries(
         Object.entries(own).map(([role, text]) => {
-          const map: Record<string, string> =
-            typeof text === 'string' ? { [primary.lang]: text } : ({ ...text } as Record<string, string>);
+          const map: Record<string, string> = {};
+          if (typeof text === 'string') map[primary.lang] = text;
+          else for (const [lang, value] of Object.entries(text)) if (value !== undefined) map[lang] = value;
           for (const match of matches) {
             const theirs = pick(match.widget)?.[role];
             if (typeof theirs === 'string' && theirs.trim() !== '') {

@@ -45,11 +45,10 @@
  * not capped at one page per minute). It runs as a job of its own queue, queued by a BullMQ job
  * scheduler: one sweep per period across all replicas, and two overlapping sweeps are harmless.
  */
-import type { CatalogueEntityType } from '@catalogue/config';
+import { CATALOGUE_ENTITY_TYPES } from '@catalogue/config';
 import { settleReservation } from '@catalogue/credits';
 import {
   contentRevisionsRepository,
-  ENTITY_TABLES,
   eventsRepository,
   generationJobsRepository,
   idempotencyRepository,
@@ -220,7 +219,7 @@ async function requeueStuckItems(deps: SweepDeps, idleSeconds: number): Promise<
   const queue = deps.queues['render-content'];
   let live: Set<string> | undefined;
   let requeued = 0;
-  for (const type of Object.keys(ENTITY_TABLES) as CatalogueEntityType[]) {
+  for (const type of CATALOGUE_ENTITY_TYPES) {
     const stuckPages = pages(deps.sweep.batch, (afterId) =>
       stuckItemsRepository.waitingForRender(deps.db, type, idleSeconds, deps.sweep.batch, afterId),
     );

@@ -13,7 +13,7 @@
  */
 import { performance } from 'node:perf_hooks';
 import { UnrecoverableError } from 'bullmq';
-import type { Config } from '@catalogue/config';
+import { isRecord, type Config } from '@catalogue/config';
 import { eventsRepository, webhooksRepository, type Knex } from '@catalogue/db';
 import {
   checkOutboundHost,
@@ -116,8 +116,8 @@ export function networkError(code: string | undefined, target: URL, connectTimeo
  * an Error of its own realm into `Error("<name>: <message>")`, which drops the code).
  */
 function connectionCode(err: unknown): string | undefined {
-  const cause = (err as { cause?: { code?: unknown } } | undefined)?.cause;
-  if (typeof cause?.code === 'string') return cause.code;
+  const cause = isRecord(err) ? err.cause : undefined;
+  if (isRecord(cause) && typeof cause.code === 'string') return cause.code;
   const text = String(cause ?? '');
   if (text.includes('ConnectTimeoutError')) return 'UND_ERR_CONNECT_TIMEOUT';
   return /\b(E[A-Z]{4,}|UND_ERR_[A-Z_]+)\b/.exec(text)?.[1];
@@ -156,7 +156,7 @@ export async function send(
     return { statusCode: res.status, error: null, responseExcerpt };
   } catch (err) {
     // Refused before the request, or at the connection (the host answered otherwise by then).
-    const refusal = err instanceof EgressRefusal ? err : (err as { cause?: unknown }).cause;
+    const refusal = err instanceof EgressRefusal ? err : isRecord(err) ? err.cause : undefined;
     if (refusal instanceof EgressRefusal)
       return { statusCode: null, error: `refused: ${refusal.message}`, responseExcerpt: null };
     if (signal.aborted)

@@ -28,7 +28,7 @@ export function licensedRouter(deps: RouteDeps, opts: TokenRouterOptions = {}): 
     if (!hasValidLicence(eshopOf(ctx))) {
       throw new ForbiddenError('The white-label licence of this eshop is not valid', 'licence_invalid');
     }
-    const textErrors = unstorableTextErrors((ctx.request as { body?: unknown }).body);
+    const textErrors = unstorableTextErrors('body' in ctx.request ? ctx.request.body : undefined);
     if (Object.keys(textErrors).length) throw new ValidationError(textErrors);
     await next();
   });

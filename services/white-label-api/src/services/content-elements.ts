@@ -21,6 +21,7 @@ import {
   type ValueFormat,
   type WidgetTemplate,
 } from '@catalogue/content';
+import { isRecord } from '@catalogue/config';
 import { ValidationError, type FieldErrors } from '@catalogue/http';
 import type { ContentPutInput, ExtensionInput, NewElementInput } from '../schemas/content.schema';
 
@@ -37,8 +38,8 @@ const ATTRIBUTES = new Set(['src', 'alt', 'href', 'title']);
 function attributesOf(
   extension: ExtensionInput | ContentElement['extension'] | undefined,
 ): Record<string, string | Record<string, string>> {
-  if (typeof extension !== 'object' || extension === null || Array.isArray(extension)) return {};
-  const entries = Object.entries(extension as Record<string, unknown>);
+  if (!isRecord(extension)) return {};
+  const entries = Object.entries(extension);
   if (entries.every(([name]) => ATTRIBUTES.has(name))) {
     return extension as Record<string, string | Record<string, string>>;
   }

@@ -64,7 +64,7 @@ export interface VersionedContent {
 /** A stored tree as an array (stored trees come from JSON; anything else counts as empty). */
 function treeOf(stored: unknown): ContentWidget[] {
   return Array.isArray(stored)
-    ? (stored as unknown[]).filter((w): w is ContentWidget => typeof w === 'object' && w !== null)
+    ? stored.filter((w: unknown): w is ContentWidget => typeof w === 'object' && w !== null)
     : [];
 }
 

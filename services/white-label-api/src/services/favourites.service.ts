@@ -1,5 +1,5 @@
 import { NotFoundError, ValidationError, type FieldErrors } from '@catalogue/http';
-import { CONTENT_LANGUAGES } from '@catalogue/config';
+import { CONTENT_LANGUAGES, isRecord } from '@catalogue/config';
 import { safeHref, safeSrc, sanitizeHtml, wireExtension, type v3 } from '@catalogue/content';
 import {
   favouritesRepository,
@@ -44,10 +44,13 @@ function checkAttributes(errors: FieldErrors, path: string, attributes: Record<s
   for (const [name, value] of Object.entries(attributes)) {
     const check = URL_CHECKS[name];
     if (!check) continue;
-    const values =
+    // A string, or a language map of strings (the schema's two shapes of an attribute).
+    const values: [string, unknown][] =
       typeof value === 'string'
         ? [[name, value]]
-        : Object.entries(value as Record<string, string>).map(([lang, v]) => [`${name}.${lang}`, v]);
+        : isRecord(value)
+          ? Object.entries(value).map(([lang, v]) => [`${name}.${lang}`, v])
+          : [];
     for (const [key, url] of values) {
       if (check(url) === null)
         (errors[`${path}.${key}`] ??= []).push(`The ${path}.${key} field must be a valid URL.`);
@@ -64,8 +67,7 @@ function checkExtension(
   const attributes: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(extension)) {
     if (!LANGUAGE_SET.has(key)) attributes[key] = value;
-    else if (!Array.isArray(value))
-      checkAttributes(errors, `${path}.${key}`, value as Record<string, unknown>);
+    else if (isRecord(value)) checkAttributes(errors, `${path}.${key}`, value);
   }
   checkAttributes(errors, path, attributes);
 }

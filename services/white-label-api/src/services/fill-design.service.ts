@@ -1,3 +1,4 @@
+import { isOneOf } from '@catalogue/config';
 import { ValidationError } from '@catalogue/http';
 import {
   fillDesign,
@@ -65,7 +66,7 @@ export async function fillEntityDesign(
    */
   recordOutcome?: (trx: Knex, answer: v3.FillDesignView) => Promise<void>,
 ): Promise<v3.FillDesignView & { version: number }> {
-  if (lang !== undefined && !(eshop.languages as readonly string[]).includes(lang)) {
+  if (lang !== undefined && !isOneOf(eshop.languages, lang)) {
     throw new ValidationError({
       lang: [`The selected lang ${lang} is not an active language of this eshop.`],
     });

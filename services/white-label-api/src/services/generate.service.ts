@@ -3,6 +3,7 @@
  * credits in one transaction, then queue it), resume the running one, poll any of the eshop's.
  * The generation worker runs the job; credit-service settles it when it ends.
  */
+import { isRecord } from '@catalogue/config';
 import type { v3 } from '@catalogue/content';
 import { reserveForJob, settleReservation } from '@catalogue/credits';
 import {
@@ -65,8 +66,7 @@ function alreadyRunning(job: GenerationJob): ConflictError {
 const ONE_RUNNING_INDEX = 'generation_jobs_one_running';
 
 function isOneRunningViolation(err: unknown): boolean {
-  const pg = err as { code?: string; constraint?: string };
-  return pg.code === '23505' && pg.constraint === ONE_RUNNING_INDEX;
+  return isRecord(err) && err.code === '23505' && err.constraint === ONE_RUNNING_INDEX;
 }
 
 /**
