@@ -16,7 +16,7 @@ const check = process.argv.includes('--check');
 /** The target: casts per 1,000 lines of non-test TypeScript. */
 const BUDGET_PER_1000 = 3;
 /** The most casts the repository may hold today (the budget is not met yet). */
-const CEILING = 287;
+const CEILING = 195;
 /** package (first two path segments) -> [lines, casts] */
 const packages = new Map();
 let asNever = 0;
