@@ -16,7 +16,7 @@ const check = process.argv.includes('--check');
 /** The target: casts per 1,000 lines of non-test TypeScript. */
 const BUDGET_PER_1000 = 3;
 /** The most casts the repository may hold today (lowered as casts go, so the count only falls). */
-const CEILING = 170;
+const CEILING = 78;
 /** package (first two path segments) -> [lines, casts] */
 const packages = new Map();
 let asNever = 0;

@@ -1,4 +1,5 @@
 import { html, nothing } from 'lit';
+import { fieldValue } from './guards';
 import { PanelBase } from './panel-base';
 import type { Data, FavouriteView, WidgetView } from '@catalogue/content/v3';
 
@@ -66,14 +67,14 @@ export class CcsAddPanel extends PanelBase {
       <div class="toolbar">
         <label
           >${t('addPosition')}
-          <select @change=${(e: Event) => (this.position = Number((e.target as HTMLSelectElement).value))}>
+          <select @change=${(e: Event) => (this.position = Number(fieldValue(e)))}>
             <option value="-1">${t('addAtEnd')}</option>
             ${Array.from({ length: this.count }, (_, i) => html`<option value=${i}>${t('addBefore', { n: i + 1 })}</option>`)}
           </select>
         </label>
         <label
           >${t('category')}
-          <select @change=${(e: Event) => (this.category = Number((e.target as HTMLSelectElement).value))}>
+          <select @change=${(e: Event) => (this.category = Number(fieldValue(e)))}>
             ${[...categories].map(([id, name]) => html`<option value=${id} ?selected=${id === this.category}>${name}</option>`)}
           </select>
         </label>

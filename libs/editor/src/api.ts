@@ -3,6 +3,8 @@
  * and every failure turned into an {@link ApiError} carrying the status, the body's own
  * message and its machine-readable `code` when the service sends one.
  */
+import { isObject } from './guards';
+
 export const TOKEN_HEADER = 'service-white-label-token';
 
 export class ApiError extends Error {
@@ -19,15 +21,15 @@ export class ApiError extends Error {
 
 /** The message a body carries (`error` or `message`), or '' when it has none. */
 function messageOf(body: unknown): string {
-  if (typeof body !== 'object' || body === null) return '';
-  const { error, message } = body as { error?: unknown; message?: unknown };
+  if (!isObject(body)) return '';
+  const { error, message } = body;
   if (typeof error === 'string') return error;
   if (typeof message === 'string') return message;
   return '';
 }
 
 function codeOf(body: unknown): string | undefined {
-  const code = (body as { code?: unknown } | null)?.code;
+  const code = isObject(body) ? body.code : undefined;
   return typeof code === 'string' ? code : undefined;
 }
 
@@ -102,8 +104,8 @@ export class Api {
    */
   originAllowed(): Promise<boolean | undefined> {
     this.probing ??= fetch(this.url('editor/v1/origin'), { credentials: 'omit', cache: 'no-store' })
-      .then((res) => (res.ok ? (res.json() as Promise<{ allowed?: unknown }>) : undefined))
-      .then((body) => (typeof body?.allowed === 'boolean' ? body.allowed : undefined))
+      .then((res): Promise<unknown> | undefined => (res.ok ? res.json() : undefined))
+      .then((body) => (isObject(body) && typeof body.allowed === 'boolean' ? body.allowed : undefined))
       .catch(() => undefined)
       .finally(() => setTimeout(() => (this.probing = undefined), 1000));
     return this.probing;

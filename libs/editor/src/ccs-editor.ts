@@ -11,6 +11,7 @@ import { markNode, NOTE_IDS } from './marks';
 import { originOf, textOf } from './text-of';
 import { renderToolbar } from './toolbar';
 import { entriesOf } from './entries';
+import { activeIn } from './guards';
 import { adoptContentSheet, watchCsp } from './host';
 import {
   cachedTranslator,
@@ -334,8 +335,8 @@ export class CcsEditor extends EditorHostApi {
         (ok) => ok && this.requestUpdate(),
       );
     // The content stylesheet as a constructable sheet: a strict style-src blocks a <link>.
-    if (this.api)
-      void adoptContentSheet(this.renderRoot as ShadowRoot, this.api.url(CONTENT_CSS)).catch(() => undefined);
+    if (this.api && this.renderRoot instanceof ShadowRoot)
+      void adoptContentSheet(this.renderRoot, this.api.url(CONTENT_CSS)).catch(() => undefined);
     // `?selected` does not move a select the person already used; the language may change
     // under it (a finished generation shows its own language).
     const select = this.renderRoot.querySelector<HTMLSelectElement>('select.lang');
@@ -351,7 +352,7 @@ export class CcsEditor extends EditorHostApi {
     for (const editing of this.renderRoot.querySelectorAll<HTMLElement>(
       'ol.widgets .ccs-editable[contenteditable]',
     )) {
-      if ((this.renderRoot as ShadowRoot).activeElement !== editing) editing.focus();
+      if (activeIn(this.renderRoot) !== editing) editing.focus();
       editing.blur();
     }
   }

@@ -2,13 +2,13 @@ import { html, nothing } from 'lit';
 import { ApiError } from './api';
 import { designName, errorMessage } from './i18n';
 import { renderReplaceQuestion, ReplaceQuestionController } from './confirm-replace';
+import { fieldValue } from './guards';
 import { PanelBase } from './panel-base';
 import type {
   Data,
   DesignStructure,
   DesignView,
   FieldSpec,
-  FillableStructureWidget,
   FillDesignView,
   StructureWidget,
 } from '@catalogue/content/v3';
@@ -155,7 +155,7 @@ export class CcsDesignsPanel extends PanelBase {
   private renderField(id: string, spec: FieldSpec, value: string, set: (v: string) => void) {
     const t = this.t;
     const over = value.length > spec.max_length;
-    const input = (e: Event) => set((e.target as HTMLInputElement).value);
+    const input = (e: Event) => set(fieldValue(e));
     return html`<div class="field">
       <label for=${id}>${t.catalogue(`hint.${spec.role}`, spec.hint || spec.role)}</label>
       ${
@@ -223,7 +223,7 @@ export class CcsDesignsPanel extends PanelBase {
                 id=${`img-${id}`}
                 rows="2"
                 .value=${e.image}
-                @input=${(ev: Event) => this.update_(id, (x) => ({ ...x, image: (ev.target as HTMLTextAreaElement).value }))}
+                @input=${(ev: Event) => this.update_(id, (x) => ({ ...x, image: fieldValue(ev) }))}
               ></textarea>
             </div>`
           : nothing
@@ -236,7 +236,7 @@ export class CcsDesignsPanel extends PanelBase {
                 id=${`ico-${id}`}
                 rows="2"
                 .value=${e.icon}
-                @input=${(ev: Event) => this.update_(id, (x) => ({ ...x, icon: (ev.target as HTMLTextAreaElement).value }))}
+                @input=${(ev: Event) => this.update_(id, (x) => ({ ...x, icon: fieldValue(ev) }))}
               ></textarea>
             </div>`
           : nothing
@@ -250,7 +250,7 @@ export class CcsDesignsPanel extends PanelBase {
     if (this.structure) {
       // An unfillable widget has no `field` (read as none: the same code as before the v3 types).
       const over = this.structure.widget.some((w) =>
-        [...((w as Partial<FillableStructureWidget>).field ?? [])].some(
+        [...(w.fillable ? (w.field ?? []) : [])].some(
           (s) => (this.entry(w.design_widget_id).fields[s.role] ?? '').length > s.max_length,
         ),
       );

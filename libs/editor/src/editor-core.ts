@@ -8,7 +8,7 @@ import { EditorLoad } from './editor-load';
 import type { Panel, Refused, View } from './editor-state';
 import type { PanelBase } from './panel-base';
 import { editableNodes, editedValue } from './inline-edit';
-import { en, type MessageKey } from './messages/en';
+import { isMessageKey } from './i18n';
 import type { ContentElement, ContentWidget, GenerationJobView } from '@catalogue/content/v3';
 
 export type { Panel } from './editor-state';
@@ -38,8 +38,8 @@ export class EditorCore extends EditorLoad {
     const list = skipped
       .filter((s) => s.reason !== 'already_shown')
       .map((s) => {
-        const key = `skip_${s.reason}` as MessageKey;
-        const reason = key in en ? this.t(key) : s.reason;
+        const key = `skip_${s.reason}`;
+        const reason = isMessageKey(key) ? this.t(key) : s.reason;
         return `${name(s.type)} (${reason})`;
       });
     return [

@@ -7,6 +7,7 @@ import { LitElement, type PropertyValues } from 'lit';
 import { Api, ApiError } from './api';
 import { ContentApi } from './content-api';
 import { editorErrorCode } from './errors';
+import { activeIn } from './guards';
 import { errorMessage, translator, type Translate } from './i18n';
 import { editorStyles } from './styles';
 import { formatStyles, markStyles } from './styles-more';
@@ -280,7 +281,7 @@ export class EditorState extends LitElement {
   protected async offerReload(): Promise<void> {
     await this.updateComplete;
     const outer = document.activeElement;
-    const inner = (this.renderRoot as ShadowRoot).activeElement;
+    const inner = activeIn(this.renderRoot);
     if (!outer || outer === document.body || (outer === this && !inner))
       this.renderRoot.querySelector<HTMLButtonElement>('button.stale-reload')?.focus();
   }

@@ -4,6 +4,7 @@
  * document order, each with a short text to recognise it by. These are what element-copy
  * duplicates or removes.
  */
+import { isObject } from './guards';
 import { inTreeOrder, valueIn } from './inline-edit';
 import type { ContentElement, ContentWidget } from '@catalogue/content/v3';
 
@@ -20,9 +21,8 @@ const plain = (html: string): string =>
 function altOf(element: ContentElement, lang: string): string {
   const alt = Array.isArray(element.extension) ? undefined : element.extension.alt;
   if (typeof alt === 'string') return alt;
-  if (typeof alt !== 'object' || alt === null) return '';
-  const byLang = alt as Record<string, unknown>;
-  const value = byLang[lang] ?? byLang.default;
+  if (!isObject(alt)) return '';
+  const value = alt[lang] ?? alt.default;
   return typeof value === 'string' ? value : '';
 }
 

@@ -4,6 +4,7 @@
  * with it as `api_code`.
  */
 import { ApiError } from './api';
+import { isObject } from './guards';
 
 export type EditorErrorCode =
   | 'network'
@@ -25,7 +26,7 @@ export type EditorErrorCode =
 /** The editor's code for a failure (an {@link ApiError}, or anything else thrown). */
 export function editorErrorCode(err: unknown): EditorErrorCode {
   if (!(err instanceof ApiError)) return 'http_error';
-  const body = (err.body ?? {}) as { required?: unknown };
+  const body = isObject(err.body) ? err.body : {};
   if (err.code === 'network' || err.status === 0) return 'network';
   if (err.status === 401) return 'token_invalid';
   if (err.status === 403) {

@@ -9,6 +9,7 @@
  * Written as one closure rather than a class: the bundle budget counts every property name.
  */
 import { safeLinkHref } from '@catalogue/content/urls';
+import { activeIn, selectionIn } from './guards';
 import type { Translate } from './i18n';
 import type { MessageKey } from './messages/en';
 
@@ -66,8 +67,8 @@ const exec = (command: string, value?: string): boolean => document.execCommand(
  */
 export function formatToolbar(node: HTMLElement, t: Translate, leave: () => void): FormatToolbar {
   const id = `ccs-format-${++counter}`;
-  const root = node.getRootNode() as ShadowRoot & { getSelection?: () => Selection | null };
-  const selection = () => root.getSelection?.() ?? document.getSelection();
+  const root = node.getRootNode();
+  const selection = () => selectionIn(root);
   let saved: Range | null = null;
   let active = 0;
 
@@ -208,7 +209,7 @@ export function formatToolbar(node: HTMLElement, t: Translate, leave: () => void
 
   function run(command: Command): void {
     if (command === 'link') return openLink();
-    const fromBar = contains(root.activeElement);
+    const fromBar = contains(activeIn(root));
     restore();
     if (command === 'clear') clear();
     else exec(EXEC[command]!);

@@ -3,6 +3,7 @@ import { estimateGeneration } from '@catalogue/credits/estimate';
 import { ApiError } from './api';
 import { designName, errorMessage, languageName, type Translate } from './i18n';
 import { renderReplaceQuestion, ReplaceQuestionController } from './confirm-replace';
+import { activeIn, fieldChecked, fieldValue, isObject } from './guards';
 import { PanelBase } from './panel-base';
 import type {
   Data,
@@ -21,9 +22,12 @@ const NOTHING_TO_WRITE_FROM = new Set(['generation_material_missing', 'replaced_
  * (the API's `code` and `languages`), every other error as the editor says errors.
  */
 export function refusalMessage(t: Translate, err: unknown): string {
-  const body = (err instanceof ApiError ? err.body : undefined) as
-    { code?: string; languages?: unknown } | undefined;
-  if (!body?.code || !NOTHING_TO_WRITE_FROM.has(body.code) || !Array.isArray(body.languages))
+  const body = err instanceof ApiError && isObject(err.body) ? err.body : undefined;
+  if (
+    typeof body?.code !== 'string' ||
+    !NOTHING_TO_WRITE_FROM.has(body.code) ||
+    !Array.isArray(body.languages)
+  )
     return errorMessage(t, err);
   const languages = body.languages.map(String);
   const inWords = languages
@@ -265,8 +269,7 @@ export class CcsGeneratePanel extends PanelBase {
           ? (err.body as { data?: GenerationJobView }).data
           : undefined;
       if (running) this.send('ccs-started', running);
-      const remaining = (err instanceof ApiError ? (err.body as { remaining?: unknown }) : undefined)
-        ?.remaining;
+      const remaining = err instanceof ApiError && isObject(err.body) ? err.body.remaining : undefined;
       if (typeof remaining === 'number') this.remaining = remaining;
       this.dispatchEvent(new CustomEvent('ccs-failed', { detail: err, bubbles: true, composed: true }));
       this.sending = false;
@@ -280,7 +283,7 @@ export class CcsGeneratePanel extends PanelBase {
 
   protected override willUpdate(): void {
     const start = this.renderRoot.querySelector('button.primary');
-    this.startFocused = start !== null && (this.renderRoot as ShadowRoot).activeElement === start;
+    this.startFocused = start !== null && activeIn(this.renderRoot) === start;
   }
 
   /**
@@ -299,26 +302,24 @@ export class CcsGeneratePanel extends PanelBase {
     const t = this.t;
     const cost = this.cost();
     const affordable = cost === null || this.remaining === null || cost <= this.remaining;
-    const value = (e: Event) => (e.target as HTMLInputElement).value;
-    const checked = (e: Event) => (e.target as HTMLInputElement).checked;
     return html`<section class="panel" aria-labelledby="gen-title">
       <h3 id="gen-title">${t('generateTitle')}</h3>
       <div class="field">
         <label for="g-prompt">${t('prompt')}</label>
-        <select id="g-prompt" @change=${(e: Event) => this.pickPrompt(Number(value(e)))}>
+        <select id="g-prompt" @change=${(e: Event) => this.pickPrompt(Number(fieldValue(e)))}>
           <option value="0">${t('promptNone')}</option>
           ${this.prompts.map((p) => html`<option value=${p.id} ?selected=${p.id === this.form.prompt}>${p.name}</option>`)}
         </select>
       </div>
       <div class="field">
         <label for="g-design">${t('design')}</label>
-        <select id="g-design" @change=${(e: Event) => this.set({ design: Number(value(e)) })}>
+        <select id="g-design" @change=${(e: Event) => this.set({ design: Number(fieldValue(e)) })}>
           ${this.designs.map((d) => html`<option value=${d.id} ?selected=${d.id === this.form.design}>${designName(d, t)}</option>`)}
         </select>
       </div>
       <div class="field">
         <label for="g-lang">${t('generateLang')}</label>
-        <select id="g-lang" @change=${(e: Event) => this.set({ lang: value(e) })}>
+        <select id="g-lang" @change=${(e: Event) => this.set({ lang: fieldValue(e) })}>
           ${this.languages.map((l) => html`<option value=${l} ?selected=${l === this.form.lang}>${languageName(t, l)}</option>`)}
         </select>
       </div>
@@ -326,7 +327,7 @@ export class CcsGeneratePanel extends PanelBase {
         ><input
           type="checkbox"
           .checked=${this.form.replace}
-          @change=${(e: Event) => this.set({ replace: checked(e) })}
+          @change=${(e: Event) => this.set({ replace: fieldChecked(e) })}
         />${t('removeExisting')}</label
       >
       ${this.form.replace && this.count > 0 ? html`<p class="hint warning">${t('replaceWarning', { n: this.count })}</p>` : nothing}
@@ -334,7 +335,7 @@ export class CcsGeneratePanel extends PanelBase {
         ><input
           type="checkbox"
           .checked=${this.form.research}
-          @change=${(e: Event) => this.set({ research: checked(e) })}
+          @change=${(e: Event) => this.set({ research: fieldChecked(e) })}
         />${t('webResearch')}</label
       >
       ${
@@ -345,7 +346,7 @@ export class CcsGeneratePanel extends PanelBase {
                 id="g-urls"
                 rows="3"
                 .value=${this.form.urls}
-                @input=${(e: Event) => this.set({ urls: value(e) })}
+                @input=${(e: Event) => this.set({ urls: fieldValue(e) })}
               ></textarea>
             </div>`
           : nothing

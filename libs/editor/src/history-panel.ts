@@ -1,6 +1,5 @@
 import { html, nothing } from 'lit';
 import { languageName } from './i18n';
-import type { MessageKey } from './messages/en';
 import { PanelBase } from './panel-base';
 import { editorStyles } from './styles';
 import { revisionStyles } from './styles-more';
@@ -70,7 +69,7 @@ export class CcsHistoryPanel extends PanelBase {
           const langs = r.languages_changed.map((l) => languageName(t, l)).join(', ');
           return html`<li>
             <span
-              ><strong>${t(`source_${r.source}` as MessageKey)}</strong>${revisionBadge(t, r, drafting)} ·
+              ><strong>${t(`source_${r.source}`)}</strong>${revisionBadge(t, r, drafting)} ·
               <time datetime=${r.created_at}>${when}</time
               >${langs ? ` · ${t('historyLanguages', { list: langs })}` : ''}</span
             >

@@ -1,6 +1,7 @@
 import { ApiError } from './api';
 import { FETCHED_LANGUAGES } from './i18n-languages';
 import { isLicence, isOrigin } from './errors';
+import { isObject } from './guards';
 import { catalogueCs } from './messages/catalogue-cs';
 import { cs } from './messages/cs';
 import { en, type MessageKey, type Messages } from './messages/en';
@@ -27,7 +28,7 @@ function editorLanguages(): string[] {
 export function messagesToLoad(uiLang: string, overrides: MessageOverrides = {}): string | null {
   const lang = negotiateLanguage(uiLang, [...new Set([...editorLanguages(), ...Object.keys(overrides)])]);
   const primary = lang.split('-')[0]!;
-  return (FETCHED_LANGUAGES as readonly string[]).includes(primary) && !FETCHED[primary] ? primary : null;
+  return FETCHED_LANGUAGES.some((l) => l === primary) && !FETCHED[primary] ? primary : null;
 }
 
 /** Reads a served language's texts from `url` once; true when they arrived. */
@@ -35,12 +36,12 @@ export function loadMessages(url: string, lang: string): Promise<boolean> {
   let loading = fetching.get(lang);
   if (!loading) {
     loading = fetch(url, { credentials: 'omit' })
-      .then((res) => (res.ok ? (res.json() as Promise<unknown>) : null))
+      .then((res): Promise<unknown> | null => (res.ok ? res.json() : null))
       .then((body) => {
-        const { messages, catalogue } = (body ?? {}) as { messages?: unknown; catalogue?: unknown };
-        if (typeof messages !== 'object' || messages === null) return false;
-        FETCHED[lang] = { ...en, ...definedOnly(messages as Record<string, unknown>) };
-        FETCHED_CATALOGUE[lang] = definedOnly(catalogue as Record<string, unknown> | undefined);
+        const { messages, catalogue } = isObject(body) ? body : {};
+        if (!isObject(messages)) return false;
+        FETCHED[lang] = { ...en, ...definedOnly(messages) };
+        FETCHED_CATALOGUE[lang] = definedOnly(catalogue);
         fetchedCount++;
         return true;
       })
@@ -148,8 +149,8 @@ export function translator(uiLang: string, overrides: MessageOverrides = {}): Tr
 }
 
 /** The string messages of a host's map (anything else is left to the defaults). */
-function definedOnly(map: Record<string, unknown> | undefined): Partial<Messages> & Record<string, string> {
-  if (typeof map !== 'object' || map === null) return {};
+function definedOnly(map: unknown): Partial<Messages> & Record<string, string> {
+  if (!isObject(map)) return {};
   return Object.fromEntries(
     Object.entries(map).filter((entry): entry is [string, string] => typeof entry[1] === 'string'),
   );
@@ -177,6 +178,11 @@ export function designName(
   return typeof own === 'string' && own ? own : design.name;
 }
 
+/** Whether `key` names one of the editor's texts (one built from an API value may not). */
+export function isMessageKey(key: string): key is MessageKey {
+  return key in en;
+}
+
 /** A content language as a shop owner reads it: "Czech (cs)", or the default language's name. */
 export function languageName(t: Translate, code: string): string {
   if (code === 'default') return t('languageDefault');
@@ -195,7 +201,7 @@ export function languageName(t: Translate, code: string): string {
 export function errorMessage(t: Translate, err: unknown): string {
   if (!(err instanceof ApiError)) return t('errOther', { status: '?', message: String(err) });
   const message = err.message || String(err.status);
-  const body = (err.body ?? {}) as { required?: number; remaining?: number; request_id?: string };
+  const body = isObject(err.body) ? err.body : {};
   if (err.code === 'network' || err.status === 0) return t('errNetwork');
   if (err.status === 401) return t('errToken');
   if (err.status === 403) {
@@ -207,18 +213,22 @@ export function errorMessage(t: Translate, err: unknown): string {
   if (err.status === 409) return t('errConflict');
   if (err.status === 412) return t('errStale');
   if (err.status === 422 && typeof body.required === 'number')
-    return t('errCredits', { required: body.required, remaining: body.remaining ?? 0 });
+    return t('errCredits', {
+      required: body.required,
+      remaining: typeof body.remaining === 'number' ? body.remaining : 0,
+    });
   if (err.status === 422 || err.status === 400) return t('errInvalid', { message: detailsOf(err) });
   if (err.status === 429) return t('errTooMany');
   if (err.status === 503) return t('errBusy');
-  if (err.status >= 500) return t('errServer', { message: body.request_id ?? message });
+  if (err.status >= 500)
+    return t('errServer', { message: typeof body.request_id === 'string' ? body.request_id : message });
   return t('errOther', { status: err.status, message });
 }
 
 /** `{errors: {field: [..]}}` of a validation error, flattened into one line. */
 function detailsOf(err: ApiError): string {
-  const errors = (err.body as { errors?: Record<string, unknown> } | undefined)?.errors;
-  if (!errors || typeof errors !== 'object') return err.message;
+  const errors = isObject(err.body) ? err.body.errors : undefined;
+  if (!isObject(errors)) return err.message;
   return Object.values(errors)
     .flatMap((v) => (Array.isArray(v) ? v.map(String) : [String(v)]))
     .join(' ');

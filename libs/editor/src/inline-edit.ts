@@ -8,6 +8,7 @@
  */
 import type { ContentElement, ContentWidget } from '@catalogue/content/v3';
 import { formatToolbar, type FormatToolbar } from './format-toolbar';
+import { selectionIn } from './guards';
 import type { Translate } from './i18n';
 import { cleanRich } from './rich-clean';
 
@@ -149,16 +150,14 @@ export interface EditHooks {
 
 /** Whether the caret is in a list item of the node (where Enter starts a new item). */
 function inListItem(node: HTMLElement): boolean {
-  const root = node.getRootNode() as ShadowRoot & { getSelection?: () => Selection | null };
-  const at = (root.getSelection?.() ?? document.getSelection())?.anchorNode ?? null;
+  const at = selectionIn(node.getRootNode())?.anchorNode ?? null;
   const item = (at instanceof Element ? at : at?.parentElement)?.closest('li');
   return item != null && node.contains(item);
 }
 
 /** Puts the caret at the end of the node (the keyboard's way in: the selection may be elsewhere). */
 function caretAtEnd(node: HTMLElement): void {
-  const root = node.getRootNode() as Document & { getSelection?: () => Selection | null };
-  const selection = root.getSelection?.() ?? document.getSelection();
+  const selection = selectionIn(node.getRootNode());
   if (!selection) return;
   const range = document.createRange();
   range.selectNodeContents(node);

@@ -14,7 +14,7 @@ export const NOTE_IDS = { sample: 'ccs-note-sample', fallback: 'ccs-note-fallbac
 /** Why a text shown in `lang` is not its own: a catalogue sample, a fallback, or neither. */
 export function markOf(element: ContentElement, lang: string): keyof typeof NOTE_IDS | null {
   const value = element.value;
-  const own = Array.isArray(value) ? undefined : (value as Record<string, unknown>)[lang];
+  const own = Array.isArray(value) ? undefined : value[lang];
   const hasOwn = lang !== 'default' && typeof own === 'string' && own.trim() !== '';
   // A sample is its `default` text: a text written in the language shown is the owner's there.
   if (element.sample?.includes('value') && !hasOwn) return 'sample';

@@ -6,6 +6,7 @@
  */
 import { css, html, nothing, type CSSResultGroup, type PropertyValues } from 'lit';
 import { PanelBase } from './panel-base';
+import { fieldValue } from './guards';
 import { editorStyles } from './styles';
 import type { MessageKey } from './messages/en';
 import { attributesToSend, embedOf, mediaOf, urlProblem, type MediaItem } from './media';
@@ -140,7 +141,6 @@ export class CcsMediaForm extends PanelBase {
     const t = this.t;
     const draft = this.draftOf(item);
     const id = `m-${item.element.id}`;
-    const value = (e: Event) => (e.target as HTMLInputElement).value;
     return html`<li>
       <form
         class="media-item"
@@ -148,7 +148,7 @@ export class CcsMediaForm extends PanelBase {
         novalidate
         @submit=${(e: SubmitEvent) => {
           e.preventDefault();
-          this.save(item, e.target as HTMLFormElement);
+          if (e.target instanceof HTMLFormElement) this.save(item, e.target);
         }}
       >
         <div class="field">
@@ -162,7 +162,7 @@ export class CcsMediaForm extends PanelBase {
             .value=${draft.url}
             aria-invalid=${draft.problem ? 'true' : 'false'}
             aria-describedby=${draft.problem ? `${id}-problem` : nothing}
-            @input=${(e: Event) => this.edit(item, { url: value(e) })}
+            @input=${(e: Event) => this.edit(item, { url: fieldValue(e) })}
           />
           ${draft.problem ? html`<p class="error" id="${id}-problem">${t(draft.problem)}</p>` : nothing}
         </div>
@@ -175,7 +175,7 @@ export class CcsMediaForm extends PanelBase {
                   name="alt"
                   maxlength="255"
                   .value=${draft.alt}
-                  @input=${(e: Event) => this.edit(item, { alt: value(e) })}
+                  @input=${(e: Event) => this.edit(item, { alt: fieldValue(e) })}
                 />
               </div>`
             : nothing

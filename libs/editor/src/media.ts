@@ -5,6 +5,7 @@
  * is said in the form and never sent.
  */
 import { safeHref, safeSrc, videoEmbedUrl } from '@catalogue/content/urls';
+import { isObject } from './guards';
 import { inTreeOrder } from './inline-edit';
 import type { ContentElement, ContentWidget } from '@catalogue/content/v3';
 
@@ -27,17 +28,16 @@ type Attributes = Record<string, unknown>;
 
 function attributes(element: ContentElement): Attributes {
   const ext = element.extension;
-  return typeof ext === 'object' && ext !== null && !Array.isArray(ext) ? (ext as Attributes) : {};
+  return isObject(ext) && !Array.isArray(ext) ? ext : {};
 }
 
 /** An attribute as the renderer reads it: a string, or a language map (its `lang`, else `default`). */
 export function pick(value: unknown, lang: string): string {
   if (typeof value === 'string') return value;
-  if (typeof value !== 'object' || value === null) return '';
-  const map = value as Record<string, unknown>;
-  const own = map[lang];
+  if (!isObject(value)) return '';
+  const own = value[lang];
   if (typeof own === 'string' && own.trim() !== '') return own;
-  return typeof map.default === 'string' ? map.default : '';
+  return typeof value.default === 'string' ? value.default : '';
 }
 
 const plain = (html: string): string =>
@@ -85,12 +85,9 @@ export function attributesToSend(item: MediaItem, url: string, alt: string, lang
   const name = item.kind === 'link' ? 'href' : 'src';
   if (item.kind !== 'image') return { [name]: url.trim() };
   const stored = attributes(item.element).alt;
-  const map: Record<string, string> =
-    typeof stored === 'string'
-      ? { default: stored }
-      : typeof stored === 'object' && stored !== null
-        ? { ...(stored as Record<string, string>) }
-        : {};
+  // The other languages' texts are sent back as they were stored.
+  const map: Record<string, unknown> =
+    typeof stored === 'string' ? { default: stored } : isObject(stored) ? { ...stored } : {};
   map[lang] = alt.trim();
   return { src: url.trim(), alt: map };
 }

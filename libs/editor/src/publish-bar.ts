@@ -67,8 +67,8 @@ export class CcsPublishBar extends LitElement {
   }
 
   protected override updated(): void {
-    if (this.previewing && this.api)
-      void adoptContentSheet(this.renderRoot as ShadowRoot, this.api.url(CONTENT_CSS)).catch(() => undefined);
+    if (this.previewing && this.api && this.renderRoot instanceof ShadowRoot)
+      void adoptContentSheet(this.renderRoot, this.api.url(CONTENT_CSS)).catch(() => undefined);
   }
 
   private get base(): string {

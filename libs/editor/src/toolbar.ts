@@ -1,5 +1,6 @@
 import { html, nothing } from 'lit';
 import type { Panel } from './editor-state';
+import { fieldValue } from './guards';
 import { languageName, type Translate } from './i18n';
 
 /** What the editor's toolbar shows and does; the editor provides it. */
@@ -32,7 +33,7 @@ export function renderToolbar(v: ToolbarView) {
   return html`<div class="toolbar" part="toolbar">
     <label
       >${t('language')}
-      <select class="lang" @change=${(e: Event) => v.switchLanguage((e.target as HTMLSelectElement).value)}>
+      <select class="lang" @change=${(e: Event) => v.switchLanguage(fieldValue(e))}>
         ${v.languages.map((l) => html`<option value=${l} ?selected=${l === v.lang}>${languageName(t, l)}</option>`)}
       </select>
     </label>

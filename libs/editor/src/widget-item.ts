@@ -4,6 +4,7 @@ import { unsafeHTML } from 'lit/directives/unsafe-html.js';
 import type { Entry } from './entries';
 import { icon, type IconName } from './icons';
 import type { Translate } from './i18n';
+import type { MessageKey } from './messages/en';
 import type { MediaSave } from './media-form';
 import type { ContentWidget } from '@catalogue/content/v3';
 
@@ -55,16 +56,16 @@ export function renderWidgetItem(v: WidgetItemView, widget: ContentWidget, i: nu
   const hasMedia = widget.children.some((e) => ['img', 'a', 'iframe'].includes(e.tag.toLowerCase()));
   const button = (
     glyph: IconName,
-    key: string,
+    key: MessageKey,
     action: () => void,
     opts: { disabled?: boolean; cls?: string; move?: string; expanded?: boolean } = {},
   ) =>
     html`<button
       class="icon ${opts.cls ?? ''}"
       data-move=${opts.move ?? nothing}
-      aria-label=${`${t(key as Parameters<Translate>[0])} (${label})`}
+      aria-label=${`${t(key)} (${label})`}
       aria-expanded=${opts.expanded === undefined ? nothing : String(opts.expanded)}
-      title=${t(key as Parameters<Translate>[0])}
+      title=${t(key)}
       ?disabled=${opts.disabled ?? false}
       @click=${action}
     >
@@ -131,7 +132,8 @@ export function renderWidgetItem(v: WidgetItemView, widget: ContentWidget, i: nu
             class="copy-form toolbar"
             @submit=${(e: SubmitEvent) => {
               e.preventDefault();
-              const target = new FormData(e.target as HTMLFormElement).get('target');
+              if (!(e.target instanceof HTMLFormElement)) return;
+              const target = new FormData(e.target).get('target');
               if (typeof target === 'string' && target.trim()) v.copyTo(widget, target.trim());
             }}
           >

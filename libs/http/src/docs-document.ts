@@ -10,7 +10,7 @@ const EVERY_SERVICE = ['/healthz', '/readyz', '/metrics', '/docs'];
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 type JsonObject = { [key: string]: Json };
 
-const isObject = (value: Json | undefined): value is JsonObject =>
+export const isObject = (value: Json | undefined): value is JsonObject =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** Whether `path` is `prefix` itself or below it (`/docs` covers `/docs/openapi.yaml`, not `/docsx`). */

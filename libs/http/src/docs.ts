@@ -4,7 +4,7 @@ import { readFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import Router from '@koa/router';
 import { parse, stringify } from 'yaml';
-import { serviceDocument } from './docs-document';
+import { isObject, serviceDocument } from './docs-document';
 import { NotFoundError } from './errors';
 import { docsSecurityHeaders } from './middleware/security';
 import { guard } from './middleware/validate';
@@ -99,15 +99,11 @@ export function docsRouter(opts: DocsRouterOptions): AppRouter {
   const load = (): Promise<LoadedDocument> =>
     (loading ??= readFile(documentPath, 'utf8')
       .then((full) => {
-        const doc = serviceDocument(
-          parse(full) as Parameters<typeof serviceDocument>[0],
-          opts.operations,
-        ) as {
-          info?: { title?: unknown };
-        };
+        const doc = serviceDocument(parse(full) as Parameters<typeof serviceDocument>[0], opts.operations);
         const yaml = stringify(doc, { lineWidth: 0 });
         const json = JSON.stringify(doc);
-        const title = typeof doc.info?.title === 'string' ? doc.info.title : 'API reference';
+        const info = doc.info;
+        const title = isObject(info) && typeof info.title === 'string' ? info.title : 'API reference';
         return { yaml, yamlEtag: etagOf(yaml), json, jsonEtag: etagOf(json), title };
       })
       .catch((err: unknown) => {

@@ -27,6 +27,11 @@ export class RawJson {
   }
 }
 
+/** JSON.stringify as it answers: undefined for a value without a JSON form (undefined, a function, a symbol). */
+function stringify(value: unknown): string | undefined {
+  return JSON.stringify(value);
+}
+
 /** Output chunks of this many bytes (jsonStream's byte items, `ByteChunks`). */
 const BYTE_CHUNK = 32 * 1024;
 
@@ -142,7 +147,7 @@ export function jsonStream(body: Record<string, unknown>, key: string): Readable
             yield* bytes.takeFull();
             continue;
           }
-          out += `${i ? ',' : ''}${item instanceof RawJson ? item.json : ((JSON.stringify(item) as string | undefined) ?? 'null')}`;
+          out += `${i ? ',' : ''}${item instanceof RawJson ? item.json : (stringify(item) ?? 'null')}`;
           if (out.length >= CHUNK) {
             if (bytes?.length) yield* flush();
             else yield out;
@@ -151,7 +156,7 @@ export function jsonStream(body: Record<string, unknown>, key: string): Readable
         }
         out += ']';
       } else {
-        const text = JSON.stringify(value) as string | undefined;
+        const text = stringify(value);
         if (text === undefined) continue;
         out += `${separator}${JSON.stringify(name)}:${text}`;
       }

@@ -18,7 +18,8 @@ export function fieldMessage(
   const field = fieldPath(detail, fallback);
   const override = overrides[detail.type];
   if (override) return override(field);
-  const limit = detail.context?.limit as number | undefined;
+  // The rule's limit as joi gives it (a number, or a reference's value), only ever quoted.
+  const limit: unknown = detail.context?.limit;
   switch (detail.type) {
     case 'any.required':
     case 'string.empty':

@@ -1,5 +1,6 @@
 import { eventsRepository, isDatabaseUnavailable, pingDatabase, type Knex } from '@catalogue/db';
 import type { Logger } from '@catalogue/logger';
+import { messageOf } from './objects';
 import type { ReadMetrics } from './metrics';
 
 /** Which database answered a read. */
@@ -81,10 +82,7 @@ export function createReads(opts: ReadsOptions): Reads {
   };
   const replicaFailed = (err: unknown): void => {
     skipUntil = Date.now() + retryAfterMs;
-    logger.warn(
-      { err: (err as Error).message, retryAfterMs },
-      'read replica failed: reads go to the primary',
-    );
+    logger.warn({ err: messageOf(err), retryAfterMs }, 'read replica failed: reads go to the primary');
   };
 
   return {

@@ -42,7 +42,7 @@ const NOT_LITERAL = /[:*?+(){}[\]!\\]/;
  * `routerPath` router), in which case the router is always asked.
  */
 export function routePrefixes(router: AppRouter): string[] | undefined {
-  const opts = router.opts as { sensitive?: boolean; host?: unknown; routerPath?: unknown };
+  const opts = router.opts;
   if (opts.sensitive || opts.host !== undefined || opts.routerPath !== undefined) return undefined;
   const prefixes: string[] = [];
   for (const layer of router.stack) {
@@ -75,10 +75,9 @@ export function routesByPrefix(router: AppRouter): Middleware<AppState, AppConte
     }
     if (!prefixes) return routes(ctx, next);
     // The path the router matches (its _getRequestPath): none for CONNECT's `host:port`.
-    const routing = ctx as { newRouterPath?: string; routerPath?: string };
-    const path = routing.newRouterPath || ctx.path || routing.routerPath || '';
+    const path = ctx.newRouterPath || ctx.path || ctx.routerPath || '';
     for (const prefix of prefixes) if (mayStartWith(path, prefix)) return routes(ctx, next);
-    (ctx as { matched?: unknown[] }).matched ??= [];
+    ctx.matched ??= [];
     return next();
   };
   // Marked as @koa/router marks its own dispatch, so what reads an app's routes from its

@@ -1,10 +1,11 @@
 import { createServer, ServerResponse, STATUS_CODES, type IncomingMessage, type Server } from 'node:http';
-import { Server as NetServer, type AddressInfo, type Socket } from 'node:net';
+import { Server as NetServer, type Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import type { Logger } from '@catalogue/logger';
 import type { HttpApp } from './app';
 import type { ErrorCode } from './codes';
 import { releaseMemoryWhenIdle } from './idle-memory';
+import { isObject } from './objects';
 
 export interface RunningServer {
   server: Server;
@@ -95,7 +96,10 @@ export async function startHttpServer(app: HttpApp, opts: HttpServerOptions): Pr
       resolve();
     });
   });
-  const port = (server.address() as AddressInfo).port;
+  const address = server.address();
+  // Listening on a host and port (not a pipe): the address says which port (0 asks for any).
+  if (address === null || typeof address === 'string') throw new Error(`not listening on a port: ${address}`);
+  const port = address.port;
   opts.logger.info({ port }, 'listening');
   // Every service process serves HTTP (the worker its probes and metrics): this is where each
   // returns the memory of a burst once it is idle (idle-memory.ts says why).
@@ -149,8 +153,9 @@ const CLIENT_ERRORS: Record<string, [number, string, ErrorCode]> = {
 function answerClientError(err: Error & { code?: string }, socket: Duplex): void {
   // As Node's own handler: nothing to write on a reset or closed socket, nor while the response
   // to an earlier request of the connection is being written (it would be corrupted).
-  const inFlight = (socket as Duplex & { _httpMessage?: { headersSent?: boolean } })._httpMessage;
-  if (err.code === 'ECONNRESET' || !socket.writable || inFlight?.headersSent) {
+  // Node keeps the response being written on the socket as `_httpMessage` (not in its types).
+  const inFlight = '_httpMessage' in socket ? socket._httpMessage : undefined;
+  if (err.code === 'ECONNRESET' || !socket.writable || (isObject(inFlight) && inFlight.headersSent)) {
     socket.destroy();
     return;
   }

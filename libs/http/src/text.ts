@@ -1,4 +1,5 @@
 import { fieldErrors, type FieldErrors } from './errors';
+import { isObject } from './objects';
 
 declare global {
   interface String {
@@ -31,10 +32,10 @@ export function firstUnstorablePath(value: unknown): string | undefined {
 
 function unstorableKeys(value: unknown): string[] | undefined {
   if (typeof value === 'string') return isStorableText(value) ? undefined : [];
-  if (value === null || typeof value !== 'object') return undefined;
+  if (!isObject(value)) return undefined;
   for (const key of Object.keys(value)) {
     if (!isStorableText(key)) return [key];
-    const found = unstorableKeys((value as Record<string, unknown>)[key]);
+    const found = unstorableKeys(value[key]);
     if (found) {
       found.unshift(key);
       return found;

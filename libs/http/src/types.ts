@@ -1,6 +1,7 @@
 import type { ParameterizedContext } from 'koa';
 import type Router from '@koa/router';
 import type { Eshop } from '@catalogue/db';
+import { isObject } from './objects';
 import type { ShedReason } from './metrics';
 import type { IdempotencyRecorder } from './middleware/idempotency';
 
@@ -20,7 +21,13 @@ export interface AppState {
   shed?: ShedReason;
 }
 
-export type AppContext = ParameterizedContext<AppState> & { _matchedRoute?: string | RegExp };
+/** Koa's context with what @koa/router reads and writes on it (the routers' layers are its `matched`). */
+export type AppContext = ParameterizedContext<AppState> & {
+  _matchedRoute?: string | RegExp;
+  routerPath?: string;
+  newRouterPath?: string;
+  matched?: unknown[];
+};
 export type AppRouter = Router<AppState, AppContext>;
 
 /** The authenticated eshop of a request behind an auth middleware. */
@@ -34,5 +41,5 @@ export function eshopOf(ctx: { state: AppState }): Eshop {
  * (bulk imports report invalid items instead of failing the request).
  */
 export function bodyOf(ctx: { request: unknown }): unknown {
-  return (ctx.request as { body?: unknown }).body;
+  return isObject(ctx.request) ? ctx.request.body : undefined;
 }

@@ -171,42 +171,44 @@ function jsonString(text: string): string {
  * prefix, a multistream) gets pino's own call.
  */
 export function accessLog(logger: Logger): AccessLog {
-  const internals = logger as unknown as Record<symbol, unknown>;
-  const stream = internals[pino.symbols.streamSym] as { write(line: string): unknown } & Record<
-    symbol,
-    unknown
-  >;
-  const formatters = internals[pino.symbols.formattersSym] as { level?: unknown; log?: unknown } | undefined;
-  const hooks = internals[pino.symbols.hooksSym] as
-    { logMethod?: unknown; streamWrite?: unknown } | undefined;
-  const plain =
-    typeof stream?.write === 'function' &&
-    !stream[Symbol.for('pino.metadata')] &&
-    !internals[SYMBOLS.msgPrefixSym!] &&
-    internals[pino.symbols.messageKeySym] === 'msg' &&
-    !internals[pino.symbols.nestedKeySym] &&
-    !internals[SYMBOLS.mixinMergeStrategySym!] &&
-    Object.keys(internals[pino.symbols.serializersSym] as object).every((key) => !ACCESS_KEYS.has(key)) &&
-    (!formatters || (isDefault(formatters.level, 'level') && isDefault(formatters.log, 'log'))) &&
-    (!hooks || (!hooks.logMethod && !hooks.streamWrite));
-  if (!plain) {
+  const stream = internal(logger, pino.symbols.streamSym);
+  const formatters = internal(logger, pino.symbols.formattersSym);
+  const hooks = internal(logger, pino.symbols.hooksSym);
+  const serializers = internal(logger, pino.symbols.serializersSym);
+  const time = internal(logger, pino.symbols.timeSym);
+  const mixin = internal(logger, pino.symbols.mixinSym);
+  const bindings = internal(logger, pino.symbols.chindingsSym);
+  if (
+    !isWritable(stream) ||
+    internal(stream, Symbol.for('pino.metadata')) ||
+    internal(logger, MSG_PREFIX_SYM) ||
+    internal(logger, pino.symbols.messageKeySym) !== 'msg' ||
+    internal(logger, pino.symbols.nestedKeySym) ||
+    internal(logger, MIXIN_MERGE_STRATEGY_SYM) ||
+    !isObject(serializers) ||
+    Object.keys(serializers).some((key) => ACCESS_KEYS.has(key)) ||
+    (isObject(formatters) && !(isDefault(formatters.level, 'level') && isDefault(formatters.log, 'log'))) ||
+    (isObject(hooks) && (hooks.logMethod || hooks.streamWrite)) ||
+    !isFunction(time) ||
+    typeof bindings !== 'string' ||
+    (mixin && !isFunction(mixin))
+  ) {
     const fallback = fixedFieldsLogger(logger);
     return (line, quiet) => (quiet ? fallback.debug(line, 'request') : fallback.info(line, 'request'));
   }
-  const time = internals[pino.symbols.timeSym] as () => string;
-  const mixin = internals[pino.symbols.mixinSym] as ((obj: object, level: number) => object) | undefined;
-  const bindings = internals[pino.symbols.chindingsSym] as string;
+  const mix = isFunction(mixin) ? mixin : undefined;
   const EMPTY = {};
   return (line, quiet) => {
     const level = quiet ? 20 : 30;
     if (logger.levelVal > level) return;
     let text = `{"level":${level}${time()}${bindings}`;
-    if (mixin) {
-      const extra = mixin(EMPTY, level) as Record<string, unknown>;
-      for (const key in extra) {
-        const value = extra[key];
-        if (value !== undefined && !(key in line)) text += `,"${key}":${JSON.stringify(value)}`;
-      }
+    if (mix) {
+      const extra = mix(EMPTY, level);
+      if (isObject(extra))
+        for (const key in extra) {
+          const value = extra[key];
+          if (value !== undefined && !(key in line)) text += `,"${key}":${JSON.stringify(value)}`;
+        }
     }
     text +=
       `,"request_id":${jsonString(line.request_id)},"method":${jsonString(line.method)}` +
@@ -218,8 +220,36 @@ export function accessLog(logger: Logger): AccessLog {
   };
 }
 
-/** pino's symbols, those its types leave out included. */
-const SYMBOLS = pino.symbols as unknown as Record<string, symbol | undefined>;
+/**
+ * What pino keeps on a logger (or its stream) under a symbol its types leave out, unknown until
+ * checked. Read as a property is (a child logger inherits its parent's through the prototype).
+ */
+function internal(target: object, key: symbol | undefined): unknown {
+  return key === undefined ? undefined : Reflect.get(target, key);
+}
+
+/** A function: JavaScript calls any with any arguments, and what it answers is checked where used. */
+function isFunction(value: unknown): value is (...args: unknown[]) => unknown {
+  return typeof value === 'function';
+}
+
+function isObject(value: unknown): value is Readonly<Record<string, unknown>> {
+  return typeof value === 'object' && value !== null;
+}
+
+/** A destination pino writes its lines to: an object with a `write` method. */
+function isWritable(value: unknown): value is { write(line: string): unknown } {
+  return isObject(value) && typeof value.write === 'function';
+}
+
+/** One of pino's symbols that its types leave out (undefined in a pino without it). */
+function pinoSymbol(name: string): symbol | undefined {
+  const found: unknown = Reflect.get(pino.symbols, name);
+  return typeof found === 'symbol' ? found : undefined;
+}
+
+const MSG_PREFIX_SYM = pinoSymbol('msgPrefixSym');
+const MIXIN_MERGE_STRATEGY_SYM = pinoSymbol('mixinMergeStrategySym');
 
 const ACCESS_KEYS = new Set([
   'request_id',
@@ -241,7 +271,6 @@ function isDefault(formatter: unknown, name: string): boolean {
 
 /** pino's default formatters, as a logger without formatters of its own carries them. */
 const DEFAULT_FORMATTERS: Record<string, unknown> = (() => {
-  const probe = pino({ level: 'silent' }) as unknown as Record<symbol, { level: unknown; log: unknown }>;
-  const f = probe[pino.symbols.formattersSym]!;
-  return { level: f.level, log: f.log };
+  const f = internal(pino({ level: 'silent' }), pino.symbols.formattersSym);
+  return isObject(f) ? { level: f.level, log: f.log } : {};
 })();

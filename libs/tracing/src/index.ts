@@ -80,7 +80,7 @@ export function startTracing(opts: TracingOptions): Tracing {
   startServerSpan = started.serverSpan;
   cachedTracer = undefined;
   const { BullMQOtel } = require('bullmq-otel') as typeof import('bullmq-otel'); // eslint-disable-line @typescript-eslint/no-require-imports -- same
-  telemetry = new BullMQOtel({ tracerName: 'bullmq' }) as unknown as Telemetry;
+  telemetry = new BullMQOtel({ tracerName: 'bullmq' });
   return {
     enabled: true,
     shutdown: async () => {
@@ -104,7 +104,19 @@ export function tracingEnabled(): boolean {
  * recorded only (to add the outcome), and the span ends after it. A span the sampler dropped (most of them)
  * costs no promise of its own: `fn`'s is returned as it is.
  */
-export function inServerSpan<T, S = undefined>(
+export function inServerSpan<T>(
+  headers: Record<string, string | string[] | undefined>,
+  method: string,
+  fn: (span: Span) => Promise<T>,
+): Promise<T>;
+export function inServerSpan<T, S extends object>(
+  headers: Record<string, string | string[] | undefined>,
+  method: string,
+  fn: (span: Span) => Promise<T>,
+  finish: (span: Span, state: S) => void,
+  state: S,
+): Promise<T>;
+export function inServerSpan<T, S extends object>(
   headers: Record<string, string | string[] | undefined>,
   method: string,
   fn: (span: Span) => Promise<T>,
@@ -120,7 +132,8 @@ export function inServerSpan<T, S = undefined>(
   if (!span.isRecording()) return context.with(new SpanOnlyContext(parent, span), fn, undefined, span);
   const end = (): void => {
     try {
-      finish?.(span, state as S);
+      // The overloads give a `finish` its state (an object): both are there, or neither.
+      if (finish && state !== undefined) finish(span, state);
     } finally {
       span.end();
     }
@@ -204,7 +217,8 @@ export async function inSpan<T>(
     try {
       return await fn(span);
     } catch (err) {
-      span.setStatus({ code: SpanStatusCode.ERROR, message: (err as Error)?.name ?? 'error' });
+      const name = typeof err === 'object' && err !== null && 'name' in err ? err.name : undefined;
+      span.setStatus({ code: SpanStatusCode.ERROR, message: typeof name === 'string' ? name : 'error' });
       throw err;
     } finally {
       span.end();

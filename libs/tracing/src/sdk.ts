@@ -14,6 +14,7 @@ import {
   trace,
   TraceFlags,
   type Context,
+  type Link,
   type Span,
 } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
@@ -162,7 +163,9 @@ class DecidedIdGenerator implements IdGenerator {
 }
 
 const NO_ATTRIBUTES = Object.freeze({});
-const NO_LINKS = Object.freeze([]) as unknown as [];
+/** The links of every span started here (none): one array, frozen, for every sampler call. */
+const NO_LINKS: Link[] = [];
+Object.freeze(NO_LINKS);
 const SERVER_SPAN = Object.freeze({ kind: SpanKind.SERVER });
 
 /**

@@ -1,6 +1,7 @@
 import type { Middleware } from 'koa';
 import bodyParser from 'koa-bodyparser';
 import { BadRequestError, HttpError, UnsupportedMediaTypeError } from '../errors';
+import { isObject, messageOf } from '../objects';
 import type { AppContext, AppState } from '../types';
 
 /** Body formats a router accepts. */
@@ -39,8 +40,8 @@ export function nestedDeeperThan(value: unknown, max: number): boolean {
  * poisoning) a 400 that says so instead of "malformed JSON".
  */
 function clientErrorOf(err: unknown, encoding: string): HttpError | undefined {
-  const status = (err as { status?: unknown }).status;
-  const message = String((err as { message?: unknown }).message ?? '');
+  const status = isObject(err) ? err.status : undefined;
+  const message = String(messageOf(err) ?? '');
   if (status === 415 && message.startsWith('Unsupported Content-Encoding')) {
     return new UnsupportedMediaTypeError('Unsupported Content-Encoding: send identity, gzip, deflate or br');
   }
@@ -70,7 +71,7 @@ export function parseBody(limit: string, types: BodyType[] = ['json']): Middlewa
     textLimit: limit,
     extendTypes: { text: ['text/csv'] },
     strict: true,
-  }) as unknown as Middleware<AppState, AppContext>;
+  });
   return async (ctx, next) => {
     // An empty body (GET, a POST with `Content-Length: 0` such as check-license) has no type to
     // check; type-is counts a zero length as a body.
@@ -93,7 +94,7 @@ export function parseBody(limit: string, types: BodyType[] = ['json']): Middlewa
       throw clientErrorOf(err, ctx.get('Content-Encoding').trim().toLowerCase()) ?? err;
     }
     if (!parsed) return;
-    const body = (ctx.request as { body?: unknown }).body;
+    const body = ctx.request.body;
     if (typeof body === 'object' && nestedDeeperThan(body, MAX_JSON_DEPTH)) {
       throw new BadRequestError(
         `The JSON body is nested more than ${MAX_JSON_DEPTH} levels deep`,

@@ -69,7 +69,7 @@ export function whiteLabelCors(
       'ETag',
     ],
     maxAge: 600,
-  }) as unknown as Middleware<AppState, AppContext>;
+  });
   return compose([
     decide,
     async (ctx, next) => {

@@ -3,23 +3,20 @@ import { isDatabaseUnavailable, PoolQueueFullError } from '@catalogue/db';
 import type { Logger } from '@catalogue/logger';
 import type { ErrorCode } from '../codes';
 import { HttpError, UnavailableError } from '../errors';
+import { isObject, messageOf } from '../objects';
 import type { AppContext, AppState } from '../types';
 import { BUSY, pauseAfterShed } from './concurrency';
-
-interface StatusError {
-  status?: unknown;
-  expose?: boolean;
-  message?: string;
-}
 
 /**
  * Client errors raised by Koa and its body parser (they carry a 4xx `status`), with the
  * message a client should see. The parser's own messages are not shown: they can quote
  * the body back.
  */
-function clientErrorBody(err: StatusError): { status: number; error: string; code: ErrorCode } | undefined {
-  if (typeof err.status !== 'number' || err.status < 400 || err.status >= 500) return undefined;
-  switch (err.status) {
+function clientErrorBody(err: unknown): { status: number; error: string; code: ErrorCode } | undefined {
+  if (!isObject(err)) return undefined;
+  const status = err.status;
+  if (typeof status !== 'number' || status < 400 || status >= 500) return undefined;
+  switch (status) {
     case 400:
       return { status: 400, error: 'Malformed JSON in request body', code: 'malformed_json' };
     case 413:
@@ -28,10 +25,9 @@ function clientErrorBody(err: StatusError): { status: number; error: string; cod
       return { status: 415, error: 'Unsupported content type', code: 'unsupported_media_type' };
     default:
       return {
-        status: err.status,
-        error: err.expose && err.message ? err.message : 'Bad request',
-        code:
-          err.status === 404 ? 'not_found' : err.status === 405 ? 'method_not_allowed' : 'validation_failed',
+        status,
+        error: err.expose && typeof err.message === 'string' && err.message ? err.message : 'Bad request',
+        code: status === 404 ? 'not_found' : status === 405 ? 'method_not_allowed' : 'validation_failed',
       };
   }
 }
@@ -79,7 +75,7 @@ export function errorHandler(logger: Logger): Middleware<AppState, AppContext> {
         // Counted as 499 by observe(), logged without a stack at debug; nobody reads the answer.
         ctx.state.clientClosed = true;
         logger.debug(
-          { request_id: ctx.state.requestId, path: ctx.path, err: (caught as Error).message },
+          { request_id: ctx.state.requestId, path: ctx.path, err: messageOf(caught) },
           'client closed the request before it was read',
         );
         ctx.status = 400;
@@ -96,7 +92,7 @@ export function errorHandler(logger: Logger): Middleware<AppState, AppContext> {
       } else if (!(err instanceof HttpError) && isDatabaseUnavailable(err)) {
         // An outage, a full pool or a timeout: the client may retry; the operator sees it in
         // /readyz and in this warning, without a stack per failed request.
-        logger.warn({ err: (err as Error).message, request_id: ctx.state.requestId }, 'database unavailable');
+        logger.warn({ err: messageOf(err), request_id: ctx.state.requestId }, 'database unavailable');
         err = new UnavailableError('The service is temporarily unavailable; try again shortly.');
       }
       if (err instanceof HttpError) {
@@ -105,7 +101,7 @@ export function errorHandler(logger: Logger): Middleware<AppState, AppContext> {
         ctx.body = err.body;
         return;
       }
-      const client = clientErrorBody(err as StatusError);
+      const client = clientErrorBody(err);
       if (client) {
         ctx.status = client.status;
         ctx.body = { error: client.error, code: client.code };

@@ -82,7 +82,7 @@ export function docsSecurityHeaders(): Middleware<AppState, AppContext> {
       formAction: ["'self'"],
       frameAncestors: ["'self'"],
     },
-  }) as Middleware<AppState, AppContext>;
+  });
   return (ctx, next) => {
     ctx.set('X-Frame-Options', 'SAMEORIGIN');
     return policy(ctx, next);

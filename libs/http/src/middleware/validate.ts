@@ -55,7 +55,12 @@ export function validate<P = unknown, Q = unknown, B = unknown>(
 ): Middleware<AppState & Validated<P, Q, B>, AppContext> {
   return async (ctx, next) => {
     const errors = fieldErrors();
-    const input = { params: ctx.params as unknown, query: ctx.query as unknown, body: ctx.request.body };
+    // Each part is unknown until its schema has checked it (the loop below).
+    const input: Record<'params' | 'query' | 'body', unknown> = {
+      params: ctx.params,
+      query: ctx.query,
+      body: ctx.request.body,
+    };
     for (const part of ['params', 'query', 'body'] as const) {
       const schema = schemas[part];
       if (!schema) continue;

@@ -8,6 +8,7 @@ import { RateLimiterRedis, RateLimiterRes, RLWrapperTimeouts } from 'rate-limite
 import type { Config } from '@catalogue/config';
 import type { RedisClient } from '@catalogue/queue';
 import type { Logger } from '@catalogue/logger';
+import { messageOf } from '../objects';
 import type { RateLimitMetrics } from '../metrics';
 import type { Admission, MaybeDecision, Policy, RateLimitDecision, TokenBucket } from './limits';
 
@@ -113,7 +114,7 @@ export function createLimiterStore(
     } catch (err) {
       setFailingOpen(true);
       metrics.decisions.inc({ policy: budget.policy, decision: 'failed_open' });
-      logger.debug({ err: (err as Error).message, policy: budget.policy }, 'rate limiter failed open');
+      logger.debug({ err: messageOf(err), policy: budget.policy }, 'rate limiter failed open');
       return undefined;
     }
   };
@@ -258,7 +259,10 @@ interface Allowance {
 
 /** Set of a Map, the oldest inserted going first past the bound. */
 function remember<K, V>(map: Map<K, V>, key: K, value: V): void {
-  if (map.size >= MAX_LOCAL_ENTRIES && !map.has(key)) map.delete(map.keys().next().value as K);
+  if (map.size >= MAX_LOCAL_ENTRIES && !map.has(key)) {
+    const oldest = map.keys().next();
+    if (!oldest.done) map.delete(oldest.value);
+  }
   map.set(key, value);
 }
 
@@ -285,7 +289,7 @@ export function admitScript(
   settings: Settings,
   authFailure: Budget,
 ): TokenAdmission | undefined {
-  if ((redis as { isCluster?: boolean }).isCluster) return undefined;
+  if (redis.isCluster) return undefined;
   const admitClient = redis as AdmitClient;
   admitClient.defineCommand('ccsAdmitToken', { numberOfKeys: 2, lua: ADMIT_TOKEN_SCRIPT });
   const { metrics, logger } = store;
@@ -330,7 +334,7 @@ export function admitScript(
     store.setFailingOpen(true);
     for (const policy of [authFailure.policy, budget.policy]) {
       count(policy, 'failed_open');
-      logger.debug({ err: (err as Error).message, policy }, 'rate limiter failed open');
+      logger.debug({ err: messageOf(err), policy }, 'rate limiter failed open');
     }
     return { blocked: undefined, counted: undefined };
   };
