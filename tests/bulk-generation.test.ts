@@ -506,7 +506,7 @@ describe('bulk generation', () => {
       const refusing = {} as Queues;
       // A step's claim of the three pending jobs, not committed yet when the cancel arrives.
       const claim = await db().transaction();
-      let claimed: number[] = [];
+      let claimed: number[];
       try {
         claimed = await generationBatchesRepository.claimPending(claim, s.eshopId, id, 3);
         expect(claimed).toHaveLength(3);
