@@ -10,7 +10,7 @@ import {
   generationJobsRepository,
   type Knex,
 } from '@catalogue/db';
-import { cancelBatch, startBatch, stepBatch } from '@catalogue/generation';
+import { startBatch, stepBatch } from '@catalogue/generation';
 import type { Queues } from '@catalogue/queue';
 import { eventually, makeEshop } from '@catalogue/testing';
 import { runBatchStep } from '../services/generation-worker/src/services/batch-step.service';
@@ -503,22 +503,18 @@ describe('bulk generation', () => {
       const s = await shop(1_000_000, 3);
       const id = await unqueuedBatch(s);
       expect(await stepBatch({ ...stack.worker, maxResearchUrls: 0 }, s.eshopId, id)).toBe(3);
-      const refusing = {} as Queues;
       // A step's claim of the three pending jobs, not committed yet when the cancel arrives.
       const claim = await db().transaction();
       let claimed: number[];
       try {
         claimed = await generationBatchesRepository.claimPending(claim, s.eshopId, id, 3);
         expect(claimed).toHaveLength(3);
-        const cancel = cancelBatch(
-          { db: db(), queues: refusing, logger: stack.worker.logger, maxResearchUrls: 0 },
-          s.eshopId,
-          id,
-        );
+        // The shop owner cancels from the host page meanwhile.
+        const cancel = s.host('POST', `/generation-batch/${id}/cancel`);
         await waitsForLockOn('generation_jobs', 1);
         await claim.commit();
-        const view = await cancel;
-        // The claimed items are under way, not "cancelled before they started".
+        const { status, body: view } = await cancel;
+        expect(status).toBe(200);
         expect([view.status, view.counts.running, view.counts.left_out]).toEqual(['cancelled', 3, 0]);
       } finally {
         if (!claim.isCompleted()) await claim.rollback();

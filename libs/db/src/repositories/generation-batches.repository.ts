@@ -70,7 +70,7 @@ type BatchOut = Omit<Row<'generation_batches'>, 'created_at' | 'updated_at' | 'f
   updated_at: string;
   finished_at: string | null;
 };
-const BATCH_COLUMNS = [
+const PLAIN_COLUMNS = [
   'id',
   'eshop_id',
   'status',
@@ -82,10 +82,13 @@ const BATCH_COLUMNS = [
   'estimate',
   'reserved',
   'charged',
+] as const satisfies readonly (keyof BatchOut)[];
+const TIME_COLUMNS = [
   'created_at',
   'updated_at',
   'finished_at',
 ] as const satisfies readonly (keyof BatchOut)[];
+const BATCH_COLUMNS = [...PLAIN_COLUMNS, ...TIME_COLUMNS];
 
 /** A row read with select() (checked: its timestamps are computed). */
 function toBatch(raw: unknown): GenerationBatch {
@@ -110,20 +113,8 @@ function toBatch(raw: unknown): GenerationBatch {
 
 function select(db: Knex | Knex.Transaction) {
   return db('generation_batches').select(
-    'id',
-    'eshop_id',
-    'status',
-    'entity_type',
-    'languages',
-    'design_id',
-    'prompt_id',
-    'budget',
-    'estimate',
-    'reserved',
-    'charged',
-    db.raw(`${isoOffset('created_at')} as created_at`),
-    db.raw(`${isoOffset('updated_at')} as updated_at`),
-    db.raw(`${isoOffset('finished_at')} as finished_at`),
+    ...PLAIN_COLUMNS,
+    ...TIME_COLUMNS.map((column) => db.raw(`${isoOffset(column)} as ${column}`)),
   );
 }
 
