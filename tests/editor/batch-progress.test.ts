@@ -222,11 +222,19 @@ beforeEach(() => {
 async function open(query: Record<string, string>, width = 1024): Promise<Page> {
   // A Chromium lost under the whole suite's load (seen in CI, never alone) is started again, so
   // one lost browser does not fail every test of the file; a test it is lost in still fails.
+  // It has also been seen closing (`<gracefully close start>`) right after its launch, still
+  // connected: the first new context then fails, and a fresh launch is tried once.
   if (!browser.isConnected()) {
     process.stderr.write('batch-progress: chromium was disconnected; launching it again\n');
     browser = await launchBrowser();
   }
-  const context = await browser.newContext({ viewport: { width, height: 900 } });
+  const viewport = { viewport: { width, height: 900 } };
+  const context = await browser.newContext(viewport).catch(async (err: unknown) => {
+    if (!(err instanceof Error && err.message.includes('has been closed'))) throw err;
+    process.stderr.write('batch-progress: chromium was closed; launching it again\n');
+    browser = await launchBrowser();
+    return browser.newContext(viewport);
+  });
   const page = await context.newPage();
   page.on('close', () => void context.close());
   page.on('pageerror', (err) => process.stderr.write(`page error: ${err.message}\n`));

@@ -74,8 +74,10 @@ describe('<ccs-editor> drafts: preview and publish', () => {
     await page.waitForFunction('window.published.length === 1');
     await bar.getByText('Published. The storefront now shows this content.').waitFor();
     expect(await storefrontHtml(shop, 'PUB-1')).toContain('Built for trails and rain');
+    // The state line follows once the draft state is read again after the publish.
+    await bar.getByText('Published — the storefront shows this content.').waitFor();
     expect(await barText(page)).toContain('Published — the storefront shows this content.');
-    expect(await bar.getByRole('button', { name: 'Publish' }).count()).toBe(0);
+    await bar.getByRole('button', { name: 'Publish' }).waitFor({ state: 'detached' });
 
     await editor.getByRole('button', { name: 'History' }).click();
     await history.locator('ol.revisions li').first().waitFor();

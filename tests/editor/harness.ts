@@ -164,8 +164,16 @@ export function editorHarness(prefix: string) {
     /** A new page (360 px wide when asked) on the host page of `origin`, with the editor opened. */
     async open(opts: HostPageOptions & { origin?: string; width?: number }): Promise<Page> {
       if (!browser.isConnected()) browser = await launched();
-      // A context of its own per page: axe needs one, and no state leaks between tests.
-      const context = await browser.newContext({ viewport: { width: opts.width ?? 1024, height: 900 } });
+      // A context of its own per page: axe needs one, and no state leaks between tests. A browser
+      // closing but still connected (seen right after a launch in CI) fails the first context:
+      // a fresh one is launched once.
+      const viewport = { viewport: { width: opts.width ?? 1024, height: 900 } };
+      const context = await browser.newContext(viewport).catch(async (err: unknown) => {
+        if (!(err instanceof Error && err.message.includes('has been closed'))) throw err;
+        process.stderr.write(`${prefix}: chromium was closed; launching it again\n`);
+        browser = await launched();
+        return browser.newContext(viewport);
+      });
       const page = await context.newPage();
       page.on('close', () => void context.close());
       page.on('pageerror', (err) => process.stderr.write(`page error: ${err.message}\n`));
