@@ -196,12 +196,12 @@ const fake: Fake = {
   log: [],
 };
 let server: { server: Server; origin: string };
-let browser: Browser;
+/** Launched by the first open(). */
+let browser: Browser | undefined;
 
 beforeAll(async () => {
   mkdirSync(SCREENSHOTS, { recursive: true });
   server = await startFake(fake);
-  browser = await launchBrowser();
 });
 afterAll(async () => {
   await browser?.close();
@@ -220,26 +220,29 @@ beforeEach(() => {
 });
 
 async function open(query: Record<string, string>, width = 1024): Promise<Page> {
-  // A Chromium lost under the whole suite's load (seen in CI, never alone) is started again, so
-  // one lost browser does not fail every test of the file; a test it is lost in still fails.
-  // It has also been seen closing (`<gracefully close start>`) right after its launch, still
-  // connected: the first new context then fails, and a fresh launch is tried once.
-  if (!browser.isConnected()) {
+  // A Chromium lost under the whole suite's load (seen in CI, never alone: `<gracefully close
+  // start>` right after its launch) is started again, once, so one lost browser does not fail
+  // every test of the file.
+  if (browser && !browser.isConnected()) {
     process.stderr.write('batch-progress: chromium was disconnected; launching it again\n');
-    browser = await launchBrowser();
+    browser = undefined;
   }
-  const viewport = { viewport: { width, height: 900 } };
-  const context = await browser.newContext(viewport).catch(async (err: unknown) => {
+  browser ??= await launchBrowser();
+  const url = `${server.origin}/?${new URLSearchParams(query).toString()}`;
+  const load = async (on: Browser): Promise<Page> => {
+    const context = await on.newContext({ viewport: { width, height: 900 } });
+    const page = await context.newPage();
+    page.on('close', () => void context.close());
+    page.on('pageerror', (err) => process.stderr.write(`page error: ${err.message}\n`));
+    await page.goto(url);
+    return page;
+  };
+  return load(browser).catch(async (err: unknown) => {
     if (!(err instanceof Error && err.message.includes('has been closed'))) throw err;
     process.stderr.write('batch-progress: chromium was closed; launching it again\n');
     browser = await launchBrowser();
-    return browser.newContext(viewport);
+    return load(browser);
   });
-  const page = await context.newPage();
-  page.on('close', () => void context.close());
-  page.on('pageerror', (err) => process.stderr.write(`page error: ${err.message}\n`));
-  await page.goto(`${server.origin}/?${new URLSearchParams(query).toString()}`);
-  return page;
 }
 
 const events = (page: Page, name?: string): Promise<Array<{ name: string; detail: Body }>> =>
