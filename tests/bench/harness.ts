@@ -48,17 +48,20 @@ export function positive(name: string, fallback: number): number {
   return value;
 }
 
-export function benchEnv(allScenarios: readonly string[]): BenchEnv {
+export function benchEnv(
+  allScenarios: readonly string[],
+  defaults: { duration?: number; rounds?: number; warmup?: number } = {},
+): BenchEnv {
   const scenarios = (process.env.BENCH_SCENARIOS ?? '').split(',').filter(Boolean);
   const unknown = scenarios.filter((s) => !allScenarios.includes(s));
   if (unknown.length) {
     throw new Error(`BENCH_SCENARIOS: unknown ${unknown.join(', ')} (known: ${allScenarios.join(', ')})`);
   }
   return {
-    duration: positive('BENCH_DURATION', 10),
-    warmup: positive('BENCH_WARMUP', 2),
+    duration: positive('BENCH_DURATION', defaults.duration ?? 10),
+    warmup: positive('BENCH_WARMUP', defaults.warmup ?? 2),
     connections: Math.round(positive('BENCH_CONNECTIONS', 10)),
-    rounds: Math.round(positive('BENCH_ROUNDS', 2)),
+    rounds: Math.round(positive('BENCH_ROUNDS', defaults.rounds ?? 2)),
     databaseUrl: process.env.DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/catalogue',
     redisUrl: process.env.REDIS_URL || 'redis://127.0.0.1:6379',
     cpuProfDir: process.env.BENCH_CPU_PROF || undefined,
@@ -502,11 +505,49 @@ export async function measureSides(specs: LoadSpec[], opts: PairOptions): Promis
   const slices: Slice[][] = specs.map(() => []);
   const n = specs.length;
   for (let round = 0; round < opts.rounds; round++) {
-    // Two sides: A B, B A, A B, … (as measurePair always ran); more: also rotated every other round.
-    const shift = n > 2 ? Math.floor(round / 2) : 0;
-    const rotated = specs.map((_, i) => (i + shift) % n);
-    for (const side of round % 2 ? rotated.reverse() : rotated) {
+    for (const side of sideOrder(round, n)) {
       slices[side]!.push(await runSlice(specs[side]!, { ...opts, duration: opts.duration / opts.rounds }));
+    }
+  }
+  return specs.map((spec, i) => summary(spec, slices[i]!));
+}
+
+/**
+ * The order in which `n` sides run in a round: two sides A B, B A, A B, … (as measurePair always
+ * ran); more also rotated every other round (A B C, C B A, B C A, A C B, …).
+ */
+function sideOrder(round: number, n: number): number[] {
+  const shift = n > 2 ? Math.floor(round / 2) : 0;
+  const rotated = Array.from({ length: n }, (_, i) => (i + shift) % n);
+  return round % 2 ? rotated.reverse() : rotated;
+}
+
+/**
+ * measureSides with new processes in every round: `start` starts the sides' servers for a round
+ * (and `stop` ends them after it); each is warmed up, then measured once, one side at a time in
+ * an order that rotates from round to round (A B C, C B A, B C A, A C B, …). Two processes
+ * started from the same code differ by themselves — the code the JIT made, the heap's layout —
+ * by as much as 10–30 % in CPU per request for as long as they live, which a comparison of one
+ * process per side reads as the sides' difference; a new process per round turns that into
+ * round-to-round spread, which the median of the rounds' ratios then discounts.
+ */
+export async function measureFreshSides(
+  start: (round: number) => Promise<{ specs: LoadSpec[]; stop(): Promise<void> }>,
+  opts: PairOptions,
+): Promise<Measurement[]> {
+  let slices: Slice[][] = [];
+  let specs: LoadSpec[] = [];
+  for (let round = 0; round < opts.rounds; round++) {
+    const started = await start(round);
+    try {
+      specs = started.specs;
+      if (slices.length === 0) slices = specs.map(() => []);
+      for (const spec of specs) await runSlice(spec, { ...opts, duration: opts.warmup });
+      for (const side of sideOrder(round, specs.length)) {
+        slices[side]!.push(await runSlice(specs[side]!, { ...opts, duration: opts.duration / opts.rounds }));
+      }
+    } finally {
+      await started.stop();
     }
   }
   return specs.map((spec, i) => summary(spec, slices[i]!));
