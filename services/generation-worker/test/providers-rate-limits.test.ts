@@ -250,6 +250,28 @@ describe('openai provider: rate limits', () => {
     }
   });
 
+  test('when the signal aborts while a request waits out a pause, then the wait ends at once with an AbortError', async () => {
+    const limiter = createProviderLimiter({
+      prefix,
+      endpoint: 'abort-during-pause',
+      limits: { requestsPerMinute: 0, tokensPerMinute: 0 },
+    });
+    await limiter.pause(10_000);
+    const controller = new AbortController();
+    const started = Date.now();
+    const waiting = limiter.acquire(10, { deadline: Date.now() + 60_000, signal: controller.signal });
+    setTimeout(() => controller.abort(), 50);
+    await expect(waiting).rejects.toMatchObject({ name: 'AbortError' });
+    expect(Date.now() - started).toBeLessThan(5_000); // not the 10 s pause
+
+    const aborted = AbortSignal.abort();
+    await expect(
+      limiter.acquire(10, { deadline: Date.now() + 60_000, signal: aborted }),
+    ).rejects.toMatchObject({
+      name: 'AbortError',
+    });
+  });
+
   test('when reset headers and durations are read, then the OpenAI forms are understood', () => {
     expect(['1s', '6m0s', '20ms', '1m30.5s', '1h2m', '2', '0.5', 'soon', ''].map(parseDuration)).toEqual([
       1_000,

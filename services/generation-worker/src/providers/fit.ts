@@ -16,7 +16,7 @@ import {
   type LangMap,
   type Text,
 } from '@catalogue/content';
-import { CONTENT_LANGUAGES } from '@catalogue/config';
+import { CONTENT_LANGUAGES, isRecord } from '@catalogue/config';
 import { htmlBlocks } from '../research/extract';
 import { collapse, cutText, length } from './text';
 
@@ -24,9 +24,6 @@ const MARKUP = /<[a-zA-Z!/?]/;
 const SUPPORTED_LANGUAGES: ReadonlySet<string> = new Set(CONTENT_LANGUAGES);
 
 type Texts = Record<string, Text>;
-
-const isObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 export const isFillable = (widget: DesignStructure['widget'][number]): widget is FillableStructureWidget =>
   widget.fillable;
@@ -94,7 +91,7 @@ export function fitValue(spec: FieldSpec, raw: unknown): string | null {
 }
 
 function fitText(spec: FieldSpec, raw: unknown): Text | null {
-  if (!isObject(raw)) return fitValue(spec, raw);
+  if (!isRecord(raw)) return fitValue(spec, raw);
   const map: LangMap = {};
   for (const [lang, value] of Object.entries(raw)) {
     if (!SUPPORTED_LANGUAGES.has(lang)) continue;
@@ -108,7 +105,7 @@ function fitText(spec: FieldSpec, raw: unknown): Text | null {
 function fitTexts(specs: readonly FieldSpec[], raw: unknown): { texts: Texts; visible: boolean } {
   const texts: Texts = {};
   let visible = false;
-  if (!isObject(raw)) return { texts, visible };
+  if (!isRecord(raw)) return { texts, visible };
   for (const spec of specs) {
     if (!Object.prototype.hasOwnProperty.call(raw, spec.role)) continue;
     const fitted = fitText(spec, raw[spec.role]);
@@ -165,7 +162,7 @@ export function fitToStructure(structure: DesignStructure, widgets: readonly unk
   const seen = new Set<number>();
   const fitted: Array<{ position: number; widget: FillWidgetInput }> = [];
   for (const raw of Array.isArray(widgets) ? widgets : []) {
-    if (!isObject(raw) || typeof raw.design_widget_id !== 'number') continue;
+    if (!isRecord(raw) || typeof raw.design_widget_id !== 'number') continue;
     const target = targets.get(raw.design_widget_id);
     if (target === undefined || seen.has(target.design_widget_id)) continue;
     seen.add(target.design_widget_id);

@@ -12,6 +12,7 @@
  * Redis unreachable: each process keeps its own limits and pauses in memory (rate-limiter-
  * flexible's insurance limiter), so N processes may send up to N times the limit meanwhile.
  */
+import { setTimeout as delay } from 'node:timers/promises';
 import type { Cluster, Redis } from 'ioredis';
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 
@@ -44,7 +45,7 @@ export interface ProviderLimiter {
   /**
    * Waits until a request of `tokens` (estimated) may go: no pause in force, a request point and
    * the tokens free in the current window. Throws RateLimitWaitExceeded when it would have to
-   * wait past `deadline` (epoch ms), and the signal's reason when aborted.
+   * wait past `deadline` (epoch ms), and an AbortError when `signal` aborts during a wait.
    */
   acquire(tokens: number, opts: { deadline: number; signal?: AbortSignal }): Promise<Permit>;
   /** Holds every process's requests for `ms` from now (a longer pause in force is kept). */
@@ -56,21 +57,6 @@ const PAUSE_SCRIPT = `
 local left = redis.call('PTTL', KEYS[1])
 if left < tonumber(ARGV[1]) then redis.call('SET', KEYS[1], '1', 'PX', ARGV[1]) end
 return 1`;
-
-function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(new Error('aborted'));
-    const onAbort = (): void => {
-      clearTimeout(timer);
-      reject(new Error('aborted'));
-    };
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
-}
 
 function windowLimiter(
   redis: Redis | Cluster | undefined,
@@ -137,7 +123,7 @@ export function createProviderLimiter(opts: {
       const taken = weight(estimated);
       const wait = async (ms: number): Promise<void> => {
         if (Date.now() + ms > deadline) throw new RateLimitWaitExceeded(ms);
-        await sleep(ms, signal);
+        await delay(ms, undefined, { signal });
       };
       for (;;) {
         const paused = await pausedFor();

@@ -2,6 +2,7 @@
  * What the OpenAI-compatible provider reads back: the answer's widgets (or `Malformed`), link
  * fields checked against the URLs the context holds, and the token usage summed over attempts.
  */
+import { isRecord } from '@catalogue/config';
 import type { DesignStructure, FieldSpec, FillWidgetInput } from '@catalogue/content';
 import { isFillable } from './fit';
 import { answerErrors, type AnswerSchema } from './openai-schema';
@@ -21,23 +22,20 @@ export function contextUrls(context: GenerationContext): Set<string> {
 
 export class Malformed extends Error {}
 
-export const isObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
-
 /**
  * What endpoints that do not enforce the schema (JSON mode, a model that ignores it) commonly
  * write instead, read as meant: an id as a string of digits, a number where text is asked for.
  */
 function readLeniently(data: unknown): void {
-  if (!isObject(data) || !Array.isArray(data.widgets)) return;
+  if (!isRecord(data) || !Array.isArray(data.widgets)) return;
   const numbersAsText = (texts: unknown): void => {
-    if (!isObject(texts)) return;
+    if (!isRecord(texts)) return;
     for (const [role, value] of Object.entries(texts)) {
       if (typeof value === 'number' && Number.isFinite(value)) texts[role] = String(value);
     }
   };
   for (const widget of data.widgets) {
-    if (!isObject(widget)) continue;
+    if (!isRecord(widget)) continue;
     const id = widget.design_widget_id;
     if (typeof id === 'string' && /^\d+$/.test(id.trim())) widget.design_widget_id = Number(id);
     numbersAsText(widget.fields);
@@ -46,7 +44,7 @@ function readLeniently(data: unknown): void {
 }
 
 const textsOf = (value: unknown): Record<string, string> =>
-  isObject(value)
+  isRecord(value)
     ? Object.fromEntries(
         Object.entries(value).filter((entry): entry is [string, string] => typeof entry[1] === 'string'),
       )
@@ -107,7 +105,7 @@ export function dropInventedUrls(
 }
 
 export function addUsage(total: TokenUsage | null, raw: unknown): TokenUsage | null {
-  if (!isObject(raw)) return total;
+  if (!isRecord(raw)) return total;
   const n = (value: unknown): number => (typeof value === 'number' && Number.isFinite(value) ? value : 0);
   const prompt = n(raw.prompt_tokens);
   const completion = n(raw.completion_tokens);

@@ -19,11 +19,12 @@ import OpenAI, {
   APIUserAbortError,
   AzureOpenAI,
 } from 'openai';
+import { isRecord } from '@catalogue/config';
 import type { DesignStructure, FillWidgetInput } from '@catalogue/content';
 import { keepBenefitStatements } from './benefits';
 import { parameterPairs } from './builtin';
 import { fitToStructure, isFillable, placeImages, withParagraphLength } from './fit';
-import { addUsage, contextUrls, dropInventedUrls, isObject, Malformed, parseAnswer } from './openai-answer';
+import { addUsage, contextUrls, dropInventedUrls, Malformed, parseAnswer } from './openai-answer';
 import { systemMessage, userMessage } from './openai-prompt';
 import { answerSchema, type AnswerSchema } from './openai-schema';
 import {
@@ -106,7 +107,7 @@ export function estimateTokens(texts: readonly string[]): number {
  */
 function quotaExhausted(err: APIError): boolean {
   const body: unknown = err.error;
-  const code = err.code ?? (isObject(body) ? body.code : undefined);
+  const code = err.code ?? (isRecord(body) ? body.code : undefined);
   return code === 'insufficient_quota';
 }
 
@@ -154,8 +155,8 @@ function createClient(options: OpenAiProviderOptions): OpenAI {
  * thrown value's own `code` or `name`.
  */
 function errorCode(err: unknown): string {
-  const e = isObject(err) ? err : {};
-  for (const candidate of [isObject(e.cause) ? e.cause.code : undefined, e.code, e.name])
+  const e = isRecord(err) ? err : {};
+  for (const candidate of [isRecord(e.cause) ? e.cause.code : undefined, e.code, e.name])
     if (typeof candidate === 'string') return candidate;
   return 'unknown';
 }
@@ -175,7 +176,7 @@ function redactor(secret: string): (text: string) => string {
 function shortReason(err: APIError, redact: (text: string) => string): string {
   const body: unknown = err.error;
   let reason = err.message.replace(/^\d{3}\s+/, '');
-  if (isObject(body) && typeof body.message === 'string') reason = body.message;
+  if (isRecord(body) && typeof body.message === 'string') reason = body.message;
   else if (typeof body === 'string') reason = body;
   return cutText(redact(reason), 200);
 }
@@ -233,18 +234,18 @@ function readCompletion(
   requestedModel: string,
   context: Pick<GenerationContext, 'images' | 'parameter' | 'lang'>,
 ): { usage: TokenUsage | null; outcome: Attempt<GenerationResult> } {
-  const total = addUsage(usage, isObject(data) ? data.usage : undefined);
+  const total = addUsage(usage, isRecord(data) ? data.usage : undefined);
   const malformed = (reason: string) => ({
     usage: total,
     outcome: { ok: false as const, reason: `malformed answer: ${reason}`, retryable: true, malformed: true },
   });
-  const choice = isObject(data) && Array.isArray(data.choices) ? data.choices[0] : undefined;
-  const message = isObject(choice) ? choice.message : undefined;
-  const refusal = isObject(message) ? message.refusal : undefined;
+  const choice = isRecord(data) && Array.isArray(data.choices) ? data.choices[0] : undefined;
+  const message = isRecord(choice) ? choice.message : undefined;
+  const refusal = isRecord(message) ? message.refusal : undefined;
   if (typeof refusal === 'string' && refusal.trim() !== '') {
     return malformed(`the model refused (${cutText(refusal, 200)})`);
   }
-  const content = isObject(message) ? message.content : undefined;
+  const content = isRecord(message) ? message.content : undefined;
   if (typeof content !== 'string') return malformed('no message content');
   let widgets: FillWidgetInput[];
   try {
@@ -264,7 +265,7 @@ function readCompletion(
   ).widgets;
   if (fitted.length === 0) return malformed('no usable widget');
   const placed = placeImages(structure, fitted, context.images ?? []);
-  const model = isObject(data) && typeof data.model === 'string' ? data.model : requestedModel;
+  const model = isRecord(data) && typeof data.model === 'string' ? data.model : requestedModel;
   return {
     usage: total,
     outcome: { ok: true, value: { widgets: placed, usage: total, provider: 'openai', model } },
@@ -373,7 +374,7 @@ export function createOpenAiProvider(options: OpenAiProviderOptions): ContentPro
           return requestFailure(err, performance.now() - started, options.timeoutMs, redact);
         }
         const reported =
-          isObject(completion) && isObject(completion.usage) ? completion.usage.total_tokens : null;
+          isRecord(completion) && isRecord(completion.usage) ? completion.usage.total_tokens : null;
         await taken.settle(typeof reported === 'number' && Number.isFinite(reported) ? reported : null);
         // The endpoint says a limit is used up: every worker waits for its reset before the next request.
         const reset = rateLimitResetMs(headers, false);

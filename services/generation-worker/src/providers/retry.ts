@@ -11,6 +11,8 @@
  * generation's budget of waiting, not by `maxAttempts`.
  */
 
+import { setTimeout as delay } from 'node:timers/promises';
+
 /** One attempt's outcome when it did not produce a result. */
 export interface Failure {
   ok: false;
@@ -70,21 +72,6 @@ export function waitAfter(failure: Failure, n: number, policy: RetryPolicy): num
     : backoff / 2 + (random() * backoff) / 2;
 }
 
-function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(new Error('aborted'));
-    const onAbort = (): void => {
-      clearTimeout(timer);
-      reject(new Error('aborted'));
-    };
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
-}
-
 export interface RetryHooks {
   /** Names the provider in the messages: `<label>: <reason>`, `<label> gave up after …`. */
   label: string;
@@ -122,7 +109,7 @@ export async function withRetries<T>(
       throw hooks.fail(`${label}: ${outcome.reason} (twice)`, undefined);
     if (n === maxAttempts) break;
     try {
-      await sleep(waitAfter(outcome, n, policy), signal);
+      await delay(waitAfter(outcome, n, policy), undefined, { signal });
     } catch {
       throw hooks.aborted();
     }
