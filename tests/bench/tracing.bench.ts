@@ -298,6 +298,6 @@ function cpuCost(
   };
 }
 
-// Rounds of new processes: one round's ratio is one pair of processes, so it takes many; and a
-// new process's warm-up long enough for the JIT to have compiled the traced path.
+// Rounds of new processes: one round's ratio is one pair of processes, so it takes many; a
+// warm-up of 5 s weighs the run's length against the compiling a new process does first.
 runBenchmark('bench:tracing', () => benchEnv(SCENARIOS, { rounds: 12, duration: 36, warmup: 5 }), run);
