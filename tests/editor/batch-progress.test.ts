@@ -198,9 +198,10 @@ const fake: Fake = {
 let server: { server: Server; origin: string };
 /** Launched by the first open(). */
 let browser: Browser | undefined;
-// Under the whole suite's load Chromium has been lost in the middle of a test (`<gracefully
-// close start>`, "Target page, context or browser has been closed"; never alone, cause not
-// found): such a test runs again, on a browser open() launches anew, its first error logged.
+// Under the whole suite Chromium was lost in the middle of a test (`<gracefully close start>`,
+// "Target page, context or browser has been closed"): Jest's memory-limit restart of a worker
+// met Playwright's SIGTERM handler (see launchBrowser). Kept as a second line: such a test runs
+// again, on a browser open() launches anew, its first error logged.
 jest.retryTimes(2, { logErrorsBeforeRetry: true });
 
 beforeAll(async () => {

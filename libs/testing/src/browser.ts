@@ -25,7 +25,21 @@ export async function launchBrowser(args: string[] = []): Promise<Browser> {
   // from launch, failing a whole file in CI): a fresh launch is tried before giving up.
   for (let attempt = 1; ; attempt++) {
     try {
-      return await chromium.launch({ executablePath: chromiumPath(), headless: true, args });
+      return await chromium.launch({
+        executablePath: chromiumPath(),
+        headless: true,
+        args,
+        // Not Playwright's signal handlers. Jest replaces a worker whose memory passed
+        // `workerIdleMemoryLimit` with SIGTERM, and its check can answer after the worker has
+        // already started the next test file: with Playwright's handler the worker survived
+        // the SIGTERM, closed that file's Chromium (`<gracefully close start>`, then "Target
+        // page, context or browser has been closed") and reported the file failed before
+        // Jest's SIGKILL. Without it the worker ends at once and Jest runs the file again in
+        // the new worker.
+        handleSIGTERM: false,
+        handleSIGHUP: false,
+        handleSIGINT: false,
+      });
     } catch (err) {
       if (attempt >= LAUNCH_ATTEMPTS) throw err;
       process.stderr.write(
