@@ -269,6 +269,9 @@ describe('bulk generation', () => {
       // Paused from the host page: items under way end, nothing else starts.
       const paused = await s.host('POST', `/generation-batch/${id}/pause`);
       expect([paused.status, paused.body.status]).toEqual([200, 'paused']);
+      // Pausing a paused batch again (here through the catalogue API) answers it as it is.
+      const again = await s.backOffice('POST', `/api/v2/rest/generation-batches/${id}/pause`);
+      expect([again.status, again.body.status]).toEqual([200, 'paused']);
       let view: Body;
       await eventually(async () => {
         view = (await s.host('GET', `/generation-batch/${id}`)).body;
