@@ -6,7 +6,7 @@
 //   GET /products-splice?eshop=ID&page=N&per_page=100&langs=default,cs,en
 import type Koa from 'koa';
 import type pg from 'pg';
-import { langSlot, LIST_JSON_SLOTS } from '@catalogue/db';
+import { langSlot, LIST_JSON_SLOTS, valueSlot } from '@catalogue/db';
 
 /** The page's rows with their stored pieces, by the deferred join of LIST_SQL. $1 eshop, $2 limit, $3 offset. */
 export const SPLICE_LIST_SQL = `select e.external_id, e.guid, e.is_visible, e.is_loaded,
@@ -58,7 +58,7 @@ function splicedItem(row: SpliceRow, langs: string[]): string {
   let out = `{"id":${JSON.stringify(row.external_id)},"guid":${JSON.stringify(row.guid)}`;
   out += `,"is_visible":${row.is_visible},"is_loaded":${row.is_loaded}`;
   for (const field of ENTITY_FIELDS) out += `,"${field}":${map(e, 'entity', field, null)}`;
-  out += `,"image_preview":${e[LIST_JSON_SLOTS.preview]}`;
+  out += `,"image_preview":${e[valueSlot('image_preview')]}`;
   out += `,"content":{"html":${map(c, 'content', 'html', '""')}`;
   out += `,"marketplace":${map(c, 'content', 'marketplace', '""')}`;
   out += `,"nested":${c?.[LIST_JSON_SLOTS.nested] || '[]'}}`;

@@ -22,24 +22,15 @@ const TEXTS: Record<string, Record<string, string>> = {
   },
 };
 
-const EMPTY_DATA: Record<string, unknown> = {
-  images: [],
-  brand_id: null,
-  categories_ids: [],
-  parameters_ids: [],
-  parameter_values: [],
-};
-
 /**
  * Puts the demo product into the eshop's catalogue and composes its content, unless the eshop
  * has that item already (a database from before keeps what was done with it). Answers whether
  * it was seeded.
  */
 export async function seedDemoProduct(db: Knex, eshopId: number): Promise<boolean> {
-  const { langFields, dataFields } = ENTITY_TABLES.product;
   const fields: Record<string, unknown> = {};
-  for (const field of langFields) fields[field] = TEXTS[field] ?? {};
-  for (const field of dataFields) fields[field] = EMPTY_DATA[field] ?? null;
+  for (const field of ENTITY_TABLES.product.fields)
+    fields[field.column] = field.kind === 'text' ? (TEXTS[field.column] ?? {}) : field.empty;
   const seeded = await db.transaction(async (trx) => {
     const existing = await catalogueRepository.findForUpdate(trx, 'product', eshopId, [DEMO_PRODUCT]);
     if (existing.size > 0) return false;

@@ -2621,8 +2621,8 @@ export interface components {
       category?: string | null;
       images?: components['schemas']['ImageUrls'];
       name: components['schemas']['NameMap'];
-      url?: components['schemas']['TextMap'];
       description?: components['schemas']['TextMap'];
+      url?: components['schemas']['TextMap'];
       seo_title?: components['schemas']['TextMap'];
       seo_description?: components['schemas']['TextMap'];
     } & {
@@ -2659,8 +2659,8 @@ export interface components {
       /** Format: uri */
       image_preview?: string | null;
       name: components['schemas']['NameMap'];
-      url?: components['schemas']['TextMap'];
       description?: components['schemas']['TextMap'];
+      url?: components['schemas']['TextMap'];
       seo_title?: components['schemas']['TextMap'];
       seo_description?: components['schemas']['TextMap'];
     } & {
@@ -2689,8 +2689,8 @@ export interface components {
       is_visible?: boolean;
       images?: components['schemas']['ImageUrls'];
       name: components['schemas']['NameMap'];
-      url?: components['schemas']['TextMap'];
       description?: components['schemas']['TextMap'];
+      url?: components['schemas']['TextMap'];
       seo_title?: components['schemas']['TextMap'];
       seo_description?: components['schemas']['TextMap'];
     } & {
@@ -2831,8 +2831,8 @@ export interface components {
       category?: string | null;
       images?: components['schemas']['ImageUrls'];
       name: components['schemas']['NullableNameMap'];
-      url?: components['schemas']['NullableLangMap'];
       description?: components['schemas']['NullableLangMap'];
+      url?: components['schemas']['NullableLangMap'];
       seo_title?: components['schemas']['NullableLangMap'];
       seo_description?: components['schemas']['NullableLangMap'];
     } & {
@@ -2845,8 +2845,8 @@ export interface components {
       /** Format: uri */
       image_preview?: string | null;
       name: components['schemas']['NullableNameMap'];
-      url?: components['schemas']['NullableLangMap'];
       description?: components['schemas']['NullableLangMap'];
+      url?: components['schemas']['NullableLangMap'];
       seo_title?: components['schemas']['NullableLangMap'];
       seo_description?: components['schemas']['NullableLangMap'];
     } & {
@@ -2858,8 +2858,8 @@ export interface components {
       is_visible?: boolean;
       images?: components['schemas']['ImageUrls'];
       name: components['schemas']['NullableNameMap'];
-      url?: components['schemas']['NullableLangMap'];
       description?: components['schemas']['NullableLangMap'];
+      url?: components['schemas']['NullableLangMap'];
       seo_title?: components['schemas']['NullableLangMap'];
       seo_description?: components['schemas']['NullableLangMap'];
     } & {
@@ -2877,11 +2877,11 @@ export interface components {
       /** @description Replaces the product's variants, in order (an empty array removes them); omitted, they stay. */
       variant?: components['schemas']['VariantWrite'][];
       name: components['schemas']['NullableNameMap'];
-      url?: components['schemas']['NullableLangMap'];
+      short_description?: components['schemas']['NullableLangMap'];
       description?: components['schemas']['NullableLangMap'];
+      url?: components['schemas']['NullableLangMap'];
       seo_title?: components['schemas']['NullableLangMap'];
       seo_description?: components['schemas']['NullableLangMap'];
-      short_description?: components['schemas']['NullableLangMap'];
     } & {
       [key: string]: unknown;
     };
@@ -2998,11 +2998,11 @@ export interface components {
       /** @description Replaces the product's variants, in order (an empty array removes them); omitted, they stay. */
       variant?: components['schemas']['VariantWrite'][];
       name: components['schemas']['NameMap'];
-      url?: components['schemas']['TextMap'];
+      short_description?: components['schemas']['TextMap'];
       description?: components['schemas']['TextMap'];
+      url?: components['schemas']['TextMap'];
       seo_title?: components['schemas']['TextMap'];
       seo_description?: components['schemas']['TextMap'];
-      short_description?: components['schemas']['TextMap'];
     } & {
       [key: string]: unknown;
     };

@@ -30,7 +30,15 @@ export type {
 } from './repositories/credits.repository';
 export type { Knex } from 'knex';
 export { normaliseOrigin } from './origins';
-export { catalogueRepository, ENTITY_TABLES, COMMON_LANG_FIELDS } from './repositories/catalogue.repository';
+export {
+  catalogueRepository,
+  ENTITY_TABLES,
+  type EntityField,
+  LISTED_FIELDS,
+  type ListedAs,
+  type ListedField,
+  listedValue,
+} from './repositories/catalogue.repository';
 export { isoMicros, isoOffset } from './timestamps';
 export {
   contentListJson,
@@ -42,6 +50,7 @@ export {
   LIST_JSON_LAYOUT,
   piecesSql,
   SLOTS as LIST_JSON_SLOTS,
+  valueSlot,
   type PiecesWanted,
   wantedSlots,
   type ListedOutputs,

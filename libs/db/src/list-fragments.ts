@@ -8,23 +8,28 @@
  * or nothing when there is no value. The separator cannot occur in JSON text (`JSON.stringify`
  * escapes every control character), and no JSON text is empty, so reading is one `split` with no
  * JSON parsing and every piece is found by its position: slot 0 is the layout (LIST_JSON_LAYOUT),
- * then one slot per field and language (LANGUAGE_FIELDS × LIST_LANGUAGES), then the rest.
- * Pieces of another layout (the language list changed) are not served: the list reads such a row
- * from its columns (`catalogueReads.listPage`), as a row without pieces.
+ * then one slot per field and language (LANGUAGE_FIELDS × LIST_LANGUAGES), then the rest (an
+ * entity's listed values; a content row's nested tree and complete languages). The entity slots
+ * follow from ENTITY_TABLES, so a field added there is stored, laid out and read with no change
+ * here. Pieces of another layout (a field or a language added) are not served: the list reads
+ * such a row from its columns (`catalogueReads.listPage`), as a row without pieces.
  */
+import { createHash } from 'node:crypto';
 import { CATALOGUE_API_LANGUAGES, type CatalogueEntityType } from '@catalogue/config';
-import { ENTITY_TABLES } from './repositories/catalogue-tables';
+import { ENTITY_TABLES, listedValue } from './repositories/catalogue-tables';
 
 const SEP = '\u0001';
 
 /** The languages the lists can show, in slot order. */
 export const LIST_LANGUAGES: readonly string[] = CATALOGUE_API_LANGUAGES;
-/** Slot 0 of every stored `list_json`: pieces of another layout are not read. */
-export const LIST_JSON_LAYOUT = `list/1:${LIST_LANGUAGES.join(',')}`;
+
+const distinct = (values: string[]) => [...new Set(values)];
+const TABLES = Object.values(ENTITY_TABLES);
 
 /** The language-map fields of each kind of row, in slot order. */
 export const LANGUAGE_FIELDS = {
-  entity: ['name', 'short_description', 'description', 'url', 'seo_title', 'seo_description'],
+  /** Every entity type's language maps (ENTITY_TABLES). */
+  entity: distinct(TABLES.flatMap((t) => [...t.langFields])),
   content: [
     'html',
     'marketplace',
@@ -34,10 +39,28 @@ export const LANGUAGE_FIELDS = {
     'rich_snippet.json',
   ],
 } as const;
+/** The listed values of the entity types (ENTITY_TABLES' `listed`), one slot each after the language maps. */
+const LISTED_VALUES = distinct(
+  TABLES.flatMap((t) => t.fields.flatMap((f) => (f.kind === 'data' && f.listed ? [f.listed.as] : []))),
+);
 /** The slots after the language maps. */
-const ENTITY_PREVIEW = 1 + LANGUAGE_FIELDS.entity.length * LIST_LANGUAGES.length;
+const ENTITY_VALUES = 1 + LANGUAGE_FIELDS.entity.length * LIST_LANGUAGES.length;
 const CONTENT_NESTED = 1 + LANGUAGE_FIELDS.content.length * LIST_LANGUAGES.length;
 const CONTENT_COMPLETE = CONTENT_NESTED + 1;
+
+/**
+ * Slot 0 of every stored `list_json` of a kind: its layout, a digest of the slots above. A field
+ * or a language added to the tables gives a new layout, and pieces of another layout are not
+ * read (`catalogueReads.listPage` serves such rows from their columns until their next write).
+ */
+function layoutOf(kind: string, slots: unknown): string {
+  const digest = createHash('sha256').update(JSON.stringify(slots)).digest('hex').slice(0, 12);
+  return `${kind}/${digest}`;
+}
+export const LIST_JSON_LAYOUT = {
+  entity: layoutOf('entity', [LANGUAGE_FIELDS.entity, LIST_LANGUAGES, LISTED_VALUES]),
+  content: layoutOf('content', [LANGUAGE_FIELDS.content, LIST_LANGUAGES, 'nested', 'languages_complete']),
+} as const;
 
 /** The slot of a field's piece in one language (-1: a language the lists never show). */
 export function langSlot(kind: keyof typeof LANGUAGE_FIELDS, field: string, lang: string): number {
@@ -47,7 +70,14 @@ export function langSlot(kind: keyof typeof LANGUAGE_FIELDS, field: string, lang
   if (f < 0) throw new Error(`no ${kind} list piece ${field}`);
   return l < 0 ? -1 : 1 + f * LIST_LANGUAGES.length + l;
 }
-export const SLOTS = { preview: ENTITY_PREVIEW, nested: CONTENT_NESTED, languagesComplete: CONTENT_COMPLETE };
+
+/** The entity slot of a listed value (`ListedAs.as`: `image_preview`, `category`). */
+export function valueSlot(as: string): number {
+  const at = LISTED_VALUES.indexOf(as);
+  if (at < 0) throw new Error(`no listed value ${as}`);
+  return ENTITY_VALUES + at;
+}
+export const SLOTS = { nested: CONTENT_NESTED, languagesComplete: CONTENT_COMPLETE };
 
 /** What a list request sends: its languages, and the outputs of its includes. */
 export interface PiecesWanted {
@@ -80,7 +110,7 @@ export function wantedSlots(kind: keyof typeof LANGUAGE_FIELDS, wanted: PiecesWa
       if (slot >= 0) slots.push(slot);
     }
   }
-  if (kind === 'entity') slots.push(ENTITY_PREVIEW);
+  if (kind === 'entity') slots.push(...LISTED_VALUES.map(valueSlot));
   if (kind === 'content' && outputs.nested) slots.push(CONTENT_NESTED);
   if (kind === 'content' && outputs.languagesComplete) slots.push(CONTENT_COMPLETE);
   return slots.sort((a, b) => a - b);
@@ -108,9 +138,9 @@ export function decodeFragments(text: string): ListFragments {
   return text.split(SEP);
 }
 
-function slots(count: number): string[] {
+function slots(kind: keyof typeof LIST_JSON_LAYOUT, count: number): string[] {
   const out = new Array<string>(count).fill('');
-  out[0] = LIST_JSON_LAYOUT;
+  out[0] = LIST_JSON_LAYOUT[kind];
   return out;
 }
 
@@ -150,27 +180,22 @@ export function jsonbJson(value: unknown): string {
   return JSON.stringify(inJsonbOrder(value));
 }
 
-/** The text of a list-item preview column: '' when there is none, as the list shows it. */
-function previewOf(type: CatalogueEntityType, fields: Record<string, unknown>): unknown {
-  // `images` is an array of URLs (the import contract validates it); its first is the preview.
-  if (type === 'product') return Array.isArray(fields.images) ? fields.images[0] : undefined;
-  if (type === 'brand') return fields.image_preview;
-  if (type === 'blog') return fields.category;
-  return undefined;
-}
-
-/** An entity row's `list_json`: its language maps, and its preview (product, brand) or category (blog). */
+/** An entity row's `list_json`: its language maps and its listed values (ENTITY_TABLES). */
 export function entityListJson(type: CatalogueEntityType, fields: Record<string, unknown>): string {
-  const out = slots(ENTITY_PREVIEW + 1);
-  for (const field of ENTITY_TABLES[type].langFields) {
-    const map = fields[field];
+  const out = slots('entity', ENTITY_VALUES + LISTED_VALUES.length);
+  for (const field of ENTITY_TABLES[type].fields) {
+    if (field.kind === 'data') {
+      if (field.listed)
+        out[valueSlot(field.listed.as)] = JSON.stringify(listedValue(field.listed, fields[field.column]));
+      continue;
+    }
+    const map = fields[field.column];
     if (map === null || typeof map !== 'object') continue;
     for (const [lang, value] of Object.entries(map)) {
-      const slot = langSlot('entity', field, lang);
+      const slot = langSlot('entity', field.column, lang);
       if (slot >= 0 && typeof value === 'string') out[slot] = JSON.stringify(value);
     }
   }
-  out[ENTITY_PREVIEW] = JSON.stringify(previewOf(type, fields) ?? '');
   return out.join(SEP);
 }
 
@@ -186,7 +211,7 @@ export interface ListedOutputs {
 
 /** A content row's `list_json`: every rendered output by language, the nested tree, the complete languages. */
 export function contentListJson(content: ListedOutputs): string {
-  const out = slots(CONTENT_COMPLETE + 1);
+  const out = slots('content', CONTENT_COMPLETE + 1);
   const put = (field: string, map: Partial<Record<string, unknown>> | null | undefined) => {
     for (const [lang, value] of Object.entries(map ?? {})) {
       const slot = langSlot('content', field, lang);

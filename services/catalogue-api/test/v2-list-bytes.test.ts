@@ -261,13 +261,13 @@ describe('catalogue-api: v2 lists from pre-serialised pieces', () => {
       .db('content')
       .where({ eshop_id: eshop.id, external_id: ids[4] })
       .update({ list_json: null });
-    // Pieces of another layout (as if written before the language list changed; here they also
-    // say something else) are not read
+    // Pieces of another layout (as if written before a field or a language was added; here they
+    // also say something else) are not read
     await svc.deps
       .db('products')
       .where({ eshop_id: eshop.id, external_id: ids[2] })
       .update({
-        list_json: svc.deps.db.raw(`replace(replace(list_json, 'list/1:', 'list/0:'), 'name', 'NAME')`),
+        list_json: svc.deps.db.raw(`replace(replace(list_json, 'entity/', 'entity/0'), 'name', 'NAME')`),
       });
     const mixed = await bodyOf(apiToken, path);
 

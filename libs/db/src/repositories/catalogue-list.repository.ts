@@ -77,16 +77,23 @@ const LIST_COLUMNS = [
  */
 const FALLBACK = '(e.list_json is null or (c.eshop_id is not null and c.list_json is null))';
 
-/** Pieces this code can read (list-fragments.ts): written in its layout. */
-const LAYOUT_PREFIX = `${LIST_JSON_LAYOUT}\u0001`;
+/** Pieces this code can read (list-fragments.ts): written in its layout, for each kind of row. */
+const LAYOUT_PREFIX = {
+  entity: `${LIST_JSON_LAYOUT.entity}\u0001`,
+  content: `${LIST_JSON_LAYOUT.content}\u0001`,
+};
 const readable = (row: ListRow) =>
-  row.list_json!.startsWith(LAYOUT_PREFIX) &&
-  (row.content_list_json == null || row.content_list_json.startsWith(LAYOUT_PREFIX));
+  row.list_json!.startsWith(LAYOUT_PREFIX.entity) &&
+  (row.content_list_json == null || row.content_list_json.startsWith(LAYOUT_PREFIX.content));
 
 /** LAYOUT_PREFIX as bytes, for pieces read as bytes (listPieces). */
-const LAYOUT_BYTES = Buffer.from(LAYOUT_PREFIX);
-const readableBytes = (pieces: Buffer) =>
-  pieces.length >= LAYOUT_BYTES.length && LAYOUT_BYTES.equals(pieces.subarray(0, LAYOUT_BYTES.length));
+const LAYOUT_BYTES = {
+  entity: Buffer.from(LAYOUT_PREFIX.entity),
+  content: Buffer.from(LAYOUT_PREFIX.content),
+};
+const readableBytes = (pieces: Buffer, kind: keyof typeof LAYOUT_BYTES) =>
+  pieces.length >= LAYOUT_BYTES[kind].length &&
+  LAYOUT_BYTES[kind].equals(pieces.subarray(0, LAYOUT_BYTES[kind].length));
 
 /**
  * A listed row as `listPieces` reads it: the stored pieces and every other value as the bytes
@@ -228,7 +235,7 @@ export const catalogueReads = {
     }
     const rows = checkedRows<ListRow>(await query, LIST_COLUMNS);
     if (opts.listJson && rows.some((row) => row.list_json != null && !readable(row))) {
-      // Pieces of another layout (written before the language list changed): the page again from
+      // Pieces of another layout (written before a field or a language was added): the page again from
       // the columns, for those rows. Rare: until such rows are written again.
       const columns = new Map(
         (await catalogueReads.listPage(db, type, eshopId, { ...opts, listJson: false })).map((r) => [
@@ -294,7 +301,11 @@ export const catalogueReads = {
       // bigint in COPY's binary format: 8 bytes, big-endian.
       total ??= Number(count!.readBigInt64BE(0));
       // Booleans in COPY's binary format: one byte, 1 for true.
-      if (fallback![0] === 1 || !readableBytes(entity!) || (content !== null && !readableBytes(content!))) {
+      if (
+        fallback![0] === 1 ||
+        !readableBytes(entity!, 'entity') ||
+        (content !== null && !readableBytes(content!, 'content'))
+      ) {
         return undefined;
       }
       out.push({

@@ -3,50 +3,128 @@ import type { CatalogueEntityType, EntityStatus } from '@catalogue/config';
 
 export type LangMap = Record<string, string>;
 
-/** Language-map columns of every entity; products add short_description. */
-export const COMMON_LANG_FIELDS = ['name', 'url', 'description', 'seo_title', 'seo_description'] as const;
+/**
+ * How the v2 list shows a field, after the item's head (id, guid, is_visible, is_loaded) and in
+ * the order of the type's fields: a language map shows the requested languages that have a
+ * value; another field shows as the string `as`, from `value` of the column (the column itself
+ * when absent), `""` when there is none (the specification types these `string`, never null).
+ */
+export interface ListedAs {
+  as: string;
+  value?: (stored: unknown) => unknown;
+}
+
+/**
+ * A column of an entity row that imports write. The write columns, the list's stored pieces
+ * (list-fragments.ts), the v2 list item (catalogue-api's list.service.ts) and its documented
+ * schema (list-items.schema.ts) follow from each type's list of these.
+ */
+export type EntityField =
+  /** A language map (`{"cs": "…"}`), listed. */
+  | { column: string; kind: 'text' }
+  /** Any other column: JSONB or plain; `empty` when no import has sent it; listed when `listed`. */
+  | { column: string; kind: 'data'; json: boolean; empty: unknown; listed?: ListedAs };
+
+const text = (column: string): EntityField => ({ column, kind: 'text' });
+const data = (column: string, json: boolean, empty: unknown, listed?: ListedAs): EntityField => ({
+  column,
+  kind: 'data',
+  json,
+  empty,
+  ...(listed && { listed }),
+});
+
+/** The texts of every entity, in the list's order; products add short_description after the name. */
+const TEXTS = ['name', 'description', 'url', 'seo_title', 'seo_description'].map(text);
+const IMAGES = data('images', true, []);
 
 /** The tables of the catalogue entities (their common columns are typed through any of them). */
 export type EntityTableName = 'products' | 'categories' | 'brands' | 'blogs';
 
 interface EntityTable {
   table: EntityTableName;
+  /** The columns imports write (besides is_visible), in the v2 list item's order. */
+  fields: readonly EntityField[];
+  /** Of `fields`: the language maps, and the other columns. */
   langFields: readonly string[];
-  /** Non-language columns written by imports, besides is_visible. */
   dataFields: readonly string[];
   /** Lists show only `ready` items, except brands, which have no status filter. */
   listedOnlyWhenReady: boolean;
 }
 
+function entityTable(
+  table: EntityTableName,
+  fields: EntityField[],
+  listedOnlyWhenReady: boolean,
+): EntityTable {
+  const columns = (kind: EntityField['kind']) => fields.filter((f) => f.kind === kind).map((f) => f.column);
+  return { table, fields, langFields: columns('text'), dataFields: columns('data'), listedOnlyWhenReady };
+}
+
+/** The first of a product's images (an array of URLs: the write contract validates it). */
+const firstImage = (images: unknown): unknown => (Array.isArray(images) ? images[0] : undefined);
+
+/** The one home of each entity type's fields: add a field here (and its column, its write contract). */
 export const ENTITY_TABLES: Record<CatalogueEntityType, EntityTable> = {
-  product: {
-    table: 'products',
-    langFields: [...COMMON_LANG_FIELDS, 'short_description'],
-    dataFields: ['images', 'brand_id', 'categories_ids', 'parameters_ids', 'parameter_values'],
-    listedOnlyWhenReady: true,
-  },
-  category: {
-    table: 'categories',
-    langFields: COMMON_LANG_FIELDS,
-    dataFields: ['images'],
-    listedOnlyWhenReady: true,
-  },
-  brand: {
-    table: 'brands',
-    langFields: COMMON_LANG_FIELDS,
-    dataFields: ['image_preview'],
-    listedOnlyWhenReady: false,
-  },
-  blog: {
-    table: 'blogs',
-    langFields: COMMON_LANG_FIELDS,
-    dataFields: ['category', 'images'],
-    listedOnlyWhenReady: true,
-  },
+  product: entityTable(
+    'products',
+    [
+      TEXTS[0]!,
+      text('short_description'),
+      ...TEXTS.slice(1),
+      data('images', true, [], { as: 'image_preview', value: firstImage }),
+      data('brand_id', false, null),
+      data('categories_ids', true, []),
+      data('parameters_ids', true, []),
+      data('parameter_values', true, []),
+    ],
+    true,
+  ),
+  category: entityTable('categories', [...TEXTS, IMAGES], true),
+  brand: entityTable(
+    'brands',
+    [...TEXTS, data('image_preview', false, null, { as: 'image_preview' })],
+    false,
+  ),
+  blog: entityTable('blogs', [...TEXTS, data('category', false, null, { as: 'category' }), IMAGES], true),
 };
 
 /** JSONB columns among the data fields (knex needs them serialised). */
-export const JSON_FIELDS = new Set(['images', 'categories_ids', 'parameters_ids', 'parameter_values']);
+export const JSON_FIELDS: ReadonlySet<string> = new Set(
+  Object.values(ENTITY_TABLES).flatMap((t) =>
+    t.fields.flatMap((f) => (f.kind === 'data' && f.json ? [f.column] : [])),
+  ),
+);
+
+/**
+ * A field of the v2 list item after its head, in the item's order: a language map (`listed`
+ * absent) or a listed value, shown under `key`.
+ */
+export interface ListedField {
+  key: string;
+  column: string;
+  listed?: ListedAs;
+}
+
+function listedFieldsOf({ fields }: EntityTable): readonly ListedField[] {
+  return fields.flatMap((f): ListedField[] => {
+    if (f.kind === 'text') return [{ key: f.column, column: f.column }];
+    return f.listed ? [{ key: f.listed.as, column: f.column, listed: f.listed }] : [];
+  });
+}
+
+/** Each entity type's listed fields (ENTITY_TABLES). */
+export const LISTED_FIELDS: Record<CatalogueEntityType, readonly ListedField[]> = {
+  product: listedFieldsOf(ENTITY_TABLES.product),
+  category: listedFieldsOf(ENTITY_TABLES.category),
+  brand: listedFieldsOf(ENTITY_TABLES.brand),
+  blog: listedFieldsOf(ENTITY_TABLES.blog),
+};
+
+/** What the list shows of a listed column's stored value: `""` when there is none. */
+export function listedValue(listed: ListedAs, stored: unknown): unknown {
+  return (listed.value ? listed.value(stored) : stored) ?? '';
+}
 
 /** The stored, importable state of an entity: what an import compares and writes. */
 export interface EntityRecord {

@@ -6,8 +6,12 @@ import { catalogueWrites } from './catalogue-write.repository';
 // shapes), catalogue-write.repository.ts and catalogue-list.repository.ts; callers keep using
 // `catalogueRepository` and the types from here.
 export {
-  COMMON_LANG_FIELDS,
   ENTITY_TABLES,
+  type EntityField,
+  LISTED_FIELDS,
+  type ListedAs,
+  type ListedField,
+  listedValue,
   type EntityRecord,
   type EntityWrite,
   type LangMap,

@@ -1,4 +1,10 @@
-import { CATALOGUE_API_LANGUAGES, type CatalogueEntityType, type V1EntityType } from '@catalogue/config';
+import {
+  CATALOGUE_API_LANGUAGES,
+  type CatalogueEntityType,
+  isOneOf,
+  type V1EntityType,
+} from '@catalogue/config';
+import { ENTITY_TABLES } from '@catalogue/db';
 
 /**
  * The write contracts of the catalogue API: for each kind of import item, every field the
@@ -46,14 +52,30 @@ export type LangField =
   /** A parameter's `name_translations` (an extension): names of at most LIMITS.parameter_name. */
   | 'parameter_name';
 
-const COMMON: LangField[] = ['name', 'url', 'description', 'seo_title', 'seo_description'];
+const TEXT_FIELDS: readonly LangField[] = [
+  'name',
+  'url',
+  'description',
+  'short_description',
+  'seo_title',
+  'seo_description',
+];
+
+/** The language maps of an entity type (ENTITY_TABLES), each with its limit here. */
+function langFieldsOf(type: CatalogueEntityType): LangField[] {
+  return ENTITY_TABLES[type].langFields.map((field) => {
+    if (!isOneOf(TEXT_FIELDS, field))
+      throw new Error(`the language map ${type}.${field} has no limit in LIMITS`);
+    return field;
+  });
+}
 
 /** Language-map fields written per entity type (v2). */
 export const LANG_FIELDS: Record<CatalogueEntityType, LangField[]> = {
-  product: [...COMMON, 'short_description'],
-  category: COMMON,
-  brand: COMMON,
-  blog: COMMON,
+  product: langFieldsOf('product'),
+  category: langFieldsOf('category'),
+  brand: langFieldsOf('brand'),
+  blog: langFieldsOf('blog'),
 };
 
 /** The rule of one field; both validators are compiled from these. */

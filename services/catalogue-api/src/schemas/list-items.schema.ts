@@ -1,4 +1,6 @@
 import Joi from 'joi';
+import type { CatalogueEntityType } from '@catalogue/config';
+import { LISTED_FIELDS } from '@catalogue/db';
 import { baseComponent, responseObject } from '@catalogue/http';
 
 /*
@@ -16,13 +18,46 @@ const V2_HEAD = {
   guid: Joi.string().uuid(),
   is_visible: Joi.boolean(),
 };
-const V2_TEXTS = {
-  name: langMap,
-  description: langMap,
-  url: langMap,
-  seo_title: langMap,
-  seo_description: langMap,
+
+/** The documented schema of each listed value (LISTED_FIELDS' values), by entity type. */
+const LISTED_VALUES: Record<CatalogueEntityType, Record<string, Joi.Schema>> = {
+  product: {
+    image_preview: Joi.string()
+      .allow('')
+      .description(
+        'The first image; `""` when the product has none (the specification types it string, never null).',
+      )
+      .example('https://cdn.shop.test/p1.jpg')
+      .example(''),
+  },
+  category: {},
+  brand: {
+    image_preview: Joi.string()
+      .allow('')
+      .description('The brand\'s image; `""` when it has none (never null).')
+      .example('https://cdn.shop.test/acme.png')
+      .example(''),
+  },
+  blog: {
+    category: Joi.string()
+      .allow('')
+      .description('The blog\'s category; `""` when it has none (never null).')
+      .example('News')
+      .example(''),
+  },
 };
+
+/** The listed fields of a type, in the item's order: language maps and the documented values. */
+function listedFields(type: CatalogueEntityType): Record<string, Joi.Schema> {
+  return Object.fromEntries(
+    LISTED_FIELDS[type].map(({ key, listed }) => {
+      const schema = listed ? LISTED_VALUES[type][key] : langMap;
+      if (!schema)
+        throw new Error(`the listed value ${type}.${key} has no documented schema in LISTED_VALUES`);
+      return [key, schema];
+    }),
+  );
+}
 
 const widgetNode = responseObject({
   id: Joi.number().integer(),
@@ -87,19 +122,7 @@ const v2Tail = (siteLinked: boolean) => ({
 export const productV2 = responseObject({
   ...V2_HEAD,
   is_loaded: Joi.boolean().description('The "edited" flag that `is_edited` filters on.'),
-  name: langMap,
-  short_description: langMap,
-  description: langMap,
-  url: langMap,
-  seo_title: langMap,
-  seo_description: langMap,
-  image_preview: Joi.string()
-    .allow('')
-    .description(
-      'The first image; `""` when the product has none (the specification types it string, never null).',
-    )
-    .example('https://cdn.shop.test/p1.jpg')
-    .example(''),
+  ...listedFields('product'),
   ...v2Tail(true),
   variant: Joi.array()
     .items(variant)
@@ -113,48 +136,26 @@ export const productV2 = responseObject({
   )
   .id('ProductV2');
 
-export const categoryV2 = responseObject({
-  ...V2_HEAD,
-  is_loaded: Joi.boolean(),
-  ...V2_TEXTS,
-  ...v2Tail(false),
-  created_at: timestamp,
-  updated_at: timestamp,
-})
+/** A category, brand or blog of the version 2 list. */
+const v2Entity = (type: 'category' | 'brand' | 'blog', siteLinked: boolean) =>
+  responseObject({
+    ...V2_HEAD,
+    is_loaded: Joi.boolean(),
+    ...listedFields(type),
+    ...v2Tail(siteLinked),
+    created_at: timestamp,
+    updated_at: timestamp,
+  });
+
+export const categoryV2 = v2Entity('category', false)
   .description('A category of the version 2 list (no `site_link`).')
   .id('CategoryV2');
 
-export const brandV2 = responseObject({
-  ...V2_HEAD,
-  is_loaded: Joi.boolean(),
-  ...V2_TEXTS,
-  image_preview: Joi.string()
-    .allow('')
-    .description('The brand\'s image; `""` when it has none (never null).')
-    .example('https://cdn.shop.test/acme.png')
-    .example(''),
-  ...v2Tail(true),
-  created_at: timestamp,
-  updated_at: timestamp,
-})
+export const brandV2 = v2Entity('brand', true)
   .description("A brand of the version 2 list; `id` is the brand's external id.")
   .id('BrandV2');
 
-export const blogV2 = responseObject({
-  ...V2_HEAD,
-  is_loaded: Joi.boolean(),
-  ...V2_TEXTS,
-  category: Joi.string()
-    .allow('')
-    .description('The blog\'s category; `""` when it has none (never null).')
-    .example('News')
-    .example(''),
-  ...v2Tail(true),
-  created_at: timestamp,
-  updated_at: timestamp,
-})
-  .description('A blog of the version 2 list.')
-  .id('BlogV2');
+export const blogV2 = v2Entity('blog', true).description('A blog of the version 2 list.').id('BlogV2');
 
 const v1LangMap = responseObject({
   default: Joi.string().allow(''),

@@ -71,16 +71,6 @@ export function sameJson(a: unknown, b: unknown): boolean {
   return aKeys.every((k) => Object.hasOwn(b, k) && sameJson(a[k], b[k]));
 }
 
-const EMPTY_DATA: Record<string, unknown> = {
-  images: [],
-  brand_id: null,
-  categories_ids: [],
-  parameters_ids: [],
-  parameter_values: [],
-  image_preview: null,
-  category: null,
-};
-
 /**
  * The new stored fields of an item: a sent language map replaces the languages it names
  * (null removes one) and keeps the others; a sent data field replaces the stored one;
@@ -91,22 +81,20 @@ function mergedFields(
   stored: StoredEntity | undefined,
   item: WriteItem,
 ): Record<string, unknown> {
-  const { langFields, dataFields } = ENTITY_TABLES[type];
   const fields: Record<string, unknown> = {};
-  for (const field of langFields) {
-    const kept = stored?.fields[field];
-    const sent = item[field];
+  for (const field of ENTITY_TABLES[type].fields) {
+    const kept = stored?.fields[field.column];
+    const sent = item[field.column];
+    if (field.kind === 'data') {
+      fields[field.column] = sent !== undefined ? (sent === '' ? null : sent) : (kept ?? field.empty);
+      continue;
+    }
     const merged: Record<string, unknown> = { ...(isRecord(kept) ? kept : {}) };
     for (const [lang, value] of Object.entries(isRecord(sent) ? sent : {})) {
       if (value === null) delete merged[lang];
       else merged[lang] = value;
     }
-    fields[field] = merged;
-  }
-  for (const field of dataFields) {
-    const sent = item[field];
-    fields[field] =
-      sent !== undefined ? (sent === '' ? null : sent) : (stored?.fields[field] ?? EMPTY_DATA[field]);
+    fields[field.column] = merged;
   }
   return fields;
 }
