@@ -2411,6 +2411,17 @@ export interface components {
       dry_run?: true;
       summary?: components['schemas']['ImportSummary'];
     };
+    /** @description A bulk generation's budget does not cover even one of its items at the current prices (nothing was written). */
+    BudgetBelowEstimate: {
+      /** @example The budget of 2 credits does not cover one item (4 credits). */
+      error: string;
+      /** @constant */
+      code: 'budget_below_estimate';
+      /** @description The budget the request gave, in credits. */
+      budget: number;
+      /** @description What the cheapest item of the selection costs, in credits. */
+      per_item: number;
+    };
     /** @description The estimate of the generation exceeds the eshop's remaining credits (`error` repeats `message`). */
     WlInsufficientCredits: {
       message: string;
@@ -6335,7 +6346,10 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['ValidationError'] | components['schemas']['Error'];
+          'application/json':
+            | components['schemas']['ValidationError']
+            | components['schemas']['BudgetBelowEstimate']
+            | components['schemas']['Error'];
         };
       };
       429: components['responses']['TooManyRequests'];
