@@ -2,6 +2,7 @@
 // process), loaded by autocannon while it is told to stop, as Kubernetes does on every rollout.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
+import { setTimeout as delay } from 'node:timers/promises';
 import autocannon from 'autocannon';
 import { createKnex, type Knex } from '@catalogue/db';
 import { eventually, freePort, makeEshop, testConfig } from '@catalogue/testing';
@@ -70,10 +71,12 @@ describe('catalogue-api stopped under keep-alive load', () => {
         if (draining) answeredWhileDraining += 1;
       });
 
-      await new Promise((r) => setTimeout(r, 1_000));
+      // The load is under way on every connection before the SIGTERM.
+      await eventually(() => expect(statuses.get(200) ?? 0).toBeGreaterThanOrEqual(500), 15_000);
       child.kill('SIGTERM');
       draining = true;
-      await new Promise((r) => setTimeout(r, ENDPOINTS_REMOVED_AFTER_MS));
+      // Kubernetes' timing: the load keeps coming for this long after SIGTERM.
+      await delay(ENDPOINTS_REMOVED_AFTER_MS);
       load.stop();
       const result = await done;
       const code = await exit;

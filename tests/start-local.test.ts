@@ -88,6 +88,20 @@ function servicePid(parent: number, name: string): number | undefined {
 const ready = async (port: number) =>
   expect((await fetch(`http://127.0.0.1:${port}/readyz`).catch(() => undefined))?.status).toBe(200);
 
+/** Runs of the webhook relay the generation worker has completed (its /metrics). */
+async function relayRuns(): Promise<number> {
+  const text = await (await fetch(`http://127.0.0.1:${ports.GENERATION_WORKER_PORT}/metrics`)).text();
+  const line = text
+    .split('\n')
+    .find(
+      (l) =>
+        l.startsWith('queue_jobs_processed_total{') &&
+        l.includes('queue="webhook-relay"') &&
+        l.includes('outcome="completed"'),
+    );
+  return Number(line?.split(' ').pop() ?? 0);
+}
+
 test(
   'when started on an empty database, then it prints the tokens and "Ready", no line per routine job, and a service that dies is started again alone',
   async () => {
@@ -95,8 +109,9 @@ test(
     try {
       await eventually(() => expect(first.output()).toContain('Ready:'), START_TIMEOUT_MS);
       expect(first.output()).toContain('these tokens are shown only now');
-      // The relay runs every second: a few seconds of it leave no line.
-      await new Promise((r) => setTimeout(r, 4_000));
+      // The relay runs every second: three runs of it leave no line.
+      const runs = await relayRuns();
+      await eventually(async () => expect(await relayRuns()).toBeGreaterThanOrEqual(runs + 3), 15_000);
       const afterReady = first.output().slice(first.output().indexOf('Ready:'));
       expect(afterReady).not.toContain('job finished');
 

@@ -9,7 +9,7 @@ import { createServer, type Server } from 'node:http';
 import type { Page } from 'playwright-core';
 import { demoHostHandler } from '@catalogue/admin';
 import { creditsRepository } from '@catalogue/db';
-import { freePort } from '@catalogue/testing';
+import { eventually, freePort } from '@catalogue/testing';
 import { editorHarness, hostEvents, shot, type Body } from './harness';
 
 /** Texts of the journey's batch (products × 2 languages); the panel's states, not speed, are under test. */
@@ -213,7 +213,7 @@ describe('bulk generation on the demo host page', () => {
     expect((await figures(page)).Reserved).toBe(0);
     const readsThen = reads();
     // Two more reads answered (the panel reads every 2 s), and nothing moved.
-    while (reads() < readsThen + 2) await new Promise((r) => setTimeout(r, 50));
+    await eventually(() => expect(reads()).toBeGreaterThanOrEqual(readsThen + 2), 15_000);
     expect(await processedNow(page)).toBe(stopped);
     expect(await badge(page)).toBe('Paused');
     await shot(page, 'batch-journey-paused-1024');

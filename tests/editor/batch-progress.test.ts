@@ -8,7 +8,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import { freePort, launchBrowser } from '@catalogue/testing';
+import { eventually, freePort, launchBrowser } from '@catalogue/testing';
 import { SCREENSHOTS, type Body } from './harness';
 
 jest.setTimeout(90_000);
@@ -260,6 +260,14 @@ const waitInRoot = (page: Page, condition: string) =>
   page.waitForFunction(`(() => { const root = ${ROOT}; return root && (${condition}); })()`);
 const reads = (id: number) =>
   fake.log.filter((r) => r.method === 'GET' && r.path === `/api/v3/white-label/generation-batch/${id}`);
+/**
+ * Whether the panel could still read: a read scheduled (its timer) or due when the page shows
+ * again. Without either, nothing more is read until the host asks.
+ */
+const readPending = (page: Page): Promise<boolean> =>
+  page.evaluate(
+    `(() => { const panel = document.querySelector('ccs-batch-progress'); return panel.timer !== undefined || panel.due; })()`,
+  ) as Promise<boolean>;
 const focusedText = (page: Page) =>
   inRoot<string | null>(page, `root.activeElement?.textContent.trim() ?? null`);
 
@@ -340,7 +348,7 @@ describe('<ccs-batch-progress>', () => {
     );
     expect(await events(page, 'ccs-batch-finished')).toHaveLength(1);
     const count = reads(12).length;
-    await page.waitForTimeout(1000); // ten polling intervals
+    expect(await readPending(page)).toBe(false);
     expect(reads(12).length).toBe(count);
     await page.close();
   });
@@ -373,7 +381,7 @@ describe('<ccs-batch-progress>', () => {
     const page = await open({ batch: '99' });
     await waitInRoot(page, `root.querySelector('[role=alert]')`);
     expect(await inRoot(page, `root.querySelector('[role=alert]').textContent`)).toMatch(/^Not found/);
-    await page.waitForTimeout(500); // five polling intervals
+    expect(await readPending(page)).toBe(false);
     expect(reads(99)).toHaveLength(1);
     await page.evaluate(`document.querySelector('ccs-batch-progress').setAttribute('token', 'wl_wrong')`);
     await page.evaluate(`document.querySelector('ccs-batch-progress').setAttribute('batch-id', '5')`);
@@ -463,7 +471,7 @@ describe('<ccs-batch-progress>', () => {
     );
     // Still reading while the four items settle; the end is not heard before they do.
     const asked = reads(9).length;
-    while (reads(9).length < asked + 2) await new Promise((r) => setTimeout(r, 20));
+    await eventually(() => expect(reads(9).length).toBeGreaterThanOrEqual(asked + 2));
     expect(await events(page, 'ccs-batch-finished')).toHaveLength(0);
     await shot(page, 'batch-cancel-settling-1024');
 
@@ -492,7 +500,7 @@ describe('<ccs-batch-progress>', () => {
     await waitInRoot(page, `root.querySelector('button[data-toggle]')`);
     let release!: () => void;
     fake.hold = new Promise<void>((resolve) => (release = resolve));
-    while (fake.held === 0) await new Promise((r) => setTimeout(r, 20));
+    await eventually(() => expect(fake.held).toBeGreaterThan(0));
     // The read is on its way with the running batch; the pause answers first.
     await page.locator('ccs-batch-progress button[data-toggle]').click();
     await waitInRoot(page, `root.querySelector('.badge').textContent === 'Paused'`);
@@ -500,7 +508,7 @@ describe('<ccs-batch-progress>', () => {
     release();
     // The old answer is drawn over nothing; a read after it says paused too.
     const reads6 = reads(6).length;
-    while (reads(6).length < reads6 + 2) await new Promise((r) => setTimeout(r, 20));
+    await eventually(() => expect(reads(6).length).toBeGreaterThanOrEqual(reads6 + 2));
     expect(await inRoot(page, `root.querySelector('.badge').textContent`)).toBe('Paused');
     expect((await events(page, 'ccs-batch-progress')).map((e) => e.detail.status)).toEqual([
       'running',
@@ -521,7 +529,7 @@ describe('<ccs-batch-progress>', () => {
     let release!: () => void;
     fake.hold = new Promise<void>((resolve) => (release = resolve));
     fake.heldLater = 1000;
-    while (fake.held === 0) await new Promise((r) => setTimeout(r, 20));
+    await eventually(() => expect(fake.held).toBeGreaterThan(0));
     const panel = page.locator('ccs-batch-progress');
     await panel.getByRole('button', { name: 'Cancel the generation' }).click();
     await panel.getByRole('button', { name: 'Yes, cancel it' }).click();
@@ -529,7 +537,7 @@ describe('<ccs-batch-progress>', () => {
     fake.hold = null;
     release();
     const reads4 = reads(4).length;
-    while (reads(4).length < reads4 + 2) await new Promise((r) => setTimeout(r, 20));
+    await eventually(() => expect(reads(4).length).toBeGreaterThanOrEqual(reads4 + 2));
     expect(await inRoot(page, `root.querySelector('.badge').textContent`)).toBe('Cancelled');
     expect(await inRoot(page, `root.querySelectorAll('button').length`)).toBe(0);
     expect((await events(page, 'ccs-batch-progress')).map((e) => e.detail.status)).toEqual([

@@ -3,7 +3,7 @@
 // (`csp_blocked`, `frame-src`); with the README's policy (frame-src naming them) nothing is blocked.
 import { createServer, type Server } from 'node:http';
 import type { Page } from 'playwright-core';
-import { freePort } from '@catalogue/testing';
+import { eventually, freePort } from '@catalogue/testing';
 import { apiOf, productWith } from './content';
 import { editorHarness, hostEvents, inPage, shot, type Body } from './harness';
 
@@ -55,11 +55,9 @@ for (const name of ['ccs-ready', 'ccs-change', 'ccs-error'])
 
 /** Waits (eval-free: the page's policy refuses eval) until `expression` holds. */
 async function until(page: Page, expression: string, timeout = 30_000): Promise<void> {
-  const end = Date.now() + timeout;
-  while (!(await inPage<boolean>(page, expression))) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${expression}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
+  await eventually(async () => {
+    if (!(await inPage<boolean>(page, expression))) throw new Error(`timed out waiting for ${expression}`);
+  }, timeout);
 }
 
 const cspErrors = async (page: Page): Promise<Body[]> =>
@@ -72,10 +70,19 @@ describe('<ccs-editor> video preview under a strict Content-Security-Policy', ()
   });
   afterAll(() => new Promise((r) => strict?.server.close(r)));
 
+  /** The player's frame has been asked for (it got past the policy). */
+  let playerAsked = false;
+
   async function openVideo(frames: boolean): Promise<Page> {
     const shop = await h.shop({ origins: [h.origin, strict.origin] });
     await productWith(api, shop, 'VID-1', ['video']);
     const page = await h.open({ token: shop.whiteLabelToken, origin: strict.origin, width: 1280 });
+    // The player is served here (no network): a frame the policy refuses never asks for it.
+    playerAsked = false;
+    await page.route(/^https:\/\/(www\.youtube-nocookie\.com|player\.vimeo\.com)\//, (route) => {
+      playerAsked = true;
+      return route.fulfill({ contentType: 'text/html', body: '<!doctype html><title>Player</title>' });
+    });
     const q = new URLSearchParams({
       token: shop.whiteLabelToken,
       entity: 'VID-1',
@@ -109,8 +116,8 @@ describe('<ccs-editor> video preview under a strict Content-Security-Policy', ()
 
   test("when the policy has the README's frame-src, then the player is not blocked", async () => {
     const page = await openVideo(true);
-    // The frame's navigation starts at once; a violation would be reported within this time.
-    await new Promise((r) => setTimeout(r, 2_000));
+    // The policy is checked before the frame asks for the player: once it has, nothing was blocked.
+    await eventually(() => expect(playerAsked).toBe(true), 30_000);
     expect(await cspErrors(page)).toEqual([]);
     expect(
       await inPage(

@@ -4,6 +4,7 @@
 // works when every language it writes again has texts; an appending generation adds no widget
 // the page already shows and says so.
 import type { Page } from 'playwright-core';
+import { eventually } from '@catalogue/testing';
 import { expectNoViolations } from './axe';
 import { apiOf, ROOT } from './content';
 import { editorHarness, hostEvents, inPage, shot, waitForEvent, type Body } from './harness';
@@ -43,17 +44,15 @@ async function jacketShop(id: string): Promise<Body> {
   };
   expect((await backOffice('/api/v2/rest/products', [product])).status).toBe(200);
   // The import's rendering composed the page (section, parameters table, gallery).
-  const deadline = Date.now() + 15_000;
-  for (;;) {
+  await eventually(async () => {
     await api(shop, '/register-entity', {
       method: 'POST',
       body: JSON.stringify({ entity_id: id, type: 'product', title: TITLES }),
     });
     const widgets = await api(shop, `/content/${id}/type/product`);
-    if (Array.isArray(widgets) && widgets.length === 3) break;
-    if (Date.now() > deadline) throw new Error(`the import of ${id} was not rendered`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
+    if (!Array.isArray(widgets) || widgets.length !== 3)
+      throw new Error(`the import of ${id} was not rendered`);
+  }, 15_000);
   return shop;
 }
 

@@ -7,7 +7,7 @@
 import { createServer, type Server } from 'node:http';
 import AxeBuilder from '@axe-core/playwright';
 import type { Page } from 'playwright-core';
-import { freePort } from '@catalogue/testing';
+import { eventually, freePort } from '@catalogue/testing';
 import { editorHarness, hostEvents, inPage, shot, waitForEvent, type Body } from './harness';
 
 // A busy 2-core machine runs these; the browser steps wait on real services, not on timers.
@@ -50,11 +50,9 @@ async function shots(page: Page, name: string): Promise<void> {
  * evaluates its predicate with eval, which a strict CSP refuses; a DevTools evaluation is not.
  */
 async function until(page: Page, expression: string, timeout = 60_000): Promise<void> {
-  const end = Date.now() + timeout;
-  while (!(await inPage<boolean>(page, expression))) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${expression}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
+  await eventually(async () => {
+    if (!(await inPage<boolean>(page, expression))) throw new Error(`timed out waiting for ${expression}`);
+  }, timeout);
 }
 
 /** The detail of the host's `count`-th event of this name (eval-free, for strict pages). */

@@ -4,6 +4,7 @@
 // then A and B are read through the v3 API and the v2 catalogue list: every text is where the
 // owner put it and nothing else changed. axe finds no violation (any impact) in any state.
 import type { Page } from 'playwright-core';
+import { eventually } from '@catalogue/testing';
 import { expectNoViolations as axeClean } from './axe';
 import { apiOf, productWith, ROOT, setHeading } from './content';
 import { editorHarness, hostEvents, inPage, shot, waitForEvent, type Body } from './harness';
@@ -200,17 +201,11 @@ describe('<ccs-editor> a shop owner journey', () => {
 
     // v2: after the render, the catalogue list serves the same html for both products.
     let listed: Body[] = [];
-    for (let tries = 0; tries < 50; tries++) {
+    await eventually(async () => {
       listed = await v2List(shop);
-      const a = listed.find((p) => p.id === 'JRN-A');
-      const bb = listed.find((p) => p.id === 'JRN-B');
-      if (
-        a?.content?.html?.default === finalA.html.default &&
-        bb?.content?.html?.default === finalB.html.default
-      )
-        break;
-      await new Promise((r) => setTimeout(r, 200));
-    }
+      expect(listed.find((p) => p.id === 'JRN-A')?.content?.html?.default).toBe(finalA.html.default);
+      expect(listed.find((p) => p.id === 'JRN-B')?.content?.html?.default).toBe(finalB.html.default);
+    }, 10_000);
     const listedA = listed.find((p) => p.id === 'JRN-A');
     const listedB = listed.find((p) => p.id === 'JRN-B');
     expect(listedA.content.html).toEqual(finalA.html);

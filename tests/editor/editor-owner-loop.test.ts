@@ -5,7 +5,7 @@
 import type { Page } from 'playwright-core';
 import { eshopsRepository } from '@catalogue/db';
 import { authChangePublisher, seedDemoProduct } from '@catalogue/admin';
-import { checkedFetch, testConfig } from '@catalogue/testing';
+import { checkedFetch, eventually, testConfig } from '@catalogue/testing';
 import { apiOf, focused, headingOf, productWith, ROOT, setHeading } from './content';
 import { editorHarness, hostEvents, inPage, shot, waitForEvent, type Body } from './harness';
 import { cs } from '../../libs/editor/src/messages/cs';
@@ -37,8 +37,6 @@ const api = apiOf(
   () => h.origin,
 );
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
 /** The editor's alert texts (whitespace folded), [] when none. */
 const alerts = (page: Page) =>
   inPage<string[]>(
@@ -58,12 +56,12 @@ async function waitForFirstText(page: Page, text: string): Promise<void> {
 /** Waits until a product imported into the catalogue has its content composed. */
 async function composed(shop: Body, id: string): Promise<Body[]> {
   let widgets: Body;
-  for (let i = 0; i < 100; i++) {
+  await eventually(async () => {
     widgets = await api(shop, `/content/${id}/type/product`);
-    if (Array.isArray(widgets) && widgets.length > 0) return widgets;
-    await sleep(200);
-  }
-  throw new Error(`${id} was never composed: ${JSON.stringify(widgets)}`);
+    if (!Array.isArray(widgets) || widgets.length === 0)
+      throw new Error(`${id} was never composed: ${JSON.stringify(widgets)}`);
+  }, 20_000);
+  return widgets;
 }
 
 /** Replaces the first editable text (click, select all, type, Enter) and waits for its save. */
@@ -167,8 +165,9 @@ describe('<ccs-editor> switching products mid-edit', () => {
     expect(await waitForEvent(page, 'ccs-dirty', 2)).toEqual({ dirty: false, entity_id: 'SW-A' });
     expect(headingOf(await api(shop, '/content/SW-A/type/product')).value.default).toBe('A typed');
     expect(headingOf(await api(shop, '/content/SW-B/type/product')).value.default).toBe('B heading');
-    await sleep(500);
-    // B's view: no Saving…, no error.
+    // B's view, once B is loaded and drawn (A's save has answered): no Saving…, no error.
+    await waitForEvent(page, 'ccs-ready', 2);
+    await inPage(page, `document.querySelector('ccs-editor').updateComplete.then(() => true)`);
     expect(await inPage(page, `${ROOT}.querySelector('.status').textContent.trim()`)).toBe('');
     expect(await alerts(page)).toEqual([]);
     const events = await hostEvents(page);
@@ -255,7 +254,11 @@ describe('<ccs-editor> messages', () => {
     // Gone for good: a reload does not offer it again.
     await page.reload();
     await waitForEvent(page, 'ccs-ready');
-    await sleep(300);
+    // The notice is read from the tab's session storage: nothing is kept there any more.
+    expect(
+      await inPage(page, `Object.keys(sessionStorage).filter((k) => k.startsWith('ccs-refused:'))`),
+    ).toEqual([]);
+    await inPage(page, `document.querySelector('ccs-editor').updateComplete.then(() => true)`);
     expect(await inPage(page, `${ROOT}.querySelector('.refused') === null`)).toBe(true);
     await page.close();
   });

@@ -122,8 +122,10 @@ describe('<ccs-editor> drafts: preview and publish', () => {
     await productWith(api, shop, 'PUB-2', ['section']);
     const page = await h.open({ token: shop.whiteLabelToken, entityId: 'PUB-2' });
     await waitForEvent(page, 'ccs-ready');
-    // The state is read after the widgets: give it time to arrive, then it must stay empty.
-    await page.waitForTimeout(500);
+    // The state is read after the widgets: once it is in and drawn, the bar stays empty.
+    const bar = `document.querySelector('ccs-editor').shadowRoot.querySelector('ccs-publish-bar')`;
+    await page.waitForFunction(`${bar}?.state != null`);
+    await page.evaluate(`${bar}.updateComplete`);
     expect(await barText(page)).toBe('');
     await page.close();
   });

@@ -1,5 +1,5 @@
 import { createKnex, isDatabaseUnavailable, poolState, type Knex } from '@catalogue/db';
-import { testConfig } from '@catalogue/testing';
+import { eventually, testConfig } from '@catalogue/testing';
 
 /**
  * The pool's frozen-server guard asks the server whether it answers when a connection is held
@@ -25,8 +25,7 @@ describe('database pool guards', () => {
     try {
       // A knex query runs when awaited: then() starts it.
       const held = tiny.raw('select pg_sleep(0.5)').then(() => 'done');
-      await new Promise((r) => setTimeout(r, 100));
-      expect(poolState(tiny)).toMatchObject({ total: 1, idle: 0, waiting: 0 });
+      await eventually(() => expect(poolState(tiny)).toMatchObject({ total: 1, idle: 0, waiting: 0 }));
 
       const refused = await tiny.raw('select 1').then(
         () => undefined,
@@ -51,7 +50,7 @@ describe('database pool guards', () => {
     const tiny = createKnex({ ...testConfig().database, poolMax: 1, poolQueueBudgetMs: 300 });
     try {
       const held = tiny.raw('select pg_sleep(1)').then(() => 'done');
-      await new Promise((r) => setTimeout(r, 100));
+      await eventually(() => expect(poolState(tiny)).toMatchObject({ total: 1, idle: 0, waiting: 0 }));
       const started = Date.now();
 
       const refused = await refusal(tiny.raw('select 1'));
@@ -76,7 +75,7 @@ describe('database pool guards', () => {
       // Connections are held about 500 ms each.
       await tiny.raw('select pg_sleep(0.5)');
       const held = tiny.raw('select pg_sleep(0.5)').then(() => 'done');
-      await new Promise((r) => setTimeout(r, 50));
+      await eventually(() => expect(poolState(tiny)).toMatchObject({ total: 1, idle: 0, waiting: 0 }));
       const started = Date.now();
 
       const refused = await refusal(tiny.raw('select 1'));
@@ -129,14 +128,13 @@ describe('closing the pool amid a query', () => {
         .then((r) => r.rows);
       // The pooled query waits for the lock on the server (the activity view is read anew: within
       // a transaction it is a snapshot).
-      for (;;) {
+      await eventually(async () => {
         await holding.raw('select pg_stat_clear_snapshot()');
         const { rows } = await holding.raw<{ rows: unknown[] }>(
           `select 1 from pg_stat_activity where wait_event_type = 'Lock' and query like '%pg_advisory_xact_lock%' and pid <> pg_backend_pid()`,
         );
-        if (rows.length > 0) break;
-        await new Promise((r) => setTimeout(r, 20));
-      }
+        expect(rows.length).toBeGreaterThan(0);
+      });
       expect(poolState(db)).toEqual({ total: 1, idle: 0, waiting: 0 });
 
       const closing = db.destroy().then(() => 'closed');

@@ -1,6 +1,7 @@
 // Shared arrangement of the queue tests: Redis connections and workers of a test file, closed
 // after it, and readers of the metrics they report.
 import { randomBytes } from 'node:crypto';
+import { setTimeout as delay } from 'node:timers/promises';
 import { Redis } from 'ioredis';
 import { Registry, type MetricValueWithName } from 'prom-client';
 import { createLogger } from '@catalogue/logger';
@@ -77,7 +78,8 @@ export function startWorkers<Q extends QueueName>(
 /** Fast retries for one job: the defaults (5 attempts, 2 s exponential) would take a minute. */
 export const FAST_RETRY = { attempts: 2, backoff: { type: 'fixed', delay: 10 } } as const;
 
-export const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+/** A fixed wait, for tests whose point is time itself (a slow job, a command that never answers). */
+export const sleep = (ms: number): Promise<void> => delay(ms);
 
 export async function processed(h: Harness, queue: QueueName, outcome: string): Promise<number> {
   const { values } = await h.registry.getSingleMetric('queue_jobs_processed_total')!.get();

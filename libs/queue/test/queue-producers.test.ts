@@ -180,6 +180,7 @@ describe('pingRedis', () => {
     // Assert
     await expect(result).rejects.toThrow(/^redis connection is (connecting|reconnecting)$/);
     expect(Date.now() - started).toBeLessThan(2_000); // a command would wait for good
+    // A command that waits for good is seen waiting: 200 ms without an answer is the observation.
     expect(await Promise.race([rawPing, sleep(200).then(() => 'still waiting')])).toBe('still waiting');
   });
 

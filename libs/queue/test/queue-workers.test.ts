@@ -1,6 +1,6 @@
 import { UnrecoverableError } from 'bullmq';
 import { closeWorkers, enqueue, isBatchStep, type JobHandler, type JobPayloads } from '@catalogue/queue';
-import { eventually } from '@catalogue/testing';
+import { eventually, queuesDrained } from '@catalogue/testing';
 import { harness, startWorkers, FAST_RETRY, sleep, processed, timed } from './queue-fixtures';
 
 describe('createWorkers', () => {
@@ -25,10 +25,19 @@ describe('createWorkers', () => {
     expect(error?.message).toMatch(/credit-settlement/);
     expect(error?.message).not.toMatch(/generate/);
     expect(h.workers).toHaveLength(0);
-    await sleep(300);
-    expect(handled).toEqual([]);
     expect(await h.queues.generate.getJobState(id!)).toBe('prioritized');
     expect(await h.queues.generate.getWorkersCount()).toBe(0);
+    // The job is still there for a worker started now: it runs it, and it is the only worker.
+    const taken: number[] = [];
+    startWorkers(h, ['generate'], {
+      generate: async (job) => {
+        if (!isBatchStep(job.data)) taken.push(job.data.job_id);
+      },
+    });
+    await eventually(async () => expect(await h.queues.generate.getJobState(id!)).toBe('completed'));
+    expect(taken).toEqual([11]);
+    expect(handled).toEqual([]);
+    expect(await h.queues.generate.getWorkersCount()).toBe(1);
   });
 
   it('when a job is enqueued, then its handler gets the typed payload and the job is counted and timed as completed', async () => {
@@ -110,7 +119,8 @@ describe('createWorkers', () => {
 
     // Assert
     await eventually(async () => expect(await processed(h, 'credit-settlement', 'failed')).toBe(1));
-    await sleep(100); // nothing more must happen after the last attempt
+    // Nothing more must happen after the last attempt: no job is left that could run.
+    await queuesDrained([h.queues['credit-settlement']]);
     expect(calls).toBe(2);
     expect(await processed(h, 'credit-settlement', 'failed')).toBe(1);
     expect(await processed(h, 'credit-settlement', 'retried')).toBe(1);
@@ -153,7 +163,7 @@ describe('closeWorkers', () => {
     const workers = startWorkers(h, ['generate'], {
       generate: async () => {
         started = true;
-        await sleep(300);
+        await sleep(300); // a slow job: closing must wait for it
         finished = true;
         return 'slow';
       },
@@ -181,13 +191,14 @@ describe('closeWorkers', () => {
         calls += 1;
       },
     });
+    await eventually(async () => expect(await h.queues.generate.getWorkersCount()).toBe(1));
     await closeWorkers(workers);
 
     // Act
     const id = await enqueue(h.queues, 'generate', { eshop_id: 1, job_id: 5 });
-    await sleep(300);
 
-    // Assert
+    // Assert: no worker is left that could take the job.
+    await eventually(async () => expect(await h.queues.generate.getWorkersCount()).toBe(0));
     expect(calls).toBe(0);
     expect(await h.queues.generate.getJobState(id!)).toBe('prioritized');
   });

@@ -11,6 +11,21 @@ interface CountedQueue {
   ): Promise<Record<string, number>>;
 }
 
+/** The job states in which a BullMQ job could still run. */
+const UNFINISHED = ['waiting', 'active', 'delayed', 'prioritized'] as const;
+
+/**
+ * Resolves once none of `queues` holds a job that could still run (none waiting, running,
+ * delayed or prioritized): whatever their workers will ever do has then been done.
+ */
+export async function queuesDrained(queues: CountedQueue[], timeoutMs = 15_000): Promise<void> {
+  await eventually(async () => {
+    const left = await Promise.all(queues.map((q) => q.getJobCounts(...UNFINISHED)));
+    const queued = left.flatMap((counts) => Object.values(counts)).reduce((sum, n) => sum + n, 0);
+    if (queued > 0) throw new Error(`queues not drained: ${JSON.stringify(left)}`);
+  }, timeoutMs);
+}
+
 /**
  * Resolves once the eshop's webhooks have nothing left to do: every enabled endpoint's cursor has
  * reached the eshop's newest event, no delivery or redelivery is pending in PostgreSQL, and (when
@@ -33,9 +48,7 @@ export async function webhooksSettled(
       .count({ n: '*' });
     const pending = await db('webhook_pending_deliveries').where('eshop_id', eshopId).count({ n: '*' });
     const redeliveries = await db('webhook_redeliveries').where('eshop_id', eshopId).count({ n: '*' });
-    const counts = deliveries
-      ? await deliveries.getJobCounts('waiting', 'active', 'delayed', 'prioritized')
-      : {};
+    const counts = deliveries ? await deliveries.getJobCounts(...UNFINISHED) : {};
     const queued = Object.values(counts).reduce((sum, n) => sum + n, 0);
     const left = {
       behind: Number(behind[0]?.n),

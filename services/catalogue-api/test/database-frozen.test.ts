@@ -1,3 +1,4 @@
+import { eventually } from '@catalogue/testing';
 import { catalogueOnPrivatePostgres, type ApiResponse } from './helpers';
 
 const LIST = '/api/v2/rest/products?page=1&per_page=10';
@@ -66,14 +67,7 @@ describe('catalogue-api when PostgreSQL freezes (default statement timeout)', ()
 
     // The server carries on: requests succeed again (the first may still meet a connection
     // closed under it while frozen, so a few tries).
-    const deadline = Date.now() + 20_000;
-    let list: ApiResponse | undefined;
-    while (Date.now() < deadline) {
-      list = await app.api.get(LIST);
-      if (list.status === 200) break;
-      await new Promise((r) => setTimeout(r, 200));
-    }
-    expect(list?.status).toBe(200);
+    await eventually(async () => expect((await app.api.get(LIST)).status).toBe(200), 20_000);
     const after = await app.api.post('/api/v2/rest/products', [{ id: 'AFTER', name: { default: 'After' } }]);
     expect(after.status).toBe(200);
     // The imports answered 503 changed nothing: their transactions died with their connections.

@@ -1,4 +1,5 @@
 import { createKnex, poolState, type Knex } from '@catalogue/db';
+import { eventually } from '@catalogue/testing';
 import { catalogueService } from './helpers';
 
 const POOL_MAX = 2;
@@ -7,11 +8,9 @@ const IMPORT = '/api/v2/rest/products';
 const product = (id: string) => [{ id, name: { default: `Product ${id}` } }];
 
 async function until(what: string, check: () => Promise<boolean> | boolean, ms = 15_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`not within ${ms} ms: ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
+  await eventually(async () => {
+    if (!(await check())) throw new Error(`not within ${ms} ms: ${what}`);
+  }, ms);
 }
 
 /**

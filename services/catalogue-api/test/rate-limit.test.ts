@@ -2,6 +2,7 @@
 // the IETF RateLimit fields, 429 with Retry-After, and failing open when Redis is gone.
 import { adminService } from '@catalogue/admin';
 import {
+  eventually,
   expectMatchesContract,
   makeEshop,
   serveApp,
@@ -239,10 +240,7 @@ describe('catalogue-api: a cached token costs one Redis round trip', () => {
     const instance = await start({ REDIS_URL: redis.url, RATE_LIMIT_READ_PER_MINUTE: '20' });
     const stats = new Redis(redis.url);
     try {
-      for (let i = 0; i < 100 && !instance.deps.authCache.active(); i += 1) {
-        await new Promise((resolve) => setTimeout(resolve, 50));
-      }
-      expect(instance.deps.authCache.active()).toBe(true);
+      await eventually(() => expect(instance.deps.authCache.active()).toBe(true));
       const shop = await makeEshop(instance.deps.db);
       const [user, guesser] = [nextAddress(), `203.0.113.${process.pid % 250}`];
       const call = (token: string, address: string) =>

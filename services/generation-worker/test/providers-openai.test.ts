@@ -320,7 +320,7 @@ describe('openai provider', () => {
   it('stops when the caller aborts', async () => {
     nock(BASE).post('/chat/completions').delay(1_000).reply(200, completion(SMALL_ANSWER));
     const controller = new AbortController();
-    setTimeout(() => controller.abort(), 50);
+    setTimeout(() => controller.abort(), 50); // while the answer (1 s away) is awaited
     const error = await createOpenAiProvider(options({ timeoutMs: 5_000 }))
       .generate(request(), controller.signal)
       .catch((err: unknown) => err);

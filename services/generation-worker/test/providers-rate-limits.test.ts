@@ -6,6 +6,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Redis } from 'ioredis';
+import { eventually } from '@catalogue/testing';
 import { createOpenAiProvider } from '../src/providers';
 import { createProviderLimiter, parseDuration, rateLimitResetMs } from '../src/providers/limiter';
 import type { OpenAiProviderOptions } from '../src/providers';
@@ -120,9 +121,10 @@ describe('openai provider: rate limits', () => {
     const first = createOpenAiProvider(options({ baseUrl: server.baseUrl, maxAttempts: 1, limiter: a }));
     const second = createOpenAiProvider(options({ baseUrl: server.baseUrl, maxAttempts: 1, limiter: b }));
 
+    const pauseKey = `${prefix}provider:endpoint-${n}:pause`;
     const one = first.generate(request());
-    while (refusedAt === 0) await new Promise((resolve) => setTimeout(resolve, 10));
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    // The second worker starts once the first has told every worker to pause.
+    await eventually(async () => expect(await redisB.pttl(pauseKey)).toBeGreaterThan(0));
     await Promise.all([one, second.generate(request())]);
 
     expect(server.arrivals).toHaveLength(3);
@@ -260,7 +262,7 @@ describe('openai provider: rate limits', () => {
     const controller = new AbortController();
     const started = Date.now();
     const waiting = limiter.acquire(10, { deadline: Date.now() + 60_000, signal: controller.signal });
-    setTimeout(() => controller.abort(), 50);
+    setTimeout(() => controller.abort(), 50); // while the 10 s pause is waited out
     await expect(waiting).rejects.toMatchObject({ name: 'AbortError' });
     expect(Date.now() - started).toBeLessThan(5_000); // not the 10 s pause
 

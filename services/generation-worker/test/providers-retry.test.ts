@@ -111,7 +111,7 @@ describe('provider retries', () => {
     const run = scripted<string>([failure({ retryAfterMs: 10_000 })]);
     const started = Date.now();
     const result = withRetries(run.attempt, { ...fast, maxBackoffMs: 10_000 }, hooks(controller.signal));
-    setTimeout(() => controller.abort(), 20);
+    setTimeout(() => controller.abort(), 20); // while the 10 s wait runs
     await expect(result).rejects.toThrow('aborted');
     expect(run.calls()).toBe(1);
     expect(Date.now() - started).toBeLessThan(5000); // the 10 s wait was cut short

@@ -306,6 +306,7 @@ describe('fetchResearch', () => {
     let running = 0;
     let peak = 0;
     const scope = nock('https://shop.example');
+    // Each page takes a while to answer, so fetches in parallel overlap and are counted together.
     for (let i = 0; i < 4; i++) {
       scope
         .get(`/p${i}`)
