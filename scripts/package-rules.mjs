@@ -21,7 +21,7 @@ export const LIBRARY_IMPORTS = {
   generation: ['config', 'content', 'content-store', 'credits', 'db', 'http', 'logger', 'queue'],
   admin: ['config', 'content-store', 'db', 'generation', 'logger', 'queue', 'webhooks'],
   editor: ['content', 'credits'],
-  testing: ['admin', 'config', 'content-store', 'db', 'http', 'logger'],
+  testing: ['admin', 'client', 'config', 'content-store', 'db', 'http', 'logger'],
   client: [],
 };
 

@@ -20,8 +20,16 @@ const ITEMS = Number(process.env.BULK_JOURNEY_ITEMS ?? 100);
 const LONG = Math.max(120_000, ITEMS * 3_000);
 const CREDITS = 100_000_000;
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- answers and rows are read field by field
-type Body = any;
+/** A batch item with its job's ledger, as itemsOf() reads it. */
+interface BatchItemRow {
+  entity_id: string;
+  status: string;
+  charged: number;
+  job_id: number | null;
+  charges: number;
+  ledger_charged: number;
+  still_held: number;
+}
 
 /** Products written straight to the table, 1,000 a statement (an import would render them too). */
 async function seedProducts(db: Knex, eshopId: number, count: number): Promise<void> {
@@ -60,7 +68,7 @@ describe('bulk generation journey', () => {
       const eshopId = made.eshop.id;
       const s = shopCallers({ wl: wl.url, catalogue: catalogue.url }, made, ORIGIN);
       await seedProducts(db(), eshopId, ITEMS);
-      const designs = (await s.host('GET', '/design?type=product')).body.data as Body[];
+      const designs = (await s.host('GET', '/design?type=product')).body.data;
       const design = designs.find((d) => d.name === 'Classic product')!.id as number;
       const selection = {
         entity_type: 'product',
@@ -71,7 +79,7 @@ describe('bulk generation journey', () => {
 
       /** Every view read is within its budget (the table's CHECK holds it; the answers must agree). */
       let views = 0;
-      const read = async (id: number, via: 'host' | 'backOffice' = 'backOffice'): Promise<Body> => {
+      const read = async (id: number, via: 'host' | 'backOffice' = 'backOffice') => {
         const res =
           via === 'host'
             ? await s.host('GET', `/generation-batch/${id}`)
@@ -85,13 +93,15 @@ describe('bulk generation journey', () => {
         views++;
         return v;
       };
-      const until = async (id: number, check: (v: Body) => void): Promise<Body> => {
-        let v: Body;
+      type View = Awaited<ReturnType<typeof read>>;
+      const until = async (id: number, check: (v: View) => void): Promise<View> => {
+        let v: View | undefined;
         await eventually(async () => {
           v = await read(id);
           check(v);
         }, LONG);
-        return v!;
+        if (!v) throw new Error('the batch was never read');
+        return v;
       };
       /** Start from a dry run: the estimate is the budget. */
       const startFromEstimate = async (): Promise<{ id: number; budget: number }> => {
@@ -101,8 +111,10 @@ describe('bulk generation journey', () => {
           dry_run: true,
         });
         expect([dry.status, dry.body.items, dry.body.within_budget]).toEqual([200, ITEMS, false]);
-        const budget = dry.body.estimate.credits as number;
-        expect(budget).toBe(dry.body.estimate.per_item * ITEMS);
+        const estimate = dry.body.estimate;
+        if (!estimate) throw new Error('the dry run answered no estimate');
+        const budget = estimate.credits;
+        expect(budget).toBe(estimate.per_item * ITEMS);
         const started = await s.backOffice('POST', '/api/v2/rest/generation-batches', {
           ...selection,
           budget,
@@ -110,11 +122,11 @@ describe('bulk generation journey', () => {
         expect(started.status).toBe(201);
         expect(started.body.counts).toMatchObject({ total: ITEMS, queued: ITEMS });
         expect(started.body.credits).toEqual({ budget, estimate: budget, reserved: 0, charged: 0 });
-        return { id: started.body.id as number, budget };
+        return { id: started.body.id!, budget };
       };
 
       /** Each item of the batch with its job's ledger: charges, what they took, what stays held. */
-      const itemsOf = async (batchId: number): Promise<Body[]> =>
+      const itemsOf = async (batchId: number): Promise<BatchItemRow[]> =>
         (
           await db().raw(
             `select i.entity_id, i.status, i.charged, i.job_id,

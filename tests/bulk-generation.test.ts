@@ -25,9 +25,6 @@ const ORIGIN = 'https://admin.bulk-shop.test';
 const ITEMS = Number(process.env.BULK_ITEMS ?? 40);
 const LONG = Math.max(60_000, ITEMS * 40);
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- answers are read field by field
-type Body = any;
-
 /** Realistic catalogue items written straight to the table (an import would render them too). */
 async function seedProducts(db: Knex, eshopId: number, count: number, prefix = 'P'): Promise<string[]> {
   const ids = Array.from({ length: count }, (_, i) => `${prefix}-${i + 1}`);
@@ -57,8 +54,8 @@ describe('bulk generation', () => {
     const made = await makeEshop(db(), { origins: [ORIGIN], languages: ['default', 'cs', 'en'], credits });
     const callers = shopCallers({ wl: wl.url, catalogue: catalogue.url }, made, ORIGIN);
     const ids = await seedProducts(db(), made.eshop.id, count);
-    const designs = (await callers.host('GET', '/design?type=product')).body.data as Body[];
-    const design = designs.find((d) => d.name === 'Classic product')!.id as number;
+    const designs = (await callers.host('GET', '/design?type=product')).body.data;
+    const design = designs.find((d) => d.name === 'Classic product')!.id;
     return { ...callers, eshopId: made.eshop.id, ids, design, apiToken: made.apiToken };
   }
 
@@ -72,24 +69,28 @@ describe('bulk generation', () => {
   /** Every item charged at most once, the batch's charge = the ledger's, the account's holds released. */
   async function expectExactlyOnce(eshopId: number, batchId: number) {
     const rows = await ledger(eshopId);
-    const charges = rows.filter((r: Body) => r.kind === 'charge');
-    expect(new Set(charges.map((r: Body) => r.job_id)).size).toBe(charges.length);
-    const batch = (await batchRows(eshopId).where({ id: batchId }).first()) as Body;
-    const charged = charges.reduce((sum: number, r: Body) => sum - Number(r.amount), 0);
+    const charges = rows.filter((r) => r.kind === 'charge');
+    expect(new Set(charges.map((r) => r.job_id)).size).toBe(charges.length);
+    const batch = (await batchRows(eshopId).where({ id: batchId }).first())!;
+    const charged = charges.reduce((sum: number, r) => sum - Number(r.amount), 0);
     expect(Number(batch.charged)).toBe(charged);
     expect(Number(batch.reserved) + Number(batch.charged)).toBeLessThanOrEqual(Number(batch.budget));
     const items = await db()('generation_batch_items').where({ eshop_id: eshopId, batch_id: batchId });
-    expect(items.reduce((s: number, i: Body) => s + i.charged, 0)).toBe(charged);
+    expect(items.reduce((s: number, i) => s + i.charged, 0)).toBe(charged);
     return { batch, charged };
   }
 
-  async function waitEnded(get: () => Promise<Body>, timeout = LONG): Promise<Body> {
-    let view: Body;
+  async function waitEnded<V extends { finished_at: string | null }>(
+    get: () => Promise<V>,
+    timeout = LONG,
+  ): Promise<V> {
+    let view: V | undefined;
     await eventually(async () => {
       view = await get();
       expect(view.finished_at).not.toBeNull();
     }, timeout);
-    return view!;
+    if (!view) throw new Error('the batch was never read');
+    return view;
   }
 
   describe('attackers and wrong shapes (nothing written)', () => {
@@ -125,7 +126,7 @@ describe('bulk generation', () => {
       for (const [body, field] of bad) {
         const res = await s.backOffice('POST', '/api/v2/rest/generation-batches', body);
         expect([res.status, res.body.code]).toEqual([422, 'validation_failed']);
-        if (field) expect(Object.keys(res.body.errors).join(' ')).toContain(field);
+        if (field) expect(Object.keys(res.body.errors ?? {}).join(' ')).toContain(field);
       }
       // Another eshop's items are not this eshop's: named, refused.
       const other = await shop(1_000, 2);
@@ -215,20 +216,10 @@ describe('bulk generation', () => {
         budget: 500,
       };
       const send = async () => {
-        const res = await fetch(`${catalogue.url}/api/v2/rest/generation-batches`, {
-          method: 'POST',
-          headers: {
-            Authorization: `Bearer ${s.apiToken}`,
-            'Content-Type': 'application/json',
-            'Idempotency-Key': `bulk-${s.eshopId}`,
-          },
-          body: JSON.stringify(body),
+        const res = await s.backOffice('POST', '/api/v2/rest/generation-batches', body, {
+          headers: { 'Idempotency-Key': `bulk-${s.eshopId}` },
         });
-        return {
-          status: res.status,
-          replayed: res.headers.get('idempotent-replayed'),
-          body: (await res.json()) as Body,
-        };
+        return { status: res.status, replayed: res.headers.get('idempotent-replayed'), body: res.body };
       };
       const first = await send();
       const second = await send();
@@ -239,7 +230,7 @@ describe('bulk generation', () => {
       await waitEnded(
         async () => (await s.backOffice('GET', `/api/v2/rest/generation-batches/${first.body.id}`)).body,
       );
-      await expectExactlyOnce(s.eshopId, first.body.id);
+      await expectExactlyOnce(s.eshopId, first.body.id!);
     });
   });
 
@@ -259,7 +250,7 @@ describe('bulk generation', () => {
         dry_run: true,
       });
       expect(dry.body.items).toBe(ITEMS);
-      const budget = dry.body.estimate.credits as number;
+      const budget = dry.body.estimate?.credits as number;
       const started = await s.backOffice('POST', '/api/v2/rest/generation-batches', { ...body, budget });
       expect(started.status).toBe(201);
       const id = started.body.id as number;
@@ -272,9 +263,10 @@ describe('bulk generation', () => {
       // Pausing a paused batch again (here through the catalogue API) answers it as it is.
       const again = await s.backOffice('POST', `/api/v2/rest/generation-batches/${id}/pause`);
       expect([again.status, again.body.status]).toEqual([200, 'paused']);
-      let view: Body;
+      const read = async () => (await s.host('GET', `/generation-batch/${id}`)).body;
+      let view: Awaited<ReturnType<typeof read>> | undefined;
       await eventually(async () => {
-        view = (await s.host('GET', `/generation-batch/${id}`)).body;
+        view = await read();
         expect(view.counts.running).toBe(0);
       }, LONG);
       // A step of a paused batch starts nothing, however it arrives.
@@ -310,7 +302,7 @@ describe('bulk generation', () => {
         { batch_id: id, status: 'finished', counts: ended.counts, credits: { budget, reserved: 0, charged } },
       ]);
       // Over: no further change.
-      for (const action of ['pause', 'resume', 'cancel']) {
+      for (const action of ['pause', 'resume', 'cancel'] as const) {
         const res = await s.host('POST', `/generation-batch/${id}/${action}`);
         expect([res.status, res.body.code]).toEqual([409, 'batch_finished']);
       }
@@ -365,7 +357,7 @@ describe('bulk generation', () => {
         budget: 1,
         dry_run: true,
       });
-      const perItem = dry.body.estimate.per_item as number;
+      const perItem = dry.body.estimate?.per_item as number;
       const budget = perItem * 5 + perItem - 1;
       const started = await s.backOffice('POST', '/api/v2/rest/generation-batches', { ...body, budget });
       const ended = await waitEnded(
@@ -374,8 +366,8 @@ describe('bulk generation', () => {
       expect(ended.status).toBe('finished');
       expect(ended.counts.done).toBeGreaterThanOrEqual(5);
       expect(ended.counts.left_out).toBe(12 - ended.counts.done);
-      expect(ended.errors.every((e: Body) => e.code === 'budget_exceeded')).toBe(true);
-      const { charged } = await expectExactlyOnce(s.eshopId, started.body.id);
+      expect(ended.errors.every((e) => e.code === 'budget_exceeded')).toBe(true);
+      const { charged } = await expectExactlyOnce(s.eshopId, started.body.id!);
       expect(charged).toBeLessThanOrEqual(budget);
     },
     LONG,
@@ -415,7 +407,7 @@ describe('bulk generation', () => {
       const id = await unqueuedBatch(s);
       // The step's transaction commits: items under way, their jobs pending, reservations held.
       expect(await stepBatch({ ...stack.worker, maxResearchUrls: 0 }, s.eshopId, id)).toBe(8);
-      const held = (await batchRows(s.eshopId).where({ id }).first()) as Body;
+      const held = (await batchRows(s.eshopId).where({ id }).first())!;
       expect(Number(held.reserved)).toBeGreaterThan(0);
       expect(await db()('generation_jobs').where({ eshop_id: s.eshopId, status: 'pending' })).toHaveLength(8);
       expect((await creditsRepository.getAccount(db(), s.eshopId)).reserved).toBe(Number(held.reserved));
@@ -445,7 +437,7 @@ describe('bulk generation', () => {
         .where({ eshop_id: s.eshopId, source: 'generation' })
         .select('generation_job_id');
       expect(revisions).toHaveLength(8);
-      expect(new Set(revisions.map((r: Body) => r.generation_job_id)).size).toBe(8);
+      expect(new Set(revisions.map((r) => r.generation_job_id)).size).toBe(8);
     },
     LONG,
   );
@@ -457,12 +449,10 @@ describe('bulk generation', () => {
       const id = await unqueuedBatch(s);
       expect(await stepBatch({ ...stack.worker, maxResearchUrls: 0 }, s.eshopId, id)).toBe(3);
       const job = Number(
-        (
-          (await db()('generation_batch_items')
-            .where({ eshop_id: s.eshopId, batch_id: id })
-            .orderBy('id')
-            .first('job_id')) as Body
-        ).job_id,
+        (await db()('generation_batch_items')
+          .where({ eshop_id: s.eshopId, batch_id: id })
+          .orderBy('id')
+          .first('job_id'))!.job_id,
       );
       await db()('generation_jobs').where({ eshop_id: s.eshopId, id: job }).update({ status: 'failed' });
 
@@ -494,7 +484,7 @@ describe('bulk generation', () => {
       }
       const item = (await db()('generation_batch_items')
         .where({ eshop_id: s.eshopId, job_id: job })
-        .first()) as Body;
+        .first())!;
       expect([item.status, item.charged]).toEqual(['failed', 0]);
     },
     LONG,
@@ -523,21 +513,21 @@ describe('bulk generation', () => {
         if (!claim.isCompleted()) await claim.rollback();
       }
       const jobs = await db()('generation_jobs').where({ eshop_id: s.eshopId }).whereIn('id', claimed);
-      expect(jobs.map((j: Body) => j.status)).toEqual(['running', 'running', 'running']);
+      expect(jobs.map((j) => j.status)).toEqual(['running', 'running', 'running']);
 
       // The worker that took them writes them; the next step settles them and the batch ends.
       for (const job of await generationJobsRepository.findMany(db(), s.eshopId, claimed)) {
         await runClaimedGeneration(stack.worker, job);
       }
       await runBatchStep(stack.worker, s.eshopId, id);
-      const ended = (await batchRows(s.eshopId).where({ id }).first()) as Body;
+      const ended = (await batchRows(s.eshopId).where({ id }).first())!;
       expect([ended.status, ended.finished_at === null, Number(ended.reserved)]).toEqual([
         'cancelled',
         false,
         0,
       ]);
       const items = await db()('generation_batch_items').where({ eshop_id: s.eshopId, batch_id: id });
-      expect(items.map((i: Body) => i.status)).toEqual(['done', 'done', 'done']);
+      expect(items.map((i) => i.status)).toEqual(['done', 'done', 'done']);
       const { charged } = await expectExactlyOnce(s.eshopId, id);
       expect(charged).toBeGreaterThan(0);
     },

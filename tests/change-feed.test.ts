@@ -1,18 +1,9 @@
 // End to end: an import, the generation worker rendering it, and the change feed telling a
 // client about both. Runs on a queue prefix of its own so its worker never takes jobs that
 // other test files inspect.
-import type { Worker } from 'bullmq';
-import { eventually, makeEshop, serveServiceForTests, testConfig } from '@catalogue/testing';
-import { closeWorkers } from '@catalogue/queue';
+import { bearerCaller, eventually, makeEshop } from '@catalogue/testing';
 import { renderContents } from '@catalogue/content-store';
-import { createApp } from '../services/catalogue-api/src/app';
-import { buildDeps, closeDeps } from '../services/catalogue-api/src/deps';
-import {
-  buildDeps as buildWorkerDeps,
-  closeDeps as closeWorkerDeps,
-  type Deps as WorkerDeps,
-} from '../services/generation-worker/src/deps';
-import { startWorkers } from '../services/generation-worker/src/handlers';
+import { useFullStack } from './full-stack';
 
 const PREFIX = `${process.env.TEST_QUEUE_PREFIX}-changes`;
 
@@ -25,30 +16,14 @@ interface Change {
 }
 
 describe('change feed: import -> worker -> item.content_ready', () => {
-  const api = serveServiceForTests({ buildDeps, createApp, closeDeps }, { QUEUE_PREFIX: PREFIX });
-  let worker: WorkerDeps;
-  let workers: Worker[];
-
-  beforeAll(() => {
-    worker = buildWorkerDeps(testConfig({ QUEUE_PREFIX: PREFIX }));
-    workers = startWorkers(worker, ['render-content']);
-  });
-  afterAll(async () => {
-    await closeWorkers(workers);
-    await closeWorkerDeps(worker);
+  const { catalogue: api } = useFullStack(PREFIX, {
+    serve: ['catalogue'],
+    background: { queues: ['render-content'], settlement: false },
   });
 
   async function shop(fixture: Parameters<typeof makeEshop>[1] = {}) {
     const created = await makeEshop(api.deps.db, fixture);
-    const call = async (method: string, path: string, body?: unknown) => {
-      const res = await fetch(`${api.url}${path}`, {
-        method,
-        headers: { Authorization: `Bearer ${created.apiToken}`, 'Content-Type': 'application/json' },
-        body: body === undefined ? undefined : JSON.stringify(body),
-      });
-      // eslint-disable-next-line @typescript-eslint/no-explicit-any -- responses are read field by field
-      return { status: res.status, body: (await res.json()) as any };
-    };
+    const call = bearerCaller(api.url, created.apiToken);
     const changes = async (): Promise<Change[]> =>
       (await call('GET', '/api/v2/rest/changes?limit=1000')).body.data;
     return { id: created.eshop.id, call, changes };

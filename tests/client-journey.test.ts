@@ -34,7 +34,9 @@ function recorded(urls: string[]) {
 }
 
 describe('@catalogue/client against the running services', () => {
-  const { wl, catalogue } = useFullStack(PREFIX, () => ({ WEBHOOK_ALLOW_PRIVATE: '127.0.0.1/32:*' }));
+  const { wl, catalogue } = useFullStack(PREFIX, {
+    overrides: { WEBHOOK_ALLOW_PRIVATE: '127.0.0.1/32:*' },
+  });
 
   test('when an integrator uses the generated client with its default settings, then import, lists with include arrays, multi-import, webhooks, the white-label flow and a typed 422 all work', async () => {
     const shop = await makeEshop(wl.deps.db, { origins: [ORIGIN], languages: ['default', 'cs'] });

@@ -4,13 +4,12 @@
 // kept content store none. No worker runs here: the jobs are run in the test.
 import { makeEshop, serveServiceForTests } from '@catalogue/testing';
 import { renderContents } from '@catalogue/content-store';
-import { createApp } from '../services/catalogue-api/src/app';
-import { buildDeps, closeDeps } from '../services/catalogue-api/src/deps';
+import { catalogueApi } from '../services/catalogue-api/src/service';
 
 const PREFIX = `${process.env.TEST_QUEUE_PREFIX}-revisions-import`;
 
 describe('content revisions of imports', () => {
-  const api = serveServiceForTests({ buildDeps, createApp, closeDeps }, { QUEUE_PREFIX: PREFIX });
+  const api = serveServiceForTests(catalogueApi, { QUEUE_PREFIX: PREFIX });
 
   async function shop() {
     const created = await makeEshop(api.deps.db, { languages: ['default', 'cs', 'en'] });

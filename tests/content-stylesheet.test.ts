@@ -6,10 +6,8 @@ import { request } from 'node:http';
 import { CONTENT_STYLESHEET_FILE, CONTENT_STYLESHEET_PATH } from '@catalogue/content';
 import { contentStylesheetHref } from '@catalogue/http';
 import { expectMatchesContract, serveServiceForTests } from '@catalogue/testing';
-import * as catalogueApi from '../services/catalogue-api/src/app';
-import * as catalogueDeps from '../services/catalogue-api/src/deps';
-import * as whiteLabelApi from '../services/white-label-api/src/app';
-import * as whiteLabelDeps from '../services/white-label-api/src/deps';
+import { catalogueApi } from '../services/catalogue-api/src/service';
+import { whiteLabelApi } from '../services/white-label-api/src/service';
 
 /** fetch marks requests with If-None-Match as uncacheable, so revalidation is sent raw. */
 function rawGet(url: string, headers: Record<string, string>): Promise<number> {
@@ -24,8 +22,8 @@ function rawGet(url: string, headers: Record<string, string>): Promise<number> {
 }
 
 const services = [
-  ['catalogue-api', serveServiceForTests({ ...catalogueApi, ...catalogueDeps })],
-  ['white-label-api', serveServiceForTests({ ...whiteLabelApi, ...whiteLabelDeps })],
+  ['catalogue-api', serveServiceForTests(catalogueApi)],
+  ['white-label-api', serveServiceForTests(whiteLabelApi)],
 ] as const;
 
 describe.each(services)('%s serves /content/v1/ccs-content.css', (_name, service) => {

@@ -9,9 +9,6 @@ import { shopCallers, useFullStack } from './full-stack';
 const PREFIX = `${process.env.TEST_QUEUE_PREFIX}-drafts`;
 const ORIGIN = 'https://admin.drafts.test';
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- responses are read field by field
-type Body = any;
-
 describe('drafts with the generation worker and imports', () => {
   const { wl, catalogue } = useFullStack(PREFIX);
 
@@ -43,7 +40,7 @@ describe('drafts with the generation worker and imports', () => {
       (await host('POST', '/register-entity', { entity_id: 'P1', type: 'product', title: 'Trail shoe' }))
         .status,
     ).toBe(201);
-    const designs = (await host('GET', '/design?type=product')).body.data as Body[];
+    const designs = (await host('GET', '/design?type=product')).body.data;
     const started = await host('POST', '/content/P1/type/product/generate', {
       design_id: designs.find((d) => d.category === 'product')!.id,
       lang: 'default',
@@ -57,13 +54,13 @@ describe('drafts with the generation worker and imports', () => {
     }, 30_000);
 
     // The job wrote the draft: a generation revision marked draft; the list is as composed.
-    const [newest] = (await host('GET', '/content/P1/type/product/revisions')).body.data as Body[];
+    const newest = (await host('GET', '/content/P1/type/product/revisions')).body.data[0]!;
     expect(newest).toMatchObject({ source: 'generation', draft: true, generation_id: started.body.data.id });
     expect(await listedHtml(backOffice)).toBe(composed);
     const draft = (await host('GET', '/content/P1/type/product/draft')).body.data;
     expect(draft.has_draft).toBe(true);
     expect(draft.html.default).toContain('quick to dry');
-    const draftTree = (await host('GET', '/content/P1/type/product')).body as Body[];
+    const draftTree = (await host('GET', '/content/P1/type/product')).body;
 
     // A re-import recomposes the published content (it was composed); the draft stays as it was.
     expect((await imported('Trail runner')).status).toBe(200);

@@ -1,11 +1,10 @@
 // An item imported with `default` texts only, rendered for an eshop with cs and de pages under
 // each fallback policy the eshop can choose, as the v2 list serves it and as it is stored. Its
 // parameter (name and value) is language-neutral data: every page's own, never marked.
-import { makeEshop, serveServiceForTests } from '@catalogue/testing';
+import { bearerCaller, makeEshop, serveServiceForTests } from '@catalogue/testing';
 import { contentRepository, eshopsRepository, type EshopInput } from '@catalogue/db';
 import { renderContent } from '@catalogue/content-store';
-import { createApp } from '../services/catalogue-api/src/app';
-import { buildDeps, closeDeps } from '../services/catalogue-api/src/deps';
+import { catalogueApi } from '../services/catalogue-api/src/service';
 
 const VOID = new Set(['img', 'br', 'hr', 'source']);
 /** The parameter's name and value: one string for every language (no multilingual support). */
@@ -32,7 +31,7 @@ function textLanguages(html: string): Array<{ text: string; lang: string | null 
 }
 
 describe('storefront pages in a language without its own texts', () => {
-  const api = serveServiceForTests({ buildDeps, createApp, closeDeps });
+  const api = serveServiceForTests(catalogueApi);
 
   async function renderedShop(settings: Partial<EshopInput>) {
     const created = await makeEshop(api.deps.db, {
@@ -40,15 +39,7 @@ describe('storefront pages in a language without its own texts', () => {
       enableSiteLink: true,
     });
     await eshopsRepository.update(api.deps.db, created.eshop.id, settings);
-    const call = async (method: string, path: string, body?: unknown) => {
-      const res = await fetch(`${api.url}${path}`, {
-        method,
-        headers: { Authorization: `Bearer ${created.apiToken}`, 'Content-Type': 'application/json' },
-        body: body === undefined ? undefined : JSON.stringify(body),
-      });
-      // eslint-disable-next-line @typescript-eslint/no-explicit-any -- responses are read field by field
-      return { status: res.status, body: (await res.json()) as any };
-    };
+    const call = bearerCaller(api.url, created.apiToken);
     const imported = await call('POST', '/api/v2/rest/multi-import', {
       parameters: [{ id: 7, name: 'Weight', values: [{ id: 1, value: '280 g' }] }],
       brands: [{ id: 'B1', name: { default: 'Peak' } }],
@@ -80,14 +71,14 @@ describe('storefront pages in a language without its own texts', () => {
       '/api/v2/rest/products?lang=all&include=marketplace,site_link,languages_complete',
     );
     expect(listed.status).toBe(200);
-    return { stored: stored!, item: listed.body.data[0] };
+    return { stored: stored!, item: listed.body.data[0]! };
   }
 
   test('when the policy is fallback, then every text of the cs and de pages is marked with the default language', async () => {
     const { stored, item } = await renderedShop({ defaultLanguage: 'en' });
 
     for (const lang of ['cs', 'de']) {
-      const texts = textLanguages(item.content.html[lang]);
+      const texts = textLanguages(item.content.html[lang]!);
       expect(texts.map((t) => t.text)).toEqual(
         expect.arrayContaining(['Trail shoe', 'grippy', 'Weight', '280 g']),
       );
@@ -107,7 +98,7 @@ describe('storefront pages in a language without its own texts', () => {
 
   test('when the eshop has not said which language default is, then the marker is und', async () => {
     const { item } = await renderedShop({});
-    const texts = textLanguages(item.content.html.cs);
+    const texts = textLanguages(item.content.html.cs!);
     expect(texts.length).toBeGreaterThan(0);
     expect(prose(texts).filter((t) => t.lang !== 'und')).toEqual([]);
     expect(item.content.html.cs).not.toMatch(/<t[hd][^>]*\slang=/);
@@ -117,7 +108,7 @@ describe('storefront pages in a language without its own texts', () => {
     const { item } = await renderedShop({ defaultLanguage: 'cs' });
     expect(item.content.html.cs).toContain('Trail shoe');
     expect(item.content.html.cs).not.toContain('lang=');
-    expect(prose(textLanguages(item.content.html.de)).filter((t) => t.lang !== 'cs')).toEqual([]);
+    expect(prose(textLanguages(item.content.html.de!)).filter((t) => t.lang !== 'cs')).toEqual([]);
     expect(item.content.languages_complete).toEqual(['default', 'cs']);
   });
 
@@ -125,17 +116,17 @@ describe('storefront pages in a language without its own texts', () => {
     const { stored, item } = await renderedShop({ contentFallback: 'omit', defaultLanguage: 'en' });
 
     for (const lang of ['cs', 'de']) {
-      expect(textLanguages(item.content.html[lang])).toEqual([
+      expect(textLanguages(item.content.html[lang]!)).toEqual([
         { text: 'Weight', lang: null },
         { text: '280 g', lang: null },
       ]);
       // The gallery stays: its image, whose alt text is the default name, is marked.
       expect(item.content.html[lang]).toContain('src="https://shop.test/p1.jpg"');
       expect(item.content.html[lang]).not.toMatch(/<(?!img)[a-z0-9]+[^>]* lang=/);
-      expect(item.content.marketplace[lang]).toBe(
+      expect(item.content.marketplace?.[lang]).toBe(
         '<table><tbody><tr><th>Weight</th><td>280 g</td></tr></tbody></table>',
       );
-      expect(item.site_link.list[lang]).toEqual([]);
+      expect(item.site_link?.list[lang]).toEqual([]);
       expect(stored.html[lang]).toBe(item.content.html[lang]);
     }
     expect(item.content.html.default).toContain('Trail shoe');

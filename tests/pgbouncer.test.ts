@@ -22,10 +22,8 @@ import {
   type DisposablePgBouncer,
 } from '@catalogue/testing';
 import pg from 'pg';
-import * as catalogueApi from '../services/catalogue-api/src/deps';
-import { createApp as createCatalogueApp } from '../services/catalogue-api/src/app';
-import * as whiteLabelApi from '../services/white-label-api/src/deps';
-import { createApp as createWhiteLabelApp } from '../services/white-label-api/src/app';
+import { catalogueApi } from '../services/catalogue-api/src/service';
+import { whiteLabelApi } from '../services/white-label-api/src/service';
 
 const ORIGIN = 'https://admin.pooled.test';
 const directUrl = (): string => testConfig().database.url;
@@ -41,14 +39,8 @@ beforeAll(async () => {
 });
 afterAll(() => bouncer?.stop());
 
-const catalogue = serveServiceForTests(
-  { buildDeps: catalogueApi.buildDeps, createApp: createCatalogueApp, closeDeps: catalogueApi.closeDeps },
-  pooled,
-);
-const whiteLabel = serveServiceForTests(
-  { buildDeps: whiteLabelApi.buildDeps, createApp: createWhiteLabelApp, closeDeps: whiteLabelApi.closeDeps },
-  pooled,
-);
+const catalogue = serveServiceForTests(catalogueApi, pooled);
+const whiteLabel = serveServiceForTests(whiteLabelApi, pooled);
 
 async function readiness(url: string): Promise<{ status: number; checks: Record<string, string> }> {
   const res = await fetch(`${url}/readyz`);

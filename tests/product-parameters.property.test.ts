@@ -12,8 +12,7 @@ import fc from 'fast-check';
 import { makeEshop, serveServiceForTests } from '@catalogue/testing';
 import { eshopsRepository, productRelationsRepository, type Knex } from '@catalogue/db';
 import { renderContents, saveEditorContent } from '@catalogue/content-store';
-import { createApp } from '../services/catalogue-api/src/app';
-import { buildDeps, closeDeps } from '../services/catalogue-api/src/deps';
+import { catalogueApi } from '../services/catalogue-api/src/service';
 
 const RUNS = Number(process.env.PARAMETER_RUNS ?? 15);
 const SEED = process.env.PARAMETER_SEED === undefined ? undefined : Number(process.env.PARAMETER_SEED);
@@ -92,7 +91,7 @@ function expected(
 }
 
 describe('property: a product shows only its own parameter values', () => {
-  const api = serveServiceForTests({ buildDeps, createApp, closeDeps });
+  const api = serveServiceForTests(catalogueApi);
   let run = 0;
 
   async function importEshop(tag: string, generated: GeneratedEshop) {

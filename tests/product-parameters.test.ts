@@ -2,17 +2,8 @@
 // worker composes them, and the v2 list serves each product's parameters table and rich snippet
 // with only the values that product links (docs/decisions/0032-a-product-shows-only-its-own.md, "A product shows only its own
 // parameter values"). Runs on a queue prefix of its own so its worker takes only its jobs.
-import type { Worker } from 'bullmq';
-import { makeEshop, serveServiceForTests, testConfig, eventually } from '@catalogue/testing';
-import { closeWorkers } from '@catalogue/queue';
-import { createApp } from '../services/catalogue-api/src/app';
-import { buildDeps, closeDeps } from '../services/catalogue-api/src/deps';
-import {
-  buildDeps as buildWorkerDeps,
-  closeDeps as closeWorkerDeps,
-  type Deps as WorkerDeps,
-} from '../services/generation-worker/src/deps';
-import { startWorkers } from '../services/generation-worker/src/handlers';
+import { bearerCaller, eventually, makeEshop } from '@catalogue/testing';
+import { useFullStack } from './full-stack';
 
 const PREFIX = `${process.env.TEST_QUEUE_PREFIX}-params`;
 
@@ -80,30 +71,14 @@ const EXPECTED: Record<string, [string, string[]][]> = {
 };
 
 describe('product parameters: import -> render -> v2 list', () => {
-  const api = serveServiceForTests({ buildDeps, createApp, closeDeps }, { QUEUE_PREFIX: PREFIX });
-  let worker: WorkerDeps;
-  let workers: Worker[];
-
-  beforeAll(() => {
-    worker = buildWorkerDeps(testConfig({ QUEUE_PREFIX: PREFIX }));
-    workers = startWorkers(worker, ['render-content']);
-  });
-  afterAll(async () => {
-    await closeWorkers(workers);
-    await closeWorkerDeps(worker);
+  const { catalogue: api } = useFullStack(PREFIX, {
+    serve: ['catalogue'],
+    background: { queues: ['render-content'], settlement: false },
   });
 
   test('when three products sharing parameters are imported and rendered, then each lists only its own values in its table and its rich snippet', async () => {
     const shop = await makeEshop(api.deps.db, { enableRichSnippet: true });
-    const call = async (method: string, path: string, body?: unknown) => {
-      const res = await fetch(`${api.url}${path}`, {
-        method,
-        headers: { Authorization: `Bearer ${shop.apiToken}`, 'Content-Type': 'application/json' },
-        body: body === undefined ? undefined : JSON.stringify(body),
-      });
-      // eslint-disable-next-line @typescript-eslint/no-explicit-any -- responses are read field by field
-      return { status: res.status, body: (await res.json()) as any };
-    };
+    const call = bearerCaller(api.url, shop.apiToken);
 
     const imported = await call('POST', '/api/v2/rest/multi-import', {
       parameters: PARAMETERS,

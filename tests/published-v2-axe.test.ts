@@ -8,9 +8,9 @@ import { join } from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import type { Browser } from 'playwright-core';
 import { CONTENT_STYLESHEET_FILE } from '@catalogue/content';
-import { WHITE_LABEL_TOKEN_HEADER } from '@catalogue/http';
+import type { Schemas } from '@catalogue/client';
 import { eventually, launchBrowser, makeEshop } from '@catalogue/testing';
-import { useFullStack } from './full-stack';
+import { shopCallers, useFullStack } from './full-stack';
 
 const PREFIX = `${process.env.TEST_QUEUE_PREFIX}-published-axe`;
 const ORIGIN = 'https://admin.axe.test';
@@ -20,9 +20,6 @@ const PNG = Buffer.from(
   'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==',
   'base64',
 );
-
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- API answers are read field by field
-type Body = any;
 
 jest.setTimeout(120_000);
 
@@ -38,32 +35,9 @@ describe('published v2 content of every widget type passes axe', () => {
 
   test('when a Word description, images without alt and every widget are published, then v2 html and marketplace have no serious finding', async () => {
     const shop = await makeEshop(wl.deps.db, { origins: [ORIGIN], languages: ['default', 'cs'] });
-    const call = async (
-      base: string,
-      headers: Record<string, string>,
-      method: string,
-      path: string,
-      body?: unknown,
-    ) => {
-      const res = await fetch(`${base}${path}`, {
-        method,
-        headers: { ...headers, 'Content-Type': 'application/json' },
-        body: body === undefined ? undefined : JSON.stringify(body),
-      });
-      return { status: res.status, body: (await res.json()) as Body };
-    };
-    const backOffice = (method: string, path: string, body?: unknown) =>
-      call(catalogue.url, { Authorization: `Bearer ${shop.apiToken}` }, method, `/api/v2/rest${path}`, body);
-    const host = (method: string, path: string, body?: unknown) =>
-      call(
-        wl.url,
-        { [WHITE_LABEL_TOKEN_HEADER]: shop.whiteLabelToken, Origin: ORIGIN },
-        method,
-        `/api/v3/white-label${path}`,
-        body,
-      );
+    const { host, backOffice } = shopCallers({ wl: wl.url, catalogue: catalogue.url }, shop, ORIGIN);
 
-    const imported = await backOffice('POST', '/products', [
+    const imported = await backOffice('POST', '/api/v2/rest/products', [
       {
         id: 'AXE-1',
         name: { default: 'Storm jacket', cs: 'Bunda Storm' },
@@ -87,15 +61,15 @@ describe('published v2 content of every widget type passes axe', () => {
       (await host('POST', '/register-entity', { entity_id: 'AXE-1', type: 'product', title: 'Storm jacket' }))
         .status,
     ).toBe(201);
-    const widgets = (await host('GET', '/widget')).body.data as Body[];
-    let tree: Body[] = [];
+    const widgets = (await host('GET', '/widget')).body.data;
+    let tree: Schemas['WlContentWidget'][] = [];
     for (const widget of widgets) {
       const added = await host('POST', '/content/AXE-1/type/product', { widget_id: widget.id });
       expect(added.status).toBe(200);
       tree = added.body;
     }
-    const video = tree.find((w) => w.children.some((e: Body) => e.tag === 'iframe'));
-    const frame = video.children.find((e: Body) => e.tag === 'iframe');
+    const video = tree.find((w) => w.children.some((e) => e.tag === 'iframe'))!;
+    const frame = video.children.find((e) => e.tag === 'iframe')!;
     const put = await host('PUT', '/content/AXE-1/type/product', {
       [video.id]: {
         children: [{ id: frame.id, extension: { src: 'https://youtu.be/M7lc1UVf-VE' } }],
@@ -103,9 +77,9 @@ describe('published v2 content of every widget type passes axe', () => {
     });
     expect(put.status).toBe(200);
 
-    const listed = await backOffice('GET', '/products?lang=all&include=marketplace');
+    const listed = await backOffice('GET', '/api/v2/rest/products?lang=all&include=marketplace');
     expect(listed.status).toBe(200);
-    const item = listed.body.data.find((i: Body) => i.id === 'AXE-1');
+    const item = listed.body.data.find((i) => i.id === 'AXE-1')!;
     const page = await (await browser.newContext()).newPage();
     await page.route('**/*', (route) =>
       route.request().resourceType() === 'image'
@@ -118,8 +92,8 @@ describe('published v2 content of every widget type passes axe', () => {
     );
     const found: string[] = [];
     for (const lang of ['default', 'cs']) {
-      const html: string = item.content.html[lang];
-      const marketplace: string = item.content.marketplace[lang];
+      const html = item.content.html[lang]!;
+      const marketplace = item.content.marketplace![lang]!;
       expect(html).toContain('<iframe');
       expect(html).not.toMatch(
         /Mso|mso-|o:p|style=|<table[^>]*Mso|clip_image|<p>\s*(&nbsp;|\u00a0)?\s*<\/p>/,

@@ -17,11 +17,7 @@ import {
   type PrivateRedisCluster,
   type PrivateRedisSentinel,
 } from '@catalogue/testing';
-import { createApp as createCatalogueApp } from '../services/catalogue-api/src/app';
-import {
-  buildDeps as buildCatalogueDeps,
-  closeDeps as closeCatalogueDeps,
-} from '../services/catalogue-api/src/deps';
+import { catalogueApi } from '../services/catalogue-api/src/service';
 import { checkDependencies } from '../libs/admin/src/preflight';
 import { useFullStack } from './full-stack';
 
@@ -72,14 +68,15 @@ describe.each([
   describe('every part of the service', () => {
     // A prefix without a hash tag: on the cluster the configuration gives it one.
     const prefix = `${process.env.TEST_QUEUE_PREFIX}-${topology}`;
-    const stack = useFullStack(prefix, env);
+    const stack = useFullStack(prefix, { overrides: env });
     const { wl, catalogue } = stack;
     // Two more API instances with a small read budget, sharing the topology's counts.
     const limited = [0, 1].map(() =>
-      serveServiceForTests(
-        { buildDeps: buildCatalogueDeps, createApp: createCatalogueApp, closeDeps: closeCatalogueDeps },
-        () => ({ ...env(), QUEUE_PREFIX: prefix, RATE_LIMIT_READ_PER_MINUTE: String(READ_BUDGET) }),
-      ),
+      serveServiceForTests(catalogueApi, () => ({
+        ...env(),
+        QUEUE_PREFIX: prefix,
+        RATE_LIMIT_READ_PER_MINUTE: String(READ_BUDGET),
+      })),
     );
 
     let db: Knex;

@@ -1,37 +1,19 @@
 // End to end: a catalogue import queues render-content, the generation worker composes and
 // stores the content, and the v2 list serves it. Runs on a queue prefix of its own so its
 // worker never takes jobs that other test files inspect.
-import type { Worker } from 'bullmq';
-import { makeEshop, serveServiceForTests, testConfig, eventually } from '@catalogue/testing';
-import { closeWorkers } from '@catalogue/queue';
+import { bearerCaller, eventually, makeEshop } from '@catalogue/testing';
 import { contentRepository } from '@catalogue/db';
-import { createApp } from '../services/catalogue-api/src/app';
-import { buildDeps, closeDeps } from '../services/catalogue-api/src/deps';
-import {
-  buildDeps as buildWorkerDeps,
-  closeDeps as closeWorkerDeps,
-  type Deps as WorkerDeps,
-} from '../services/generation-worker/src/deps';
-import { startWorkers } from '../services/generation-worker/src/handlers';
 import { renderContent, renderContents } from '@catalogue/content-store';
 // The same inspection the content library's XSS suite uses (tags and attributes, parsed).
 import { dangers, marketplaceDangers, snippetDangers } from '../libs/content/test/inspect';
+import { useFullStack } from './full-stack';
 
 const PREFIX = `${process.env.TEST_QUEUE_PREFIX}-render`;
 
 describe('render-content: import -> worker -> v2 list', () => {
-  const api = serveServiceForTests({ buildDeps, createApp, closeDeps }, { QUEUE_PREFIX: PREFIX });
-  let worker: WorkerDeps;
-  let workers: Worker[];
-
-  beforeAll(() => {
-    const config = testConfig({ QUEUE_PREFIX: PREFIX });
-    worker = buildWorkerDeps(config);
-    workers = startWorkers(worker, ['render-content']);
-  });
-  afterAll(async () => {
-    await closeWorkers(workers);
-    await closeWorkerDeps(worker);
+  const { catalogue: api } = useFullStack(PREFIX, {
+    serve: ['catalogue'],
+    background: { queues: ['render-content'], settlement: false },
   });
 
   async function shop(fixture: Parameters<typeof makeEshop>[1] = {}) {
@@ -40,15 +22,7 @@ describe('render-content: import -> worker -> v2 list', () => {
       enableRichSnippet: true,
       ...fixture,
     });
-    const call = async (method: string, path: string, body?: unknown) => {
-      const res = await fetch(`${api.url}${path}`, {
-        method,
-        headers: { Authorization: `Bearer ${created.apiToken}`, 'Content-Type': 'application/json' },
-        body: body === undefined ? undefined : JSON.stringify(body),
-      });
-      // eslint-disable-next-line @typescript-eslint/no-explicit-any -- responses are read field by field
-      return { status: res.status, body: (await res.json()) as any };
-    };
+    const call = bearerCaller(api.url, created.apiToken);
     return { id: created.eshop.id, call };
   }
 
@@ -93,23 +67,23 @@ describe('render-content: import -> worker -> v2 list', () => {
     );
 
     expect(res.status).toBe(200);
-    const [item] = res.body.data;
+    const item = res.body.data[0]!;
     expect(item.id).toBe('P1');
     expect(item.is_loaded).toBe(true);
     for (const lang of ['default', 'cs', 'en']) {
       expect(item.content.html[lang]).toContain('ccs-widget');
-      expect(item.content.marketplace[lang]).not.toMatch(/class=|style=|<script/);
-      expect(item.rich_snippet.html[lang]).toContain('application/ld+json');
+      expect(item.content.marketplace?.[lang]).not.toMatch(/class=|style=|<script/);
+      expect(item.rich_snippet?.html[lang]).toContain('application/ld+json');
     }
     expect(item.content.html.cs).toContain('Trailová bota');
-    expect(item.content.nested.length).toBeGreaterThan(0);
-    expect(item.rich_snippet.json.default).toMatchObject({
+    expect(item.content.nested?.length).toBeGreaterThan(0);
+    expect(item.rich_snippet?.json.default).toMatchObject({
       '@type': 'ProductGroup',
       name: 'Trail shoe',
       brand: { '@type': 'Brand', name: 'Peak' },
     });
     expect(item.variant).toEqual(product.variant);
-    expect(Object.keys(item.site_link.list)).toEqual(['default', 'cs', 'en']);
+    expect(Object.keys(item.site_link?.list ?? {})).toEqual(['default', 'cs', 'en']);
   });
 
   test('when the eshop requires review, then rendered items wait in review and are not listed', async () => {
@@ -184,10 +158,10 @@ describe('render-content: import -> worker -> v2 list', () => {
     const listed = await s.call('GET', '/api/v2/rest/products?include=marketplace,site_link,rich_snippet');
 
     for (const item of listed.body.data) {
-      expect(dangers(item.content.html.default)).toEqual([]);
-      expect(dangers(item.site_link.html.default)).toEqual([]);
-      expect(marketplaceDangers(item.content.marketplace.default)).toEqual([]);
-      expect(snippetDangers(item.rich_snippet.html.default)).toEqual([]);
+      expect(dangers(item.content.html.default!)).toEqual([]);
+      expect(dangers(item.site_link!.html.default!)).toEqual([]);
+      expect(marketplaceDangers(item.content.marketplace!.default!)).toEqual([]);
+      expect(snippetDangers(item.rich_snippet!.html.default!)).toEqual([]);
     }
   });
 

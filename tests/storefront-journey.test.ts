@@ -7,20 +7,19 @@
 // `content.languages_complete` true to what it shows. Restoring the revision before the fill
 // brings the pre-fill pages back in every language.
 import { isLanguageNeutral } from '@catalogue/content';
-import { WHITE_LABEL_TOKEN_HEADER } from '@catalogue/http';
-import { eventually, expectMatchesContract, makeEshop } from '@catalogue/testing';
+import type { Schemas } from '@catalogue/client';
+import { eventually, makeEshop } from '@catalogue/testing';
 import { WIDGET_SAMPLES } from '../libs/content/src/catalogue/samples';
 
-import { useFullStack } from './full-stack';
+import { shopCallers, useFullStack } from './full-stack';
 
 const PREFIX = `${process.env.TEST_QUEUE_PREFIX}-journey`;
 const ORIGIN = 'https://admin.journey.test';
-const BASE = '/api/v3/white-label';
 const LANGS = ['default', 'cs', 'en'] as const;
 const VOID = new Set(['img', 'br', 'hr', 'source', 'input', 'meta', 'link']);
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- responses are read field by field; the contract check validates shapes
-type Body = any;
+/** An entity's content widgets as the white-label API answers them. */
+type WlWidgets = Schemas['WlContentWidget'][];
 
 /** Weight is named in cs and en; the membrane only in cs (its en name falls back to default). */
 const PARAMETERS = [
@@ -178,28 +177,6 @@ const CZECH = /[áčďéěíňóřšťúůýž]/i;
 describe('storefront journey: import -> render -> editor edits -> fill in cs -> every widget -> v2 lang=all', () => {
   const { wl, catalogue } = useFullStack(PREFIX);
 
-  async function call(
-    url: string,
-    headers: Record<string, string>,
-    method: string,
-    path: string,
-    body?: unknown,
-  ) {
-    const res = await fetch(`${url}${path}`, {
-      method,
-      headers: {
-        Accept: 'application/json',
-        ...headers,
-        ...(body !== undefined && { 'Content-Type': 'application/json' }),
-      },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    const raw = await res.text();
-    const parsed: unknown = raw ? JSON.parse(raw) : undefined;
-    expectMatchesContract(method, path, res.status, parsed, res.headers.get('content-type'));
-    return { status: res.status, body: parsed as Body, etag: res.headers.get('etag') };
-  }
-
   test('when a shop runs the whole journey, then every product shows only its own facts, every language only its own words or marked fallbacks, no sample, and a restore brings the pre-fill pages back', async () => {
     const db = wl.deps.db;
     const shop = await makeEshop(db, {
@@ -207,23 +184,14 @@ describe('storefront journey: import -> render -> editor edits -> fill in cs -> 
       languages: [...LANGS],
       enableRichSnippet: true,
     });
-    const host = (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) =>
-      call(
-        wl.url,
-        { [WHITE_LABEL_TOKEN_HEADER]: shop.whiteLabelToken, Origin: ORIGIN, ...headers },
-        method,
-        `${BASE}${path}`,
-        body,
-      );
-    const backOffice = (method: string, path: string, body?: unknown) =>
-      call(catalogue.url, { Authorization: `Bearer ${shop.apiToken}` }, method, path, body);
+    const { host, backOffice } = shopCallers({ wl: wl.url, catalogue: catalogue.url }, shop, ORIGIN);
     const list = async () => {
       const listed = await backOffice(
         'GET',
         '/api/v2/rest/products?lang=all&include=rich_snippet,marketplace,languages_complete',
       );
       expect(listed.status).toBe(200);
-      return new Map<string, Body>(listed.body.data.map((item: Body) => [item.id, item]));
+      return new Map(listed.body.data.map((item) => [item.id, item]));
     };
 
     // 1. Import: parameters and products in one request; the worker renders all three.
@@ -249,17 +217,17 @@ describe('storefront journey: import -> render -> editor edits -> fill in cs -> 
     }
     const opened = await host('GET', '/content/SHOE/type/product?lang=en');
     expect(opened.status).toBe(200);
-    const section = opened.body.find((w: Body) => w.children.some((e: Body) => e.value?.en === 'Trail shoe'));
-    const heading = section.children.find((e: Body) => e.value?.en === 'Trail shoe');
+    const section = opened.body.find((w) => w.children.some((e) => e.value?.en === 'Trail shoe'))!;
+    const heading = section.children.find((e) => e.value?.en === 'Trail shoe')!;
     const edited = await host(
       'PUT',
       '/content/SHOE/type/product?lang=en',
       { [section.id]: { children: [{ id: heading.id, value: { en: EN_EDIT } }] } },
-      { 'If-Match': opened.etag! },
+      { headers: { 'If-Match': opened.headers.get('etag')! } },
     );
     expect(edited.status).toBe(200);
     const beforeFill = await list();
-    const shoeBeforeFill = beforeFill.get('SHOE');
+    const shoeBeforeFill = beforeFill.get('SHOE')!;
     expect(shoeBeforeFill.content.html.en).toContain(EN_EDIT);
     expect(shoeBeforeFill.content.html.cs).toContain('Trailová bota');
 
@@ -267,10 +235,10 @@ describe('storefront journey: import -> render -> editor edits -> fill in cs -> 
     const entity = await host('GET', '/content/SHOE/type/product?lang=cs');
     expect(entity.status).toBe(200);
     const designs = await host('GET', '/design?type=product');
-    const design = designs.body.data.find((d: Body) => d.category === 'product');
+    const design = designs.body.data.find((d) => d.category === 'product')!;
     const structure = await host('GET', `/design/${design.id}/structure`);
-    const fillSection = structure.body.widget.find((w: Body) => w.fillable && w.type === 'section');
-    const fillBenefit = structure.body.widget.find((w: Body) => w.fillable && w.type === 'benefit');
+    const fillSection = structure.body.widget.find((w) => w.fillable && w.type === 'section')!;
+    const fillBenefit = structure.body.widget.find((w) => w.fillable && w.type === 'benefit')!;
     const filled = await host('POST', `/entity/SHOE/type/product/design?lang=cs`, {
       design_id: design.id,
       widget: [
@@ -290,7 +258,7 @@ describe('storefront journey: import -> render -> editor edits -> fill in cs -> 
     // 4. Add every widget of the catalogue to every product, at the end.
     const widgets = await host('GET', '/widget');
     expect(widgets.status).toBe(200);
-    const types: string[] = widgets.body.data.map((w: Body) => w.type);
+    const types: string[] = widgets.body.data.map((w) => w.type);
     expect(types).toEqual(expect.arrayContaining(Object.keys(WIDGET_SAMPLES)));
     for (const product of PRODUCTS) {
       for (const widget of widgets.body.data) {
@@ -316,20 +284,20 @@ describe('storefront journey: import -> render -> editor edits -> fill in cs -> 
       )
       .map((s) => s.replace(/<[^>]+>/g, ''));
     const listed = await list();
-    const trees = new Map<string, Body[]>();
+    const trees = new Map<string, WlWidgets>();
     for (const product of PRODUCTS) {
       trees.set(product.id, (await host('GET', `/content/${product.id}/type/product`)).body);
     }
     expect([...listed.keys()].sort()).toEqual(['JACKET', 'SHOE', 'TENT']);
     for (const product of PRODUCTS) {
-      const item = listed.get(product.id);
+      const item = listed.get(product.id)!;
       const facts = FACTS[product.id]!;
       const foreignValues = Object.values(FACTS)
         .flat()
         .map(([, value]) => value)
         .filter((value) => !facts.some(([, own]) => own === value));
       for (const lang of LANGS) {
-        const html: string = item.content.html[lang];
+        const html = item.content.html[lang]!;
         const where = { id: product.id, lang };
         const texts = textLanguages(html);
 
@@ -352,7 +320,7 @@ describe('storefront journey: import -> render -> editor edits -> fill in cs -> 
           });
         }
         // …and in the rich snippet.
-        expect({ ...where, facts: item.rich_snippet.json[lang].additionalProperty }).toEqual({
+        expect({ ...where, facts: item.rich_snippet!.json[lang]?.additionalProperty }).toEqual({
           ...where,
           facts: facts.map(([name, value]) => ({ '@type': 'PropertyValue', name: NAME[name]![lang], value })),
         });
@@ -363,7 +331,7 @@ describe('storefront journey: import -> render -> editor edits -> fill in cs -> 
             ...where,
             czech: [],
           });
-          const marketplace = textLanguages(item.content.marketplace[lang]).map((t) => t.text);
+          const marketplace = textLanguages(item.content.marketplace![lang]!).map((t) => t.text);
           expect({
             ...where,
             czech: marketplace.filter((t) => CZECH.test(t) || czechWords.includes(t)),
@@ -378,7 +346,11 @@ describe('storefront journey: import -> render -> editor edits -> fill in cs -> 
         }
 
         // No sample content anywhere public.
-        const outputs = [html, item.content.marketplace[lang], JSON.stringify(item.rich_snippet.json[lang])];
+        const outputs = [
+          html,
+          item.content.marketplace![lang]!,
+          JSON.stringify(item.rich_snippet!.json[lang]),
+        ];
         for (const output of outputs) {
           const shownTexts = textLanguages(output).map((t) => t.text);
           const leaked = samples.filter(
@@ -395,14 +367,14 @@ describe('storefront journey: import -> render -> editor edits -> fill in cs -> 
         // and lacks no text another language of the stored content has.
         const marked = [...html.matchAll(/\slang="([^"]+)"/g)].some(([, code]) => code !== lang);
         const missing = lacksText(trees.get(product.id)!, lang);
-        expect({ ...where, complete: item.content.languages_complete.includes(lang) }).toEqual({
+        expect({ ...where, complete: item.content.languages_complete!.includes(lang) }).toEqual({
           ...where,
           complete: !marked && !missing,
         });
       }
     }
     // The shoe: the English edit survived the Czech fill, the fill's words are Czech only.
-    const shoe = listed.get('SHOE');
+    const shoe = listed.get('SHOE')!;
     expect(shoe.content.html.en).toContain(EN_EDIT);
     expect(shoe.content.html.cs).toContain('Bota, která drží v blátě');
     expect(shoe.content.html.cs).toContain('Jen 280 g na botu.');
@@ -410,23 +382,23 @@ describe('storefront journey: import -> render -> editor edits -> fill in cs -> 
     // 6. Restore the revision before the fill: the pre-fill pages are back in every language.
     const revisions = await host('GET', '/content/SHOE/type/product/revisions');
     expect(revisions.status).toBe(200);
-    const fill = revisions.body.data.find((r: Body) => r.source === 'fill');
-    const beforeFillRevision = revisions.body.data.find((r: Body) => r.version === fill.version - 1);
+    const fill = revisions.body.data.find((r) => r.source === 'fill')!;
+    const beforeFillRevision = revisions.body.data.find((r) => r.version === fill.version - 1)!;
     expect(beforeFillRevision.source).toBe('editor');
     const restored = await host(
       'POST',
       `/content/SHOE/type/product/revisions/${beforeFillRevision.id}/restore`,
     );
     expect(restored.status).toBe(200);
-    const after = (await list()).get('SHOE');
+    const after = (await list()).get('SHOE')!;
     for (const lang of LANGS) {
       expect({ lang, html: after.content.html[lang] }).toEqual({
         lang,
         html: shoeBeforeFill.content.html[lang],
       });
-      expect({ lang, marketplace: after.content.marketplace[lang] }).toEqual({
+      expect({ lang, marketplace: after.content.marketplace?.[lang] }).toEqual({
         lang,
-        marketplace: shoeBeforeFill.content.marketplace[lang],
+        marketplace: shoeBeforeFill.content.marketplace?.[lang],
       });
     }
     expect(after.content.languages_complete).toEqual(shoeBeforeFill.content.languages_complete);
@@ -439,15 +411,15 @@ describe('storefront journey: import -> render -> editor edits -> fill in cs -> 
  * Whether a public text of the stored content (an element's value or an image's alt text, sample
  * parts and language-neutral parameter cells aside) has text in some language but none in `lang`.
  */
-function lacksText(tree: Body[], lang: string): boolean {
+function lacksText(tree: WlWidgets, lang: string): boolean {
   const filled = (v: unknown) => typeof v === 'string' && v.trim() !== '';
   return tree.some((widget) =>
-    widget.children.some((element: Body) => {
+    widget.children.some((element) => {
       // Parameter names and values are language-neutral: never missing in a language.
       if (isLanguageNeutral(element)) return false;
       const texts = [
         element.sample?.includes('value') ? null : element.value,
-        element.tag === 'img' ? element.extension?.alt : null,
+        element.tag === 'img' && !Array.isArray(element.extension) ? element.extension.alt : null,
       ];
       return texts.some(
         (t) => t !== null && typeof t === 'object' && Object.values(t).some(filled) && !filled(t[lang]),

@@ -11,27 +11,10 @@ import { InMemorySpanExporter, type ReadableSpan } from '@opentelemetry/sdk-trac
 import { databaseName, dropDatabase, withDatabase } from '@catalogue/db';
 import { WHITE_LABEL_TOKEN_HEADER } from '@catalogue/http';
 import { join } from 'node:path';
-import {
-  eventually,
-  makeEshop,
-  REPO_ROOT,
-  runNodeScript,
-  serveServiceForTests,
-  testConfig,
-} from '@catalogue/testing';
+import { eventually, makeEshop, REPO_ROOT, runNodeScript } from '@catalogue/testing';
 import { startTracing, SpanKind } from '@catalogue/tracing';
-import { createApp as createCatalogueApp } from '../services/catalogue-api/src/app';
-import {
-  buildDeps as buildCatalogueDeps,
-  closeDeps as closeCatalogueDeps,
-} from '../services/catalogue-api/src/deps';
 import { relayEvents } from '../services/generation-worker/src/services/webhook-relay.service';
-import { createApp as createWhiteLabelApp } from '../services/white-label-api/src/app';
-import {
-  buildDeps as buildWhiteLabelDeps,
-  closeDeps as closeWhiteLabelDeps,
-} from '../services/white-label-api/src/deps';
-import { startBackground, type Background } from './full-stack';
+import { useFullStack } from './full-stack';
 
 // Before any deps are built: queues and workers take BullMQ's telemetry when they are made.
 const exporter = new InMemorySpanExporter();
@@ -52,7 +35,6 @@ const DATABASE_URL = withDatabase(
   `${databaseName(process.env.TEST_DATABASE_URL!)}_tracing`,
 );
 const PREFIX = `${process.env.TEST_QUEUE_PREFIX}-tracing`;
-const ENV = { DATABASE_URL, QUEUE_PREFIX: PREFIX, WEBHOOK_ALLOW_PRIVATE: '127.0.0.1/32:*' };
 const ORIGIN = 'https://admin.tracing.test';
 
 beforeAll(async () => {
@@ -61,28 +43,18 @@ beforeAll(async () => {
   });
 }, 60_000);
 
-const catalogue = serveServiceForTests(
-  { buildDeps: buildCatalogueDeps, createApp: createCatalogueApp, closeDeps: closeCatalogueDeps },
-  ENV,
-);
-const wl = serveServiceForTests(
-  { buildDeps: buildWhiteLabelDeps, createApp: createWhiteLabelApp, closeDeps: closeWhiteLabelDeps },
-  ENV,
-);
-let background: Background;
+const stack = useFullStack(PREFIX, {
+  serve: ['catalogue', 'wl'],
+  overrides: { DATABASE_URL, WEBHOOK_ALLOW_PRIVATE: '127.0.0.1/32:*' },
+  background: { queues: ['render-content', 'generate', 'listing-enrichment', 'webhook-delivery'] },
+});
+const { catalogue, wl } = stack;
 let receiver: Server;
 /** The headers of every request the webhook receiver got. */
 const received: IncomingHttpHeaders[] = [];
 let receiverUrl: string;
 
 beforeAll(async () => {
-  const config = testConfig({ ...ENV, GENERATION_PROVIDER: 'builtin' });
-  background = startBackground(config, [
-    'render-content',
-    'generate',
-    'listing-enrichment',
-    'webhook-delivery',
-  ]);
   receiver = createServer((req, res) => {
     received.push(req.headers);
     req.resume();
@@ -92,7 +64,6 @@ beforeAll(async () => {
   receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
 });
 afterAll(async () => {
-  await background.close();
   await new Promise<void>((resolve) => receiver.close(() => resolve()));
   await tracing.shutdown();
   await dropDatabase(DATABASE_URL);
@@ -156,7 +127,7 @@ test('when an import with a traceparent is rendered and its events delivered, th
       .first();
     expect(row?.traceparent).toMatch(new RegExp(`^00-${traceId}-[0-9a-f]{16}-01$`));
   }, 15_000);
-  await relayEvents(background.worker);
+  await relayEvents(stack.worker);
   await eventually(() => expect(named(spansOf(traceId), 'webhook deliver')).toHaveLength(1), 15_000);
   await eventually(() => expect(named(spansOf(traceId), 'process webhook-delivery')).toHaveLength(1), 5_000);
 

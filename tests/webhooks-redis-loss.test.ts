@@ -4,10 +4,8 @@
 // (the relay reads every endpoint of its database); the receivers are local servers.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Worker } from 'bullmq';
 import Redis from 'ioredis';
 import { eventsRepository, migrateLatest, webhooksRepository } from '@catalogue/db';
-import { closeWorkers } from '@catalogue/queue';
 import {
   eventually,
   freshSiblingDatabase,
@@ -18,12 +16,8 @@ import {
   type SiblingDatabase,
   webhooksSettled,
 } from '@catalogue/testing';
-import {
-  buildDeps as buildWorkerDeps,
-  closeDeps as closeWorkerDeps,
-} from '../services/generation-worker/src/deps';
-import { keepRelayScheduled, startWorkers } from '../services/generation-worker/src/handlers';
 import { relayEvents } from '../services/generation-worker/src/services/webhook-relay.service';
+import { startBackground } from './full-stack';
 
 let database: SiblingDatabase;
 let redis: DisposableRedis;
@@ -66,29 +60,22 @@ async function receiver(open: boolean) {
 function startWorker(
   kinds: ('webhook-relay' | 'webhook-delivery')[] = ['webhook-relay', 'webhook-delivery'],
 ) {
-  const deps = buildWorkerDeps(
-    testConfig({
-      DATABASE_URL: database.url,
-      REDIS_URL: redis.url,
-      WEBHOOK_ALLOW_PRIVATE: '127.0.0.1/32:*',
-      WEBHOOK_RELAY_EVERY_MS: '100',
-      WEBHOOK_TIMEOUT_MS: '500',
-      WEBHOOK_ATTEMPTS: '20',
-      WEBHOOK_BACKOFF_MS: '200',
-      WEBHOOK_CONCURRENCY: '1',
-    }),
-  );
-  const workers: Worker[] = startWorkers(deps, kinds);
-  const stopRelay = kinds.includes('webhook-relay') ? keepRelayScheduled(deps) : () => undefined;
-  return {
-    deps,
-    async stop() {
-      stopRelay();
-      await deps.queues['webhook-relay'].removeJobScheduler('webhook-relay').catch(() => undefined);
-      await closeWorkers(workers);
-      await closeWorkerDeps(deps);
-    },
-  };
+  const config = testConfig({
+    DATABASE_URL: database.url,
+    REDIS_URL: redis.url,
+    WEBHOOK_ALLOW_PRIVATE: '127.0.0.1/32:*',
+    WEBHOOK_RELAY_EVERY_MS: '100',
+    WEBHOOK_TIMEOUT_MS: '500',
+    WEBHOOK_ATTEMPTS: '20',
+    WEBHOOK_BACKOFF_MS: '200',
+    WEBHOOK_CONCURRENCY: '1',
+  });
+  const background = startBackground(config, {
+    queues: kinds,
+    settlement: false,
+    relay: kinds.includes('webhook-relay'),
+  });
+  return { deps: background.worker, stop: () => background.close() };
 }
 
 async function appendEvents(eshopId: number, count: number): Promise<void> {

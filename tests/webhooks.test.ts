@@ -7,7 +7,6 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import type { Worker } from 'bullmq';
 import { Webhook } from 'standardwebhooks';
 import {
   catalogueRepository,
@@ -17,7 +16,7 @@ import {
   webhooksRepository,
   withDatabase,
 } from '@catalogue/db';
-import { closeQueues, closeWorkers, createQueues } from '@catalogue/queue';
+import { closeQueues, createQueues } from '@catalogue/queue';
 import {
   eventually,
   expectMatchesContract,
@@ -28,14 +27,9 @@ import {
   testConfig,
   webhooksSettled,
 } from '@catalogue/testing';
-import { createApp } from '../services/catalogue-api/src/app';
-import { buildDeps, closeDeps } from '../services/catalogue-api/src/deps';
-import {
-  buildDeps as buildWorkerDeps,
-  closeDeps as closeWorkerDeps,
-} from '../services/generation-worker/src/deps';
-import { keepRelayScheduled, startWorkers } from '../services/generation-worker/src/handlers';
+import { catalogueApi } from '../services/catalogue-api/src/service';
 import { relayEvents } from '../services/generation-worker/src/services/webhook-relay.service';
+import { startBackground } from './full-stack';
 
 const ROOT = join(__dirname, '..');
 const DATABASE_URL = withDatabase(
@@ -55,10 +49,11 @@ afterAll(() => dropDatabase(DATABASE_URL));
 
 // Its own queue prefix too: its eshops' ids repeat other files' (another database), and their
 // render jobs must not land in the queue those files inspect.
-const api = serveServiceForTests(
-  { buildDeps, createApp, closeDeps },
-  { DATABASE_URL, QUEUE_PREFIX: `${process.env.TEST_QUEUE_PREFIX}-webhooks-api`, ...ALLOW },
-);
+const api = serveServiceForTests(catalogueApi, {
+  DATABASE_URL,
+  QUEUE_PREFIX: `${process.env.TEST_QUEUE_PREFIX}-webhooks-api`,
+  ...ALLOW,
+});
 
 // Each test's endpoints go with it: the next test's relay must not send to a closed receiver.
 afterEach(async () => {
@@ -107,28 +102,21 @@ async function receiver(answer: (n: number) => number = () => 200) {
 
 /** The generation worker's relay and delivery, in this process, on a queue prefix of its own. */
 function startWorker(overrides: Record<string, string> = {}) {
-  const deps = buildWorkerDeps(
-    testConfig({
-      DATABASE_URL,
-      QUEUE_PREFIX: nextPrefix(),
-      WEBHOOK_RELAY_EVERY_MS: '100',
-      WEBHOOK_ATTEMPTS: '3',
-      WEBHOOK_BACKOFF_MS: '200',
-      ...ALLOW,
-      ...overrides,
-    }),
-  );
-  const workers: Worker[] = startWorkers(deps, ['webhook-relay', 'webhook-delivery']);
-  const stopRelay = keepRelayScheduled(deps);
-  return {
-    deps,
-    async stop() {
-      stopRelay();
-      await deps.queues['webhook-relay'].removeJobScheduler('webhook-relay').catch(() => undefined);
-      await closeWorkers(workers);
-      await closeWorkerDeps(deps);
-    },
-  };
+  const config = testConfig({
+    DATABASE_URL,
+    QUEUE_PREFIX: nextPrefix(),
+    WEBHOOK_RELAY_EVERY_MS: '100',
+    WEBHOOK_ATTEMPTS: '3',
+    WEBHOOK_BACKOFF_MS: '200',
+    ...ALLOW,
+    ...overrides,
+  });
+  const background = startBackground(config, {
+    queues: ['webhook-relay', 'webhook-delivery'],
+    settlement: false,
+    relay: true,
+  });
+  return { deps: background.worker, stop: () => background.close() };
 }
 
 async function shop() {

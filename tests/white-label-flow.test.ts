@@ -6,40 +6,13 @@
 // response of both APIs is checked against docs/openapi.yaml. A queue prefix of its own keeps
 // other test files' jobs away from these workers.
 import { creditsRepository, generationJobsRepository, type Knex } from '@catalogue/db';
-import { WHITE_LABEL_TOKEN_HEADER } from '@catalogue/http';
-import { eventually, expectMatchesContract, makeEshop } from '@catalogue/testing';
+import { eventually, makeEshop } from '@catalogue/testing';
 
-import { useFullStack } from './full-stack';
+import { shopCallers, useFullStack } from './full-stack';
 
 const PREFIX = `${process.env.TEST_QUEUE_PREFIX}-wl-flow`;
 const ORIGIN = 'https://admin.flow.test';
-const BASE = '/api/v3/white-label';
 const CREDITS = 200;
-
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- responses are read field by field; the contract check validates shapes
-type Body = any;
-
-async function call(
-  url: string,
-  headers: Record<string, string>,
-  method: string,
-  path: string,
-  body?: unknown,
-) {
-  const res = await fetch(`${url}${path}`, {
-    method,
-    headers: {
-      Accept: 'application/json',
-      ...headers,
-      ...(body !== undefined && { 'Content-Type': 'application/json' }),
-    },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await res.text();
-  const parsed: unknown = text ? JSON.parse(text) : undefined;
-  expectMatchesContract(method, path, res.status, parsed, res.headers.get('content-type'));
-  return { status: res.status, body: parsed as Body };
-}
 
 async function ledgerSums(db: Knex, eshopId: number) {
   return db('credit_ledger')
@@ -61,16 +34,7 @@ describe('white-label host flow: editor -> generation -> credits -> v2 list', ()
       credits: CREDITS,
     });
     const eshopId = shop.eshop.id;
-    const host = (method: string, path: string, body?: unknown) =>
-      call(
-        wl.url,
-        { [WHITE_LABEL_TOKEN_HEADER]: shop.whiteLabelToken, Origin: ORIGIN },
-        method,
-        `${BASE}${path}`,
-        body,
-      );
-    const backOffice = (method: string, path: string, body?: unknown) =>
-      call(catalogue.url, { Authorization: `Bearer ${shop.apiToken}` }, method, path, body);
+    const { host, backOffice } = shopCallers({ wl: wl.url, catalogue: catalogue.url }, shop, ORIGIN);
 
     // The eshop's catalogue has the two products; the worker renders them ready.
     const imported = await backOffice('POST', '/api/v2/rest/products', [
@@ -80,7 +44,7 @@ describe('white-label host flow: editor -> generation -> credits -> v2 list', ()
     expect(imported.body).toMatchObject({ success: true, imported: 2 });
     await eventually(async () => {
       const listed = await backOffice('GET', '/api/v2/rest/products');
-      expect(listed.body.data.map((p: Body) => p.id)).toEqual(['P1', 'P2']);
+      expect(listed.body.data.map((p) => p.id)).toEqual(['P1', 'P2']);
     }, 15_000);
 
     // 1. Licence.
@@ -104,12 +68,12 @@ describe('white-label host flow: editor -> generation -> credits -> v2 list', ()
 
     // 3. Designs and the structure of one.
     const designs = await host('GET', '/design?type=product');
-    const design = designs.body.data.find((d: Body) => d.name && d.category === 'product');
+    const design = designs.body.data.find((d) => d.name && d.category === 'product')!;
     expect(design).toBeDefined();
     const structure = await host('GET', `/design/${design.id}/structure`);
     expect(structure.status).toBe(200);
-    const section = structure.body.widget.find((w: Body) => w.fillable && w.type === 'section');
-    const benefit = structure.body.widget.find((w: Body) => w.fillable && w.type === 'benefit');
+    const section = structure.body.widget.find((w) => w.fillable && w.type === 'section')!;
+    const benefit = structure.body.widget.find((w) => w.fillable && w.type === 'benefit')!;
     expect(section && benefit).toBeTruthy();
 
     // 4. Fill the design with the host's own texts (no credits).
@@ -135,19 +99,19 @@ describe('white-label host flow: editor -> generation -> credits -> v2 list', ()
 
     // 5. Edit a widget: the section heading in Czech.
     const read = await host('GET', '/content/P1/type/product');
-    const sectionWidget = read.body.find((w: Body) => w.html.includes('Built for trails'));
-    const heading = sectionWidget.children.find((e: Body) => e.value?.cs === 'Do terénu');
+    const sectionWidget = read.body.find((w) => w.html.includes('Built for trails'))!;
+    const heading = sectionWidget.children.find((e) => e.value?.cs === 'Do terénu')!;
     const edited = await host('PUT', '/content/P1/type/product?lang=cs', {
       [sectionWidget.id]: { children: [{ id: heading.id, value: { cs: 'Na horské stezky' } }] },
     });
     expect(edited.status).toBe(200);
-    expect(edited.body.find((w: Body) => w.id === sectionWidget.id).html).toContain('Na horské stezky');
+    expect(edited.body.find((w) => w.id === sectionWidget.id)?.html).toContain('Na horské stezky');
 
     // 6. Reorder: benefit first.
-    const ids = edited.body.map((w: Body) => w.id);
+    const ids = edited.body.map((w) => w.id);
     const reordered = await host('POST', '/content/P1/type/product', { ord: [...ids].reverse() });
     expect(reordered.status).toBe(200);
-    expect(reordered.body.map((w: Body) => w.id)).toEqual([...ids].reverse());
+    expect(reordered.body.map((w) => w.id)).toEqual([...ids].reverse());
 
     // 7. Copy the widgets to the other product.
     const copied = await host('POST', '/content/copy-widget', {
@@ -174,11 +138,13 @@ describe('white-label host flow: editor -> generation -> credits -> v2 list', ()
     const estimate = (await generationJobsRepository.find(db, eshopId, jobId))!.estimatedCost;
     expect((await host('GET', '/credit')).body).toEqual({ data: { remaining: CREDITS - estimate } });
 
-    let job: Body;
+    const readJob = async () => (await host('GET', `/generate/${jobId}`)).body.data;
+    let job: Awaited<ReturnType<typeof readJob>> | undefined;
     await eventually(async () => {
-      job = (await host('GET', `/generate/${jobId}`)).body.data;
+      job = await readJob();
       expect(job.status).toBe('done');
     }, 20_000);
+    if (!job) throw new Error('the job was never read');
     expect(job.widgets_created).toBeGreaterThan(0);
     expect(job.error_message).toBeNull();
     expect((await host('GET', '/content/P1/type/product/generate')).status).toBe(404);
@@ -203,7 +169,7 @@ describe('white-label host flow: editor -> generation -> credits -> v2 list', ()
       .orderBy('id')
       .select('kind', 'amount', 'reserved_delta');
     expect(jobLedger[0]).toEqual({ kind: 'reservation', amount: 0, reserved_delta: estimate });
-    expect(jobLedger.find((r: Body) => r.kind === 'charge')).toEqual({
+    expect(jobLedger.find((r) => r.kind === 'charge')).toEqual({
       kind: 'charge',
       amount: -charged,
       reserved_delta: -charged,
@@ -212,17 +178,18 @@ describe('white-label host flow: editor -> generation -> credits -> v2 list', ()
     // 10. The editor re-reads the content: the host's widgets kept, the generated ones appended.
     const after = await host('GET', '/content/P1/type/product?lang=cs');
     expect(after.body).toHaveLength(2 + job.widgets_created);
-    expect(after.body.slice(0, 2).map((w: Body) => w.id)).toEqual([...ids].reverse());
+    expect(after.body.slice(0, 2).map((w) => w.id)).toEqual([...ids].reverse());
 
     // 11. The back office lists the new content for both products.
     const listed = await backOffice('GET', '/api/v2/rest/products?lang=all&include=marketplace');
-    const [p1, p2] = listed.body.data;
+    const p1 = listed.body.data[0]!;
+    const p2 = listed.body.data[1]!;
     expect(p1.id).toBe('P1');
     expect(p1.content.html.cs).toContain('Na horské stezky');
     expect(p1.content.html.cs).toContain('280 g per shoe');
     expect(p1.content.html.cs).toContain('Trailová bota Runner');
-    expect(p1.content.html.cs).toBe(after.body.map((w: Body) => w.html).join(''));
-    expect(p1.content.marketplace.cs).toContain('Na horské stezky');
+    expect(p1.content.html.cs).toBe(after.body.map((w) => w.html).join(''));
+    expect(p1.content.marketplace?.cs).toContain('Na horské stezky');
     expect(p2.id).toBe('P2');
     expect(p2.content.html.cs).toContain('Na horské stezky');
     expect(p2.content.html.cs).not.toContain('Trailová bota Runner');

@@ -4,16 +4,14 @@
 // and /docs. A new browser-facing path then cannot be served and forgotten by the Ingress.
 // The Ingress also lets through the largest body the service accepts (proxy-body-size).
 import type Router from '@koa/router';
+import type { BaseDeps, ServiceModule } from '@catalogue/http';
 import { testConfig } from '@catalogue/testing';
-import * as catalogueApi from '../../services/catalogue-api/src/app';
-import * as catalogueDeps from '../../services/catalogue-api/src/deps';
 import { PUBLIC_PATH_PREFIXES as CATALOGUE_PATHS } from '../../services/catalogue-api/src/paths';
-import * as creditService from '../../services/credit-service/src/app';
-import * as creditDeps from '../../services/credit-service/src/deps';
+import { catalogueApi } from '../../services/catalogue-api/src/service';
 import { PUBLIC_PATH_PREFIXES as CREDIT_PATHS } from '../../services/credit-service/src/paths';
-import * as whiteLabelApi from '../../services/white-label-api/src/app';
-import * as whiteLabelDeps from '../../services/white-label-api/src/deps';
+import { creditService } from '../../services/credit-service/src/service';
 import { PUBLIC_PATH_PREFIXES as WHITE_LABEL_PATHS } from '../../services/white-label-api/src/paths';
+import { whiteLabelApi } from '../../services/white-label-api/src/service';
 import { renderChart, type K8sObject } from './chart';
 
 const SETUP_TIMEOUT_MS = 120_000;
@@ -36,32 +34,31 @@ function appRoutes(app: { middleware: unknown[] }): string[] {
     );
 }
 
-function service<D extends { logger: unknown }>(
+function service<D extends BaseDeps>(
   component: string,
   valuesKey: string,
   prefixes: readonly string[],
-  build: { buildDeps: (c: ReturnType<typeof testConfig>) => D; closeDeps: (d: D) => Promise<void> },
-  create: (deps: D) => { middleware: unknown[] },
+  serviceModule: ServiceModule<D>,
 ): ServiceUnderTest {
   return {
     component,
     valuesKey,
     prefixes,
     routes: async () => {
-      const deps = build.buildDeps(testConfig());
+      const deps = serviceModule.buildDeps(testConfig());
       try {
-        return appRoutes(create(deps));
+        return appRoutes(serviceModule.createApp(deps));
       } finally {
-        await build.closeDeps(deps);
+        await serviceModule.closeDeps(deps);
       }
     },
   };
 }
 
 const SERVICES: ServiceUnderTest[] = [
-  service('catalogue-api', 'catalogueApi', CATALOGUE_PATHS, catalogueDeps, catalogueApi.createApp),
-  service('white-label-api', 'whiteLabelApi', WHITE_LABEL_PATHS, whiteLabelDeps, whiteLabelApi.createApp),
-  service('credit-service', 'creditService', CREDIT_PATHS, creditDeps, creditService.createApp),
+  service('catalogue-api', 'catalogueApi', CATALOGUE_PATHS, catalogueApi),
+  service('white-label-api', 'whiteLabelApi', WHITE_LABEL_PATHS, whiteLabelApi),
+  service('credit-service', 'creditService', CREDIT_PATHS, creditService),
 ];
 
 const under = (path: string, prefix: string): boolean => path === prefix || path.startsWith(`${prefix}/`);

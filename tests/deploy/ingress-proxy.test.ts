@@ -13,11 +13,9 @@ import type { AddressInfo } from 'node:net';
 import type { Browser, Response } from 'playwright-core';
 import { demoHostPage } from '@catalogue/admin';
 import { launchBrowser, makeEshop, serveServiceForTests } from '@catalogue/testing';
-import * as catalogueApp from '../../services/catalogue-api/src/app';
-import * as catalogueDeps from '../../services/catalogue-api/src/deps';
+import { catalogueApi } from '../../services/catalogue-api/src/service';
 import { LIMITS } from '../../services/catalogue-api/src/schemas/items.contract';
-import * as whiteLabelApp from '../../services/white-label-api/src/app';
-import * as whiteLabelDeps from '../../services/white-label-api/src/deps';
+import { whiteLabelApi } from '../../services/white-label-api/src/service';
 import { renderChart, type K8sObject } from './chart';
 
 const SETUP_TIMEOUT_MS = 120_000;
@@ -25,11 +23,10 @@ const CATALOGUE_HOST = 'catalogue.example.test';
 const EDITOR_HOST = 'editor.example.test';
 
 // A queue prefix of its own: no worker of another test file renders these 5 MB of products.
-const catalogue = serveServiceForTests(
-  { ...catalogueDeps, ...catalogueApp },
-  { QUEUE_PREFIX: `${process.env.TEST_QUEUE_PREFIX}-ingress-proxy` },
-);
-const whiteLabel = serveServiceForTests({ ...whiteLabelDeps, ...whiteLabelApp });
+const catalogue = serveServiceForTests(catalogueApi, {
+  QUEUE_PREFIX: `${process.env.TEST_QUEUE_PREFIX}-ingress-proxy`,
+});
+const whiteLabel = serveServiceForTests(whiteLabelApi);
 
 interface Route {
   host: string;

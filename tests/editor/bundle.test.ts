@@ -8,8 +8,7 @@ import { join } from 'node:path';
 import { brotliDecompressSync, gzipSync, constants as zlib } from 'node:zlib';
 import { contentHash } from '@catalogue/http';
 import { expectMatchesContract, serveServiceForTests } from '@catalogue/testing';
-import { createApp } from '../../services/white-label-api/src/app';
-import { buildDeps, closeDeps } from '../../services/white-label-api/src/deps';
+import { whiteLabelApi } from '../../services/white-label-api/src/service';
 import { GZIP_BUDGET_BYTES as GZIP_BUDGET } from '../bench/editor-budget';
 
 const BUNDLE = join(__dirname, '..', '..', 'libs', 'editor', 'dist', 'ccs-editor.js');
@@ -31,7 +30,7 @@ function rawGet(
   });
 }
 
-const service = serveServiceForTests({ buildDeps, createApp, closeDeps });
+const service = serveServiceForTests(whiteLabelApi);
 
 describe('the editor bundle as a host page gets it', () => {
   const bundle = existsSync(BUNDLE) ? readFileSync(BUNDLE) : undefined;

@@ -1,42 +1,15 @@
-// What the editor's browser tests share: the real services in-process on their own ports and
-// queue prefix (white-label-api serving the bundle, catalogue-api, the generation worker with
-// the builtin provider, credit settlement), a host page server that serves the demo host page
-// (libs/admin demo-host) for any token, entity and UI language, and Debian's chromium.
+// What the editor's browser tests share: the whole stack of tests/full-stack.ts on a queue
+// prefix of the file's own (white-label-api serving the bundle, catalogue-api, the generation
+// worker with the builtin provider, credit settlement), a host page server that serves the demo
+// host page (libs/admin demo-host) for any token, entity and UI language, and Debian's chromium.
 import { createServer, type Server } from 'node:http';
 import { copyFileSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Worker } from 'bullmq';
 import type { Browser, Page } from 'playwright-core';
 import { demoHostPage } from '@catalogue/admin';
-import { closeWorkers } from '@catalogue/queue';
-import {
-  freePort,
-  launchBrowser,
-  makeEshop,
-  serveServiceForTests,
-  testConfig,
-  type EshopFixture,
-} from '@catalogue/testing';
-import { createApp as createCatalogueApp } from '../../services/catalogue-api/src/app';
-import {
-  buildDeps as buildCatalogueDeps,
-  closeDeps as closeCatalogueDeps,
-} from '../../services/catalogue-api/src/deps';
-import {
-  buildDeps as buildCreditDeps,
-  closeDeps as closeCreditDeps,
-  type Deps as CreditDeps,
-} from '../../services/credit-service/src/deps';
-import { startWorkers as startSettlement } from '../../services/credit-service/src/workers';
-import {
-  buildDeps as buildWorkerDeps,
-  closeDeps as closeWorkerDeps,
-  type Deps as WorkerDeps,
-} from '../../services/generation-worker/src/deps';
-import { startWorkers as startGeneration } from '../../services/generation-worker/src/handlers';
-import { createApp } from '../../services/white-label-api/src/app';
-import { buildDeps, closeDeps } from '../../services/white-label-api/src/deps';
+import { freePort, launchBrowser, makeEshop, type EshopFixture } from '@catalogue/testing';
+import { useFullStack } from '../full-stack';
 
 /** Where the screenshots go (printed once by the tests); one is committed for the README. */
 export const SCREENSHOTS = process.env.EDITOR_SCREENSHOTS ?? join(tmpdir(), 'ccs-editor-screenshots');
@@ -81,16 +54,8 @@ async function startHostPages(apiBase: () => string): Promise<{ server: Server; 
 }
 
 export function editorHarness(prefix: string) {
-  const queue = { QUEUE_PREFIX: `${process.env.TEST_QUEUE_PREFIX}-${prefix}` };
-  const wl = serveServiceForTests({ buildDeps, createApp, closeDeps }, queue);
-  const catalogue = serveServiceForTests(
-    { buildDeps: buildCatalogueDeps, createApp: createCatalogueApp, closeDeps: closeCatalogueDeps },
-    queue,
-  );
-  let worker: WorkerDeps;
-  let credit: CreditDeps;
-  let generation: Worker[] = [];
-  let settlement: Worker[] = [];
+  const stack = useFullStack(`${process.env.TEST_QUEUE_PREFIX}-${prefix}`);
+  const { wl, catalogue } = stack;
   let browser: Browser;
   let closing = false;
   /**
@@ -110,11 +75,6 @@ export function editorHarness(prefix: string) {
 
   beforeAll(async () => {
     mkdirSync(SCREENSHOTS, { recursive: true });
-    const config = testConfig({ ...queue, GENERATION_PROVIDER: 'builtin' });
-    worker = buildWorkerDeps(config);
-    credit = buildCreditDeps(config);
-    generation = startGeneration(worker, ['render-content', 'generate']);
-    settlement = startSettlement(credit);
     host = await startHostPages(() => wl.url);
     other = await startHostPages(() => wl.url);
     browser = await launched();
@@ -124,9 +84,6 @@ export function editorHarness(prefix: string) {
     await browser?.close();
     await new Promise((r) => host?.server.close(r));
     await new Promise((r) => other?.server.close(r));
-    await closeWorkers([...generation, ...settlement]);
-    await closeWorkerDeps(worker);
-    await closeCreditDeps(credit);
   });
 
   return {
@@ -149,8 +106,8 @@ export function editorHarness(prefix: string) {
      * The queue is paused, not the workers: a worker already waiting for a job when it is
      * paused may still take the next one.
      */
-    pauseGeneration: () => worker.queues.generate.pause(),
-    resumeGeneration: () => worker.queues.generate.resume(),
+    pauseGeneration: () => stack.worker.queues.generate.pause(),
+    resumeGeneration: () => stack.worker.queues.generate.resume(),
 
     async shop(fixture: EshopFixture = {}) {
       return makeEshop(wl.deps.db, {

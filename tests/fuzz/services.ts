@@ -1,24 +1,10 @@
-// The three HTTP services in-process on the test database, for the fuzz, fault and tenancy
-// tests, with a raw HTTP client: these tests send what fetch() refuses to send (TRACE, unknown
-// methods, corrupt Content-Encoding bodies) and must see exactly what the server wrote.
+// The three HTTP services in-process on the test database (tests/full-stack.ts serves them), for
+// the fuzz, fault and tenancy tests, with a raw HTTP client: these tests send what fetch()
+// refuses to send (TRACE, unknown methods, corrupt Content-Encoding bodies) and must see exactly
+// what the server wrote.
 import { ClientRequest, request as httpRequest } from 'node:http';
 import { connect } from 'node:net';
-import { serveServiceForTests } from '@catalogue/testing';
-import { createApp as createCatalogueApp } from '../../services/catalogue-api/src/app';
-import {
-  buildDeps as buildCatalogueDeps,
-  closeDeps as closeCatalogueDeps,
-} from '../../services/catalogue-api/src/deps';
-import { createApp as createCreditApp } from '../../services/credit-service/src/app';
-import {
-  buildDeps as buildCreditDeps,
-  closeDeps as closeCreditDeps,
-} from '../../services/credit-service/src/deps';
-import { createApp as createWhiteLabelApp } from '../../services/white-label-api/src/app';
-import {
-  buildDeps as buildWhiteLabelDeps,
-  closeDeps as closeWhiteLabelDeps,
-} from '../../services/white-label-api/src/deps';
+import { useFullStack } from '../full-stack';
 
 /**
  * Both APIs and the credit-service for the enclosing describe block, on a queue prefix of their
@@ -37,20 +23,11 @@ export function serveAll(queuePrefix: string) {
       );
     }
   });
-  const overrides = { QUEUE_PREFIX: queuePrefix };
-  const catalogue = serveServiceForTests(
-    { buildDeps: buildCatalogueDeps, createApp: createCatalogueApp, closeDeps: closeCatalogueDeps },
-    overrides,
-  );
-  const whiteLabel = serveServiceForTests(
-    { buildDeps: buildWhiteLabelDeps, createApp: createWhiteLabelApp, closeDeps: closeWhiteLabelDeps },
-    overrides,
-  );
-  const credit = serveServiceForTests(
-    { buildDeps: buildCreditDeps, createApp: createCreditApp, closeDeps: closeCreditDeps },
-    overrides,
-  );
-  return { catalogue, whiteLabel, credit };
+  const { catalogue, wl, credit } = useFullStack(queuePrefix, {
+    serve: ['catalogue', 'wl', 'credit'],
+    background: false,
+  });
+  return { catalogue, whiteLabel: wl, credit };
 }
 
 export interface RawReply {

@@ -9,16 +9,9 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createKnex, type Knex } from '@catalogue/db';
 import { WHITE_LABEL_TOKEN_HEADER } from '@catalogue/http';
-import { eventually, makeEshop, serveServiceForTests, testConfig } from '@catalogue/testing';
-import { createApp as createCatalogueApp } from '../../services/catalogue-api/src/app';
-import {
-  buildDeps as buildCatalogueDeps,
-  closeDeps as closeCatalogueDeps,
-} from '../../services/catalogue-api/src/deps';
-import { keepRelayScheduled } from '../../services/generation-worker/src/handlers';
-import { createApp } from '../../services/white-label-api/src/app';
-import { buildDeps, closeDeps } from '../../services/white-label-api/src/deps';
-import { startBackground, type Background } from '../full-stack';
+import { eventually, makeEshop, testConfig } from '@catalogue/testing';
+import { CONSUMED_QUEUES } from '../../services/generation-worker/src/handlers';
+import { useFullStack } from '../full-stack';
 import { NOT_DISTRIBUTED, distributedTables } from './distribution';
 import { captureStatements, pairKey, untiedPairs, type SentStatement } from './tenant-joins';
 
@@ -64,29 +57,20 @@ function ok(res: { status: number; body: Body }): void {
 
 const text = (def: string, cs: string, en: string) => ({ default: def, cs, en });
 
-/** Webhooks go to a receiver on the loopback interface of this test. */
-const STACK = { QUEUE_PREFIX: PREFIX, WEBHOOK_ALLOW_PRIVATE: '127.0.0.1/32:*' };
-
 describe('joins between tenant tables', () => {
   const capture = captureStatements();
-  const wl = serveServiceForTests({ buildDeps, createApp, closeDeps }, STACK);
-  const catalogue = serveServiceForTests(
-    { buildDeps: buildCatalogueDeps, createApp: createCatalogueApp, closeDeps: closeCatalogueDeps },
-    STACK,
-  );
+  const stack = useFullStack(PREFIX, {
+    // Webhooks go to a receiver on the loopback interface of this test.
+    overrides: { WEBHOOK_ALLOW_PRIVATE: '127.0.0.1/32:*' },
+    background: { queues: CONSUMED_QUEUES, relay: true, overrides: { WEBHOOK_RELAY_EVERY_MS: '100' } },
+  });
+  const { wl, catalogue } = stack;
   let explainDb: Knex;
-  let background: Background;
-  let worker: Background['worker'];
-  let stopRelay: () => void;
   let receiver: Server;
   const received: string[] = [];
 
   beforeAll(async () => {
     explainDb = createKnex({ ...testConfig().database, poolMin: 0, poolMax: 1 });
-    const config = testConfig({ ...STACK, GENERATION_PROVIDER: 'builtin', WEBHOOK_RELAY_EVERY_MS: '100' });
-    background = startBackground(config);
-    worker = background.worker;
-    stopRelay = keepRelayScheduled(worker);
     receiver = createServer((req, res) => {
       const chunks: Buffer[] = [];
       req.on('data', (c: Buffer) => chunks.push(c));
@@ -99,9 +83,6 @@ describe('joins between tenant tables', () => {
   });
   afterAll(async () => {
     capture.stop();
-    stopRelay?.();
-    await worker?.queues['webhook-relay'].removeJobScheduler('webhook-relay').catch(() => undefined);
-    await background?.close();
     await new Promise<void>((resolve) => (receiver ? receiver.close(() => resolve()) : resolve()));
     await explainDb?.destroy();
   });
@@ -241,9 +222,9 @@ describe('joins between tenant tables', () => {
     // The webhook got the events; its deliveries are listed. A sweep of stale work.
     await eventually(() => expect(received.length).toBeGreaterThan(0), 20_000);
     ok(await backOffice('GET', `/api/v2/rest/webhooks/${hook.body.data?.id ?? hook.body.id}/deliveries`));
-    await worker.queues['sweep-stale-work'].add('sweep-stale-work', {});
+    await stack.worker.queues['sweep-stale-work'].add('sweep-stale-work', {});
     await eventually(async () => {
-      expect(await worker.queues['sweep-stale-work'].getJobCounts('waiting', 'active')).toEqual({
+      expect(await stack.worker.queues['sweep-stale-work'].getJobCounts('waiting', 'active')).toEqual({
         waiting: 0,
         active: 0,
       });

@@ -35,7 +35,9 @@ describe('tenancy: nothing eshop B sends changes what eshop A reads', () => {
   /** The generation worker and the credit settlement, as deployed, on this test's queues. */
   async function runWorkersUntilIdle(): Promise<void> {
     const config = testConfig({ QUEUE_PREFIX: PREFIX, GENERATION_PROVIDER: 'builtin' });
-    const background = startBackground(config, ['render-content', 'generate', 'listing-enrichment']);
+    const background = startBackground(config, {
+      queues: ['render-content', 'generate', 'listing-enrichment'],
+    });
     try {
       await eventually(async () => {
         for (const name of QUEUES) {

@@ -55,7 +55,7 @@ export { ByteChunks, jsonStream, RawJson, RawJsonBytes } from './json-stream';
 export type { AppContext, AppRouter, AppState } from './types';
 export { default as Router } from '@koa/router';
 export { buildBaseDeps, closeBaseDeps, exitOnSignals } from './runtime';
-export type { BaseDeps } from './runtime';
+export type { BaseDeps, ServiceModule } from './runtime';
 export { createReads, ReplicaBehind, REPLICA_RETRY_AFTER_MS } from './read-replica';
 export type { Reads, ReadReason, ReadTarget } from './read-replica';
 export { createAuthCache, NO_AUTH_CACHE } from './auth-cache';

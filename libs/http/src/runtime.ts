@@ -8,6 +8,7 @@ import { createRateLimitMetrics, createReadMetrics } from './metrics';
 import { createReads, type Reads } from './read-replica';
 import { createRateLimits, type RateLimits } from './rate-limit/limits';
 import { createAuthCache, NO_AUTH_CACHE, type AuthCache } from './auth-cache';
+import type { HttpApp } from './app';
 
 const DEFAULT_GAUGES_NAMED_TOTAL = [
   'nodejs_active_handles_total',
@@ -139,6 +140,17 @@ export function buildBaseDeps(
     authCache,
     reads,
   };
+}
+
+/**
+ * An HTTP service as its process runs it: its dependencies built from a configuration, its app on
+ * them, and their closing. Each service exports its own from src/service.ts; its main.ts serves it,
+ * and so do the tests (serveServiceForTests and tests/full-stack.ts in libs/testing and tests/).
+ */
+export interface ServiceModule<D extends BaseDeps = BaseDeps> {
+  buildDeps(config: Config): D;
+  createApp(deps: D): HttpApp;
+  closeDeps(deps: D): Promise<void>;
 }
 
 export async function closeBaseDeps(deps: BaseDeps): Promise<void> {

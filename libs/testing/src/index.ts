@@ -1,7 +1,13 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { connect, createServer } from 'node:net';
 import { join } from 'node:path';
-import { startHttpServer, type HttpApp, type RunningServer } from '@catalogue/http';
+import {
+  startHttpServer,
+  type BaseDeps,
+  type HttpApp,
+  type RunningServer,
+  type ServiceModule,
+} from '@catalogue/http';
 import type { Logger } from '@catalogue/logger';
 import { observeErrorCodes } from './error-codes';
 import { loadConfig, type Config, type Language } from '@catalogue/config';
@@ -313,20 +319,23 @@ async function closeWithin(
   }
 }
 
-export interface ServiceModule<D> {
-  buildDeps(config: Config): D;
-  createApp(deps: D): HttpApp;
-  closeDeps(deps: D): Promise<void>;
+export type { ServiceModule } from '@catalogue/http';
+
+/** A service served for a describe block: its deps and its URL, inside tests and hooks. */
+export interface ServedService<D> {
+  readonly deps: D;
+  readonly url: string;
 }
 
 /**
- * Runs a service in-process for the tests of the enclosing describe block: its real deps on
- * the test database and queue prefix, its app on a free port; everything closed afterwards.
+ * Runs a service (its module, e.g. `catalogueApi` of services/catalogue-api/src/service.ts)
+ * in-process for the tests of the enclosing describe block: its real deps on the test database
+ * and queue prefix, its app on a free port; everything closed afterwards.
  */
-export function serveServiceForTests<D extends { logger: Logger; db?: Knex }>(
+export function serveServiceForTests<D extends BaseDeps>(
   service: ServiceModule<D>,
   configOverrides: Record<string, string> | (() => Record<string, string>) = {},
-): { readonly deps: D; readonly url: string } {
+): ServedService<D> {
   let deps: D | undefined;
   let server: ServedApp | undefined;
   beforeAll(async () => {
@@ -351,6 +360,7 @@ export function serveServiceForTests<D extends { logger: Logger; db?: Knex }>(
   };
 }
 export * from './openapi';
+export * from './call';
 export { observedErrorCodes } from './error-codes';
 export { chromiumPath, launchBrowser } from './browser';
 export * from './served-docs';

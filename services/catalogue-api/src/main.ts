@@ -8,12 +8,11 @@ const config = loadConfigOrExit(process.env);
 const tracing = startTracing({ service: 'catalogue-api', ...config.tracing });
 
 import { exitOnSignals, startHttpServer } from '@catalogue/http';
-import { createApp } from './app';
-import { buildDeps, closeDeps } from './deps';
+import { catalogueApi } from './service';
 
 async function main(): Promise<void> {
-  const deps = buildDeps(config);
-  const server = await startHttpServer(createApp(deps), {
+  const deps = catalogueApi.buildDeps(config);
+  const server = await startHttpServer(catalogueApi.createApp(deps), {
     port: config.ports.catalogueApi,
     host: config.http.host,
     logger: deps.logger,
@@ -22,7 +21,7 @@ async function main(): Promise<void> {
   });
   exitOnSignals(deps.logger, async () => {
     await server.stop();
-    await closeDeps(deps);
+    await catalogueApi.closeDeps(deps);
     // Last: the spans of the requests and jobs that just ended.
     await tracing.shutdown();
   });

@@ -11,12 +11,11 @@ import {
   testConfig,
   type DisposableRedis,
 } from '@catalogue/testing';
-import { createApp } from '../src/app';
-import { buildDeps, closeDeps } from '../src/deps';
+import { catalogueApi } from '../src/service';
 
 describe('catalogue-api: the auth cache across replicas', () => {
-  const a = serveServiceForTests({ buildDeps, createApp, closeDeps });
-  const b = serveServiceForTests({ buildDeps, createApp, closeDeps });
+  const a = serveServiceForTests(catalogueApi);
+  const b = serveServiceForTests(catalogueApi);
   const replicas = [a, b];
   let changes: AuthChangePublisher;
   /** The operators' path: the admin service, telling the caches through Redis. */
@@ -96,8 +95,16 @@ describe('catalogue-api: the auth cache across replicas', () => {
       })
       .catch(() => undefined);
 
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    // Kept in memory, and as read anew from the database once a committed change empties the
+    // cache (it arrives after anything the rolled-back revocation could have sent).
     expect(await whoami(a.url, apiToken)).toBe(200);
+    await changes.authChanged('api_tokens');
+    await eventually(async () => {
+      let status = 0;
+      const queries = await tokenQueries(a, async () => (status = await whoami(a.url, apiToken)));
+      expect(queries).toBe(1);
+      expect(status).toBe(200);
+    }, 5_000);
   });
 
   test('when a token is unknown and then issued, then it works at once (refusals are not kept)', async () => {
@@ -134,7 +141,7 @@ describe('catalogue-api: the auth cache while its Redis is down', () => {
     overrides.REDIS_URL = redis.url;
   });
   afterAll(() => redis.stop());
-  const replica = serveServiceForTests({ buildDeps, createApp, closeDeps }, overrides);
+  const replica = serveServiceForTests(catalogueApi, overrides);
 
   const whoami = async (token: string): Promise<number> =>
     (await fetch(`${replica.url}/api/v2/rest/whoami`, { headers: { Authorization: `Bearer ${token}` } }))

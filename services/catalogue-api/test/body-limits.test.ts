@@ -1,6 +1,5 @@
 import { makeEshop, serveServiceForTests } from '@catalogue/testing';
-import { createApp } from '../src/app';
-import { buildDeps, closeDeps } from '../src/deps';
+import { catalogueApi } from '../src/service';
 import { LIMITS } from '../src/schemas/items.contract';
 import { client } from './helpers';
 
@@ -10,10 +9,9 @@ import { client } from './helpers';
  * A queue prefix of its own: no other test file's worker renders these 21 MB of products.
  */
 describe('catalogue-api: import body limit vs field limits', () => {
-  const service = serveServiceForTests(
-    { buildDeps, createApp, closeDeps },
-    { QUEUE_PREFIX: `${process.env.TEST_QUEUE_PREFIX}-body-limits` },
-  );
+  const service = serveServiceForTests(catalogueApi, {
+    QUEUE_PREFIX: `${process.env.TEST_QUEUE_PREFIX}-body-limits`,
+  });
 
   const text = (length: number): string => 'x'.repeat(length);
   const longest = (index: number) => {

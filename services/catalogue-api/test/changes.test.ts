@@ -198,7 +198,7 @@ describe('catalogue-api: GET /api/v2/rest/changes (the change feed)', () => {
 
     expect(res.status).toBe(422);
     expect(res.body.code).toBe('validation_failed');
-    expect(Object.keys(res.body.errors)).toEqual(['limit']);
+    expect(Object.keys(res.body.errors ?? {})).toEqual(['limit']);
   });
 
   test('when the feed is empty, then the start cursor is returned to come back with', async () => {

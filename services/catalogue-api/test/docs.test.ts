@@ -1,9 +1,8 @@
 import { loadServedDocs, serveServiceForTests } from '@catalogue/testing';
-import { createApp } from '../src/app';
-import { buildDeps, closeDeps } from '../src/deps';
+import { catalogueApi } from '../src/service';
 
 describe('catalogue-api: API reference at /docs', () => {
-  const service = serveServiceForTests({ buildDeps, createApp, closeDeps });
+  const service = serveServiceForTests(catalogueApi);
 
   test('when the served document is read, then it has the v1/v2 and health operations only, called on this service', async () => {
     const docs = await loadServedDocs(service.url);

@@ -1,11 +1,12 @@
 import type { CatalogueEntityType, EntityStatus } from '@catalogue/config';
 import {
-  expectMatchesContract,
+  contractCaller,
   makeEshop,
   serveApp,
   serveServiceForTests,
   startPrivatePostgres,
   testConfig,
+  type Answer,
   type DisposablePostgres,
   type EshopFixture,
   type ServedApp,
@@ -13,39 +14,24 @@ import {
 import { adminService, type CreatedEshop } from '@catalogue/admin';
 import { createApp } from '../src/app';
 import { buildDeps, closeDeps, type Deps } from '../src/deps';
+import { catalogueApi } from '../src/service';
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- tests read response fields directly; the contract check validates shapes
-export interface ApiResponse<T = any> {
-  status: number;
-  body: T;
-  headers: Headers;
-}
+/** One catalogue answer (its body typed from docs/openapi.yaml by the path it answers). */
+export type ApiResponse<B = unknown> = Answer<B>;
 
 /**
  * A client of one eshop's API token, as an e-shop back office would call the service. Every
  * response is checked against docs/openapi.yaml (status, content type and body schema).
  */
 export function client(url: string, token: string) {
-  async function call(method: string, path: string, body?: unknown, contentType = 'application/json') {
-    const res = await fetch(`${url}${path}`, {
-      method,
-      headers: {
-        Authorization: `Bearer ${token}`,
-        Accept: 'application/json',
-        ...(body !== undefined && { 'Content-Type': contentType }),
-      },
-      body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
-    });
-    const text = await res.text();
-    const parsed: unknown = text ? JSON.parse(text) : undefined;
-    expectMatchesContract(method, path, res.status, parsed, res.headers.get('content-type'));
-    return { status: res.status, body: parsed, headers: res.headers } as ApiResponse;
-  }
+  const call = contractCaller({ baseUrl: url, headers: () => ({ Authorization: `Bearer ${token}` }) });
   return {
-    get: (path: string) => call('GET', path),
-    post: (path: string, body: unknown, contentType?: string) => call('POST', path, body, contentType),
-    put: (path: string, body: unknown) => call('PUT', path, body),
-    delete: (path: string, body: unknown) => call('DELETE', path, body),
+    call,
+    get: <P extends string>(path: P) => call('GET', path),
+    post: <P extends string>(path: P, body: unknown, contentType?: string) =>
+      call('POST', path, body, contentType ? { headers: { 'Content-Type': contentType } } : {}),
+    put: <P extends string>(path: P, body: unknown) => call('PUT', path, body),
+    delete: <P extends string>(path: P, body: unknown) => call('DELETE', path, body),
   };
 }
 
@@ -53,7 +39,7 @@ export type Client = ReturnType<typeof client>;
 
 /** The catalogue API served for a test file, with helpers to make eshops and move items. */
 export function catalogueService(configOverrides: Record<string, string> = {}) {
-  const service = serveServiceForTests({ buildDeps, createApp, closeDeps }, configOverrides);
+  const service = serveServiceForTests(catalogueApi, configOverrides);
   return {
     get deps() {
       return service.deps;

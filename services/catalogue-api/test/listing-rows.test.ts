@@ -25,7 +25,8 @@ describe('catalogue-api: listing batches (read rows)', () => {
       expect(res.status).toBe(200);
       expect(res.body.meta).toEqual({ current_page: 1, per_page: 200, total: 2 });
       expect(res.body.data).toHaveLength(2);
-      const [first, second] = res.body.data;
+      const first = res.body.data[0]!;
+      const second = res.body.data[1]!;
       expect(Object.keys(first).sort()).toEqual([
         'external_id',
         'field',
@@ -155,7 +156,7 @@ describe('catalogue-api: listing batches (read rows)', () => {
       // Assert
       expect(res.status).toBe(200);
       expect(res.body.data.map((r: { external_id: string }) => r.external_id)).toEqual(['C-after']);
-      expect(res.body.data[0].updated_at).toBe('2026-04-01T12:00:00.000001+00:00');
+      expect(res.body.data[0]?.updated_at).toBe('2026-04-01T12:00:00.000001+00:00');
       expect(res.body.meta).toEqual({ current_page: 1, per_page: 200, total: 1 });
     });
 

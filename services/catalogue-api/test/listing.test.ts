@@ -160,7 +160,7 @@ describe('catalogue-api: listing batches (upload)', () => {
       // Assert
       expect(res.status).toBe(422);
       expect(res.body.error).toBe(INVALID);
-      expect(Object.keys(res.body.errors)).toEqual(['rows.0']);
+      expect(Object.keys(res.body.errors ?? {})).toEqual(['rows.0']);
       expect(await batches(eshop.id)).toEqual([]);
     });
 

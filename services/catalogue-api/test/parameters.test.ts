@@ -3,7 +3,7 @@ import { catalogueService } from './helpers';
 const ENDPOINTS = [
   { version: 'v1', path: '/api/v1/parameters/bulk-import' },
   { version: 'v2', path: '/api/v2/rest/parameters' },
-];
+] as const;
 
 describe('catalogue-api: parameter import (v1 bulk-import and v2)', () => {
   const svc = catalogueService();

@@ -70,7 +70,7 @@ describe('catalogue-api: POST /api/v2/rest/{products,categories,brands,blogs} (v
           ]),
         },
       ]);
-      expect(res.body.errors[0].errors).toHaveLength(3);
+      expect(res.body.errors[0]?.errors).toHaveLength(3);
       expect(await rows('categories', shop.eshop.id)).toEqual([]);
     });
 

@@ -180,7 +180,7 @@ describe('catalogue-api: POST /api/v2/rest/{products,categories,brands,blogs} (v
       expect((await rows('products', shop.eshop.id))[0].status).toBe('generate');
       await svc.setStatus(shop.eshop.id, 'product', ['P1'], 'ready');
       const list = await shop.api.get('/api/v2/rest/products?is_edited=false&include=variant');
-      expect(list.body.data[0].variant).toEqual([
+      expect(list.body.data[0]?.variant).toEqual([
         { code: 'Z', ean: null },
         { code: 'C', ean: '3' },
       ]);

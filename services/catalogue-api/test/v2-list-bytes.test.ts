@@ -281,7 +281,7 @@ describe('catalogue-api: v2 lists from pre-serialised pieces', () => {
     await importItems(api, 'product', [item('product', 'P1', { name: { default: 'Chair', cs: 'Židle' } })]);
     await publish(eshop.id, 'product', ['P1']);
     await render(eshop.id, 'product', 'P1', { html: { default: '<p>first</p>' } });
-    const list = async () => (await api.get('/api/v2/rest/products?lang=all')).body.data[0];
+    const list = async () => (await api.get('/api/v2/rest/products?lang=all')).body.data[0]!;
     const pieces = async () =>
       (await svc.deps.db('products').where({ eshop_id: eshop.id, external_id: 'P1' }).first())!.list_json;
     expect((await list()).name).toEqual({ default: 'Chair', cs: 'Židle' });

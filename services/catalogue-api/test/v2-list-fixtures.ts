@@ -4,12 +4,12 @@ import type { CatalogueEntityType } from '@catalogue/config';
 import { contentListJson } from '@catalogue/db';
 import { catalogueService, type Client } from './helpers';
 
-export const PATH: Record<CatalogueEntityType, string> = {
+export const PATH = {
   product: 'products',
   category: 'categories',
   brand: 'brands',
   blog: 'blogs',
-};
+} as const satisfies Record<CatalogueEntityType, string>;
 export const TABLE = PATH;
 export const TYPES: CatalogueEntityType[] = ['product', 'category', 'brand', 'blog'];
 export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;

@@ -3,12 +3,12 @@ import { catalogueService, type Client } from './helpers';
 
 /** v2 list query parameters: is_edited, last_update_time_from, page and per_page; the list forms of include and lang. */
 
-const PATH: Record<CatalogueEntityType, string> = {
+const PATH = {
   product: 'products',
   category: 'categories',
   brand: 'brands',
   blog: 'blogs',
-};
+} as const satisfies Record<CatalogueEntityType, string>;
 const TABLE = PATH;
 const TYPES: CatalogueEntityType[] = ['product', 'category', 'brand', 'blog'];
 const INVALID = 'The given data was invalid.';
@@ -63,7 +63,7 @@ describe('catalogue-api: v2 list query parameters', () => {
         expect(res.status).toBe(200);
         expect(idsOf(res.body)).toEqual(['A-loaded']);
         expect(res.body.meta.total).toBe(1);
-        expect(res.body.data[0].is_loaded).toBe(true);
+        expect(res.body.data[0]?.is_loaded).toBe(true);
         const stored = await svc.deps
           .db(TABLE[type])
           .where({ eshop_id: eshop.id })
@@ -87,7 +87,7 @@ describe('catalogue-api: v2 list query parameters', () => {
       expect(res.status).toBe(200);
       expect(idsOf(res.body)).toEqual(['B-unloaded']);
       expect(res.body.meta.total).toBe(1);
-      expect(res.body.data[0].is_loaded).toBe(false);
+      expect(res.body.data[0]?.is_loaded).toBe(false);
     });
 
     test.each([
@@ -344,9 +344,9 @@ describe('catalogue-api: v2 list query parameters', () => {
 
       // Assert
       expect(comma.status).toBe(200);
-      expect(comma.body.data[0].content.marketplace).toEqual({ default: '', cs: '' });
-      expect(comma.body.data[0].variant).toEqual([]);
-      expect(comma.body.data[0].name).toEqual({ default: 'Chair', cs: 'Židle' });
+      expect(comma.body.data[0]?.content.marketplace).toEqual({ default: '', cs: '' });
+      expect(comma.body.data[0]?.variant).toEqual([]);
+      expect(comma.body.data[0]?.name).toEqual({ default: 'Chair', cs: 'Židle' });
       expect(repeated.status).toBe(200);
       expect(repeated.body).toEqual(comma.body);
       expect(mixed.status).toBe(200);

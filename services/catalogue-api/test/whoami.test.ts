@@ -1,10 +1,9 @@
 import { adminService, runCli } from '@catalogue/admin';
 import { serveServiceForTests } from '@catalogue/testing';
-import { createApp } from '../src/app';
-import { buildDeps, closeDeps } from '../src/deps';
+import { catalogueApi } from '../src/service';
 
 describe('catalogue-api: GET /api/v2/rest/whoami', () => {
-  const service = serveServiceForTests({ buildDeps, createApp, closeDeps });
+  const service = serveServiceForTests(catalogueApi);
 
   async function createEshopWithCli(): Promise<{ id: number; api_token: string }> {
     let out = '';

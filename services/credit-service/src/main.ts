@@ -9,14 +9,13 @@ const tracing = startTracing({ service: 'credit-service', ...config.tracing });
 
 import { exitOnSignals, startHttpServer } from '@catalogue/http';
 import { closeWorkers } from '@catalogue/queue';
-import { createApp } from './app';
-import { buildDeps, closeDeps } from './deps';
+import { creditService } from './service';
 import { startWorkers } from './workers';
 
 async function main(): Promise<void> {
-  const deps = buildDeps(config);
+  const deps = creditService.buildDeps(config);
   const workers = startWorkers(deps);
-  const server = await startHttpServer(createApp(deps), {
+  const server = await startHttpServer(creditService.createApp(deps), {
     port: config.ports.creditService,
     host: config.http.host,
     logger: deps.logger,
@@ -27,7 +26,7 @@ async function main(): Promise<void> {
     await server.stop();
     // A settlement in progress commits or rolls back as a whole; let it finish.
     await closeWorkers(workers);
-    await closeDeps(deps);
+    await creditService.closeDeps(deps);
     // Last: the spans of the requests and jobs that just ended.
     await tracing.shutdown();
   });

@@ -1,9 +1,8 @@
 import { loadServedDocs, serveServiceForTests } from '@catalogue/testing';
-import { createApp } from '../src/app';
-import { buildDeps, closeDeps } from '../src/deps';
+import { creditService } from '../src/service';
 
 describe('credit-service: API reference at /docs', () => {
-  const service = serveServiceForTests({ buildDeps, createApp, closeDeps });
+  const service = serveServiceForTests(creditService);
 
   test('when the served document is read, then it has the public price list and health operations only, called on this service', async () => {
     const page = await fetch(`${service.url}/docs`);

@@ -14,11 +14,10 @@ function conditionalGet(url: string, etag: string): Promise<{ status: number; bo
     }).on('error', reject);
   });
 }
-import { createApp } from '../src/app';
-import { buildDeps, closeDeps } from '../src/deps';
+import { creditService } from '../src/service';
 
 describe('GET /public/credit', () => {
-  const service = serveServiceForTests({ buildDeps, createApp, closeDeps });
+  const service = serveServiceForTests(creditService);
 
   test('when asked without any credentials, then it answers the seeded price list', async () => {
     const res = await checkedFetch(`${service.url}/public/credit`);
@@ -60,10 +59,11 @@ describe('GET /public/credit', () => {
 
 describe('GET /public/credit under a burst', () => {
   // One connection and at most one request may wait for it: only an answer read once serves a burst.
-  const service = serveServiceForTests(
-    { buildDeps, createApp, closeDeps },
-    { DATABASE_POOL_MAX: '1', DATABASE_POOL_QUEUE_MAX: '1', RATE_LIMIT_ANONYMOUS_PER_MINUTE: '100000' },
-  );
+  const service = serveServiceForTests(creditService, {
+    DATABASE_POOL_MAX: '1',
+    DATABASE_POOL_QUEUE_MAX: '1',
+    RATE_LIMIT_ANONYMOUS_PER_MINUTE: '100000',
+  });
 
   test('when 200 clients ask at the same moment, then every one gets the price list', async () => {
     const answers = await Promise.all(

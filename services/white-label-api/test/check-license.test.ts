@@ -1,8 +1,7 @@
 import { eshopsRepository } from '@catalogue/db';
 import { WHITE_LABEL_TOKEN_HEADER } from '@catalogue/http';
 import { makeEshop, serveServiceForTests } from '@catalogue/testing';
-import { createApp } from '../src/app';
-import { buildDeps, closeDeps } from '../src/deps';
+import { whiteLabelApi } from '../src/service';
 import { hasValidLicence } from '../src/services/licence.service';
 
 const ORIGIN = 'https://admin.licence.test';
@@ -10,7 +9,7 @@ const ORIGIN = 'https://admin.licence.test';
 const eshopLanguages = { languages: ['default', 'cs', 'en'], default_language: null };
 
 describe('white-label-api: POST /api/v3/white-label/check-license', () => {
-  const service = serveServiceForTests({ buildDeps, createApp, closeDeps });
+  const service = serveServiceForTests(whiteLabelApi);
 
   const check = (token: string) =>
     fetch(`${service.url}/api/v3/white-label/check-license`, {

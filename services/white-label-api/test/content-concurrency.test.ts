@@ -1,4 +1,5 @@
-import { contentService, elementIds, type Body } from './content-helpers';
+import type { ContentWidget } from '@catalogue/content';
+import { contentService, elementIds } from './content-helpers';
 
 describe('white-label-api: concurrent content edits', () => {
   const svc = contentService();
@@ -13,7 +14,7 @@ describe('white-label-api: concurrent content edits', () => {
       ),
     );
     expect(replies.map((r) => r.status)).toEqual([200, 200, 200, 200, 200, 200]);
-    const tree = (await shop.stored('PAGE-1', 'page'))?.tree as Body[];
+    const tree = (await shop.stored('PAGE-1', 'page'))?.tree as ContentWidget[];
     expect(tree.map((w) => w.id).sort()).toEqual([1, 2, 3, 4, 5, 6]);
     const ids = elementIds(tree);
     expect(new Set(ids).size).toBe(ids.length);

@@ -1,6 +1,7 @@
+import type { ContentWidget } from '@catalogue/content';
 import { defaultDesign } from '@catalogue/content-store';
 import { wlEntitiesRepository } from '@catalogue/db';
-import { contentService, elementIds, type Body } from './content-helpers';
+import { contentService, elementIds } from './content-helpers';
 
 describe('white-label-api: POST content/copy-widget', () => {
   const svc = contentService();
@@ -24,7 +25,7 @@ describe('white-label-api: POST content/copy-widget', () => {
       type: 'product',
     });
     expect(res.status).toBe(200);
-    const tree = res.body as Body[];
+    const tree = res.body;
     expect(tree.map((w) => [w.id, w.key, w.widget_id])).toEqual([
       [1, 0, own[0]!.widget_id],
       [2, 1, source[0]!.widget_id],
@@ -35,14 +36,14 @@ describe('white-label-api: POST content/copy-widget', () => {
     expect(new Set(ids).size).toBe(ids.length);
     expect(Math.min(...elementIds(tree.slice(1)))).toBeGreaterThan(Math.max(...elementIds(own)));
     // Same content, new ids: values in the same order, parents pointing inside the copy.
-    expect(tree[2]!.children.map((e: Body) => e.value)).toEqual(source[1]!.children.map((e) => e.value));
+    expect(tree[2]!.children.map((e) => e.value)).toEqual(source[1]!.children.map((e) => e.value));
     // What is still sample stays marked so in the copy.
-    expect(tree[2]!.children.map((e: Body) => e.sample)).toEqual(source[1]!.children.map((e) => e.sample));
-    const copiedIds = new Set(tree[2]!.children.map((e: Body) => e.id));
+    expect(tree[2]!.children.map((e) => e.sample)).toEqual(source[1]!.children.map((e) => e.sample));
+    const copiedIds = new Set(tree[2]!.children.map((e) => e.id));
     for (const e of tree[2]!.children) expect(e.parent_id === 0 || copiedIds.has(e.parent_id)).toBe(true);
 
     const stored = await shop.stored('DST');
-    expect((stored?.tree as Body[]).map((w) => w.id)).toEqual([1, 2, 3]);
+    expect((stored?.tree as ContentWidget[]).map((w) => w.id)).toEqual([1, 2, 3]);
     expect(stored?.html.default).toContain('Sizing questions');
     expect(stored?.html.default).toContain('data-widget-id="3"');
     expect(stored?.html.default).not.toContain('How long does delivery take?');
@@ -62,7 +63,7 @@ describe('white-label-api: POST content/copy-widget', () => {
       type: 'category',
     });
     expect(res.status).toBe(200);
-    expect(res.body.map((w: Body) => w.id)).toEqual([1]);
+    expect(res.body.map((w) => w.id)).toEqual([1]);
     await shop.call('PUT', '/content/C-DST/type/category', {
       '1': { children: [{ id: 2, value: { default: 'Only here' } }] },
     });
@@ -143,7 +144,7 @@ describe('white-label-api: POST content/copy-widget', () => {
         type: 'product',
       });
       expect(res.status).toBe(200);
-      expect(res.body.map((w: Body) => w.id)).toEqual([1]);
+      expect(res.body.map((w) => w.id)).toEqual([1]);
       const design = (await defaultDesign(svc.deps.db, shop.id, 'product'))?.design.id;
       expect(await registered(shop.id, 'ITEM')).toMatchObject({
         title: { default: 'Trail shoe', cs: 'Trailová bota' },
@@ -158,7 +159,7 @@ describe('white-label-api: POST content/copy-widget', () => {
         target_entity_id: 'ITEM',
         type: 'product',
       });
-      expect(again.body.map((w: Body) => w.id)).toEqual([1, 2]);
+      expect(again.body.map((w) => w.id)).toEqual([1, 2]);
     });
 
     test("when the target is another eshop's product, a deleted product or a page, then 404 and nothing is registered or written", async () => {

@@ -4,33 +4,22 @@
 // Both services run in-process on the same test database.
 import { adminService } from '@catalogue/admin';
 import { catalogueRepository, type PublishMode } from '@catalogue/db';
-import { expectMatchesContract, serveServiceForTests } from '@catalogue/testing';
-import { createApp as createCatalogueApp } from '../../catalogue-api/src/app';
-import {
-  buildDeps as buildCatalogueDeps,
-  closeDeps as closeCatalogueDeps,
-} from '../../catalogue-api/src/deps';
+import { bearerCaller, serveServiceForTests } from '@catalogue/testing';
+import { catalogueApi } from '../../catalogue-api/src/service';
 import { classicDesign } from './design-fixtures';
-import { editorService, type Body, type Shop } from './editor-client';
+import { editorService, type Shop } from './editor-client';
 
 describe('white-label-api: drafts, preview and publish', () => {
   const wl = editorService();
-  const catalogue = serveServiceForTests({
-    buildDeps: buildCatalogueDeps,
-    createApp: createCatalogueApp,
-    closeDeps: closeCatalogueDeps,
-  });
+  const catalogue = serveServiceForTests(catalogueApi);
   const db = () => wl.deps.db;
   const PATH = '/content/P1/type/product';
 
-  async function catalogueGet(token: string, path: string): Promise<Body> {
-    const res = await fetch(`${catalogue.url}${path}`, {
-      headers: { Authorization: `Bearer ${token}`, Accept: 'application/json' },
-    });
-    const parsed: unknown = await res.json();
-    expectMatchesContract('GET', path, res.status, parsed, res.headers.get('content-type'));
+  /** A catalogue API read of the eshop's back office, which must answer 200. */
+  async function catalogueGet<P extends string>(token: string, path: P) {
+    const res = await bearerCaller(catalogue.url, token)('GET', path);
     expect(res.status).toBe(200);
-    return parsed;
+    return res.body;
   }
 
   const setMode = (shop: Shop, publishMode: PublishMode) =>
@@ -70,13 +59,14 @@ describe('white-label-api: drafts, preview and publish', () => {
 
   async function sectionId(): Promise<number> {
     const res = await shop0Widgets();
-    return res.find((w: Body) => w.type === 'section').id as number;
+    const section = res.find((w) => w.type === 'section');
+    if (!section) throw new Error('no catalogue section widget');
+    return section.id;
   }
-  let widgetCache: Body[] | undefined;
-  async function shop0Widgets(): Promise<Body[]> {
-    if (widgetCache) return widgetCache;
-    const shop = await wl.shop();
-    widgetCache = (await shop.get('/widget')).body.data as Body[];
+  const loadWidgets = async () => (await (await wl.shop()).get('/widget')).body.data;
+  let widgetCache: Awaited<ReturnType<typeof loadWidgets>> | undefined;
+  async function shop0Widgets() {
+    widgetCache ??= await loadWidgets();
     return widgetCache;
   }
 
@@ -84,8 +74,8 @@ describe('white-label-api: drafts, preview and publish', () => {
   async function writeHeading(shop: Shop, heading: string, headers: Record<string, string> = {}) {
     const added = await shop.post(PATH, { widget_id: await sectionId() }, { headers });
     expect(added.status).toBe(200);
-    const widget = (added.body as Body[]).at(-1);
-    const element = widget.children.find((e: Body) => e.class === 'ccs-section__heading');
+    const widget = added.body.at(-1)!;
+    const element = widget.children.find((e) => e.class === 'ccs-section__heading')!;
     const put = await shop.call('PUT', PATH, {
       [widget.id]: { children: [{ id: element.id, value: { default: heading } }] },
     });
@@ -148,7 +138,7 @@ describe('white-label-api: drafts, preview and publish', () => {
   test('when revisions are listed in draft mode, then draft writes are marked and exactly the published one is marked published', async () => {
     const { shop } = await listedProduct('draft');
     const etag = await writeHeading(shop, 'Draft heading');
-    let page = (await shop.get(`${PATH}/revisions`)).body.data as Body[];
+    let page = (await shop.get(`${PATH}/revisions`)).body.data;
     expect(page.map((r) => [r.source, r.draft])).toEqual([
       ['editor', true],
       ['editor', true],
@@ -156,7 +146,7 @@ describe('white-label-api: drafts, preview and publish', () => {
     expect(page.filter((r) => r.published)).toHaveLength(0);
 
     await shop.post(`${PATH}/publish`, undefined, { headers: { 'If-Match': etag } });
-    page = (await shop.get(`${PATH}/revisions`)).body.data as Body[];
+    page = (await shop.get(`${PATH}/revisions`)).body.data;
     expect(page[0]).toMatchObject({
       source: 'publish',
       draft: false,
@@ -255,7 +245,7 @@ describe('white-label-api: drafts, preview and publish', () => {
     expect(Number(discarded.headers.get('etag')!.slice(1, -1))).toBe(Number(etag.slice(1, -1)) + 1);
     expect((await shop.get(PATH)).body).toEqual(published);
     expect(await storefront(shop, apiToken)).toEqual(before);
-    const [newest] = (await shop.get(`${PATH}/revisions`)).body.data as Body[];
+    const [newest] = (await shop.get(`${PATH}/revisions`)).body.data;
     expect(newest).toMatchObject({ source: 'discard', draft: false, published: true });
     expect((await shop.delete(`${PATH}/draft`)).status).toBe(409);
   });
@@ -310,7 +300,7 @@ describe('white-label-api: drafts, preview and publish', () => {
     const draft = (await shop.get('/content/G1/type/product/draft')).body.data;
     expect(draft.has_draft).toBe(true);
     expect(draft.html.default).toContain('Our story');
-    const [newest] = (await shop.get('/content/G1/type/product/revisions')).body.data as Body[];
+    const [newest] = (await shop.get('/content/G1/type/product/revisions')).body.data;
     expect(newest).toMatchObject({ source: 'fill', draft: true, published: false });
 
     expect((await shop.post('/content/G1/type/product/publish')).status).toBe(200);

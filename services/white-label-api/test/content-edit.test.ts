@@ -1,5 +1,5 @@
 import type { ContentWidget } from '@catalogue/content';
-import { contentService, elementByClass, elementIds, type Body } from './content-helpers';
+import { contentService, elementByClass, elementIds } from './content-helpers';
 
 describe('white-label-api: PUT content and element-copy', () => {
   const svc = contentService();
@@ -42,7 +42,7 @@ describe('white-label-api: PUT content and element-copy', () => {
       },
     });
     expect(res.status).toBe(200);
-    const edited = res.body[0];
+    const edited = res.body[0]!;
     expect(edited.is_original).toBe(false);
     expect(elementByClass(edited, 'ccs-section__heading').value).toEqual({
       default: 'Made for everyday use',
@@ -53,18 +53,20 @@ describe('white-label-api: PUT content and element-copy', () => {
       default: '<p>New <strong>body</strong></p>',
     });
     expect(edited.html).toContain('Bota &amp; ponožka');
-    expect(res.body[1].is_original).toBe(true);
+    expect(res.body[1]?.is_original).toBe(true);
 
     // Answered in cs: the untouched widget's default texts are marked as another language's.
-    expect(res.body[1].html).toContain('lang="und"');
+    expect(res.body[1]?.html).toContain('lang="und"');
 
     const stored = await shop.stored('E1');
     // Each widget's own html is in the language it was last rendered in; the values are the same.
     // (Answered in cs, the heading written in cs is the owner's there: not a sample in cs.)
     expect(elementByClass(edited, 'ccs-section__heading').sample).toBeUndefined();
-    const inDefault = (await shop.call('GET', '/content/E1/type/product?lang=default')).body as Body[];
-    expect(stored?.tree).toEqual(inDefault.map((w: Body) => ({ ...w, html: expect.any(String) })));
-    expect(elementByClass((stored?.tree as Body[])[0], 'ccs-section__heading').sample).toEqual(['value']);
+    const inDefault = (await shop.call('GET', '/content/E1/type/product?lang=default')).body;
+    expect(stored?.tree).toEqual(inDefault.map((w) => ({ ...w, html: expect.any(String) })));
+    expect(elementByClass((stored?.tree as ContentWidget[])[0], 'ccs-section__heading').sample).toEqual([
+      'value',
+    ]);
     expect(stored?.html.cs).toContain('Bota &amp; ponožka');
     expect(stored?.html.en).toContain('>Shoe</h2>');
     // The heading's `default` is still the catalogue's sample: the lists never show it.
@@ -84,7 +86,7 @@ describe('white-label-api: PUT content and element-copy', () => {
     });
 
     expect(res.status).toBe(422);
-    expect(Object.keys(res.body.errors).sort()).toEqual([
+    expect(Object.keys(res.body.errors ?? {}).sort()).toEqual([
       '1.children.0.value.cs',
       '1.children.0.value.default',
     ]);
@@ -98,7 +100,7 @@ describe('white-label-api: PUT content and element-copy', () => {
     });
     const read = await shop.call('GET', '/content/E2/type/product');
     const again = await shop.call('PUT', '/content/E2/type/product', {
-      '1': { children: read.body[0].children },
+      '1': { children: read.body[0]?.children },
     });
     expect(again.status).toBe(200);
     expect(again.body).toEqual(read.body);
@@ -140,7 +142,7 @@ describe('white-label-api: PUT content and element-copy', () => {
       },
     });
     expect(ok.status).toBe(200);
-    expect(ok.body[0].children.find((e: Body) => e.id === image.id).extension).toEqual({
+    expect(ok.body[0]?.children.find((e) => e.id === image.id)?.extension).toEqual({
       src: 'https://cdn.shop.test/a.jpg',
       alt: { default: 'Shoe', cs: 'Bota' },
     });
@@ -230,7 +232,7 @@ describe('white-label-api: PUT content and element-copy', () => {
       ],
     });
     expect(res.status).toBe(200);
-    expect(res.body[0].children[1].extension).toEqual({
+    expect(res.body[0]?.children[1]?.extension).toEqual({
       src: 'https://cdn.shop.test/f.jpg',
       alt: { default: 'Shoe', cs: 'Bota' },
     });
@@ -258,16 +260,16 @@ describe('white-label-api: PUT content and element-copy', () => {
       parent: String(list.id),
     });
     expect(res.status).toBe(200);
-    const copied = res.body[1];
+    const copied = res.body[1]!;
     const after = copied.children
-      .filter((e: Body) => e.parent_id === list.id)
-      .sort((a: Body, b: Body) => a.child_id - b.child_id);
+      .filter((e) => e.parent_id === list.id)
+      .sort((a, b) => a.child_id - b.child_id);
     expect(after).toHaveLength(6);
-    expect(after[0].id).toBe(items[0]!.id);
-    const copy = after[1];
+    expect(after[0]?.id).toBe(items[0]!.id);
+    const copy = after[1]!;
     expect(copy.id).toBeGreaterThan(Math.max(...elementIds([res.body[0], faq])));
-    const copyKids = copied.children.filter((e: Body) => e.parent_id === copy.id);
-    expect(copyKids.map((e: Body) => e.value)).toEqual(
+    const copyKids = copied.children.filter((e) => e.parent_id === copy.id);
+    expect(copyKids.map((e) => e.value)).toEqual(
       faq.children.filter((e) => e.parent_id === items[0]!.id).map((e) => e.value),
     );
     const ids = elementIds(res.body);
@@ -292,7 +294,7 @@ describe('white-label-api: PUT content and element-copy', () => {
     const html = (await shop.stored('E7'))?.html.default ?? '';
     expect(html).not.toContain('Question 2');
     expect(html).toContain('Question 1');
-    expect(res.body[1].children).toHaveLength(faq.children.length - 3);
+    expect(res.body[1]?.children).toHaveLength(faq.children.length - 3);
 
     const before = await shop.stored('E7');
     const cases: [unknown, string][] = [
@@ -306,7 +308,7 @@ describe('white-label-api: PUT content and element-copy', () => {
     for (const [body, field] of cases) {
       const bad = await shop.call('POST', '/content/element-copy/E7/type/product', body);
       expect([body, bad.status]).toEqual([body, 422]);
-      expect(Object.keys(bad.body.errors)).toContain(field);
+      expect(Object.keys(bad.body.errors ?? {})).toContain(field);
     }
     expect(await shop.stored('E7')).toEqual(before);
   });

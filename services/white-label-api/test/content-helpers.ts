@@ -1,23 +1,24 @@
 // Shared arrangement of the content-operation tests: the service in-process, eshops with a
 // white-label client whose every response is checked against docs/openapi.yaml, registered
 // entities, and readers of what is stored.
-import type { ContentWidget } from '@catalogue/content';
 import { widgetTemplates } from '@catalogue/content-store';
 import { contentRepository, wlEntitiesRepository, type WlEntityType } from '@catalogue/db';
-import { makeEshop, serveServiceForTests, type EshopFixture } from '@catalogue/testing';
-import { createApp } from '../src/app';
-import { buildDeps, closeDeps } from '../src/deps';
-import { ORIGIN, wlRequest } from './editor-client';
+import { makeEshop, serveServiceForTests, type EshopFixture, type Method } from '@catalogue/testing';
+import { whiteLabelApi } from '../src/service';
+import { ORIGIN, wlCaller } from './editor-client';
 
-export { BASE, ORIGIN, type Body, type Reply } from './editor-client';
+export { BASE, ORIGIN, type Reply } from './editor-client';
 
 export function contentService() {
-  const service = serveServiceForTests({ buildDeps, createApp, closeDeps });
+  const service = serveServiceForTests(whiteLabelApi);
 
   // Status and body only: these tests compare whole replies.
-  const client = (token: string) => async (method: string, path: string, body?: unknown) => {
-    const { status, body: answer } = await wlRequest(service.url, token, method, path, body);
-    return { status, body: answer };
+  const client = (token: string) => {
+    const wl = wlCaller(() => service.url, token);
+    return async <M extends Method, P extends string>(method: M, path: P, body?: unknown) => {
+      const { status, body: answer } = await wl(method, path, body);
+      return { status, body: answer };
+    };
   };
 
   /** The seeded catalogue widget of a type (`section`, `faq`, …). */
@@ -49,7 +50,7 @@ export function contentService() {
           ...extra,
         });
         expect(res.status).toBe(200);
-        return res.body as ContentWidget[];
+        return res.body;
       },
     };
   }
@@ -67,12 +68,19 @@ export function contentService() {
 }
 
 /** Every element id of a tree (to check they are unique within the entity). */
-export function elementIds(tree: readonly ContentWidget[]): number[] {
-  return tree.flatMap((w) => w.children.map((e) => e.id));
+export function elementIds(tree: readonly ({ children: readonly { id: number }[] } | undefined)[]): number[] {
+  return tree.flatMap((w) => {
+    if (!w) throw new Error('no widget');
+    return w.children.map((e) => e.id);
+  });
 }
 
 /** The element of a widget with a class, e.g. the section's `ccs-section__heading`. */
-export function elementByClass(widget: ContentWidget, cls: string) {
+export function elementByClass<E extends { class?: string | null }>(
+  widget: { id: number; children: readonly E[] } | undefined,
+  cls: string,
+): E {
+  if (!widget) throw new Error(`no widget to find .${cls} in`);
   const element = widget.children.find((e) => e.class === cls);
   if (!element) throw new Error(`no element .${cls} in widget ${widget.id}`);
   return element;

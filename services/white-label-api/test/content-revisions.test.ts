@@ -2,7 +2,7 @@ import type { ContentWidget } from '@catalogue/content';
 import { widgetTemplates } from '@catalogue/content-store';
 import { contentRepository } from '@catalogue/db';
 import { classicDesign } from './design-fixtures';
-import { editorService, ORIGIN, type Body, type Shop } from './editor-client';
+import { editorService, ORIGIN, type Shop } from './editor-client';
 
 describe('white-label-api: content revisions, ETag and If-Match', () => {
   const service = editorService();
@@ -70,7 +70,7 @@ describe('white-label-api: content revisions, ETag and If-Match', () => {
     expect(put.status).toBe(200);
     expect(put.headers.get('etag')).toBe('"2"');
     const second = await addSection(shop);
-    const ids = (second.widgets as Body[]).map((w) => w.id);
+    const ids = second.widgets.map((w) => w.id);
     const reorder = await shop.post(PATH, { ord: [...ids].reverse() });
     expect(reorder.status).toBe(200);
     const copy = await shop.post('/content/element-copy/P1/type/product', {
@@ -119,14 +119,14 @@ describe('white-label-api: content revisions, ETag and If-Match', () => {
     const res = await shop.get(`${PATH}/revisions?per_page=2`);
     expect(res.status).toBe(200);
     expect(res.body.meta).toEqual({ total: 3, current_page: 1, per_page: 2 });
-    expect(res.body.data.map((r: Body) => [r.version, r.source, r.generation_id])).toEqual([
+    expect(res.body.data.map((r) => [r.version, r.source, r.generation_id])).toEqual([
       [3, 'fill', null],
       [2, 'editor', null],
     ]);
-    expect(res.body.data[1].languages_changed).toEqual(['en']);
-    expect(res.body.data[0].created_at).toMatch(/^\d{4}-\d\d-\d\dT/);
+    expect(res.body.data[1]?.languages_changed).toEqual(['en']);
+    expect(res.body.data[0]?.created_at).toMatch(/^\d{4}-\d\d-\d\dT/);
     const page2 = await shop.get(`${PATH}/revisions?per_page=2&page=2`);
-    expect(page2.body.data.map((r: Body) => r.version)).toEqual([1]);
+    expect(page2.body.data.map((r) => r.version)).toEqual([1]);
     // Not registered: 404, as every entity route.
     expect((await shop.get('/content/NOPE/type/product/revisions')).status).toBe(404);
   });

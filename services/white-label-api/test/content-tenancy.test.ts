@@ -1,6 +1,6 @@
 import { adminService, authChangePublisher, type AuthChangePublisher } from '@catalogue/admin';
-import { eventually, testConfig } from '@catalogue/testing';
-import { contentService, type Body } from './content-helpers';
+import { eventually, testConfig, type Method } from '@catalogue/testing';
+import { contentService } from './content-helpers';
 
 describe('white-label-api: content operations never cross eshops', () => {
   const svc = contentService();
@@ -33,7 +33,7 @@ describe('white-label-api: content operations never cross eshops', () => {
     const { a, product, page } = await arrangeA();
     const b = await svc.shop();
     const section = await svc.widgetOf('section');
-    const calls: [string, string, unknown?][] = [
+    const calls: [Method, string, unknown?][] = [
       ['GET', '/content/P1/type/product'],
       ['POST', '/content/P1/type/product', { widget_id: section.id }],
       ['POST', '/content/P1/type/product', { ord: [2, 1] }],
@@ -58,7 +58,7 @@ describe('white-label-api: content operations never cross eshops', () => {
     }
     expect(await a.stored('P1')).toEqual(product);
     expect(await a.stored('PG1', 'page')).toEqual(page);
-    expect((await a.call('GET', '/content/P1/type/product')).body.map((w: Body) => w.id)).toEqual([1, 2]);
+    expect((await a.call('GET', '/content/P1/type/product')).body.map((w) => w.id)).toEqual([1, 2]);
   });
 
   test('when eshop B registers the same ids, then it sees only its own (empty) content and guessed widget ids do not exist', async () => {
@@ -92,7 +92,7 @@ describe('white-label-api: content operations never cross eshops', () => {
     // B's own edit lands in B's row only.
     const section = await svc.widgetOf('section');
     const own = await b.call('POST', '/content/P1/type/product', { widget_id: section.id });
-    expect(own.body.map((w: Body) => w.id)).toEqual([1]);
+    expect(own.body.map((w) => w.id)).toEqual([1]);
     expect((await b.stored('P1'))?.tree).toHaveLength(1);
     expect(await b.stored('P2')).toBeUndefined();
 
@@ -114,7 +114,7 @@ describe('white-label-api: content operations never cross eshops', () => {
       ['GET', '/content/P1/type/product'],
       ['POST', '/content/P1/type/product', { widget_id: section.id }],
       ['DELETE', '/content/P1/type/product/widget/1'],
-    ] as [string, string, unknown?][]) {
+    ] as [Method, string, unknown?][]) {
       const res = await a.call(method, path, body);
       expect([method, res.status, res.body]).toEqual([
         method,

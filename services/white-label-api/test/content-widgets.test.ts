@@ -1,5 +1,7 @@
+import type { ContentWidget } from '@catalogue/content';
 import { eshopsRepository } from '@catalogue/db';
-import { contentService, elementByClass, elementIds, type Body } from './content-helpers';
+import type { Method } from '@catalogue/testing';
+import { contentService, elementByClass, elementIds } from './content-helpers';
 import { classicDesign } from './design-fixtures';
 
 describe('white-label-api: content widgets (GET, POST add/reorder, DELETE, dom)', () => {
@@ -48,7 +50,7 @@ describe('white-label-api: content widgets (GET, POST add/reorder, DELETE, dom)'
   test('when the entity is not registered, then every content operation is 404 and nothing is stored', async () => {
     const shop = await svc.shop();
     const section = await svc.widgetOf('section');
-    const calls: [string, string, unknown?][] = [
+    const calls: [Method, string, unknown?][] = [
       ['GET', '/content/P-none/type/product'],
       ['POST', '/content/P-none/type/product', { widget_id: section.id }],
       ['PUT', '/content/P-none/type/product', { '1': { children: [] } }],
@@ -75,7 +77,7 @@ describe('white-label-api: content widgets (GET, POST add/reorder, DELETE, dom)'
     const res = await shop.call('POST', '/content/P1/type/product', { widget_id: section.id, added: true });
     expect(res.status).toBe(200);
     expect(res.body).toHaveLength(1);
-    const [widget] = res.body as Body[];
+    const widget = res.body[0]!;
     expect(widget).toMatchObject({ id: 1, key: 0, widget_id: section.id, is_original: true });
     expect(elementByClass(widget, 'ccs-section__heading')).toMatchObject({
       value: { default: 'Made for everyday use' },
@@ -136,21 +138,21 @@ describe('white-label-api: content widgets (GET, POST add/reorder, DELETE, dom)'
     const tree = await shop.add('P3', 'divider');
     const res = await shop.call('POST', '/content/P3/type/product', { ord: [3, 1, 2], added: false });
     expect(res.status).toBe(200);
-    expect(res.body.map((w: Body) => [w.id, w.key])).toEqual([
+    expect(res.body.map((w) => [w.id, w.key])).toEqual([
       [3, 0],
       [1, 1],
       [2, 2],
     ]);
     const stored = await shop.stored('P3');
-    expect((stored?.tree as Body[]).map((w) => w.id)).toEqual([3, 1, 2]);
+    expect((stored?.tree as ContentWidget[]).map((w) => w.id)).toEqual([3, 1, 2]);
     const html = stored?.html.default ?? '';
     expect(html.indexOf('data-widget-id="3"')).toBeLessThan(html.indexOf('data-widget-id="1"'));
-    expect(res.body.find((w: Body) => w.id === 1).children).toEqual(tree[0]!.children);
+    expect(res.body.find((w) => w.id === 1)?.children).toEqual(tree[0]!.children);
 
     for (const ord of [[3, 1], [3, 1, 2, 2], [3, 1, 9], []]) {
       const bad = await shop.call('POST', '/content/P3/type/product', { ord });
       expect(bad.status).toBe(422);
-      expect(bad.body.errors.ord).toEqual([
+      expect(bad.body.errors?.ord).toEqual([
         'The ord field must list every content widget id of the entity exactly once (3, 1, 2).',
       ]);
     }
@@ -242,15 +244,15 @@ describe('white-label-api: content widgets (GET, POST add/reorder, DELETE, dom)'
       added: true,
     });
     expect(res.status).toBe(200);
-    const added = res.body[1];
+    const added = res.body[1]!;
     expect(added).toMatchObject({ id: 2, key: 1, widget_id: section.id, is_original: false });
     const maxBefore = Math.max(...elementIds([res.body[0]]));
-    expect(added.children.map((e: Body) => [e.id, e.parent_id])).toEqual([
+    expect(added.children.map((e) => [e.id, e.parent_id])).toEqual([
       [maxBefore + 1, 0],
       [maxBefore + 2, maxBefore + 1],
       [maxBefore + 3, maxBefore + 1],
     ]);
-    expect(added.children[1].value).toEqual({ default: 'Own &amp; heading', cs: 'Vlastní' });
+    expect(added.children[1]?.value).toEqual({ default: 'Own &amp; heading', cs: 'Vlastní' });
     expect(added.html).toContain('Vlastní');
     expect((await shop.stored('P5'))?.html.cs).toContain('Vlastní');
 
@@ -288,7 +290,7 @@ describe('white-label-api: content widgets (GET, POST add/reorder, DELETE, dom)'
     expect(res.status).toBe(200);
     expect(res.body).toEqual([{ ...tree[1], key: 0 }]);
     const stored = await shop.stored('P6');
-    expect((stored?.tree as Body[]).map((w) => w.id)).toEqual([2]);
+    expect((stored?.tree as ContentWidget[]).map((w) => w.id)).toEqual([2]);
     expect(stored?.html.default).not.toContain('data-widget-id="1"');
 
     const missing = await shop.call('DELETE', '/content/P6/type/product/widget/1');
@@ -308,16 +310,16 @@ describe('white-label-api: content widgets (GET, POST add/reorder, DELETE, dom)'
   test('when lang is given, then widget html and the DOM are that language (falling back to default); an unknown lang is 422', async () => {
     const shop = await svc.shop({ languages: ['default', 'cs'] });
     await shop.register('P7');
-    const [widget] = await shop.add('P7', 'section');
+    const widget = (await shop.add('P7', 'section'))[0]!;
     const heading = elementByClass(widget!, 'ccs-section__heading');
     await shop.call('PUT', '/content/P7/type/product', {
       '1': { children: [{ id: heading.id, value: { cs: 'Český nadpis' } }] },
     });
     const cs = await shop.call('GET', '/content/P7/type/product?lang=cs');
-    expect(cs.body[0].html).toContain('Český nadpis');
-    expect(cs.body[0].html).toContain('A short introduction');
+    expect(cs.body[0]?.html).toContain('Český nadpis');
+    expect(cs.body[0]?.html).toContain('A short introduction');
     const def = await shop.call('GET', '/content/P7/type/product');
-    expect(def.body[0].html).toContain('Made for everyday use');
+    expect(def.body[0]?.html).toContain('Made for everyday use');
 
     const dom = await shop.call('POST', '/content/dom/P7/type/product?lang=cs');
     const stored = await shop.stored('P7');
@@ -326,7 +328,7 @@ describe('white-label-api: content widgets (GET, POST add/reorder, DELETE, dom)'
       stored?.html.default,
     );
     // A known language the eshop does not use still previews, with the default fallback.
-    expect((await shop.call('GET', '/content/P7/type/product?lang=de')).body[0].html).toContain(
+    expect((await shop.call('GET', '/content/P7/type/product?lang=de')).body[0]?.html).toContain(
       'Made for everyday use',
     );
 

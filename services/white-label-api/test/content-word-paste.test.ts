@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { sanitizeRich } from '@catalogue/content';
-import { contentService, elementByClass, type Body } from './content-helpers';
+import { contentService, elementByClass } from './content-helpers';
 
 const WORD = readFileSync(join(__dirname, '../../../libs/content/test/fixtures/word-paste.html'), 'utf8');
 const CLEAN =
@@ -32,10 +32,10 @@ describe('white-label-api: a Word paste through the content operations', () => {
 
     expect(put.status).toBe(200);
     expect(sanitizeRich(WORD)).toBe(CLEAN);
-    const answered = (put.body as Body[])[0]!.children.find((e: Body) => e.id === text.id)!;
+    const answered = put.body[0]!.children.find((e) => e.id === text.id)!;
     expect((answered.value as Record<string, string>).cs).toBe(CLEAN);
     const read = await shop.call('GET', '/content/W/type/product?lang=cs');
-    const readBack = (read.body as Body[])[0]!.children.find((e: Body) => e.id === text.id)!;
+    const readBack = read.body[0]!.children.find((e) => e.id === text.id)!;
     expect((readBack.value as Record<string, string>).cs).toBe(CLEAN);
     const stored = await shop.stored('W');
     expect(stored!.html.cs).toContain(CLEAN);
@@ -58,8 +58,8 @@ describe('white-label-api: a Word paste through the content operations', () => {
     });
 
     expect(added.status).toBe(200);
-    const widgets = added.body as Body[];
-    const text = widgets[widgets.length - 1]!.children.find((e: Body) => e.class === 'ccs-section__text')!;
+    const widgets = added.body;
+    const text = widgets[widgets.length - 1]!.children.find((e) => e.class === 'ccs-section__text')!;
     expect(text.value).toEqual({ default: CLEAN });
     const stored = await shop.stored('V');
     expect(stored!.html.default).toContain(CLEAN);

@@ -1,3 +1,4 @@
+import type { ContentWidget } from '@catalogue/content';
 import type { StoredContent } from '@catalogue/db';
 // The inspectors of libs/content's own XSS tests: they parse HTML the way a browser reads tags
 // and attributes, so the assertions look at real attributes, not at text that looks like one.
@@ -7,12 +8,12 @@ import {
   snippetDangers,
   XSS_PAYLOADS as PAYLOADS,
 } from '../../../libs/content/test/inspect';
-import { contentService, elementByClass, type Body } from './content-helpers';
+import { contentService, elementByClass } from './content-helpers';
 
 const LANGS = ['default', 'cs'] as const;
 
 /** Every finding in what the service stored and in what it answered. */
-function findings(stored: StoredContent | undefined, widgets: Body[]): string[] {
+function findings(stored: StoredContent | undefined, widgets: readonly ContentWidget[]): string[] {
   const found: string[] = [];
   if (stored === undefined) return ['nothing stored'];
   for (const lang of LANGS) {
@@ -28,7 +29,7 @@ function findings(stored: StoredContent | undefined, widgets: Body[]): string[] 
   }
   if (/[<>]/.test(JSON.stringify(stored.nested))) found.push('markup in nested');
   for (const [where, tree] of [
-    ['stored tree', stored.tree as Body[]],
+    ['stored tree', stored.tree as ContentWidget[]],
     ['response', widgets],
   ] as const) {
     for (const widget of tree) {

@@ -10,8 +10,9 @@ describe('design preview files', () => {
   test('when the listed image_preview and preview_url are opened without a token, then an SVG of the layout and an HTML page answer', async () => {
     const shop = await service.shop();
     const classic = (await shop.get('/design?type=product')).body.data.find(
-      (d: { name: string }) => d.name === 'Classic product',
+      (d) => d.name === 'Classic product',
     );
+    if (!classic) throw new Error('no Classic product design');
     const svg = await fetch(classic.image_preview);
     expectMatchesContract(
       'GET',
@@ -48,9 +49,8 @@ describe('design preview files', () => {
     const other = await service.shop();
     const theirs = await insertDesign(service.deps.db, { eshopId: other.id, category: 'product' });
     try {
-      const listed = (await other.get('/design?type=product')).body.data.find(
-        (d: { id: number }) => d.id === theirs,
-      );
+      const listed = (await other.get('/design?type=product')).body.data.find((d) => d.id === theirs);
+      if (!listed) throw new Error('the custom design is not listed');
       expect((await fetch(listed.image_preview)).status).toBe(200);
       for (const path of [
         `/design-preview/v1/${theirs}/${'0'.repeat(64)}.svg`,

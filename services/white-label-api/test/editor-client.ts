@@ -3,81 +3,65 @@
 // against docs/openapi.yaml, as a host application's editor would call the API.
 import { WHITE_LABEL_TOKEN_HEADER } from '@catalogue/http';
 import {
-  expectMatchesContract,
+  contractCaller,
   makeEshop,
   serveServiceForTests,
+  type Answer,
+  type Call,
+  type CallOptions as ContractCallOptions,
   type EshopFixture,
 } from '@catalogue/testing';
-import { createApp } from '../src/app';
-import { buildDeps, closeDeps } from '../src/deps';
+import { whiteLabelApi } from '../src/service';
 
 export const ORIGIN = 'https://admin.editor.test';
 export const BASE = '/api/v3/white-label';
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- tests read response fields directly; the contract check validates shapes
-export type Body = any;
+/** One white-label answer (its body typed from docs/openapi.yaml by the path it answers). */
+export type Reply<B = unknown> = Answer<B>;
 
-export interface Reply {
-  status: number;
-  body: Body;
-  headers: Headers;
-}
-
-export interface CallOptions {
+/** A white-label call's options over the token and Origin a host's editor sends. */
+export interface WlOptions {
+  /** The Origin header; `null` sends none. */
   origin?: string | null;
+  /** Another white-label token than the shop's. */
   token?: string;
-  /** More request headers (Idempotency-Key, X-Forwarded-For, …). */
-  headers?: Record<string, string>;
 }
+export type CallOptions = WlOptions & ContractCallOptions;
+
+/** Calls of the white-label API, paths under BASE (`call('GET', '/entity')`). */
+export type WlCall = Call<typeof BASE, WlOptions>;
 
 /**
- * One white-label request as a host's editor sends it: the token and the allowed Origin unless
- * told otherwise, JSON in and out; every response is checked against docs/openapi.yaml.
+ * White-label calls as a host's editor sends them: the token and the allowed Origin unless told
+ * otherwise, JSON in and out; every answer is checked against docs/openapi.yaml.
  */
-export async function wlRequest(
-  serviceUrl: string,
-  token: string,
-  method: string,
-  path: string,
-  body?: unknown,
-  opts: CallOptions = {},
-): Promise<Reply> {
-  const origin = opts.origin === undefined ? ORIGIN : opts.origin;
-  const res = await fetch(`${serviceUrl}${BASE}${path}`, {
-    method,
-    headers: {
-      [WHITE_LABEL_TOKEN_HEADER]: opts.token ?? token,
-      ...(origin !== null && { Origin: origin }),
-      Accept: 'application/json',
-      ...(body !== undefined && { 'Content-Type': 'application/json' }),
-      ...opts.headers,
-    },
-    body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
+export function wlCaller(serviceUrl: string | (() => string), token: string): WlCall {
+  return contractCaller({
+    baseUrl: serviceUrl,
+    prefix: BASE,
+    headers: (opts?: CallOptions) => ({
+      [WHITE_LABEL_TOKEN_HEADER]: opts?.token ?? token,
+      Origin: opts?.origin === undefined ? ORIGIN : opts.origin,
+    }),
   });
-  const text = await res.text();
-  const parsed: unknown = text ? JSON.parse(text) : undefined;
-  expectMatchesContract(method, `${BASE}${path}`, res.status, parsed, res.headers.get('content-type'));
-  return { status: res.status, body: parsed, headers: res.headers };
 }
 
 export function editorService() {
-  const service = serveServiceForTests({ buildDeps, createApp, closeDeps });
-  const request = (token: string, method: string, path: string, body?: unknown, opts?: CallOptions) =>
-    wlRequest(service.url, token, method, path, body, opts);
+  const service = serveServiceForTests(whiteLabelApi);
 
   /** An eshop allowing ORIGIN, with a client of its white-label token. */
   async function shop(fixture: EshopFixture = {}) {
     const created = await makeEshop(service.deps.db, { origins: [ORIGIN], ...fixture });
     const token = created.whiteLabelToken;
+    const call = wlCaller(() => service.url, token);
     return {
       id: created.eshop.id,
       created,
       token,
-      call: (method: string, path: string, body?: unknown, opts?: CallOptions) =>
-        request(token, method, path, body, opts),
-      get: (path: string, opts?: CallOptions) => request(token, 'GET', path, undefined, opts),
-      post: (path: string, body?: unknown, opts?: CallOptions) => request(token, 'POST', path, body, opts),
-      delete: (path: string, opts?: CallOptions) => request(token, 'DELETE', path, undefined, opts),
+      call,
+      get: <P extends string>(path: P, opts?: CallOptions) => call('GET', path, undefined, opts),
+      post: <P extends string>(path: P, body?: unknown, opts?: CallOptions) => call('POST', path, body, opts),
+      delete: <P extends string>(path: P, opts?: CallOptions) => call('DELETE', path, undefined, opts),
     };
   }
 

@@ -213,8 +213,8 @@ describe('white-label-api: entities (register-entity, GET entity, GET …/html)'
       const res = await shop.post('/register-entity', body);
       expect(res.status).toBe(422);
       expect(res.body.error).toBe('The given data was invalid.');
-      expect(res.body.errors[field]).toBeDefined();
-      if (message) expect(res.body.errors[field]).toContain(message);
+      expect(res.body.errors?.[field]).toBeDefined();
+      if (message) expect(res.body.errors?.[field]).toContain(message);
       expect(await wlEntitiesRepository.count(service.deps.db, shop.id)).toBe(0);
     });
 
@@ -263,7 +263,7 @@ describe('white-label-api: entities (register-entity, GET entity, GET …/html)'
       const shop = await service.shop();
       const res = await shop.get('/entity?type=brand&per_page=101&page=0');
       expect(res.status).toBe(422);
-      expect(Object.keys(res.body.errors).sort()).toEqual(['page', 'per_page', 'type']);
+      expect(Object.keys(res.body.errors ?? {}).sort()).toEqual(['page', 'per_page', 'type']);
     });
   });
 
@@ -311,14 +311,14 @@ describe('white-label-api: entities (register-entity, GET entity, GET …/html)'
       const shop = await service.shop();
       const res = await shop.get('/entity/a%00b/type/product/html');
       expect(res.status).toBe(422);
-      expect(res.body.errors.entity_id).toEqual(['The entity_id field is invalid.']);
+      expect(res.body.errors?.entity_id).toEqual(['The entity_id field is invalid.']);
       const fill = await shop.post('/entity/a%00b/type/product/design', { design_id: 1, widget: [{}] });
       expect(fill.status).toBe(422);
-      expect(fill.body.errors.entity_id).toEqual(['The entity_id field is invalid.']);
-      for (const path of ['/content/a%00b/type/product', '/content/a%00b/type/product/generate']) {
+      expect(fill.body.errors?.entity_id).toEqual(['The entity_id field is invalid.']);
+      for (const path of ['/content/a%00b/type/product', '/content/a%00b/type/product/generate'] as const) {
         const res = await shop.get(path);
         expect(res.status).toBe(422);
-        expect(res.body.errors.entity_id).toEqual(['The entity_id field is invalid.']);
+        expect(res.body.errors?.entity_id).toEqual(['The entity_id field is invalid.']);
       }
       const copy = await shop.post('/content/copy-widget', {
         source_entity_id: 'a\u0000b',
@@ -332,7 +332,7 @@ describe('white-label-api: entities (register-entity, GET entity, GET …/html)'
       const shop = await service.shop();
       const res = await shop.get('/entity/A/type/brand/html');
       expect(res.status).toBe(422);
-      expect(res.body.errors.entity_type).toEqual(['The selected entity_type is invalid.']);
+      expect(res.body.errors?.entity_type).toEqual(['The selected entity_type is invalid.']);
     });
   });
 

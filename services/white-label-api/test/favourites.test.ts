@@ -191,7 +191,7 @@ describe('white-label-api: widget favourites', () => {
       const shop = await service.shop();
       const res = await create(shop, overrides);
       expect(res.status).toBe(422);
-      expect(res.body.errors[field]).toContain(message);
+      expect(res.body.errors?.[field]).toContain(message);
       expect(await stored(shop)).toEqual([]);
     },
   );
@@ -205,7 +205,10 @@ describe('white-label-api: widget favourites', () => {
     ];
     const res = await create(shop, { children: elements });
     expect(res.status).toBe(422);
-    expect(Object.keys(res.body.errors).sort()).toEqual(['children.1.parent_id', 'children.2.parent_id']);
+    expect(Object.keys(res.body.errors ?? {}).sort()).toEqual([
+      'children.1.parent_id',
+      'children.2.parent_id',
+    ]);
     expect(await stored(shop)).toEqual([]);
   });
 
@@ -213,7 +216,7 @@ describe('white-label-api: widget favourites', () => {
     const shop = await service.shop();
     const res = await shop.get('/widget-favourite/0');
     expect(res.status).toBe(422);
-    expect(res.body.errors.widget_favourite_id).toEqual([
+    expect(res.body.errors?.widget_favourite_id).toEqual([
       'The widget_favourite_id field must be at least 1.',
     ]);
   });

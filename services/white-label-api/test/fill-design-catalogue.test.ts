@@ -1,10 +1,6 @@
 import { catalogueRepository } from '@catalogue/db';
 import { expectMatchesContract, serveServiceForTests } from '@catalogue/testing';
-import { createApp as createCatalogueApp } from '../../catalogue-api/src/app';
-import {
-  buildDeps as buildCatalogueDeps,
-  closeDeps as closeCatalogueDeps,
-} from '../../catalogue-api/src/deps';
+import { catalogueApi } from '../../catalogue-api/src/service';
 import { classicDesign } from './design-fixtures';
 import { editorService } from './editor-client';
 
@@ -14,10 +10,9 @@ describe('white-label-api: fill-design seen through the catalogue API (v2 list)'
   const service = editorService();
   // The catalogue API in the same process, on a queue prefix no worker consumes, read the way an
   // eshop back office does.
-  const catalogue = serveServiceForTests(
-    { buildDeps: buildCatalogueDeps, createApp: createCatalogueApp, closeDeps: closeCatalogueDeps },
-    { QUEUE_PREFIX: `${process.env.TEST_QUEUE_PREFIX}-fill-design` },
-  );
+  const catalogue = serveServiceForTests(catalogueApi, {
+    QUEUE_PREFIX: `${process.env.TEST_QUEUE_PREFIX}-fill-design`,
+  });
 
   async function api(token: string, method: string, path: string, body?: unknown) {
     const res = await fetch(`${catalogue.url}${path}`, {

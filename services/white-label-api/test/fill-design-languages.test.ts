@@ -26,7 +26,9 @@ describe('white-label-api: fill-design in one language (?lang=)', () => {
   }
 
   const fill = (shop: Shop, lang: string | null, body: unknown) =>
-    shop.post(`/entity/P1/type/product/design${lang === null ? '' : `?lang=${lang}`}`, body);
+    lang === null
+      ? shop.post('/entity/P1/type/product/design', body)
+      : shop.post(`/entity/P1/type/product/design?lang=${lang}`, body);
 
   test('when the design is filled in en and then in cs, then en keeps its text and no Czech word reaches en or default', async () => {
     const shop = await registered();
@@ -126,11 +128,10 @@ describe('white-label-api: fill-design in one language (?lang=)', () => {
     });
     const story = await seededDesignId(db(), 'product-story');
     const structure = (await shop.get(`/design/${story}/structure`)).body;
-    const target = structure.widget.find(
-      (w: { fillable: boolean; field?: Array<{ role: string; format: string }> }) =>
-        w.fillable && w.field!.some((f) => f.format === 'text'),
-    );
-    const role = target.field.find((f: { format: string }) => f.format === 'text').role;
+    const target = structure.widget.find((w) => w.fillable && w.field.some((f) => f.format === 'text'));
+    if (!target?.fillable) throw new Error('the design has no fillable widget with a text field');
+    const role = target.field.find((f) => f.format === 'text')?.role;
+    if (!role) throw new Error('the widget has no text field');
 
     const res = await fill(shop, 'cs', {
       design_id: story,
@@ -161,7 +162,7 @@ describe('white-label-api: fill-design in one language (?lang=)', () => {
 
     expect(res.status).toBe(422);
     expect(res.body.code).toBe('validation_failed');
-    expect(JSON.stringify(res.body.errors.lang)).toMatch(message);
+    expect(JSON.stringify(res.body.errors?.lang)).toMatch(message);
     expect(await stored(shop)).toEqual(before);
   });
 });

@@ -61,20 +61,19 @@ describe('white-label-api: POST /entity/{entity_id}/type/{entity_type}/design (f
     expect(Object.keys(stored!.marketplace).sort()).toEqual(['cs', 'default', 'uk']);
     expect((await wlEntitiesRepository.find(db(), shop.id, 'product', 'P1'))?.designId).toBe(d.id);
     const entities = await shop.get('/entity');
-    expect(entities.body.data[0].design_id).toBe(d.id);
+    expect(entities.body.data[0]?.design_id).toBe(d.id);
     expect((await shop.get('/entity/P1/type/product/html')).body).toEqual({ html: res.body.html });
   });
 
   test('when a page (no catalogue item) is filled from the structure it read, then its content is stored and rendered', async () => {
     const shop = await service.shop();
     await shop.post('/register-entity', { entity_id: 'about', type: 'page', title: 'About us' });
-    const design = (await shop.get('/design?type=page')).body.data[0];
+    const design = (await shop.get('/design?type=page')).body.data[0]!;
     const structure = (await shop.get(`/design/${design.id}/structure`)).body;
-    const target = structure.widget.find(
-      (w: { fillable: boolean; field?: Array<{ role: string; format: string }> }) =>
-        w.fillable && w.field!.some((f) => f.format === 'text'),
-    );
-    const role = target.field.find((f: { format: string }) => f.format === 'text').role;
+    const target = structure.widget.find((w) => w.fillable && w.field.some((f) => f.format === 'text'));
+    if (!target?.fillable) throw new Error('the design has no fillable widget with a text field');
+    const role = target.field.find((f) => f.format === 'text')?.role;
+    if (!role) throw new Error('the widget has no text field');
     const res = await shop.post('/entity/about/type/page/design', {
       design_id: design.id,
       widget: [{ design_widget_id: target.design_widget_id, fields: { [role]: 'We make shoes' } }],
@@ -244,7 +243,7 @@ describe('white-label-api: POST /entity/{entity_id}/type/{entity_type}/design (f
     const shop = await registered();
     const res = await shop.post('/entity/P1/type/product/design', body);
     expect(res.status).toBe(422);
-    expect(res.body.errors[field]).toEqual([message]);
+    expect(res.body.errors?.[field]).toEqual([message]);
     expect(await content(shop, 'P1')).toBeUndefined();
   });
 
@@ -256,7 +255,7 @@ describe('white-label-api: POST /entity/{entity_id}/type/{entity_type}/design (f
       widget: [{ design_widget_id: d.section, fields: { paragraph: { cs: 'a\u0000b' } } }],
     });
     expect(res.status).toBe(422);
-    expect(Object.keys(res.body.errors)).toEqual(['widget.0.fields.paragraph.cs']);
+    expect(Object.keys(res.body.errors ?? {})).toEqual(['widget.0.fields.paragraph.cs']);
     expect(await content(shop, 'P1')).toBeUndefined();
   });
 

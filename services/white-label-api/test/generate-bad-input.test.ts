@@ -199,7 +199,7 @@ describe('white-label-api: POST …/generate with bad input', () => {
       const res = await post(body());
 
       expect(res.status).toBe(422);
-      expect(res.body.errors[field]).toEqual([expect.stringMatching(message)]);
+      expect(res.body.errors?.[field]).toEqual([expect.stringMatching(message)]);
       expect(await shop.jobs()).toEqual([]);
       expect(await shop.ledger()).toEqual(before.ledger);
       expect(await shop.account()).toEqual(before.account);
@@ -220,7 +220,7 @@ describe('white-label-api: POST …/generate with bad input', () => {
     const res = await post({ design_id: 'x', lang: 1, search_web: ['nope'] });
 
     expect(res.status).toBe(422);
-    expect(Object.keys(res.body.errors).sort()).toEqual(['design_id', 'lang', 'search_web.0']);
+    expect(Object.keys(res.body.errors ?? {}).sort()).toEqual(['design_id', 'lang', 'search_web.0']);
   });
 
   test('when the body is not JSON, then 400 and nothing is written', async () => {
@@ -235,7 +235,7 @@ describe('white-label-api: POST …/generate with bad input', () => {
     const res = await shop.call('POST', `/content/${entity}/type/brand/generate`, { design_id: classic });
 
     expect(res.status).toBe(422);
-    expect(res.body.errors.entity_type).toEqual(['The selected entity_type is invalid.']);
+    expect(res.body.errors?.entity_type).toEqual(['The selected entity_type is invalid.']);
   });
 
   test('when the eshop’s own custom design of the right type is sent, then it is accepted', async () => {

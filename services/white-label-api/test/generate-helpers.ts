@@ -3,10 +3,15 @@
 // checks every response against docs/openapi.yaml.
 import { designStructure, SEED_DESIGNS } from '@catalogue/content';
 import { creditsRepository, wlEntitiesRepository, type Knex, type WlEntityType } from '@catalogue/db';
-import { makeEshop, serveServiceForTests, testConfig, type EshopFixture } from '@catalogue/testing';
-import { createApp } from '../src/app';
-import { buildDeps, closeDeps } from '../src/deps';
-import { ORIGIN, wlRequest } from './editor-client';
+import {
+  makeEshop,
+  serveServiceForTests,
+  testConfig,
+  type EshopFixture,
+  type Method,
+} from '@catalogue/testing';
+import { whiteLabelApi } from '../src/service';
+import { ORIGIN, wlCaller } from './editor-client';
 
 /** An entity's title in each content language (what a host registers). */
 export const TITLES: Record<string, string> = {
@@ -20,7 +25,7 @@ export const TITLES: Record<string, string> = {
   uk: 'Трейлові кросівки',
 };
 
-export { BASE, ORIGIN, type Body, type Reply } from './editor-client';
+export { BASE, ORIGIN, type Reply } from './editor-client';
 
 /** WEB_RESEARCH_MAX_URLS of these tests. */
 export const MAX_URLS = 2;
@@ -40,18 +45,18 @@ export function fillableWidgets(key: string): number {
 }
 
 export function generateService(queueSuffix: string) {
-  const service = serveServiceForTests(
-    { buildDeps, createApp, closeDeps },
-    {
-      QUEUE_PREFIX: `${testConfig().redis.queuePrefix}-${queueSuffix}`,
-      WEB_RESEARCH_MAX_URLS: String(MAX_URLS),
-    },
-  );
+  const service = serveServiceForTests(whiteLabelApi, {
+    QUEUE_PREFIX: `${testConfig().redis.queuePrefix}-${queueSuffix}`,
+    WEB_RESEARCH_MAX_URLS: String(MAX_URLS),
+  });
 
   // Status and body only: these tests compare whole replies.
-  const client = (token: string) => async (method: string, path: string, body?: unknown) => {
-    const { status, body: answer } = await wlRequest(service.url, token, method, path, body);
-    return { status, body: answer };
+  const client = (token: string) => {
+    const wl = wlCaller(() => service.url, token);
+    return async <M extends Method, P extends string>(method: M, path: P, body?: unknown) => {
+      const { status, body: answer } = await wl(method, path, body);
+      return { status, body: answer };
+    };
   };
 
   /** An eshop with credits, a client of its white-label token and helpers to arrange its data. */
@@ -68,8 +73,12 @@ export function generateService(queueSuffix: string) {
       apiToken: created.apiToken,
       call: client(created.whiteLabelToken),
       /** A request with more headers (Idempotency-Key), answering headers too. */
-      send: (method: string, path: string, body: unknown, headers: Record<string, string>) =>
-        wlRequest(service.url, created.whiteLabelToken, method, path, body, { headers }),
+      send: <M extends Method, P extends string>(
+        method: M,
+        path: P,
+        body: unknown,
+        headers: Record<string, string>,
+      ) => wlCaller(() => service.url, created.whiteLabelToken)(method, path, body, { headers }),
       // A title in every content language: a job writes from text in its own language only.
       register: (entityId: string, type: WlEntityType = 'product', title: Record<string, string> = TITLES) =>
         wlEntitiesRepository.upsert(db, eshopId, { entityId, type, title, oldDescription: {} }),

@@ -5,22 +5,17 @@
 // on, before anything is reserved. Against the real Postgres and Redis; the catalogue is written
 // through the catalogue API in the same process, as an eshop back office does.
 import { serveServiceForTests } from '@catalogue/testing';
-import { createApp as createCatalogueApp } from '../../catalogue-api/src/app';
-import {
-  buildDeps as buildCatalogueDeps,
-  closeDeps as closeCatalogueDeps,
-} from '../../catalogue-api/src/deps';
+import { catalogueApi } from '../../catalogue-api/src/service';
 import { designId, fillableWidgets, generateService, PRICE } from './generate-helpers';
 
 const svc = generateService('wl-generate-material');
-const catalogue = serveServiceForTests(
-  { buildDeps: buildCatalogueDeps, createApp: createCatalogueApp, closeDeps: closeCatalogueDeps },
-  { QUEUE_PREFIX: `${process.env.TEST_QUEUE_PREFIX}-generate-material` },
-);
+const catalogue = serveServiceForTests(catalogueApi, {
+  QUEUE_PREFIX: `${process.env.TEST_QUEUE_PREFIX}-generate-material`,
+});
 
 let counter = 0;
 const nextId = () => `MAT-${process.pid}-${++counter}`;
-const path = (entityId: string, type = 'product') => `/content/${entityId}/type/${type}/generate`;
+const path = (entityId: string, type = 'product') => `/content/${entityId}/type/${type}/generate` as const;
 
 async function backOffice(token: string, method: string, url: string, body?: unknown) {
   const res = await fetch(`${catalogue.url}${url}`, {

@@ -14,7 +14,7 @@ describe('white-label-api: GET …/generate and GET generate/{id}', () => {
     classic = await designId(svc.deps.db, 'product-classic');
   });
 
-  const path = (entityId: string, type = 'product') => `/content/${entityId}/type/${type}/generate`;
+  const path = (entityId: string, type = 'product') => `/content/${entityId}/type/${type}/generate` as const;
 
   async function started() {
     const s = await svc.shop({ topUp: 100 });
@@ -127,7 +127,7 @@ describe('white-label-api: GET …/generate and GET generate/{id}', () => {
     for (const id of ['abc', '0', '1.5', '99999999999']) {
       const res = await s.call('GET', `/generate/${id}`);
       expect(res.status).toBe(422);
-      expect(Object.keys(res.body.errors)).toEqual(['generate_id']);
+      expect(Object.keys(res.body.errors ?? {})).toEqual(['generate_id']);
     }
   });
 

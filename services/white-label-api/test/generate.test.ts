@@ -15,7 +15,7 @@ describe('white-label-api: POST …/generate', () => {
     classic = await designId(svc.deps.db, 'product-classic');
   });
 
-  const path = (entityId: string, type = 'product') => `/content/${entityId}/type/${type}/generate`;
+  const path = (entityId: string, type = 'product') => `/content/${entityId}/type/${type}/generate` as const;
   const reservedMetric = async () => (await svc.deps.creditMetrics.reserved.get()).values[0]?.value ?? 0;
 
   test('when the body is valid and credits suffice, then the job is pending, its context stored, its credits reserved and it is queued', async () => {

@@ -11,7 +11,7 @@ const widgets = fillableWidgets('product-classic');
 let counter = 0;
 const nextEntity = () => `IDEM-${process.pid}-${++counter}`;
 const nextKey = () => `key-${process.pid}-${Date.now()}-${++counter}`;
-const path = (entityId: string) => `/content/${entityId}/type/product/generate`;
+const path = (entityId: string) => `/content/${entityId}/type/product/generate` as const;
 
 describe('white-label-api: Idempotency-Key on POST …/generate', () => {
   let classic: number;

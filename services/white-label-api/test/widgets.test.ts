@@ -67,7 +67,7 @@ describe('white-label-api: GET /widget', () => {
     const shop = await service.shop();
     const res = await shop.get('/widget?category_id=media');
     expect(res.status).toBe(422);
-    expect(res.body.errors.category_id).toEqual(['The category_id field must be an integer.']);
+    expect(res.body.errors?.category_id).toEqual(['The category_id field must be an integer.']);
   });
 
   test('when the licence is not valid, then 403', async () => {

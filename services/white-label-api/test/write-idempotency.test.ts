@@ -18,7 +18,7 @@ describe('white-label-api: Idempotency-Key outcomes commit with the write', () =
    * written after the handler, no key released, no answer seen), lets the key's lock lapse, and
    * sends the same request again with the same key.
    */
-  async function crashThenRetry(shop: Shop, path: string, body: object) {
+  async function crashThenRetry<P extends string>(shop: Shop, path: P, body: object) {
     n += 1;
     const key = `write-crash-${process.pid}-${Date.now()}-${n}`;
     const headers = { 'Idempotency-Key': key };
