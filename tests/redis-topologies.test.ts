@@ -7,46 +7,25 @@
 // (read from PostgreSQL).
 import { Cluster, type Redis } from 'ioredis';
 import { generationJobsRepository, type Knex } from '@catalogue/db';
-import { WHITE_LABEL_TOKEN_HEADER } from '@catalogue/http';
 import {
+  bearerCaller,
+  contractCaller,
   eventually,
   makeEshop,
   serveServiceForTests,
   startRedisCluster,
   startRedisSentinel,
+  type Call,
   type PrivateRedisCluster,
   type PrivateRedisSentinel,
 } from '@catalogue/testing';
 import { catalogueApi } from '../services/catalogue-api/src/service';
 import { checkDependencies } from '../libs/admin/src/preflight';
-import { useFullStack } from './full-stack';
+import { shopCallers, useFullStack } from './full-stack';
 
 const ORIGIN = 'https://admin.topology.test';
 const CREDITS = 500;
 const READ_BUDGET = 4;
-
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- responses are read field by field
-type Body = any;
-
-async function call(
-  url: string,
-  headers: Record<string, string>,
-  method: string,
-  path: string,
-  body?: unknown,
-) {
-  const res = await fetch(`${url}${path}`, {
-    method,
-    headers: {
-      Accept: 'application/json',
-      ...headers,
-      ...(body !== undefined && { 'Content-Type': 'application/json' }),
-    },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await res.text();
-  return { status: res.status, body: (text ? JSON.parse(text) : undefined) as Body };
-}
 
 describe.each([
   ['Redis Cluster', 'cluster'],
@@ -82,21 +61,13 @@ describe.each([
     let db: Knex;
     let shop: Awaited<ReturnType<typeof makeEshop>>;
     let designId: number;
+    let backOffice: Call;
+    let host: Call<'/api/v3/white-label'>;
     beforeAll(async () => {
       db = wl.deps.db;
       shop = await makeEshop(db, { origins: [ORIGIN], languages: ['default', 'cs'], credits: CREDITS });
+      ({ backOffice, host } = shopCallers({ wl: wl.url, catalogue: catalogue.url }, shop, ORIGIN));
     });
-
-    const backOffice = (method: string, path: string, body?: unknown) =>
-      call(catalogue.url, { Authorization: `Bearer ${shop.apiToken}` }, method, path, body);
-    const host = (method: string, path: string, body?: unknown) =>
-      call(
-        wl.url,
-        { [WHITE_LABEL_TOKEN_HEADER]: shop.whiteLabelToken, Origin: ORIGIN },
-        method,
-        `/api/v3/white-label${path}`,
-        body,
-      );
 
     /** Imports products (their renders are queued). */
     async function importProducts(ids: string[]): Promise<void> {
@@ -124,7 +95,7 @@ describe.each([
       }, 20_000);
       const listed = await backOffice('GET', '/api/v2/rest/products?limit=100');
       expect(listed.status).toBe(200);
-      expect(listed.body.data.map((p: Body) => p.id)).toEqual(expect.arrayContaining(ids));
+      expect(listed.body.data.map((p) => p.id)).toEqual(expect.arrayContaining(ids));
     }
 
     /** Registers the product, generates for it and waits for the job and its settlement. */
@@ -191,7 +162,7 @@ describe.each([
       // npm start's preflight (the admin tools) reaches it through the same factory.
       const config = catalogue.deps.config;
       expect(await checkDependencies(config.database.url, config.redis)).toEqual([]);
-      const ready = await call(catalogue.url, {}, 'GET', '/readyz');
+      const ready = await contractCaller({ baseUrl: catalogue.url })('GET', '/readyz');
       expect(ready.status).toBe(200);
       expect(JSON.stringify(ready.body)).toContain('redis');
     });
@@ -199,7 +170,7 @@ describe.each([
     test('when products are imported, then the render worker makes them ready and the API lists them', async () => {
       await importRendered(['T1', 'T2', 'T3']);
       const designs = await host('GET', '/design?type=product');
-      designId = designs.body.data.find((d: Body) => d.category === 'product').id;
+      designId = designs.body.data.find((d) => d.category === 'product')!.id;
     }, 40_000);
 
     test('when a generation runs, then it completes and its credits are settled once', async () => {
@@ -212,12 +183,7 @@ describe.each([
       const { apiToken } = await makeEshop(db);
       const statuses: number[] = [];
       for (let i = 0; i < READ_BUDGET + 2; i += 1) {
-        const res = await call(
-          limited[i % 2]!.url,
-          { Authorization: `Bearer ${apiToken}` },
-          'GET',
-          '/api/v2/rest/whoami',
-        );
+        const res = await bearerCaller(limited[i % 2]!.url, apiToken)('GET', '/api/v2/rest/whoami');
         statuses.push(res.status);
       }
       // Each instance alone saw 3 requests, under the budget of 4: only a shared count refuses.
@@ -240,7 +206,8 @@ describe.each([
 
         // No restart: the same processes find the new master (through the sentinels) by themselves.
         await eventually(
-          async () => expect((await call(catalogue.url, {}, 'GET', '/readyz')).status).toBe(200),
+          async () =>
+            expect((await contractCaller({ baseUrl: catalogue.url })('GET', '/readyz')).status).toBe(200),
           30_000,
         );
         // The renders queued before the failover were replicated: they run once resumed.

@@ -8,16 +8,14 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createKnex, type Knex } from '@catalogue/db';
-import { WHITE_LABEL_TOKEN_HEADER } from '@catalogue/http';
 import { eventually, makeEshop, testConfig } from '@catalogue/testing';
 import { CONSUMED_QUEUES } from '../../services/generation-worker/src/handlers';
-import { useFullStack } from '../full-stack';
+import { shopCallers, useFullStack } from '../full-stack';
 import { NOT_DISTRIBUTED, distributedTables } from './distribution';
 import { captureStatements, pairKey, untiedPairs, type SentStatement } from './tenant-joins';
 
 const PREFIX = `${process.env.TEST_QUEUE_PREFIX}-tenant-joins`;
 const ORIGIN = 'https://admin.joins.test';
-const BASE = '/api/v3/white-label';
 
 /**
  * Joins of two tenant tables without eshop_id that are known, with why they are safe today and
@@ -27,31 +25,8 @@ const BASE = '/api/v3/white-label';
  */
 const KNOWN_UNTIED_JOINS: Readonly<Record<string, string>> = {};
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- responses are read field by field
-type Body = any;
-
-async function call(
-  url: string,
-  headers: Record<string, string>,
-  method: string,
-  path: string,
-  body?: unknown,
-) {
-  const res = await fetch(`${url}${path}`, {
-    method,
-    headers: {
-      Accept: 'application/json',
-      ...headers,
-      ...(body !== undefined && { 'Content-Type': 'application/json' }),
-    },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await res.text();
-  return { status: res.status, body: (text ? JSON.parse(text) : undefined) as Body };
-}
-
 /** Fails with the answer when it is not a success. */
-function ok(res: { status: number; body: Body }): void {
+function ok(res: { status: number; body: unknown }): void {
   if (res.status >= 300) throw new Error(`${res.status}: ${JSON.stringify(res.body)}`);
 }
 
@@ -95,16 +70,7 @@ describe('joins between tenant tables', () => {
       credits: 200,
       enableRichSnippet: true,
     });
-    const host = (method: string, path: string, body?: unknown) =>
-      call(
-        wl.url,
-        { [WHITE_LABEL_TOKEN_HEADER]: shop.whiteLabelToken, Origin: ORIGIN },
-        method,
-        `${BASE}${path}`,
-        body,
-      );
-    const backOffice = (method: string, path: string, body?: unknown) =>
-      call(catalogue.url, { Authorization: `Bearer ${shop.apiToken}` }, method, path, body);
+    const { host, backOffice } = shopCallers({ wl: wl.url, catalogue: catalogue.url }, shop, ORIGIN);
 
     // A webhook endpoint (the relay and the deliveries run while the rest goes on).
     const port = (receiver.address() as AddressInfo).port;
@@ -176,9 +142,9 @@ describe('joins between tenant tables', () => {
     // White label: register, design fill, edit, generate (builtin provider) and its settlement.
     ok(await host('POST', '/register-entity', { entity_id: 'P1', type: 'product', title: 'Shoe' }));
     const designs = await host('GET', '/design?type=product');
-    const design = designs.body.data.find((d: Body) => d.category === 'product');
+    const design = designs.body.data.find((d) => d.category === 'product')!;
     const structure = await host('GET', `/design/${design.id}/structure`);
-    const section = structure.body.widget.find((w: Body) => w.fillable && w.type === 'section');
+    const section = structure.body.widget.find((w) => w.fillable && w.type === 'section')!;
     const filled = await host('POST', '/entity/P1/type/product/design', {
       design_id: design.id,
       widget: [
@@ -217,11 +183,11 @@ describe('joins between tenant tables', () => {
     // Revisions of the content, and a restore of the first.
     const revisions = await host('GET', '/content/P1/type/product/revisions');
     ok(revisions);
-    const first = revisions.body.data.at(-1);
+    const first = revisions.body.data.at(-1)!;
     ok(await host('POST', `/content/P1/type/product/revisions/${first.id}/restore`));
     // The webhook got the events; its deliveries are listed. A sweep of stale work.
     await eventually(() => expect(received.length).toBeGreaterThan(0), 20_000);
-    ok(await backOffice('GET', `/api/v2/rest/webhooks/${hook.body.data?.id ?? hook.body.id}/deliveries`));
+    ok(await backOffice('GET', `/api/v2/rest/webhooks/${hook.body.id}/deliveries`));
     await stack.worker.queues['sweep-stale-work'].add('sweep-stale-work', {});
     await eventually(async () => {
       expect(await stack.worker.queues['sweep-stale-work'].getJobCounts('waiting', 'active')).toEqual({
