@@ -40,7 +40,7 @@ const KEYS = (type: 'bigint' | 'text') =>
   `unnest(array[$1::integer]) as k(eshop_id) cross join unnest($2::${type}[]) as x(external_id)`;
 const PARAMETERS_SQL = `select "p"."id", "p"."external_id" from ${KEYS('bigint')} inner join "parameters" as "p" on "p"."eshop_id" = "k"."eshop_id" and "p"."external_id" = "x"."external_id"`;
 const VALUES_SQL = `select "v"."id", "v"."external_id", "v"."parameter_id", "p"."external_id" as "parameter_external_id" from ${KEYS('bigint')} inner join "parameter_values" as "v" on "v"."eshop_id" = "k"."eshop_id" and "v"."external_id" = "x"."external_id" inner join "parameters" as "p" on "p"."eshop_id" = "v"."eshop_id" and "p"."id" = "v"."parameter_id" order by "v"."external_id" asc, "p"."external_id" asc`;
-const LOCK_SQL = `select "e"."id", "e"."external_id", "e"."status", "e"."is_visible", "e"."is_delete", "e"."name", "e"."url", "e"."description", "e"."seo_title", "e"."seo_description", "e"."short_description", "e"."images", "e"."brand_id", "e"."categories_ids", "e"."parameters_ids", "e"."parameter_values", coalesce((select json_agg(json_build_object('code', v.code, 'ean', v.ean) order by v.id)
+const LOCK_SQL = `select "e"."id", "e"."external_id", "e"."status", "e"."is_visible", "e"."is_delete", "e"."name", "e"."short_description", "e"."description", "e"."url", "e"."seo_title", "e"."seo_description", "e"."images", "e"."brand_id", "e"."categories_ids", "e"."parameters_ids", "e"."parameter_values", coalesce((select json_agg(json_build_object('code', v.code, 'ean', v.ean) order by v.id)
              from product_variants v where v.eshop_id = e.eshop_id and v.product_id = e.id), '[]'::json) as variants from ${KEYS('text')} inner join "products" as "e" on "e"."eshop_id" = "k"."eshop_id" and "e"."external_id" = "x"."external_id" order by "e"."id" asc for update of "e"`;
 const LINKS_SQL = `insert into product_parameter_values (eshop_id, product_id, position, parameter_id, value_id)
        select $1::integer, product_id, position, parameter_id, value_id
@@ -61,7 +61,7 @@ export function equalWorkUpsertSql(rows: number): string {
   );
 }
 
-const LANG_FIELDS = ['name', 'url', 'description', 'seo_title', 'seo_description', 'short_description'];
+const LANG_FIELDS = ['name', 'short_description', 'description', 'url', 'seo_title', 'seo_description'];
 const DATA_DEFAULTS: Record<string, unknown> = {
   images: [],
   brand_id: null,

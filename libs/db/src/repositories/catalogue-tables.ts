@@ -16,7 +16,7 @@ export interface ListedAs {
 
 /**
  * A column of an entity row that imports write. The write columns, the list's stored pieces
- * (list-fragments.ts), the v2 list item (catalogue-api's list.service.ts) and its documented
+ * (list-fragments.ts), the v2 list item (catalogue-api's list-item.ts) and its documented
  * schema (list-items.schema.ts) follow from each type's list of these.
  */
 export type EntityField =
