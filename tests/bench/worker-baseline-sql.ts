@@ -29,11 +29,11 @@ export interface EshopRow {
 /** The product columns renderItem reads (catalogueRepository.findForUpdate's `fields`). */
 export const PRODUCT_FIELDS = [
   'name',
-  'url',
+  'short_description',
   'description',
+  'url',
   'seo_title',
   'seo_description',
-  'short_description',
   'images',
   'brand_id',
   'categories_ids',
