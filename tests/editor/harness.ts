@@ -132,7 +132,10 @@ export function editorHarness(prefix: string) {
         return browser.newContext(viewport);
       });
       const page = await context.newPage();
-      page.on('close', () => void context.close());
+      // A page still open when afterAll closes the browser closes its context on a closing browser,
+      // which rejects ("Target page, context or browser has been closed"); left unhandled, that
+      // rejection failed whichever test Jest held it against.
+      page.on('close', () => void context.close().catch(() => undefined));
       page.on('pageerror', (err) => process.stderr.write(`page error: ${err.message}\n`));
       const q = new URLSearchParams({
         token: opts.token,

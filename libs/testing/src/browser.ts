@@ -29,13 +29,8 @@ export async function launchBrowser(args: string[] = []): Promise<Browser> {
         executablePath: chromiumPath(),
         headless: true,
         args,
-        // Not Playwright's signal handlers. Jest replaces a worker whose memory passed
-        // `workerIdleMemoryLimit` with SIGTERM, and its check can answer after the worker has
-        // already started the next test file: with Playwright's handler the worker survived
-        // the SIGTERM, closed that file's Chromium (`<gracefully close start>`, then "Target
-        // page, context or browser has been closed") and reported the file failed before
-        // Jest's SIGKILL. Without it the worker ends at once and Jest runs the file again in
-        // the new worker.
+        // Not Playwright's signal handlers: a test worker that Jest stops ends at once instead of
+        // closing the browser under the test it is running.
         handleSIGTERM: false,
         handleSIGHUP: false,
         handleSIGINT: false,
