@@ -234,6 +234,58 @@ describe('bulk generation', () => {
     });
   });
 
+  test("a batch is read as of one moment: an item started between the view's reads shows with its reservation or not at all", async () => {
+    const s = await shop(1_000_000, 3);
+    const started = await s.backOffice('POST', '/api/v2/rest/generation-batches', {
+      entity_type: 'product',
+      ids: s.ids,
+      design_id: s.design,
+      languages: ['cs'],
+      budget: 10_000,
+    });
+    const id = started.body.id as number;
+    await s.host('POST', `/generation-batch/${id}/pause`);
+    const read = async () => (await s.host('GET', `/generation-batch/${id}`)).body;
+    await eventually(async () => expect((await read()).counts.running).toBe(0));
+    const before = await read();
+
+    // Another transaction adds an item under way, as a step starts one (the item and the
+    // batch's hold together), and holds the items' table until the view's batch row was read.
+    const trx = await db().transaction();
+    try {
+      await trx.raw('lock table generation_batch_items in access exclusive mode');
+      await trx('generation_batch_items').insert({
+        eshop_id: s.eshopId,
+        batch_id: id,
+        entity_id: 'P-added',
+        lang: 'cs',
+        status: 'running',
+        reserved: 5,
+      });
+      await trx('generation_batches')
+        .where({ eshop_id: s.eshopId, id })
+        .update({ reserved: trx.raw('reserved + 5') });
+      const viewed = read();
+      await eventually(async () => {
+        // The view's count of items by status, waiting for the table.
+        const waiting = await db()('pg_stat_activity')
+          .where({ wait_event_type: 'Lock' })
+          .whereRaw('datname = current_database()')
+          .whereLike('query', '%from "generation_batch_items"%group by "batch_id", "status"%')
+          .count({ n: '*' });
+        expect(Number(waiting[0]!.n)).toBe(1);
+      });
+      await trx.commit();
+
+      const view = await viewed;
+      const seen = [view.counts.running, view.credits.reserved];
+      const after = [before.counts.running + 1, before.credits.reserved + 5];
+      expect([[before.counts.running, before.credits.reserved], after]).toContainEqual(seen);
+    } finally {
+      if (!trx.isCompleted()) await trx.rollback();
+    }
+  });
+
   test(
     'a batch started from a dry run is paused, resumed and finishes: every item charged once, within budget, one event',
     async () => {

@@ -128,13 +128,28 @@ async function viewOf(db: Knex | Knex.Transaction, batch: GenerationBatch): Prom
 
 /** A batch of the eshop, or 404 (another eshop's id is unknown here). */
 export async function getBatch(db: Knex, eshopId: number, batchId: number): Promise<BatchView> {
-  const batch = await batches.find(db, eshopId, batchId);
-  if (!batch) throw new NotFoundError('Generation batch not found');
-  return viewOf(db, batch);
+  return inOneSnapshot(db, async (trx) => {
+    const batch = await batches.find(trx, eshopId, batchId);
+    if (!batch) throw new NotFoundError('Generation batch not found');
+    return viewOf(trx, batch);
+  });
+}
+
+/**
+ * A view's reads as of one moment: the batch's credits and its items' counts come from several
+ * statements, and a settlement committed between them would otherwise show an item ended beside
+ * its credits still reserved (`running: 0` with `reserved` above 0).
+ */
+function inOneSnapshot<T>(db: Knex, read: (trx: Knex.Transaction) => Promise<T>): Promise<T> {
+  return db.transaction(read, { isolationLevel: 'repeatable read', readOnly: true });
 }
 
 /** The eshop's newest batches. */
 export async function listBatches(db: Knex, eshopId: number): Promise<{ batches: BatchView[] }> {
+  return inOneSnapshot(db, (trx) => listIn(trx, eshopId));
+}
+
+async function listIn(db: Knex.Transaction, eshopId: number): Promise<{ batches: BatchView[] }> {
   const found = await batches.list(db, eshopId, BATCH_LIST_LIMIT);
   const counts = await batches.counts(
     db,
