@@ -3,13 +3,18 @@
 // batch, registered entities with filled content, a favourite and a generation job. Used by the
 // fuzz test (so requests reach the code behind lookups) and by the tenancy test (the victim).
 import { WHITE_LABEL_TOKEN_HEADER } from '@catalogue/http';
-import { makeEshop, type EshopFixture } from '@catalogue/testing';
+import {
+  bearerCaller,
+  contractCaller,
+  makeEshop,
+  type Answer,
+  type Call,
+  type EshopFixture,
+} from '@catalogue/testing';
 import type { CreatedEshop } from '@catalogue/admin';
+import type { Schemas } from '@catalogue/client';
 import type { Knex } from '@catalogue/db';
 import type { IdPools } from './arbitraries';
-
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- arrangement reads answers field by field
-type Body = any;
 
 export const WL = '/api/v3/white-label';
 
@@ -23,67 +28,62 @@ export interface Urls {
 
 export interface SeededEshop extends CreatedEshop {
   origin: string;
-  /** A JSON request with this eshop's API token (v1/v2) or white-label token and origin (v3). */
-  call(method: string, path: string, body?: unknown): Promise<{ status: number; body: Body }>;
+  /**
+   * A JSON request with this eshop's API token (v1/v2) or white-label token and origin (v3, paths
+   * under WL): the caller of @catalogue/testing, every answer checked against docs/openapi.yaml.
+   */
+  call: Call;
   /** The generation job started on C1 (pending until a worker runs it). */
   jobId: number;
 }
 
-export async function jsonCall(url: string, headers: Record<string, string>, method: string, body?: unknown) {
-  const res = await fetch(url, {
-    method,
-    headers: {
-      Accept: 'application/json',
-      ...headers,
-      ...(body !== undefined && { 'Content-Type': 'application/json' }),
-    },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await res.text();
-  return { status: res.status, body: (text ? JSON.parse(text) : undefined) as Body };
-}
-
 /** A client of both APIs with the tokens and origin of `eshop`. */
-export function clientOf(urls: Urls, eshop: CreatedEshop, origin: string) {
-  return (method: string, path: string, body?: unknown) =>
-    path.startsWith(WL)
-      ? jsonCall(
-          `${urls.whiteLabel}${path}`,
-          { [WHITE_LABEL_TOKEN_HEADER]: eshop.whiteLabelToken, Origin: origin },
-          method,
-          body,
-        )
-      : jsonCall(`${urls.catalogue}${path}`, { Authorization: `Bearer ${eshop.apiToken}` }, method, body);
+export function clientOf(urls: Urls, eshop: CreatedEshop, origin: string): Call {
+  const whiteLabel = contractCaller({
+    baseUrl: urls.whiteLabel,
+    headers: () => ({ [WHITE_LABEL_TOKEN_HEADER]: eshop.whiteLabelToken, Origin: origin }),
+  });
+  const catalogue = bearerCaller(urls.catalogue, eshop.apiToken);
+  return (method, path, body, opts) =>
+    (path.startsWith(WL) ? whiteLabel : catalogue)(method, path, body, opts);
 }
 
 const name = (text: string) => ({ default: text, cs: `${text} (cs)`, en: `${text} (en)` });
 
-async function expectOk(reply: Promise<{ status: number; body: Body }>, what: string): Promise<Body> {
+/** A body that says it failed (`success: false`) though its status is 2xx. */
+const saysFailed = (body: unknown) =>
+  typeof body === 'object' && body !== null && 'success' in body && body.success === false;
+
+async function expectOk<B>(reply: Promise<Answer<B>>, what: string): Promise<B> {
   const { status, body } = await reply;
-  if (status >= 300 || body?.success === false) {
+  if (status >= 300 || saysFailed(body)) {
     throw new Error(`arranging ${what}: ${status} ${JSON.stringify(body).slice(0, 500)}`);
   }
   return body;
 }
 
-const textFor = (field: Body, item = 0) =>
+const textFor = (field: Schemas['WlFieldSpec'], item = 0) =>
   /href|url|link/.test(field.role)
     ? `https://shop.test/${field.role}/${item}`
     : { default: `${field.role} ${item}`, cs: `${field.role} ${item} cs` };
 
 /** Texts for every role of a design's fillable widgets (short enough for every max_length). */
-function fillAll(structure: Body) {
-  return structure.widget
-    .filter((w: Body) => w.fillable && (w.field.length > 0 || (w.item_count > 0 && w.item_field.length > 0)))
-    .map((w: Body) => ({
-      design_widget_id: w.design_widget_id,
-      fields: Object.fromEntries(w.field.map((f: Body) => [f.role, textFor(f)])),
-      ...(w.item_count > 0 && {
-        items: Array.from({ length: w.item_count }, (_, i) =>
-          Object.fromEntries(w.item_field.map((f: Body) => [f.role, textFor(f, i)])),
-        ),
-      }),
-    }));
+function fillAll(structure: Schemas['WlDesignStructure']) {
+  return structure.widget.flatMap((w) =>
+    w.fillable && (w.field.length > 0 || (w.item_count > 0 && w.item_field.length > 0))
+      ? [
+          {
+            design_widget_id: w.design_widget_id,
+            fields: Object.fromEntries(w.field.map((f) => [f.role, textFor(f)])),
+            ...(w.item_count > 0 && {
+              items: Array.from({ length: w.item_count }, (_, i) =>
+                Object.fromEntries(w.item_field.map((f) => [f.role, textFor(f, i)])),
+              ),
+            }),
+          },
+        ]
+      : [],
+  );
 }
 
 /** An eshop with the whole dataset; its entities' content is filled, its job queued. */
@@ -177,7 +177,7 @@ export async function seedEshop(
       'entity',
     );
   }
-  const designs: Body[] = (await expectOk(call('GET', `${WL}/design`), 'designs')).data;
+  const designs = (await expectOk(call('GET', `${WL}/design`), 'designs')).data;
   for (const [entityId, type] of [
     ['P1', 'product'],
     ['PAGE1', 'page'],
@@ -192,12 +192,13 @@ export async function seedEshop(
       `fill-design ${entityId}`,
     );
   }
-  const content: Body[] = await expectOk(call('GET', `${WL}/content/P1/type/product`), 'content');
+  const [widget] = await expectOk(call('GET', `${WL}/content/P1/type/product`), 'content');
+  if (!widget) throw new Error('arranging favourite: P1 has no content');
   await expectOk(
     call('POST', `${WL}/widget-favourite`, {
       name: `${label} favourite`,
-      widget_id: content[0].widget_id,
-      children: content[0].children,
+      widget_id: widget.widget_id,
+      children: widget.children,
     }),
     'favourite',
   );
@@ -268,14 +269,14 @@ export async function idPoolsOf(db: Knex, eshop: SeededEshop): Promise<IdPools> 
       add(['widget_id'], [widget.widget_id]);
       add(
         ['id', 'parent', 'parent_id', 'child_id'],
-        widget.children.map((e: Body) => e.id as number),
+        widget.children.map((e) => e.id),
       );
     }
   }
   const designs = await eshop.call('GET', `${WL}/design`);
   add(
     ['design_id'],
-    designs.body.data.map((d: Body) => d.id as number),
+    designs.body.data.map((d) => d.id),
   );
   return { strings: [...SHARED_IDS, 'P1-S'], integers: [...integers].sort((a, b) => a - b), byName };
 }

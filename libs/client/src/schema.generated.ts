@@ -395,7 +395,8 @@ export interface paths {
      *     or people changed it in the editor or by a generation: read it from the lists),
      *     `generation.succeeded` and `generation.failed` (a white-label
      *     generation job ended), `listing.batch_finished` (every row of a listing batch was enriched
-     *     or failed), `credits.low` (a charge took the credit balance below the level set with
+     *     or failed), `generation.batch_finished` (a bulk generation ended: finished or cancelled),
+     *     `credits.low` (a charge took the credit balance below the level set with
      *     `PUT /api/v2/rest/credit-alert`). `entity_type` is `product`, `category`, `brand`, `blog` or
      *     `parameter`; for generation events the entity's type (`product`, `category`, `blog`,
      *     `page`). `data` is small (a status, a job id), never the content.
@@ -2111,17 +2112,8 @@ export interface components {
     ChangeEvent: {
       /** @description The event's number in the eshop's feed (1, 2, 3… without gaps). */
       id: number;
-      /** @enum {unknown} */
-      type:
-        | 'item.created'
-        | 'item.updated'
-        | 'item.deleted'
-        | 'item.content_ready'
-        | 'generation.succeeded'
-        | 'generation.failed'
-        | 'listing.batch_finished'
-        | 'credits.low';
-      /** @description `product`, `category`, `brand`, `blog`, `parameter`; for generation events the entity type of the job (`product`, `category`, `blog`, `page`); `listing_batch` (its `external_id` is the batch id); `credit_account` (the eshop id). */
+      type: components['schemas']['EventType'];
+      /** @description `product`, `category`, `brand`, `blog`, `parameter`; for generation events the entity type of the job (`product`, `category`, `blog`, `page`); `listing_batch` (its `external_id` is the batch id); `generation_batch` (its `external_id` is the bulk generation's id); `credit_account` (the eshop id). */
       entity_type: string;
       /** @description The item's `id` as you sent it (a parameter's id as a string); for generation events the entity id. */
       external_id: string;
@@ -2135,7 +2127,9 @@ export interface components {
        *     (`ready`, or `review` when the eshop reviews content); `generation.succeeded` has
        *     `job_id` and `widgets_created`; `generation.failed` has `job_id`;
        *     `listing.batch_finished` has `batch_id`, `rows` and `failed` (rows that could not be
-       *     enriched); `credits.low` has `balance` and `threshold`; other types `{}`.
+       *     enriched); `generation.batch_finished` has `batch_id`, `status` (`finished` or
+       *     `cancelled`), `counts` and `credits` as the bulk generation's view shows them;
+       *     `credits.low` has `balance` and `threshold`; other types `{}`.
        */
       data: Record<string, never>;
     };
