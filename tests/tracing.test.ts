@@ -9,12 +9,11 @@ import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { InMemorySpanExporter, type ReadableSpan } from '@opentelemetry/sdk-trace';
 import { databaseName, dropDatabase, withDatabase } from '@catalogue/db';
-import { WHITE_LABEL_TOKEN_HEADER } from '@catalogue/http';
 import { join } from 'node:path';
 import { eventually, makeEshop, REPO_ROOT, runNodeScript } from '@catalogue/testing';
 import { startTracing, SpanKind } from '@catalogue/tracing';
 import { relayEvents } from '../services/generation-worker/src/services/webhook-relay.service';
-import { useFullStack } from './full-stack';
+import { shopCallers, useFullStack } from './full-stack';
 
 // Before any deps are built: queues and workers take BullMQ's telemetry when they are made.
 const exporter = new InMemorySpanExporter();
@@ -97,25 +96,20 @@ const named = (spans: ReadableSpan[], name: string) => spans.filter((s) => s.nam
 
 test('when an import with a traceparent is rendered and its events delivered, then one trace links the request, the render job and the webhook delivery', async () => {
   const shop = await makeEshop(catalogue.deps.db);
-  const call = (method: string, path: string, body: unknown, headers: Record<string, string> = {}) =>
-    fetch(`${catalogue.url}${path}`, {
-      method,
-      headers: { Authorization: `Bearer ${shop.apiToken}`, 'Content-Type': 'application/json', ...headers },
-      body: JSON.stringify(body),
-    });
+  const { backOffice: call } = shopCallers({ wl: wl.url, catalogue: catalogue.url }, shop, ORIGIN);
   const registered = await call('POST', '/api/v2/rest/webhooks', {
     url: receiverUrl,
     event_types: ['item.content_ready'],
   });
   expect(registered.status).toBe(201);
-  const { id: endpointId, secret } = (await registered.json()) as { id: number; secret: string };
+  const { id: endpointId, secret } = registered.body;
 
   const { traceId, header } = newTraceparent();
   const imported = await call(
     'POST',
     '/api/v2/rest/products',
     [{ id: 'T1', name: { default: 'Traced lamp' } }],
-    { traceparent: header },
+    { headers: { traceparent: header } },
   );
   expect(imported.status).toBe(200);
 
@@ -174,33 +168,19 @@ test('when an import with a traceparent is rendered and its events delivered, th
 
 test('when a generation is started with a traceparent, then its trace holds the worker, the provider call and the settlement', async () => {
   const shop = await makeEshop(wl.deps.db, { origins: [ORIGIN], languages: ['default', 'cs'], credits: 200 });
-  const host = async (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) => {
-    const res = await fetch(`${wl.url}/api/v3/white-label${path}`, {
-      method,
-      headers: {
-        [WHITE_LABEL_TOKEN_HEADER]: shop.whiteLabelToken,
-        Origin: ORIGIN,
-        'Content-Type': 'application/json',
-        ...headers,
-      },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    // eslint-disable-next-line @typescript-eslint/no-explicit-any -- read field by field
-    return { status: res.status, body: (await res.json()) as any };
-  };
+  const { host } = shopCallers({ wl: wl.url, catalogue: catalogue.url }, shop, ORIGIN);
   expect(
     (await host('POST', '/register-entity', { entity_id: 'G1', type: 'product', title: 'Lamp' })).status,
   ).toBe(201);
   const designs = await host('GET', '/design?type=product');
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- read field by field
-  const design = designs.body.data.find((d: any) => d.name && d.category === 'product');
+  const design = designs.body.data.find((d) => d.name && d.category === 'product');
 
   const { traceId, header } = newTraceparent();
   const started = await host(
     'POST',
     '/content/G1/type/product/generate',
-    { design_id: design.id, lang: 'cs', name: 'Lampa Nova', short_description: 'Stolní lampa.' },
-    { traceparent: header },
+    { design_id: design!.id, lang: 'cs', name: 'Lampa Nova', short_description: 'Stolní lampa.' },
+    { headers: { traceparent: header } },
   );
   expect(started.status).toBe(200);
   const jobId: number = started.body.data.id;
@@ -237,18 +217,16 @@ test('when a generation is started with a traceparent, then its trace holds the 
 test('when a listing is uploaded with a traceparent, then the enrichment job of each row runs in the trace of the upload', async () => {
   const shop = await makeEshop(catalogue.deps.db);
   const { traceId, header } = newTraceparent();
-  const res = await fetch(`${catalogue.url}/api/v2/rest/listing`, {
-    method: 'POST',
-    headers: {
-      Authorization: `Bearer ${shop.apiToken}`,
-      'Content-Type': 'application/json',
-      traceparent: header,
-    },
-    body: JSON.stringify([
+  const { backOffice } = shopCallers({ wl: wl.url, catalogue: catalogue.url }, shop, ORIGIN);
+  const res = await backOffice(
+    'POST',
+    '/api/v2/rest/listing',
+    [
       { code: 'SKU-1', name: 'Desk lamp' },
       { code: 'SKU-2', name: 'Floor lamp' },
-    ]),
-  });
+    ],
+    { headers: { traceparent: header } },
+  );
   expect(res.status).toBe(201);
   await eventually(
     () => expect(named(spansOf(traceId), 'process listing-enrichment')).toHaveLength(2),

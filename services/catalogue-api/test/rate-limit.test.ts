@@ -2,8 +2,8 @@
 // the IETF RateLimit fields, 429 with Retry-After, and failing open when Redis is gone.
 import { adminService } from '@catalogue/admin';
 import {
+  contractCaller,
   eventually,
-  expectMatchesContract,
   makeEshop,
   serveApp,
   startPrivateRedis,
@@ -45,12 +45,15 @@ let addressCounter = 0;
 /** A client address of its own per test (the app trusts the loopback proxy's X-Forwarded-For). */
 const nextAddress = () => `198.51.100.${(process.pid + ++addressCounter) % 250}`;
 
-async function get(url: string, path: string, headers: Record<string, string>) {
-  const res = await fetch(`${url}${path}`, { headers });
-  const body: unknown = await res.json();
-  expectMatchesContract('GET', path, res.status, body, res.headers.get('content-type'));
-  return { status: res.status, body, headers: res.headers };
-}
+/**
+ * The caller of the API replica at `url`, with no credentials of its own: each request names its
+ * token and address in its headers. Every answer, 429s included, is checked against docs/openapi.yaml.
+ */
+const callAt = (url: string) => contractCaller({ baseUrl: url });
+
+/** GET `path` of the replica at `url` with `headers`. */
+const get = <P extends string>(url: string, path: P, headers: Record<string, string>) =>
+  callAt(url)('GET', path, undefined, { headers });
 
 describe('catalogue-api: rate limits', () => {
   const prefix = `${testConfig().redis.queuePrefix}-rl-${process.pid}`;
@@ -113,8 +116,7 @@ describe('catalogue-api: rate limits', () => {
   test('when writes are over their budget, then reads of the same token still pass (separate budgets)', async () => {
     const shop = await makeEshop(a.deps.db);
     const headers = { Authorization: `Bearer ${shop.apiToken}`, 'Content-Type': 'application/json' };
-    const post = () =>
-      fetch(`${a.server.url}/api/v2/rest/brands`, { method: 'POST', headers, body: JSON.stringify([]) });
+    const post = () => callAt(a.server.url)('POST', '/api/v2/rest/brands', [], { headers });
 
     const writes = [(await post()).status, (await post()).status];
     const third = await post();
@@ -132,10 +134,8 @@ describe('catalogue-api: rate limits', () => {
     const auth = { Authorization: `Bearer ${shop.apiToken}` };
 
     const first = await get(a.server.url, '/api/v2/rest/whoami', auth);
-    const write = await fetch(`${a.server.url}/api/v2/rest/brands`, {
-      method: 'POST',
+    const write = await callAt(a.server.url)('POST', '/api/v2/rest/brands', '[]', {
       headers: { ...auth, 'Content-Type': 'application/json' },
-      body: '[]',
     });
 
     expect(first.headers.get('ratelimit-policy')).toBe('"read";q=10;w=60');
@@ -161,7 +161,7 @@ describe('catalogue-api: rate limits', () => {
       'X-Forwarded-For': nextAddress(),
     });
 
-    expect(failures.map((r) => [r.status, (r.body as { code: string }).code])).toEqual([
+    expect(failures.map((r) => [r.status, r.body.code])).toEqual([
       [401, 'token_invalid'],
       [401, 'token_invalid'],
       [401, 'token_invalid'],
@@ -267,7 +267,7 @@ describe('catalogue-api: a cached token costs one Redis round trip', () => {
       for (let i = 0; i < 3; i += 1) guesses.push((await call(`cat_guess_${i}`, guesser)).status);
       const blocked = await call(shop.apiToken, guesser);
       const next = await call(shop.apiToken, user);
-      const metrics = await (await fetch(`${instance.server.url}/metrics`)).text();
+      const metrics = (await callAt(instance.server.url)('GET', '/metrics')).body;
 
       // Assert: one script sent (commandstats also lists the commands run inside it), no
       // MULTI/EXEC (the failure check used to be a MULTI GET PTTL EXEC of its own).
@@ -308,10 +308,8 @@ describe('catalogue-api: rate limits when Redis is gone', () => {
       await redis.stop();
       const during = [];
       for (let i = 0; i < 3; i += 1) during.push(await get(instance.server.url, '/api/v2/rest/whoami', auth));
-      const metrics = await (await fetch(`${instance.server.url}/metrics`)).text();
-      const ready = (await (await fetch(`${instance.server.url}/readyz`)).json()) as {
-        checks: Record<string, string>;
-      };
+      const metrics = (await callAt(instance.server.url)('GET', '/metrics')).body;
+      const ready = (await callAt(instance.server.url)('GET', '/readyz')).body;
 
       // Assert
       expect(during.map((r) => r.status)).toEqual([200, 200, 200]);

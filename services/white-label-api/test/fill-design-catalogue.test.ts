@@ -1,5 +1,5 @@
 import { catalogueRepository } from '@catalogue/db';
-import { expectMatchesContract, serveServiceForTests } from '@catalogue/testing';
+import { bearerCaller, serveServiceForTests } from '@catalogue/testing';
 import { catalogueApi } from '../../catalogue-api/src/service';
 import { classicDesign } from './design-fixtures';
 import { editorService } from './editor-client';
@@ -14,24 +14,10 @@ describe('white-label-api: fill-design seen through the catalogue API (v2 list)'
     QUEUE_PREFIX: `${process.env.TEST_QUEUE_PREFIX}-fill-design`,
   });
 
-  async function api(token: string, method: string, path: string, body?: unknown) {
-    const res = await fetch(`${catalogue.url}${path}`, {
-      method,
-      headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    const parsed: unknown = await res.json();
-    expectMatchesContract(method, path, res.status, parsed, res.headers.get('content-type'));
-    return {
-      status: res.status,
-      body: parsed as { data: Array<{ id: string; content: { html: Record<string, string> } }> },
-    };
-  }
-
   test('when a catalogue product with the same id is filled, then the v2 list returns the filled content in every language', async () => {
     const shop = await service.shop({ languages: ['default', 'cs'] });
-    const token = shop.created.apiToken;
-    const imported = await api(token, 'POST', '/api/v2/rest/products', [
+    const backOffice = bearerCaller(catalogue.url, shop.created.apiToken);
+    const imported = await backOffice('POST', '/api/v2/rest/products', [
       { id: 'SHOE-1', name: { default: 'Trail shoe', cs: 'Bota' } },
     ]);
     expect(imported.status).toBe(200);
@@ -48,7 +34,7 @@ describe('white-label-api: fill-design seen through the catalogue API (v2 list)'
     });
     expect(filled.status).toBe(200);
 
-    const list = await api(token, 'GET', '/api/v2/rest/products?lang=all');
+    const list = await backOffice('GET', '/api/v2/rest/products?lang=all');
     const item = list.body.data.find((p) => p.id === 'SHOE-1');
     expect(item?.content.html).toEqual(filled.body.html);
     expect(item?.content.html.cs).toContain('Vyplněno');
@@ -58,9 +44,8 @@ describe('white-label-api: fill-design seen through the catalogue API (v2 list)'
   test("when another eshop fills its own entity with the same id, then this eshop's catalogue item keeps its content", async () => {
     const owner = await service.shop();
     const other = await service.shop();
-    await api(owner.created.apiToken, 'POST', '/api/v2/rest/products', [
-      { id: 'SAME', name: { default: 'Owner item' } },
-    ]);
+    const ownerBackOffice = bearerCaller(catalogue.url, owner.created.apiToken);
+    await ownerBackOffice('POST', '/api/v2/rest/products', [{ id: 'SAME', name: { default: 'Owner item' } }]);
     await service.deps.db.transaction((trx) =>
       catalogueRepository.markRendered(trx, 'product', owner.id, 'SAME', 'ready'),
     );
@@ -72,7 +57,7 @@ describe('white-label-api: fill-design seen through the catalogue API (v2 list)'
     await other.post('/register-entity', { entity_id: 'SAME', type: 'product' });
     expect((await other.post('/entity/SAME/type/product/design', fill)).status).toBe(200);
 
-    const list = await api(owner.created.apiToken, 'GET', '/api/v2/rest/products?lang=all');
+    const list = await ownerBackOffice('GET', '/api/v2/rest/products?lang=all');
     const item = list.body.data.find((p) => p.id === 'SAME');
     expect(item).toBeDefined();
     expect(JSON.stringify(item)).not.toContain('Their text');
