@@ -84,6 +84,10 @@ export function startBackground(config: Config, options: BackgroundOptions = {})
   };
 }
 
+type Overrides = Record<string, string> | (() => Record<string, string>);
+const read = (overrides: Overrides | undefined) =>
+  typeof overrides === 'function' ? overrides() : overrides;
+
 export interface StackOptions<S extends StackService> {
   /** The HTTP services served, in this order (default: `wl` and `catalogue`, the two APIs). */
   serve?: readonly S[];
@@ -92,13 +96,13 @@ export interface StackOptions<S extends StackService> {
    * beforeAll: a function for what an earlier beforeAll of the file learns (a private Redis'
    * address).
    */
-  overrides?: Record<string, string> | (() => Record<string, string>);
+  overrides?: Overrides;
   /**
    * The background, started after the services, on their configuration with the builtin
-   * generation provider and its own `overrides` over both; false for none (default: the
-   * generation worker on render-content and generate, and the settlement consumer).
+   * generation provider and its own `overrides` over both (a function as above); false for none
+   * (default: the generation worker on render-content and generate, and the settlement consumer).
    */
-  background?: false | (BackgroundOptions & { overrides?: Record<string, string> });
+  background?: false | (BackgroundOptions & { overrides?: Overrides });
 }
 
 /** The served services by name, and the background. */
@@ -117,10 +121,7 @@ export function useFullStack<S extends StackService = 'wl' | 'catalogue'>(
   queuePrefix: string,
   options: StackOptions<S> = {},
 ): Stack<S> {
-  const overrides = (): Record<string, string> => ({
-    ...(typeof options.overrides === 'function' ? options.overrides() : options.overrides),
-    QUEUE_PREFIX: queuePrefix,
-  });
+  const overrides = (): Record<string, string> => ({ ...read(options.overrides), QUEUE_PREFIX: queuePrefix });
   const names: readonly StackService[] = options.serve ?? ['wl', 'catalogue'];
   const served: Partial<Record<StackService, ServedService<unknown>>> = {};
   for (const name of names)
@@ -135,7 +136,7 @@ export function useFullStack<S extends StackService = 'wl' | 'catalogue'>(
     const { overrides: own, ...parts } = backgroundOptions;
     beforeAll(() => {
       background = startBackground(
-        testConfig({ ...overrides(), GENERATION_PROVIDER: 'builtin', ...own }),
+        testConfig({ ...overrides(), GENERATION_PROVIDER: 'builtin', ...read(own) }),
         parts,
       );
     });

@@ -1,6 +1,6 @@
 // bench:bulk's `provider` scenario: the OpenAI-compatible provider against a local endpoint
 // that answers each request in BENCH_PROVIDER_DELAY_MS (1 s), as a self-hosted model would
-// (fake-llm.ts). A worker process of its own per setting:
+// (`startFakeLlm` of @catalogue/testing). A worker process of its own per setting:
 // - concurrency: for each of BENCH_PROVIDER_CONCURRENCY (4 and 16), a batch of 8 answers' worth
 //   of items per lane; items/s against what the lanes allow (min(WORKER_CONCURRENCY,
 //   BATCH_WINDOW) answers per delay), and the other eshop's single generation during the batch
@@ -10,8 +10,8 @@
 // - 429: the endpoint refuses every 10th request with `Retry-After: 2`: every item is done.
 import { performance } from 'node:perf_hooks';
 import { BATCH_WINDOW } from '@catalogue/generation';
+import { startFakeLlm, type FakeReply } from '@catalogue/testing';
 import type { BulkRun } from './bulk.bench';
-import { startFakeLlm, type FakeReply } from './fake-llm';
 import { positive, spread, table, verdict } from './harness';
 import { figure } from './results';
 
@@ -35,7 +35,8 @@ export async function providerScenarios(run: BulkRun): Promise<void> {
   if (concurrencies.some((c) => !Number.isInteger(c) || c < 1))
     throw new Error('BENCH_PROVIDER_CONCURRENCY: positive integers, comma-separated');
   let reply: (n: number) => FakeReply = () => ({ kind: 'ok' });
-  const llm = await startFakeLlm(run.cleanup, { delayMs, reply: (n) => reply(n) });
+  const llm = await startFakeLlm({ delayMs, reply: (n) => reply(n) });
+  run.cleanup.defer('stop the fake model endpoint', () => llm.close());
   const provider = { GENERATION_PROVIDER: 'openai', OPENAI_BASE_URL: llm.baseUrl, OPENAI_API_KEY: 'bench' };
 
   /** A shop's products rendered, then its batch from start to end with `env`'s worker. */

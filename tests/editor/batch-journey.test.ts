@@ -10,7 +10,7 @@ import type { Page } from 'playwright-core';
 import { demoHostHandler } from '@catalogue/admin';
 import { creditsRepository } from '@catalogue/db';
 import { eventually, freePort } from '@catalogue/testing';
-import { editorHarness, hostEvents, shot, type Body } from './harness';
+import { batchEvents, editorHarness, shot, type BatchEventDetail, type Shop } from './harness';
 
 /** Texts of the journey's batch (products × 2 languages); the panel's states, not speed, are under test. */
 const ITEMS = Number(process.env.BULK_BROWSER_ITEMS ?? 200);
@@ -18,7 +18,10 @@ const PRODUCTS = Math.ceil(ITEMS / 2);
 const LONG = Math.max(120_000, ITEMS * 3_000);
 jest.setTimeout(LONG * 3);
 
-const h = editorHarness('batch-journey');
+// The items are written at a model's pace (each answer after 400 ms, WORKER_CONCURRENCY lanes):
+// with the builtin provider the batch ended within one of the panel's reads on a quiet machine,
+// before the owner could pause or cancel it.
+const h = editorHarness('batch-journey', { modelDelayMs: 400 });
 const ROOT = `document.querySelector('ccs-batch-progress').shadowRoot`;
 
 let host: { server: Server; origin: string; port: number } | undefined;
@@ -27,7 +30,7 @@ afterAll(async () => {
 });
 
 /** The demo host page of `shop`, with its bulk form, on an origin of its own the shop allows. */
-async function demoPage(shop: Body, port: number): Promise<{ server: Server; origin: string; port: number }> {
+async function demoPage(shop: Shop, port: number): Promise<{ server: Server; origin: string; port: number }> {
   const server = createServer(
     demoHostHandler({
       port,
@@ -134,20 +137,26 @@ async function startFromEstimate(page: Page): Promise<{ id: number; budget: numb
 }
 
 /** Waits (as long as a batch may take) until the page has heard `count` ends; the last one's detail. */
-async function waitForEnd(page: Page, count: number): Promise<Body> {
+async function waitForEnd(page: Page, count: number): Promise<BatchEventDetail> {
   await page.waitForFunction(
     `window.ccsEvents.filter((e) => e.name === 'ccs-batch-finished').length >= ${count}`,
     undefined,
     { timeout: LONG },
   );
-  return (await hostEvents(page)).filter((e) => e.name === 'ccs-batch-finished')[count - 1]!.detail;
+  return (await batchEvents(page)).filter((e) => e.name === 'ccs-batch-finished')[count - 1]!.detail;
+}
+
+/** A charge of an item in the credit ledger (its amount negative; bigint read as a number). */
+interface LedgerCharge {
+  job_id: number;
+  amount: number;
 }
 
 /** What the database holds for the batch: its row, and its items' charges in the ledger. */
 async function stored(eshopId: number, batchId: number) {
   const db = h.wl.deps.db;
   const batch = await db('generation_batches').where({ eshop_id: eshopId, id: batchId }).first();
-  const charges = await db('credit_ledger as l')
+  const charges: LedgerCharge[] = await db('credit_ledger as l')
     .join('generation_batch_items as i', (j) =>
       j.on('i.eshop_id', 'l.eshop_id').andOn('i.job_id', 'l.job_id'),
     )
@@ -157,8 +166,8 @@ async function stored(eshopId: number, batchId: number) {
     charged: Number(batch!.charged),
     reserved: Number(batch!.reserved),
     charges: charges.length,
-    chargedJobs: new Set(charges.map((c: Body) => c.job_id)).size,
-    ledgerCharged: charges.reduce((sum: number, c: Body) => sum - Number(c.amount), 0),
+    chargedJobs: new Set(charges.map((c) => c.job_id)).size,
+    ledgerCharged: charges.reduce((sum: number, c) => sum - Number(c.amount), 0),
   };
 }
 
@@ -166,7 +175,7 @@ describe('bulk generation on the demo host page', () => {
   test('when the owner starts a batch from its estimate by keyboard, pauses, resumes and lets it finish, then cancels another as it runs, then the panel shows each state, the charges of the items and the credits released', async () => {
     const port = await freePort();
     const shop = await h.shop({ credits: 1_000_000, origins: [`http://127.0.0.1:${port}`] });
-    const eshopId = shop.eshop.id as number;
+    const eshopId = shop.eshop.id;
     host = await demoPage(shop, port);
     await seedProducts(eshopId, PRODUCTS);
 
@@ -281,7 +290,7 @@ describe('bulk generation on the demo host page', () => {
     });
     // Nothing of the shop's credits stays held.
     expect((await creditsRepository.getAccount(h.wl.deps.db, eshopId)).reserved).toBe(0);
-    expect((await hostEvents(page)).filter((e) => e.name === 'ccs-batch-finished')).toHaveLength(2);
+    expect((await batchEvents(page)).filter((e) => e.name === 'ccs-batch-finished')).toHaveLength(2);
     await shot(page, 'batch-journey-cancelled-ended-390');
     await page.setViewportSize({ width: 1024, height: 900 });
     await shot(page, 'batch-journey-cancelled-ended-1024');

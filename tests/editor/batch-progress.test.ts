@@ -9,7 +9,8 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { eventually, freePort, launchBrowser } from '@catalogue/testing';
-import { SCREENSHOTS, type Body } from './harness';
+import type { Schemas } from '@catalogue/client';
+import { SCREENSHOTS, type BatchEvent } from './harness';
 
 jest.setTimeout(90_000);
 
@@ -17,11 +18,12 @@ const DIST = join(__dirname, '..', '..', 'libs', 'editor', 'dist');
 const TOKEN = 'wl_batch-test';
 const ROOT = `document.querySelector('ccs-batch-progress').shadowRoot`;
 
-type Status = 'queued' | 'running' | 'paused' | 'cancelled' | 'finished';
+/** A batch as the white-label API answers it (and this fake serves it). */
+type Batch = Schemas['GenerationBatch'];
 
 /** The fake service's state: its batches, and what it does on the next reads. */
 interface Fake {
-  batches: Body[];
+  batches: Batch[];
   /** Items each read of a running batch moves from queued to done. */
   step: number;
   /** Items processed past which no read moves a batch (a read in flight cannot overshoot it). */
@@ -40,11 +42,11 @@ interface Fake {
   log: Array<{ method: string; path: string; at: number; refused?: boolean }>;
 }
 
-function batch(id: number, total: number, over: Partial<Body> = {}): Body {
+function batch(id: number, total: number, over: Partial<Batch> = {}): Batch {
   const now = new Date().toISOString();
   return {
     id,
-    status: 'running' as Status,
+    status: 'running',
     entity_type: 'product',
     languages: ['cs', 'en'],
     design_id: 3,
@@ -60,7 +62,7 @@ function batch(id: number, total: number, over: Partial<Body> = {}): Body {
 }
 
 /** Moves a running batch on by `step` items: one in ten fails, the rest are done. */
-function advance(b: Body, step: number): void {
+function advance(b: Batch, step: number): void {
   if (b.status !== 'running' || step === 0) return;
   const c = b.counts;
   const n = Math.min(step, c.queued, Math.max(0, fake.upTo - (c.done + c.failed + c.left_out)));
@@ -84,7 +86,7 @@ function advance(b: Body, step: number): void {
 }
 
 /** The settlements of a cancelled batch's items under way: each done and charged, the batch ended. */
-function settleCancelled(b: Body): void {
+function settleCancelled(b: Batch): void {
   if (b.status !== 'cancelled' || b.finished_at !== null) return;
   b.counts.done += b.counts.running;
   b.credits.charged += b.counts.running * 10;
@@ -147,7 +149,9 @@ async function startFake(fake: Fake): Promise<{ server: Server; origin: string }
     }
     if (b.status === 'finished' || b.status === 'cancelled')
       return send(res, 409, { error: 'The batch is over', code: 'batch_finished' });
-    b.status = ({ pause: 'paused', resume: 'running', cancel: 'cancelled' } as const)[m[2] as 'pause'];
+    b.status = ({ pause: 'paused', resume: 'running', cancel: 'cancelled' } as const)[
+      m[2] as 'pause' | 'resume' | 'cancel'
+    ];
     b.updated_at = new Date(Date.parse(b.updated_at) + 1).toISOString();
     if (b.status === 'cancelled') {
       // As the service: the queued items are left out; those under way end (and the batch with
@@ -251,7 +255,7 @@ async function open(query: Record<string, string>, width = 1024): Promise<Page> 
   });
 }
 
-const events = (page: Page, name?: string): Promise<Array<{ name: string; detail: Body }>> =>
+const events = (page: Page, name?: BatchEvent['name']): Promise<BatchEvent[]> =>
   page.evaluate(
     `window.ccsEvents.filter((e) => ${JSON.stringify(name ?? null)} === null || e.name === ${JSON.stringify(name ?? null)})`,
   );
@@ -549,12 +553,13 @@ describe('<ccs-batch-progress>', () => {
   });
 
   test('when the batch ended meanwhile, then Pause says it is over and shows its end', async () => {
-    fake.batches = [batch(8, 10)];
+    const ended = batch(8, 10);
+    fake.batches = [ended];
     const page = await open({ batch: '8', interval: '60000' });
     await waitInRoot(page, `root.querySelector('button[data-toggle]')`);
-    fake.batches[0].status = 'finished';
-    fake.batches[0].finished_at = new Date().toISOString();
-    fake.batches[0].updated_at = fake.batches[0].finished_at;
+    ended.status = 'finished';
+    ended.finished_at = new Date().toISOString();
+    ended.updated_at = ended.finished_at;
     await page.locator('ccs-batch-progress button[data-toggle]').click();
     await waitInRoot(page, `root.querySelector('.badge').textContent === 'Finished'`);
     expect(await inRoot(page, `root.querySelector('[role=status]').textContent`)).toBe(
@@ -585,9 +590,10 @@ describe('<ccs-batch-progress>', () => {
     ['hu', '3. tömeges generálás', 'Szüneteltetés'],
     ['uk', 'Масова генерація № 3', 'Призупинити'],
   ])('when the UI language is %s, then the panel speaks it', async (lang, title, pause) => {
-    fake.batches = [batch(3, 2000)];
-    fake.batches[0].counts.done = 1234;
-    fake.batches[0].counts.queued = 766;
+    const big = batch(3, 2000);
+    big.counts.done = 1234;
+    big.counts.queued = 766;
+    fake.batches = [big];
     const page = await open({ batch: '3', lang, interval: '60000' });
     await waitInRoot(page, `root.querySelector('h2')?.textContent === ${JSON.stringify(title)}`);
     expect(await inRoot(page, `root.querySelector('button[data-toggle]').textContent.trim()`)).toBe(pause);

@@ -1,61 +1,47 @@
 // What the editor's browser tests read and write through the v3 API directly (as the host's
 // server would): products with widgets to edit, and what each product stores afterwards.
 import type { Page } from 'playwright-core';
-import { WHITE_LABEL_TOKEN_HEADER } from '@catalogue/http';
-import type { Body } from './harness';
+import type { Schemas } from '@catalogue/client';
+import type { Shop } from './harness';
 
-export interface Shop {
-  whiteLabelToken: string;
-}
-
-export type ApiCall = (shop: Shop, path: string, init?: RequestInit) => Promise<Body>;
-
-/** A v3 call with the shop's token from the host page's origin. */
-export function apiOf(wl: () => string, origin: () => string): ApiCall {
-  return async (shop, path, init = {}) => {
-    const res = await fetch(`${wl()}/api/v3/white-label${path}`, {
-      ...init,
-      headers: {
-        [WHITE_LABEL_TOKEN_HEADER]: shop.whiteLabelToken,
-        Origin: origin(),
-        'Content-Type': 'application/json',
-      },
-    });
-    return res.json();
-  };
-}
+/** A content widget of a product and one of its elements, as the v3 API answers them. */
+export type Widget = Schemas['WlContentWidget'];
+export type WidgetElement = Schemas['WlContentElement'];
 
 /** Registers a product and adds catalogue widgets of these types to it, in this order. */
-export async function productWith(api: ApiCall, shop: Shop, id: string, types: string[]): Promise<Body[]> {
-  await api(shop, '/register-entity', {
-    method: 'POST',
-    body: JSON.stringify({ entity_id: id, type: 'product', title: id }),
-  });
-  const catalogue = (await api(shop, '/widget')).data as Body[];
-  let widgets: Body[] = [];
+export async function productWith(shop: Shop, id: string, types: string[]): Promise<Widget[]> {
+  await shop.host('POST', '/register-entity', { entity_id: id, type: 'product', title: id });
+  const catalogue = (await shop.host('GET', '/widget')).body.data;
+  let widgets: Widget[] = [];
   for (const type of types) {
     const widget = catalogue.find((w) => w.type === type);
-    widgets = await api(shop, `/content/${id}/type/product`, {
-      method: 'POST',
-      body: JSON.stringify({ widget_id: widget.id }),
-    });
+    if (!widget) throw new Error(`the catalogue has no widget of type ${type}`);
+    const added = await shop.host('POST', `/content/${id}/type/product`, { widget_id: widget.id });
+    expect(added.status).toBe(200);
+    widgets = added.body;
   }
   return widgets;
 }
 
 /** The first heading (h2) element of a product's first widget. */
-export function headingOf(widgets: Body[]): Body {
-  return widgets[0].children.find((e: Body) => e.tag === 'h2');
+export function headingOf(widgets: readonly Widget[]): WidgetElement {
+  const heading = widgets[0]?.children.find((e) => e.tag === 'h2');
+  if (!heading) throw new Error(`no heading in the first widget of ${JSON.stringify(widgets)}`);
+  return heading;
+}
+
+/** An element's attributes (`src`, `href`, `alt`, `title`); none is answered as `[]`. */
+export function attributesOf(
+  element: Pick<WidgetElement, 'extension'>,
+): Exclude<WidgetElement['extension'], unknown[]> {
+  return Array.isArray(element.extension) ? {} : element.extension;
 }
 
 /** Sets the first widget's heading of a product in the default language. */
-export async function setHeading(api: ApiCall, shop: Shop, id: string, text: string): Promise<void> {
-  const widgets = await api(shop, `/content/${id}/type/product`);
-  await api(shop, `/content/${id}/type/product`, {
-    method: 'PUT',
-    body: JSON.stringify({
-      [widgets[0].id]: { children: [{ id: headingOf(widgets).id, value: { default: text } }] },
-    }),
+export async function setHeading(shop: Shop, id: string, text: string): Promise<void> {
+  const widgets = (await shop.host('GET', `/content/${id}/type/product`)).body;
+  await shop.host('PUT', `/content/${id}/type/product`, {
+    [widgets[0]!.id]: { children: [{ id: headingOf(widgets).id, value: { default: text } }] },
   });
 }
 

@@ -2,30 +2,26 @@
 // (If-Match); when an API client changed the content meanwhile, the editor's next edit is
 // refused (412), the person is told and offered a reload, and the server keeps the other
 // writer's change.
-import { apiOf, focused, headingOf, productWith, ROOT, setHeading } from './content';
+import { focused, headingOf, productWith, ROOT, setHeading } from './content';
 import { expectNoViolations } from './axe';
 import { editorHarness, shot, waitForEvent } from './harness';
 
 jest.setTimeout(180_000);
 
 const h = editorHarness('editor-concurrent');
-const api = apiOf(
-  () => h.wl.url,
-  () => h.origin,
-);
 
 const STALE = 'This content was changed elsewhere (another tab, person or program). Your edit was not saved.';
 
 describe('<ccs-editor> and another writer', () => {
   test('when an API client changed the content after the editor read it, then the next edit is refused, said, and the reload shows the other change', async () => {
     const shop = await h.shop();
-    await productWith(api, shop, 'CONC-1', ['section']);
-    await setHeading(api, shop, 'CONC-1', 'Read by the editor');
+    await productWith(shop, 'CONC-1', ['section']);
+    await setHeading(shop, 'CONC-1', 'Read by the editor');
     const page = await h.open({ token: shop.whiteLabelToken, entityId: 'CONC-1' });
     await waitForEvent(page, 'ccs-ready');
 
     // Another program writes meanwhile.
-    await setHeading(api, shop, 'CONC-1', 'Written elsewhere');
+    await setHeading(shop, 'CONC-1', 'Written elsewhere');
 
     const heading = page.locator('ccs-editor li.widget .ccs-editable').first();
     await heading.focus();
@@ -43,7 +39,7 @@ describe('<ccs-editor> and another writer', () => {
       `${STALE} Reload to see the current content`,
     );
     // Nothing was written: the other writer's text stays.
-    expect(headingOf(await api(shop, '/content/CONC-1/type/product')).value.default).toBe(
+    expect(headingOf((await shop.host('GET', '/content/CONC-1/type/product')).body).value.default).toBe(
       'Written elsewhere',
     );
     // Focus went to the offered reload (Enter had left the text).
@@ -65,7 +61,7 @@ describe('<ccs-editor> and another writer', () => {
     await page.keyboard.type(' too');
     await page.keyboard.press('Enter');
     await waitForEvent(page, 'ccs-change');
-    expect(headingOf(await api(shop, '/content/CONC-1/type/product')).value.default).toBe(
+    expect(headingOf((await shop.host('GET', '/content/CONC-1/type/product')).body).value.default).toBe(
       'Written elsewhere too',
     );
     await page.close();
@@ -75,12 +71,12 @@ describe('<ccs-editor> and another writer', () => {
 describe('<ccs-editor> filling a design over a changed content', () => {
   test('when the content changed elsewhere before a fill, then the fill is refused, nothing is written, and a reload is offered', async () => {
     const shop = await h.shop();
-    await productWith(api, shop, 'CONC-FILL', ['section']);
-    await setHeading(api, shop, 'CONC-FILL', 'Read by the editor');
+    await productWith(shop, 'CONC-FILL', ['section']);
+    await setHeading(shop, 'CONC-FILL', 'Read by the editor');
     const page = await h.open({ token: shop.whiteLabelToken, entityId: 'CONC-FILL' });
     await waitForEvent(page, 'ccs-ready');
-    await setHeading(api, shop, 'CONC-FILL', 'Written elsewhere');
-    const before = await api(shop, '/content/CONC-FILL/type/product');
+    await setHeading(shop, 'CONC-FILL', 'Written elsewhere');
+    const before = (await shop.host('GET', '/content/CONC-FILL/type/product')).body;
 
     const editor = page.locator('ccs-editor');
     await editor.getByRole('button', { name: 'Designs' }).click();
@@ -90,7 +86,7 @@ describe('<ccs-editor> filling a design over a changed content', () => {
     await editor.getByRole('button', { name: 'Replace them and fill' }).click();
     expect(await waitForEvent(page, 'ccs-error')).toMatchObject({ status: 412, code: 'content_changed' });
     await editor.getByRole('button', { name: 'Reload to see the current content' }).waitFor();
-    expect(await api(shop, '/content/CONC-FILL/type/product')).toEqual(before);
+    expect((await shop.host('GET', '/content/CONC-FILL/type/product')).body).toEqual(before);
     await page.close();
   });
 });

@@ -4,16 +4,12 @@
 import { createServer, type Server } from 'node:http';
 import type { Page } from 'playwright-core';
 import { eventually, freePort } from '@catalogue/testing';
-import { apiOf, productWith } from './content';
-import { editorHarness, hostEvents, inPage, shot, type Body } from './harness';
+import { productWith } from './content';
+import { editorHarness, hostEvents, inPage, shot, type EditorEvent } from './harness';
 
 jest.setTimeout(180_000);
 
 const h = editorHarness('editor-csp-video');
-const api = apiOf(
-  () => h.wl.url,
-  () => h.origin,
-);
 
 /** The frame sources the README's policy names for the video preview. */
 const VIDEO_FRAMES = 'https://www.youtube-nocookie.com https://player.vimeo.com';
@@ -60,8 +56,10 @@ async function until(page: Page, expression: string, timeout = 30_000): Promise<
   }, timeout);
 }
 
-const cspErrors = async (page: Page): Promise<Body[]> =>
-  (await hostEvents(page)).filter((e) => e.name === 'ccs-error' && e.detail.code === 'csp_blocked');
+const cspErrors = async (page: Page): Promise<Array<EditorEvent<'ccs-error'>>> =>
+  (await hostEvents(page)).filter(
+    (e): e is EditorEvent<'ccs-error'> => e.name === 'ccs-error' && e.detail.code === 'csp_blocked',
+  );
 
 describe('<ccs-editor> video preview under a strict Content-Security-Policy', () => {
   let strict: { server: Server; origin: string };
@@ -75,7 +73,7 @@ describe('<ccs-editor> video preview under a strict Content-Security-Policy', ()
 
   async function openVideo(frames: boolean): Promise<Page> {
     const shop = await h.shop({ origins: [h.origin, strict.origin] });
-    await productWith(api, shop, 'VID-1', ['video']);
+    await productWith(shop, 'VID-1', ['video']);
     const page = await h.open({ token: shop.whiteLabelToken, origin: strict.origin, width: 1280 });
     // The player is served here (no network): a frame the policy refuses never asks for it.
     playerAsked = false;

@@ -3,16 +3,12 @@
 // the server refuses is still said to be unsaved after Reload.
 import fc from 'fast-check';
 import type { Page } from 'playwright-core';
-import { apiOf, firstText, focused, headingOf, productWith, ROOT, setHeading } from './content';
+import { firstText, focused, headingOf, productWith, ROOT, setHeading } from './content';
 import { editorHarness, hostEvents, inPage, shot, waitForEvent } from './harness';
 
 jest.setTimeout(240_000);
 
 const h = editorHarness('editor-entity');
-const api = apiOf(
-  () => h.wl.url,
-  () => h.origin,
-);
 
 /** Waits until the editor shows this text first (the product it should show), 15 s at most. */
 async function waitForFirstText(page: Page, text: string): Promise<void> {
@@ -41,9 +37,9 @@ describe('<ccs-editor> switching entity', () => {
     const products = ['JKT-7', 'TENT-2'];
     const expected: Record<string, string> = {};
     for (const id of products) {
-      await productWith(api, shop, id, ['section']);
+      await productWith(shop, id, ['section']);
       expected[id] = `${id} heading`;
-      await setHeading(api, shop, id, expected[id]);
+      await setHeading(shop, id, expected[id]);
     }
     const page = await h.open({
       token: shop.whiteLabelToken,
@@ -86,7 +82,9 @@ describe('<ccs-editor> switching entity', () => {
         await waitForFirstText(page, expected[shown]!);
         expect(await inPage(page, `${ROOT}.querySelector('header h2').textContent`)).toContain(shown);
         for (const id of products) {
-          expect(headingOf(await api(shop, `/content/${id}/type/product`)).value.default).toBe(expected[id]);
+          expect(headingOf((await shop.host('GET', `/content/${id}/type/product`)).body).value.default).toBe(
+            expected[id],
+          );
         }
       }),
       { numRuns: 10 },
@@ -98,8 +96,8 @@ describe('<ccs-editor> switching entity', () => {
 
   test('when a save fails and the owner presses Reload, then the server text is shown and the edit is said to be unsaved', async () => {
     const shop = await h.shop();
-    await productWith(api, shop, 'SAVE-1', ['section']);
-    await setHeading(api, shop, 'SAVE-1', 'Server heading');
+    await productWith(shop, 'SAVE-1', ['section']);
+    await setHeading(shop, 'SAVE-1', 'Server heading');
     const page = await h.open({ token: shop.whiteLabelToken, entityId: 'SAVE-1' });
     await waitForEvent(page, 'ccs-ready');
     await page.route('**/api/v3/white-label/content/**', (route) =>
@@ -132,19 +130,18 @@ describe('<ccs-editor> switching entity', () => {
     await page.setViewportSize({ width: 375, height: 900 });
     await shot(page, 'save-failed-reloaded-375');
     expect(await firstText(page)).toBe('Server heading');
-    expect(headingOf(await api(shop, '/content/SAVE-1/type/product')).value.default).toBe('Server heading');
+    expect(headingOf((await shop.host('GET', '/content/SAVE-1/type/product')).body).value.default).toBe(
+      'Server heading',
+    );
     await page.close();
   });
 
   test('when the host sets content-lang or another token on the live element, then the editor reads and writes in that language, with that token', async () => {
     const shop = await h.shop();
-    const [widget] = await productWith(api, shop, 'LANG-1', ['section']);
-    await setHeading(api, shop, 'LANG-1', 'Default heading');
-    await api(shop, '/content/LANG-1/type/product', {
-      method: 'PUT',
-      body: JSON.stringify({
-        [widget.id]: { children: [{ id: headingOf([widget]).id, value: { cs: 'Český nadpis' } }] },
-      }),
+    const widgets = await productWith(shop, 'LANG-1', ['section']);
+    await setHeading(shop, 'LANG-1', 'Default heading');
+    await shop.host('PUT', '/content/LANG-1/type/product', {
+      [widgets[0]!.id]: { children: [{ id: headingOf(widgets).id, value: { cs: 'Český nadpis' } }] },
     });
     const page = await h.open({ token: shop.whiteLabelToken, entityId: 'LANG-1' });
     await waitForEvent(page, 'ccs-ready');
@@ -153,7 +150,7 @@ describe('<ccs-editor> switching entity', () => {
     await waitForFirstText(page, 'Český nadpis');
     expect(await inPage(page, `${ROOT}.querySelector('select.lang').value`)).toBe('cs');
     await editFirstText(page, 'Nový nadpis');
-    const stored = headingOf(await api(shop, '/content/LANG-1/type/product')).value;
+    const stored = headingOf((await shop.host('GET', '/content/LANG-1/type/product')).body).value;
     expect(stored).toMatchObject({ default: 'Default heading', cs: 'Nový nadpis' });
 
     // Another token: the editor opens again with it (here refused), and shows nothing of before.

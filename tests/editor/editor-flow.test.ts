@@ -5,7 +5,7 @@
 // host page receives the ccs-* events; axe finds no serious or critical violation.
 import AxeBuilder from '@axe-core/playwright';
 import type { Page } from 'playwright-core';
-import { WHITE_LABEL_TOKEN_HEADER } from '@catalogue/http';
+import type { Widget } from './content';
 import {
   editorHarness,
   hostEvents,
@@ -14,25 +14,12 @@ import {
   shot,
   waitForEvent,
   waitForWidgets,
-  type Body,
 } from './harness';
 
 // A busy 2-core machine runs these; the browser steps wait on real services, not on timers.
 jest.setTimeout(120_000);
 
 const h = editorHarness('editor-flow');
-
-async function api(shop: { whiteLabelToken: string }, path: string, init: RequestInit = {}): Promise<Body> {
-  const res = await fetch(`${h.wl.url}/api/v3/white-label${path}`, {
-    ...init,
-    headers: {
-      [WHITE_LABEL_TOKEN_HEADER]: shop.whiteLabelToken,
-      Origin: h.origin,
-      'Content-Type': 'application/json',
-    },
-  });
-  return res.json();
-}
 
 async function expectNoSeriousViolations(page: Page, state: string): Promise<void> {
   const result = await new AxeBuilder({ page }).include('ccs-editor').analyze();
@@ -51,11 +38,9 @@ afterAll(() => process.stdout.write(`editor screenshots: ${SCREENSHOTS}\n`));
 describe('<ccs-editor> on the demo host page', () => {
   test('when a shop owner fills, edits, reorders, adds and deletes, then the API and the v2 list serve it and the host hears of it', async () => {
     const shop = await h.shop();
-    const imported = await fetch(`${h.catalogue.url}/api/v2/rest/products`, {
-      method: 'POST',
-      headers: { Authorization: `Bearer ${shop.apiToken}`, 'Content-Type': 'application/json' },
-      body: JSON.stringify([{ id: 'DEMO-1', name: { default: 'Trail shoe', cs: 'Trailová bota' } }]),
-    });
+    const imported = await shop.backOffice('POST', '/api/v2/rest/products', [
+      { id: 'DEMO-1', name: { default: 'Trail shoe', cs: 'Trailová bota' } },
+    ]);
     expect(imported.status).toBe(200);
     const page = await h.open({ token: shop.whiteLabelToken });
     const ready = await waitForEvent(page, 'ccs-ready');
@@ -101,27 +86,23 @@ describe('<ccs-editor> on the demo host page', () => {
     await page.waitForFunction(
       `document.querySelector('ccs-editor').shadowRoot.activeElement?.textContent === 'Na horské stezky'`,
     );
-    const html = await api(shop, '/entity/DEMO-1/type/product/html');
+    const html = (await shop.host('GET', '/entity/DEMO-1/type/product/html')).body;
     expect(html.html.cs).toContain('Na horské stezky');
     expect(html.html.default).toContain('Built for trails');
-    const listed: Body = await (
-      await fetch(`${h.catalogue.url}/api/v2/rest/products?lang=all`, {
-        headers: { Authorization: `Bearer ${shop.apiToken}` },
-      })
-    ).json();
-    expect(listed.data[0].content.html.cs).toContain('Na horské stezky');
+    const listed = (await shop.backOffice('GET', '/api/v2/rest/products?lang=all')).body;
+    expect(listed.data[0]!.content.html.cs).toContain('Na horské stezky');
     await shot(page, 'edited-cs');
     await expectNoSeriousViolations(page, 'content');
 
     // Reorder with the keyboard only: focus "move down" of the first widget and press Enter.
-    const before = (await api(shop, '/content/DEMO-1/type/product')).map((w: Body) => w.id);
+    const before = (await shop.host('GET', '/content/DEMO-1/type/product')).body.map((w) => w.id);
     await editor.locator('li.widget').first().locator('button[data-move="down"]').focus();
     await page.keyboard.press('Enter');
     expect(await waitForEvent(page, 'ccs-change', 3)).toMatchObject({
       action: 'reorder',
       order: [...before].reverse(),
     });
-    expect((await api(shop, '/content/DEMO-1/type/product')).map((w: Body) => w.id)).toEqual(
+    expect((await shop.host('GET', '/content/DEMO-1/type/product')).body.map((w) => w.id)).toEqual(
       [...before].reverse(),
     );
     // Focus stayed with the moved widget (now last: its "move up" button).
@@ -144,7 +125,7 @@ describe('<ccs-editor> on the demo host page', () => {
     await waitForWidgets(page, 3);
 
     // Delete it, then undo.
-    const added = (await api(shop, '/content/DEMO-1/type/product'))[2];
+    const added = (await shop.host('GET', '/content/DEMO-1/type/product')).body[2]!;
     await editor
       .locator('li.widget')
       .nth(2)
@@ -158,9 +139,9 @@ describe('<ccs-editor> on the demo host page', () => {
     await shot(page, 'deleted-undo');
     await editor.getByRole('button', { name: 'Undo' }).click();
     expect(await waitForEvent(page, 'ccs-change', 7)).toMatchObject({ action: 'restore' });
-    const restored = await api(shop, '/content/DEMO-1/type/product');
+    const restored = (await shop.host('GET', '/content/DEMO-1/type/product')).body;
     expect(restored).toHaveLength(3);
-    expect(restored[2].html).toBe(added.html);
+    expect(restored[2]!.html).toBe(added.html);
 
     // Save the first widget as a favourite, add it back from the favourites at the top.
     await editor
@@ -169,21 +150,18 @@ describe('<ccs-editor> on the demo host page', () => {
       .getByRole('button', { name: /^Save as a favourite/ })
       .click();
     expect(await waitForEvent(page, 'ccs-change', 8)).toMatchObject({ action: 'favourite' });
-    const favourites = await api(shop, '/widget-favourite');
+    const favourites = (await shop.host('GET', '/widget-favourite')).body;
     expect(favourites.data).toHaveLength(1);
     await editor.getByRole('button', { name: 'Add widget' }).click();
     await editor.getByLabel('Position').selectOption({ label: 'Before widget 1' });
-    await editor.locator('ccs-add-panel button.choice', { hasText: favourites.data[0].name }).click();
+    await editor.locator('ccs-add-panel button.choice', { hasText: favourites.data[0]!.name }).click();
     expect(await waitForEvent(page, 'ccs-change', 9)).toMatchObject({ action: 'add', via: 'favourite' });
-    const withFavourite = await api(shop, '/content/DEMO-1/type/product?lang=cs');
+    const withFavourite = (await shop.host('GET', '/content/DEMO-1/type/product?lang=cs')).body;
     expect(withFavourite).toHaveLength(4);
-    expect(bare(withFavourite[0].html)).toBe(bare(withFavourite[1].html));
+    expect(bare(withFavourite[0]!.html)).toBe(bare(withFavourite[1]!.html));
 
     // Copy a widget to another product (registered by its own editor elsewhere).
-    await api(shop, '/register-entity', {
-      method: 'POST',
-      body: JSON.stringify({ entity_id: 'DEMO-2', type: 'product' }),
-    });
+    await shop.host('POST', '/register-entity', { entity_id: 'DEMO-2', type: 'product' });
     await editor
       .locator('li.widget')
       .first()
@@ -195,8 +173,8 @@ describe('<ccs-editor> on the demo host page', () => {
       action: 'copy',
       target_entity_id: 'DEMO-2',
     });
-    const copied = await api(shop, '/content/DEMO-2/type/product?lang=cs');
-    expect(copied.map((w: Body) => bare(w.html))).toEqual([bare(withFavourite[0].html)]);
+    const copied = (await shop.host('GET', '/content/DEMO-2/type/product?lang=cs')).body;
+    expect(copied.map((w) => bare(w.html))).toEqual([bare(withFavourite[0]!.html)]);
 
     expect((await hostEvents(page)).filter((e) => e.name === 'ccs-error')).toEqual([]);
     await page.close();
@@ -204,27 +182,19 @@ describe('<ccs-editor> on the demo host page', () => {
 
   test('when a shop owner duplicates and removes an entry of a widget with the keyboard, then element-copy stores it and focus stays in the list', async () => {
     const shop = await h.shop();
-    await api(shop, '/register-entity', {
-      method: 'POST',
-      body: JSON.stringify({ entity_id: 'FAQ-1', type: 'product' }),
-    });
-    const catalogue = (await api(shop, '/widget')).data;
-    const faq = catalogue.find((w: Body) => w.type === 'faq');
-    const section = catalogue.find((w: Body) => w.type === 'section');
-    await api(shop, '/content/FAQ-1/type/product', {
-      method: 'POST',
-      body: JSON.stringify({ widget_id: faq.id }),
-    });
-    const [original] = await api(shop, '/content/FAQ-1/type/product', {
-      method: 'POST',
-      body: JSON.stringify({ widget_id: section.id }),
-    });
-    const list = original.children.find((e: Body) => e.class === 'ccs-faq__list');
-    const questions = (w: Body) =>
+    await shop.host('POST', '/register-entity', { entity_id: 'FAQ-1', type: 'product' });
+    const catalogue = (await shop.host('GET', '/widget')).body.data;
+    const faq = catalogue.find((w) => w.type === 'faq')!;
+    const section = catalogue.find((w) => w.type === 'section')!;
+    await shop.host('POST', '/content/FAQ-1/type/product', { widget_id: faq.id });
+    const original = (await shop.host('POST', '/content/FAQ-1/type/product', { widget_id: section.id }))
+      .body[0]!;
+    const list = original.children.find((e) => e.class === 'ccs-faq__list')!;
+    const questions = (w: Widget) =>
       w.children
-        .filter((e: Body) => e.parent_id === list.id)
-        .sort((a: Body, b: Body) => a.child_id - b.child_id)
-        .map((item: Body) => w.children.find((e: Body) => e.parent_id === item.id).value.default);
+        .filter((e) => e.parent_id === list.id)
+        .sort((a, b) => a.child_id - b.child_id)
+        .map((item) => w.children.find((e) => e.parent_id === item.id)!.value.default);
     const before = questions(original);
     expect(before.length).toBeGreaterThan(1);
 
@@ -255,11 +225,11 @@ describe('<ccs-editor> on the demo host page', () => {
       action: 'entry-copy',
       widget_id: original.id,
     });
-    const [copied] = await api(shop, '/content/FAQ-1/type/product');
+    const copied = (await shop.host('GET', '/content/FAQ-1/type/product')).body[0]!;
     expect(questions(copied)).toEqual([before[0], ...before]);
     // The questions are still the catalogue's samples: stored and shown in the editor (to fill),
     // never in the public html.
-    const html = await api(shop, '/entity/FAQ-1/type/product/html');
+    const html = (await shop.host('GET', '/entity/FAQ-1/type/product/html')).body;
     expect(html.html.default).not.toContain(before[0]);
     // Focus went to the copy's row, so the keyboard user goes on from there.
     expect(
@@ -274,15 +244,17 @@ describe('<ccs-editor> on the demo host page', () => {
     await page.keyboard.press('Tab');
     await page.keyboard.press('Enter');
     expect(await waitForEvent(page, 'ccs-change', 2)).toMatchObject({ action: 'entry-remove' });
-    const [removed] = await api(shop, '/content/FAQ-1/type/product');
+    const removed = (await shop.host('GET', '/content/FAQ-1/type/product')).body[0]!;
     expect(questions(removed)).toEqual(before);
     await expect(entries.getByRole('listitem').count()).resolves.toBe(before.length);
 
     // Down to one entry (elsewhere), then Reload: the last entry cannot be removed, only the widget.
     for (let n = before.length; n > 1; n--) {
-      await api(shop, '/content/element-copy/FAQ-1/type/product', {
-        method: 'POST',
-        body: JSON.stringify({ action: 'remove', index: 1, contentId: original.id, parent: String(list.id) }),
+      await shop.host('POST', '/content/element-copy/FAQ-1/type/product', {
+        action: 'remove',
+        index: 1,
+        contentId: original.id,
+        parent: String(list.id),
       });
     }
     await editor.getByRole('button', { name: 'Reload' }).click();

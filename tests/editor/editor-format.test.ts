@@ -6,16 +6,12 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { expectNoViolations } from './axe';
-import { apiOf, focused, productWith, ROOT } from './content';
+import { focused, productWith, ROOT } from './content';
 import { editorHarness, hostEvents, inPage, shot, waitForEvent } from './harness';
 
 jest.setTimeout(180_000);
 
 const h = editorHarness('editor-format');
-const api = apiOf(
-  () => h.wl.url,
-  () => h.origin,
-);
 const WORD = readFileSync(join(__dirname, '../../libs/content/test/fixtures/word-paste.html'), 'utf8');
 const TEXT = `${ROOT}.querySelector('.ccs-section__text')`;
 
@@ -37,7 +33,7 @@ const textHtml = (page: Page) => inPage<string>(page, `${TEXT}.innerHTML`);
 describe('<ccs-editor> rich texts', () => {
   test('when an owner formats a text with the toolbar by keyboard only, then bold, italic, clear, list and a checked link are saved clean', async () => {
     const shop = await h.shop();
-    await productWith(api, shop, 'FMT-1', ['section']);
+    await productWith(shop, 'FMT-1', ['section']);
     const page = await h.open({ token: shop.whiteLabelToken, entityId: 'FMT-1' });
     await waitForEvent(page, 'ccs-ready');
 
@@ -120,9 +116,8 @@ describe('<ccs-editor> rich texts', () => {
     expect(change.value).toMatch(
       /^<ul><li><strong><a href="https:\/\/shop\.example\/jacket">[^<]+<\/a><\/strong><\/li><\/ul>$/,
     );
-    const [widget] = await api(shop, '/content/FMT-1/type/product');
-    const stored = widget.children.find((e: { class: string }) => e.class === 'ccs-section__text').value
-      .default;
+    const [widget] = (await shop.host('GET', '/content/FMT-1/type/product')).body;
+    const stored = widget!.children.find((e) => e.class === 'ccs-section__text')!.value.default;
     expect(stored).toBe(change.value);
     expect(await inPage(page, `!!${ROOT}.querySelector('[role="toolbar"]')`)).toBe(false);
     expect((await hostEvents(page)).filter((e) => e.name === 'ccs-error')).toEqual([]);
@@ -131,7 +126,7 @@ describe('<ccs-editor> rich texts', () => {
 
   test('when Word HTML is pasted into a rich text and saved, then the field, the ccs-change detail and the API hold only what it allows', async () => {
     const shop = await h.shop();
-    await productWith(api, shop, 'FMT-2', ['section']);
+    await productWith(shop, 'FMT-2', ['section']);
     const page = await h.open({ token: shop.whiteLabelToken, entityId: 'FMT-2' });
     await waitForEvent(page, 'ccs-ready');
     await tabTo(page, `el.classList.contains('ccs-section__text')`);
@@ -156,10 +151,9 @@ describe('<ccs-editor> rich texts', () => {
         '<ol><li>Unfold the hood</li><li>Zip it up</li></ol><p>js link <a href="https://shop.example/storm-jacket">ok link</a> relative link ' +
         '<a href="tel:+420123456789">call us</a> bookmark</p>',
     );
-    const [widget] = await api(shop, '/content/FMT-2/type/product');
-    const stored = widget.children.find((e: { class: string }) => e.class === 'ccs-section__text').value
-      .default;
-    expect(stored).toBe(change.value.replace('&nbsp;', '\u00a0'));
+    const [widget] = (await shop.host('GET', '/content/FMT-2/type/product')).body;
+    const stored = widget!.children.find((e) => e.class === 'ccs-section__text')!.value.default;
+    expect(stored).toBe(change.value?.replace('&nbsp;', '\u00a0'));
     await page.waitForFunction(`!${TEXT}.isContentEditable`);
     await shot(page, 'paste-word-saved');
     expect((await hostEvents(page)).filter((e) => e.name === 'ccs-error')).toEqual([]);
@@ -168,7 +162,7 @@ describe('<ccs-editor> rich texts', () => {
 
   test('when the UI is Czech, then the toolbar speaks Czech, Ctrl+K opens the link form, and a click keeps the text in editing', async () => {
     const shop = await h.shop();
-    await productWith(api, shop, 'FMT-3', ['faq']);
+    await productWith(shop, 'FMT-3', ['faq']);
     const page = await h.open({ token: shop.whiteLabelToken, entityId: 'FMT-3', uiLang: 'cs-CZ' });
     await waitForEvent(page, 'ccs-ready');
     await tabTo(page, `el.classList.contains('ccs-faq__answer')`);

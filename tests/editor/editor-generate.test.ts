@@ -6,31 +6,21 @@
 import type { Page } from 'playwright-core';
 import { eventually } from '@catalogue/testing';
 import { expectNoViolations } from './axe';
-import { apiOf, ROOT } from './content';
-import { editorHarness, hostEvents, inPage, shot, waitForEvent, type Body } from './harness';
+import { ROOT } from './content';
+import { editorHarness, hostEvents, inPage, shot, waitForEvent, type Shop } from './harness';
 
 jest.setTimeout(240_000);
 
 const h = editorHarness('editor-generate');
-const api = apiOf(
-  () => h.wl.url,
-  () => h.origin,
-);
 const IMAGE = 'https://cdn.shop.test/summit.jpg';
 const TITLES = { en: 'Summit down jacket', cs: 'Péřová bunda Summit' };
 
 /** A shop (default, cs, en active) whose catalogue sent one jacket in en and cs only. */
-async function jacketShop(id: string): Promise<Body> {
+async function jacketShop(id: string): Promise<Shop> {
   const shop = await h.shop();
-  const backOffice = (path: string, body: unknown) =>
-    fetch(`${h.catalogue.url}${path}`, {
-      method: 'POST',
-      headers: { Authorization: `Bearer ${shop.apiToken}`, 'Content-Type': 'application/json' },
-      body: JSON.stringify(body),
-    });
   expect(
     (
-      await backOffice('/api/v2/rest/parameters', [
+      await shop.backOffice('POST', '/api/v2/rest/parameters', [
         { id: 1, name: 'Colour', values: [{ id: 11, value: 'Green' }] },
       ])
     ).status,
@@ -42,14 +32,11 @@ async function jacketShop(id: string): Promise<Body> {
     images: [IMAGE],
     parameters_ids: [1],
   };
-  expect((await backOffice('/api/v2/rest/products', [product])).status).toBe(200);
+  expect((await shop.backOffice('POST', '/api/v2/rest/products', [product])).status).toBe(200);
   // The import's rendering composed the page (section, parameters table, gallery).
   await eventually(async () => {
-    await api(shop, '/register-entity', {
-      method: 'POST',
-      body: JSON.stringify({ entity_id: id, type: 'product', title: TITLES }),
-    });
-    const widgets = await api(shop, `/content/${id}/type/product`);
+    await shop.host('POST', '/register-entity', { entity_id: id, type: 'product', title: TITLES });
+    const widgets = (await shop.host('GET', `/content/${id}/type/product`)).body;
     if (!Array.isArray(widgets) || widgets.length !== 3)
       throw new Error(`the import of ${id} was not rendered`);
   }, 15_000);
@@ -71,18 +58,15 @@ describe('<ccs-editor> generating content for a shop that writes no default text
   test('when a replace in cs would remove a text the main language cannot write again, then the refusal says so before any question, naming the language and the fix', async () => {
     const shop = await jacketShop('GEN-REFUSED');
     // The owner once wrote a heading in the main language (a fill without a language is `default`'s).
-    const designs = (await api(shop, '/design?type=product')).data as Body[];
+    const designs = (await shop.host('GET', '/design?type=product')).body.data;
     const classic = designs.find((d) => d.name === 'Classic product')!;
-    const structure = (await api(shop, `/design/${classic.id}/structure`)).widget as Body[];
+    const structure = (await shop.host('GET', `/design/${classic.id}/structure`)).body.widget;
     const section = structure.find((w) => w.fillable && w.type === 'section')!;
-    await api(shop, `/entity/GEN-REFUSED/type/product/design`, {
-      method: 'POST',
-      body: JSON.stringify({
-        design_id: classic.id,
-        widget: [{ design_widget_id: section.design_widget_id, fields: { heading: 'Warm for the summit' } }],
-      }),
+    await shop.host('POST', `/entity/GEN-REFUSED/type/product/design`, {
+      design_id: classic.id,
+      widget: [{ design_widget_id: section.design_widget_id, fields: { heading: 'Warm for the summit' } }],
     });
-    const before = await api(shop, '/content/GEN-REFUSED/type/product');
+    const before = (await shop.host('GET', '/content/GEN-REFUSED/type/product')).body;
     const page = await h.open({
       token: shop.whiteLabelToken,
       entityId: 'GEN-REFUSED',
@@ -106,7 +90,7 @@ describe('<ccs-editor> generating content for a shop that writes no default text
       await inPage(page, `${ROOT}.querySelector('ccs-generate-panel').shadowRoot.activeElement?.className`),
     ).toBe('error');
     expect((await hostEvents(page)).filter((e) => e.name === 'ccs-generation')).toEqual([]);
-    expect(await api(shop, '/content/GEN-REFUSED/type/product')).toEqual(before);
+    expect((await shop.host('GET', '/content/GEN-REFUSED/type/product')).body).toEqual(before);
     await expectNoViolations(page, 'generate refused');
     await shot(page, 'generate-cs-replace-refused');
 
@@ -141,7 +125,7 @@ describe('<ccs-editor> generating content for a shop that writes no default text
     await editor.getByRole('button', { name: 'Replace them and generate' }).click();
     expect(await waitForEvent(page, 'ccs-change')).toMatchObject({ action: 'generate' });
 
-    const html = (await api(shop, '/entity/GEN-REPLACE/type/product/html')).html as Record<string, string>;
+    const html = (await shop.host('GET', '/entity/GEN-REPLACE/type/product/html')).body.html;
     expect(html.cs).toContain('Husí peří 800 cuin');
     expect(html.cs).not.toContain('goose down');
     expect(html.en).toContain('800-fill goose down');
@@ -166,11 +150,11 @@ describe('<ccs-editor> generating content for a shop that writes no default text
     expect(await waitForEvent(page, 'ccs-change')).toMatchObject({ action: 'generate' });
 
     await page.waitForFunction(`${ROOT}.querySelectorAll('li.widget').length === 4`);
-    const widgets = (await api(shop, '/content/GEN-APPEND/type/product')) as Body[];
-    const html = (await api(shop, '/entity/GEN-APPEND/type/product/html')).html as Record<string, string>;
+    const widgets = (await shop.host('GET', '/content/GEN-APPEND/type/product')).body;
+    const html = (await shop.host('GET', '/entity/GEN-APPEND/type/product/html')).body.html;
     expect((html.en!.match(/800-fill goose down/g) ?? []).length).toBe(1);
     // The one widget added: benefits, each a sentence of the item's facts.
-    const added = widgets[3].children.map((e: Body) => e.value?.en).filter(Boolean);
+    const added = widgets[3]!.children.map((e) => e.value?.en).filter(Boolean);
     expect(added).toEqual(['Colour', 'The colour is Green.']);
     await expect(status(page)).resolves.toMatch(
       /^Generation finished: 1 widget written\. .*Left out, already on the page \(not charged\): Section, .*Gallery/,

@@ -2,17 +2,14 @@
 // reads the widgets shown and an html, undoes and redoes, narrows what the person may do
 // (`features`, `readonly`) and vetoes a write (`ccs-before-save`).
 import type { Page } from 'playwright-core';
+import type { ContentWidget } from '@catalogue/content/v3';
 import { expectNoViolations } from './axe';
-import { apiOf, headingOf, productWith, ROOT, setHeading } from './content';
-import { editorHarness, shot, waitForEvent, type Body } from './harness';
+import { headingOf, productWith, ROOT, setHeading } from './content';
+import { editorHarness, inPage, shot, waitForEvent } from './harness';
 
 jest.setTimeout(240_000);
 
 const h = editorHarness('editor-host-api');
-const api = apiOf(
-  () => h.wl.url,
-  () => h.origin,
-);
 const EDITOR = `document.querySelector('ccs-editor')`;
 
 /** Records the events the demo page does not (language changes, before-save). */
@@ -29,12 +26,11 @@ const buttons = (page: Page) =>
 describe('<ccs-editor> host API', () => {
   test('when the host calls setLanguage, getContent, getHtml, undo and redo, then each does what it says', async () => {
     const shop = await h.shop();
-    const [widget] = await productWith(api, shop, 'HOST-API', ['section']);
-    await api(shop, '/content/HOST-API/type/product', {
-      method: 'PUT',
-      body: JSON.stringify({
-        [widget.id]: { children: [{ id: headingOf([widget]).id, value: { default: 'Hello', cs: 'Ahoj' } }] },
-      }),
+    const widgets = await productWith(shop, 'HOST-API', ['section']);
+    await shop.host('PUT', '/content/HOST-API/type/product', {
+      [widgets[0]!.id]: {
+        children: [{ id: headingOf(widgets).id, value: { default: 'Hello', cs: 'Ahoj' } }],
+      },
     });
     const page = await h.open({ token: shop.whiteLabelToken, entityId: 'HOST-API' });
     await waitForEvent(page, 'ccs-ready');
@@ -42,25 +38,29 @@ describe('<ccs-editor> host API', () => {
 
     await page.evaluate(`${EDITOR}.setLanguage('cs')`);
     expect(await waitForEvent(page, 'ccs-language-change')).toEqual({ lang: 'cs', entity_id: 'HOST-API' });
-    const shown = (await page.evaluate(`${EDITOR}.getContent()`)) as Body[];
+    const shown = await inPage<ContentWidget[]>(page, `${EDITOR}.getContent()`);
     expect(shown).toHaveLength(1);
-    expect(shown[0].html).toContain('Ahoj');
+    expect(shown[0]!.html).toContain('Ahoj');
     expect(await page.evaluate(`${ROOT}.querySelector('select.lang').value`)).toBe('cs');
     expect(await page.evaluate(`${EDITOR}.getHtml('default')`)).toContain('Hello');
 
-    await setHeading(api, shop, 'HOST-API', 'Hello again');
+    await setHeading(shop, 'HOST-API', 'Hello again');
     await page.evaluate(`${EDITOR}.refresh()`);
     expect(await page.evaluate(`${EDITOR}.undo()`)).toBe(true);
-    expect(headingOf(await api(shop, '/content/HOST-API/type/product')).value.default).toBe('Hello');
+    expect(headingOf((await shop.host('GET', '/content/HOST-API/type/product')).body).value.default).toBe(
+      'Hello',
+    );
     expect(await page.evaluate(`${EDITOR}.redo()`)).toBe(true);
-    expect(headingOf(await api(shop, '/content/HOST-API/type/product')).value.default).toBe('Hello again');
+    expect(headingOf((await shop.host('GET', '/content/HOST-API/type/product')).body).value.default).toBe(
+      'Hello again',
+    );
     expect(await page.evaluate(`${EDITOR}.redo()`)).toBe(false);
     await page.close();
   });
 
   test('when the host allows only editing, or nothing, then the other tools are not offered', async () => {
     const shop = await h.shop();
-    await productWith(api, shop, 'HOST-FEAT', ['section']);
+    await productWith(shop, 'HOST-FEAT', ['section']);
     const page = await h.open({ token: shop.whiteLabelToken, entityId: 'HOST-FEAT' });
     await waitForEvent(page, 'ccs-ready');
     await page.evaluate(`${EDITOR}.setAttribute('features', 'edit')`);
@@ -86,8 +86,8 @@ describe('<ccs-editor> host API', () => {
 
   test('when the host vetoes a save, then nothing is written and the person is told', async () => {
     const shop = await h.shop();
-    await productWith(api, shop, 'HOST-VETO', ['section']);
-    await setHeading(api, shop, 'HOST-VETO', 'Kept');
+    await productWith(shop, 'HOST-VETO', ['section']);
+    await setHeading(shop, 'HOST-VETO', 'Kept');
     const page = await h.open({ token: shop.whiteLabelToken, entityId: 'HOST-VETO' });
     await waitForEvent(page, 'ccs-ready');
     await page.evaluate(
@@ -107,7 +107,9 @@ describe('<ccs-editor> host API', () => {
     await page
       .locator('ccs-editor [role="alert"]', { hasText: 'The page did not let this change be saved.' })
       .waitFor();
-    expect(headingOf(await api(shop, '/content/HOST-VETO/type/product')).value.default).toBe('Kept');
+    expect(headingOf((await shop.host('GET', '/content/HOST-VETO/type/product')).body).value.default).toBe(
+      'Kept',
+    );
     await expectNoViolations(page, 'vetoed');
     await page.close();
   });

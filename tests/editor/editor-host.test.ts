@@ -8,7 +8,15 @@ import { createServer, type Server } from 'node:http';
 import AxeBuilder from '@axe-core/playwright';
 import type { Page } from 'playwright-core';
 import { eventually, freePort } from '@catalogue/testing';
-import { editorHarness, hostEvents, inPage, shot, waitForEvent, type Body } from './harness';
+import {
+  editorHarness,
+  hostEvents,
+  inPage,
+  shot,
+  waitForEvent,
+  type EditorEvent,
+  type EditorEvents,
+} from './harness';
 
 // A busy 2-core machine runs these; the browser steps wait on real services, not on timers.
 jest.setTimeout(120_000);
@@ -56,10 +64,14 @@ async function until(page: Page, expression: string, timeout = 60_000): Promise<
 }
 
 /** The detail of the host's `count`-th event of this name (eval-free, for strict pages). */
-async function eventOf(page: Page, name: string, count = 1): Promise<Body> {
-  const has = `(window.ccsEvents || []).filter((e) => e.name === ${JSON.stringify(name)}).length >= ${count}`;
-  await until(page, has);
-  return (await hostEvents(page)).filter((e) => e.name === name)[count - 1]!.detail;
+async function eventOf<N extends keyof EditorEvents>(
+  page: Page,
+  name: N,
+  count = 1,
+): Promise<EditorEvents[N]> {
+  const named = `(window.ccsEvents || []).filter((e) => e.name === ${JSON.stringify(name)})`;
+  await until(page, `${named}.length >= ${count}`);
+  return inPage(page, `${named}[${count - 1}].detail`);
 }
 
 /** Adds the catalogue's first widget through the editor's own panel. */
@@ -216,7 +228,7 @@ describe('<ccs-editor> under a strict Content-Security-Policy', () => {
         `querySelector('.widget-body .ccs-widget') && getComputedStyle(document.querySelector('ccs-editor').shadowRoot.querySelector('.widget-body .ccs-widget')).getPropertyValue('--_ccs-accent').trim() !== ''`,
       ),
     );
-    const looks = await inPage<Body>(
+    const looks = await inPage<Record<string, string | number>>(
       page,
       `(() => { const root = document.querySelector('ccs-editor').shadowRoot;
         const widget = root.querySelector('.widget-body .ccs-widget');
@@ -247,7 +259,7 @@ describe('<ccs-editor> under a strict Content-Security-Policy', () => {
     const context = await page0(strict.origin, shop.whiteLabelToken);
     const detail = await eventOf(context, 'ccs-error');
     const blocked = (await hostEvents(context)).find(
-      (e) => e.name === 'ccs-error' && e.detail.code === 'csp_blocked',
+      (e): e is EditorEvent<'ccs-error'> => e.name === 'ccs-error' && e.detail.code === 'csp_blocked',
     );
     expect(detail).toBeDefined();
     expect(blocked?.detail).toMatchObject({ code: 'csp_blocked', directive: 'connect-src' });

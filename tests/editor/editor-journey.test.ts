@@ -4,18 +4,15 @@
 // then A and B are read through the v3 API and the v2 catalogue list: every text is where the
 // owner put it and nothing else changed. axe finds no violation (any impact) in any state.
 import type { Page } from 'playwright-core';
+import type { Schemas } from '@catalogue/client';
 import { eventually } from '@catalogue/testing';
 import { expectNoViolations as axeClean } from './axe';
-import { apiOf, productWith, ROOT, setHeading } from './content';
-import { editorHarness, hostEvents, inPage, shot, waitForEvent, type Body } from './harness';
+import { attributesOf, productWith, ROOT, setHeading } from './content';
+import { editorHarness, hostEvents, inPage, shot, waitForEvent, type Shop } from './harness';
 
 jest.setTimeout(300_000);
 
 const h = editorHarness('editor-journey');
-const api = apiOf(
-  () => h.wl.url,
-  () => h.origin,
-);
 
 /** axe, then screenshots at 375 and 1440 px of the same state (back to 1024 px after). */
 async function state(page: Page, name: string): Promise<void> {
@@ -55,44 +52,38 @@ async function replaceText(page: Page, selector: string, text: string, n: number
 }
 
 /** What a product stores: its widgets (ids, elements and values) and its html in every language. */
-async function stored(shop: Body, id: string): Promise<{ widgets: Body[]; html: Record<string, string> }> {
-  const widgets = (await api(shop, `/content/${id}/type/product`)) as Body[];
-  const html = (await api(shop, `/entity/${id}/type/product/html`)).html as Record<string, string>;
+async function stored(shop: Shop, id: string) {
+  const widgets = (await shop.host('GET', `/content/${id}/type/product`)).body;
+  const html = (await shop.host('GET', `/entity/${id}/type/product/html`)).body.html;
   return {
     widgets: widgets.map((w) => ({
       id: w.id,
       widget_id: w.widget_id,
-      children: (w.children as Body[]).map((e) => ({ id: e.id, value: e.value, extension: e.extension })),
+      children: w.children.map((e) => ({ id: e.id, value: e.value, extension: e.extension })),
     })),
     html,
   };
 }
 
-async function v2List(shop: Body): Promise<Body[]> {
-  const res = await fetch(`${h.catalogue.url}/api/v2/rest/products?lang=all`, {
-    headers: { Authorization: `Bearer ${shop.apiToken}` },
-  });
+async function v2List(shop: Shop): Promise<Array<Schemas['ProductV2']>> {
+  const res = await shop.backOffice('GET', '/api/v2/rest/products?lang=all');
   expect(res.status).toBe(200);
-  return ((await res.json()) as Body).data as Body[];
+  return res.body.data;
 }
 
 describe('<ccs-editor> a shop owner journey', () => {
   test('when an owner edits two products through every kind of action and reloads, then each text is where it was put and nothing else changed', async () => {
     const shop = await h.shop();
     // Both products are in the catalogue (the v2 list serves their content), with content.
-    const imported = await fetch(`${h.catalogue.url}/api/v2/rest/products`, {
-      method: 'POST',
-      headers: { Authorization: `Bearer ${shop.apiToken}`, 'Content-Type': 'application/json' },
-      body: JSON.stringify([
-        { id: 'JRN-A', name: { default: 'Rain jacket', cs: 'Bunda do deště' } },
-        { id: 'JRN-B', name: { default: 'Trail tent', cs: 'Stan na stezky' } },
-      ]),
-    });
+    const imported = await shop.backOffice('POST', '/api/v2/rest/products', [
+      { id: 'JRN-A', name: { default: 'Rain jacket', cs: 'Bunda do deště' } },
+      { id: 'JRN-B', name: { default: 'Trail tent', cs: 'Stan na stezky' } },
+    ]);
     expect(imported.status).toBe(200);
-    await productWith(api, shop, 'JRN-A', ['section']);
-    await setHeading(api, shop, 'JRN-A', 'A heading');
-    await productWith(api, shop, 'JRN-B', ['section', 'faq']);
-    await setHeading(api, shop, 'JRN-B', 'B heading');
+    await productWith(shop, 'JRN-A', ['section']);
+    await setHeading(shop, 'JRN-A', 'A heading');
+    await productWith(shop, 'JRN-B', ['section', 'faq']);
+    await setHeading(shop, 'JRN-B', 'B heading');
     const initialA = await stored(shop, 'JRN-A');
     const initialB = await stored(shop, 'JRN-B');
 
@@ -124,7 +115,9 @@ describe('<ccs-editor> a shop owner journey', () => {
     await state(page, 'fill-question');
     await editor.getByRole('button', { name: 'Replace them and fill' }).click();
     await changed(page, 'fill-design');
-    expect((await api(shop, '/entity/JRN-B/type/product/html')).html.cs).toContain('Vyplněný nadpis');
+    expect((await shop.host('GET', '/entity/JRN-B/type/product/html')).body.html.cs).toContain(
+      'Vyplněný nadpis',
+    );
     await state(page, 'filled');
     await editor.getByRole('button', { name: 'Undo' }).click();
     await changed(page, 'undo');
@@ -135,8 +128,8 @@ describe('<ccs-editor> a shop owner journey', () => {
     // Add a call to action from the catalogue and change its link.
     await editor.getByRole('button', { name: 'Add widget' }).click();
     await state(page, 'add-panel');
-    const catalogue = (await api(shop, '/widget')).data as Body[];
-    const cta = catalogue.find((w) => w.type === 'cta');
+    const catalogue = (await shop.host('GET', '/widget')).body.data;
+    const cta = catalogue.find((w) => w.type === 'cta')!;
     await editor.getByLabel('Category').selectOption({ label: cta.category_name });
     await editor.locator('ccs-add-panel button.choice[data-widget-type="cta"]').click();
     await changed(page, 'add');
@@ -177,37 +170,35 @@ describe('<ccs-editor> a shop owner journey', () => {
     expect(finalA).toEqual(editedA);
     expect(finalB).toEqual(beforeGeneration);
     expect(finalA.widgets.map((w) => w.id)).toEqual(initialA.widgets.map((w) => w.id));
-    const [sectionA] = finalA.widgets;
+    const sectionA = finalA.widgets[0]!;
     const changedA = sectionA.children.filter(
-      (e: Body, k: number) => JSON.stringify(e) !== JSON.stringify(initialA.widgets[0].children[k]),
+      (e, k) => JSON.stringify(e) !== JSON.stringify(initialA.widgets[0]!.children[k]),
     );
-    expect(changedA.map((e: Body) => e.value.default)).toEqual(['A by the owner']);
+    expect(changedA.map((e) => e.value.default)).toEqual(['A by the owner']);
 
     const b = finalB.widgets;
     const typeOf = (widgetId: number) => catalogue.find((w) => w.id === widgetId)?.type;
     expect(b.map((w) => typeOf(w.widget_id))).toEqual(['section', 'faq', 'cta']);
     expect(b.slice(0, 2).map((w) => w.id)).toEqual(initialB.widgets.map((w) => w.id));
     const differing = (k: number) =>
-      b[k].children.filter(
-        (e: Body, i: number) => JSON.stringify(e) !== JSON.stringify(initialB.widgets[k].children[i]),
-      );
-    expect(differing(0).map((e: Body) => e.value.default)).toEqual(['B by the owner']);
-    expect(differing(1).map((e: Body) => e.value.default)).toEqual(['<p>Two people and their packs.</p>']);
-    const link = b[2].children.find((e: Body) => e.extension?.href);
-    expect(link.extension.href).toBe('https://shop.example.com/tents');
+      b[k]!.children.filter((e, i) => JSON.stringify(e) !== JSON.stringify(initialB.widgets[k]!.children[i]));
+    expect(differing(0).map((e) => e.value.default)).toEqual(['B by the owner']);
+    expect(differing(1).map((e) => e.value.default)).toEqual(['<p>Two people and their packs.</p>']);
+    const link = b[2]!.children.find((e) => attributesOf(e).href)!;
+    expect(attributesOf(link).href).toBe('https://shop.example.com/tents');
     expect(finalB.html.cs ?? '').not.toContain('Vyplněný nadpis');
     expect(finalA.html.default).not.toContain('B by the owner');
     expect(finalB.html.default).not.toContain('A by the owner');
 
     // v2: after the render, the catalogue list serves the same html for both products.
-    let listed: Body[] = [];
+    let listed: Array<Schemas['ProductV2']> = [];
     await eventually(async () => {
       listed = await v2List(shop);
       expect(listed.find((p) => p.id === 'JRN-A')?.content?.html?.default).toBe(finalA.html.default);
       expect(listed.find((p) => p.id === 'JRN-B')?.content?.html?.default).toBe(finalB.html.default);
     }, 10_000);
-    const listedA = listed.find((p) => p.id === 'JRN-A');
-    const listedB = listed.find((p) => p.id === 'JRN-B');
+    const listedA = listed.find((p) => p.id === 'JRN-A')!;
+    const listedB = listed.find((p) => p.id === 'JRN-B')!;
     expect(listedA.content.html).toEqual(finalA.html);
     expect(listedB.content.html).toEqual(finalB.html);
     expect(listedA.content.html.default).toContain('A by the owner');
@@ -236,10 +227,10 @@ async function tabTo(page: Page, expression: string, back = false): Promise<void
 describe('<ccs-editor> the journey with the keyboard only', () => {
   test('when an owner opens A, edits, the host switches to B, the owner edits and presses Ctrl+Z, then A keeps its edit and B is back to its own text', async () => {
     const shop = await h.shop();
-    await productWith(api, shop, 'KJ-A', ['section']);
-    await setHeading(api, shop, 'KJ-A', 'A heading');
-    await productWith(api, shop, 'KJ-B', ['section']);
-    await setHeading(api, shop, 'KJ-B', 'B heading');
+    await productWith(shop, 'KJ-A', ['section']);
+    await setHeading(shop, 'KJ-A', 'A heading');
+    await productWith(shop, 'KJ-B', ['section']);
+    await setHeading(shop, 'KJ-B', 'B heading');
     const initialB = await stored(shop, 'KJ-B');
     const page = await h.open({ token: shop.whiteLabelToken, entityId: 'KJ-A' });
     await waitForEvent(page, 'ccs-ready');

@@ -3,16 +3,12 @@
 // page's body, the texts keep their own roles, and axe finds no violation at all.
 import AxeBuilder from '@axe-core/playwright';
 import type { Page } from 'playwright-core';
-import { apiOf, focused, productWith, ROOT, setHeading } from './content';
+import { focused, productWith, ROOT, setHeading } from './content';
 import { editorHarness, hostEvents, shot, waitForEvent } from './harness';
 
 jest.setTimeout(180_000);
 
 const h = editorHarness('editor-keyboard');
-const api = apiOf(
-  () => h.wl.url,
-  () => h.origin,
-);
 
 /** Presses Tab (or Shift+Tab) until `expression` holds for the editor's focused element. */
 async function tabTo(page: Page, expression: string, back = false): Promise<void> {
@@ -39,8 +35,8 @@ const changes = async (page: Page) => (await hostEvents(page)).filter((e) => e.n
 describe('<ccs-editor> with the keyboard only', () => {
   test('when an owner edits two texts one after the other, deletes and undoes, then every key lands and focus stays in the editor', async () => {
     const shop = await h.shop();
-    await productWith(api, shop, 'KEY-1', ['section', 'section']);
-    await setHeading(api, shop, 'KEY-1', 'First heading');
+    await productWith(shop, 'KEY-1', ['section', 'section']);
+    await setHeading(shop, 'KEY-1', 'First heading');
     const page = await h.open({ token: shop.whiteLabelToken, entityId: 'KEY-1' });
     await waitForEvent(page, 'ccs-ready');
 
@@ -62,9 +58,8 @@ describe('<ccs-editor> with the keyboard only', () => {
     await page.keyboard.type(' again');
     await page.keyboard.press('Enter');
     await waitForEvent(page, 'ccs-change', 2);
-    const [first] = await api(shop, '/content/KEY-1/type/product');
-    const value = (cls: string) =>
-      first.children.find((e: { class: string }) => e.class === cls).value.default as string;
+    const [first] = (await shop.host('GET', '/content/KEY-1/type/product')).body;
+    const value = (cls: string) => first!.children.find((e) => e.class === cls)!.value.default;
     expect(value('ccs-section__heading')).toBe('First heading now');
     expect(value('ccs-section__text')).toContain('why it is worth a look. again');
     await shot(page, 'keyboard-second-edit-1024');

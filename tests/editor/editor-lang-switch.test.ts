@@ -3,16 +3,12 @@
 // status says what is loading; afterwards editing works in the new language. A text being typed
 // when the switch is asked for is saved in the language it was typed in, not lost.
 import type { Page, Route } from 'playwright-core';
-import { apiOf, headingOf, productWith, ROOT, setHeading } from './content';
+import { headingOf, productWith, ROOT, setHeading } from './content';
 import { editorHarness, hostEvents, inPage, shot, waitForEvent } from './harness';
 
 jest.setTimeout(120_000);
 
 const h = editorHarness('editor-lang-switch');
-const api = apiOf(
-  () => h.wl.url,
-  () => h.origin,
-);
 
 /** Holds back the editor's read of the product's content in `lang` until `release()` is called. */
 async function holdBack(page: Page, id: string, lang: string): Promise<{ release: () => void }> {
@@ -33,8 +29,8 @@ const HEADING = `${ROOT}.querySelector('li.widget .ccs-editable')`;
 describe('<ccs-editor> switching the content language', () => {
   test('when the new language is still loading, then the list is busy, its texts cannot be edited and the status says so; once drawn, editing saves in the new language', async () => {
     const shop = await h.shop();
-    await productWith(api, shop, 'LS-1', ['section']);
-    await setHeading(api, shop, 'LS-1', 'Built for trails');
+    await productWith(shop, 'LS-1', ['section']);
+    await setHeading(shop, 'LS-1', 'Built for trails');
     const page = await h.open({ token: shop.whiteLabelToken, entityId: 'LS-1' });
     expect(await waitForEvent(page, 'ccs-ready')).toMatchObject({ lang: 'default' });
     const editor = page.locator('ccs-editor');
@@ -76,7 +72,7 @@ describe('<ccs-editor> switching the content language', () => {
     await page.keyboard.type(' (CZ)');
     await page.keyboard.press('Enter');
     expect(await waitForEvent(page, 'ccs-change')).toMatchObject({ action: 'edit', lang: 'cs' });
-    const stored = headingOf(await api(shop, '/content/LS-1/type/product'));
+    const stored = headingOf((await shop.host('GET', '/content/LS-1/type/product')).body);
     expect(stored.value).toEqual({ default: 'Built for trails', cs: 'Built for trails (CZ)' });
     await shot(page, 'lang-switch-edited-cs');
     await page.close();
@@ -84,8 +80,8 @@ describe('<ccs-editor> switching the content language', () => {
 
   test('when the person switches back before the new language arrived, then the texts shown are editable again', async () => {
     const shop = await h.shop();
-    await productWith(api, shop, 'LS-3', ['section']);
-    await setHeading(api, shop, 'LS-3', 'Built for trails');
+    await productWith(shop, 'LS-3', ['section']);
+    await setHeading(shop, 'LS-3', 'Built for trails');
     const page = await h.open({ token: shop.whiteLabelToken, entityId: 'LS-3' });
     await waitForEvent(page, 'ccs-ready');
     const editor = page.locator('ccs-editor');
@@ -100,7 +96,7 @@ describe('<ccs-editor> switching the content language', () => {
     await page.keyboard.type('!');
     await page.keyboard.press('Enter');
     expect(await waitForEvent(page, 'ccs-change')).toMatchObject({ action: 'edit', lang: 'default' });
-    expect(headingOf(await api(shop, '/content/LS-3/type/product')).value).toEqual({
+    expect(headingOf((await shop.host('GET', '/content/LS-3/type/product')).body).value).toEqual({
       default: 'Built for trails!',
     });
     expect(await inPage(page, `${HEADING}.textContent`)).toBe('Built for trails!');
@@ -109,8 +105,8 @@ describe('<ccs-editor> switching the content language', () => {
 
   test('when a text is being typed and the host switches the language, then the text is saved in the language it was typed in and nothing is lost', async () => {
     const shop = await h.shop();
-    await productWith(api, shop, 'LS-2', ['section']);
-    await setHeading(api, shop, 'LS-2', 'Built for trails');
+    await productWith(shop, 'LS-2', ['section']);
+    await setHeading(shop, 'LS-2', 'Built for trails');
     const page = await h.open({ token: shop.whiteLabelToken, entityId: 'LS-2' });
     await waitForEvent(page, 'ccs-ready');
     const editor = page.locator('ccs-editor');
@@ -127,7 +123,7 @@ describe('<ccs-editor> switching the content language', () => {
     release();
     await page.waitForFunction(`${ROOT}.querySelector('ol.widgets').getAttribute('aria-busy') === 'false'`);
 
-    const stored = headingOf(await api(shop, '/content/LS-2/type/product'));
+    const stored = headingOf((await shop.host('GET', '/content/LS-2/type/product')).body);
     expect(stored.value).toEqual({ default: 'Built for trails and roads' });
     // The Czech view shows it (from the default language), and no "not saved" is said.
     expect(await inPage(page, `${HEADING}.textContent`)).toBe('Built for trails and roads');

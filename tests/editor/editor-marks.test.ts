@@ -4,17 +4,13 @@
 // values are language-neutral data (one string for every language): never marked.
 import type { Page } from 'playwright-core';
 import { expectNoViolations } from './axe';
-import { apiOf, productWith, ROOT, setHeading } from './content';
+import { productWith, ROOT, setHeading } from './content';
 import { eventually } from '@catalogue/testing';
-import { editorHarness, shot, waitForEvent, type Body } from './harness';
+import { editorHarness, shot, waitForEvent } from './harness';
 
 jest.setTimeout(180_000);
 
 const h = editorHarness('editor-marks');
-const api = apiOf(
-  () => h.wl.url,
-  () => h.origin,
-);
 
 /** Each editable text of the first widget: its text and the note drawn after it ('' when none). */
 const marks = (page: Page) =>
@@ -26,8 +22,8 @@ const marks = (page: Page) =>
 describe('<ccs-editor> marks', () => {
   test('when a language has no text of its own and an element is a catalogue sample, then each is marked visibly and described', async () => {
     const shop = await h.shop();
-    await productWith(api, shop, 'MARK-1', ['section']);
-    await setHeading(api, shop, 'MARK-1', 'Own heading');
+    await productWith(shop, 'MARK-1', ['section']);
+    await setHeading(shop, 'MARK-1', 'Own heading');
     const page = await h.open({ token: shop.whiteLabelToken, entityId: 'MARK-1' });
     await waitForEvent(page, 'ccs-ready');
     // Default: the owner's heading is unmarked; the catalogue's sample text is to fill.
@@ -72,36 +68,31 @@ describe('<ccs-editor> marks', () => {
   test('when a product with parameters is shown in cs, then its parameter names and values are not marked, its untranslated prose is', async () => {
     const shop = await h.shop();
     // The catalogue item: texts in default and cs, one parameter with one value (one string each).
-    const imported = await fetch(`${h.catalogue.url}/api/v2/rest/multi-import`, {
-      method: 'POST',
-      headers: { Authorization: `Bearer ${shop.apiToken}`, 'Content-Type': 'application/json' },
-      body: JSON.stringify({
-        parameters: [{ id: 7, name: 'Colour', values: [{ id: 1, value: 'Green' }] }],
-        products: [
-          {
-            id: 'PARAM-1',
-            name: { default: 'Trail shoe', cs: 'Trailová bota' },
-            description: { default: '<p>Light and grippy.</p>' },
-            parameters_ids: [7],
-          },
-        ],
-      }),
+    const imported = await shop.backOffice('POST', '/api/v2/rest/multi-import', {
+      parameters: [{ id: 7, name: 'Colour', values: [{ id: 1, value: 'Green' }] }],
+      products: [
+        {
+          id: 'PARAM-1',
+          name: { default: 'Trail shoe', cs: 'Trailová bota' },
+          description: { default: '<p>Light and grippy.</p>' },
+          parameters_ids: [7],
+        },
+      ],
     });
     expect(imported.status).toBe(200);
     // Rendered by the worker: composed from the product's own data (its name and description in
     // a section, its parameters in the table).
     await eventually(async () => {
-      const listed = await fetch(`${h.catalogue.url}/api/v2/rest/products`, {
-        headers: { Authorization: `Bearer ${shop.apiToken}` },
-      });
-      expect(((await listed.json()) as Body).data.map((p: Body) => p.id)).toEqual(['PARAM-1']);
+      const listed = await shop.backOffice('GET', '/api/v2/rest/products');
+      expect(listed.body.data.map((p) => p.id)).toEqual(['PARAM-1']);
     }, 20_000);
-    await api(shop, '/register-entity', {
-      method: 'POST',
-      body: JSON.stringify({ entity_id: 'PARAM-1', type: 'product', title: 'Trail shoe' }),
+    await shop.host('POST', '/register-entity', {
+      entity_id: 'PARAM-1',
+      type: 'product',
+      title: 'Trail shoe',
     });
-    const widgets = (await api(shop, '/content/PARAM-1/type/product')) as Body[];
-    expect(widgets.some((w) => w.children.some((e: Body) => e.class === 'ccs-parameters__value'))).toBe(true);
+    const widgets = (await shop.host('GET', '/content/PARAM-1/type/product')).body;
+    expect(widgets.some((w) => w.children.some((e) => e.class === 'ccs-parameters__value'))).toBe(true);
     const page = await h.open({ token: shop.whiteLabelToken, entityId: 'PARAM-1' });
     await waitForEvent(page, 'ccs-ready');
     await page.evaluate(`document.querySelector('ccs-editor').setLanguage('cs')`);

@@ -6,8 +6,8 @@ import type { Page } from 'playwright-core';
 import { eshopsRepository } from '@catalogue/db';
 import { authChangePublisher, seedDemoProduct } from '@catalogue/admin';
 import { checkedFetch, eventually, testConfig } from '@catalogue/testing';
-import { apiOf, focused, headingOf, productWith, ROOT, setHeading } from './content';
-import { editorHarness, hostEvents, inPage, shot, waitForEvent, type Body } from './harness';
+import { focused, headingOf, productWith, ROOT, setHeading, type Widget } from './content';
+import { editorHarness, hostEvents, inPage, shot, waitForEvent, type Shop } from './harness';
 import { cs } from '../../libs/editor/src/messages/cs';
 import { de } from '../../libs/editor/src/messages/de';
 import { en } from '../../libs/editor/src/messages/en';
@@ -32,10 +32,6 @@ const CATALOGUES: Record<string, Record<string, string>> = {
 jest.setTimeout(240_000);
 
 const h = editorHarness('editor-owner-loop');
-const api = apiOf(
-  () => h.wl.url,
-  () => h.origin,
-);
 
 /** The editor's alert texts (whitespace folded), [] when none. */
 const alerts = (page: Page) =>
@@ -54,10 +50,10 @@ async function waitForFirstText(page: Page, text: string): Promise<void> {
 }
 
 /** Waits until a product imported into the catalogue has its content composed. */
-async function composed(shop: Body, id: string): Promise<Body[]> {
-  let widgets: Body;
+async function composed(shop: Shop, id: string): Promise<Widget[]> {
+  let widgets: Widget[] = [];
   await eventually(async () => {
-    widgets = await api(shop, `/content/${id}/type/product`);
+    widgets = (await shop.host('GET', `/content/${id}/type/product`)).body;
     if (!Array.isArray(widgets) || widgets.length === 0)
       throw new Error(`${id} was never composed: ${JSON.stringify(widgets)}`);
   }, 20_000);
@@ -77,22 +73,15 @@ async function editFirst(page: Page, text: string, nth = 0): Promise<void> {
 describe('<ccs-editor> opens where the texts are', () => {
   test('when a product has texts in en and cs only, then it opens in the first active language with texts, again after a reload, and in the eshop main language once named', async () => {
     const shop = await h.shop();
-    const imported = await fetch(`${h.catalogue.url}/api/v2/rest/products`, {
-      method: 'POST',
-      headers: { Authorization: `Bearer ${shop.apiToken}`, 'Content-Type': 'application/json' },
-      body: JSON.stringify([
-        {
-          id: 'J2-1',
-          name: { en: 'Breeze windbreaker', cs: 'Větrovka Breeze' },
-          description: { en: '<p>Light and windproof.</p>', cs: '<p>Lehká a větruodolná.</p>' },
-        },
-      ]),
-    });
+    const imported = await shop.backOffice('POST', '/api/v2/rest/products', [
+      {
+        id: 'J2-1',
+        name: { en: 'Breeze windbreaker', cs: 'Větrovka Breeze' },
+        description: { en: '<p>Light and windproof.</p>', cs: '<p>Lehká a větruodolná.</p>' },
+      },
+    ]);
     expect(imported.status).toBe(200);
-    await api(shop, '/register-entity', {
-      method: 'POST',
-      body: JSON.stringify({ entity_id: 'J2-1', type: 'product' }),
-    });
+    await shop.host('POST', '/register-entity', { entity_id: 'J2-1', type: 'product' });
     await composed(shop, 'J2-1');
 
     const page = await h.open({ token: shop.whiteLabelToken, entityId: 'J2-1', entityTitle: 'Breeze' });
@@ -148,10 +137,10 @@ describe('<ccs-editor> opens where the texts are', () => {
 describe('<ccs-editor> switching products mid-edit', () => {
   test('when the host switches entity-id while a text of A is typed, then A has the edit, B shows nothing of it, and every event names its entity', async () => {
     const shop = await h.shop();
-    await productWith(api, shop, 'SW-A', ['section']);
-    await setHeading(api, shop, 'SW-A', 'A heading');
-    await productWith(api, shop, 'SW-B', ['section']);
-    await setHeading(api, shop, 'SW-B', 'B heading');
+    await productWith(shop, 'SW-A', ['section']);
+    await setHeading(shop, 'SW-A', 'A heading');
+    await productWith(shop, 'SW-B', ['section']);
+    await setHeading(shop, 'SW-B', 'B heading');
     const page = await h.open({ token: shop.whiteLabelToken, entityId: 'SW-A' });
     await waitForEvent(page, 'ccs-ready');
     await page.locator('ccs-editor li.widget .ccs-editable').first().click();
@@ -163,8 +152,12 @@ describe('<ccs-editor> switching products mid-edit', () => {
     await waitForFirstText(page, 'B heading');
     expect(await waitForEvent(page, 'ccs-change')).toMatchObject({ action: 'edit', entity_id: 'SW-A' });
     expect(await waitForEvent(page, 'ccs-dirty', 2)).toEqual({ dirty: false, entity_id: 'SW-A' });
-    expect(headingOf(await api(shop, '/content/SW-A/type/product')).value.default).toBe('A typed');
-    expect(headingOf(await api(shop, '/content/SW-B/type/product')).value.default).toBe('B heading');
+    expect(headingOf((await shop.host('GET', '/content/SW-A/type/product')).body).value.default).toBe(
+      'A typed',
+    );
+    expect(headingOf((await shop.host('GET', '/content/SW-B/type/product')).body).value.default).toBe(
+      'B heading',
+    );
     // B's view, once B is loaded and drawn (A's save has answered): no Saving…, no error.
     await waitForEvent(page, 'ccs-ready', 2);
     await inPage(page, `document.querySelector('ccs-editor').updateComplete.then(() => true)`);
@@ -185,7 +178,7 @@ describe('<ccs-editor> switching products mid-edit', () => {
 describe('<ccs-editor> panels from the keyboard', () => {
   test('when Add widget and History are opened with Enter, then focus is inside, and Escape closes them and returns focus to the button', async () => {
     const shop = await h.shop();
-    await productWith(api, shop, 'KBD-1', ['section']);
+    await productWith(shop, 'KBD-1', ['section']);
     const page = await h.open({ token: shop.whiteLabelToken, entityId: 'KBD-1' });
     await waitForEvent(page, 'ccs-ready');
     for (const [panel, tag, name] of [
@@ -226,11 +219,11 @@ describe('<ccs-editor> panels from the keyboard', () => {
 describe('<ccs-editor> messages', () => {
   test('when an edit is refused as stale, then its text is kept over a reload of the page and can be applied again', async () => {
     const shop = await h.shop();
-    await productWith(api, shop, 'CONF-1', ['section']);
-    await setHeading(api, shop, 'CONF-1', 'Read by the editor');
+    await productWith(shop, 'CONF-1', ['section']);
+    await setHeading(shop, 'CONF-1', 'Read by the editor');
     const page = await h.open({ token: shop.whiteLabelToken, entityId: 'CONF-1' });
     await waitForEvent(page, 'ccs-ready');
-    await setHeading(api, shop, 'CONF-1', 'Written elsewhere');
+    await setHeading(shop, 'CONF-1', 'Written elsewhere');
     await page.locator('ccs-editor li.widget .ccs-editable').first().click();
     await page.keyboard.press('Control+A');
     await page.keyboard.type('My refused heading');
@@ -247,7 +240,7 @@ describe('<ccs-editor> messages', () => {
     await shot(page, 'conflict-kept-after-reload');
     await notice.getByRole('button', { name: 'Apply my text again' }).click();
     await waitForFirstText(page, 'My refused heading');
-    expect(headingOf(await api(shop, '/content/CONF-1/type/product')).value.default).toBe(
+    expect(headingOf((await shop.host('GET', '/content/CONF-1/type/product')).body).value.default).toBe(
       'My refused heading',
     );
     await page.waitForFunction(`${ROOT}.querySelector('.refused') === null`);
@@ -265,12 +258,12 @@ describe('<ccs-editor> messages', () => {
 
   test('when an Undo is refused as stale, then the message says nothing was changed, not that an edit was lost', async () => {
     const shop = await h.shop();
-    await productWith(api, shop, 'UNDO-1', ['section']);
-    await setHeading(api, shop, 'UNDO-1', 'First');
+    await productWith(shop, 'UNDO-1', ['section']);
+    await setHeading(shop, 'UNDO-1', 'First');
     const page = await h.open({ token: shop.whiteLabelToken, entityId: 'UNDO-1' });
     await waitForEvent(page, 'ccs-ready');
     await editFirst(page, 'Second');
-    await setHeading(api, shop, 'UNDO-1', 'Third, elsewhere');
+    await setHeading(shop, 'UNDO-1', 'Third, elsewhere');
     await page.locator('ccs-editor button[data-undo]').click();
     await waitForEvent(page, 'ccs-error');
     const [message] = await alerts(page);
@@ -282,8 +275,8 @@ describe('<ccs-editor> messages', () => {
 
   test('when a save is refused for a revoked token, then the message offers no retry; an error goes when the language changes', async () => {
     const shop = await h.shop();
-    await productWith(api, shop, 'TOK-1', ['section']);
-    await setHeading(api, shop, 'TOK-1', 'Heading');
+    await productWith(shop, 'TOK-1', ['section']);
+    await setHeading(shop, 'TOK-1', 'Heading');
     const page = await h.open({ token: shop.whiteLabelToken, entityId: 'TOK-1' });
     await waitForEvent(page, 'ccs-ready');
     await page.route('**/api/v3/white-label/content/**', (route) =>
@@ -316,7 +309,7 @@ describe('<ccs-editor> messages', () => {
 describe('<ccs-editor> a refusal about one language', () => {
   test('when a generation is refused for Slovak and the owner picks Czech, then the Slovak refusal goes', async () => {
     const shop = await h.shop({ languages: ['default', 'cs', 'sk', 'en'] });
-    await productWith(api, shop, 'GEN-SK', ['section']);
+    await productWith(shop, 'GEN-SK', ['section']);
     const page = await h.open({ token: shop.whiteLabelToken, entityId: 'GEN-SK' });
     await waitForEvent(page, 'ccs-ready');
     await page.locator('ccs-editor button[data-panel="generate"]').click();
@@ -339,7 +332,7 @@ describe('<ccs-editor> a refusal about one language', () => {
 describe('<ccs-editor> samples', () => {
   test('when an FAQ question and answer are written in en, then after a reload they are the owner’s in en (editor and API) and still to fill in default', async () => {
     const shop = await h.shop();
-    await productWith(api, shop, 'FAQ-1', ['faq']);
+    await productWith(shop, 'FAQ-1', ['faq']);
     const page = await h.open({ token: shop.whiteLabelToken, entityId: 'FAQ-1' });
     await waitForEvent(page, 'ccs-ready');
     await inPage(page, `document.querySelector('ccs-editor').setLanguage('en')`);
@@ -362,12 +355,12 @@ describe('<ccs-editor> samples', () => {
     expect(notes[0]![1]).toBe('to fill: sample text, never published');
     await shot(page, 'faq-edited-en');
 
-    const en: Body[] = await api(shop, '/content/FAQ-1/type/product?lang=en');
-    const question = en[0].children.find((e: Body) => e.value.en === 'How fast is delivery?');
+    const en = (await shop.host('GET', '/content/FAQ-1/type/product?lang=en')).body;
+    const question = en[0]!.children.find((e) => e.value.en === 'How fast is delivery?')!;
     expect(question.sample ?? []).not.toContain('value');
-    const byDefault: Body[] = await api(shop, '/content/FAQ-1/type/product?lang=default');
-    expect(byDefault[0].children.find((e: Body) => e.id === question.id).sample).toContain('value');
-    const published = await api(shop, '/entity/FAQ-1/type/product/html');
+    const byDefault = (await shop.host('GET', '/content/FAQ-1/type/product?lang=default')).body;
+    expect(byDefault[0]!.children.find((e) => e.id === question.id)!.sample).toContain('value');
+    const published = (await shop.host('GET', '/entity/FAQ-1/type/product/html')).body;
     expect(published.html.en).toContain('How fast is delivery?');
     expect(await texts.count()).toBeGreaterThan(2);
     await page.close();
@@ -382,8 +375,8 @@ describe('<ccs-editor> in every UI language', () => {
     async (lang) => {
       const texts = LANGUAGES[lang]!;
       const shop = await h.shop();
-      await productWith(api, shop, `UI-${lang}`, ['section']);
-      await setHeading(api, shop, `UI-${lang}`, 'Heading');
+      await productWith(shop, `UI-${lang}`, ['section']);
+      await setHeading(shop, `UI-${lang}`, 'Heading');
       if (lang !== 'en' && lang !== 'cs') {
         const served = await checkedFetch(`${h.wl.url}/editor/v1/messages/${lang}.json`);
         expect(served.status).toBe(200);

@@ -3,16 +3,12 @@
 // images, links and videos, checked by the API's own URL rules before anything is sent.
 import AxeBuilder from '@axe-core/playwright';
 import type { Page } from 'playwright-core';
-import { apiOf, productWith, ROOT } from './content';
-import { editorHarness, hostEvents, shot, waitForEvent, type Body } from './harness';
+import { attributesOf, productWith, ROOT, type Widget } from './content';
+import { editorHarness, hostEvents, shot, waitForEvent } from './harness';
 
 jest.setTimeout(180_000);
 
 const h = editorHarness('editor-parts');
-const api = apiOf(
-  () => h.wl.url,
-  () => h.origin,
-);
 
 async function expectNoViolations(page: Page, state: string): Promise<void> {
   // A video's iframe is the player's page (offline here: Chrome's error page, whose text is in
@@ -36,19 +32,19 @@ async function replaceText(page: Page, selector: string, text: string, n: number
   expect(await waitForEvent(page, 'ccs-change', n)).toMatchObject({ action: 'edit' });
 }
 
-const valueOf = (widget: Body, cls: string, k = 0): string =>
-  widget.children.filter((e: Body) => e.class === cls)[k].value.default ?? '';
+const valueOf = (widget: Widget, cls: string, k = 0): string =>
+  widget.children.filter((e) => e.class === cls)[k]!.value.default ?? '';
 
 describe('<ccs-editor> every part of a widget', () => {
   test('when an owner clicks an FAQ question, then its answer stays open and both are edited', async () => {
     const shop = await h.shop();
-    await productWith(api, shop, 'FAQ-2', ['faq']);
+    await productWith(shop, 'FAQ-2', ['faq']);
     const page = await h.open({ token: shop.whiteLabelToken, entityId: 'FAQ-2' });
     await waitForEvent(page, 'ccs-ready');
     await replaceText(page, '.ccs-faq__question >> nth=0', 'Is it waterproof?', 1);
     expect(await page.evaluate(`${ROOT}.querySelector('details').open`)).toBe(true);
     await replaceText(page, '.ccs-faq__answer >> nth=0', 'Yes, to 10,000 mm.', 2);
-    const [faq] = await api(shop, '/content/FAQ-2/type/product');
+    const faq = (await shop.host('GET', '/content/FAQ-2/type/product')).body[0]!;
     expect(valueOf(faq, 'ccs-faq__question')).toBe('Is it waterproof?');
     expect(valueOf(faq, 'ccs-faq__answer')).toBe('<p>Yes, to 10,000 mm.</p>');
     expect(await page.evaluate(`${ROOT}.querySelector('summary').getAttribute('role')`)).toBeNull();
@@ -59,17 +55,16 @@ describe('<ccs-editor> every part of a widget', () => {
 
   test('when a parameters row has an empty value, then every value (the empty one too) is edited in place', async () => {
     const shop = await h.shop();
-    const [table] = await productWith(api, shop, 'PAR-1', ['parameters']);
-    const values = table.children.filter((e: Body) => e.class === 'ccs-parameters__value');
-    await api(shop, '/content/PAR-1/type/product', {
-      method: 'PUT',
-      body: JSON.stringify({ [table.id]: { children: [{ id: values[1].id, value: { default: '' } }] } }),
+    const table = (await productWith(shop, 'PAR-1', ['parameters']))[0]!;
+    const values = table.children.filter((e) => e.class === 'ccs-parameters__value');
+    await shop.host('PUT', '/content/PAR-1/type/product', {
+      [table.id]: { children: [{ id: values[1]!.id, value: { default: '' } }] },
     });
     const page = await h.open({ token: shop.whiteLabelToken, entityId: 'PAR-1' });
     await waitForEvent(page, 'ccs-ready');
     await replaceText(page, '.ccs-parameters__value >> nth=1', '42 mm', 1);
     await replaceText(page, '.ccs-parameters__value >> nth=0', 'Blue', 2);
-    const [after] = await api(shop, '/content/PAR-1/type/product');
+    const after = (await shop.host('GET', '/content/PAR-1/type/product')).body[0]!;
     expect(valueOf(after, 'ccs-parameters__value', 1)).toBe('42 mm');
     expect(valueOf(after, 'ccs-parameters__value', 0)).toBe('Blue');
     await page.close();
@@ -77,7 +72,7 @@ describe('<ccs-editor> every part of a widget', () => {
 
   test('when an owner edits the URLs and alt texts of images, links and videos, then unsafe URLs are refused before sending and the rest is stored', async () => {
     const shop = await h.shop();
-    await productWith(api, shop, 'MED-1', ['image_text', 'cta', 'video']);
+    await productWith(shop, 'MED-1', ['image_text', 'cta', 'video']);
     const page = await h.open({ token: shop.whiteLabelToken, entityId: 'MED-1', width: 375 });
     await waitForEvent(page, 'ccs-ready');
     const editor = page.locator('ccs-editor');
@@ -101,9 +96,9 @@ describe('<ccs-editor> every part of a widget', () => {
     await shot(page, 'media-form-375');
     await row(0).getByRole('button', { name: 'Save', exact: true }).click();
     expect(await waitForEvent(page, 'ccs-change', 1)).toMatchObject({ action: 'media' });
-    const image = (await api(shop, '/content/MED-1/type/product'))[0].children.find(
-      (e: Body) => e.tag === 'img',
-    );
+    const image = (await shop.host('GET', '/content/MED-1/type/product')).body[0]!.children.find(
+      (e) => e.tag === 'img',
+    )!;
     expect(image.extension).toMatchObject({
       src: 'https://cdn.example.com/shoe.jpg',
       alt: { default: 'A trail shoe from the side' },
@@ -116,10 +111,10 @@ describe('<ccs-editor> every part of a widget', () => {
     await row(1).getByLabel('Link URL').fill('https://shop.example.com/sale');
     await row(1).getByRole('button', { name: 'Save', exact: true }).click();
     expect(await waitForEvent(page, 'ccs-change', 2)).toMatchObject({ action: 'media' });
-    const link = (await api(shop, '/content/MED-1/type/product'))[1].children.find(
-      (e: Body) => e.tag === 'a',
-    );
-    expect(link.extension.href).toBe('https://shop.example.com/sale');
+    const link = (await shop.host('GET', '/content/MED-1/type/product')).body[1]!.children.find(
+      (e) => e.tag === 'a',
+    )!;
+    expect(attributesOf(link).href).toBe('https://shop.example.com/sale');
 
     // The video: only a YouTube or Vimeo link is taken.
     await row(2)
@@ -132,10 +127,10 @@ describe('<ccs-editor> every part of a widget', () => {
     await video.fill('https://youtu.be/dQw4w9WgXcQ');
     await row(2).getByRole('button', { name: 'Save', exact: true }).click();
     expect(await waitForEvent(page, 'ccs-change', 3)).toMatchObject({ action: 'media' });
-    const frame = (await api(shop, '/content/MED-1/type/product'))[2].children.find(
-      (e: Body) => e.tag === 'iframe',
-    );
-    expect(frame.extension.src).toBe('https://www.youtube-nocookie.com/embed/dQw4w9WgXcQ');
+    const frame = (await shop.host('GET', '/content/MED-1/type/product')).body[2]!.children.find(
+      (e) => e.tag === 'iframe',
+    )!;
+    expect(attributesOf(frame).src).toBe('https://www.youtube-nocookie.com/embed/dQw4w9WgXcQ');
     // The form shows what was stored (the canonical player address), not the draft.
     await expect(video.inputValue()).resolves.toBe('https://www.youtube-nocookie.com/embed/dQw4w9WgXcQ');
     await page.setViewportSize({ width: 1440, height: 900 });

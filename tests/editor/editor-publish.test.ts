@@ -5,19 +5,15 @@
 import { adminService } from '@catalogue/admin';
 import type { Page } from 'playwright-core';
 import { expectNoViolations } from './axe';
-import { apiOf, productWith, setHeading } from './content';
-import { editorHarness, shot, waitForEvent, type Body } from './harness';
+import { productWith, setHeading } from './content';
+import { editorHarness, shot, waitForEvent, type Shop } from './harness';
 
 jest.setTimeout(240_000);
 
 const h = editorHarness('editor-publish');
-const api = apiOf(
-  () => h.wl.url,
-  () => h.origin,
-);
 
-const storefrontHtml = async (shop: Body, id: string) =>
-  ((await api(shop, `/entity/${id}/type/product/html`)).html as Record<string, string>).default;
+const storefrontHtml = async (shop: Shop, id: string) =>
+  (await shop.host('GET', `/entity/${id}/type/product/html`)).body.html.default;
 
 /** The publish bar's text (inside the editor's shadow root, inside its own). */
 const barText = (page: Page) =>
@@ -28,8 +24,8 @@ const barText = (page: Page) =>
 describe('<ccs-editor> drafts: preview and publish', () => {
   test('when an owner of a draft-mode eshop edits, previews and publishes with the keyboard, then the storefront changes only on publish and History marks what is published', async () => {
     const shop = await h.shop();
-    await productWith(api, shop, 'PUB-1', ['section']);
-    await setHeading(api, shop, 'PUB-1', 'Built for trails');
+    await productWith(shop, 'PUB-1', ['section']);
+    await setHeading(shop, 'PUB-1', 'Built for trails');
     await adminService(h.wl.deps.db).updateEshop(shop.eshop.id, { publishMode: 'draft' });
     const page = await h.open({ token: shop.whiteLabelToken, entityId: 'PUB-1' });
     await waitForEvent(page, 'ccs-ready');
@@ -92,10 +88,10 @@ describe('<ccs-editor> drafts: preview and publish', () => {
 
   test('when a Czech owner on a phone has a draft, then the bar says so in Czech and discards it after a confirmation', async () => {
     const shop = await h.shop();
-    await productWith(api, shop, 'PUB-3', ['section']);
-    await setHeading(api, shop, 'PUB-3', 'Do hor');
+    await productWith(shop, 'PUB-3', ['section']);
+    await setHeading(shop, 'PUB-3', 'Do hor');
     await adminService(h.wl.deps.db).updateEshop(shop.eshop.id, { publishMode: 'draft' });
-    await setHeading(api, shop, 'PUB-3', 'Do hor i do deště');
+    await setHeading(shop, 'PUB-3', 'Do hor i do deště');
     const page = await h.open({ token: shop.whiteLabelToken, entityId: 'PUB-3', uiLang: 'cs', width: 375 });
     await waitForEvent(page, 'ccs-ready');
     const bar = page.locator('ccs-editor').locator('ccs-publish-bar');
@@ -119,7 +115,7 @@ describe('<ccs-editor> drafts: preview and publish', () => {
 
   test('when an eshop publishes at once, then the editor shows no publish bar', async () => {
     const shop = await h.shop();
-    await productWith(api, shop, 'PUB-2', ['section']);
+    await productWith(shop, 'PUB-2', ['section']);
     const page = await h.open({ token: shop.whiteLabelToken, entityId: 'PUB-2' });
     await waitForEvent(page, 'ccs-ready');
     // The state is read after the widgets: once it is in and drawn, the bar stays empty.

@@ -2,16 +2,12 @@
 // read is saved first (then drawn from the server), and while the texts are read anew they are
 // shown busy and cannot be edited, so nothing typed is drawn over unsaved.
 import type { Page, Route } from 'playwright-core';
-import { apiOf, headingOf, productWith, ROOT, setHeading } from './content';
+import { headingOf, productWith, ROOT, setHeading } from './content';
 import { editorHarness, hostEvents, inPage, shot, waitForEvent } from './harness';
 
 jest.setTimeout(120_000);
 
 const h = editorHarness('editor-refresh');
-const api = apiOf(
-  () => h.wl.url,
-  () => h.origin,
-);
 
 /** Holds back the editor's reads of the product's content until `release()` is called. */
 async function holdReads(page: Page, id: string): Promise<{ release: () => void; held: Promise<void> }> {
@@ -38,8 +34,8 @@ const EDITOR = `document.querySelector('ccs-editor')`;
 describe('<ccs-editor> refresh() amid an edit', () => {
   test('when a text is being typed and the host calls refresh(), then the text is saved first and shown after the read, nothing lost', async () => {
     const shop = await h.shop();
-    await productWith(api, shop, 'RF-1', ['section']);
-    await setHeading(api, shop, 'RF-1', 'Built for trails');
+    await productWith(shop, 'RF-1', ['section']);
+    await setHeading(shop, 'RF-1', 'Built for trails');
     const page = await h.open({ token: shop.whiteLabelToken, entityId: 'RF-1' });
     await waitForEvent(page, 'ccs-ready');
     const editor = page.locator('ccs-editor');
@@ -58,7 +54,7 @@ describe('<ccs-editor> refresh() amid an edit', () => {
       expect.objectContaining({ action: 'edit', lang: 'default' }),
     ]);
 
-    expect(headingOf(await api(shop, '/content/RF-1/type/product')).value).toEqual({
+    expect(headingOf((await shop.host('GET', '/content/RF-1/type/product')).body).value).toEqual({
       default: 'Built for trails and roads',
     });
     expect(await inPage(page, `${HEADING}.textContent`)).toBe('Built for trails and roads');
@@ -72,8 +68,8 @@ describe('<ccs-editor> refresh() amid an edit', () => {
 
   test('when the host called refresh() and the texts are on the way, then they are busy and cannot be edited; once drawn, editing saves', async () => {
     const shop = await h.shop();
-    await productWith(api, shop, 'RF-2', ['section']);
-    await setHeading(api, shop, 'RF-2', 'Built for trails');
+    await productWith(shop, 'RF-2', ['section']);
+    await setHeading(shop, 'RF-2', 'Built for trails');
     const page = await h.open({ token: shop.whiteLabelToken, entityId: 'RF-2' });
     await waitForEvent(page, 'ccs-ready');
     const editor = page.locator('ccs-editor');
@@ -106,7 +102,7 @@ describe('<ccs-editor> refresh() amid an edit', () => {
     await page.keyboard.type('!');
     await page.keyboard.press('Enter');
     expect(await waitForEvent(page, 'ccs-change')).toMatchObject({ action: 'edit' });
-    expect(headingOf(await api(shop, '/content/RF-2/type/product')).value).toEqual({
+    expect(headingOf((await shop.host('GET', '/content/RF-2/type/product')).body).value).toEqual({
       default: 'Built for trails!',
     });
     await page.close();

@@ -5,18 +5,14 @@ import AxeBuilder from '@axe-core/playwright';
 import type { Page } from 'playwright-core';
 import { saveEditorContent } from '@catalogue/content-store';
 import { makeGenerationJob } from '@catalogue/testing';
-import { apiOf, productWith, ROOT, setHeading } from './content';
-import { editorHarness, hostEvents, shot, waitForEvent, type Body } from './harness';
+import { productWith, ROOT, setHeading } from './content';
+import { editorHarness, hostEvents, shot, waitForEvent } from './harness';
 
 jest.setTimeout(180_000);
 
 const h = editorHarness('editor-replace');
-const api = apiOf(
-  () => h.wl.url,
-  () => h.origin,
-);
 
-const ids = (widgets: Body[]) => widgets.map((w) => w.id);
+const ids = (widgets: ReadonlyArray<{ id: number }>) => widgets.map((w) => w.id);
 const activeText = (page: Page, root: string) =>
   page.evaluate(`(${root}).activeElement?.textContent.trim() ?? null`) as Promise<string | null>;
 
@@ -31,8 +27,8 @@ async function expectNoViolations(page: Page, state: string): Promise<void> {
 describe('<ccs-editor> replacing widgets', () => {
   test('when an owner fills a design over imported widgets, then the editor lists what goes and fills only once confirmed', async () => {
     const shop = await h.shop();
-    await productWith(api, shop, 'REP-1', ['section', 'parameters']);
-    await setHeading(api, shop, 'REP-1', 'Imported description');
+    await productWith(shop, 'REP-1', ['section', 'parameters']);
+    await setHeading(shop, 'REP-1', 'Imported description');
     // A generation already wrote this content and was charged 6 credits.
     const db = h.wl.deps.db;
     const jobId = await makeGenerationJob(db, shop.eshop.id, { entityId: 'REP-1' });
@@ -49,7 +45,7 @@ describe('<ccs-editor> replacing widgets', () => {
         (current) => current ?? [],
       ),
     );
-    const before = await api(shop, '/content/REP-1/type/product');
+    const before = (await shop.host('GET', '/content/REP-1/type/product')).body;
     const page = await h.open({ token: shop.whiteLabelToken, entityId: 'REP-1', width: 1440 });
     await waitForEvent(page, 'ccs-ready');
     const editor = page.locator('ccs-editor');
@@ -81,13 +77,13 @@ describe('<ccs-editor> replacing widgets', () => {
 
     // Keep them: nothing was sent, focus goes back to "Fill the design".
     await editor.getByRole('button', { name: 'Keep them (go back)' }).click();
-    expect(ids(await api(shop, '/content/REP-1/type/product'))).toEqual(ids(before));
+    expect(ids((await shop.host('GET', '/content/REP-1/type/product')).body)).toEqual(ids(before));
     expect(await activeText(page, panel)).toBe('Fill the design');
 
     await editor.getByRole('button', { name: 'Fill the design' }).click();
     await editor.getByRole('button', { name: 'Replace them and fill' }).click();
     expect(await waitForEvent(page, 'ccs-change')).toMatchObject({ action: 'fill-design' });
-    const after = await api(shop, '/content/REP-1/type/product');
+    const after = (await shop.host('GET', '/content/REP-1/type/product')).body;
     expect(ids(after)).not.toEqual(ids(before));
     expect(JSON.stringify(after)).toContain('Built for trails');
     await page.close();
@@ -106,7 +102,7 @@ describe('<ccs-editor> replacing widgets', () => {
     await editor.getByRole('button', { name: 'Fill the design' }).click();
     expect(await waitForEvent(page, 'ccs-change')).toMatchObject({ action: 'fill-design' });
 
-    const html = (await api(shop, '/entity/REP-CS/type/product/html')).html;
+    const html = (await shop.host('GET', '/entity/REP-CS/type/product/html')).body.html;
     expect(html.cs).toContain('Stan, který postavíte za tři minuty');
     expect(html.en).not.toContain('Stan');
     expect(html.default).not.toContain('Stan');
@@ -115,7 +111,7 @@ describe('<ccs-editor> replacing widgets', () => {
 
   test('when an owner starts a generation that replaces the widgets, then nothing starts until the list is confirmed', async () => {
     const shop = await h.shop({ credits: 500 });
-    await productWith(api, shop, 'REP-2', ['faq']);
+    await productWith(shop, 'REP-2', ['faq']);
     const page = await h.open({ token: shop.whiteLabelToken, entityId: 'REP-2' });
     await waitForEvent(page, 'ccs-ready');
     const editor = page.locator('ccs-editor');
@@ -136,7 +132,10 @@ describe('<ccs-editor> replacing widgets', () => {
       await editor.getByRole('button', { name: 'Keep them (go back)' }).click();
       // Nothing was started.
       expect((await hostEvents(page)).filter((e) => e.name === 'ccs-generation')).toEqual([]);
-      expect((await api(shop, '/content/REP-2/type/product/generate')).data).toBeUndefined();
+      // Nothing is running for the product: 404, no job.
+      const running = await shop.host('GET', '/content/REP-2/type/product/generate');
+      expect(running.status).toBe(404);
+      expect(running.body.data).toBeUndefined();
       await editor.getByRole('button', { name: 'Start' }).click();
       await editor.getByRole('button', { name: 'Replace them and generate' }).click();
       expect((await waitForEvent(page, 'ccs-generation')).job).toMatchObject({ status: 'pending' });

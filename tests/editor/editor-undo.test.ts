@@ -3,19 +3,15 @@
 // panel restoring an older version, and Ctrl/Cmd+Z outside a text being edited.
 import type { Page } from 'playwright-core';
 import { expectNoViolations } from './axe';
-import { apiOf, focused, headingOf, productWith, ROOT, setHeading } from './content';
-import { editorHarness, shot, waitForEvent, type Body } from './harness';
+import { focused, headingOf, productWith, ROOT, setHeading } from './content';
+import { editorHarness, shot, waitForEvent, type Shop } from './harness';
 
 jest.setTimeout(240_000);
 
 const h = editorHarness('editor-undo');
-const api = apiOf(
-  () => h.wl.url,
-  () => h.origin,
-);
 
-const heading = async (shop: Body, id: string) =>
-  headingOf(await api(shop, `/content/${id}/type/product`)).value.default as string;
+const heading = async (shop: Shop, id: string) =>
+  headingOf((await shop.host('GET', `/content/${id}/type/product`)).body).value.default;
 const shownText = (page: Page) =>
   page.evaluate(`${ROOT}.querySelector('li.widget .ccs-editable')?.textContent`) as Promise<string>;
 
@@ -35,8 +31,8 @@ const changed = (page: Page, action: string, n = 1) =>
 describe('<ccs-editor> undo and redo', () => {
   test('when an owner edits, undoes and redoes, then the server holds each state in turn, and Ctrl+Z works outside a text', async () => {
     const shop = await h.shop();
-    await productWith(api, shop, 'UNDO-1', ['section']);
-    await setHeading(api, shop, 'UNDO-1', 'Before');
+    await productWith(shop, 'UNDO-1', ['section']);
+    await setHeading(shop, 'UNDO-1', 'Before');
     const page = await h.open({ token: shop.whiteLabelToken, entityId: 'UNDO-1' });
     await waitForEvent(page, 'ccs-ready');
     const editor = page.locator('ccs-editor');
@@ -93,8 +89,8 @@ describe('<ccs-editor> undo and redo', () => {
       await page.setViewportSize({ width, height: 900 });
       await shot(page, `history-${width}`);
     }
-    const revisions = (await api(shop, '/content/UNDO-1/type/product/revisions')).data as Body[];
-    const index = revisions.findIndex((r) => r.version === revisions[0].version - 1);
+    const revisions = (await shop.host('GET', '/content/UNDO-1/type/product/revisions')).body.data;
+    const index = revisions.findIndex((r) => r.version === revisions[0]!.version - 1);
     await panel.locator('ol.revisions li').nth(index).getByRole('button').click();
     await changed(page, 'restore-revision');
     expect(await heading(shop, 'UNDO-1')).toBe('Before');
@@ -104,18 +100,15 @@ describe('<ccs-editor> undo and redo', () => {
 
   test('when an owner undoes a design fill, then the widgets it replaced come back in every language', async () => {
     const shop = await h.shop();
-    const [widget] = await productWith(api, shop, 'UNDO-FILL', ['section']);
-    await api(shop, '/content/UNDO-FILL/type/product', {
-      method: 'PUT',
-      body: JSON.stringify({
-        [widget.id]: {
-          children: [
-            { id: headingOf([widget]).id, value: { default: 'Original', cs: 'Původní', en: 'Original EN' } },
-          ],
-        },
-      }),
+    const widgets = await productWith(shop, 'UNDO-FILL', ['section']);
+    await shop.host('PUT', '/content/UNDO-FILL/type/product', {
+      [widgets[0]!.id]: {
+        children: [
+          { id: headingOf(widgets).id, value: { default: 'Original', cs: 'Původní', en: 'Original EN' } },
+        ],
+      },
     });
-    const before = (await api(shop, '/entity/UNDO-FILL/type/product/html')).html;
+    const before = (await shop.host('GET', '/entity/UNDO-FILL/type/product/html')).body.html;
     const page = await h.open({ token: shop.whiteLabelToken, entityId: 'UNDO-FILL' });
     await waitForEvent(page, 'ccs-ready');
     const editor = page.locator('ccs-editor');
@@ -125,11 +118,13 @@ describe('<ccs-editor> undo and redo', () => {
     await editor.getByRole('button', { name: 'Fill the design' }).click();
     await editor.getByRole('button', { name: 'Replace them and fill' }).click();
     await changed(page, 'fill-design');
-    expect((await api(shop, '/entity/UNDO-FILL/type/product/html')).html.default).toContain('Filled heading');
+    expect((await shop.host('GET', '/entity/UNDO-FILL/type/product/html')).body.html.default).toContain(
+      'Filled heading',
+    );
 
     await editor.getByRole('button', { name: 'Undo' }).click();
     await changed(page, 'undo');
-    const after = (await api(shop, '/entity/UNDO-FILL/type/product/html')).html;
+    const after = (await shop.host('GET', '/entity/UNDO-FILL/type/product/html')).body.html;
     expect(after).toEqual(before);
     expect(after.cs).toContain('Původní');
     await page.close();
@@ -137,8 +132,8 @@ describe('<ccs-editor> undo and redo', () => {
 
   test('when the page is reloaded after an edit and an undo, then undo and redo go on from there', async () => {
     const shop = await h.shop();
-    await productWith(api, shop, 'UNDO-RL', ['section']);
-    await setHeading(api, shop, 'UNDO-RL', 'One');
+    await productWith(shop, 'UNDO-RL', ['section']);
+    await setHeading(shop, 'UNDO-RL', 'One');
     const page = await h.open({ token: shop.whiteLabelToken, entityId: 'UNDO-RL' });
     await waitForEvent(page, 'ccs-ready');
     await editFirstText(page, ' two');

@@ -1,21 +1,102 @@
 // What the editor's browser tests share: the whole stack of tests/full-stack.ts on a queue
 // prefix of the file's own (white-label-api serving the bundle, catalogue-api, the generation
-// worker with the builtin provider, credit settlement), a host page server that serves the demo
+// worker with the builtin provider or a local model endpoint, credit settlement), a host page server that serves the demo
 // host page (libs/admin demo-host) for any token, entity and UI language, and Debian's chromium.
 import { createServer, type Server } from 'node:http';
 import { copyFileSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import { demoHostPage } from '@catalogue/admin';
-import { freePort, launchBrowser, makeEshop, type EshopFixture } from '@catalogue/testing';
-import { useFullStack } from '../full-stack';
+import { demoHostPage, type CreatedEshop } from '@catalogue/admin';
+import type { Schemas } from '@catalogue/client';
+import type { GenerationJobView } from '@catalogue/content/v3';
+import {
+  freePort,
+  launchBrowser,
+  makeEshop,
+  startFakeLlm,
+  type EshopFixture,
+  type FakeLlm,
+} from '@catalogue/testing';
+import { shopCallers, useFullStack } from '../full-stack';
 
 /** Where the screenshots go (printed once by the tests); one is committed for the README. */
 export const SCREENSHOTS = process.env.EDITOR_SCREENSHOTS ?? join(tmpdir(), 'ccs-editor-screenshots');
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- API answers are read field by field
-export type Body = any;
+/**
+ * A test eshop and its two callers (shopCallers of tests/full-stack.ts: every answer checked
+ * against docs/openapi.yaml, its body typed from it): `host` calls the white-label API as the
+ * host page's server would (the eshop's token, from the harness's host page origin), `backOffice`
+ * the catalogue API with the eshop's API token.
+ */
+export type Shop = CreatedEshop & ReturnType<typeof shopCallers>;
+
+/** `ccs-change`, and `ccs-before-save` as it would carry it: the action and what it names. */
+export interface ChangeDetail {
+  action: string;
+  entity_id: string;
+  /** The language written (not named by `generate`, `favourite` and `copy`). */
+  lang?: string;
+  widget_id?: number;
+  element_id?: number;
+  /** An edit's value. */
+  value?: string;
+  /** A media save's attributes. */
+  extension?: Record<string, unknown>;
+  /** A reorder's widget ids, in the new order. */
+  order?: number[];
+  /** Where an added widget came from (`catalogue`, `favourite`). */
+  via?: string;
+  /** The widgets a design fill created. */
+  widgets?: number;
+  target_entity_id?: string;
+  job_id?: number;
+  revision_id?: number;
+  version?: number;
+}
+
+/** `ccs-error`: what failed (libs/editor/README.md, "Error codes"). */
+export interface ErrorDetail {
+  status: number;
+  code: string;
+  message: string;
+  api_code?: string;
+  entity_id: string;
+  /** csp_blocked: the directive and the URL it blocked. */
+  directive?: string;
+  blocked?: string;
+}
+
+/** The detail of each event of <ccs-editor> the host page hears (libs/editor/README.md, "Events"). */
+export interface EditorEvents {
+  'ccs-ready': { entity_id: string; lang: string; languages: string[]; widgets: number };
+  'ccs-change': ChangeDetail;
+  'ccs-before-save': ChangeDetail;
+  'ccs-language-change': { lang: string; entity_id: string };
+  'ccs-dirty': { dirty: boolean; entity_id: string };
+  'ccs-generation': { job: GenerationJobView; entity_id: string };
+  'ccs-published': { entity_id: string; entityPath: string };
+  'ccs-draft-discarded': { entity_id: string; entityPath: string };
+  'ccs-error': ErrorDetail;
+}
+
+/** One event the host page recorded: its name and its detail. */
+export type EditorEvent<N extends keyof EditorEvents = keyof EditorEvents> = {
+  [K in N]: { name: K; detail: EditorEvents[K] };
+}[N];
+
+/** What the host hears of <ccs-batch-progress> (`ccs-batch-progress`, `ccs-batch-finished`). */
+export interface BatchEventDetail {
+  batch_id: number;
+  status: Schemas['GenerationBatch']['status'];
+  counts: Schemas['GenerationBatch']['counts'];
+  credits: Schemas['GenerationBatch']['credits'];
+}
+
+export interface BatchEvent {
+  name: 'ccs-batch-progress' | 'ccs-batch-finished';
+  detail: BatchEventDetail;
+}
 
 export interface HostPageOptions {
   token: string;
@@ -53,8 +134,34 @@ async function startHostPages(apiBase: () => string): Promise<{ server: Server; 
   return { server, origin: `http://127.0.0.1:${port}` };
 }
 
-export function editorHarness(prefix: string) {
-  const stack = useFullStack(`${process.env.TEST_QUEUE_PREFIX}-${prefix}`);
+export interface HarnessOptions {
+  /**
+   * The generation worker writes with the OpenAI-compatible provider against a local model
+   * endpoint answering in this many milliseconds (`startFakeLlm`), instead of the builtin
+   * provider: a bulk generation then runs at a model's pace, as a shop's does.
+   */
+  modelDelayMs?: number;
+}
+
+export function editorHarness(prefix: string, options: HarnessOptions = {}) {
+  let model: FakeLlm | undefined;
+  const { modelDelayMs } = options;
+  if (modelDelayMs !== undefined) {
+    beforeAll(async () => void (model = await startFakeLlm({ delayMs: modelDelayMs })));
+    afterAll(() => model?.close());
+  }
+  const stack = useFullStack(`${process.env.TEST_QUEUE_PREFIX}-${prefix}`, {
+    ...(modelDelayMs !== undefined && {
+      background: {
+        queues: ['render-content', 'generate'],
+        overrides: () => ({
+          GENERATION_PROVIDER: 'openai',
+          OPENAI_BASE_URL: model!.baseUrl,
+          OPENAI_API_KEY: 'test',
+        }),
+      },
+    }),
+  });
   const { wl, catalogue } = stack;
   let browser: Browser;
   let closing = false;
@@ -70,19 +177,19 @@ export function editorHarness(prefix: string) {
     });
     return started;
   };
-  let host: { server: Server; origin: string };
+  let pages: { server: Server; origin: string };
   let other: { server: Server; origin: string };
 
   beforeAll(async () => {
     mkdirSync(SCREENSHOTS, { recursive: true });
-    host = await startHostPages(() => wl.url);
+    pages = await startHostPages(() => wl.url);
     other = await startHostPages(() => wl.url);
     browser = await launched();
   });
   afterAll(async () => {
     closing = true;
     await browser?.close();
-    await new Promise((r) => host?.server.close(r));
+    await new Promise((r) => pages?.server.close(r));
     await new Promise((r) => other?.server.close(r));
   });
 
@@ -95,7 +202,7 @@ export function editorHarness(prefix: string) {
     },
     /** The page origin every test eshop allows. */
     get origin() {
-      return host.origin;
+      return pages.origin;
     },
     /** Another page origin (allowed by no eshop unless a test says so). */
     get otherOrigin() {
@@ -109,13 +216,18 @@ export function editorHarness(prefix: string) {
     pauseGeneration: () => stack.worker.queues.generate.pause(),
     resumeGeneration: () => stack.worker.queues.generate.resume(),
 
-    async shop(fixture: EshopFixture = {}) {
-      return makeEshop(wl.deps.db, {
-        origins: [host.origin],
+    /**
+     * A new eshop (allowing the host page's origin unless `fixture.origins` says otherwise) and
+     * its callers, which call from the host page's origin.
+     */
+    async shop(fixture: EshopFixture = {}): Promise<Shop> {
+      const made = await makeEshop(wl.deps.db, {
+        origins: [pages.origin],
         languages: ['default', 'cs', 'en'],
         credits: 500,
         ...fixture,
       });
+      return { ...made, ...shopCallers({ wl: wl.url, catalogue: catalogue.url }, made, pages.origin) };
     },
 
     /** A new page (360 px wide when asked) on the host page of `origin`, with the editor opened. */
@@ -144,15 +256,20 @@ export function editorHarness(prefix: string) {
         lang: opts.uiLang ?? 'en',
         ...(opts.entityTitles && { titles: JSON.stringify(opts.entityTitles) }),
       });
-      await page.goto(`${opts.origin ?? host.origin}/?${q.toString()}`);
+      await page.goto(`${opts.origin ?? pages.origin}/?${q.toString()}`);
       return page;
     },
   };
 }
 
-/** The `ccs-*` events the host page has received so far. */
-export function hostEvents(page: Page): Promise<Array<{ name: string; detail: Body }>> {
-  return page.evaluate('window.ccsEvents');
+/** The events of <ccs-editor> the host page has received so far (not those of <ccs-batch-progress>). */
+export function hostEvents(page: Page): Promise<EditorEvent[]> {
+  return inPage(page, `window.ccsEvents.filter((e) => !e.name.startsWith('ccs-batch-'))`);
+}
+
+/** The events of <ccs-batch-progress> the host page has received so far. */
+export function batchEvents(page: Page): Promise<BatchEvent[]> {
+  return inPage(page, `window.ccsEvents.filter((e) => e.name.startsWith('ccs-batch-'))`);
 }
 
 /** Evaluates an expression in the page (a string: these tests are compiled without DOM types). */
@@ -168,12 +285,14 @@ export async function waitForWidgets(page: Page, n: number): Promise<void> {
 }
 
 /** Waits until the host page has received an event of this name (and returns its detail). */
-export async function waitForEvent(page: Page, name: string, count = 1): Promise<Body> {
-  await page.waitForFunction(
-    `window.ccsEvents.filter((e) => e.name === ${JSON.stringify(name)}).length >= ${count}`,
-  );
-  const events = await hostEvents(page);
-  return events.filter((e) => e.name === name)[count - 1]!.detail;
+export async function waitForEvent<N extends keyof EditorEvents>(
+  page: Page,
+  name: N,
+  count = 1,
+): Promise<EditorEvents[N]> {
+  const named = `window.ccsEvents.filter((e) => e.name === ${JSON.stringify(name)})`;
+  await page.waitForFunction(`${named}.length >= ${count}`);
+  return inPage(page, `${named}[${count - 1}].detail`);
 }
 
 /** The state the README shows (docs/images/editor-demo.png), copied there with UPDATE_EDITOR_DOCS=1. */

@@ -370,3 +370,4 @@ export * from './private-replica';
 export * from './private-pgbouncer';
 export { crashAfterCommit } from './crash';
 export * from './redis-topologies';
+export * from './fake-llm';

@@ -1,12 +1,12 @@
-// An OpenAI-compatible chat-completions endpoint for bench:bulk, served by the bench process as
-// a self-hosted model would be: each answer comes after a fixed delay (the model's time), and
+// An OpenAI-compatible chat-completions endpoint, served by the test or bench process as a
+// self-hosted model would be (bench:bulk's provider scenario, the browser journey of bulk
+// generation): each answer comes after a fixed delay (the model's time), and
 // fills every widget the request's answer schema (`response_format` json_schema, as the worker
 // sends it) offers, its texts numbered so that every answer is new. A script may answer 429 with
 // `Retry-After` instead. It keeps what a figure needs: when each request arrived, and the most
 // requests it held at once.
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Cleanup } from './harness';
 
 interface SchemaNode {
   type?: string | string[];
@@ -32,6 +32,8 @@ export interface FakeLlm {
   peakInFlight: () => number;
   /** Forgets what it counted (between scenarios). */
   reset(): void;
+  /** Stops serving (open connections closed). */
+  close(): Promise<void>;
 }
 
 let answerNumber = 0;
@@ -60,10 +62,10 @@ function answerOf(schema: SchemaNode): string {
   return JSON.stringify({ widgets: branches.map((branch) => instance(branch)) });
 }
 
-export async function startFakeLlm(
-  cleanup: Cleanup,
-  opts: { delayMs: number; reply?: (n: number) => FakeReply },
-): Promise<FakeLlm> {
+export async function startFakeLlm(opts: {
+  delayMs: number;
+  reply?: (n: number) => FakeReply;
+}): Promise<FakeLlm> {
   const answered: number[] = [];
   let refused = 0;
   let requests = 0;
@@ -112,14 +114,6 @@ export async function startFakeLlm(
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  cleanup.defer(
-    'stop the fake model endpoint',
-    () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  );
   return {
     baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`,
     answered,
@@ -131,5 +125,10 @@ export async function startFakeLlm(
       requests = 0;
       peak = 0;
     },
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }
