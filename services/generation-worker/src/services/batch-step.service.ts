@@ -96,6 +96,9 @@ export async function runBatchStep(
     }
     last = Math.max(last, ...ids);
     if (running.size === 0) break;
+    // Lanes that ended while this claim ran are refilled before waiting on the others: a claim
+    // that settles and starts takes long enough for most of a round's lanes to end meanwhile.
+    if (ids.length > 0 && running.size < lanes) continue;
     await Promise.race(running);
     // Between items, the worker's other jobs (another eshop's generation, renders) run, and the
     // lanes that ended meanwhile are refilled together.
