@@ -55,6 +55,22 @@ function instance(node: SchemaNode, role = 'text'): unknown {
   return null;
 }
 
+/** The answer schema of a chat-completions request body (`response_format.json_schema.schema`). */
+function schemaOf(request: unknown): SchemaNode {
+  const path = ['response_format', 'json_schema', 'schema'];
+  const found = path.reduce<unknown>(
+    (node, key) => (typeof node === 'object' && node !== null ? Reflect.get(node, key) : undefined),
+    request,
+  );
+  return typeof found === 'object' && found !== null ? found : {};
+}
+
+function portOf(address: AddressInfo | string | null): number {
+  if (address === null || typeof address === 'string')
+    throw new Error('the fake model endpoint is not listening on TCP');
+  return address.port;
+}
+
 /** `{"widgets": [...]}`: one of each widget the schema's `anyOf` offers. */
 function answerOf(schema: SchemaNode): string {
   answerNumber += 1;
@@ -96,8 +112,7 @@ export async function startFakeLlm(opts: {
       answered.push(Date.now());
       inFlight += 1;
       peak = Math.max(peak, inFlight);
-      const parsed = JSON.parse(body) as { response_format?: { json_schema?: { schema?: SchemaNode } } };
-      const content = answerOf(parsed.response_format?.json_schema?.schema ?? {});
+      const content = answerOf(schemaOf(JSON.parse(body)));
       setTimeout(() => {
         inFlight -= 1;
         res.writeHead(200, { 'content-type': 'application/json' });
@@ -115,7 +130,7 @@ export async function startFakeLlm(opts: {
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {
-    baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`,
+    baseUrl: `http://127.0.0.1:${portOf(server.address())}/v1`,
     answered,
     refused: () => refused,
     peakInFlight: () => peak,
