@@ -1,7 +1,8 @@
 // What the editor's browser tests share: the whole stack of tests/full-stack.ts on a queue
 // prefix of the file's own (white-label-api serving the bundle, catalogue-api, the generation
-// worker with the builtin provider or a local model endpoint, credit settlement), a host page server that serves the demo
-// host page (libs/admin demo-host) for any token, entity and UI language, and Debian's chromium.
+// worker with the builtin provider or a local model endpoint, credit settlement), a host page
+// server that serves the demo host page (libs/admin demo-host) for any token, entity and UI
+// language, and Debian's chromium.
 import { createServer, type Server } from 'node:http';
 import { copyFileSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
