@@ -18,10 +18,10 @@ const PRODUCTS = Math.ceil(ITEMS / 2);
 const LONG = Math.max(120_000, ITEMS * 3_000);
 jest.setTimeout(LONG * 3);
 
-// The items are written at a model's pace (each answer after 400 ms, WORKER_CONCURRENCY lanes):
-// with the builtin provider the batch ended within one of the panel's reads on a quiet machine,
-// before the owner could pause or cancel it.
-const h = editorHarness('batch-journey', { modelDelayMs: 400 });
+// The items are written at a model's pace, about 20 s of answers for the batch whatever its size
+// (400 ms each for 200 items in WORKER_CONCURRENCY lanes): with the builtin provider a batch of
+// 200 ended within one of the panel's reads on a quiet machine, before it could be paused.
+const h = editorHarness('batch-journey', { modelDelayMs: Math.max(20, Math.round(80_000 / ITEMS)) });
 const ROOT = `document.querySelector('ccs-batch-progress').shadowRoot`;
 
 let host: { server: Server; origin: string; port: number } | undefined;
