@@ -56,7 +56,16 @@ describe('bulk generation', () => {
     const ids = await seedProducts(db(), made.eshop.id, count);
     const designs = (await callers.host('GET', '/design?type=product')).body.data;
     const design = designs.find((d) => d.name === 'Classic product')!.id;
-    return { ...callers, eshopId: made.eshop.id, ids, design, apiToken: made.apiToken };
+    /** A batch over every product of the shop with its Classic design, started through the catalogue API. */
+    const startAll = (budget: number, languages = ['cs']) =>
+      callers.backOffice('POST', '/api/v2/rest/generation-batches', {
+        entity_type: 'product',
+        ids,
+        design_id: design,
+        languages,
+        budget,
+      });
+    return { ...callers, eshopId: made.eshop.id, ids, design, apiToken: made.apiToken, startAll };
   }
 
   const batchRows = (eshopId: number) => db()('generation_batches').where({ eshop_id: eshopId });
@@ -149,13 +158,7 @@ describe('bulk generation', () => {
 
     test("when another eshop's batch id is read, paused, resumed or cancelled through either API, then 404 and it is unchanged", async () => {
       const owner = await shop(10_000, 2);
-      const started = await owner.backOffice('POST', '/api/v2/rest/generation-batches', {
-        entity_type: 'product',
-        ids: owner.ids,
-        design_id: owner.design,
-        languages: ['cs'],
-        budget: 1_000,
-      });
+      const started = await owner.startAll(1_000);
       expect(started.status).toBe(201);
       const id = started.body.id as number;
       await waitEnded(
@@ -236,13 +239,7 @@ describe('bulk generation', () => {
 
   test("a batch is read as of one moment: an item started between the view's reads shows with its reservation or not at all", async () => {
     const s = await shop(1_000_000, 3);
-    const started = await s.backOffice('POST', '/api/v2/rest/generation-batches', {
-      entity_type: 'product',
-      ids: s.ids,
-      design_id: s.design,
-      languages: ['cs'],
-      budget: 10_000,
-    });
+    const started = await s.startAll(10_000);
     const id = started.body.id as number;
     await s.host('POST', `/generation-batch/${id}/pause`);
     const read = async () => (await s.host('GET', `/generation-batch/${id}`)).body;
@@ -371,13 +368,7 @@ describe('bulk generation', () => {
     'when a batch is cancelled (concurrently with pauses), then nothing more starts, its reservations are released and it ends cancelled',
     async () => {
       const s = await shop();
-      const started = await s.backOffice('POST', '/api/v2/rest/generation-batches', {
-        entity_type: 'product',
-        ids: s.ids,
-        design_id: s.design,
-        languages: ['cs', 'en'],
-        budget: 1_000_000,
-      });
+      const started = await s.startAll(1_000_000, ['cs', 'en']);
       const id = started.body.id as number;
       const answers = await Promise.all([
         s.host('POST', `/generation-batch/${id}/pause`),
@@ -612,13 +603,7 @@ describe('bulk generation', () => {
     'when Redis lost the steps and jobs mid-batch and a worker died holding an item, then the sweep finishes it, each item charged once',
     async () => {
       const s = await shop(1_000_000, 6);
-      const started = await s.backOffice('POST', '/api/v2/rest/generation-batches', {
-        entity_type: 'product',
-        ids: s.ids,
-        design_id: s.design,
-        languages: ['cs'],
-        budget: 1_000_000,
-      });
+      const started = await s.startAll(1_000_000);
       const id = started.body.id as number;
       await eventually(async () => {
         const v = (await s.backOffice('GET', `/api/v2/rest/generation-batches/${id}`)).body;
