@@ -26,7 +26,9 @@ function richFindings(html: string): string[] {
     }
   }
   if (/<(p|li|h3|h4|a)\b[^>]*>(\s|&nbsp;|\u00a0|<br \/>)*<\/\1>/.test(html)) found.push('empty block');
-  if (/mso-|MsoNormal|o:p|\[if /i.test(html)) found.push('Office markup');
+  // Office markup left as markup: its tags (`<o:p>`) and styles are found above; its conditional
+  // comments here. The same words as text (`o:P` typed in a sentence) are text.
+  if (/<!--|<!\[/.test(html)) found.push('Office markup');
   return found;
 }
 
