@@ -10,9 +10,10 @@ import {
   generationJobsRepository,
   type Knex,
 } from '@catalogue/db';
-import { startBatch, stepBatch } from '@catalogue/generation';
+import { BATCH_STEP_MS, startBatch, stepBatch } from '@catalogue/generation';
 import type { Queues } from '@catalogue/queue';
 import { eventually, makeEshop } from '@catalogue/testing';
+import type { ContentProvider } from '../services/generation-worker/src/providers';
 import { runBatchStep } from '../services/generation-worker/src/services/batch-step.service';
 import { runClaimedGeneration } from '../services/generation-worker/src/services/generate.service';
 import { sweepStaleWork } from '../services/generation-worker/src/services/sweep.service';
@@ -100,6 +101,15 @@ describe('bulk generation', () => {
     }, timeout);
     if (!view) throw new Error('the batch was never read');
     return view;
+  }
+
+  /** Waits until the batch ends: finished with `done` items, nothing held, each item charged once. */
+  async function expectFinished(s: Awaited<ReturnType<typeof shop>>, id: number, done: number) {
+    const ended = await waitEnded(
+      async () => (await s.backOffice('GET', `/api/v2/rest/generation-batches/${id}`)).body,
+    );
+    expect([ended.status, ended.counts.done, ended.credits.reserved]).toEqual(['finished', done, 0]);
+    return expectExactlyOnce(s.eshopId, id);
   }
 
   describe('attackers and wrong shapes (nothing written)', () => {
@@ -481,6 +491,72 @@ describe('bulk generation', () => {
         .select('generation_job_id');
       expect(revisions).toHaveLength(8);
       expect(new Set(revisions.map((r) => r.generation_job_id)).size).toBe(8);
+    },
+    LONG,
+  );
+
+  /** A model answering after `delayMs` (the builtin provider's widgets), counting its requests in flight. */
+  function slowModel(delayMs: number) {
+    const seen = { inFlight: 0, peak: 0, calls: 0 };
+    const provider: ContentProvider = {
+      name: 'openai',
+      async generate(req) {
+        seen.calls += 1;
+        seen.inFlight += 1;
+        seen.peak = Math.max(seen.peak, seen.inFlight);
+        try {
+          await new Promise((resolve) => setTimeout(resolve, delayMs));
+          return await stack.worker.provider.generate(req);
+        } finally {
+          seen.inFlight -= 1;
+        }
+      },
+    };
+    return { seen, deps: (lanes: number) => ({ ...stack.worker, provider, batchInFlight: lanes }) };
+  }
+
+  test(
+    'when two steps of one batch run in one worker process, then they share its lanes: never more of its items at once than the lanes',
+    async () => {
+      const s = await shop(1_000_000, 12);
+      const id = await unqueuedBatch(s);
+      const model = slowModel(400);
+      // A step delivered twice (or a sweeper's nudge beside the line of steps) in one process.
+      const steps = await Promise.all([
+        runBatchStep(model.deps(3), s.eshopId, id),
+        runBatchStep(model.deps(3), s.eshopId, id),
+      ]);
+      expect(model.seen.peak).toBe(3);
+      expect(steps[0]!.ran + steps[1]!.ran).toBe(model.seen.calls);
+      // The steps they queued (the worker's, builtin) finish the batch: each item charged once.
+      await expectFinished(s, id, 12);
+    },
+    LONG,
+  );
+
+  test(
+    'when the model answers slower than a step lasts, then the step hands its lanes over at its deadline and the batch finishes without the sweeper, each item charged once',
+    async () => {
+      const s = await shop(1_000_000, 2);
+      const id = await unqueuedBatch(s);
+      const model = slowModel(BATCH_STEP_MS + 3_000);
+      const began = Date.now();
+      const step = runBatchStep(model.deps(2), s.eshopId, id);
+      // At its deadline, its two items still waiting for the model, the step queues the next one.
+      await eventually(async () => {
+        const queued = await stack.worker.queues.generate.getJobs([
+          'waiting',
+          'prioritized',
+          'active',
+          'completed',
+        ]);
+        expect(queued.some((job) => 'batch_id' in job.data && job.data.batch_id === id)).toBe(true);
+      }, BATCH_STEP_MS * 2);
+      // (Without the hand-over it is queued after the answers, 3 s later.)
+      expect(Date.now() - began).toBeLessThan(BATCH_STEP_MS + 2_000);
+      expect(await step).toMatchObject({ ran: 2 });
+      await expectFinished(s, id, 2);
+      expect(model.seen.calls).toBe(2);
     },
     LONG,
   );

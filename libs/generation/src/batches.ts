@@ -9,11 +9,12 @@
  * recovered by the same sweeper, but started and settled set-based, a step at a time: a step
  * (`stepBatch`) plans up to `BATCH_WINDOW` items and makes their job rows, reservations and
  * budget share with one statement each; the worker that ran the step runs those jobs in its own
- * process for at most `BATCH_STEP_MS` and settles them in one transaction
- * (`settleReservations`), then queues the next step. The database holds `reserved + charged ≤
- * budget` (a CHECK on `generation_batches`), one job per item and one charge per job, so no fault
- * can spend more than the shop allowed or charge an item twice. Steps go through the fair
- * `generate` queue, and a step's worker lets its other jobs run between items.
+ * process, up to `BATCH_LANES_MAX` at once, for about `BATCH_STEP_MS`, settling the ended ones
+ * in one transaction (`settleReservations`) and starting the next beside its lanes, then queues
+ * the next step. The database holds `reserved + charged ≤ budget` (a CHECK on
+ * `generation_batches`), one job per item and one charge per job, so no fault can spend more than
+ * the shop allowed or charge an item twice. Steps go through the fair `generate` queue, and a
+ * step's worker lets its other jobs run between items.
  */
 import { isOneOf, isRecord } from '@catalogue/config';
 import { CATALOGUE_TYPE_OF, generationMaterials } from '@catalogue/content-store';
@@ -48,8 +49,13 @@ import {
 
 /** Catalogue items a batch may cover at most (entities; each is an item in every language). */
 export const BATCH_MAX_ENTITIES = 10_000;
-/** Items of one batch under way at most: what one step starts (each a generation job with its reservation). */
-export const BATCH_WINDOW = 16;
+/** A batch's items one worker process writes at once, at most (`WORKER_CONCURRENCY` with a model, when lower). */
+export const BATCH_LANES_MAX = 16;
+/**
+ * Items of one batch under way at most (each a generation job with its reservation, started
+ * and not yet settled): twice the lanes, so a lane that ends finds its next item started.
+ */
+export const BATCH_WINDOW = 2 * BATCH_LANES_MAX;
 /** A step's worker takes no more of its items after this long (the next step runs the rest): pause and cancel act within seconds. */
 export const BATCH_STEP_MS = 2_000;
 /** Failed and left-out items a batch view names. */

@@ -14,6 +14,7 @@ export { registrationDesign, requireEntityOrItem, toMap } from './entity';
 export {
   afterItemSettled,
   BATCH_ERRORS_SHOWN,
+  BATCH_LANES_MAX,
   BATCH_LIST_LIMIT,
   BATCH_MAX_ENTITIES,
   BATCH_STEP_MS,

@@ -1,23 +1,25 @@
 /**
  * One step of a bulk generation (a `generate` job with a batch id), set-based:
  * 1. `stepBatch` (libs/generation) starts the batch's next items in one transaction: their
- *    plans, job rows, reservations and budget share;
- * 2. this worker takes the batch's jobs no worker has started (`claimPending`: those it just
- *    made, and those of a step that died after its commit) and runs them in this process in a
- *    few lanes (`WORKER_CONCURRENCY` with a model, `BUILTIN_IN_FLIGHT` with the builtin
- *    provider), each writing its content as a single generation does. A lane that ends takes
- *    the next pending job; when none is left, the ended items are settled in one transaction
- *    (`settleReservations`) and the next ones started (`stepBatch` again, the window
- *    permitting). It takes no more after `BATCH_STEP_MS`, so pause and cancel act within
- *    seconds and other work of the worker runs between its items;
- * 3. it settles what ended last, then queues the next step.
+ *    plans, job rows, reservations and budget share (up to `BATCH_WINDOW` under way, twice the
+ *    lanes);
+ * 2. this worker runs the batch's jobs no worker has started (`claimPending`: those it just made,
+ *    and those of a step that died after its commit) in a few lanes (`WORKER_CONCURRENCY` up to
+ *    `BATCH_LANES_MAX` with a model, `BUILTIN_IN_FLIGHT` with the builtin provider), each
+ *    writing its content as a single generation does and taking the next job as soon as its own
+ *    is written. While fewer started jobs are left than lanes, the ended items are settled in
+ *    one transaction (`settleReservations`) and the next ones started (`stepBatch` again, the
+ *    window permitting) beside the lanes. The lanes take no more after `BATCH_STEP_MS`, so pause
+ *    and cancel act within seconds and other work of the worker runs between its items;
+ * 3. at its deadline it queues the next step and hands it the lanes still on an item (see
+ *    `ProcessLanes`), then settles what ended.
  * A crash anywhere is recovered by what the single generation relies on: the next step (BullMQ
  * delivers a stalled step again; the sweeper nudges an idle batch) takes the pending jobs and
  * settles the ended ones; a job a dead worker held is the sweeper's, as any generation's; the
  * settlement is exactly once per job whoever settles it.
  */
 import { settleReservations } from '@catalogue/credits';
-import { BATCH_STEP_MS, nextStep, stepBatch } from '@catalogue/generation';
+import { BATCH_LANES_MAX, BATCH_STEP_MS, nextStep, stepBatch } from '@catalogue/generation';
 import { generationBatchesRepository, generationJobsRepository } from '@catalogue/db';
 import { newInputsMemo, runClaimedGeneration } from './generate.service';
 import type { GenerationDeps } from './generation-end';
@@ -44,75 +46,185 @@ async function settleEnded(deps: GenerationDeps, eshopId: number, batchId: numbe
   return (await deps.db.transaction((trx) => settleReservations(trx, eshopId, ended))).settled;
 }
 
+/** The lanes a step runs: a few with the builtin provider (CPU-bound), else the worker's concurrency up to the batch's lanes. */
+const lanesOf = (deps: GenerationDeps): number =>
+  deps.provider.name === 'builtin'
+    ? BUILTIN_IN_FLIGHT
+    : Math.min(deps.batchInFlight ?? BUILTIN_IN_FLIGHT, BATCH_LANES_MAX);
+
+/**
+ * The lanes of a batch in this process, shared by its steps. Each lane takes the batch's started
+ * jobs one after another, the next as soon as its own is written, so lanes whose answers came
+ * together drift apart instead of starting and answering together again (their writes would
+ * queue behind each other every round). A step that reaches its deadline queues the next step at
+ * once and lets its lanes finish their item under it; the next step takes over each lane as it
+ * ends, so the lanes run on across steps instead of all draining at each step's end.
+ */
+interface ProcessLanes {
+  running: Set<Promise<void>>;
+  /** Steps of the batch under way in this process. */
+  steps: number;
+  /** How long an item takes in a lane here (a moving average; 0 before the first is written). */
+  itemMs: number;
+  /** When the next item may start (epoch ms): items start `itemMs / lanes` apart at least. */
+  nextStartAt: number;
+}
+
+/** The weight of the latest item in `itemMs`. */
+const ITEM_MS_WEIGHT = 0.2;
+
+const lanesInProcess = new Map<string, ProcessLanes>();
+
+function joinLanes(key: string): ProcessLanes {
+  const lanes = lanesInProcess.get(key) ?? { running: new Set(), steps: 0, itemMs: 0, nextStartAt: 0 };
+  lanes.steps += 1;
+  lanesInProcess.set(key, lanes);
+  return lanes;
+}
+
+/** A step leaves once its own lanes have ended; the last one takes the entry away. */
+function leaveLanes(key: string, lanes: ProcessLanes): void {
+  lanes.steps -= 1;
+  if (lanes.steps === 0) lanesInProcess.delete(key);
+}
+
+/** Resolves after `ms` without keeping the process up. */
+const after = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, Math.max(0, ms)).unref());
+
 export async function runBatchStep(
   deps: GenerationDeps,
   eshopId: number,
   batchId: number,
 ): Promise<BatchStepResult> {
+  const key = `${eshopId}:${batchId}`;
+  const shared = joinLanes(key);
+  try {
+    return await stepWithLanes(deps, eshopId, batchId, shared);
+  } finally {
+    leaveLanes(key, shared);
+  }
+}
+
+async function stepWithLanes(
+  deps: GenerationDeps,
+  eshopId: number,
+  batchId: number,
+  shared: ProcessLanes,
+): Promise<BatchStepResult> {
   const deadline = Date.now() + BATCH_STEP_MS;
   const stepDeps = { ...deps, maxResearchUrls: deps.research.maxUrls };
-  const lanes =
-    deps.provider.name === 'builtin' ? BUILTIN_IN_FLIGHT : (deps.batchInFlight ?? BUILTIN_IN_FLIGHT);
+  const lanes = lanesOf(deps);
   const memo = newInputsMemo();
   let started = await stepBatch(stepDeps, eshopId, batchId);
+  // Started jobs this step expects to find pending (a dead step's are found too, uncounted).
+  let stock = started;
   let ran = 0;
   let settled = 0;
   let last = 0;
-  const running = new Set<Promise<void>>();
   let failure: unknown;
+  const fail = (err: unknown) => void (failure ??= err);
+  let refilling: Promise<number> | undefined;
 
-  /**
-   * Pending jobs of the batch for `free` lanes; when there are fewer, the ended items are
-   * settled and the next ones started first (as many as the window then allows).
-   */
-  const claim = async (free: number): Promise<number[]> => {
-    const ids = await generationBatchesRepository.claimPending(deps.db, eshopId, batchId, free);
-    if (ids.length === free) return ids;
-    settled += await settleEnded(deps, eshopId, batchId);
-    const more = await stepBatch(stepDeps, eshopId, batchId);
-    started += more;
-    if (more === 0) return ids;
-    return [
-      ...ids,
-      ...(await generationBatchesRepository.claimPending(deps.db, eshopId, batchId, free - ids.length)),
-    ];
+  /** Settles the ended items and starts the next ones (as many as the window allows), one refill at a time; how many it started. */
+  const refill = (): Promise<number> =>
+    (refilling ??= (async () => {
+      settled += await settleEnded(deps, eshopId, batchId);
+      const more = await stepBatch(stepDeps, eshopId, batchId);
+      started += more;
+      stock += more;
+      return more;
+    })().finally(() => (refilling = undefined)));
+
+  /** A started job of the batch, taken; when none is left, one the next refill starts. */
+  const claimOne = async (): Promise<number | undefined> => {
+    const take = async () =>
+      (await generationBatchesRepository.claimPending(deps.db, eshopId, batchId, 1))[0];
+    // After a refill, this step's or another's, the jobs it started are taken.
+    const id = (await take()) ?? (await refill(), await take());
+    if (id !== undefined) stock = Math.max(0, stock - 1);
+    return id;
   };
 
-  // Lanes kept busy until the deadline: each job that ends frees its lane for the next (settled
-  // and started as the batch goes), so the model's answers overlap instead of each round
-  // waiting for its slowest. One round at least, however long the start took: every step
-  // moves its batch on.
-  for (let round = 0; failure === undefined && (round === 0 || Date.now() < deadline); round++) {
-    const free = lanes - running.size;
-    const ids = free > 0 ? await claim(free) : [];
-    for (const job of await generationJobsRepository.findMany(deps.db, eshopId, ids)) {
-      const lane: Promise<void> = runClaimedGeneration(deps, job, memo)
-        .then(
-          () => void (ran += 1),
-          (err: unknown) => void (failure ??= err),
-        )
-        .finally(() => running.delete(lane));
-      running.add(lane);
+  // With a model, items start spread over an item's time: lanes started together would answer
+  // together and their writes queue behind each other on this thread every round. (A builtin
+  // item is this thread's work from start to end: nothing to spread.)
+  const spread = deps.provider.name !== 'builtin';
+
+  /**
+   * One lane: jobs one after another until the deadline (one at least, however long the start
+   * took: every step moves its batch on). While fewer started jobs are left than lanes, the
+   * ended items are settled and the next started beside the lanes (`refill`), so that a lane
+   * seldom waits for that bookkeeping.
+   */
+  const lane = async (): Promise<void> => {
+    for (let first = true; failure === undefined && (first || Date.now() < deadline); first = false) {
+      const now = Date.now();
+      const startAt = Math.max(now, shared.nextStartAt);
+      shared.nextStartAt = startAt + (spread ? shared.itemMs / lanes : 0);
+      if (startAt > now) {
+        await after(startAt - now);
+        if (!first && Date.now() >= deadline) return;
+      }
+      const id = await claimOne();
+      if (id === undefined) return;
+      last = Math.max(last, id);
+      for (const job of await generationJobsRepository.findMany(deps.db, eshopId, [id])) {
+        const began = Date.now();
+        await runClaimedGeneration(deps, job, memo);
+        const took = Date.now() - began;
+        shared.itemMs = shared.itemMs === 0 ? took : shared.itemMs + ITEM_MS_WEIGHT * (took - shared.itemMs);
+        ran += 1;
+      }
+      if (stock < lanes && refilling === undefined) refill().catch(fail);
+      // Between items, the worker's other jobs (another eshop's generation, renders) run.
+      await yieldToOthers();
     }
-    last = Math.max(last, ...ids);
-    if (running.size === 0) break;
-    // Lanes that ended while this claim ran are refilled before waiting on the others: a claim
-    // that settles and starts takes long enough for most of a round's lanes to end meanwhile.
-    if (ids.length > 0 && running.size < lanes) continue;
-    await Promise.race(running);
-    // Between items, the worker's other jobs (another eshop's generation, renders) run, and the
-    // lanes that ended meanwhile are refilled together.
-    await yieldToOthers();
+  };
+
+  /** This step's lanes (each also in `shared.running`). */
+  const own = new Set<Promise<void>>();
+  const fill = () => {
+    for (let free = lanes - shared.running.size; free > 0; free--) {
+      const running: Promise<void> = lane()
+        .catch(fail)
+        .finally(() => {
+          own.delete(running);
+          shared.running.delete(running);
+        });
+      own.add(running);
+      shared.running.add(running);
+    }
+  };
+  fill();
+  // Lanes of the step before still finishing their item here: each is taken over as it ends.
+  for (;;) {
+    const theirs = [...shared.running].filter((running) => !own.has(running));
+    if (theirs.length === 0 || failure !== undefined || Date.now() >= deadline) break;
+    await Promise.race([...theirs, after(deadline - Date.now())]);
+    fill();
   }
-  await Promise.all(running);
-  // A job that threw fails the step (BullMQ delivers it again) once the others have ended.
+  await Promise.race([Promise.all(own), after(deadline - Date.now())]);
+  // A name of its own (a completed step's id is kept a while, and BullMQ ignores an add under
+  // it): a step delivered again may queue a second next step, which finds nothing and ends.
+  const next = () => nextStep(deps, eshopId, batchId, `next-${Date.now()}-${last}`);
+  // Lanes still on their item at the deadline are handed over: the next step is queued now and
+  // takes each lane as it ends. (A failure is not handed on: the step fails and is delivered again.)
+  const handedOver = own.size > 0 && failure === undefined;
+  if (handedOver) await next();
+  await Promise.all(own);
+  await refilling?.catch(() => undefined);
+  // A job or refill that threw fails the step (BullMQ delivers it again) once the others have ended.
   if (failure !== undefined) throw failure;
   settled += await settleEnded(deps, eshopId, batchId);
+  // Each step queues one next step at most, so a batch has one line of steps.
+  if (handedOver) return { outcome: 'batch_step', started, ran, settled };
   const batch = await generationBatchesRepository.find(deps.db, eshopId, batchId);
-  if (batch && batch.finishedAt === null && started + ran + settled > 0) {
-    // A name of its own (a completed step's id is kept a while, and BullMQ ignores an add under
-    // it): a step delivered again may queue a second next step, which finds nothing and ends.
-    await nextStep(deps, eshopId, batchId, `next-${Date.now()}-${last}`);
-  }
+  if (!batch || batch.finishedAt !== null) return { outcome: 'batch_step', started, ran, settled };
+  const moved = started + ran + settled > 0;
+  // Items under way that this step did not take (lanes handed to it by a step in another worker
+  // process, a slow model's answer): it waits out its time, then the line goes on.
+  const underWay = batch.reserved > 0;
+  if (!moved && underWay) await after(deadline - Date.now());
+  if (moved || underWay) await next();
   return { outcome: 'batch_step', started, ran, settled };
 }
