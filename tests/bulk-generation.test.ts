@@ -274,13 +274,14 @@ describe('bulk generation', () => {
         .update({ reserved: trx.raw('reserved + 5') });
       const viewed = read();
       await eventually(async () => {
-        // The view's count of items by status, waiting for the table.
+        // The view's count of items by status, waiting for the table (another reader of a
+        // batch's counts may be waiting beside it).
         const waiting = await db()('pg_stat_activity')
           .where({ wait_event_type: 'Lock' })
           .whereRaw('datname = current_database()')
           .whereLike('query', '%from "generation_batch_items"%group by "batch_id", "status"%')
           .count({ n: '*' });
-        expect(Number(waiting[0]!.n)).toBe(1);
+        expect(Number(waiting[0]!.n)).toBeGreaterThanOrEqual(1);
       });
       await trx.commit();
 
