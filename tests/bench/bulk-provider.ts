@@ -1,15 +1,16 @@
 // bench:bulk's `provider` scenario: the OpenAI-compatible provider against a local endpoint
 // that answers each request in BENCH_PROVIDER_DELAY_MS (1 s), as a self-hosted model would
 // (`startFakeLlm` of @catalogue/testing). A worker process of its own per setting:
-// - concurrency: for each of BENCH_PROVIDER_CONCURRENCY (4 and 16), a batch of 8 answers' worth
-//   of items per lane; items/s against what the lanes allow (min(WORKER_CONCURRENCY,
-//   BATCH_WINDOW) answers per delay), and the other eshop's single generation during the batch
-//   against alone;
+// - concurrency: for each of BENCH_PROVIDER_CONCURRENCY (4 and 16), a batch of
+//   BENCH_PROVIDER_ROUNDS (24) answers' worth of items per lane (the lanes' start weighs on a
+//   short batch; a shop's batch runs for thousands of answers); items/s against what the lanes
+//   allow (min(WORKER_CONCURRENCY, BATCH_LANES_MAX) answers per delay), and the other eshop's
+//   single generation during the batch against alone;
 // - requests per minute: OPENAI_REQUESTS_PER_MINUTE=40 and 60 items: the endpoint sees at most 40
 //   requests in the limiter's first minute, and every item is done;
 // - 429: the endpoint refuses every 10th request with `Retry-After: 2`: every item is done.
 import { performance } from 'node:perf_hooks';
-import { BATCH_WINDOW } from '@catalogue/generation';
+import { BATCH_LANES_MAX } from '@catalogue/generation';
 import { startFakeLlm, type FakeReply } from '@catalogue/testing';
 import type { BulkRun } from './bulk.bench';
 import { positive, spread, table, verdict } from './harness';
@@ -31,6 +32,7 @@ interface Outcome {
 
 export async function providerScenarios(run: BulkRun): Promise<void> {
   const delayMs = positive('BENCH_PROVIDER_DELAY_MS', 1_000);
+  const rounds = Math.round(positive('BENCH_PROVIDER_ROUNDS', 24));
   const concurrencies = (process.env.BENCH_PROVIDER_CONCURRENCY || '4,16').split(',').map(Number);
   if (concurrencies.some((c) => !Number.isInteger(c) || c < 1))
     throw new Error('BENCH_PROVIDER_CONCURRENCY: positive integers, comma-separated');
@@ -71,8 +73,8 @@ export async function providerScenarios(run: BulkRun): Promise<void> {
   // Concurrency: the lanes a batch runs at once, each waiting the model's delay.
   const rows: string[][] = [];
   for (const concurrency of concurrencies) {
-    const lanes = Math.min(concurrency, BATCH_WINDOW);
-    const items = 8 * lanes;
+    const lanes = Math.min(concurrency, BATCH_LANES_MAX);
+    const items = rounds * lanes;
     const alone: number[] = [];
     const during: number[] = [];
     const outcome = await batch(
@@ -95,7 +97,7 @@ export async function providerScenarios(run: BulkRun): Promise<void> {
     const ratio = rate / expected;
     const met = ratio >= 0.8;
     figure({
-      name: `provider answering in ${delayMs} ms, WORKER_CONCURRENCY ${concurrency}: batch items/s ÷ min(concurrency, ${BATCH_WINDOW}) per answer time`,
+      name: `provider answering in ${delayMs} ms, WORKER_CONCURRENCY ${concurrency}: batch items/s ÷ min(concurrency, ${BATCH_LANES_MAX}) per answer time`,
       unit: 'ratio',
       ...spread([ratio]),
       target: '>= 0.8',
