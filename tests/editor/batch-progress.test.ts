@@ -85,6 +85,9 @@ function advance(b: Batch, step: number): void {
   }
 }
 
+/** The service's reason for an item a cancel left out. */
+const CANCELLED = 'The bulk generation was cancelled before this item started; nothing was charged.';
+
 /** The settlements of a cancelled batch's items under way: each done and charged, the batch ended. */
 function settleCancelled(b: Batch): void {
   if (b.status !== 'cancelled' || b.finished_at !== null) return;
@@ -154,8 +157,12 @@ async function startFake(fake: Fake): Promise<{ server: Server; origin: string }
     ];
     b.updated_at = new Date(Date.parse(b.updated_at) + 1).toISOString();
     if (b.status === 'cancelled') {
-      // As the service: the queued items are left out; those under way end (and the batch with
-      // them) when their settlements commit.
+      // As the service: the queued items are left out (each named among the first errors);
+      // those under way end (and the batch with them) when their settlements commit.
+      const next = b.counts.done + b.counts.failed + b.counts.left_out + b.counts.running + 1;
+      for (let k = 0; k < b.counts.queued && b.errors.length < 20; k++) {
+        b.errors.push({ entity_id: `P-${next + k}`, code: 'cancelled', message: CANCELLED });
+      }
       b.counts.left_out += b.counts.queued;
       b.counts.queued = 0;
       b.credits.reserved = b.counts.running * 10;
@@ -324,7 +331,7 @@ describe('<ccs-batch-progress>', () => {
     ]);
     expect(
       await inRoot(page, `root.querySelector('.errors li').textContent.replace(/\\s+/g, ' ').trim()`),
-    ).toBe('P-7 The provider timed out. generation_failed');
+    ).toBe('The provider timed out. generation_failed P-7');
     await shot(page, 'batch-running-1024');
     await page.setViewportSize({ width: 390, height: 900 });
     expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(390);
@@ -340,7 +347,11 @@ describe('<ccs-batch-progress>', () => {
     await waitInRoot(page, `root.querySelector('.badge').textContent === 'Finished'`);
     expect(await bar.getAttribute('aria-valuenow')).toBe('40');
     expect(await inRoot(page, `root.querySelectorAll('button').length`)).toBe(0);
-    expect(await inRoot(page, `root.querySelectorAll('.errors li').length`)).toBe(4);
+    // The four failures of one reason read as one line naming the four items.
+    expect(await inRoot(page, `root.querySelectorAll('.errors li').length`)).toBe(1);
+    expect(
+      await inRoot(page, `[...root.querySelectorAll('.errors .item')].map((e) => e.textContent)`),
+    ).toEqual(['P-7', 'P-17', 'P-27', 'P-37']);
     await shot(page, 'batch-finished-390');
 
     // Each change was heard once, in order; nothing is read after the end.
@@ -448,6 +459,17 @@ describe('<ccs-batch-progress>', () => {
     expect(await inRoot(page, `root.activeElement?.className`)).toBe('said');
     expect(await inRoot(page, `root.querySelector('[role=status]').textContent`)).toBe('Cancelled.');
     expect(await inRoot(page, `root.querySelectorAll('button').length`)).toBe(0);
+    // The items left out read as one line of their reason, after the failures' line.
+    const lines = await inRoot<[string, number][]>(
+      page,
+      `[...root.querySelectorAll('.errors li')].map((li) => [li.querySelector('.code').textContent, li.querySelectorAll('.item').length])`,
+    );
+    expect(lines.map(([code]) => code)).toEqual(
+      fake.batches[0]!.errors.some((e) => e.code === 'generation_failed')
+        ? ['generation_failed', 'cancelled']
+        : ['cancelled'],
+    );
+    expect(lines.reduce((sum, [, items]) => sum + items, 0)).toBe(fake.batches[0]!.errors.length);
     await shot(page, 'batch-cancelled-390');
     await page.close();
   });

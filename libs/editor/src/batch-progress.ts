@@ -75,6 +75,28 @@ export const canAct = (batch: BatchView): boolean =>
 export const processed = (batch: BatchView): number =>
   batch.counts.done + batch.counts.failed + batch.counts.left_out;
 
+/** Errors of one reason (code and message) and the items that met it, in the order shown. */
+export interface ErrorsOfReason {
+  code: string;
+  message: string;
+  items: string[];
+}
+
+/**
+ * The errors shown, one entry per reason in the order each first appears: a cancelled batch's
+ * twenty "cancelled before this item started" read as one line naming the twenty items.
+ */
+export function byReason(errors: BatchView['errors']): ErrorsOfReason[] {
+  const groups = new Map<string, ErrorsOfReason>();
+  for (const { entity_id, code, message } of errors) {
+    const key = JSON.stringify([code, message]);
+    const group = groups.get(key) ?? { code, message, items: [] };
+    group.items.push(entity_id);
+    groups.set(key, group);
+  }
+  return [...groups.values()];
+}
+
 type Action = 'pause' | 'resume' | 'cancel';
 
 export class CcsBatchProgress extends LitElement {
@@ -400,11 +422,13 @@ export class CcsBatchProgress extends LitElement {
           ? html`<section class="errors" aria-labelledby="batch-errors">
               <h3 id="batch-errors">${t('batchErrors', { n: batch.errors.length })}</h3>
               <ul>
-                ${batch.errors.map(
+                ${byReason(batch.errors).map(
                   (e) =>
                     html`<li>
-                      <code class="item">${e.entity_id}</code> <span class="message">${e.message}</span>
-                      <code class="code">${e.code}</code>
+                      <span class="message">${e.message}</span> <code class="code">${e.code}</code>
+                      <span class="items"
+                        >${e.items.map((id) => html` <code class="item">${id}</code>`)}</span
+                      >
                     </li>`,
                 )}
               </ul>

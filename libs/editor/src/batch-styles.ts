@@ -144,6 +144,12 @@ export const batchStyles = css`
     color: var(--_muted);
     font-size: 0.8rem;
   }
+  .errors .items {
+    display: flex;
+    flex-wrap: wrap;
+    gap: 0.15rem 0.6rem;
+    margin-top: 0.15rem;
+  }
   .item {
     font-weight: 600;
   }
