@@ -18,6 +18,7 @@
  * settles the ended ones; a job a dead worker held is the sweeper's, as any generation's; the
  * settlement is exactly once per job whoever settles it.
  */
+import { setTimeout as wait } from 'node:timers/promises';
 import { settleReservations } from '@catalogue/credits';
 import { BATCH_LANES_MAX, BATCH_STEP_MS, nextStep, stepBatch } from '@catalogue/generation';
 import { generationBatchesRepository, generationJobsRepository } from '@catalogue/db';
@@ -89,7 +90,7 @@ function leaveLanes(key: string, lanes: ProcessLanes): void {
 }
 
 /** Resolves after `ms` without keeping the process up. */
-const after = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, Math.max(0, ms)).unref());
+const after = (ms: number) => wait(Math.max(0, ms), undefined, { ref: false });
 
 export async function runBatchStep(
   deps: GenerationDeps,
