@@ -17,9 +17,9 @@ import {
 import {
   catalogueRepository,
   contentDraftsRepository,
-  type ContentKey,
   contentRepository,
   contentRevisionsRepository,
+  type EditableContent,
   type Eshop,
   eventsRepository,
   type Knex,
@@ -28,7 +28,6 @@ import {
   type ProductRelations,
   productRelationsRepository,
   type RevisionSource,
-  type StoredContent,
   type StoredEntity,
 } from '@catalogue/db';
 
@@ -44,8 +43,6 @@ export const CATALOGUE_TYPE_OF: Partial<Record<ContentEntityType, CatalogueEntit
   brand: 'brand',
   blog: 'blog',
 };
-
-type LockedContent = Pick<StoredContent, 'origin' | 'tree'> | undefined;
 
 /** A product's references to its relations, as its stored fields name them. */
 export function productRef(item: StoredEntity): ProductRef {
@@ -280,28 +277,6 @@ export function sourcesOf(
   };
 }
 
-/**
- * Locks the content row of a catalogue item (whose own row the caller has locked already) and
- * reads what the item is rendered from. For a product that is one statement, for other types
- * the lock alone.
- */
-export async function lockContentAndSources(
-  trx: Knex.Transaction,
-  type: CatalogueEntityType,
-  key: ContentKey,
-  item: StoredEntity,
-): Promise<{ existing: LockedContent; sources: EntitySources }> {
-  if (type !== 'product') {
-    return { existing: await contentRepository.lockTree(trx, key), sources: sourcesOf(type, item) };
-  }
-  const { content, relations } = await productRelationsRepository.withLockedContent(
-    trx,
-    key,
-    productRef(item),
-  );
-  return { existing: content, sources: sourcesOf(type, item, relations) };
-}
-
 /** What an eshop's settings say its pages do with a text their language lacks. */
 export function fallbackPolicyOf(eshop: Pick<Eshop, 'contentFallback' | 'defaultLanguage'>): FallbackPolicy {
   return { mode: eshop.contentFallback, defaultLanguage: eshop.defaultLanguage };
@@ -310,9 +285,8 @@ export function fallbackPolicyOf(eshop: Pick<Eshop, 'contentFallback' | 'default
 /** The eshop settings every content write renders with. */
 export type RenderingEshop = Pick<Eshop, 'id' | 'languages' | 'contentFallback' | 'defaultLanguage'>;
 
-export interface EditorContentTarget {
-  eshop: RenderingEshop;
-  entityType: ContentEntityType;
+/** One entity's write of people's content (`saveEditorContents`). */
+export interface EditorContentWrite {
   externalId: string;
   /** Name for the rich snippet when no catalogue item carries one (white-label title, job context). */
   fallbackName?: Text | null;
@@ -321,6 +295,14 @@ export interface EditorContentTarget {
   /** The versions the writer accepts (If-Match): another one stored means nothing is written. */
   ifMatch?: readonly number[];
 }
+
+export interface EditorContentTarget extends EditorContentWrite {
+  eshop: RenderingEshop;
+  entityType: ContentEntityType;
+}
+
+/** What `saveEditorContents` did with one write: saved, or refused with what `build` or a check threw (nothing written). */
+export type EditorContentResult = { saved: SavedEditorContent } | { refused: unknown };
 
 /** The writer of an editor write as its revision records it. */
 export type EditorRevisionSource =
@@ -386,67 +368,216 @@ export async function saveEditorContent(
     sources: EntitySources | undefined,
   ) => ContentWidget[] | Promise<ContentWidget[]>,
 ): Promise<SavedEditorContent> {
-  const { eshop, entityType, externalId } = target;
-  const key = { eshopId: eshop.id, entityType, externalId };
+  const { eshop, entityType, ...write } = target;
+  const results = await saveEditorContents(trx, { eshop, entityType }, [write], (_, current, sources) =>
+    build(current, sources),
+  );
+  const result = results.get(write.externalId)!;
+  if ('refused' in result) throw result.refused;
+  return result.saved;
+}
+
+/** A write of `saveEditorContents` once its tree is built and rendered: what it stores. */
+interface PlannedWrite {
+  write: EditorContentWrite;
+  item: StoredEntity | undefined;
+  /** Whether the lists serve the item (a catalogue item, not deleted). */
+  listed: boolean;
+  existing: EditableContent | undefined;
+  draft: { tree: unknown[]; html: Partial<Record<string, string>> } | undefined;
+  /** Stored as the draft (an eshop in draft mode) instead of published. */
+  toDraft: boolean;
+  /** Content without a revision yet is kept as revision 1 first. */
+  baseline: boolean;
+  /** The version this write stores. */
+  version: number;
+  tree: ContentWidget[];
+  snippet: SnippetEntity;
+  outputs: RenderedContent;
+}
+
+/**
+ * `saveEditorContent` of several entities of one eshop and type in one transaction, set-based:
+ * each lock and read is one statement for all of them (in the same order as one write takes
+ * them), `build` and the rendering run per entity, and each write is one statement for all of
+ * them, so many items cost about as many round trips as one (a bulk generation's items). A
+ * write that `build` or a check refuses (If-Match, NoDraft) is left out with what was thrown;
+ * the others are stored. One write per entity.
+ */
+export async function saveEditorContents<W extends EditorContentWrite>(
+  trx: Knex.Transaction,
+  at: { eshop: RenderingEshop; entityType: ContentEntityType },
+  writes: readonly W[],
+  build: (
+    write: W,
+    current: ContentWidget[] | undefined,
+    sources: EntitySources | undefined,
+  ) => ContentWidget[] | Promise<ContentWidget[]>,
+): Promise<Map<string, EditorContentResult>> {
+  const { eshop, entityType } = at;
+  const ids = writes.map((write) => write.externalId);
+  if (new Set(ids).size !== ids.length) throw new Error('saveEditorContents: one write per entity');
   // FOR UPDATE locks nothing while an entity has no content row (nor catalogue item) yet:
-  // without this, concurrent first writes would each start from an empty tree.
-  await contentRepository.lockKey(trx, key);
+  // without the content keys' locks, concurrent first writes would each start from an empty tree.
+  await contentRepository.lockKeys(trx, eshop.id, entityType, ids);
   const catalogueType = CATALOGUE_TYPE_OF[entityType];
-  const item =
+  const items =
     catalogueType === undefined
-      ? undefined
-      : (await catalogueRepository.findForUpdate(trx, catalogueType, eshop.id, [externalId])).get(externalId);
-  const listed = item !== undefined && catalogueType !== undefined && !item.isDelete;
-  const { existing, sources } = listed
-    ? await lockContentAndSources(trx, catalogueType, key, item)
-    : { existing: await contentRepository.lockTree(trx, key), sources: undefined };
+      ? new Map<string, StoredEntity>()
+      : await catalogueRepository.findForUpdate(trx, catalogueType, eshop.id, ids);
+  const listed = [...items.values()].filter((item) => !item.isDelete);
   // Read under the locks: the version an If-Match names is compared with the one replaced.
-  const head = await contentRevisionsRepository.head(trx, key);
-  const current = head?.version ?? 0;
-  if (target.ifMatch !== undefined && !target.ifMatch.includes(current)) {
-    throw new ContentVersionMismatch(target.ifMatch, current);
+  const stored = await contentRepository.lockForEdit(trx, eshop.id, entityType, ids);
+  const relations =
+    catalogueType === 'product' && listed.length > 0
+      ? await productRelationsRepository.forProducts(trx, eshop.id, listed.map(productRef))
+      : undefined;
+  const drafts = await contentDraftsRepository.lockMany(trx, eshop.id, entityType, ids);
+  const mode = writes.some((write) => write.source.kind !== 'publish')
+    ? await contentDraftsRepository.modeOf(trx, eshop.id)
+    : undefined;
+  const policy = fallbackPolicyOf(eshop);
+
+  const results = new Map<string, EditorContentResult>();
+  const planned: PlannedWrite[] = [];
+  for (const write of writes) {
+    const { externalId } = write;
+    const item = items.get(externalId);
+    const isListed = item !== undefined && catalogueType !== undefined && !item.isDelete;
+    const sources = isListed ? sourcesOf(catalogueType, item, relations?.get(item.id)) : undefined;
+    const existing = stored.get(externalId);
+    const current = existing?.version ?? 0;
+    const draft = drafts.get(externalId);
+    try {
+      if (write.ifMatch !== undefined && !write.ifMatch.includes(current)) {
+        throw new ContentVersionMismatch(write.ifMatch, current);
+      }
+      const publishing = write.source.kind === 'publish';
+      if (publishing && draft === undefined) throw new NoDraft();
+      const tree = await build(write, (draft?.tree ?? existing?.tree) as ContentWidget[] | undefined, sources);
+      const snippet: SnippetEntity = sources?.snippet ?? { type: entityType, name: write.fallbackName ?? null };
+      // Content that has no revision yet (composed by an import, or stored before revisions) is
+      // kept as revision 1 first, so this write can be undone.
+      const baseline = existing !== undefined && current === 0 && !existing.treeEmpty;
+      planned.push({
+        write,
+        item,
+        listed: isListed,
+        existing,
+        draft,
+        toDraft: !publishing && mode === 'draft',
+        baseline,
+        version: (baseline ? 1 : current) + 1,
+        tree,
+        snippet,
+        outputs: renderAll(tree, snippet, eshop.languages, policy),
+      });
+    } catch (refused) {
+      results.set(externalId, { refused });
+    }
   }
-  const draft = await contentDraftsRepository.lock(trx, key);
-  const publishing = target.source.kind === 'publish';
-  if (publishing && draft === undefined) throw new NoDraft();
-  const toDraft = !publishing && (await contentDraftsRepository.modeOf(trx, eshop.id)) === 'draft';
-  const tree = await build((draft?.tree ?? existing?.tree) as ContentWidget[] | undefined, sources);
-  const snippet: SnippetEntity = sources?.snippet ?? { type: entityType, name: target.fallbackName ?? null };
-  const outputs = renderAll(tree, snippet, eshop.languages, fallbackPolicyOf(eshop));
-  if (toDraft) {
-    const at = { key, head, existing, draftHtml: draft?.html, snippet, eshop, source: target.source };
-    return saveDraft(trx, at, tree, outputs);
-  }
-  // Content that has no revision yet (composed by an import, or stored before revisions) is kept
-  // as revision 1 first, so this write can be undone.
-  const base =
-    head !== undefined && current === 0 && !head.treeEmpty
-      ? await contentRevisionsRepository.recordBaseline(
-          trx,
-          key,
-          existing?.origin === 'composed' ? 'import' : 'editor',
-        )
-      : current;
-  await contentRepository.save(trx, key, { origin: 'editor', tree, ...outputs });
-  // The draft this write started from is now what the storefront serves.
-  if (draft !== undefined) await contentDraftsRepository.remove(trx, key);
-  const revision = await contentRevisionsRepository.record(trx, key, base + 1, {
-    source: target.source.kind,
-    generationJobId: target.source.kind === 'generation' ? target.source.jobId : null,
-    languagesChanged: languagesChanged(head?.html ?? {}, outputs.html),
+  const published = planned.filter((p) => !p.toDraft);
+  const drafted = planned.filter((p) => p.toDraft);
+  const idsOf = (list: readonly PlannedWrite[]) => list.map((p) => p.write.externalId);
+
+  await contentRevisionsRepository.recordBaselines(
+    trx,
+    eshop.id,
+    entityType,
+    planned
+      .filter((p) => p.baseline)
+      .map((p) => ({
+        externalId: p.write.externalId,
+        source: p.existing?.origin === 'composed' ? 'import' : 'editor',
+      })),
+  );
+  await contentRepository.saveMany(trx, eshop.id, entityType, [
+    ...published.map((p) => ({
+      externalId: p.write.externalId,
+      content: { origin: 'editor' as const, tree: p.tree, ...p.outputs },
+    })),
+    // A draft of an entity with nothing published yet: the published state is the empty content
+    // (origin `composed`, so a catalogue item's first render still composes it from the item's
+    // data), served exactly as no content is (`languages_complete` not computed).
+    ...drafted
+      .filter((p) => p.existing === undefined)
+      .map((p) => ({
+        externalId: p.write.externalId,
+        content: {
+          origin: 'composed' as const,
+          tree: [],
+          ...renderAll([], p.snippet, eshop.languages, policy),
+          languages_complete: null,
+        },
+      })),
+  ]);
+  // The draft a published write started from is now what the storefront serves.
+  await contentDraftsRepository.removeMany(
+    trx,
+    eshop.id,
+    entityType,
+    idsOf(published.filter((p) => p.draft !== undefined)),
+  );
+  await contentDraftsRepository.saveMany(
+    trx,
+    eshop.id,
+    entityType,
+    drafted.map((p) => ({ externalId: p.write.externalId, tree: p.tree, html: p.outputs.html })),
+  );
+  // The languages changed are those whose html differs from what was there before: the published
+  // html for a published write, the draft's (else the published) for a draft.
+  const revisionOf = (p: PlannedWrite, before: Partial<Record<string, string>>) => ({
+    externalId: p.write.externalId,
+    version: p.version,
+    source: p.write.source.kind,
+    generationJobId: p.write.source.kind === 'generation' ? p.write.source.jobId : null,
+    languagesChanged: languagesChanged(before, p.outputs.html),
   });
-  if (item !== undefined && catalogueType !== undefined) {
-    await catalogueRepository.setStatus(trx, catalogueType, eshop.id, externalId, item.status);
+  const revisions = new Map([
+    ...(await contentRevisionsRepository.recordMany(
+      trx,
+      eshop.id,
+      entityType,
+      published.map((p) => revisionOf(p, p.existing?.html ?? {})),
+    )),
+    ...(await contentDraftsRepository.recordDrafts(
+      trx,
+      eshop.id,
+      entityType,
+      drafted.map((p) => revisionOf(p, p.draft?.html ?? p.existing?.html ?? {})),
+    )),
+  ]);
+  // A published write touches its item so lists that follow `updated_at` see the new content,
+  // and clients that follow the feed (or webhooks) learn of it as they do of renders: an item the
+  // lists serve (or hold in review) has new content to read. One still waiting for its first
+  // render gets its event from that render. A draft changes nothing the storefront reads.
+  if (catalogueType !== undefined) {
+    await catalogueRepository.touchMany(
+      trx,
+      catalogueType,
+      eshop.id,
+      idsOf(published.filter((p) => p.item !== undefined)),
+    );
+    await eventsRepository.append(
+      trx,
+      eshop.id,
+      published
+        .filter((p) => p.listed && (p.item?.status === 'ready' || p.item?.status === 'review'))
+        .map((p) => ({
+          type: 'item.content_ready' as const,
+          entityType: catalogueType,
+          externalId: p.write.externalId,
+          data: { status: p.item!.status },
+        })),
+    );
   }
-  // Clients that follow the feed (or webhooks) for content learn of people's edits as they do of
-  // renders: an item the lists serve (or hold in review) has new content to read. One still
-  // waiting for its first render gets its event from that render.
-  if (listed && (item.status === 'ready' || item.status === 'review')) {
-    await eventsRepository.append(trx, eshop.id, [
-      { type: 'item.content_ready', entityType: catalogueType, externalId, data: { status: item.status } },
-    ]);
+  for (const p of planned) {
+    const revision = revisions.get(p.write.externalId)!;
+    results.set(p.write.externalId, {
+      saved: { tree: p.tree, ...p.outputs, version: revision.version, revisionId: revision.id },
+    });
   }
-  return { tree, ...outputs, version: revision.version, revisionId: revision.id };
+  return results;
 }
 
 /** `publish` or `discard` of an entity that has no draft: nothing to do, nothing written. */
@@ -455,56 +586,4 @@ export class NoDraft extends Error {
     super('The entity has no draft');
     this.name = 'NoDraft';
   }
-}
-
-/**
- * A write of an eshop in draft mode: the new tree becomes the entity's draft (its html kept for
- * the preview) and the entity's next revision, marked draft; the content row keeps the published
- * tree and outputs (created empty when the entity had none, so the draft and its revisions have
- * the row they belong to). No item touch, no event: nothing the storefront reads changed.
- */
-async function saveDraft(
-  trx: Knex.Transaction,
-  at: {
-    key: ContentKey;
-    head: Awaited<ReturnType<typeof contentRevisionsRepository.head>>;
-    existing: LockedContent;
-    /** The html of the draft this write replaces (undefined: no draft). */
-    draftHtml: Partial<Record<string, string>> | undefined;
-    snippet: SnippetEntity;
-    eshop: RenderingEshop;
-    source: EditorRevisionSource;
-  },
-  tree: ContentWidget[],
-  outputs: RenderedContent,
-): Promise<SavedEditorContent> {
-  const { key, head, eshop } = at;
-  // The languages changed are those whose html differs from what the person saw before.
-  const before = at.draftHtml ?? head?.html ?? {};
-  let base = head?.version ?? 0;
-  if (head === undefined) {
-    // Nothing published yet: the published state is the empty content (origin `composed`, so a
-    // catalogue item's first render still composes it from the item's data), served exactly as
-    // no content is (`languages_complete` not computed).
-    const empty = renderAll([], at.snippet, eshop.languages, fallbackPolicyOf(eshop));
-    await contentRepository.save(trx, key, {
-      origin: 'composed',
-      tree: [],
-      ...empty,
-      languages_complete: null,
-    });
-  } else if (base === 0 && !head.treeEmpty) {
-    base = await contentRevisionsRepository.recordBaseline(
-      trx,
-      key,
-      at.existing?.origin === 'composed' ? 'import' : 'editor',
-    );
-  }
-  await contentDraftsRepository.save(trx, key, { tree, html: outputs.html });
-  const revision = await contentDraftsRepository.recordDraft(trx, key, base + 1, {
-    source: at.source.kind,
-    generationJobId: at.source.kind === 'generation' ? at.source.jobId : null,
-    languagesChanged: languagesChanged(before, outputs.html),
-  });
-  return { tree, ...outputs, version: revision.version, revisionId: revision.id };
 }

@@ -6,16 +6,18 @@ export {
   generationMaterials,
   itemImages,
   languagesChanged,
-  lockContentAndSources,
   materialOf,
   NoDraft,
   productRef,
   saveEditorContent,
+  saveEditorContents,
 } from './entity-content';
 export { discardDraft, draftState } from './drafts';
 export type { DiscardedDraft } from './drafts';
 export type {
+  EditorContentResult,
   EditorContentTarget,
+  EditorContentWrite,
   EditorRevisionSource,
   EntitySources,
   GenerationMaterial,

@@ -101,12 +101,14 @@ export type {
   RevisionSource,
   RevisionSummary,
   RevisionWrite,
+  RevisionWriteOf,
 } from './repositories/content-revisions.repository';
 export type {
   ContentColumns,
   ContentKey,
   ContentOrigin,
   ContentOutputs,
+  EditableContent,
   StoredContent,
 } from './repositories/content.repository';
 export type { ParameterLookup, ParameterWithValues } from './repositories/parameters.repository';

@@ -308,6 +308,20 @@ export const catalogueWrites = {
     return rowCount > 0;
   },
 
+  /**
+   * Touches items (their `updated_at`, nothing else) in one statement: lists that follow
+   * `updated_at` see that their content changed.
+   */
+  async touchMany(
+    db: Knex | Knex.Transaction,
+    type: CatalogueEntityType,
+    eshopId: number,
+    externalIds: readonly string[],
+  ): Promise<void> {
+    if (!externalIds.length) return;
+    await updateByKeys(db, type, eshopId, externalIds, 'status = e.status');
+  },
+
   /** Marks composed content as stored: `generate` items become ready (or review) and loaded. */
   async markRendered(
     trx: Knex.Transaction,

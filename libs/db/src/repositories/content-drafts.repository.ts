@@ -1,10 +1,11 @@
-import type { LangMap, PublishMode } from '@catalogue/config';
+import type { ContentEntityType, LangMap, PublishMode } from '@catalogue/config';
 import type { Knex } from 'knex';
 import { checkedRow, rawRows } from '../sql-rows';
 import type { Row } from '../tables';
 import { isoOffset } from '../timestamps';
+import { keysSql } from './tenant-keys';
 import type { ContentKey } from './content.repository';
-import type { RevisionWrite } from './content-revisions.repository';
+import { recordRevisions, type RevisionWrite, type RevisionWriteOf } from './content-revisions.repository';
 
 export type { PublishMode };
 
@@ -45,6 +46,62 @@ export const contentDraftsRepository = {
     key: ContentKey,
   ): Promise<{ tree: unknown[]; html: LangMap } | undefined> {
     return trx('content_drafts').select('tree', 'html').where(where(key)).forUpdate().first();
+  },
+
+  /** `lock` of several entities of one eshop and type (in external-id order), by external id. */
+  async lockMany(
+    trx: Knex.Transaction,
+    eshopId: number,
+    entityType: ContentEntityType,
+    externalIds: readonly string[],
+  ): Promise<Map<string, { tree: unknown[]; html: LangMap }>> {
+    if (!externalIds.length) return new Map();
+    const keys = keysSql(eshopId, externalIds);
+    const rows = await rawRows<Pick<Row<'content_drafts'>, 'external_id' | 'tree' | 'html'>>(
+      trx,
+      `select d.external_id, d.tree, d.html
+         from ${keys.sql}
+         join content_drafts d on d.eshop_id = k.eshop_id and d.entity_type = ? and d.external_id = x.external_id
+        order by d.external_id
+        for update of d`,
+      [...keys.bindings, entityType],
+      ['external_id', 'tree', 'html'],
+    );
+    return new Map(rows.map((row) => [row.external_id, { tree: row.tree, html: row.html }]));
+  },
+
+  /** `save` of several entities' drafts of one eshop and type in one statement. */
+  async saveMany(
+    trx: Knex.Transaction,
+    eshopId: number,
+    entityType: ContentEntityType,
+    drafts: ReadonlyArray<{ externalId: string; tree: unknown[]; html: LangMap }>,
+  ): Promise<void> {
+    if (!drafts.length) return;
+    await trx('content_drafts')
+      .insert(
+        drafts.map((d) => ({
+          ...where({ eshopId, entityType, externalId: d.externalId }),
+          tree: JSON.stringify(d.tree),
+          html: JSON.stringify(d.html),
+        })),
+      )
+      .onConflict(['eshop_id', 'entity_type', 'external_id'])
+      .merge({ tree: trx.raw('excluded.tree'), html: trx.raw('excluded.html'), updated_at: trx.fn.now(6) });
+  },
+
+  /** `remove` of several entities' drafts of one eshop and type in one statement. */
+  async removeMany(
+    trx: Knex.Transaction,
+    eshopId: number,
+    entityType: ContentEntityType,
+    externalIds: readonly string[],
+  ): Promise<void> {
+    if (!externalIds.length) return;
+    await trx('content_drafts')
+      .where({ eshop_id: eshopId, entity_type: entityType })
+      .whereIn('external_id', [...externalIds])
+      .delete();
   },
 
   /** Creates or replaces the entity's draft (its content row must exist: the published state). */
@@ -145,30 +202,23 @@ export const contentDraftsRepository = {
     version: number,
     revision: RevisionWrite,
   ): Promise<{ id: number; version: number }> {
-    const rows = await rawRows<Pick<Row<'content_revisions'>, 'id' | 'version'>>(
+    const stored = await recordRevisions(
       trx,
-      `with bumped as (
-         update content set version = ? where eshop_id = ? and entity_type = ? and external_id = ?
-         returning eshop_id, entity_type, external_id, version)
-       insert into content_revisions
-         (eshop_id, entity_type, external_id, version, source, generation_job_id, languages_changed, draft, tree)
-       select b.eshop_id, b.entity_type, b.external_id, b.version, ?, ?, ?::jsonb, true, d.tree
-         from bumped b
-         join content_drafts d
-           on d.eshop_id = b.eshop_id and d.entity_type = b.entity_type and d.external_id = b.external_id
-       returning id, version`,
-      [
-        version,
-        key.eshopId,
-        key.entityType,
-        key.externalId,
-        revision.source,
-        revision.generationJobId ?? null,
-        JSON.stringify([...revision.languagesChanged].sort()),
-      ],
-      ['id', 'version'],
+      key.eshopId,
+      key.entityType,
+      [{ ...revision, externalId: key.externalId, version }],
+      'draft',
     );
-    const row = rows[0]!;
-    return { id: Number(row.id), version: Number(row.version) };
+    return stored.get(key.externalId)!;
+  },
+
+  /** `recordDraft` of several entities of one eshop and type in one statement. */
+  async recordDrafts(
+    trx: Knex.Transaction,
+    eshopId: number,
+    entityType: ContentEntityType,
+    revisions: readonly RevisionWriteOf[],
+  ): Promise<Map<string, { id: number; version: number }>> {
+    return recordRevisions(trx, eshopId, entityType, revisions, 'draft');
   },
 };

@@ -38,6 +38,65 @@ export interface ImportRevision {
   html: Partial<Record<string, string>>;
 }
 
+/** A revision to store for one entity (`recordMany`): the entity, its next version, the revision. */
+export interface RevisionWriteOf extends RevisionWrite {
+  externalId: string;
+  version: number;
+}
+
+/**
+ * Stores revisions of several entities of one eshop and type in one statement, each the
+ * entity's next `version`, and gives each content row that version. `published`: the tree the
+ * content row holds now (a published write); `draft`: the entity's draft tree, marked draft (the
+ * content row's tree and outputs stay the published state). The tree is copied in SQL.
+ */
+export async function recordRevisions(
+  trx: Knex.Transaction,
+  eshopId: number,
+  entityType: ContentEntityType,
+  revisions: readonly RevisionWriteOf[],
+  of: 'published' | 'draft',
+): Promise<Map<string, { id: number; version: number }>> {
+  if (!revisions.length) return new Map();
+  const tree =
+    of === 'draft'
+      ? `join content_drafts d
+           on d.eshop_id = b.eshop_id and d.entity_type = b.entity_type and d.external_id = b.external_id`
+      : '';
+  const rows = await rawRows<Pick<Row<'content_revisions'>, 'external_id' | 'id' | 'version'>>(
+    trx,
+    `with w as (
+       select * from jsonb_to_recordset(?::jsonb)
+         as w(external_id text, version integer, source text, generation_job_id bigint, languages_changed jsonb)),
+     bumped as (
+       update content c set version = w.version from w
+        where c.eshop_id = ? and c.entity_type = ? and c.external_id = w.external_id
+       returning c.eshop_id, c.entity_type, c.external_id, c.version, c.tree)
+     insert into content_revisions
+       (eshop_id, entity_type, external_id, version, source, generation_job_id, languages_changed, draft, tree)
+     select b.eshop_id, b.entity_type, b.external_id, b.version, w.source, w.generation_job_id,
+            w.languages_changed, ?, ${of === 'draft' ? 'd.tree' : 'b.tree'}
+       from bumped b join w on w.external_id = b.external_id ${tree}
+     returning external_id, id, version`,
+    [
+      JSON.stringify(
+        revisions.map((r) => ({
+          external_id: r.externalId,
+          version: r.version,
+          source: r.source,
+          generation_job_id: r.generationJobId ?? null,
+          languages_changed: [...r.languagesChanged].sort(),
+        })),
+      ),
+      eshopId,
+      entityType,
+      of === 'draft',
+    ],
+    ['external_id', 'id', 'version'],
+  );
+  return new Map(rows.map((row) => [row.external_id, { id: Number(row.id), version: Number(row.version) }]));
+}
+
 function where(key: ContentKey) {
   return { eshop_id: key.eshopId, entity_type: key.entityType, external_id: key.externalId };
 }
@@ -117,6 +176,34 @@ export const contentRevisionsRepository = {
   },
 
   /**
+   * `recordBaseline` of several entities of one eshop and type in one statement (each with its
+   * source); rows already past version 0 are left alone.
+   */
+  async recordBaselines(
+    trx: Knex.Transaction,
+    eshopId: number,
+    entityType: ContentEntityType,
+    baselines: ReadonlyArray<{ externalId: string; source: RevisionSource }>,
+  ): Promise<void> {
+    if (!baselines.length) return;
+    await runRaw(
+      trx,
+      `with b as (select * from jsonb_to_recordset(?::jsonb) as b(external_id text, source text)),
+       bumped as (
+         update content c set version = 1 from b
+          where c.eshop_id = ? and c.entity_type = ? and c.external_id = b.external_id and c.version = 0
+         returning c.eshop_id, c.entity_type, c.external_id, c.version, c.tree, b.source)
+       insert into content_revisions (eshop_id, entity_type, external_id, version, source, tree)
+       select eshop_id, entity_type, external_id, version, source, tree from bumped`,
+      [
+        JSON.stringify(baselines.map((b) => ({ external_id: b.externalId, source: b.source }))),
+        eshopId,
+        entityType,
+      ],
+    );
+  },
+
+  /**
    * Stores the tree the content row holds now as the entity's revision `version` (the caller's
    * next version) and gives the row that version: one statement, the tree copied in SQL.
    */
@@ -126,28 +213,27 @@ export const contentRevisionsRepository = {
     version: number,
     revision: RevisionWrite,
   ): Promise<{ id: number; version: number }> {
-    const rows = await rawRows<Pick<Row<'content_revisions'>, 'id' | 'version'>>(
+    const stored = await recordRevisions(
       trx,
-      `with bumped as (
-         update content set version = ? where eshop_id = ? and entity_type = ? and external_id = ?
-         returning eshop_id, entity_type, external_id, version, tree)
-       insert into content_revisions
-         (eshop_id, entity_type, external_id, version, source, generation_job_id, languages_changed, tree)
-       select eshop_id, entity_type, external_id, version, ?, ?, ?::jsonb, tree from bumped
-       returning id, version`,
-      [
-        version,
-        key.eshopId,
-        key.entityType,
-        key.externalId,
-        revision.source,
-        revision.generationJobId ?? null,
-        JSON.stringify([...revision.languagesChanged].sort()),
-      ],
-      ['id', 'version'],
+      key.eshopId,
+      key.entityType,
+      [{ ...revision, externalId: key.externalId, version }],
+      'published',
     );
-    const row = rows[0]!;
-    return { id: Number(row.id), version: Number(row.version) };
+    return stored.get(key.externalId)!;
+  },
+
+  /**
+   * `record` of several entities of one eshop and type in one statement (each its own version
+   * and revision); the revisions stored by external id.
+   */
+  async recordMany(
+    trx: Knex.Transaction,
+    eshopId: number,
+    entityType: ContentEntityType,
+    revisions: readonly RevisionWriteOf[],
+  ): Promise<Map<string, { id: number; version: number }>> {
+    return recordRevisions(trx, eshopId, entityType, revisions, 'published');
   },
 
   /**

@@ -24,6 +24,13 @@ export interface StoredContent extends ContentOutputs {
   tree: unknown[];
 }
 
+/** A content row as a writer of people's content locks and reads it (`lockForEdit`). */
+export interface EditableContent extends Pick<StoredContent, 'origin' | 'tree'> {
+  version: number;
+  html: LangMap;
+  treeEmpty: boolean;
+}
+
 export interface ContentKey {
   eshopId: number;
   entityType: ContentEntityType;
@@ -106,9 +113,68 @@ export const contentRepository = {
    * unrelated entities.
    */
   async lockKey(trx: Knex.Transaction, key: ContentKey): Promise<void> {
-    await trx.raw('select pg_advisory_xact_lock(hashtextextended(?, 0))', [
-      `content:${key.eshopId}:${key.entityType}:${key.externalId}`,
-    ]);
+    await this.lockKeys(trx, key.eshopId, key.entityType, [key.externalId]);
+  },
+
+  /**
+   * `lockKey` of several entities of one eshop and type in one statement, in key order: two
+   * writers of overlapping sets take their common keys in the same order and never wait on each
+   * other in a circle.
+   */
+  async lockKeys(
+    trx: Knex.Transaction,
+    eshopId: number,
+    entityType: ContentEntityType,
+    externalIds: readonly string[],
+  ): Promise<void> {
+    if (!externalIds.length) return;
+    const keys = [...new Set(externalIds)].map((id) => `content:${eshopId}:${entityType}:${id}`).sort();
+    await trx.raw(
+      `select pg_advisory_xact_lock(hashtextextended(k.key, 0))
+         from (select key from unnest(?::text[]) with ordinality as u(key, n) order by n) k`,
+      [keys],
+    );
+  },
+
+  /**
+   * Locks the content rows of several entities of one eshop and type (in external-id order) and
+   * reads what a writer of people's content starts from: the tree, its version (compared with an
+   * If-Match) and rendered html (the revision's languages changed), and whether the tree is empty.
+   * An entity without a row is not in the map.
+   */
+  async lockForEdit(
+    trx: Knex.Transaction,
+    eshopId: number,
+    entityType: ContentEntityType,
+    externalIds: readonly string[],
+  ): Promise<Map<string, EditableContent>> {
+    if (!externalIds.length) return new Map();
+    const keys = keysSql(eshopId, externalIds);
+    const rows = await rawRows<
+      Pick<Row<'content'>, 'external_id' | 'origin' | 'tree' | 'version' | 'html'> & { tree_empty: boolean }
+    >(
+      trx,
+      `select c.external_id, c.origin, c.tree, c.version, c.html,
+              jsonb_array_length(case jsonb_typeof(c.tree) when 'array' then c.tree else '[]' end) = 0 as tree_empty
+         from ${keys.sql}
+         join content c on c.eshop_id = k.eshop_id and c.entity_type = ? and c.external_id = x.external_id
+        order by c.external_id
+        for update of c`,
+      [...keys.bindings, entityType],
+      ['external_id', 'origin', 'tree', 'version', 'html', 'tree_empty'],
+    );
+    return new Map(
+      rows.map((row) => [
+        row.external_id,
+        {
+          origin: row.origin,
+          tree: row.tree,
+          version: Number(row.version),
+          html: row.html,
+          treeEmpty: row.tree_empty,
+        },
+      ]),
+    );
   },
 
   /**
