@@ -10,20 +10,23 @@ import {
   generationJobsRepository,
   type Knex,
 } from '@catalogue/db';
-import { BATCH_STEP_MS, startBatch, stepBatch } from '@catalogue/generation';
+import { BATCH_STEP_MS, BATCH_WINDOW, startBatch, stepBatch } from '@catalogue/generation';
 import type { Queues } from '@catalogue/queue';
 import { eventually, makeEshop } from '@catalogue/testing';
 import type { ContentProvider } from '../services/generation-worker/src/providers';
 import { runBatchStep } from '../services/generation-worker/src/services/batch-step.service';
-import { runClaimedGeneration } from '../services/generation-worker/src/services/generate.service';
+import { runClaimedGenerations } from '../services/generation-worker/src/services/generate.service';
 import { sweepStaleWork } from '../services/generation-worker/src/services/sweep.service';
 import { settleReservation, settleReservations } from '@catalogue/credits';
 import { shopCallers, useFullStack } from './full-stack';
 
 const PREFIX = `${process.env.TEST_QUEUE_PREFIX}-bulk-generation`;
 const ORIGIN = 'https://admin.bulk-shop.test';
-/** Items of the regular runs; BULK_ITEMS=10000 runs the same journey at full size. */
-const ITEMS = Number(process.env.BULK_ITEMS ?? 40);
+/**
+ * Items of the regular runs (more than a batch has under way, so a pause leaves some unstarted);
+ * BULK_ITEMS=10000 runs the same journey at full size.
+ */
+const ITEMS = Number(process.env.BULK_ITEMS ?? BATCH_WINDOW + 16);
 const LONG = Math.max(60_000, ITEMS * 40);
 
 /** Realistic catalogue items written straight to the table (an import would render them too). */
@@ -636,9 +639,10 @@ describe('bulk generation', () => {
       expect(jobs.map((j) => j.status)).toEqual(['running', 'running', 'running']);
 
       // The worker that took them writes them; the next step settles them and the batch ends.
-      for (const job of await generationJobsRepository.findMany(db(), s.eshopId, claimed)) {
-        await runClaimedGeneration(stack.worker, job);
-      }
+      await runClaimedGenerations(
+        stack.worker,
+        await generationJobsRepository.findMany(db(), s.eshopId, claimed),
+      );
       await runBatchStep(stack.worker, s.eshopId, id);
       const ended = (await batchRows(s.eshopId).where({ id }).first())!;
       expect([ended.status, ended.finished_at === null, Number(ended.reserved)]).toEqual([

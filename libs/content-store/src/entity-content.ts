@@ -454,8 +454,15 @@ export async function saveEditorContents<W extends EditorContentWrite>(
       }
       const publishing = write.source.kind === 'publish';
       if (publishing && draft === undefined) throw new NoDraft();
-      const tree = await build(write, (draft?.tree ?? existing?.tree) as ContentWidget[] | undefined, sources);
-      const snippet: SnippetEntity = sources?.snippet ?? { type: entityType, name: write.fallbackName ?? null };
+      const tree = await build(
+        write,
+        (draft?.tree ?? existing?.tree) as ContentWidget[] | undefined,
+        sources,
+      );
+      const snippet: SnippetEntity = sources?.snippet ?? {
+        type: entityType,
+        name: write.fallbackName ?? null,
+      };
       // Content that has no revision yet (composed by an import, or stored before revisions) is
       // kept as revision 1 first, so this write can be undone.
       const baseline = existing !== undefined && current === 0 && !existing.treeEmpty;

@@ -33,11 +33,13 @@ export async function reserveForJob(
   return reserved.ok ? { ok: true } : { ok: false, remaining: reserved.account.remaining };
 }
 
-/** What a finished job is charged: the work it did at the current prices, capped at its reservation. */
-export async function chargeFor(
+/**
+ * What finished jobs are charged, the price list read once for all of them (the jobs one
+ * transaction ends): each job's work at the current prices, capped at its reservation.
+ */
+export async function chargesFor(
   trx: Knex.Transaction,
-  reserved: number,
-  work: GenerationWork,
-): Promise<number> {
-  return chargeable(await priceGeneration(trx, work), reserved);
+): Promise<(reserved: number, work: GenerationWork) => number> {
+  const prices = await creditsRepository.prices(trx);
+  return (reserved, work) => chargeable(estimateGeneration(prices, work).total, reserved);
 }

@@ -129,6 +129,7 @@ export type { StuckItem, StuckListingRow } from './repositories/stuck-items.repo
 export type { GenerateJobContext, OtherLanguageSource } from './generate-context';
 export type {
   GenerationJob,
+  JobOutcome,
   GenerationJobStatus,
   NewGenerationJob,
 } from './repositories/generation-jobs.repository';

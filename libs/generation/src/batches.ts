@@ -53,9 +53,10 @@ export const BATCH_MAX_ENTITIES = 10_000;
 export const BATCH_LANES_MAX = 16;
 /**
  * Items of one batch under way at most (each a generation job with its reservation, started
- * and not yet settled): twice the lanes, so a lane that ends finds its next item started.
+ * and not yet settled): four times a model's lanes, so a lane that ends finds its next item
+ * started, and two chunks of the builtin provider's lanes (which store their items in chunks).
  */
-export const BATCH_WINDOW = 2 * BATCH_LANES_MAX;
+export const BATCH_WINDOW = 4 * BATCH_LANES_MAX;
 /** A step's worker takes no more of its items after this long (the next step runs the rest): pause and cancel act within seconds. */
 export const BATCH_STEP_MS = 2_000;
 /** Failed and left-out items a batch view names. */

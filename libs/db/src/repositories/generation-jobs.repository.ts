@@ -130,6 +130,26 @@ function jobRow(trx: Knex | Knex.Transaction, eshopId: number, job: NewGeneratio
   };
 }
 
+/** How a job ends (`finish`). */
+export type JobOutcome =
+  | {
+      status: 'done';
+      widgetsCreated: number;
+      chargedCost: number;
+      provider: string;
+      usage: object | null;
+      widgetsSkipped?: SkippedWidgetRow[];
+      researchSources?: ResearchSourceRow[];
+      researchRefused?: ResearchRefusalRow[];
+    }
+  | {
+      status: 'failed';
+      errorMessage: string;
+      provider: string | null;
+      usage: object | null;
+      researchRefused?: ResearchRefusalRow[];
+    };
+
 export const generationJobsRepository = {
   async create(trx: Knex | Knex.Transaction, eshopId: number, job: NewGenerationJob): Promise<GenerationJob> {
     const [row] = await trx('generation_jobs')
@@ -164,20 +184,23 @@ export const generationJobsRepository = {
     return out;
   },
 
-  /** Jobs of the eshop by id, in id order (ids of another eshop find nothing). */
+  /** Jobs of the eshop by id, in id order (ids of another eshop find nothing); `lock`: locked in that order. */
   async findMany(
     db: Knex | Knex.Transaction,
     eshopId: number,
     ids: readonly number[],
+    opts: { lock?: boolean } = {},
   ): Promise<GenerationJob[]> {
     if (ids.length === 0) return [];
-    const rows = await db
+    const query = db
       .from(keysFrom(db, eshopId, ids, INTERNAL_ID))
       .join('generation_jobs', (join) =>
         join.on('generation_jobs.eshop_id', 'k.eshop_id').andOn('generation_jobs.id', 'x.id'),
       )
       .select(columns(db))
       .orderBy('generation_jobs.id');
+    if (opts.lock) query.forUpdate('generation_jobs');
+    const rows = await query;
     return rows.map((row) => toJob(row));
   },
 
@@ -324,71 +347,74 @@ export const generationJobsRepository = {
    * the sweeper, a job the API could not queue) tells the change feed here (the event is
    * numbered as the transaction commits).
    */
-  async finish(
+  async finish(trx: Knex.Transaction, eshopId: number, id: number, outcome: JobOutcome): Promise<void> {
+    await this.finishMany(trx, eshopId, [{ id, outcome }]);
+  },
+
+  /** `finish` of several jobs of the eshop in one statement, and their events in one append. */
+  async finishMany(
     trx: Knex.Transaction,
     eshopId: number,
-    id: number,
-    outcome:
-      | {
-          status: 'done';
-          widgetsCreated: number;
-          chargedCost: number;
-          provider: string;
-          usage: object | null;
-          widgetsSkipped?: SkippedWidgetRow[];
-          researchSources?: ResearchSourceRow[];
-          researchRefused?: ResearchRefusalRow[];
-        }
-      | {
-          status: 'failed';
-          errorMessage: string;
-          provider: string | null;
-          usage: object | null;
-          researchRefused?: ResearchRefusalRow[];
-        },
+    jobs: ReadonlyArray<{ id: number; outcome: JobOutcome }>,
   ): Promise<void> {
-    // Joined on the keys, like find.
-    const updated = await trx('generation_jobs')
-      .where('generation_jobs.eshop_id', trx.ref('k.eshop_id'))
-      .andWhere('generation_jobs.id', trx.ref('x.id'))
-      .update({
-        status: outcome.status,
-        ...(outcome.status === 'done'
-          ? {
-              widgets_created: outcome.widgetsCreated,
-              widgets_skipped: JSON.stringify(outcome.widgetsSkipped ?? []),
-              research_sources: JSON.stringify(outcome.researchSources ?? []),
-              research_refused: JSON.stringify(outcome.researchRefused ?? []),
-              charged_cost: outcome.chargedCost,
-              error_message: null,
-            }
-          : {
-              error_message: outcome.errorMessage,
-              charged_cost: 0,
-              research_refused: JSON.stringify(outcome.researchRefused ?? []),
-            }),
-        provider: outcome.provider,
-        usage: outcome.usage ? JSON.stringify(outcome.usage) : null,
-        updated_at: trx.fn.now(6),
-      })
-      .returning(['generation_jobs.entity_type', 'generation_jobs.entity_id'])
-      .updateFrom(keysFrom(trx, eshopId, [id], INTERNAL_ID));
-    const [job] = checkedRows<Pick<GenerationJobRow, 'entity_type' | 'entity_id'>>(updated, [
-      'entity_type',
-      'entity_id',
-    ]);
-    if (!job) return;
-    await eventsRepository.append(trx, eshopId, [
-      {
-        type: outcome.status === 'done' ? 'generation.succeeded' : 'generation.failed',
+    if (jobs.length === 0) return;
+    // A failed job keeps what it had of widgets and sources (null: left as it is). Joined on the
+    // keys, the eshop id included, like find: a probe of (eshop_id, id) per job whatever the statistics.
+    const values = jobs.map(({ id, outcome }) => ({
+      id,
+      status: outcome.status,
+      ...(outcome.status === 'done'
+        ? {
+            widgets_created: outcome.widgetsCreated,
+            widgets_skipped: outcome.widgetsSkipped ?? [],
+            research_sources: outcome.researchSources ?? [],
+            charged_cost: outcome.chargedCost,
+            error_message: null,
+          }
+        : { error_message: outcome.errorMessage, charged_cost: 0 }),
+      research_refused: outcome.researchRefused ?? [],
+      provider: outcome.provider,
+      usage: outcome.usage,
+    }));
+    const { rows } = await trx.raw<{ rows: unknown[] }>(
+      `update generation_jobs j
+          set status = w.status,
+              widgets_created = coalesce(w.widgets_created, j.widgets_created),
+              widgets_skipped = coalesce(w.widgets_skipped, j.widgets_skipped),
+              research_sources = coalesce(w.research_sources, j.research_sources),
+              research_refused = w.research_refused,
+              charged_cost = w.charged_cost,
+              error_message = w.error_message,
+              provider = w.provider,
+              usage = w.usage,
+              updated_at = current_timestamp(6)
+         from unnest(array[?::integer]) as k(eshop_id)
+              cross join jsonb_to_recordset(?::jsonb) as w(
+                id bigint, status text, widgets_created integer, widgets_skipped jsonb,
+                research_sources jsonb, research_refused jsonb, charged_cost integer,
+                error_message text, provider text, usage jsonb)
+        where j.eshop_id = k.eshop_id and j.id = w.id
+        returning j.id, j.status, j.widgets_created, j.entity_type, j.entity_id`,
+      [eshopId, JSON.stringify(values)],
+    );
+    const ended = checkedRows<
+      Pick<GenerationJobRow, 'id' | 'status' | 'widgets_created' | 'entity_type' | 'entity_id'>
+    >(rows, ['id', 'status', 'widgets_created', 'entity_type', 'entity_id']).sort(
+      (a, b) => Number(a.id) - Number(b.id),
+    );
+    await eventsRepository.append(
+      trx,
+      eshopId,
+      ended.map((job) => ({
+        type: job.status === 'done' ? 'generation.succeeded' : 'generation.failed',
         entityType: job.entity_type,
         externalId: job.entity_id,
         // The job's own details (error, cost) are read from GET /generate/{id}.
         data:
-          outcome.status === 'done'
-            ? { job_id: id, widgets_created: outcome.widgetsCreated }
-            : { job_id: id },
-      },
-    ]);
+          job.status === 'done'
+            ? { job_id: Number(job.id), widgets_created: job.widgets_created }
+            : { job_id: Number(job.id) },
+      })),
+    );
   },
 };

@@ -1,16 +1,17 @@
 /**
  * One step of a bulk generation (a `generate` job with a batch id), set-based:
  * 1. `stepBatch` (libs/generation) starts the batch's next items in one transaction: their
- *    plans, job rows, reservations and budget share (up to `BATCH_WINDOW` under way, twice the
- *    lanes);
+ *    plans, job rows, reservations and budget share (up to `BATCH_WINDOW` under way);
  * 2. this worker runs the batch's jobs no worker has started (`claimPending`: those it just made,
- *    and those of a step that died after its commit) in a few lanes (`WORKER_CONCURRENCY` up to
- *    `BATCH_LANES_MAX` with a model, `BUILTIN_IN_FLIGHT` with the builtin provider), each
- *    writing its content as a single generation does and taking the next job as soon as its own
- *    is written. While fewer started jobs are left than lanes, the ended items are settled in
- *    one transaction (`settleReservations`) and the next ones started (`stepBatch` again, the
- *    window permitting) beside the lanes. The lanes take no more after `BATCH_STEP_MS`, so pause
- *    and cancel act within seconds and other work of the worker runs between its items;
+ *    and those of a step that died after its commit) in a few lanes. With a model,
+ *    `WORKER_CONCURRENCY` lanes up to `BATCH_LANES_MAX`, each writing its content as a single
+ *    generation does and taking the next job as soon as its own is written; with the builtin
+ *    provider (CPU-bound), `BUILTIN_IN_FLIGHT` lanes, each taking `BUILTIN_CHUNK` jobs at once
+ *    and storing them in one set-based transaction. While fewer started jobs are left than the
+ *    lanes take, the ended items are settled in one transaction (`settleReservations`) and the
+ *    next ones started (`stepBatch` again, the window permitting) beside the lanes. The lanes
+ *    take no more after `BATCH_STEP_MS`, so pause and cancel act within seconds and other work
+ *    of the worker runs between its items;
  * 3. at its deadline it queues the next step and hands it the lanes still on an item (see
  *    `ProcessLanes`), then settles what ended.
  * A crash anywhere is recovered by what the single generation relies on: the next step (BullMQ
@@ -20,13 +21,20 @@
  */
 import { setTimeout as wait } from 'node:timers/promises';
 import { settleReservations } from '@catalogue/credits';
-import { BATCH_LANES_MAX, BATCH_STEP_MS, nextStep, stepBatch } from '@catalogue/generation';
+import { BATCH_LANES_MAX, BATCH_STEP_MS, BATCH_WINDOW, nextStep, stepBatch } from '@catalogue/generation';
 import { generationBatchesRepository, generationJobsRepository } from '@catalogue/db';
-import { newInputsMemo, runClaimedGeneration } from './generate.service';
+import { newInputsMemo, runClaimedGenerations } from './generate.service';
 import type { GenerationDeps } from './generation-end';
 
-/** Jobs a step runs at once with the builtin provider: CPU-bound, so only enough to overlap its database waits. */
-export const BUILTIN_IN_FLIGHT = 4;
+/** Lanes a step runs with the builtin provider: CPU-bound, so only enough to overlap one lane's database waits with another's work. */
+export const BUILTIN_IN_FLIGHT = 2;
+
+/**
+ * Jobs a builtin lane takes at once, generates one after another and stores in one transaction
+ * (set-based: about as many statements for all of them as for one): its share of the batch's
+ * window.
+ */
+export const BUILTIN_CHUNK = BATCH_WINDOW / BUILTIN_IN_FLIGHT;
 
 export interface BatchStepResult {
   outcome: 'batch_step';
@@ -136,20 +144,25 @@ async function stepWithLanes(
       return more;
     })().finally(() => (refilling = undefined)));
 
-  /** A started job of the batch, taken; when none is left, one the next refill starts. */
-  const claimOne = async (): Promise<number | undefined> => {
-    const take = async () =>
-      (await generationBatchesRepository.claimPending(deps.db, eshopId, batchId, 1))[0];
-    // After a refill, this step's or another's, the jobs it started are taken.
-    const id = (await take()) ?? (await refill(), await take());
-    if (id !== undefined) stock = Math.max(0, stock - 1);
-    return id;
-  };
-
   // With a model, items start spread over an item's time: lanes started together would answer
   // together and their writes queue behind each other on this thread every round. (A builtin
-  // item is this thread's work from start to end: nothing to spread.)
-  const spread = deps.provider.name !== 'builtin';
+  // item is this thread's work from start to end: nothing to spread; its lanes take a chunk.)
+  const builtin = deps.provider.name === 'builtin';
+  const spread = !builtin;
+  const perLane = builtin ? BUILTIN_CHUNK : 1;
+
+  /** Started jobs of the batch (up to `perLane`), taken; when none is left, those the next refill starts. */
+  const claim = async (): Promise<number[]> => {
+    const take = () => generationBatchesRepository.claimPending(deps.db, eshopId, batchId, perLane);
+    let ids = await take();
+    // After a refill, this step's or another's, the jobs it started are taken.
+    if (ids.length === 0) {
+      await refill();
+      ids = await take();
+    }
+    stock = Math.max(0, stock - ids.length);
+    return ids;
+  };
 
   /**
    * One lane: jobs one after another until the deadline (one at least, however long the start
@@ -166,17 +179,16 @@ async function stepWithLanes(
         await after(startAt - now);
         if (!first && Date.now() >= deadline) return;
       }
-      const id = await claimOne();
-      if (id === undefined) return;
-      last = Math.max(last, id);
-      for (const job of await generationJobsRepository.findMany(deps.db, eshopId, [id])) {
-        const began = Date.now();
-        await runClaimedGeneration(deps, job, memo);
-        const took = Date.now() - began;
-        shared.itemMs = shared.itemMs === 0 ? took : shared.itemMs + ITEM_MS_WEIGHT * (took - shared.itemMs);
-        ran += 1;
-      }
-      if (stock < lanes && refilling === undefined) refill().catch(fail);
+      const ids = await claim();
+      if (ids.length === 0) return;
+      last = Math.max(last, ...ids);
+      const jobs = await generationJobsRepository.findMany(deps.db, eshopId, ids);
+      const began = Date.now();
+      await runClaimedGenerations(deps, jobs, memo);
+      const took = (Date.now() - began) / Math.max(1, jobs.length);
+      shared.itemMs = shared.itemMs === 0 ? took : shared.itemMs + ITEM_MS_WEIGHT * (took - shared.itemMs);
+      ran += jobs.length;
+      if (stock < lanes * perLane && refilling === undefined) refill().catch(fail);
       // Between items, the worker's other jobs (another eshop's generation, renders) run.
       await yieldToOthers();
     }

@@ -19,7 +19,6 @@ import {
   fillDesign,
   htmlToText,
   writtenLanguages,
-  type ComposeEntity,
   type ContentWidget,
   type DesignStructure,
   type FillWidgetInput,
@@ -28,12 +27,19 @@ import {
 import {
   generationMaterial,
   loadDesign,
-  saveEditorContent,
+  saveEditorContents,
   structureOf,
+  type EntitySources,
   type LoadedDesign,
 } from '@catalogue/content-store';
-import { chargeFor } from '@catalogue/credits';
-import { type Eshop, eshopsRepository, type GenerationJob, generationJobsRepository } from '@catalogue/db';
+import { chargesFor } from '@catalogue/credits';
+import {
+  type Eshop,
+  eshopsRepository,
+  type GenerationJob,
+  generationJobsRepository,
+  type JobOutcome,
+} from '@catalogue/db';
 import type { GeneratePayload } from '@catalogue/queue';
 import { inSpan, SpanKind } from '@catalogue/tracing';
 import {
@@ -424,106 +430,166 @@ function appendNew(
   };
 }
 
+/** A job ready to store: its row, what it was generated from, what was generated. */
+interface ReadyJob {
+  job: GenerationJob;
+  inputs: JobInputs;
+  generated: Generated;
+}
+
+/** What storing a job did: written and charged, null when another delivery had ended it, or a Failure (nothing written). */
+type Stored = { charged: number; written: Written } | null | Failure;
+
 /**
- * Step 3, in one transaction: the content (replacing or appended to the entity's), and the job
- * `done` with what it cost. Null when another delivery ended the job meanwhile.
+ * Step 3: each job's content (replacing or appended to the entity's) and the job `done` with
+ * what it cost, in one transaction for the jobs of one eshop and entity type (each entity once;
+ * `storeGroup`), so a bulk generation's items cost about as many statements together as one.
  */
 async function storeGenerated(
   deps: GenerationDeps,
-  job: GenerationJob,
-  inputs: JobInputs,
-  generated: Generated,
-): Promise<{ charged: number; written: Written } | null | Failure> {
-  const { eshopId, id: jobId } = job;
-  const { context } = inputs;
+  ready: readonly ReadyJob[],
+): Promise<Map<number, Stored>> {
+  const groups: ReadyJob[][] = [];
+  for (const entry of ready) {
+    const { eshopId, entityType, entityId } = entry.job;
+    const group = groups.find(
+      ([first, ...rest]) =>
+        first!.job.eshopId === eshopId &&
+        first!.job.entityType === entityType &&
+        ![first!, ...rest].some((other) => other.job.entityId === entityId),
+    );
+    if (group) group.push(entry);
+    else groups.push([entry]);
+  }
+  const out = new Map<number, Stored>();
+  for (const group of groups) for (const [id, stored] of await storeGroup(deps, group)) out.set(id, stored);
+  return out;
+}
+
+/** What a job writes into the content it finds (under its lock); throws LanguagesChanged or NothingNew. */
+function writtenInto(
+  { job, inputs, generated }: ReadyJob,
+  existing: ContentWidget[] | undefined,
+  sources: EntitySources | undefined,
+): Written {
+  const replaced = (): Written => ({
+    tree: withDataWidgets(
+      inputs.structure,
+      inputs.design.templates,
+      generated.widgets,
+      generated.tree,
+      sources?.compose,
+      job.lang,
+    ),
+    widgetsCreated: generated.widgetsCreated,
+    widgetLanguages: generated.widgetLanguages,
+    skipped: generated.skipped,
+  });
+  if (existing === undefined) return replaced();
+  if (!inputs.context.remove_exist_widget) return appendNew(job, inputs, generated, existing);
+  // The request was planned on the content as it was; an edit since may have given another
+  // language text of its own that this job does not write. (A parameters table's texts are the
+  // item's data: composed again, nothing is lost.)
+  const lost = [...writtenLanguages(existing)].filter(
+    (lang) => isOneOf(inputs.eshop.languages, lang) && !generated.languages.includes(lang),
+  );
+  if (lost.length > 0) throw new LanguagesChanged(lost.join(', '));
+  return replaced();
+}
+
+/** Everything generated is on the page already: nothing is written or charged, and the job says which widgets were left out and why. */
+function nothingNew({ inputs, generated }: ReadyJob): Written {
+  return {
+    tree: [],
+    widgetsCreated: 0,
+    widgetLanguages: 0,
+    skipped: [
+      ...generated.skipped,
+      ...generated.widgets.map((w) => ({
+        design_widget_id: w.design_widget_id,
+        type: inputs.structure.widget.find((t) => t.design_widget_id === w.design_widget_id)?.type ?? '',
+        reason: 'already_shown' as const,
+      })),
+    ],
+  };
+}
+
+/** `storeGenerated` of jobs of one eshop and entity type, each entity once: one transaction. */
+async function storeGroup(deps: GenerationDeps, group: readonly ReadyJob[]): Promise<Map<number, Stored>> {
+  const { eshopId, entityType } = group[0]!.job;
+  const { eshop } = group[0]!.inputs;
   return deps.db.transaction(async (trx) => {
-    const current = await generationJobsRepository.find(trx, eshopId, jobId, { lock: true });
-    if (current === undefined || isFinished(current)) return null;
-    let written: Written = {
-      tree: generated.tree,
-      widgetsCreated: generated.widgetsCreated,
-      widgetLanguages: generated.widgetLanguages,
-      skipped: generated.skipped,
-    };
-    const replaced = (sources: { compose: ComposeEntity } | undefined): ContentWidget[] =>
-      withDataWidgets(
-        inputs.structure,
-        inputs.design.templates,
-        generated.widgets,
-        generated.tree,
-        sources?.compose,
-        job.lang,
-      );
-    const saved = await saveEditorContent(
+    const out = new Map<number, Stored>();
+    const ids = group.map((entry) => entry.job.id);
+    const current = new Map(
+      (await generationJobsRepository.findMany(trx, eshopId, ids, { lock: true })).map((job) => [
+        job.id,
+        job,
+      ]),
+    );
+    const live = group.filter(({ job }) => {
+      const row = current.get(job.id);
+      if (row === undefined || isFinished(row)) out.set(job.id, null);
+      return !out.has(job.id);
+    });
+    if (live.length === 0) return out;
+    const byEntity = new Map(live.map((entry) => [entry.job.entityId, entry]));
+    const written = new Map<number, Written>();
+    const saved = await saveEditorContents(
       trx,
-      {
-        eshop: inputs.eshop,
-        entityType: job.entityType,
+      { eshop, entityType },
+      live.map(({ job, inputs }) => ({
         externalId: job.entityId,
-        fallbackName: context.name,
-        source: { kind: 'generation', jobId },
+        fallbackName: inputs.context.name,
+        source: { kind: 'generation' as const, jobId: job.id },
+      })),
+      (write, existing, sources) => {
+        const entry = byEntity.get(write.externalId)!;
+        const into = writtenInto(entry, existing, sources);
+        written.set(entry.job.id, into);
+        return into.tree;
       },
-      (existing, sources) => {
-        if (existing === undefined) return replaced(sources);
-        if (!context.remove_exist_widget) {
-          written = appendNew(job, inputs, generated, existing);
-          return written.tree;
-        }
-        // The request was planned on the content as it was; an edit since may have given
-        // another language text of its own that this job does not write. (A parameters
-        // table's texts are the item's data: composed again below, nothing is lost.)
-        const lost = [...writtenLanguages(existing)].filter(
-          (lang) => isOneOf(inputs.eshop.languages, lang) && !generated.languages.includes(lang),
-        );
-        if (lost.length > 0) throw new LanguagesChanged(lost.join(', '));
-        return replaced(sources);
-      },
-    ).catch((err: unknown) => {
-      if (err instanceof LanguagesChanged || err instanceof NothingNew) return err;
-      throw err;
-    });
-    if (saved instanceof LanguagesChanged) {
-      return {
-        failed: `The content changed while the job ran: ${saved.message} now has text of its own that this job does not write, so nothing was replaced.`,
-        provider: generated.provider,
-        usage: generated.usage,
-      };
+    );
+    const charge = await chargesFor(trx);
+    const finished: { id: number; outcome: JobOutcome }[] = [];
+    for (const entry of live) {
+      const { job, inputs, generated } = entry;
+      const result = saved.get(job.entityId)!;
+      let into: Written;
+      if ('saved' in result) into = written.get(job.id)!;
+      else if (result.refused instanceof NothingNew) into = nothingNew(entry);
+      else if (result.refused instanceof LanguagesChanged) {
+        out.set(job.id, {
+          failed: `The content changed while the job ran: ${result.refused.message} now has text of its own that this job does not write, so nothing was replaced.`,
+          provider: generated.provider,
+          usage: generated.usage,
+        });
+        continue;
+      } else throw result.refused;
+      // Never more than was reserved: the settlement charges at most that, and the row says the same.
+      const charged = charge(current.get(job.id)!.estimatedCost, {
+        widgets: into.widgetLanguages,
+        languages: 1,
+        webResearchUrls: inputs.pages.length,
+        serpContext: SERP_CONTEXT_PROVIDED && inputs.context.use_serp_context,
+      });
+      finished.push({
+        id: job.id,
+        outcome: {
+          status: 'done',
+          widgetsCreated: into.widgetsCreated,
+          chargedCost: charged,
+          provider: generated.provider,
+          usage: generated.usage,
+          widgetsSkipped: into.skipped,
+          researchSources: generated.sources,
+          researchRefused: inputs.refused,
+        },
+      });
+      out.set(job.id, { charged, written: into });
     }
-    if (saved instanceof NothingNew) {
-      // Everything generated is on the page already: nothing is written and nothing charged;
-      // the job says which widgets were left out and why.
-      written = {
-        tree: [],
-        widgetsCreated: 0,
-        widgetLanguages: 0,
-        skipped: [
-          ...generated.skipped,
-          ...generated.widgets.map((w) => ({
-            design_widget_id: w.design_widget_id,
-            type: inputs.structure.widget.find((t) => t.design_widget_id === w.design_widget_id)?.type ?? '',
-            reason: 'already_shown' as const,
-          })),
-        ],
-      };
-    }
-    // Never more than was reserved: the settlement charges at most that, and the row says the same.
-    const charged = await chargeFor(trx, current.estimatedCost, {
-      widgets: written.widgetLanguages,
-      languages: 1,
-      webResearchUrls: inputs.pages.length,
-      serpContext: SERP_CONTEXT_PROVIDED && context.use_serp_context,
-    });
-    await generationJobsRepository.finish(trx, eshopId, jobId, {
-      status: 'done',
-      widgetsCreated: written.widgetsCreated,
-      chargedCost: charged,
-      provider: generated.provider,
-      usage: generated.usage,
-      widgetsSkipped: written.skipped,
-      researchSources: generated.sources,
-      researchRefused: inputs.refused,
-    });
-    return { charged, written };
+    await generationJobsRepository.finishMany(trx, eshopId, finished);
+    return out;
   });
 }
 
@@ -543,64 +609,88 @@ export async function runGeneration(
     throw new UnrecoverableError(`generation job ${jobId} of eshop ${eshopId} not found`);
   if (isFinished(job)) return settleFinished(deps, eshopId, jobId);
   await generationJobsRepository.markRunning(deps.db, eshopId, jobId);
-  return generateRow(deps, job, { settle: true });
+  const [result] = await generateRows(deps, [job], { settle: true });
+  return result!;
 }
 
 /**
- * Runs a job row its caller has taken (`running`) and settles itself: a bulk generation's step,
- * which settles all its items in one transaction afterwards. `memo` shares the design, eshop and
- * prompt reads between the jobs of one step.
+ * Runs job rows their caller has taken (`running`) and settles itself: a bulk generation's step,
+ * which settles all its items in one transaction afterwards. The jobs are generated one after
+ * another and stored together (`storeGenerated`). `memo` shares the design, eshop and prompt
+ * reads between the jobs of one step.
  */
-export async function runClaimedGeneration(
+export async function runClaimedGenerations(
   deps: GenerationDeps,
-  job: GenerationJob,
+  jobs: readonly GenerationJob[],
   memo?: InputsMemo,
-): Promise<GenerationRunResult> {
-  return generateRow(deps, job, { settle: false, memo });
+): Promise<GenerationRunResult[]> {
+  return generateRows(deps, jobs, { settle: false, memo });
 }
 
-async function generateRow(
+async function generateRows(
   deps: GenerationDeps,
-  job: GenerationJob,
+  jobs: readonly GenerationJob[],
   opts: { settle: boolean; memo?: InputsMemo },
-): Promise<GenerationRunResult> {
-  const { eshopId, id: jobId } = job;
-  let researchRefused: ResearchRefusal[] = [];
-  const fail = ({ failed, provider = null, usage = null }: Failure) =>
-    failGeneration(
-      deps,
-      eshopId,
-      jobId,
-      { message: failed, provider, usage, researchRefused },
-      { settle: opts.settle },
+): Promise<GenerationRunResult[]> {
+  const results = new Map<number, GenerationRunResult>();
+  const refusedOf = new Map<number, ResearchRefusal[]>();
+  const fail = async (job: GenerationJob, { failed, provider = null, usage = null }: Failure) =>
+    results.set(
+      job.id,
+      await failGeneration(
+        deps,
+        job.eshopId,
+        job.id,
+        { message: failed, provider, usage, researchRefused: refusedOf.get(job.id) ?? [] },
+        { settle: opts.settle },
+      ),
     );
 
-  const inputs = await loadInputs(deps, job, opts.memo);
-  if (isFailure(inputs)) return fail(inputs);
-  researchRefused = inputs.refused;
-  const generated = await generateTree(deps, job, inputs);
-  if (isFailure(generated)) return fail(generated);
-  const stored = await storeGenerated(deps, job, inputs, generated);
-  if (stored === null) {
-    return opts.settle
-      ? settleFinished(deps, eshopId, jobId)
-      : { outcome: 'already_finished', widgets_created: 0, actual_cost: 0 };
+  const ready: ReadyJob[] = [];
+  for (const job of jobs) {
+    const inputs = await loadInputs(deps, job, opts.memo);
+    if (isFailure(inputs)) {
+      await fail(job, inputs);
+      continue;
+    }
+    refusedOf.set(job.id, inputs.refused);
+    const generated = await generateTree(deps, job, inputs);
+    if (isFailure(generated)) await fail(job, generated);
+    else ready.push({ job, inputs, generated });
   }
-  if (isFailure(stored)) return fail(stored);
-  const { charged: actualCost, written } = stored;
-
-  if (opts.settle) await queueSettlement(deps, { eshop_id: eshopId, job_id: jobId, actual_cost: actualCost });
-  deps.logger.info(
-    {
-      eshop_id: eshopId,
-      job_id: jobId,
-      provider: generated.provider,
-      widgets_created: written.widgetsCreated,
-      research_pages: inputs.pages.length,
-      actual_cost: actualCost,
-      usage: generated.usage,
-    },
-    'generation done',
-  );
-  return { outcome: 'done', widgets_created: written.widgetsCreated, actual_cost: actualCost };
+  const stored = await storeGenerated(deps, ready);
+  for (const { job, inputs, generated } of ready) {
+    const { eshopId, id: jobId } = job;
+    const outcome = stored.get(jobId);
+    if (outcome === null || outcome === undefined) {
+      results.set(
+        jobId,
+        opts.settle
+          ? await settleFinished(deps, eshopId, jobId)
+          : { outcome: 'already_finished', widgets_created: 0, actual_cost: 0 },
+      );
+      continue;
+    }
+    if (isFailure(outcome)) {
+      await fail(job, outcome);
+      continue;
+    }
+    const { charged: actualCost, written } = outcome;
+    if (opts.settle)
+      await queueSettlement(deps, { eshop_id: eshopId, job_id: jobId, actual_cost: actualCost });
+    deps.logger.info(
+      {
+        eshop_id: eshopId,
+        job_id: jobId,
+        provider: generated.provider,
+        widgets_created: written.widgetsCreated,
+        research_pages: inputs.pages.length,
+        actual_cost: actualCost,
+        usage: generated.usage,
+      },
+      'generation done',
+    );
+    results.set(jobId, { outcome: 'done', widgets_created: written.widgetsCreated, actual_cost: actualCost });
+  }
+  return jobs.map((job) => results.get(job.id)!);
 }
