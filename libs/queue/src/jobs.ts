@@ -118,7 +118,7 @@ const TABLE = {
     consumer: 'generation-worker',
     class: 'work',
     fairBy: (data) => data.eshop_id,
-    does: "a white-label generation job: provider call, widgets written in the job's language, settlement queued; or a bulk generation's step, which starts up to 32 of its items as such jobs in one transaction and runs them in lanes for about 2 s, settling the ended ones and starting the next beside the lanes, then hands the lanes still on an item over to the next step",
+    does: "a white-label generation job: provider call, widgets written in the job's language, settlement queued; or a bulk generation's step, which starts up to 64 of its items as such jobs in one transaction and runs them in lanes for about 2 s, settling the ended ones and starting the next beside the lanes, then hands the lanes still on an item over to the next step",
     jobId: (data) => (isBatchStep(data) ? batchStepJobId(data.batch_id, 'step') : generateJobId(data.job_id)),
   }),
   /** Enrich one uploaded listing row (queued by catalogue-api). */
