@@ -156,6 +156,26 @@ describe('white-label-api: drafts, preview and publish', () => {
     expect(page.filter((r) => r.published)).toHaveLength(1);
   });
 
+  test('when a draft is written again in one language, then its revision names only that language: it is compared with the draft before it, not the published page', async () => {
+    const { shop } = await listedProduct('draft');
+    await writeHeading(shop, 'First heading');
+    const tree = (await shop.get(PATH)).body as Array<{
+      id: number;
+      children: Array<{ id: number; class: string }>;
+    }>;
+    const widget = tree.at(-1)!;
+    const heading = widget.children.find((e) => e.class === 'ccs-section__heading')!;
+    const put = await shop.call('PUT', PATH, {
+      [widget.id]: {
+        children: [{ id: heading.id, value: { default: 'First heading', cs: 'První nadpis' } }],
+      },
+    });
+    expect(put.status).toBe(200);
+    const [latest] = (await shop.get(`${PATH}/revisions`)).body.data;
+    // The published page has no section at all: against it, both languages would differ.
+    expect(latest).toMatchObject({ draft: true, languages_changed: ['cs'] });
+  });
+
   test('when a stale or concurrent publish arrives, then the draft is published exactly once', async () => {
     const { shop, apiToken } = await listedProduct('draft');
     const etag = await writeHeading(shop, 'Once only');
