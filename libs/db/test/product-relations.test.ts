@@ -1,8 +1,19 @@
-import { createKnex, type Knex } from '@catalogue/db';
+import { contentRepository, createKnex, type ContentKey, type Knex, type ProductRef } from '@catalogue/db';
 import { productRelationsRepository } from '../src/repositories/product-relations.repository';
 import { makeEshop, testConfig } from '@catalogue/testing';
 
-describe('productRelationsRepository.withLockedContent (what the render worker reads for a product)', () => {
+/** What a content write reads of a product: its content row, locked, and its relations (forProducts). */
+async function withLockedContent(trx: Knex.Transaction, key: ContentKey, product: ProductRef) {
+  const content = (
+    await contentRepository.lockForEdit(trx, key.eshopId, key.entityType, [key.externalId])
+  ).get(key.externalId);
+  const relations = (await productRelationsRepository.forProducts(trx, key.eshopId, [product])).get(
+    product.id,
+  )!;
+  return { content: content && { origin: content.origin, tree: content.tree }, relations };
+}
+
+describe('productRelationsRepository.forProducts with the content row locked (what a content write reads for a product)', () => {
   let db: Knex;
   beforeAll(() => {
     db = createKnex(testConfig().database);
@@ -71,7 +82,7 @@ describe('productRelationsRepository.withLockedContent (what the render worker r
     const productId = await arrange(shop.eshop.id);
 
     const { content, relations } = await db.transaction((trx) =>
-      productRelationsRepository.withLockedContent(trx, key(shop.eshop.id), {
+      withLockedContent(trx, key(shop.eshop.id), {
         id: productId,
         brandId: 'B1',
       }),
@@ -94,7 +105,7 @@ describe('productRelationsRepository.withLockedContent (what the render worker r
     await db('product_variants').where({ product_id: productId }).delete();
 
     const { relations } = await db.transaction((trx) =>
-      productRelationsRepository.withLockedContent(trx, key(shop.eshop.id), {
+      withLockedContent(trx, key(shop.eshop.id), {
         id: productId,
         brandId: null,
       }),
@@ -116,7 +127,7 @@ describe('productRelationsRepository.withLockedContent (what the render worker r
       .returning<{ id: number }[]>('id');
 
     const { relations } = await db.transaction((trx) =>
-      productRelationsRepository.withLockedContent(trx, key(mine.eshop.id), {
+      withLockedContent(trx, key(mine.eshop.id), {
         id: product!.id,
         brandId: 'B1',
         parameterIds: [7, 3],
@@ -138,11 +149,7 @@ describe('productRelationsRepository.withLockedContent (what the render worker r
     const product = { id: productId, brandId: null };
 
     await db.transaction(async (trx) => {
-      const { content } = await productRelationsRepository.withLockedContent(
-        trx,
-        key(shop.eshop.id),
-        product,
-      );
+      const { content } = await withLockedContent(trx, key(shop.eshop.id), product);
       expect(content).toEqual({ origin: 'editor', tree: [{ id: 1 }] });
       // Another transaction cannot take the row while this one holds it.
       const other = await db.transaction(async (probe) => {

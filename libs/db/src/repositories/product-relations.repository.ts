@@ -1,7 +1,6 @@
 import type { Knex } from 'knex';
 import { arrayBinding, rawRows } from '../sql-rows';
 import type { LangMap } from './catalogue-tables';
-import { contentRepository, type ContentKey, type StoredContent } from './content.repository';
 import type { ParameterWithValues } from './parameters.repository';
 import type { Variant } from './variants.repository';
 import { keysSql, type TenantKey } from './tenant-keys';
@@ -178,16 +177,5 @@ export const productRelationsRepository = {
        from unnest(?::bigint[], ?::integer[], ?::bigint[], ?::bigint[]) as r(product_id, position, parameter_id, value_id)`,
       [eshopId, rows.product, rows.position, rows.parameter, arrayBinding(rows.value)],
     );
-  },
-
-  /** The product's relations, and its content row locked for the rest of the transaction. */
-  async withLockedContent(
-    trx: Knex.Transaction,
-    key: ContentKey,
-    product: ProductRef,
-  ): Promise<{ content: Pick<StoredContent, 'origin' | 'tree'> | undefined; relations: ProductRelations }> {
-    const content = await contentRepository.lockTree(trx, key);
-    const relations = await this.forProducts(trx, key.eshopId, [product]);
-    return { content, relations: relations.get(product.id)! };
   },
 };

@@ -453,10 +453,10 @@ async function storeGenerated(
   for (const entry of ready) {
     const { eshopId, entityType, entityId } = entry.job;
     const group = groups.find(
-      ([first, ...rest]) =>
-        first!.job.eshopId === eshopId &&
-        first!.job.entityType === entityType &&
-        ![first!, ...rest].some((other) => other.job.entityId === entityId),
+      (g) =>
+        g[0]!.job.eshopId === eshopId &&
+        g[0]!.job.entityType === entityType &&
+        !g.some((other) => other.job.entityId === entityId),
     );
     if (group) group.push(entry);
     else groups.push([entry]);
