@@ -1,8 +1,9 @@
 // bench:bulk — bulk generation measured two ways (BENCH_SCENARIOS=builtin,provider; both by
-// default), on one catalogue-api, one generation-worker and one credit-service process:
+// default), on one catalogue-api, one generation-worker and one credit-service process, each with
+// the image's NODE_OPTIONS, for eshops with site links and rich snippets on:
 // - builtin: against the render pipeline, per worker process, in the same run. Each round
-//   imports BENCH_BULK_ITEMS new products (3 languages, 100 a request) and times them until every
-//   one is rendered (`ready` with content): the render pipeline's items/s. Then it starts a bulk
+//   imports BENCH_BULK_ITEMS new products (3 languages, six parameters, 100 a request) and times
+//   them until every one is rendered (`ready` with content): the render pipeline's items/s. Then it starts a bulk
 //   generation over the same products (in `cs`, its budget the dry run's estimate) and times it
 //   until it ends: the batch's items/s. Meanwhile another eshop starts single generations one
 //   after another; their time from start to `done` is compared with the same eshop's single
@@ -22,10 +23,13 @@ import { createLogger } from '@catalogue/logger';
 import { closeQueues, createQueues, createRedis } from '@catalogue/queue';
 import { Registry } from 'prom-client';
 import { startGeneration } from '@catalogue/white-label-api/dist/services/generate.service';
-import { LANGUAGES, productId, productItem } from './fixtures';
+import { LANGUAGES, productId, productItem as anyItem } from './fixtures';
 import {
   createBenchDatabase,
   createBenchEshop,
+  imageNodeOptions,
+  importParameters,
+  REALISTIC,
   deleteKeys,
   freePort,
   positive,
@@ -39,6 +43,9 @@ import {
   type Cleanup,
 } from './harness';
 import { providerScenarios } from './bulk-provider';
+
+/** A product of the run: three languages, six parameters, two variants, images and pages. */
+const productItem = (id: string) => anyItem(id, 0, true);
 import { figure } from './results';
 
 export interface BulkEnv {
@@ -119,7 +126,8 @@ async function setUp(e: BulkEnv, cleanup: Cleanup): Promise<BulkRun> {
     LOG_LEVEL: 'warn',
     RATE_LIMIT_READ_PER_MINUTE: '1000000',
     RATE_LIMIT_WRITE_PER_MINUTE: '1000000',
-    ...(process.env.NODE_OPTIONS && { NODE_OPTIONS: process.env.NODE_OPTIONS }),
+    // As the image runs its processes (a NODE_OPTIONS of the run, e.g. --cpu-prof, is added).
+    NODE_OPTIONS: [imageNodeOptions(), process.env.NODE_OPTIONS].filter(Boolean).join(' '),
   };
   const service = async (name: string, portVariable: string, env: Record<string, string> = {}) => {
     const port = await freePort();
@@ -162,7 +170,13 @@ async function setUp(e: BulkEnv, cleanup: Cleanup): Promise<BulkRun> {
     return JSON.parse(text) as Json;
   };
 
-  const other = await createBenchEshop(db, 'Other eshop', [...LANGUAGES]);
+  /** An eshop as shops run: three languages, site links and rich snippets on, the six parameters imported. */
+  const realisticShop = async (name: string) => {
+    const shop = await createBenchEshop(db, name, [...LANGUAGES], REALISTIC);
+    await importParameters(api.url, shop.token);
+    return shop;
+  };
+  const other = await realisticShop('Other eshop');
   await db.transaction((trx) => creditsRepository.topUp(trx, other.id, 1_000_000_000, 'bench'));
   const otherItems = Array.from({ length: 40 }, (_, i) => productItem(productId('O', i + 1)));
   await call(other.token, 'POST', '/api/v2/rest/products', otherItems);
@@ -176,7 +190,7 @@ async function setUp(e: BulkEnv, cleanup: Cleanup): Promise<BulkRun> {
     call,
     startWorker: (env) => service('generation-worker', 'GENERATION_WORKER_PORT', env),
     async shopWithProducts(name, prefix, count) {
-      const shop = await createBenchEshop(db, `${name} ${++shops}`, [...LANGUAGES]);
+      const shop = await realisticShop(`${name} ${++shops}`);
       await db.transaction((trx) => creditsRepository.topUp(trx, shop.id, 1_000_000_000, 'bench'));
       const started = performance.now();
       for (let i = 0; i < count; i += 100) {

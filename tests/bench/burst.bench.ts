@@ -23,6 +23,9 @@ import {
   REPO_ROOT,
   runBenchmark,
   startChild,
+  imageNodeOptions,
+  importParameters,
+  REALISTIC,
   table,
   verdict,
   type ChildServer,
@@ -154,11 +157,10 @@ async function run(env: BurstEnv, cleanup: Cleanup): Promise<void> {
   await seedCatalogue(db);
   const created = await adminService(db).createEshop({
     name: 'Bench burst',
-    languages: ['default'],
+    languages: ['default', 'cs', 'en'],
     origins: [ORIGIN],
     credits: 1_000_000,
-    enableSiteLink: false,
-    enableRichSnippet: false,
+    ...REALISTIC,
     reviewRequired: false,
     licenceValidUntil: '2099-12-31',
   });
@@ -170,6 +172,7 @@ async function run(env: BurstEnv, cleanup: Cleanup): Promise<void> {
     QUEUE_PREFIX: prefix,
     LOG_LEVEL: 'warn',
     NODE_ENV: 'production',
+    NODE_OPTIONS: imageNodeOptions(),
     // The limiter stays in the path with budgets a burst never reaches: it is not what is measured.
     RATE_LIMIT_READ_PER_MINUTE: '1000000',
     RATE_LIMIT_WRITE_PER_MINUTE: '1000000',
@@ -191,7 +194,8 @@ async function run(env: BurstEnv, cleanup: Cleanup): Promise<void> {
   const credit = await start('credit-service', 'CREDIT_SERVICE_PORT');
 
   const auth = { authorization: `Bearer ${created.apiToken}` };
-  const items = Array.from({ length: PRODUCTS }, (_, i) => productItem(productId('P', i + 1)));
+  await importParameters(catalogue.url, created.apiToken);
+  const items = Array.from({ length: PRODUCTS }, (_, i) => productItem(productId('P', i + 1), 0, true));
   const seeded = await fetch(`${catalogue.url}/api/v2/rest/products`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', ...auth },
@@ -271,7 +275,7 @@ async function run(env: BurstEnv, cleanup: Cleanup): Promise<void> {
         method: 'POST',
         path: '/api/v2/rest/products',
         headers: { ...auth, 'content-type': 'application/json' },
-        body: JSON.stringify([productItem(productId('B', 1))]),
+        body: JSON.stringify([productItem(productId('B', 1), 0, true)]),
       },
     },
   ];

@@ -24,6 +24,9 @@ import {
   REPO_ROOT,
   runBenchmark,
   startChild,
+  imageNodeOptions,
+  importParameters,
+  REALISTIC,
   type ChildServer,
 } from './harness';
 import { startPgCounter, type PgCounter } from './pg-counter';
@@ -216,12 +219,13 @@ async function run(env: CapacityEnv, cleanup: Cleanup): Promise<void> {
 
   const eshops: { id: number; token: string }[] = [];
   for (let i = 1; i <= ESHOPS; i++)
-    eshops.push(await createBenchEshop(db, `Capacity eshop ${i}`, [...LANGUAGES]));
+    eshops.push(await createBenchEshop(db, `Capacity eshop ${i}`, [...LANGUAGES], REALISTIC));
   const common = {
     DATABASE_URL: relayed,
     REDIS_URL: redisServer.url,
     QUEUE_PREFIX: queuePrefix,
     NODE_ENV: 'production',
+    NODE_OPTIONS: imageNodeOptions(),
     LOG_LEVEL: 'warn',
     RATE_LIMIT_READ_PER_MINUTE: '1000000',
     RATE_LIMIT_WRITE_PER_MINUTE: '1000000',
@@ -240,6 +244,7 @@ async function run(env: CapacityEnv, cleanup: Cleanup): Promise<void> {
       }),
     );
   }
+  for (const eshop of eshops) await importParameters(apis[0]!.url, eshop.token);
   const baseBytes = await usedMemory(redis);
   const startWorkers = async (count: number): Promise<ChildServer[]> => {
     const started: ChildServer[] = [];
@@ -284,7 +289,7 @@ async function run(env: CapacityEnv, cleanup: Cleanup): Promise<void> {
       { connections: env.connections, amount: env.importRequests },
       (i) => {
         const eshop = eshops[i % ESHOPS]!;
-        const items = Array.from({ length: BATCH }, () => productItem(productId('C', ++nextId)));
+        const items = Array.from({ length: BATCH }, () => productItem(productId('C', ++nextId), 0, true));
         return {
           method: 'POST',
           path: '/api/v2/rest/products',

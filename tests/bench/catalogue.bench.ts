@@ -25,7 +25,7 @@ import { checkEqualWork } from './import-capture';
 import { importEqualWork, type EqualWorkItem } from './import-equal-work';
 import { importItem, makeEshopRealistic } from './import-fixtures';
 import { figure } from './results';
-import { contentInsert, fillerInsert, parameterItems, productId, productItem as anyItem } from './fixtures';
+import { contentInsert, fillerInsert, productId, productItem as anyItem } from './fixtures';
 import {
   benchEnv,
   Cleanup,
@@ -35,8 +35,10 @@ import {
   deleteKeys,
   freePort,
   imageNodeOptions,
+  importParameters,
   measurePair,
   measureSides,
+  REALISTIC,
   REPO_ROOT,
   startChild,
   table,
@@ -135,9 +137,6 @@ interface PairResult {
 /** Every product has six parameters (imported with the eshop: importParameters). */
 const productItem = (id: string, revision = 0) => anyItem(id, revision, true);
 
-/** The eshops have site links and rich snippets on: their content rows hold those outputs too. */
-const REALISTIC = { enableSiteLink: true, enableRichSnippet: true };
-
 const json = { 'content-type': 'application/json' };
 const bearer = (eshop: BenchEshop) => ({ authorization: `Bearer ${eshop.token}` });
 const log = (line: string) => process.stdout.write(`${line}\n`);
@@ -190,7 +189,7 @@ async function createEshops(db: Knex): Promise<BenchEshop[]> {
 
 /** PRODUCTS_PER_ESHOP products into each eshop through the real import endpoint, 100 per request. Returns the seconds taken. */
 async function seed(service: ChildServer, eshops: BenchEshop[], db?: Knex): Promise<number> {
-  for (const eshop of eshops) await importParameters(service, eshop);
+  for (const eshop of eshops) await importParameters(service.url, eshop.token);
   if (db) {
     // BENCH_SEED=sql: the same products by SQL (fillerInsert), for runs that only list.
     const started = performance.now();
@@ -220,16 +219,6 @@ async function seed(service: ChildServer, eshops: BenchEshop[], db?: Knex): Prom
   };
   await Promise.all(range(0, SEED_CONCURRENCY).map(worker));
   return (performance.now() - started) / 1000;
-}
-
-/** The six parameters productItem's products have, through the real endpoint. */
-async function importParameters(service: ChildServer, eshop: BenchEshop): Promise<void> {
-  const res = await fetch(`${service.url}/api/v2/rest/parameters`, {
-    method: 'POST',
-    headers: { ...json, ...bearer(eshop) },
-    body: JSON.stringify(parameterItems()),
-  });
-  if (res.status !== 200) throw new Error(`parameters: ${res.status} ${(await res.text()).slice(0, 500)}`);
 }
 
 /**

@@ -17,6 +17,7 @@ import {
   withDatabase,
   type Knex,
 } from '@catalogue/db';
+import { parameterItems } from './fixtures';
 import { writeRecordIfAsked } from './results';
 
 export const REPO_ROOT = join(__dirname, '..', '..', '..');
@@ -123,6 +124,19 @@ export async function createBenchEshop(
     licenceValidUntil: null,
   });
   return { id: created.eshop.id, token: created.apiToken };
+}
+
+/** What every benchmark's eshops have on, as shops run them: site links and rich snippets. */
+export const REALISTIC = { enableSiteLink: true, enableRichSnippet: true } as const;
+
+/** The six parameters `productItem(id, revision, true)` products name (parameterItems), imported through the real endpoint. */
+export async function importParameters(apiUrl: string, token: string): Promise<void> {
+  const res = await fetch(`${apiUrl}/api/v2/rest/parameters`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+    body: JSON.stringify(parameterItems()),
+  });
+  if (res.status !== 200) throw new Error(`parameters: ${res.status} ${(await res.text()).slice(0, 500)}`);
 }
 
 /**

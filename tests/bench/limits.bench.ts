@@ -21,6 +21,7 @@ import {
   REPO_ROOT,
   runBenchmark,
   startChild,
+  imageNodeOptions,
   table,
   type BenchEnv,
   type ChildServer,
@@ -53,6 +54,7 @@ async function startService(
       CATALOGUE_API_PORT: String(port),
       LOG_LEVEL: 'info',
       NODE_ENV: 'production',
+      NODE_OPTIONS: imageNodeOptions(),
       // On: every request is counted in Redis, with a budget the load never reaches (a 429
       // would fail the run). Off: the limiter is not called at all.
       RATE_LIMIT_ENABLED: rateLimited ? '1' : '0',

@@ -21,6 +21,9 @@ import {
   REPO_ROOT,
   runBenchmark,
   startChild,
+  imageNodeOptions,
+  importParameters,
+  REALISTIC,
   table,
   verdict,
   type ChildServer,
@@ -219,7 +222,7 @@ async function run(env: OverloadEnv, cleanup: Cleanup): Promise<void> {
     `catalogue_bench_overload_${runId}`,
     cleanup,
   );
-  const eshop = await createBenchEshop(db, 'Bench overload');
+  const eshop = await createBenchEshop(db, 'Bench overload', ['default', 'cs', 'en'], REALISTIC);
 
   const start = async (name: string, extra: Record<string, string>): Promise<ChildServer> => {
     const port = await freePort();
@@ -236,6 +239,7 @@ async function run(env: OverloadEnv, cleanup: Cleanup): Promise<void> {
         CATALOGUE_API_PORT: String(port),
         LOG_LEVEL: 'info',
         NODE_ENV: 'production',
+        NODE_OPTIONS: imageNodeOptions(),
         // The limiter stays in the path with a budget the load never reaches.
         RATE_LIMIT_READ_PER_MINUTE: '1000000',
         ...extra,
@@ -252,10 +256,13 @@ async function run(env: OverloadEnv, cleanup: Cleanup): Promise<void> {
       ]
     : [defaults];
 
+  await importParameters(defaults.url, eshop.token);
   const seeded = await fetch(`${defaults.url}/api/v2/rest/products`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', authorization: `Bearer ${eshop.token}` },
-    body: JSON.stringify(Array.from({ length: PRODUCTS }, (_, i) => productItem(productId('P', i + 1)))),
+    body: JSON.stringify(
+      Array.from({ length: PRODUCTS }, (_, i) => productItem(productId('P', i + 1), 0, true)),
+    ),
   });
   if (seeded.status !== 200) throw new Error(`seeding: ${seeded.status} ${await seeded.text()}`);
   // What the generation worker would do: ready, loaded, with a rendered content row.

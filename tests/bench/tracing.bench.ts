@@ -1,6 +1,6 @@
 // npm run bench:tracing — what tracing costs on the hot paths: bench:auth's whoami and
-// bench:catalogue's list (a page of 100 products, every language, nested, marketplace and
-// variants), on the catalogue API with tracing off, off again (the control: what two untraced
+// bench:catalogue's list (a page of 100 products with six parameters, every language, nested,
+// marketplace, variants, site links and rich snippets), on the catalogue API with tracing off, off again (the control: what two untraced
 // processes differ by), 10 % and 100 % of new traces kept. Every round starts a new process for
 // each side and measures them one at a time (measureFreshSides): a process's own speed, which
 // stays with it for its life, then spreads over the rounds instead of passing for tracing's
@@ -36,6 +36,8 @@ import {
   type LoadSpec,
   type Measurement,
   imageNodeOptions,
+  importParameters,
+  REALISTIC,
 } from './harness';
 
 const SCENARIOS = ['whoami', 'list'] as const;
@@ -105,7 +107,7 @@ async function run(env: BenchEnv, cleanup: Cleanup): Promise<void> {
     `delete Redis keys ${queuePrefix}*`,
     async () => void (await deleteKeys(env.redisUrl, queuePrefix)),
   );
-  const eshop = await createBenchEshop(db, 'Bench tracing', ['default', 'cs', 'en']);
+  const eshop = await createBenchEshop(db, 'Bench tracing', ['default', 'cs', 'en'], REALISTIC);
   const sink = await startSink(cleanup);
   const otlp = { OTEL_EXPORTER_OTLP_ENDPOINT: sink.url };
   /** The sides, each a new process in every round (see measureFreshSides). */
@@ -124,8 +126,11 @@ async function run(env: BenchEnv, cleanup: Cleanup): Promise<void> {
   // answered whoami 28 % slower than a new process.
   const bearer = { authorization: `Bearer ${eshop.token}` };
   const seeder = await startService('seeding', env, url, `${queuePrefix}-seed`, {}, cleanup);
+  await importParameters(seeder.url, eshop.token);
   for (let page = 0; page < PAGES; page++) {
-    const items = Array.from({ length: BATCH }, (_, i) => productItem(productId('P', page * BATCH + i + 1)));
+    const items = Array.from({ length: BATCH }, (_, i) =>
+      productItem(productId('P', page * BATCH + i + 1), 0, true),
+    );
     const res = await fetch(`${seeder.url}/api/v2/rest/products`, {
       method: 'POST',
       headers: { ...bearer, 'content-type': 'application/json' },
