@@ -3,8 +3,7 @@ import type { Knex } from 'knex';
 import { checkedRow, rawRows } from '../sql-rows';
 import type { Row } from '../tables';
 import { isoOffset } from '../timestamps';
-import { keysSql } from './tenant-keys';
-import type { ContentKey } from './content.repository';
+import { type ContentKey, lockEntityRows } from './content.repository';
 import { recordRevisions, type RevisionWrite, type RevisionWriteOf } from './content-revisions.repository';
 
 export type { PublishMode };
@@ -55,17 +54,11 @@ export const contentDraftsRepository = {
     entityType: ContentEntityType,
     externalIds: readonly string[],
   ): Promise<Map<string, { tree: unknown[]; html: LangMap }>> {
-    if (!externalIds.length) return new Map();
-    const keys = keysSql(eshopId, externalIds);
-    const rows = await rawRows<Pick<Row<'content_drafts'>, 'external_id' | 'tree' | 'html'>>(
+    const rows = await lockEntityRows<Pick<Row<'content_drafts'>, 'external_id' | 'tree' | 'html'>>(
       trx,
-      `select d.external_id, d.tree, d.html
-         from ${keys.sql}
-         join content_drafts d on d.eshop_id = k.eshop_id and d.entity_type = ? and d.external_id = x.external_id
-        order by d.external_id
-        for update of d`,
-      [...keys.bindings, entityType],
-      ['external_id', 'tree', 'html'],
+      'content_drafts',
+      { eshopId, entityType, externalIds },
+      { external_id: 'r.external_id', tree: 'r.tree', html: 'r.html' },
     );
     return new Map(rows.map((row) => [row.external_id, { tree: row.tree, html: row.html }]));
   },

@@ -72,6 +72,33 @@ export function contentColumns(content: StoredContent): ContentColumns {
   };
 }
 
+/**
+ * The rows of `table` (an entity's content or draft) of several entities of one eshop and type,
+ * locked for the rest of the transaction in external-id order, with `columns` (SQL of the row
+ * `r`) read. Joined on the keys (keysSql), the eshop id included: the plan is an index lookup per
+ * id whatever the statistics say.
+ */
+export async function lockEntityRows<T extends { external_id: string }>(
+  trx: Knex.Transaction,
+  table: 'content' | 'content_drafts',
+  key: { eshopId: number; entityType: ContentEntityType; externalIds: readonly string[] },
+  columns: { [K in keyof T]: string },
+): Promise<T[]> {
+  if (!key.externalIds.length) return [];
+  const keys = keysSql(key.eshopId, key.externalIds);
+  const names = Object.keys(columns) as (keyof T & string)[];
+  return rawRows<T>(
+    trx,
+    `select ${names.map((name) => `${columns[name]} as ${name}`).join(', ')}
+       from ${keys.sql}
+       join ${table} r on r.eshop_id = k.eshop_id and r.entity_type = ? and r.external_id = x.external_id
+      order by r.external_id
+      for update of r`,
+    [...keys.bindings, key.entityType],
+    names,
+  );
+}
+
 export const contentRepository = {
   /**
    * Keys of people's content (origin `editor`) whose tree contains any of `texts` (a one-off
@@ -148,20 +175,20 @@ export const contentRepository = {
     entityType: ContentEntityType,
     externalIds: readonly string[],
   ): Promise<Map<string, EditableContent>> {
-    if (!externalIds.length) return new Map();
-    const keys = keysSql(eshopId, externalIds);
-    const rows = await rawRows<
+    const rows = await lockEntityRows<
       Pick<Row<'content'>, 'external_id' | 'origin' | 'tree' | 'version' | 'html'> & { tree_empty: boolean }
     >(
       trx,
-      `select c.external_id, c.origin, c.tree, c.version, c.html,
-              jsonb_array_length(case jsonb_typeof(c.tree) when 'array' then c.tree else '[]' end) = 0 as tree_empty
-         from ${keys.sql}
-         join content c on c.eshop_id = k.eshop_id and c.entity_type = ? and c.external_id = x.external_id
-        order by c.external_id
-        for update of c`,
-      [...keys.bindings, entityType],
-      ['external_id', 'origin', 'tree', 'version', 'html', 'tree_empty'],
+      'content',
+      { eshopId, entityType, externalIds },
+      {
+        external_id: 'r.external_id',
+        origin: 'r.origin',
+        tree: 'r.tree',
+        version: 'r.version',
+        html: 'r.html',
+        tree_empty: `jsonb_array_length(case jsonb_typeof(r.tree) when 'array' then r.tree else '[]' end) = 0`,
+      },
     );
     return new Map(
       rows.map((row) => [
@@ -187,19 +214,11 @@ export const contentRepository = {
     entityType: ContentEntityType,
     externalIds: readonly string[],
   ): Promise<Map<string, Pick<StoredContent, 'origin' | 'tree'>>> {
-    if (!externalIds.length) return new Map();
-    // Joined on the keys (keysSql), the eshop id included: the plan is an index lookup per id
-    // whatever the statistics say.
-    const keys = keysSql(eshopId, externalIds);
-    const rows = await rawRows<Pick<Row<'content'>, 'external_id' | 'origin' | 'tree'>>(
+    const rows = await lockEntityRows<Pick<Row<'content'>, 'external_id' | 'origin' | 'tree'>>(
       trx,
-      `select c.external_id, c.origin, c.tree
-         from ${keys.sql}
-         join content c on c.eshop_id = k.eshop_id and c.entity_type = ? and c.external_id = x.external_id
-        order by c.external_id
-        for update of c`,
-      [...keys.bindings, entityType],
-      ['external_id', 'origin', 'tree'],
+      'content',
+      { eshopId, entityType, externalIds },
+      { external_id: 'r.external_id', origin: 'r.origin', tree: 'r.tree' },
     );
     return new Map(rows.map(({ external_id, origin, tree }) => [external_id, { origin, tree }]));
   },
