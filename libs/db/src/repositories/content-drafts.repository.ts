@@ -58,7 +58,11 @@ export const contentDraftsRepository = {
       trx,
       'content_drafts',
       { eshopId, entityType, externalIds },
-      { external_id: 'r.external_id', tree: 'r.tree', html: 'r.html' },
+      [
+        ['external_id', 'r.external_id'],
+        ['tree', 'r.tree'],
+        ['html', 'r.html'],
+      ],
     );
     return new Map(rows.map((row) => [row.external_id, { tree: row.tree, html: row.html }]));
   },

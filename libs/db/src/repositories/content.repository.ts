@@ -74,28 +74,27 @@ export function contentColumns(content: StoredContent): ContentColumns {
 
 /**
  * The rows of `table` (an entity's content or draft) of several entities of one eshop and type,
- * locked for the rest of the transaction in external-id order, with `columns` (SQL of the row
- * `r`) read. Joined on the keys (keysSql), the eshop id included: the plan is an index lookup per
+ * locked for the rest of the transaction in external-id order, with `columns` (each a name and
+ * its SQL over the row `r`) read. Joined on the keys (keysSql), the eshop id included: the plan is an index lookup per
  * id whatever the statistics say.
  */
 export async function lockEntityRows<T extends { external_id: string }>(
   trx: Knex.Transaction,
   table: 'content' | 'content_drafts',
   key: { eshopId: number; entityType: ContentEntityType; externalIds: readonly string[] },
-  columns: { [K in keyof T]: string },
+  columns: ReadonlyArray<readonly [name: keyof T & string, sql: string]>,
 ): Promise<T[]> {
   if (!key.externalIds.length) return [];
   const keys = keysSql(key.eshopId, key.externalIds);
-  const names = Object.keys(columns) as (keyof T & string)[];
   return rawRows<T>(
     trx,
-    `select ${names.map((name) => `${columns[name]} as ${name}`).join(', ')}
+    `select ${columns.map(([name, sql]) => `${sql} as ${name}`).join(', ')}
        from ${keys.sql}
        join ${table} r on r.eshop_id = k.eshop_id and r.entity_type = ? and r.external_id = x.external_id
       order by r.external_id
       for update of r`,
     [...keys.bindings, key.entityType],
-    names,
+    columns.map(([name]) => name),
   );
 }
 
@@ -177,19 +176,17 @@ export const contentRepository = {
   ): Promise<Map<string, EditableContent>> {
     const rows = await lockEntityRows<
       Pick<Row<'content'>, 'external_id' | 'origin' | 'tree' | 'version' | 'html'> & { tree_empty: boolean }
-    >(
-      trx,
-      'content',
-      { eshopId, entityType, externalIds },
-      {
-        external_id: 'r.external_id',
-        origin: 'r.origin',
-        tree: 'r.tree',
-        version: 'r.version',
-        html: 'r.html',
-        tree_empty: `jsonb_array_length(case jsonb_typeof(r.tree) when 'array' then r.tree else '[]' end) = 0`,
-      },
-    );
+    >(trx, 'content', { eshopId, entityType, externalIds }, [
+      ['external_id', 'r.external_id'],
+      ['origin', 'r.origin'],
+      ['tree', 'r.tree'],
+      ['version', 'r.version'],
+      ['html', 'r.html'],
+      [
+        'tree_empty',
+        `jsonb_array_length(case jsonb_typeof(r.tree) when 'array' then r.tree else '[]' end) = 0`,
+      ],
+    ]);
     return new Map(
       rows.map((row) => [
         row.external_id,
@@ -218,7 +215,11 @@ export const contentRepository = {
       trx,
       'content',
       { eshopId, entityType, externalIds },
-      { external_id: 'r.external_id', origin: 'r.origin', tree: 'r.tree' },
+      [
+        ['external_id', 'r.external_id'],
+        ['origin', 'r.origin'],
+        ['tree', 'r.tree'],
+      ],
     );
     return new Map(rows.map(({ external_id, origin, tree }) => [external_id, { origin, tree }]));
   },
