@@ -4,7 +4,7 @@ import { checkedRow, rawRows } from '../sql-rows';
 import type { Row } from '../tables';
 import { isoOffset } from '../timestamps';
 import { type ContentKey, lockEntityRows } from './content.repository';
-import { recordRevisions, type RevisionWrite, type RevisionWriteOf } from './content-revisions.repository';
+import { recordRevisions, type RevisionWriteOf } from './content-revisions.repository';
 
 export type { PublishMode };
 
@@ -101,19 +101,6 @@ export const contentDraftsRepository = {
       .delete();
   },
 
-  /** Creates or replaces the entity's draft (its content row must exist: the published state). */
-  async save(
-    trx: Knex.Transaction,
-    key: ContentKey,
-    draft: { tree: unknown[]; html: LangMap },
-  ): Promise<void> {
-    const values = { tree: JSON.stringify(draft.tree), html: JSON.stringify(draft.html) };
-    await trx('content_drafts')
-      .insert({ ...where(key), ...values })
-      .onConflict(['eshop_id', 'entity_type', 'external_id'])
-      .merge({ ...values, updated_at: trx.fn.now(6) });
-  },
-
   /** Deletes the entity's draft; whether there was one. */
   async remove(trx: Knex.Transaction, key: ContentKey): Promise<boolean> {
     return (await trx('content_drafts').where(where(key)).delete()) > 0;
@@ -189,27 +176,11 @@ export const contentDraftsRepository = {
   },
 
   /**
-   * Stores the entity's draft as its revision `version` (marked draft) and gives the content row
-   * that version, leaving its tree and outputs (the published state) as they are: one statement,
-   * the draft's tree copied in SQL.
+   * Stores the drafts of several entities of one eshop and type as their revisions (each its
+   * entity's next version, marked draft) and gives each content row that version, leaving its
+   * tree and outputs (the published state) as they are: one statement, the drafts' trees copied
+   * in SQL.
    */
-  async recordDraft(
-    trx: Knex.Transaction,
-    key: ContentKey,
-    version: number,
-    revision: RevisionWrite,
-  ): Promise<{ id: number; version: number }> {
-    const stored = await recordRevisions(
-      trx,
-      key.eshopId,
-      key.entityType,
-      [{ ...revision, externalId: key.externalId, version }],
-      'draft',
-    );
-    return stored.get(key.externalId)!;
-  },
-
-  /** `recordDraft` of several entities of one eshop and type in one statement. */
   async recordDrafts(
     trx: Knex.Transaction,
     eshopId: number,

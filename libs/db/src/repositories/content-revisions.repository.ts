@@ -159,25 +159,10 @@ export const contentRevisionsRepository = {
   },
 
   /**
-   * Records the content as it stands before its first revision (content stored before revisions
-   * existed, or composed by an import) as revision 1, so the first write after it can be undone.
-   * Returns the version the content row now has.
-   */
-  async recordBaseline(trx: Knex.Transaction, key: ContentKey, source: RevisionSource): Promise<number> {
-    await trx.raw(
-      `with bumped as (
-         update content set version = 1 where eshop_id = ? and entity_type = ? and external_id = ? and version = 0
-         returning eshop_id, entity_type, external_id, version, tree)
-       insert into content_revisions (eshop_id, entity_type, external_id, version, source, tree)
-       select eshop_id, entity_type, external_id, version, ?, tree from bumped`,
-      [key.eshopId, key.entityType, key.externalId, source],
-    );
-    return 1;
-  },
-
-  /**
-   * `recordBaseline` of several entities of one eshop and type in one statement (each with its
-   * source); rows already past version 0 are left alone.
+   * Records the content of several entities of one eshop and type as it stands before its first
+   * revision (content stored before revisions existed, or composed by an import) as revision 1,
+   * each with its source, so the first write after it can be undone: one statement; rows already
+   * past version 0 are left alone.
    */
   async recordBaselines(
     trx: Knex.Transaction,
