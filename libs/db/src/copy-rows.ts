@@ -146,6 +146,12 @@ class CopyToRows implements pg.Submittable {
   private code = 0;
   private parts: Buffer[] = [];
   private settled = false;
+  /**
+   * Set by node-postgres when the pool has a `query_timeout`: its wrapper clears the read
+   * timeout's timer. Called when the COPY ends; otherwise that timer would run out the timeout
+   * (32 s) holding this query and every byte it received.
+   */
+  callback: ((error: Error | null) => void) | undefined;
 
   constructor(
     private readonly text: string,
@@ -222,6 +228,7 @@ class CopyToRows implements pg.Submittable {
   private done(error: Error | undefined): void {
     if (this.settled) return;
     this.settled = true;
+    this.callback?.(error ?? null);
     this.settle(error);
   }
 }
