@@ -78,6 +78,8 @@ export function valueSlot(as: string): number {
   return ENTITY_VALUES + at;
 }
 export const SLOTS = { nested: CONTENT_NESTED, languagesComplete: CONTENT_COMPLETE };
+/** How many slots a stored `list_json` of each kind has. */
+const SLOT_COUNT = { entity: ENTITY_VALUES + LISTED_VALUES.length, content: CONTENT_COMPLETE + 1 } as const;
 
 /** What a list request sends: its languages, and the outputs of its includes. */
 export interface PiecesWanted {
@@ -122,7 +124,9 @@ export function wantedSlots(kind: keyof typeof LANGUAGE_FIELDS, wanted: PiecesWa
  * pieces. The request then reads from the database only what it sends (the outputs of its
  * includes, its languages), not every output and language the row holds.
  */
-export function piecesSql(column: string, slots: readonly number[]): string {
+export function piecesSql(column: string, kind: keyof typeof LANGUAGE_FIELDS, slots: readonly number[]): string {
+  // Every slot (an entity in every language): the stored text as it is, with no split and join.
+  if (new Set(slots).size === SLOT_COUNT[kind]) return column;
   const last = Math.max(...slots);
   const keep = new Set(slots);
   const items = Array.from({ length: last + 1 }, (_, slot) => (keep.has(slot) ? `a[${slot + 1}]` : `''`));
@@ -182,7 +186,7 @@ export function jsonbJson(value: unknown): string {
 
 /** An entity row's `list_json`: its language maps and its listed values (ENTITY_TABLES). */
 export function entityListJson(type: CatalogueEntityType, fields: Record<string, unknown>): string {
-  const out = slots('entity', ENTITY_VALUES + LISTED_VALUES.length);
+  const out = slots('entity', SLOT_COUNT.entity);
   for (const field of ENTITY_TABLES[type].fields) {
     if (field.kind === 'data') {
       if (field.listed)
@@ -211,7 +215,7 @@ export interface ListedOutputs {
 
 /** A content row's `list_json`: every rendered output by language, the nested tree, the complete languages. */
 export function contentListJson(content: ListedOutputs): string {
-  const out = slots('content', CONTENT_COMPLETE + 1);
+  const out = slots('content', SLOT_COUNT.content);
   const put = (field: string, map: Partial<Record<string, unknown>> | null | undefined) => {
     for (const [lang, value] of Object.entries(map ?? {})) {
       const slot = langSlot('content', field, lang);

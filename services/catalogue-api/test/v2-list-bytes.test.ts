@@ -1,5 +1,15 @@
-import type { CatalogueEntityType } from '@catalogue/config';
-import { catalogueRepository, contentRepository, type ListOptions, type StoredContent } from '@catalogue/db';
+import { CATALOGUE_API_LANGUAGES, type CatalogueEntityType } from '@catalogue/config';
+import {
+  catalogueRepository,
+  contentListJson,
+  contentRepository,
+  decodeFragments,
+  entityListJson,
+  piecesSql,
+  wantedSlots,
+  type ListOptions,
+  type StoredContent,
+} from '@catalogue/db';
 import { PATH, TABLE, item, v2ListService } from './v2-list-fixtures';
 
 /**
@@ -238,6 +248,22 @@ describe('catalogue-api: v2 lists from pre-serialised pieces', () => {
     expect(wideContent).toMatch(/@type/);
     expect(wideContent).toMatch(/ en 1/);
     expect(narrow.reduce((n, row) => n + row.content!.length, 0)).toBeLessThan(wideContent.length / 4);
+  });
+
+  test('when a request sends every piece of a row, then the stored text is read as it is, not split and joined again', async () => {
+    const every = (kind: 'entity' | 'content') =>
+      wantedSlots(kind, {
+        languages: CATALOGUE_API_LANGUAGES,
+        outputs: { marketplace: true, nested: true, siteLink: true, richSnippet: true, languagesComplete: true },
+      });
+    const stored = (kind: 'entity' | 'content') =>
+      decodeFragments(kind === 'entity' ? entityListJson('product', {}) : contentListJson({}));
+
+    for (const kind of ['entity', 'content'] as const) {
+      expect(every(kind)).toEqual(stored(kind).map((_piece, slot) => slot));
+      expect(piecesSql('x.list_json', kind, every(kind))).toBe('x.list_json');
+      expect(piecesSql('x.list_json', kind, every(kind).slice(1))).toMatch(/string_to_array\(x\.list_json/);
+    }
   });
 
   test('when only some rows of a page have pieces of this layout, then pieces and columns mix on the page with the bytes of either alone', async () => {

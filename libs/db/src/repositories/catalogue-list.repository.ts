@@ -223,8 +223,8 @@ export const catalogueReads = {
     if (opts.listJson) {
       // Only the pieces the request sends (piecesSql).
       const wanted = { languages: opts.languages ?? LIST_LANGUAGES, outputs: opts.outputs };
-      const entity = piecesSql('e.list_json', wantedSlots('entity', wanted));
-      const content = piecesSql('c.list_json', wantedSlots('content', wanted));
+      const entity = piecesSql('e.list_json', 'entity', wantedSlots('entity', wanted));
+      const content = piecesSql('c.list_json', 'content', wantedSlots('content', wanted));
       query.select(
         db.raw(`case when ${FALLBACK} then null else ${entity} end as list_json`),
         db.raw(`case when ${FALLBACK} then null else ${content} end as content_list_json`),
@@ -272,8 +272,8 @@ export const catalogueReads = {
       'e.is_visible',
       'e.is_loaded',
       db.raw(`${FALLBACK} as fallback`),
-      db.raw(`${piecesSql('e.list_json', wantedSlots('entity', wanted))} as list_json`),
-      db.raw(`${piecesSql('c.list_json', wantedSlots('content', wanted))} as content_list_json`),
+      db.raw(`${piecesSql('e.list_json', 'entity', wantedSlots('entity', wanted))} as list_json`),
+      db.raw(`${piecesSql('c.list_json', 'content', wantedSlots('content', wanted))} as content_list_json`),
       db.raw(opts.withVariants ? VARIANTS_JSON_SQL : 'null::text'),
       db.raw(isoMicros('e.created_at')),
       db.raw(isoMicros('e.updated_at')),
