@@ -124,7 +124,11 @@ export function wantedSlots(kind: keyof typeof LANGUAGE_FIELDS, wanted: PiecesWa
  * pieces. The request then reads from the database only what it sends (the outputs of its
  * includes, its languages), not every output and language the row holds.
  */
-export function piecesSql(column: string, kind: keyof typeof LANGUAGE_FIELDS, slots: readonly number[]): string {
+export function piecesSql(
+  column: string,
+  kind: keyof typeof LANGUAGE_FIELDS,
+  slots: readonly number[],
+): string {
   // Every slot (an entity in every language): the stored text as it is, with no split and join.
   if (new Set(slots).size === SLOT_COUNT[kind]) return column;
   const last = Math.max(...slots);

@@ -73,16 +73,24 @@ describe('rows as bytes by binary COPY', () => {
   });
 
   test('when a COPY has ended, then no timer is left holding it and its bytes', async () => {
-    // The pool's query_timeout (statement timeout + slack) arms a timer per query that only the
-    // query's end clears; a COPY that never ended it held every page it read for 3 s here (32 s
-    // with the default settings).
-    const timers = () => process.getActiveResourcesInfo().filter((r) => r === 'Timeout').length;
-    await copyRows(db, 'select 1');
-    const before = timers();
+    // The pool's query_timeout (statement timeout + slack: 3 s here, 32 s with the default
+    // settings) arms a timer per query that only the query's end clears; a COPY that never ended
+    // it held every page it read until the timer ran out.
+    const setTimer = jest.spyOn(global, 'setTimeout');
+    const clearTimer = jest.spyOn(global, 'clearTimeout');
+    try {
+      for (let i = 0; i < 3; i++) await copyRows(db, `select repeat('x', 100000)`);
 
-    for (let i = 0; i < 5; i++) await copyRows(db, `select repeat('x', 100000)`);
-
-    expect(timers()).toBeLessThanOrEqual(before);
+      const readTimeouts = setTimer.mock.results
+        .filter((_result, i) => setTimer.mock.calls[i]![1] === 3_000)
+        .map((result) => result.value as unknown);
+      const cleared = new Set(clearTimer.mock.calls.map(([timer]) => timer as unknown));
+      expect(readTimeouts.length).toBeGreaterThanOrEqual(3);
+      expect(readTimeouts.filter((timer) => !cleared.has(timer))).toEqual([]);
+    } finally {
+      setTimer.mockRestore();
+      clearTimer.mockRestore();
+    }
   });
 
   test('when the bytes are not a binary COPY or are cut short, then parsing fails instead of inventing rows', () => {

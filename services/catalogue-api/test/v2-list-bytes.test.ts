@@ -254,7 +254,13 @@ describe('catalogue-api: v2 lists from pre-serialised pieces', () => {
     const every = (kind: 'entity' | 'content') =>
       wantedSlots(kind, {
         languages: CATALOGUE_API_LANGUAGES,
-        outputs: { marketplace: true, nested: true, siteLink: true, richSnippet: true, languagesComplete: true },
+        outputs: {
+          marketplace: true,
+          nested: true,
+          siteLink: true,
+          richSnippet: true,
+          languagesComplete: true,
+        },
       });
     const stored = (kind: 'entity' | 'content') =>
       decodeFragments(kind === 'entity' ? entityListJson('product', {}) : contentListJson({}));
