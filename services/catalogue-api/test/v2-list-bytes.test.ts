@@ -250,7 +250,7 @@ describe('catalogue-api: v2 lists from pre-serialised pieces', () => {
     expect(narrow.reduce((n, row) => n + row.content!.length, 0)).toBeLessThan(wideContent.length / 4);
   });
 
-  test('when a request sends every piece of a row, then the stored text is read as it is, not split and joined again', async () => {
+  test('when a request sends every piece of a row, then the stored text is read as it is, not split and joined again', () => {
     const every = (kind: 'entity' | 'content') =>
       wantedSlots(kind, {
         languages: CATALOGUE_API_LANGUAGES,
