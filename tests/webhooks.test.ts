@@ -386,6 +386,8 @@ test('when the receiver is private and allowed on its port, then it gets the eve
   try {
     await s.products('X2');
     await eventually(() => expect(hook.received).toHaveLength(2), 10_000);
+    // The receiver has answered before the worker records the delivery.
+    await webhooksSettled(api.deps.db, s.id, worker.deps.queues['webhook-delivery']);
     const log = await s.call('GET', `/api/v2/rest/webhooks/${endpoint.id}/deliveries`);
     expect(log.body.data.map((d) => d.status_code)).toEqual([200, 500]);
     expect(JSON.stringify(log.body)).not.toContain('try again later');
