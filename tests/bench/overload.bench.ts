@@ -7,7 +7,7 @@
 // ≤ 2 s there, every 503 answered within 50 ms (p99) and with Retry-After.
 // Loopback only; the connection counts are bounded (BENCH_OVERLOAD_CONNECTIONS).
 // See README.md and docs/benchmarks.md.
-import { get } from 'node:http';
+import { fork } from 'node:child_process';
 import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
@@ -31,6 +31,7 @@ import {
 import { contentInsert, productId, productItem } from './fixtures';
 import { figure, spread } from './results';
 import { shedCounts, shedSince } from './shed-metrics';
+import type { ProbeAnswer } from './overload-probe';
 
 /** Goodput at overload over the best goodput of the same process in the run. */
 const TARGET = 0.8;
@@ -96,7 +97,7 @@ interface Run {
   shedLatencies: number[];
   /**
    * Latencies (ms) of the 503s a new client got: one request every 100 ms on a fresh connection
-   * beside the load. autocannon's own 503 latencies include the 1 s its connection is not read
+   * beside the load, from a process of its own (overload-probe.ts). autocannon's own 503 latencies include the 1 s its connection is not read
    * after a refusal it ignored (pauseAfterShed), which a client that honours Retry-After never meets.
    */
   probeShedLatencies: number[];
@@ -137,6 +138,28 @@ function percentile(values: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.ceil(p * sorted.length) - 1)]!;
 }
 
+/** The new client (overload-probe.ts) in its own process, until `stop` has its last answers. */
+function startProbe(
+  target: URL,
+  token: string,
+  onAnswer: (answer: ProbeAnswer) => void,
+): { stop(): Promise<void> } {
+  const child = fork(join(__dirname, 'overload-probe.js'), [target.href, token], { stdio: 'inherit' });
+  const done = new Promise<void>((resolve, reject) => {
+    child.on('message', (message: ProbeAnswer | 'done') => {
+      if (message === 'done') resolve();
+      else onAnswer(message);
+    });
+    child.on('exit', (code) => (code ? reject(new Error(`overload probe exited with ${code}`)) : resolve()));
+  });
+  return {
+    async stop() {
+      child.send('stop');
+      await done;
+    },
+  };
+}
+
 /** One autocannon run; every status is counted, 200 bodies must be the expected list. */
 async function load(server: ChildServer, token: string, connections: number, duration: number): Promise<Run> {
   const run: Run = {
@@ -157,18 +180,11 @@ async function load(server: ChildServer, token: string, connections: number, dur
   };
   let badBodies = 0;
   const before = await shedCounts(server.url);
-  const target = new URL(LIST, server.url);
-  const probe = setInterval(() => {
-    const started = Date.now();
-    get(target, { agent: false, headers: { authorization: `Bearer ${token}` } }, (res) => {
-      res.resume();
-      res.on('end', () => {
-        if (res.statusCode !== 503) return;
-        run.probeShedLatencies.push(Date.now() - started);
-        if (!res.headers['retry-after']) run.shedWithoutRetryAfter += 1;
-      });
-    }).on('error', () => undefined);
-  }, 100);
+  const probe = startProbe(new URL(LIST, server.url), token, (answer) => {
+    if (answer.status !== 503) return;
+    run.probeShedLatencies.push(answer.ms);
+    if (!answer.retryAfter) run.shedWithoutRetryAfter += 1;
+  });
   const result = await new Promise<autocannon.Result>((resolve, reject) => {
     const instance = autocannon(
       {
@@ -202,7 +218,7 @@ async function load(server: ChildServer, token: string, connections: number, dur
       } else run.other += 1;
     });
   });
-  clearInterval(probe);
+  await probe.stop();
   if (badBodies) throw new Error(`${server.name}: ${badBodies} 200s without the list`);
   if (run.other)
     throw new Error(`${server.name}: ${run.other} answers neither 200 nor 503\n${server.output()}`);
@@ -370,6 +386,8 @@ async function run(env: OverloadEnv, cleanup: Cleanup): Promise<void> {
         target: `<= ${SHED_P99_MS} ms`,
         met: shedP99 <= SHED_P99_MS || shed.length === 0,
       });
+      // The whole spread of those answers: the p99 above is the slowest few of them.
+      figure({ name: 'the 503s a new client got, each answer', unit: 'ms', ...spread(shed) });
       figure({
         name: '503 answers without Retry-After',
         unit: 'answers',
@@ -391,6 +409,12 @@ async function run(env: OverloadEnv, cleanup: Cleanup): Promise<void> {
         `${withoutRetryAfter} without Retry-After (target ≤ ${SHED_P99_MS} ms, 0)` +
         mark('shed answers', shedP99 <= SHED_P99_MS && withoutRetryAfter === 0),
     );
+    if (shed.length) {
+      const { min, median, max } = spread(shed);
+      log(
+        `${server.name}: the 503s a new client got, min / median / max: ${fixed(min)} / ${fixed(median)} / ${fixed(max)} ms`,
+      );
+    }
   }
 }
 
