@@ -279,14 +279,16 @@ async function makeListable(db: Knex): Promise<void> {
       .limit(2_000);
     if (!rows.length) break;
     after = (rows[rows.length - 1] as { external_id: string }).external_id;
+    const pieces = rows.map((r: ListedOutputs) => contentListJson(r));
     await db.raw(
-      `update content c set list_json = v.list_json
-         from unnest(?::bigint[], ?::text[], ?::text[]) as v(eshop_id, external_id, list_json)
+      `update content c set list_json = v.list_json, list_json_seo = v.list_json_seo
+         from unnest(?::bigint[], ?::text[], ?::text[], ?::text[]) as v(eshop_id, external_id, list_json, list_json_seo)
         where c.eshop_id = v.eshop_id and c.entity_type = 'product' and c.external_id = v.external_id`,
       [
         rows.map((r: { eshop_id: number }) => r.eshop_id),
         rows.map((r: { external_id: string }) => r.external_id),
-        rows.map((r: ListedOutputs) => contentListJson(r)),
+        pieces.map((p) => p.listJson),
+        pieces.map((p) => p.listJsonSeo),
       ],
     );
   }

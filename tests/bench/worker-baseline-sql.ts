@@ -103,6 +103,7 @@ export const CONTENT_COLUMNS = [
   'html',
   'languages_complete',
   'list_json',
+  'list_json_seo',
   'marketplace',
   'nested',
   'origin',
@@ -121,6 +122,7 @@ const MERGED = [
   'rich_snippet',
   'languages_complete',
   'list_json',
+  'list_json_seo',
 ];
 const ROW_WIDTH = 3 + CONTENT_COLUMNS.length;
 

@@ -3,6 +3,7 @@ export { PoolQueueFullError } from './pool';
 export type { DatabaseOptions } from './knex';
 export {
   migrateLatest,
+  migrateDownOne,
   migrateUpTo,
   rollbackAll,
   ensureDatabase,
@@ -48,7 +49,8 @@ export {
   LANGUAGE_FIELDS,
   langSlot,
   LIST_JSON_LAYOUT,
-  piecesSql,
+  entityPiecesSql,
+  contentPiecesSql,
   SLOTS as LIST_JSON_SLOTS,
   valueSlot,
   type PiecesWanted,

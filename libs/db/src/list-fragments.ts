@@ -13,6 +13,11 @@
  * follow from ENTITY_TABLES, so a field added there is stored, laid out and read with no change
  * here. Pieces of another layout (a field or a language added) are not served: the list reads
  * such a row from its columns (`catalogueReads.listPage`), as a row without pieces.
+ *
+ * A content row keeps its slots in two columns: `list_json` the list's own outputs (html,
+ * marketplace, the nested tree, the complete languages) and `list_json_seo` the SEO outputs
+ * (site link, rich snippet), which come last and are the larger half: a list that does not
+ * include them reads the first column alone and never loads the second (contentPiecesSql).
  */
 import { createHash } from 'node:crypto';
 import { CATALOGUE_API_LANGUAGES, type CatalogueEntityType } from '@catalogue/config';
@@ -30,6 +35,7 @@ const TABLES = Object.values(ENTITY_TABLES);
 export const LANGUAGE_FIELDS = {
   /** Every entity type's language maps (ENTITY_TABLES). */
   entity: distinct(TABLES.flatMap((t) => [...t.langFields])),
+  /** The list's own outputs (in `list_json`), then the SEO outputs (in `list_json_seo`). */
   content: [
     'html',
     'marketplace',
@@ -39,14 +45,18 @@ export const LANGUAGE_FIELDS = {
     'rich_snippet.json',
   ],
 } as const;
+/** The content fields of `list_json`; the others are the SEO outputs of `list_json_seo`. */
+const CONTENT_LIST_FIELDS = 2;
 /** The listed values of the entity types (ENTITY_TABLES' `listed`), one slot each after the language maps. */
 const LISTED_VALUES = distinct(
   TABLES.flatMap((t) => t.fields.flatMap((f) => (f.kind === 'data' && f.listed ? [f.listed.as] : []))),
 );
 /** The slots after the language maps. */
 const ENTITY_VALUES = 1 + LANGUAGE_FIELDS.entity.length * LIST_LANGUAGES.length;
-const CONTENT_NESTED = 1 + LANGUAGE_FIELDS.content.length * LIST_LANGUAGES.length;
+const CONTENT_NESTED = 1 + CONTENT_LIST_FIELDS * LIST_LANGUAGES.length;
 const CONTENT_COMPLETE = CONTENT_NESTED + 1;
+/** The first slot of a content row's SEO outputs: `list_json_seo` holds it and the ones after it. */
+const CONTENT_SEO = CONTENT_COMPLETE + 1;
 
 /**
  * Slot 0 of every stored `list_json` of a kind: its layout, a digest of the slots above. A field
@@ -59,7 +69,13 @@ function layoutOf(kind: string, slots: unknown): string {
 }
 export const LIST_JSON_LAYOUT = {
   entity: layoutOf('entity', [LANGUAGE_FIELDS.entity, LIST_LANGUAGES, LISTED_VALUES]),
-  content: layoutOf('content', [LANGUAGE_FIELDS.content, LIST_LANGUAGES, 'nested', 'languages_complete']),
+  content: layoutOf('content', [
+    LANGUAGE_FIELDS.content.slice(0, CONTENT_LIST_FIELDS),
+    LIST_LANGUAGES,
+    'nested',
+    'languages_complete',
+    LANGUAGE_FIELDS.content.slice(CONTENT_LIST_FIELDS),
+  ]),
 } as const;
 
 /** The slot of a field's piece in one language (-1: a language the lists never show). */
@@ -68,7 +84,12 @@ export function langSlot(kind: keyof typeof LANGUAGE_FIELDS, field: string, lang
   const f = fields.indexOf(field);
   const l = LIST_LANGUAGES.indexOf(lang);
   if (f < 0) throw new Error(`no ${kind} list piece ${field}`);
-  return l < 0 ? -1 : 1 + f * LIST_LANGUAGES.length + l;
+  if (l < 0) return -1;
+  // A content row's SEO outputs come after its nested tree and complete languages.
+  const seo = kind === 'content' && f >= CONTENT_LIST_FIELDS;
+  return seo
+    ? CONTENT_SEO + (f - CONTENT_LIST_FIELDS) * LIST_LANGUAGES.length + l
+    : 1 + f * LIST_LANGUAGES.length + l;
 }
 
 /** The entity slot of a listed value (`ListedAs.as`: `image_preview`, `category`). */
@@ -79,7 +100,10 @@ export function valueSlot(as: string): number {
 }
 export const SLOTS = { nested: CONTENT_NESTED, languagesComplete: CONTENT_COMPLETE };
 /** How many slots a stored `list_json` of each kind has. */
-const SLOT_COUNT = { entity: ENTITY_VALUES + LISTED_VALUES.length, content: CONTENT_COMPLETE + 1 } as const;
+const SLOT_COUNT = {
+  entity: ENTITY_VALUES + LISTED_VALUES.length,
+  content: CONTENT_SEO + (LANGUAGE_FIELDS.content.length - CONTENT_LIST_FIELDS) * LIST_LANGUAGES.length,
+} as const;
 
 /** What a list request sends: its languages, and the outputs of its includes. */
 export interface PiecesWanted {
@@ -119,18 +143,31 @@ export function wantedSlots(kind: keyof typeof LANGUAGE_FIELDS, wanted: PiecesWa
 }
 
 /**
- * SQL of a stored `list_json` (the SQL expression `column`) with only the pieces of `slots`: the
- * others are left empty, so every piece keeps its slot and a row reads as one that has no such
- * pieces. The request then reads from the database only what it sends (the outputs of its
- * includes, its languages), not every output and language the row holds.
+ * SQL of an entity row's stored `list_json` (the row's table alias `alias`) with only the pieces
+ * of `slots`: the others are left empty, so every piece keeps its slot and a row reads as one
+ * that has no such pieces. The request then reads from the database only what it sends (the
+ * outputs of its includes, its languages), not every output and language the row holds.
  */
-export function piecesSql(
-  column: string,
-  kind: keyof typeof LANGUAGE_FIELDS,
-  slots: readonly number[],
-): string {
+export function entityPiecesSql(alias: string, slots: readonly number[]): string {
+  return slotsSql(`${alias}.list_json`, SLOT_COUNT.entity, slots);
+}
+
+/**
+ * entityPiecesSql of a content row: its `list_json` alone when no SEO output is wanted, so the
+ * larger `list_json_seo` is never loaded; else the two joined (empty slots where a row has no
+ * `list_json_seo`).
+ */
+export function contentPiecesSql(alias: string, slots: readonly number[]): string {
+  if (!slots.some((slot) => slot >= CONTENT_SEO)) return slotsSql(`${alias}.list_json`, CONTENT_SEO, slots);
+  const noSeo = `repeat(chr(1), ${SLOT_COUNT.content - CONTENT_SEO - 1})`;
+  const both = `(${alias}.list_json || chr(1) || coalesce(${alias}.list_json_seo, ${noSeo}))`;
+  return slotsSql(both, SLOT_COUNT.content, slots);
+}
+
+/** The SQL of a stored text of `count` slots (`column`) with only the pieces of `slots`. */
+function slotsSql(column: string, count: number, slots: readonly number[]): string {
   // Every slot (an entity in every language): the stored text as it is, with no split and join.
-  if (new Set(slots).size === SLOT_COUNT[kind]) return column;
+  if (new Set(slots).size === count) return column;
   const last = Math.max(...slots);
   const keep = new Set(slots);
   const items = Array.from({ length: last + 1 }, (_, slot) => (keep.has(slot) ? `a[${slot + 1}]` : `''`));
@@ -217,8 +254,12 @@ export interface ListedOutputs {
   languages_complete?: string[] | null;
 }
 
-/** A content row's `list_json`: every rendered output by language, the nested tree, the complete languages. */
-export function contentListJson(content: ListedOutputs): string {
+/**
+ * A content row's pieces: every rendered output by language, the nested tree, the complete
+ * languages; `listJson` up to the SEO outputs, `listJsonSeo` those (the columns `list_json` and
+ * `list_json_seo`).
+ */
+export function contentListJson(content: ListedOutputs): { listJson: string; listJsonSeo: string } {
   const out = slots('content', SLOT_COUNT.content);
   const put = (field: string, map: Partial<Record<string, unknown>> | null | undefined) => {
     for (const [lang, value] of Object.entries(map ?? {})) {
@@ -236,5 +277,5 @@ export function contentListJson(content: ListedOutputs): string {
   // A language list, not JSON: '' is no list (null), ',' alone an empty one.
   if (Array.isArray(content.languages_complete))
     out[CONTENT_COMPLETE] = `,${content.languages_complete.join(',')}`;
-  return out.join(SEP);
+  return { listJson: out.slice(0, CONTENT_SEO).join(SEP), listJsonSeo: out.slice(CONTENT_SEO).join(SEP) };
 }

@@ -79,6 +79,11 @@ export async function migrateUpTo(db: Knex, name: string): Promise<string[]> {
   return applied;
 }
 
+/** Reverts the newest applied migration alone (tests of what a migration's `down` does to rows). */
+export async function migrateDownOne(db: Knex): Promise<void> {
+  await db.migrate.down({ migrationSource });
+}
+
 /** Rolls back every migration (tests and disaster recovery only). */
 export async function rollbackAll(db: Knex): Promise<string[]> {
   // knex types it as any: [batch, names reverted].

@@ -95,6 +95,7 @@ export interface SchemaRows {
     version: number;
     revisions_trimmed_to: number;
     list_json: string | null;
+    list_json_seo: string | null;
   };
   content_drafts: {
     eshop_id: number;
@@ -504,7 +505,8 @@ export interface SchemaOptionalOnInsert {
     | 'languages_complete'
     | 'version'
     | 'revisions_trimmed_to'
-    | 'list_json';
+    | 'list_json'
+    | 'list_json_seo';
   content_drafts: 'html' | 'created_at' | 'updated_at';
   content_revisions: 'id' | 'generation_job_id' | 'languages_changed' | 'created_at' | 'draft';
   credit_accounts: 'balance' | 'reserved' | 'updated_at' | 'low_balance_threshold';

@@ -5,7 +5,8 @@ import {
   contentRepository,
   decodeFragments,
   entityListJson,
-  piecesSql,
+  entityPiecesSql,
+  contentPiecesSql,
   wantedSlots,
   type ListOptions,
   type StoredContent,
@@ -250,26 +251,32 @@ describe('catalogue-api: v2 lists from pre-serialised pieces', () => {
     expect(narrow.reduce((n, row) => n + row.content!.length, 0)).toBeLessThan(wideContent.length / 4);
   });
 
-  test('when a request sends every piece of a row, then the stored text is read as it is, not split and joined again', () => {
-    const every = (kind: 'entity' | 'content') =>
+  test('when a request sends every piece of a column, then the stored text is read as it is, and the SEO column only when it is sent', () => {
+    const seo = { siteLink: true, richSnippet: true };
+    const wanted = (kind: 'entity' | 'content', more: { siteLink?: boolean; richSnippet?: boolean } = seo) =>
       wantedSlots(kind, {
         languages: CATALOGUE_API_LANGUAGES,
-        outputs: {
-          marketplace: true,
-          nested: true,
-          siteLink: true,
-          richSnippet: true,
-          languagesComplete: true,
-        },
+        outputs: { marketplace: true, nested: true, languagesComplete: true, ...more },
       });
-    const stored = (kind: 'entity' | 'content') =>
-      decodeFragments(kind === 'entity' ? entityListJson('product', {}) : contentListJson({}));
+    const slotsOf = (text: string) => decodeFragments(text).map((_piece, slot) => slot);
+    const content = contentListJson({});
 
-    for (const kind of ['entity', 'content'] as const) {
-      expect(every(kind)).toEqual(stored(kind).map((_piece, slot) => slot));
-      expect(piecesSql('x.list_json', kind, every(kind))).toBe('x.list_json');
-      expect(piecesSql('x.list_json', kind, every(kind).slice(1))).toMatch(/string_to_array\(x\.list_json/);
-    }
+    expect(wanted('entity')).toEqual(slotsOf(entityListJson('product', {})));
+    expect(entityPiecesSql('x', wanted('entity'))).toBe('x.list_json');
+    expect(entityPiecesSql('x', wanted('entity').slice(1))).toMatch(/string_to_array\(x\.list_json/);
+
+    // Without the SEO outputs: list_json alone, as it is, and list_json_seo never named.
+    expect(wanted('content', {})).toEqual(slotsOf(content.listJson));
+    expect(contentPiecesSql('x', wanted('content', {}))).toBe('x.list_json');
+    expect(contentPiecesSql('x', wanted('content', {}).slice(1))).not.toMatch(/list_json_seo/);
+    // With them: the two joined, its slots following on.
+    expect(wanted('content')).toEqual(slotsOf(`${content.listJson}\u0001${content.listJsonSeo}`));
+    expect(contentPiecesSql('x', wanted('content'))).toMatch(
+      /^\(x\.list_json \|\| chr\(1\) \|\| coalesce\(x\.list_json_seo, /,
+    );
+    expect(contentPiecesSql('x', wanted('content', { richSnippet: true }))).toMatch(
+      /string_to_array\(\(x\.list_json \|\|/,
+    );
   });
 
   test('when only some rows of a page have pieces of this layout, then pieces and columns mix on the page with the bytes of either alone', async () => {

@@ -113,6 +113,7 @@ export function v2ListService() {
     externalId: string,
     c: StoredContent,
   ) {
+    const pieces = contentListJson(c);
     await svc.deps.db('content').insert({
       eshop_id: eshopId,
       entity_type: type,
@@ -124,7 +125,8 @@ export function v2ListService() {
       rich_snippet: JSON.stringify(c.rich_snippet ?? { html: {}, json: {} }),
       ...(c.languages_complete && { languages_complete: JSON.stringify(c.languages_complete) }),
       // The list's pieces, as every render writes them (v2-list-bytes.test.ts covers rows without).
-      list_json: contentListJson(c),
+      list_json: pieces.listJson,
+      list_json_seo: pieces.listJsonSeo,
     });
   }
 

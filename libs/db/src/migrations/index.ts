@@ -34,6 +34,7 @@ import * as eventNumbersAtCommit from './20261129001600_event_numbers_at_commit'
 import * as eventNumbersPerAppend from './20261129030000_event_numbers_per_append';
 import * as generationBatches from './20261129020000_generation_batches';
 import * as batchItemJobSetNull from './20261129030100_batch_item_job_set_null';
+import * as contentSeoPieces from './20261130000100_content_seo_pieces';
 
 export interface Migration {
   name: string;
@@ -78,4 +79,5 @@ export const migrations: Migration[] = [
   { name: '20261129020000_generation_batches', ...generationBatches },
   { name: '20261129030000_event_numbers_per_append', ...eventNumbersPerAppend },
   { name: '20261129030100_batch_item_job_set_null', ...batchItemJobSetNull },
+  { name: '20261130000100_content_seo_pieces', ...contentSeoPieces },
 ];

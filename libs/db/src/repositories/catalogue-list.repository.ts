@@ -1,7 +1,13 @@
 import type { CatalogueEntityType } from '@catalogue/config';
 import type { Knex } from 'knex';
 import { copyRows } from '../copy-rows';
-import { LIST_JSON_LAYOUT, LIST_LANGUAGES, piecesSql, wantedSlots } from '../list-fragments';
+import {
+  contentPiecesSql,
+  entityPiecesSql,
+  LIST_JSON_LAYOUT,
+  LIST_LANGUAGES,
+  wantedSlots,
+} from '../list-fragments';
 import { checkedRow, checkedRows, countOf } from '../sql-rows';
 import type { Row } from '../tables';
 import { isoMicros } from '../timestamps';
@@ -104,7 +110,7 @@ export interface ListedPieces {
   guid: Buffer;
   isVisible: boolean;
   isLoaded: boolean;
-  /** The entity row's `list_json`, with only the pieces the request sends (piecesSql). */
+  /** The entity row's `list_json`, with only the pieces the request sends (entityPiecesSql). */
   entity: Buffer;
   /** The content row's, likewise; null: the item has no content row. */
   content: Buffer | null;
@@ -221,10 +227,10 @@ export const catalogueReads = {
       ...outputs,
     );
     if (opts.listJson) {
-      // Only the pieces the request sends (piecesSql).
+      // Only the pieces the request sends (entityPiecesSql, contentPiecesSql).
       const wanted = { languages: opts.languages ?? LIST_LANGUAGES, outputs: opts.outputs };
-      const entity = piecesSql('e.list_json', 'entity', wantedSlots('entity', wanted));
-      const content = piecesSql('c.list_json', 'content', wantedSlots('content', wanted));
+      const entity = entityPiecesSql('e', wantedSlots('entity', wanted));
+      const content = contentPiecesSql('c', wantedSlots('content', wanted));
       query.select(
         db.raw(`case when ${FALLBACK} then null else ${entity} end as list_json`),
         db.raw(`case when ${FALLBACK} then null else ${content} end as content_list_json`),
@@ -272,8 +278,8 @@ export const catalogueReads = {
       'e.is_visible',
       'e.is_loaded',
       db.raw(`${FALLBACK} as fallback`),
-      db.raw(`${piecesSql('e.list_json', 'entity', wantedSlots('entity', wanted))} as list_json`),
-      db.raw(`${piecesSql('c.list_json', 'content', wantedSlots('content', wanted))} as content_list_json`),
+      db.raw(`${entityPiecesSql('e', wantedSlots('entity', wanted))} as list_json`),
+      db.raw(`${contentPiecesSql('c', wantedSlots('content', wanted))} as content_list_json`),
       db.raw(opts.withVariants ? VARIANTS_JSON_SQL : 'null::text'),
       db.raw(isoMicros('e.created_at')),
       db.raw(isoMicros('e.updated_at')),

@@ -50,14 +50,19 @@ function where(key: ContentKey) {
   return { eshop_id: key.eshopId, entity_type: key.entityType, external_id: key.externalId };
 }
 
-/** A content's columns as written: jsonb as JSON text; `list_json`, the list's pieces of the outputs. */
+/** The columns of the list's pieces of a content's outputs (contentListJson). */
+const PIECE_COLUMNS = ['list_json', 'list_json_seo'] as const;
+
+/** A content's columns as written: jsonb as JSON text; the list's pieces of the outputs. */
 export type ContentColumns = { origin: ContentOrigin } & Record<
-  'tree' | (typeof OUTPUT_COLUMNS)[number] | 'list_json',
+  'tree' | (typeof OUTPUT_COLUMNS)[number] | (typeof PIECE_COLUMNS)[number],
   string
 >;
 
 /** A content's columns as written (what a content write sends; bench:worker times it too). */
 export function contentColumns(content: StoredContent): ContentColumns {
+  // Written with the outputs they are made of (docs/decisions/0070-pre-serialised-list-items.md, "Pre-serialised list items").
+  const pieces = contentListJson(content);
   return {
     origin: content.origin,
     tree: JSON.stringify(content.tree),
@@ -67,8 +72,8 @@ export function contentColumns(content: StoredContent): ContentColumns {
     site_link: JSON.stringify(content.site_link),
     rich_snippet: JSON.stringify(content.rich_snippet),
     languages_complete: JSON.stringify(content.languages_complete),
-    // Written with the outputs it is made of (docs/decisions/0070-pre-serialised-list-items.md, "Pre-serialised list items").
-    list_json: contentListJson(content),
+    list_json: pieces.listJson,
+    list_json_seo: pieces.listJsonSeo,
   };
 }
 
@@ -244,7 +249,10 @@ export const contentRepository = {
       .onConflict(['eshop_id', 'entity_type', 'external_id'])
       .merge({
         ...Object.fromEntries(
-          ['origin', 'tree', ...OUTPUT_COLUMNS, 'list_json'].map((c) => [c, trx.raw('excluded.??', [c])]),
+          ['origin', 'tree', ...OUTPUT_COLUMNS, ...PIECE_COLUMNS].map((c) => [
+            c,
+            trx.raw('excluded.??', [c]),
+          ]),
         ),
         updated_at: trx.fn.now(6),
       });

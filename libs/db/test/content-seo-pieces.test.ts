@@ -1,0 +1,94 @@
+// Migration 20261130000100_content_seo_pieces: a content row's stored list pieces of the layout
+// before (one column, the SEO outputs between marketplace and the nested tree) are rewritten into
+// `list_json` and `list_json_seo` exactly as contentListJson writes them today, and back by its
+// `down`; pieces of any other layout and rows without pieces are left as they are.
+import {
+  contentListJson,
+  LIST_JSON_LAYOUT,
+  migrateDownOne,
+  migrateLatest,
+  migrateUpTo,
+  type Knex,
+  type ListedOutputs,
+} from '@catalogue/db';
+import { freshSiblingDatabase, type SiblingDatabase } from '@catalogue/testing';
+
+const SEP = '\u0001';
+const BEFORE = 'content/d869e5eb3e11';
+
+/** What the code before wrote for `content`: the same pieces in the order of its layout. */
+function piecesBefore(content: ListedOutputs): string {
+  const { listJson, listJsonSeo } = contentListJson(content);
+  const own = listJson.split(SEP);
+  // Today: layout, 7 html, 7 marketplace, nested, complete. Before: the SEO outputs after marketplace.
+  return [BEFORE, ...own.slice(1, 15), ...listJsonSeo.split(SEP), own[15], own[16]].join(SEP);
+}
+
+const RICH: ListedOutputs = {
+  html: { default: '<p>Hello</p>', cs: '<p>Ahoj</p>', hu: '<p>Szia "ő"</p>' },
+  marketplace: { default: '<p>M</p>' },
+  nested: [{ id: 'n1', html: { default: '<b>x</b>' } }],
+  site_link: { html: { cs: '<a href="/a">A</a>' }, list: { cs: [{ url: '/a', text: 'A' }] } },
+  rich_snippet: { html: { en: '<script>{}</script>' }, json: { en: { '@type': 'Product', name: 'P' } } },
+  languages_complete: ['cs', 'default'],
+};
+
+describe('migration 20261130000100_content_seo_pieces', () => {
+  let sibling: SiblingDatabase;
+  let db: Knex;
+  beforeAll(async () => {
+    sibling = await freshSiblingDatabase('content_seo_pieces');
+    db = sibling.db;
+  }, 60_000);
+  afterAll(() => sibling?.drop());
+
+  test('when content rows hold pieces of the layout before, then they read as contentListJson writes them, and as before after down', async () => {
+    await migrateUpTo(db, '20261129030100_batch_item_job_set_null');
+    await db.raw(`insert into eshops (id, name) values (1, 'One')`);
+    const other = `content/000000000000${SEP}x`;
+    const row = (externalId: string, listJson: string | null) => ({
+      eshop_id: 1,
+      entity_type: 'product' as const,
+      external_id: externalId,
+      list_json: listJson,
+    });
+    await db('content').insert([
+      row('A', piecesBefore(RICH)),
+      row('B', piecesBefore({})),
+      row('C', other),
+      row('D', null),
+    ]);
+    const before = await db('content')
+      .orderBy('external_id')
+      .select('external_id', 'list_json', 'updated_at');
+
+    await migrateLatest(db);
+
+    const after = await db('content')
+      .orderBy('external_id')
+      .select('external_id', 'list_json', 'list_json_seo', 'updated_at');
+    const today = (content: ListedOutputs) => {
+      const { listJson, listJsonSeo } = contentListJson(content);
+      return { list_json: listJson, list_json_seo: listJsonSeo };
+    };
+    expect(after.map(({ updated_at: _, ...r }) => r)).toEqual([
+      { external_id: 'A', ...today(RICH) },
+      { external_id: 'B', ...today({}) },
+      { external_id: 'C', list_json: other, list_json_seo: null },
+      { external_id: 'D', list_json: null, list_json_seo: null },
+    ]);
+    expect(after[0]!.list_json?.startsWith(`${LIST_JSON_LAYOUT.content}${SEP}`)).toBe(true);
+    // A layout change is no change of the content: updated_at stays.
+    expect(after.map((r) => r.updated_at)).toEqual(before.map((r) => r.updated_at));
+
+    await migrateDownOne(db);
+
+    expect(
+      await db('content').orderBy('external_id').select('external_id', 'list_json', 'updated_at'),
+    ).toEqual(before);
+    const columns = await db('information_schema.columns')
+      .where({ table_name: 'content', column_name: 'list_json_seo' })
+      .count<{ n: string }[]>('* as n');
+    expect(Number(columns[0]!.n)).toBe(0);
+  });
+});
