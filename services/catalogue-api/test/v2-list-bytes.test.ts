@@ -9,6 +9,7 @@ import {
   contentPiecesSql,
   wantedSlots,
   type ListOptions,
+  type PiecesWanted,
   type StoredContent,
 } from '@catalogue/db';
 import { PATH, TABLE, item, v2ListService } from './v2-list-fixtures';
@@ -251,30 +252,50 @@ describe('catalogue-api: v2 lists from pre-serialised pieces', () => {
     expect(narrow.reduce((n, row) => n + row.content!.length, 0)).toBeLessThan(wideContent.length / 4);
   });
 
-  test('when a request sends every piece of a column, then the stored text is read as it is, and the SEO column only when it is sent', () => {
-    const seo = { siteLink: true, richSnippet: true };
-    const wanted = (kind: 'entity' | 'content', more: { siteLink?: boolean; richSnippet?: boolean } = seo) =>
-      wantedSlots(kind, {
-        languages: CATALOGUE_API_LANGUAGES,
-        outputs: { marketplace: true, nested: true, languagesComplete: true, ...more },
-      });
+  test('when a request sends every piece its rows can hold, then the stored text is read as it is, and the SEO column only when it is sent', () => {
+    type Outputs = PiecesWanted['outputs'];
+    const all: Outputs = { marketplace: true, nested: true, siteLink: true, richSnippet: true };
+    const wanted = (
+      languages: readonly string[],
+      outputs: Outputs,
+      stored?: readonly string[],
+    ): PiecesWanted => ({
+      languages,
+      outputs,
+      ...(stored && { stored }),
+    });
+    const every = CATALOGUE_API_LANGUAGES;
     const slotsOf = (text: string) => decodeFragments(text).map((_piece, slot) => slot);
     const content = contentListJson({});
+    const noSeo = { marketplace: true, nested: true };
 
-    expect(wanted('entity')).toEqual(slotsOf(entityListJson('product', {})));
-    expect(entityPiecesSql('x', wanted('entity'))).toBe('x.list_json');
-    expect(entityPiecesSql('x', wanted('entity').slice(1))).toMatch(/string_to_array\(x\.list_json/);
-
-    // Without the SEO outputs: list_json alone, as it is, and list_json_seo never named.
-    expect(wanted('content', {})).toEqual(slotsOf(content.listJson));
-    expect(contentPiecesSql('x', wanted('content', {}))).toBe('x.list_json');
-    expect(contentPiecesSql('x', wanted('content', {}).slice(1))).not.toMatch(/list_json_seo/);
-    // With them: the two joined, its slots following on.
-    expect(wanted('content')).toEqual(slotsOf(`${content.listJson}\u0001${content.listJsonSeo}`));
-    expect(contentPiecesSql('x', wanted('content'))).toMatch(
+    // Every language the lists show: every slot of the column.
+    expect(wantedSlots('entity', wanted(every, {}))).toEqual(slotsOf(entityListJson('product', {})));
+    expect(entityPiecesSql('x', wanted(every, {}))).toBe('x.list_json');
+    expect(wantedSlots('content', wanted(every, { ...noSeo, languagesComplete: true }))).toEqual(
+      slotsOf(content.listJson),
+    );
+    expect(contentPiecesSql('x', wanted(every, noSeo))).toBe('x.list_json');
+    expect(wantedSlots('content', wanted(every, { ...all, languagesComplete: true }))).toEqual(
+      slotsOf(`${content.listJson}\u0001${content.listJsonSeo}`),
+    );
+    expect(contentPiecesSql('x', wanted(every, all))).toMatch(
       /^\(x\.list_json \|\| chr\(1\) \|\| coalesce\(x\.list_json_seo, /,
     );
-    expect(contentPiecesSql('x', wanted('content', { richSnippet: true }))).toMatch(
+
+    // The eshop's languages, every one of them: as it is (the other languages' slots are empty).
+    const shop = ['default', 'cs'];
+    expect(entityPiecesSql('x', wanted(shop, {}, shop))).toBe('x.list_json');
+    expect(contentPiecesSql('x', wanted(shop, noSeo, shop))).toBe('x.list_json');
+
+    // Narrower: split, and list_json_seo never named without an SEO output.
+    const split = /^case when .* string_to_array\(/;
+    expect(entityPiecesSql('x', wanted(['cs'], {}, shop))).toMatch(split);
+    expect(contentPiecesSql('x', wanted(['cs'], noSeo, shop))).toMatch(split);
+    expect(contentPiecesSql('x', wanted(shop, { nested: true }, shop))).toMatch(split);
+    expect(contentPiecesSql('x', wanted(shop, { marketplace: true }, shop))).toMatch(split);
+    expect(contentPiecesSql('x', wanted(every, { nested: true }))).not.toMatch(/list_json_seo/);
+    expect(contentPiecesSql('x', wanted(every, { ...noSeo, richSnippet: true }))).toMatch(
       /string_to_array\(\(x\.list_json \|\|/,
     );
   });

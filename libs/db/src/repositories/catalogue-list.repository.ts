@@ -6,7 +6,7 @@ import {
   entityPiecesSql,
   LIST_JSON_LAYOUT,
   LIST_LANGUAGES,
-  wantedSlots,
+  type PiecesWanted,
 } from '../list-fragments';
 import { checkedRow, checkedRows, countOf } from '../sql-rows';
 import type { Row } from '../tables';
@@ -184,6 +184,13 @@ function entityOf(type: CatalogueEntityType, opts: ListOptions, row: ListRow): L
   };
 }
 
+/** What a page's pieces must hold (ListOptions' languages and outputs). */
+const piecesWanted = (opts: ListOptions): PiecesWanted => ({
+  languages: opts.languages ?? LIST_LANGUAGES,
+  ...(opts.storedLanguages && { stored: opts.storedLanguages }),
+  outputs: opts.outputs,
+});
+
 /** Reads of catalogue entities: list pages with their stored content, counts, names. */
 export const catalogueReads = {
   /**
@@ -228,9 +235,9 @@ export const catalogueReads = {
     );
     if (opts.listJson) {
       // Only the pieces the request sends (entityPiecesSql, contentPiecesSql).
-      const wanted = { languages: opts.languages ?? LIST_LANGUAGES, outputs: opts.outputs };
-      const entity = entityPiecesSql('e', wantedSlots('entity', wanted));
-      const content = contentPiecesSql('c', wantedSlots('content', wanted));
+      const wanted = piecesWanted(opts);
+      const entity = entityPiecesSql('e', wanted);
+      const content = contentPiecesSql('c', wanted);
       query.select(
         db.raw(`case when ${FALLBACK} then null else ${entity} end as list_json`),
         db.raw(`case when ${FALLBACK} then null else ${content} end as content_list_json`),
@@ -271,15 +278,15 @@ export const catalogueReads = {
     eshopId: number,
     opts: ListOptions,
   ): Promise<{ rows: ListedPieces[]; total: number | undefined } | undefined> {
-    const wanted = { languages: opts.languages ?? LIST_LANGUAGES, outputs: opts.outputs };
+    const wanted = piecesWanted(opts);
     const query = pageJoin(db, type, eshopId, opts).select(
       'e.external_id',
       db.raw('e.guid::text'),
       'e.is_visible',
       'e.is_loaded',
       db.raw(`${FALLBACK} as fallback`),
-      db.raw(`${entityPiecesSql('e', wantedSlots('entity', wanted))} as list_json`),
-      db.raw(`${contentPiecesSql('c', wantedSlots('content', wanted))} as content_list_json`),
+      db.raw(`${entityPiecesSql('e', wanted)} as list_json`),
+      db.raw(`${contentPiecesSql('c', wanted)} as content_list_json`),
       db.raw(opts.withVariants ? VARIANTS_JSON_SQL : 'null::text'),
       db.raw(isoMicros('e.created_at')),
       db.raw(isoMicros('e.updated_at')),

@@ -185,6 +185,11 @@ export interface ListOptions extends ListFilter {
    * of `outputs`) are read. Absent: every language's.
    */
   languages?: readonly string[];
+  /**
+   * With `listJson`: the languages the rows hold pieces in (the eshop's). A request for every
+   * piece of these reads the stored pieces as they are. Absent: every language the lists show.
+   */
+  storedLanguages?: readonly string[];
 }
 
 /** A listed item as stored, with its rendered content (missing content reads as empty). */

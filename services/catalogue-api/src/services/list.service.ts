@@ -108,6 +108,7 @@ async function v2Page(
     withVariants: includes.has('variant'),
     listJson: true,
     languages: langs,
+    storedLanguages: eshop.languages,
   };
   const plan = planOf(type, langs, includes);
   // Only the pieces the request sends, as bytes, with the total, in one statement (listPieces);
