@@ -180,10 +180,9 @@ const HELD_OUTPUTS = { marketplace: true, nested: true, siteLink: true, richSnip
  * The SQL of a stored text of `count` slots (the expression `column`) with only the pieces a
  * request sends. When it sends every piece the rows can hold there (the slots of the stored
  * languages; the others are empty), the text as it is: splitting and joining it again cost
- * PostgreSQL more than the few bytes it would leave out cost on the way (the list of an eshop's
- * languages, on the benchmark's page: 16.5 → 12.8 ms of PostgreSQL). A narrower request (a
- * language of several, an output left out) is split: its bytes not sent cost Node more than
- * the split costs PostgreSQL.
+ * PostgreSQL more than the few bytes it would leave out cost on the way. A narrower request (a
+ * language of several, an output left out) is split: the bytes it would not send cost Node more
+ * than the split costs PostgreSQL (docs/decisions/0102-list-pieces-as-bytes.md, as measured).
  */
 function slotsSql(
   column: string,
