@@ -91,4 +91,44 @@ describe('migration 20261130000100_content_seo_pieces', () => {
       .count<{ n: string }[]>('* as n');
     expect(Number(columns[0]!.n)).toBe(0);
   });
+
+  test('when an update changes the site link or rich snippet without new SEO pieces, then the row loses its pieces; with them, it keeps its list_json', async () => {
+    await migrateLatest(db);
+    const key = { eshop_id: 1, entity_type: 'product' as const, external_id: 'G' };
+    const pieces = contentListJson(RICH);
+    const write = () =>
+      db('content')
+        .insert({ ...key, list_json: pieces.listJson, list_json_seo: pieces.listJsonSeo })
+        .onConflict(['eshop_id', 'entity_type', 'external_id'])
+        .merge();
+    const listJson = async () => (await db('content').where(key).first('list_json'))!.list_json;
+    const links = (text: string) => JSON.stringify({ html: { cs: text }, list: {} });
+
+    await write();
+    await db('content')
+      .where(key)
+      .update({ site_link: links('<a>B</a>') });
+    expect(await listJson()).toBeNull();
+
+    await write();
+    await db('content')
+      .where(key)
+      .update({ rich_snippet: JSON.stringify({ html: {}, json: { cs: {} } }) });
+    expect(await listJson()).toBeNull();
+
+    // Written with its pieces, as every content write does: kept.
+    await write();
+    await db('content')
+      .where(key)
+      .update({
+        site_link: links('<a>C</a>'),
+        list_json_seo: contentListJson({ site_link: JSON.parse(links('<a>C</a>')) }).listJsonSeo,
+      });
+    expect(await listJson()).toBe(pieces.listJson);
+    // The guard before still holds: the list's own outputs without new pieces.
+    await db('content')
+      .where(key)
+      .update({ html: JSON.stringify({ default: '<p>New</p>' }) });
+    expect(await listJson()).toBeNull();
+  });
 });

@@ -10,6 +10,11 @@
 // the new layout is not served by the code before (the same, the other way), so during a rolling
 // update every list stays right. The layouts are written out: they name what the slots held on
 // the day of this migration, whatever list-fragments.ts says later.
+//
+// The guard of 20261128000200_list_json covers the new column too: an UPDATE that changes the site
+// link or the rich snippet without writing new `list_json_seo` (or the list's own outputs without
+// new `list_json`) sets `list_json` to NULL, and the list reads that row from its columns; a
+// write of the site link with its new pieces leaves `list_json` as it was.
 import type { Knex } from 'knex';
 
 /** The layout before: slot 1 the layout, 2–8 html, 9–15 marketplace, 16–43 the SEO outputs, 44 nested, 45 complete. */
@@ -17,8 +22,34 @@ const BEFORE = 'content/d869e5eb3e11';
 /** The layout after: html, marketplace, nested, complete in `list_json`; the SEO outputs in `list_json_seo`. */
 const AFTER = 'content/c5ff1e217a32';
 
+/**
+ * The content guard of 20261128000200_list_json. `seo`: each column of pieces guards its own
+ * outputs (a write of the site link alone leaves `list_json` as it was); else, as before, the
+ * one column guards them all.
+ */
+function guard(seo: boolean): string {
+  const own = ['html', 'marketplace', 'nested', 'languages_complete'];
+  const seoOutputs = ['site_link', 'rich_snippet'];
+  const changed = (columns: string[]) =>
+    columns.map((c) => `new.${c} is distinct from old.${c}`).join(' or ');
+  const stale = (column: string, outputs: string[]) =>
+    `(new.${column} is not distinct from old.${column} and (${changed(outputs)}))`;
+  const condition = seo
+    ? `${stale('list_json', own)} or ${stale('list_json_seo', seoOutputs)}`
+    : stale('list_json', [...own, ...seoOutputs]);
+  return `
+    create or replace function content_list_json_guard() returns trigger language plpgsql as $$
+    begin
+      if ${condition} then
+        new.list_json := null;
+      end if;
+      return new;
+    end $$`;
+}
+
 export async function up(db: Knex): Promise<void> {
   await db.raw('alter table content add column list_json_seo text');
+  await db.raw(guard(true));
   await db.raw(
     `update content c
         set list_json = array_to_string(array[?] || p.a[2:15] || p.a[44:45], chr(1)),
@@ -41,5 +72,6 @@ export async function down(db: Knex): Promise<void> {
       where c.eshop_id = p.eshop_id and c.entity_type = p.entity_type and c.external_id = p.external_id`,
     [BEFORE, AFTER],
   );
+  await db.raw(guard(false));
   await db.raw('alter table content drop column list_json_seo');
 }
