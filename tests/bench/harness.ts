@@ -537,28 +537,40 @@ function sideOrder(round: number, n: number): number[] {
 }
 
 /**
- * measureSides with new processes in every round: `start` starts the sides' servers for a round
- * (and `stop` ends them after it); each is warmed up, then measured once, one side at a time in
- * an order that rotates from round to round (A B C, C B A, B C A, A C B, …). Two processes
- * started from the same code differ by themselves — the code the JIT made, the heap's layout —
- * by as much as 10–30 % in CPU per request for as long as they live, which a comparison of one
- * process per side reads as the sides' difference; a new process per round turns that into
- * round-to-round spread, which the median of the rounds' ratios then discounts.
+ * measureSides for sides that are modes of one process (tracing on or off, say) rather than
+ * processes of their own: `start` starts process `index` and returns its load and a way to
+ * switch its mode; each mode is warmed up, then in every round each mode runs once, in an order
+ * that rotates from round to round (A B C, C B A, B C A, A C B, …), in each of `processes`
+ * processes one after another. Two processes started from the same code differ by themselves —
+ * the code the JIT made, the heap's layout — by 10–30 % in CPU per request for as long as they
+ * live; modes of one process share all of it, so the ratio of two modes, round by round, is
+ * what the modes differ by. A side's `rounds` holds its slice of every round of every process.
  */
-export async function measureFreshSides(
-  start: (round: number) => Promise<{ specs: LoadSpec[]; stop(): Promise<void> }>,
-  opts: PairOptions,
+export async function measureModes(
+  start: (index: number) => Promise<{
+    spec(mode: number): LoadSpec;
+    setMode(mode: number): Promise<void>;
+    stop(): Promise<void>;
+  }>,
+  modes: number,
+  opts: PairOptions & { processes: number },
 ): Promise<Measurement[]> {
-  let slices: Slice[][] = [];
+  const slices: Slice[][] = Array.from({ length: modes }, () => []);
   let specs: LoadSpec[] = [];
-  for (let round = 0; round < opts.rounds; round++) {
-    const started = await start(round);
+  const duration = opts.duration / (opts.rounds * opts.processes);
+  for (let index = 0; index < opts.processes; index++) {
+    const started = await start(index);
     try {
-      specs = started.specs;
-      if (slices.length === 0) slices = specs.map(() => []);
-      for (const spec of specs) await runSlice(spec, { ...opts, duration: opts.warmup });
-      for (const side of sideOrder(round, specs.length)) {
-        slices[side]!.push(await runSlice(specs[side]!, { ...opts, duration: opts.duration / opts.rounds }));
+      specs = Array.from({ length: modes }, (_, mode) => started.spec(mode));
+      for (let mode = 0; mode < modes; mode++) {
+        await started.setMode(mode);
+        await runSlice(specs[mode]!, { ...opts, duration: opts.warmup });
+      }
+      for (let round = 0; round < opts.rounds; round++) {
+        for (const mode of sideOrder(round, modes)) {
+          await started.setMode(mode);
+          slices[mode]!.push(await runSlice(specs[mode]!, { ...opts, duration }));
+        }
       }
     } finally {
       await started.stop();

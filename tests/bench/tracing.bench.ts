@@ -1,13 +1,15 @@
 // npm run bench:tracing — what tracing costs on the hot paths: bench:auth's whoami and
 // bench:catalogue's list (a page of 100 products with six parameters, every language, nested,
-// marketplace, variants, site links and rich snippets), on the catalogue API with tracing off, off again (the control: what two untraced
-// processes differ by), 10 % and 100 % of new traces kept. Every round starts a new process for
-// each side and measures them one at a time (measureFreshSides): a process's own speed, which
-// stays with it for its life, then spreads over the rounds instead of passing for tracing's
-// cost; the target is on the median of the rounds' ratios of Node CPU per request. Tracing on
-// exports over OTLP to a collector stand-in in this process that accepts and drops the spans,
-// with the chart's sampler (parentbased_traceidratio, 10 %) and, to show the ceiling, every trace
-// kept (parentbased_always_on). See README.md and docs/benchmarks.md.
+// marketplace, variants, site links and rich snippets), on the catalogue API with tracing off,
+// off again (the control: what the run can resolve), 10 % and 100 % of new traces kept. The
+// sides are modes of one process (tracing-modes-server.ts turns tracing on and off while it
+// runs; measureModes): two processes of the same code differ by themselves by 10–30 % in CPU
+// per request for their whole life, which modes of one process share. Each of a few processes
+// runs every mode once a round, in rotating order; the target is on the median of the rounds'
+// ratios of Node CPU per request. Tracing on exports over OTLP to a collector stand-in in this
+// process that accepts and drops the spans, with the chart's sampler (parentbased_traceidratio,
+// 10 %) and, to show the ceiling, every trace kept (parentbased_always_on). See README.md and
+// docs/benchmarks.md.
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { cpus, loadavg } from 'node:os';
@@ -24,8 +26,8 @@ import {
   createBenchEshop,
   deleteKeys,
   freePort,
-  measureFreshSides,
-  REPO_ROOT,
+  measureModes,
+  positive,
   runBenchmark,
   spread,
   startChild,
@@ -69,35 +71,59 @@ async function startSink(cleanup: Cleanup): Promise<{ url: string; bytes: () => 
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, bytes: () => bytes };
 }
 
+/** The catalogue API whose tracing `setMode` turns on and off (tracing-modes-server.ts). */
 async function startService(
   name: string,
   env: BenchEnv,
   databaseUrl: string,
   queuePrefix: string,
-  tracing: Record<string, string>,
+  collector: string,
   cleanup: Cleanup,
-): Promise<ChildServer> {
-  const port = await freePort();
-  return startChild({
+): Promise<{ server: ChildServer; setMode(tracing: Mode['tracing']): Promise<void> }> {
+  const [port, controlPort] = [await freePort(), await freePort()];
+  const server = await startChild({
     name,
-    script: join(REPO_ROOT, 'services', 'catalogue-api', 'dist', 'main.js'),
+    script: join(__dirname, 'tracing-modes-server.js'),
     port,
     env: {
       DATABASE_URL: databaseUrl,
       REDIS_URL: env.redisUrl,
       QUEUE_PREFIX: queuePrefix,
       CATALOGUE_API_PORT: String(port),
+      CONTROL_PORT: String(controlPort),
+      OTEL_EXPORTER_OTLP_ENDPOINT: collector,
       LOG_LEVEL: 'info',
       NODE_ENV: 'production',
       RATE_LIMIT_READ_PER_MINUTE: '1000000',
       RATE_LIMIT_WRITE_PER_MINUTE: '1000000',
       NODE_OPTIONS: imageNodeOptions(),
-      ...tracing,
     },
     nodeArgs: cpuProfileArgs(env.cpuProfDir, name.replace(/\W+/g, '-')),
     cleanup,
   });
+  return {
+    server,
+    async setMode(tracing) {
+      const query = tracing ? `?${new URLSearchParams(tracing)}` : '';
+      const res = await fetch(`http://127.0.0.1:${controlPort}/tracing${query}`, { method: 'POST' });
+      if (!res.ok) throw new Error(`${name}: tracing mode ${query}: ${res.status} ${await res.text()}`);
+    },
+  };
 }
+
+interface Mode {
+  side: string;
+  /** The sampler and its ratio, or none: tracing off. */
+  tracing?: { sampler: string; arg: string };
+}
+
+/** The sides: modes of each process (the control is tracing off again, in its own turn). */
+const MODES: Mode[] = [
+  { side: 'tracing off' },
+  { side: 'tracing off, control' },
+  { side: 'tracing 10 %', tracing: { sampler: 'parentbased_traceidratio', arg: '0.1' } },
+  { side: 'tracing 100 %', tracing: { sampler: 'parentbased_always_on', arg: '1' } },
+];
 
 async function run(env: BenchEnv, cleanup: Cleanup): Promise<void> {
   const runId = `${process.pid}`;
@@ -109,23 +135,18 @@ async function run(env: BenchEnv, cleanup: Cleanup): Promise<void> {
   );
   const eshop = await createBenchEshop(db, 'Bench tracing', ['default', 'cs', 'en'], REALISTIC);
   const sink = await startSink(cleanup);
-  const otlp = { OTEL_EXPORTER_OTLP_ENDPOINT: sink.url };
-  /** The sides, each a new process in every round (see measureFreshSides). */
-  const sides: Array<[side: string, tracing: Record<string, string>]> = [
-    ['tracing off', {}],
-    ['tracing off, control', {}],
-    [
-      'tracing 10 %',
-      { ...otlp, OTEL_TRACES_SAMPLER: 'parentbased_traceidratio', OTEL_TRACES_SAMPLER_ARG: '0.1' },
-    ],
-    ['tracing 100 %', { ...otlp, OTEL_TRACES_SAMPLER: 'parentbased_always_on' }],
-  ];
-
   // The list's products, imported through the endpoint, then made listable as bench:catalogue does.
   // Through a process of its own, stopped before measuring: a side that had served the imports
   // answered whoami 28 % slower than a new process.
   const bearer = { authorization: `Bearer ${eshop.token}` };
-  const seeder = await startService('seeding', env, url, `${queuePrefix}-seed`, {}, cleanup);
+  const { server: seeder } = await startService(
+    'seeding',
+    env,
+    url,
+    `${queuePrefix}-seed`,
+    sink.url,
+    cleanup,
+  );
   await importParameters(seeder.url, eshop.token);
   for (let page = 0; page < PAGES; page++) {
     const items = Array.from({ length: BATCH }, (_, i) =>
@@ -175,28 +196,26 @@ async function run(env: BenchEnv, cleanup: Cleanup): Promise<void> {
   const pairs: Array<{ scenario: string; off: Measurement; on: Measurement; sampling: string }> = [];
   for (const scenario of SCENARIOS.filter((s) => env.scenarios.has(s))) {
     log(
-      `${scenario}: tracing off (twice), 10 % and 100 %, new processes in each of ${env.rounds} rounds, ${env.warmup} s warm-up each, then ${env.duration} s in all per side…`,
+      `${scenario}: tracing off (twice), 10 % and 100 %, modes of each of ${processes} processes, ${env.rounds} rounds each, ${env.warmup} s warm-up of each mode, then ${env.duration} s in all per side…`,
     );
-    const [offSide, controlSide, sampledSide, allSide] = await measureFreshSides(
-      async (round) => {
-        const servers = await Promise.all(
-          sides.map(([side, tracing], i) =>
-            startService(
-              `${side} ${scenario} ${round + 1}`,
-              env,
-              url,
-              `${queuePrefix}-${i}`,
-              tracing,
-              cleanup,
-            ),
-          ),
+    const [offSide, controlSide, sampledSide, allSide] = await measureModes(
+      async (index) => {
+        const { server, setMode } = await startService(
+          `${scenario} ${index + 1}`,
+          env,
+          url,
+          `${queuePrefix}-${index}`,
+          sink.url,
+          cleanup,
         );
         return {
-          specs: servers.map((server, i) => spec(scenario, sides[i]![0], server)),
-          stop: () => Promise.all(servers.map((server) => server.stop())).then(() => undefined),
+          spec: (mode) => spec(scenario, MODES[mode]!.side, server),
+          setMode: (mode) => setMode(MODES[mode]!.tracing),
+          stop: () => server.stop(),
         };
       },
-      { ...env, db, redis },
+      MODES.length,
+      { ...env, db, redis, processes },
     );
     pairs.push({ scenario, off: offSide!, on: controlSide!, sampling: 'off, control' });
     pairs.push({ scenario, off: offSide!, on: sampledSide!, sampling: '10 %' });
@@ -206,8 +225,8 @@ async function run(env: BenchEnv, cleanup: Cleanup): Promise<void> {
 
   log('');
   log(
-    `tracing benchmark: ${env.connections} connections, each side alone for ${env.duration / env.rounds} s in each of ${env.rounds} rounds ` +
-      `of new processes, after a ${env.warmup} s warm-up of each; OTLP/HTTP export to a local collector stand-in (${fixed(sink.bytes() / 1024)} KiB received)`,
+    `tracing benchmark: ${env.connections} connections, each side a mode of the same process, alone for ${fixed(env.duration / (env.rounds * processes), 1)} s ` +
+      `in each of ${env.rounds} rounds of ${processes} processes, after a ${env.warmup} s warm-up of each mode; OTLP/HTTP export to a local collector stand-in (${fixed(sink.bytes() / 1024)} KiB received)`,
   );
   log(
     `machine: ${cpus().length} × ${cpus()[0]?.model.trim()}, Node ${process.version}; ` +
@@ -274,18 +293,17 @@ async function run(env: BenchEnv, cleanup: Cleanup): Promise<void> {
   );
   log('');
   log(
-    "cpu/req cost: the side's Node CPU per request over the first untraced side's, minus 1, in each round (new " +
-      'processes every round, each side alone in its turn; the target applies to the median); the control row is ' +
-      'a second untraced process: its spread is what the run can resolve. Throughput cost: 1 − the ratio of ' +
-      'requests per second.',
+    "cpu/req cost: the side's Node CPU per request over the untraced side's of the same process and round, minus 1 " +
+      '(each side alone in its turn; the target applies to the median); the control row is the same process untraced ' +
+      'again in another turn: its spread is what the run can resolve. Throughput cost: 1 − the ratio of requests per second.',
   );
 }
 
 const percent = (value: number) => `${value >= 0 ? '+' : ''}${fixed(value * 100, 1)} %`;
 
 /**
- * What tracing adds to the CPU a request costs the Node process: per round (the sides ran at the
- * same time, so the machine's load moves them alike) and over the whole run.
+ * What tracing adds to the CPU a request costs the Node process: per round (modes of one process,
+ * one after another) and over the whole run.
  */
 function cpuCost(
   off: Measurement,
@@ -303,6 +321,10 @@ function cpuCost(
   };
 }
 
-// Rounds of new processes: one round's ratio is one pair of processes, so it takes many; a
-// warm-up of 5 s weighs the run's length against the compiling a new process does first.
-runBenchmark('bench:tracing', () => benchEnv(SCENARIOS, { rounds: 12, duration: 36, warmup: 5 }), run);
+/** Processes per scenario (BENCH_PROCESSES): each runs every side `rounds` times. */
+const processes = Math.round(positive('BENCH_PROCESSES', 6));
+
+// 6 processes × 4 rounds of 3 s per side; a warm-up of 5 s a mode weighs the run's length
+// against the compiling a new process does first. A process lives about 90 s: a list process
+// running all four modes for over two minutes reached the image's 256 MiB heap limit.
+runBenchmark('bench:tracing', () => benchEnv(SCENARIOS, { rounds: 4, duration: 72, warmup: 5 }), run);
