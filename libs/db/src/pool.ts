@@ -85,6 +85,10 @@ export function createGuardedPool(opts: GuardedPoolOptions): GuardedPool {
   // An idle connection that fails (server restarted) is removed by pg.Pool, which then emits
   // `error`: without a listener that would end the process.
   pool.on('error', (err) => opts.log?.warn(`idle database connection failed: ${err.message}`));
+  // pg.Pool listens only to idle clients: one held between statements (a transaction's) whose
+  // connection the server ends would emit `error` to no one, which ends the process. Its next
+  // statement fails instead, and the pool drops it when it comes back.
+  pool.on('connect', (client) => client.on('error', () => undefined));
   pool.on('acquire', (client) => held.set(client, Date.now()));
   // The running average of how long a connection is held (acquire to release), from which the
   // wait of a request joining the queue is estimated.

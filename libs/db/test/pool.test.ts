@@ -20,6 +20,19 @@ describe('database pool guards', () => {
     expect(rows).toEqual([{ done: 1 }]);
   });
 
+  test('when the server ends a held connection between statements, then the next statement fails and nothing else does', async () => {
+    const trx = await db.transaction();
+    const { rows } = await trx.raw<{ rows: { pid: number }[] }>('select pg_backend_pid() as pid');
+    // The server ends the connection while no statement of it runs (as a server killed during a
+    // transaction does): its client emits `error` with no query to hand it to.
+    await db.raw('select pg_terminate_backend(?)', [rows[0]!.pid]);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+
+    await expect(trx.raw('select 1')).rejects.toThrow();
+    await trx.rollback().catch(() => undefined);
+    expect((await db.raw<{ rows: { one: number }[] }>('select 1 as one')).rows).toEqual([{ one: 1 }]);
+  });
+
   test('when the pool is full and its queue too, then a query fails at once with an error that means "unavailable"', async () => {
     const tiny = createKnex({ ...testConfig().database, poolMax: 1, poolQueueMax: 0 });
     try {
