@@ -8,8 +8,8 @@
 //   X-Request-Id header;
 // - one access line per request with the service's fields and text (level, time, service,
 //   request_id, method, path, route, status, duration_ms, eshop_id, msg), written by a plain
-//   template to an asynchronous destination on standard output (sonic-boom, not synchronous, the
-//   logger's bound on pending bytes), a pipe the harness drains;
+//   template to an asynchronous destination on standard output (sonic-boom with the logger's
+//   batching and bound on pending bytes, STDOUT_BATCHING), a pipe the harness drains;
 // - one sample of the service's histogram (createHttpMetrics: http_request_duration_seconds by
 //   method, route template and status) through a label child cached per label set;
 // - routing by find-my-way among as many routes as the catalogue API has: the paths and methods
@@ -32,7 +32,7 @@ import { Registry } from 'prom-client';
 import SonicBoom from 'sonic-boom';
 import { parse } from 'yaml';
 import { API_HELMET_OPTIONS, createHttpMetrics, recordHelmet } from '@catalogue/http';
-import { isoTime } from '@catalogue/logger';
+import { isoTime, STDOUT_BATCHING } from '@catalogue/logger';
 import { serve, whoamiHandler, type TokenCache } from './auth-baseline';
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -40,8 +40,6 @@ const METHODS = ['get', 'post', 'put', 'patch', 'delete'] as const;
 const HTTP_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
 /** The catalogue API's share of the OpenAPI document (the white-label API and the editor's paths are another service's). */
 const CATALOGUE_PATH = /^\/(api\/v[12]\/|content\/|healthz$|readyz$|metrics$|docs)/;
-/** As @catalogue/logger's destination: lines past this many pending bytes are dropped. */
-const MAX_PENDING_LOG = 16 * 1024 * 1024;
 
 /** The catalogue API's routes as router paths (`{id}` → `:id`), with their methods. */
 export function catalogueRoutes(): { path: string; methods: string[] }[] {
@@ -66,7 +64,7 @@ const quoted = (text: string): string =>
 export function createAuthFloorApp(pool: pg.Pool, cache: TokenCache): Koa {
   const app = new Koa();
   app.silent = true;
-  const out = new SonicBoom({ fd: 1, sync: false, maxLength: MAX_PENDING_LOG });
+  const out = new SonicBoom({ fd: 1, sync: false, ...STDOUT_BATCHING });
   const { requestDuration } = createHttpMetrics(new Registry());
   const samples = new Map<string, { observe(value: number): void }>();
   const helmet = recordHelmet(API_HELMET_OPTIONS);
