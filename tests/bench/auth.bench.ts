@@ -1,15 +1,16 @@
 // npm run bench:auth — the auth path against the best equivalent handlers. In one run,
-// interleaved in rounds: GET /api/v2/rest/whoami on the catalogue API (compiled, its own
-// process, real Postgres and Redis, access log at `info`, the image's NODE_OPTIONS) with its rate
-// limiter on (the default) and off, against a bare Koa + pg handler with the service's token
+// interleaved in rounds: GET /api/v2/rest/whoami on the catalogue API (compiled, real Postgres
+// and Redis, access log at `info`, the image's NODE_OPTIONS) with its rate limiter on (the
+// default) and off, as modes of one process (service-modes-server.ts), against a bare Koa + pg handler with the service's token
 // cache (same TTL, bound, no negative caching, emptied by the same notifications;
 // auth-baseline.ts) answering the same bytes; the service with its log at `warn` (no access
 // log), to price the access log; and the floor (auth-floor.ts): that handler plus the cheapest
 // honest implementation of what every answer of the service carries (precomputed security
 // headers, request id, access line by a template to an asynchronous destination, a cached
 // histogram child, find-my-way over the same routes, errors caught in the same frame), checked
-// before measuring to answer the service's body and header fields and values.
-// Targets, each the median of the per-round ratios (min and max printed and recorded):
+// before measuring to answer the service's body and header fields and values. Those two are
+// processes of their own; the three processes are started afresh for each of BENCH_PROCESSES
+// sets of rounds (measureModes). Targets, each the median of the per-round ratios (min and max printed and recorded):
 // limiter off ≥ 0.9 of the floor and ≥ 0.5 of the bare handler; limiter on ≥ 0.4 of the bare
 // handler and at most 30 µs of Node CPU per request over limiter off; the access log ≤ 10 % of
 // the throughput. `--check` fails below any; `--record` keeps the figures
@@ -31,9 +32,8 @@ import {
   createBenchDatabase,
   deleteKeys,
   freePort,
-  measureConcurrently,
-  measureSides,
-  REPO_ROOT,
+  measureModes,
+  positive,
   runBenchmark,
   spread,
   verdict,
@@ -61,40 +61,125 @@ const LIMITER_MAX_US = 30;
 const LOG_COST_LIMIT = 0.1;
 /** Products imported for the eshop before measuring (three languages, through the service). */
 const PRODUCTS = 200;
-/** Rounds when BENCH_ROUNDS is not set: a median needs three. */
-const DEFAULT_ROUNDS = 3;
+/** Rounds per set of processes, sets and measured seconds per side, unless BENCH_* say otherwise. */
+const DEFAULT_ROUNDS = 8;
+const DEFAULT_PROCESSES = 6;
+const DEFAULT_DURATION = 72;
 const log = (line: string) => process.stdout.write(`${line}\n`);
 const fixed = (value: number, digits = 0) =>
   value.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
 
+/** The service's modes (service-modes-server.ts): its rate limiter and log level. */
+interface ServiceMode {
+  limiter: 'on' | 'off';
+  log: 'info' | 'warn';
+}
+
+/**
+ * The sides, in the order of the figures: the service's are modes of one process, the bare
+ * handler and the floor processes of their own, started afresh for every set of rounds.
+ */
+const SIDES: { name: string; service?: ServiceMode; floor?: true }[] = [
+  { name: 'service, limiter on', service: { limiter: 'on', log: 'info' } },
+  { name: 'service, limiter off', service: { limiter: 'off', log: 'info' } },
+  { name: 'Koa + pg, cached' },
+  { name: 'service, limiter on, log warn', service: { limiter: 'on', log: 'warn' } },
+  { name: 'Koa + pg, cached, with the required features', floor: true },
+];
+
+/** What every process of the run is started with (the image's NODE_OPTIONS, production). */
+const COMMON_ENV = { NODE_ENV: 'production', NODE_OPTIONS: imageNodeOptions() };
+
+/**
+ * The catalogue API whose limiter and log level `setMode` switches (service-modes-server.ts). The
+ * limiter stays in the path with a budget the load never reaches (a 429 fails the run); off, it
+ * is not called at all, as with RATE_LIMIT_ENABLED=0.
+ */
 async function startService(
   name: string,
   env: BenchEnv,
   databaseUrl: string,
   queuePrefix: string,
-  opts: { logLevel: 'info' | 'warn'; rateLimited: boolean; root?: string },
+  cleanup: Cleanup,
+): Promise<{ server: ChildServer; setMode(mode: ServiceMode): Promise<void> }> {
+  const [port, controlPort] = [await freePort(), await freePort()];
+  const server = await startChild({
+    name,
+    script: join(__dirname, 'service-modes-server.js'),
+    port,
+    env: {
+      ...COMMON_ENV,
+      DATABASE_URL: databaseUrl,
+      REDIS_URL: env.redisUrl,
+      QUEUE_PREFIX: queuePrefix,
+      CATALOGUE_API_PORT: String(port),
+      CONTROL_PORT: String(controlPort),
+      LOG_LEVEL: 'info',
+      RATE_LIMIT_READ_PER_MINUTE: '1000000',
+      RATE_LIMIT_WRITE_PER_MINUTE: '1000000',
+    },
+    // The access log goes to a pipe the harness drains, as it would to a container's stdout.
+    nodeArgs: cpuProfileArgs(env.cpuProfDir, name),
+    cleanup,
+  });
+  return {
+    server,
+    async setMode(mode) {
+      const res = await fetch(`http://127.0.0.1:${controlPort}/mode?${new URLSearchParams({ ...mode })}`, {
+        method: 'POST',
+      });
+      if (!res.ok)
+        throw new Error(`${name}: mode ${JSON.stringify(mode)}: ${res.status} ${await res.text()}`);
+    },
+  };
+}
+
+/** The bare handler or the floor (`script`), a process of its own. */
+function startSide(
+  name: string,
+  script: string,
+  env: BenchEnv,
+  databaseUrl: string,
+  cleanup: Cleanup,
+): Promise<ChildServer> {
+  return freePort().then((port) =>
+    startChild({
+      name,
+      script: join(__dirname, script),
+      port,
+      env: { ...COMMON_ENV, DATABASE_URL: databaseUrl, PORT: String(port) },
+      nodeArgs: cpuProfileArgs(env.cpuProfDir, name),
+      cleanup,
+    }),
+  );
+}
+
+/** The service of another built checkout (BENCH_AUTH_BEFORE), its limiter on or off. */
+async function startBefore(
+  name: string,
+  env: BenchEnv,
+  databaseUrl: string,
+  queuePrefix: string,
+  rateLimited: boolean,
+  root: string,
   cleanup: Cleanup,
 ): Promise<ChildServer> {
   const port = await freePort();
   return startChild({
     name,
-    script: join(opts.root ?? REPO_ROOT, 'services', 'catalogue-api', 'dist', 'main.js'),
+    script: join(root, 'services', 'catalogue-api', 'dist', 'main.js'),
     port,
     env: {
+      ...COMMON_ENV,
       DATABASE_URL: databaseUrl,
       REDIS_URL: env.redisUrl,
       QUEUE_PREFIX: queuePrefix,
       CATALOGUE_API_PORT: String(port),
-      LOG_LEVEL: opts.logLevel,
-      NODE_ENV: 'production',
-      // On: the limiter stays in the path with a budget the load never reaches (a 429 fails the
-      // run). Off: RATE_LIMIT_ENABLED=0, the limiter is not called at all.
-      RATE_LIMIT_ENABLED: opts.rateLimited ? '1' : '0',
+      LOG_LEVEL: 'info',
+      RATE_LIMIT_ENABLED: rateLimited ? '1' : '0',
       RATE_LIMIT_READ_PER_MINUTE: '1000000',
       RATE_LIMIT_WRITE_PER_MINUTE: '1000000',
-      NODE_OPTIONS: imageNodeOptions(),
     },
-    // The access log goes to a pipe the harness drains, as it would to a container's stdout.
     nodeArgs: cpuProfileArgs(env.cpuProfDir, name),
     cleanup,
   });
@@ -155,6 +240,42 @@ const headerText = (answer: Response): string =>
     .join('\n  ');
 
 /**
+ * Before a set of processes is measured: every side answers the same body; the limiter is in the
+ * path of the sides in `limited`, and only there; the floor answers what the service answers
+ * without its limiter — the same header fields with the same values.
+ */
+async function checkAnswers(
+  sides: LoadSpec[],
+  limited: ReadonlySet<number>,
+  setMode: (mode: number) => Promise<void>,
+  body: string,
+  token: string,
+): Promise<void> {
+  const headers: string[] = [];
+  for (const [mode, side] of sides.entries()) {
+    await setMode(mode);
+    const answer = await fetch(`${side.server.url}/api/v2/rest/whoami`, {
+      headers: { authorization: `Bearer ${token}` },
+    });
+    const text = await answer.text();
+    if (text !== body) throw new Error(`${side.side} answered ${answer.status} ${text}, not ${body}`);
+    if (answer.headers.has('ratelimit') !== limited.has(mode)) {
+      throw new Error(`${side.side}: RateLimit header ${limited.has(mode) ? 'missing' : 'present'}`);
+    }
+    headers.push(headerText(answer));
+  }
+  const [service, floor] = [
+    SIDES.findIndex((s) => s.service?.limiter === 'off'),
+    SIDES.findIndex((s) => s.floor),
+  ];
+  if (headers[floor] !== headers[service]) {
+    throw new Error(
+      `the floor's headers are not the service's:\n  floor:\n  ${headers[floor]}\n  service:\n  ${headers[service]}`,
+    );
+  }
+}
+
+/**
  * The limiter alone, in this process, on the run's Redis: Node CPU µs per admission of a cached
  * token with its RateLimit fields (what the service's limiter-on side adds per request), in
  * `rounds` rounds of `calls` calls. Steadier than the sides' difference on a busy machine.
@@ -198,14 +319,12 @@ async function limiterInProcess(
 }
 
 async function run(env: BenchEnv, cleanup: Cleanup): Promise<void> {
-  const rounds = process.env.BENCH_ROUNDS ? env.rounds : DEFAULT_ROUNDS;
+  const rounds = env.rounds;
   const runId = `${process.pid}`;
   const queuePrefix = `catalogue-bench-auth-${runId}`;
   const { url, db } = await createBenchDatabase(env.databaseUrl, `catalogue_bench_auth_${runId}`, cleanup);
   const prefixes = [
     queuePrefix,
-    `${queuePrefix}-off`,
-    `${queuePrefix}-warn`,
     `${queuePrefix}-before`,
     `${queuePrefix}-before-off`,
     `${queuePrefix}-in-process`,
@@ -215,83 +334,6 @@ async function run(env: BenchEnv, cleanup: Cleanup): Promise<void> {
   }
   const eshop = await createEshop(db);
   await checkTokenSql(url, eshop.token);
-  const limiterOn = await startService(
-    'catalogue-api',
-    env,
-    url,
-    prefixes[0]!,
-    { logLevel: 'info', rateLimited: true },
-    cleanup,
-  );
-  const limiterOff = await startService(
-    'catalogue-api-no-limiter',
-    env,
-    url,
-    prefixes[1]!,
-    { logLevel: 'info', rateLimited: false },
-    cleanup,
-  );
-  const quiet = await startService(
-    'catalogue-api-warn',
-    env,
-    url,
-    prefixes[2]!,
-    { logLevel: 'warn', rateLimited: true },
-    cleanup,
-  );
-  // BENCH_AUTH_BEFORE: another built checkout of the project (the code before a change), whose
-  // service runs as two more sides, limiter on and off, for the change's before and after.
-  const beforeRoot = process.env.BENCH_AUTH_BEFORE || undefined;
-  const before = beforeRoot
-    ? {
-        on: await startService(
-          'catalogue-api-before',
-          env,
-          url,
-          prefixes[3]!,
-          { logLevel: 'info', rateLimited: true, root: beforeRoot },
-          cleanup,
-        ),
-        off: await startService(
-          'catalogue-api-before-no-limiter',
-          env,
-          url,
-          prefixes[4]!,
-          { logLevel: 'info', rateLimited: false, root: beforeRoot },
-          cleanup,
-        ),
-      }
-    : undefined;
-  const basePort = await freePort();
-  const baseline = await startChild({
-    name: 'baseline',
-    script: join(__dirname, 'auth-baseline.js'),
-    port: basePort,
-    env: {
-      DATABASE_URL: url,
-      PORT: String(basePort),
-      NODE_ENV: 'production',
-      NODE_OPTIONS: imageNodeOptions(),
-    },
-    nodeArgs: cpuProfileArgs(env.cpuProfDir, 'baseline'),
-    cleanup,
-  });
-
-  const floorPort = await freePort();
-  const floor = await startChild({
-    name: 'floor',
-    script: join(__dirname, 'auth-floor.js'),
-    port: floorPort,
-    env: {
-      DATABASE_URL: url,
-      PORT: String(floorPort),
-      NODE_ENV: 'production',
-      NODE_OPTIONS: imageNodeOptions(),
-    },
-    nodeArgs: cpuProfileArgs(env.cpuProfDir, 'floor'),
-    cleanup,
-  });
-
   const body = `{"data":{"eshop_id":${eshop.id}}}`;
   const spec = (side: string, server: ChildServer): LoadSpec => ({
     scenario: 'whoami',
@@ -305,55 +347,80 @@ async function run(env: BenchEnv, cleanup: Cleanup): Promise<void> {
     itemsPerRequest: 1,
     check: (answer) => answer === body,
   });
-  await importProducts(limiterOff, eshop.token);
-  const headers = new Map<ChildServer, string>();
-  for (const server of [limiterOn, limiterOff, quiet, baseline, floor]) {
-    const answer = await fetch(`${server.url}/api/v2/rest/whoami`, {
-      headers: { authorization: `Bearer ${eshop.token}` },
-    });
-    const text = await answer.text();
-    if (text !== body) throw new Error(`${server.name} answered ${answer.status} ${text}, not ${body}`);
-    // The limiter must be in the path of the side that says so, and only there.
-    const counted = answer.headers.has('ratelimit');
-    if (counted !== (server !== limiterOff && server !== baseline && server !== floor)) {
-      throw new Error(`${server.name}: RateLimit header ${counted ? 'present' : 'missing'}`);
-    }
-    headers.set(server, headerText(answer));
-  }
-  // The floor answers what the service answers without its limiter: the same body, and the same
-  // header fields with the same values.
-  if (headers.get(floor) !== headers.get(limiterOff)) {
-    throw new Error(
-      `the floor's headers are not the service's:\n  floor:\n  ${headers.get(floor)}\n` +
-        `  service:\n  ${headers.get(limiterOff)}`,
-    );
-  }
+  // BENCH_AUTH_BEFORE: another built checkout of the project (the code before a change), whose
+  // service runs as two more sides, limiter on and off, for the change's before and after.
+  const beforeRoot = process.env.BENCH_AUTH_BEFORE || undefined;
+  const processes = Math.round(positive('BENCH_PROCESSES', DEFAULT_PROCESSES));
+  let imported = false;
 
   const redis = new Redis(env.redisUrl);
   cleanup.defer('close Redis connection', async () => redis.disconnect());
   const load = loadavg().map((l) => l.toFixed(2));
-  // BENCH_AUTH_AT_ONCE=1: every side loaded at the same time in each round, and the ratios taken
-  // from Node CPU per request (the sides then meet the same machine at the same moment; their
-  // throughput is shared, so it says nothing). For a machine busier than its cores, where
-  // back-to-back rounds drift apart.
-  const atOnce = process.env.BENCH_AUTH_AT_ONCE === '1';
   log(
-    atOnce
-      ? `whoami: ${before ? 7 : 5} sides loaded at once, ${env.warmup} s warm-up, then ${env.duration} s in ${rounds} rounds…`
-      : `whoami: ${before ? 7 : 5} sides, ${env.warmup} s warm-up each, then ${env.duration} s of each side in ${rounds} interleaved rounds…`,
+    `whoami: ${SIDES.length + (beforeRoot ? 2 : 0)} sides in each of ${processes} sets of processes, ` +
+      `${env.warmup} s warm-up each, then ${env.duration} s of each side in ${rounds} rounds per set…`,
   );
-  const [on, off, base, unlogged, floored, ...beforeSides] = (await (
-    atOnce ? measureConcurrently : measureSides
-  )(
-    [
-      spec('service, limiter on', limiterOn),
-      spec('service, limiter off', limiterOff),
-      spec('Koa + pg, cached', baseline),
-      spec('service, limiter on, log warn', quiet),
-      spec('Koa + pg, cached, with the required features', floor),
-      ...(before ? [spec('before: limiter on', before.on), spec('before: limiter off', before.off)] : []),
-    ],
-    { ...env, rounds, db, redis },
+  const [on, off, base, unlogged, floored, ...beforeSides] = (await measureModes(
+    async (index) => {
+      const service = await startService(`catalogue-api-${index}`, env, url, queuePrefix, cleanup);
+      const baseline = await startSide(`baseline-${index}`, 'auth-baseline.js', env, url, cleanup);
+      const floor = await startSide(`floor-${index}`, 'auth-floor.js', env, url, cleanup);
+      const before = beforeRoot
+        ? {
+            on: await startBefore(
+              `before-${index}`,
+              env,
+              url,
+              `${queuePrefix}-before`,
+              true,
+              beforeRoot,
+              cleanup,
+            ),
+            off: await startBefore(
+              `before-off-${index}`,
+              env,
+              url,
+              `${queuePrefix}-before-off`,
+              false,
+              beforeRoot,
+              cleanup,
+            ),
+          }
+        : undefined;
+      const sides = SIDES.map((side) =>
+        spec(side.name, side.service ? service.server : side.floor ? floor : baseline),
+      );
+      const limited = new Set(SIDES.flatMap((side, mode) => (side.service?.limiter === 'on' ? [mode] : [])));
+      if (before) {
+        sides.push(spec('before: limiter on', before.on), spec('before: limiter off', before.off));
+        limited.add(SIDES.length);
+      }
+      const setMode = async (mode: number) => {
+        const side = SIDES[mode];
+        if (side?.service) await service.setMode(side.service);
+      };
+      if (!imported) {
+        await importProducts(service.server, eshop.token);
+        imported = true;
+      }
+      await checkAnswers(sides, limited, setMode, body, eshop.token);
+      return {
+        spec: (mode) => sides[mode]!,
+        setMode,
+        async stop() {
+          for (const server of [
+            service.server,
+            baseline,
+            floor,
+            ...(before ? [before.on, before.off] : []),
+          ]) {
+            await server.stop();
+          }
+        },
+      };
+    },
+    SIDES.length + (beforeRoot ? 2 : 0),
+    { ...env, rounds, db, redis, processes },
   )) as [Measurement, Measurement, Measurement, Measurement, Measurement, ...Measurement[]];
   const limiterCalls = spread(await limiterInProcess(env.redisUrl, `${queuePrefix}-in-process`, rounds));
   const loadAfter = loadavg().map((l) => l.toFixed(2));
@@ -378,9 +445,9 @@ async function run(env: BenchEnv, cleanup: Cleanup): Promise<void> {
         r.cpuNode && b.rounds[i]?.cpuNode ? b.rounds[i]!.cpuNode! / r.cpuNode : Number.NaN,
       ),
     );
-  /** a / b round by round (by CPU per request when the sides ran at once): the median decides. */
+  /** a / b round by round: the median decides. */
   const perRound = (a: Measurement, b: Measurement) =>
-    atOnce ? perRoundCpu(a, b) : measured(a.rounds.map((r, i) => r.itemsPerSec / b.rounds[i]!.itemsPerSec));
+    measured(a.rounds.map((r, i) => r.itemsPerSec / b.rounds[i]!.itemsPerSec));
   const offFloor = perRound(off, floored);
   const offRatio = perRound(off, base);
   const onRatio = perRound(on, base);
@@ -399,7 +466,7 @@ async function run(env: BenchEnv, cleanup: Cleanup): Promise<void> {
   log('');
   log(
     `auth benchmark: GET /api/v2/rest/whoami, ${env.connections} connections, ${env.duration} s per side ` +
-      `(${rounds} ${atOnce ? 'rounds, the sides loaded at once; ratios by Node CPU per request' : 'interleaved rounds'}) ` +
+      `(${rounds} rounds in each of ${processes} sets of processes; the service's sides are modes of one process) ` +
       `after a ${env.warmup} s warm-up; NODE_OPTIONS ${imageNodeOptions()}`,
   );
   log(
@@ -499,4 +566,8 @@ async function run(env: BenchEnv, cleanup: Cleanup): Promise<void> {
   }
 }
 
-runBenchmark('bench:auth', () => benchEnv(SCENARIOS), run);
+runBenchmark(
+  'bench:auth',
+  () => benchEnv(SCENARIOS, { duration: DEFAULT_DURATION, rounds: DEFAULT_ROUNDS, warmup: 5 }),
+  run,
+);

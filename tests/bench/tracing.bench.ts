@@ -2,7 +2,7 @@
 // bench:catalogue's list (a page of 100 products with six parameters, every language, nested,
 // marketplace, variants, site links and rich snippets), on the catalogue API with tracing off,
 // off again (the control: what the run can resolve), 10 % and 100 % of new traces kept. The
-// sides are modes of one process (tracing-modes-server.ts turns tracing on and off while it
+// sides are modes of one process (service-modes-server.ts turns tracing on and off while it
 // runs; measureModes): two processes of the same code differ by themselves by 10–30 % in CPU
 // per request for their whole life, which modes of one process share. Each of a few processes
 // runs every mode once a round, in rotating order; the target is on the median of the rounds'
@@ -71,7 +71,7 @@ async function startSink(cleanup: Cleanup): Promise<{ url: string; bytes: () => 
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, bytes: () => bytes };
 }
 
-/** The catalogue API whose tracing `setMode` turns on and off (tracing-modes-server.ts). */
+/** The catalogue API whose tracing `setMode` turns on and off (service-modes-server.ts). */
 async function startService(
   name: string,
   env: BenchEnv,
@@ -83,7 +83,7 @@ async function startService(
   const [port, controlPort] = [await freePort(), await freePort()];
   const server = await startChild({
     name,
-    script: join(__dirname, 'tracing-modes-server.js'),
+    script: join(__dirname, 'service-modes-server.js'),
     port,
     env: {
       DATABASE_URL: databaseUrl,
@@ -104,8 +104,8 @@ async function startService(
   return {
     server,
     async setMode(tracing) {
-      const query = tracing ? `?${new URLSearchParams(tracing)}` : '';
-      const res = await fetch(`http://127.0.0.1:${controlPort}/tracing${query}`, { method: 'POST' });
+      const query = `?${new URLSearchParams(tracing ? { tracing: tracing.sampler, arg: tracing.arg } : { tracing: 'off' })}`;
+      const res = await fetch(`http://127.0.0.1:${controlPort}/mode${query}`, { method: 'POST' });
       if (!res.ok) throw new Error(`${name}: tracing mode ${query}: ${res.status} ${await res.text()}`);
     },
   };
