@@ -27,6 +27,7 @@ import { createLogger } from '@catalogue/logger';
 import { Registry } from 'prom-client';
 import {
   benchEnv,
+  catalogueApiEnv,
   Cleanup,
   cpuProfileArgs,
   createBenchDatabase,
@@ -87,9 +88,6 @@ const SIDES: { name: string; service?: ServiceMode; floor?: true }[] = [
   { name: 'Koa + pg, cached, with the required features', floor: true },
 ];
 
-/** What every process of the run is started with (the image's NODE_OPTIONS, production). */
-const COMMON_ENV = { NODE_ENV: 'production', NODE_OPTIONS: imageNodeOptions() };
-
 /**
  * The catalogue API whose limiter and log level `setMode` switches (service-modes-server.ts). The
  * limiter stays in the path with a budget the load never reaches (a 429 fails the run); off, it
@@ -108,15 +106,8 @@ async function startService(
     script: join(__dirname, 'service-modes-server.js'),
     port,
     env: {
-      ...COMMON_ENV,
-      DATABASE_URL: databaseUrl,
-      REDIS_URL: env.redisUrl,
-      QUEUE_PREFIX: queuePrefix,
-      CATALOGUE_API_PORT: String(port),
+      ...catalogueApiEnv({ databaseUrl, redisUrl: env.redisUrl, queuePrefix, port }),
       CONTROL_PORT: String(controlPort),
-      LOG_LEVEL: 'info',
-      RATE_LIMIT_READ_PER_MINUTE: '1000000',
-      RATE_LIMIT_WRITE_PER_MINUTE: '1000000',
     },
     // The access log goes to a pipe the harness drains, as it would to a container's stdout.
     nodeArgs: cpuProfileArgs(env.cpuProfDir, name),
@@ -147,7 +138,12 @@ function startSide(
       name,
       script: join(__dirname, script),
       port,
-      env: { ...COMMON_ENV, DATABASE_URL: databaseUrl, PORT: String(port) },
+      env: {
+        NODE_ENV: 'production',
+        NODE_OPTIONS: imageNodeOptions(),
+        DATABASE_URL: databaseUrl,
+        PORT: String(port),
+      },
       nodeArgs: cpuProfileArgs(env.cpuProfDir, name),
       cleanup,
     }),
@@ -170,15 +166,8 @@ async function startBefore(
     script: join(root, 'services', 'catalogue-api', 'dist', 'main.js'),
     port,
     env: {
-      ...COMMON_ENV,
-      DATABASE_URL: databaseUrl,
-      REDIS_URL: env.redisUrl,
-      QUEUE_PREFIX: queuePrefix,
-      CATALOGUE_API_PORT: String(port),
-      LOG_LEVEL: 'info',
+      ...catalogueApiEnv({ databaseUrl, redisUrl: env.redisUrl, queuePrefix, port }),
       RATE_LIMIT_ENABLED: rateLimited ? '1' : '0',
-      RATE_LIMIT_READ_PER_MINUTE: '1000000',
-      RATE_LIMIT_WRITE_PER_MINUTE: '1000000',
     },
     nodeArgs: cpuProfileArgs(env.cpuProfDir, name),
     cleanup,

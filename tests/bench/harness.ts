@@ -154,6 +154,29 @@ export function imageNodeOptions(): string {
   return options;
 }
 
+/**
+ * The environment of a catalogue API a benchmark starts: production, the image's NODE_OPTIONS,
+ * the access log at `info`, and rate limits the load never reaches (a 429 fails a run).
+ */
+export function catalogueApiEnv(opts: {
+  databaseUrl: string;
+  redisUrl: string;
+  queuePrefix: string;
+  port: number;
+}): Record<string, string> {
+  return {
+    NODE_ENV: 'production',
+    NODE_OPTIONS: imageNodeOptions(),
+    DATABASE_URL: opts.databaseUrl,
+    REDIS_URL: opts.redisUrl,
+    QUEUE_PREFIX: opts.queuePrefix,
+    CATALOGUE_API_PORT: String(opts.port),
+    LOG_LEVEL: 'info',
+    RATE_LIMIT_READ_PER_MINUTE: '1000000',
+    RATE_LIMIT_WRITE_PER_MINUTE: '1000000',
+  };
+}
+
 /** Node flags that write a CPU profile `<dir>/<name>.cpuprofile` when the process stops (BENCH_CPU_PROF). */
 export function cpuProfileArgs(dir: string | undefined, name: string): string[] {
   return dir ? ['--cpu-prof', `--cpu-prof-dir=${dir}`, `--cpu-prof-name=${name}.cpuprofile`] : [];

@@ -20,6 +20,7 @@ import { contentInsert, productId, productItem } from './fixtures';
 import { figure } from './results';
 import {
   benchEnv,
+  catalogueApiEnv,
   Cleanup,
   cpuProfileArgs,
   createBenchDatabase,
@@ -37,7 +38,6 @@ import {
   type ChildServer,
   type LoadSpec,
   type Measurement,
-  imageNodeOptions,
   importParameters,
   REALISTIC,
 } from './harness';
@@ -86,17 +86,9 @@ async function startService(
     script: join(__dirname, 'service-modes-server.js'),
     port,
     env: {
-      DATABASE_URL: databaseUrl,
-      REDIS_URL: env.redisUrl,
-      QUEUE_PREFIX: queuePrefix,
-      CATALOGUE_API_PORT: String(port),
+      ...catalogueApiEnv({ databaseUrl, redisUrl: env.redisUrl, queuePrefix, port }),
       CONTROL_PORT: String(controlPort),
       OTEL_EXPORTER_OTLP_ENDPOINT: collector,
-      LOG_LEVEL: 'info',
-      NODE_ENV: 'production',
-      RATE_LIMIT_READ_PER_MINUTE: '1000000',
-      RATE_LIMIT_WRITE_PER_MINUTE: '1000000',
-      NODE_OPTIONS: imageNodeOptions(),
     },
     nodeArgs: cpuProfileArgs(env.cpuProfDir, name.replace(/\W+/g, '-')),
     cleanup,
