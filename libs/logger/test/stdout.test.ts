@@ -5,7 +5,12 @@ import { once } from 'node:events';
  * A process logging to standard output through createLogger, as every service does: `script`
  * runs with `log` (the logger) in scope. Its output is read as it comes.
  */
-function logging(script: string): { lines: () => string[]; exited: Promise<number | null>; kill(): void } {
+function logging(script: string): {
+  lines: () => string[];
+  errors: () => string;
+  exited: Promise<number | null>;
+  kill(): void;
+} {
   const child = spawn(
     process.execPath,
     [
@@ -16,9 +21,15 @@ function logging(script: string): { lines: () => string[]; exited: Promise<numbe
   );
   let out = '';
   child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString('utf8')));
-  child.stderr.resume();
+  let err = '';
+  child.stderr.on('data', (chunk: Buffer) => (err += chunk.toString('utf8')));
   const exited = once(child, 'exit').then(([code]) => code as number | null);
-  return { lines: () => out.split('\n').filter(Boolean), exited, kill: () => child.kill('SIGKILL') };
+  return {
+    lines: () => out.split('\n').filter(Boolean),
+    errors: () => err,
+    exited,
+    kill: () => child.kill('SIGKILL'),
+  };
 }
 
 async function until(check: () => boolean, ms: number): Promise<boolean> {
@@ -32,8 +43,12 @@ async function until(check: () => boolean, ms: number): Promise<boolean> {
 
 describe('log lines on standard output', () => {
   it('when a quiet process logs one line and keeps running, then the line is out within a second', async () => {
-    const child = logging(`log.info('alone'); setTimeout(() => {}, 30000);`);
+    // Timed from the child's word that it logged (starting Node on a busy machine takes longer).
+    const child = logging(
+      `log.info('alone'); process.stderr.write('logged\\n'); setTimeout(() => {}, 30000);`,
+    );
     try {
+      expect(await until(() => child.errors().includes('logged'), 20_000)).toBe(true);
       expect(await until(() => child.lines().some((l) => l.includes('"msg":"alone"')), 1_000)).toBe(true);
     } finally {
       child.kill();
