@@ -39,6 +39,7 @@ import {
   spread,
   verdict,
   startChild,
+  startModesServer,
   table,
   type BenchEnv,
   type ChildServer,
@@ -87,43 +88,6 @@ const SIDES: { name: string; service?: ServiceMode; floor?: true }[] = [
   { name: 'service, limiter on, log warn', service: { limiter: 'on', log: 'warn' } },
   { name: 'Koa + pg, cached, with the required features', floor: true },
 ];
-
-/**
- * The catalogue API whose limiter and log level `setMode` switches (service-modes-server.ts). The
- * limiter stays in the path with a budget the load never reaches (a 429 fails the run); off, it
- * is not called at all, as with RATE_LIMIT_ENABLED=0.
- */
-async function startService(
-  name: string,
-  env: BenchEnv,
-  databaseUrl: string,
-  queuePrefix: string,
-  cleanup: Cleanup,
-): Promise<{ server: ChildServer; setMode(mode: ServiceMode): Promise<void> }> {
-  const [port, controlPort] = [await freePort(), await freePort()];
-  const server = await startChild({
-    name,
-    script: join(__dirname, 'service-modes-server.js'),
-    port,
-    env: {
-      ...catalogueApiEnv({ databaseUrl, redisUrl: env.redisUrl, queuePrefix, port }),
-      CONTROL_PORT: String(controlPort),
-    },
-    // The access log goes to a pipe the harness drains, as it would to a container's stdout.
-    nodeArgs: cpuProfileArgs(env.cpuProfDir, name),
-    cleanup,
-  });
-  return {
-    server,
-    async setMode(mode) {
-      const res = await fetch(`http://127.0.0.1:${controlPort}/mode?${new URLSearchParams({ ...mode })}`, {
-        method: 'POST',
-      });
-      if (!res.ok)
-        throw new Error(`${name}: mode ${JSON.stringify(mode)}: ${res.status} ${await res.text()}`);
-    },
-  };
-}
 
 /** The bare handler or the floor (`script`), a process of its own. */
 function startSide(
@@ -351,7 +315,17 @@ async function run(env: BenchEnv, cleanup: Cleanup): Promise<void> {
   );
   const [on, off, base, unlogged, floored, ...beforeSides] = (await measureModes(
     async (index) => {
-      const service = await startService(`catalogue-api-${index}`, env, url, queuePrefix, cleanup);
+      // The limiter stays in the path with a budget the load never reaches (a 429 fails the run);
+      // off, it is not called at all, as with RATE_LIMIT_ENABLED=0. The access log goes to a pipe
+      // the harness drains, as it would to a container's stdout.
+      const service = await startModesServer({
+        name: `catalogue-api-${index}`,
+        databaseUrl: url,
+        redisUrl: env.redisUrl,
+        queuePrefix,
+        cpuProfDir: env.cpuProfDir,
+        cleanup,
+      });
       const baseline = await startSide(`baseline-${index}`, 'auth-baseline.js', env, url, cleanup);
       const floor = await startSide(`floor-${index}`, 'auth-floor.js', env, url, cleanup);
       const before = beforeRoot
@@ -386,7 +360,7 @@ async function run(env: BenchEnv, cleanup: Cleanup): Promise<void> {
       }
       const setMode = async (mode: number) => {
         const side = SIDES[mode];
-        if (side?.service) await service.setMode(side.service);
+        if (side?.service) await service.setMode({ ...side.service });
       };
       if (!imported) {
         await importProducts(service.server, eshop.token);

@@ -17,6 +17,7 @@ import {
   withDatabase,
   type Knex,
 } from '@catalogue/db';
+import { freePort } from '@catalogue/testing';
 import { parameterItems } from './fixtures';
 import { writeRecordIfAsked } from './results';
 
@@ -183,7 +184,7 @@ export function cpuProfileArgs(dir: string | undefined, name: string): string[] 
 }
 
 // The tests' helper: a free TCP port on the loopback interface.
-export { freePort } from '@catalogue/testing';
+export { freePort };
 
 export interface BenchDatabase {
   url: string;
@@ -296,6 +297,44 @@ export async function startChild(opts: {
       throw new Error(`${opts.name} not ready after ${readyMs / 1000} s:\n${output}`);
     await new Promise((r) => setTimeout(r, 100));
   }
+}
+
+/**
+ * The catalogue API as a process whose modes — tracing, rate limiter, log level — `setMode`
+ * switches while it runs (service-modes-server.ts, `POST /mode?…` on its control port), started
+ * with the benchmark's catalogue API environment plus `env`.
+ */
+export async function startModesServer(opts: {
+  name: string;
+  databaseUrl: string;
+  redisUrl: string;
+  queuePrefix: string;
+  cpuProfDir: string | undefined;
+  env?: Record<string, string>;
+  cleanup: Cleanup;
+}): Promise<{ server: ChildServer; setMode(query: Record<string, string>): Promise<void> }> {
+  const [port, controlPort] = [await freePort(), await freePort()];
+  const { databaseUrl, redisUrl, queuePrefix } = opts;
+  const server = await startChild({
+    name: opts.name,
+    script: join(__dirname, 'service-modes-server.js'),
+    port,
+    env: {
+      ...catalogueApiEnv({ databaseUrl, redisUrl, queuePrefix, port }),
+      CONTROL_PORT: String(controlPort),
+      ...opts.env,
+    },
+    nodeArgs: cpuProfileArgs(opts.cpuProfDir, opts.name.replace(/\W+/g, '-')),
+    cleanup: opts.cleanup,
+  });
+  return {
+    server,
+    async setMode(query) {
+      const search = new URLSearchParams(query);
+      const res = await fetch(`http://127.0.0.1:${controlPort}/mode?${search}`, { method: 'POST' });
+      if (!res.ok) throw new Error(`${opts.name}: mode ${search}: ${res.status} ${await res.text()}`);
+    },
+  };
 }
 
 /** CPU milliseconds used so far: the Node process, its Postgres backends, the whole Redis server. */

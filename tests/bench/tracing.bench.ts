@@ -13,25 +13,21 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { cpus, loadavg } from 'node:os';
-import { join } from 'node:path';
 import type autocannon from 'autocannon';
 import { Redis } from 'ioredis';
 import { contentInsert, productId, productItem } from './fixtures';
 import { figure } from './results';
 import {
   benchEnv,
-  catalogueApiEnv,
   Cleanup,
-  cpuProfileArgs,
   createBenchDatabase,
   createBenchEshop,
   deleteKeys,
-  freePort,
   measureModes,
   positive,
   runBenchmark,
   spread,
-  startChild,
+  startModesServer,
   table,
   verdict,
   type BenchEnv,
@@ -71,38 +67,6 @@ async function startSink(cleanup: Cleanup): Promise<{ url: string; bytes: () => 
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, bytes: () => bytes };
 }
 
-/** The catalogue API whose tracing `setMode` turns on and off (service-modes-server.ts). */
-async function startService(
-  name: string,
-  env: BenchEnv,
-  databaseUrl: string,
-  queuePrefix: string,
-  collector: string,
-  cleanup: Cleanup,
-): Promise<{ server: ChildServer; setMode(tracing: Mode['tracing']): Promise<void> }> {
-  const [port, controlPort] = [await freePort(), await freePort()];
-  const server = await startChild({
-    name,
-    script: join(__dirname, 'service-modes-server.js'),
-    port,
-    env: {
-      ...catalogueApiEnv({ databaseUrl, redisUrl: env.redisUrl, queuePrefix, port }),
-      CONTROL_PORT: String(controlPort),
-      OTEL_EXPORTER_OTLP_ENDPOINT: collector,
-    },
-    nodeArgs: cpuProfileArgs(env.cpuProfDir, name.replace(/\W+/g, '-')),
-    cleanup,
-  });
-  return {
-    server,
-    async setMode(tracing) {
-      const query = `?${new URLSearchParams(tracing ? { tracing: tracing.sampler, arg: tracing.arg } : { tracing: 'off' })}`;
-      const res = await fetch(`http://127.0.0.1:${controlPort}/mode${query}`, { method: 'POST' });
-      if (!res.ok) throw new Error(`${name}: tracing mode ${query}: ${res.status} ${await res.text()}`);
-    },
-  };
-}
-
 interface Mode {
   side: string;
   /** The sampler and its ratio, or none: tracing off. */
@@ -131,14 +95,15 @@ async function run(env: BenchEnv, cleanup: Cleanup): Promise<void> {
   // Through a process of its own, stopped before measuring: a side that had served the imports
   // answered whoami 28 % slower than a new process.
   const bearer = { authorization: `Bearer ${eshop.token}` };
-  const { server: seeder } = await startService(
-    'seeding',
-    env,
-    url,
-    `${queuePrefix}-seed`,
-    sink.url,
+  const { server: seeder } = await startModesServer({
+    name: 'seeding',
+    databaseUrl: url,
+    redisUrl: env.redisUrl,
+    queuePrefix: `${queuePrefix}-seed`,
+    cpuProfDir: env.cpuProfDir,
+    env: { OTEL_EXPORTER_OTLP_ENDPOINT: sink.url },
     cleanup,
-  );
+  });
   await importParameters(seeder.url, eshop.token);
   for (let page = 0; page < PAGES; page++) {
     const items = Array.from({ length: BATCH }, (_, i) =>
@@ -192,17 +157,21 @@ async function run(env: BenchEnv, cleanup: Cleanup): Promise<void> {
     );
     const [offSide, controlSide, sampledSide, allSide] = await measureModes(
       async (index) => {
-        const { server, setMode } = await startService(
-          `${scenario} ${index + 1}`,
-          env,
-          url,
-          `${queuePrefix}-${index}`,
-          sink.url,
+        const { server, setMode } = await startModesServer({
+          name: `${scenario} ${index + 1}`,
+          databaseUrl: url,
+          redisUrl: env.redisUrl,
+          queuePrefix: `${queuePrefix}-${index}`,
+          cpuProfDir: env.cpuProfDir,
+          env: { OTEL_EXPORTER_OTLP_ENDPOINT: sink.url },
           cleanup,
-        );
+        });
         return {
           spec: (mode) => spec(scenario, MODES[mode]!.side, server),
-          setMode: (mode) => setMode(MODES[mode]!.tracing),
+          setMode: (mode) => {
+            const tracing = MODES[mode]!.tracing;
+            return setMode(tracing ? { tracing: tracing.sampler, arg: tracing.arg } : { tracing: 'off' });
+          },
           stop: () => server.stop(),
         };
       },
