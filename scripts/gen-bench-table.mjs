@@ -42,7 +42,12 @@ const number = (value) => {
   if (!Number.isFinite(value)) return String(value);
   const abs = Math.abs(value);
   const digits = abs >= 100 ? 0 : abs >= 10 ? 1 : 2;
-  return value.toLocaleString('en-US', { minimumFractionDigits: 0, maximumFractionDigits: digits });
+  // 'negative': a value that rounds to zero is printed 0, not -0.
+  return value.toLocaleString('en-US', {
+    minimumFractionDigits: 0,
+    maximumFractionDigits: digits,
+    signDisplay: 'negative',
+  });
 };
 const withUnit = (value, unit) => (unit === 'ratio' ? number(value) : `${number(value)} ${unit}`);
 const cell = (text) => String(text).replace(/\|/g, '\\|').replace(/\n/g, ' ');
