@@ -37,7 +37,9 @@ import {
   imageNodeOptions,
   importParameters,
   measurePair,
+  measureModes,
   measureSides,
+  positive,
   REALISTIC,
   REPO_ROOT,
   startChild,
@@ -76,6 +78,8 @@ const LIST_P99_CONNECTIONS = 50;
 const LIST_P99_TARGET = 1;
 /** Verdicts take the median of at least this many interleaved rounds. */
 const MIN_ROUNDS = 3;
+/** import-new's least warm-up of each side of a new set of processes, seconds. */
+const IMPORT_WARMUP_S = 5;
 
 const ESHOPS = 2;
 const PRODUCTS_PER_ESHOP = 10_000;
@@ -820,6 +824,9 @@ async function run(given: BenchEnv, cleanup: Cleanup): Promise<void> {
   if (given.rounds < MIN_ROUNDS)
     log(`BENCH_ROUNDS=${given.rounds}: measuring ${MIN_ROUNDS} rounds, the least a verdict's median takes`);
   const env = { ...given, rounds: Math.max(given.rounds, MIN_ROUNDS) };
+  // import-new's sets of processes (BENCH_PROCESSES), each measured for BENCH_DURATION in
+  // BENCH_ROUNDS rounds.
+  const importProcesses = Math.round(positive('BENCH_PROCESSES', 4));
   const runId = `${process.pid}`;
   const queuePrefix = `catalogue-bench-${runId}`;
   const { url, db } = await createBenchDatabase(env.databaseUrl, `catalogue_bench_${runId}`, cleanup);
@@ -881,30 +888,40 @@ async function run(given: BenchEnv, cleanup: Cleanup): Promise<void> {
     }
     return started;
   };
-  const [baselinePort, equalWorkPort] = await Promise.all([freePort(), freePort()]);
-  const baseline = await startChild({
-    name: 'baseline',
-    script: join(__dirname, 'baseline.js'),
-    port: baselinePort,
-    env: {
-      DATABASE_URL: url,
-      PORT: String(baselinePort),
-      NODE_ENV: 'production',
-      BASELINE_STREAM: process.env.BENCH_BASELINE_STREAM === '0' ? '0' : '1',
-      NODE_OPTIONS: nodeOptions,
-    },
-    nodeArgs: cpuProfileArgs(env.cpuProfDir, 'baseline'),
-    cleanup,
-  });
-
-  const equalWork = await startEqualWork({
-    url,
-    redisUrl: env.redisUrl,
-    queuePrefix,
-    port: equalWorkPort,
-    nodeOptions,
-    nodeArgs: cpuProfileArgs(env.cpuProfDir, 'import-equal-work'),
-    cleanup,
+  const startBaseline = async (name: string) => {
+    const port = await freePort();
+    return startChild({
+      name,
+      script: join(__dirname, 'baseline.js'),
+      port,
+      env: {
+        DATABASE_URL: url,
+        PORT: String(port),
+        NODE_ENV: 'production',
+        BASELINE_STREAM: process.env.BENCH_BASELINE_STREAM === '0' ? '0' : '1',
+        NODE_OPTIONS: nodeOptions,
+      },
+      nodeArgs: cpuProfileArgs(env.cpuProfDir, name),
+      cleanup,
+    });
+  };
+  const baseline = await startBaseline('baseline');
+  // import-new's sides, a set of processes started afresh: two processes of one build differ by
+  // themselves by 10-30 % in CPU per request for their whole life, so one process per side would
+  // make the ratios one draw of that (measureModes runs `importProcesses` sets in turn).
+  const startImportSet = async (index: number) => ({
+    service: await startService(`catalogue-api-import-${index}`, serviceNodeOptions),
+    baseline: await startBaseline(`baseline-import-${index}`),
+    equalWork: await startEqualWork({
+      name: `import-equal-work-${index}`,
+      url,
+      redisUrl: env.redisUrl,
+      queuePrefix,
+      port: await freePort(),
+      nodeOptions,
+      nodeArgs: cpuProfileArgs(env.cpuProfDir, `import-equal-work-${index}`),
+      cleanup,
+    }),
   });
 
   log(`seeding ${ESHOPS * PRODUCTS_PER_ESHOP} products through the import endpoint…`);
@@ -966,12 +983,36 @@ async function run(given: BenchEnv, cleanup: Cleanup): Promise<void> {
           `${env.rounds} rounds…`,
       );
       if (scenario === 'import-new') {
-        importNew = await measureSides(importNewSpecs({ service, baseline, equalWork }, eshops), {
-          ...env,
-          connections: c,
-          db,
-          redis,
-        });
+        log(
+          `  … in each of ${importProcesses} sets of processes started afresh, after a warm-up of ` +
+            `${Math.max(env.warmup, IMPORT_WARMUP_S)} s of each`,
+        );
+        importNew = await measureModes(
+          async (index) => {
+            const set = await startImportSet(index);
+            const specs = importNewSpecs(set, eshops, index);
+            return {
+              spec: (side) => specs[side]!,
+              // The sides are the set's processes, not modes of one.
+              setMode: async () => {},
+              stop: async () => void (await Promise.all(Object.values(set).map((server) => server.stop()))),
+            };
+          },
+          3,
+          {
+            ...env,
+            duration: env.duration * importProcesses,
+            // New processes compile what they run first: with a short warm-up the rounds measured
+            // their first imports. The warm-up runs at 2 connections: at 10, a process that has
+            // not compiled them yet answers in over DATABASE_POOL_QUEUE_BUDGET_MS and sheds some.
+            warmup: Math.max(env.warmup, IMPORT_WARMUP_S),
+            warmupConnections: Math.min(c, 2),
+            connections: c,
+            db,
+            redis,
+            processes: importProcesses,
+          },
+        );
         continue;
       }
       const specs = scenarioSpecs(scenario, sides);

@@ -615,7 +615,11 @@ export async function measureModes(
     stop(): Promise<void>;
   }>,
   modes: number,
-  opts: PairOptions & { processes: number },
+  opts: PairOptions & {
+    processes: number;
+    /** Connections of the warm-up, when not `connections`. */
+    warmupConnections?: number;
+  },
 ): Promise<Measurement[]> {
   const slices: Slice[][] = Array.from({ length: modes }, () => []);
   let specs: LoadSpec[] = [];
@@ -626,7 +630,11 @@ export async function measureModes(
       specs = Array.from({ length: modes }, (_, mode) => started.spec(mode));
       for (let mode = 0; mode < modes; mode++) {
         await started.setMode(mode);
-        await runSlice(specs[mode]!, { ...opts, duration: opts.warmup });
+        await runSlice(specs[mode]!, {
+          ...opts,
+          duration: opts.warmup,
+          connections: opts.warmupConnections ?? opts.connections,
+        });
       }
       for (let round = 0; round < opts.rounds; round++) {
         for (const mode of sideOrder(round, modes)) {

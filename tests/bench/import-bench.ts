@@ -31,6 +31,7 @@ export const OVERHEAD_TARGET_MS = 5.4;
 const BATCH = 100;
 
 export async function startEqualWork(opts: {
+  name: string;
   url: string;
   redisUrl: string;
   queuePrefix: string;
@@ -40,7 +41,7 @@ export async function startEqualWork(opts: {
   cleanup: Cleanup;
 }): Promise<ChildServer> {
   return startChild({
-    name: 'import-equal-work',
+    name: opts.name,
     script: join(__dirname, 'import-equal-work.js'),
     port: opts.port,
     env: {
@@ -61,10 +62,14 @@ interface Eshop {
   token: string;
 }
 
-/** The three sides of import-new: every request 100 products never seen before, eshops in turn. */
+/**
+ * The three sides of import-new: every request 100 products never seen before, eshops in turn
+ * (`set` keeps the ids of each set of processes apart).
+ */
 export function importNewSpecs(
   sides: { service: ChildServer; baseline: ChildServer; equalWork: ChildServer },
   eshops: Eshop[],
+  set: number,
 ): LoadSpec[] {
   const json = { 'content-type': 'application/json' };
   const make = (server: ChildServer, label: string, prefix: string): LoadSpec => {
@@ -100,9 +105,9 @@ export function importNewSpecs(
     };
   };
   return [
-    make(sides.service, 'catalogue-api', 'NS'),
-    make(sides.baseline, 'bare handler', 'NB'),
-    make(sides.equalWork, 'equal-work handler', 'NE'),
+    make(sides.service, 'catalogue-api', `NS${set}-`),
+    make(sides.baseline, 'bare handler', `NB${set}-`),
+    make(sides.equalWork, 'equal-work handler', `NE${set}-`),
   ];
 }
 
