@@ -2,7 +2,7 @@
 // stores the content, and the v2 list serves it. Runs on a queue prefix of its own so its
 // worker never takes jobs that other test files inspect.
 import { bearerCaller, eventually, makeEshop } from '@catalogue/testing';
-import { contentRepository } from '@catalogue/db';
+import { CONTENT_WRITE_ROWS, contentRepository } from '@catalogue/db';
 import { renderContent, renderContents } from '@catalogue/content-store';
 // The same inspection the content library's XSS suite uses (tags and attributes, parsed).
 import { dangers, marketplaceDangers, snippetDangers } from '../libs/content/test/inspect';
@@ -241,6 +241,39 @@ describe('render-content: import -> worker -> v2 list', () => {
     expect(await snippet('M3')).not.toHaveProperty('brand');
     expect(JSON.stringify(await snippet('M3'))).toContain('8590000000434');
     expect(JSON.stringify(await snippet('M1'))).not.toContain('8590000000434');
+  });
+
+  test('when one job renders more products than a statement writes, then every one is stored', async () => {
+    const s = await shop();
+    const count = CONTENT_WRITE_ROWS * 2 + 3;
+    const ids = Array.from({ length: count }, (_, i) => `W${i + 1}`);
+    const res = await s.call(
+      'POST',
+      '/api/v2/rest/products',
+      ids.map((id) => ({ id, name: { default: `Product ${id}` } })),
+    );
+    expect(res.body).toMatchObject({ success: true, imported: count });
+    await eventually(async () => {
+      const ready = await api.deps.db('products').where({ eshop_id: s.id, status: 'ready' }).count('* as n');
+      expect(Number(ready[0]!.n)).toBe(count);
+    }, 15_000);
+    await api.deps.db('content').where({ eshop_id: s.id }).delete();
+
+    const outcomes = await renderContents(api.deps.db, {
+      eshop_id: s.id,
+      entity_type: 'product',
+      external_ids: ids,
+    });
+
+    expect([...outcomes.values()].filter((o) => o === 'composed')).toHaveLength(count);
+    const stored = await api.deps
+      .db('content')
+      .where({ eshop_id: s.id, entity_type: 'product' })
+      .select('external_id', 'rich_snippet');
+    expect(stored.map((row) => row.external_id).sort()).toEqual([...ids].sort());
+    for (const row of stored) {
+      expect(row.rich_snippet.json.default).toMatchObject({ name: `Product ${row.external_id}` });
+    }
   });
 
   test('when two jobs render overlapping items at once, then both finish and the content is whole', async () => {

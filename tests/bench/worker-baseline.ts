@@ -17,6 +17,7 @@ import pg from 'pg';
 import type { FallbackPolicy } from '@catalogue/content';
 import { createDesignCache, renderItem, type DesignCache } from '@catalogue/content-store';
 import {
+  CONTENT_WRITE_ROWS,
   contentColumns,
   createKnex,
   type Knex,
@@ -142,7 +143,11 @@ export async function renderJob(
       if (outcome === 'refreshed') refreshed++;
       rows.push({ externalId: row.external_id, columns: contentColumns(content) as ContentColumns });
     }
-    await client.query(upsertContentsSql(rows.length), upsertContentsBindings(eshopId, rows));
+    // As contentRepository.saveMany writes them: CONTENT_WRITE_ROWS a statement.
+    for (let start = 0; start < rows.length; start += CONTENT_WRITE_ROWS) {
+      const chunk = rows.slice(start, start + CONTENT_WRITE_ROWS);
+      await client.query(upsertContentsSql(chunk.length), upsertContentsBindings(eshopId, chunk));
+    }
     const status = eshop.review_required ? 'review' : 'ready';
     const marked = new Set(
       (

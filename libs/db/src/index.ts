@@ -94,7 +94,7 @@ export type {
   ListingRowStatus,
   ListingSource,
 } from './repositories/listing.repository';
-export { contentColumns, contentRepository } from './repositories/content.repository';
+export { CONTENT_WRITE_ROWS, contentColumns, contentRepository } from './repositories/content.repository';
 export { contentRevisionsRepository } from './repositories/content-revisions.repository';
 export { contentDraftsRepository } from './repositories/content-drafts.repository';
 export type { DraftState, EditorView, PublishMode } from './repositories/content-drafts.repository';

@@ -103,6 +103,34 @@ export async function lockEntityRows<T extends { external_id: string }>(
   );
 }
 
+/**
+ * Content rows a statement of `saveMany` writes. A rendered product's row is tens of kilobytes of
+ * JSON text (its outputs and their list pieces); a statement of a whole job's 100 rows held
+ * several megabytes of text and of node-postgres's message buffer at once per running job.
+ */
+export const CONTENT_WRITE_ROWS = 25;
+
+async function saveRows(
+  trx: Knex.Transaction,
+  eshopId: number,
+  entityType: ContentEntityType,
+  contents: ReadonlyArray<{ externalId: string; content: StoredContent }>,
+): Promise<void> {
+  const rows = contents.map(({ externalId, content }) => ({
+    ...where({ eshopId, entityType, externalId }),
+    ...contentColumns(content),
+  }));
+  await trx('content')
+    .insert(rows)
+    .onConflict(['eshop_id', 'entity_type', 'external_id'])
+    .merge({
+      ...Object.fromEntries(
+        ['origin', 'tree', ...OUTPUT_COLUMNS, ...PIECE_COLUMNS].map((c) => [c, trx.raw('excluded.??', [c])]),
+      ),
+      updated_at: trx.fn.now(6),
+    });
+}
+
 export const contentRepository = {
   /**
    * Keys of people's content (origin `editor`) whose tree contains any of `texts` (a one-off
@@ -230,8 +258,8 @@ export const contentRepository = {
   },
 
   /**
-   * Creates or replaces the content of several entities of one eshop and type in one statement
-   * (the render worker's write for a whole job).
+   * Creates or replaces the content of several entities of one eshop and type (the render
+   * worker's write for a whole job), {@link CONTENT_WRITE_ROWS} a statement.
    */
   async saveMany(
     trx: Knex.Transaction,
@@ -239,23 +267,9 @@ export const contentRepository = {
     entityType: ContentEntityType,
     contents: ReadonlyArray<{ externalId: string; content: StoredContent }>,
   ): Promise<void> {
-    if (!contents.length) return;
-    const rows = contents.map(({ externalId, content }) => ({
-      ...where({ eshopId, entityType, externalId }),
-      ...contentColumns(content),
-    }));
-    await trx('content')
-      .insert(rows)
-      .onConflict(['eshop_id', 'entity_type', 'external_id'])
-      .merge({
-        ...Object.fromEntries(
-          ['origin', 'tree', ...OUTPUT_COLUMNS, ...PIECE_COLUMNS].map((c) => [
-            c,
-            trx.raw('excluded.??', [c]),
-          ]),
-        ),
-        updated_at: trx.fn.now(6),
-      });
+    for (let start = 0; start < contents.length; start += CONTENT_WRITE_ROWS) {
+      await saveRows(trx, eshopId, entityType, contents.slice(start, start + CONTENT_WRITE_ROWS));
+    }
   },
 
   /** Creates or replaces the content of an entity: its tree, origin and every rendered output. */
