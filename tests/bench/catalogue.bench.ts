@@ -863,6 +863,8 @@ async function run(given: BenchEnv, cleanup: Cleanup): Promise<void> {
         ...serviceEnv(port),
       },
       nodeArgs: cpuProfileArgs(env.cpuProfDir, name),
+      // As the service names its Postgres connections (libs/http runtime).
+      applicationName: 'catalogue-api',
       cleanup,
     });
   };
@@ -902,6 +904,7 @@ async function run(given: BenchEnv, cleanup: Cleanup): Promise<void> {
         NODE_OPTIONS: nodeOptions,
       },
       nodeArgs: cpuProfileArgs(env.cpuProfDir, name),
+      applicationName: 'baseline',
       cleanup,
     });
   };
@@ -924,8 +927,8 @@ async function run(given: BenchEnv, cleanup: Cleanup): Promise<void> {
     }),
   });
 
-  log(`seeding ${ESHOPS * PRODUCTS_PER_ESHOP} products through the import endpoint…`);
   const bySql = process.env.BENCH_SEED === 'sql';
+  log(`seeding ${ESHOPS * PRODUCTS_PER_ESHOP} products ${bySql ? 'by SQL' : 'through the import endpoint'}…`);
   const seedSeconds = await seed(service, eshops, bySql ? db : undefined);
   await makeListable(db);
   await checkLists(service, baseline, eshops[0]!);

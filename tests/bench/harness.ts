@@ -233,8 +233,9 @@ export async function deleteKeys(redisUrl: string, prefix: string): Promise<numb
 }
 
 export interface ChildServer {
-  /** Also the application_name of its Postgres connections. */
   name: string;
+  /** The application_name of its Postgres connections, whose backends' CPU counts as its. */
+  applicationName: string;
   pid: number;
   url: string;
   /** What the process wrote to stdout and stderr (the last 20 KB). */
@@ -253,6 +254,8 @@ export async function startChild(opts: {
   port: number;
   env: Record<string, string>;
   nodeArgs?: string[];
+  /** The application_name of its Postgres connections, when not `name`. */
+  applicationName?: string;
   cleanup: Cleanup;
   /** How long it may take to answer `GET /readyz` 200 (90 s: on a busy disk loading the modules alone took 14 s). */
   readyTimeoutMs?: number;
@@ -270,6 +273,7 @@ export async function startChild(opts: {
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const server: ChildServer = {
     name: opts.name,
+    applicationName: opts.applicationName ?? opts.name,
     pid: child.pid!,
     url: `http://127.0.0.1:${opts.port}`,
     output: () => output,
@@ -365,7 +369,7 @@ export async function cpuTimes(server: ChildServer, db: Knex, redis: Redis): Pro
   const node = await processCpuMs(server.pid);
   const { rows } = await db.raw<{ rows: { pid: number }[] }>(
     'select pid from pg_stat_activity where datname = current_database() and application_name = ?',
-    [server.name],
+    [server.applicationName],
   );
   const backends = new Map<number, number>();
   for (const { pid } of rows) {

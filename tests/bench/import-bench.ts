@@ -53,6 +53,7 @@ export async function startEqualWork(opts: {
       NODE_OPTIONS: opts.nodeOptions,
     },
     nodeArgs: opts.nodeArgs,
+    applicationName: 'import-equal-work',
     cleanup: opts.cleanup,
   });
 }
