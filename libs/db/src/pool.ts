@@ -4,13 +4,18 @@ import pg from 'pg';
 export const POOL_QUEUE_FULL_MESSAGE = 'Every database connection is in use';
 
 /**
- * A connection was asked for while every one was in use and `queueMax` requests already waited:
- * refused at once (a 503 with Retry-After) instead of joining a queue that only grows.
+ * A connection was asked for while every one was in use and `queueMax` requests already waited,
+ * or its expected wait was past the budget: refused at once (a 503 with Retry-After) instead of
+ * joining a queue that only grows; or it waited the whole budget without one (`waited`).
  */
 export class PoolQueueFullError extends Error {
   override readonly name = 'PoolQueueFullError';
   readonly code = 'POOL_QUEUE_FULL';
-  constructor(why: string) {
+  constructor(
+    why: string,
+    /** Refused after waiting the budget, not at once: the client waited for nothing. */
+    readonly waited = false,
+  ) {
     super(`${POOL_QUEUE_FULL_MESSAGE} and ${why}`);
   }
 }
@@ -176,9 +181,9 @@ export function createGuardedPool(opts: GuardedPoolOptions): GuardedPool {
 
   const queueMax = opts.queueMax;
   const budget = opts.queueBudgetMs;
-  const refuse = (why: string): Promise<never> => {
+  const refuse = (why: string, waited = false): Promise<never> => {
     opts.onShed?.();
-    return Promise.reject(new PoolQueueFullError(why));
+    return Promise.reject(new PoolQueueFullError(why, waited));
   };
   // The requests ahead, over the rate connections come back: from the hold times (right at the
   // start of a burst, when the pool was idle before) or from the measured release rate (right
@@ -207,7 +212,7 @@ export function createGuardedPool(opts: GuardedPoolOptions): GuardedPool {
       if (expectedMs > budget) {
         return refuse(`the wait for one would be about ${Math.round(expectedMs)} ms (budget ${budget} ms)`);
       }
-      return waitWithin(pool.connect(), budget, () => refuse(`none was free within ${budget} ms`));
+      return waitWithin(pool.connect(), budget, () => refuse(`none was free within ${budget} ms`, true));
     },
     async end() {
       if (timer) clearInterval(timer);

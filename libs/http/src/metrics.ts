@@ -11,7 +11,7 @@ export interface HttpMetrics {
  * HTTP_MAX_CONCURRENT_REQUESTS, or more waiting for a database connection than
  * DATABASE_POOL_QUEUE_MAX.
  */
-export type ShedReason = 'concurrency' | 'database_queue' | 'event_loop';
+export type ShedReason = 'concurrency' | 'database_queue' | 'database_wait' | 'event_loop';
 
 /** The label used for requests that matched no route: never the raw path (unbounded). */
 export const UNMATCHED_ROUTE = 'unmatched';
@@ -48,7 +48,7 @@ export function createHttpMetrics(registry: Registry): HttpMetrics {
     requestDuration,
     shed: new Counter({
       name: 'http_requests_shed_total',
-      help: 'Requests answered 503 at once because the process was too busy, by reason (concurrency, database_queue, event_loop).',
+      help: "Requests answered 503 because the process was too busy, by reason: at once (concurrency, database_queue, event_loop) or after waiting the database pool's budget (database_wait).",
       labelNames: ['reason'],
       registers: [registry],
     }),

@@ -103,3 +103,54 @@ describe('catalogue-api: a bounded queue for database connections', () => {
     expect(metrics).toContain('http_requests_shed_total{reason="database_queue"} 2');
   }, 60_000);
 });
+
+/**
+ * The pool's wait budget: a request admitted at the door (its expected wait was short) that then
+ * waits the whole budget without a connection is answered 503 with Retry-After then, and counted
+ * apart from the refusals at once (`database_wait`): the client waited for nothing.
+ */
+describe('catalogue-api: a request that waited the pool budget', () => {
+  const BUDGET_MS = 400;
+  const svc = catalogueService({ DATABASE_POOL_MAX: '1', DATABASE_POOL_QUEUE_BUDGET_MS: String(BUDGET_MS) });
+  let locker: Knex;
+
+  beforeAll(() => {
+    locker = createKnex({ url: svc.deps.config.database.url, poolMin: 0, poolMax: 1, statementTimeoutMs: 0 });
+  });
+  afterAll(() => locker.destroy());
+
+  test('when the one connection is held past the budget, then a waiting import is answered 503 after the budget and counted as database_wait', async () => {
+    const { api, eshop } = await svc.eshop();
+    expect((await api.post(IMPORT, product('WARM'))).status).toBe(200);
+    const trx = await locker.transaction();
+    let held: Promise<{ status: number }> | undefined;
+    try {
+      await trx('event_sequences').where({ eshop_id: eshop.id }).forUpdate().select('eshop_id');
+      held = api.post(IMPORT, product('HELD'));
+      await until('the import holding the one connection', () => {
+        const pool = poolState(svc.deps.db);
+        return pool.total === 1 && pool.idle === 0;
+      });
+      const started = Date.now();
+
+      const waited = await api.post(IMPORT, product('WAITED'));
+
+      expect(waited.status).toBe(503);
+      expect(waited.headers.get('retry-after')).toBe('5');
+      expect(waited.body).toEqual({ error: 'The server is busy; try again shortly.', code: 'unavailable' });
+      expect(Date.now() - started).toBeGreaterThanOrEqual(BUDGET_MS - 50);
+    } finally {
+      await trx.rollback();
+    }
+    expect((await held)?.status).toBe(200);
+    const metrics = await (await fetch(`${svc.url}/metrics`)).text();
+    expect(metrics).toContain('http_requests_shed_total{reason="database_wait"} 1');
+    expect(metrics).not.toContain('http_requests_shed_total{reason="database_queue"}');
+    const stored = await svc.deps
+      .db('products')
+      .where({ eshop_id: eshop.id })
+      .orderBy('external_id')
+      .pluck('external_id');
+    expect(stored).toEqual(['HELD', 'WARM']);
+  }, 60_000);
+});

@@ -85,8 +85,8 @@ export function errorHandler(logger: Logger): Middleware<AppState, AppContext> {
       let err = caught;
       if (err instanceof PoolQueueFullError) {
         // Shed, not failed: counted and logged as such by observe(), no warning per request
-        // (under overload there are thousands).
-        ctx.state.shed = 'database_queue';
+        // (under overload there are thousands); apart when it came after waiting the budget.
+        ctx.state.shed = err.waited ? 'database_wait' : 'database_queue';
         pauseAfterShed(ctx);
         err = new UnavailableError(BUSY);
       } else if (!(err instanceof HttpError) && isDatabaseUnavailable(err)) {
