@@ -2,14 +2,16 @@ import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
 
 export interface HttpMetrics {
   requestDuration: Histogram<'method' | 'route' | 'status'>;
-  /** Requests answered 503 at once because the process was too busy, by why (ShedReason). */
+  /** Requests answered 503 because the process was too busy, by why (ShedReason). */
   shed: Counter<'reason'>;
 }
 
 /**
- * Why a request was refused at once with 503: more requests in progress than
- * HTTP_MAX_CONCURRENT_REQUESTS, or more waiting for a database connection than
- * DATABASE_POOL_QUEUE_MAX.
+ * Why a request was refused with 503 (deploy/README.md, "Bursts and overload"): at once, for
+ * HTTP_MAX_CONCURRENT_REQUESTS requests in progress (`concurrency`), the database pool's expected
+ * wait or DATABASE_POOL_QUEUE_MAX (`database_queue`), or the queue behind a saturated event loop
+ * (`event_loop`); or after waiting DATABASE_POOL_QUEUE_BUDGET_MS for a connection
+ * (`database_wait`).
  */
 export type ShedReason = 'concurrency' | 'database_queue' | 'database_wait' | 'event_loop';
 
