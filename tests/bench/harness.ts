@@ -2,7 +2,7 @@
 // serve HTTP, an autocannon wrapper that fails loudly on any error response, and cleanup
 // that runs on success, failure and Ctrl-C.
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
@@ -19,6 +19,7 @@ import {
 } from '@catalogue/db';
 import { freePort } from '@catalogue/testing';
 import { parameterItems } from './fixtures';
+import { cutProfile, profileClock, type Window } from './profile-windows';
 import { writeRecordIfAsked } from './results';
 
 export const REPO_ROOT = join(__dirname, '..', '..', '..');
@@ -178,6 +179,13 @@ export function catalogueApiEnv(opts: {
   };
 }
 
+/** Where the flags of cpuProfileArgs make a process write its profile. */
+function cpuProfileOf(nodeArgs: string[]): { cpuProfile?: string } {
+  const flag = (name: string) => nodeArgs.find((arg) => arg.startsWith(`${name}=`))?.slice(name.length + 1);
+  const [dir, name] = [flag('--cpu-prof-dir'), flag('--cpu-prof-name')];
+  return dir && name ? { cpuProfile: join(dir, name) } : {};
+}
+
 /** Node flags that write a CPU profile `<dir>/<name>.cpuprofile` when the process stops (BENCH_CPU_PROF). */
 export function cpuProfileArgs(dir: string | undefined, name: string): string[] {
   return dir ? ['--cpu-prof', `--cpu-prof-dir=${dir}`, `--cpu-prof-name=${name}.cpuprofile`] : [];
@@ -240,6 +248,8 @@ export interface ChildServer {
   url: string;
   /** What the process wrote to stdout and stderr (the last 20 KB). */
   output(): string;
+  /** The CPU profile it writes when it stops, when it runs with cpuProfileArgs (BENCH_CPU_PROF). */
+  cpuProfile?: string;
   /** SIGTERM, then SIGKILL after 10 s; resolves when the process is gone. */
   stop(): Promise<void>;
 }
@@ -277,6 +287,7 @@ export async function startChild(opts: {
     pid: child.pid!,
     url: `http://127.0.0.1:${opts.port}`,
     output: () => output,
+    ...cpuProfileOf(opts.nodeArgs ?? []),
     async stop() {
       if (child.exitCode !== null || child.signalCode !== null) return;
       child.kill('SIGTERM');
@@ -630,6 +641,9 @@ export async function measureModes(
   const duration = opts.duration / (opts.rounds * opts.processes);
   for (let index = 0; index < opts.processes; index++) {
     const started = await start(index);
+    // The measured windows of each mode, to cut the processes' CPU profiles by mode.
+    const windows: Window[][] = Array.from({ length: modes }, () => []);
+    const requests: number[] = Array.from({ length: modes }, () => 0);
     try {
       specs = Array.from({ length: modes }, (_, mode) => started.spec(mode));
       for (let mode = 0; mode < modes; mode++) {
@@ -643,14 +657,34 @@ export async function measureModes(
       for (let round = 0; round < opts.rounds; round++) {
         for (const mode of sideOrder(round, modes)) {
           await started.setMode(mode);
-          slices[mode]!.push(await runSlice(specs[mode]!, { ...opts, duration }));
+          const start = profileClock();
+          const slice = await runSlice(specs[mode]!, { ...opts, duration });
+          windows[mode]!.push({ start, end: profileClock() });
+          requests[mode]! += slice.requests;
+          slices[mode]!.push(slice);
         }
       }
     } finally {
       await started.stop();
     }
+    cutProfilesByMode(specs, windows, requests);
   }
   return specs.map((spec, i) => summary(spec, slices[i]!));
+}
+
+/**
+ * Each mode's part of the CPU profile of the process it ran on, beside the profile:
+ * `<profile>.<side>.cpuprofile`, with the requests it answered there (for cpuprofile-summary's
+ * µs per request). Nothing without BENCH_CPU_PROF.
+ */
+function cutProfilesByMode(specs: LoadSpec[], windows: Window[][], requests: number[]): void {
+  specs.forEach((spec, mode) => {
+    const profile = spec.server.cpuProfile;
+    if (!profile || !existsSync(profile)) return;
+    const out = profile.replace(/\.cpuprofile$/, `.${spec.side.replace(/\W+/g, '-')}.cpuprofile`);
+    const samples = cutProfile(profile, windows[mode]!, out);
+    process.stdout.write(`  ${spec.side}: ${out} (${samples} samples, ${requests[mode]} requests)\n`);
+  });
 }
 
 /**
