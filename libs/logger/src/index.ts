@@ -216,7 +216,12 @@ export function accessLog(logger: Logger): AccessLog {
     const level = quiet ? 20 : 30;
     if (logger.levelVal > level) return;
     let text = `{"level":${level}${time()}${bindings}`;
-    if (mix) {
+    if (mix === traceFields) {
+      // The services' mixin, written as it would be without its object: the ids are hex digits.
+      const ids = trace.getActiveSpan()?.spanContext();
+      if (ids && ids.traceId !== INVALID_TRACEID)
+        text += `,"trace_id":"${ids.traceId}","span_id":"${ids.spanId}"`;
+    } else if (mix) {
       const extra = mix(EMPTY, level);
       if (isObject(extra))
         for (const key in extra) {

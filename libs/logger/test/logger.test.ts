@@ -1,3 +1,4 @@
+import { trace } from '@opentelemetry/api';
 import pino from 'pino';
 import {
   accessLog,
@@ -136,6 +137,21 @@ describe('accessLog', () => {
     );
 
     expect(ours).toHaveLength(4);
+    expect(ours).toEqual(pinos);
+  });
+
+  it("when the service's logger writes access lines inside a span, then the span's ids are in pino's place", () => {
+    const span = trace.wrapSpanContext({ traceId: 'c'.repeat(32), spanId: 'd'.repeat(16), traceFlags: 0 });
+    const active = jest.spyOn(trace, 'getActiveSpan').mockReturnValue(span);
+    const { ours, pinos } = both((write) =>
+      createLogger({ service: 'api', level: 'info', destination: { write } }),
+    );
+    active.mockRestore();
+
+    expect(ours).toHaveLength(4);
+    expect(ours[0]).toContain(
+      `"service":"api","trace_id":"${'c'.repeat(32)}","span_id":"${'d'.repeat(16)}","request_id"`,
+    );
     expect(ours).toEqual(pinos);
   });
 

@@ -228,10 +228,10 @@ export async function inSpan<T>(
 
 /**
  * The trace id to attach to a metric sample as an exemplar: only a sampled trace's (an
- * exemplar must lead to a trace the backend has).
+ * exemplar must lead to a trace the backend has). The active span's, or `span`'s when the caller
+ * has already looked it up.
  */
-export function sampledTraceId(): string | undefined {
-  const span = trace.getActiveSpan();
+export function sampledTraceId(span: Span | undefined = trace.getActiveSpan()): string | undefined {
   if (!span) return undefined;
   const ctx = span.spanContext();
   // The flag first: most traces are not sampled, and the validity check is two regular
@@ -244,8 +244,8 @@ export function sampledTraceId(): string | undefined {
 const NO_EXEMPLAR = Object.freeze({});
 
 /** A metric sample's exemplar labels: the sampled trace's id, else none (prom-client skips it). */
-export function exemplarOf(): { trace_id?: string } {
-  const traceId = sampledTraceId();
+export function exemplarOf(span: Span | undefined = trace.getActiveSpan()): { trace_id?: string } {
+  const traceId = sampledTraceId(span);
   return traceId ? { trace_id: traceId } : NO_EXEMPLAR;
 }
 

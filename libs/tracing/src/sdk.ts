@@ -123,21 +123,25 @@ class DbSpanNames implements SpanProcessor {
 }
 
 /**
- * Ids from a pool of random bytes (`crypto.randomFillSync`, refilled every 256 ids): one hex
- * conversion for a trace id and a span id together, instead of the SDK's four `Math.random`
- * calls, writes and a conversion for each id. Never the all-zero ids the API calls invalid.
+ * Ids from a pool of random bytes (`crypto.randomFillSync`, refilled every 256 ids) turned into
+ * hex digits once per refill: an id pair is a slice of that text, instead of the SDK's four
+ * `Math.random` calls, writes and a conversion for each id (or a conversion per pair). Never the
+ * all-zero ids the API calls invalid.
  */
 const POOLED_IDS = 256;
 const ID_PAIR_BYTES = 24;
+const ID_PAIR_DIGITS = ID_PAIR_BYTES * 2;
 const idPool = Buffer.allocUnsafe(POOLED_IDS * ID_PAIR_BYTES);
-let idPoolAt = idPool.length;
+let idPoolHex = '';
+let idPoolAt = idPool.length * 2;
 function idPair(): string {
   for (;;) {
-    if (idPoolAt === idPool.length) {
+    if (idPoolAt === idPool.length * 2) {
       randomFillSync(idPool);
+      idPoolHex = idPool.toString('hex');
       idPoolAt = 0;
     }
-    const hex = idPool.toString('hex', idPoolAt, (idPoolAt += ID_PAIR_BYTES));
+    const hex = idPoolHex.slice(idPoolAt, (idPoolAt += ID_PAIR_DIGITS));
     if (!hex.startsWith(INVALID_TRACEID) && !hex.endsWith(INVALID_SPANID)) return hex;
   }
 }

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Middleware } from 'koa';
 import { accessLog, type Logger } from '@catalogue/logger';
-import { activeSpan, exemplarOf } from '@catalogue/tracing';
+import { activeSpan, exemplarOf, type Span } from '@catalogue/tracing';
 import type { AppContext, AppState } from '../types';
 import type { ShedRecorder } from './concurrency';
 import {
@@ -56,10 +56,11 @@ export function observe(
             : BEFORE_ROUTING;
       // nginx's "client closed request": the client left, the server did not fail.
       const status = ctx.state.clientClosed ? CLIENT_CLOSED_REQUEST : ctx.status;
-      samples(ctx.method, route, status, seconds);
-      // The request's server span (traceRequests) is named by its route template, as the
-      // metric's label is: `GET /api/v2/rest/products` rather than `GET`.
+      // The request's server span (traceRequests), looked up once: its trace id is the sample's
+      // exemplar when sampled, and it is named by its route template, as the metric's label is:
+      // `GET /api/v2/rest/products` rather than `GET`.
       const span = activeSpan();
+      samples(ctx.method, route, status, seconds, span);
       if (span?.isRecording()) {
         span.updateName(`${ctx.method} ${route}`);
         span.setAttributes({ 'http.route': route, 'app.request_id': requestId });
@@ -95,10 +96,10 @@ const MAX_CACHED_SAMPLES = 1_000;
  */
 function durationSamples(
   metrics: HttpMetrics,
-): (method: string, route: string, status: number, seconds: number) => void {
+): (method: string, route: string, status: number, seconds: number, span: Span | undefined) => void {
   const children = new Map<string, { observe(value: number): void }>();
-  return (method, route, status, seconds) => {
-    const exemplar = exemplarOf();
+  return (method, route, status, seconds, span) => {
+    const exemplar = exemplarOf(span);
     if (exemplar.trace_id !== undefined) {
       metrics.requestDuration.observe({
         labels: { method, route, status: String(status) },
