@@ -131,12 +131,13 @@ class DbSpanNames implements SpanProcessor {
 const POOLED_IDS = 256;
 const ID_PAIR_BYTES = 24;
 const ID_PAIR_DIGITS = ID_PAIR_BYTES * 2;
+const ID_POOL_DIGITS = POOLED_IDS * ID_PAIR_DIGITS;
 const idPool = Buffer.allocUnsafe(POOLED_IDS * ID_PAIR_BYTES);
 let idPoolHex = '';
-let idPoolAt = idPool.length * 2;
+let idPoolAt = ID_POOL_DIGITS;
 function idPair(): string {
   for (;;) {
-    if (idPoolAt === idPool.length * 2) {
+    if (idPoolAt === ID_POOL_DIGITS) {
       randomFillSync(idPool);
       idPoolHex = idPool.toString('hex');
       idPoolAt = 0;
