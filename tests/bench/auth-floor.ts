@@ -8,8 +8,9 @@
 //   X-Request-Id header;
 // - one access line per request with the service's fields and text (level, time, service,
 //   request_id, method, path, route, status, duration_ms, eshop_id, msg), written by a plain
-//   template to an asynchronous destination on standard output (sonic-boom with the logger's
-//   batching and bound on pending bytes, STDOUT_BATCHING), a pipe the harness drains;
+//   template to an asynchronous destination on standard output (the logger's: sonic-boom with
+//   its batching and bound on pending bytes, fed a batch at a time, stdoutLines), a pipe the
+//   harness drains;
 // - one sample of the service's histogram (createHttpMetrics: http_request_duration_seconds by
 //   method, route template and status) through a label child cached per label set;
 // - routing by find-my-way among as many routes as the catalogue API has: the paths and methods
@@ -29,10 +30,9 @@ import FindMyWay from 'find-my-way';
 import Koa from 'koa';
 import type pg from 'pg';
 import { Registry } from 'prom-client';
-import SonicBoom from 'sonic-boom';
 import { parse } from 'yaml';
 import { API_HELMET_OPTIONS, createHttpMetrics, recordHelmet } from '@catalogue/http';
-import { isoTime, STDOUT_BATCHING } from '@catalogue/logger';
+import { isoTime, stdoutLines } from '@catalogue/logger';
 import { serve, whoamiHandler, type TokenCache } from './auth-baseline';
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -64,7 +64,7 @@ const quoted = (text: string): string =>
 export function createAuthFloorApp(pool: pg.Pool, cache: TokenCache): Koa {
   const app = new Koa();
   app.silent = true;
-  const out = new SonicBoom({ fd: 1, sync: false, ...STDOUT_BATCHING });
+  const out = stdoutLines();
   const { requestDuration } = createHttpMetrics(new Registry());
   const samples = new Map<string, { observe(value: number): void }>();
   const helmet = recordHelmet(API_HELMET_OPTIONS);

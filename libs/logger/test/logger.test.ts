@@ -1,7 +1,11 @@
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { trace } from '@opentelemetry/api';
 import pino from 'pino';
 import {
   accessLog,
+  batchLines,
   createLogger,
   fixedFieldsLogger,
   isoTime,
@@ -49,6 +53,25 @@ describe('createLogger', () => {
 
     expect(JSON.parse(lines[0]!)).toMatchObject({ service: 'test', method: 'GET', path: '/x', status: 200 });
     expect(JSON.parse(lines[1]!)).toMatchObject({ token: '[redacted]' });
+  });
+});
+
+describe('batchLines', () => {
+  it('when lines are written, then they reach the stream in order, a batch at a time, and the rest at a flush or the end', () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'batch-lines-')), 'out.log');
+    const stream = batchLines(pino.destination({ dest: file, sync: true, minLength: 0 }), 30);
+    const written = () => readFileSync(file, 'utf8');
+
+    stream.write('one 1234567890\n');
+    expect(written()).toBe('');
+    stream.write('two 1234567890\n');
+    expect(written()).toBe('one 1234567890\ntwo 1234567890\n');
+    stream.write('three\n');
+    stream.flushSync();
+    expect(written()).toBe('one 1234567890\ntwo 1234567890\nthree\n');
+    stream.write('four\n');
+    stream.end();
+    expect(written()).toBe('one 1234567890\ntwo 1234567890\nthree\nfour\n');
   });
 });
 
