@@ -19,6 +19,7 @@ import {
 } from '@catalogue/db';
 import { freePort } from '@catalogue/testing';
 import { parameterItems } from './fixtures';
+import { callgrindArgs, instructionCounter, type InstructionCounter } from './callgrind';
 import { cutProfile, profileClock, type Window } from './profile-windows';
 import { writeRecordIfAsked } from './results';
 
@@ -35,6 +36,11 @@ export interface BenchEnv {
   redisUrl: string;
   /** When set, both child processes run with --cpu-prof and write their profiles here at exit. */
   cpuProfDir: string | undefined;
+  /**
+   * When set (BENCH_CALLGRIND), the processes of measureModes run under callgrind, write their
+   * counts here, and every warm-up and measured window is `requests` requests (callgrind.ts).
+   */
+  callgrind: { dir: string; requests: number } | undefined;
   /** Measured runs of each side are split into this many interleaved slices. */
   rounds: number;
   /** Scenarios to run (all by default). */
@@ -68,6 +74,12 @@ export function benchEnv(
     databaseUrl: process.env.DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/catalogue',
     redisUrl: process.env.REDIS_URL || 'redis://127.0.0.1:6379',
     cpuProfDir: process.env.BENCH_CPU_PROF || undefined,
+    callgrind: process.env.BENCH_CALLGRIND
+      ? {
+          dir: process.env.BENCH_CALLGRIND,
+          requests: Math.round(positive('BENCH_CALLGRIND_REQUESTS', 2_000)),
+        }
+      : undefined,
     scenarios: new Set(scenarios.length ? scenarios : allScenarios),
   };
 }
@@ -250,6 +262,8 @@ export interface ChildServer {
   output(): string;
   /** The CPU profile it writes when it stops, when it runs with cpuProfileArgs (BENCH_CPU_PROF). */
   cpuProfile?: string;
+  /** Its main thread's instructions, when it runs under callgrind (BENCH_CALLGRIND). */
+  instructions?: InstructionCounter;
   /** SIGTERM, then SIGKILL after 10 s; resolves when the process is gone. */
   stop(): Promise<void>;
 }
@@ -264,6 +278,8 @@ export async function startChild(opts: {
   port: number;
   env: Record<string, string>;
   nodeArgs?: string[];
+  /** Runs it under valgrind's callgrind, writing its counts to this file (callgrind.ts). */
+  callgrindFile?: string;
   /** The application_name of its Postgres connections, when not `name`. */
   applicationName?: string;
   cleanup: Cleanup;
@@ -271,7 +287,11 @@ export async function startChild(opts: {
   readyTimeoutMs?: number;
 }): Promise<ChildServer> {
   let output = '';
-  const child = spawn(process.execPath, [...(opts.nodeArgs ?? []), opts.script], {
+  const node = [process.execPath, ...(opts.nodeArgs ?? []), opts.script];
+  const [command, ...args] = opts.callgrindFile
+    ? ['valgrind', ...callgrindArgs(opts.callgrindFile), ...node]
+    : node;
+  const child = spawn(command!, args, {
     // Not the repository root: the service would read a developer's .env there.
     cwd: __dirname,
     env: { PATH: process.env.PATH ?? '/usr/bin:/bin', ...opts.env },
@@ -288,6 +308,7 @@ export async function startChild(opts: {
     url: `http://127.0.0.1:${opts.port}`,
     output: () => output,
     ...cpuProfileOf(opts.nodeArgs ?? []),
+    ...(opts.callgrindFile && { instructions: instructionCounter(child.pid!, opts.callgrindFile) }),
     async stop() {
       if (child.exitCode !== null || child.signalCode !== null) return;
       child.kill('SIGTERM');
@@ -298,7 +319,8 @@ export async function startChild(opts: {
   };
   opts.cleanup.defer(`stop ${opts.name}`, () => server.stop());
 
-  const readyMs = opts.readyTimeoutMs ?? 90_000;
+  // Under callgrind everything runs about 50 times slower.
+  const readyMs = opts.readyTimeoutMs ?? (opts.callgrindFile ? 600_000 : 90_000);
   const deadline = Date.now() + readyMs;
   for (;;) {
     if (child.exitCode !== null)
@@ -325,6 +347,8 @@ export async function startModesServer(opts: {
   redisUrl: string;
   queuePrefix: string;
   cpuProfDir: string | undefined;
+  /** BenchEnv's: under callgrind, writing `<dir>/<name>.callgrind.<window>-<thread>`. */
+  callgrind?: BenchEnv['callgrind'];
   env?: Record<string, string>;
   cleanup: Cleanup;
 }): Promise<{ server: ChildServer; setMode(query: Record<string, string>): Promise<void> }> {
@@ -340,6 +364,9 @@ export async function startModesServer(opts: {
       ...opts.env,
     },
     nodeArgs: cpuProfileArgs(opts.cpuProfDir, opts.name.replace(/\W+/g, '-')),
+    ...(opts.callgrind && {
+      callgrindFile: join(opts.callgrind.dir, `${opts.name.replace(/\W+/g, '-')}.callgrind`),
+    }),
     cleanup: opts.cleanup,
   });
   return {
@@ -438,9 +465,10 @@ export interface Measurement {
   rssMb: number[];
   /**
    * Each interleaved round alone (its slice of this side), in the order they ran; `cpuNode`: the
-   * Node process's CPU ms per request in that round, when it could be measured.
+   * Node process's CPU ms per request in that round, when it could be measured; `instructions`:
+   * its main thread's instructions per request, under callgrind (BENCH_CALLGRIND).
    */
-  rounds: { itemsPerSec: number; p50: number; p99: number; cpuNode?: number }[];
+  rounds: { itemsPerSec: number; p50: number; p99: number; cpuNode?: number; instructions?: number }[];
 }
 
 interface Slice {
@@ -451,6 +479,8 @@ interface Slice {
   cpu: Omit<CpuTimes, 'backends'> | undefined;
   shed: number;
   rssMb: number | undefined;
+  /** The main thread's instructions, under callgrind. */
+  instructions?: number;
 }
 
 /** The resident set size of a process in MB (Linux /proc), or undefined. */
@@ -469,7 +499,14 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 /** One autocannon run; any non-2xx answer, socket error, timeout or failed check fails the benchmark. */
 async function runSlice(
   spec: LoadSpec,
-  opts: { connections: number; duration: number; db: Knex; redis: Redis },
+  opts: {
+    connections: number;
+    duration: number;
+    /** A number of requests instead of a duration: every one is answered before the slice ends. */
+    amount?: number;
+    db: Knex;
+    redis: Redis;
+  },
 ): Promise<Slice> {
   let failedChecks = 0;
   let firstFailure = '';
@@ -480,7 +517,7 @@ async function runSlice(
       {
         url: spec.server.url,
         connections: opts.connections,
-        duration: opts.duration,
+        ...(opts.amount ? { amount: opts.amount } : { duration: opts.duration }),
         timeout: 30,
         requests: [
           {
@@ -514,7 +551,7 @@ async function runSlice(
     );
   }
   // Requests cut off when the time was up still run on the server: let them finish.
-  await sleep(Math.min(5_000, Math.max(1_000, percentile(latencies, 0.99))));
+  if (!opts.amount) await sleep(Math.min(5_000, Math.max(1_000, percentile(latencies, 0.99))));
   const after = await cpuTimes(spec.server, opts.db, opts.redis);
   return {
     // autocannon counts every response in requests.total; the shed ones did no work.
@@ -558,6 +595,9 @@ function summary(spec: LoadSpec, slices: Slice[]): Measurement {
       p50: percentile(s.latencies, 0.5),
       p99: percentile(s.latencies, 0.99),
       ...(s.cpu && s.requests > 0 ? { cpuNode: s.cpu.node / s.requests } : {}),
+      ...(s.instructions !== undefined && s.requests > 0
+        ? { instructions: s.instructions / s.requests }
+        : {}),
     })),
   };
 }
@@ -634,6 +674,8 @@ export async function measureModes(
     processes: number;
     /** Connections of the warm-up, when not `connections`. */
     warmupConnections?: number;
+    /** Under callgrind (processes started with it): the requests of every warm-up and window. */
+    callgrind?: { requests: number };
   },
 ): Promise<Measurement[]> {
   const slices: Slice[][] = Array.from({ length: modes }, () => []);
@@ -646,19 +688,24 @@ export async function measureModes(
     const requests: number[] = Array.from({ length: modes }, () => 0);
     try {
       specs = Array.from({ length: modes }, (_, mode) => started.spec(mode));
+      const counter = specs[0]?.server.instructions;
+      const amount = counter && opts.callgrind?.requests;
       for (let mode = 0; mode < modes; mode++) {
         await started.setMode(mode);
         await runSlice(specs[mode]!, {
           ...opts,
           duration: opts.warmup,
+          amount,
           connections: opts.warmupConnections ?? opts.connections,
         });
       }
       for (let round = 0; round < opts.rounds; round++) {
         for (const mode of sideOrder(round, modes)) {
           await started.setMode(mode);
+          await counter?.zero();
           const start = profileClock();
-          const slice = await runSlice(specs[mode]!, { ...opts, duration });
+          const slice = await runSlice(specs[mode]!, { ...opts, duration, amount });
+          if (counter) slice.instructions = await counter.read();
           windows[mode]!.push({ start, end: profileClock() });
           requests[mode]! += slice.requests;
           slices[mode]!.push(slice);

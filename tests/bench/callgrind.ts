@@ -1,0 +1,56 @@
+// Instructions counted instead of time (BENCH_CALLGRIND): a process of measureModes runs under
+// valgrind's callgrind, and each measured window of a mode — a fixed number of requests — reads
+// how many instructions the process's main thread (the JavaScript thread) ran for it. On a virtual
+// machine without hardware counters, CPU time per request moves by ±10 % from run to run of the
+// same build and single rounds by ±30 % (other guests' steal time, frequency, caches); the
+// instructions a request costs do not depend on any of that, so modes a few per cent apart can be
+// told apart. They are not time: a cache miss costs one instruction, a system call's kernel work
+// none, and the other threads (the garbage collector's concurrent marking, the compiler) are left
+// out because under valgrind they spin for as long as they wait. See README.md.
+import { execFile } from 'node:child_process';
+import { readFile } from 'node:fs/promises';
+import { promisify } from 'node:util';
+
+const run = promisify(execFile);
+
+/** valgrind's arguments that make `node …` write its counts to `<file>.<dump>-<thread>`. */
+export function callgrindArgs(file: string): string[] {
+  return [
+    '--tool=callgrind',
+    `--callgrind-out-file=${file}`,
+    // One file a thread: thread 01 is the main thread.
+    '--separate-threads=yes',
+    '--dump-instr=no',
+    '-q',
+  ];
+}
+
+export interface InstructionCounter {
+  /** Starts a window: the counts so far are dropped. */
+  zero(): Promise<void>;
+  /** Ends a window: the instructions the main thread ran since `zero`. */
+  read(): Promise<number>;
+}
+
+/** The counter of a process that runs with callgrindArgs(file), through callgrind_control. */
+export function instructionCounter(pid: number, file: string): InstructionCounter {
+  let dumps = 0;
+  const control = (flag: string) => run('callgrind_control', [flag, String(pid)], { timeout: 120_000 });
+  return {
+    async zero() {
+      await control('-z');
+    },
+    async read() {
+      await control('-d');
+      dumps += 1;
+      return totalInstructions(await readFile(`${file}.${dumps}-01`, 'utf8'), `${file}.${dumps}-01`);
+    },
+  };
+}
+
+/** The `totals:` line of a callgrind dump (its events are Ir alone: instructions). */
+export function totalInstructions(dump: string, name = 'the dump'): number {
+  const totals = /^totals:\s+(\d+)\s*$/m.exec(dump)?.[1];
+  if (totals === undefined) throw new Error(`${name}: no totals line`);
+  return Number(totals);
+}
