@@ -83,6 +83,10 @@ const MODES: Mode[] = [
 ];
 
 async function run(env: BenchEnv, cleanup: Cleanup): Promise<void> {
+  if (env.callgrind && (process.argv.includes('--record') || process.argv.includes('--check'))) {
+    // Under callgrind the CPU figures are valgrind's, not the service's.
+    throw new Error('BENCH_CALLGRIND counts instructions: run it without --record and --check');
+  }
   const runId = `${process.pid}`;
   const queuePrefix = `catalogue-bench-tracing-${runId}`;
   const { url, db } = await createBenchDatabase(env.databaseUrl, `catalogue_bench_tracing_${runId}`, cleanup);
