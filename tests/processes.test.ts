@@ -94,10 +94,12 @@ describe.each([
     });
   }
 
-  test('when it writes logs, then each line is JSON with the service name and no token', () => {
-    const lines = service.output().trim().split('\n').filter(Boolean);
-    expect(lines.length).toBeGreaterThan(0);
-    for (const line of lines) expect(JSON.parse(line)).toMatchObject({ service: name });
+  test('when it writes logs, then each line is JSON with the service name and no token', async () => {
+    // Lines go out in batches, a quiet process's within 100 ms (libs/logger): its start-up lines
+    // can still be on their way when it first answers.
+    const lines = () => service.output().trim().split('\n').filter(Boolean);
+    await eventually(() => expect(lines().length).toBeGreaterThan(0), 2_000);
+    for (const line of lines()) expect(JSON.parse(line)).toMatchObject({ service: name });
   });
 
   test('when sent SIGTERM, then it stops cleanly with exit code 0', async () => {
