@@ -1,12 +1,13 @@
 // Instructions counted instead of time (BENCH_CALLGRIND): a process of measureModes runs under
 // valgrind's callgrind, and each measured window of a mode — a fixed number of requests — reads
-// how many instructions the process's main thread (the JavaScript thread) ran for it. On a virtual
-// machine without hardware counters, CPU time per request moves by ±10 % from run to run of the
-// same build and single rounds by ±30 % (other guests' steal time, frequency, caches); the
-// instructions a request costs do not depend on any of that, so modes a few per cent apart can be
-// told apart. They are not time: a cache miss costs one instruction, a system call's kernel work
-// none, and the other threads (the garbage collector's concurrent marking, the compiler) are left
-// out because under valgrind they spin for as long as they wait. See README.md.
+// how many instructions the process's main thread (the JavaScript thread) ran for it. A window's
+// dump compares with another function by function (`callgrind_annotate`: Node's and V8's own
+// functions by name, JIT-compiled code as addresses), free of the machine's speed, which is what
+// it is for. The totals of a mode's windows still scatter by several per cent (a window with a
+// full garbage collection in it counts far more), about as much as CPU time does. Instructions
+// are not time: a cache miss costs one instruction, a system call's kernel work none, and the
+// other threads (the garbage collector's helpers, the compiler) are left out, their counts
+// varying at random under valgrind. See README.md.
 import { execFile } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { promisify } from 'node:util';
