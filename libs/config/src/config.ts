@@ -78,6 +78,8 @@ export interface Config {
     readonly shutdownDelayMs: number;
     /** Requests one process answers at once; more get 503 at once instead of queueing for the pool. */
     readonly maxConcurrentRequests: number;
+    /** Sockets the port is bound with (SO_REUSEPORT); a busy loop accepts one connection per socket a turn. */
+    readonly listenSockets: number;
     /**
      * How long an API process keeps a token's eshop and an eshop's origins in memory (0: not at
      * all). Changes made through the admin service empty it at once (Redis pub/sub, see
@@ -326,6 +328,7 @@ export function loadConfig(env: NodeJS.ProcessEnv): Config {
       shutdownTimeoutMs: v.SHUTDOWN_TIMEOUT_MS,
       shutdownDelayMs: v.SHUTDOWN_DELAY_MS,
       maxConcurrentRequests: v.HTTP_MAX_CONCURRENT_REQUESTS,
+      listenSockets: v.HTTP_LISTEN_SOCKETS,
       authCacheTtlMs: v.AUTH_CACHE_TTL_MS,
       // The empty default skips the custom rule (Joi does not run rules on an allowed value).
       trustedProxies: Array.isArray(v.TRUSTED_PROXIES) ? v.TRUSTED_PROXIES : [],

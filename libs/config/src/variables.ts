@@ -330,6 +330,13 @@ export const VARIABLES = {
     readBy: APIS,
     path: 'http.maxConcurrentRequests',
   },
+  HTTP_LISTEN_SOCKETS: {
+    rule: Joi.number().integer().min(1).max(64).default(16),
+    description:
+      "listening sockets an API process binds its port with (SO_REUSEPORT; `1`: one socket, as Node by default). A busy event loop accepts one connection per socket per turn, so with one socket a burst of new connections waits in the kernel's queue for seconds before even a refusal; where SO_REUSEPORT is refused the process listens on one and logs a warning",
+    readBy: APIS,
+    path: 'http.listenSockets',
+  },
   AUTH_CACHE_TTL_MS: {
     rule: Joi.number().integer().min(0).max(3_600_000).default(60_000),
     description:

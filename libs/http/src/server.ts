@@ -42,6 +42,11 @@ export interface HttpServerOptions {
    * test file does, leaves it off: the collection is a whole-process full collection.
    */
   releaseIdleMemory?: boolean;
+  /**
+   * Listening sockets on the port (`HTTP_LISTEN_SOCKETS`; 1 by default): more than one are bound
+   * with SO_REUSEPORT and hand their connections to the one HTTP server (see listenOn).
+   */
+  listenSockets?: number;
 }
 
 const DEFAULT_IDLE_GRACE_MS = 1_000;
@@ -89,18 +94,8 @@ export async function startHttpServer(app: HttpApp, opts: HttpServerOptions): Pr
   // Longer than typical load-balancer idle timeouts, so the balancer closes first.
   server.keepAliveTimeout = 65_000;
   server.headersTimeout = 66_000;
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(opts.port, opts.host, () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
-  const address = server.address();
-  // Listening on a host and port (not a pipe): the address says which port (0 asks for any).
-  if (address === null || typeof address === 'string') throw new Error(`not listening on a port: ${address}`);
-  const port = address.port;
-  opts.logger.info({ port }, 'listening');
+  const { port, acceptors } = await listenOn(server, opts);
+  opts.logger.info({ port, listen_sockets: acceptors.length + 1 }, 'listening');
   // Every service process serves HTTP (the worker its probes and metrics): this is where each
   // returns the memory of a burst once it is idle (idle-memory.ts says why).
   const stopReleasing =
@@ -124,8 +119,14 @@ export async function startHttpServer(app: HttpApp, opts: HttpServerOptions): Pr
         server.closeAllConnections();
       }, opts.shutdownTimeoutMs);
       // net.Server's close only stops accepting: http.Server's own close() would also destroy
-      // every idle keep-alive connection at once, racing clients that are sending on it.
-      NetServer.prototype.close.call(server, () => {
+      // every idle keep-alive connection at once, racing clients that are sending on it. Each
+      // listener's close calls back once the connections it accepted have closed.
+      void Promise.all(
+        [server, ...acceptors].map(
+          (listener) =>
+            new Promise<void>((closed) => NetServer.prototype.close.call(listener, () => closed())),
+        ),
+      ).then(() => {
         clearTimeout(deadline);
         clearTimeout(grace);
         resolve();
@@ -138,6 +139,70 @@ export async function startHttpServer(app: HttpApp, opts: HttpServerOptions): Pr
   let stopping: Promise<void> | undefined;
   const stop = (): Promise<void> => (stopping ??= drain());
   return { server, port, stop };
+}
+
+/** Binds `listener` to `port` (0: any free port), with SO_REUSEPORT or not; resolves with the port bound. */
+function listen(
+  listener: NetServer,
+  port: number,
+  opts: HttpServerOptions,
+  reusePort: boolean,
+): Promise<number> {
+  return new Promise<number>((resolve, reject) => {
+    listener.once('error', reject);
+    listener.listen({ port, host: opts.host, reusePort }, () => {
+      listener.off('error', reject);
+      const address = listener.address();
+      // Listening on a host and port (not a pipe): the address says which port (0 asks for any).
+      if (address === null || typeof address === 'string')
+        reject(new Error(`not listening on a port: ${address}`));
+      else resolve(address.port);
+    });
+  });
+}
+
+/**
+ * Binds the server's port, on `listenSockets` sockets. Node's event loop (libuv, since 1.45)
+ * accepts one connection per listening socket per turn: while every turn is busy with answers
+ * (a list page is milliseconds of the loop's time), connections that arrive together — a burst
+ * of new clients, a proxy opening its pool, clients that do not keep connections alive — wait
+ * in the kernel's queue for one turn each, so the last of 200 waited seconds before the server
+ * saw its request, even to refuse it. With SO_REUSEPORT the kernel spreads new connections over
+ * several sockets, each accepted once a turn. The further sockets are plain listeners that hand
+ * each connection to the one HTTP server (its `connection` event), so parsing, timeouts,
+ * draining and the connection bookkeeping stay in one place. Where SO_REUSEPORT is not
+ * available the server listens on one socket, as Node does by default.
+ */
+async function listenOn(
+  server: Server,
+  opts: HttpServerOptions,
+): Promise<{ port: number; acceptors: NetServer[] }> {
+  const sockets = opts.listenSockets ?? 1;
+  if (sockets <= 1) return { port: await listen(server, opts.port, opts, false), acceptors: [] };
+  let port: number;
+  try {
+    port = await listen(server, opts.port, opts, true);
+  } catch (err) {
+    // A port in use is refused here too, and the start fails with it.
+    port = await listen(server, opts.port, opts, false);
+    opts.logger.warn({ err, listen_sockets: sockets }, 'SO_REUSEPORT refused: listening on one socket');
+    return { port, acceptors: [] };
+  }
+  const acceptors: NetServer[] = [];
+  try {
+    for (let i = 1; i < sockets; i++) {
+      // As http.Server configures its own listener (allowHalfOpen, noDelay).
+      const acceptor = new NetServer({ allowHalfOpen: true, noDelay: true });
+      acceptor.on('connection', (socket: Socket) => server.emit('connection', socket));
+      acceptors.push(acceptor);
+      await listen(acceptor, port, opts, true);
+    }
+  } catch (err) {
+    server.close();
+    for (const acceptor of acceptors) acceptor.close();
+    throw err;
+  }
+  return { port, acceptors };
 }
 
 const CLIENT_ERRORS: Record<string, [number, string, ErrorCode]> = {

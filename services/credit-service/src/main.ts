@@ -21,6 +21,7 @@ async function main(): Promise<void> {
     logger: deps.logger,
     shutdownTimeoutMs: config.http.shutdownTimeoutMs,
     shutdownDelayMs: config.http.shutdownDelayMs,
+    listenSockets: config.http.listenSockets,
   });
   exitOnSignals(deps.logger, async () => {
     await server.stop();
