@@ -22,6 +22,7 @@
 import { createHash } from 'node:crypto';
 import Koa from 'koa';
 import pg from 'pg';
+import { listenAsTheService } from './baseline-listen';
 
 /** The statement knex generates for tokensRepository.findEshopByTokenHash (api tokens). */
 export const TOKEN_SQL =
@@ -135,12 +136,9 @@ export async function serve(
   const pool = new pg.Pool({ connectionString: url, max: 10, application_name: applicationName });
   const cache = new TokenCache();
   const listener = await listenForChanges(url!, cache);
-  const server = build(pool, cache).listen(Number(process.env.PORT), '127.0.0.1');
-  server.keepAliveTimeout = 65_000; // as the service's startHttpServer
-  const stop = (): void => {
-    server.close(() => void Promise.all([pool.end(), listener.end()]).then(() => process.exit(0)));
-    server.closeAllConnections();
-  };
+  const stop = listenAsTheService(build(pool, cache).callback(), Number(process.env.PORT), () => {
+    void Promise.all([pool.end(), listener.end()]).then(() => process.exit(0));
+  });
   process.once('SIGTERM', stop);
   process.once('SIGINT', stop);
 }

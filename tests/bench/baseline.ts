@@ -23,6 +23,7 @@ import {
   VARIANTS_DELETE_SQL,
   VARIANTS_INSERT_SQL,
 } from './baseline-sql';
+import { listenAsTheService } from './baseline-listen';
 import { spliceList } from './baseline-splice';
 
 // As createKnex does for the service: COUNT(*) and bigint ids as numbers.
@@ -219,15 +220,11 @@ function main(): void {
     max: 10,
     application_name: 'baseline',
   });
-  const server = createBaselineApp(pool, '5mb', process.env.BASELINE_STREAM === '1').listen(
+  const stop = listenAsTheService(
+    createBaselineApp(pool, '5mb', process.env.BASELINE_STREAM === '1').callback(),
     Number(process.env.PORT),
-    '127.0.0.1',
+    () => void pool.end().then(() => process.exit(0)),
   );
-  server.keepAliveTimeout = 65_000; // as the service's startHttpServer
-  const stop = (): void => {
-    server.close(() => void pool.end().then(() => process.exit(0)));
-    server.closeAllConnections();
-  };
   process.once('SIGTERM', stop);
   process.once('SIGINT', stop);
 }

@@ -14,6 +14,7 @@ import bodyParser from 'koa-bodyparser';
 import pg from 'pg';
 import { entityListJson } from '@catalogue/db';
 import { addFair, createQueues, createRedis, type QueueOf } from '@catalogue/queue';
+import { listenAsTheService } from './baseline-listen';
 import { UPSERT_COLUMNS, upsertSql } from './baseline-sql';
 import { SERVICE_STATEMENT_TIMEOUT_MS } from './import-capture';
 
@@ -261,15 +262,11 @@ function main(): void {
   });
   const redis = createRedis(process.env.REDIS_URL!, 'import-equal-work');
   const queues = createQueues(redis, process.env.QUEUE_PREFIX!);
-  const server = createEqualWorkApp(pool, queues['render-content']).listen(
+  const stop = listenAsTheService(
+    createEqualWorkApp(pool, queues['render-content']).callback(),
     Number(process.env.PORT),
-    '127.0.0.1',
+    () => void pool.end().then(() => redis.quit().then(() => process.exit(0))),
   );
-  server.keepAliveTimeout = 65_000; // as the service's startHttpServer
-  const stop = (): void => {
-    server.close(() => void pool.end().then(() => redis.quit().then(() => process.exit(0))));
-    server.closeAllConnections();
-  };
   process.once('SIGTERM', stop);
   process.once('SIGINT', stop);
 }

@@ -54,6 +54,7 @@ async function main(): Promise<void> {
     logger: deps.logger,
     shutdownTimeoutMs: config.http.shutdownTimeoutMs,
     shutdownDelayMs: 0,
+    listenSockets: config.http.listenSockets,
   });
   let tracing: Tracing | undefined;
   let tracingMode = 'off';

@@ -40,19 +40,19 @@ function open(port: number): Promise<Socket> {
   });
 }
 
-/** Sends `request` on the socket and reads the answer's status line and body, up to the socket's end or `until` in the text. */
-function ask(socket: Socket, request: string, until = '}'): Promise<string> {
+/** Sends `request` on the socket and reads the answer, up to the end of its JSON body or of the connection. */
+function ask(socket: Socket, request: string): Promise<string> {
   return new Promise((resolve, reject) => {
     let text = '';
     const done = () => {
-      socket.off('data', onData);
+      socket.off('data', onData).off('end', done).off('error', reject);
       resolve(text);
     };
     const onData = (chunk: Buffer) => {
       text += chunk.toString('latin1');
-      if (text.includes('\r\n\r\n') && text.trimEnd().endsWith(until)) done();
+      if (text.includes('\r\n\r\n') && text.trimEnd().endsWith('}')) done();
     };
-    socket.on('data', onData).once('end', done).once('error', reject);
+    socket.on('data', onData).on('end', done).on('error', reject);
     socket.write(request);
   });
 }
