@@ -66,6 +66,7 @@ async function main(): Promise<void> {
     tracing = startTracing({
       service: 'catalogue-api',
       otlpEndpoint: process.env.OTEL_EXPORTER_OTLP_ENDPOINT,
+      batch: config.tracing.batch,
       sampler: sampler as TraceSampler,
       samplerArg: arg,
       loadedKnex: loadedKnex(),

@@ -104,16 +104,43 @@ test('when a traced request is served and the service stops, then its spans reac
   expect(body.includes(Buffer.from(shop.apiToken))).toBe(false);
 }, 60_000);
 
-describe('scrapes with tracing on', () => {
+describe('scrapes with tracing on, and the export settings (OTEL_BSP_*)', () => {
   let running: RunningService;
   beforeAll(async () => {
     running = await startService('catalogue-api', 'CATALOGUE_API_PORT', {
       databaseUrl: process.env.TEST_DATABASE_URL!,
       queuePrefix: `${process.env.TEST_QUEUE_PREFIX}-tracing-deploy`,
-      extra: { OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${(collector.address() as AddressInfo).port}` },
+      extra: {
+        OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${(collector.address() as AddressInfo).port}`,
+        // Far from the defaults (512 spans or 5 s): one span an export, sent within 100 ms.
+        OTEL_BSP_SCHEDULE_DELAY: '100',
+        OTEL_BSP_MAX_EXPORT_BATCH_SIZE: '1',
+      },
     });
   }, 120_000);
   afterAll(() => running?.stop());
+
+  test('when OTEL_BSP_SCHEDULE_DELAY and OTEL_BSP_MAX_EXPORT_BATCH_SIZE are set, then a running service exports its spans that soon and that many at a time', async () => {
+    const shop = await makeEshop(db);
+    const id = randomBytes(16).toString('hex');
+    const since = Date.now();
+    const res = await fetch(`${running.url}/api/v2/rest/whoami`, {
+      headers: {
+        Authorization: `Bearer ${shop.apiToken}`,
+        traceparent: `00-${id}-${randomBytes(8).toString('hex')}-01`,
+      },
+    });
+    expect(res.status).toBe(200);
+
+    // The request's span and its statements' spans, while the service runs (the defaults would
+    // hold them 5 s, until 512 had gathered).
+    const traced = () => received.filter((e) => e.body.includes(Buffer.from(id, 'hex')));
+    await eventually(() => expect(traced().length).toBeGreaterThan(1), 3_000);
+    expect(Date.now() - since).toBeLessThan(3_000);
+    for (const body of traced().map((e) => e.body)) {
+      expect(body.indexOf(Buffer.from(id, 'hex'))).toBe(body.lastIndexOf(Buffer.from(id, 'hex')));
+    }
+  }, 60_000);
 
   withPromtool(
     'when Prometheus asks for OpenMetrics, then the exposition carries the trace exemplar and Prometheus parses it; the text format still passes promtool',

@@ -200,6 +200,13 @@ export interface Config {
     readonly sampler: TraceSampler;
     /** The ratio of new traces kept by the traceidratio samplers. */
     readonly samplerArg: number;
+    /** The batch span processor's settings (OTEL_BSP_*), as the specification names them. */
+    readonly batch: {
+      readonly scheduledDelayMillis: number;
+      readonly exportTimeoutMillis: number;
+      readonly maxQueueSize: number;
+      readonly maxExportBatchSize: number;
+    };
   };
 }
 
@@ -270,6 +277,13 @@ export function loadConfig(env: NodeJS.ProcessEnv): Config {
   // every job later with 401.
   if (present.GENERATION_PROVIDER === 'openai' && (present.OPENAI_API_KEY ?? '').trim() === '') {
     problems.push('"OPENAI_API_KEY" is required when "GENERATION_PROVIDER" is openai');
+  }
+  // The SDK would lower a batch larger than the queue to the queue's size with a warning nobody
+  // reads; refused instead, as the pool's bounds are.
+  const batchSize = Number(present.OTEL_BSP_MAX_EXPORT_BATCH_SIZE ?? 512);
+  const queueSize = Number(present.OTEL_BSP_MAX_QUEUE_SIZE ?? 2_048);
+  if (Number.isInteger(batchSize) && Number.isInteger(queueSize) && queueSize >= 1 && batchSize > queueSize) {
+    problems.push('"OTEL_BSP_MAX_EXPORT_BATCH_SIZE" must not exceed "OTEL_BSP_MAX_QUEUE_SIZE"');
   }
   const clustered = (present.REDIS_CLUSTER_NODES ?? '').trim() !== '';
   const sentinelled = (present.REDIS_SENTINELS ?? '').trim() !== '';
@@ -389,6 +403,12 @@ export function loadConfig(env: NodeJS.ProcessEnv): Config {
           : v.OTEL_EXPORTER_OTLP_ENDPOINT,
       sampler: v.OTEL_TRACES_SAMPLER,
       samplerArg: v.OTEL_TRACES_SAMPLER_ARG,
+      batch: {
+        scheduledDelayMillis: v.OTEL_BSP_SCHEDULE_DELAY,
+        exportTimeoutMillis: v.OTEL_BSP_EXPORT_TIMEOUT,
+        maxQueueSize: v.OTEL_BSP_MAX_QUEUE_SIZE,
+        maxExportBatchSize: v.OTEL_BSP_MAX_EXPORT_BATCH_SIZE,
+      },
     },
   });
 }

@@ -637,6 +637,34 @@ export const VARIABLES = {
     // A number in a values file; `--set …=0.25` passes it as a string.
     chart: { default: 0.1, pattern: '^(0?\\.[0-9]+|[01](\\.0*)?)$' },
   },
+  OTEL_BSP_SCHEDULE_DELAY: {
+    rule: Joi.number().integer().min(0).max(3_600_000).default(5_000),
+    description:
+      "the longest a finished span waits in the process before it is exported, in ms (the batch span processor; the specification's variable and default)",
+    readBy: SERVICES,
+    path: 'tracing.batch.scheduledDelayMillis',
+  },
+  OTEL_BSP_EXPORT_TIMEOUT: {
+    rule: Joi.number().integer().min(0).max(3_600_000).default(30_000),
+    description:
+      "how long one export of spans may take before it is abandoned, in ms (the specification's variable and default)",
+    readBy: SERVICES,
+    path: 'tracing.batch.exportTimeoutMillis',
+  },
+  OTEL_BSP_MAX_QUEUE_SIZE: {
+    rule: Joi.number().integer().min(1).max(1_000_000).default(2_048),
+    description:
+      "finished spans a process holds for export at most; spans past it are dropped, not queued (the specification's variable and default)",
+    readBy: SERVICES,
+    path: 'tracing.batch.maxQueueSize',
+  },
+  OTEL_BSP_MAX_EXPORT_BATCH_SIZE: {
+    rule: Joi.number().integer().min(1).max(1_000_000).default(512),
+    description:
+      "spans sent in one export at most; a batch this size is exported at once, without waiting for `OTEL_BSP_SCHEDULE_DELAY`; at most `OTEL_BSP_MAX_QUEUE_SIZE` (the specification's variable and default)",
+    readBy: SERVICES,
+    path: 'tracing.batch.maxExportBatchSize',
+  },
 } satisfies Record<string, Variable>;
 
 export type VariableName = keyof typeof VARIABLES;

@@ -101,7 +101,17 @@ describe('loadConfig', () => {
         relayEveryMs: 1_000,
         relayBatch: 1_000,
       },
-      tracing: { otlpEndpoint: undefined, sampler: 'parentbased_always_on', samplerArg: 1 },
+      tracing: {
+        otlpEndpoint: undefined,
+        sampler: 'parentbased_always_on',
+        samplerArg: 1,
+        batch: {
+          scheduledDelayMillis: 5_000,
+          exportTimeoutMillis: 30_000,
+          maxQueueSize: 2_048,
+          maxExportBatchSize: 512,
+        },
+      },
     });
   });
 
@@ -190,6 +200,10 @@ describe('loadConfig', () => {
       OTEL_EXPORTER_OTLP_ENDPOINT: 'http://otel-collector:4318',
       OTEL_TRACES_SAMPLER: 'parentbased_traceidratio',
       OTEL_TRACES_SAMPLER_ARG: '0.25',
+      OTEL_BSP_SCHEDULE_DELAY: '1000',
+      OTEL_BSP_EXPORT_TIMEOUT: '10000',
+      OTEL_BSP_MAX_QUEUE_SIZE: '4096',
+      OTEL_BSP_MAX_EXPORT_BATCH_SIZE: '128',
       EVENT_RETENTION_DAYS: '7',
       CONTENT_REVISIONS_KEEP: '10',
       CONTENT_REVISIONS_DAYS: '30',
@@ -284,6 +298,12 @@ describe('loadConfig', () => {
         otlpEndpoint: 'http://otel-collector:4318',
         sampler: 'parentbased_traceidratio',
         samplerArg: 0.25,
+        batch: {
+          scheduledDelayMillis: 1_000,
+          exportTimeoutMillis: 10_000,
+          maxQueueSize: 4_096,
+          maxExportBatchSize: 128,
+        },
       },
     });
   });
@@ -410,6 +430,22 @@ describe('loadConfig', () => {
     expect(error.problems).toEqual(['"DATABASE_POOL_MIN" must not exceed "DATABASE_POOL_MAX"']);
     expect(error.message).toBe(
       'Invalid configuration: "DATABASE_POOL_MIN" must not exceed "DATABASE_POOL_MAX"',
+    );
+  });
+
+  it('when OTEL_BSP_MAX_EXPORT_BATCH_SIZE exceeds OTEL_BSP_MAX_QUEUE_SIZE (given or default), then the configuration is refused', () => {
+    expect(
+      configError({ OTEL_BSP_MAX_EXPORT_BATCH_SIZE: '600', OTEL_BSP_MAX_QUEUE_SIZE: '500' }).problems,
+    ).toEqual(['"OTEL_BSP_MAX_EXPORT_BATCH_SIZE" must not exceed "OTEL_BSP_MAX_QUEUE_SIZE"']);
+    expect(configError({ OTEL_BSP_MAX_EXPORT_BATCH_SIZE: '4096' }).problems).toEqual([
+      '"OTEL_BSP_MAX_EXPORT_BATCH_SIZE" must not exceed "OTEL_BSP_MAX_QUEUE_SIZE"',
+    ]);
+    expect(configError({ OTEL_BSP_SCHEDULE_DELAY: '-1', OTEL_BSP_MAX_QUEUE_SIZE: '0' }).problems).toEqual([
+      '"OTEL_BSP_SCHEDULE_DELAY" must be greater than or equal to 0',
+      '"OTEL_BSP_MAX_QUEUE_SIZE" must be greater than or equal to 1',
+    ]);
+    expect(loadConfig({ OTEL_BSP_MAX_EXPORT_BATCH_SIZE: '2048' }).tracing.batch.maxExportBatchSize).toBe(
+      2_048,
     );
   });
 

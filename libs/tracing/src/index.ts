@@ -36,6 +36,17 @@ export interface TracingOptions {
   /** OTEL_TRACES_SAMPLER and OTEL_TRACES_SAMPLER_ARG (a ratio for the traceidratio ones). */
   sampler?: SamplerName;
   samplerArg?: number;
+  /**
+   * The batch span processor's settings of the OTLP export (OTEL_BSP_*, read by libs/config: the
+   * SDK's processor reads no variable itself). Undefined: the SDK's defaults, which are the
+   * specification's.
+   */
+  batch?: {
+    scheduledDelayMillis: number;
+    exportTimeoutMillis: number;
+    maxQueueSize: number;
+    maxExportBatchSize: number;
+  };
   /** Tests: spans go to this exporter, one by one as they end, instead of OTLP. */
   exporter?: SpanExporter;
   /**

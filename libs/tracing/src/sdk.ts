@@ -275,8 +275,8 @@ export function startSdk(opts: TracingOptions): {
       opts.exporter
         ? new SimpleSpanProcessor({ exporter: opts.exporter })
         : // The exporter reads the standard OTEL_EXPORTER_OTLP_* variables itself (endpoint,
-          // headers, timeout, compression).
-          new BatchSpanProcessor({ exporter: new OTLPTraceExporter() }),
+          // headers, timeout, compression); the processor's OTEL_BSP_* come through the config.
+          new BatchSpanProcessor({ ...opts.batch, exporter: new OTLPTraceExporter() }),
     ],
   });
   trace.setGlobalTracerProvider(provider);
