@@ -14,7 +14,7 @@ import {
 } from '@opentelemetry/api';
 import type { Telemetry } from 'bullmq';
 import type { SpanExporter } from '@opentelemetry/sdk-trace';
-import type { TraceSampler } from '@catalogue/config';
+import type { Config, TraceSampler } from '@catalogue/config';
 
 export { SpanKind, SpanStatusCode } from '@opentelemetry/api';
 export type { Attributes, Span } from '@opentelemetry/api';
@@ -41,12 +41,7 @@ export interface TracingOptions {
    * SDK's processor reads no variable itself). Undefined: the SDK's defaults, which are the
    * specification's.
    */
-  batch?: {
-    scheduledDelayMillis: number;
-    exportTimeoutMillis: number;
-    maxQueueSize: number;
-    maxExportBatchSize: number;
-  };
+  batch?: Config['tracing']['batch'];
   /** Tests: spans go to this exporter, one by one as they end, instead of OTLP. */
   exporter?: SpanExporter;
   /**
