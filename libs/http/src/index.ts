@@ -51,7 +51,15 @@ export type { BodyType } from './middleware/body';
 export { whiteLabelCors } from './middleware/cors';
 export { API_HELMET_OPTIONS, recordHelmet } from './middleware/security';
 export { bodyOf, eshopOf } from './types';
-export { ByteChunks, jsonStream, RawJson, RawJsonBytes } from './json-stream';
+export {
+  ByteChunks,
+  ChunkPool,
+  chunkPool,
+  jsonStream,
+  pooledJsonStream,
+  RawJson,
+  RawJsonBytes,
+} from './json-stream';
 export type { AppContext, AppRouter, AppState } from './types';
 export { default as Router } from '@koa/router';
 export { buildBaseDeps, closeBaseDeps, exitOnSignals } from './runtime';

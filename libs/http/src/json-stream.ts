@@ -1,3 +1,4 @@
+import type { ServerResponse } from 'node:http';
 import { Readable } from 'node:stream';
 
 /** Chunks of about this many UTF-16 code units: well below V8's large-object size. */
@@ -36,17 +37,72 @@ function stringify(value: unknown): string | undefined {
 const BYTE_CHUNK = 32 * 1024;
 
 /**
+ * Output chunks kept for the next answers once an answer that used them has been sent
+ * (`ChunkPool`): enough for a few list pages of 1.4 MB, a few megabytes held at most.
+ */
+const POOLED_CHUNKS = 256;
+
+/**
+ * Output chunks of `BYTE_CHUNK` bytes reused from answer to answer.
+ *
+ * Why: V8 counts the bytes of every new ArrayBuffer against the old generation's allocation
+ * limit until the next mark-compact, so an answer that allocates its 1.4 MB of chunks afresh
+ * brings the next full collection of the whole heap closer, though the chunks die young; a list
+ * load ran a mark-compact every page or two, with about 100 ms of concurrent marking each.
+ * A chunk goes back only when the answer that held it was sent whole (`release`): by then the
+ * socket has written it and nothing refers to it. The chunks hold earlier answers' bytes: a
+ * writer sends only what it wrote into them (`ByteChunks` cuts the last one to it).
+ */
+export class ChunkPool {
+  private readonly free: Buffer[] = [];
+
+  constructor(
+    readonly size = BYTE_CHUNK,
+    private readonly max = POOLED_CHUNKS,
+  ) {}
+
+  /** A chunk of `size` bytes, reused if one is free. */
+  take(): Buffer {
+    return this.free.pop() ?? Buffer.allocUnsafeSlow(this.size);
+  }
+
+  /** Chunks nothing refers to any more, kept up to the pool's bound. */
+  give(chunks: readonly Buffer[]): void {
+    for (const chunk of chunks) {
+      if (this.free.length >= this.max) return;
+      if (chunk.length === this.size) this.free.push(chunk);
+    }
+  }
+
+  /** Chunks free now. */
+  get freeCount(): number {
+    return this.free.length;
+  }
+}
+
+/** The process's pool of answers' chunks (`jsonAnswer`). */
+export const chunkPool = new ChunkPool();
+
+/**
  * UTF-8 bytes written straight into chunks of a fixed size: a byte range is copied in, a string
  * encoded in place. No Buffer object is made per piece or per string, and a chunk is the only
- * allocation (one per 32 KB written).
+ * allocation (one per 32 KB written; none when a pool has one free). Every chunk taken from the
+ * pool is listed in `taken`, for the pool to have back once the answer is sent.
  */
 export class ByteChunks {
   private chunk: Buffer;
   private at = 0;
   private full: Buffer[] = [];
+  /** Every whole chunk this writer took from its pool. */
+  readonly taken: Buffer[] = [];
 
-  constructor(private readonly size = BYTE_CHUNK) {
-    this.chunk = Buffer.allocUnsafe(size);
+  constructor(
+    private readonly size = BYTE_CHUNK,
+    private readonly pool?: ChunkPool,
+  ) {
+    if (pool && pool.size !== size)
+      throw new Error(`ByteChunks: the pool's chunks are ${pool.size} bytes, not ${size}`);
+    this.chunk = this.fresh();
   }
 
   /** The bytes of `source` from `start` to `end`. */
@@ -82,16 +138,25 @@ export class ByteChunks {
   /** Everything not yet taken, the last chunk cut to what it holds; the writer starts empty. */
   takeAll(): Buffer[] {
     const out = this.takeFull();
-    if (this.at) out.push(this.chunk.subarray(0, this.at));
-    this.chunk = Buffer.allocUnsafe(this.size);
-    this.at = 0;
+    if (this.at) {
+      out.push(this.chunk.subarray(0, this.at));
+      this.chunk = this.fresh();
+      this.at = 0;
+    }
     return out;
   }
 
   private spill(): void {
     this.full.push(this.chunk);
-    this.chunk = Buffer.allocUnsafe(this.size);
+    this.chunk = this.fresh();
     this.at = 0;
+  }
+
+  private fresh(): Buffer {
+    if (!this.pool) return Buffer.allocUnsafe(this.size);
+    const chunk = this.pool.take();
+    this.taken.push(chunk);
+    return chunk;
   }
 }
 
@@ -118,12 +183,16 @@ export class RawJsonBytes {
   }
 }
 
-export function jsonStream(body: Record<string, unknown>, key: string): Readable {
+/**
+ * The answer's stream; its `RawJsonBytes` items are written by `writer` (a `ByteChunks` of its
+ * own by default).
+ */
+export function jsonStream(body: Record<string, unknown>, key: string, writer?: ByteChunks): Readable {
   function* chunks(): Generator<string | Buffer> {
     let out = '{';
     let first = true;
     // RawJsonBytes items: written into byte chunks, with the text before them.
-    let bytes: ByteChunks | undefined;
+    let bytes: ByteChunks | undefined = writer;
     const flush = (): Buffer[] => {
       bytes!.text(out);
       out = '';
@@ -167,4 +236,16 @@ export function jsonStream(body: Record<string, unknown>, key: string): Readable
     else yield out;
   }
   return Readable.from(chunks(), { objectMode: false });
+}
+
+/**
+ * `jsonStream` for `res`, its byte chunks taken from the process's `chunkPool` and given back
+ * once `res` has sent the answer whole ('finish': its last write is done, and the socket
+ * writes in order). An answer cut short (the client gone, an error) gives nothing back: its
+ * chunks are left to the collector, as a socket may still hold them.
+ */
+export function pooledJsonStream(res: ServerResponse, body: Record<string, unknown>, key: string): Readable {
+  const writer = new ByteChunks(BYTE_CHUNK, chunkPool);
+  res.once('finish', () => chunkPool.give(writer.taken));
+  return jsonStream(body, key, writer);
 }
