@@ -49,8 +49,8 @@ const POOLED_CHUNKS = 256;
  * limit until the next mark-compact, so an answer that allocates its 1.4 MB of chunks afresh
  * brings the next full collection of the whole heap closer, though the chunks die young; a list
  * load ran a mark-compact every page or two, with about 100 ms of concurrent marking each.
- * A chunk goes back only when the answer that held it was sent whole (`release`): by then the
- * socket has written it and nothing refers to it. The chunks hold earlier answers' bytes: a
+ * A chunk goes back only when the answer that held it was sent whole (`pooledJsonStream`): by
+ * then the socket has written it and nothing refers to it. The chunks hold earlier answers' bytes: a
  * writer sends only what it wrote into them (`ByteChunks` cuts the last one to it).
  */
 export class ChunkPool {
@@ -80,7 +80,7 @@ export class ChunkPool {
   }
 }
 
-/** The process's pool of answers' chunks (`jsonAnswer`). */
+/** The process's pool of answers' chunks (`pooledJsonStream`). */
 export const chunkPool = new ChunkPool();
 
 /**
