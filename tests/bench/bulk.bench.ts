@@ -25,6 +25,9 @@ import { Registry } from 'prom-client';
 import { startGeneration } from '@catalogue/white-label-api/dist/services/generate.service';
 import { LANGUAGES, productId, productItem as anyItem } from './fixtures';
 import {
+  cpuDelta,
+  cpuTimes,
+  type CpuTimes,
   createBenchDatabase,
   createBenchEshop,
   imageNodeOptions,
@@ -96,6 +99,8 @@ export interface BulkRun {
   call(token: string, method: string, path: string, body?: unknown): Promise<Json>;
   /** A generation worker with the run's settings and `env` over them; stop it before the next. */
   startWorker(env: Record<string, string>): Promise<ChildServer>;
+  /** CPU used so far by a process of the run and its PostgreSQL backends (undefined off Linux). */
+  cpu(server: ChildServer): Promise<CpuTimes | undefined>;
   /** A new eshop with credit, its `count` products imported (`prefix`) and rendered. */
   shopWithProducts(name: string, prefix: string, count: number): Promise<{ token: string; seconds: number }>;
   /** One single generation of the other eshop, start to `done`, in ms. */
@@ -189,6 +194,7 @@ async function setUp(e: BulkEnv, cleanup: Cleanup): Promise<BulkRun> {
     cleanup,
     call,
     startWorker: (env) => service('generation-worker', 'GENERATION_WORKER_PORT', env),
+    cpu: (server) => cpuTimes(server, db, redis),
     async shopWithProducts(name, prefix, count) {
       const shop = await realisticShop(`${name} ${++shops}`);
       await db.transaction((trx) => creditsRepository.topUp(trx, shop.id, 1_000_000_000, 'bench'));
@@ -263,14 +269,33 @@ async function builtinRounds(run: BulkRun): Promise<void> {
   const renderRates: number[] = [];
   const bulkRates: number[] = [];
   const otherRatios: number[] = [];
+  /** The worker's Node CPU and its PostgreSQL backends' CPU per item, ms, in each phase. */
+  const perItem = {
+    render: { node: [] as number[], pg: [] as number[] },
+    batch: { node: [] as number[], pg: [] as number[] },
+  };
+  const phaseCpu = (phase: keyof typeof perItem, before?: CpuTimes, after?: CpuTimes) => {
+    if (!before || !after) return '–';
+    const used = cpuDelta(before, after);
+    perItem[phase].node.push(used.node / e.items);
+    perItem[phase].pg.push(used.pg / e.items);
+    return `${(used.node / e.items).toFixed(2)} / ${(used.pg / e.items).toFixed(2)}`;
+  };
+  // A warm-up of both phases, not measured: a new worker's first renders and generations run
+  // before the JIT has compiled them (about twice the CPU per item of the next round).
+  const warm = await run.shopWithProducts('Warm-up eshop', 'W-', Math.min(e.items, 100));
+  await run.ended(warm.token, (await run.startBatch(warm.token)).id);
   for (let round = 1; round <= e.rounds; round++) {
     // The render pipeline: import → every item rendered.
+    const renderBefore = await run.cpu(worker);
     const shop = await run.shopWithProducts('Bulk eshop', `R${round}-`, e.items);
+    const renderCpu = phaseCpu('render', renderBefore, await run.cpu(worker));
 
     // The other eshop's single generation on the idle worker.
     const alone = [await run.single(), await run.single(), await run.single()];
 
     // The bulk generation over the same products, its budget the dry run's estimate.
+    const batchBefore = await run.cpu(worker);
     const bulkStarted = performance.now();
     const batch = await run.startBatch(shop.token);
     let ended: Json | undefined;
@@ -282,6 +307,7 @@ async function builtinRounds(run: BulkRun): Promise<void> {
     }
     await watching;
     const bulkSeconds = (performance.now() - bulkStarted) / 1000;
+    const batchCpu = phaseCpu('batch', batchBefore, await run.cpu(worker));
     if (ended!.counts.done !== e.items) throw new Error(`batch ended with ${JSON.stringify(ended!.counts)}`);
 
     const renderRate = e.items / shop.seconds;
@@ -300,6 +326,8 @@ async function builtinRounds(run: BulkRun): Promise<void> {
       aloneMs.toFixed(0),
       `${duringMs.toFixed(0)} (${during.length})`,
       `${ended!.credits.charged}/${ended!.credits.budget}`,
+      renderCpu,
+      batchCpu,
     ]);
   }
   await worker.stop();
@@ -314,6 +342,8 @@ async function builtinRounds(run: BulkRun): Promise<void> {
         'other single alone ms',
         'during ms (n)',
         'charged/budget',
+        'worker cpu ms/item render: node / pg',
+        'batch: node / pg',
       ],
       rows,
     ),
@@ -334,6 +364,25 @@ async function builtinRounds(run: BulkRun): Promise<void> {
   });
   figure({ name: 'render pipeline, items/s, one worker process', unit: 'items/s', ...spread(renderRates) });
   figure({ name: 'bulk generation, items/s, one worker process', unit: 'items/s', ...spread(bulkRates) });
+  // What bounds the ratio: a builtin item renders every language as a rendered item does, and
+  // generates, fills the design and keeps a revision besides (the other eshop's singles during
+  // the batch are in its figure: at most 20 items against the batch's).
+  for (const [phase, what] of [
+    ['render', 'render pipeline'],
+    ['batch', 'bulk generation'],
+  ] as const) {
+    if (perItem[phase].node.length === 0) continue;
+    figure({
+      name: `${what}, generation-worker Node CPU per item`,
+      unit: 'ms',
+      ...spread(perItem[phase].node),
+    });
+    figure({
+      name: `${what}, its PostgreSQL backends' CPU per item`,
+      unit: 'ms',
+      ...spread(perItem[phase].pg),
+    });
+  }
   log(verdict('bulk items/s ≥ render pipeline items/s', met));
 }
 
