@@ -8,7 +8,9 @@
 //   until it ends: the batch's items/s. Meanwhile another eshop starts single generations one
 //   after another; their time from start to `done` is compared with the same eshop's single
 //   generations on the idle worker before the batch. Figures: batch items/s ÷ render items/s
-//   (target ≥ 1), the other eshop's single generation during the batch ÷ alone, the items/s.
+//   (target ≥ 1), the other eshop's single generation during the batch ÷ alone, the items/s, and
+//   the worker's and its PostgreSQL backends' CPU per item in each phase. Both phases are warmed
+//   up on 100 products first.
 // - provider: the OpenAI-compatible provider against a local endpoint answering in 1 s
 //   (bulk-provider.ts): throughput against the configured concurrency, the requests-per-minute
 //   limit held, the endpoint's 429s waited out without a failed item.
