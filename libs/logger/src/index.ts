@@ -41,10 +41,14 @@ const MAX_PENDING_LOG = 16 * 1024 * 1024;
 const LOG_BATCH_BYTES = 4096;
 const LOG_FLUSH_MS = 100;
 
-/** sonic-boom's options of the services' standard output, beside `fd: 1, sync: false`. */
+/**
+ * sonic-boom's options of the services' standard output, beside `fd: 1, sync: false`: it writes
+ * what it is handed at once (`minLength` 0), since batchLines hands it whole batches, and has no
+ * periodic flush of its own: that flush wrote an empty string through the thread pool every
+ * time it found nothing pending (ten thread-pool round trips a second on a quiet process).
+ */
 export const STDOUT_BATCHING = Object.freeze({
-  minLength: LOG_BATCH_BYTES,
-  periodicFlush: LOG_FLUSH_MS,
+  minLength: 0,
   maxLength: MAX_PENDING_LOG,
 });
 
@@ -52,22 +56,27 @@ type SonicBoom = ReturnType<typeof pino.destination>;
 
 /**
  * Standard output as the services write their lines: sonic-boom's asynchronous writes with
- * STDOUT_BATCHING, fed a batch at a time (batchLines).
+ * STDOUT_BATCHING, fed a batch at a time (batchLines), the lines gathered at most LOG_FLUSH_MS.
  */
 export function stdoutLines(): SonicBoom {
-  return batchLines(pino.destination({ dest: 1, sync: false, ...STDOUT_BATCHING }), LOG_BATCH_BYTES);
+  return batchLines(
+    pino.destination({ dest: 1, sync: false, ...STDOUT_BATCHING }),
+    LOG_BATCH_BYTES,
+    LOG_FLUSH_MS,
+  );
 }
 
 /**
- * `stream` with its lines gathered here and handed on `minLength` characters at a time, and at
- * each of its flushes (its periodic one, pino's at exit, `end`). sonic-boom measures the UTF-8
+ * `stream` with its lines gathered here and handed on `minLength` characters at a time, every
+ * `flushMs` when lines wait (nothing is written when none do), and at each of its flushes
+ * (pino's at exit, `end`). sonic-boom measures the UTF-8
  * length of the text it holds pending on every write (`Buffer.byteLength` of a string grown
  * line by line, a rope of every piece of every line); gathered here, it measures each batch
  * once. Counted with callgrind on whoami (BENCH_CALLGRIND), the lengths took 9,700 instructions
  * a request before and 3,400 after, of about 260,000. The stream's own methods are replaced on
  * it, so pino's exit handling, which calls them on the stream, flushes what is gathered first.
  */
-export function batchLines(stream: SonicBoom, minLength: number): SonicBoom {
+export function batchLines(stream: SonicBoom, minLength: number, flushMs?: number): SonicBoom {
   const { write, flush, flushSync, end } = stream;
   let pending = '';
   const hand = (): boolean => {
@@ -75,6 +84,12 @@ export function batchLines(stream: SonicBoom, minLength: number): SonicBoom {
     pending = '';
     return write.call(stream, batch);
   };
+  const timer =
+    flushMs === undefined
+      ? undefined
+      : setInterval(() => {
+          if (pending) hand();
+        }, flushMs).unref();
   stream.write = (line: string) => {
     pending += line;
     return pending.length >= minLength ? hand() : true;
@@ -88,6 +103,7 @@ export function batchLines(stream: SonicBoom, minLength: number): SonicBoom {
     flushSync.call(stream);
   };
   stream.end = () => {
+    clearInterval(timer);
     if (pending) hand();
     end.call(stream);
   };
@@ -177,9 +193,9 @@ export function createLogger(opts: LoggerOptions, resolve?: (id: string) => stri
       : {}),
   };
   // Lines are written off the event loop (sonic-boom's asynchronous writes) in batches: a write
-  // goes out when LOG_BATCH_BYTES are pending, and every LOG_FLUSH_MS, so a busy process
-  // makes one write per batch instead of one per line, and a quiet one shows a line within
-  // LOG_FLUSH_MS. Pino flushes what is pending when the process exits, also after an uncaught
+  // goes out when LOG_BATCH_BYTES are pending, and every LOG_FLUSH_MS while any line waits, so a
+  // busy process makes one write per batch instead of one per line, a quiet one shows a line
+  // within LOG_FLUSH_MS, and one with nothing to say writes nothing. Pino flushes what is pending when the process exits, also after an uncaught
   // exception (test/stdout.test.ts); only a SIGKILL can lose lines, at most a batch and the write
   // in flight.
   const logger = pretty ? pino(options) : pino(options, opts.destination ?? stdoutLines());

@@ -5,7 +5,10 @@ import { once } from 'node:events';
  * A process logging to standard output through createLogger, as every service does: `script`
  * runs with `log` (the logger) in scope. Its output is read as it comes.
  */
-function logging(script: string): {
+function logging(
+  script: string,
+  prelude = '',
+): {
   lines: () => string[];
   errors: () => string;
   exited: Promise<number | null>;
@@ -15,7 +18,7 @@ function logging(script: string): {
     process.execPath,
     [
       '-e',
-      `const log = require(${JSON.stringify(require.resolve('@catalogue/logger'))}).createLogger({ service: 't', level: 'info' });\n${script}`,
+      `${prelude}\nconst log = require(${JSON.stringify(require.resolve('@catalogue/logger'))}).createLogger({ service: 't', level: 'info' });\n${script}`,
     ],
     { stdio: ['ignore', 'pipe', 'pipe'] },
   );
@@ -69,6 +72,25 @@ describe('log lines on standard output', () => {
       .map((l) => (JSON.parse(l) as { i: number }).i)
       .sort((a, b) => a - b);
     expect(numbers).toEqual(Array.from({ length: 500 }, (_, i) => i));
+  });
+
+  // Every asynchronous write is a round trip through the thread pool: sonic-boom's own periodic
+  // flush wrote an empty string ten times a second whether or not a line waited.
+  it('when a process has nothing to log, then it writes nothing, and a line it logs later is one write', async () => {
+    const child = logging(
+      `setTimeout(() => {
+         process.stderr.write('quiet ' + writes + '\\n');
+         log.info('later');
+         setTimeout(() => { process.stderr.write('after ' + writes + '\\n'); process.exit(0); }, 500);
+       }, 600);`,
+      // Counted before the logger is loaded: sonic-boom calls fs.write through the module object.
+      `const fs = require('node:fs'); let writes = 0; const fsWrite = fs.write;
+       fs.write = function (...args) { writes += 1; return fsWrite.apply(this, args); };`,
+    );
+    expect(await child.exited).toBe(0);
+    expect(child.errors()).toContain('quiet 0\n');
+    expect(child.errors()).toContain('after 1\n');
+    expect(child.lines().map((l) => (JSON.parse(l) as { msg: string }).msg)).toEqual(['later']);
   });
 
   it('when the process exits on its own, then its last lines are written', async () => {
