@@ -33,12 +33,15 @@ export const REFUSED_ROUTES: Readonly<Record<number, string>> = {
 /** The status label of a request whose client disconnected before it was read (nginx's 499). */
 export const CLIENT_CLOSED_REQUEST = 499;
 
+/** The upper bounds (seconds) of the request duration histogram's buckets. */
+export const DURATION_BUCKETS: readonly number[] = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
+
 export function createHttpMetrics(registry: Registry): HttpMetrics {
   const requestDuration = new Histogram({
     name: 'http_request_duration_seconds',
     help: 'Duration of HTTP requests, by method, route template and status code.',
     labelNames: ['method', 'route', 'status'],
-    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+    buckets: [...DURATION_BUCKETS],
     // A sampled trace's id per bucket (OpenMetrics scrapes): a slow bucket leads to a trace.
     // prom-client refuses exemplars on a registry whose default format is Prometheus text
     // (which cannot show them), so it is registered below, past that check.

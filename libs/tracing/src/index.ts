@@ -4,7 +4,7 @@ import {
   SpanStatusCode,
   context,
   INVALID_SPAN_CONTEXT,
-  isSpanContextValid,
+  INVALID_TRACEID,
   propagation,
   trace,
   TraceFlags,
@@ -240,9 +240,10 @@ export async function inSpan<T>(
 export function sampledTraceId(span: Span | undefined = trace.getActiveSpan()): string | undefined {
   if (!span) return undefined;
   const ctx = span.spanContext();
-  // The flag first: most traces are not sampled, and the validity check is two regular
-  // expressions (on every request, from its duration sample).
-  return (ctx.traceFlags & TraceFlags.SAMPLED) === TraceFlags.SAMPLED && isSpanContextValid(ctx)
+  // Not isSpanContextValid (two regular expressions, on every sampled request): a span's ids are
+  // the SDK's own or a propagator's, which checked them; only the API's placeholder span carries
+  // the all-zero trace id, and it is never sampled.
+  return (ctx.traceFlags & TraceFlags.SAMPLED) === TraceFlags.SAMPLED && ctx.traceId !== INVALID_TRACEID
     ? ctx.traceId
     : undefined;
 }

@@ -1,12 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import type { Middleware } from 'koa';
 import { accessLog, type Logger } from '@catalogue/logger';
-import { activeSpan, exemplarOf, type Span } from '@catalogue/tracing';
+import { activeSpan, sampledTraceId, type Span } from '@catalogue/tracing';
 import type { AppContext, AppState } from '../types';
 import type { ShedRecorder } from './concurrency';
 import {
   BEFORE_ROUTING,
   CLIENT_CLOSED_REQUEST,
+  DURATION_BUCKETS,
   REFUSED_ROUTES,
   UNMATCHED_ROUTE,
   type HttpMetrics,
@@ -90,30 +91,55 @@ export function observe(
 const MAX_CACHED_SAMPLES = 1_000;
 
 /**
- * One duration sample per request: through the histogram's child of the label set, kept per
- * label set, when the request's trace is not sampled (most); with the sampled trace's id as the
- * bucket's exemplar otherwise (prom-client's exemplar path takes the labels as an object).
+ * How often a bucket's exemplar is replaced at most, per label set. A scrape shows the last
+ * exemplar of each bucket, and Prometheus scrapes every few seconds at the most: one a second
+ * shows what one a request would, within a second, while a request that is sampled but finds
+ * its bucket's exemplar fresh costs a plain sample instead of prom-client's exemplar path (the
+ * labels hashed twice, the exemplar's labels checked, a timestamp): most of what a sampled
+ * request cost here.
  */
-function durationSamples(
+export const EXEMPLAR_INTERVAL_MS = 1_000;
+
+/**
+ * One duration sample per request, through the histogram's child of the label set (kept per
+ * label set); a sampled trace's id becomes the bucket's exemplar when the bucket's is older
+ * than EXEMPLAR_INTERVAL_MS (prom-client's exemplar path takes the labels as an object). `now`:
+ * the monotonic clock, in milliseconds.
+ */
+export function durationSamples(
   metrics: HttpMetrics,
+  now: () => number = () => performance.now(),
 ): (method: string, route: string, status: number, seconds: number, span: Span | undefined) => void {
-  const children = new Map<string, { observe(value: number): void }>();
+  const series = new Map<string, { child: { observe(value: number): void }; exemplarAt: Float64Array }>();
   return (method, route, status, seconds, span) => {
-    const exemplar = exemplarOf(span);
-    if (exemplar.trace_id !== undefined) {
-      metrics.requestDuration.observe({
-        labels: { method, route, status: String(status) },
-        value: seconds,
-        exemplarLabels: exemplar as Record<string, never>,
-      });
-      return;
-    }
     const key = `${method} ${route} ${status}`;
-    let child = children.get(key);
-    if (!child) {
-      if (children.size >= MAX_CACHED_SAMPLES) children.clear();
-      children.set(key, (child = metrics.requestDuration.labels(method, route, String(status))));
+    let labelSet = series.get(key);
+    if (!labelSet) {
+      if (series.size >= MAX_CACHED_SAMPLES) series.clear();
+      labelSet = {
+        child: metrics.requestDuration.labels(method, route, String(status)),
+        // When each bucket (and +Inf) last got an exemplar, on the monotonic clock.
+        exemplarAt: new Float64Array(DURATION_BUCKETS.length + 1).fill(-Infinity),
+      };
+      series.set(key, labelSet);
     }
-    child.observe(seconds);
+    const traceId = sampledTraceId(span);
+    if (traceId !== undefined) {
+      let bucket = 0;
+      while (bucket < DURATION_BUCKETS.length && seconds > DURATION_BUCKETS[bucket]!) bucket++;
+      const at = now();
+      if (at - labelSet.exemplarAt[bucket]! >= EXEMPLAR_INTERVAL_MS) {
+        labelSet.exemplarAt[bucket] = at;
+        // prom-client types an exemplar's labels as the metric's own.
+        const exemplarLabels: { trace_id?: string } = { trace_id: traceId };
+        metrics.requestDuration.observe({
+          labels: { method, route, status: String(status) },
+          value: seconds,
+          exemplarLabels: exemplarLabels as Record<string, never>,
+        });
+        return;
+      }
+    }
+    labelSet.child.observe(seconds);
   };
 }
