@@ -19,7 +19,7 @@ import {
 } from '@catalogue/db';
 import { freePort } from '@catalogue/testing';
 import { parameterItems } from './fixtures';
-import { callgrindArgs, instructionCounter, type InstructionCounter } from './callgrind';
+import { callgrindArgs, callgrindNodeArgs, instructionCounter, type InstructionCounter } from './callgrind';
 import { cutProfile, profileClock, type Window } from './profile-windows';
 import { writeRecordIfAsked } from './results';
 
@@ -287,7 +287,12 @@ export async function startChild(opts: {
   readyTimeoutMs?: number;
 }): Promise<ChildServer> {
   let output = '';
-  const node = [process.execPath, ...(opts.nodeArgs ?? []), opts.script];
+  const node = [
+    process.execPath,
+    ...(opts.callgrindFile ? callgrindNodeArgs(opts.env.NODE_OPTIONS) : []),
+    ...(opts.nodeArgs ?? []),
+    opts.script,
+  ];
   const [command, ...args] = opts.callgrindFile
     ? ['valgrind', ...callgrindArgs(opts.callgrindFile), ...node]
     : node;
