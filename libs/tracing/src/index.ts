@@ -135,7 +135,8 @@ export function inServerSpan<T, S extends object>(
   const span = startServerSpan
     ? startServerSpan(method, parent)
     : tracer().startSpan(method, SERVER_SPAN, parent);
-  if (!span.isRecording()) return context.with(new SpanOnlyContext(parent, span), fn, undefined, span);
+  const spanContext = new SpanOnlyContext(parent, span);
+  if (!span.isRecording()) return context.with(spanContext, fn, undefined, span);
   const end = (): void => {
     try {
       // The overloads give a `finish` its state (an object): both are there, or neither.
@@ -144,7 +145,7 @@ export function inServerSpan<T, S extends object>(
       span.end();
     }
   };
-  return context.with(trace.setSpan(parent, span), fn, undefined, span).then(
+  return context.with(spanContext, fn, undefined, span).then(
     (value) => {
       end();
       return value;
@@ -172,10 +173,11 @@ const SPAN_KEY: symbol = (() => {
 })();
 
 /**
- * `trace.setSpan(parent, span)` of an unsampled request, the same values, but the API's context
- * (a copy of the parent's values in a new map and three closures, on every request) is made
- * only when a value is set or deleted under it: what a request reads is the span (log lines,
- * the exemplar, the queries' instrumentation) and the parent's values.
+ * `trace.setSpan(parent, span)` of a request's server span, the same values, but the API's
+ * context (a copy of the parent's values in a new map and three closures, on every request) is
+ * made only when a value is set or deleted under it: what a request reads is the span (log
+ * lines, the exemplar, the queries' instrumentation) and the parent's values; a query's span
+ * under a kept one sets its own context from it.
  */
 class SpanOnlyContext implements Context {
   private derived: Context | undefined;
