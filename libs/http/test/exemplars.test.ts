@@ -12,9 +12,19 @@ const unsampled = (traceId: string) =>
   trace.wrapSpanContext({ traceId, spanId: 'b7ad6b7169203331', traceFlags: TraceFlags.NONE });
 const id = (digit: string) => digit.repeat(32);
 
+/** A histogram's values as prom-client gives them (its types leave out `le` and the exemplar). */
+interface Value {
+  metricName?: string;
+  labels: Record<string, string | number>;
+  value: number;
+  exemplar?: { labelSet?: Record<string, string> } | null;
+}
+const valuesOf = async (metrics: ReturnType<typeof createHttpMetrics>) =>
+  (await metrics.requestDuration.get()).values as unknown as Value[];
+
 /** Each bucket's exemplar trace id (by upper bound) and the count of the label set. */
 async function read(metrics: ReturnType<typeof createHttpMetrics>) {
-  const values = (await metrics.requestDuration.get()).values;
+  const values = await valuesOf(metrics);
   const exemplars: Record<string, string> = {};
   for (const value of values) {
     const traceId = value.exemplar?.labelSet?.trace_id;
@@ -47,7 +57,7 @@ test('when another label set is sampled in the same second, then it gets its own
   const sample = durationSamples(metrics, () => 5_000);
   sample('GET', '/items/:id', 200, 0.003, sampled(id('a')));
   sample('GET', '/items/:id', 404, 0.003, sampled(id('b')));
-  const values = (await metrics.requestDuration.get()).values.filter(
+  const values = (await valuesOf(metrics)).filter(
     (v) => v.metricName?.endsWith('_bucket') && v.labels.le === 0.005,
   );
   expect(values.map((v) => [v.labels.status, v.exemplar?.labelSet?.trace_id])).toEqual([
