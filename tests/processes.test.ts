@@ -82,14 +82,16 @@ describe.each([
       expect(metrics).toMatch(/queue_jobs\{queue="render-content",state="waiting"\} \d+/);
   });
 
-  if (name === 'generation-worker') {
-    test('when started with plain node (no NODE_OPTIONS), then it runs with the image heap bounds', async () => {
+  const heapFlags: Record<string, string[]> = {
+    'generation-worker': ['--max-old-space-size=256', '--max-semi-space-size=32'],
+    'catalogue-api': ['--max-old-space-size=256', '--max-semi-space-size=32', '--initial-old-space-size=128'],
+  };
+  if (heapFlags[name]) {
+    test('when started with plain node (no NODE_OPTIONS), then it runs with its heap flags', async () => {
       // The same process (process.execve keeps the pid), its command line now with the flags.
       const { readFile } = await import('node:fs/promises');
       const cmdline = (await readFile(`/proc/${service.child.pid}/cmdline`, 'utf8')).split('\0');
-      expect(cmdline).toEqual(
-        expect.arrayContaining(['--max-old-space-size=256', '--max-semi-space-size=32']),
-      );
+      expect(cmdline).toEqual(expect.arrayContaining(heapFlags[name]!));
       expect(cmdline.at(-2)).toBe(join(ROOT, 'services', name, 'dist', 'main.js'));
     });
   }

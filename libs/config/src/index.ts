@@ -45,3 +45,5 @@ export {
   type ConfigFiles,
   type JsonProperty,
 } from './document';
+export { boundHeap, CATALOGUE_API_HEAP_FLAGS, IMAGE_HEAP_FLAGS, missingHeapFlags } from './heap-bounds';
+export type { HeapFlags } from './heap-bounds';

@@ -1,3 +1,6 @@
+// First, before anything else loads or connects: a process started without its heap flags
+// (plain `node`, `npm start`, the image's NODE_OPTIONS) replaces itself with one that has them.
+import './bound-heap';
 import 'dotenv/config';
 import { loadConfigOrExit } from '@catalogue/config';
 import { startTracing } from '@catalogue/tracing';

@@ -1,4 +1,4 @@
-// Imported first by main.ts: runs the worker with V8's heap bounds however it was started.
-import { boundHeap } from './heap-bounds';
+// Imported first by main.ts: runs the worker with the image's heap bounds however it was started.
+import { boundHeap, IMAGE_HEAP_FLAGS } from '@catalogue/config';
 
-boundHeap();
+boundHeap('generation-worker', IMAGE_HEAP_FLAGS);

@@ -1,5 +1,6 @@
 // First, before anything else loads or connects: a process started without the image's heap
-// bounds (plain `node`, `npm start`) replaces itself with one that has them (heap-bounds.ts).
+// bounds (plain `node`, `npm start`) replaces itself with one that has them (libs/config
+// heap-bounds.ts).
 import './bound-heap';
 import 'dotenv/config';
 import { loadConfigOrExit } from '@catalogue/config';
