@@ -29,6 +29,7 @@ import { contentInsert, fillerInsert, productId, productItem as anyItem } from '
 import {
   benchEnv,
   Cleanup,
+  catalogueApiNodeArgs,
   cpuProfileArgs,
   createBenchDatabase,
   createBenchEshop,
@@ -89,14 +90,19 @@ const SEED_CONCURRENCY = 4;
 /** Products of the eshop import-stale writes into, all inserted after the last ANALYZE. */
 const STALE_PRODUCTS = 300_000;
 const LIST_QUERY = 'per_page=100&lang=all&include=nested,marketplace,variant';
-/** list-heap: the NODE_OPTIONS settings to compare (BENCH_HEAP_OPTIONS, `;`-separated; '' is Node's defaults). */
+/**
+ * list-heap: the heap settings to compare, as node's command-line flags (BENCH_HEAP_OPTIONS,
+ * `;`-separated): `--initial-old-space-size` is refused in NODE_OPTIONS, and the catalogue API
+ * adds any of its heap flags a setting leaves out (libs/config heap-bounds.ts), so each setting
+ * names all three. `--initial-old-space-size=0` is V8's own old-generation limit.
+ */
 const HEAP_OPTIONS = (
   process.env.BENCH_HEAP_OPTIONS ??
   [
-    '',
-    '--max-semi-space-size=16 --max-old-space-size=256',
-    '--max-semi-space-size=32 --max-old-space-size=256',
-    '--max-semi-space-size=64 --max-old-space-size=384',
+    '--max-semi-space-size=32 --max-old-space-size=256 --initial-old-space-size=0',
+    '--max-semi-space-size=32 --max-old-space-size=256 --initial-old-space-size=96',
+    '--max-semi-space-size=32 --max-old-space-size=256 --initial-old-space-size=128',
+    '--max-semi-space-size=16 --max-old-space-size=256 --initial-old-space-size=128',
   ].join(';')
 ).split(';');
 const HEAP_CONNECTIONS = 10;
@@ -495,7 +501,7 @@ function listSpecs(
     `/api/v2/rest/products?${LIST_QUERY}&page=${page}`;
   if (scenario === 'list-heap') {
     return heapServices.map((server, i) =>
-      spec(server, `catalogue-api ${HEAP_OPTIONS[i] || 'Node defaults'}`, servicePath),
+      spec(server, `catalogue-api ${HEAP_OPTIONS[i] || 'no flags (the service adds its own)'}`, servicePath),
     );
   }
   const baselinePath = (route: string) => (eshop: BenchEshop, page: number) =>
@@ -770,7 +776,7 @@ function report(
 }
 
 /**
- * list-heap: one service process per NODE_OPTIONS setting, the same list load interleaved;
+ * list-heap: one service process per heap setting, the same list load interleaved;
  * throughput over the first setting's, round by round, and each process's largest RSS.
  */
 function heapReport(heap: { options: string; m: Measurement }[]): void {
@@ -780,28 +786,28 @@ function heapReport(heap: { options: string; m: Measurement }[]): void {
   log('');
   log(
     table(
-      ['NODE_OPTIONS', 'items/s', 'p99 ms', 'cpu ms/req', 'rss MB: max', 'vs first: min', 'median', 'max'],
+      ['node flags', 'items/s', 'p99 ms', 'cpu ms/req', 'rss MB: max', 'vs first: min', 'median', 'max'],
       heap.map(({ options, m }) => {
         const { min, median, max } = spread(
           m.rounds.map((round, i) => round.itemsPerSec / first.rounds[i]!.itemsPerSec),
         );
         const rss = m.rssMb.length ? Math.max(...m.rssMb) : NaN;
         figure({
-          name: `list-heap, ${options || 'Node defaults'}, throughput over ${heap[0]!.options || 'Node defaults'}`,
+          name: `list-heap, ${options || 'no flags (the service adds its own)'}, throughput over ${heap[0]!.options || 'no flags (the service adds its own)'}`,
           unit: 'ratio',
           min,
           median,
           max,
         });
         figure({
-          name: `list-heap, ${options || 'Node defaults'}, largest RSS`,
+          name: `list-heap, ${options || 'no flags (the service adds its own)'}, largest RSS`,
           unit: 'MB',
           min: Math.min(...m.rssMb),
           median: spread(m.rssMb).median,
           max: rss,
         });
         return [
-          options || 'Node defaults',
+          options || 'no flags (the service adds its own)',
           fixed(m.itemsPerSec),
           fixed(m.p99),
           m.cpuPerRequest ? fixed(m.cpuPerRequest.node, 1) : '–',
@@ -847,7 +853,8 @@ async function run(given: BenchEnv, cleanup: Cleanup): Promise<void> {
   // The service runs as the image runs it (BENCH_SERVICE_NODE_OPTIONS replaces the image's
   // NODE_OPTIONS); the baselines with Node's defaults, as a plain handler would.
   const serviceNodeOptions = process.env.BENCH_SERVICE_NODE_OPTIONS ?? imageNodeOptions();
-  const startService = async (name: string, nodeOptions: string) => {
+  // heapFlags: node's command-line flags (list-heap's settings), NODE_OPTIONS then left out.
+  const startService = async (name: string, nodeOptions: string, heapFlags?: string) => {
     const port = await freePort();
     return startChild({
       // On a loaded machine a process takes a while to load everything it requires.
@@ -862,7 +869,11 @@ async function run(given: BenchEnv, cleanup: Cleanup): Promise<void> {
         ...(nodeOptions && { NODE_OPTIONS: nodeOptions }),
         ...serviceEnv(port),
       },
-      nodeArgs: cpuProfileArgs(env.cpuProfDir, name),
+      // list-heap's setting, or the flags the service would add itself (it would restart with them).
+      nodeArgs: [
+        ...(heapFlags?.split(' ').filter(Boolean) ?? catalogueApiNodeArgs(nodeOptions)),
+        ...cpuProfileArgs(env.cpuProfDir, name),
+      ],
       // As the service names its Postgres connections (libs/http runtime).
       applicationName: 'catalogue-api',
       cleanup,
@@ -886,7 +897,7 @@ async function run(given: BenchEnv, cleanup: Cleanup): Promise<void> {
   const startHeapServices = async () => {
     const started: ChildServer[] = [];
     for (const [i, options] of HEAP_OPTIONS.entries()) {
-      started.push(await startService(`catalogue-api-heap-${i}`, options));
+      started.push(await startService(`catalogue-api-heap-${i}`, '', options));
     }
     return started;
   };

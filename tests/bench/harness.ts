@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import autocannon from 'autocannon';
 import { Redis } from 'ioredis';
 import { adminService } from '@catalogue/admin';
-import type { Language } from '@catalogue/config';
+import { CATALOGUE_API_HEAP_FLAGS, missingHeapFlags, type Language } from '@catalogue/config';
 import {
   createKnex,
   dropDatabase,
@@ -342,6 +342,15 @@ export async function startChild(opts: {
 }
 
 /**
+ * The heap flags the catalogue API adds to `nodeOptions` itself (libs/config heap-bounds.ts), for
+ * node's command line: the modes server (which does not run main.ts) then runs with the service's
+ * heap, and a catalogue API under callgrind does not restart itself out of valgrind.
+ */
+export function catalogueApiNodeArgs(nodeOptions: string | undefined): string[] {
+  return missingHeapFlags(CATALOGUE_API_HEAP_FLAGS, [], nodeOptions);
+}
+
+/**
  * The catalogue API as a process whose modes — tracing, rate limiter, log level — `setMode`
  * switches while it runs (service-modes-server.ts, `POST /mode?…` on its control port), started
  * with the benchmark's catalogue API environment plus `env`.
@@ -368,7 +377,10 @@ export async function startModesServer(opts: {
       CONTROL_PORT: String(controlPort),
       ...opts.env,
     },
-    nodeArgs: cpuProfileArgs(opts.cpuProfDir, opts.name.replace(/\W+/g, '-')),
+    nodeArgs: [
+      ...catalogueApiNodeArgs(imageNodeOptions()),
+      ...cpuProfileArgs(opts.cpuProfDir, opts.name.replace(/\W+/g, '-')),
+    ],
     ...(opts.callgrind && {
       callgrindFile: join(opts.callgrind.dir, `${opts.name.replace(/\W+/g, '-')}.callgrind`),
     }),
