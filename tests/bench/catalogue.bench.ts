@@ -106,6 +106,8 @@ const HEAP_OPTIONS = (
   ].join(';')
 ).split(';');
 const HEAP_CONNECTIONS = 10;
+/** A list-heap setting as the report names it: an empty one runs with the flags the service adds. */
+const heapLabel = (options: string) => options || 'no flags (the service adds its own)';
 const BASELINE_LANGS = 'default,cs,en';
 
 /** Connection counts of the list scenarios (BENCH_LIST_CONNECTIONS, comma list). */
@@ -501,7 +503,7 @@ function listSpecs(
     `/api/v2/rest/products?${LIST_QUERY}&page=${page}`;
   if (scenario === 'list-heap') {
     return heapServices.map((server, i) =>
-      spec(server, `catalogue-api ${HEAP_OPTIONS[i] || 'no flags (the service adds its own)'}`, servicePath),
+      spec(server, `catalogue-api ${heapLabel(HEAP_OPTIONS[i]!)}`, servicePath),
     );
   }
   const baselinePath = (route: string) => (eshop: BenchEshop, page: number) =>
@@ -793,21 +795,21 @@ function heapReport(heap: { options: string; m: Measurement }[]): void {
         );
         const rss = m.rssMb.length ? Math.max(...m.rssMb) : NaN;
         figure({
-          name: `list-heap, ${options || 'no flags (the service adds its own)'}, throughput over ${heap[0]!.options || 'no flags (the service adds its own)'}`,
+          name: `list-heap, ${heapLabel(options)}, throughput over ${heapLabel(heap[0]!.options)}`,
           unit: 'ratio',
           min,
           median,
           max,
         });
         figure({
-          name: `list-heap, ${options || 'no flags (the service adds its own)'}, largest RSS`,
+          name: `list-heap, ${heapLabel(options)}, largest RSS`,
           unit: 'MB',
           min: Math.min(...m.rssMb),
           median: spread(m.rssMb).median,
           max: rss,
         });
         return [
-          options || 'no flags (the service adds its own)',
+          heapLabel(options),
           fixed(m.itemsPerSec),
           fixed(m.p99),
           m.cpuPerRequest ? fixed(m.cpuPerRequest.node, 1) : '–',
