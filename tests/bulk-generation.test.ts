@@ -4,6 +4,7 @@
 // the budget and each item's one charge hold in the database. Attackers and faults first.
 import {
   creditsRepository,
+  dropDatabase,
   eshopsRepository,
   eventsRepository,
   generationBatchesRepository,
@@ -12,7 +13,7 @@ import {
 } from '@catalogue/db';
 import { BATCH_STEP_MS, BATCH_WINDOW, startBatch, stepBatch } from '@catalogue/generation';
 import type { Queues } from '@catalogue/queue';
-import { eventually, makeEshop } from '@catalogue/testing';
+import { eventually, makeEshop, runNodeScript, siblingDatabaseUrl } from '@catalogue/testing';
 import type { ContentProvider } from '../services/generation-worker/src/providers';
 import { runBatchStep } from '../services/generation-worker/src/services/batch-step.service';
 import { runClaimedGenerations } from '../services/generation-worker/src/services/generate.service';
@@ -21,6 +22,16 @@ import { settleReservation, settleReservations } from '@catalogue/credits';
 import { shopCallers, useFullStack } from './full-stack';
 
 const PREFIX = `${process.env.TEST_QUEUE_PREFIX}-bulk-generation`;
+// A database of its own: the Redis-loss sweep below runs with every deadline at zero over every
+// eshop of its database, and would queue (and its worker run) the unfinished work other test
+// files stage in the shared one, such as a generation the white-label API is failing to queue.
+const DATABASE_URL = siblingDatabaseUrl('bulk_generation');
+beforeAll(async () => {
+  expect(await runNodeScript('libs/content-store/dist/cli/migrate.js', [], { DATABASE_URL })).toMatchObject({
+    code: 0,
+  });
+}, 60_000);
+afterAll(() => dropDatabase(DATABASE_URL));
 const ORIGIN = 'https://admin.bulk-shop.test';
 /**
  * Items of the regular runs (more than a batch has under way, so a pause leaves some unstarted);
@@ -50,7 +61,7 @@ async function seedProducts(db: Knex, eshopId: number, count: number, prefix = '
 }
 
 describe('bulk generation', () => {
-  const stack = useFullStack(PREFIX);
+  const stack = useFullStack(PREFIX, { overrides: { DATABASE_URL } });
   const { wl, catalogue } = stack;
   const db = () => wl.deps.db;
 
