@@ -6991,7 +6991,7 @@ export interface operations {
       };
       429: components['responses']['TooManyRequests'];
       500: components['responses']['ServerError'];
-      /** @description The job could not be queued (Redis unavailable); it was ended and its credits released (`unavailable`). */
+      /** @description The job could not be queued (Redis unavailable); it was ended and its credits released (`unavailable`). A job another process queued and took up meanwhile is answered 200 instead. */
       503: {
         headers: {
           'Retry-After': components['headers']['RetryAfter'];

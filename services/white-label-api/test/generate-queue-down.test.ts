@@ -1,6 +1,6 @@
 // A start whose job cannot be queued (Redis gone after the commit) must not leave a pending job
 // that nobody runs, blocks the entity and holds credits. Uses a private redis-server it can stop.
-import { creditsRepository, wlEntitiesRepository } from '@catalogue/db';
+import { creditsRepository, generationJobsRepository, wlEntitiesRepository } from '@catalogue/db';
 import { WHITE_LABEL_TOKEN_HEADER } from '@catalogue/http';
 import {
   expectMatchesContract,
@@ -11,6 +11,7 @@ import {
   type DisposableRedis,
   type ServedApp,
 } from '@catalogue/testing';
+import { Redis } from 'ioredis';
 import { createApp } from '../src/app';
 import { buildDeps, closeDeps, type Deps } from '../src/deps';
 import { BASE, designId, ORIGIN } from './generate-helpers';
@@ -31,6 +32,74 @@ describe('white-label-api: POST …/generate while Redis is down', () => {
     await closeDeps(deps);
     await redis.stop();
   });
+
+  // First, while Redis is up: it stalls Redis rather than stopping it.
+  test('when another process takes the job up while its queueing fails, then the start answers that job and keeps its reservation, so a retry is not needed', async () => {
+    // Arrange
+    const shop = await makeEshop(deps.db, { origins: [ORIGIN] });
+    const eshopId = shop.eshop.id;
+    await deps.db.transaction((trx) => creditsRepository.topUp(trx, eshopId, 100, 'test top-up'));
+    await wlEntitiesRepository.upsert(deps.db, eshopId, {
+      entityId: 'Q0',
+      type: 'product',
+      title: { default: 'Trail shoe' },
+      oldDescription: {},
+    });
+    // Redis stalls: the start's add (a write script) waits until the start gives up on it.
+    const admin = new Redis(redis.url);
+    await admin.call('CLIENT', 'PAUSE', '15000', 'WRITE');
+
+    try {
+      // Act: the start commits its job, then waits on the add; meanwhile a worker (here the
+      // repository's own step) takes the job up, as a sweep after Redis came back would.
+      const answer = fetch(`${server.url}${BASE}/content/Q0/type/product/generate`, {
+        method: 'POST',
+        headers: {
+          [WHITE_LABEL_TOKEN_HEADER]: shop.whiteLabelToken,
+          Origin: ORIGIN,
+          'Content-Type': 'application/json',
+        },
+        body: JSON.stringify({ design_id: await designId(deps.db, 'product-classic') }),
+      });
+      let jobId: number | undefined;
+      while (jobId === undefined) {
+        const row: { id: string } | undefined = await deps
+          .db('generation_jobs')
+          .where({ eshop_id: eshopId })
+          .first('id');
+        if (row) jobId = Number(row.id);
+        else await new Promise((r) => setTimeout(r, 20));
+      }
+      await generationJobsRepository.markRunning(deps.db, eshopId, jobId);
+      const res = await answer;
+      const body = (await res.json()) as { data: { id: number; status: string } };
+      expectMatchesContract(
+        'POST',
+        `${BASE}/content/Q0/type/product/generate`,
+        res.status,
+        body,
+        res.headers.get('content-type'),
+      );
+
+      // Assert: the job that runs is answered, its credits stay reserved for its settlement,
+      // nothing was released and no failure was announced.
+      expect(res.status).toBe(200);
+      expect(body.data).toMatchObject({ id: jobId, status: 'running' });
+      const jobs = await deps
+        .db('generation_jobs')
+        .where({ eshop_id: eshopId })
+        .select('status', 'error_message');
+      expect(jobs).toEqual([{ status: 'running', error_message: null }]);
+      const account = await creditsRepository.getAccount(deps.db, eshopId);
+      expect(account.reserved).toBeGreaterThan(0);
+      const kinds = await deps.db('credit_ledger').where({ eshop_id: eshopId }).orderBy('id').pluck('kind');
+      expect(kinds).toEqual(['topup', 'reservation']);
+      expect(await deps.db('events').where({ eshop_id: eshopId }).pluck('type')).toEqual([]);
+    } finally {
+      await admin.call('CLIENT', 'UNPAUSE');
+      admin.disconnect();
+    }
+  }, 20_000);
 
   test('when the job cannot be queued, then 503, the job ends failed and its reservation is released', async () => {
     const shop = await makeEshop(deps.db, { origins: [ORIGIN] });

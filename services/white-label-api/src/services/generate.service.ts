@@ -73,11 +73,16 @@ function isOneRunningViolation(err: unknown): boolean {
  * Ends a job that never reached the queue and gives its reservation back, in one transaction,
  * so the entity is not blocked by a job nobody runs. Should the add still land later, the
  * worker finds the job ended and its settlement finds the release: nothing runs or is charged.
+ *
+ * Only a job still `pending` is ended: one another process took up first (a worker's sweep after
+ * Redis came back queues pending jobs) runs and is settled like any other, and is returned so the
+ * start answers it rather than a refusal that would make its user start, and pay for, another.
  */
-async function abandon(deps: GenerateDeps, job: GenerationJob): Promise<void> {
-  await deps.db.transaction(async (trx) => {
+async function abandon(deps: GenerateDeps, job: GenerationJob): Promise<GenerationJob | undefined> {
+  return deps.db.transaction(async (trx) => {
     const current = await generationJobsRepository.find(trx, job.eshopId, job.id, { lock: true });
-    if (!current || current.status !== 'pending') return;
+    if (!current) return undefined;
+    if (current.status !== 'pending') return current;
     await settleReservation(trx, job.eshopId, job.id, 0);
     // Ending the job appends its event (numbered as the transaction commits).
     await generationJobsRepository.finish(trx, job.eshopId, job.id, {
@@ -86,6 +91,7 @@ async function abandon(deps: GenerateDeps, job: GenerationJob): Promise<void> {
       provider: null,
       usage: null,
     });
+    return undefined;
   });
 }
 
@@ -197,8 +203,13 @@ export async function startGeneration(deps: GenerateDeps, input: StartInput): Pr
     );
   } catch (err) {
     deps.logger.error({ err, eshop_id: eshop.id, job_id: job.id }, 'could not queue the generate job');
-    await abandon(deps, job);
-    throw new QueueUnavailableError();
+    const takenUp = await abandon(deps, job);
+    if (!takenUp) throw new QueueUnavailableError();
+    deps.logger.info(
+      { eshop_id: eshop.id, job_id: job.id, status: takenUp.status },
+      'another process took the job up',
+    );
+    job = takenUp;
   }
   deps.creditMetrics.reserved.inc(plan.estimate);
   return jobBody(job);
