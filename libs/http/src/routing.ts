@@ -1,5 +1,6 @@
 import type Koa from 'koa';
 import type { Middleware } from 'koa';
+import compose from 'koa-compose';
 import type { AppContext, AppRouter, AppState } from './types';
 
 /**
@@ -64,6 +65,7 @@ export function routePrefixes(router: AppRouter): string[] | undefined {
  */
 export function routesByPrefix(router: AppRouter): Middleware<AppState, AppContext> {
   rememberMatches(router);
+  composeOnce(router);
   const routes = router.routes() as unknown as Middleware<AppState, AppContext>;
   // Worked out again when the router gains a route after being mounted.
   let layers = -1;
@@ -125,5 +127,41 @@ export function rememberMatches(router: AppRouter): void {
       answers.set(key, (answer = match(path, method)));
     }
     return { path: [...answer.path], pathAndMethod: answer.pathAndMethod, route: answer.route };
+  };
+}
+
+/** @koa/router's private `_buildMiddlewareChain` (untyped in its declarations). */
+type ChainBuilder = (
+  layers: ReturnType<AppRouter['match']>['pathAndMethod'],
+  requestPath: string,
+) => Middleware<AppState, AppContext>[];
+
+/**
+ * The chain a matched route runs, built and composed once per remembered match (see
+ * rememberMatches) instead of on every request. @koa/router builds it from the match's layers
+ * and the request path — a closure per layer that sets ctx.params and the like from that path,
+ * then the layers' middleware — and hands it to koa-compose, which flattens the array each time.
+ * A remembered answer is of one method and path and hands out the same layers array every time,
+ * and a composed chain keeps no state between calls, so the chain kept for that array serves
+ * every request; @koa/router's own compose of it is then of one function. A match that is not
+ * remembered (a new array each time) is built each time; a `router.param()` (which adds
+ * middleware to existing layers) forgets every chain.
+ */
+export function composeOnce(router: AppRouter): void {
+  const own: unknown = router['_buildMiddlewareChain'];
+  // A private of the pinned version: a release without it fails every service's start and test.
+  if (typeof own !== 'function')
+    throw new Error('@koa/router has no _buildMiddlewareChain: composeOnce needs updating');
+  const build = (own as ChainBuilder).bind(router);
+  let chains = new WeakMap<object, ReturnType<ChainBuilder>>();
+  router['_buildMiddlewareChain'] = ((layers, requestPath) => {
+    let chain = chains.get(layers);
+    if (!chain) chains.set(layers, (chain = [compose(build(layers, requestPath))]));
+    return chain;
+  }) satisfies ChainBuilder;
+  const param = router.param.bind(router);
+  router.param = (name, handler) => {
+    chains = new WeakMap();
+    return param(name, handler);
   };
 }

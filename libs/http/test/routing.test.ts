@@ -202,6 +202,40 @@ describe("a router's remembered match", () => {
   });
 });
 
+describe("a matched route's chain, composed once", () => {
+  let server: Server;
+  let v1: AppRouter;
+  beforeAll(async () => {
+    v1 = routers()[2]!;
+    server = await listen((app) => mountRouters(app, [v1]));
+  });
+  afterAll(async () => {
+    await new Promise((resolve) => server.close(resolve));
+  });
+
+  test('when the same routes are asked again with other ids, then each answer has its own params and middleware', async () => {
+    const answers: string[] = [];
+    for (const id of ['7', '8', '7', '8']) answers.push(await ask(server, 'GET', `/api/v1/items/${id}`));
+
+    expect(answers).toEqual(
+      ['7', '8', '7', '8'].map(
+        (id) => `200 allow=undefined docs=undefined v1=1 auth=undefined {"id":"${id}"}`,
+      ),
+    );
+  });
+
+  test('when a param handler is added after requests were answered, then the next request runs it', async () => {
+    expect(await ask(server, 'GET', '/api/v1/items/9')).toMatch(/^200 .*"id":"9"/);
+
+    v1.param('id', (id, ctx) => {
+      ctx.status = 418;
+      ctx.body = { param: id };
+    });
+
+    expect(await ask(server, 'GET', '/api/v1/items/9')).toMatch(/^418 .*\{"param":"9"\}$/);
+  });
+});
+
 describe('routePrefixes and mayStartWith', () => {
   test('when a router has literal routes, parameters or a prefix, then its prefixes are their literal starts in lower case', () => {
     const [health, docs, v1, whoami] = routers();

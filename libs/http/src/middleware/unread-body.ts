@@ -35,19 +35,22 @@ function announcedLength(req: IncomingMessage): number | undefined {
  * send another request on it.
  */
 export function discardUnreadBody(): Middleware<AppState, AppContext> {
-  return async (ctx, next) => {
-    try {
-      await next();
-    } finally {
-      const req = ctx.req;
-      if (!req.complete && announcesBody(req) && !ctx.res.headersSent) {
-        const length = announcedLength(req);
-        if (length !== undefined && length > DISCARD_MAX_BYTES) ctx.set('Connection', 'close');
-        // After a shed answer's pause (pauseAfterShed), which reading the body would end early.
-        ctx.res.once('finish', () => whenReadingResumes(req.socket, () => discardRest(req)));
-      }
+  return (ctx, next) => (announcesBody(ctx.req) ? afterAnswer(ctx, next) : next());
+}
+
+/** What discardUnreadBody does around a request that announces a body (one without has none to leave). */
+async function afterAnswer(ctx: AppContext, next: () => Promise<unknown>): Promise<void> {
+  try {
+    await next();
+  } finally {
+    const req = ctx.req;
+    if (!req.complete && !ctx.res.headersSent) {
+      const length = announcedLength(req);
+      if (length !== undefined && length > DISCARD_MAX_BYTES) ctx.set('Connection', 'close');
+      // After a shed answer's pause (pauseAfterShed), which reading the body would end early.
+      ctx.res.once('finish', () => whenReadingResumes(req.socket, () => discardRest(req)));
     }
-  };
+  }
 }
 
 function discardRest(req: IncomingMessage): void {
