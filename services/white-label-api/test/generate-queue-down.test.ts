@@ -1,5 +1,6 @@
 // A start whose job cannot be queued (Redis gone after the commit) must not leave a pending job
 // that nobody runs, blocks the entity and holds credits. Uses a private redis-server it can stop.
+import { settleReservation } from '@catalogue/credits';
 import { creditsRepository, generationJobsRepository, wlEntitiesRepository } from '@catalogue/db';
 import { WHITE_LABEL_TOKEN_HEADER } from '@catalogue/http';
 import {
@@ -48,6 +49,7 @@ describe('white-label-api: POST …/generate while Redis is down', () => {
     // Redis stalls: the start's add (a write script) waits until the start gives up on it.
     const admin = new Redis(redis.url);
     await admin.call('CLIENT', 'PAUSE', '15000', 'WRITE');
+    let jobId: number | undefined;
 
     try {
       // Act: the start commits its job, then waits on the add; meanwhile a worker (here the
@@ -61,7 +63,6 @@ describe('white-label-api: POST …/generate while Redis is down', () => {
         },
         body: JSON.stringify({ design_id: await designId(deps.db, 'product-classic') }),
       });
-      let jobId: number | undefined;
       while (jobId === undefined) {
         const row: { id: string } | undefined = await deps
           .db('generation_jobs')
@@ -98,6 +99,18 @@ describe('white-label-api: POST …/generate while Redis is down', () => {
     } finally {
       await admin.call('CLIENT', 'UNPAUSE');
       admin.disconnect();
+      // Ended as its worker would end it, so no other test's sweep finds a running job holding credits.
+      const id = jobId;
+      if (id !== undefined)
+        await deps.db.transaction(async (trx) => {
+          await settleReservation(trx, eshopId, id, 0);
+          await generationJobsRepository.finish(trx, eshopId, id, {
+            status: 'failed',
+            errorMessage: 'The test is over.',
+            provider: null,
+            usage: null,
+          });
+        });
     }
   }, 20_000);
 
