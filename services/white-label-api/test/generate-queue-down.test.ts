@@ -34,18 +34,38 @@ describe('white-label-api: POST …/generate while Redis is down', () => {
     await redis.stop();
   });
 
-  // First, while Redis is up: it stalls Redis rather than stopping it.
-  test('when another process takes the job up while its queueing fails, then the start answers that job and keeps its reservation, so a retry is not needed', async () => {
-    // Arrange
+  /** An eshop with 100 credits and a registered product `entityId`. */
+  async function eshopWithProduct(entityId: string) {
     const shop = await makeEshop(deps.db, { origins: [ORIGIN] });
     const eshopId = shop.eshop.id;
     await deps.db.transaction((trx) => creditsRepository.topUp(trx, eshopId, 100, 'test top-up'));
     await wlEntitiesRepository.upsert(deps.db, eshopId, {
-      entityId: 'Q0',
+      entityId,
       type: 'product',
       title: { default: 'Trail shoe' },
       oldDescription: {},
     });
+    return { shop, eshopId };
+  }
+
+  /** The host's start of a generation of product `entityId` with the classic design. */
+  async function start(token: string, entityId: string, headers: Record<string, string> = {}) {
+    return fetch(`${server.url}${BASE}/content/${entityId}/type/product/generate`, {
+      method: 'POST',
+      headers: {
+        [WHITE_LABEL_TOKEN_HEADER]: token,
+        Origin: ORIGIN,
+        'Content-Type': 'application/json',
+        ...headers,
+      },
+      body: JSON.stringify({ design_id: await designId(deps.db, 'product-classic') }),
+    });
+  }
+
+  // First, while Redis is up: it stalls Redis rather than stopping it.
+  test('when another process takes the job up while its queueing fails, then the start answers that job and keeps its reservation, so a retry is not needed', async () => {
+    // Arrange
+    const { shop, eshopId } = await eshopWithProduct('Q0');
     // Redis stalls: the start's add (a write script) waits until the start gives up on it.
     const admin = new Redis(redis.url);
     await admin.call('CLIENT', 'PAUSE', '15000', 'WRITE');
@@ -54,15 +74,7 @@ describe('white-label-api: POST …/generate while Redis is down', () => {
     try {
       // Act: the start commits its job, then waits on the add; meanwhile a worker (here the
       // repository's own step) takes the job up, as a sweep after Redis came back would.
-      const answer = fetch(`${server.url}${BASE}/content/Q0/type/product/generate`, {
-        method: 'POST',
-        headers: {
-          [WHITE_LABEL_TOKEN_HEADER]: shop.whiteLabelToken,
-          Origin: ORIGIN,
-          'Content-Type': 'application/json',
-        },
-        body: JSON.stringify({ design_id: await designId(deps.db, 'product-classic') }),
-      });
+      const answer = start(shop.whiteLabelToken, 'Q0');
       while (jobId === undefined) {
         const row: { id: string } | undefined = await deps
           .db('generation_jobs')
@@ -115,27 +127,11 @@ describe('white-label-api: POST …/generate while Redis is down', () => {
   }, 20_000);
 
   test('when the job cannot be queued, then 503, the job ends failed and its reservation is released', async () => {
-    const shop = await makeEshop(deps.db, { origins: [ORIGIN] });
-    const eshopId = shop.eshop.id;
-    await deps.db.transaction((trx) => creditsRepository.topUp(trx, eshopId, 100, 'test top-up'));
-    await wlEntitiesRepository.upsert(deps.db, eshopId, {
-      entityId: 'Q1',
-      type: 'product',
-      title: { default: 'Trail shoe' },
-      oldDescription: {},
-    });
+    const { shop, eshopId } = await eshopWithProduct('Q1');
     await redis.stop();
 
     const path = `${BASE}/content/Q1/type/product/generate`;
-    const res = await fetch(`${server.url}${path}`, {
-      method: 'POST',
-      headers: {
-        [WHITE_LABEL_TOKEN_HEADER]: shop.whiteLabelToken,
-        Origin: ORIGIN,
-        'Content-Type': 'application/json',
-      },
-      body: JSON.stringify({ design_id: await designId(deps.db, 'product-classic') }),
-    });
+    const res = await start(shop.whiteLabelToken, 'Q1');
     const body: unknown = await res.json();
 
     expectMatchesContract('POST', path, res.status, body, res.headers.get('content-type'));
@@ -170,29 +166,12 @@ describe('white-label-api: POST …/generate while Redis is down', () => {
 
   test('when a start with an Idempotency-Key cannot be queued, then the outcome it recorded goes with the abandoned job: a retry runs again', async () => {
     // Arrange
-    const shop = await makeEshop(deps.db, { origins: [ORIGIN] });
-    const eshopId = shop.eshop.id;
-    await deps.db.transaction((trx) => creditsRepository.topUp(trx, eshopId, 100, 'test top-up'));
-    await wlEntitiesRepository.upsert(deps.db, eshopId, {
-      entityId: 'Q2',
-      type: 'product',
-      title: { default: 'Trail shoe' },
-      oldDescription: {},
-    });
+    const { shop, eshopId } = await eshopWithProduct('Q2');
     await redis.stop();
     const key = `queue-down-${process.pid}`;
 
     // Act
-    const res = await fetch(`${server.url}${BASE}/content/Q2/type/product/generate`, {
-      method: 'POST',
-      headers: {
-        [WHITE_LABEL_TOKEN_HEADER]: shop.whiteLabelToken,
-        Origin: ORIGIN,
-        'Content-Type': 'application/json',
-        'Idempotency-Key': key,
-      },
-      body: JSON.stringify({ design_id: await designId(deps.db, 'product-classic') }),
-    });
+    const res = await start(shop.whiteLabelToken, 'Q2', { 'Idempotency-Key': key });
 
     // Assert: 503, and no outcome kept under the key (a replay would answer a failed job as 200).
     expect(res.status).toBe(503);
