@@ -136,6 +136,11 @@ type ChainBuilder = (
   requestPath: string,
 ) => Middleware<AppState, AppContext>[];
 
+/** Whether `value` is a function, as @koa/router's chain builder is (its declarations leave it untyped). */
+function isChainBuilder(value: unknown): value is ChainBuilder {
+  return typeof value === 'function';
+}
+
 /**
  * The chain a matched route runs, built and composed once per remembered match (see
  * rememberMatches) instead of on every request. @koa/router builds it from the match's layers
@@ -150,9 +155,9 @@ type ChainBuilder = (
 export function composeOnce(router: AppRouter): void {
   const own: unknown = router['_buildMiddlewareChain'];
   // A private of the pinned version: a release without it fails every service's start and test.
-  if (typeof own !== 'function')
+  if (!isChainBuilder(own))
     throw new Error('@koa/router has no _buildMiddlewareChain: composeOnce needs updating');
-  const build = (own as ChainBuilder).bind(router);
+  const build = own.bind(router);
   let chains = new WeakMap<object, ReturnType<ChainBuilder>>();
   router['_buildMiddlewareChain'] = ((layers, requestPath) => {
     let chain = chains.get(layers);
