@@ -84,7 +84,7 @@ describe.each([
 
   const heapFlags: Record<string, string[]> = {
     'generation-worker': ['--max-old-space-size=256', '--max-semi-space-size=32'],
-    'catalogue-api': ['--max-old-space-size=256', '--max-semi-space-size=32', '--initial-old-space-size=128'],
+    'catalogue-api': ['--max-old-space-size=256', '--max-semi-space-size=16', '--initial-old-space-size=128'],
   };
   if (heapFlags[name]) {
     test('when started with plain node (no NODE_OPTIONS), then it runs with its heap flags', async () => {

@@ -100,12 +100,13 @@ const HEAP_OPTIONS = (
   process.env.BENCH_HEAP_OPTIONS ??
   [
     '--max-semi-space-size=32 --max-old-space-size=256 --initial-old-space-size=0',
-    '--max-semi-space-size=32 --max-old-space-size=256 --initial-old-space-size=96',
     '--max-semi-space-size=32 --max-old-space-size=256 --initial-old-space-size=128',
     '--max-semi-space-size=16 --max-old-space-size=256 --initial-old-space-size=128',
+    '--max-semi-space-size=8 --max-old-space-size=256 --initial-old-space-size=128',
   ].join(';')
 ).split(';');
-const HEAP_CONNECTIONS = 10;
+/** list-heap's connections on each process (BENCH_HEAP_CONNECTIONS). */
+const HEAP_CONNECTIONS = Math.round(positive('BENCH_HEAP_CONNECTIONS', 10));
 /** A list-heap setting as the report names it: an empty one runs with the flags the service adds. */
 const heapLabel = (options: string) => options || 'no flags (the service adds its own)';
 const BASELINE_LANGS = 'default,cs,en';

@@ -64,29 +64,39 @@ describe('boundHeap', () => {
     expect(execve).not.toHaveBeenCalled();
   });
 
-  test('when the catalogue API starts with the image’s NODE_OPTIONS, then it adds only the old generation’s floor', () => {
+  test('when the catalogue API starts with the image’s NODE_OPTIONS, then it adds its young generation and the old generation’s floor', () => {
     const execve = jest.fn<never, unknown[]>();
     const env = { NODE_OPTIONS: BOTH.join(' ') };
     boundHeap('catalogue-api', CATALOGUE_API_HEAP_FLAGS, started([], env, execve), () => undefined);
+    // On the command line, which wins over the image's --max-semi-space-size=32 in NODE_OPTIONS.
     expect(execve).toHaveBeenCalledWith(
       '/usr/bin/node',
       [
         '/usr/bin/node',
+        '--max-semi-space-size=16',
         '--initial-old-space-size=128',
         '/app/services/generation-worker/dist/main.js',
         '--x',
       ],
       env,
     );
-    // Given on the command line (the restarted process, or a deployment's own value): it goes on.
+    // Given on the command line (the restarted process, or a deployment's own values): it goes on.
     const again = jest.fn<never, unknown[]>();
     boundHeap(
       'catalogue-api',
       CATALOGUE_API_HEAP_FLAGS,
-      started(['--initial-old-space-size=96'], env, again),
+      started(['--max-semi-space-size=16', '--initial-old-space-size=96'], env, again),
       () => undefined,
     );
     expect(again).not.toHaveBeenCalled();
+  });
+
+  test('when a deployment’s NODE_OPTIONS names another young generation than the image’s, then the catalogue API keeps it', () => {
+    expect(
+      missingHeapFlags(CATALOGUE_API_HEAP_FLAGS, [], '--max-semi-space-size=64 --max-old-space-size=512'),
+    ).toEqual(['--initial-old-space-size=128']);
+    // The image's value of a flag the service does not set otherwise stays given.
+    expect(missingHeapFlags(IMAGE_HEAP_FLAGS, [], BOTH.join(' '))).toEqual([]);
   });
 
   test('when the runtime has no process.execve, then it says so and goes on', () => {
