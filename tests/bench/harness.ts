@@ -22,6 +22,7 @@ import { parameterItems } from './fixtures';
 import { callgrindArgs, callgrindNodeArgs, instructionCounter, type InstructionCounter } from './callgrind';
 import { cutProfile, profileClock, type Window } from './profile-windows';
 import { writeRecordIfAsked } from './results';
+import { sliceLog } from './slice-log';
 
 export const REPO_ROOT = join(__dirname, '..', '..', '..');
 
@@ -723,12 +724,22 @@ export async function measureModes(
         for (const mode of sideOrder(round, modes)) {
           await started.setMode(mode);
           await counter?.zero();
+          const logSlice = await sliceLog(specs[mode]!.server);
           const start = profileClock();
           const slice = await runSlice(specs[mode]!, { ...opts, duration, amount });
           if (counter) slice.instructions = await counter.read();
           windows[mode]!.push({ start, end: profileClock() });
           requests[mode]! += slice.requests;
           slices[mode]!.push(slice);
+          await logSlice?.(
+            {
+              process: index,
+              round,
+              position: sideOrder(round, modes).indexOf(mode),
+              side: specs[mode]!.side,
+            },
+            slice,
+          );
         }
       }
     } finally {
