@@ -23,6 +23,10 @@ function testRoutes() {
       ctx.body = ctx.state.input.body;
     },
   );
+  router.post('/raw', parseBody('1kb'), (ctx) => {
+    // What a handler can still reach of the body's text once it is parsed.
+    ctx.body = { rawBody: Reflect.get(ctx.request, 'rawBody') ?? null, parsed: ctx.request.body };
+  });
   router.get('/boom', () => {
     throw new Error('database password is hunter2');
   });
@@ -35,6 +39,16 @@ describe('createHttpApp', () => {
     server = await serve([testRoutes()]);
   });
   afterAll(() => server.stop());
+
+  test('when a JSON body is parsed, then its text is not kept beside it', async () => {
+    const res = await fetch(`${server.url}/raw`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'kept once' }),
+    });
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ rawBody: null, parsed: { name: 'kept once' } });
+  });
 
   test('when a route does not exist, then 404 with a JSON error', async () => {
     const res = await fetch(`${server.url}/nowhere`);

@@ -94,6 +94,9 @@ export function parseBody(limit: string, types: BodyType[] = ['json']): Middlewa
       throw clientErrorOf(err, ctx.get('Content-Encoding').trim().toLowerCase()) ?? err;
     }
     if (!parsed) return;
+    // koa-bodyparser keeps the body's text beside what it parsed, and nothing here reads it: let
+    // it go now rather than hold it (an import's, up to the body limit) until the answer is sent.
+    Reflect.deleteProperty(ctx.request, 'rawBody');
     const body = ctx.request.body;
     if (typeof body === 'object' && nestedDeeperThan(body, MAX_JSON_DEPTH)) {
       throw new BadRequestError(
