@@ -21,9 +21,9 @@ export const IMAGE_HEAP_FLAGS: HeapFlags = {
  * Without that floor V8 sets the limit after each mark-compact a little above what is live (about
  * 34 MiB here), and the list's pages, about 1.4 MB of socket reads each, started the next
  * collection within a page or two: a mark-compact every 7–9 pages at one connection. With it, the
- * smaller young generation served the list at 10 and 50 connections as fast or faster, with less
- * CPU a page and a smaller peak RSS. `--initial-old-space-size` cannot be given in NODE_OPTIONS
- * (Node refuses it there), so the process adds it itself (boundHeap).
+ * smaller young generation served the list at 50 connections as fast or faster, with less CPU a
+ * page and a smaller peak RSS (at 10, within the runs' spread). `--initial-old-space-size` cannot
+ * be given in NODE_OPTIONS (Node refuses it there), so the process adds it itself (boundHeap).
  * docs/decisions/0114-the-list-s-old-generation-floor.md.
  */
 export const CATALOGUE_API_HEAP_FLAGS: HeapFlags = {
