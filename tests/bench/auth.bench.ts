@@ -46,6 +46,8 @@ import {
   type LoadSpec,
   type Measurement,
   imageNodeOptions,
+  baselineNodeArgs,
+  baselineSettings,
 } from './harness';
 import { TOKEN_SQL } from './auth-baseline';
 import { LANGUAGES, productId, productItem } from './fixtures';
@@ -108,7 +110,7 @@ function startSide(
         DATABASE_URL: databaseUrl,
         PORT: String(port),
       },
-      nodeArgs: cpuProfileArgs(env.cpuProfDir, name),
+      nodeArgs: [...baselineNodeArgs(imageNodeOptions()), ...cpuProfileArgs(env.cpuProfDir, name)],
       cleanup,
     }),
   );
@@ -430,7 +432,8 @@ async function run(env: BenchEnv, cleanup: Cleanup): Promise<void> {
   log(
     `auth benchmark: GET /api/v2/rest/whoami, ${env.connections} connections, ${env.duration} s per side ` +
       `(${rounds} rounds in each of ${processes} sets of processes; the service's sides are modes of one process) ` +
-      `after a ${env.warmup} s warm-up; NODE_OPTIONS ${imageNodeOptions()}`,
+      `after a ${env.warmup} s warm-up; the service: NODE_OPTIONS ${imageNodeOptions()} and its heap flags; ` +
+      `the handler and the floor: ${baselineSettings()}`,
   );
   log(
     `machine: ${cpus().length} × ${cpus()[0]?.model.trim()}, Node ${process.version}; ` +

@@ -27,6 +27,8 @@ import { importItem, makeEshopRealistic } from './import-fixtures';
 import { figure } from './results';
 import { contentInsert, fillerInsert, productId, productItem as anyItem } from './fixtures';
 import {
+  baselineNodeArgs,
+  baselineSettings,
   benchEnv,
   Cleanup,
   catalogueApiNodeArgs,
@@ -564,7 +566,7 @@ function report(
       .join(', ')}`,
   );
   log(
-    `service NODE_OPTIONS: ${serviceNodeOptions || '(none)'}; baselines: Node's defaults; data: site links ` +
+    `service NODE_OPTIONS: ${serviceNodeOptions || '(none)'}; baselines: ${baselineSettings()}; data: site links ` +
       'and rich snippets on, 3 languages, 6 parameters and 2 variants per product',
   );
   log(
@@ -854,7 +856,8 @@ async function run(given: BenchEnv, cleanup: Cleanup): Promise<void> {
   const nodeOptions = imageNodeOptions();
 
   // The service runs as the image runs it (BENCH_SERVICE_NODE_OPTIONS replaces the image's
-  // NODE_OPTIONS); the baselines with Node's defaults, as a plain handler would.
+  // NODE_OPTIONS); the baselines with the image's NODE_OPTIONS and the service's heap flags
+  // (baselineNodeArgs).
   const serviceNodeOptions = process.env.BENCH_SERVICE_NODE_OPTIONS ?? imageNodeOptions();
   // heapFlags: node's command-line flags (list-heap's settings), NODE_OPTIONS then left out.
   const startService = async (name: string, nodeOptions: string, heapFlags?: string) => {
@@ -917,7 +920,7 @@ async function run(given: BenchEnv, cleanup: Cleanup): Promise<void> {
         BASELINE_STREAM: process.env.BENCH_BASELINE_STREAM === '0' ? '0' : '1',
         NODE_OPTIONS: nodeOptions,
       },
-      nodeArgs: cpuProfileArgs(env.cpuProfDir, name),
+      nodeArgs: [...baselineNodeArgs(nodeOptions), ...cpuProfileArgs(env.cpuProfDir, name)],
       applicationName: 'baseline',
       cleanup,
     });
@@ -936,7 +939,10 @@ async function run(given: BenchEnv, cleanup: Cleanup): Promise<void> {
       queuePrefix,
       port: await freePort(),
       nodeOptions,
-      nodeArgs: cpuProfileArgs(env.cpuProfDir, `import-equal-work-${index}`),
+      nodeArgs: [
+        ...baselineNodeArgs(nodeOptions),
+        ...cpuProfileArgs(env.cpuProfDir, `import-equal-work-${index}`),
+      ],
       cleanup,
     }),
   });

@@ -352,6 +352,30 @@ export function catalogueApiNodeArgs(nodeOptions: string | undefined): string[] 
 }
 
 /**
+ * The heap flags of a baseline handler that stands beside the catalogue API: the service's own
+ * (catalogueApiNodeArgs), so that a ratio compares code, not heap settings — the API's flags
+ * were chosen by measuring its list (docs/decisions/0114-the-list-s-old-generation-floor.md), and
+ * the best equivalent handler deployed beside it would run with them too. `BENCH_BASELINE_HEAP=image`
+ * runs the baselines with NODE_OPTIONS alone (the image's settings), to measure what the flags
+ * do for them.
+ */
+export function baselineNodeArgs(nodeOptions: string | undefined): string[] {
+  const setting = process.env.BENCH_BASELINE_HEAP ?? 'service';
+  if (setting === 'image') return [];
+  if (setting !== 'service') throw new Error(`BENCH_BASELINE_HEAP=${setting}: expected service or image`);
+  return catalogueApiNodeArgs(nodeOptions);
+}
+
+/** How the baselines run (baselineNodeArgs), for a benchmark's header. */
+export function baselineSettings(): string {
+  const nodeOptions = imageNodeOptions();
+  const flags = baselineNodeArgs(nodeOptions);
+  return flags.length
+    ? `NODE_OPTIONS ${nodeOptions} and the service's heap flags ${flags.join(' ')}`
+    : `NODE_OPTIONS ${nodeOptions} alone`;
+}
+
+/**
  * The catalogue API as a process whose modes — tracing, rate limiter, log level — `setMode`
  * switches while it runs (service-modes-server.ts, `POST /mode?…` on its control port), started
  * with the benchmark's catalogue API environment plus `env`.
