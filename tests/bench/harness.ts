@@ -360,9 +360,13 @@ export function catalogueApiNodeArgs(nodeOptions: string | undefined): string[] 
  * do for them.
  */
 export function baselineNodeArgs(nodeOptions: string | undefined): string[] {
-  const setting = process.env.BENCH_BASELINE_HEAP ?? 'service';
+  const setting = process.env.BENCH_BASELINE_HEAP || 'service';
+  if (setting !== 'service' && setting !== 'image') {
+    throw new Error(`BENCH_BASELINE_HEAP=${setting}: expected service or image`);
+  }
+  // Kept in the run's record (results.ts records every BENCH_* setting), the default too.
+  process.env.BENCH_BASELINE_HEAP = setting;
   if (setting === 'image') return [];
-  if (setting !== 'service') throw new Error(`BENCH_BASELINE_HEAP=${setting}: expected service or image`);
   return catalogueApiNodeArgs(nodeOptions);
 }
 
