@@ -62,7 +62,7 @@ describe('migration 20261130000100_content_seo_pieces', () => {
       .orderBy('external_id')
       .select('external_id', 'list_json', 'updated_at');
 
-    await migrateLatest(db);
+    await migrateUpTo(db, '20261130000100_content_seo_pieces');
 
     const after = await db('content')
       .orderBy('external_id')

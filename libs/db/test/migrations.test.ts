@@ -93,6 +93,7 @@ const MIGRATIONS = [
   '20261129030000_event_numbers_per_append',
   '20261129030100_batch_item_job_set_null',
   '20261130000100_content_seo_pieces',
+  '20261202000100_list_pieces_in_the_row',
 ];
 
 async function databaseExists(name: string): Promise<boolean> {

@@ -35,6 +35,7 @@ import * as eventNumbersPerAppend from './20261129030000_event_numbers_per_appen
 import * as generationBatches from './20261129020000_generation_batches';
 import * as batchItemJobSetNull from './20261129030100_batch_item_job_set_null';
 import * as contentSeoPieces from './20261130000100_content_seo_pieces';
+import * as listPiecesInTheRow from './20261202000100_list_pieces_in_the_row';
 
 export interface Migration {
   name: string;
@@ -80,4 +81,5 @@ export const migrations: Migration[] = [
   { name: '20261129030000_event_numbers_per_append', ...eventNumbersPerAppend },
   { name: '20261129030100_batch_item_job_set_null', ...batchItemJobSetNull },
   { name: '20261130000100_content_seo_pieces', ...contentSeoPieces },
+  { name: '20261202000100_list_pieces_in_the_row', ...listPiecesInTheRow },
 ];
