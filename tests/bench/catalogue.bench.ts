@@ -518,6 +518,24 @@ function listSpecs(
   ];
 }
 
+/**
+ * PostgreSQL's shared buffers and the size of what the list reads (heap and TOAST of products
+ * and content): when those outgrow the buffers, a page's blocks come from the kernel, and the
+ * side whose columns sit in TOAST pays for it (docs/decisions/0116-list-pieces-in-the-row.md).
+ */
+async function bufferLine(db: Knex): Promise<string> {
+  const { rows } = await db.raw<{
+    rows: { buffers: string; relname: string; heap: string; toast: string }[];
+  }>(
+    `select current_setting('shared_buffers') as buffers, c.relname,
+            pg_size_pretty(pg_relation_size(c.oid)) as heap,
+            pg_size_pretty(coalesce(pg_total_relation_size(nullif(c.reltoastrelid, 0)), 0)) as toast
+       from pg_class c where c.relname in ('products', 'content') order by c.relname desc`,
+  );
+  const tables = rows.map((r) => `${r.relname} ${r.heap} + TOAST ${r.toast}`).join(', ');
+  return `PostgreSQL shared_buffers ${rows[0]?.buffers ?? '?'}; ${tables}`;
+}
+
 async function machine(db: Knex, redis: Redis): Promise<string> {
   const cores = cpus();
   const pg = (await db.raw<{ rows: { v: string }[] }>(`select current_setting('server_version') as v`))
@@ -547,6 +565,7 @@ function ratios(r: PairResult): { overall: number; rounds: number[] } {
 function report(
   env: BenchEnv,
   machineLine: string,
+  buffers: string,
   seeding: { seconds: number; staleSeconds?: number; bySql?: boolean },
   results: PairResult[],
   serviceNodeOptions: string,
@@ -565,6 +584,7 @@ function report(
       .map((l) => l.toFixed(2))
       .join(', ')}`,
   );
+  log(buffers);
   log(
     `service NODE_OPTIONS: ${serviceNodeOptions || '(none)'}; baselines: ${baselineSettings()}; data: site links ` +
       'and rich snippets on, 3 languages, 6 parameters and 2 variants per product',
@@ -1043,7 +1063,7 @@ async function run(given: BenchEnv, cleanup: Cleanup): Promise<void> {
       results.push({ scenario, connections: c, service: first, baseline: second });
     }
   }
-  report(env, await machine(db, redis), seeding, results, serviceNodeOptions);
+  report(env, await machine(db, redis), await bufferLine(db), seeding, results, serviceNodeOptions);
   if (heap.length) heapReport(heap);
   if (importNew) reportImportNew(importNew, equalWorkStatements, log);
   for (const r of results) {
