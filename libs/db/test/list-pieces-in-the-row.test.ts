@@ -5,10 +5,15 @@
 import { contentListJson, migrateDownOne, migrateUpTo, type Knex, type ListedOutputs } from '@catalogue/db';
 import { freshSiblingDatabase, type SiblingDatabase } from '@catalogue/testing';
 
-/** A vocabulary of 400 made-up words, the same on every run. */
+/** A linear congruential generator from `seed`: the same numbers on every run. */
+function numbers(seed: number): () => number {
+  let state = seed;
+  return () => (state = (state * 1_103_515_245 + 12_345) % 2_147_483_648);
+}
+
+/** A vocabulary of 400 made-up words. */
 const VOCABULARY = (() => {
-  let state = 7;
-  const next = () => (state = (state * 1_103_515_245 + 12_345) % 2_147_483_648);
+  const next = numbers(7);
   return Array.from({ length: 400 }, () =>
     Array.from({ length: 3 + (next() % 7) }, () => String.fromCharCode(97 + (next() % 26))).join(''),
   );
@@ -16,8 +21,7 @@ const VOCABULARY = (() => {
 
 /** Text of `words` words drawn from VOCABULARY: it compresses about as prose does (2–3 ×). */
 function prose(seed: number, words: number): string {
-  let state = seed;
-  const next = () => (state = (state * 1_103_515_245 + 12_345) % 2_147_483_648);
+  const next = numbers(seed);
   return Array.from({ length: words }, () => VOCABULARY[next() % VOCABULARY.length]).join(' ');
 }
 
