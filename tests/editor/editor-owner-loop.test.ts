@@ -408,4 +408,28 @@ describe('<ccs-editor> in every UI language', () => {
       await page.close();
     },
   );
+
+  test('when the host changes ui-lang after the texts are drawn, then their marks and the formatting toolbar speak the new language', async () => {
+    const shop = await h.shop();
+    await productWith(shop, 'UI-SWITCH', ['section']);
+    await setHeading(shop, 'UI-SWITCH', 'Heading');
+    const page = await h.open({ token: shop.whiteLabelToken, entityId: 'UI-SWITCH', uiLang: 'en' });
+    await waitForEvent(page, 'ccs-ready');
+    const note = () => inPage<string>(page, `${ROOT}.querySelector('.ccs-marked')?.dataset.ccsNote ?? ''`);
+    expect(await note()).toBe(en.toFill);
+
+    // Slovak is served beside the bundle: its texts arrive after the marked nodes were wired.
+    await inPage(page, `document.querySelector('ccs-editor').setAttribute('ui-lang', 'sk')`);
+    await page.waitForFunction(
+      `${ROOT}.querySelector('button[data-panel="add"]')?.textContent.trim() === ${JSON.stringify(sk.add)}`,
+    );
+    expect(await note()).toBe(sk.toFill);
+    await page.locator('ccs-editor .ccs-section__text').first().click();
+    await page.waitForFunction(`!!${ROOT}.querySelector('[role="toolbar"]')`);
+    expect(await inPage(page, `${ROOT}.querySelector('[role="toolbar"]').getAttribute('aria-label')`)).toBe(
+      sk.formatting,
+    );
+    await shot(page, 'ui-switched-sk');
+    await page.close();
+  });
 });

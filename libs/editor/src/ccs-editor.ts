@@ -372,7 +372,7 @@ export class CcsEditor extends EditorHostApi {
           describedBy: EDIT_HINT,
           commit: () => this.track(this.save(view, widget, element.id, node, plain)),
           changed: (unsaved) => this.markUnsaved(node, unsaved, view),
-          t: this.t,
+          texts: () => this.t,
         });
         markNode(node, element, view.lang, this.t, EDIT_HINT);
       }

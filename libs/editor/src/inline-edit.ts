@@ -10,6 +10,7 @@ import type { ContentElement, ContentWidget } from '@catalogue/content/v3';
 import { formatToolbar, type FormatToolbar } from './format-toolbar';
 import { selectionIn } from './guards';
 import type { Translate } from './i18n';
+import { MARKED } from './marks';
 import { cleanRich } from './rich-clean';
 
 /** Tags whose text is a plain-text field: edited as text, sent back escaped. */
@@ -43,7 +44,7 @@ export function valueIn(element: ContentElement, lang: string): string {
 }
 
 /** Classes the editor itself puts on a rendered node (not the renderer's). */
-const OWN_CLASSES = new Set(['ccs-editable', 'invalid']);
+const OWN_CLASSES = new Set(['ccs-editable', 'invalid', MARKED]);
 
 const classKey = (cls: string): string =>
   cls
@@ -144,8 +145,12 @@ export interface EditHooks {
   commit(): void;
   /** The text now differs from what was shown (true) or was put back (false). */
   changed(unsaved: boolean): void;
-  /** The UI texts: given, a rich text being edited shows the formatting toolbar (format-toolbar.ts). */
-  t?: Translate;
+  /**
+   * The UI texts as they are when editing starts (the UI language may change, or its texts
+   * arrive, after the node was wired): given, a rich text being edited shows the formatting
+   * toolbar (format-toolbar.ts).
+   */
+  texts?: () => Translate;
 }
 
 /** Whether the caret is in a list item of the node (where Enter starts a new item). */
@@ -189,7 +194,7 @@ export function makeEditable(node: HTMLElement, plain: boolean, hooks: EditHooks
     if (node.isContentEditable) return;
     node.dataset.before = node.innerHTML;
     node.contentEditable = plain ? 'plaintext-only' : 'true';
-    if (!plain && hooks.t) toolbar = formatToolbar(node, hooks.t, () => hooks.commit());
+    if (!plain && hooks.texts) toolbar = formatToolbar(node, hooks.texts(), () => hooks.commit());
     node.focus();
     if (keyboard) caretAtEnd(node);
   };

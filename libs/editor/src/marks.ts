@@ -8,6 +8,9 @@ import { isLanguageNeutral } from '@catalogue/content/neutral';
 import type { Translate } from './i18n';
 import type { ContentElement } from '@catalogue/content/v3';
 
+/** The class of a marked text (its badge is drawn from it, see styles-more.ts). */
+export const MARKED = 'ccs-marked';
+
 /** The ids of the hidden notes a marked text is described by (drawn by ccs-editor.ts). */
 export const NOTE_IDS = { sample: 'ccs-note-sample', fallback: 'ccs-note-fallback' } as const;
 
@@ -33,7 +36,7 @@ export function markNode(
   hint: string,
 ): void {
   const mark = markOf(element, lang);
-  node.classList.toggle('ccs-marked', mark !== null);
+  node.classList.toggle(MARKED, mark !== null);
   if (mark === null) {
     delete node.dataset.ccsNote;
     node.setAttribute('aria-describedby', hint);
