@@ -9,6 +9,10 @@ export interface DemoHostOptions {
   entityTitle?: string;
   /** The title per language (`entity-titles`); without it and `entityTitle`, the demo product's. */
   entityTitles?: Record<string, string>;
+  /**
+   * The editor's UI language (`ui-lang`). Unset, the page asks for the browser's languages
+   * (Accept-Language), as an admin that knows its user's language would; `?ui-lang=` wins.
+   */
   uiLang?: string;
   /** The bulk generation form and its progress panel (shown only when given). */
   bulk?: DemoBulkOptions;
@@ -98,7 +102,6 @@ ${opts.bulk ? bulkSection(opts, opts.bulk) : ''}
  * `POST /bulk/estimate` and `POST /bulk/start`.
  */
 export function demoHostHandler(opts: DemoHostOptions): (req: IncomingMessage, res: ServerResponse) => void {
-  const page = demoHostPage(opts);
   return (req, res) => {
     if (req.url === '/favicon.ico') {
       res.writeHead(204).end();
@@ -108,9 +111,28 @@ export function demoHostHandler(opts: DemoHostOptions): (req: IncomingMessage, r
       void startBulk(req, res, opts.bulk, req.url === '/bulk/estimate');
       return;
     }
-    res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store' });
-    res.end(page);
+    res.writeHead(200, {
+      'Content-Type': 'text/html; charset=utf-8',
+      'Cache-Control': 'no-store',
+      Vary: 'Accept-Language',
+    });
+    res.end(demoHostPage({ ...opts, uiLang: demoUiLang(req, opts.uiLang) }));
   };
+}
+
+/** The longest `ui-lang` the page passes on (a language list; the editor reads its first matches). */
+const UI_LANG_MAX = 200;
+
+/**
+ * The UI language the page gives the editor: `?ui-lang=` when given, else the configured one,
+ * else the browser's (Accept-Language: a list the editor matches with its languages, English when
+ * none is one of them).
+ */
+export function demoUiLang(req: IncomingMessage, configured: string | undefined): string {
+  const asked = new URL(req.url ?? '/', 'http://demo.invalid').searchParams.get('ui-lang')?.trim();
+  const browser = req.headers['accept-language']?.trim();
+  const chosen = asked || configured || browser || 'en';
+  return chosen.length <= UI_LANG_MAX ? chosen : 'en';
 }
 
 /** Serves the demo host page on `port` (every path answers the page). */
