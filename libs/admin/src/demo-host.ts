@@ -129,7 +129,10 @@ const UI_LANG_MAX = 200;
  * none is one of them).
  */
 export function demoUiLang(req: IncomingMessage, configured: string | undefined): string {
-  const asked = new URL(req.url ?? '/', 'http://demo.invalid').searchParams.get('ui-lang')?.trim();
+  // A request-target no URL parses (`GET http://[`) asks for nothing.
+  const asked = URL.parse(req.url ?? '/', 'http://demo.invalid')
+    ?.searchParams.get('ui-lang')
+    ?.trim();
   const browser = req.headers['accept-language']?.trim();
   const chosen = asked || configured || browser || 'en';
   return chosen.length <= UI_LANG_MAX ? chosen : 'en';

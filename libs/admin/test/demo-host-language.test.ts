@@ -2,6 +2,7 @@
 // user's language does: `?ui-lang=` first, then the language the page was started with, then
 // the browser's (Accept-Language), English last; whatever is asked is written escaped.
 import { createServer, type Server } from 'node:http';
+import { connect } from 'node:net';
 import { demoHostHandler, type DemoHostOptions } from '../src/demo-host';
 
 const servers: Server[] = [];
@@ -59,5 +60,20 @@ describe('the demo host page’s UI language', () => {
       'sk&quot;&gt;&lt;script&gt;alert(1)&lt;/script&gt;',
     ]);
     expect((await uiLangs(url, { 'Accept-Language': `sk,${'x'.repeat(300)}` })).langs).toEqual(['en', 'en']);
+  });
+
+  test('when the request-target is no URL, then the page still answers, in English', async () => {
+    const url = new URL(await demo());
+    const answer = await new Promise<string>((resolve, reject) => {
+      const socket = connect(Number(url.port), url.hostname, () =>
+        socket.end('GET http://[::1/?ui-lang=sk HTTP/1.1\r\nHost: demo\r\nConnection: close\r\n\r\n'),
+      );
+      let text = '';
+      socket.on('data', (chunk: Buffer) => (text += chunk.toString()));
+      socket.on('end', () => resolve(text));
+      socket.on('error', reject);
+    });
+    expect(answer).toMatch(/^HTTP\/1\.1 200/);
+    expect(answer).toContain('ui-lang="en"');
   });
 });
